@@ -1,0 +1,1 @@
+//! Map Tiles, placement, accessibility and Legendary Location discovery ("Exploring").

@@ -1,0 +1,1 @@
+//! Acceptance tests for Forgotten Depths live in `tests/`; this library holds shared helpers.
