@@ -1,1 +1,177 @@
-//! Acceptance tests for Forgotten Depths live in `tests/`; this library holds shared helpers.
+//! Shared helpers for the acceptance tests: a tiny scenario builder with
+//! stacked (fixed-order) decks, in the spirit of the rulebook's examples.
+
+use depths_rules::action_card::{ActionCard, MonsterDeck};
+use depths_rules::effect::{Ability, Activation, Effect, Whom};
+use depths_rules::monster::HealthState;
+use depths_rules::{Action, CardId, Content, Difficulty, Event, Foe, Game, HeroMat, MonsterCard, MonsterType};
+
+pub fn content() -> Content {
+    Content::builtin()
+}
+
+pub fn mat(id: &str) -> HeroMat {
+    content().hero(id).unwrap_or_else(|| panic!("no hero {id}")).clone()
+}
+
+/// Heroes by id at level 1; the game is not yet in Combat.
+pub fn table(heroes: &[&str]) -> Game {
+    Game::with_heroes(heroes.iter().map(|h| mat(h)).collect(), 1, 7)
+}
+
+/// Takes a card of `value` (0 = a Power Card) out of `pool`.
+fn take(pool: &mut Vec<ActionCard>, value: u8) -> ActionCard {
+    let i = pool
+        .iter()
+        .position(|c| if value == 0 { c.power } else { !c.power && c.value == value })
+        .unwrap_or_else(|| panic!("no card of value {value} left to stack"));
+    pool.remove(i)
+}
+
+/// Arranges Hero `h`'s own cards: `hand`, then `draw` (top first, 0 = Power
+/// Card); every other card of theirs goes to the Discard Pile. Stored Power
+/// Cards stay stored unless listed in `draw`.
+pub fn stack_hero(game: &mut Game, h: usize, hand: &[u8], draw: &[u8]) {
+    let hero = &mut game.heroes[h];
+    let mut pool: Vec<ActionCard> = hero.draw.drain(..).chain(hero.hand.drain(..)).chain(hero.discard.drain(..)).collect();
+    for &v in draw.iter().filter(|v| **v == 0) {
+        let _ = v;
+        if let Some(p) = hero.stored_power.pop() {
+            pool.push(p);
+        }
+    }
+    hero.hand = hand.iter().map(|&v| take(&mut pool, v)).collect();
+    let mut pile: Vec<ActionCard> = draw.iter().map(|&v| take(&mut pool, v)).collect();
+    pile.reverse();
+    hero.draw = pile;
+    hero.discard = pool;
+}
+
+/// Puts the listed cards (top first; 0 = Power Card) on top of the Monster
+/// Action deck of `difficulty`, the rest of the deck below them in its order.
+pub fn stack_monster(game: &mut Game, difficulty: Difficulty, top: &[u8]) {
+    let deck = &mut game.monster_decks[difficulty.index()];
+    let mut pool: Vec<ActionCard> = deck.draw.drain(..).rev().chain(deck.discard.drain(..)).collect();
+    let mut order: Vec<ActionCard> = top.iter().map(|&v| take(&mut pool, v)).collect();
+    order.extend(pool);
+    *deck = MonsterDeck::stacked(difficulty, order);
+}
+
+/// A Monster Action deck of exactly these cards (for the book's examples
+/// whose values are not all from one printed deck).
+pub fn custom_monster_deck(game: &mut Game, difficulty: Difficulty, top: &[u8]) {
+    let cards = top
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| if v == 0 { ActionCard::power(200 + i as u16) } else { ActionCard::numbered(200 + i as u16, v) })
+        .collect();
+    game.monster_decks[difficulty.index()] = MonsterDeck::stacked(difficulty, cards);
+}
+
+pub fn power(name: &str, effects: Vec<Effect>) -> Ability {
+    Ability { name: name.into(), activation: Activation::Power(1), effects, exhaust_after_use: false }
+}
+
+pub fn passive(name: &str, effects: Vec<Effect>) -> Ability {
+    Ability { name: name.into(), activation: Activation::Passive, effects, exhaust_after_use: false }
+}
+
+pub fn monster(name: &str, difficulty: Difficulty, health: [u8; 3], abilities: Vec<Ability>) -> MonsterCard {
+    MonsterCard {
+        id: name.to_lowercase().replace(' ', "_"),
+        name: name.into(),
+        description: String::new(),
+        difficulty,
+        monster_type: MonsterType::Singular,
+        health,
+        health_states: Vec::new(),
+        xp: 2,
+        abilities,
+    }
+}
+
+pub fn states(cols: &[(u8, u8, u8)]) -> Vec<HealthState> {
+    cols.iter().map(|&(alive, monster_cards, hero_cards)| HealthState { alive, monster_cards, hero_cards }).collect()
+}
+
+/// "Withered Shade": a Light Group, Health 4 / 8 / 12, "Flash of Anguish: Deal 4 Damage to Hero".
+pub fn withered_shade() -> MonsterCard {
+    MonsterCard {
+        monster_type: MonsterType::Group,
+        health_states: states(&[(4, 2, 2), (3, 2, 2), (2, 1, 2), (1, 1, 2)]),
+        ..monster(
+            "Withered Shade",
+            Difficulty::I,
+            [4, 8, 12],
+            vec![power("Flash of Anguish", vec![Effect::DamageHeroes { amount: 4, whom: Whom::Hero, ignore_armor: false }])],
+        )
+    }
+}
+
+/// "Decrepit Skeletal Warriors": a Group; 10 Health each with two Heroes;
+/// at ×4 the Monsters play 2 cards and the Heroes 1.
+pub fn skeletal_warriors() -> MonsterCard {
+    MonsterCard {
+        monster_type: MonsterType::Group,
+        health_states: states(&[(4, 2, 1), (3, 2, 2), (2, 1, 2), (1, 1, 2)]),
+        ..monster("Decrepit Skeletal Warriors", Difficulty::III, [5, 10, 15], vec![])
+    }
+}
+
+/// "Shrieking Black Shroud" with "Sustained Wail": Heroes play just 1 card next Round.
+pub fn shrieking_shroud() -> MonsterCard {
+    monster(
+        "Shrieking Black Shroud",
+        Difficulty::II,
+        [9, 18, 27],
+        vec![power("Sustained Wail", vec![Effect::PlayOneCardNextRound { whom: Whom::Heroes }])],
+    )
+}
+
+pub fn sentient_vapor() -> MonsterCard {
+    monster("Sentient Vapor", Difficulty::I, [8, 16, 24], vec![])
+}
+
+/// Starts Combat against these Monster Cards.
+pub fn fight(game: &mut Game, cards: Vec<MonsterCard>) -> Vec<Event> {
+    let n = game.heroes.len();
+    game.start_combat(cards.into_iter().map(|c| Foe::monster(c, n)).collect())
+}
+
+/// The id of a card of `value` in Hero `h`'s hand.
+pub fn card_in_hand(game: &Game, h: usize, value: u8) -> CardId {
+    game.heroes[h]
+        .hand
+        .iter()
+        .find(|c| c.value == value)
+        .unwrap_or_else(|| panic!("hero {h} holds no {value}: {:?}", game.heroes[h].hand))
+        .id
+}
+
+/// Plays cards of these values for Hero `h`, in order.
+pub fn play(game: &mut Game, h: usize, values: &[u8]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for &v in values {
+        let card = card_in_hand(game, h, v);
+        events.extend(game.apply(Action::PlayCard { hero: h as u8, card }).expect("legal play"));
+    }
+    events
+}
+
+/// Applies an action that must be legal.
+pub fn act(game: &mut Game, action: Action) -> Vec<Event> {
+    game.apply(action.clone()).unwrap_or_else(|e| panic!("{action:?} refused: {e}"))
+}
+
+/// Values of the Hero and Monster cards in each slot of an engagement.
+pub fn slots(game: &Game, engagement: usize) -> Vec<(Option<u8>, Option<u8>)> {
+    game.combat().expect("in combat").engagements[engagement]
+        .slots
+        .iter()
+        .map(|s| (s.hero_value(), s.monster_value(0)))
+        .collect()
+}
+
+pub fn foe_health(game: &Game, foe: usize) -> Vec<u8> {
+    game.combat().expect("in combat").foes[foe].individuals.iter().map(|i| i.health).collect()
+}

@@ -5,9 +5,29 @@
 //! [`Game::legal_actions`] lists every legal choice. The whole [`Game`],
 //! random generator included, serializes with serde.
 
+pub mod action;
+pub mod action_card;
+pub mod combat;
+pub mod content;
 pub mod ecology;
+pub mod effect;
+pub mod error;
+pub mod event;
+pub mod game;
+pub mod hero;
 pub mod map;
+pub mod monster;
 pub mod rng;
 
+pub use action::{Action, Target};
+pub use action_card::{ActionCard, CardId, Difficulty, MonsterDeck};
+pub use combat::{CombatStep, Foe, Outcome};
+pub use content::{Content, ContentError};
 pub use ecology::Ecology;
+pub use effect::{Ability, Activation, Effect, Whom};
+pub use error::RuleError;
+pub use event::{Event, LossReason};
+pub use game::{Game, Phase, FORMAT_VERSION};
+pub use hero::{AbilitySource, Hero, HeroClass, HeroMat};
+pub use monster::{MonsterCard, MonsterType};
 pub use rng::GameRng;

@@ -1,0 +1,44 @@
+//! Every decision a player can make, as data.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action_card::CardId;
+use crate::hero::AbilitySource;
+
+/// What an activated ability points at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Target {
+    None,
+    /// One of the Hero's engagements (for effects on both Played Cards).
+    Engagement(u8),
+    /// An individual Monster or Final Entity part.
+    Individual { foe: u8, individual: u8 },
+    /// One of the Hero's own slots in one engagement.
+    HeroSlot { engagement: u8, slot: u8 },
+    /// The Monster Card in one of the Hero's slots.
+    MonsterSlot { engagement: u8, slot: u8 },
+    Hero(u8),
+    DiscardCard(CardId),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    // --- Combat ---
+    /// Two Monster Cards: which card each Hero fights (index per Hero).
+    AssignMonsters { foes: Vec<u8> },
+    /// "2. Play Cards": play one card from the Hero's hand.
+    PlayCard { hero: u8, card: CardId },
+    /// A Monster played 1 card against the Hero's 2: put it opposite `slot`.
+    PlaceMonsterCard { hero: u8, slot: u8 },
+    /// "4. Activate Hero Abilities".
+    ActivateAbility { hero: u8, source: AbilitySource, target: Target },
+    /// "3. Evaluate Combat Pairs": the pair the Hero Resolves in one engagement.
+    ChoosePair { hero: u8, engagement: u8, slot: u8 },
+    /// The Hero is done choosing pairs and activating abilities this Round.
+    EndTurn { hero: u8 },
+    /// "Applying Damage to Pairs, Groups, or Hordes": which individual takes
+    /// the Hero's pending damage.
+    AssignDamage { hero: u8, individual: u8 },
+    /// Several Heroes defeated an individual together: which one Avoids Return Damage.
+    AvoidReturnDamage { hero: u8 },
+}

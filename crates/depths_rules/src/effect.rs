@@ -1,0 +1,241 @@
+//! What cards do, as data. Every rule printed on a Monster, Ability, Item,
+//! Feature or Legendary Location card is a list of [`Effect`]s that the engine
+//! interprets; the text players read is generated from them ([`Effect::text`]).
+
+use serde::{Deserialize, Serialize};
+
+/// Which Heroes an effect touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Whom {
+    /// The Hero the card acts on: the one a Monster Power Card was drawn
+    /// against, or the Hero who activates an Ability.
+    Hero,
+    /// Every Hero ("Heroes", plural, in the book's wording).
+    Heroes,
+    /// One Hero the players choose.
+    ChosenHero,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum Effect {
+    // --- damage and healing ---
+    /// Damage to Heroes (a Monster's ability, a Feature's failure…). Armor
+    /// reduces it in Combat unless `ignore_armor`.
+    DamageHeroes { amount: u8, whom: Whom, #[serde(default)] ignore_armor: bool },
+    HealHeroes { amount: u8, whom: Whom },
+    /// A Hero's ability deals damage to one individual Monster (or Final
+    /// Entity part) the Hero chooses.
+    DamageMonster { amount: u8, #[serde(default)] magic: bool },
+    /// A Monster heals each of its living individuals.
+    HealMonster { amount: u8 },
+
+    // --- combat-pair modifiers (Hero abilities) ---
+    /// Swap the positions of the Hero's two Played Action Cards ("Brush Aside").
+    SwapPlayedCards,
+    /// Change the value of one of the Hero's Played Cards this Round.
+    ModifyPlayedCard { delta: i8 },
+    /// Change the value of one Monster Card played against the Hero this Round.
+    ModifyMonsterCard { delta: i8 },
+    /// Discard one Monster Card played against the Hero; the Monster draws a replacement.
+    RedrawMonsterCard,
+    /// Draw a card from the Hero's deck to replace one of their Played Cards.
+    ReplacePlayedCard,
+    /// Add to the damage the Hero deals from their Combat Pair this Round.
+    BonusDamage { amount: u8 },
+    /// Don't resolve the Hero's Combat Pairs this Round.
+    IgnoreResults,
+
+    // --- standing qualities (Passive abilities, Items) ---
+    /// Reduce each separate source of damage received (Hero) or dealt to each
+    /// individual (Monster).
+    Armor { amount: u8 },
+    /// The Hero's attacks are (Magic).
+    Magic,
+    /// Damage from non-magic attacks is halved (rounded down).
+    ResistNonMagic,
+    /// Each Action Card the Monster plays is worth this much more.
+    MonsterCardBonus { amount: u8 },
+
+    // --- decks, hands and Power ---
+    /// The affected Heroes play only 1 Action Card next Round.
+    PlayOneCardNextRound { whom: Whom },
+    /// The affected Heroes discard one Stored Power Card, if they have one.
+    LoseStoredPower { whom: Whom },
+    /// Put a card from the Hero's Discard Pile on top of their Draw Pile.
+    Retrieve,
+    /// Refresh the Hero's Exhausted Spells.
+    RefreshSpells,
+}
+
+impl Effect {
+    /// Whether this effect needs a target chosen when activated, and which kind.
+    pub fn target_kind(&self) -> TargetKind {
+        match self {
+            Effect::DamageMonster { .. } => TargetKind::Individual,
+            Effect::SwapPlayedCards => TargetKind::Engagement,
+            Effect::ModifyPlayedCard { .. } | Effect::ReplacePlayedCard => TargetKind::HeroSlot,
+            Effect::ModifyMonsterCard { .. } | Effect::RedrawMonsterCard => TargetKind::MonsterSlot,
+            Effect::HealHeroes { whom: Whom::ChosenHero, .. }
+            | Effect::DamageHeroes { whom: Whom::ChosenHero, .. }
+            | Effect::PlayOneCardNextRound { whom: Whom::ChosenHero }
+            | Effect::LoseStoredPower { whom: Whom::ChosenHero } => TargetKind::Hero,
+            Effect::Retrieve => TargetKind::DiscardCard,
+            _ => TargetKind::None,
+        }
+    }
+
+    /// Whether the effect changes the Combat Pairs (so it must come before a pair is chosen).
+    pub fn alters_pairs(&self) -> bool {
+        matches!(
+            self,
+            Effect::SwapPlayedCards
+                | Effect::ModifyPlayedCard { .. }
+                | Effect::ModifyMonsterCard { .. }
+                | Effect::RedrawMonsterCard
+                | Effect::ReplacePlayedCard
+        )
+    }
+
+    /// Rules text for a card, generated so it always says what the engine does.
+    pub fn text(&self) -> String {
+        fn whom(w: Whom) -> &'static str {
+            match w {
+                Whom::Hero => "the Hero",
+                Whom::Heroes => "all Heroes",
+                Whom::ChosenHero => "a Hero of your choice",
+            }
+        }
+        match self {
+            Effect::DamageHeroes { amount, whom: w, ignore_armor } => format!(
+                "Deal {amount} Damage to {}{}.",
+                whom(*w),
+                if *ignore_armor { " (Ignore Armor)" } else { "" }
+            ),
+            Effect::HealHeroes { amount, whom: w } => format!("Heal {} by {amount}.", whom(*w)),
+            Effect::DamageMonster { amount, magic } => format!(
+                "Deal {amount}{} Damage to one individual Monster.",
+                if *magic { " (Magic)" } else { "" }
+            ),
+            Effect::HealMonster { amount } => format!("Each living Monster in the set Heals {amount}."),
+            Effect::SwapPlayedCards => "Swap the positions of your Played Action Cards.".into(),
+            Effect::ModifyPlayedCard { delta } => format!("{delta:+} to one of your Played Cards this Round."),
+            Effect::ModifyMonsterCard { delta } => {
+                format!("{delta:+} to one Monster Card played against you this Round.")
+            }
+            Effect::RedrawMonsterCard => {
+                "Discard one Monster Card played against you; the Monster draws a replacement.".into()
+            }
+            Effect::ReplacePlayedCard => "Draw a card to replace one of your Played Cards.".into(),
+            Effect::BonusDamage { amount } => format!("+{amount} Damage from your Combat Pair this Round."),
+            Effect::IgnoreResults => "Ignore Results: don't Resolve your Combat Pairs this Round.".into(),
+            Effect::Armor { amount } => format!("+{amount} Armor."),
+            Effect::Magic => "(Magic) attacks.".into(),
+            Effect::ResistNonMagic => "Resistant to non-magic attacks (half Damage).".into(),
+            Effect::MonsterCardBonus { amount } => format!("+{amount} to each Action Card it plays."),
+            Effect::PlayOneCardNextRound { whom: w } => {
+                format!("Next Round, {} Play just 1 Action Card.", whom(*w))
+            }
+            Effect::LoseStoredPower { whom: w } => format!("{} discard a Stored Power Card.", whom(*w)),
+            Effect::Retrieve => "Retrieve a card from your Discard Pile onto your Draw Pile.".into(),
+            Effect::RefreshSpells => "Refresh your Exhausted Spells.".into(),
+        }
+    }
+}
+
+/// What an activated ability needs the player to point at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TargetKind {
+    None,
+    /// One of the Hero's engagements (both their Played Cards there).
+    Engagement,
+    /// One individual Monster / Final Entity part.
+    Individual,
+    /// One of the Hero's Played Cards.
+    HeroSlot,
+    /// One Monster Card played against the Hero.
+    MonsterSlot,
+    /// One Hero.
+    Hero,
+    /// A card in the Hero's Discard Pile.
+    DiscardCard,
+}
+
+/// How an Ability is paid for ("4. Activate Hero Abilities").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Activation {
+    /// Always on.
+    Passive,
+    /// Costs this many Stored Power Cards.
+    Power(u8),
+    /// Paid for by Resolving a Block; one per Round.
+    Block,
+}
+
+/// An Ability on a Hero Mat, Ability Card, Item or Monster card.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ability {
+    pub name: String,
+    pub activation: Activation,
+    pub effects: Vec<Effect>,
+    /// "Exhaust After Use" (Spells).
+    #[serde(default)]
+    pub exhaust_after_use: bool,
+}
+
+impl Ability {
+    /// The one kind of target the ability needs (content validation makes sure
+    /// no ability needs two).
+    pub fn target_kind(&self) -> TargetKind {
+        self.effects
+            .iter()
+            .map(Effect::target_kind)
+            .find(|k| *k != TargetKind::None)
+            .unwrap_or(TargetKind::None)
+    }
+
+    pub fn alters_pairs(&self) -> bool {
+        self.effects.iter().any(Effect::alters_pairs)
+    }
+
+    /// Checks that the engine can carry the ability out.
+    pub fn validate(&self) -> Result<(), String> {
+        let kinds: Vec<TargetKind> =
+            self.effects.iter().map(Effect::target_kind).filter(|k| *k != TargetKind::None).collect();
+        if kinds.windows(2).any(|w| w[0] != w[1]) {
+            return Err(format!("ability \"{}\" needs two different kinds of target", self.name));
+        }
+        if self.effects.is_empty() {
+            return Err(format!("ability \"{}\" has no effects", self.name));
+        }
+        Ok(())
+    }
+
+    pub fn text(&self) -> String {
+        let cost = match self.activation {
+            Activation::Passive => "Passive".to_string(),
+            Activation::Power(n) => format!("{n} Power"),
+            Activation::Block => "Block".to_string(),
+        };
+        let body: Vec<String> = self.effects.iter().map(Effect::text).collect();
+        let exhaust = if self.exhaust_after_use { " Exhaust After Use." } else { "" };
+        format!("{} ({cost}): {}{exhaust}", self.name, body.join(" "))
+    }
+
+    /// Total of a standing quality among Passive effects.
+    pub fn passive_armor(&self) -> u8 {
+        if self.activation != Activation::Passive {
+            return 0;
+        }
+        self.effects
+            .iter()
+            .map(|e| if let Effect::Armor { amount } = e { *amount } else { 0 })
+            .sum()
+    }
+
+    pub fn passive_has(&self, probe: fn(&Effect) -> bool) -> bool {
+        self.activation == Activation::Passive && self.effects.iter().any(probe)
+    }
+}

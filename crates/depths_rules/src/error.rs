@@ -1,0 +1,64 @@
+//! Why an action is illegal. An illegal action never changes the game.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RuleError {
+    GameOver,
+    /// The action belongs to another phase or step of play.
+    WrongStep { expected: &'static str },
+    NotYourTurn { hero: u8 },
+    NoSuchHero(u8),
+    CardNotInHand,
+    NoSuchSlot,
+    /// "Monster Hits … must be chosen over any Hero Hits."
+    MonsterHitTakesPriority,
+    NotACombatPair,
+    PairAlreadyChosen,
+    PairsNotChosen,
+    AbilityNotAvailable,
+    PassiveNotActivated,
+    NotEnoughPower { need: u8, have: u8 },
+    SpellExhausted,
+    /// A Block-Activated Ability needs a Resolved Block.
+    NeedsBlock,
+    /// "A Hero may only Activate one Block-Activated Ability each Round."
+    BlockAbilityUsed,
+    BadTarget,
+    IndividualDefeated,
+    NotAContributor,
+    BadAssignment(&'static str),
+    NothingToDo,
+}
+
+impl std::fmt::Display for RuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuleError::GameOver => write!(f, "the game is over"),
+            RuleError::WrongStep { expected } => write!(f, "not now: the game is waiting for {expected}"),
+            RuleError::NotYourTurn { hero } => write!(f, "it is Hero {hero}'s turn to act"),
+            RuleError::NoSuchHero(h) => write!(f, "there is no Hero {h}"),
+            RuleError::CardNotInHand => write!(f, "that card is not in the Hero's hand"),
+            RuleError::NoSuchSlot => write!(f, "there is no such card position"),
+            RuleError::MonsterHitTakesPriority => write!(f, "a Monster Hit must be Resolved before a Hero Hit"),
+            RuleError::NotACombatPair => write!(f, "that position is not a full Combat Pair"),
+            RuleError::PairAlreadyChosen => write!(f, "a Combat Pair is already chosen there"),
+            RuleError::PairsNotChosen => write!(f, "choose a Combat Pair to Resolve first"),
+            RuleError::AbilityNotAvailable => write!(f, "the Hero has no such ability available"),
+            RuleError::PassiveNotActivated => write!(f, "Passive abilities are always on and need no activation"),
+            RuleError::NotEnoughPower { need, have } => {
+                write!(f, "needs {need} Stored Power Card(s), the Hero has {have}")
+            }
+            RuleError::SpellExhausted => write!(f, "that Spell is Exhausted until Refreshed"),
+            RuleError::NeedsBlock => write!(f, "a Block-Activated Ability needs a Resolved Block"),
+            RuleError::BlockAbilityUsed => write!(f, "only one Block-Activated Ability each Round"),
+            RuleError::BadTarget => write!(f, "that is not a valid target"),
+            RuleError::IndividualDefeated => write!(f, "that Monster is already Defeated"),
+            RuleError::NotAContributor => write!(f, "only a Hero who contributed Damage may Avoid Return Damage"),
+            RuleError::BadAssignment(why) => write!(f, "invalid Monster assignment: {why}"),
+            RuleError::NothingToDo => write!(f, "there is nothing to do"),
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}

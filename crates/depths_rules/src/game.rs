@@ -1,0 +1,124 @@
+//! The whole game state and the Action pipeline:
+//! `check(&Action)` → `apply(Action) -> Events` and `legal_actions()`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::Action;
+use crate::action_card::{Difficulty, MonsterDeck};
+use crate::combat::{Combat, Foe};
+use crate::error::RuleError;
+use crate::event::{Event, LossReason};
+use crate::hero::{Hero, HeroMat};
+use crate::GameRng;
+
+/// Saves carry this; a save from a newer format is refused with a clear message.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Where play stands, mirroring the book's flow.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    Exploring,
+    Combat,
+    Won,
+    Lost(LossReason),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Game {
+    pub format_version: u32,
+    pub rng: GameRng,
+    pub heroes: Vec<Hero>,
+    /// Light, Medium and Heavy Monster Action decks.
+    pub monster_decks: Vec<MonsterDeck>,
+    pub phase: Phase,
+    pub combat: Option<Combat>,
+}
+
+impl Game {
+    /// Heroes at `level` with shuffled decks, and the three Monster Action
+    /// decks shuffled, all from `seed`.
+    pub fn with_heroes(mats: Vec<HeroMat>, level: u8, seed: u64) -> Game {
+        let mut rng = GameRng::from_seed(seed);
+        let heroes = mats.into_iter().map(|m| Hero::new(m, level, &mut rng)).collect();
+        let monster_decks = Difficulty::ALL.iter().map(|d| MonsterDeck::new(*d, &mut rng)).collect();
+        Game { format_version: FORMAT_VERSION, rng, heroes, monster_decks, phase: Phase::Exploring, combat: None }
+    }
+
+    /// A stand-alone fight (skirmish): the given Heroes against the given foes.
+    pub fn skirmish(mats: Vec<HeroMat>, foes: Vec<Foe>, seed: u64) -> (Game, Vec<Event>) {
+        let mut game = Game::with_heroes(mats, 1, seed);
+        let events = game.start_combat(foes);
+        (game, events)
+    }
+
+    pub fn monster_deck(&mut self, d: Difficulty) -> &mut MonsterDeck {
+        &mut self.monster_decks[d.index()]
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Won | Phase::Lost(_))
+    }
+
+    /// Whether `action` is legal now.
+    pub fn check(&self, action: &Action) -> Result<(), RuleError> {
+        if self.is_over() {
+            return Err(RuleError::GameOver);
+        }
+        match self.phase {
+            Phase::Combat => self.check_combat(action),
+            _ => Err(RuleError::WrongStep { expected: "an exploring action" }),
+        }
+    }
+
+    /// Performs a legal action and reports what happened; an illegal one is
+    /// refused with the game unchanged.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, RuleError> {
+        self.check(&action)?;
+        let mut events = Vec::new();
+        match self.phase {
+            Phase::Combat => self.apply_combat(action, &mut events),
+            _ => unreachable!("check refuses every action outside Combat"),
+        }
+        Ok(events)
+    }
+
+    /// Every legal action now; each passes [`Game::check`].
+    pub fn legal_actions(&self) -> Vec<Action> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        let candidates = match self.phase {
+            Phase::Combat => self.combat_candidates(),
+            _ => Vec::new(),
+        };
+        candidates.into_iter().filter(|a| self.check(a).is_ok()).collect()
+    }
+
+    /// Ends the game: "The Heroes Lose if … One of the Heroes is Defeated."
+    pub(crate) fn lose(&mut self, reason: LossReason, events: &mut Vec<Event>) {
+        if !self.is_over() {
+            self.phase = Phase::Lost(reason.clone());
+            events.push(Event::GameLost { reason });
+        }
+    }
+
+    pub fn save_json(&self) -> String {
+        serde_json::to_string(self).expect("game state always serializes")
+    }
+
+    /// Loads a save, refusing corrupt data or a newer format with a message.
+    pub fn load_json(text: &str) -> Result<Game, String> {
+        #[derive(Deserialize)]
+        struct Header {
+            format_version: u32,
+        }
+        let header: Header = serde_json::from_str(text).map_err(|e| format!("not a Forgotten Depths save: {e}"))?;
+        if header.format_version > FORMAT_VERSION {
+            return Err(format!(
+                "save format {} is newer than this game understands ({FORMAT_VERSION})",
+                header.format_version
+            ));
+        }
+        serde_json::from_str(text).map_err(|e| format!("corrupt save: {e}"))
+    }
+}
