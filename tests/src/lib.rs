@@ -175,3 +175,38 @@ pub fn slots(game: &Game, engagement: usize) -> Vec<(Option<u8>, Option<u8>)> {
 pub fn foe_health(game: &Game, foe: usize) -> Vec<u8> {
     game.combat().expect("in combat").foes[foe].individuals.iter().map(|i| i.health).collect()
 }
+
+use depths_rules::combat::FinalEntity;
+use depths_rules::monster::{EntityPart, EntityPartCard, EntityTailCard};
+
+fn part(name: &str, part: EntityPart, health: [u8; 3], armor: u8, abilities: Vec<Ability>) -> EntityPartCard {
+    EntityPartCard { id: name.to_lowercase(), name: name.into(), description: String::new(), part, health, armor, abilities }
+}
+
+/// A Final Entity for tests: each Head has a Power-Activated ability.
+pub fn final_entity() -> FinalEntity {
+    FinalEntity {
+        head_1: part(
+            "Maw",
+            EntityPart::HeadI,
+            [6, 12, 18],
+            0,
+            vec![power("Bite", vec![Effect::DamageHeroes { amount: 2, whom: Whom::Hero, ignore_armor: false }])],
+        ),
+        head_2: part(
+            "Crown",
+            EntityPart::HeadII,
+            [6, 12, 18],
+            0,
+            vec![power("Dread", vec![Effect::DamageHeroes { amount: 1, whom: Whom::Heroes, ignore_armor: false }])],
+        ),
+        body: part("Coils", EntityPart::Body, [8, 16, 24], 2, vec![]),
+        tail: EntityTailCard {
+            id: "tail".into(),
+            name: "Tail".into(),
+            description: String::new(),
+            difficulty: Difficulty::III,
+            abilities: vec![],
+        },
+    }
+}

@@ -293,11 +293,11 @@ impl Game {
             };
             let mut cards = Vec::new();
             for _ in 0..count {
+                if self.is_over() {
+                    break;
+                }
                 if let Some(card) = self.monster_draw(foe, hero, events) {
                     cards.push(card);
-                }
-                if self.is_over() {
-                    return;
                 }
             }
             let en = &mut self.cbt().engagements[e];
@@ -329,7 +329,9 @@ impl Game {
                 events.push(Event::MonsterCardPlayed { foe, engagement: e as u8, slot: None, card });
             }
         }
-        self.after_monsters_play(events);
+        if !self.is_over() {
+            self.after_monsters_play(events);
+        }
     }
 
     fn after_monsters_play(&mut self, events: &mut Vec<Event>) {
