@@ -33,7 +33,8 @@ fn take(pool: &mut Vec<ActionCard>, value: u8) -> ActionCard {
 /// Cards stay stored unless listed in `draw`.
 pub fn stack_hero(game: &mut Game, h: usize, hand: &[u8], draw: &[u8]) {
     let hero = &mut game.heroes[h];
-    let mut pool: Vec<ActionCard> = hero.draw.drain(..).chain(hero.hand.drain(..)).chain(hero.discard.drain(..)).collect();
+    let mut pool: Vec<ActionCard> =
+        hero.draw.drain(..).chain(hero.hand.drain(..)).chain(hero.discard.drain(..)).collect();
     for &v in draw.iter().filter(|v| **v == 0) {
         let _ = v;
         if let Some(p) = hero.stored_power.pop() {
@@ -103,7 +104,10 @@ pub fn withered_shade() -> MonsterCard {
             "Withered Shade",
             Difficulty::I,
             [4, 8, 12],
-            vec![power("Flash of Anguish", vec![Effect::DamageHeroes { amount: 4, whom: Whom::Hero, ignore_armor: false }])],
+            vec![power(
+                "Flash of Anguish",
+                vec![Effect::DamageHeroes { amount: 4, whom: Whom::Hero, ignore_armor: false }],
+            )],
         )
     }
 }
@@ -180,7 +184,15 @@ use depths_rules::combat::FinalEntity;
 use depths_rules::monster::{EntityPart, EntityPartCard, EntityTailCard};
 
 fn part(name: &str, part: EntityPart, health: [u8; 3], armor: u8, abilities: Vec<Ability>) -> EntityPartCard {
-    EntityPartCard { id: name.to_lowercase(), name: name.into(), description: String::new(), part, health, armor, abilities }
+    EntityPartCard {
+        id: name.to_lowercase(),
+        name: name.into(),
+        description: String::new(),
+        part,
+        health,
+        armor,
+        abilities,
+    }
 }
 
 /// A Final Entity for tests: each Head has a Power-Activated ability.

@@ -16,7 +16,10 @@ fn example_1_two_hero_hits_bren_chooses_either() {
         assert_eq!(slots(&g, 0), vec![(Some(5), Some(4)), (Some(6), Some(2))]);
         let legal = g.legal_actions();
         for s in 0..2 {
-            assert!(legal.contains(&Action::ChoosePair { hero: 0, engagement: 0, slot: s }), "both Hero Hits may be chosen");
+            assert!(
+                legal.contains(&Action::ChoosePair { hero: 0, engagement: 0, slot: s }),
+                "both Hero Hits may be chosen"
+            );
         }
         let before = g.heroes[0].health;
         act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot });
@@ -86,10 +89,7 @@ fn example_4_brush_aside_swaps_played_cards() {
         Err(RuleError::MonsterHitTakesPriority)
     );
     let stored = g.heroes[0].stored_power.len();
-    act(
-        &mut g,
-        Action::ActivateAbility { hero: 0, source: AbilitySource::Mat(1), target: Target::Engagement(0) },
-    );
+    act(&mut g, Action::ActivateAbility { hero: 0, source: AbilitySource::Mat(1), target: Target::Engagement(0) });
     assert_eq!(g.heroes[0].stored_power.len(), stored - 1, "one Stored Power Card spent");
     assert!(g.heroes[0].discard.iter().any(|c| c.power), "a spent Power Card is Discarded");
     assert_eq!(slots(&g, 0), vec![(Some(3), Some(3)), (Some(6), Some(5))], "a Block and a Hero Hit");
@@ -286,7 +286,11 @@ fn withered_shade_health_states_and_flash_of_anguish() {
     for round in 0..2u8 {
         let events = play(&mut g, 0, &[8, 7]);
         if round == 0 {
-            assert!(events.contains(&Event::MonsterAbility { foe: 0, name: "Flash of Anguish".into(), heroes: vec![0] }));
+            assert!(events.contains(&Event::MonsterAbility {
+                foe: 0,
+                name: "Flash of Anguish".into(),
+                heroes: vec![0]
+            }));
         }
         act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
         act(&mut g, Action::EndTurn { hero: 0 });

@@ -43,7 +43,8 @@ fn item(name: &str, armor: u8, magic: bool, abilities: Vec<Ability>) -> OwnedIte
 
 /// A varied pool of Monster Cards exercising every type and monster effect.
 fn monster_pool() -> Vec<MonsterCard> {
-    let mut pair = monster("Twin Lurkers", Difficulty::II, [5, 9, 13], vec![passive("Hide", vec![Effect::Armor { amount: 1 }])]);
+    let mut pair =
+        monster("Twin Lurkers", Difficulty::II, [5, 9, 13], vec![passive("Hide", vec![Effect::Armor { amount: 1 }])]);
     pair.monster_type = MonsterType::Pair;
     pair.health_states = states(&[(2, 2, 2), (1, 1, 2)]);
     let mut horde = monster(
@@ -84,13 +85,28 @@ fn random_game(seed: u64) -> Game {
     let mut g = Game::with_heroes(heroes.iter().map(|h| mat(h)).collect(), 1 + rng.below(3) as u8, seed);
     for hero in &mut g.heroes {
         if rng.below(2) == 0 {
-            hero.items.push(item("Mail", 1, rng.below(2) == 0, vec![power("Parry", vec![Effect::Armor { amount: 2 }])]));
+            hero.items.push(item(
+                "Mail",
+                1,
+                rng.below(2) == 0,
+                vec![power("Parry", vec![Effect::Armor { amount: 2 }])],
+            ));
         }
         if rng.below(2) == 0 {
-            hero.abilities.push(spell("Searing Dart", Activation::Power(1), vec![Effect::DamageMonster { amount: 4, magic: true }], true));
+            hero.abilities.push(spell(
+                "Searing Dart",
+                Activation::Power(1),
+                vec![Effect::DamageMonster { amount: 4, magic: true }],
+                true,
+            ));
             hero.abilities.push(spell("Recall", Activation::Block, vec![Effect::Retrieve], false));
             hero.abilities.push(spell("Keen Eye", Activation::Power(2), vec![Effect::ReplacePlayedCard], false));
-            hero.abilities.push(spell("Hex", Activation::Power(1), vec![Effect::ModifyMonsterCard { delta: -2 }], false));
+            hero.abilities.push(spell(
+                "Hex",
+                Activation::Power(1),
+                vec![Effect::ModifyMonsterCard { delta: -2 }],
+                false,
+            ));
         }
     }
     let pool = monster_pool();
@@ -129,7 +145,11 @@ fn check_invariants(g: &Game, hero_cards: &[usize]) {
             c.engagements
                 .iter()
                 .filter(|e| c.foes[e.foe as usize].difficulty == deck.difficulty)
-                .map(|e| e.slots.iter().filter(|s| s.monster.is_some()).count() + e.unpaired.len() + usize::from(e.waiting.is_some()))
+                .map(|e| {
+                    e.slots.iter().filter(|s| s.monster.is_some()).count()
+                        + e.unpaired.len()
+                        + usize::from(e.waiting.is_some())
+                })
                 .sum()
         });
         assert_eq!(deck.len_total() + on_table, 20 + MONSTER_POWER_CARDS, "{:?} deck conserved", deck.difficulty);

@@ -12,11 +12,20 @@ pub enum Target {
     /// One of the Hero's engagements (for effects on both Played Cards).
     Engagement(u8),
     /// An individual Monster or Final Entity part.
-    Individual { foe: u8, individual: u8 },
+    Individual {
+        foe: u8,
+        individual: u8,
+    },
     /// One of the Hero's own slots in one engagement.
-    HeroSlot { engagement: u8, slot: u8 },
+    HeroSlot {
+        engagement: u8,
+        slot: u8,
+    },
     /// The Monster Card in one of the Hero's slots.
-    MonsterSlot { engagement: u8, slot: u8 },
+    MonsterSlot {
+        engagement: u8,
+        slot: u8,
+    },
     Hero(u8),
     DiscardCard(CardId),
 }

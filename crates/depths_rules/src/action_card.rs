@@ -79,12 +79,8 @@ pub struct MonsterDeck {
 
 impl MonsterDeck {
     pub fn new(difficulty: Difficulty, rng: &mut GameRng) -> Self {
-        let mut draw: Vec<ActionCard> = difficulty
-            .action_values()
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| ActionCard::numbered(i as u16, v))
-            .collect();
+        let mut draw: Vec<ActionCard> =
+            difficulty.action_values().iter().enumerate().map(|(i, &v)| ActionCard::numbered(i as u16, v)).collect();
         for p in 0..MONSTER_POWER_CARDS {
             draw.push(ActionCard::power((20 + p) as u16));
         }

@@ -2,8 +2,8 @@
 //!
 //! A malformed file is reported with the file's name and the reason, never a panic.
 
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 use crate::hero::HeroMat;
 
@@ -45,10 +45,11 @@ impl Content {
     /// Builds the content from `(path, text)` pairs, validating every card.
     pub fn from_files(files: &[(&str, &str)]) -> Result<Content, ContentError> {
         let find = |name: &str| {
-            files.iter().find(|(f, _)| *f == name).map(|(_, t)| *t).ok_or_else(|| ContentError {
-                file: name.to_string(),
-                reason: "file is missing".to_string(),
-            })
+            files
+                .iter()
+                .find(|(f, _)| *f == name)
+                .map(|(_, t)| *t)
+                .ok_or_else(|| ContentError { file: name.to_string(), reason: "file is missing".to_string() })
         };
         let heroes: HeroesFile = parse("heroes.json", find("heroes.json")?)?;
         for mat in &heroes.heroes {

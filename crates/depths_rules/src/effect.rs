@@ -23,46 +23,74 @@ pub enum Effect {
     // --- damage and healing ---
     /// Damage to Heroes (a Monster's ability, a Feature's failure…). Armor
     /// reduces it in Combat unless `ignore_armor`.
-    DamageHeroes { amount: u8, whom: Whom, #[serde(default)] ignore_armor: bool },
-    HealHeroes { amount: u8, whom: Whom },
+    DamageHeroes {
+        amount: u8,
+        whom: Whom,
+        #[serde(default)]
+        ignore_armor: bool,
+    },
+    HealHeroes {
+        amount: u8,
+        whom: Whom,
+    },
     /// A Hero's ability deals damage to one individual Monster (or Final
     /// Entity part) the Hero chooses.
-    DamageMonster { amount: u8, #[serde(default)] magic: bool },
+    DamageMonster {
+        amount: u8,
+        #[serde(default)]
+        magic: bool,
+    },
     /// A Monster heals each of its living individuals.
-    HealMonster { amount: u8 },
+    HealMonster {
+        amount: u8,
+    },
 
     // --- combat-pair modifiers (Hero abilities) ---
     /// Swap the positions of the Hero's two Played Action Cards ("Brush Aside").
     SwapPlayedCards,
     /// Change the value of one of the Hero's Played Cards this Round.
-    ModifyPlayedCard { delta: i8 },
+    ModifyPlayedCard {
+        delta: i8,
+    },
     /// Change the value of one Monster Card played against the Hero this Round.
-    ModifyMonsterCard { delta: i8 },
+    ModifyMonsterCard {
+        delta: i8,
+    },
     /// Discard one Monster Card played against the Hero; the Monster draws a replacement.
     RedrawMonsterCard,
     /// Draw a card from the Hero's deck to replace one of their Played Cards.
     ReplacePlayedCard,
     /// Add to the damage the Hero deals from their Combat Pair this Round.
-    BonusDamage { amount: u8 },
+    BonusDamage {
+        amount: u8,
+    },
     /// Don't resolve the Hero's Combat Pairs this Round.
     IgnoreResults,
 
     // --- standing qualities (Passive abilities, Items) ---
     /// Reduce each separate source of damage received (Hero) or dealt to each
     /// individual (Monster).
-    Armor { amount: u8 },
+    Armor {
+        amount: u8,
+    },
     /// The Hero's attacks are (Magic).
     Magic,
     /// Damage from non-magic attacks is halved (rounded down).
     ResistNonMagic,
     /// Each Action Card the Monster plays is worth this much more.
-    MonsterCardBonus { amount: u8 },
+    MonsterCardBonus {
+        amount: u8,
+    },
 
     // --- decks, hands and Power ---
     /// The affected Heroes play only 1 Action Card next Round.
-    PlayOneCardNextRound { whom: Whom },
+    PlayOneCardNextRound {
+        whom: Whom,
+    },
     /// The affected Heroes discard one Stored Power Card, if they have one.
-    LoseStoredPower { whom: Whom },
+    LoseStoredPower {
+        whom: Whom,
+    },
     /// Put a card from the Hero's Discard Pile on top of their Draw Pile.
     Retrieve,
     /// Refresh the Hero's Exhausted Spells.
@@ -108,16 +136,13 @@ impl Effect {
             }
         }
         match self {
-            Effect::DamageHeroes { amount, whom: w, ignore_armor } => format!(
-                "Deal {amount} Damage to {}{}.",
-                whom(*w),
-                if *ignore_armor { " (Ignore Armor)" } else { "" }
-            ),
+            Effect::DamageHeroes { amount, whom: w, ignore_armor } => {
+                format!("Deal {amount} Damage to {}{}.", whom(*w), if *ignore_armor { " (Ignore Armor)" } else { "" })
+            }
             Effect::HealHeroes { amount, whom: w } => format!("Heal {} by {amount}.", whom(*w)),
-            Effect::DamageMonster { amount, magic } => format!(
-                "Deal {amount}{} Damage to one individual Monster.",
-                if *magic { " (Magic)" } else { "" }
-            ),
+            Effect::DamageMonster { amount, magic } => {
+                format!("Deal {amount}{} Damage to one individual Monster.", if *magic { " (Magic)" } else { "" })
+            }
             Effect::HealMonster { amount } => format!("Each living Monster in the set Heals {amount}."),
             Effect::SwapPlayedCards => "Swap the positions of your Played Action Cards.".into(),
             Effect::ModifyPlayedCard { delta } => format!("{delta:+} to one of your Played Cards this Round."),
@@ -189,11 +214,7 @@ impl Ability {
     /// The one kind of target the ability needs (content validation makes sure
     /// no ability needs two).
     pub fn target_kind(&self) -> TargetKind {
-        self.effects
-            .iter()
-            .map(Effect::target_kind)
-            .find(|k| *k != TargetKind::None)
-            .unwrap_or(TargetKind::None)
+        self.effects.iter().map(Effect::target_kind).find(|k| *k != TargetKind::None).unwrap_or(TargetKind::None)
     }
 
     pub fn alters_pairs(&self) -> bool {
@@ -229,10 +250,7 @@ impl Ability {
         if self.activation != Activation::Passive {
             return 0;
         }
-        self.effects
-            .iter()
-            .map(|e| if let Effect::Armor { amount } = e { *amount } else { 0 })
-            .sum()
+        self.effects.iter().map(|e| if let Effect::Armor { amount } = e { *amount } else { 0 }).sum()
     }
 
     pub fn passive_has(&self, probe: fn(&Effect) -> bool) -> bool {

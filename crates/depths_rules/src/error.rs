@@ -6,8 +6,12 @@ use serde::{Deserialize, Serialize};
 pub enum RuleError {
     GameOver,
     /// The action belongs to another phase or step of play.
-    WrongStep { expected: &'static str },
-    NotYourTurn { hero: u8 },
+    WrongStep {
+        expected: &'static str,
+    },
+    NotYourTurn {
+        hero: u8,
+    },
     NoSuchHero(u8),
     CardNotInHand,
     NoSuchSlot,
@@ -18,7 +22,10 @@ pub enum RuleError {
     PairsNotChosen,
     AbilityNotAvailable,
     PassiveNotActivated,
-    NotEnoughPower { need: u8, have: u8 },
+    NotEnoughPower {
+        need: u8,
+        have: u8,
+    },
     SpellExhausted,
     /// A Block-Activated Ability needs a Resolved Block.
     NeedsBlock,

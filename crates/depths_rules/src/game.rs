@@ -3,13 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::GameRng;
 use crate::action::Action;
 use crate::action_card::{Difficulty, MonsterDeck};
 use crate::combat::{Combat, Foe};
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
 use crate::hero::{Hero, HeroMat};
-use crate::GameRng;
 
 /// Saves carry this; a save from a newer format is refused with a clear message.
 pub const FORMAT_VERSION: u32 = 1;

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::GameRng;
 use crate::action_card::{ActionCard, CardId};
 use crate::effect::{Ability, Activation, Effect};
-use crate::GameRng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -155,12 +155,8 @@ impl Hero {
     /// into a Draw Pile ("Hero Action Cards").
     pub fn new(mat: HeroMat, level: u8, rng: &mut GameRng) -> Self {
         let class = mat.class;
-        let mut draw: Vec<ActionCard> = class
-            .action_values()
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| ActionCard::numbered(i as u16, v))
-            .collect();
+        let mut draw: Vec<ActionCard> =
+            class.action_values().iter().enumerate().map(|(i, &v)| ActionCard::numbered(i as u16, v)).collect();
         rng.shuffle(&mut draw);
         let mut stored_power = Vec::new();
         let mut out_of_deck = Vec::new();

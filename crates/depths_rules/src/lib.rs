@@ -27,7 +27,7 @@ pub use ecology::Ecology;
 pub use effect::{Ability, Activation, Effect, Whom};
 pub use error::RuleError;
 pub use event::{Event, LossReason};
-pub use game::{Game, Phase, FORMAT_VERSION};
+pub use game::{FORMAT_VERSION, Game, Phase};
 pub use hero::{AbilitySource, Hero, HeroClass, HeroMat};
 pub use monster::{MonsterCard, MonsterType};
 pub use rng::GameRng;

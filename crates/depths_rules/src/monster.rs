@@ -72,10 +72,7 @@ impl MonsterCard {
     }
 
     fn passive_effects(&self) -> impl Iterator<Item = &Effect> {
-        self.abilities
-            .iter()
-            .filter(|a| a.activation == Activation::Passive)
-            .flat_map(|a| a.effects.iter())
+        self.abilities.iter().filter(|a| a.activation == Activation::Passive).flat_map(|a| a.effects.iter())
     }
 
     pub fn armor(&self) -> u8 {
@@ -87,9 +84,7 @@ impl MonsterCard {
     }
 
     pub fn card_bonus(&self) -> u8 {
-        self.passive_effects()
-            .map(|e| if let Effect::MonsterCardBonus { amount } = e { *amount } else { 0 })
-            .sum()
+        self.passive_effects().map(|e| if let Effect::MonsterCardBonus { amount } = e { *amount } else { 0 }).sum()
     }
 
     /// Checks the card against "Anatomy of a Monster Card".
@@ -110,7 +105,11 @@ impl MonsterCard {
                     self.id
                 ));
             }
-            if self.health_states.iter().any(|s| !(1..=2).contains(&s.monster_cards) || !(1..=2).contains(&s.hero_cards)) {
+            if self
+                .health_states
+                .iter()
+                .any(|s| !(1..=2).contains(&s.monster_cards) || !(1..=2).contains(&s.hero_cards))
+            {
                 return Err(format!("monster {}: Health States play 1 or 2 cards", self.id));
             }
         } else if !self.health_states.is_empty() {

@@ -59,9 +59,18 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream_and_different_seed_differs() {
-        let a: Vec<u32> = { let mut r = GameRng::from_seed(7); (0..8).map(|_| r.next_u32()).collect() };
-        let b: Vec<u32> = { let mut r = GameRng::from_seed(7); (0..8).map(|_| r.next_u32()).collect() };
-        let c: Vec<u32> = { let mut r = GameRng::from_seed(8); (0..8).map(|_| r.next_u32()).collect() };
+        let a: Vec<u32> = {
+            let mut r = GameRng::from_seed(7);
+            (0..8).map(|_| r.next_u32()).collect()
+        };
+        let b: Vec<u32> = {
+            let mut r = GameRng::from_seed(7);
+            (0..8).map(|_| r.next_u32()).collect()
+        };
+        let c: Vec<u32> = {
+            let mut r = GameRng::from_seed(8);
+            (0..8).map(|_| r.next_u32()).collect()
+        };
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

@@ -109,7 +109,12 @@ impl Foe {
             .iter()
             .map(|p| PowerList {
                 part: Some(p.part),
-                abilities: p.abilities.iter().filter(|a| matches!(a.activation, Activation::Power(_))).cloned().collect(),
+                abilities: p
+                    .abilities
+                    .iter()
+                    .filter(|a| matches!(a.activation, Activation::Power(_)))
+                    .cloned()
+                    .collect(),
                 next: 0,
             })
             .filter(|l| !l.abilities.is_empty())

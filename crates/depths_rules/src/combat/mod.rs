@@ -7,7 +7,7 @@
 mod combat_pair;
 mod foe;
 
-pub use combat_pair::{may_choose, Outcome, Slot};
+pub use combat_pair::{Outcome, Slot, may_choose};
 pub use foe::{FinalEntity, Foe, FoeCard, Individual, PowerList};
 
 use serde::{Deserialize, Serialize};
@@ -200,7 +200,8 @@ impl Game {
                 a.clone_from(&alive);
             }
         }
-        c.heroes = (0..n).map(|h| HeroRound { play_one_card: c.play_one_next_round[h], ..HeroRound::default() }).collect();
+        c.heroes =
+            (0..n).map(|h| HeroRound { play_one_card: c.play_one_next_round[h], ..HeroRound::default() }).collect();
         c.play_one_next_round = vec![false; n];
         c.engagements.clear();
         c.hits.clear();
@@ -541,12 +542,8 @@ impl Game {
         c.hits.push((p.foe, individual, p.hero));
         if killed {
             events.push(Event::IndividualDefeated { foe: p.foe, individual });
-            let mut contributors: Vec<u8> = c
-                .hits
-                .iter()
-                .filter(|(f, i, _)| *f == p.foe && *i == individual)
-                .map(|(_, _, h)| *h)
-                .collect();
+            let mut contributors: Vec<u8> =
+                c.hits.iter().filter(|(f, i, _)| *f == p.foe && *i == individual).map(|(_, _, h)| *h).collect();
             contributors.sort_unstable();
             contributors.dedup();
             c.kills.push(Kill { foe: p.foe, individual, contributors });
@@ -723,10 +720,8 @@ impl Game {
                 step_is(CombatStep::AssignDamage, "Damage to be assigned")?;
                 turn(*hero)?;
                 let p = c.packets.first().ok_or(RuleError::NothingToDo)?;
-                let ind = c.foes[p.foe as usize]
-                    .individuals
-                    .get(usize::from(*individual))
-                    .ok_or(RuleError::BadTarget)?;
+                let ind =
+                    c.foes[p.foe as usize].individuals.get(usize::from(*individual)).ok_or(RuleError::BadTarget)?;
                 if ind.alive() { Ok(()) } else { Err(RuleError::IndividualDefeated) }
             }
             Action::AvoidReturnDamage { hero } => {
@@ -958,8 +953,8 @@ impl Game {
                 for _ in stored..hero.stored_power.len() {
                     events.push(Event::PowerStored { hero: h });
                 }
-                let s = &mut self.combat.as_mut().expect("in Combat").engagements[engagement as usize].slots
-                    [slot as usize];
+                let s =
+                    &mut self.combat.as_mut().expect("in Combat").engagements[engagement as usize].slots[slot as usize];
                 let old = s.hero.replace(new).expect("checked");
                 s.hero_delta = 0;
                 self.heroes[h as usize].discard.push(old);
@@ -1029,7 +1024,8 @@ impl Game {
                     CombatStep::AssignDamage => {
                         let foe = &c.foes[c.packets[0].foe as usize];
                         out.extend(
-                            (0..foe.individuals.len() as u8).map(|individual| Action::AssignDamage { hero, individual }),
+                            (0..foe.individuals.len() as u8)
+                                .map(|individual| Action::AssignDamage { hero, individual }),
                         );
                     }
                     CombatStep::Resolve => {
