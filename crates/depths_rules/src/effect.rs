@@ -95,6 +95,30 @@ pub enum Effect {
     Retrieve,
     /// Refresh the Hero's Exhausted Spells.
     RefreshSpells,
+
+    // --- Exploring and Encountering (Features, Legendary Locations, Items) ---
+    /// A test: the Heroes draw and play `cards` Action Cards each from their
+    /// Draw Piles; Success if the total reaches the target for 1/2/3 Heroes.
+    Test { target: [u8; 3], cards: u8, success: Vec<Effect>, failure: Vec<Effect> },
+    /// Gain (or, negative, lose) Keys.
+    Keys { amount: i8 },
+    /// One Hero the players choose draws an Item from their Item Cards.
+    DrawItem,
+    /// One Hero the players choose gains this particular Item (Legendary
+    /// Location treasures, limited-use Items, the Fabled Blades).
+    GainItem { item: String },
+    /// Draw the next Monster Card and fight it.
+    FightMonster,
+    /// Fight this particular Monster (a Legendary Location's guardian).
+    FightNamedMonster { monster: String },
+    /// Shuffle a set-aside Monster Card into the Monster deck (the Crazed Bipedal Saurian).
+    ShuffleIntoMonsters { monster: String },
+    /// Reveal the next Features and put them back in the order the players choose.
+    RevealFeatures { count: u8 },
+    /// Unlock one Door (Items, Abilities, Spells that unlock).
+    UnlockDoor,
+    /// Every Hero Stores one Power Card from their Draw Pile or Discard, if any.
+    StorePower,
 }
 
 impl Effect {
@@ -165,6 +189,31 @@ impl Effect {
             Effect::LoseStoredPower { whom: w } => format!("{} discard a Stored Power Card.", whom(*w)),
             Effect::Retrieve => "Retrieve a card from your Discard Pile onto your Draw Pile.".into(),
             Effect::RefreshSpells => "Refresh your Exhausted Spells.".into(),
+            Effect::Test { target, cards, success, failure } => {
+                let list = |v: &[Effect]| v.iter().map(Effect::text).collect::<Vec<_>>().join(" ");
+                format!(
+                    "Test: each Hero draws and plays {cards} Action Card(s); total {}/{}/{}. Success: {} Failure: {}",
+                    target[0],
+                    target[1],
+                    target[2],
+                    if success.is_empty() { "nothing happens.".into() } else { list(success) },
+                    if failure.is_empty() { "nothing happens.".into() } else { list(failure) },
+                )
+            }
+            Effect::Keys { amount } if *amount >= 0 => format!("Gain {amount} Key(s)."),
+            Effect::Keys { amount } => format!("Lose {} Key(s).", -amount),
+            Effect::DrawItem => "One Hero draws an Item.".into(),
+            Effect::GainItem { item } => format!("One Hero gains the Item \"{item}\"."),
+            Effect::FightMonster => "Draw the next Monster Card and enter into Combat with it.".into(),
+            Effect::FightNamedMonster { monster } => format!("Enter into Combat with \"{monster}\"."),
+            Effect::ShuffleIntoMonsters { monster } => {
+                format!("Shuffle \"{monster}\" into the Monster deck.")
+            }
+            Effect::RevealFeatures { count } => {
+                format!("Reveal the next ({count}) Features. Assign them in any order to the next ({count}) Features Encountered.")
+            }
+            Effect::UnlockDoor => "Unlock a Door.".into(),
+            Effect::StorePower => "Each Hero Stores a Power Card from their Draw or Discard Pile.".into(),
         }
     }
 }
@@ -208,6 +257,23 @@ pub struct Ability {
     /// "Exhaust After Use" (Spells).
     #[serde(default)]
     pub exhaust_after_use: bool,
+}
+
+/// Effects that only make sense while Exploring (not in a Combat Round).
+pub fn is_exploring_effect(e: &Effect) -> bool {
+    matches!(
+        e,
+        Effect::Test { .. }
+            | Effect::Keys { .. }
+            | Effect::DrawItem
+            | Effect::GainItem { .. }
+            | Effect::FightMonster
+            | Effect::FightNamedMonster { .. }
+            | Effect::ShuffleIntoMonsters { .. }
+            | Effect::RevealFeatures { .. }
+            | Effect::UnlockDoor
+            | Effect::StorePower
+    )
 }
 
 impl Ability {

@@ -21,6 +21,8 @@ pub enum RuleError {
     PairAlreadyChosen,
     PairsNotChosen,
     AbilityNotAvailable,
+    /// The ability works only while Exploring.
+    NotDuringCombat,
     PassiveNotActivated,
     NotEnoughPower {
         need: u8,
@@ -52,6 +54,7 @@ impl std::fmt::Display for RuleError {
             RuleError::PairAlreadyChosen => write!(f, "a Combat Pair is already chosen there"),
             RuleError::PairsNotChosen => write!(f, "choose a Combat Pair to Resolve first"),
             RuleError::AbilityNotAvailable => write!(f, "the Hero has no such ability available"),
+            RuleError::NotDuringCombat => write!(f, "that ability can only be used while Exploring"),
             RuleError::PassiveNotActivated => write!(f, "Passive abilities are always on and need no activation"),
             RuleError::NotEnoughPower { need, have } => {
                 write!(f, "needs {need} Stored Power Card(s), the Hero has {have}")

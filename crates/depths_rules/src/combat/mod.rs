@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, Target};
 use crate::action_card::ActionCard;
-use crate::effect::{Ability, Activation, Effect, TargetKind, Whom};
+use crate::effect::{is_exploring_effect, Ability, Activation, Effect, TargetKind, Whom};
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
 use crate::game::{Game, Phase};
@@ -739,6 +739,9 @@ impl Game {
     fn check_ability(&self, c: &Combat, h: u8, source: AbilitySource, target: Target) -> Result<(), RuleError> {
         let hero = &self.heroes[h as usize];
         let ability = hero.ability(source).ok_or(RuleError::AbilityNotAvailable)?;
+        if ability.effects.iter().any(is_exploring_effect) {
+            return Err(RuleError::NotDuringCombat);
+        }
         let round = &c.heroes[h as usize];
         match ability.activation {
             Activation::Passive => return Err(RuleError::PassiveNotActivated),
@@ -992,7 +995,8 @@ impl Game {
                 }
             }
             Effect::RefreshSpells => self.heroes[h as usize].refresh_spells(),
-            Effect::HealMonster { .. } | Effect::ResistNonMagic | Effect::MonsterCardBonus { .. } => {}
+            // Monster-only qualities, and Exploring effects that check_ability keeps out of Combat.
+            _ => {}
         }
     }
 
