@@ -463,10 +463,12 @@ impl MapTile {
 
     /// Parses one tile from JSON and validates it.
     pub fn from_json(json: &str) -> Result<MapTile, TileError> {
-        let tile: MapTile = serde_json::from_str(json).map_err(|e| TileError {
-            tile: String::from("?"),
-            problem: TileProblem::Json(e.to_string()),
-        })?;
+        // Name the tile even when the rest of it does not parse.
+        let value: serde_json::Value = serde_json::from_str(json)
+            .map_err(|e| TileError { tile: String::from("?"), problem: TileProblem::Json(e.to_string()) })?;
+        let id = value.get("id").and_then(|v| v.as_str()).unwrap_or("?").to_owned();
+        let tile: MapTile = serde_json::from_value(value)
+            .map_err(|e| TileError { tile: id, problem: TileProblem::Json(e.to_string()) })?;
         tile.validate()?;
         Ok(tile)
     }
