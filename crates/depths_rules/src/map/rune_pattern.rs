@@ -58,9 +58,11 @@ pub struct Symmetry {
 
 impl Symmetry {
     pub fn all() -> impl Iterator<Item = Symmetry> {
-        [false, true]
-            .into_iter()
-            .flat_map(|mirrored| Rotation::ALL.into_iter().map(move |rotation| Symmetry { mirrored, rotation }))
+        [false, true].into_iter().flat_map(|mirrored| {
+            Rotation::ALL
+                .into_iter()
+                .map(move |rotation| Symmetry { mirrored, rotation })
+        })
     }
 
     pub fn apply_offset(self, (mut x, mut y): (i32, i32)) -> (i32, i32) {
@@ -75,7 +77,11 @@ impl Symmetry {
     }
 
     pub fn apply_sides(self, sides: Sides) -> Sides {
-        let sides = if self.mirrored { sides.mirrored() } else { sides };
+        let sides = if self.mirrored {
+            sides.mirrored()
+        } else {
+            sides
+        };
         sides.rotated(self.rotation)
     }
 }
@@ -135,10 +141,20 @@ impl fmt::Display for RuneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RuneError::BadPattern(id) => {
-                write!(f, "rune pattern \"{id}\" needs an id and cells at distinct offsets")
+                write!(
+                    f,
+                    "rune pattern \"{id}\" needs an id and cells at distinct offsets"
+                )
             }
-            RuneError::PatternTaken(id) => write!(f, "rune pattern \"{id}\" was already Encountered in this Ecology"),
-            RuneError::NodeUsed(n) => write!(f, "the Node on side {:?} of cell {:?} was already used", n.side, n.cell),
+            RuneError::PatternTaken(id) => write!(
+                f,
+                "rune pattern \"{id}\" was already Encountered in this Ecology"
+            ),
+            RuneError::NodeUsed(n) => write!(
+                f,
+                "the Node on side {:?} of cell {:?} was already used",
+                n.side, n.cell
+            ),
         }
     }
 }
@@ -148,21 +164,35 @@ impl std::error::Error for RuneError {}
 /// Every Legendary Location the Heroes may Encounter now: each match of a
 /// pattern not yet Encountered that uses no used Node. Two listed matches
 /// may share a Node; once one is recorded the other is no longer listed.
-pub fn discovered_legendary_locations(map: &Map, patterns: &[RunePattern], used: &UsedRunes) -> Vec<RuneMatch> {
+pub fn discovered_legendary_locations(
+    map: &Map,
+    patterns: &[RunePattern],
+    used: &UsedRunes,
+) -> Vec<RuneMatch> {
     let mut out: Vec<RuneMatch> = Vec::new();
     for pattern in patterns {
         if used.patterns.contains(&pattern.id) || pattern.validate().is_err() {
             continue;
         }
         for symmetry in Symmetry::all() {
-            let shape: Vec<((i32, i32), Sides)> =
-                pattern.cells.iter().map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes))).collect();
+            let shape: Vec<((i32, i32), Sides)> = pattern
+                .cells
+                .iter()
+                .map(|c| {
+                    (
+                        symmetry.apply_offset(c.offset),
+                        symmetry.apply_sides(c.nodes),
+                    )
+                })
+                .collect();
             let (first, _) = shape[0];
             for anchor in map.tiles() {
                 let shift = (anchor.cell.0 - first.0, anchor.cell.1 - first.1);
                 if let Some(m) = try_match(map, pattern, symmetry, &shape, shift, used) {
                     let same = |o: &RuneMatch| {
-                        o.pattern == m.pattern && o.nodes == m.nodes && sorted(&o.cells) == sorted(&m.cells)
+                        o.pattern == m.pattern
+                            && o.nodes == m.nodes
+                            && sorted(&o.cells) == sorted(&m.cells)
                     };
                     if !out.iter().any(same) {
                         out.push(m);
@@ -194,7 +224,12 @@ fn try_match(
     for &((x, y), want) in shape {
         let cell = (x + shift.0, y + shift.1);
         let placed = map.tile_at(cell)?;
-        if !placed.tile.nodes.rotated(placed.rotation).contains_all(want) {
+        if !placed
+            .tile
+            .nodes
+            .rotated(placed.rotation)
+            .contains_all(want)
+        {
             return None;
         }
         for side in want.iter() {
@@ -214,7 +249,12 @@ fn try_match(
         return None;
     }
     nodes.sort_unstable();
-    Some(RuneMatch { pattern: pattern.id.clone(), symmetry, cells, nodes })
+    Some(RuneMatch {
+        pattern: pattern.id.clone(),
+        symmetry,
+        cells,
+        nodes,
+    })
 }
 
 /// The tile's water corners as they lie on the map.
@@ -241,7 +281,9 @@ fn water_connected(tiles: &[&PlacedTile]) -> bool {
             if joined[j] {
                 continue;
             }
-            let touching = Side::ALL.into_iter().find(|&s| step(tiles[i].cell, s) == t.cell);
+            let touching = Side::ALL
+                .into_iter()
+                .find(|&s| step(tiles[i].cell, s) == t.cell);
             if touching.is_some_and(|s| water_meets(tiles[i], s, t)) {
                 joined[j] = true;
                 stack.push(j);

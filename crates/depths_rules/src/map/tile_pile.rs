@@ -23,7 +23,9 @@ impl TilePile {
     /// fourth from the bottom" and the rest shuffled. With fewer than three
     /// other tiles the Stairs Tile lies on all of them.
     pub fn deal(tiles: Vec<MapTile>, rng: &mut GameRng) -> Result<(MapTile, TilePile), PileError> {
-        let Some(first) = tiles.first() else { return Err(PileError::Empty) };
+        let Some(first) = tiles.first() else {
+            return Err(PileError::Empty);
+        };
         let ecology = first.ecology;
         let mut entry = None;
         let mut stairs = None;
@@ -32,7 +34,11 @@ impl TilePile {
         for tile in tiles {
             tile.validate().map_err(PileError::InvalidTile)?;
             if tile.ecology != ecology {
-                return Err(PileError::MixedEcologies { tile: tile.id, ecology: tile.ecology, expected: ecology });
+                return Err(PileError::MixedEcologies {
+                    tile: tile.id,
+                    ecology: tile.ecology,
+                    expected: ecology,
+                });
             }
             if !seen.insert(tile.id.clone()) {
                 return Err(PileError::DuplicateId(tile.id));
@@ -46,11 +52,20 @@ impl TilePile {
                 }
             };
             if let Some(other) = slot.replace(tile) {
-                return Err(PileError::TwoOfKind { kind: other.kind, ecology });
+                return Err(PileError::TwoOfKind {
+                    kind: other.kind,
+                    ecology,
+                });
             }
         }
-        let entry = entry.ok_or(PileError::Missing { kind: TileKind::Entry, ecology })?;
-        let stairs = stairs.ok_or(PileError::Missing { kind: TileKind::Stairs, ecology })?;
+        let entry = entry.ok_or(PileError::Missing {
+            kind: TileKind::Entry,
+            ecology,
+        })?;
+        let stairs = stairs.ok_or(PileError::Missing {
+            kind: TileKind::Stairs,
+            ecology,
+        })?;
         rng.shuffle(&mut rest);
         let under = TILES_UNDER_STAIRS.min(rest.len());
         rest.insert(under, stairs);
@@ -81,10 +96,20 @@ impl TilePile {
 pub enum PileError {
     Empty,
     InvalidTile(TileError),
-    MixedEcologies { tile: String, ecology: Ecology, expected: Ecology },
+    MixedEcologies {
+        tile: String,
+        ecology: Ecology,
+        expected: Ecology,
+    },
     DuplicateId(String),
-    Missing { kind: TileKind, ecology: Ecology },
-    TwoOfKind { kind: TileKind, ecology: Ecology },
+    Missing {
+        kind: TileKind,
+        ecology: Ecology,
+    },
+    TwoOfKind {
+        kind: TileKind,
+        ecology: Ecology,
+    },
 }
 
 impl fmt::Display for PileError {
@@ -92,15 +117,23 @@ impl fmt::Display for PileError {
         match self {
             PileError::Empty => write!(f, "no Map Tiles to deal"),
             PileError::InvalidTile(e) => write!(f, "{e}"),
-            PileError::MixedEcologies { tile, ecology, expected } => write!(
+            PileError::MixedEcologies {
+                tile,
+                ecology,
+                expected,
+            } => write!(
                 f,
                 "map tile \"{tile}\" belongs to the {}, not the {}",
                 ecology.name(),
                 expected.name()
             ),
             PileError::DuplicateId(id) => write!(f, "two map tiles have the id \"{id}\""),
-            PileError::Missing { kind, ecology } => write!(f, "the {} have no {kind:?} tile", ecology.name()),
-            PileError::TwoOfKind { kind, ecology } => write!(f, "the {} have two {kind:?} tiles", ecology.name()),
+            PileError::Missing { kind, ecology } => {
+                write!(f, "the {} have no {kind:?} tile", ecology.name())
+            }
+            PileError::TwoOfKind { kind, ecology } => {
+                write!(f, "the {} have two {kind:?} tiles", ecology.name())
+            }
         }
     }
 }
