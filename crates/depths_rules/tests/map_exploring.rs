@@ -360,6 +360,39 @@ fn habitat_boundary_lets_heroes_pass_on_the_empty_side() {
     assert_eq!(map.check_placement(&corridor, at(1, 1, 0)), Ok(()));
 }
 
+/// "Tiles may be rotated": a placed tile's areas turn with it, so which side
+/// of a Habitat Boundary the Heroes enter depends on the rotation.
+#[test]
+fn a_turned_tile_turns_its_areas() {
+    // Printed: an empty area on N, a Monster's area on S.
+    let split = tile(
+        "split",
+        RUINS,
+        TileKind::Normal,
+        ".#.#",
+        vec![area(&[N], &[]), area(&[S], &[MONSTER])],
+    );
+    for (r, empty_faces_heroes) in [(1, false), (3, true)] {
+        let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
+        map.place(&split, at(1, 0, r)).unwrap();
+        assert_eq!(
+            map.is_accessible(ar(1, 0, 0)),
+            empty_faces_heroes,
+            "rotation {r}"
+        );
+        assert_eq!(
+            map.is_accessible(ar(1, 0, 1)),
+            !empty_faces_heroes,
+            "rotation {r}"
+        );
+        let next = room("next", RUINS, "#.#.", &[]);
+        assert_eq!(
+            map.check_placement(&next, at(2, 0, 0)),
+            Err(PlacementError::NoPath)
+        );
+    }
+}
+
 /// "All Secret Passages are connected ... Heroes may use Secret Passages to
 /// reach parts of the Ecology that are otherwise inaccessible."
 #[test]
