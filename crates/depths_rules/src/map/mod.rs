@@ -1,1 +1,24 @@
 //! Map Tiles, placement, accessibility and Legendary Location discovery ("Exploring").
+
+pub mod dead_end;
+// Named after the rulebook's nouns; the placed map is "the map" inside `map`.
+#[allow(clippy::module_inception)]
+pub mod map;
+pub mod map_tile;
+pub mod rune_pattern;
+pub mod tile_pile;
+
+pub use dead_end::{DeadEndAllowance, DeadEndError};
+pub use map::{
+    AreaRef, Cell, ElementRef, ElementState, Frontier, Map, MapError, PlacedTile, Placement,
+    PlacementError,
+};
+pub use map_tile::{
+    Area, Corner, Corners, Edge, Edges, Element, MapTile, Marking, Rotation, Side, Sides,
+    TileError, TileKind, TileProblem,
+};
+pub use rune_pattern::{
+    NodeRef, RuneCell, RuneError, RuneMatch, RunePattern, Symmetry, UsedRunes,
+    discovered_legendary_locations,
+};
+pub use tile_pile::{PileError, TilePile};
