@@ -99,22 +99,37 @@ pub enum Effect {
     // --- Exploring and Encountering (Features, Legendary Locations, Items) ---
     /// A test: the Heroes draw and play `cards` Action Cards each from their
     /// Draw Piles; Success if the total reaches the target for 1/2/3 Heroes.
-    Test { target: [u8; 3], cards: u8, success: Vec<Effect>, failure: Vec<Effect> },
+    Test {
+        target: [u8; 3],
+        cards: u8,
+        success: Vec<Effect>,
+        failure: Vec<Effect>,
+    },
     /// Gain (or, negative, lose) Keys.
-    Keys { amount: i8 },
+    Keys {
+        amount: i8,
+    },
     /// One Hero the players choose draws an Item from their Item Cards.
     DrawItem,
     /// One Hero the players choose gains this particular Item (Legendary
     /// Location treasures, limited-use Items, the Fabled Blades).
-    GainItem { item: String },
+    GainItem {
+        item: String,
+    },
     /// Draw the next Monster Card and fight it.
     FightMonster,
     /// Fight this particular Monster (a Legendary Location's guardian).
-    FightNamedMonster { monster: String },
+    FightNamedMonster {
+        monster: String,
+    },
     /// Shuffle a set-aside Monster Card into the Monster deck (the Crazed Bipedal Saurian).
-    ShuffleIntoMonsters { monster: String },
+    ShuffleIntoMonsters {
+        monster: String,
+    },
     /// Reveal the next Features and put them back in the order the players choose.
-    RevealFeatures { count: u8 },
+    RevealFeatures {
+        count: u8,
+    },
     /// Unlock one Door (Items, Abilities, Spells that unlock).
     UnlockDoor,
     /// Every Hero Stores one Power Card from their Draw Pile or Discard, if any.
@@ -210,7 +225,9 @@ impl Effect {
                 format!("Shuffle \"{monster}\" into the Monster deck.")
             }
             Effect::RevealFeatures { count } => {
-                format!("Reveal the next ({count}) Features. Assign them in any order to the next ({count}) Features Encountered.")
+                format!(
+                    "Reveal the next ({count}) Features. Assign them in any order to the next ({count}) Features Encountered."
+                )
             }
             Effect::UnlockDoor => "Unlock a Door.".into(),
             Effect::StorePower => "Each Hero Stores a Power Card from their Draw or Discard Pile.".into(),

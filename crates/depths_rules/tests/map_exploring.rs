@@ -24,11 +24,7 @@ fn edges(s: &str) -> Edges {
 }
 
 fn area(exits: &[Side], elements: &[Element]) -> Area {
-    Area {
-        exits: Sides::of(exits),
-        elements: elements.to_vec(),
-        ..Area::default()
-    }
+    Area { exits: Sides::of(exits), elements: elements.to_vec(), ..Area::default() }
 }
 
 fn tile(id: &str, ecology: Ecology, kind: TileKind, e: &str, areas: Vec<Area>) -> MapTile {
@@ -48,35 +44,21 @@ fn tile(id: &str, ecology: Ecology, kind: TileKind, e: &str, areas: Vec<Area>) -
 /// One area holding every passable edge, with `elements` in it.
 fn room(id: &str, ecology: Ecology, e: &str, elements: &[Element]) -> MapTile {
     let mut t = tile(id, ecology, TileKind::Normal, e, vec![]);
-    let exits: Vec<Side> = Side::ALL
-        .into_iter()
-        .filter(|&s| t.edges.get(s).is_passable())
-        .collect();
+    let exits: Vec<Side> = Side::ALL.into_iter().filter(|&s| t.edges.get(s).is_passable()).collect();
     t.areas = vec![area(&exits, elements)];
     t
 }
 
 fn entry(ecology: Ecology, e: &str) -> MapTile {
-    MapTile {
-        id: "entry".into(),
-        kind: TileKind::Entry,
-        ..room("entry", ecology, e, &[])
-    }
+    MapTile { id: "entry".into(), kind: TileKind::Entry, ..room("entry", ecology, e, &[]) }
 }
 
 fn at(x: i32, y: i32, r: u8) -> Placement {
-    Placement {
-        cell: (x, y),
-        rotation: Rotation::new(r),
-    }
+    Placement { cell: (x, y), rotation: Rotation::new(r) }
 }
 
 fn el(x: i32, y: i32, area: u8, element: u8) -> ElementRef {
-    ElementRef {
-        cell: (x, y),
-        area,
-        element,
-    }
+    ElementRef { cell: (x, y), area, element }
 }
 
 fn ar(x: i32, y: i32, area: u8) -> AreaRef {
@@ -91,8 +73,7 @@ const MONSTER: Element = Element::Monster { count: 1 };
 /// Entry with one exit east, then a corridor holding a Monster at (1, 0).
 fn guarded_corridor() -> Map {
     let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
-    map.place(&room("monster", RUINS, "#.#.", &[MONSTER]), at(1, 0, 0))
-        .unwrap();
+    map.place(&room("monster", RUINS, "#.#.", &[MONSTER]), at(1, 0, 0)).unwrap();
     map
 }
 
@@ -112,10 +93,7 @@ fn map_tile_json_is_authorable_and_round_trips() {
     }"#;
     let t = MapTile::from_json(json).unwrap();
     assert_eq!(t.kind, TileKind::Normal);
-    assert_eq!(
-        t.areas[0].elements,
-        vec![Element::Monster { count: 2 }, Element::Chest]
-    );
+    assert_eq!(t.areas[0].elements, vec![Element::Monster { count: 2 }, Element::Chest]);
     assert!(t.areas[1].secret_passage);
     assert!(t.nodes.contains(N) && t.nodes.contains(E) && !t.nodes.contains(S));
     let back: MapTile = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
@@ -144,68 +122,29 @@ fn rotating_a_tile_moves_its_sides_corners_and_nodes() {
 #[test]
 fn malformed_tiles_are_rejected_naming_the_tile() {
     let cases: Vec<(MapTile, TileProblem)> = vec![
+        (tile("bad-1", RUINS, TileKind::Normal, ".#..", vec![area(&[N, S], &[])]), TileProblem::EdgeInNoArea(W)),
         (
-            tile(
-                "bad-1",
-                RUINS,
-                TileKind::Normal,
-                ".#..",
-                vec![area(&[N, S], &[])],
-            ),
-            TileProblem::EdgeInNoArea(W),
-        ),
-        (
-            tile(
-                "bad-2",
-                RUINS,
-                TileKind::Normal,
-                ".#.#",
-                vec![area(&[N, S], &[]), area(&[S], &[])],
-            ),
+            tile("bad-2", RUINS, TileKind::Normal, ".#.#", vec![area(&[N, S], &[]), area(&[S], &[])]),
             TileProblem::EdgeInTwoAreas(S),
         ),
         (
-            tile(
-                "bad-3",
-                RUINS,
-                TileKind::Normal,
-                ".#.#",
-                vec![area(&[N, S, E], &[])],
-            ),
-            TileProblem::ExitOnClosedEdge {
-                area: 0,
-                side: E,
-                edge: Edge::Wall,
-            },
+            tile("bad-3", RUINS, TileKind::Normal, ".#.#", vec![area(&[N, S, E], &[])]),
+            TileProblem::ExitOnClosedEdge { area: 0, side: E, edge: Edge::Wall },
         ),
         (
             room("bad-4", RUINS, ".~##", &[]),
-            TileProblem::EdgeNotInEcology {
-                side: E,
-                edge: Edge::Water,
-                ecology: RUINS,
-            },
+            TileProblem::EdgeNotInEcology { side: E, edge: Edge::Water, ecology: RUINS },
         ),
         (
             room("bad-5", CAVERNS, "U###", &[]),
-            TileProblem::EdgeNotInEcology {
-                side: N,
-                edge: Edge::Upper,
-                ecology: CAVERNS,
-            },
+            TileProblem::EdgeNotInEcology { side: N, edge: Edge::Upper, ecology: CAVERNS },
         ),
-        (
-            room("bad-6", SUB, "U#L#", &[]),
-            TileProblem::LevelsMixedWithoutStair(0),
-        ),
+        (room("bad-6", SUB, "U#L#", &[]), TileProblem::LevelsMixedWithoutStair(0)),
         (
             room("bad-7", RUINS, ".#.#", &[Element::Monster { count: 3 }]),
             TileProblem::MonsterCount { area: 0, count: 3 },
         ),
-        (
-            room("bad-8", RUINS, ".#.#", &[Element::StairGuardian]),
-            TileProblem::GuardianOffStairs,
-        ),
+        (room("bad-8", RUINS, ".#.#", &[Element::StairGuardian]), TileProblem::GuardianOffStairs),
     ];
     for (t, problem) in cases {
         let err = t.validate().unwrap_err();
@@ -215,20 +154,11 @@ fn malformed_tiles_are_rejected_naming_the_tile() {
     }
     let mut portal = room("bad-9", RUINS, ".###", &[]);
     portal.areas[0].warp_portal = true;
-    assert!(
-        portal
-            .validate()
-            .unwrap_err()
-            .to_string()
-            .contains("\"bad-9\": has a Warp Portal")
-    );
+    assert!(portal.validate().unwrap_err().to_string().contains("\"bad-9\": has a Warp Portal"));
     let typo = r#"{"id": "bad-10", "ecology": "ruins", "edges": {"N": "open", "E": "wall", "S": "wall", "W": "wall"},
                    "areas": [{"exits": ["N"], "secret_pasage": true}]}"#;
     let msg = MapTile::from_json(typo).unwrap_err().to_string();
-    assert!(
-        msg.contains("\"bad-10\"") && msg.contains("secret_pasage"),
-        "{msg}"
-    );
+    assert!(msg.contains("\"bad-10\"") && msg.contains("secret_pasage"), "{msg}");
 }
 
 // ------------------------------------------------------------- placement
@@ -241,11 +171,7 @@ fn wall_against_blank_edge_is_refused() {
     // North of the entry, unturned, the wall on S would touch the entry's open N.
     assert_eq!(
         map.check_placement(&dead_end, at(0, 1, 0)),
-        Err(PlacementError::EdgeMismatch {
-            side: S,
-            tile_edge: Edge::Wall,
-            neighbour_edge: Edge::Open
-        })
+        Err(PlacementError::EdgeMismatch { side: S, tile_edge: Edge::Wall, neighbour_edge: Edge::Open })
     );
     assert!(!map.legal_placements(&dead_end).contains(&at(0, 1, 0)));
 }
@@ -258,18 +184,9 @@ fn rotation_makes_a_tile_fit() {
     assert_eq!(map.check_placement(&dead_end, at(0, 1, 2)), Ok(()));
     let mut legal = map.legal_placements(&dead_end);
     legal.sort();
-    assert_eq!(
-        legal,
-        vec![at(-1, 0, 1), at(0, -1, 0), at(0, 1, 2), at(1, 0, 3)]
-    );
-    assert_eq!(
-        map.check_placement(&dead_end, at(0, 0, 0)),
-        Err(PlacementError::Occupied((0, 0)))
-    );
-    assert_eq!(
-        map.check_placement(&dead_end, at(5, 5, 0)),
-        Err(PlacementError::NotAdjacent((5, 5)))
-    );
+    assert_eq!(legal, vec![at(-1, 0, 1), at(0, -1, 0), at(0, 1, 2), at(1, 0, 3)]);
+    assert_eq!(map.check_placement(&dead_end, at(0, 0, 0)), Err(PlacementError::Occupied((0, 0))));
+    assert_eq!(map.check_placement(&dead_end, at(5, 5, 0)), Err(PlacementError::NotAdjacent((5, 5))));
 }
 
 /// Rule 2: "Monsters, Features, and Doors block access to Tile edges beyond
@@ -278,47 +195,28 @@ fn rotation_makes_a_tile_fit() {
 fn path_through_a_monster_is_refused_until_it_is_encountered() {
     let mut map = guarded_corridor();
     let next = room("next", RUINS, "#.#.", &[]);
-    assert_eq!(
-        map.check_placement(&next, at(2, 0, 0)),
-        Err(PlacementError::NoPath)
-    );
+    assert_eq!(map.check_placement(&next, at(2, 0, 0)), Err(PlacementError::NoPath));
     assert!(map.legal_placements(&next).is_empty());
     // The monster itself can be reached, so it can be Encountered.
     assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 0, 0)]);
     assert_eq!(map.encounter(el(1, 0, 0, 0)), Ok(MONSTER));
-    assert_eq!(
-        map.element(el(1, 0, 0, 0)),
-        Some((MONSTER, ElementState::Defeated))
-    );
+    assert_eq!(map.element(el(1, 0, 0, 0)), Some((MONSTER, ElementState::Defeated)));
     assert_eq!(map.lantern(), ar(1, 0, 0));
     assert_eq!(map.check_placement(&next, at(2, 0, 0)), Ok(()));
     assert_eq!(map.legal_placements(&next), vec![at(2, 0, 0), at(2, 0, 2)]);
-    assert_eq!(
-        map.encounter(el(1, 0, 0, 0)),
-        Err(MapError::AlreadyEncountered(el(1, 0, 0, 0)))
-    );
+    assert_eq!(map.encounter(el(1, 0, 0, 0)), Err(MapError::AlreadyEncountered(el(1, 0, 0, 0))));
 }
 
 /// "Doors: Blocks Movement until Unlocked."
 #[test]
 fn a_locked_door_blocks_until_unlocked() {
     let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
-    map.place(&room("door", RUINS, "#.#.", &[Element::Door]), at(1, 0, 0))
-        .unwrap();
+    map.place(&room("door", RUINS, "#.#.", &[Element::Door]), at(1, 0, 0)).unwrap();
     let next = room("next", RUINS, "#.#.", &[]);
-    assert_eq!(
-        map.check_placement(&next, at(2, 0, 0)),
-        Err(PlacementError::NoPath)
-    );
-    assert_eq!(
-        map.unlock_door(el(0, 0, 0, 0)),
-        Err(MapError::NoSuchElement(el(0, 0, 0, 0)))
-    );
+    assert_eq!(map.check_placement(&next, at(2, 0, 0)), Err(PlacementError::NoPath));
+    assert_eq!(map.unlock_door(el(0, 0, 0, 0)), Err(MapError::NoSuchElement(el(0, 0, 0, 0))));
     map.unlock_door(el(1, 0, 0, 0)).unwrap();
-    assert_eq!(
-        map.element(el(1, 0, 0, 0)),
-        Some((Element::Door, ElementState::Unlocked))
-    );
+    assert_eq!(map.element(el(1, 0, 0, 0)), Some((Element::Door, ElementState::Unlocked)));
     assert_eq!(map.check_placement(&next, at(2, 0, 0)), Ok(()));
 }
 
@@ -327,35 +225,19 @@ fn a_locked_door_blocks_until_unlocked() {
 #[test]
 fn habitat_boundary_lets_heroes_pass_on_the_empty_side() {
     let mut map = Map::new(entry(RUINS, "....")).unwrap();
-    let split = tile(
-        "split",
-        RUINS,
-        TileKind::Normal,
-        "....",
-        vec![area(&[W, E], &[]), area(&[N, S], &[MONSTER])],
-    );
+    let split = tile("split", RUINS, TileKind::Normal, "....", vec![area(&[W, E], &[]), area(&[N, S], &[MONSTER])]);
     map.place(&split, at(1, 0, 0)).unwrap();
     let corridor = room("corridor", RUINS, ".#.#", &[]);
     let cross = room("cross", RUINS, "....", &[]);
     // The heroes walk the empty side to the east without meeting the Monster.
     assert_eq!(map.check_placement(&cross, at(2, 0, 0)), Ok(()));
-    assert!(
-        !map.is_accessible(ar(1, 0, 1)),
-        "the boundary parts the Monster's side"
-    );
-    assert_eq!(
-        map.check_placement(&corridor, at(1, 1, 0)),
-        Err(PlacementError::NoPath)
-    );
+    assert!(!map.is_accessible(ar(1, 0, 1)), "the boundary parts the Monster's side");
+    assert_eq!(map.check_placement(&corridor, at(1, 1, 0)), Err(PlacementError::NoPath));
     // Come round to the Monster's side from the south: it can be reached, to Encounter it, but not passed.
     map.place(&cross, at(0, -1, 0)).unwrap();
-    map.place(&room("cross2", RUINS, "....", &[]), at(1, -1, 0))
-        .unwrap();
+    map.place(&room("cross2", RUINS, "....", &[]), at(1, -1, 0)).unwrap();
     assert!(map.is_accessible(ar(1, 0, 1)));
-    assert_eq!(
-        map.check_placement(&corridor, at(1, 1, 0)),
-        Err(PlacementError::NoPath)
-    );
+    assert_eq!(map.check_placement(&corridor, at(1, 1, 0)), Err(PlacementError::NoPath));
     map.encounter(el(1, 0, 1, 0)).unwrap();
     assert_eq!(map.check_placement(&corridor, at(1, 1, 0)), Ok(()));
 }
@@ -365,31 +247,14 @@ fn habitat_boundary_lets_heroes_pass_on_the_empty_side() {
 #[test]
 fn a_turned_tile_turns_its_areas() {
     // Printed: an empty area on N, a Monster's area on S.
-    let split = tile(
-        "split",
-        RUINS,
-        TileKind::Normal,
-        ".#.#",
-        vec![area(&[N], &[]), area(&[S], &[MONSTER])],
-    );
+    let split = tile("split", RUINS, TileKind::Normal, ".#.#", vec![area(&[N], &[]), area(&[S], &[MONSTER])]);
     for (r, empty_faces_heroes) in [(1, false), (3, true)] {
         let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
         map.place(&split, at(1, 0, r)).unwrap();
-        assert_eq!(
-            map.is_accessible(ar(1, 0, 0)),
-            empty_faces_heroes,
-            "rotation {r}"
-        );
-        assert_eq!(
-            map.is_accessible(ar(1, 0, 1)),
-            !empty_faces_heroes,
-            "rotation {r}"
-        );
+        assert_eq!(map.is_accessible(ar(1, 0, 0)), empty_faces_heroes, "rotation {r}");
+        assert_eq!(map.is_accessible(ar(1, 0, 1)), !empty_faces_heroes, "rotation {r}");
         let next = room("next", RUINS, "#.#.", &[]);
-        assert_eq!(
-            map.check_placement(&next, at(2, 0, 0)),
-            Err(PlacementError::NoPath)
-        );
+        assert_eq!(map.check_placement(&next, at(2, 0, 0)), Err(PlacementError::NoPath));
     }
 }
 
@@ -398,23 +263,14 @@ fn a_turned_tile_turns_its_areas() {
 #[test]
 fn secret_passage_reaches_an_otherwise_sealed_part() {
     // East of the entry: a Monster's side facing west, a sealed side facing east with a passage.
-    let mut sealed = tile(
-        "sealed",
-        RUINS,
-        TileKind::Normal,
-        "#...",
-        vec![area(&[W], &[MONSTER]), area(&[E, S], &[])],
-    );
+    let mut sealed = tile("sealed", RUINS, TileKind::Normal, "#...", vec![area(&[W], &[MONSTER]), area(&[E, S], &[])]);
     sealed.areas[1].secret_passage = true;
     let next = room("next", RUINS, "#.#.", &[]);
 
     let mut plain = Map::new(entry(RUINS, "#.##")).unwrap();
     plain.place(&sealed, at(1, 0, 0)).unwrap();
     assert!(!plain.is_accessible(ar(1, 0, 1)));
-    assert_eq!(
-        plain.check_placement(&next, at(2, 0, 0)),
-        Err(PlacementError::NoPath)
-    );
+    assert_eq!(plain.check_placement(&next, at(2, 0, 0)), Err(PlacementError::NoPath));
 
     let mut with_passage = entry(RUINS, "#.##");
     with_passage.areas[0].secret_passage = true;
@@ -434,10 +290,7 @@ fn a_new_tile_may_be_reached_through_its_own_secret_passage() {
     start.areas[0].secret_passage = true;
     let map = Map::new(start).unwrap();
     let mut hideout = room("hideout", RUINS, "###.", &[]);
-    assert_eq!(
-        map.check_placement(&hideout, at(0, 1, 0)),
-        Err(PlacementError::NoPath)
-    );
+    assert_eq!(map.check_placement(&hideout, at(0, 1, 0)), Err(PlacementError::NoPath));
     hideout.areas[0].secret_passage = true;
     assert_eq!(map.check_placement(&hideout, at(0, 1, 0)), Ok(()));
 }
@@ -449,13 +302,8 @@ fn warp_portal_reaches_an_otherwise_sealed_part() {
     let mut start = entry(CAVERNS, "#.##");
     start.areas[0].warp_portal = true;
     let mut map = Map::new(start).unwrap();
-    let mut far = tile(
-        "far",
-        CAVERNS,
-        TileKind::Normal,
-        "#.#.",
-        vec![area(&[W], &[Element::Feature]), area(&[E], &[])],
-    );
+    let mut far =
+        tile("far", CAVERNS, TileKind::Normal, "#.#.", vec![area(&[W], &[Element::Feature]), area(&[E], &[])]);
     far.areas[1].warp_portal = true;
     map.place(&far, at(1, 0, 0)).unwrap();
     assert!(map.is_accessible(ar(1, 0, 1)));
@@ -463,10 +311,7 @@ fn warp_portal_reaches_an_otherwise_sealed_part() {
     let pool = room("pool", CAVERNS, "#~#.", &[]);
     assert_eq!(map.check_placement(&pool, at(2, 0, 0)), Ok(()));
     // Water gives no path: turned so that water faces the portal side, nothing leads in.
-    assert_eq!(
-        map.check_placement(&pool, at(2, 0, 2)),
-        Err(PlacementError::NoPath)
-    );
+    assert_eq!(map.check_placement(&pool, at(2, 0, 2)), Err(PlacementError::NoPath));
 }
 
 /// "Subterranean Architecture: Upper Level edges touch Upper Level edges, and
@@ -478,26 +323,13 @@ fn levels_must_match_and_only_a_level_stair_joins_them() {
     let lower = room("lower", SUB, "#L#L", &[]);
     assert_eq!(
         map.check_placement(&lower, at(1, 0, 0)),
-        Err(PlacementError::EdgeMismatch {
-            side: W,
-            tile_edge: Edge::Lower,
-            neighbour_edge: Edge::Upper
-        })
+        Err(PlacementError::EdgeMismatch { side: W, tile_edge: Edge::Lower, neighbour_edge: Edge::Upper })
     );
     // Upper west and lower east in two areas: the lower side is out of reach.
-    let split = tile(
-        "split",
-        SUB,
-        TileKind::Normal,
-        "#L#U",
-        vec![area(&[W], &[]), area(&[E], &[])],
-    );
+    let split = tile("split", SUB, TileKind::Normal, "#L#U", vec![area(&[W], &[]), area(&[E], &[])]);
     let mut split_map = map.clone();
     split_map.place(&split, at(1, 0, 0)).unwrap();
-    assert_eq!(
-        split_map.check_placement(&lower, at(2, 0, 0)),
-        Err(PlacementError::NoPath)
-    );
+    assert_eq!(split_map.check_placement(&lower, at(2, 0, 0)), Err(PlacementError::NoPath));
     // The same edges in one area with a Level Stair: the lower level is reached.
     let mut stair = room("stair", SUB, "#L#U", &[]);
     stair.areas[0].level_stair = true;
@@ -516,12 +348,7 @@ fn check_placement_agrees_with_legal_placements() {
                 for y in -6..=6 {
                     for r in 0..4 {
                         let p = at(x, y, r);
-                        assert_eq!(
-                            map.check_placement(t, p).is_ok(),
-                            legal.contains(&p),
-                            "{} at {p:?}",
-                            t.id
-                        );
+                        assert_eq!(map.check_placement(t, p).is_ok(), legal.contains(&p), "{} at {p:?}", t.id);
                     }
                 }
             }
@@ -537,23 +364,13 @@ fn check_placement_agrees_with_legal_placements() {
 #[test]
 fn lantern_among_remaining_blockers_can_turn_back_but_not_pass() {
     let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
-    map.place(
-        &room("den", RUINS, "#.#.", &[MONSTER, Element::Feature]),
-        at(1, 0, 0),
-    )
-    .unwrap();
+    map.place(&room("den", RUINS, "#.#.", &[MONSTER, Element::Feature]), at(1, 0, 0)).unwrap();
     let next = room("next", RUINS, "#.#.", &[]);
     map.encounter(el(1, 0, 0, 0)).unwrap();
     assert_eq!(map.lantern(), ar(1, 0, 0));
     assert!(map.is_accessible(ar(0, 0, 0)));
-    assert_eq!(
-        map.check_placement(&next, at(2, 0, 0)),
-        Err(PlacementError::NoPath)
-    );
-    assert_eq!(
-        map.move_lantern(ar(1, 0, 0)),
-        Err(MapError::AreaBlocked(ar(1, 0, 0)))
-    );
+    assert_eq!(map.check_placement(&next, at(2, 0, 0)), Err(PlacementError::NoPath));
+    assert_eq!(map.move_lantern(ar(1, 0, 0)), Err(MapError::AreaBlocked(ar(1, 0, 0))));
     map.encounter(el(1, 0, 0, 1)).unwrap();
     assert_eq!(map.check_placement(&next, at(2, 0, 0)), Ok(()));
     map.move_lantern(ar(0, 0, 0)).unwrap();
@@ -564,16 +381,9 @@ fn lantern_among_remaining_blockers_can_turn_back_but_not_pass() {
 #[test]
 fn a_chest_waits_for_the_monsters_in_its_area() {
     let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
-    map.place(
-        &room("vault", RUINS, "###.", &[Element::Chest, MONSTER]),
-        at(1, 0, 0),
-    )
-    .unwrap();
+    map.place(&room("vault", RUINS, "###.", &[Element::Chest, MONSTER]), at(1, 0, 0)).unwrap();
     assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 0, 1)]);
-    assert_eq!(
-        map.encounter(el(1, 0, 0, 0)),
-        Err(MapError::ChestGuarded(el(1, 0, 0, 0)))
-    );
+    assert_eq!(map.encounter(el(1, 0, 0, 0)), Err(MapError::ChestGuarded(el(1, 0, 0, 0))));
     map.encounter(el(1, 0, 0, 1)).unwrap();
     assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 0, 0)]);
     assert_eq!(map.encounter(el(1, 0, 0, 0)), Ok(Element::Chest));
@@ -585,22 +395,12 @@ fn a_chest_waits_for_the_monsters_in_its_area() {
 fn campfire_rest_makes_defeated_monsters_present_again() {
     let mut map = guarded_corridor();
     map.encounter(el(1, 0, 0, 0)).unwrap();
-    map.place(
-        &room("camp", RUINS, "###.", &[Element::Campfire]),
-        at(2, 0, 0),
-    )
-    .unwrap();
+    map.place(&room("camp", RUINS, "###.", &[Element::Campfire]), at(2, 0, 0)).unwrap();
     map.encounter(el(2, 0, 0, 0)).unwrap();
     assert!(map.is_accessible(ar(0, 0, 0)));
     map.return_defeated_monsters();
-    assert_eq!(
-        map.element(el(1, 0, 0, 0)),
-        Some((MONSTER, ElementState::Present))
-    );
-    assert_eq!(
-        map.element(el(2, 0, 0, 0)),
-        Some((Element::Campfire, ElementState::Encountered))
-    );
+    assert_eq!(map.element(el(1, 0, 0, 0)), Some((MONSTER, ElementState::Present)));
+    assert_eq!(map.element(el(2, 0, 0, 0)), Some((Element::Campfire, ElementState::Encountered)));
     // The Monster stands between the Heroes and the entry again.
     assert!(!map.is_accessible(ar(0, 0, 0)));
     assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 0, 0)]);
@@ -652,18 +452,11 @@ fn ecology_tiles(n_normal: usize) -> Vec<MapTile> {
 fn stairs_tile_is_fourth_from_the_bottom_for_100_seeds() {
     let mut bottoms = std::collections::BTreeSet::new();
     for seed in 0..100 {
-        let (entry_tile, mut pile) =
-            TilePile::deal(ecology_tiles(22), &mut GameRng::from_seed(seed)).unwrap();
+        let (entry_tile, mut pile) = TilePile::deal(ecology_tiles(22), &mut GameRng::from_seed(seed)).unwrap();
         assert_eq!(entry_tile.kind, TileKind::Entry);
         assert_eq!(pile.len(), 23);
         assert_eq!(pile.tiles()[3].kind, TileKind::Stairs, "seed {seed}");
-        assert_eq!(
-            pile.tiles()
-                .iter()
-                .filter(|t| t.kind != TileKind::Normal)
-                .count(),
-            1
-        );
+        assert_eq!(pile.tiles().iter().filter(|t| t.kind != TileKind::Normal).count(), 1);
         bottoms.insert(pile.tiles()[0].id.clone());
         // Drawing from the top, the Stairs come 20th.
         let draws: Vec<MapTile> = std::iter::from_fn(|| pile.draw()).collect();
@@ -682,16 +475,10 @@ fn short_pile_puts_the_stairs_on_whatever_there_is() {
     );
     let (_, pile) = TilePile::deal(ecology_tiles(0), &mut GameRng::from_seed(1)).unwrap();
     assert_eq!(pile.len(), 1);
-    let no_stairs: Vec<MapTile> = ecology_tiles(3)
-        .into_iter()
-        .filter(|t| t.kind != TileKind::Stairs)
-        .collect();
+    let no_stairs: Vec<MapTile> = ecology_tiles(3).into_iter().filter(|t| t.kind != TileKind::Stairs).collect();
     assert_eq!(
         TilePile::deal(no_stairs, &mut GameRng::from_seed(1)),
-        Err(PileError::Missing {
-            kind: TileKind::Stairs,
-            ecology: RUINS
-        })
+        Err(PileError::Missing { kind: TileKind::Stairs, ecology: RUINS })
     );
 }
 
@@ -717,26 +504,17 @@ fn set_aside_dead_end_tile_is_placeable_later() {
     let mut map = guarded_corridor();
     let cross = room("cross", RUINS, "....", &[]);
     let other = room("other", RUINS, ".#.#", &[]);
-    assert_eq!(
-        DeadEndAllowance::new(false).check_set_aside(&map, &cross),
-        Err(DeadEndError::VariantOff)
-    );
+    assert_eq!(DeadEndAllowance::new(false).check_set_aside(&map, &cross), Err(DeadEndError::VariantOff));
     let mut allowance = DeadEndAllowance::new(true);
     allowance.set_aside(&map, cross.clone()).unwrap();
-    assert_eq!(
-        allowance.set_aside(&map, other.clone()),
-        Err(DeadEndError::AlreadyUsed)
-    );
+    assert_eq!(allowance.set_aside(&map, other.clone()), Err(DeadEndError::AlreadyUsed));
     map.encounter(el(1, 0, 0, 0)).unwrap();
     let waiting = allowance.set_aside.as_ref().unwrap();
     assert_eq!(map.legal_placements(waiting).len(), 4);
     let tile = allowance.take().unwrap();
     map.place(&tile, at(2, 0, 0)).unwrap();
     assert!(allowance.used && allowance.set_aside.is_none());
-    assert_eq!(
-        DeadEndAllowance::new(true).check_set_aside(&map, &other),
-        Err(DeadEndError::TileFits)
-    );
+    assert_eq!(DeadEndAllowance::new(true).check_set_aside(&map, &other), Err(DeadEndError::TileFits));
 }
 
 // --------------------------------------------------------- rune patterns
@@ -746,14 +524,8 @@ fn chiral_pattern(id: &str) -> RunePattern {
     RunePattern {
         id: id.into(),
         cells: vec![
-            RuneCell {
-                offset: (0, 0),
-                nodes: Sides::of(&[N]),
-            },
-            RuneCell {
-                offset: (1, 0),
-                nodes: Sides::of(&[E]),
-            },
+            RuneCell { offset: (0, 0), nodes: Sides::of(&[N]) },
+            RuneCell { offset: (1, 0), nodes: Sides::of(&[E]) },
         ],
         water_connected: false,
         boat_first_sword_last: false,
@@ -769,11 +541,7 @@ fn with_nodes(mut t: MapTile, nodes: &[Side]) -> MapTile {
 /// the chiral pattern turned a quarter clockwise.
 fn rotated_rune_map() -> Map {
     let mut map = Map::new(with_nodes(entry(RUINS, "...."), &[E, N])).unwrap();
-    map.place(
-        &with_nodes(room("south", RUINS, "....", &[]), &[S]),
-        at(0, -1, 0),
-    )
-    .unwrap();
+    map.place(&with_nodes(room("south", RUINS, "....", &[]), &[S]), at(0, -1, 0)).unwrap();
     map
 }
 
@@ -781,30 +549,11 @@ fn rotated_rune_map() -> Map {
 #[test]
 fn rune_pattern_found_rotated() {
     let map = rotated_rune_map();
-    let found =
-        discovered_legendary_locations(&map, &[chiral_pattern("p1")], &UsedRunes::default());
+    let found = discovered_legendary_locations(&map, &[chiral_pattern("p1")], &UsedRunes::default());
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].cells, vec![(0, 0), (0, -1)]);
-    assert_eq!(
-        found[0].nodes,
-        vec![
-            NodeRef {
-                cell: (0, -1),
-                side: S
-            },
-            NodeRef {
-                cell: (0, 0),
-                side: E
-            }
-        ]
-    );
-    assert_eq!(
-        found[0].symmetry,
-        Symmetry {
-            mirrored: false,
-            rotation: Rotation::new(1)
-        }
-    );
+    assert_eq!(found[0].nodes, vec![NodeRef { cell: (0, -1), side: S }, NodeRef { cell: (0, 0), side: E }]);
+    assert_eq!(found[0].symmetry, Symmetry { mirrored: false, rotation: Rotation::new(1) });
 }
 
 /// "A Rune Pattern may be mirrored": the mirror image, nodes on a turned tile.
@@ -812,40 +561,15 @@ fn rune_pattern_found_rotated() {
 fn rune_pattern_found_mirrored() {
     let mut map = Map::new(with_nodes(entry(RUINS, "...."), &[N])).unwrap();
     // Printed on E, turned twice: on the map the Node is on W.
-    map.place(
-        &with_nodes(room("west", RUINS, "....", &[]), &[E]),
-        at(-1, 0, 2),
-    )
-    .unwrap();
-    let found =
-        discovered_legendary_locations(&map, &[chiral_pattern("p1")], &UsedRunes::default());
+    map.place(&with_nodes(room("west", RUINS, "....", &[]), &[E]), at(-1, 0, 2)).unwrap();
+    let found = discovered_legendary_locations(&map, &[chiral_pattern("p1")], &UsedRunes::default());
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].symmetry.mirrored);
-    assert_eq!(
-        found[0].nodes,
-        vec![
-            NodeRef {
-                cell: (-1, 0),
-                side: W
-            },
-            NodeRef {
-                cell: (0, 0),
-                side: N
-            }
-        ]
-    );
+    assert_eq!(found[0].nodes, vec![NodeRef { cell: (-1, 0), side: W }, NodeRef { cell: (0, 0), side: N }]);
     // The west tile unturned: its Node faces east, and nothing matches.
     let mut unturned = Map::new(with_nodes(entry(RUINS, "...."), &[N])).unwrap();
-    unturned
-        .place(
-            &with_nodes(room("west", RUINS, "....", &[]), &[E]),
-            at(-1, 0, 0),
-        )
-        .unwrap();
-    assert!(
-        discovered_legendary_locations(&unturned, &[chiral_pattern("p1")], &UsedRunes::default())
-            .is_empty()
-    );
+    unturned.place(&with_nodes(room("west", RUINS, "....", &[]), &[E]), at(-1, 0, 0)).unwrap();
+    assert!(discovered_legendary_locations(&unturned, &[chiral_pattern("p1")], &UsedRunes::default()).is_empty());
 }
 
 /// "These Nodes cannot be used again."
@@ -853,10 +577,7 @@ fn rune_pattern_found_mirrored() {
 fn rune_pattern_not_found_when_one_of_its_nodes_is_used() {
     let map = rotated_rune_map();
     let mut used = UsedRunes::default();
-    used.nodes.insert(NodeRef {
-        cell: (0, -1),
-        side: S,
-    });
+    used.nodes.insert(NodeRef { cell: (0, -1), side: S });
     assert!(discovered_legendary_locations(&map, &[chiral_pattern("p1")], &used).is_empty());
 }
 
@@ -867,10 +588,7 @@ fn rune_pattern_not_found_twice_and_overlaps_cannot_both_be_taken() {
     let map = rotated_rune_map();
     let single = RunePattern {
         id: "p2".into(),
-        cells: vec![RuneCell {
-            offset: (0, 0),
-            nodes: Sides::of(&[E]),
-        }],
+        cells: vec![RuneCell { offset: (0, 0), nodes: Sides::of(&[E]) }],
         water_connected: false,
         boat_first_sword_last: false,
     };
@@ -881,35 +599,14 @@ fn rune_pattern_not_found_twice_and_overlaps_cannot_both_be_taken() {
     // p2 fits each single Node: E and N of the entry, S of the south tile.
     assert_eq!(p2.len(), 3, "{found:?}");
     let p1 = found.iter().find(|m| m.pattern == "p1").unwrap().clone();
-    let p2_on_entry_east = p2
-        .iter()
-        .find(|m| {
-            m.nodes
-                == [NodeRef {
-                    cell: (0, 0),
-                    side: E,
-                }]
-        })
-        .unwrap();
+    let p2_on_entry_east = p2.iter().find(|m| m.nodes == [NodeRef { cell: (0, 0), side: E }]).unwrap();
     let p2_on_entry_east = (*p2_on_entry_east).clone();
     used.record(&p1).unwrap();
     assert_eq!(used.record(&p1), Err(RuneError::PatternTaken("p1".into())));
-    assert_eq!(
-        used.record(&p2_on_entry_east),
-        Err(RuneError::NodeUsed(NodeRef {
-            cell: (0, 0),
-            side: E
-        }))
-    );
+    assert_eq!(used.record(&p2_on_entry_east), Err(RuneError::NodeUsed(NodeRef { cell: (0, 0), side: E })));
     let after = discovered_legendary_locations(&map, &patterns, &used);
     assert_eq!(after.len(), 1);
-    assert_eq!(
-        after[0].nodes,
-        vec![NodeRef {
-            cell: (0, 0),
-            side: N
-        }]
-    );
+    assert_eq!(after[0].nodes, vec![NodeRef { cell: (0, 0), side: N }]);
 }
 
 /// Caverns map for water: entry (0,0), then tiles at (0,1), (1,1) and (1,0),
@@ -920,10 +617,8 @@ fn water_map(entry_corners: &[Corner], east_corners: &[Corner]) -> Map {
     start.areas = vec![area(&[N], &[])];
     start.water_corners = Corners::of(entry_corners);
     let mut map = Map::new(start).unwrap();
-    map.place(&room("nw", CAVERNS, "....", &[]), at(0, 1, 0))
-        .unwrap();
-    map.place(&room("ne", CAVERNS, "....", &[]), at(1, 1, 0))
-        .unwrap();
+    map.place(&room("nw", CAVERNS, "....", &[]), at(0, 1, 0)).unwrap();
+    map.place(&room("ne", CAVERNS, "....", &[]), at(1, 1, 0)).unwrap();
     let mut east = with_nodes(room("east", CAVERNS, ".##~", &[]), &[W]);
     east.water_corners = Corners::of(east_corners);
     map.place(&east, at(1, 0, 0)).unwrap();
@@ -934,14 +629,8 @@ fn water_pattern() -> RunePattern {
     RunePattern {
         id: "river".into(),
         cells: vec![
-            RuneCell {
-                offset: (0, 0),
-                nodes: Sides::of(&[E]),
-            },
-            RuneCell {
-                offset: (1, 0),
-                nodes: Sides::of(&[W]),
-            },
+            RuneCell { offset: (0, 0), nodes: Sides::of(&[E]) },
+            RuneCell { offset: (1, 0), nodes: Sides::of(&[W]) },
         ],
         water_connected: true,
         boat_first_sword_last: false,
@@ -954,10 +643,7 @@ fn water_pattern() -> RunePattern {
 fn water_connected_by_a_corner_but_not_by_an_edge_alone() {
     let used = UsedRunes::default();
     let met = water_map(&[Corner::SE], &[Corner::SW]);
-    assert_eq!(
-        discovered_legendary_locations(&met, &[water_pattern()], &used).len(),
-        1
-    );
+    assert_eq!(discovered_legendary_locations(&met, &[water_pattern()], &used).len(), 1);
     // Both shared edges are water, but the corners at its ends do not meet.
     let apart = water_map(&[Corner::NE], &[Corner::SW]);
     assert!(discovered_legendary_locations(&apart, &[water_pattern()], &used).is_empty());
@@ -982,8 +668,7 @@ fn boat_first_and_sword_last() {
     pattern.water_connected = false;
     pattern.boat_first_sword_last = true;
     let used = UsedRunes::default();
-    let found =
-        discovered_legendary_locations(&build(true, true), std::slice::from_ref(&pattern), &used);
+    let found = discovered_legendary_locations(&build(true, true), std::slice::from_ref(&pattern), &used);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].cells, vec![(0, 0), (1, 0)]);
     assert!(discovered_legendary_locations(&build(true, false), &[pattern], &used).is_empty());

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, Target};
 use crate::action_card::ActionCard;
-use crate::effect::{is_exploring_effect, Ability, Activation, Effect, TargetKind, Whom};
+use crate::effect::{Ability, Activation, Effect, TargetKind, Whom, is_exploring_effect};
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
 use crate::game::{Game, Phase};

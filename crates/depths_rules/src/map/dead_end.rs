@@ -22,11 +22,7 @@ pub struct DeadEndAllowance {
 
 impl DeadEndAllowance {
     pub fn new(enabled: bool) -> DeadEndAllowance {
-        DeadEndAllowance {
-            enabled,
-            used: false,
-            set_aside: None,
-        }
+        DeadEndAllowance { enabled, used: false, set_aside: None }
     }
 
     /// Why `tile` may not be set aside now, if it may not.

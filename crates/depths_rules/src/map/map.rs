@@ -42,10 +42,7 @@ pub struct ElementRef {
 
 impl ElementRef {
     pub fn area_ref(self) -> AreaRef {
-        AreaRef {
-            cell: self.cell,
-            area: self.area,
-        }
+        AreaRef { cell: self.cell, area: self.area }
     }
 }
 
@@ -77,17 +74,8 @@ pub struct PlacedTile {
 
 impl PlacedTile {
     fn new(tile: MapTile, placement: Placement) -> PlacedTile {
-        let states = tile
-            .areas
-            .iter()
-            .map(|a| vec![ElementState::Present; a.elements.len()])
-            .collect();
-        PlacedTile {
-            tile,
-            cell: placement.cell,
-            rotation: placement.rotation,
-            states,
-        }
+        let states = tile.areas.iter().map(|a| vec![ElementState::Present; a.elements.len()]).collect();
+        PlacedTile { tile, cell: placement.cell, rotation: placement.rotation, states }
     }
 
     /// The edge on a side of the map (after rotation).
@@ -127,24 +115,14 @@ impl fmt::Display for PlacementError {
         match self {
             PlacementError::InvalidTile(e) => write!(f, "{e}"),
             PlacementError::WrongEcology { tile, map } => {
-                write!(
-                    f,
-                    "a {} tile cannot go on the {} map",
-                    tile.name(),
-                    map.name()
-                )
+                write!(f, "a {} tile cannot go on the {} map", tile.name(), map.name())
             }
             PlacementError::AlreadyPlaced(id) => write!(f, "tile \"{id}\" is already on the map"),
             PlacementError::Occupied(c) => write!(f, "cell {c:?} already holds a tile"),
             PlacementError::NotAdjacent(c) => write!(f, "cell {c:?} does not touch a placed tile"),
-            PlacementError::EdgeMismatch {
-                side,
-                tile_edge,
-                neighbour_edge,
-            } => write!(
-                f,
-                "the {tile_edge:?} edge on side {side:?} would touch a {neighbour_edge:?} edge"
-            ),
+            PlacementError::EdgeMismatch { side, tile_edge, neighbour_edge } => {
+                write!(f, "the {tile_edge:?} edge on side {side:?} would touch a {neighbour_edge:?} edge")
+            }
             PlacementError::NoPath => write!(f, "the Heroes cannot trace a path into the new tile"),
         }
     }
@@ -180,17 +158,11 @@ impl fmt::Display for MapError {
             MapError::NotReachable(e) => write!(f, "the Heroes cannot reach element {e:?}"),
             MapError::AreaNotReachable(a) => write!(f, "the Heroes cannot reach area {a:?}"),
             MapError::ChestGuarded(e) => {
-                write!(
-                    f,
-                    "chest {e:?} is guarded: Encounter the Monsters in its area first"
-                )
+                write!(f, "chest {e:?} is guarded: Encounter the Monsters in its area first")
             }
             MapError::NotADoor(e) => write!(f, "element {e:?} is not a Door"),
             MapError::AreaBlocked(a) => {
-                write!(
-                    f,
-                    "area {a:?} holds an element that blocks movement; Encounter it instead"
-                )
+                write!(f, "area {a:?} holds an element that blocks movement; Encounter it instead")
             }
         }
     }
@@ -268,12 +240,7 @@ struct MapSave {
 
 impl From<Map> for MapSave {
     fn from(m: Map) -> MapSave {
-        MapSave {
-            ecology: m.ecology,
-            tiles: m.tiles,
-            lantern: m.lantern,
-            anchor: m.anchor,
-        }
+        MapSave { ecology: m.ecology, tiles: m.tiles, lantern: m.lantern, anchor: m.anchor }
     }
 }
 
@@ -291,25 +258,15 @@ impl TryFrom<MapSave> for Map {
         for placed in save.tiles {
             placed.tile.validate().map_err(|e| e.to_string())?;
             if placed.tile.ecology != map.ecology {
-                return Err(format!(
-                    "tile \"{}\" is not of the map's Ecology",
-                    placed.tile.id
-                ));
+                return Err(format!("tile \"{}\" is not of the map's Ecology", placed.tile.id));
             }
             if map.graph.index.contains_key(&placed.cell) {
                 return Err(format!("two tiles at {:?}", placed.cell));
             }
             let shape_ok = placed.states.len() == placed.tile.areas.len()
-                && placed
-                    .states
-                    .iter()
-                    .zip(&placed.tile.areas)
-                    .all(|(s, a)| s.len() == a.elements.len());
+                && placed.states.iter().zip(&placed.tile.areas).all(|(s, a)| s.len() == a.elements.len());
             if !shape_ok {
-                return Err(format!(
-                    "element states of tile \"{}\" do not fit its areas",
-                    placed.tile.id
-                ));
+                return Err(format!("element states of tile \"{}\" do not fit its areas", placed.tile.id));
             }
             map.tiles.push(placed);
             map.attach(map.tiles.len() - 1);
@@ -329,24 +286,10 @@ impl Map {
         if entry.kind != TileKind::Entry {
             return Err(MapError::NotEntryTile(entry.id));
         }
-        let start = AreaRef {
-            cell: (0, 0),
-            area: 0,
-        };
-        let mut map = Map {
-            ecology: entry.ecology,
-            tiles: Vec::new(),
-            lantern: start,
-            anchor: start,
-            graph: Graph::default(),
-        };
-        map.tiles.push(PlacedTile::new(
-            entry,
-            Placement {
-                cell: (0, 0),
-                rotation: Rotation::default(),
-            },
-        ));
+        let start = AreaRef { cell: (0, 0), area: 0 };
+        let mut map =
+            Map { ecology: entry.ecology, tiles: Vec::new(), lantern: start, anchor: start, graph: Graph::default() };
+        map.tiles.push(PlacedTile::new(entry, Placement { cell: (0, 0), rotation: Rotation::default() }));
         map.attach(0);
         Ok(map)
     }
@@ -361,10 +304,7 @@ impl Map {
     }
 
     pub fn tile_at(&self, cell: Cell) -> Option<&PlacedTile> {
-        self.graph
-            .index
-            .get(&cell)
-            .map(|&t| &self.tiles[t as usize])
+        self.graph.index.get(&cell).map(|&t| &self.tiles[t as usize])
     }
 
     pub fn lantern(&self) -> AreaRef {
@@ -373,16 +313,8 @@ impl Map {
 
     pub fn element(&self, e: ElementRef) -> Option<(Element, ElementState)> {
         let placed = self.tile_at(e.cell)?;
-        let element = *placed
-            .tile
-            .areas
-            .get(usize::from(e.area))?
-            .elements
-            .get(usize::from(e.element))?;
-        Some((
-            element,
-            placed.states[usize::from(e.area)][usize::from(e.element)],
-        ))
+        let element = *placed.tile.areas.get(usize::from(e.area))?.elements.get(usize::from(e.element))?;
+        Some((element, placed.states[usize::from(e.area)][usize::from(e.element)]))
     }
 
     // ---- placement ----
@@ -393,11 +325,7 @@ impl Map {
     }
 
     /// Why `tile` cannot go at `placement`, if it cannot. Agrees with [`Map::legal_placements`].
-    pub fn check_placement(
-        &self,
-        tile: &MapTile,
-        placement: Placement,
-    ) -> Result<(), PlacementError> {
+    pub fn check_placement(&self, tile: &MapTile, placement: Placement) -> Result<(), PlacementError> {
         let access = self.access();
         let shape = self.shape(tile)?;
         if self.graph.index.contains_key(&placement.cell) {
@@ -406,12 +334,7 @@ impl Map {
         let Some(spot) = self.spot(placement.cell, &access) else {
             return Err(PlacementError::NotAdjacent(placement.cell));
         };
-        shape.fit(
-            &spot,
-            placement.rotation,
-            access.secret_open,
-            access.portal_open,
-        )
+        shape.fit(&spot, placement.rotation, access.secret_open, access.portal_open)
     }
 
     /// "It is possible to lose by drawing a Map Tile that cannot be placed."
@@ -434,16 +357,8 @@ impl Map {
         }
         cells.sort_unstable();
         cells.dedup();
-        let spots = cells
-            .into_iter()
-            .filter_map(|c| self.spot(c, &access))
-            .collect();
-        Frontier {
-            map: self,
-            spots,
-            secret_open: access.secret_open,
-            portal_open: access.portal_open,
-        }
+        let spots = cells.into_iter().filter_map(|c| self.spot(c, &access)).collect();
+        Frontier { map: self, spots, secret_open: access.secret_open, portal_open: access.portal_open }
     }
 
     /// Places a tile after checking it.
@@ -456,10 +371,7 @@ impl Map {
 
     fn shape(&self, tile: &MapTile) -> Result<Shape, PlacementError> {
         if tile.ecology != self.ecology {
-            return Err(PlacementError::WrongEcology {
-                tile: tile.ecology,
-                map: self.ecology,
-            });
+            return Err(PlacementError::WrongEcology { tile: tile.ecology, map: self.ecology });
         }
         if self.tiles.iter().any(|p| p.tile.id == tile.id) {
             return Err(PlacementError::AlreadyPlaced(tile.id.clone()));
@@ -470,11 +382,7 @@ impl Map {
 
     /// The neighbourhood of an empty cell; `None` when it touches no tile.
     fn spot(&self, cell: Cell, access: &Access) -> Option<Spot> {
-        let mut spot = Spot {
-            cell,
-            neighbour: [None; 4],
-            entry: [false; 4],
-        };
+        let mut spot = Spot { cell, neighbour: [None; 4], entry: [false; 4] };
         for side in Side::ALL {
             let Some(&t) = self.graph.index.get(&step(cell, side)) else {
                 continue;
@@ -495,15 +403,11 @@ impl Map {
     /// Every area the Heroes can reach from the Lantern, blocked ones included.
     pub fn accessible_areas(&self) -> Vec<AreaRef> {
         let access = self.access();
-        (0..self.graph.nodes.len())
-            .filter(|&n| access.reached[n])
-            .map(|n| self.area_ref(n as u32))
-            .collect()
+        (0..self.graph.nodes.len()).filter(|&n| access.reached[n]).map(|n| self.area_ref(n as u32)).collect()
     }
 
     pub fn is_accessible(&self, area: AreaRef) -> bool {
-        self.node(area)
-            .is_some_and(|n| self.access().reached[n as usize])
+        self.node(area).is_some_and(|n| self.access().reached[n as usize])
     }
 
     /// Every element the Heroes may choose to Encounter now: reachable, not
@@ -519,18 +423,10 @@ impl Map {
             let placed = &self.tiles[node.tile as usize];
             let area = usize::from(node.area);
             let guarded = guarded(placed, area);
-            for (i, (&element, &state)) in placed.tile.areas[area]
-                .elements
-                .iter()
-                .zip(&placed.states[area])
-                .enumerate()
+            for (i, (&element, &state)) in placed.tile.areas[area].elements.iter().zip(&placed.states[area]).enumerate()
             {
                 if state == ElementState::Present && !(element == Element::Chest && guarded) {
-                    out.push(ElementRef {
-                        cell: placed.cell,
-                        area: node.area,
-                        element: i as u8,
-                    });
+                    out.push(ElementRef { cell: placed.cell, area: node.area, element: i as u8 });
                 }
             }
         }
@@ -612,19 +508,14 @@ impl Map {
     /// back to any of the current Ecology's Map Tiles".
     fn guardian_taken(&self) -> Option<u32> {
         self.tiles.iter().enumerate().find_map(|(t, placed)| {
-            placed
-                .tile
-                .areas
-                .iter()
-                .zip(&placed.states)
-                .enumerate()
-                .find_map(|(a, (area, states))| {
-                    let taken =
-                        area.elements.iter().zip(states).any(|(&e, &s)| {
-                            e == Element::StairGuardian && s != ElementState::Present
-                        });
-                    taken.then(|| self.graph.base[t] + a as u32)
-                })
+            placed.tile.areas.iter().zip(&placed.states).enumerate().find_map(|(a, (area, states))| {
+                let taken = area
+                    .elements
+                    .iter()
+                    .zip(states)
+                    .any(|(&e, &s)| e == Element::StairGuardian && s != ElementState::Present);
+                taken.then(|| self.graph.base[t] + a as u32)
+            })
         })
     }
 
@@ -695,10 +586,7 @@ impl Map {
 
     fn area_ref(&self, node: u32) -> AreaRef {
         let node = &self.graph.nodes[node as usize];
-        AreaRef {
-            cell: self.tiles[node.tile as usize].cell,
-            area: node.area,
-        }
+        AreaRef { cell: self.tiles[node.tile as usize].cell, area: node.area }
     }
 
     fn refresh_blocking(&mut self, node: u32) {
@@ -716,10 +604,7 @@ impl Map {
     /// Adds the nodes of a newly placed tile and links them to the neighbours.
     fn attach(&mut self, t: usize) {
         let placed = &self.tiles[t];
-        let mut foot = Footprint {
-            edges: [Edge::Wall; 4],
-            area_on: [NO_AREA; 4],
-        };
+        let mut foot = Footprint { edges: [Edge::Wall; 4], area_on: [NO_AREA; 4] };
         for side in Side::ALL {
             foot.edges[side.index()] = placed.edge(side);
             foot.area_on[side.index()] = placed.area_at(side).map_or(NO_AREA, |a| a as u8);
@@ -745,10 +630,7 @@ impl Map {
             };
             let back = side.opposite().index();
             let other = &self.graph.footprints[u as usize];
-            if here != NO_AREA
-                && other.area_on[back] != NO_AREA
-                && foot.edges[side.index()].joins(other.edges[back])
-            {
+            if here != NO_AREA && other.area_on[back] != NO_AREA && foot.edges[side.index()].joins(other.edges[back]) {
                 let a = base + u32::from(here);
                 let b = self.graph.base[u as usize] + u32::from(other.area_on[back]);
                 self.graph.nodes[a as usize].links[side.index()] = b;
@@ -799,20 +681,10 @@ impl Shape {
         for r in Rotation::ALL {
             edges[usize::from(r.quarter_turns())] = tile.edges.rotated(r).to_array();
         }
-        Shape {
-            edges,
-            secret_passage: tile.has_secret_passage(),
-            warp_portal: tile.has_warp_portal(),
-        }
+        Shape { edges, secret_passage: tile.has_secret_passage(), warp_portal: tile.has_warp_portal() }
     }
 
-    fn fit(
-        &self,
-        spot: &Spot,
-        rotation: Rotation,
-        secret_open: bool,
-        portal_open: bool,
-    ) -> Result<(), PlacementError> {
+    fn fit(&self, spot: &Spot, rotation: Rotation, secret_open: bool, portal_open: bool) -> Result<(), PlacementError> {
         let edges = &self.edges[usize::from(rotation.quarter_turns())];
         let mut path = (self.secret_passage && secret_open) || (self.warp_portal && portal_open);
         for side in Side::ALL {
@@ -821,19 +693,11 @@ impl Shape {
                 continue;
             };
             if !edges[i].matches(theirs) {
-                return Err(PlacementError::EdgeMismatch {
-                    side,
-                    tile_edge: edges[i],
-                    neighbour_edge: theirs,
-                });
+                return Err(PlacementError::EdgeMismatch { side, tile_edge: edges[i], neighbour_edge: theirs });
             }
             path |= spot.entry[i] && edges[i].joins(theirs);
         }
-        if path {
-            Ok(())
-        } else {
-            Err(PlacementError::NoPath)
-        }
+        if path { Ok(()) } else { Err(PlacementError::NoPath) }
     }
 }
 
@@ -855,14 +719,8 @@ impl Frontier<'_> {
         let mut out = Vec::new();
         for spot in &self.spots {
             for rotation in Rotation::ALL {
-                if shape
-                    .fit(spot, rotation, self.secret_open, self.portal_open)
-                    .is_ok()
-                {
-                    out.push(Placement {
-                        cell: spot.cell,
-                        rotation,
-                    });
+                if shape.fit(spot, rotation, self.secret_open, self.portal_open).is_ok() {
+                    out.push(Placement { cell: spot.cell, rotation });
                 }
             }
         }

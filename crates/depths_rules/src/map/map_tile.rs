@@ -117,9 +117,7 @@ impl Corner {
 }
 
 /// A quarter-turn count, 0..4, clockwise. Serialized as that number.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(from = "u8", into = "u8")]
 pub struct Rotation(u8);
 
@@ -200,8 +198,7 @@ impl Sides {
     }
 
     pub fn mirrored(self) -> Sides {
-        self.iter()
-            .fold(Sides::NONE, |acc, s| acc.with(s.mirrored()))
+        self.iter().fold(Sides::NONE, |acc, s| acc.with(s.mirrored()))
     }
 }
 
@@ -366,10 +363,7 @@ impl Element {
     /// "Monsters, Features, and Doors block access to Tile edges beyond
     /// them" until Encountered (or, for a Door, Unlocked).
     pub fn blocks_movement(self) -> bool {
-        matches!(
-            self,
-            Element::Monster { .. } | Element::Feature | Element::Door
-        )
+        matches!(self, Element::Monster { .. } | Element::Feature | Element::Door)
     }
 
     pub fn name(self) -> &'static str {
@@ -444,14 +438,7 @@ impl MapTile {
             ecology: self.ecology,
             kind: self.kind,
             edges: self.edges.rotated(rotation),
-            areas: self
-                .areas
-                .iter()
-                .map(|a| Area {
-                    exits: a.exits.rotated(rotation),
-                    ..a.clone()
-                })
-                .collect(),
+            areas: self.areas.iter().map(|a| Area { exits: a.exits.rotated(rotation), ..a.clone() }).collect(),
             water_corners: self.water_corners.rotated(rotation),
             boat: self.boat,
             sword: self.sword,
@@ -475,31 +462,18 @@ impl MapTile {
     /// Parses one tile from JSON and validates it.
     pub fn from_json(json: &str) -> Result<MapTile, TileError> {
         // Name the tile even when the rest of it does not parse.
-        let value: serde_json::Value = serde_json::from_str(json).map_err(|e| TileError {
-            tile: String::from("?"),
-            problem: TileProblem::Json(e.to_string()),
-        })?;
-        let id = value
-            .get("id")
-            .and_then(|v| v.as_str())
-            .unwrap_or("?")
-            .to_owned();
-        let tile: MapTile = serde_json::from_value(value).map_err(|e| TileError {
-            tile: id,
-            problem: TileProblem::Json(e.to_string()),
-        })?;
+        let value: serde_json::Value = serde_json::from_str(json)
+            .map_err(|e| TileError { tile: String::from("?"), problem: TileProblem::Json(e.to_string()) })?;
+        let id = value.get("id").and_then(|v| v.as_str()).unwrap_or("?").to_owned();
+        let tile: MapTile = serde_json::from_value(value)
+            .map_err(|e| TileError { tile: id, problem: TileProblem::Json(e.to_string()) })?;
         tile.validate()?;
         Ok(tile)
     }
 
     /// Checks the printed tile against the rules of its Ecology.
     pub fn validate(&self) -> Result<(), TileError> {
-        let fail = |problem| {
-            Err(TileError {
-                tile: self.id.clone(),
-                problem,
-            })
-        };
+        let fail = |problem| Err(TileError { tile: self.id.clone(), problem });
         if self.id.trim().is_empty() {
             return fail(TileProblem::EmptyId);
         }
@@ -513,11 +487,7 @@ impl MapTile {
                 Edge::Upper | Edge::Lower => eco == Ecology::Subterranean,
             };
             if !allowed {
-                return fail(TileProblem::EdgeNotInEcology {
-                    side,
-                    edge,
-                    ecology: eco,
-                });
+                return fail(TileProblem::EdgeNotInEcology { side, edge, ecology: eco });
             }
             let owners = self.areas.iter().filter(|a| a.exits.contains(side)).count();
             if edge.is_passable() && owners == 0 {
@@ -535,11 +505,7 @@ impl MapTile {
             for side in area.exits.iter() {
                 let edge = self.edges.get(side);
                 if !edge.is_passable() {
-                    return fail(TileProblem::ExitOnClosedEdge {
-                        area: i,
-                        side,
-                        edge,
-                    });
+                    return fail(TileProblem::ExitOnClosedEdge { area: i, side, edge });
                 }
             }
             if area.exits.is_empty() && !area.secret_passage && !area.warp_portal {
@@ -556,10 +522,7 @@ impl MapTile {
                 (area.level_stair, Marking::LevelStair, Ecology::Subterranean),
             ] {
                 if flag && eco != home {
-                    return fail(TileProblem::FeatureNotInEcology {
-                        what: name,
-                        ecology: eco,
-                    });
+                    return fail(TileProblem::FeatureNotInEcology { what: name, ecology: eco });
                 }
             }
             for &element in &area.elements {
@@ -584,10 +547,7 @@ impl MapTile {
             (self.sword, Marking::Sword),
         ] {
             if flag && eco != Ecology::Caverns {
-                return fail(TileProblem::FeatureNotInEcology {
-                    what: name,
-                    ecology: eco,
-                });
+                return fail(TileProblem::FeatureNotInEcology { what: name, ecology: eco });
             }
         }
         match (self.kind, guardians) {
@@ -609,28 +569,14 @@ pub struct TileError {
 pub enum TileProblem {
     Json(String),
     EmptyId,
-    EdgeNotInEcology {
-        side: Side,
-        edge: Edge,
-        ecology: Ecology,
-    },
+    EdgeNotInEcology { side: Side, edge: Edge, ecology: Ecology },
     EdgeInNoArea(Side),
     EdgeInTwoAreas(Side),
-    ExitOnClosedEdge {
-        area: usize,
-        side: Side,
-        edge: Edge,
-    },
+    ExitOnClosedEdge { area: usize, side: Side, edge: Edge },
     SealedArea(usize),
     LevelsMixedWithoutStair(usize),
-    FeatureNotInEcology {
-        what: Marking,
-        ecology: Ecology,
-    },
-    MonsterCount {
-        area: usize,
-        count: u8,
-    },
+    FeatureNotInEcology { what: Marking, ecology: Ecology },
+    MonsterCount { area: usize, count: u8 },
     EntryWithoutArea,
     StairsNeedOneGuardian(usize),
     GuardianOffStairs,
@@ -669,58 +615,33 @@ impl fmt::Display for TileError {
         match &self.problem {
             TileProblem::Json(e) => write!(f, "bad JSON: {e}"),
             TileProblem::EmptyId => write!(f, "the id is empty"),
-            TileProblem::EdgeNotInEcology {
-                side,
-                edge,
-                ecology,
-            } => {
-                write!(
-                    f,
-                    "edge {side:?} is {edge:?}, which the {} do not have",
-                    ecology.name()
-                )
+            TileProblem::EdgeNotInEcology { side, edge, ecology } => {
+                write!(f, "edge {side:?} is {edge:?}, which the {} do not have", ecology.name())
             }
             TileProblem::EdgeInNoArea(side) => write!(f, "open edge {side:?} belongs to no area"),
             TileProblem::EdgeInTwoAreas(side) => {
                 write!(f, "edge {side:?} is an exit of two areas")
             }
             TileProblem::ExitOnClosedEdge { area, side, edge } => {
-                write!(
-                    f,
-                    "area {area} has an exit on {side:?}, which is a {edge:?} edge"
-                )
+                write!(f, "area {area} has an exit on {side:?}, which is a {edge:?} edge")
             }
             TileProblem::SealedArea(area) => {
                 write!(f, "area {area} has no exit, Secret Passage or Warp Portal")
             }
             TileProblem::LevelsMixedWithoutStair(area) => {
-                write!(
-                    f,
-                    "area {area} has upper and lower exits but no Level Stair"
-                )
+                write!(f, "area {area} has upper and lower exits but no Level Stair")
             }
             TileProblem::FeatureNotInEcology { what, ecology } => {
-                write!(
-                    f,
-                    "has {}, which the {} do not have",
-                    what.name(),
-                    ecology.name()
-                )
+                write!(f, "has {}, which the {} do not have", what.name(), ecology.name())
             }
             TileProblem::MonsterCount { area, count } => {
-                write!(
-                    f,
-                    "area {area} has a Monster with count {count}; it must be 1 or 2"
-                )
+                write!(f, "area {area} has a Monster with count {count}; it must be 1 or 2")
             }
             TileProblem::EntryWithoutArea => {
                 write!(f, "the Entry tile needs an area for the Lantern")
             }
             TileProblem::StairsNeedOneGuardian(n) => {
-                write!(
-                    f,
-                    "the Stairs tile needs exactly one Stair Guardian, it has {n}"
-                )
+                write!(f, "the Stairs tile needs exactly one Stair Guardian, it has {n}")
             }
             TileProblem::GuardianOffStairs => {
                 write!(f, "a Stair Guardian on a tile that is not the Stairs tile")

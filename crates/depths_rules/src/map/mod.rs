@@ -10,15 +10,13 @@ pub mod tile_pile;
 
 pub use dead_end::{DeadEndAllowance, DeadEndError};
 pub use map::{
-    AreaRef, Cell, ElementRef, ElementState, Frontier, Map, MapError, PlacedTile, Placement,
-    PlacementError,
+    AreaRef, Cell, ElementRef, ElementState, Frontier, Map, MapError, PlacedTile, Placement, PlacementError,
 };
 pub use map_tile::{
-    Area, Corner, Corners, Edge, Edges, Element, MapTile, Marking, Rotation, Side, Sides,
-    TileError, TileKind, TileProblem,
+    Area, Corner, Corners, Edge, Edges, Element, MapTile, Marking, Rotation, Side, Sides, TileError, TileKind,
+    TileProblem,
 };
 pub use rune_pattern::{
-    NodeRef, RuneCell, RuneError, RuneMatch, RunePattern, Symmetry, UsedRunes,
-    discovered_legendary_locations,
+    NodeRef, RuneCell, RuneError, RuneMatch, RunePattern, Symmetry, UsedRunes, discovered_legendary_locations,
 };
 pub use tile_pile::{PileError, TilePile};

@@ -58,11 +58,9 @@ pub struct Symmetry {
 
 impl Symmetry {
     pub fn all() -> impl Iterator<Item = Symmetry> {
-        [false, true].into_iter().flat_map(|mirrored| {
-            Rotation::ALL
-                .into_iter()
-                .map(move |rotation| Symmetry { mirrored, rotation })
-        })
+        [false, true]
+            .into_iter()
+            .flat_map(|mirrored| Rotation::ALL.into_iter().map(move |rotation| Symmetry { mirrored, rotation }))
     }
 
     pub fn apply_offset(self, (mut x, mut y): (i32, i32)) -> (i32, i32) {
@@ -77,11 +75,7 @@ impl Symmetry {
     }
 
     pub fn apply_sides(self, sides: Sides) -> Sides {
-        let sides = if self.mirrored {
-            sides.mirrored()
-        } else {
-            sides
-        };
+        let sides = if self.mirrored { sides.mirrored() } else { sides };
         sides.rotated(self.rotation)
     }
 }
@@ -141,20 +135,10 @@ impl fmt::Display for RuneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RuneError::BadPattern(id) => {
-                write!(
-                    f,
-                    "rune pattern \"{id}\" needs an id and cells at distinct offsets"
-                )
+                write!(f, "rune pattern \"{id}\" needs an id and cells at distinct offsets")
             }
-            RuneError::PatternTaken(id) => write!(
-                f,
-                "rune pattern \"{id}\" was already Encountered in this Ecology"
-            ),
-            RuneError::NodeUsed(n) => write!(
-                f,
-                "the Node on side {:?} of cell {:?} was already used",
-                n.side, n.cell
-            ),
+            RuneError::PatternTaken(id) => write!(f, "rune pattern \"{id}\" was already Encountered in this Ecology"),
+            RuneError::NodeUsed(n) => write!(f, "the Node on side {:?} of cell {:?} was already used", n.side, n.cell),
         }
     }
 }
@@ -164,11 +148,7 @@ impl std::error::Error for RuneError {}
 /// Every Legendary Location the Heroes may Encounter now: each match of a
 /// pattern not yet Encountered that uses no used Node. Two listed matches
 /// may share a Node; once one is recorded the other is no longer listed.
-pub fn discovered_legendary_locations(
-    map: &Map,
-    patterns: &[RunePattern],
-    used: &UsedRunes,
-) -> Vec<RuneMatch> {
+pub fn discovered_legendary_locations(map: &Map, patterns: &[RunePattern], used: &UsedRunes) -> Vec<RuneMatch> {
     let mut out: Vec<RuneMatch> = Vec::new();
     for pattern in patterns {
         if used.patterns.contains(&pattern.id) || pattern.validate().is_err() {
@@ -178,21 +158,14 @@ pub fn discovered_legendary_locations(
             let shape: Vec<((i32, i32), Sides)> = pattern
                 .cells
                 .iter()
-                .map(|c| {
-                    (
-                        symmetry.apply_offset(c.offset),
-                        symmetry.apply_sides(c.nodes),
-                    )
-                })
+                .map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes)))
                 .collect();
             let (first, _) = shape[0];
             for anchor in map.tiles() {
                 let shift = (anchor.cell.0 - first.0, anchor.cell.1 - first.1);
                 if let Some(m) = try_match(map, pattern, symmetry, &shape, shift, used) {
                     let same = |o: &RuneMatch| {
-                        o.pattern == m.pattern
-                            && o.nodes == m.nodes
-                            && sorted(&o.cells) == sorted(&m.cells)
+                        o.pattern == m.pattern && o.nodes == m.nodes && sorted(&o.cells) == sorted(&m.cells)
                     };
                     if !out.iter().any(same) {
                         out.push(m);
@@ -224,12 +197,7 @@ fn try_match(
     for &((x, y), want) in shape {
         let cell = (x + shift.0, y + shift.1);
         let placed = map.tile_at(cell)?;
-        if !placed
-            .tile
-            .nodes
-            .rotated(placed.rotation)
-            .contains_all(want)
-        {
+        if !placed.tile.nodes.rotated(placed.rotation).contains_all(want) {
             return None;
         }
         for side in want.iter() {
@@ -249,12 +217,7 @@ fn try_match(
         return None;
     }
     nodes.sort_unstable();
-    Some(RuneMatch {
-        pattern: pattern.id.clone(),
-        symmetry,
-        cells,
-        nodes,
-    })
+    Some(RuneMatch { pattern: pattern.id.clone(), symmetry, cells, nodes })
 }
 
 /// The tile's water corners as they lie on the map.
@@ -266,9 +229,7 @@ pub fn water_on_map(placed: &PlacedTile) -> Corners {
 /// of orthogonally adjacent tiles": `b` lies across `side` of `a`.
 pub fn water_meets(a: &PlacedTile, side: Side, b: &PlacedTile) -> bool {
     let (wa, wb) = (water_on_map(a), water_on_map(b));
-    Corner::ends_of(side)
-        .into_iter()
-        .any(|c| wa.contains(c) && c.across(side).is_some_and(|d| wb.contains(d)))
+    Corner::ends_of(side).into_iter().any(|c| wa.contains(c) && c.across(side).is_some_and(|d| wb.contains(d)))
 }
 
 /// All the tiles are joined to each other by water meeting at corners.
@@ -281,9 +242,7 @@ fn water_connected(tiles: &[&PlacedTile]) -> bool {
             if joined[j] {
                 continue;
             }
-            let touching = Side::ALL
-                .into_iter()
-                .find(|&s| step(tiles[i].cell, s) == t.cell);
+            let touching = Side::ALL.into_iter().find(|&s| step(tiles[i].cell, s) == t.cell);
             if touching.is_some_and(|s| water_meets(tiles[i], s, t)) {
                 joined[j] = true;
                 stack.push(j);

@@ -34,11 +34,7 @@ impl TilePile {
         for tile in tiles {
             tile.validate().map_err(PileError::InvalidTile)?;
             if tile.ecology != ecology {
-                return Err(PileError::MixedEcologies {
-                    tile: tile.id,
-                    ecology: tile.ecology,
-                    expected: ecology,
-                });
+                return Err(PileError::MixedEcologies { tile: tile.id, ecology: tile.ecology, expected: ecology });
             }
             if !seen.insert(tile.id.clone()) {
                 return Err(PileError::DuplicateId(tile.id));
@@ -52,20 +48,11 @@ impl TilePile {
                 }
             };
             if let Some(other) = slot.replace(tile) {
-                return Err(PileError::TwoOfKind {
-                    kind: other.kind,
-                    ecology,
-                });
+                return Err(PileError::TwoOfKind { kind: other.kind, ecology });
             }
         }
-        let entry = entry.ok_or(PileError::Missing {
-            kind: TileKind::Entry,
-            ecology,
-        })?;
-        let stairs = stairs.ok_or(PileError::Missing {
-            kind: TileKind::Stairs,
-            ecology,
-        })?;
+        let entry = entry.ok_or(PileError::Missing { kind: TileKind::Entry, ecology })?;
+        let stairs = stairs.ok_or(PileError::Missing { kind: TileKind::Stairs, ecology })?;
         rng.shuffle(&mut rest);
         let under = TILES_UNDER_STAIRS.min(rest.len());
         rest.insert(under, stairs);
@@ -96,20 +83,10 @@ impl TilePile {
 pub enum PileError {
     Empty,
     InvalidTile(TileError),
-    MixedEcologies {
-        tile: String,
-        ecology: Ecology,
-        expected: Ecology,
-    },
+    MixedEcologies { tile: String, ecology: Ecology, expected: Ecology },
     DuplicateId(String),
-    Missing {
-        kind: TileKind,
-        ecology: Ecology,
-    },
-    TwoOfKind {
-        kind: TileKind,
-        ecology: Ecology,
-    },
+    Missing { kind: TileKind, ecology: Ecology },
+    TwoOfKind { kind: TileKind, ecology: Ecology },
 }
 
 impl fmt::Display for PileError {
@@ -117,16 +94,9 @@ impl fmt::Display for PileError {
         match self {
             PileError::Empty => write!(f, "no Map Tiles to deal"),
             PileError::InvalidTile(e) => write!(f, "{e}"),
-            PileError::MixedEcologies {
-                tile,
-                ecology,
-                expected,
-            } => write!(
-                f,
-                "map tile \"{tile}\" belongs to the {}, not the {}",
-                ecology.name(),
-                expected.name()
-            ),
+            PileError::MixedEcologies { tile, ecology, expected } => {
+                write!(f, "map tile \"{tile}\" belongs to the {}, not the {}", ecology.name(), expected.name())
+            }
             PileError::DuplicateId(id) => write!(f, "two map tiles have the id \"{id}\""),
             PileError::Missing { kind, ecology } => {
                 write!(f, "the {} have no {kind:?} tile", ecology.name())
