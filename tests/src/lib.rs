@@ -6,12 +6,9 @@ use depths_rules::effect::{Ability, Activation, Effect, Whom};
 use depths_rules::monster::HealthState;
 use depths_rules::{Action, CardId, Content, Difficulty, Event, Foe, Game, HeroMat, MonsterCard, MonsterType};
 
-pub fn content() -> Content {
-    Content::builtin()
-}
-
 pub fn mat(id: &str) -> HeroMat {
-    content().hero(id).unwrap_or_else(|| panic!("no hero {id}")).clone()
+    let heroes = Content::builtin_heroes().expect("heroes.json loads");
+    heroes.into_iter().find(|h| h.id == id).unwrap_or_else(|| panic!("no hero {id}"))
 }
 
 /// Heroes by id at level 1; the game is not yet in Combat.
@@ -87,6 +84,7 @@ pub fn monster(name: &str, difficulty: Difficulty, health: [u8; 3], abilities: V
         health,
         health_states: Vec::new(),
         xp: 2,
+        set_aside: false,
         abilities,
     }
 }

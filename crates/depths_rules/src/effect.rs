@@ -134,6 +134,16 @@ pub enum Effect {
     UnlockDoor,
     /// Every Hero Stores one Power Card from their Draw Pile or Discard, if any.
     StorePower,
+    /// Legendary Locations: continue with this lettered pile of the pattern
+    /// (overrides the letter printed on the card, so outcomes can branch).
+    GoToPile {
+        letter: char,
+    },
+    /// Passive, the terrible cost of a mighty Item: at the end of every Combat
+    /// Round its wielder takes this much Damage, ignoring Armor.
+    WoundEachRound {
+        amount: u8,
+    },
 }
 
 impl Effect {
@@ -231,6 +241,10 @@ impl Effect {
             }
             Effect::UnlockDoor => "Unlock a Door.".into(),
             Effect::StorePower => "Each Hero Stores a Power Card from their Draw or Discard Pile.".into(),
+            Effect::GoToPile { letter } => format!("Continue with pile {letter}."),
+            Effect::WoundEachRound { amount } => {
+                format!("At the end of every Combat Round, take {amount} Damage (Ignore Armor).")
+            }
         }
     }
 }
@@ -267,6 +281,7 @@ pub enum Activation {
 
 /// An Ability on a Hero Mat, Ability Card, Item or Monster card.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ability {
     pub name: String,
     pub activation: Activation,
@@ -290,6 +305,7 @@ pub fn is_exploring_effect(e: &Effect) -> bool {
             | Effect::RevealFeatures { .. }
             | Effect::UnlockDoor
             | Effect::StorePower
+            | Effect::GoToPile { .. }
     )
 }
 

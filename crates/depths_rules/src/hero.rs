@@ -44,6 +44,7 @@ impl HeroClass {
 
 /// One side of a Hero Mat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HeroMat {
     /// "bren", "sil", "ava" (the alternate sides add "_alt").
     pub id: String,
@@ -60,13 +61,16 @@ pub struct HeroMat {
 
 /// An Item Card ("Chests", "Equipping / Unequipping Items").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ItemCard {
     pub id: String,
     pub name: String,
     #[serde(default)]
     pub description: String,
-    /// The Item deck it belongs to (whose portrait is on its back).
-    pub deck: HeroClass,
+    /// The class Item deck it belongs to; `None` for treasures found only at
+    /// Features and Legendary Locations (and the Fabled Blades).
+    #[serde(default)]
+    pub deck: Option<HeroClass>,
     /// Set for class-restricted Items ("Fighter Item").
     #[serde(default)]
     pub class_only: Option<HeroClass>,
@@ -90,10 +94,14 @@ pub struct ItemCard {
     /// Limited-use Items: number of uses (tokens).
     #[serde(default)]
     pub uses: Option<u8>,
+    /// One of the two Fabled Blades (Null, Nenth), with its own token.
+    #[serde(default)]
+    pub fabled_blade: bool,
 }
 
 /// An Ability Card (a Wizard's are Spells).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AbilityCard {
     pub id: String,
     pub class: HeroClass,
@@ -284,6 +292,15 @@ impl Hero {
             .filter(|(_, a)| a.activation == Activation::Passive)
             .flat_map(|(_, a)| a.effects.iter())
             .map(|e| if let Effect::BonusDamage { amount } = e { *amount } else { 0 })
+            .sum()
+    }
+
+    /// Damage the Hero's own Items deal them at the end of every Combat Round.
+    pub fn wound_each_round(&self) -> u8 {
+        self.abilities()
+            .filter(|(_, a)| a.activation == Activation::Passive)
+            .flat_map(|(_, a)| a.effects.iter())
+            .map(|e| if let Effect::WoundEachRound { amount } = e { *amount } else { 0 })
             .sum()
     }
 

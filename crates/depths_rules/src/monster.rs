@@ -39,6 +39,7 @@ pub struct HealthState {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MonsterCard {
     pub id: String,
     pub name: String,
@@ -55,6 +56,9 @@ pub struct MonsterCard {
     pub xp: u8,
     #[serde(default)]
     pub abilities: Vec<Ability>,
+    /// Set aside at Setup until a card shuffles it in (the Crazed Bipedal Saurian).
+    #[serde(default)]
+    pub set_aside: bool,
 }
 
 impl MonsterCard {
@@ -136,6 +140,7 @@ pub enum EntityPart {
 
 /// A Head I, Head II or Body card of the Final Entity.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EntityPartCard {
     pub id: String,
     pub name: String,
@@ -151,6 +156,7 @@ pub struct EntityPartCard {
 
 /// The Tail card: no health of its own, only abilities (usually Passive).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EntityTailCard {
     pub id: String,
     pub name: String,

@@ -610,6 +610,13 @@ impl Game {
         for (h, amount) in hits {
             self.damage_hero(h, amount, false, events);
         }
+        // The terrible cost of some mighty Items, paid every Round.
+        for h in 0..self.heroes.len() as u8 {
+            let wound = self.heroes[h as usize].wound_each_round();
+            if wound > 0 {
+                self.damage_hero(h, wound, true, events);
+            }
+        }
         if !self.is_over() {
             self.end_round(events);
         }
