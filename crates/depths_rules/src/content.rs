@@ -69,7 +69,7 @@ pub struct FinalEntityContent {
 }
 
 /// Everything belonging to one Ecology.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EcologyContent {
     pub ecology: Ecology,
     pub tiles: Vec<MapTile>,
@@ -82,7 +82,7 @@ pub struct EcologyContent {
 }
 
 /// Every card the game knows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Content {
     pub heroes: Vec<HeroMat>,
     pub classes: BTreeMap<String, ClassDeck>,

@@ -38,6 +38,24 @@ pub enum RuleError {
     NotAContributor,
     BadAssignment(&'static str),
     NothingToDo,
+    /// A Map Tile is drawn and must be placed first.
+    TileWaiting,
+    NoTileDrawn,
+    NoTilesLeft,
+    Placement(crate::map::PlacementError),
+    NotReachable,
+    NeedsKey,
+    NotEnoughXp {
+        need: u8,
+        have: u8,
+    },
+    AlreadyPaid,
+    BadSplit,
+    TooManyHands,
+    WrongClass,
+    NoSuchItem,
+    NotWhileEncountering,
+    AlreadyBought,
 }
 
 impl std::fmt::Display for RuleError {
@@ -67,6 +85,20 @@ impl std::fmt::Display for RuleError {
             RuleError::NotAContributor => write!(f, "only a Hero who contributed Damage may Avoid Return Damage"),
             RuleError::BadAssignment(why) => write!(f, "invalid Monster assignment: {why}"),
             RuleError::NothingToDo => write!(f, "there is nothing to do"),
+            RuleError::TileWaiting => write!(f, "place the drawn Map Tile first"),
+            RuleError::NoTileDrawn => write!(f, "no Map Tile is waiting to be placed"),
+            RuleError::NoTilesLeft => write!(f, "the Map Tile pile is empty"),
+            RuleError::Placement(e) => write!(f, "the tile cannot go there: {e:?}"),
+            RuleError::NotReachable => write!(f, "the Heroes cannot reach that"),
+            RuleError::NeedsKey => write!(f, "a Key is needed to Unlock it"),
+            RuleError::NotEnoughXp { need, have } => write!(f, "costs {need} XP, the Heroes have {have}"),
+            RuleError::AlreadyPaid => write!(f, "the cost is already paid"),
+            RuleError::BadSplit => write!(f, "share out exactly the Healing bought, no Hero above their maximum"),
+            RuleError::TooManyHands => write!(f, "no more than 2 hand icons of Items may be Equipped"),
+            RuleError::WrongClass => write!(f, "that Item is for another class"),
+            RuleError::NoSuchItem => write!(f, "no such Item"),
+            RuleError::NotWhileEncountering => write!(f, "not while Encountering"),
+            RuleError::AlreadyBought => write!(f, "only one Ability per Hero at each Level Up"),
         }
     }
 }

@@ -9,38 +9,175 @@ use crate::combat::Outcome;
 pub enum LossReason {
     /// "They Draw a Map Tile that cannot be placed legally."
     DeadEnd,
+    /// Nothing left to do: no tile to draw and nothing to Encounter.
+    Stranded,
     /// "One of the Heroes is Defeated."
     HeroDefeated { hero: u8 },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Event {
-    CombatStarted { foes: Vec<String> },
-    MonstersAssigned { foes: Vec<u8> },
-    RoundStarted { round: u32 },
-    CardsDrawn { hero: u8, count: u8 },
-    PowerStored { hero: u8 },
-    DiscardReshuffled { hero: u8 },
-    CannotPlay { hero: u8 },
-    CardPlayed { hero: u8, engagement: u8, slot: u8, card: ActionCard },
-    MonsterCardPlayed { foe: u8, engagement: u8, slot: Option<u8>, card: ActionCard },
-    MonsterDeckReshuffled { foe: u8 },
-    MonsterPowerDrawn { foe: u8, hero: u8 },
-    MonsterAbility { foe: u8, name: String, heroes: Vec<u8> },
-    MonsterPowerWasted { foe: u8 },
-    MonsterCardMoved { engagement: u8, slot: u8 },
-    PairChosen { hero: u8, engagement: u8, slot: u8, outcome: Outcome },
-    AbilityActivated { hero: u8, name: String },
-    PowerSpent { hero: u8, count: u8 },
-    SpellExhausted { hero: u8, name: String },
-    MonsterDamaged { hero: u8, foe: u8, individual: u8, amount: u8 },
-    IndividualDefeated { foe: u8, individual: u8 },
-    MonsterHealed { foe: u8, individual: u8, amount: u8 },
-    ReturnDamageAvoided { hero: u8 },
-    HeroDamaged { hero: u8, amount: u8 },
-    HeroHealed { hero: u8, amount: u8 },
-    FoeDefeated { foe: u8 },
-    RoundEnded { round: u32 },
+    CombatStarted {
+        foes: Vec<String>,
+    },
+    MonstersAssigned {
+        foes: Vec<u8>,
+    },
+    RoundStarted {
+        round: u32,
+    },
+    CardsDrawn {
+        hero: u8,
+        count: u8,
+    },
+    PowerStored {
+        hero: u8,
+    },
+    DiscardReshuffled {
+        hero: u8,
+    },
+    CannotPlay {
+        hero: u8,
+    },
+    CardPlayed {
+        hero: u8,
+        engagement: u8,
+        slot: u8,
+        card: ActionCard,
+    },
+    MonsterCardPlayed {
+        foe: u8,
+        engagement: u8,
+        slot: Option<u8>,
+        card: ActionCard,
+    },
+    MonsterDeckReshuffled {
+        foe: u8,
+    },
+    MonsterPowerDrawn {
+        foe: u8,
+        hero: u8,
+    },
+    MonsterAbility {
+        foe: u8,
+        name: String,
+        heroes: Vec<u8>,
+    },
+    MonsterPowerWasted {
+        foe: u8,
+    },
+    MonsterCardMoved {
+        engagement: u8,
+        slot: u8,
+    },
+    PairChosen {
+        hero: u8,
+        engagement: u8,
+        slot: u8,
+        outcome: Outcome,
+    },
+    AbilityActivated {
+        hero: u8,
+        name: String,
+    },
+    PowerSpent {
+        hero: u8,
+        count: u8,
+    },
+    SpellExhausted {
+        hero: u8,
+        name: String,
+    },
+    MonsterDamaged {
+        hero: u8,
+        foe: u8,
+        individual: u8,
+        amount: u8,
+    },
+    IndividualDefeated {
+        foe: u8,
+        individual: u8,
+    },
+    MonsterHealed {
+        foe: u8,
+        individual: u8,
+        amount: u8,
+    },
+    ReturnDamageAvoided {
+        hero: u8,
+    },
+    HeroDamaged {
+        hero: u8,
+        amount: u8,
+    },
+    HeroHealed {
+        hero: u8,
+        amount: u8,
+    },
+    FoeDefeated {
+        foe: u8,
+    },
+    RoundEnded {
+        round: u32,
+    },
     CombatWon,
-    GameLost { reason: LossReason },
+    GameLost {
+        reason: LossReason,
+    },
+
+    // --- Exploring and Encountering ---
+    /// A line for the game log.
+    Note {
+        text: String,
+    },
+    EcologyStarted {
+        ecology: crate::Ecology,
+    },
+    TileDrawn {
+        tile: String,
+    },
+    TilePlaced {
+        tile: String,
+        placement: crate::map::Placement,
+    },
+    TileSetAside {
+        tile: String,
+    },
+    ElementEncountered {
+        element: crate::map::ElementRef,
+    },
+    LegendaryLocationEncountered {
+        pattern: String,
+    },
+    CardDrawn {
+        name: String,
+    },
+    TestResolved {
+        total: u16,
+        target: u8,
+        passed: bool,
+    },
+    XpGained {
+        name: String,
+        xp: u8,
+    },
+    XpSpent {
+        xp: u8,
+    },
+    KeysChanged {
+        keys: u8,
+    },
+    ItemGained {
+        hero: u8,
+        name: String,
+    },
+    AbilityGained {
+        hero: u8,
+        name: String,
+    },
+    Rested,
+    LevelUp {
+        level: u8,
+    },
+    GameWon,
 }

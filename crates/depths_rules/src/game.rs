@@ -32,6 +32,8 @@ pub struct Game {
     pub monster_decks: Vec<MonsterDeck>,
     pub phase: Phase,
     pub combat: Option<Combat>,
+    /// Everything beyond Combat, in a full game (absent in a skirmish).
+    pub adventure: Option<Box<crate::adventure::Adventure>>,
 }
 
 impl Game {
@@ -41,7 +43,15 @@ impl Game {
         let mut rng = GameRng::from_seed(seed);
         let heroes = mats.into_iter().map(|m| Hero::new(m, level, &mut rng)).collect();
         let monster_decks = Difficulty::ALL.iter().map(|d| MonsterDeck::new(*d, &mut rng)).collect();
-        Game { format_version: FORMAT_VERSION, rng, heroes, monster_decks, phase: Phase::Exploring, combat: None }
+        Game {
+            format_version: FORMAT_VERSION,
+            rng,
+            heroes,
+            monster_decks,
+            phase: Phase::Exploring,
+            combat: None,
+            adventure: None,
+        }
     }
 
     /// A stand-alone fight (skirmish): the given Heroes against the given foes.
@@ -66,7 +76,8 @@ impl Game {
         }
         match self.phase {
             Phase::Combat => self.check_combat(action),
-            _ => Err(RuleError::WrongStep { expected: "an exploring action" }),
+            _ if self.adventure.is_some() => self.check_exploring(action),
+            _ => Err(RuleError::WrongStep { expected: "Combat" }),
         }
     }
 
@@ -76,8 +87,13 @@ impl Game {
         self.check(&action)?;
         let mut events = Vec::new();
         match self.phase {
-            Phase::Combat => self.apply_combat(action, &mut events),
-            _ => unreachable!("check refuses every action outside Combat"),
+            Phase::Combat => {
+                self.apply_combat(action, &mut events);
+                if self.phase == Phase::Exploring && self.adventure.is_some() {
+                    self.after_combat(&mut events);
+                }
+            }
+            _ => self.apply_exploring(action, &mut events),
         }
         Ok(events)
     }
@@ -89,6 +105,7 @@ impl Game {
         }
         let candidates = match self.phase {
             Phase::Combat => self.combat_candidates(),
+            _ if self.adventure.is_some() => self.exploring_candidates(),
             _ => Vec::new(),
         };
         candidates.into_iter().filter(|a| self.check(a).is_ok()).collect()

@@ -7,22 +7,27 @@
 
 pub mod action;
 pub mod action_card;
+pub mod adventure;
 pub mod combat;
 pub mod content;
 pub mod ecology;
 pub mod effect;
+pub mod encounter;
 pub mod error;
 pub mod event;
+pub mod exploring;
 pub mod feature;
 pub mod game;
 pub mod hero;
 pub mod legendary_location;
 pub mod map;
 pub mod monster;
+pub mod options;
 pub mod rng;
 
 pub use action::{Action, Target};
 pub use action_card::{ActionCard, CardId, Difficulty, MonsterDeck};
+pub use adventure::{Adventure, Pending, Purchase, XpRef};
 pub use combat::{CombatStep, Foe, Outcome};
 pub use content::{Content, ContentError};
 pub use ecology::Ecology;
@@ -32,4 +37,5 @@ pub use event::{Event, LossReason};
 pub use game::{FORMAT_VERSION, Game, Phase};
 pub use hero::{AbilitySource, Hero, HeroClass, HeroMat};
 pub use monster::{MonsterCard, MonsterType};
+pub use options::{GameOptions, Variants};
 pub use rng::GameRng;

@@ -640,7 +640,10 @@ impl Game {
         events.push(Event::RoundEnded { round });
         if c.is_over() {
             // "When Combat ends, any Cards left in a Hero's Hand remain there."
-            self.combat = None;
+            let foes = self.combat.take().map(|c| c.foes).unwrap_or_default();
+            if let Some(adv) = self.adventure.as_deref_mut() {
+                adv.defeated = foes;
+            }
             self.phase = Phase::Exploring;
             events.push(Event::CombatWon);
         } else {
@@ -736,6 +739,7 @@ impl Game {
                 let k = c.avoid_queue.first().ok_or(RuleError::NothingToDo)?;
                 if c.kills[*k].contributors.contains(hero) { Ok(()) } else { Err(RuleError::NotAContributor) }
             }
+            _ => Err(RuleError::WrongStep { expected: "a Combat action" }),
         }
     }
 
@@ -865,6 +869,7 @@ impl Game {
                 events.push(Event::ReturnDamageAvoided { hero });
                 self.advance_avoidance(events);
             }
+            _ => unreachable!("check_combat refuses actions outside Combat"),
         }
     }
 
@@ -887,6 +892,7 @@ impl Game {
             events.push(Event::SpellExhausted { hero: h, name: ability.name.clone() });
         }
         events.push(Event::AbilityActivated { hero: h, name: ability.name.clone() });
+        self.use_item_token(h, source, events);
         let round = &mut self.cbt().heroes[h as usize];
         if ability.activation == Activation::Block {
             round.block_ability_used = true;

@@ -90,7 +90,7 @@ impl PlacedTile {
 }
 
 /// Why a tile cannot go where asked.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlacementError {
     InvalidTile(TileError),
     WrongEcology {

@@ -559,13 +559,13 @@ impl MapTile {
 }
 
 /// Why a tile is malformed, with the tile's id.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TileError {
     pub tile: String,
     pub problem: TileProblem,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TileProblem {
     Json(String),
     EmptyId,
