@@ -1,6 +1,8 @@
 //! Shared helpers for the acceptance tests: a tiny scenario builder with
 //! stacked (fixed-order) decks, in the spirit of the rulebook's examples.
 
+pub mod fixture;
+
 use depths_rules::action_card::{ActionCard, MonsterDeck};
 use depths_rules::effect::{Ability, Activation, Effect, Whom};
 use depths_rules::monster::HealthState;
@@ -218,5 +220,73 @@ pub fn final_entity() -> FinalEntity {
             difficulty: Difficulty::III,
             abilities: vec![],
         },
+    }
+}
+
+/// A plain, deterministic way to play: resolve choices with the first option,
+/// fight by choosing the first pair, explore by encountering everything
+/// reachable (the Stair Guardian last), then drawing and placing tiles.
+pub fn steady_policy(g: &Game) -> Action {
+    use depths_rules::map::Element;
+    let legal = g.legal_actions();
+    assert!(!legal.is_empty(), "no legal action in {:?}", g.phase);
+    let pick = |f: &dyn Fn(&Action) -> bool| legal.iter().find(|a| f(a)).cloned();
+    if g.phase == depths_rules::Phase::Combat {
+        return pick(&|a| matches!(a, Action::ChoosePair { .. }))
+            .or_else(|| pick(&|a| matches!(a, Action::EndTurn { .. })))
+            .unwrap_or_else(|| legal[0].clone());
+    }
+    if let Some(p) = g.pending() {
+        return match p {
+            depths_rules::Pending::LevelUp { .. } => Action::FinishLevelUp,
+            _ => legal[0].clone(),
+        };
+    }
+    let adv = g.adventure().expect("full game");
+    let is_guardian = |a: &Action| {
+        matches!(a, Action::Encounter { element } if adv.ecology.map.element(*element).map(|e| e.0) == Some(Element::StairGuardian))
+    };
+    pick(&|a| matches!(a, Action::PlaceTile { .. }))
+        .or_else(|| pick(&|a| matches!(a, Action::Encounter { .. }) && !is_guardian(a)))
+        .or_else(|| pick(&|a| matches!(a, Action::EncounterLegendary { .. })))
+        .or_else(|| pick(&|a| matches!(a, Action::DrawTile)))
+        .or_else(|| pick(&is_guardian))
+        .unwrap_or_else(|| legal[0].clone())
+}
+
+/// Plays with `policy` until the game ends or `limit` actions pass; returns the actions.
+pub fn play_out(g: &mut Game, policy: impl Fn(&Game) -> Action, limit: usize) -> Vec<Action> {
+    let mut log = Vec::new();
+    while !g.is_over() && log.len() < limit {
+        let a = policy(g);
+        g.apply(a.clone()).unwrap_or_else(|e| panic!("policy chose illegal {a:?}: {e}"));
+        log.push(a);
+    }
+    log
+}
+
+/// Draws the tile `id` (moved to the top of the pile) and places it at `cell`, unturned.
+pub fn lay(g: &mut Game, id: &str, cell: (i32, i32)) -> Vec<Event> {
+    let adv = g.adventure.as_deref_mut().expect("full game");
+    assert!(adv.ecology.pile.put_on_top(id), "{id} is not in the pile");
+    let mut events = act(g, Action::DrawTile);
+    let placement = depths_rules::map::Placement { cell, rotation: Default::default() };
+    events.extend(act(g, Action::PlaceTile { placement }));
+    events
+}
+
+/// The first element on the tile at `cell`.
+pub fn element_at(cell: (i32, i32)) -> depths_rules::map::ElementRef {
+    depths_rules::map::ElementRef { cell, area: 0, element: 0 }
+}
+
+pub fn give_xp(g: &mut Game, values: &[u8]) {
+    let adv = g.adventure.as_deref_mut().expect("full game");
+    for &xp in values {
+        adv.xp_pool.push(depths_rules::adventure::XpCard {
+            name: format!("{xp} XP"),
+            xp,
+            source: depths_rules::adventure::XpSource::Monster,
+        });
     }
 }

@@ -134,6 +134,7 @@ impl MonsterCard {
 #[serde(rename_all = "snake_case")]
 pub enum EntityPart {
     HeadI,
+    #[serde(rename = "head_ii")]
     HeadII,
     Body,
 }

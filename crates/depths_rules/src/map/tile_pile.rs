@@ -76,6 +76,15 @@ impl TilePile {
     pub fn tiles(&self) -> &[MapTile] {
         &self.tiles
     }
+
+    /// Moves the tile with this id to the top of the pile (for set-up scenarios
+    /// and tests); false if it is not in the pile.
+    pub fn put_on_top(&mut self, id: &str) -> bool {
+        let Some(i) = self.tiles.iter().position(|t| t.id == id) else { return false };
+        let tile = self.tiles.remove(i);
+        self.tiles.push(tile);
+        true
+    }
 }
 
 /// Why an Ecology's tiles cannot form a pile.

@@ -1,0 +1,345 @@
+//! One test per Ecology Element, spending rule and Item rule, on the fixture content.
+
+use depths_rules::adventure::{Pending, Purchase, XpRef};
+use depths_rules::map::ElementState;
+use depths_rules::{Action, Event, Game, GameOptions, RuleError, Target, Variants};
+use depths_tests::fixture::fixture;
+use depths_tests::*;
+
+fn new_game(heroes: &[&str], variants: Variants) -> Game {
+    let mut o = GameOptions::standard(heroes, 21);
+    o.variants = variants;
+    Game::new(o, fixture()).expect("setup")
+}
+
+fn keys(g: &Game) -> u8 {
+    g.adventure().unwrap().keys
+}
+
+/// "Game Setup": 3 Keys, Level 1 maximum health, Power Cards Stored, the
+/// Stairs fourth from the bottom, the set-aside Monster kept out.
+#[test]
+fn setup_follows_the_book() {
+    let g = new_game(&["bren", "sil"], Variants::default());
+    assert_eq!(keys(&g), 3);
+    for h in &g.heroes {
+        assert_eq!(h.health, h.mat.max_health[0]);
+        assert_eq!(h.stored_power.len(), 2, "Sil's third Power Card waits for level 3");
+        assert_eq!(h.draw.len(), 12);
+    }
+    let adv = g.adventure().unwrap();
+    let pile = adv.ecology.pile.tiles();
+    assert_eq!(pile[3].id, "ruins-stairs");
+    assert_eq!(adv.ecology.map.tiles().len(), 1, "the Entry tile with the Lantern");
+    assert!(adv.ecology.legendary[0].entry.len() == 1 && adv.ecology.legendary[0].lettered[0].1.len() == 2);
+    let top = adv.ecology.legendary[0].lettered[0].1.last().unwrap();
+    assert_eq!(top.back, "1A I", "lowest roman numeral on top");
+    assert_eq!(new_game(&["bren"], Variants { six_keys: true, ..Variants::default() }).adventure().unwrap().keys, 6);
+}
+
+/// "3. Doors": a Key Unlocks a Door; without one the Door stays shut.
+#[test]
+fn doors_need_a_key_and_spend_it() {
+    let mut g = new_game(&["bren"], Variants::default());
+    lay(&mut g, "ruins-door", (1, 0));
+    let door = element_at((1, 0));
+    g.adventure.as_deref_mut().unwrap().keys = 0;
+    assert_eq!(g.check(&Action::Encounter { element: door }), Err(RuleError::NeedsKey));
+    g.adventure.as_deref_mut().unwrap().keys = 2;
+    act(&mut g, Action::Encounter { element: door });
+    assert_eq!(keys(&g), 1);
+    assert_eq!(g.adventure().unwrap().ecology.map.element(door).unwrap().1, ElementState::Unlocked);
+}
+
+/// "Certain Hero Items, Abilities, and Spells can also be used to Unlock Doors."
+#[test]
+fn an_ability_unlocks_a_door_while_exploring() {
+    let mut g = new_game(&["bren"], Variants::default());
+    let card = g.adventure().unwrap().content.class_deck(depths_rules::HeroClass::Fighter).abilities[2].clone();
+    g.heroes[0].abilities.push(depths_rules::hero::OwnedAbility { card, exhausted: false });
+    lay(&mut g, "ruins-door", (1, 0));
+    let door = element_at((1, 0));
+    let source = depths_rules::AbilitySource::Card(0);
+    act(&mut g, Action::ActivateAbility { hero: 0, source, target: Target::Element(door) });
+    assert_eq!(keys(&g), 3, "no Key spent");
+    assert_eq!(g.adventure().unwrap().ecology.map.element(door).unwrap().1, ElementState::Unlocked);
+}
+
+/// "4. Chests": the players choose 1 Hero to draw 1 Item.
+#[test]
+fn a_chest_gives_one_item_to_the_chosen_hero() {
+    let mut g = new_game(&["bren", "sil"], Variants::default());
+    lay(&mut g, "ruins-chest", (1, 0));
+    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    assert!(matches!(g.pending(), Some(Pending::ChooseHero(_))));
+    assert!(matches!(g.check(&Action::DrawTile), Err(RuleError::NotWhileEncountering)));
+    let events = act(&mut g, Action::ChooseHero { hero: 1 });
+    assert!(events.iter().any(|e| matches!(e, Event::ItemGained { hero: 1, .. })));
+    assert_eq!(g.heroes[1].items.len(), 1);
+    assert!(g.heroes[0].items.is_empty());
+}
+
+/// "Locked Chests: Just like Doors, all Chests must be Unlocked to open."
+#[test]
+fn locked_chests_variant_costs_a_key() {
+    let mut g = new_game(&["bren"], Variants { locked_chests: true, ..Variants::default() });
+    lay(&mut g, "ruins-chest", (1, 0));
+    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    assert_eq!(keys(&g), 2);
+}
+
+/// "Spending Experience Points": exact cost or more, "No change is given", cards return to the box.
+#[test]
+fn buying_a_key_gives_no_change() {
+    let mut g = new_game(&["bren"], Variants::default());
+    give_xp(&mut g, &[3, 1]);
+    act(&mut g, Action::StartPurchase { what: Purchase::Key });
+    act(&mut g, Action::PayXp { card: XpRef::Pool(0) });
+    assert_eq!(keys(&g), 4);
+    let pool: Vec<u8> = g.adventure().unwrap().xp_pool.iter().map(|c| c.xp).collect();
+    assert_eq!(pool, vec![1], "the 3 was spent whole for a cost of 2");
+}
+
+/// "Keys can be bought while Heroes are Exploring, but … not … between drawing and placing a new Map Tile."
+#[test]
+fn no_keys_between_drawing_and_placing() {
+    let mut g = new_game(&["bren"], Variants::default());
+    give_xp(&mut g, &[5]);
+    act(&mut g, Action::DrawTile);
+    assert_eq!(g.check(&Action::StartPurchase { what: Purchase::Key }), Err(RuleError::TileWaiting));
+}
+
+/// "Healing Cost": per XP, health × number of Heroes, shared as the players decide.
+#[test]
+fn healing_is_bought_per_hero_and_shared() {
+    for (double, points) in [(false, 4u8), (true, 8)] {
+        let mut g = new_game(&["bren", "sil"], Variants { double_healing: double, ..Variants::default() });
+        give_xp(&mut g, &[1, 1]);
+        g.heroes[0].health -= 5;
+        g.heroes[1].health -= 5;
+        act(&mut g, Action::StartPurchase { what: Purchase::Healing { units: 2 } });
+        act(&mut g, Action::PayXp { card: XpRef::Pool(0) });
+        act(&mut g, Action::PayXp { card: XpRef::Pool(0) });
+        assert_eq!(g.pending(), Some(&Pending::SplitHealing { points }));
+        let (a, b) = (points.min(5), points - points.min(5));
+        assert_eq!(g.check(&Action::SplitHealing { amounts: vec![points, 0] }).is_ok(), points <= 5);
+        act(&mut g, Action::SplitHealing { amounts: vec![a, b] });
+        assert_eq!(g.heroes[0].health, g.heroes[0].max_health() - 5 + a);
+    }
+}
+
+/// "Abilities can only be bought during Level Up."
+#[test]
+fn abilities_only_at_level_up() {
+    let mut g = new_game(&["bren"], Variants::default());
+    give_xp(&mut g, &[9]);
+    assert!(matches!(
+        g.check(&Action::StartPurchase { what: Purchase::Ability { hero: 0 } }),
+        Err(RuleError::WrongStep { .. })
+    ));
+}
+
+/// "Heroes are limited to Equipping no more than 2 hand icons"; "Equipped and
+/// Unequipped Items may be spent"; "Item Action Cards … stay in your Action Deck".
+#[test]
+fn items_hands_spending_and_item_action_cards() {
+    let mut g = new_game(&["bren"], Variants::default());
+    let deck = g.adventure().unwrap().content.class_deck(depths_rules::HeroClass::Fighter).clone();
+    let blade = deck.items.iter().find(|i| i.id == "fighter_blade").unwrap().clone();
+    let pike = deck.items.iter().find(|i| i.id == "fighter_pike").unwrap().clone();
+    g.adventure.as_deref_mut().unwrap().pending.push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(blade)));
+    act(&mut g, Action::ChooseHero { hero: 0 });
+    // Four steps: draw and discard combined, two 9s Added, then 2 cards Removed.
+    assert_eq!(g.pending(), Some(&Pending::RemoveCards { hero: 0, count: 2 }));
+    assert_eq!(g.heroes[0].draw.iter().filter(|c| c.item).count(), 2);
+    let low: Vec<_> = g.heroes[0].draw.iter().filter(|c| c.value == 3).map(|c| c.id).collect();
+    act(&mut g, Action::RemoveActionCard { card: low[0] });
+    act(&mut g, Action::RemoveActionCard { card: low[1] });
+    assert_eq!(g.heroes[0].draw.len(), 12, "12 + 2 added − 2 removed");
+    assert!(g.heroes[0].items[0].equipped);
+    g.adventure.as_deref_mut().unwrap().pending.push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(pike)));
+    act(&mut g, Action::ChooseHero { hero: 0 });
+    assert!(!g.heroes[0].items[1].equipped, "a 2-hand pike does not fit beside a 1-hand blade");
+    assert_eq!(g.check(&Action::Equip { hero: 0, item: 1 }), Err(RuleError::TooManyHands));
+    act(&mut g, Action::Unequip { hero: 0, item: 0 });
+    act(&mut g, Action::Equip { hero: 0, item: 1 });
+    act(&mut g, Action::StartPurchase { what: Purchase::Key });
+    act(&mut g, Action::PayXp { card: XpRef::Item { hero: 0, item: 0 } });
+    assert_eq!(keys(&g), 4, "the blade's 2 XP bought a Key");
+    assert_eq!(g.heroes[0].draw.iter().filter(|c| c.item).count(), 2, "its Item Action Cards stay");
+}
+
+/// "6. Campfires": heal half, reshuffle, Stored Power stays, Spells Refreshed, Monsters return.
+#[test]
+fn resting_at_the_campfire() {
+    let mut g = new_game(&["sil"], Variants::default());
+    lay(&mut g, "ruins-monster", (1, 0));
+    play_out_until(&mut g, |g| g.phase == depths_rules::Phase::Exploring && g.pending().is_none(), Action::Encounter { element: element_at((1, 0)) });
+    assert_eq!(g.adventure().unwrap().ecology.map.element(element_at((1, 0))).unwrap().1, ElementState::Defeated);
+    lay(&mut g, "ruins-camp", (-1, 0));
+    g.heroes[0].health = 2;
+    let stored = g.heroes[0].stored_power.len();
+    let cards = g.heroes[0].draw.len() + g.heroes[0].discard.len();
+    act(&mut g, Action::Encounter { element: element_at((-1, 0)) });
+    let h = &g.heroes[0];
+    assert_eq!(h.health, 2 + h.max_health() / 2);
+    assert!(h.discard.is_empty() && h.draw.len() == cards, "Discard and Draw shuffled together");
+    assert_eq!(h.stored_power.len(), stored);
+    assert_eq!(g.adventure().unwrap().ecology.map.element(element_at((1, 0))).unwrap().1, ElementState::Present);
+}
+
+/// Applies `first`, then the steady policy until `done`.
+fn play_out_until(g: &mut Game, done: impl Fn(&Game) -> bool, first: Action) {
+    act(g, first);
+    let mut n = 0;
+    while !done(g) && n < 500 {
+        let a = steady_policy(g);
+        act(g, a);
+        n += 1;
+    }
+    assert!(done(g));
+}
+
+/// "2. Features": a test, then XP "regardless of whether they Succeed or Fail".
+#[test]
+fn feature_tests_and_xp_whatever_the_result() {
+    let mut g = new_game(&["bren"], Variants::default());
+    let adv = g.adventure.as_deref_mut().unwrap();
+    let i = adv.ecology.features.iter().position(|f| f.name == "Old Well").unwrap();
+    let well = adv.ecology.features.remove(i);
+    adv.ecology.features.push(well);
+    lay(&mut g, "ruins-feature", (0, 1));
+    let discard = g.heroes[0].discard.len();
+    let events = act(&mut g, Action::Encounter { element: element_at((0, 1)) });
+    let test = events.iter().find_map(|e| if let Event::TestResolved { total, target, passed } = e { Some((*total, *target, *passed)) } else { None });
+    let (total, target, passed) = test.expect("a test was made");
+    assert_eq!(target, 5);
+    assert_eq!(passed, total >= 5);
+    assert_eq!(g.heroes[0].discard.len(), discard + 2, "the 2 cards drawn are Discarded");
+    assert!(events.contains(&Event::XpGained { name: "Old Well".into(), xp: 1 }));
+}
+
+/// "5. Legendary Locations": Discovered by the Rune Pattern, then the
+/// number-only card, its letter's pile in order, tokens on the Nodes, once per Ecology.
+#[test]
+fn legendary_location_chain_and_once_per_ecology() {
+    let mut g = new_game(&["bren", "sil"], Variants::default());
+    lay(&mut g, "ruins-rune-a", (1, 0));
+    assert!(g.discovered_legendary_locations().is_empty());
+    lay(&mut g, "ruins-rune-b", (2, 0));
+    assert!(!g.discovered_legendary_locations().is_empty());
+    let mut names = Vec::new();
+    for e in act(&mut g, Action::EncounterLegendary { index: 0 }) {
+        if let Event::CardDrawn { name } = e {
+            names.push(name);
+        }
+    }
+    assert_eq!(names, ["Sunken Section of Floor", "Hollow Below"]);
+    assert!(matches!(g.pending(), Some(Pending::ChooseHero(_))), "the Charm goes to a Hero");
+    let events = act(&mut g, Action::ChooseHero { hero: 1 });
+    assert!(events.iter().any(|e| matches!(e, Event::CardDrawn { name } if name == "Way Down")));
+    assert_eq!(g.heroes[1].items[0].card.name, "Charm");
+    let xp: u8 = g.adventure().unwrap().xp_pool.iter().map(|c| c.xp).sum();
+    assert_eq!(xp, 4);
+    assert!(g.discovered_legendary_locations().is_empty(), "each Rune Pattern only once per Ecology");
+}
+
+/// "Brass Scrying Bowl": reveal the next Features and assign them in any order.
+#[test]
+fn scrying_bowl_orders_the_next_features() {
+    let mut g = new_game(&["bren"], Variants::default());
+    let adv = g.adventure.as_deref_mut().unwrap();
+    let i = adv.ecology.features.iter().position(|f| f.name == "Brass Scrying Bowl").unwrap();
+    let bowl = adv.ecology.features.remove(i);
+    adv.ecology.features.push(bowl);
+    let next_two: Vec<String> = adv.ecology.features[adv.ecology.features.len() - 3..adv.ecology.features.len() - 1]
+        .iter()
+        .rev()
+        .map(|f| f.name.clone())
+        .collect();
+    lay(&mut g, "ruins-feature", (0, 1));
+    act(&mut g, Action::Encounter { element: element_at((0, 1)) });
+    assert!(matches!(g.pending(), Some(Pending::OrderFeatures { cards }) if cards.len() == 2));
+    act(&mut g, Action::ChooseOption { index: 1 });
+    let revealed: Vec<String> =
+        g.adventure().unwrap().ecology.revealed_features.iter().rev().map(|f| f.name.clone()).collect();
+    assert_eq!(revealed, vec![next_two[1].clone(), next_two[0].clone()], "the second order: swapped");
+}
+
+/// "Starting at a Lower Ecology": level, Abilities, Items and Keys.
+#[test]
+fn starting_at_the_caverns_and_below() {
+    for (start, level, abilities) in [(depths_rules::Ecology::Caverns, 2u8, 1usize), (depths_rules::Ecology::Subterranean, 3, 2)] {
+        let mut o = GameOptions::standard(&["bren", "sil"], 4);
+        o.start = start;
+        let mut g = Game::new(o, fixture()).unwrap();
+        assert!(matches!(g.pending(), Some(Pending::ChooseAbility { .. }) | Some(Pending::RemoveCards { .. })));
+        while g.pending().is_some() {
+            let first = g.legal_actions()[0].clone();
+            act(&mut g, first);
+        }
+        for h in &g.heroes {
+            assert_eq!(h.level, level);
+            assert_eq!(h.health, h.mat.max_health[usize::from(level) - 1]);
+            assert_eq!(h.abilities.len(), abilities);
+            assert_eq!(h.items.len(), abilities, "1 Item at the Caverns, 2 at Subterranean");
+        }
+        assert_eq!(keys(&g), 3);
+        assert_eq!(g.adventure().unwrap().ecology.ecology, start);
+        assert_eq!(g.heroes[1].stored_power.len(), if level == 3 { 3 } else { 2 }, "Sil's third Power Card at level 3");
+    }
+}
+
+/// "7. Stair Guardian" → "Level Up" → "Passage to Next Ecology".
+#[test]
+fn stair_guardian_level_up_and_passage() {
+    for keys_each in [false, true] {
+        let mut g = new_game(&["bren"], Variants { keys_each_ecology: keys_each, ..Variants::default() });
+        give_xp(&mut g, &[3]);
+        lay(&mut g, "ruins-stairs", (1, 0));
+        g.heroes[0].health = 5;
+        play_out_until(&mut g, |g| matches!(g.pending(), Some(Pending::LevelUp { .. })), Action::Encounter { element: element_at((1, 0)) });
+        assert_eq!(g.heroes[0].level, 2);
+        assert_eq!(g.heroes[0].health, g.heroes[0].mat.max_health[1], "Heal completely");
+        act(&mut g, Action::StartPurchase { what: Purchase::Ability { hero: 0 } });
+        act(&mut g, Action::PayXp { card: XpRef::Pool(0) });
+        assert!(matches!(g.pending(), Some(Pending::ChooseAbility { options, .. }) if options.len() == 2), "draw two");
+        act(&mut g, Action::ChooseOption { index: 1 });
+        assert_eq!(g.heroes[0].abilities.len(), 1);
+        assert_eq!(g.check(&Action::StartPurchase { what: Purchase::Ability { hero: 0 } }), Err(RuleError::AlreadyBought));
+        act(&mut g, Action::FinishLevelUp);
+        let adv = g.adventure().unwrap();
+        assert_eq!(adv.ecology.ecology, depths_rules::Ecology::Caverns);
+        assert_eq!(adv.ecology.map.tiles().len(), 1, "a fresh Ecology");
+        assert_eq!(adv.keys, if keys_each { 6 } else { 3 });
+    }
+}
+
+/// "Heroes Don't Heal When Leveling Up".
+#[test]
+fn no_heal_at_level_up_variant() {
+    let mut g = new_game(&["bren"], Variants { no_level_up_heal: true, ..Variants::default() });
+    lay(&mut g, "ruins-stairs", (1, 0));
+    g.heroes[0].health = 9;
+    play_out_until(&mut g, |g| matches!(g.pending(), Some(Pending::LevelUp { .. })), Action::Encounter { element: element_at((1, 0)) });
+    assert!(g.heroes[0].health <= 9);
+}
+
+/// "Start with an Ability: When starting at the Ruins, each Hero draws an Ability."
+#[test]
+fn start_with_an_ability_variant() {
+    let g = new_game(&["bren", "ava"], Variants { start_with_ability: true, ..Variants::default() });
+    assert!(g.heroes.iter().all(|h| h.abilities.len() == 1));
+    assert!(new_game(&["bren"], Variants::default()).heroes[0].abilities.is_empty());
+}
+
+/// "Random Campfire Healing: each Hero Draws 2 Cards and Heals equal to the highest-value Card."
+#[test]
+fn random_campfire_healing_variant() {
+    let mut g = new_game(&["bren"], Variants { random_campfire_healing: true, ..Variants::default() });
+    lay(&mut g, "ruins-camp", (1, 0));
+    g.heroes[0].health = 1;
+    let events = act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    let healed = events.iter().find_map(|e| if let Event::HeroHealed { amount, .. } = e { Some(*amount) } else { None }).unwrap();
+    assert!((3..=8).contains(&healed), "a Fighter card value, not half of 22: {healed}");
+}
