@@ -2,9 +2,9 @@
 //! Monsters, one short Legendary Location per Ecology. The shipped content is
 //! tuned for play; these tests check rules, so they must not move with it.
 
-use depths_rules::content::{file_names, BUILTIN_FILES};
+use depths_rules::content::{BUILTIN_FILES, file_names};
 use depths_rules::{Content, Ecology};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 fn eco_name(e: Ecology) -> &'static str {
     match e {
@@ -124,9 +124,7 @@ pub fn fixture_files() -> Vec<(String, String)> {
             "abilities": [{"name": "Charm's Warmth", "activation": {"power": 1}, "effects": [{"effect": "heal_heroes", "amount": 2, "whom": "heroes"}]}]}]})
         .to_string(),
     ));
-    let part = |id: &str, part: &str| {
-        json!({"id": id, "name": id, "part": part, "health": [1, 1, 1], "armor": 0, "abilities": []})
-    };
+    let part = |id: &str, part: &str| json!({"id": id, "name": id, "part": part, "health": [1, 1, 1], "armor": 0, "abilities": []});
     files.push((
         "final_entity.json".into(),
         json!({"head_1": [part("maw", "head_i")], "head_2": [part("crown", "head_ii")], "body": [part("coils", "body")],
@@ -146,7 +144,9 @@ pub fn fixture_files() -> Vec<(String, String)> {
 pub fn fixture() -> Content {
     let files = fixture_files();
     let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    assert_eq!(refs.iter().map(|(n, _)| n.to_string()).collect::<std::collections::BTreeSet<_>>(),
-        file_names().into_iter().collect());
+    assert_eq!(
+        refs.iter().map(|(n, _)| n.to_string()).collect::<std::collections::BTreeSet<_>>(),
+        file_names().into_iter().collect()
+    );
     Content::from_files(&refs).unwrap_or_else(|e| panic!("fixture: {e}"))
 }

@@ -243,9 +243,7 @@ pub fn steady_policy(g: &Game) -> Action {
         };
     }
     let adv = g.adventure().expect("full game");
-    let is_guardian = |a: &Action| {
-        matches!(a, Action::Encounter { element } if adv.ecology.map.element(*element).map(|e| e.0) == Some(Element::StairGuardian))
-    };
+    let is_guardian = |a: &Action| matches!(a, Action::Encounter { element } if adv.ecology.map.element(*element).map(|e| e.0) == Some(Element::StairGuardian));
     pick(&|a| matches!(a, Action::PlaceTile { .. }))
         .or_else(|| pick(&|a| matches!(a, Action::Encounter { .. }) && !is_guardian(a)))
         .or_else(|| pick(&|a| matches!(a, Action::EncounterLegendary { .. })))

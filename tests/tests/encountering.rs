@@ -147,7 +147,11 @@ fn items_hands_spending_and_item_action_cards() {
     let deck = g.adventure().unwrap().content.class_deck(depths_rules::HeroClass::Fighter).clone();
     let blade = deck.items.iter().find(|i| i.id == "fighter_blade").unwrap().clone();
     let pike = deck.items.iter().find(|i| i.id == "fighter_pike").unwrap().clone();
-    g.adventure.as_deref_mut().unwrap().pending.push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(blade)));
+    g.adventure
+        .as_deref_mut()
+        .unwrap()
+        .pending
+        .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(blade)));
     act(&mut g, Action::ChooseHero { hero: 0 });
     // Four steps: draw and discard combined, two 9s Added, then 2 cards Removed.
     assert_eq!(g.pending(), Some(&Pending::RemoveCards { hero: 0, count: 2 }));
@@ -157,7 +161,11 @@ fn items_hands_spending_and_item_action_cards() {
     act(&mut g, Action::RemoveActionCard { card: low[1] });
     assert_eq!(g.heroes[0].draw.len(), 12, "12 + 2 added − 2 removed");
     assert!(g.heroes[0].items[0].equipped);
-    g.adventure.as_deref_mut().unwrap().pending.push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(pike)));
+    g.adventure
+        .as_deref_mut()
+        .unwrap()
+        .pending
+        .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(pike)));
     act(&mut g, Action::ChooseHero { hero: 0 });
     assert!(!g.heroes[0].items[1].equipped, "a 2-hand pike does not fit beside a 1-hand blade");
     assert_eq!(g.check(&Action::Equip { hero: 0, item: 1 }), Err(RuleError::TooManyHands));
@@ -174,7 +182,11 @@ fn items_hands_spending_and_item_action_cards() {
 fn resting_at_the_campfire() {
     let mut g = new_game(&["sil"], Variants::default());
     lay(&mut g, "ruins-monster", (1, 0));
-    play_out_until(&mut g, |g| g.phase == depths_rules::Phase::Exploring && g.pending().is_none(), Action::Encounter { element: element_at((1, 0)) });
+    play_out_until(
+        &mut g,
+        |g| g.phase == depths_rules::Phase::Exploring && g.pending().is_none(),
+        Action::Encounter { element: element_at((1, 0)) },
+    );
     assert_eq!(g.adventure().unwrap().ecology.map.element(element_at((1, 0))).unwrap().1, ElementState::Defeated);
     lay(&mut g, "ruins-camp", (-1, 0));
     g.heroes[0].health = 2;
@@ -211,7 +223,9 @@ fn feature_tests_and_xp_whatever_the_result() {
     lay(&mut g, "ruins-feature", (0, 1));
     let discard = g.heroes[0].discard.len();
     let events = act(&mut g, Action::Encounter { element: element_at((0, 1)) });
-    let test = events.iter().find_map(|e| if let Event::TestResolved { total, target, passed } = e { Some((*total, *target, *passed)) } else { None });
+    let test = events.iter().find_map(|e| {
+        if let Event::TestResolved { total, target, passed } = e { Some((*total, *target, *passed)) } else { None }
+    });
     let (total, target, passed) = test.expect("a test was made");
     assert_eq!(target, 5);
     assert_eq!(passed, total >= 5);
@@ -269,7 +283,9 @@ fn scrying_bowl_orders_the_next_features() {
 /// "Starting at a Lower Ecology": level, Abilities, Items and Keys.
 #[test]
 fn starting_at_the_caverns_and_below() {
-    for (start, level, abilities) in [(depths_rules::Ecology::Caverns, 2u8, 1usize), (depths_rules::Ecology::Subterranean, 3, 2)] {
+    for (start, level, abilities) in
+        [(depths_rules::Ecology::Caverns, 2u8, 1usize), (depths_rules::Ecology::Subterranean, 3, 2)]
+    {
         let mut o = GameOptions::standard(&["bren", "sil"], 4);
         o.start = start;
         let mut g = Game::new(o, fixture()).unwrap();
@@ -298,7 +314,11 @@ fn stair_guardian_level_up_and_passage() {
         give_xp(&mut g, &[3]);
         lay(&mut g, "ruins-stairs", (1, 0));
         g.heroes[0].health = 5;
-        play_out_until(&mut g, |g| matches!(g.pending(), Some(Pending::LevelUp { .. })), Action::Encounter { element: element_at((1, 0)) });
+        play_out_until(
+            &mut g,
+            |g| matches!(g.pending(), Some(Pending::LevelUp { .. })),
+            Action::Encounter { element: element_at((1, 0)) },
+        );
         assert_eq!(g.heroes[0].level, 2);
         assert_eq!(g.heroes[0].health, g.heroes[0].mat.max_health[1], "Heal completely");
         act(&mut g, Action::StartPurchase { what: Purchase::Ability { hero: 0 } });
@@ -306,7 +326,10 @@ fn stair_guardian_level_up_and_passage() {
         assert!(matches!(g.pending(), Some(Pending::ChooseAbility { options, .. }) if options.len() == 2), "draw two");
         act(&mut g, Action::ChooseOption { index: 1 });
         assert_eq!(g.heroes[0].abilities.len(), 1);
-        assert_eq!(g.check(&Action::StartPurchase { what: Purchase::Ability { hero: 0 } }), Err(RuleError::AlreadyBought));
+        assert_eq!(
+            g.check(&Action::StartPurchase { what: Purchase::Ability { hero: 0 } }),
+            Err(RuleError::AlreadyBought)
+        );
         act(&mut g, Action::FinishLevelUp);
         let adv = g.adventure().unwrap();
         assert_eq!(adv.ecology.ecology, depths_rules::Ecology::Caverns);
@@ -321,7 +344,11 @@ fn no_heal_at_level_up_variant() {
     let mut g = new_game(&["bren"], Variants { no_level_up_heal: true, ..Variants::default() });
     lay(&mut g, "ruins-stairs", (1, 0));
     g.heroes[0].health = 9;
-    play_out_until(&mut g, |g| matches!(g.pending(), Some(Pending::LevelUp { .. })), Action::Encounter { element: element_at((1, 0)) });
+    play_out_until(
+        &mut g,
+        |g| matches!(g.pending(), Some(Pending::LevelUp { .. })),
+        Action::Encounter { element: element_at((1, 0)) },
+    );
     assert!(g.heroes[0].health <= 9);
 }
 
@@ -340,6 +367,9 @@ fn random_campfire_healing_variant() {
     lay(&mut g, "ruins-camp", (1, 0));
     g.heroes[0].health = 1;
     let events = act(&mut g, Action::Encounter { element: element_at((1, 0)) });
-    let healed = events.iter().find_map(|e| if let Event::HeroHealed { amount, .. } = e { Some(*amount) } else { None }).unwrap();
+    let healed = events
+        .iter()
+        .find_map(|e| if let Event::HeroHealed { amount, .. } = e { Some(*amount) } else { None })
+        .unwrap();
     assert!((3..=8).contains(&healed), "a Fighter card value, not half of 22: {healed}");
 }
