@@ -1,0 +1,9 @@
+//! Headless play for Forgotten Depths: bots that choose legal actions, a
+//! simulator that plays many seeded games, and the benchmarks.
+
+pub mod bench;
+pub mod bot;
+pub mod sim;
+
+pub use bot::{Bot, HeuristicBot, RandomBot};
+pub use sim::{BotKind, GameResult, play_many, play_one, summary};

@@ -1,0 +1,162 @@
+//! Plays many seeded games with a bot and sums up what happened.
+
+use std::collections::BTreeMap;
+
+use depths_rules::{Action, Content, Ecology, Game, GameOptions, GameRng, LossReason, Phase};
+
+use crate::bot::{Bot, HeuristicBot, RandomBot};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotKind {
+    Random,
+    Heuristic,
+}
+
+impl BotKind {
+    pub fn make(self, seed: u64) -> Box<dyn Bot> {
+        match self {
+            BotKind::Random => Box::new(RandomBot { rng: GameRng::from_seed(seed ^ 0x5eed) }),
+            BotKind::Heuristic => Box::new(HeuristicBot),
+        }
+    }
+}
+
+/// How one game went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    pub seed: u64,
+    pub won: bool,
+    /// e.g. "dead end in Ruins", "hero defeated in Caverns by Stalactite Titan".
+    pub loss: Option<String>,
+    pub ecology: Ecology,
+    pub actions: usize,
+    pub xp_earned: u32,
+    pub xp_spent: u32,
+    pub tiles_placed: u32,
+    pub legendary_found: usize,
+}
+
+/// The longest a game may run before it is called stuck (a bot bug).
+pub const ACTION_LIMIT: usize = 60_000;
+
+/// Plays one game; returns the result and, if asked, the action log.
+pub fn play_one(
+    content: &Content,
+    mut options: GameOptions,
+    seed: u64,
+    bot: BotKind,
+    log: bool,
+) -> (GameResult, Vec<Action>) {
+    options.seed = seed;
+    let mut g = Game::new(options, content.clone()).expect("content is valid");
+    let mut b = bot.make(seed);
+    let mut actions = Vec::new();
+    let mut count = 0;
+    let mut last_foe = String::new();
+    while !g.is_over() && count < ACTION_LIMIT {
+        if let Some(c) = g.combat() {
+            last_foe = c.foes.iter().map(|f| f.name().to_string()).collect::<Vec<_>>().join(" + ");
+        }
+        let a = b.choose(&g);
+        if log {
+            actions.push(a.clone());
+        }
+        g.apply(a).expect("bots choose legal actions");
+        count += 1;
+    }
+    let adv = g.adventure().expect("full game");
+    let ecology = adv.ecology.ecology;
+    let loss = match &g.phase {
+        Phase::Won => None,
+        Phase::Lost(LossReason::DeadEnd) => Some(format!("dead end in {}", ecology.name())),
+        Phase::Lost(LossReason::Stranded) => Some(format!("stranded in {}", ecology.name())),
+        Phase::Lost(LossReason::HeroDefeated { .. }) => Some(format!(
+            "hero defeated in {} by {}",
+            ecology.name(),
+            if last_foe.is_empty() { "a card" } else { &last_foe }
+        )),
+        _ => Some("did not finish".to_string()),
+    };
+    let r = &adv.record;
+    (
+        GameResult {
+            seed,
+            won: g.phase == Phase::Won,
+            loss,
+            ecology,
+            actions: count,
+            xp_earned: r.xp_earned,
+            xp_spent: r.xp_spent,
+            tiles_placed: r.tiles_placed,
+            legendary_found: r.legendary_locations_found.len(),
+        },
+        actions,
+    )
+}
+
+/// Plays `games` seeds from `seed` on `threads` threads.
+pub fn play_many(
+    content: &Content,
+    options: &GameOptions,
+    seed: u64,
+    games: u64,
+    bot: BotKind,
+    threads: usize,
+) -> Vec<GameResult> {
+    let threads = threads.max(1) as u64;
+    let mut results: Vec<GameResult> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let options = options.clone();
+                s.spawn(move || {
+                    (0..games)
+                        .filter(|i| i % threads == t)
+                        .map(|i| play_one(content, options.clone(), seed + i, bot, false).0)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("worker")).collect()
+    });
+    results.sort_by_key(|r| r.seed);
+    results
+}
+
+/// Wilson score interval for a win rate, 95%.
+pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (p, n, z) = (wins as f64 / n as f64, n as f64, 1.96f64);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The summary printed by `depths-sim play`.
+pub fn summary(results: &[GameResult], seconds: f64) -> serde_json::Value {
+    let n = results.len() as u64;
+    let wins = results.iter().filter(|r| r.won).count() as u64;
+    let mut causes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_ecology: BTreeMap<String, u64> = BTreeMap::new();
+    for r in results.iter().filter(|r| !r.won) {
+        *causes.entry(r.loss.clone().unwrap_or_default()).or_default() += 1;
+        *by_ecology.entry(r.ecology.name().to_string()).or_default() += 1;
+    }
+    let avg = |f: &dyn Fn(&GameResult) -> f64| if n == 0 { 0.0 } else { results.iter().map(f).sum::<f64>() / n as f64 };
+    let (lo, hi) = wilson(wins, n);
+    serde_json::json!({
+        "games": n,
+        "wins": wins,
+        "win_rate": if n == 0 { 0.0 } else { wins as f64 / n as f64 },
+        "win_rate_ci95": [lo, hi],
+        "losses_by_cause": causes,
+        "losses_by_ecology": by_ecology,
+        "avg_actions": avg(&|r| r.actions as f64),
+        "avg_xp_earned": avg(&|r| f64::from(r.xp_earned)),
+        "avg_xp_spent": avg(&|r| f64::from(r.xp_spent)),
+        "avg_tiles_placed": avg(&|r| f64::from(r.tiles_placed)),
+        "avg_legendary_locations": avg(&|r| r.legendary_found as f64),
+        "games_per_second": if seconds > 0.0 { n as f64 / seconds } else { 0.0 },
+    })
+}
