@@ -135,7 +135,12 @@ struct Route {
 
 /// Resolves `card` and then whatever follows it: the pile it names (its
 /// letter, or a `go_to_pile` outcome), else the rest of the current pile.
-fn follow(piles: &LegendaryPiles, card: &LegendaryCard, rest: &[LegendaryCard], route: &Route) -> Vec<Result<Route, String>> {
+fn follow(
+    piles: &LegendaryPiles,
+    card: &LegendaryCard,
+    rest: &[LegendaryCard],
+    route: &Route,
+) -> Vec<Result<Route, String>> {
     let mut out = Vec::new();
     for (go, items) in outcomes(&card.effects) {
         let mut r = Route {
@@ -218,7 +223,9 @@ fn encounter_counts_match_the_components() {
     let mine = ["features", "legendary location cards", "limited-use tokens", "fabled blades"];
     let left: Vec<String> = c.count_problems().into_iter().filter(|p| mine.iter().any(|m| p.contains(m))).collect();
     assert!(left.is_empty(), "{left:#?}");
-    for (eco, d, ll) in [(Ecology::Ruins, "ruins", 30), (Ecology::Caverns, "caverns", 30), (Ecology::Subterranean, "subterranean", 21)] {
+    for (eco, d, ll) in
+        [(Ecology::Ruins, "ruins", 30), (Ecology::Caverns, "caverns", 30), (Ecology::Subterranean, "subterranean", 21)]
+    {
         let e = c.ecology(eco);
         assert_eq!(e.features.len(), 10, "{d} features");
         assert_eq!(e.legendary.len(), ll, "{d} legendary location cards");
@@ -291,7 +298,8 @@ fn tests_targets_grow_with_the_number_of_heroes() {
     let c = content();
     for (eco, d) in ECOLOGIES {
         let e = c.ecology(eco);
-        let cards = e.features.iter().map(|f| (&f.id, &f.effects)).chain(e.legendary.iter().map(|l| (&l.id, &l.effects)));
+        let cards =
+            e.features.iter().map(|f| (&f.id, &f.effects)).chain(e.legendary.iter().map(|l| (&l.id, &l.effects)));
         let mut feature_tests = 0;
         for (id, effects) in cards {
             for x in all_effects(effects) {
@@ -334,7 +342,11 @@ fn one_caverns_card_lets_the_saurian_loose() {
     let c = content();
     for (eco, d) in ECOLOGIES {
         let e = c.ecology(eco);
-        let effects = e.features.iter().flat_map(|f| all_effects(&f.effects)).chain(e.legendary.iter().flat_map(|l| all_effects(&l.effects)));
+        let effects = e
+            .features
+            .iter()
+            .flat_map(|f| all_effects(&f.effects))
+            .chain(e.legendary.iter().flat_map(|l| all_effects(&l.effects)));
         let n = effects.filter(|x| matches!(x, Effect::ShuffleIntoMonsters { monster } if monster == SAURIAN)).count();
         assert_eq!(n, usize::from(eco == Ecology::Caverns), "{d}");
     }
@@ -392,10 +404,15 @@ fn the_fabled_blades_are_mighty_terrible_and_far_apart() {
         assert!(b.magic && b.uses.is_none() && b.class_only.is_none(), "{}", b.id);
         let effects: Vec<(&Activation, &Effect)> =
             b.abilities.iter().flat_map(|a| a.effects.iter().map(move |e| (&a.activation, e))).collect();
-        let mighty = effects.iter().any(|(a, e)| **a == Activation::Passive && matches!(e, Effect::BonusDamage { amount } if *amount >= 3));
+        let mighty = effects
+            .iter()
+            .any(|(a, e)| **a == Activation::Passive && matches!(e, Effect::BonusDamage { amount } if *amount >= 3));
         let terrible = effects.iter().any(|(a, e)| {
             (**a == Activation::Passive && matches!(e, Effect::WoundEachRound { .. }))
-                || matches!(e, Effect::DamageHeroes { whom: Whom::Heroes, .. } | Effect::LoseStoredPower { whom: Whom::Heroes })
+                || matches!(
+                    e,
+                    Effect::DamageHeroes { whom: Whom::Heroes, .. } | Effect::LoseStoredPower { whom: Whom::Heroes }
+                )
         });
         assert!(mighty && terrible, "{}", b.id);
         let at = found[&b.id].first().unwrap().clone();
