@@ -11,8 +11,7 @@ use depths_rules::content::CLASSES;
 use depths_rules::effect::{Ability, Activation, Effect, Whom, is_exploring_effect};
 use depths_rules::hero::{AbilityCard, ITEM_CARD_ID_BASE, ItemCard, OwnedAbility, OwnedItem};
 use depths_rules::{
-    Action, CardId, Content, Difficulty, Foe, Game, GameRng, Hero, HeroClass, HeroMat, MonsterCard, MonsterType,
-    Phase,
+    Action, CardId, Content, Difficulty, Foe, Game, GameRng, Hero, HeroClass, HeroMat, MonsterCard, MonsterType, Phase,
 };
 
 fn content() -> Content {
@@ -156,7 +155,11 @@ fn class_items_fit_their_item_action_cards_and_rules() {
             assert!(item.uses.is_none() && !item.fabled_blade, "{}: class Items have no limited uses", item.id);
             assert!((1..=4).contains(&item.xp), "{}: XP value", item.id);
             assert!(!item.description.is_empty() && !item.name.is_empty(), "{}", item.id);
-            assert!(usize::from(item.remove_cards) <= item.add_cards.len(), "{}: removes at most what it adds", item.id);
+            assert!(
+                usize::from(item.remove_cards) <= item.add_cards.len(),
+                "{}: removes at most what it adds",
+                item.id
+            );
             if let Some(only) = item.class_only {
                 assert_eq!(only, class, "{}: class_only names its own class", item.id);
             }
@@ -545,6 +548,56 @@ fn simulation_every_card_helps_and_none_is_absurd() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// "(Magic)" only shows against Monsters resistant to non-magic attacks: a
+/// (Magic) Item must be worth clearly more there than on the plain Monster.
+#[test]
+fn simulation_magic_items_pay_off_against_resistant_monsters() {
+    let c = content();
+    let mut glass = test_monster();
+    glass.name = "Glass Gloom Stalker".into();
+    glass.health = [14, 28, 42];
+    glass.abilities.push(Ability {
+        name: "Unreal".into(),
+        activation: Activation::Passive,
+        effects: vec![Effect::ResistNonMagic],
+        exhaust_after_use: false,
+    });
+    let fights = 300;
+    let mut report = vec![format!("vs {} (Health {}, resistant to non-magic attacks):", glass.name, glass.health[0])];
+    let mut failures = Vec::new();
+    for (class, name) in CLASSES {
+        let deck = c.class_deck(class);
+        let mat = c.heroes.iter().find(|h| h.class == class && h.secondary_class.is_none()).unwrap();
+        let bare_plain = simulate(mat, fights, &|_, _| {});
+        let bare_glass = simulate_against(mat, &glass, fights, &|_, _| {});
+        report.push(format!("--- {name}: bare win {:.1}%", 100.0 * bare_glass.win_rate()));
+        for item in deck.items.iter().filter(|i| i.magic) {
+            let plain = simulate(mat, fights, &|h, rng| gain_item(h, item, rng));
+            let on_glass = simulate_against(mat, &glass, fights, &|h, rng| gain_item(h, item, rng));
+            let gain_plain = plain.win_rate() - bare_plain.win_rate();
+            let gain_glass = on_glass.win_rate() - bare_glass.win_rate();
+            report.push(format!(
+                "item {:<28} win {:>5.1}% ({:+5.1}; on the plain Monster {:+5.1})",
+                item.name,
+                100.0 * on_glass.win_rate(),
+                100.0 * gain_glass,
+                100.0 * gain_plain
+            ));
+            if gain_glass < 0.10 {
+                failures
+                    .push(format!("{}: (Magic) gains only {gain_glass:+.2} against a resistant Monster", item.name));
+            }
+            // A Wizard's Spells already make their Round's attack (Magic); others need the Item.
+            if class != HeroClass::Wizard && gain_glass < gain_plain + 0.05 {
+                failures
+                    .push(format!("{}: (Magic) makes no difference ({gain_glass:+.2} vs {gain_plain:+.2})", item.name));
+            }
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
 /// Tuning aid: bare win rates by Hero level-1 health and Monster health.
 #[test]
 #[ignore]
@@ -565,4 +618,3 @@ fn sweep_health() {
         }
     }
 }
-
