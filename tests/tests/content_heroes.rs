@@ -23,7 +23,7 @@ fn all_abilities(c: &Content) -> Vec<(String, &Ability)> {
     for mat in &c.heroes {
         out.extend(mat.abilities.iter().map(|a| (mat.id.clone(), a)));
     }
-    for (_, deck) in &c.classes {
+    for deck in c.classes.values() {
         for item in &deck.items {
             out.extend(item.abilities.iter().map(|a| (item.id.clone(), a)));
         }
