@@ -258,7 +258,11 @@ fn explore(eco: Ecology, content: &Content, seed: u64, careful_placement: bool) 
             out.dead_end = true;
             break;
         }
-        let at = if careful_placement { safest(&map, &tile, &legal, pile.tiles(), &mut rng) } else { legal[rng.below(legal.len() as u32) as usize] };
+        let at = if careful_placement {
+            safest(&map, &tile, &legal, pile.tiles(), &mut rng)
+        } else {
+            legal[rng.below(legal.len() as u32) as usize]
+        };
         map.place(&tile, at).unwrap_or_else(|e| panic!("{e}"));
         out.placed += 1;
         out.stairs |= tile.kind == TileKind::Stairs;
@@ -308,7 +312,8 @@ fn careful_parties_rarely_dead_end_and_find_the_legendary_locations() {
     let mut report = String::new();
     let mut failures: Vec<String> = Vec::new();
     for eco in Ecology::ALL {
-        let outcomes: Vec<Outcome> = (0..GAMES).map(|seed| explore(eco, &content, 1000 * eco as u64 + seed, true)).collect();
+        let outcomes: Vec<Outcome> =
+            (0..GAMES).map(|seed| explore(eco, &content, 1000 * eco as u64 + seed, true)).collect();
         let n = outcomes.len() as f64;
         let rate = |f: &dyn Fn(&Outcome) -> bool| outcomes.iter().filter(|o| f(o)).count() as f64 / n;
         let dead = rate(&|o| o.dead_end && !o.stairs);
@@ -340,6 +345,17 @@ fn careful_parties_rarely_dead_end_and_find_the_legendary_locations() {
             if !outcomes.iter().any(|o| o.patterns.contains(&p.id)) {
                 failures.push(format!("{eco:?}: pattern {} is never found in {GAMES} explorations", p.id));
             }
+        }
+    }
+    // For comparison: the same party placing each tile at a random legal place.
+    for eco in Ecology::ALL {
+        let outcomes: Vec<Outcome> =
+            (0..GAMES).map(|seed| explore(eco, &content, 1000 * eco as u64 + seed, false)).collect();
+        let dead = outcomes.iter().filter(|o| o.dead_end && !o.stairs).count() as f64 / outcomes.len() as f64;
+        report +=
+            &format!("{:<26} dead ends {:>5.1}% when tiles go to random legal places\n", eco.name(), 100.0 * dead);
+        if dead > 0.4 {
+            failures.push(format!("{eco:?}: {:.1}% of explorations with random placement dead-end", 100.0 * dead));
         }
     }
     println!("{report}");

@@ -280,11 +280,8 @@ pub fn pattern_layout(pattern: &RunePattern, tiles: &[MapTile]) -> Option<Patter
     }
     let turned: Vec<[MapTile; 4]> = tiles.iter().map(|t| Rotation::ALL.map(|r| t.rotated(r))).collect();
     Symmetry::all().find_map(|symmetry| {
-        let shape: Vec<((i32, i32), Sides)> = pattern
-            .cells
-            .iter()
-            .map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes)))
-            .collect();
+        let shape: Vec<((i32, i32), Sides)> =
+            pattern.cells.iter().map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes))).collect();
         let mut chosen = Vec::with_capacity(shape.len());
         lay_out(pattern, &shape, &turned, &mut chosen).then_some(PatternLayout { symmetry, tiles: chosen })
     })
@@ -335,7 +332,11 @@ fn lay_out(
 }
 
 /// [`water_connected`] for a layout that is not on a map.
-fn layout_water_connected(shape: &[((i32, i32), Sides)], turned: &[[MapTile; 4]], chosen: &[(usize, Rotation)]) -> bool {
+fn layout_water_connected(
+    shape: &[((i32, i32), Sides)],
+    turned: &[[MapTile; 4]],
+    chosen: &[(usize, Rotation)],
+) -> bool {
     let water = |j: usize| {
         let (t, r) = chosen[j];
         turned[t][usize::from(r.quarter_turns())].water_corners
@@ -425,9 +426,11 @@ mod tests {
         let bare = tile("bare", "....", &[]);
         assert!(!pattern_buildable(&domino(), &[both.clone(), bare]));
         assert!(pattern_buildable(&domino(), &[both.clone(), tile("one", "....", &[Side::N])]));
+        // Opposite Nodes are not two Nodes side by side, however the tile is turned.
         let two_nodes = pattern(&[((0, 0), &[Side::N, Side::S]), ((0, 1), &[Side::S])]);
-        assert!(!pattern_buildable(&two_nodes, &[tile("a", "....", &[Side::N, Side::E]), both.clone()]));
-        assert!(pattern_buildable(&two_nodes, &[tile("a", "....", &[Side::N]), both]));
+        let corner = tile("corner", "....", &[Side::N, Side::E]);
+        assert!(!pattern_buildable(&two_nodes, &[corner.clone(), tile("a", "....", &[Side::N])]));
+        assert!(pattern_buildable(&two_nodes, &[corner, both]));
     }
 
     #[test]
@@ -465,12 +468,16 @@ mod tests {
     fn water_must_meet_at_corners_when_asked() {
         let mut p = domino();
         p.water_connected = true;
-        let mut pool = tile("pool", "....", &[Side::N]);
-        pool.water_corners = Corners::of(&[Corner::NE]);
-        let dry = tile("dry", "....", &[Side::N]);
-        assert!(!pattern_buildable(&p, &[pool.clone(), dry]));
-        // NE of one meets NW of the other once both are turned.
-        let tiles = [pool.clone(), pool];
+        let pool = |id: &str, corner| {
+            let mut t = tile(id, "....", &[Side::N]);
+            t.water_corners = Corners::of(&[corner]);
+            t
+        };
+        assert!(!pattern_buildable(&p, &[pool("pool", Corner::NE), tile("dry", "....", &[Side::N])]));
+        // Turned to face their Nodes, two pools in the north-east corner end
+        // up in opposite corners of the shared edge: tiles are never mirrored.
+        assert!(!pattern_buildable(&p, &[pool("a", Corner::NE), pool("b", Corner::NE)]));
+        let tiles = [pool("a", Corner::NE), pool("b", Corner::NW)];
         let layout = pattern_layout(&p, &tiles).expect("buildable");
         let a = tiles[layout.tiles[0].0].rotated(layout.tiles[0].1).water_corners;
         let b = tiles[layout.tiles[1].0].rotated(layout.tiles[1].1).water_corners;
@@ -478,7 +485,7 @@ mod tests {
         let side = Side::ALL.into_iter().find(|s| s.offset() == toward).expect("a neighbour");
         assert!(corners_meet(a, side, b));
         p.water_connected = false;
-        assert!(pattern_buildable(&p, &[tile("x", "....", &[Side::E]), tile("y", "....", &[Side::W])]));
+        assert!(pattern_buildable(&p, &[pool("a", Corner::NE), pool("b", Corner::NE)]));
     }
 
     #[test]
