@@ -11,7 +11,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::map::{Cell, Map, PlacedTile, step};
-use super::map_tile::{Corner, Corners, Rotation, Side, Sides};
+use super::map_tile::{Corner, Corners, MapTile, Rotation, Side, Sides};
 
 /// One square rune of a pattern: a tile at `offset` with Nodes on `nodes`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -250,4 +250,247 @@ fn water_connected(tiles: &[&PlacedTile]) -> bool {
         }
     }
     joined.iter().all(|&j| j)
+}
+
+// ---- buildability (content checks) ----
+
+/// One way to build a pattern from a set of tiles: the pattern turned by
+/// `symmetry`, and for each of its cells (in the pattern's order) the index
+/// of its tile in the slice given and how that tile is turned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternLayout {
+    pub symmetry: Symmetry,
+    pub tiles: Vec<(usize, Rotation)>,
+}
+
+/// The tiles of an Ecology can build `pattern`; see [`pattern_layout`].
+pub fn pattern_buildable(pattern: &RunePattern, tiles: &[MapTile]) -> bool {
+    pattern_layout(pattern, tiles).is_some()
+}
+
+/// A layout building `pattern` from distinct `tiles`, if there is one: each
+/// cell's tile, turned, carries at least that cell's Nodes; tiles on
+/// orthogonally adjacent cells have touching edges that match; the Boat
+/// tile is first and the Sword tile last when the pattern asks; and water
+/// meets water across the layout when the pattern asks. Whether a real
+/// exploration can reach the layout (paths, other tiles) is not checked.
+pub fn pattern_layout(pattern: &RunePattern, tiles: &[MapTile]) -> Option<PatternLayout> {
+    if pattern.validate().is_err() {
+        return None;
+    }
+    let turned: Vec<[MapTile; 4]> = tiles.iter().map(|t| Rotation::ALL.map(|r| t.rotated(r))).collect();
+    Symmetry::all().find_map(|symmetry| {
+        let shape: Vec<((i32, i32), Sides)> =
+            pattern.cells.iter().map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes))).collect();
+        let mut chosen = Vec::with_capacity(shape.len());
+        lay_out(pattern, &shape, &turned, &mut chosen).then_some(PatternLayout { symmetry, tiles: chosen })
+    })
+}
+
+/// Depth-first search for the tile of the next cell.
+fn lay_out(
+    pattern: &RunePattern,
+    shape: &[((i32, i32), Sides)],
+    turned: &[[MapTile; 4]],
+    chosen: &mut Vec<(usize, Rotation)>,
+) -> bool {
+    let i = chosen.len();
+    if i == shape.len() {
+        return !pattern.water_connected || layout_water_connected(shape, turned, chosen);
+    }
+    let (cell, want) = shape[i];
+    let last = shape.len() - 1;
+    for (t, turns) in turned.iter().enumerate() {
+        if chosen.iter().any(|&(u, _)| u == t) {
+            continue;
+        }
+        if pattern.boat_first_sword_last && ((i == 0 && !turns[0].boat) || (i == last && !turns[0].sword)) {
+            continue;
+        }
+        for rotation in Rotation::ALL {
+            let here = &turns[usize::from(rotation.quarter_turns())];
+            if !here.nodes.contains_all(want) {
+                continue;
+            }
+            let fits = chosen.iter().enumerate().all(|(j, &(u, r))| {
+                let there = &turned[u][usize::from(r.quarter_turns())];
+                Side::ALL
+                    .into_iter()
+                    .find(|&s| step(cell, s) == shape[j].0)
+                    .is_none_or(|s| here.edges.get(s).matches(there.edges.get(s.opposite())))
+            });
+            if fits {
+                chosen.push((t, rotation));
+                if lay_out(pattern, shape, turned, chosen) {
+                    return true;
+                }
+                chosen.pop();
+            }
+        }
+    }
+    false
+}
+
+/// [`water_connected`] for a layout that is not on a map.
+fn layout_water_connected(
+    shape: &[((i32, i32), Sides)],
+    turned: &[[MapTile; 4]],
+    chosen: &[(usize, Rotation)],
+) -> bool {
+    let water = |j: usize| {
+        let (t, r) = chosen[j];
+        turned[t][usize::from(r.quarter_turns())].water_corners
+    };
+    let mut joined = vec![false; shape.len()];
+    joined[0] = true;
+    let mut stack = vec![0];
+    while let Some(i) = stack.pop() {
+        for j in 0..shape.len() {
+            if joined[j] {
+                continue;
+            }
+            let touching = Side::ALL.into_iter().find(|&s| step(shape[i].0, s) == shape[j].0);
+            if touching.is_some_and(|s| corners_meet(water(i), s, water(j))) {
+                joined[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    joined.iter().all(|&j| j)
+}
+
+/// Water in corners `a` meets water in corners `b` of the neighbour across `side`.
+fn corners_meet(a: Corners, side: Side, b: Corners) -> bool {
+    Corner::ends_of(side).into_iter().any(|c| a.contains(c) && c.across(side).is_some_and(|d| b.contains(d)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ecology::Ecology;
+    use crate::map::map_tile::{Area, Edge, Edges, TileKind};
+
+    /// A one-area tile: edges from `#` wall, `.` open, `~` water (N, E, S, W).
+    fn tile(id: &str, edges: &str, nodes: &[Side]) -> MapTile {
+        let e: Vec<Edge> = edges
+            .chars()
+            .map(|c| match c {
+                '#' => Edge::Wall,
+                '~' => Edge::Water,
+                _ => Edge::Open,
+            })
+            .collect();
+        let edges = Edges::from_array([e[0], e[1], e[2], e[3]]);
+        let exits: Vec<Side> = Side::ALL.into_iter().filter(|&s| edges.get(s).is_passable()).collect();
+        MapTile {
+            id: id.into(),
+            ecology: Ecology::Caverns,
+            kind: TileKind::Normal,
+            edges,
+            areas: vec![Area { exits: Sides::of(&exits), ..Area::default() }],
+            water_corners: Corners::NONE,
+            boat: false,
+            sword: false,
+            nodes: Sides::of(nodes),
+        }
+    }
+
+    fn pattern(cells: &[((i32, i32), &[Side])]) -> RunePattern {
+        RunePattern {
+            id: "1".into(),
+            cells: cells.iter().map(|&(offset, nodes)| RuneCell { offset, nodes: Sides::of(nodes) }).collect(),
+            water_connected: false,
+            boat_first_sword_last: false,
+        }
+    }
+
+    /// Two runes facing each other across their shared edge.
+    fn domino() -> RunePattern {
+        pattern(&[((0, 0), &[Side::E]), ((1, 0), &[Side::W])])
+    }
+
+    #[test]
+    fn tiles_are_turned_to_bring_their_nodes_into_place() {
+        let tiles = [tile("a", "....", &[Side::N]), tile("b", "....", &[Side::S])];
+        let layout = pattern_layout(&domino(), &tiles).expect("buildable");
+        assert_eq!(layout.tiles.len(), 2);
+        for (cell, &(t, r)) in domino().cells.iter().zip(&layout.tiles) {
+            let nodes = tiles[t].rotated(r).nodes;
+            assert!(nodes.contains_all(layout.symmetry.apply_sides(cell.nodes)));
+        }
+    }
+
+    #[test]
+    fn each_cell_needs_its_own_tile_with_enough_nodes() {
+        let both = tile("both", "....", &[Side::E, Side::W]);
+        let bare = tile("bare", "....", &[]);
+        assert!(!pattern_buildable(&domino(), &[both.clone(), bare]));
+        assert!(pattern_buildable(&domino(), &[both.clone(), tile("one", "....", &[Side::N])]));
+        // Opposite Nodes are not two Nodes side by side, however the tile is turned.
+        let two_nodes = pattern(&[((0, 0), &[Side::N, Side::S]), ((0, 1), &[Side::S])]);
+        let corner = tile("corner", "....", &[Side::N, Side::E]);
+        assert!(!pattern_buildable(&two_nodes, &[corner.clone(), tile("a", "....", &[Side::N])]));
+        assert!(pattern_buildable(&two_nodes, &[corner, both]));
+    }
+
+    #[test]
+    fn touching_edges_must_match() {
+        // The Node of the corridor lies on a wall; the room's on an open edge.
+        let corridor = tile("corridor", ".#.#", &[Side::E]);
+        let room = tile("room", "....", &[Side::N]);
+        assert!(!pattern_buildable(&domino(), &[corridor.clone(), room]));
+        let closet = tile("closet", "#.##", &[Side::N]);
+        assert!(pattern_buildable(&domino(), &[corridor.clone(), closet]));
+        // Water touches anything.
+        let pool = tile("pool", "~~~.", &[Side::N]);
+        assert!(pattern_buildable(&domino(), &[corridor, pool]));
+    }
+
+    #[test]
+    fn boat_first_and_sword_last() {
+        let mut p = pattern(&[((0, 0), &[Side::E]), ((1, 0), &[Side::N]), ((2, 0), &[Side::W])]);
+        p.boat_first_sword_last = true;
+        let mut boat = tile("boat", "....", &[Side::N]);
+        boat.boat = true;
+        let mut sword = tile("sword", "....", &[Side::N]);
+        sword.sword = true;
+        let plain = || tile("plain", "....", &[Side::S]);
+        assert!(!pattern_buildable(&p, &[boat.clone(), plain(), plain()]));
+        assert!(!pattern_buildable(&p, &[sword.clone(), plain(), plain()]));
+        assert!(!pattern_buildable(&p, &[boat.clone(), sword.clone()]), "three cells need three tiles");
+        let tiles = [plain(), sword, boat, plain()];
+        let layout = pattern_layout(&p, &tiles).expect("buildable");
+        assert!(tiles[layout.tiles[0].0].boat);
+        assert!(tiles[layout.tiles[2].0].sword);
+    }
+
+    #[test]
+    fn water_must_meet_at_corners_when_asked() {
+        let mut p = domino();
+        p.water_connected = true;
+        let pool = |id: &str, corner| {
+            let mut t = tile(id, "....", &[Side::N]);
+            t.water_corners = Corners::of(&[corner]);
+            t
+        };
+        assert!(!pattern_buildable(&p, &[pool("pool", Corner::NE), tile("dry", "....", &[Side::N])]));
+        // Turned to face their Nodes, two pools in the north-east corner end
+        // up in opposite corners of the shared edge: tiles are never mirrored.
+        assert!(!pattern_buildable(&p, &[pool("a", Corner::NE), pool("b", Corner::NE)]));
+        let tiles = [pool("a", Corner::NE), pool("b", Corner::NW)];
+        let layout = pattern_layout(&p, &tiles).expect("buildable");
+        let a = tiles[layout.tiles[0].0].rotated(layout.tiles[0].1).water_corners;
+        let b = tiles[layout.tiles[1].0].rotated(layout.tiles[1].1).water_corners;
+        let toward = layout.symmetry.apply_offset((1, 0));
+        let side = Side::ALL.into_iter().find(|s| s.offset() == toward).expect("a neighbour");
+        assert!(corners_meet(a, side, b));
+        p.water_connected = false;
+        assert!(pattern_buildable(&p, &[pool("a", Corner::NE), pool("b", Corner::NE)]));
+    }
+
+    #[test]
+    fn a_malformed_pattern_is_never_buildable() {
+        let p = pattern(&[((0, 0), &[Side::E]), ((0, 0), &[Side::W])]);
+        assert!(!pattern_buildable(&p, &[tile("a", "....", &[Side::E]), tile("b", "....", &[Side::W])]));
+    }
 }
