@@ -32,3 +32,26 @@ fn missing_content_folder_names_the_file() {
     assert_eq!(e.file, "heroes.json");
     assert!(e.reason.starts_with("cannot read"));
 }
+
+/// "Components" and the published set: counts, chests, campfires, tokens, blades.
+#[test]
+fn shipped_content_matches_the_component_counts() {
+    let content = Content::builtin().unwrap();
+    assert_eq!(content.count_problems(), Vec::<String>::new());
+    let census = content.census();
+    assert_eq!(census["ruins"]["legendary_location_cards"], 30);
+    assert_eq!(census["final_entity"]["head_2"], 3);
+    assert_eq!(census["heroes"]["sil"]["action_cards"], 15);
+}
+
+/// A malformed card inside a valid file is named with its id.
+#[test]
+fn a_dangling_reference_names_the_card() {
+    let mut files: Vec<(String, String)> = BUILTIN_FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+    let caverns = files.iter_mut().find(|(n, _)| n == "caverns/monsters.json").unwrap();
+    caverns.1 = caverns.1.replace("crazed_bipedal_saurian", "crazed_saurian_typo");
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let e = Content::from_files(&refs).unwrap_err();
+    assert_eq!(e.file, "caverns/features.json");
+    assert!(e.reason.contains("crazed_bipedal_saurian"), "{e}");
+}
