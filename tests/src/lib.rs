@@ -288,3 +288,27 @@ pub fn give_xp(g: &mut Game, values: &[u8]) {
         });
     }
 }
+
+/// An equipped one-hand Fighter Item for tests.
+pub fn equipped_item(name: &str, armor: u8, magic: bool, abilities: Vec<Ability>) -> depths_rules::hero::OwnedItem {
+    depths_rules::hero::OwnedItem {
+        card: depths_rules::hero::ItemCard {
+            id: name.to_lowercase(),
+            name: name.into(),
+            description: String::new(),
+            deck: Some(depths_rules::HeroClass::Fighter),
+            class_only: None,
+            hands: 1,
+            magic,
+            armor,
+            abilities,
+            xp: 1,
+            add_cards: vec![],
+            remove_cards: 0,
+            uses: None,
+            fabled_blade: false,
+        },
+        equipped: true,
+        uses_left: None,
+    }
+}

@@ -1,7 +1,6 @@
 //! The rulebook's worked Combat examples, each played with stacked decks.
 
-use depths_rules::hero::{ItemCard, OwnedItem};
-use depths_rules::{AbilitySource, Action, Difficulty, Effect, Event, HeroClass, RuleError, Target, Whom};
+use depths_rules::{AbilitySource, Action, Difficulty, Effect, Event, RuleError, Target, Whom};
 use depths_tests::*;
 
 /// "Combat Play Examples — Example 1: Two Hero Hits".
@@ -220,35 +219,12 @@ fn draw_example_3_draw_the_last_card_then_play_both() {
     assert!(!events.iter().any(|e| matches!(e, Event::DiscardReshuffled { .. })));
 }
 
-fn armor_item(name: &str) -> OwnedItem {
-    OwnedItem {
-        card: ItemCard {
-            id: name.to_lowercase(),
-            name: name.into(),
-            description: String::new(),
-            deck: Some(HeroClass::Fighter),
-            class_only: None,
-            hands: 1,
-            magic: false,
-            armor: 1,
-            abilities: vec![],
-            xp: 1,
-            add_cards: vec![],
-            remove_cards: 0,
-            uses: None,
-            fabled_blade: false,
-        },
-        equipped: true,
-        uses_left: None,
-    }
-}
-
 /// "Armor": a helmet and a shield (+1 each); 5 from a Monster Hit → 3, 3 from
 /// a different Monster's Ability → 1; total 4.
 #[test]
 fn armor_example_bren_takes_four() {
     let mut g = table(&["bren"]);
-    g.heroes[0].items = vec![armor_item("Helmet"), armor_item("Shield")];
+    g.heroes[0].items = vec![equipped_item("Helmet", 1, false, vec![]), equipped_item("Shield", 1, false, vec![])];
     assert_eq!(g.heroes[0].armor(), 2, "Armor values are combined");
     stack_hero(&mut g, 0, &[3, 4, 5], &[6, 7, 8]);
     stack_monster(&mut g, Difficulty::I, &[5, 2]);

@@ -3,7 +3,7 @@
 
 use depths_rules::action_card::MONSTER_POWER_CARDS;
 use depths_rules::effect::{Ability, Activation, Effect, Whom};
-use depths_rules::hero::{AbilityCard, HeroClass, ItemCard, OwnedAbility, OwnedItem};
+use depths_rules::hero::{AbilityCard, HeroClass, OwnedAbility};
 use depths_rules::monster::{MonsterCard, MonsterType};
 use depths_rules::{Action, CardId, Difficulty, Foe, Game, GameRng, Phase, Target};
 use depths_tests::*;
@@ -16,29 +16,6 @@ fn spell(name: &str, activation: Activation, effects: Vec<Effect>, exhaust: bool
             ability: Ability { name: name.into(), activation, effects, exhaust_after_use: exhaust },
         },
         exhausted: false,
-    }
-}
-
-fn item(name: &str, armor: u8, magic: bool, abilities: Vec<Ability>) -> OwnedItem {
-    OwnedItem {
-        card: ItemCard {
-            id: name.into(),
-            name: name.into(),
-            description: String::new(),
-            deck: Some(HeroClass::Fighter),
-            class_only: None,
-            hands: 1,
-            magic,
-            armor,
-            abilities,
-            xp: 1,
-            add_cards: vec![],
-            remove_cards: 0,
-            uses: None,
-            fabled_blade: false,
-        },
-        equipped: true,
-        uses_left: None,
     }
 }
 
@@ -86,7 +63,7 @@ fn random_game(seed: u64) -> Game {
     let mut g = Game::with_heroes(heroes.iter().map(|h| mat(h)).collect(), 1 + rng.below(3) as u8, seed);
     for hero in &mut g.heroes {
         if rng.below(2) == 0 {
-            hero.items.push(item(
+            hero.items.push(equipped_item(
                 "Mail",
                 1,
                 rng.below(2) == 0,
