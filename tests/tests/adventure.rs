@@ -50,3 +50,38 @@ fn scripted_loss_by_a_defeated_hero() {
     assert_eq!(g.phase, Phase::Lost(depths_rules::LossReason::HeroDefeated { hero: 0 }), "after {log:?}");
     assert!(g.legal_actions().is_empty());
 }
+
+/// "Save your Game … Just after Level Up, record the details of each Hero and
+/// the group … use the sheets to recreate your Heroes."
+#[test]
+fn a_party_record_after_level_up_starts_the_next_ecology() {
+    use depths_rules::record::PartyRecord;
+    let mut g = new_game(&["bren", "sil"], 11);
+    while !matches!(g.pending(), Some(depths_rules::Pending::LevelUp { .. })) {
+        let a = steady_policy(&g);
+        act(&mut g, a);
+    }
+    act(&mut g, depths_rules::Action::FinishLevelUp);
+    let record = g.party_record().expect("a full game");
+    assert_eq!(record.next_ecology, Ecology::Caverns);
+    let text = serde_json::to_string(&record).unwrap();
+    let back: PartyRecord = serde_json::from_str(&text).unwrap();
+    let resumed = Game::from_record(&back, fixture(), 99).unwrap();
+    let adv = resumed.adventure().unwrap();
+    assert_eq!(adv.ecology.ecology, Ecology::Caverns);
+    assert_eq!(adv.keys, g.adventure().unwrap().keys);
+    assert_eq!(adv.xp_pool, g.adventure().unwrap().xp_pool);
+    for (a, b) in resumed.heroes.iter().zip(&g.heroes) {
+        assert_eq!(
+            (a.level, a.health, a.items.len(), a.abilities.len()),
+            (b.level, b.health, b.items.len(), b.abilities.len())
+        );
+        assert_eq!(a.stored_power.len(), b.stored_power.len());
+        let mut x: Vec<u8> = a.draw.iter().map(|c| c.value).collect();
+        let mut y: Vec<u8> = b.draw.iter().chain(&b.hand).chain(&b.discard).map(|c| c.value).collect();
+        x.sort();
+        y.sort();
+        assert_eq!(x, y, "the same Action Card deck");
+    }
+    assert!(resumed.legal_actions().contains(&depths_rules::Action::DrawTile));
+}

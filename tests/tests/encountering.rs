@@ -373,3 +373,38 @@ fn random_campfire_healing_variant() {
         .unwrap();
     assert!((3..=8).contains(&healed), "a Fighter card value, not half of 22: {healed}");
 }
+
+/// "Alternate Heroes — Items": a multi-classed Hero draws from both classes and
+/// keeps one; a Secondary-class Item that Adds cards cannot be kept, but may go
+/// to an Ally of that Primary Class.
+#[test]
+fn multi_classed_items_choice_and_gift_to_an_ally() {
+    for with_wizard in [false, true] {
+        let heroes: &[&str] = if with_wizard { &["bren_alt", "sil"] } else { &["bren_alt"] };
+        let mut g = new_game(heroes, Variants::default());
+        // Put the Wizard's card-adding blade on top of the Wizard Item deck.
+        let adv = g.adventure.as_deref_mut().unwrap();
+        let wiz = &mut adv.item_decks[1];
+        let i = wiz.iter().position(|c| c.id == "wizard_blade").unwrap();
+        let blade = wiz.remove(i);
+        wiz.push(blade);
+        lay(&mut g, "ruins-chest", (1, 0));
+        act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+        act(&mut g, Action::ChooseHero { hero: 0 });
+        let Some(Pending::ChooseItem { options, .. }) = g.pending().cloned() else { panic!("a choice of two") };
+        assert_eq!(options.len(), 2);
+        let wizard_index = options.iter().position(|o| o.id == "wizard_blade").unwrap() as u8;
+        let choose_wizard = Action::ChooseOption { index: wizard_index };
+        if with_wizard {
+            act(&mut g, choose_wizard);
+            while let Some(Pending::RemoveCards { .. }) = g.pending() {
+                let first = g.legal_actions()[0].clone();
+                act(&mut g, first);
+            }
+            assert_eq!(g.heroes[1].items[0].card.id, "wizard_blade", "given to Sil");
+            assert!(g.heroes[0].items.is_empty());
+        } else {
+            assert_eq!(g.check(&choose_wizard), Err(RuleError::WrongClass));
+        }
+    }
+}

@@ -470,7 +470,13 @@ impl Game {
                     let deck = class_index(other.deck.unwrap_or(self.heroes[hero as usize].mat.class));
                     self.adv_mut().item_decks[deck].insert(0, other);
                 }
-                self.gain_item(hero, keep, events);
+                let mat_class = self.heroes[hero as usize].mat.class;
+                let to = if keep.deck != Some(mat_class) && !keep.add_cards.is_empty() {
+                    self.ally_for(hero, &keep).unwrap_or(hero)
+                } else {
+                    hero
+                };
+                self.gain_item(to, keep, events);
             }
             Pending::ChooseAbility { hero, mut options } => {
                 let keep = options.remove(i);

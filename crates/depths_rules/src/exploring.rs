@@ -234,7 +234,11 @@ impl Game {
                         let mat = &self.heroes[*hero as usize].mat;
                         // "Items from their Secondary class that require adding Item
                         // Action Cards … cannot be selected."
-                        if item.deck != Some(mat.class) && !item.add_cards.is_empty() {
+                        // "…but the Hero may give an Ally with that Primary Class the Item instead."
+                        if item.deck != Some(mat.class)
+                            && !item.add_cards.is_empty()
+                            && self.ally_for(*hero, item).is_none()
+                        {
                             return Err(RuleError::WrongClass);
                         }
                         Ok(())
@@ -260,6 +264,12 @@ impl Game {
             },
             _ => Err(RuleError::WrongStep { expected: "an Exploring action" }),
         }
+    }
+
+    /// An Ally whose Primary Class is the Item's deck (for a multi-classed Hero's
+    /// Secondary-class Item that Adds Item Action Cards).
+    pub(crate) fn ally_for(&self, hero: u8, item: &crate::hero::ItemCard) -> Option<u8> {
+        (0..self.heroes.len() as u8).find(|&h| h != hero && Some(self.heroes[h as usize].mat.class) == item.deck)
     }
 
     fn check_exploring_ability(&self, h: u8, source: AbilitySource, target: Target) -> Result<(), RuleError> {

@@ -23,6 +23,7 @@ pub mod legendary_location;
 pub mod map;
 pub mod monster;
 pub mod options;
+pub mod record;
 pub mod rng;
 
 pub use action::{Action, Target};
