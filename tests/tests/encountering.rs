@@ -408,3 +408,40 @@ fn multi_classed_items_choice_and_gift_to_an_ally() {
         }
     }
 }
+
+fn boxed_in(variants: Variants) -> Game {
+    let mut g = new_game(&["bren"], variants);
+    lay(&mut g, "ruins-monster", (1, 0));
+    lay(&mut g, "ruins-twins", (-1, 0));
+    lay(&mut g, "ruins-feature", (0, 1));
+    lay(&mut g, "ruins-door", (0, -1));
+    g
+}
+
+/// "WARNING! LOSING BY TILE PLACEMENT": a drawn tile with no legal place loses the game.
+#[test]
+fn drawing_an_unplaceable_tile_loses() {
+    let mut g = boxed_in(Variants::default());
+    let events = act(&mut g, Action::DrawTile);
+    assert_eq!(g.phase, depths_rules::Phase::Lost(depths_rules::LossReason::DeadEnd));
+    assert!(events.contains(&Event::GameLost { reason: depths_rules::LossReason::DeadEnd }));
+}
+
+/// "One Dead-End Per Ecology": set it aside, draw again or Encounter; the tile
+/// stays placeable later; only once per Ecology.
+#[test]
+fn one_dead_end_per_ecology_variant() {
+    let mut g = boxed_in(Variants { one_dead_end: true, ..Variants::default() });
+    let events = act(&mut g, Action::DrawTile);
+    assert!(events.iter().any(|e| matches!(e, Event::TileSetAside { .. })));
+    assert_eq!(g.phase, depths_rules::Phase::Exploring);
+    assert!(!g.legal_actions().iter().any(|a| matches!(a, Action::PlaceSetAsideTile { .. })), "nowhere to put it yet");
+    act(&mut g, Action::Encounter { element: element_at((0, -1)) });
+    let place = g.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceSetAsideTile { .. }));
+    act(&mut g, place.expect("placeable once the Door is open"));
+    // A second dead end in the same Ecology loses.
+    let mut g = boxed_in(Variants { one_dead_end: true, ..Variants::default() });
+    act(&mut g, Action::DrawTile);
+    act(&mut g, Action::DrawTile);
+    assert_eq!(g.phase, depths_rules::Phase::Lost(depths_rules::LossReason::DeadEnd));
+}
