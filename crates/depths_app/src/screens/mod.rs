@@ -1,0 +1,23 @@
+//! The top-level screens and how the game moves between them.
+
+use bevy::prelude::*;
+
+pub mod loading;
+pub mod menu;
+pub mod playing;
+
+/// Which screen is up. Entities spawned for a screen carry
+/// `DespawnOnExit(Screen::…)` so nothing leaks between screens.
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Screen {
+    /// Fonts (and later card and tile content) load here.
+    #[default]
+    Loading,
+    Menu,
+    Playing,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_state::<Screen>();
+    app.add_plugins((menu::plugin, playing::plugin));
+}
