@@ -10,9 +10,12 @@ use std::collections::HashMap;
 
 use bevy::{
     asset::RenderAssetUsages,
+    image::{ImageAddressMode, ImageSampler, ImageSamplerDescriptor},
+    math::Affine2,
     mesh::{Indices, PrimitiveTopology},
     prelude::*,
     render::render_resource::{Extent3d, TextureDimension, TextureFormat},
+    sprite_render::AlphaMode2d,
 };
 
 use crate::{
@@ -34,9 +37,16 @@ const TOKEN_RADIUS: f32 = 30.0;
 /// Stone textures to choose from; each tile picks one.
 const FLOOR_VARIANTS: usize = 4;
 const FLOOR_TEXELS: u32 = 256;
+const GLOW_TEXELS: u32 = 128;
+const TABLE_TEXELS: u32 = 256;
+/// Side of the table quad, in world units; large enough to never see its edge.
+const TABLE_SIZE: f32 = 40_000.0;
+/// World units one repeat of the wood texture covers.
+const TABLE_TILE: f32 = 900.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Art>();
+    app.add_systems(Startup, spawn_table);
     app.add_systems(
         Update,
         (draw_new_tiles, draw_lantern)
@@ -60,6 +70,8 @@ enum Shape {
     Diamond,
     /// A stone floor texture on a 1 × 1 square.
     Floor(usize),
+    /// A soft round light (radial gradient) on a 1 × 1 square; tinted by the colour.
+    Glow,
 }
 
 /// One flat shape of the drawing, relative to its tile or token.
@@ -182,20 +194,38 @@ fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
         Edge::Open => vec![(-h, -OPENING / 2.0), (OPENING / 2.0, h)],
     };
     let rot = along.y.atan2(along.x);
+    let inner = h - w; // where the floor starts, along the side
     for (from, to) in spans {
         let mid = (from + to) / 2.0;
         let len = to - from;
         let center = normal * (h - w / 2.0) + along * mid;
-        // Shadow the wall throws on the floor, the wall, and its lit top edge.
-        out.push(
-            rect(hexa(0x000000, 0.30), center - normal * (w / 2.0 + 5.0), Vec2::new(len, 12.0), Z_WALL_SHADOW)
-                .rotated(rot),
-        );
         out.push(rect(hex(WALL), center, Vec2::new(len, w), Z_WALL).rotated(rot));
-        out.push(
-            rect(hex(WALL_TOP), center - normal * (w / 2.0 - 1.5), Vec2::new(len, 3.0), Z_WALL + 0.001)
-                .rotated(rot),
-        );
+        // Masonry: blocks of slightly varied stone with dark joints between.
+        let blocks = (len / 34.0).round().max(1.0) as usize;
+        let block_len = len / blocks as f32;
+        for b in 0..blocks {
+            let at = from + (b as f32 + 0.5) * block_len;
+            let mut rng = SplitMix64((at * 7.0) as i64 as u64 ^ ((side as u64) << 40));
+            let shade = [0x2e2721, 0x332b24, 0x2a241f, 0x372e26][rng.below(4)];
+            out.push(
+                rect(hex(shade), normal * (h - w / 2.0) + along * at, Vec2::new(block_len - 3.0, w - 5.0), Z_WALL + 0.001)
+                    .rotated(rot),
+            );
+        }
+        // The wall's shadow on the floor and its lit inner edge, only where
+        // there is floor beside it (not across the corners).
+        let (lo, hi) = (from.max(-inner), to.min(inner));
+        if hi > lo {
+            let floor_mid = normal * (h - w) + along * ((lo + hi) / 2.0);
+            out.push(
+                rect(hexa(0x000000, 0.28), floor_mid - normal * 5.0, Vec2::new(hi - lo, 10.0), Z_WALL_SHADOW)
+                    .rotated(rot),
+            );
+            out.push(
+                rect(hex(WALL_TOP), floor_mid + normal * 1.0, Vec2::new(hi - lo, 2.0), Z_WALL + 0.002)
+                    .rotated(rot),
+            );
+        }
     }
 }
 
@@ -325,11 +355,7 @@ fn lantern_pieces() -> Vec<Piece> {
     let mut out = Vec::new();
     let z = 0.0;
     let warm = 0xffd86b;
-    // A soft pool of light: many faint discs, so no ring stands out.
-    for i in 0..14 {
-        let r = 160.0 - i as f32 * 9.0;
-        out.push(circle(hexa(warm, 0.022), Vec2::ZERO, r, z + i as f32 * 1e-4));
-    }
+    out.push(Piece::new(Shape::Glow, hexa(warm, 0.55), Vec2::ZERO, Vec2::splat(330.0), z));
     out.push(circle(hexa(0x000000, 0.55), Vec2::new(3.0, -5.0), 34.0, z + 0.003));
     out.push(circle(hex(GOLD), Vec2::ZERO, 33.0, z + 0.004));
     out.push(circle(hex(0x2d3340), Vec2::ZERO, 29.5, z + 0.005));
@@ -349,6 +375,9 @@ fn lantern_pieces() -> Vec<Piece> {
 struct Art {
     meshes: HashMap<Shape, Handle<Mesh>>,
     floors: Vec<Handle<ColorMaterial>>,
+    glow: Handle<Image>,
+    glows: HashMap<[u8; 4], Handle<ColorMaterial>>,
+    table: Handle<ColorMaterial>,
     colors: HashMap<[u8; 4], Handle<ColorMaterial>>,
 }
 
@@ -370,20 +399,38 @@ impl FromWorld for Art {
             );
             meshes_map.insert(Shape::Diamond, meshes.add(Rhombus::new(1.0, 1.0)));
         }
-        let images: Vec<Handle<Image>> = {
+        let (floor_images, glow, table_image) = {
             let mut images = world.resource_mut::<Assets<Image>>();
-            (0..FLOOR_VARIANTS)
-                .map(|v| images.add(floor_image(0xF100_0000 + v as u64)))
-                .collect()
+            let floors: Vec<Handle<Image>> = (0..FLOOR_VARIANTS)
+                .map(|v| images.add(rgba_image(FLOOR_TEXELS, flagstones(0xF100_0000 + v as u64, FLOOR_TEXELS as usize))))
+                .collect();
+            let glow = images.add(rgba_image(GLOW_TEXELS, radial_glow(GLOW_TEXELS as usize)));
+            let mut table = rgba_image(TABLE_TEXELS, wood_planks(0x7AB1E, TABLE_TEXELS as usize));
+            table.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor {
+                address_mode_u: ImageAddressMode::Repeat,
+                address_mode_v: ImageAddressMode::Repeat,
+                ..ImageSamplerDescriptor::linear()
+            });
+            (floors, glow, images.add(table))
         };
         let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
-        let floors = images
+        let floors = floor_images
             .into_iter()
             .map(|image| materials.add(ColorMaterial::from(image)))
             .collect();
+        let table = materials.add(ColorMaterial {
+            // Dimmed, so the board stands out from the table.
+            color: Color::srgb(0.62, 0.62, 0.62),
+            texture: Some(table_image),
+            uv_transform: Affine2::from_scale(Vec2::splat(TABLE_SIZE / TABLE_TILE)),
+            alpha_mode: AlphaMode2d::Opaque,
+        });
         Self {
             meshes: meshes_map,
             floors,
+            glow,
+            glows: HashMap::new(),
+            table,
             colors: HashMap::new(),
         }
     }
@@ -401,6 +448,7 @@ impl Art {
             .map(|piece| {
                 let (mesh, material) = match piece.shape {
                     Shape::Floor(v) => (self.meshes[&Shape::Square].clone(), self.floors[v].clone()),
+                    Shape::Glow => (self.meshes[&Shape::Square].clone(), self.glow_material(piece.color, materials)),
                     shape => (self.meshes[&shape].clone(), self.material(piece.color, materials)),
                 };
                 (Mesh2d(mesh), MeshMaterial2d(material), piece.transform())
@@ -411,6 +459,22 @@ impl Art {
                 children.spawn(part);
             }
         });
+    }
+
+    fn glow_material(&mut self, tint: Color, materials: &mut Assets<ColorMaterial>) -> Handle<ColorMaterial> {
+        let key = tint.to_srgba().to_u8_array();
+        let texture = self.glow.clone();
+        self.glows
+            .entry(key)
+            .or_insert_with(|| {
+                materials.add(ColorMaterial {
+                    color: tint,
+                    texture: Some(texture),
+                    alpha_mode: AlphaMode2d::Blend,
+                    ..default()
+                })
+            })
+            .clone()
     }
 
     fn material(&mut self, color: Color, materials: &mut Assets<ColorMaterial>) -> Handle<ColorMaterial> {
@@ -475,8 +539,17 @@ fn star_mesh(points: usize, inner: f32) -> Mesh {
         .with_inserted_indices(Indices::U32(indices))
 }
 
-fn floor_image(seed: u64) -> Image {
-    let size = FLOOR_TEXELS;
+/// The wooden table under everything, on every screen.
+fn spawn_table(mut commands: Commands, art: Res<Art>) {
+    commands.spawn((
+        Name::new("Table"),
+        Mesh2d(art.meshes[&Shape::Square].clone()),
+        MeshMaterial2d(art.table.clone()),
+        Transform::from_xyz(0.0, 0.0, -5.0).with_scale(Vec3::new(TABLE_SIZE, TABLE_SIZE, 1.0)),
+    ));
+}
+
+fn rgba_image(size: u32, pixels: Vec<u8>) -> Image {
     Image::new(
         Extent3d {
             width: size,
@@ -484,10 +557,74 @@ fn floor_image(seed: u64) -> Image {
             depth_or_array_layers: 1,
         },
         TextureDimension::D2,
-        flagstones(seed, size as usize),
+        pixels,
         TextureFormat::Rgba8UnormSrgb,
         RenderAssetUsages::RENDER_WORLD,
     )
+}
+
+/// White with alpha falling off smoothly from the centre: tint it with the material colour.
+fn radial_glow(size: usize) -> Vec<u8> {
+    let mut data = Vec::with_capacity(size * size * 4);
+    for y in 0..size {
+        for x in 0..size {
+            let u = (x as f32 + 0.5) / size as f32 * 2.0 - 1.0;
+            let v = (y as f32 + 0.5) / size as f32 * 2.0 - 1.0;
+            let r = (u * u + v * v).sqrt().min(1.0);
+            let a = (1.0 - r).powf(2.2);
+            data.extend_from_slice(&[255, 255, 255, (a * 255.0) as u8]);
+        }
+    }
+    data
+}
+
+/// Dark walnut boards running east–west, with grain, seams and butt joints.
+/// Tiles seamlessly in both directions.
+fn wood_planks(seed: u64, size: usize) -> Vec<u8> {
+    let mut rng = SplitMix64(seed);
+    let boards = 4;
+    let board_h = size / boards;
+    let tints: Vec<f32> = (0..boards).map(|_| 0.85 + rng.next_f32() * 0.3).collect();
+    let joints: Vec<usize> = (0..boards).map(|_| rng.below(size)).collect();
+    let phase: Vec<f32> = (0..boards).map(|_| rng.next_f32() * 40.0).collect();
+    let noise_seed = rng.next_u64();
+    let mut data = Vec::with_capacity(size * size * 4);
+    for y in 0..size {
+        let b = (y / board_h).min(boards - 1);
+        let yy = y % board_h;
+        for x in 0..size {
+            // Periodic noise so the texture repeats without a seam.
+            let n = periodic_noise(noise_seed ^ b as u64, x as f32 / 32.0, yy as f32 / 6.0, size as f32 / 32.0);
+            let grain = ((yy as f32 + n * 9.0 + phase[b]) * 0.9).sin() * 0.5 + 0.5;
+            let fine = hash2(noise_seed ^ 0x77, x as i32 / 3, y as i32) * 0.06;
+            let mut k = tints[b] * (0.82 + 0.18 * grain) + fine;
+            if yy < 2 || x.abs_diff(joints[b]) < 2 {
+                k *= 0.6; // seams between boards
+            }
+            let (r, g, bl) = (0.26 * k, 0.16 * k, 0.10 * k);
+            for c in [r, g, bl] {
+                data.push((c.clamp(0.0, 1.0) * 255.0) as u8);
+            }
+            data.push(255);
+        }
+    }
+    data
+}
+
+/// Value noise that repeats every `period` units in x.
+fn periodic_noise(seed: u64, x: f32, y: f32, period: f32) -> f32 {
+    let p = period as i32;
+    let (x0, y0) = (x.floor(), y.floor());
+    let (fx, fy) = (smoothstep(0.0, 1.0, x - x0), smoothstep(0.0, 1.0, y - y0));
+    let (ix, iy) = ((x0 as i32).rem_euclid(p), y0 as i32);
+    let ix1 = (ix + 1).rem_euclid(p);
+    let a = hash2(seed, ix, iy);
+    let b = hash2(seed, ix1, iy);
+    let c = hash2(seed, ix, iy + 1);
+    let d = hash2(seed, ix1, iy + 1);
+    let top = a + (b - a) * fx;
+    let bottom = c + (d - c) * fx;
+    top + (bottom - top) * fy
 }
 
 /// RGBA8 (sRGB) pixels of irregular flagstones in rows, with mortar joints,

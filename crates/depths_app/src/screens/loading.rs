@@ -1,6 +1,6 @@
 //! The loading screen: waits for the fonts (and, later, the card and tile content).
 
-use bevy::prelude::*;
+use bevy::{prelude::*, window::RequestRedraw};
 use bevy_asset_loader::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -23,6 +23,16 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
         loading_ui.run_if(in_state(Screen::Loading)),
+    );
+    // Assets finish loading off the main thread, which wakes nothing: under
+    // reactive rendering the next frame would wait for input or the 5 s (60 s
+    // unfocused) timeout. Keep frames coming while loading.
+    app.add_systems(
+        Update,
+        (|mut redraw: MessageWriter<RequestRedraw>| {
+            redraw.write(RequestRedraw);
+        })
+        .run_if(in_state(Screen::Loading)),
     );
 }
 

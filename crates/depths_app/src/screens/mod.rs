@@ -20,4 +20,11 @@ pub enum Screen {
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<Screen>();
     app.add_plugins((menu::plugin, playing::plugin));
+    app.add_systems(Update, log_transitions);
+}
+
+fn log_transitions(mut transitions: MessageReader<StateTransitionEvent<Screen>>) {
+    for t in transitions.read() {
+        info!("screen: {:?} → {:?}", t.exited, t.entered);
+    }
 }
