@@ -151,12 +151,28 @@ fn tile_pieces(map: &DemoMap, tile: &Tile) -> Vec<Piece> {
     let mut out = Vec::new();
     let t = TILE_SIZE;
     // Cast shadow on the table, a soft one and a tight one.
-    out.push(rect(hexa(0x000000, 0.28), Vec2::new(9.0, -12.0), Vec2::splat(t + 18.0), Z_SHADOW));
-    out.push(rect(hexa(0x000000, 0.45), Vec2::new(6.0, -8.0), Vec2::splat(t + 2.0), Z_SHADOW + 0.01));
+    out.push(rect(
+        hexa(0x000000, 0.28),
+        Vec2::new(9.0, -12.0),
+        Vec2::splat(t + 18.0),
+        Z_SHADOW,
+    ));
+    out.push(rect(
+        hexa(0x000000, 0.45),
+        Vec2::new(6.0, -8.0),
+        Vec2::splat(t + 2.0),
+        Z_SHADOW + 0.01,
+    ));
     // The tile's cardboard edge, then the stone floor.
     out.push(rect(hex(RIM), Vec2::ZERO, Vec2::splat(t), Z_RIM));
     let variant = floor_variant(map.seed, tile);
-    out.push(Piece::new(Shape::Floor(variant), Color::WHITE, Vec2::ZERO, Vec2::splat(t - 6.0), Z_FLOOR));
+    out.push(Piece::new(
+        Shape::Floor(variant),
+        Color::WHITE,
+        Vec2::ZERO,
+        Vec2::splat(t - 6.0),
+        Z_FLOOR,
+    ));
 
     let h = t / 2.0 - 3.0;
     for side in Side::ALL {
@@ -208,8 +224,13 @@ fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
             let mut rng = SplitMix64((at * 7.0) as i64 as u64 ^ ((side as u64) << 40));
             let shade = [0x2e2721, 0x332b24, 0x2a241f, 0x372e26][rng.below(4)];
             out.push(
-                rect(hex(shade), normal * (h - w / 2.0) + along * at, Vec2::new(block_len - 3.0, w - 5.0), Z_WALL + 0.001)
-                    .rotated(rot),
+                rect(
+                    hex(shade),
+                    normal * (h - w / 2.0) + along * at,
+                    Vec2::new(block_len - 3.0, w - 5.0),
+                    Z_WALL + 0.001,
+                )
+                .rotated(rot),
             );
         }
         // The wall's shadow on the floor and its lit inner edge, only where
@@ -218,12 +239,22 @@ fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
         if hi > lo {
             let floor_mid = normal * (h - w) + along * ((lo + hi) / 2.0);
             out.push(
-                rect(hexa(0x000000, 0.28), floor_mid - normal * 5.0, Vec2::new(hi - lo, 10.0), Z_WALL_SHADOW)
-                    .rotated(rot),
+                rect(
+                    hexa(0x000000, 0.28),
+                    floor_mid - normal * 5.0,
+                    Vec2::new(hi - lo, 10.0),
+                    Z_WALL_SHADOW,
+                )
+                .rotated(rot),
             );
             out.push(
-                rect(hex(WALL_TOP), floor_mid + normal * 1.0, Vec2::new(hi - lo, 2.0), Z_WALL + 0.002)
-                    .rotated(rot),
+                rect(
+                    hex(WALL_TOP),
+                    floor_mid + normal * 1.0,
+                    Vec2::new(hi - lo, 2.0),
+                    Z_WALL + 0.002,
+                )
+                .rotated(rot),
             );
         }
     }
@@ -234,7 +265,8 @@ fn boundary_pieces(out: &mut Vec<Piece>, seed: u64, tile: &Tile, h: f32) {
     if tile.areas.len() < 2 {
         return;
     }
-    let mut rng = SplitMix64(seed ^ 0xB0_0DA7 ^ (tile.cell.x as u64).rotate_left(17) ^ tile.cell.y as u64);
+    let mut rng =
+        SplitMix64(seed ^ 0xB0_0DA7 ^ (tile.cell.x as u64).rotate_left(17) ^ tile.cell.y as u64);
     for pair in 0..tile.areas.len() - 1 {
         let a = area_anchor(tile, pair);
         let b = area_anchor(tile, pair + 1);
@@ -245,15 +277,36 @@ fn boundary_pieces(out: &mut Vec<Piece>, seed: u64, tile: &Tile, h: f32) {
         let (p, q) = (mid - dir * reach.0, mid + dir * reach.1);
         let len = p.distance(q);
         let rot = dir.y.atan2(dir.x);
-        out.push(rect(hexa(0x000000, 0.35), (p + q) / 2.0 + Vec2::new(3.0, -4.0), Vec2::new(len, 16.0), Z_BOUNDARY).rotated(rot));
-        out.push(rect(hex(0x2a231d), (p + q) / 2.0, Vec2::new(len, 12.0), Z_BOUNDARY + 0.001).rotated(rot));
+        out.push(
+            rect(
+                hexa(0x000000, 0.35),
+                (p + q) / 2.0 + Vec2::new(3.0, -4.0),
+                Vec2::new(len, 16.0),
+                Z_BOUNDARY,
+            )
+            .rotated(rot),
+        );
+        out.push(
+            rect(
+                hex(0x2a231d),
+                (p + q) / 2.0,
+                Vec2::new(len, 12.0),
+                Z_BOUNDARY + 0.001,
+            )
+            .rotated(rot),
+        );
         let stones = (len / 11.0) as usize;
         for i in 0..stones {
             let f = (i as f32 + 0.5) / stones as f32;
             let jitter = dir.perp() * (rng.next_f32() - 0.5) * 10.0;
             let r = 4.0 + rng.next_f32() * 4.5;
             let shade = 0x4a4037 + ((rng.below(3) as u32) * 0x0a0a0a);
-            out.push(circle(hex(shade), p.lerp(q, f) + jitter, r, Z_BOUNDARY + 0.002 + i as f32 * 1e-4));
+            out.push(circle(
+                hex(shade),
+                p.lerp(q, f) + jitter,
+                r,
+                Z_BOUNDARY + 0.002 + i as f32 * 1e-4,
+            ));
         }
     }
 }
@@ -262,8 +315,16 @@ fn boundary_pieces(out: &mut Vec<Piece>, seed: u64, tile: &Tile, h: f32) {
 fn clip_reach(p: Vec2, dir: Vec2, h: f32) -> (f32, f32) {
     let along = |sign: f32| {
         let d = dir * sign;
-        let tx = if d.x.abs() < 1e-6 { f32::MAX } else { ((h * d.x.signum()) - p.x) / d.x };
-        let ty = if d.y.abs() < 1e-6 { f32::MAX } else { ((h * d.y.signum()) - p.y) / d.y };
+        let tx = if d.x.abs() < 1e-6 {
+            f32::MAX
+        } else {
+            ((h * d.x.signum()) - p.x) / d.x
+        };
+        let ty = if d.y.abs() < 1e-6 {
+            f32::MAX
+        } else {
+            ((h * d.y.signum()) - p.y) / d.y
+        };
         tx.min(ty).max(0.0)
     };
     (along(-1.0), along(1.0))
@@ -272,13 +333,30 @@ fn clip_reach(p: Vec2, dir: Vec2, h: f32) -> (f32, f32) {
 fn rune_node(out: &mut Vec<Piece>, at: Vec2, z: f32) {
     out.push(circle(hexa(RUNE, 0.18), at, 24.0, z));
     out.push(circle(hexa(RUNE, 0.25), at, 16.0, z + 0.001));
-    out.push(Piece::new(Shape::Diamond, hex(RUNE), at, Vec2::splat(26.0), z + 0.002));
-    out.push(Piece::new(Shape::Diamond, hex(0x1b5f7a), at, Vec2::splat(11.0), z + 0.003));
+    out.push(Piece::new(
+        Shape::Diamond,
+        hex(RUNE),
+        at,
+        Vec2::splat(26.0),
+        z + 0.002,
+    ));
+    out.push(Piece::new(
+        Shape::Diamond,
+        hex(0x1b5f7a),
+        at,
+        Vec2::splat(11.0),
+        z + 0.003,
+    ));
 }
 
 /// A round token with the element's icon on it.
 fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
-    out.push(circle(hexa(0x000000, 0.5), at + Vec2::new(3.0, -4.0), TOKEN_RADIUS + 1.0, z));
+    out.push(circle(
+        hexa(0x000000, 0.5),
+        at + Vec2::new(3.0, -4.0),
+        TOKEN_RADIUS + 1.0,
+        z,
+    ));
     out.push(circle(hex(TOKEN_RIM), at, TOKEN_RADIUS, z + 0.001));
     out.push(circle(hex(PARCHMENT), at, TOKEN_RADIUS - 3.0, z + 0.002));
     let z = z + 0.003;
@@ -297,14 +375,38 @@ fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
                 &[(0.0, 0.0, 21.0)]
             };
             for &(x, y, r) in spots {
-                out.push(Piece::new(Shape::Star, hex(0x4a0d0a), p(x, y - 1.0), Vec2::splat(r + 2.0), next_z()));
-                out.push(Piece::new(Shape::Star, crimson, p(x, y), Vec2::splat(r), next_z()));
+                out.push(Piece::new(
+                    Shape::Star,
+                    hex(0x4a0d0a),
+                    p(x, y - 1.0),
+                    Vec2::splat(r + 2.0),
+                    next_z(),
+                ));
+                out.push(Piece::new(
+                    Shape::Star,
+                    crimson,
+                    p(x, y),
+                    Vec2::splat(r),
+                    next_z(),
+                ));
                 out.push(circle(hex(0x4a0d0a), p(x, y), r * 0.2, next_z()));
             }
         }
         Element::Feature => {
-            out.push(Piece::new(Shape::Circle, hex(0x17484f), p(0.0, 0.0), Vec2::new(22.0, 13.0), next_z()));
-            out.push(Piece::new(Shape::Circle, hex(0x2a8f9f), p(0.0, 0.0), Vec2::new(19.0, 10.5), next_z()));
+            out.push(Piece::new(
+                Shape::Circle,
+                hex(0x17484f),
+                p(0.0, 0.0),
+                Vec2::new(22.0, 13.0),
+                next_z(),
+            ));
+            out.push(Piece::new(
+                Shape::Circle,
+                hex(0x2a8f9f),
+                p(0.0, 0.0),
+                Vec2::new(19.0, 10.5),
+                next_z(),
+            ));
             out.push(circle(hex(0xe8f4f0), p(0.0, 0.0), 7.0, next_z()));
             out.push(circle(hex(0x102024), p(0.0, 0.0), 4.0, next_z()));
         }
@@ -315,36 +417,110 @@ fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
             let wood = hex(0x8a5428);
             out.push(rect(wood, p(0.0, -5.5), Vec2::new(21.0, 19.0), next_z()));
             out.push(circle(wood, p(0.0, 5.0), 10.5, next_z()));
-            out.push(rect(hex(0x5e3a1c), p(0.0, -1.0), Vec2::new(2.0, 28.0), next_z()));
+            out.push(rect(
+                hex(0x5e3a1c),
+                p(0.0, -1.0),
+                Vec2::new(2.0, 28.0),
+                next_z(),
+            ));
             out.push(circle(hex(0x140c06), p(5.0, -2.0), 2.6, next_z()));
-            out.push(Piece::new(Shape::Triangle, hex(0x140c06), p(5.0, -5.0), Vec2::new(4.0, 5.0), next_z()));
+            out.push(Piece::new(
+                Shape::Triangle,
+                hex(0x140c06),
+                p(5.0, -5.0),
+                Vec2::new(4.0, 5.0),
+                next_z(),
+            ));
         }
         Element::Chest => {
-            out.push(rect(hex(0x3d230f), p(0.0, 0.0), Vec2::new(38.0, 28.0), next_z()));
-            out.push(rect(hex(0x8a5a2b), p(0.0, -4.5), Vec2::new(34.0, 15.0), next_z()));
-            out.push(rect(hex(0x6b4220), p(0.0, 7.5), Vec2::new(34.0, 9.0), next_z()));
+            out.push(rect(
+                hex(0x3d230f),
+                p(0.0, 0.0),
+                Vec2::new(38.0, 28.0),
+                next_z(),
+            ));
+            out.push(rect(
+                hex(0x8a5a2b),
+                p(0.0, -4.5),
+                Vec2::new(34.0, 15.0),
+                next_z(),
+            ));
+            out.push(rect(
+                hex(0x6b4220),
+                p(0.0, 7.5),
+                Vec2::new(34.0, 9.0),
+                next_z(),
+            ));
             for x in [-11.0, 11.0] {
-                out.push(rect(hex(0xd4a017), p(x, 0.0), Vec2::new(3.5, 24.0), next_z()));
+                out.push(rect(
+                    hex(0xd4a017),
+                    p(x, 0.0),
+                    Vec2::new(3.5, 24.0),
+                    next_z(),
+                ));
             }
-            out.push(rect(hex(0xd4a017), p(0.0, 2.0), Vec2::new(7.0, 8.0), next_z()));
-            out.push(rect(hex(0x2a1a0a), p(0.0, 1.5), Vec2::new(2.0, 3.5), next_z()));
+            out.push(rect(
+                hex(0xd4a017),
+                p(0.0, 2.0),
+                Vec2::new(7.0, 8.0),
+                next_z(),
+            ));
+            out.push(rect(
+                hex(0x2a1a0a),
+                p(0.0, 1.5),
+                Vec2::new(2.0, 3.5),
+                next_z(),
+            ));
         }
         Element::Campfire => {
             let log = hex(0x5b3a1e);
             out.push(rect(log, p(0.0, -11.0), Vec2::new(36.0, 7.0), next_z()).rotated(0.35));
             out.push(rect(log, p(0.0, -11.0), Vec2::new(36.0, 7.0), next_z()).rotated(-0.35));
-            out.push(Piece::new(Shape::Triangle, hex(0xc0391b), p(0.0, 2.0), Vec2::new(26.0, 30.0), next_z()));
-            out.push(Piece::new(Shape::Triangle, hex(0xe8731c), p(0.0, 0.0), Vec2::new(20.0, 24.0), next_z()));
-            out.push(Piece::new(Shape::Triangle, hex(0xffd23f), p(0.0, -3.0), Vec2::new(10.0, 13.0), next_z()));
+            out.push(Piece::new(
+                Shape::Triangle,
+                hex(0xc0391b),
+                p(0.0, 2.0),
+                Vec2::new(26.0, 30.0),
+                next_z(),
+            ));
+            out.push(Piece::new(
+                Shape::Triangle,
+                hex(0xe8731c),
+                p(0.0, 0.0),
+                Vec2::new(20.0, 24.0),
+                next_z(),
+            ));
+            out.push(Piece::new(
+                Shape::Triangle,
+                hex(0xffd23f),
+                p(0.0, -3.0),
+                Vec2::new(10.0, 13.0),
+                next_z(),
+            ));
         }
         Element::Stairs => {
             for i in 0..4 {
                 let w = 34.0 - i as f32 * 8.0;
                 let y = -12.0 + i as f32 * 8.0;
                 let x = -17.0 + w / 2.0;
-                out.push(rect(hex(0x3a3c40), p(x, y - 1.0), Vec2::new(w, 8.0), next_z()));
-                out.push(rect(hex(0x7d8188), p(x, y), Vec2::new(w - 1.5, 6.0), next_z()));
-                out.push(rect(hex(0xaeb2b8), p(x, y + 2.5), Vec2::new(w - 1.5, 1.5), next_z()));
+                out.push(rect(
+                    hex(0x3a3c40),
+                    p(x, y - 1.0),
+                    Vec2::new(w, 8.0),
+                    next_z(),
+                ));
+                out.push(rect(
+                    hex(0x7d8188),
+                    p(x, y),
+                    Vec2::new(w - 1.5, 6.0),
+                    next_z(),
+                ));
+                out.push(rect(
+                    hex(0xaeb2b8),
+                    p(x, y + 2.5),
+                    Vec2::new(w - 1.5, 1.5),
+                    next_z(),
+                ));
             }
         }
     }
@@ -355,18 +531,49 @@ fn lantern_pieces() -> Vec<Piece> {
     let mut out = Vec::new();
     let z = 0.0;
     let warm = 0xffd86b;
-    out.push(Piece::new(Shape::Glow, hexa(warm, 0.55), Vec2::ZERO, Vec2::splat(330.0), z));
-    out.push(circle(hexa(0x000000, 0.55), Vec2::new(3.0, -5.0), 34.0, z + 0.003));
+    out.push(Piece::new(
+        Shape::Glow,
+        hexa(warm, 0.55),
+        Vec2::ZERO,
+        Vec2::splat(330.0),
+        z,
+    ));
+    out.push(circle(
+        hexa(0x000000, 0.55),
+        Vec2::new(3.0, -5.0),
+        34.0,
+        z + 0.003,
+    ));
     out.push(circle(hex(GOLD), Vec2::ZERO, 33.0, z + 0.004));
     out.push(circle(hex(0x2d3340), Vec2::ZERO, 29.5, z + 0.005));
     let gold = hex(0xf2c14e);
     out.push(circle(gold, Vec2::new(0.0, 15.0), 6.5, z + 0.006));
     out.push(circle(hex(0x2d3340), Vec2::new(0.0, 15.0), 3.8, z + 0.007));
-    out.push(rect(hex(0x8a6a2a), Vec2::new(0.0, 10.0), Vec2::new(18.0, 4.0), z + 0.008));
-    out.push(rect(gold, Vec2::new(0.0, -1.0), Vec2::new(16.0, 20.0), z + 0.008));
-    out.push(rect(hex(0xfff2c0), Vec2::new(0.0, -1.0), Vec2::new(10.0, 14.0), z + 0.009));
+    out.push(rect(
+        hex(0x8a6a2a),
+        Vec2::new(0.0, 10.0),
+        Vec2::new(18.0, 4.0),
+        z + 0.008,
+    ));
+    out.push(rect(
+        gold,
+        Vec2::new(0.0, -1.0),
+        Vec2::new(16.0, 20.0),
+        z + 0.008,
+    ));
+    out.push(rect(
+        hex(0xfff2c0),
+        Vec2::new(0.0, -1.0),
+        Vec2::new(10.0, 14.0),
+        z + 0.009,
+    ));
     out.push(circle(hex(0xff9f1c), Vec2::new(0.0, -2.0), 3.8, z + 0.010));
-    out.push(rect(hex(0x8a6a2a), Vec2::new(0.0, -12.5), Vec2::new(22.0, 5.0), z + 0.011));
+    out.push(rect(
+        hex(0x8a6a2a),
+        Vec2::new(0.0, -12.5),
+        Vec2::new(22.0, 5.0),
+        z + 0.011,
+    ));
     out
 }
 
@@ -387,7 +594,10 @@ impl FromWorld for Art {
         {
             let mut meshes = world.resource_mut::<Assets<Mesh>>();
             meshes_map.insert(Shape::Square, meshes.add(Rectangle::new(1.0, 1.0)));
-            meshes_map.insert(Shape::Circle, meshes.add(Circle::new(1.0).mesh().resolution(48)));
+            meshes_map.insert(
+                Shape::Circle,
+                meshes.add(Circle::new(1.0).mesh().resolution(48)),
+            );
             meshes_map.insert(Shape::Star, meshes.add(star_mesh(7, 0.45)));
             meshes_map.insert(
                 Shape::Triangle,
@@ -402,7 +612,12 @@ impl FromWorld for Art {
         let (floor_images, glow, table_image) = {
             let mut images = world.resource_mut::<Assets<Image>>();
             let floors: Vec<Handle<Image>> = (0..FLOOR_VARIANTS)
-                .map(|v| images.add(rgba_image(FLOOR_TEXELS, flagstones(0xF100_0000 + v as u64, FLOOR_TEXELS as usize))))
+                .map(|v| {
+                    images.add(rgba_image(
+                        FLOOR_TEXELS,
+                        flagstones(0xF100_0000 + v as u64, FLOOR_TEXELS as usize),
+                    ))
+                })
                 .collect();
             let glow = images.add(rgba_image(GLOW_TEXELS, radial_glow(GLOW_TEXELS as usize)));
             let mut table = rgba_image(TABLE_TEXELS, wood_planks(0x7AB1E, TABLE_TEXELS as usize));
@@ -447,9 +662,17 @@ impl Art {
             .into_iter()
             .map(|piece| {
                 let (mesh, material) = match piece.shape {
-                    Shape::Floor(v) => (self.meshes[&Shape::Square].clone(), self.floors[v].clone()),
-                    Shape::Glow => (self.meshes[&Shape::Square].clone(), self.glow_material(piece.color, materials)),
-                    shape => (self.meshes[&shape].clone(), self.material(piece.color, materials)),
+                    Shape::Floor(v) => {
+                        (self.meshes[&Shape::Square].clone(), self.floors[v].clone())
+                    }
+                    Shape::Glow => (
+                        self.meshes[&Shape::Square].clone(),
+                        self.glow_material(piece.color, materials),
+                    ),
+                    shape => (
+                        self.meshes[&shape].clone(),
+                        self.material(piece.color, materials),
+                    ),
                 };
                 (Mesh2d(mesh), MeshMaterial2d(material), piece.transform())
             })
@@ -461,7 +684,11 @@ impl Art {
         });
     }
 
-    fn glow_material(&mut self, tint: Color, materials: &mut Assets<ColorMaterial>) -> Handle<ColorMaterial> {
+    fn glow_material(
+        &mut self,
+        tint: Color,
+        materials: &mut Assets<ColorMaterial>,
+    ) -> Handle<ColorMaterial> {
         let key = tint.to_srgba().to_u8_array();
         let texture = self.glow.clone();
         self.glows
@@ -477,7 +704,11 @@ impl Art {
             .clone()
     }
 
-    fn material(&mut self, color: Color, materials: &mut Assets<ColorMaterial>) -> Handle<ColorMaterial> {
+    fn material(
+        &mut self,
+        color: Color,
+        materials: &mut Assets<ColorMaterial>,
+    ) -> Handle<ColorMaterial> {
         let key = color.to_srgba().to_u8_array();
         self.colors
             .entry(key)
@@ -509,7 +740,11 @@ fn draw_lantern(
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     for entity in &new_lanterns {
-        art.spawn_pieces(&mut commands.entity(entity), lantern_pieces(), &mut materials);
+        art.spawn_pieces(
+            &mut commands.entity(entity),
+            lantern_pieces(),
+            &mut materials,
+        );
     }
 }
 
@@ -532,11 +767,14 @@ fn star_mesh(points: usize, inner: f32) -> Mesh {
         indices.extend_from_slice(&[0, i, next]);
     }
     let normals = vec![[0.0, 0.0, 1.0]; positions.len()];
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
-        .with_inserted_indices(Indices::U32(indices))
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+    .with_inserted_indices(Indices::U32(indices))
 }
 
 /// The wooden table under everything, on every screen.
@@ -594,7 +832,12 @@ fn wood_planks(seed: u64, size: usize) -> Vec<u8> {
         let yy = y % board_h;
         for x in 0..size {
             // Periodic noise so the texture repeats without a seam.
-            let n = periodic_noise(noise_seed ^ b as u64, x as f32 / 32.0, yy as f32 / 6.0, size as f32 / 32.0);
+            let n = periodic_noise(
+                noise_seed ^ b as u64,
+                x as f32 / 32.0,
+                yy as f32 / 6.0,
+                size as f32 / 32.0,
+            );
             let grain = ((yy as f32 + n * 9.0 + phase[b]) * 0.9).sin() * 0.5 + 0.5;
             let fine = hash2(noise_seed ^ 0x77, x as i32 / 3, y as i32) * 0.06;
             let mut k = tints[b] * (0.82 + 0.18 * grain) + fine;
@@ -657,8 +900,15 @@ pub fn flagstones(seed: u64, size: usize) -> Vec<u8> {
         for x in 0..size {
             let xf = x as f32;
             let xs = &bounds[row];
-            let i = xs.iter().rposition(|b| *b <= xf).unwrap_or(0).min(tints[row].len() - 1);
-            let d = (xf - xs[i]).min(xs[i + 1] - xf).min(yy).min(row_h - 1.0 - yy);
+            let i = xs
+                .iter()
+                .rposition(|b| *b <= xf)
+                .unwrap_or(0)
+                .min(tints[row].len() - 1);
+            let d = (xf - xs[i])
+                .min(xs[i + 1] - xf)
+                .min(yy)
+                .min(row_h - 1.0 - yy);
             let mottled = value_noise(noise_seed, xf / 23.0, y as f32 / 23.0) * 0.6
                 + value_noise(noise_seed ^ 0x55, xf / 7.0, y as f32 / 7.0) * 0.4;
             let grain = (hash2(noise_seed ^ 0xA1, x as i32, y as i32) - 0.5) * 0.05;
@@ -669,7 +919,11 @@ pub fn flagstones(seed: u64, size: usize) -> Vec<u8> {
                 let bevel = 0.78 + 0.22 * smoothstep(2.0, 9.0, d);
                 let lit = 0.9 + 0.2 * mottled;
                 let t = tints[row][i];
-                [t[0] * bevel * lit + grain, t[1] * bevel * lit + grain, t[2] * bevel * lit + grain]
+                [
+                    t[0] * bevel * lit + grain,
+                    t[1] * bevel * lit + grain,
+                    t[2] * bevel * lit + grain,
+                ]
             };
             // Torchlight: brighter in the middle of the room.
             let u = (xf / size as f32 - 0.5) * 2.0;
@@ -733,14 +987,22 @@ mod tests {
     #[test]
     fn every_element_draws_a_distinct_icon() {
         use Element::*;
-        let icons: Vec<Vec<(Shape, Vec2)>> = [Monster(1), Monster(2), Feature, Door, Chest, Campfire, Stairs]
-            .into_iter()
-            .map(|e| {
-                let mut out = Vec::new();
-                element_token(&mut out, e, Vec2::ZERO, 0.0);
-                out.iter().skip(3).map(|p| (p.shape, p.size)).collect()
-            })
-            .collect();
+        let icons: Vec<Vec<(Shape, Vec2)>> = [
+            Monster(1),
+            Monster(2),
+            Feature,
+            Door,
+            Chest,
+            Campfire,
+            Stairs,
+        ]
+        .into_iter()
+        .map(|e| {
+            let mut out = Vec::new();
+            element_token(&mut out, e, Vec2::ZERO, 0.0);
+            out.iter().skip(3).map(|p| (p.shape, p.size)).collect()
+        })
+        .collect();
         for (i, a) in icons.iter().enumerate() {
             assert!(!a.is_empty());
             for b in &icons[i + 1..] {

@@ -41,7 +41,9 @@ where
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_owned(), Some(value.to_owned()))
+            }
             _ => (arg.clone(), None),
         };
         let mut value = |name: &str| {
@@ -80,7 +82,10 @@ mod tests {
                 screenshot: Some("out.png".into()),
             })
         );
-        assert_eq!(parse(Vec::<String>::new()).unwrap(), Command::Run(Options::default()));
+        assert_eq!(
+            parse(Vec::<String>::new()).unwrap(),
+            Command::Run(Options::default())
+        );
         assert_eq!(parse(["-h"]).unwrap(), Command::Help);
     }
 

@@ -273,7 +273,11 @@ mod tests {
         let map = DemoMap::new(7);
         for tile in &map.tiles {
             for side in Side::ALL {
-                let owners = tile.areas.iter().filter(|a| a.exits.contains(&side)).count();
+                let owners = tile
+                    .areas
+                    .iter()
+                    .filter(|a| a.exits.contains(&side))
+                    .count();
                 let expected = usize::from(tile.edge(side) == Edge::Open);
                 assert_eq!(owners, expected, "{:?} {side:?}", tile.cell);
             }

@@ -71,7 +71,9 @@ pub fn core_plugin(app: &mut App) {
 /// was built from.
 fn asset_dir() -> String {
     let relative = "assets".to_owned();
-    if std::env::var_os("BEVY_ASSET_ROOT").is_some() || std::env::var_os("CARGO_MANIFEST_DIR").is_some() {
+    if std::env::var_os("BEVY_ASSET_ROOT").is_some()
+        || std::env::var_os("CARGO_MANIFEST_DIR").is_some()
+    {
         return relative;
     }
     let beside_exe = std::env::current_exe()

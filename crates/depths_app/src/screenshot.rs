@@ -27,7 +27,11 @@ struct ScreenshotJob {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    let Some(path) = app.world().get_resource::<Options>().and_then(|o| o.screenshot.clone()) else {
+    let Some(path) = app
+        .world()
+        .get_resource::<Options>()
+        .and_then(|o| o.screenshot.clone())
+    else {
         return;
     };
     app.insert_resource(ScreenshotJob {
@@ -36,9 +40,12 @@ pub(super) fn plugin(app: &mut App) {
         settled: 0,
         requested: false,
     });
-    app.add_systems(OnEnter(Screen::Menu), |mut next: ResMut<NextState<Screen>>| {
-        next.set(Screen::Playing);
-    });
+    app.add_systems(
+        OnEnter(Screen::Menu),
+        |mut next: ResMut<NextState<Screen>>| {
+            next.set(Screen::Playing);
+        },
+    );
     app.add_systems(Update, drive_screenshot);
 }
 
@@ -53,7 +60,10 @@ fn drive_screenshot(
     redraw.write(RequestRedraw);
     job.frames += 1;
     if job.frames > GIVE_UP_FRAMES {
-        error!("no screenshot was captured after {GIVE_UP_FRAMES} frames (stuck on {:?}?)", screen.get());
+        error!(
+            "no screenshot was captured after {GIVE_UP_FRAMES} frames (stuck on {:?}?)",
+            screen.get()
+        );
         exit.write(AppExit::error());
         return;
     }
@@ -78,12 +88,21 @@ fn check_not_blank(captured: On<ScreenshotCaptured>, mut exit: MessageWriter<App
         exit.write(AppExit::error());
         return;
     };
-    let bytes_per_pixel = (data.len() / (image.width() as usize * image.height() as usize).max(1)).max(1);
+    let bytes_per_pixel =
+        (data.len() / (image.width() as usize * image.height() as usize).max(1)).max(1);
     if looks_blank(data, bytes_per_pixel) {
-        error!("the screenshot looks blank ({}×{})", image.width(), image.height());
+        error!(
+            "the screenshot looks blank ({}×{})",
+            image.width(),
+            image.height()
+        );
         exit.write(AppExit::error());
     } else {
-        info!("screenshot captured ({}×{}), not blank", image.width(), image.height());
+        info!(
+            "screenshot captured ({}×{}), not blank",
+            image.width(),
+            image.height()
+        );
         exit.write(AppExit::Success);
     }
 }

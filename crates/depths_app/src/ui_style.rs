@@ -112,9 +112,12 @@ pub fn menu_button(label: &str) -> egui::Button<'static> {
     egui::Button::new(title(label, 24.0)).min_size(vec2(240.0, 42.0))
 }
 
+/// Draws one legend icon centred on a point.
+type DrawIcon = fn(&egui::Painter, Pos2);
+
 /// Icons beside their names, drawn with the same shapes as the board tokens.
 pub fn legend(ui: &mut egui::Ui) {
-    let rows: [(&str, fn(&egui::Painter, Pos2)); 8] = [
+    let rows: [(&str, DrawIcon); 8] = [
         ("Monster (spiked star)", icon_monster),
         ("Feature (eye)", icon_feature),
         ("Door (arch)", icon_door),
@@ -193,8 +196,14 @@ fn icon_chest(p: &egui::Painter, c: Pos2) {
 fn icon_campfire(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);
     let log = Stroke::new(3.0, Color32::from_rgb(0x5B, 0x3A, 0x1E));
-    p.line_segment([pos2(c.x - 8.0, c.y + 8.0), pos2(c.x + 8.0, c.y + 4.0)], log);
-    p.line_segment([pos2(c.x - 8.0, c.y + 4.0), pos2(c.x + 8.0, c.y + 8.0)], log);
+    p.line_segment(
+        [pos2(c.x - 8.0, c.y + 8.0), pos2(c.x + 8.0, c.y + 4.0)],
+        log,
+    );
+    p.line_segment(
+        [pos2(c.x - 8.0, c.y + 4.0), pos2(c.x + 8.0, c.y + 8.0)],
+        log,
+    );
     let flame = |h: f32, w: f32, col| {
         Shape::convex_polygon(
             vec![
@@ -224,14 +233,37 @@ fn icon_stairs(p: &egui::Painter, c: Pos2) {
 }
 
 fn icon_rune(p: &egui::Painter, c: Pos2) {
-    p.circle_filled(c, 11.0, Color32::from_rgba_unmultiplied(0x6F, 0xE3, 0xFF, 50));
-    let d = |r: f32| vec![pos2(c.x, c.y - r), pos2(c.x + r, c.y), pos2(c.x, c.y + r), pos2(c.x - r, c.y)];
-    p.add(Shape::convex_polygon(d(9.0), Color32::from_rgb(0x6F, 0xE3, 0xFF), Stroke::NONE));
-    p.add(Shape::convex_polygon(d(4.0), Color32::from_rgb(0x1B, 0x5F, 0x7A), Stroke::NONE));
+    p.circle_filled(
+        c,
+        11.0,
+        Color32::from_rgba_unmultiplied(0x6F, 0xE3, 0xFF, 50),
+    );
+    let d = |r: f32| {
+        vec![
+            pos2(c.x, c.y - r),
+            pos2(c.x + r, c.y),
+            pos2(c.x, c.y + r),
+            pos2(c.x - r, c.y),
+        ]
+    };
+    p.add(Shape::convex_polygon(
+        d(9.0),
+        Color32::from_rgb(0x6F, 0xE3, 0xFF),
+        Stroke::NONE,
+    ));
+    p.add(Shape::convex_polygon(
+        d(4.0),
+        Color32::from_rgb(0x1B, 0x5F, 0x7A),
+        Stroke::NONE,
+    ));
 }
 
 fn icon_lantern(p: &egui::Painter, c: Pos2) {
-    p.circle_filled(c, 15.0, Color32::from_rgba_unmultiplied(0xFF, 0xD8, 0x6B, 60));
+    p.circle_filled(
+        c,
+        15.0,
+        Color32::from_rgba_unmultiplied(0xFF, 0xD8, 0x6B, 60),
+    );
     token(p, c, Color32::from_rgb(0x2D, 0x33, 0x40));
     p.circle_stroke(pos2(c.x, c.y - 7.0), 3.0, Stroke::new(1.5, GOLD));
     p.rect_filled(
@@ -239,21 +271,34 @@ fn icon_lantern(p: &egui::Painter, c: Pos2) {
         3.0,
         Color32::from_rgb(0xF2, 0xC1, 0x4E),
     );
-    p.circle_filled(pos2(c.x, c.y + 1.0), 2.5, Color32::from_rgb(0xFF, 0xF6, 0xD5));
+    p.circle_filled(
+        pos2(c.x, c.y + 1.0),
+        2.5,
+        Color32::from_rgb(0xFF, 0xF6, 0xD5),
+    );
 }
 
 /// A filled star from convex pieces (egui fills only convex polygons).
 fn star(p: &egui::Painter, c: Pos2, outer: f32, inner: f32, points: usize, color: Color32) {
     let at = |i: usize, r: f32| {
-        let a = i as f32 / (points * 2) as f32 * std::f32::consts::TAU - std::f32::consts::FRAC_PI_2;
+        let a =
+            i as f32 / (points * 2) as f32 * std::f32::consts::TAU - std::f32::consts::FRAC_PI_2;
         pos2(c.x + r * a.cos(), c.y + r * a.sin())
     };
     let inner_ring: Vec<Pos2> = (0..points).map(|k| at(2 * k + 1, inner)).collect();
-    p.add(Shape::convex_polygon(inner_ring.clone(), color, Stroke::NONE));
+    p.add(Shape::convex_polygon(
+        inner_ring.clone(),
+        color,
+        Stroke::NONE,
+    ));
     for k in 0..points {
         let tip = at(2 * k, outer);
         let left = inner_ring[(k + points - 1) % points];
         let right = inner_ring[k];
-        p.add(Shape::convex_polygon(vec![left, tip, right], color, Stroke::NONE));
+        p.add(Shape::convex_polygon(
+            vec![left, tip, right],
+            color,
+            Stroke::NONE,
+        ));
     }
 }

@@ -71,7 +71,11 @@ fn new_game_goes_from_menu_to_the_board_and_deals_the_demo_tiles() {
     expected.sort();
     assert_eq!(cells.iter().map(|(c, _)| *c).collect::<Vec<_>>(), expected);
     for (cell, translation) in &cells {
-        assert_eq!(translation.truncate(), cell_center(*cell), "tile {cell:?} misplaced");
+        assert_eq!(
+            translation.truncate(),
+            cell_center(*cell),
+            "tile {cell:?} misplaced"
+        );
     }
 
     let lanterns: Vec<Vec3> = app
@@ -81,7 +85,10 @@ fn new_game_goes_from_menu_to_the_board_and_deals_the_demo_tiles() {
         .map(|t| t.translation)
         .collect();
     assert_eq!(lanterns.len(), 1, "exactly one Lantern");
-    assert_eq!(Some(lanterns[0].truncate()), lantern_position(&DemoMap::new(7)));
+    assert_eq!(
+        Some(lanterns[0].truncate()),
+        lantern_position(&DemoMap::new(7))
+    );
 
     // Further frames spawn nothing twice.
     app.update();
@@ -96,7 +103,10 @@ fn back_to_menu_clears_the_board() {
 
     choose(&mut app, MenuAction::BackToMenu);
     assert_eq!(screen(&app), Screen::Menu);
-    assert!(tile_cells(&mut app).is_empty(), "tiles despawn on leaving the board");
+    assert!(
+        tile_cells(&mut app).is_empty(),
+        "tiles despawn on leaving the board"
+    );
     assert!(!app.world().contains_resource::<Board>());
     let lanterns = app
         .world_mut()
@@ -117,8 +127,16 @@ fn unbacked_menu_entries_say_so_and_stay_on_the_menu() {
         app.world_mut().resource_mut::<MenuNotice>().0 = None;
         choose(&mut app, action);
         assert_eq!(screen(&app), Screen::Menu);
-        let notice = app.world().resource::<MenuNotice>().0.clone().unwrap_or_default();
-        assert!(notice.contains("not yet available"), "{action:?}: {notice:?}");
+        let notice = app
+            .world()
+            .resource::<MenuNotice>()
+            .0
+            .clone()
+            .unwrap_or_default();
+        assert!(
+            notice.contains("not yet available"),
+            "{action:?}: {notice:?}"
+        );
     }
 }
 
