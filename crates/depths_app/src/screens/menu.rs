@@ -69,7 +69,7 @@ fn main_menu_ui(
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
             ui_style::panel_frame().show(ui, |ui| {
-                ui.set_width(360.0);
+                ui.set_width(440.0);
                 ui.vertical_centered(|ui| {
                     ui.label(ui_style::title("Forgotten Depths", 54.0));
                     ui.label(
