@@ -7,6 +7,8 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, Pos2, Shape, Stroke, pos2, vec2};
 
+use crate::screens::loading::UiAssets;
+
 /// Parchment-gold for titles.
 pub const GOLD: Color32 = Color32::from_rgb(0xE8, 0xC8, 0x7A);
 /// Secondary text.
@@ -18,26 +20,29 @@ const EDGE: Color32 = Color32::from_rgb(0x6B, 0x55, 0x3A);
 
 /// The egui font family of the title face.
 const TITLE_FAMILY: &str = "title";
-/// EB Garamond, SIL Open Font License 1.1 (see assets/LICENSES.md).
-const TITLE_FONT: &[u8] = include_bytes!("../../../assets/fonts/EBGaramond12-Regular.otf");
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, apply_style);
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            apply_style,
+            install_title_font.run_if(resource_exists::<UiAssets>),
+        ),
+    );
 }
 
-/// Installs fonts and visuals once, on the first egui pass.
-fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
-    if *done {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
+/// egui fonts with a "title" family: `face` (if loaded) in front of the
+/// default faces, which also cover symbols the title face lacks.
+fn font_definitions(face: Option<Vec<u8>>) -> egui::FontDefinitions {
     let mut fonts = egui::FontDefinitions::default();
-    fonts.font_data.insert(
-        TITLE_FAMILY.to_owned(),
-        Arc::new(egui::FontData::from_static(TITLE_FONT)),
-    );
-    let mut title = vec![TITLE_FAMILY.to_owned()];
-    // Fall back on the default faces for symbols the title face lacks.
+    let mut title = Vec::new();
+    if let Some(bytes) = face {
+        fonts.font_data.insert(
+            TITLE_FAMILY.to_owned(),
+            Arc::new(egui::FontData::from_owned(bytes)),
+        );
+        title.push(TITLE_FAMILY.to_owned());
+    }
     title.extend(
         fonts
             .families
@@ -48,7 +53,38 @@ fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     fonts
         .families
         .insert(egui::FontFamily::Name(TITLE_FAMILY.into()), title);
-    ctx.set_fonts(fonts);
+    fonts
+}
+
+/// Hands the title face loaded by the loading screen (EB Garamond) to egui, once.
+fn install_title_font(
+    mut contexts: EguiContexts,
+    assets: Res<UiAssets>,
+    fonts: Res<Assets<Font>>,
+    mut done: Local<bool>,
+) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let Some(font) = fonts.get(&assets.title_font) else {
+        return Ok(());
+    };
+    let bytes: &[u8] = font.data.as_ref();
+    contexts
+        .ctx_mut()?
+        .set_fonts(font_definitions(Some(bytes.to_vec())));
+    *done = true;
+    Ok(())
+}
+
+/// Installs visuals, and fonts with a provisional title family, on the first
+/// egui pass (the title face itself arrives with the loaded assets).
+fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    ctx.set_fonts(font_definitions(None));
 
     let mut visuals = egui::Visuals::dark();
     visuals.override_text_color = Some(Color32::from_rgb(0xE6, 0xDB, 0xC8));

@@ -9,7 +9,7 @@ use crate::screens::Screen;
 /// Assets every screen can use once loading is done.
 #[derive(AssetCollection, Resource)]
 pub struct UiAssets {
-    /// EB Garamond (SIL OFL 1.1), for text drawn on the board.
+    /// EB Garamond (SIL OFL 1.1), the title face of the menus.
     #[asset(path = "fonts/EBGaramond12-Regular.otf")]
     pub title_font: Handle<Font>,
 }
