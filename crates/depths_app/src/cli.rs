@@ -11,6 +11,7 @@ Usage: forgotten-depths [OPTIONS]
 
 Options:
   --seed N           seed for the demo board (default: time-based)
+  --new-game         skip the main menu and start on the board
   --screenshot FILE  open straight on the board, save a PNG of the first
                      complete frame to FILE, check it is not blank, and exit
                      (non-zero status if it is blank or could not be saved)
@@ -21,6 +22,8 @@ Options:
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     pub seed: Option<u64>,
+    /// Skip the main menu.
+    pub new_game: bool,
     pub screenshot: Option<PathBuf>,
 }
 
@@ -61,6 +64,7 @@ where
                     .map_err(|_| format!("--seed expects a whole number, got {v:?}"))?;
                 options.seed = Some(seed);
             }
+            "--new-game" => options.new_game = true,
             "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -74,11 +78,12 @@ mod tests {
 
     #[test]
     fn parses_seed_and_screenshot() {
-        let cmd = parse(["--seed", "42", "--screenshot=out.png"]).unwrap();
+        let cmd = parse(["--seed", "42", "--screenshot=out.png", "--new-game"]).unwrap();
         assert_eq!(
             cmd,
             Command::Run(Options {
                 seed: Some(42),
+                new_game: true,
                 screenshot: Some("out.png".into()),
             })
         );

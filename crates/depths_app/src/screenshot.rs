@@ -1,4 +1,4 @@
-//! `--screenshot FILE`: open straight on the board, save the first complete
+//! `--screenshot FILE`: open straight on the board (the menu skips itself), save the first complete
 //! frame as a PNG, check it is not blank, and exit (non-zero if it is).
 
 use std::path::PathBuf;

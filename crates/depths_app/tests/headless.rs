@@ -15,14 +15,10 @@ use depths_app::{
 };
 
 fn headless_app(seed: u64) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    app.insert_resource(Options {
+    let mut app = app_with(Options {
         seed: Some(seed),
-        screenshot: None,
+        ..Options::default()
     });
-    app.add_plugins(core_plugin);
-    app.update();
     // Loading is driven by the asset loader, which needs a renderer-backed
     // AssetServer; start these tests on the menu.
     assert_eq!(screen(&app), Screen::Loading);
@@ -31,6 +27,15 @@ fn headless_app(seed: u64) -> App {
         .set(Screen::Menu);
     app.update();
     assert_eq!(screen(&app), Screen::Menu);
+    app
+}
+
+fn app_with(options: Options) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    app.insert_resource(options);
+    app.add_plugins(core_plugin);
+    app.update();
     app
 }
 
@@ -146,4 +151,26 @@ fn quit_asks_the_app_to_exit() {
     assert!(app.should_exit().is_none());
     choose(&mut app, MenuAction::Quit);
     assert_eq!(app.should_exit(), Some(AppExit::Success));
+}
+
+#[test]
+fn new_game_flag_skips_the_menu_once() {
+    let mut app = app_with(Options {
+        seed: Some(5),
+        new_game: true,
+        ..Options::default()
+    });
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Menu);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(tile_cells(&mut app).len(), DEMO_CELLS.len());
+
+    // Back on the menu, it stays there.
+    choose(&mut app, MenuAction::BackToMenu);
+    app.update();
+    assert_eq!(screen(&app), Screen::Menu);
 }

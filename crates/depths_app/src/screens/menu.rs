@@ -1,9 +1,9 @@
 //! The main menu: New Game, Continue, Load, Rules, Quit.
 
-use bevy::prelude::*;
+use bevy::{prelude::*, window::RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::{PlaySystems, screens::Screen, ui_style};
+use crate::{PlaySystems, cli::Options, screens::Screen, ui_style};
 
 /// A choice made on a menu or the in-game bar. The UI only writes these; the
 /// rules step applies them, so tests can drive the game without egui.
@@ -24,15 +24,31 @@ pub struct MenuNotice(pub Option<String>);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<MenuAction>();
+    // Registered by bevy's WindowPlugin too; here so headless apps have it.
+    app.add_message::<RequestRedraw>();
     app.init_resource::<MenuNotice>();
     app.add_systems(Update, apply_menu_actions.in_set(PlaySystems::Rules));
-    app.add_systems(OnEnter(Screen::Menu), |mut notice: ResMut<MenuNotice>| {
-        notice.0 = None;
-    });
+    app.add_systems(
+        OnEnter(Screen::Menu),
+        (
+            |mut notice: ResMut<MenuNotice>| notice.0 = None,
+            skip_menu_once
+                .run_if(|options: Res<Options>| options.new_game || options.screenshot.is_some()),
+        ),
+    );
     app.add_systems(
         EguiPrimaryContextPass,
         main_menu_ui.run_if(in_state(Screen::Menu)),
     );
+}
+
+/// `--new-game` (and `--screenshot`): go straight to the board the first time
+/// the menu comes up; "Menu" on the board still returns here.
+fn skip_menu_once(mut actions: MessageWriter<MenuAction>, mut done: Local<bool>) {
+    if !*done {
+        *done = true;
+        actions.write(MenuAction::NewGame);
+    }
 }
 
 fn not_yet(what: &str) -> String {
@@ -44,8 +60,12 @@ fn apply_menu_actions(
     mut next: ResMut<NextState<Screen>>,
     mut notice: ResMut<MenuNotice>,
     mut exit: MessageWriter<AppExit>,
+    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for action in actions.read() {
+        // The state changes on the next frame, and the new screen must be
+        // drawn: under reactive rendering nothing else would ask for frames.
+        redraw.write(RequestRedraw);
         match action {
             MenuAction::NewGame => next.set(Screen::Playing),
             MenuAction::Continue => notice.0 = Some(not_yet("Continue")),
