@@ -9,7 +9,10 @@ use bevy::{
     window::RequestRedraw,
 };
 
-use crate::{cli::Options, screens::Screen};
+use crate::{
+    cli::Options,
+    screens::{Screen, loading::LoadErrors},
+};
 
 /// Frames to let the board settle (egui layout, camera fit) before capturing.
 const SETTLE_FRAMES: u32 = 12;
@@ -47,6 +50,13 @@ pub(super) fn plugin(app: &mut App) {
         },
     );
     app.add_systems(Update, drive_screenshot);
+    app.add_systems(
+        OnEnter(Screen::LoadFailed),
+        |errors: Res<LoadErrors>, mut exit: MessageWriter<AppExit>| {
+            error!("no screenshot: loading failed: {:?}", errors.0);
+            exit.write(AppExit::error());
+        },
+    );
 }
 
 fn drive_screenshot(

@@ -13,6 +13,8 @@ pub enum Screen {
     /// Fonts (and later card and tile content) load here.
     #[default]
     Loading,
+    /// A file could not be loaded: says which and why.
+    LoadFailed,
     Menu,
     Playing,
 }
