@@ -1,0 +1,243 @@
+//! The table camera: pan (drag, WASD / arrow keys), zoom (wheel, towards the
+//! cursor) and fit-to-map (on entering the board, and with F or Home).
+
+use bevy::{
+    input::mouse::{AccumulatedMouseScroll, MouseScrollUnit},
+    prelude::*,
+    window::{PrimaryWindow, RequestRedraw},
+};
+use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+
+use crate::{
+    PlaySystems,
+    board::{Board, map_bounds},
+    screens::Screen,
+};
+
+/// Marks the one 2D camera that looks at the table (egui draws through it too).
+#[derive(Component)]
+pub struct BoardCamera;
+
+/// Set to ask for the whole map to be framed on the next frame that can.
+#[derive(Resource, Default)]
+pub struct FitRequested(pub bool);
+
+const MIN_SCALE: f32 = 0.2;
+const MAX_SCALE: f32 = 5.0;
+/// Keyboard pan speed, in screen pixels per second.
+const KEY_PAN_SPEED: f32 = 800.0;
+
+/// Screen space (logical pixels) kept clear around the fitted map, for the bars.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Insets {
+    pub left: f32,
+    pub right: f32,
+    pub top: f32,
+    pub bottom: f32,
+}
+
+const BOARD_INSETS: Insets = Insets {
+    left: 40.0,
+    right: 260.0,
+    top: 80.0,
+    bottom: 70.0,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<FitRequested>();
+    app.add_systems(Startup, spawn_camera);
+    app.add_systems(OnEnter(Screen::Playing), |mut fit: ResMut<FitRequested>| {
+        fit.0 = true;
+    });
+    app.add_systems(
+        Update,
+        (
+            keyboard_pan.run_if(not(egui_wants_any_keyboard_input)),
+            drag_pan.run_if(not(egui_wants_any_pointer_input)),
+            wheel_zoom.run_if(not(egui_wants_any_pointer_input)),
+        )
+            .in_set(PlaySystems::Input)
+            .run_if(in_state(Screen::Playing)),
+    );
+    app.add_systems(
+        Update,
+        fit_to_map
+            .in_set(PlaySystems::Present)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Board>)),
+    );
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Name::new("Table camera"), Camera2d, BoardCamera));
+}
+
+/// The camera centre and orthographic scale (world units per logical pixel) that
+/// frame `bounds` in a `viewport` of logical pixels, leaving `insets` clear.
+pub fn fit_view(bounds: Rect, viewport: Vec2, insets: Insets) -> (Vec2, f32) {
+    let free = Vec2::new(
+        (viewport.x - insets.left - insets.right).max(1.0),
+        (viewport.y - insets.top - insets.bottom).max(1.0),
+    );
+    let scale = (bounds.width() / free.x)
+        .max(bounds.height() / free.y)
+        .clamp(MIN_SCALE, MAX_SCALE);
+    // The free region's centre, relative to the viewport centre, in pixels (y up).
+    let shift = Vec2::new(
+        (insets.left - insets.right) / 2.0,
+        (insets.bottom - insets.top) / 2.0,
+    );
+    (bounds.center() - shift * scale, scale)
+}
+
+fn ortho_scale(projection: &Projection) -> f32 {
+    match projection {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    }
+}
+
+fn fit_to_map(
+    mut fit: ResMut<FitRequested>,
+    keys: Res<ButtonInput<KeyCode>>,
+    board: Res<Board>,
+    camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    if keys.any_just_pressed([KeyCode::KeyF, KeyCode::Home]) {
+        fit.0 = true;
+    }
+    if !fit.0 {
+        return;
+    }
+    let (camera, mut transform, mut projection) = camera.into_inner();
+    let Some(viewport) = camera.logical_viewport_size() else {
+        return; // not laid out yet; try again next frame
+    };
+    let (center, scale) = fit_view(map_bounds(&board.0), viewport, BOARD_INSETS);
+    transform.translation = center.extend(transform.translation.z);
+    if let Projection::Orthographic(o) = projection.as_mut() {
+        o.scale = scale;
+    }
+    fit.0 = false;
+}
+
+fn keyboard_pan(
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time>,
+    camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let mut dir = Vec2::ZERO;
+    for (key, d) in [
+        (KeyCode::KeyW, Vec2::Y),
+        (KeyCode::ArrowUp, Vec2::Y),
+        (KeyCode::KeyS, Vec2::NEG_Y),
+        (KeyCode::ArrowDown, Vec2::NEG_Y),
+        (KeyCode::KeyA, Vec2::NEG_X),
+        (KeyCode::ArrowLeft, Vec2::NEG_X),
+        (KeyCode::KeyD, Vec2::X),
+        (KeyCode::ArrowRight, Vec2::X),
+    ] {
+        if keys.pressed(key) {
+            dir += d;
+        }
+    }
+    if dir == Vec2::ZERO {
+        return;
+    }
+    let (mut transform, projection) = camera.into_inner();
+    // The first frame after a long idle has a huge delta: cap it.
+    let dt = time.delta_secs().min(1.0 / 30.0);
+    let step = dir.normalize() * KEY_PAN_SPEED * ortho_scale(projection) * dt;
+    transform.translation += step.extend(0.0);
+    // Reactive rendering sleeps between events; keep frames coming while held.
+    redraw.write(RequestRedraw);
+}
+
+fn drag_pan(
+    buttons: Res<ButtonInput<MouseButton>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
+    mut last: Local<Option<Vec2>>,
+) {
+    let drag_buttons = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
+    let cursor = window.cursor_position();
+    if buttons.any_just_pressed(drag_buttons) {
+        *last = cursor;
+        return;
+    }
+    if !buttons.any_pressed(drag_buttons) {
+        *last = None;
+        return;
+    }
+    let (Some(prev), Some(now)) = (*last, cursor) else {
+        return;
+    };
+    let (mut transform, projection) = camera.into_inner();
+    let delta = now - prev;
+    // Screen y grows downwards, world y upwards.
+    transform.translation += Vec3::new(-delta.x, delta.y, 0.0) * ortho_scale(projection);
+    *last = Some(now);
+}
+
+fn wheel_zoom(
+    scroll: Res<AccumulatedMouseScroll>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    if scroll.delta.y == 0.0 {
+        return;
+    }
+    let notches = match scroll.unit {
+        MouseScrollUnit::Line => scroll.delta.y,
+        MouseScrollUnit::Pixel => scroll.delta.y / 60.0,
+    };
+    let (camera, mut transform, mut projection) = camera.into_inner();
+    let Projection::Orthographic(ortho) = projection.as_mut() else {
+        return;
+    };
+    let old = ortho.scale;
+    let new = (old * 1.15f32.powf(-notches)).clamp(MIN_SCALE, MAX_SCALE);
+    ortho.scale = new;
+    // Keep the point under the cursor where it is.
+    if let (Some(cursor), Some(size)) = (window.cursor_position(), camera.logical_viewport_size()) {
+        let offset = Vec2::new(cursor.x - size.x / 2.0, size.y / 2.0 - cursor.y);
+        let shift = offset * (old - new);
+        transform.translation += shift.extend(0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NONE: Insets = Insets {
+        left: 0.0,
+        right: 0.0,
+        top: 0.0,
+        bottom: 0.0,
+    };
+
+    #[test]
+    fn fit_centres_and_scales_to_the_tighter_axis() {
+        let bounds = Rect::new(-100.0, -50.0, 300.0, 150.0); // 400 x 200
+        let (center, scale) = fit_view(bounds, Vec2::new(800.0, 800.0), NONE);
+        assert_eq!(center, Vec2::new(100.0, 50.0));
+        assert_eq!(scale, 0.5);
+    }
+
+    #[test]
+    fn fit_leaves_the_insets_clear() {
+        let bounds = Rect::new(0.0, 0.0, 400.0, 400.0);
+        let insets = Insets {
+            left: 0.0,
+            right: 200.0,
+            top: 100.0,
+            bottom: 100.0,
+        };
+        let (center, scale) = fit_view(bounds, Vec2::new(1000.0, 1000.0), insets);
+        assert_eq!(scale, 0.5);
+        // Free region is x 0..800, y 100..900 (screen), centred 100 px left of the
+        // viewport centre: the camera looks 100 px * 0.5 to the right of the map.
+        assert_eq!(center, Vec2::new(250.0, 200.0));
+    }
+}

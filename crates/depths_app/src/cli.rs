@@ -1,0 +1,103 @@
+//! Command line options.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+pub const USAGE: &str = "\
+Forgotten Depths — cooperative tile-laying dungeon board game
+
+Usage: forgotten-depths [OPTIONS]
+
+Options:
+  --seed N           seed for the demo board (default: time-based)
+  --new-game         skip the main menu and start on the board
+  --screenshot FILE  open straight on the board, save a PNG of the first
+                     complete frame to FILE, check it is not blank, and exit
+                     (non-zero status if it is blank or could not be saved)
+  -h, --help         print this help
+";
+
+/// What the command line asked for.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub seed: Option<u64>,
+    /// Skip the main menu.
+    pub new_game: bool,
+    pub screenshot: Option<PathBuf>,
+}
+
+/// What to do after parsing.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command {
+    Run(Options),
+    Help,
+}
+
+/// Parses the arguments after the program name.
+pub fn parse<I, S>(args: I) -> Result<Command, String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let mut options = Options::default();
+    let mut args = args.into_iter().map(Into::into);
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_owned(), Some(value.to_owned()))
+            }
+            _ => (arg.clone(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--seed" => {
+                let v = value("--seed")?;
+                let seed = v
+                    .parse()
+                    .map_err(|_| format!("--seed expects a whole number, got {v:?}"))?;
+                options.seed = Some(seed);
+            }
+            "--new-game" => options.new_game = true,
+            "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(Command::Run(options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_seed_and_screenshot() {
+        let cmd = parse(["--seed", "42", "--screenshot=out.png", "--new-game"]).unwrap();
+        assert_eq!(
+            cmd,
+            Command::Run(Options {
+                seed: Some(42),
+                new_game: true,
+                screenshot: Some("out.png".into()),
+            })
+        );
+        assert_eq!(
+            parse(Vec::<String>::new()).unwrap(),
+            Command::Run(Options::default())
+        );
+        assert_eq!(parse(["-h"]).unwrap(), Command::Help);
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert!(parse(["--seed", "x"]).is_err());
+        assert!(parse(["--seed"]).is_err());
+        assert!(parse(["--frobnicate"]).is_err());
+    }
+}

@@ -1,0 +1,90 @@
+//! Forgotten Depths desktop client.
+//!
+//! One plugin per file, each a `pub(super) fn plugin(app: &mut App)`; [`AppPlugin`]
+//! only assembles them. [`core_plugin`] is the part that needs no window or GPU, so
+//! headless tests can run it under `MinimalPlugins`.
+
+use bevy::{prelude::*, window::WindowResolution, winit::WinitSettings};
+use bevy_egui::EguiPlugin;
+
+pub mod board;
+mod board_art;
+mod camera;
+pub mod cli;
+pub mod demo_map;
+mod redraw;
+pub mod screens;
+pub mod screenshot;
+mod systems;
+mod ui_style;
+
+pub use systems::PlaySystems;
+
+/// The whole desktop client.
+pub struct AppPlugin;
+
+impl Plugin for AppPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "Forgotten Depths".into(),
+                        resolution: WindowResolution::new(1280, 800),
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(AssetPlugin {
+                    file_path: asset_dir(),
+                    ..default()
+                }),
+        )
+        // A board game must not burn a core while the players think.
+        .insert_resource(WinitSettings::desktop_app())
+        .insert_resource(ClearColor(board_art::TABLE_COLOR))
+        .add_plugins(EguiPlugin::default());
+
+        app.init_resource::<cli::Options>();
+        app.add_plugins((
+            core_plugin,
+            screens::loading::plugin,
+            ui_style::plugin,
+            camera::plugin,
+            board_art::plugin,
+            redraw::plugin,
+            screenshot::plugin,
+        ));
+    }
+}
+
+/// Everything that runs without a window or renderer: states, menu actions, the
+/// board model and its entities. Used by [`AppPlugin`] and by headless tests.
+pub fn core_plugin(app: &mut App) {
+    app.init_resource::<cli::Options>();
+    app.add_plugins((systems::plugin, screens::plugin, board::plugin));
+}
+
+/// Where the `assets/` folder is. Under cargo, BEVY_ASSET_ROOT (see
+/// .cargo/config.toml) points at the workspace root and bevy finds `assets`
+/// there; a binary started by hand looks beside itself, then in the checkout it
+/// was built from.
+fn asset_dir() -> String {
+    let relative = "assets".to_owned();
+    if std::env::var_os("BEVY_ASSET_ROOT").is_some()
+        || std::env::var_os("CARGO_MANIFEST_DIR").is_some()
+    {
+        return relative;
+    }
+    let beside_exe = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join("assets")));
+    if beside_exe.is_some_and(|dir| dir.is_dir()) {
+        return relative;
+    }
+    let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    if checkout.is_dir() {
+        return checkout.to_string_lossy().into_owned();
+    }
+    relative
+}
