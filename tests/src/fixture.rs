@@ -53,7 +53,7 @@ fn ecology_files(e: Ecology) -> Vec<(String, String)> {
         saurian["set_aside"] = json!(true);
         monsters["monsters"].as_array_mut().unwrap().push(saurian);
     }
-    let features = json!({"features": [
+    let mut features = json!({"features": [
         {"id": format!("{n}_well"), "name": "Old Well", "xp": 1, "effects": [
             {"effect": "test", "target": [5, 10, 15], "cards": 2,
              "success": [{"effect": "heal_heroes", "amount": 2, "whom": "heroes"}],
@@ -62,6 +62,13 @@ fn ecology_files(e: Ecology) -> Vec<(String, String)> {
         {"id": format!("{n}_bowl"), "name": "Brass Scrying Bowl", "xp": 2, "effects": [{"effect": "reveal_features", "count": 2}]},
         {"id": format!("{n}_keys"), "name": "Key Ring", "xp": 1, "effects": [{"effect": "keys", "amount": 1}]}
     ]});
+    if e == Ecology::Caverns {
+        features["features"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "caverns_tracks", "name": "Three-Toed Tracks", "xp": 1,
+            "effects": [{"effect": "shuffle_into_monsters", "monster": "crazed_bipedal_saurian"}]}));
+    }
     let patterns = json!({"patterns": [
         {"id": "1", "cells": [{"offset": [0, 0], "nodes": ["E"]}, {"offset": [1, 0], "nodes": ["W"]}]}
     ]});

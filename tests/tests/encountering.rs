@@ -445,3 +445,37 @@ fn one_dead_end_per_ecology_variant() {
     act(&mut g, Action::DrawTile);
     assert_eq!(g.phase, depths_rules::Phase::Lost(depths_rules::LossReason::DeadEnd));
 }
+
+/// "Caverns: Crazed Bipedal Saurian": set aside at Setup until a card shuffles it in.
+#[test]
+fn the_saurian_waits_until_a_card_shuffles_it_in() {
+    let mut o = GameOptions::standard(&["bren"], 8);
+    o.start = depths_rules::Ecology::Caverns;
+    let mut g = Game::new(o, fixture()).unwrap();
+    while g.pending().is_some() {
+        let first = g.legal_actions()[0].clone();
+        act(&mut g, first);
+    }
+    let has = |g: &Game| g.adventure().unwrap().ecology.monsters.iter().any(|m| m.id == "crazed_bipedal_saurian");
+    assert!(!has(&g), "set aside at Setup");
+    let adv = g.adventure.as_deref_mut().unwrap();
+    let i = adv.ecology.features.iter().position(|f| f.id == "caverns_tracks").unwrap();
+    let tracks = adv.ecology.features.remove(i);
+    adv.ecology.features.push(tracks);
+    lay(&mut g, "caverns-feature", (1, 0));
+    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    assert!(has(&g), "shuffled into the Monster deck");
+}
+
+/// Rule clarification "Stranded": nothing left to draw, place or Encounter loses the game.
+#[test]
+fn stranded_with_nothing_left_loses() {
+    let mut g = new_game(&["bren"], Variants::default());
+    g.adventure.as_deref_mut().unwrap().ecology.pile = Default::default();
+    g.heroes[0].health -= 1;
+    give_xp(&mut g, &[1]);
+    act(&mut g, Action::StartPurchase { what: Purchase::Healing { units: 1 } });
+    act(&mut g, Action::PayXp { card: XpRef::Pool(0) });
+    act(&mut g, Action::SplitHealing { amounts: vec![1] });
+    assert_eq!(g.phase, depths_rules::Phase::Lost(depths_rules::LossReason::Stranded));
+}

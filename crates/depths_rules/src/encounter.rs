@@ -186,10 +186,36 @@ impl Game {
                 Resolving::Monsters | Resolving::StairGuardian | Resolving::FinalEntity => {}
             }
         }
-        // Nothing at all left to do: stranded (no tile, nothing to Encounter, no XP use).
-        if self.phase == Phase::Exploring && self.exploring_candidates().iter().all(|a| self.check(a).is_err()) {
+        // No way forward at all: no tile to draw or place and nothing to Encounter.
+        if self.phase == Phase::Exploring && self.is_stranded() {
             self.lose(LossReason::Stranded, events);
         }
+    }
+
+    fn is_stranded(&self) -> bool {
+        let adv = self.adv();
+        let eco = &adv.ecology;
+        let placeable = |t: &MapTile| !eco.map.legal_placements(t).is_empty();
+        adv.pending.is_empty()
+            && eco.pile.is_empty()
+            && !eco.drawn.as_ref().is_some_and(placeable)
+            && !eco.dead_end.set_aside.as_ref().is_some_and(placeable)
+            && !eco.map.reachable_unencountered_elements().into_iter().any(|element| self.can_open(element))
+            && self.discovered_legendary_locations().is_empty()
+    }
+
+    /// Whether the Heroes can Encounter the element now, or could after
+    /// buying a Key or with an ability that unlocks.
+    fn can_open(&self, element: ElementRef) -> bool {
+        if self.check(&crate::Action::Encounter { element }).is_ok() {
+            return true;
+        }
+        let key_cost = u16::from(self.adv().ecology.reference.key_cost);
+        let unlocker = self
+            .heroes
+            .iter()
+            .any(|h| h.abilities().any(|(_, a)| a.effects.iter().any(|e| matches!(e, Effect::UnlockDoor))));
+        self.payable_xp() >= key_cost || unlocker
     }
 
     /// Combat just ended in victory: XP, tokens, and what the Combat was for.
