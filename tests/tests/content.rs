@@ -55,3 +55,18 @@ fn a_dangling_reference_names_the_card() {
     assert_eq!(e.file, "caverns/features.json");
     assert!(e.reason.contains("crazed_bipedal_saurian"), "{e}");
 }
+
+/// "Rules text on a card is generated from its effects": names, not ids.
+#[test]
+fn card_text_names_items_and_monsters() {
+    let content = Content::builtin().unwrap();
+    let caverns = content.ecology(depths_rules::Ecology::Caverns);
+    let tracks = caverns
+        .features
+        .iter()
+        .find(|f| format!("{:?}", f.effects).contains("crazed_bipedal_saurian"))
+        .expect("a card shuffles in the Saurian");
+    let text = content.effect_text(&tracks.effects);
+    assert!(text.contains("Crazed Bipedal Saurian"), "{text}");
+    assert!(!text.contains("crazed_bipedal_saurian"), "{text}");
+}
