@@ -479,3 +479,26 @@ fn stranded_with_nothing_left_loses() {
     act(&mut g, Action::SplitHealing { amounts: vec![1] });
     assert_eq!(g.phase, depths_rules::Phase::Lost(depths_rules::LossReason::Stranded));
 }
+
+/// "Abilities: When drawing Hero Abilities, multi-classed Heroes may either draw
+/// 1 from each of their Primary and Secondary Class Ability Decks … or draw 2
+/// from their Primary Class Ability Deck."
+#[test]
+fn multi_classed_heroes_choose_how_to_draw_abilities() {
+    for (how, classes) in [(0u8, ["fighter", "wizard"]), (1, ["fighter", "fighter"])] {
+        let mut o = GameOptions::standard(&["bren_alt"], 2);
+        o.start = depths_rules::Ecology::Caverns;
+        let mut g = Game::new(o, fixture()).unwrap();
+        assert_eq!(g.pending(), Some(&Pending::ChooseAbilityDraw { hero: 0 }));
+        act(&mut g, Action::ChooseOption { index: how });
+        let Some(Pending::ChooseAbility { options, .. }) = g.pending() else { panic!("two Abilities drawn") };
+        let mut got: Vec<String> = options.iter().map(|o| format!("{:?}", o.class).to_lowercase()).collect();
+        got.sort();
+        assert_eq!(got, classes);
+    }
+    let mut o = GameOptions::standard(&["bren_alt"], 2);
+    o.start = depths_rules::Ecology::Caverns;
+    o.single_classed = true;
+    let g = Game::new(o, fixture()).unwrap();
+    assert!(matches!(g.pending(), Some(Pending::ChooseAbility { .. })), "single-classed: draws as normal");
+}

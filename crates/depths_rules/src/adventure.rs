@@ -98,6 +98,11 @@ pub enum Pending {
         hero: u8,
         count: u8,
     },
+    /// A multi-classed Hero chooses how to draw: one from each class (0) or
+    /// two from the Primary class (1).
+    ChooseAbilityDraw {
+        hero: u8,
+    },
     /// Draw two Abilities, keep one.
     ChooseAbility {
         hero: u8,
@@ -274,10 +279,16 @@ impl Game {
                     game.heroes[h as usize].abilities.push(crate::hero::OwnedAbility { card, exhausted: false });
                 }
             }
+        }
+        // Then the Items; their choices come after the Abilities', as the book lists them.
+        let abilities_first = std::mem::take(&mut game.adv_mut().pending);
+        for h in 0..game.heroes.len() as u8 {
             for _ in 0..items {
                 game.draw_item_for(h, &mut events);
             }
         }
+        let items_after = std::mem::replace(&mut game.adv_mut().pending, abilities_first);
+        game.adv_mut().pending.extend(items_after);
         Ok(game)
     }
 
@@ -293,20 +304,23 @@ impl Game {
         self.adventure.as_deref_mut().expect("a full game")
     }
 
-    /// Draws two Abilities for a Hero to keep one (Level Up, or a lower start).
+    /// Draws two Abilities for a Hero to keep one (Level Up, or a lower start);
+    /// a multi-classed Hero first chooses which decks to draw from.
     pub(crate) fn offer_abilities(&mut self, h: u8) {
         let mat = &self.heroes[h as usize].mat;
-        let (primary, secondary) = (mat.class, mat.secondary_class);
-        let single = self.adv().options.single_classed;
+        if mat.secondary_class.is_some() && !self.adv().options.single_classed {
+            self.adv_mut().pending.push(Pending::ChooseAbilityDraw { hero: h });
+        } else {
+            let class = mat.class;
+            self.draw_abilities(h, [class, class]);
+        }
+    }
+
+    /// Queues the choice between the Ability Cards drawn from these decks.
+    pub(crate) fn draw_abilities(&mut self, h: u8, decks: [HeroClass; 2]) {
         let adv = self.adv_mut();
         let mut options = Vec::new();
-        // Multi-classed: one from each class deck (the book also allows two from
-        // the Primary; we offer one of each, the more varied choice).
-        let classes: Vec<HeroClass> = match secondary {
-            Some(s) if !single => vec![primary, s],
-            _ => vec![primary, primary],
-        };
-        for c in classes {
+        for c in decks {
             if let Some(card) = adv.ability_decks[class_index(c)].pop() {
                 options.push(card);
             }

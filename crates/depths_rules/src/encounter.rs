@@ -504,6 +504,17 @@ impl Game {
                 };
                 self.gain_item(to, keep, events);
             }
+            Pending::ChooseAbilityDraw { hero } => {
+                // "Draw 1 from each of their Primary and Secondary Class Ability
+                // Decks", or "Draw 2 from their Primary Class Ability Deck".
+                let mat = &self.heroes[hero as usize].mat;
+                let (p, s) = (mat.class, mat.secondary_class.unwrap_or(mat.class));
+                self.draw_abilities(hero, if i == 0 { [p, s] } else { [p, p] });
+                let adv = self.adv_mut();
+                if let Some(choice) = adv.pending.pop() {
+                    adv.pending.insert(0, choice);
+                }
+            }
             Pending::ChooseAbility { hero, mut options } => {
                 let keep = options.remove(i);
                 events.push(Event::AbilityGained { hero, name: keep.ability.name.clone() });

@@ -244,6 +244,7 @@ impl Game {
                         Ok(())
                     }
                     Some(Pending::ChooseAbility { options, .. }) if i < options.len() => Ok(()),
+                    Some(Pending::ChooseAbilityDraw { .. }) if i < 2 => Ok(()),
                     Some(Pending::OrderFeatures { cards }) if i < factorial(cards.len()) => Ok(()),
                     _ => Err(RuleError::WrongStep { expected: "an option to be chosen" }),
                 }
@@ -442,6 +443,9 @@ impl Game {
             Some(Pending::ChooseHero(_)) => out.extend((0..n).map(|hero| Action::ChooseHero { hero })),
             Some(Pending::ChooseItem { options, .. }) => {
                 out.extend((0..options.len() as u8).map(|index| Action::ChooseOption { index }));
+            }
+            Some(Pending::ChooseAbilityDraw { .. }) => {
+                out.extend((0..2).map(|index| Action::ChooseOption { index }));
             }
             Some(Pending::ChooseAbility { options, .. }) => {
                 out.extend((0..options.len() as u8).map(|index| Action::ChooseOption { index }));
