@@ -502,3 +502,20 @@ fn multi_classed_heroes_choose_how_to_draw_abilities() {
     let g = Game::new(o, fixture()).unwrap();
     assert!(matches!(g.pending(), Some(Pending::ChooseAbility { .. })), "single-classed: draws as normal");
 }
+
+/// "Some Items found at Legendary Locations can only be equipped by a specific
+/// Hero Class": any Hero may take one (for its XP), only that class Equips it.
+#[test]
+fn a_class_item_goes_to_any_hero_but_only_its_class_equips_it() {
+    let mut g = new_game(&["sil"], Variants::default());
+    let mut item = g.adventure().unwrap().content.class_deck(depths_rules::HeroClass::Fighter).items[1].clone();
+    item.class_only = Some(depths_rules::HeroClass::Fighter);
+    g.adventure
+        .as_deref_mut()
+        .unwrap()
+        .pending
+        .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(item)));
+    act(&mut g, Action::ChooseHero { hero: 0 });
+    assert!(!g.heroes[0].items[0].equipped);
+    assert_eq!(g.check(&Action::Equip { hero: 0, item: 0 }), Err(RuleError::WrongClass));
+}

@@ -2,7 +2,7 @@
 //! spending Experience Points, and Equipping Items — the actions outside Combat.
 
 use crate::action::{Action, Target};
-use crate::adventure::{HeroChoice, Pending, Purchase, XpRef};
+use crate::adventure::{Pending, Purchase, XpRef};
 use crate::effect::{Ability, Activation, Effect};
 use crate::error::RuleError;
 use crate::event::Event;
@@ -216,12 +216,8 @@ impl Game {
             }
             Action::ChooseHero { hero } => {
                 hero_ok(*hero)?;
+                // Any Hero may take a class Item; only that class can Equip it.
                 match pending {
-                    Some(Pending::ChooseHero(HeroChoice::GainItem(item)))
-                        if !fits_class(&self.heroes[*hero as usize], item) =>
-                    {
-                        Err(RuleError::WrongClass)
-                    }
                     Some(Pending::ChooseHero(_)) => Ok(()),
                     _ => Err(RuleError::WrongStep { expected: "a Hero to be chosen" }),
                 }
