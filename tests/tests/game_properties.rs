@@ -154,3 +154,10 @@ fn two_thousand_random_whole_games_end_with_invariants_intact() {
     assert_eq!(won + lost, 2_000);
     eprintln!("2,000 random games on the fixture: {won} won, {lost} lost in {:?}", started.elapsed());
 }
+
+#[test]
+fn random_whole_games_on_the_shipped_content_end_with_invariants_intact() {
+    let content = Content::builtin().expect("shipped content loads");
+    let (won, lost) = run(&content, 600);
+    assert_eq!(won + lost, 600);
+}

@@ -428,6 +428,15 @@ impl Game {
         {
             options.push(card);
         }
+        // A Secondary-class Item that Adds cards, with no Ally to take it, cannot be chosen.
+        let keepable =
+            |g: &Game, o: &ItemCard| o.deck == Some(mat.class) || o.add_cards.is_empty() || g.ally_for(h, o).is_some();
+        if !options.is_empty() && !options.iter().any(|o| keepable(self, o)) {
+            for o in options.drain(..) {
+                let deck = class_index(o.deck.unwrap_or(mat.class));
+                self.adv_mut().item_decks[deck].insert(0, o);
+            }
+        }
         match options.len() {
             0 => note(events, "No Items are left to draw."),
             1 => self.gain_item(h, options.remove(0), events),
@@ -456,8 +465,9 @@ impl Game {
                 }
             }
             // 3. Remove (the players choose); 4. then shuffle.
-            if item.remove_cards > 0 {
-                self.adv_mut().pending.insert(0, Pending::RemoveCards { hero: h, count: item.remove_cards });
+            let removable = (self.heroes[h as usize].draw.len()).min(usize::from(item.remove_cards)) as u8;
+            if removable > 0 {
+                self.adv_mut().pending.insert(0, Pending::RemoveCards { hero: h, count: removable });
             } else {
                 let hero = &mut self.heroes[h as usize];
                 self.rng.shuffle(&mut hero.draw);
