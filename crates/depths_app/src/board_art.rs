@@ -21,10 +21,11 @@ use bevy::{
 use crate::{
     PlaySystems,
     board::{
-        Board, BoardTile, LanternToken, TILE_SIZE, WALL_THICKNESS, area_anchor, side_dir,
-        slot_offset, tokens_in_area,
+        Board, BoardTile, LanternToken, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor,
+        side_dir, slot_offset, tokens_in_area,
     },
-    demo_map::{DemoMap, Edge, Element, Side, SplitMix64, Tile},
+    board_view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
+    explore::{GhostTile, PlacementHint},
 };
 
 /// The table under the tiles.
@@ -32,8 +33,6 @@ pub const TABLE_COLOR: Color = Color::srgb(0.085, 0.07, 0.06);
 
 /// Width of the passage in an open edge.
 const OPENING: f32 = TILE_SIZE * 0.42;
-/// Radius of an element token.
-const TOKEN_RADIUS: f32 = 30.0;
 /// Stone textures to choose from; each tile picks one.
 const FLOOR_VARIANTS: usize = 4;
 const FLOOR_TEXELS: u32 = 256;
@@ -49,7 +48,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_table);
     app.add_systems(
         Update,
-        (draw_new_tiles, draw_lantern)
+        (draw_new_tiles, draw_lantern, draw_hints, draw_ghost)
             .in_set(PlaySystems::Present)
             .run_if(resource_exists::<Board>),
     );
@@ -145,9 +144,10 @@ const Z_BOUNDARY: f32 = 0.05;
 const Z_WALL: f32 = 0.06;
 const Z_NODE: f32 = 0.08;
 const Z_TOKEN: f32 = 0.2;
+const Z_SHADE: f32 = 0.4;
 
 /// Everything drawn for one tile, relative to its centre.
-fn tile_pieces(map: &DemoMap, tile: &Tile) -> Vec<Piece> {
+fn tile_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
     let mut out = Vec::new();
     let t = TILE_SIZE;
     // Cast shadow on the table, a soft one and a tight one.
@@ -178,23 +178,130 @@ fn tile_pieces(map: &DemoMap, tile: &Tile) -> Vec<Piece> {
     for side in Side::ALL {
         wall_pieces(&mut out, side, tile.edge(side), h);
     }
+    water_corner_pieces(&mut out, tile, h);
     boundary_pieces(&mut out, map.seed, tile, h);
     for side in &tile.nodes {
         let at = side_dir(*side) * (h - WALL_THICKNESS / 2.0);
         rune_node(&mut out, at, Z_NODE);
     }
+    marking_pieces(&mut out, tile, h);
     for (a, area) in tile.areas.iter().enumerate() {
         let count = tokens_in_area(map, tile, a);
         let anchor = area_anchor(tile, a);
-        for (i, element) in area.elements.iter().enumerate() {
+        for (i, (element, token)) in area.elements.iter().enumerate() {
             let at = anchor + slot_offset(i, count);
-            element_token(&mut out, *element, at, Z_TOKEN + i as f32 * 0.05);
+            let z = Z_TOKEN + i as f32 * 0.05;
+            element_token(&mut out, *element, at, z);
+            token_pieces(&mut out, *token, at, z + 0.03);
         }
     }
+    reach_shading(&mut out, tile, h);
     out
 }
 
+/// Lit where the Heroes can go, dark where they cannot (yet).
+fn reach_shading(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
+    let reachable = tile.areas.iter().filter(|a| a.accessible).count();
+    if reachable == 0 {
+        out.push(rect(hexa(0x05070c, 0.42), Vec2::ZERO, Vec2::splat(2.0 * h), Z_SHADE));
+    } else if reachable < tile.areas.len() {
+        for (a, area) in tile.areas.iter().enumerate() {
+            let at = area_anchor(tile, a);
+            if area.accessible {
+                out.push(Piece::new(Shape::Glow, hexa(0xffd86b, 0.35), at, Vec2::splat(170.0), Z_SHADE));
+            } else {
+                out.push(Piece::new(Shape::Glow, hexa(0x000000, 0.7), at, Vec2::splat(170.0), Z_SHADE));
+            }
+        }
+    } else {
+        out.push(rect(hexa(0xffd86b, 0.06), Vec2::ZERO, Vec2::splat(2.0 * h), Z_SHADE));
+    }
+}
+
+/// The Encounter Token or Key on an element.
+fn token_pieces(out: &mut Vec<Piece>, token: Token, at: Vec2, z: f32) {
+    match token {
+        Token::None => {}
+        Token::Defeated => {
+            for rot in [0.785, -0.785] {
+                out.push(rect(hex(0x3a0704), at, Vec2::new(62.0, 13.0), z).rotated(rot));
+                out.push(rect(hex(0xd7261c), at, Vec2::new(58.0, 9.0), z + 0.001).rotated(rot));
+            }
+        }
+        Token::Encountered => {
+            out.push(rect(hex(0x4a3510), at, Vec2::new(64.0, 13.0), z).rotated(0.785));
+            out.push(rect(hex(0xf2c14e), at, Vec2::new(60.0, 9.0), z + 0.001).rotated(0.785));
+        }
+        Token::Key => {
+            let k = at + Vec2::new(20.0, -20.0);
+            out.push(circle(hex(TOKEN_RIM), k, 17.0, z));
+            out.push(circle(hex(GOLD), k, 15.0, z + 0.001));
+            out.push(circle(hex(0x3d2a08), k + Vec2::new(-5.0, 0.0), 5.0, z + 0.002));
+            out.push(circle(hex(GOLD), k + Vec2::new(-5.0, 0.0), 2.5, z + 0.003));
+            out.push(rect(hex(0x3d2a08), k + Vec2::new(4.0, 0.0), Vec2::new(12.0, 3.0), z + 0.002));
+            out.push(rect(hex(0x3d2a08), k + Vec2::new(8.0, -3.0), Vec2::new(2.5, 5.0), z + 0.002));
+        }
+    }
+}
+
+/// Secret Passages, Warp Portals, Level Stairs, the Boat and the Sword.
+fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
+    for (a, area) in tile.areas.iter().enumerate() {
+        // Beside the area's tokens, towards the tile's centre line.
+        let at = area_anchor(tile, a) + Vec2::new(0.0, -52.0);
+        let z = Z_NODE + 0.01;
+        if area.secret_passage {
+            // A dark archway with a violet keyhole.
+            out.push(circle(hex(0x120c18), at + Vec2::new(0.0, 4.0), 16.0, z));
+            out.push(rect(hex(0x120c18), at + Vec2::new(0.0, -6.0), Vec2::new(32.0, 20.0), z));
+            out.push(circle(hex(0xa678e0), at + Vec2::new(0.0, 2.0), 4.5, z + 0.001));
+            out.push(Piece::new(Shape::Triangle, hex(0xa678e0), at + Vec2::new(0.0, -6.0), Vec2::new(8.0, 12.0), z + 0.001));
+        }
+        if area.warp_portal {
+            for (i, (r, c)) in [(20.0, 0x2b1a52), (15.0, 0x7a4fd6), (10.0, 0x2b1a52), (5.0, 0xd9c7ff)].iter().enumerate() {
+                out.push(circle(hex(*c), at, *r, z + i as f32 * 0.001));
+            }
+        }
+        if area.level_stair {
+            out.push(rect(hex(0x1c1a18), at, Vec2::new(34.0, 34.0), z));
+            for i in 0..4 {
+                let y = -12.0 + i as f32 * 8.0;
+                out.push(rect(hex(0x9aa0a8), at + Vec2::new(0.0, y), Vec2::new(28.0 - i as f32 * 5.0, 4.0), z + 0.001));
+            }
+        }
+    }
+    let corner = Vec2::new(-h + 44.0, h - 44.0);
+    if tile.boat {
+        let at = corner;
+        out.push(Piece::new(Shape::Circle, hex(0x3d230f), at, Vec2::new(22.0, 9.0), Z_NODE + 0.01));
+        out.push(rect(hex(0x9fb8c8), at + Vec2::new(0.0, 6.0), Vec2::new(44.0, 12.0), Z_NODE + 0.011));
+        out.push(Piece::new(Shape::Circle, hex(0x8a5428), at, Vec2::new(20.0, 7.0), Z_NODE + 0.012));
+        out.push(Piece::new(Shape::Triangle, hex(0xe6dbc8), at + Vec2::new(2.0, 15.0), Vec2::new(14.0, 20.0), Z_NODE + 0.012));
+    }
+    if tile.sword {
+        let at = -corner;
+        out.push(rect(hex(0xc8ccd2), at + Vec2::new(0.0, 6.0), Vec2::new(5.0, 34.0), Z_NODE + 0.01).rotated(-0.6));
+        out.push(rect(hex(0x8a6a2a), at + Vec2::new(-5.0, -8.0), Vec2::new(18.0, 4.0), Z_NODE + 0.011).rotated(-0.6));
+        out.push(rect(hex(0x5b3a1e), at + Vec2::new(-9.0, -14.0), Vec2::new(4.0, 10.0), Z_NODE + 0.011).rotated(-0.6));
+    }
+}
+
+/// Caverns: pools of water in the corners that hold them.
+fn water_corner_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
+    for &c in &tile.water_corners {
+        // NE, SE, SW, NW.
+        let sign = [Vec2::new(1.0, 1.0), Vec2::new(1.0, -1.0), Vec2::new(-1.0, -1.0), Vec2::new(-1.0, 1.0)][c % 4];
+        let at = sign * (h - 8.0);
+        out.push(circle(hex(0x0f2f44), at, 58.0, Z_FLOOR + 0.002));
+        out.push(circle(hex(0x1f5f80), at, 50.0, Z_FLOOR + 0.003));
+        out.push(circle(hexa(0x7fc8e8, 0.35), at - sign * 14.0, 12.0, Z_FLOOR + 0.004));
+    }
+}
+
 fn floor_variant(seed: u64, tile: &Tile) -> usize {
+    if tile.entry {
+        return 0;
+    }
     let mut rng = SplitMix64(seed ^ ((tile.cell.x as u64) << 32) ^ (tile.cell.y as u32 as u64));
     rng.below(FLOOR_VARIANTS)
 }
@@ -207,8 +314,27 @@ fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
     // Spans along the side, as (from, to) in -h..h.
     let spans: Vec<(f32, f32)> = match edge {
         Edge::Wall => vec![(-h, h)],
-        Edge::Open => vec![(-h, -OPENING / 2.0), (OPENING / 2.0, h)],
+        Edge::Open | Edge::Upper | Edge::Lower => vec![(-h, -OPENING / 2.0), (OPENING / 2.0, h)],
+        Edge::Water => {
+            // Water right up to the edge: a blue channel instead of a wall.
+            let center = normal * (h - w / 2.0);
+            let rot = along.y.atan2(along.x);
+            out.push(rect(hex(0x0f2f44), center, Vec2::new(2.0 * h, w + 4.0), Z_WALL).rotated(rot));
+            out.push(rect(hex(0x1f5f80), center, Vec2::new(2.0 * h, w - 4.0), Z_WALL + 0.001).rotated(rot));
+            out.push(rect(hexa(0x7fc8e8, 0.4), center + normal * 3.0, Vec2::new(2.0 * h - 20.0, 2.0), Z_WALL + 0.002).rotated(rot));
+            return;
+        }
     };
+    if matches!(edge, Edge::Upper | Edge::Lower) {
+        // Level of the opening: a pale raised sill (upper) or a dark step down (lower).
+        let (color, arrow) = if edge == Edge::Upper { (0xbfb49a, 0.0) } else { (0x15110d, std::f32::consts::PI) };
+        let center = normal * (h - w / 2.0);
+        let rot = along.y.atan2(along.x);
+        out.push(rect(hex(color), center, Vec2::new(OPENING, w - 8.0), Z_WALL).rotated(rot));
+        let tip_rot = normal.y.atan2(normal.x) - std::f32::consts::FRAC_PI_2 + arrow;
+        let arrow_color = if edge == Edge::Upper { 0x4a3f34 } else { 0xd9c9a3 };
+        out.push(Piece::new(Shape::Triangle, hex(arrow_color), center, Vec2::new(14.0, 12.0), Z_WALL + 0.001).rotated(tip_rot));
+    }
     let rot = along.y.atan2(along.x);
     let inner = h - w; // where the floor starts, along the side
     for (from, to) in spans {
@@ -725,10 +851,75 @@ fn draw_new_tiles(
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     for (entity, placed) in &new_tiles {
-        let Some(tile) = board.0.tile_at(placed.cell) else {
+        let Some(tile) = board.view.tile_at(placed.cell) else {
             continue;
         };
-        let pieces = tile_pieces(&board.0, tile);
+        let pieces = tile_pieces(&board.view, tile);
+        art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
+    }
+}
+
+/// A cell where the tile in hand may go: gold for the current turn, blue if
+/// only another turn fits.
+fn draw_hints(
+    mut commands: Commands,
+    hints: Query<(Entity, &PlacementHint), Added<PlacementHint>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, hint) in &hints {
+        let (fill, line) = if hint.now {
+            (hexa(0xf2c14e, 0.28), hexa(0xf2c14e, 0.95))
+        } else {
+            (hexa(0x6fa8ff, 0.12), hexa(0x6fa8ff, 0.7))
+        };
+        let s = TILE_SIZE - 14.0;
+        let t = if hint.now { 7.0 } else { 4.0 };
+        let mut pieces = vec![rect(fill, Vec2::ZERO, Vec2::splat(s), 0.0)];
+        for side in Side::ALL {
+            let n = side_dir(side);
+            let along = Vec2::new(-n.y, n.x);
+            let size = if along.x.abs() > 0.5 { Vec2::new(s, t) } else { Vec2::new(t, s) };
+            pieces.push(rect(line, n * (s / 2.0 - t / 2.0), size, 0.001));
+        }
+        if !hint.now {
+            // A turn arrow: "rotate to fit here".
+            pieces.push(circle(hexa(0x6fa8ff, 0.8), Vec2::ZERO, 26.0, 0.002));
+            pieces.push(circle(hexa(0x10141c, 0.9), Vec2::ZERO, 19.0, 0.003));
+            pieces.push(rect(hexa(0x10141c, 0.9), Vec2::new(14.0, 10.0), Vec2::new(16.0, 20.0), 0.004));
+            pieces.push(Piece::new(Shape::Triangle, hexa(0x6fa8ff, 0.9), Vec2::new(20.0, 6.0), Vec2::new(16.0, 12.0), 0.005).rotated(std::f32::consts::PI));
+        }
+        art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
+    }
+}
+
+/// The tile in hand, following the cursor or the keyboard.
+fn draw_ghost(
+    mut commands: Commands,
+    ghosts: Query<(Entity, &GhostTile), Added<GhostTile>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, ghost) in &ghosts {
+        let view = BoardView {
+            seed: 0,
+            tiles: vec![ghost.tile.clone()],
+            lantern: crate::board_view::LanternAt {
+                cell: crate::board_view::Cell::new(i32::MIN, i32::MIN),
+                area: 0,
+            },
+        };
+        let mut pieces: Vec<Piece> = tile_pieces(&view, &ghost.tile)
+            .into_iter()
+            .filter(|p| p.z >= Z_RIM && p.z < Z_SHADE)
+            .collect();
+        let frame = if ghost.legal { hex(0xf2c14e) } else { hex(0xd7261c) };
+        for side in Side::ALL {
+            let n = side_dir(side);
+            let along = Vec2::new(-n.y, n.x);
+            let size = if along.x.abs() > 0.5 { Vec2::new(TILE_SIZE + 8.0, 6.0) } else { Vec2::new(6.0, TILE_SIZE + 8.0) };
+            pieces.push(rect(frame, n * (TILE_SIZE / 2.0 + 1.0), size, Z_SHADE + 0.1));
+        }
         art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
     }
 }
@@ -1013,9 +1204,15 @@ mod tests {
 
     #[test]
     fn boundary_stays_inside_the_tile() {
-        let map = DemoMap::new(5);
-        let split = map.tiles.iter().find(|t| t.areas.len() == 2).unwrap();
-        let pieces = tile_pieces(&map, split);
+        let content = depths_rules::Content::builtin().unwrap();
+        let printed = depths_rules::Ecology::ALL
+            .iter()
+            .flat_map(|e| content.ecology(*e).tiles.iter())
+            .find(|t| t.areas.len() == 2)
+            .unwrap();
+        let split = Tile::from_printed(printed, depths_rules::map::Placement { cell: (0, 0), rotation: Default::default() });
+        let map = BoardView { seed: 5, tiles: vec![split.clone()], lantern: crate::board_view::LanternAt { cell: crate::board_view::Cell::new(9, 9), area: 0 } };
+        let pieces = tile_pieces(&map, &split);
         let h = TILE_SIZE / 2.0;
         for p in pieces.iter().filter(|p| p.z >= Z_BOUNDARY && p.z < Z_WALL) {
             assert!(p.pos.x.abs() <= h && p.pos.y.abs() <= h, "{p:?}");

@@ -10,8 +10,9 @@ Forgotten Depths — cooperative tile-laying dungeon board game
 Usage: forgotten-depths [OPTIONS]
 
 Options:
-  --seed N           seed for the demo board (default: time-based)
-  --new-game         skip the main menu and start on the board
+  --seed N           seed of the new game (default: time-based)
+  --new-game         skip the menus: a standard game with Bren and Sil
+  --load FILE        skip the menus and play this saved game
   --screenshot FILE  open straight on the board, save a PNG of the first
                      complete frame to FILE, check it is not blank, and exit
                      (non-zero status if it is blank or could not be saved)
@@ -25,6 +26,8 @@ pub struct Options {
     /// Skip the main menu.
     pub new_game: bool,
     pub screenshot: Option<PathBuf>,
+    /// A save to open straight away.
+    pub load: Option<PathBuf>,
 }
 
 /// What to do after parsing.
@@ -65,6 +68,7 @@ where
                 options.seed = Some(seed);
             }
             "--new-game" => options.new_game = true,
+            "--load" => options.load = Some(PathBuf::from(value("--load")?)),
             "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -85,6 +89,7 @@ mod tests {
                 seed: Some(42),
                 new_game: true,
                 screenshot: Some("out.png".into()),
+                load: None,
             })
         );
         assert_eq!(

@@ -43,12 +43,6 @@ pub(super) fn plugin(app: &mut App) {
         settled: 0,
         requested: false,
     });
-    app.add_systems(
-        OnEnter(Screen::Menu),
-        |mut next: ResMut<NextState<Screen>>| {
-            next.set(Screen::Playing);
-        },
-    );
     app.add_systems(Update, drive_screenshot);
     app.add_systems(
         OnEnter(Screen::LoadFailed),

@@ -4,7 +4,7 @@ use bevy::{asset::UntypedAssetLoadFailedEvent, prelude::*, window::RequestRedraw
 use bevy_asset_loader::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::screens::Screen;
+use crate::{screens::Screen, session::GameContent};
 
 /// Assets every screen can use once loading is done.
 #[derive(AssetCollection, Resource)]
@@ -23,6 +23,16 @@ pub(crate) fn plugin(app: &mut App) {
     );
     app.init_resource::<LoadErrors>();
     app.add_systems(PreUpdate, collect_load_errors);
+    app.add_systems(OnEnter(Screen::Loading), load_content);
+    // The fonts may finish first: never show the menu without the content.
+    app.add_systems(
+        OnEnter(Screen::Menu),
+        |errors: Res<LoadErrors>, content: Option<Res<GameContent>>, mut next: ResMut<NextState<Screen>>| {
+            if content.is_none() && !errors.0.is_empty() {
+                next.set(Screen::LoadFailed);
+            }
+        },
+    );
     app.add_systems(
         EguiPrimaryContextPass,
         (
@@ -55,6 +65,25 @@ fn loading_ui(mut contexts: EguiContexts) -> Result {
 /// Every file that failed to load, as "path: reason".
 #[derive(Resource, Debug, Default)]
 pub struct LoadErrors(pub Vec<String>);
+
+/// Reads and checks the cards and tiles in `assets/content/`; a bad file
+/// fails loading with its name and the reason.
+fn load_content(
+    mut commands: Commands,
+    mut errors: ResMut<LoadErrors>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let dir = crate::asset_root().join("content");
+    match depths_rules::Content::load_dir(&dir) {
+        Ok(content) => commands.insert_resource(GameContent(content)),
+        Err(e) => {
+            let line = format!("content/{}: {}", e.file, e.reason);
+            error!("{line}");
+            errors.0.push(line);
+            next.set(Screen::LoadFailed);
+        }
+    }
+}
 
 fn collect_load_errors(
     mut failures: MessageReader<UntypedAssetLoadFailedEvent>,
