@@ -117,9 +117,9 @@ fn fit_to_map(
     if keys.any_just_pressed([KeyCode::KeyF, KeyCode::Home]) {
         fit.0 = true;
     }
-    // A new Ecology starts with only its Entry tile: frame it.
+    // Keep the whole map in view as it grows, and frame a new Ecology's Entry tile.
     let tiles = board.view.tiles.len();
-    if tiles < *last_tiles {
+    if tiles != *last_tiles {
         fit.0 = true;
     }
     *last_tiles = tiles;

@@ -293,9 +293,9 @@ fn heroes_panel(ui: &mut egui::Ui, game: &Game, c: &mut Choices) {
             egui::CollapsingHeader::new("Abilities").id_salt(("abilities", h)).default_open(false).show(ui, |ui| {
                 for (source, ability) in hero.abilities() {
                     let exhausted = hero.is_exhausted(source);
-                    let head = format!("{} — {}{}", ability.name, activation_text(ability.activation), if exhausted { " (exhausted)" } else { "" });
-                    ui.label(egui::RichText::new(head).strong());
-                    ui.label(egui::RichText::new(ability.text()).size(13.0).color(ui_style::MUTED));
+                    let head = format!("{}{}", activation_text(ability.activation), if exhausted { " · exhausted" } else { "" });
+                    ui.label(egui::RichText::new(head).size(12.0).color(ui_style::GOLD));
+                    ui.label(egui::RichText::new(ability.text()).size(13.0));
                 }
             });
             if !hero.items.is_empty() {
@@ -323,7 +323,7 @@ fn heroes_panel(ui: &mut egui::Ui, game: &Game, c: &mut Choices) {
                         c.button(ui, a, label);
                     });
                     for ab in &item.card.abilities {
-                        ui.label(egui::RichText::new(format!("   {} — {}: {}", ab.name, activation_text(ab.activation), ab.text())).size(12.0).color(ui_style::MUTED));
+                        ui.label(egui::RichText::new(format!("   {}", ab.text())).size(12.0).color(ui_style::MUTED));
                     }
                 }
             }
@@ -368,20 +368,33 @@ fn party_panel(
         ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(ui_style::MUTED));
     });
     if let Some((tile, set_aside)) = session.tile_in_hand() {
-        let (rect, response) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 64.0), egui::Sense::click_and_drag());
+        let (rect, response) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(0x3a, 0x2e, 0x22));
         painter.rect_stroke(rect, 6.0, egui::Stroke::new(2.0, ui_style::GOLD), egui::StrokeKind::Inside);
+        let square = egui::Rect::from_min_size(rect.min + egui::vec2(10.0, 10.0), egui::vec2(100.0, 100.0));
+        if hand.cell.is_none() {
+            let turned = crate::board_view::Tile::from_printed(
+                tile,
+                depths_rules::map::Placement { cell: (0, 0), rotation: hand.rotation },
+            );
+            paint_tile(&painter, square, &turned);
+        } else {
+            painter.rect_stroke(square, 4.0, egui::Stroke::new(1.5, ui_style::MUTED), egui::StrokeKind::Inside);
+        }
         let state = if hand.cell.is_some() { "on the board" } else { "in the tray" };
         painter.text(
-            rect.left_center() + egui::vec2(12.0, 0.0),
+            egui::pos2(square.right() + 12.0, rect.center().y),
             egui::Align2::LEFT_CENTER,
-            format!("{}{} — turned {}°, {state}\ndrag me onto a gold cell", tile.id, if set_aside { " (set aside)" } else { "" }, u32::from(hand.rotation.quarter_turns()) * 90),
+            format!("{}{}\nturned {}°, {state}\n\ndrag it onto a gold cell", tile.id, if set_aside { " (set aside)" } else { "" }, u32::from(hand.rotation.quarter_turns()) * 90),
             egui::FontId::proportional(14.0),
             ui_style::GOLD,
         );
         if response.drag_started() {
             hand.dragging = true;
+        }
+        if response.hovered() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
         }
         ui.horizontal(|ui| {
             if ui.button("⟲").on_hover_text("Turn back (Shift+R)").clicked() {
@@ -458,10 +471,72 @@ fn party_panel(
     });
 }
 
+/// A small drawing of a tile as it would lie on the table.
+fn paint_tile(p: &egui::Painter, r: egui::Rect, tile: &crate::board_view::Tile) {
+    use crate::board_view::{Edge as E, Element as El, Side};
+    p.rect_filled(r, 2.0, egui::Color32::from_rgb(0x8a, 0x80, 0x72));
+    let wall = egui::Color32::from_rgb(0x24, 0x1e, 0x19);
+    let t = 9.0;
+    for side in Side::ALL {
+        let (a, b) = match side {
+            Side::North => (r.left_top(), r.right_top()),
+            Side::East => (r.right_top(), r.right_bottom()),
+            Side::South => (r.right_bottom(), r.left_bottom()),
+            Side::West => (r.left_bottom(), r.left_top()),
+        };
+        let inward = (r.center() - a.lerp(b, 0.5)).normalized() * (t / 2.0);
+        let (a, b) = (a + inward, b + inward);
+        let line = |p0: egui::Pos2, p1: egui::Pos2, c: egui::Color32| {
+            p.line_segment([p0, p1], egui::Stroke::new(t, c));
+        };
+        match tile.edge(side) {
+            E::Wall => line(a, b, wall),
+            E::Water => line(a, b, egui::Color32::from_rgb(0x1f, 0x5f, 0x80)),
+            e => {
+                line(a, a.lerp(b, 0.3), wall);
+                line(a.lerp(b, 0.7), b, wall);
+                if e != E::Open {
+                    let c = if e == E::Upper { egui::Color32::from_rgb(0xbf, 0xb4, 0x9a) } else { egui::Color32::from_rgb(0x15, 0x11, 0x0d) };
+                    line(a.lerp(b, 0.3), a.lerp(b, 0.7), c);
+                }
+            }
+        }
+    }
+    for side in &tile.nodes {
+        let d = crate::board::side_dir(*side);
+        let at = r.center() + egui::vec2(d.x, -d.y) * (r.width() / 2.0 - t);
+        p.circle_filled(at, 5.0, egui::Color32::from_rgb(0x6f, 0xe3, 0xff));
+    }
+    let scale = r.width() / crate::board::TILE_SIZE;
+    for (a, area) in tile.areas.iter().enumerate() {
+        let anchor = crate::board::area_anchor(tile, a);
+        let n = area.elements.len();
+        for (i, (e, _)) in area.elements.iter().enumerate() {
+            let off = anchor + crate::board::slot_offset(i, n);
+            let at = r.center() + egui::vec2(off.x, -off.y) * scale;
+            let (letter, color) = match e {
+                El::Monster(_) => ("M", egui::Color32::from_rgb(0xb3, 0x26, 0x1e)),
+                El::Feature => ("F", egui::Color32::from_rgb(0x2a, 0x8f, 0x9f)),
+                El::Door => ("D", egui::Color32::from_rgb(0x8a, 0x54, 0x28)),
+                El::Chest => ("C", egui::Color32::from_rgb(0xd4, 0xa0, 0x17)),
+                El::Campfire => ("R", egui::Color32::from_rgb(0xe8, 0x73, 0x1c)),
+                El::Stairs => ("S", egui::Color32::from_rgb(0x7d, 0x81, 0x88)),
+            };
+            p.circle_filled(at, 9.0, egui::Color32::from_rgb(0xd9, 0xc9, 0xa3));
+            p.text(at, egui::Align2::CENTER_CENTER, letter, egui::FontId::proportional(12.0), color);
+        }
+        if area.secret_passage || area.warp_portal || area.level_stair {
+            let off = anchor + bevy::math::Vec2::new(0.0, -52.0);
+            p.circle_filled(r.center() + egui::vec2(off.x, -off.y) * scale, 5.0, egui::Color32::from_rgb(0xa6, 0x78, 0xe0));
+        }
+    }
+}
+
 fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices) {
     egui::Window::new(banner(game))
         .id(egui::Id::new("pending"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
+        .max_width(480.0)
         .collapsible(false)
         .resizable(false)
         .vscroll(true)
@@ -477,8 +552,7 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
                 }
                 Pending::ChooseAbility { options, .. } => {
                     for (i, o) in options.iter().enumerate() {
-                        ui.label(egui::RichText::new(format!("{} — {}", o.ability.name, activation_text(o.ability.activation))).strong());
-                        ui.label(egui::RichText::new(o.ability.text()).color(ui_style::MUTED));
+                        ui.label(egui::RichText::new(o.ability.text()).strong());
                         c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.ability.name));
                         ui.add_space(4.0);
                     }
@@ -487,7 +561,7 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
                     for (i, o) in options.iter().enumerate() {
                         ui.label(egui::RichText::new(format!("{} {}", "✋".repeat(usize::from(o.hands)), o.name)).strong());
                         for ab in &o.abilities {
-                            ui.label(egui::RichText::new(format!("{}: {}", ab.name, ab.text())).color(ui_style::MUTED));
+                            ui.label(egui::RichText::new(ab.text()).color(ui_style::MUTED));
                         }
                         c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.name));
                     }
@@ -521,20 +595,23 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
 fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choices) {
     egui::Window::new(format!("Combat — round {}", combat.round))
         .id(egui::Id::new("combat"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .anchor(egui::Align2::CENTER_TOP, [-15.0, 60.0])
         .collapsible(true)
-        .resizable(true)
+        .resizable(false)
         .vscroll(true)
-        .default_width(640.0)
-        .max_height(640.0)
+        .min_width(600.0)
+        .max_width(620.0)
+        .max_height(660.0)
         .show(ctx, |ui| {
             ui.label(egui::RichText::new(banner(game)).color(ui_style::GOLD).strong());
             ui.separator();
-            // The Monster cards.
-            ui.horizontal_wrapped(|ui| {
+            // The Monster cards, side by side.
+            let n = combat.foes.len().max(1);
+            ui.columns(n, |cols| {
                 for (f, foe) in combat.foes.iter().enumerate() {
+                    let ui = &mut cols[f];
                     ui_style::bar_frame().show(ui, |ui| {
-                        ui.set_width(290.0);
+                        ui.set_width(ui.available_width());
                         ui.label(ui_style::title(foe.name(), 20.0));
                         let mut facts = vec![foe.difficulty.name().to_string()];
                         if foe.card_bonus > 0 {
@@ -574,7 +651,7 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                                 });
                             }
                             for ab in &card.abilities {
-                                ui.label(egui::RichText::new(format!("{} ({}): {}", ab.name, activation_text(ab.activation), ab.text())).size(12.0).color(ui_style::MUTED));
+                                ui.label(egui::RichText::new(ab.text()).size(12.0).color(ui_style::MUTED));
                             }
                         }
                     });
@@ -590,10 +667,10 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                 let hero = &game.heroes[usize::from(en.hero)];
                 let foe = &combat.foes[usize::from(en.foe)];
                 ui.label(egui::RichText::new(format!("{} against {}", hero.name(), foe.name())).strong());
-                ui.horizontal(|ui| {
+                ui.horizontal_top(|ui| {
                     for (s, slot) in en.slots.iter().enumerate() {
-                        ui_style::bar_frame().show(ui, |ui| {
-                            ui.set_width(150.0);
+                        ui_style::bar_frame().show(ui, |ui| ui.vertical(|ui| {
+                            ui.set_width(170.0);
                             let hv = slot.hero_value().map_or("—".into(), |v| if slot.hero.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() });
                             let mv = slot.monster_value(foe.card_bonus).map_or("—".into(), |v| if slot.monster.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() });
                             ui.label(format!("{}: {hv}", hero.name()));
@@ -614,8 +691,10 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                                 ui.label(egui::RichText::new("✔ resolved").color(ui_style::GOLD));
                             }
                             c.button(ui, Action::ChoosePair { hero: en.hero, engagement: e as u8, slot: s as u8 }, "Resolve this pair");
-                            c.button(ui, Action::PlaceMonsterCard { hero: en.hero, slot: s as u8 }, "Put the Monster card here");
-                        });
+                            if en.waiting.is_some() {
+                                c.button(ui, Action::PlaceMonsterCard { hero: en.hero, slot: s as u8 }, "Put the Monster card here");
+                            }
+                        }));
                     }
                     if !en.unpaired.is_empty() {
                         let v: Vec<String> = en.unpaired.iter().map(|c| if c.power { "Power".into() } else { c.value.to_string() }).collect();
@@ -670,7 +749,7 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
 fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut MessageWriter<MenuAction>) {
     egui::Window::new("game_over")
         .title_bar(false)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {

@@ -75,7 +75,7 @@ impl Session {
                 Ok(events)
             }
             Err(e) => {
-                let text = capitalise(&e.to_string());
+                let text = rule_error_text(&e);
                 self.notice = Some(text.clone());
                 Err(text)
             }
@@ -131,6 +131,14 @@ fn phase_key(game: &Game) -> (std::mem::Discriminant<Phase>, Option<depths_rules
         std::mem::discriminant(&game.phase),
         game.adventure().map(|a| a.ecology.ecology),
     )
+}
+
+/// Why an action was refused, as a sentence.
+pub fn rule_error_text(e: &depths_rules::RuleError) -> String {
+    match e {
+        depths_rules::RuleError::Placement(p) => capitalise(&p.to_string()) + ".",
+        other => capitalise(&other.to_string()),
+    }
 }
 
 fn capitalise(s: &str) -> String {
@@ -242,7 +250,7 @@ fn apply_tile_drops(
                 refused.0 = None;
                 let _ = session.apply(action);
             }
-            Err(e) => refused.0 = Some(capitalise(&e.to_string())),
+            Err(e) => refused.0 = Some(rule_error_text(&e)),
         }
     }
 }
@@ -442,9 +450,9 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             let parts: Vec<String> = foes
                 .iter()
                 .enumerate()
-                .map(|(i, f)| format!("{} → {}", h(&(i as u8)), foe_name(game, *f)))
+                .map(|(i, f)| format!("{} fights {}", h(&(i as u8)), foe_name(game, *f)))
                 .collect();
-            format!("Assign: {}", parts.join(", "))
+            parts.join("; ")
         }
         Action::PlayCard { hero, card: id } => format!("{} plays {}", h(hero), card(*hero, *id)),
         Action::PlaceMonsterCard { hero, slot } => {
@@ -563,7 +571,7 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
                 .get(usize::from(*index))
                 .map_or_else(
                     || format!("Option {index}"),
-                    |c| format!("Keep {} — {}", c.ability.name, c.ability.text()),
+                    |c| format!("Keep {}", c.ability.text()),
                 ),
             Some(Pending::OrderFeatures { cards }) => {
                 let order = nth_permutation(cards.len(), usize::from(*index));
@@ -571,7 +579,7 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
                     .iter()
                     .filter_map(|&i| cards.get(i).map(|c| c.name.as_str()))
                     .collect();
-                format!("Order: {}", names.join(" → "))
+                format!("Order: {}", names.join(", then "))
             }
             _ => format!("Option {}", index + 1),
         },
