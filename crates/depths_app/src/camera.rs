@@ -7,12 +7,12 @@ use bevy::{
     prelude::*,
     window::{PrimaryWindow, RequestRedraw},
 };
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 
 use crate::{
     PlaySystems,
     board::{Board, map_bounds},
-    explore::{CLICK_SLOP, Hand},
+    explore::{BoardArea, CLICK_SLOP, Hand, on_board},
     screens::Screen,
     session::Session,
 };
@@ -58,8 +58,8 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             keyboard_pan.run_if(not(egui_wants_any_keyboard_input)),
-            drag_pan.run_if(not(egui_wants_any_pointer_input)),
-            wheel_zoom.run_if(not(egui_wants_any_pointer_input)),
+            drag_pan,
+            wheel_zoom,
         )
             .in_set(PlaySystems::Input)
             .run_if(in_state(Screen::Playing)),
@@ -179,6 +179,8 @@ fn drag_pan(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
     hand: Option<Res<Hand>>,
+    area: Res<BoardArea>,
+    egui: Res<EguiWantsInput>,
     mut last: Local<Option<Vec2>>,
     mut panning: Local<bool>,
 ) {
@@ -189,7 +191,8 @@ fn drag_pan(
         return;
     }
     if buttons.any_just_pressed(drag_buttons) {
-        *last = cursor;
+        // Only a press on the board pans; one on a panel belongs to egui.
+        *last = cursor.filter(|_| on_board(cursor, &area, &egui));
         *panning = false;
         return;
     }
@@ -216,11 +219,16 @@ fn drag_pan(
 fn wheel_zoom(
     scroll: Res<AccumulatedMouseScroll>,
     hand: Option<Res<Hand>>,
+    area: Res<BoardArea>,
+    egui: Res<EguiWantsInput>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
-    // While a tile is dragged the wheel turns it.
-    if scroll.delta.y == 0.0 || hand.is_some_and(|h| h.dragging) {
+    // While a tile is dragged the wheel turns it; over a panel it scrolls the panel.
+    if scroll.delta.y == 0.0
+        || hand.is_some_and(|h| h.dragging)
+        || !on_board(window.cursor_position(), &area, &egui)
+    {
         return;
     }
     let notches = match scroll.unit {

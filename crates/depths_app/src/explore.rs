@@ -41,6 +41,17 @@ pub struct Hand {
     tile: Option<String>,
 }
 
+/// The part of the window the board shows through (not under a side panel),
+/// in logical pixels; set by the panels each frame. `None`: the whole window.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct BoardArea(pub Option<Rect>);
+
+/// Whether the pointer at `cursor` is over the board rather than a panel or window.
+pub fn on_board(cursor: Option<Vec2>, area: &BoardArea, egui: &EguiWantsInput) -> bool {
+    let Some(c) = cursor else { return false };
+    !egui.is_pointer_over_area() && area.0.is_none_or(|r| r.contains(c))
+}
+
 /// The element whose details are shown.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct SelectedElement(pub Option<ElementRef>);
@@ -63,6 +74,7 @@ pub struct GhostTile {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hand>();
     app.init_resource::<SelectedElement>();
+    app.init_resource::<BoardArea>();
     app.add_systems(
         Update,
         (follow_hand, sync_hints, sync_ghost)
@@ -273,6 +285,7 @@ fn mouse(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<BoardCamera>>,
     egui: Res<EguiWantsInput>,
+    area: Res<BoardArea>,
     session: Res<Session>,
     board: Option<Res<Board>>,
     mut hand: ResMut<Hand>,
@@ -285,7 +298,7 @@ fn mouse(
     let (camera, cam_transform) = camera.into_inner();
     let world = cursor.and_then(|c| camera.viewport_to_world_2d(cam_transform, c).ok());
     let in_hand = session.tile_in_hand().is_some();
-    let over_ui = egui.is_pointer_over_area();
+    let over_ui = !on_board(cursor, &area, &egui);
 
     if buttons.just_pressed(MouseButton::Left) {
         *pressed_at = if over_ui { None } else { cursor };

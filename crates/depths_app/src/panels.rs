@@ -16,7 +16,7 @@ use depths_rules::{
 };
 
 use crate::{
-    explore::{Hand, SelectedElement},
+    explore::{BoardArea, Hand, SelectedElement},
     saves::{SaveDir, save_path},
     screens::{Screen, menu::MenuAction},
     session::{DropRefused, PlayerAction, Session, describe_action, loss_text, outcome_name},
@@ -70,6 +70,7 @@ fn game_ui(
     mut contexts: EguiContexts,
     session: Res<Session>,
     mut hand: ResMut<Hand>,
+    mut board_area: ResMut<BoardArea>,
     refused: Res<DropRefused>,
     selected: Res<SelectedElement>,
     save_dir: Res<SaveDir>,
@@ -154,6 +155,12 @@ fn game_ui(
             .color(ui_style::MUTED),
         );
     });
+
+    let free = root.available_rect_before_wrap();
+    let free = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y);
+    if board_area.0 != Some(free) {
+        board_area.0 = Some(free);
+    }
 
     if game.is_over() {
         game_over_window(ctx, game, &mut menu);
@@ -566,6 +573,27 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
                         c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.name));
                     }
                 }
+                Pending::RemoveCards { hero, count } => {
+                    let hero = &game.heroes[usize::from(*hero)];
+                    ui.label(format!("Remove {count} card(s) from {}'s Action Card deck. Click a value:", hero.name()));
+                    let mut cards: Vec<&depths_rules::ActionCard> = hero.draw.iter().collect();
+                    cards.sort_by_key(|c| (c.power, c.value));
+                    ui.horizontal_wrapped(|ui| {
+                        let mut last = None;
+                        for card in cards {
+                            let key = (card.power, card.value);
+                            let a = Action::RemoveActionCard { card: card.id };
+                            if last == Some(key) {
+                                // The same value again: one button per value is enough.
+                                c.shown.push(a);
+                                continue;
+                            }
+                            last = Some(key);
+                            let label = if card.power { "Power".to_string() } else { card.value.to_string() };
+                            c.button(ui, a, egui::RichText::new(label).size(20.0));
+                        }
+                    });
+                }
                 Pending::LevelUp { bought } => {
                     let cost = game.adventure().map_or(0, |a| a.ecology.reference.ability_cost);
                     ui.label(format!("Each Hero may buy one Ability for {cost} XP."));
@@ -601,7 +629,9 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
         .vscroll(true)
         .min_width(600.0)
         .max_width(620.0)
-        .max_height(660.0)
+        .default_height(640.0)
+        .min_height(480.0)
+        .max_height(680.0)
         .show(ctx, |ui| {
             ui.label(egui::RichText::new(banner(game)).color(ui_style::GOLD).strong());
             ui.separator();
@@ -682,7 +712,7 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                                     depths_rules::Outcome::MonsterHit => BAD,
                                 };
                                 ui.label(egui::RichText::new(outcome_name(o)).strong().color(color));
-                                ui.label(egui::RichText::new(format!("deals {dealt} · takes {taken}")).size(12.0));
+                                ui.label(egui::RichText::new(format!("{} deals {dealt}, takes {taken}", hero.name())).size(12.0));
                                 if !may_choose(&en.slots, s, foe.card_bonus) {
                                     ui.label(egui::RichText::new("(a Monster Hit comes first)").size(11.0).color(ui_style::MUTED));
                                 }

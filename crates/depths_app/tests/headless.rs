@@ -374,16 +374,43 @@ fn make_saves_for_screenshots() {
         n += 1;
     }
     write(&g, "combat.json");
-    let a = steady(&g);
-    g.apply(a).unwrap();
     let mut n = 0;
+    while g.combat().is_none_or(|c| c.step != depths_rules::CombatStep::Resolve) && n < 100 {
+        let a = steady(&g);
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    write(&g, "resolve.json");
+    let mut n = 0;
+    let mut pendings = 0;
     while !g.is_over() && n < 5000 {
-        if g.pending().is_some() && n % 7 == 0 {
-            write(&g, "pending.json");
+        if g.pending().is_some() && g.phase == Phase::Exploring {
+            pendings += 1;
+            write(&g, &format!("pending{pendings}.json"));
         }
         let a = steady(&g);
         g.apply(a).unwrap();
         n += 1;
     }
     write(&g, "over.json");
+    // The first moment of each kind of decision, over several games.
+    for seed in 1..40 {
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut n = 0;
+        while !g.is_over() && n < 3000 {
+            if let Some(p) = g.pending() {
+                let kind = format!("{p:?}").split([' ', '(', '{']).next().unwrap_or("x").to_owned();
+                let path = dir.join(format!("pending-{kind}.json"));
+                if !path.exists() {
+                    write(&g, &format!("pending-{kind}.json"));
+                }
+            }
+            let a = steady(&g);
+            g.apply(a).unwrap();
+            n += 1;
+        }
+        if g.phase == Phase::Won && !dir.join("won.json").exists() {
+            write(&g, "won.json");
+        }
+    }
 }
