@@ -291,10 +291,13 @@ fn water_corner_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
     for &c in &tile.water_corners {
         // NE, SE, SW, NW.
         let sign = [Vec2::new(1.0, 1.0), Vec2::new(1.0, -1.0), Vec2::new(-1.0, -1.0), Vec2::new(-1.0, 1.0)][c % 4];
-        let at = sign * (h - 8.0);
-        out.push(circle(hex(0x0f2f44), at, 58.0, Z_FLOOR + 0.002));
-        out.push(circle(hex(0x1f5f80), at, 50.0, Z_FLOOR + 0.003));
-        out.push(circle(hexa(0x7fc8e8, 0.35), at - sign * 14.0, 12.0, Z_FLOOR + 0.004));
+        // A pool filling the corner, kept inside the tile.
+        let at = sign * (h - 40.0);
+        out.push(rect(hex(0x0f2f44), sign * (h - 20.0), Vec2::splat(40.0), Z_FLOOR + 0.002));
+        out.push(circle(hex(0x0f2f44), at, 40.0, Z_FLOOR + 0.002));
+        out.push(rect(hex(0x1f5f80), sign * (h - 22.0), Vec2::splat(36.0), Z_FLOOR + 0.003));
+        out.push(circle(hex(0x1f5f80), at, 35.0, Z_FLOOR + 0.003));
+        out.push(circle(hexa(0x7fc8e8, 0.35), at - sign * 10.0, 8.0, Z_FLOOR + 0.004));
     }
 }
 

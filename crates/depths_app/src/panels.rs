@@ -542,14 +542,13 @@ fn paint_tile(p: &egui::Painter, r: egui::Rect, tile: &crate::board_view::Tile) 
 fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices) {
     egui::Window::new(banner(game))
         .id(egui::Id::new("pending"))
-        .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
+        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -50.0])
         .max_width(480.0)
-        .collapsible(false)
+        .collapsible(true)
         .resizable(false)
-        .vscroll(true)
-        .max_height(520.0)
         .show(ctx, |ui| {
             ui.set_min_width(380.0);
+            egui::ScrollArea::vertical().max_height(400.0).show(ui, |ui| {
             match p {
                 Pending::Purchase { cost, paid, items, .. } => {
                     let so_far: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>() + items.iter().map(|(_, i)| u16::from(i.xp)).sum::<u16>();
@@ -617,6 +616,7 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
                 let label = describe_action(game, &a);
                 c.button(ui, a, label);
             }
+            });
         });
 }
 

@@ -64,6 +64,14 @@ impl SetupForm {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SetupForm>();
+    // `--seed N` fills in the seed.
+    app.add_systems(OnEnter(Screen::Setup), |mut form: ResMut<SetupForm>, options: Res<crate::cli::Options>| {
+        if form.seed.is_empty()
+            && let Some(seed) = options.seed
+        {
+            form.seed = seed.to_string();
+        }
+    });
     app.add_systems(EguiPrimaryContextPass, setup_ui.run_if(in_state(Screen::Setup)));
 }
 
