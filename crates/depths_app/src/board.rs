@@ -66,10 +66,7 @@ fn follow_session(mut commands: Commands, session: Res<Session>, board: Option<R
         return;
     };
     let view = BoardView::from_map(&adventure.ecology.map, session.seed());
-    commands.insert_resource(Board {
-        view,
-        version: session.version,
-    });
+    commands.insert_resource(Board { view, version: session.version });
 }
 
 fn look_of(tile: &Tile, board: &BoardView) -> u64 {
@@ -163,38 +160,22 @@ pub fn element_at(map: &BoardView, world: Vec2) -> Option<(Cell, usize, usize)> 
 pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
     let tile = map.tile_at(map.lantern.cell)?;
     let count = tokens_in_area(map, tile, map.lantern.area);
-    Some(
-        cell_center(tile.cell)
-            + area_anchor(tile, map.lantern.area)
-            + slot_offset(count - 1, count),
-    )
+    Some(cell_center(tile.cell) + area_anchor(tile, map.lantern.area) + slot_offset(count - 1, count))
 }
 
-fn sync_tiles(
-    mut commands: Commands,
-    board: Option<Res<Board>>,
-    existing: Query<(Entity, &BoardTile)>,
-) {
+fn sync_tiles(mut commands: Commands, board: Option<Res<Board>>, existing: Query<(Entity, &BoardTile)>) {
     let Some(board) = board else { return };
     if !board.is_changed() {
         return;
     }
-    let wanted: Vec<(Cell, u64)> = board
-        .view
-        .tiles
-        .iter()
-        .map(|t| (t.cell, look_of(t, &board.view)))
-        .collect();
+    let wanted: Vec<(Cell, u64)> = board.view.tiles.iter().map(|t| (t.cell, look_of(t, &board.view))).collect();
     for (entity, tile) in &existing {
         if !wanted.contains(&(tile.cell, tile.look)) {
             commands.entity(entity).despawn();
         }
     }
     for (cell, look) in wanted {
-        if existing
-            .iter()
-            .any(|(_, t)| t.cell == cell && t.look == look)
-        {
+        if existing.iter().any(|(_, t)| t.cell == cell && t.look == look) {
             continue;
         }
         commands.spawn((

@@ -3,9 +3,7 @@
 //! areas with their elements and Encounter / Key tokens, and which areas the
 //! Heroes can reach. The drawing code in [`crate::board_art`] reads only this.
 
-use depths_rules::map::{
-    self as rules_map, AreaRef, Element as RulesElement, ElementState, Map, MapTile, Placement,
-};
+use depths_rules::map::{self as rules_map, AreaRef, Element as RulesElement, ElementState, Map, MapTile, Placement};
 
 /// A cell of the square grid. `x` grows to the east, `y` to the north.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -206,11 +204,7 @@ impl Tile {
                 .iter()
                 .map(|a| Area {
                     exits: a.exits.iter().map(Side::from_rules).collect(),
-                    elements: a
-                        .elements
-                        .iter()
-                        .map(|e| (Element::from_rules(*e), Token::None))
-                        .collect(),
+                    elements: a.elements.iter().map(|e| (Element::from_rules(*e), Token::None)).collect(),
                     secret_passage: a.secret_passage,
                     warp_portal: a.warp_portal,
                     level_stair: a.level_stair,
@@ -250,18 +244,10 @@ impl BoardView {
             .tiles()
             .iter()
             .map(|placed| {
-                let mut tile = Tile::from_printed(
-                    &placed.tile,
-                    Placement {
-                        cell: placed.cell,
-                        rotation: placed.rotation,
-                    },
-                );
+                let mut tile =
+                    Tile::from_printed(&placed.tile, Placement { cell: placed.cell, rotation: placed.rotation });
                 for (a, area) in tile.areas.iter_mut().enumerate() {
-                    area.accessible = accessible.contains(&AreaRef {
-                        cell: placed.cell,
-                        area: a as u8,
-                    });
+                    area.accessible = accessible.contains(&AreaRef { cell: placed.cell, area: a as u8 });
                     for (e, (_, token)) in area.elements.iter_mut().enumerate() {
                         *token = Token::from_state(placed.states[a][e]);
                     }
@@ -270,14 +256,7 @@ impl BoardView {
             })
             .collect();
         let l = map.lantern();
-        BoardView {
-            seed,
-            tiles,
-            lantern: LanternAt {
-                cell: l.cell.into(),
-                area: usize::from(l.area),
-            },
-        }
+        BoardView { seed, tiles, lantern: LanternAt { cell: l.cell.into(), area: usize::from(l.area) } }
     }
 
     pub fn tile_at(&self, cell: Cell) -> Option<&Tile> {
@@ -316,7 +295,6 @@ impl SplitMix64 {
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -11,8 +11,8 @@ use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 
 use crate::{
     PlaySystems,
-    board::{Board, map_bounds},
-    explore::{BoardArea, CLICK_SLOP, Hand, on_board},
+    board::{Board, TILE_SIZE, cell_center, map_bounds},
+    explore::{BoardArea, CLICK_SLOP, Hand, PlacementHint, on_board},
     screens::Screen,
     session::Session,
 };
@@ -41,12 +41,7 @@ pub struct Insets {
     pub bottom: f32,
 }
 
-const BOARD_INSETS: Insets = Insets {
-    left: 330.0,
-    right: 360.0,
-    top: 80.0,
-    bottom: 50.0,
-};
+const BOARD_INSETS: Insets = Insets { left: 320.0, right: 350.0, top: 50.0, bottom: 50.0 };
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FitRequested>();
@@ -56,19 +51,13 @@ pub(super) fn plugin(app: &mut App) {
     });
     app.add_systems(
         Update,
-        (
-            keyboard_pan.run_if(not(egui_wants_any_keyboard_input)),
-            drag_pan,
-            wheel_zoom,
-        )
+        (keyboard_pan.run_if(not(egui_wants_any_keyboard_input)), drag_pan, wheel_zoom)
             .in_set(PlaySystems::Input)
             .run_if(in_state(Screen::Playing)),
     );
     app.add_systems(
         Update,
-        fit_to_map
-            .in_set(PlaySystems::Present)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Board>)),
+        fit_to_map.in_set(PlaySystems::Present).run_if(in_state(Screen::Playing).and_then(resource_exists::<Board>)),
     );
 }
 
@@ -89,14 +78,9 @@ fn fit_view_within(bounds: Rect, viewport: Vec2, insets: Insets, min_scale: f32)
         (viewport.x - insets.left - insets.right).max(1.0),
         (viewport.y - insets.top - insets.bottom).max(1.0),
     );
-    let scale = (bounds.width() / free.x)
-        .max(bounds.height() / free.y)
-        .clamp(min_scale, MAX_SCALE);
+    let scale = (bounds.width() / free.x).max(bounds.height() / free.y).clamp(min_scale, MAX_SCALE);
     // The free region's centre, relative to the viewport centre, in pixels (y up).
-    let shift = Vec2::new(
-        (insets.left - insets.right) / 2.0,
-        (insets.bottom - insets.top) / 2.0,
-    );
+    let shift = Vec2::new((insets.left - insets.right) / 2.0, (insets.bottom - insets.top) / 2.0);
     (bounds.center() - shift * scale, scale)
 }
 
@@ -112,17 +96,19 @@ fn fit_to_map(
     keys: Res<ButtonInput<KeyCode>>,
     board: Res<Board>,
     camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
-    mut last_tiles: Local<usize>,
+    hints: Query<&PlacementHint>,
+    mut last_tiles: Local<(usize, usize)>,
 ) {
     if keys.any_just_pressed([KeyCode::KeyF, KeyCode::Home]) {
         fit.0 = true;
     }
     // Keep the whole map in view as it grows, and frame a new Ecology's Entry tile.
-    let tiles = board.view.tiles.len();
-    if tiles != *last_tiles {
+    // and every cell where a drawn tile could go.
+    let counts = (board.view.tiles.len(), hints.iter().count());
+    if counts != *last_tiles {
         fit.0 = true;
     }
-    *last_tiles = tiles;
+    *last_tiles = counts;
     if !fit.0 {
         return;
     }
@@ -130,7 +116,11 @@ fn fit_to_map(
     let Some(viewport) = camera.logical_viewport_size() else {
         return; // not laid out yet; try again next frame
     };
-    let (center, scale) = fit_view_within(map_bounds(&board.view), viewport, BOARD_INSETS, FIT_MIN_SCALE);
+    let mut bounds = map_bounds(&board.view);
+    for hint in &hints {
+        bounds = bounds.union(Rect::from_center_size(cell_center(hint.cell), Vec2::splat(TILE_SIZE)));
+    }
+    let (center, scale) = fit_view_within(bounds, viewport, BOARD_INSETS, FIT_MIN_SCALE);
     transform.translation = center.extend(transform.translation.z);
     if let Projection::Orthographic(o) = projection.as_mut() {
         o.scale = scale;
@@ -225,10 +215,7 @@ fn wheel_zoom(
     camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
     // While a tile is dragged the wheel turns it; over a panel it scrolls the panel.
-    if scroll.delta.y == 0.0
-        || hand.is_some_and(|h| h.dragging)
-        || !on_board(window.cursor_position(), &area, &egui)
-    {
+    if scroll.delta.y == 0.0 || hand.is_some_and(|h| h.dragging) || !on_board(window.cursor_position(), &area, &egui) {
         return;
     }
     let notches = match scroll.unit {
@@ -254,12 +241,7 @@ fn wheel_zoom(
 mod tests {
     use super::*;
 
-    const NONE: Insets = Insets {
-        left: 0.0,
-        right: 0.0,
-        top: 0.0,
-        bottom: 0.0,
-    };
+    const NONE: Insets = Insets { left: 0.0, right: 0.0, top: 0.0, bottom: 0.0 };
 
     #[test]
     fn fit_centres_and_scales_to_the_tighter_axis() {
@@ -272,12 +254,7 @@ mod tests {
     #[test]
     fn fit_leaves_the_insets_clear() {
         let bounds = Rect::new(0.0, 0.0, 400.0, 400.0);
-        let insets = Insets {
-            left: 0.0,
-            right: 200.0,
-            top: 100.0,
-            bottom: 100.0,
-        };
+        let insets = Insets { left: 0.0, right: 200.0, top: 100.0, bottom: 100.0 };
         let (center, scale) = fit_view(bounds, Vec2::new(1000.0, 1000.0), insets);
         assert_eq!(scale, 0.5);
         // Free region is x 0..800, y 100..900 (screen), centred 100 px left of the

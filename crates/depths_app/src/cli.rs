@@ -47,24 +47,16 @@ where
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => {
-                (flag.to_owned(), Some(value.to_owned()))
-            }
+            Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
             _ => (arg.clone(), None),
         };
-        let mut value = |name: &str| {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
+        let mut value =
+            |name: &str| inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{name} needs a value"));
         match flag.as_str() {
             "-h" | "--help" => return Ok(Command::Help),
             "--seed" => {
                 let v = value("--seed")?;
-                let seed = v
-                    .parse()
-                    .map_err(|_| format!("--seed expects a whole number, got {v:?}"))?;
+                let seed = v.parse().map_err(|_| format!("--seed expects a whole number, got {v:?}"))?;
                 options.seed = Some(seed);
             }
             "--new-game" => options.new_game = true,
@@ -85,17 +77,9 @@ mod tests {
         let cmd = parse(["--seed", "42", "--screenshot=out.png", "--new-game"]).unwrap();
         assert_eq!(
             cmd,
-            Command::Run(Options {
-                seed: Some(42),
-                new_game: true,
-                screenshot: Some("out.png".into()),
-                load: None,
-            })
+            Command::Run(Options { seed: Some(42), new_game: true, screenshot: Some("out.png".into()), load: None })
         );
-        assert_eq!(
-            parse(Vec::<String>::new()).unwrap(),
-            Command::Run(Options::default())
-        );
+        assert_eq!(parse(Vec::<String>::new()).unwrap(), Command::Run(Options::default()));
         assert_eq!(parse(["-h"]).unwrap(), Command::Help);
     }
 

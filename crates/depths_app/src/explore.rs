@@ -64,6 +64,13 @@ pub struct PlacementHint {
     pub now: bool,
 }
 
+/// Above a tile's floor and walls, below its tokens: the ring shows around the token.
+const RING_Z: f32 = 0.1;
+
+/// A ring around the selected element.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SelectionRing;
+
 /// The tile in hand drawn on the board.
 #[derive(Component, Debug, Clone, PartialEq, Eq)]
 pub struct GhostTile {
@@ -77,7 +84,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardArea>();
     app.add_systems(
         Update,
-        (follow_hand, sync_hints, sync_ghost)
+        (follow_hand, sync_hints, sync_ghost, sync_selection)
             .chain()
             .in_set(PlaySystems::Sync)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
@@ -106,10 +113,7 @@ pub fn hint_cells(placements: &[Placement], rotation: Rotation) -> Vec<(Cell, bo
 fn follow_hand(session: Res<Session>, mut hand: ResMut<Hand>, refused: Res<DropRefused>) {
     let id = session.tile_in_hand().map(|(t, _)| t.id.clone());
     if id != hand.tile {
-        *hand = Hand {
-            tile: id,
-            ..Hand::default()
-        };
+        *hand = Hand { tile: id, ..Hand::default() };
     }
     if refused.is_changed() && refused.0.is_some() && (hand.cell.is_some() || hand.dragging) {
         hand.cell = None;
@@ -155,15 +159,9 @@ fn sync_ghost(
 ) {
     let wanted = session.tile_in_hand().and_then(|(tile, _)| {
         let cell = hand.cell?;
-        let placement = Placement {
-            cell: cell.into(),
-            rotation: hand.rotation,
-        };
+        let placement = Placement { cell: cell.into(), rotation: hand.rotation };
         let legal = session.legal_placements().contains(&placement);
-        Some(GhostTile {
-            tile: Tile::from_printed(tile, placement),
-            legal,
-        })
+        Some(GhostTile { tile: Tile::from_printed(tile, placement), legal })
     });
     let position = match (hand.dragging, hand.drag_world, hand.cell) {
         (true, Some(world), _) => world.extend(6.0),
@@ -197,16 +195,45 @@ fn sync_ghost(
     }
 }
 
+fn sync_selection(
+    mut commands: Commands,
+    selected: Res<SelectedElement>,
+    board: Option<Res<Board>>,
+    mut rings: Query<(Entity, &mut Transform), With<SelectionRing>>,
+) {
+    let at = selected.0.zip(board.as_ref()).and_then(|(e, board)| {
+        let tile = board.view.tile_at(e.cell.into())?;
+        tile.areas.get(usize::from(e.area))?.elements.get(usize::from(e.element))?;
+        Some(crate::board::element_position(&board.view, tile, usize::from(e.area), usize::from(e.element)))
+    });
+    match (at, rings.single_mut()) {
+        (Some(p), Ok((_, mut t))) => {
+            let to = p.extend(RING_Z);
+            if t.translation != to {
+                t.translation = to;
+            }
+        }
+        (Some(p), Err(_)) => {
+            commands.spawn((
+                Name::new("Selection"),
+                SelectionRing,
+                Transform::from_translation(p.extend(RING_Z)),
+                Visibility::default(),
+                DespawnOnExit(Screen::Playing),
+            ));
+        }
+        (None, Ok((entity, _))) => commands.entity(entity).despawn(),
+        (None, Err(_)) => {}
+    }
+}
+
 // ---------------------------------------------------------------- input
 
 /// Board input that needs a window: keys, clicks, drags, the wheel.
 pub(super) fn input_plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (
-            keys.run_if(not(egui_wants_any_keyboard_input)),
-            mouse,
-        )
+        (keys.run_if(not(egui_wants_any_keyboard_input)), mouse)
             .in_set(PlaySystems::Input)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
     );
@@ -269,10 +296,7 @@ fn keys(
     if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter])
         && let Some(cell) = hand.cell
     {
-        drops.write(TileDrop {
-            cell,
-            rotation: hand.rotation,
-        });
+        drops.write(TileDrop { cell, rotation: hand.rotation });
     }
     if changed {
         redraw.write(RequestRedraw);
@@ -328,10 +352,7 @@ fn mouse(
             hand.drag_world = None;
             match world {
                 Some(w) if !over_ui => {
-                    drops.write(TileDrop {
-                        cell: cell_at(w),
-                        rotation: hand.rotation,
-                    });
+                    drops.write(TileDrop { cell: cell_at(w), rotation: hand.rotation });
                 }
                 // Let go over a panel: back to the tray.
                 _ => hand.cell = None,
@@ -354,10 +375,7 @@ fn mouse(
         if in_hand {
             let fits = session.legal_placements().iter().any(|p| Cell::from(p.cell) == cell);
             if hand.cell == Some(cell) {
-                drops.write(TileDrop {
-                    cell,
-                    rotation: hand.rotation,
-                });
+                drops.write(TileDrop { cell, rotation: hand.rotation });
             } else if fits {
                 hand.cell = Some(cell);
                 // Turn it to a fitting rotation if the current one does not fit.

@@ -39,10 +39,7 @@ impl Plugin for AppPlugin {
                     }),
                     ..default()
                 })
-                .set(AssetPlugin {
-                    file_path: asset_dir(),
-                    ..default()
-                }),
+                .set(AssetPlugin { file_path: asset_dir(), ..default() }),
         )
         // A board game must not burn a core while the players think.
         .insert_resource(WinitSettings::desktop_app())
@@ -69,14 +66,7 @@ impl Plugin for AppPlugin {
 /// board model and its entities. Used by [`AppPlugin`] and by headless tests.
 pub fn core_plugin(app: &mut App) {
     app.init_resource::<cli::Options>();
-    app.add_plugins((
-        systems::plugin,
-        session::plugin,
-        screens::plugin,
-        board::plugin,
-        explore::plugin,
-        saves::plugin,
-    ));
+    app.add_plugins((systems::plugin, session::plugin, screens::plugin, board::plugin, explore::plugin, saves::plugin));
 }
 
 /// The folder that holds `assets/`' files, as bevy's asset server finds it.
@@ -99,14 +89,10 @@ pub fn asset_root() -> std::path::PathBuf {
 /// was built from.
 fn asset_dir() -> String {
     let relative = "assets".to_owned();
-    if std::env::var_os("BEVY_ASSET_ROOT").is_some()
-        || std::env::var_os("CARGO_MANIFEST_DIR").is_some()
-    {
+    if std::env::var_os("BEVY_ASSET_ROOT").is_some() || std::env::var_os("CARGO_MANIFEST_DIR").is_some() {
         return relative;
     }
-    let beside_exe = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join("assets")));
+    let beside_exe = std::env::current_exe().ok().and_then(|exe| exe.parent().map(|dir| dir.join("assets")));
     if beside_exe.is_some_and(|dir| dir.is_dir()) {
         return relative;
     }

@@ -79,17 +79,11 @@ fn game_ui(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
-    let mut c = Choices {
-        legal: game.legal_actions(),
-        shown: Vec::new(),
-        chosen: Vec::new(),
-    };
+    let mut c = Choices { legal: game.legal_actions(), shown: Vec::new(), chosen: Vec::new() };
     let mut root = egui::Ui::new(
         ctx.clone(),
         "game_viewport".into(),
-        egui::UiBuilder::new()
-            .layer_id(egui::LayerId::background())
-            .max_rect(ctx.viewport_rect()),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
 
     egui::Panel::top("banner").show(&mut root, |ui| {
@@ -113,38 +107,28 @@ fn game_ui(
         }
     });
 
-    egui::Panel::left("heroes")
-        .resizable(true)
-        .default_size(300.0)
-        .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &mut c));
-        });
+    egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &mut c));
+    });
 
-    egui::Panel::right("party")
-        .resizable(true)
-        .default_size(330.0)
-        .show(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                party_panel(ui, &session, &mut hand, &refused, &selected, &mut c);
-                ui.separator();
-                egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
-                    egui::ScrollArea::vertical()
-                        .id_salt("log")
-                        .max_height(260.0)
-                        .stick_to_bottom(true)
-                        .show(ui, |ui| {
-                            for line in session.log.iter().rev().take(300).rev() {
-                                ui.label(egui::RichText::new(line).size(13.0));
-                            }
-                        });
+    egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            party_panel(ui, &session, &mut hand, &refused, &selected, &mut c);
+            ui.separator();
+            egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
+                egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(ui, |ui| {
+                    for line in session.log.iter().rev().take(300).rev() {
+                        ui.label(egui::RichText::new(line).size(13.0));
+                    }
                 });
-                ui.label(
-                    egui::RichText::new(format!("Saves to {}", save_path(&save_dir, &session).display()))
-                        .size(11.0)
-                        .color(ui_style::MUTED),
-                );
             });
+            ui.label(
+                egui::RichText::new(format!("Saves to {}", save_path(&save_dir, &session).display()))
+                    .size(11.0)
+                    .color(ui_style::MUTED),
+            );
         });
+    });
 
     egui::Panel::bottom("help").show(&mut root, |ui| {
         ui.label(
@@ -262,7 +246,13 @@ fn activation_text(a: Activation) -> String {
 
 fn health_bar(ui: &mut egui::Ui, health: u8, max: u8, width: f32) {
     let f = if max == 0 { 0.0 } else { f32::from(health) / f32::from(max) };
-    let color = if f > 0.5 { GOOD } else if f > 0.25 { ui_style::NOTICE } else { BAD };
+    let color = if f > 0.5 {
+        GOOD
+    } else if f > 0.25 {
+        ui_style::NOTICE
+    } else {
+        BAD
+    };
     ui.add(
         egui::ProgressBar::new(f)
             .desired_width(width)
@@ -294,13 +284,18 @@ fn heroes_panel(ui: &mut egui::Ui, game: &Game, c: &mut Choices) {
                 hero.discard.len()
             ));
             if !hero.hand.is_empty() {
-                let cards: Vec<String> = hero.hand.iter().map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();
+                let cards: Vec<String> =
+                    hero.hand.iter().map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();
                 ui.label(format!("Hand: {}", cards.join(" ")));
             }
             egui::CollapsingHeader::new("Abilities").id_salt(("abilities", h)).default_open(false).show(ui, |ui| {
                 for (source, ability) in hero.abilities() {
                     let exhausted = hero.is_exhausted(source);
-                    let head = format!("{}{}", activation_text(ability.activation), if exhausted { " · exhausted" } else { "" });
+                    let head = format!(
+                        "{}{}",
+                        activation_text(ability.activation),
+                        if exhausted { " · exhausted" } else { "" }
+                    );
                     ui.label(egui::RichText::new(head).size(12.0).color(ui_style::GOLD));
                     ui.label(egui::RichText::new(ability.text()).size(13.0));
                 }
@@ -321,7 +316,11 @@ fn heroes_panel(ui: &mut egui::Ui, game: &Game, c: &mut Choices) {
                             text.push_str(&format!(" · {u} uses"));
                         }
                         text.push_str(&format!(" · {} XP", item.card.xp));
-                        ui.label(if item.equipped { egui::RichText::new(text).strong() } else { egui::RichText::new(text).color(ui_style::MUTED) });
+                        ui.label(if item.equipped {
+                            egui::RichText::new(text).strong()
+                        } else {
+                            egui::RichText::new(text).color(ui_style::MUTED)
+                        });
                         let (a, label) = if item.equipped {
                             (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
                         } else {
@@ -346,10 +345,18 @@ fn heroes_panel(ui: &mut egui::Ui, game: &Game, c: &mut Choices) {
 /// What Encountering an element does, in a line or two.
 fn element_help(e: Element) -> &'static str {
     match e {
-        Element::Monster { count: 1 } => "Draw a Monster card and fight it. When it is Defeated it gets a red X and its XP joins the pool.",
-        Element::Monster { .. } => "Draw two Monster cards and fight them together. When Defeated they get a red X and their XP joins the pool.",
-        Element::Feature => "Draw a Feature card and resolve it (a test, a reward, a trap…). Blocks the way until Encountered.",
-        Element::Door => "Spend a Key (or an unlocking ability) to open it; it then gets a Key token. Blocks the way until then.",
+        Element::Monster { count: 1 } => {
+            "Draw a Monster card and fight it. When it is Defeated it gets a red X and its XP joins the pool."
+        }
+        Element::Monster { .. } => {
+            "Draw two Monster cards and fight them together. When Defeated they get a red X and their XP joins the pool."
+        }
+        Element::Feature => {
+            "Draw a Feature card and resolve it (a test, a reward, a trap…). Blocks the way until Encountered."
+        }
+        Element::Door => {
+            "Spend a Key (or an unlocking ability) to open it; it then gets a Key token. Blocks the way until then."
+        }
         Element::Chest => "One Hero draws an Item. Any Monsters in its area must be Encountered first.",
         Element::Campfire => "Rest: the Heroes heal as the Reference Card says; Defeated Monsters return to the map.",
         Element::StairGuardian => "Fight the Stair Guardian; win to Level Up and go down to the next Ecology.",
@@ -375,7 +382,8 @@ fn party_panel(
         ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(ui_style::MUTED));
     });
     if let Some((tile, set_aside)) = session.tile_in_hand() {
-        let (rect, response) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
+        let (rect, response) =
+            ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(0x3a, 0x2e, 0x22));
         painter.rect_stroke(rect, 6.0, egui::Stroke::new(2.0, ui_style::GOLD), egui::StrokeKind::Inside);
@@ -393,7 +401,12 @@ fn party_panel(
         painter.text(
             egui::pos2(square.right() + 12.0, rect.center().y),
             egui::Align2::LEFT_CENTER,
-            format!("{}{}\nturned {}°, {state}\n\ndrag it onto a gold cell", tile.id, if set_aside { " (set aside)" } else { "" }, u32::from(hand.rotation.quarter_turns()) * 90),
+            format!(
+                "{}{}\nturned {}°, {state}\n\ndrag it onto a gold cell",
+                tile.id,
+                if set_aside { " (set aside)" } else { "" },
+                u32::from(hand.rotation.quarter_turns()) * 90
+            ),
             egui::FontId::proportional(14.0),
             ui_style::GOLD,
         );
@@ -412,7 +425,10 @@ fn party_panel(
             }
             let fits = session.legal_placements();
             let now = fits.iter().filter(|p| p.rotation == hand.rotation).count();
-            ui.label(egui::RichText::new(format!("{now} places fit this turn, {} in all", fits.len())).color(ui_style::MUTED));
+            ui.label(
+                egui::RichText::new(format!("{now} places fit this turn, {} in all", fits.len()))
+                    .color(ui_style::MUTED),
+            );
         });
         if let Some(r) = &refused.0 {
             ui.label(egui::RichText::new(format!("Not there: {r}")).color(ui_style::NOTICE));
@@ -426,12 +442,15 @@ fn party_panel(
     {
         ui.label(ui_style::title(element.name(), 20.0));
         ui.label(element_help(element));
-        ui.label(egui::RichText::new(match state {
-            ElementState::Present => "Not yet Encountered.",
-            ElementState::Encountered => "Encountered (gold slash).",
-            ElementState::Defeated => "Defeated (red X).",
-            ElementState::Unlocked => "Unlocked (Key token).",
-        }).color(ui_style::MUTED));
+        ui.label(
+            egui::RichText::new(match state {
+                ElementState::Present => "Not yet Encountered.",
+                ElementState::Encountered => "Encountered (gold slash).",
+                ElementState::Defeated => "Defeated (red X).",
+                ElementState::Unlocked => "Unlocked (Key token).",
+            })
+            .color(ui_style::MUTED),
+        );
         c.button(ui, Action::Encounter { element: e }, "Encounter");
         ui.separator();
     }
@@ -448,7 +467,11 @@ fn party_panel(
     if !legendary.is_empty() {
         ui.label(egui::RichText::new("Legendary Locations discovered").strong());
         for (i, m) in legendary.iter().enumerate() {
-            c.button(ui, Action::EncounterLegendary { index: i as u8 }, format!("Encounter {} ({} tiles)", m.pattern, m.cells.len()));
+            c.button(
+                ui,
+                Action::EncounterLegendary { index: i as u8 },
+                format!("Encounter {} ({} tiles)", m.pattern, m.cells.len()),
+            );
         }
     }
     ui.separator();
@@ -465,9 +488,28 @@ fn party_panel(
     let r = &eco.reference;
     ui.horizontal_wrapped(|ui| {
         c.button(ui, Action::StartPurchase { what: Purchase::Key }, format!("Buy a Key ({} XP)", r.key_cost));
-        c.button(ui, Action::StartPurchase { what: Purchase::Healing { units: 1 } }, format!("Buy Healing ({} XP)", r.healing.xp));
+        c.button(
+            ui,
+            Action::StartPurchase { what: Purchase::Healing { units: 1 } },
+            format!("Buy Healing ({} XP)", r.healing.xp),
+        );
     });
-    c.all(ui, game, |a| matches!(a, Action::StartPurchase { what: Purchase::Healing { units } } if *units > 1));
+    let more: Vec<u8> = c
+        .legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::StartPurchase { what: Purchase::Healing { units } } if *units > 1 => Some(*units),
+            _ => None,
+        })
+        .collect();
+    if !more.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("More Healing:");
+            for units in more {
+                c.button(ui, Action::StartPurchase { what: Purchase::Healing { units } }, format!("×{units}"));
+            }
+        });
+    }
     egui::CollapsingHeader::new("Legend").default_open(false).show(ui, ui_style::legend);
     egui::CollapsingHeader::new("Reference Card").default_open(false).show(ui, |ui| {
         ui.label(format!("Ecology: {}", r.ecology.name()));
@@ -503,7 +545,11 @@ fn paint_tile(p: &egui::Painter, r: egui::Rect, tile: &crate::board_view::Tile) 
                 line(a, a.lerp(b, 0.3), wall);
                 line(a.lerp(b, 0.7), b, wall);
                 if e != E::Open {
-                    let c = if e == E::Upper { egui::Color32::from_rgb(0xbf, 0xb4, 0x9a) } else { egui::Color32::from_rgb(0x15, 0x11, 0x0d) };
+                    let c = if e == E::Upper {
+                        egui::Color32::from_rgb(0xbf, 0xb4, 0x9a)
+                    } else {
+                        egui::Color32::from_rgb(0x15, 0x11, 0x0d)
+                    };
                     line(a.lerp(b, 0.3), a.lerp(b, 0.7), c);
                 }
             }
@@ -534,7 +580,11 @@ fn paint_tile(p: &egui::Painter, r: egui::Rect, tile: &crate::board_view::Tile) 
         }
         if area.secret_passage || area.warp_portal || area.level_stair {
             let off = anchor + bevy::math::Vec2::new(0.0, -52.0);
-            p.circle_filled(r.center() + egui::vec2(off.x, -off.y) * scale, 5.0, egui::Color32::from_rgb(0xa6, 0x78, 0xe0));
+            p.circle_filled(
+                r.center() + egui::vec2(off.x, -off.y) * scale,
+                5.0,
+                egui::Color32::from_rgb(0xa6, 0x78, 0xe0),
+            );
         }
     }
 }
@@ -549,73 +599,84 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
         .show(ctx, |ui| {
             ui.set_min_width(380.0);
             egui::ScrollArea::vertical().max_height(400.0).show(ui, |ui| {
-            match p {
-                Pending::Purchase { cost, paid, items, .. } => {
-                    let so_far: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>() + items.iter().map(|(_, i)| u16::from(i.xp)).sum::<u16>();
-                    ui.label(format!("Paid {so_far} of {cost} XP. Choose cards (or Items) to pay with:"));
-                    c.all(ui, game, |a| matches!(a, Action::PayXp { .. }));
-                    c.all(ui, game, |a| matches!(a, Action::CancelPurchase));
-                }
-                Pending::ChooseAbility { options, .. } => {
-                    for (i, o) in options.iter().enumerate() {
-                        ui.label(egui::RichText::new(o.ability.text()).strong());
-                        c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.ability.name));
-                        ui.add_space(4.0);
+                match p {
+                    Pending::Purchase { cost, paid, items, .. } => {
+                        let so_far: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
+                            + items.iter().map(|(_, i)| u16::from(i.xp)).sum::<u16>();
+                        ui.label(format!("Paid {so_far} of {cost} XP. Choose cards (or Items) to pay with:"));
+                        c.all(ui, game, |a| matches!(a, Action::PayXp { .. }));
+                        c.all(ui, game, |a| matches!(a, Action::CancelPurchase));
                     }
-                }
-                Pending::ChooseItem { options, .. } => {
-                    for (i, o) in options.iter().enumerate() {
-                        ui.label(egui::RichText::new(format!("{} {}", "✋".repeat(usize::from(o.hands)), o.name)).strong());
-                        for ab in &o.abilities {
-                            ui.label(egui::RichText::new(ab.text()).color(ui_style::MUTED));
+                    Pending::ChooseAbility { options, .. } => {
+                        for (i, o) in options.iter().enumerate() {
+                            ui.label(egui::RichText::new(o.ability.text()).strong());
+                            c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.ability.name));
+                            ui.add_space(4.0);
                         }
-                        c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.name));
                     }
-                }
-                Pending::RemoveCards { hero, count } => {
-                    let hero = &game.heroes[usize::from(*hero)];
-                    ui.label(format!("Remove {count} card(s) from {}'s Action Card deck. Click a value:", hero.name()));
-                    let mut cards: Vec<&depths_rules::ActionCard> = hero.draw.iter().collect();
-                    cards.sort_by_key(|c| (c.power, c.value));
-                    ui.horizontal_wrapped(|ui| {
-                        let mut last = None;
-                        for card in cards {
-                            let key = (card.power, card.value);
-                            let a = Action::RemoveActionCard { card: card.id };
-                            if last == Some(key) {
-                                // The same value again: one button per value is enough.
-                                c.shown.push(a);
-                                continue;
+                    Pending::ChooseItem { options, .. } => {
+                        for (i, o) in options.iter().enumerate() {
+                            ui.label(
+                                egui::RichText::new(format!("{} {}", "✋".repeat(usize::from(o.hands)), o.name))
+                                    .strong(),
+                            );
+                            for ab in &o.abilities {
+                                ui.label(egui::RichText::new(ab.text()).color(ui_style::MUTED));
                             }
-                            last = Some(key);
-                            let label = if card.power { "Power".to_string() } else { card.value.to_string() };
-                            c.button(ui, a, egui::RichText::new(label).size(20.0));
+                            c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.name));
                         }
-                    });
-                }
-                Pending::LevelUp { bought } => {
-                    let cost = game.adventure().map_or(0, |a| a.ecology.reference.ability_cost);
-                    ui.label(format!("Each Hero may buy one Ability for {cost} XP."));
-                    for (h, hero) in game.heroes.iter().enumerate() {
-                        let done = bought.get(h).copied().unwrap_or(false);
-                        ui.horizontal(|ui| {
-                            ui.label(hero.name());
-                            if done {
-                                ui.label("bought");
+                    }
+                    Pending::RemoveCards { hero, count } => {
+                        let hero = &game.heroes[usize::from(*hero)];
+                        ui.label(format!(
+                            "Remove {count} card(s) from {}'s Action Card deck. Click a value:",
+                            hero.name()
+                        ));
+                        let mut cards: Vec<&depths_rules::ActionCard> = hero.draw.iter().collect();
+                        cards.sort_by_key(|c| (c.power, c.value));
+                        ui.horizontal_wrapped(|ui| {
+                            let mut last = None;
+                            for card in cards {
+                                let key = (card.power, card.value);
+                                let a = Action::RemoveActionCard { card: card.id };
+                                if last == Some(key) {
+                                    // The same value again: one button per value is enough.
+                                    c.shown.push(a);
+                                    continue;
+                                }
+                                last = Some(key);
+                                let label = if card.power { "Power".to_string() } else { card.value.to_string() };
+                                c.button(ui, a, egui::RichText::new(label).size(20.0));
                             }
-                            c.button(ui, Action::StartPurchase { what: Purchase::Ability { hero: h as u8 } }, "Buy an Ability");
                         });
                     }
-                    c.button(ui, Action::FinishLevelUp, "Finish Level Up: on to the next Ecology");
+                    Pending::LevelUp { bought } => {
+                        let cost = game.adventure().map_or(0, |a| a.ecology.reference.ability_cost);
+                        ui.label(format!("Each Hero may buy one Ability for {cost} XP."));
+                        for (h, hero) in game.heroes.iter().enumerate() {
+                            let done = bought.get(h).copied().unwrap_or(false);
+                            ui.horizontal(|ui| {
+                                ui.label(hero.name());
+                                if done {
+                                    ui.label("bought");
+                                }
+                                c.button(
+                                    ui,
+                                    Action::StartPurchase { what: Purchase::Ability { hero: h as u8 } },
+                                    "Buy an Ability",
+                                );
+                            });
+                        }
+                        c.button(ui, Action::FinishLevelUp, "Finish Level Up: on to the next Ecology");
+                    }
+                    _ => c.all(ui, game, |_| true),
                 }
-                _ => c.all(ui, game, |_| true),
-            }
-            // Anything else this decision allows.
-            let list: Vec<Action> = c.legal.iter().filter(|a| !c.shown.contains(a)).cloned().collect();
-            for a in list {
-                let label = describe_action(game, &a);
-                c.button(ui, a, label);
-            }
+                // Anything else this decision allows.
+                let list: Vec<Action> = c.legal.iter().filter(|a| !c.shown.contains(a)).cloned().collect();
+                for a in list {
+                    let label = describe_action(game, &a);
+                    c.button(ui, a, label);
+                }
             });
         });
 }
@@ -672,7 +733,13 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                                     ui.label("Hero cards");
                                     ui.end_row();
                                     for s in &card.health_states {
-                                        let mark = |t: String| if s.alive == alive { egui::RichText::new(t).strong().color(ui_style::GOLD) } else { egui::RichText::new(t) };
+                                        let mark = |t: String| {
+                                            if s.alive == alive {
+                                                egui::RichText::new(t).strong().color(ui_style::GOLD)
+                                            } else {
+                                                egui::RichText::new(t)
+                                            }
+                                        };
                                         ui.label(mark(format!("×{}", s.alive)));
                                         ui.label(mark(s.monster_cards.to_string()));
                                         ui.label(mark(s.hero_cards.to_string()));
@@ -699,39 +766,69 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                 ui.label(egui::RichText::new(format!("{} against {}", hero.name(), foe.name())).strong());
                 ui.horizontal_top(|ui| {
                     for (s, slot) in en.slots.iter().enumerate() {
-                        ui_style::bar_frame().show(ui, |ui| ui.vertical(|ui| {
-                            ui.set_width(170.0);
-                            let hv = slot.hero_value().map_or("—".into(), |v| if slot.hero.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() });
-                            let mv = slot.monster_value(foe.card_bonus).map_or("—".into(), |v| if slot.monster.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() });
-                            ui.label(format!("{}: {hv}", hero.name()));
-                            ui.label(format!("{}: {mv}", foe.name()));
-                            if let (Some(o), Some((dealt, taken))) = (slot.outcome(foe.card_bonus), slot.damage(foe.card_bonus)) {
-                                let color = match o {
-                                    depths_rules::Outcome::Block => ui_style::GOLD,
-                                    depths_rules::Outcome::HeroHit => GOOD,
-                                    depths_rules::Outcome::MonsterHit => BAD,
-                                };
-                                ui.label(egui::RichText::new(outcome_name(o)).strong().color(color));
-                                ui.label(egui::RichText::new(format!("{} deals {dealt}, takes {taken}", hero.name())).size(12.0));
-                                if !may_choose(&en.slots, s, foe.card_bonus) {
-                                    ui.label(egui::RichText::new("(a Monster Hit comes first)").size(11.0).color(ui_style::MUTED));
+                        ui_style::bar_frame().show(ui, |ui| {
+                            ui.vertical(|ui| {
+                                ui.set_width(170.0);
+                                let hv = slot.hero_value().map_or("—".into(), |v| {
+                                    if slot.hero.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() }
+                                });
+                                let mv = slot.monster_value(foe.card_bonus).map_or("—".into(), |v| {
+                                    if slot.monster.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() }
+                                });
+                                ui.label(format!("{}: {hv}", hero.name()));
+                                ui.label(format!("{}: {mv}", foe.name()));
+                                if let (Some(o), Some((dealt, taken))) =
+                                    (slot.outcome(foe.card_bonus), slot.damage(foe.card_bonus))
+                                {
+                                    let color = match o {
+                                        depths_rules::Outcome::Block => ui_style::GOLD,
+                                        depths_rules::Outcome::HeroHit => GOOD,
+                                        depths_rules::Outcome::MonsterHit => BAD,
+                                    };
+                                    ui.label(egui::RichText::new(outcome_name(o)).strong().color(color));
+                                    ui.label(
+                                        egui::RichText::new(format!("{} deals {dealt}, takes {taken}", hero.name()))
+                                            .size(12.0),
+                                    );
+                                    if !may_choose(&en.slots, s, foe.card_bonus) {
+                                        ui.label(
+                                            egui::RichText::new("(a Monster Hit comes first)")
+                                                .size(11.0)
+                                                .color(ui_style::MUTED),
+                                        );
+                                    }
                                 }
-                            }
-                            if en.chosen == Some(s as u8) {
-                                ui.label(egui::RichText::new("✔ resolved").color(ui_style::GOLD));
-                            }
-                            c.button(ui, Action::ChoosePair { hero: en.hero, engagement: e as u8, slot: s as u8 }, "Resolve this pair");
-                            if en.waiting.is_some() {
-                                c.button(ui, Action::PlaceMonsterCard { hero: en.hero, slot: s as u8 }, "Put the Monster card here");
-                            }
-                        }));
+                                if en.chosen == Some(s as u8) {
+                                    ui.label(egui::RichText::new("✔ resolved").color(ui_style::GOLD));
+                                }
+                                c.button(
+                                    ui,
+                                    Action::ChoosePair { hero: en.hero, engagement: e as u8, slot: s as u8 },
+                                    "Resolve this pair",
+                                );
+                                if en.waiting.is_some() {
+                                    c.button(
+                                        ui,
+                                        Action::PlaceMonsterCard { hero: en.hero, slot: s as u8 },
+                                        "Put the Monster card here",
+                                    );
+                                }
+                            })
+                        });
                     }
                     if !en.unpaired.is_empty() {
-                        let v: Vec<String> = en.unpaired.iter().map(|c| if c.power { "Power".into() } else { c.value.to_string() }).collect();
+                        let v: Vec<String> = en
+                            .unpaired
+                            .iter()
+                            .map(|c| if c.power { "Power".into() } else { c.value.to_string() })
+                            .collect();
                         ui.label(format!("Unpaired Monster cards: {}", v.join(", ")));
                     }
                     if let Some(w) = &en.waiting {
-                        ui.label(format!("Waiting to be placed: {}", if w.power { "Power".into() } else { w.value.to_string() }));
+                        ui.label(format!(
+                            "Waiting to be placed: {}",
+                            if w.power { "Power".into() } else { w.value.to_string() }
+                        ));
                     }
                 });
             }
@@ -743,10 +840,19 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                 ui.horizontal_wrapped(|ui| {
                     for card in &hero.hand {
                         let label = if card.power { "Power".to_string() } else { card.value.to_string() };
-                        c.button(ui, Action::PlayCard { hero: h, card: card.id }, egui::RichText::new(label).size(22.0));
+                        c.button(
+                            ui,
+                            Action::PlayCard { hero: h, card: card.id },
+                            egui::RichText::new(label).size(22.0),
+                        );
                     }
                 });
-                let abilities: Vec<Action> = c.legal.iter().filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h)).cloned().collect();
+                let abilities: Vec<Action> = c
+                    .legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
+                    .cloned()
+                    .collect();
                 if !abilities.is_empty() {
                     ui.label(egui::RichText::new("Abilities").strong());
                     for a in abilities {
@@ -764,7 +870,11 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                 if combat.step == CombatStep::AssignDamage
                     && let Some(p) = combat.packets.first()
                 {
-                    ui.label(format!("{} damage to place on one of {}:", p.amount, combat.foes[usize::from(p.foe)].name()));
+                    ui.label(format!(
+                        "{} damage to place on one of {}:",
+                        p.amount,
+                        combat.foes[usize::from(p.foe)].name()
+                    ));
                     c.all(ui, game, |a| matches!(a, Action::AssignDamage { .. }));
                 }
                 c.button(ui, Action::EndTurn { hero: h }, egui::RichText::new("End turn").strong());
@@ -777,10 +887,9 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
 }
 
 fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut MessageWriter<MenuAction>) {
-    egui::Window::new("game_over")
-        .title_bar(false)
+    egui::Window::new("Game over")
         .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
-        .collapsible(false)
+        .collapsible(true)
         .resizable(false)
         .show(ctx, |ui| {
             ui.set_min_width(420.0);
@@ -814,11 +923,23 @@ fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut MessageWriter<M
                     ui.label(rec.tiles_placed.to_string());
                     ui.end_row();
                     ui.label("Legendary Locations");
-                    ui.label(if rec.legendary_locations_found.is_empty() { "none".into() } else { rec.legendary_locations_found.join(", ") });
+                    ui.label(if rec.legendary_locations_found.is_empty() {
+                        "none".into()
+                    } else {
+                        rec.legendary_locations_found.join(", ")
+                    });
                     ui.end_row();
                 });
                 for hero in &game.heroes {
-                    ui.label(format!("{}: level {}, {} / {} Health, {} Items, {} Abilities", hero.name(), hero.level, hero.health, hero.max_health(), hero.items.len(), hero.abilities.len()));
+                    ui.label(format!(
+                        "{}: level {}, {} / {} Health, {} Items, {} Abilities",
+                        hero.name(),
+                        hero.level,
+                        hero.health,
+                        hero.max_health(),
+                        hero.items.len(),
+                        hero.abilities.len()
+                    ));
                 }
             }
             ui.add_space(8.0);

@@ -35,17 +35,11 @@ pub fn default_save_dir() -> PathBuf {
     let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     let home = env("HOME").unwrap_or_else(|| PathBuf::from("."));
     if cfg!(target_os = "windows") {
-        env("APPDATA")
-            .unwrap_or(home)
-            .join("Forgotten Depths")
-            .join("saves")
+        env("APPDATA").unwrap_or(home).join("Forgotten Depths").join("saves")
     } else if cfg!(target_os = "macos") {
         home.join("Library/Application Support/Forgotten Depths/saves")
     } else {
-        env("XDG_DATA_HOME")
-            .unwrap_or_else(|| home.join(".local/share"))
-            .join("forgotten-depths")
-            .join("saves")
+        env("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local/share")).join("forgotten-depths").join("saves")
     }
 }
 
@@ -70,9 +64,7 @@ pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .map(|p| {
-            let t = std::fs::metadata(&p)
-                .and_then(|m| m.modified())
-                .unwrap_or(std::time::UNIX_EPOCH);
+            let t = std::fs::metadata(&p).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
             (t, p)
         })
         .collect();
@@ -89,10 +81,7 @@ pub fn read_save(path: &Path) -> Result<Game, String> {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveDir>();
     app.add_message::<LoadSave>();
-    app.add_systems(
-        Update,
-        (load_saves.in_set(PlaySystems::Rules), autosave.in_set(PlaySystems::Present)),
-    );
+    app.add_systems(Update, (load_saves.in_set(PlaySystems::Rules), autosave.in_set(PlaySystems::Present)));
 }
 
 /// Ctrl+S on the board.
@@ -107,12 +96,7 @@ pub(super) fn input_plugin(app: &mut App) {
 }
 
 fn ctrl_s(keys: Res<ButtonInput<KeyCode>>, mut session: ResMut<Session>) {
-    let ctrl = keys.any_pressed([
-        KeyCode::ControlLeft,
-        KeyCode::ControlRight,
-        KeyCode::SuperLeft,
-        KeyCode::SuperRight,
-    ]);
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft, KeyCode::SuperRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
         session.save_due = true;
         session.log.push("Game saved.".into());

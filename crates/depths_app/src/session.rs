@@ -4,8 +4,7 @@
 
 use bevy::{prelude::*, window::RequestRedraw};
 use depths_rules::{
-    Action, Content, Event, Game, GameOptions, LossReason, Outcome, Pending, Phase, Purchase,
-    Target, XpRef,
+    Action, Content, Event, Game, GameOptions, LossReason, Outcome, Pending, Phase, Purchase, Target, XpRef,
     adventure::HeroChoice,
     hero::AbilitySource,
     map::{Placement, Rotation},
@@ -36,9 +35,7 @@ pub struct Session {
 impl Session {
     pub fn new(game: Game) -> Session {
         let seed = game.adventure().map_or(0, |a| a.options.seed);
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let mut s = Session {
             game,
             log: Vec::new(),
@@ -91,10 +88,7 @@ impl Session {
         }
         let t = eco.dead_end.set_aside.as_ref()?;
         let legal = self.game.legal_actions();
-        legal
-            .iter()
-            .any(|a| matches!(a, Action::PlaceSetAsideTile { .. }))
-            .then_some((t, true))
+        legal.iter().any(|a| matches!(a, Action::PlaceSetAsideTile { .. })).then_some((t, true))
     }
 
     /// Every legal placement of the tile in hand.
@@ -103,9 +97,7 @@ impl Session {
             .legal_actions()
             .into_iter()
             .filter_map(|a| match a {
-                Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => {
-                    Some(placement)
-                }
+                Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => Some(placement),
                 _ => None,
             })
             .collect()
@@ -114,23 +106,13 @@ impl Session {
     /// The action that puts the tile in hand at `cell`, turned by `rotation`.
     pub fn place_action(&self, cell: Cell, rotation: Rotation) -> Option<Action> {
         let (_, set_aside) = self.tile_in_hand()?;
-        let placement = Placement {
-            cell: cell.into(),
-            rotation,
-        };
-        Some(if set_aside {
-            Action::PlaceSetAsideTile { placement }
-        } else {
-            Action::PlaceTile { placement }
-        })
+        let placement = Placement { cell: cell.into(), rotation };
+        Some(if set_aside { Action::PlaceSetAsideTile { placement } } else { Action::PlaceTile { placement } })
     }
 }
 
 fn phase_key(game: &Game) -> (std::mem::Discriminant<Phase>, Option<depths_rules::Ecology>) {
-    (
-        std::mem::discriminant(&game.phase),
-        game.adventure().map(|a| a.ecology.ecology),
-    )
+    (std::mem::discriminant(&game.phase), game.adventure().map(|a| a.ecology.ecology))
 }
 
 /// Why an action was refused, as a sentence.
@@ -178,12 +160,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<StartGame>();
     app.init_resource::<DropRefused>();
     app.init_resource::<SetupNotice>();
-    app.add_systems(
-        Update,
-        (start_game, apply_player_actions, apply_tile_drops)
-            .chain()
-            .in_set(PlaySystems::Rules),
-    );
+    app.add_systems(Update, (start_game, apply_player_actions, apply_tile_drops).chain().in_set(PlaySystems::Rules));
 }
 
 fn start_game(
@@ -258,9 +235,7 @@ fn apply_tile_drops(
 // ---------------------------------------------------------------- words
 
 fn hero_name(game: &Game, h: u8) -> String {
-    game.heroes
-        .get(usize::from(h))
-        .map_or_else(|| format!("Hero {h}"), |h| h.name().to_owned())
+    game.heroes.get(usize::from(h)).map_or_else(|| format!("Hero {h}"), |h| h.name().to_owned())
 }
 
 fn foe_name(game: &Game, f: u8) -> String {
@@ -325,27 +300,15 @@ pub fn describe_event(game: &Game, e: &Event) -> Option<String> {
         Event::AbilityActivated { hero, name } => format!("{} activates {name}.", h(hero)),
         Event::PowerSpent { hero, count } => format!("{} spends {count} Power.", h(hero)),
         Event::SpellExhausted { hero, name } => format!("{}'s {name} is exhausted.", h(hero)),
-        Event::MonsterDamaged {
-            hero,
-            foe,
-            individual,
-            amount,
-        } => format!(
-            "{} deals {amount} damage to {}.",
-            h(hero),
-            individual_name(game, *foe, *individual)
-        ),
+        Event::MonsterDamaged { hero, foe, individual, amount } => {
+            format!("{} deals {amount} damage to {}.", h(hero), individual_name(game, *foe, *individual))
+        }
         Event::IndividualDefeated { foe, individual } => {
             format!("{} is defeated.", individual_name(game, *foe, *individual))
         }
-        Event::MonsterHealed {
-            foe,
-            individual,
-            amount,
-        } => format!(
-            "{} heals {amount}.",
-            individual_name(game, *foe, *individual)
-        ),
+        Event::MonsterHealed { foe, individual, amount } => {
+            format!("{} heals {amount}.", individual_name(game, *foe, *individual))
+        }
         Event::ReturnDamageAvoided { hero } => format!("{} avoids Return Damage.", h(hero)),
         Event::HeroDamaged { hero, amount } => format!("{} takes {amount} damage.", h(hero)),
         Event::HeroHealed { hero, amount } => format!("{} heals {amount}.", h(hero)),
@@ -363,24 +326,17 @@ pub fn describe_event(game: &Game, e: &Event) -> Option<String> {
         ),
         Event::TileSetAside { tile } => format!("{tile} is set aside (a dead end)."),
         Event::ElementEncountered { element } => {
-            let what = game
-                .adventure()
-                .and_then(|a| a.ecology.map.element(*element))
-                .map_or("an element", |(e, _)| e.name());
+            let what =
+                game.adventure().and_then(|a| a.ecology.map.element(*element)).map_or("an element", |(e, _)| e.name());
             format!("The Heroes Encounter a {what}.")
         }
         Event::LegendaryLocationEncountered { pattern } => {
             format!("Legendary Location {pattern} is Encountered!")
         }
         Event::CardDrawn { name } => format!("Drew “{name}”."),
-        Event::TestResolved {
-            total,
-            target,
-            passed,
-        } => format!(
-            "Test: {total} against {target} — {}.",
-            if *passed { "passed" } else { "failed" }
-        ),
+        Event::TestResolved { total, target, passed } => {
+            format!("Test: {total} against {target} — {}.", if *passed { "passed" } else { "failed" })
+        }
         Event::XpGained { name, xp } => format!("Gained {name} ({xp} XP)."),
         Event::XpSpent { xp } => format!("Spent {xp} XP."),
         Event::KeysChanged { keys } => format!("Keys: {keys}."),
@@ -401,11 +357,7 @@ pub fn loss_text(game: &Game, reason: &LossReason) -> String {
 }
 
 pub fn card_text(card: &depths_rules::ActionCard) -> String {
-    if card.power {
-        "a Power Card".into()
-    } else {
-        format!("a {}", card.value)
-    }
+    if card.power { "a Power Card".into() } else { format!("a {}", card.value) }
 }
 
 fn source_name(game: &Game, hero: u8, source: AbilitySource) -> String {
@@ -439,11 +391,7 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
     let h = |h: &u8| hero_name(game, *h);
     let card = |hero: u8, id: depths_rules::CardId| {
         let hero = &game.heroes[usize::from(hero)];
-        hero.hand
-            .iter()
-            .chain(&hero.draw)
-            .find(|c| c.id == id)
-            .map_or_else(|| format!("card #{}", id.0), card_text)
+        hero.hand.iter().chain(&hero.draw).find(|c| c.id == id).map_or_else(|| format!("card #{}", id.0), card_text)
     };
     match a {
         Action::AssignMonsters { foes } => {
@@ -458,37 +406,16 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
         Action::PlaceMonsterCard { hero, slot } => {
             format!("{}: put the Monster card opposite card {}", h(hero), slot + 1)
         }
-        Action::ActivateAbility {
-            hero,
-            source,
-            target,
-        } => format!(
-            "{}: activate {}{}",
-            h(hero),
-            source_name(game, *hero, *source),
-            target_text(game, target)
-        ),
-        Action::ChoosePair {
-            hero,
-            engagement,
-            slot,
-        } => format!(
-            "{}: resolve pair {} (engagement {})",
-            h(hero),
-            slot + 1,
-            engagement + 1
-        ),
+        Action::ActivateAbility { hero, source, target } => {
+            format!("{}: activate {}{}", h(hero), source_name(game, *hero, *source), target_text(game, target))
+        }
+        Action::ChoosePair { hero, engagement, slot } => {
+            format!("{}: resolve pair {} (engagement {})", h(hero), slot + 1, engagement + 1)
+        }
         Action::EndTurn { hero } => format!("{}: end turn", h(hero)),
         Action::AssignDamage { hero, individual } => {
-            let foe = game
-                .combat()
-                .and_then(|c| c.packets.first())
-                .map_or(0, |p| p.foe);
-            format!(
-                "{}: damage {}",
-                h(hero),
-                individual_name(game, foe, *individual)
-            )
+            let foe = game.combat().and_then(|c| c.packets.first()).map_or(0, |p| p.foe);
+            format!("{}: damage {}", h(hero), individual_name(game, foe, *individual))
         }
         Action::AvoidReturnDamage { hero } => format!("{} avoids Return Damage", h(hero)),
         Action::DrawTile => "Draw a map tile".into(),
@@ -498,10 +425,8 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             u32::from(placement.rotation.quarter_turns()) * 90
         ),
         Action::Encounter { element } => {
-            let what = game
-                .adventure()
-                .and_then(|a| a.ecology.map.element(*element))
-                .map_or("element", |(e, _)| e.name());
+            let what =
+                game.adventure().and_then(|a| a.ecology.map.element(*element)).map_or("element", |(e, _)| e.name());
             format!("Encounter the {what} at {:?}", element.cell)
         }
         Action::EncounterLegendary { index } => {
@@ -520,33 +445,20 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             XpRef::Pool(i) => game
                 .adventure()
                 .and_then(|a| a.xp_pool.get(usize::from(*i)))
-                .map_or_else(
-                    || format!("Pay XP card {i}"),
-                    |c| format!("Pay {} ({} XP)", c.name, c.xp),
-                ),
-            XpRef::Item { hero, item } => game.heroes[usize::from(*hero)]
-                .items
-                .get(usize::from(*item))
-                .map_or_else(
-                    || "Pay an Item".into(),
-                    |i| format!("Pay {}'s {} ({} XP)", h(hero), i.card.name, i.card.xp),
-                ),
+                .map_or_else(|| format!("Pay XP card {i}"), |c| format!("Pay {} ({} XP)", c.name, c.xp)),
+            XpRef::Item { hero, item } => game.heroes[usize::from(*hero)].items.get(usize::from(*item)).map_or_else(
+                || "Pay an Item".into(),
+                |i| format!("Pay {}'s {} ({} XP)", h(hero), i.card.name, i.card.xp),
+            ),
         },
         Action::CancelPurchase => "Cancel the purchase".into(),
         Action::SplitHealing { amounts } => {
-            let parts: Vec<String> = amounts
-                .iter()
-                .enumerate()
-                .map(|(i, n)| format!("{} +{n}", h(&(i as u8))))
-                .collect();
+            let parts: Vec<String> =
+                amounts.iter().enumerate().map(|(i, n)| format!("{} +{n}", h(&(i as u8)))).collect();
             format!("Heal: {}", parts.join(", "))
         }
         Action::Equip { hero, item } | Action::Unequip { hero, item } => {
-            let verb = if matches!(a, Action::Equip { .. }) {
-                "equips"
-            } else {
-                "unequips"
-            };
+            let verb = if matches!(a, Action::Equip { .. }) { "equips" } else { "unequips" };
             let name = game.heroes[usize::from(*hero)]
                 .items
                 .get(usize::from(*item))
@@ -569,16 +481,10 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
                 .map_or_else(|| format!("Option {index}"), |i| format!("Keep {}", i.name)),
             Some(Pending::ChooseAbility { options, .. }) => options
                 .get(usize::from(*index))
-                .map_or_else(
-                    || format!("Option {index}"),
-                    |c| format!("Keep {}", c.ability.text()),
-                ),
+                .map_or_else(|| format!("Option {index}"), |c| format!("Keep {}", c.ability.text())),
             Some(Pending::OrderFeatures { cards }) => {
                 let order = nth_permutation(cards.len(), usize::from(*index));
-                let names: Vec<&str> = order
-                    .iter()
-                    .filter_map(|&i| cards.get(i).map(|c| c.name.as_str()))
-                    .collect();
+                let names: Vec<&str> = order.iter().filter_map(|&i| cards.get(i).map(|c| c.name.as_str())).collect();
                 format!("Order: {}", names.join(", then "))
             }
             _ => format!("Option {}", index + 1),

@@ -57,8 +57,7 @@ fn frames(app: &mut App, n: usize) {
 }
 
 fn start(app: &mut App, seed: u64) {
-    app.world_mut()
-        .write_message(StartGame(GameOptions::standard(&["bren", "sil"], seed)));
+    app.world_mut().write_message(StartGame(GameOptions::standard(&["bren", "sil"], seed)));
     frames(app, 3);
     assert_eq!(screen(app), Screen::Playing);
 }
@@ -73,26 +72,14 @@ fn game(app: &App) -> &Game {
 }
 
 fn tile_cells(app: &mut App) -> Vec<Cell> {
-    let mut cells: Vec<Cell> = app
-        .world_mut()
-        .query::<&BoardTile>()
-        .iter(app.world())
-        .map(|t| t.cell)
-        .collect();
+    let mut cells: Vec<Cell> = app.world_mut().query::<&BoardTile>().iter(app.world()).map(|t| t.cell).collect();
     cells.sort();
     cells
 }
 
 fn rules_cells(app: &App) -> Vec<Cell> {
-    let mut cells: Vec<Cell> = game(app)
-        .adventure()
-        .unwrap()
-        .ecology
-        .map
-        .tiles()
-        .iter()
-        .map(|t| t.cell.into())
-        .collect();
+    let mut cells: Vec<Cell> =
+        game(app).adventure().unwrap().ecology.map.tiles().iter().map(|t| t.cell.into()).collect();
     cells.sort();
     cells
 }
@@ -140,28 +127,17 @@ fn dropping_the_drawn_tile_on_a_legal_cell_places_it() {
     app.update();
     let legal = legal_placements(&app);
     assert!(!legal.is_empty());
-    let hints = app
-        .world_mut()
-        .query::<&PlacementHint>()
-        .iter(app.world())
-        .count();
+    let hints = app.world_mut().query::<&PlacementHint>().iter(app.world()).count();
     assert!(hints > 0, "legal cells are highlighted");
     let target = legal[0];
-    app.world_mut().write_message(TileDrop {
-        cell: target.cell.into(),
-        rotation: target.rotation,
-    });
+    app.world_mut().write_message(TileDrop { cell: target.cell.into(), rotation: target.rotation });
     frames(&mut app, 2);
     assert_eq!(app.world().resource::<DropRefused>().0, None);
     let placed = game(&app).adventure().unwrap().ecology.map.tile_at(target.cell).cloned();
     assert_eq!(placed.map(|t| t.rotation), Some(target.rotation));
     assert!(tile_cells(&mut app).contains(&Cell::from(target.cell)));
     assert_eq!(tile_cells(&mut app), rules_cells(&app));
-    let hints = app
-        .world_mut()
-        .query::<&PlacementHint>()
-        .iter(app.world())
-        .count();
+    let hints = app.world_mut().query::<&PlacementHint>().iter(app.world()).count();
     assert_eq!(hints, 0, "no highlights once the tile is placed");
 }
 
@@ -172,10 +148,7 @@ fn an_illegal_drop_springs_back_and_changes_nothing() {
     act(&mut app, Action::DrawTile);
     let before = game(&app).clone();
     let cells = tile_cells(&mut app);
-    app.world_mut().write_message(TileDrop {
-        cell: Cell::new(7, 7),
-        rotation: Default::default(),
-    });
+    app.world_mut().write_message(TileDrop { cell: Cell::new(7, 7), rotation: Default::default() });
     frames(&mut app, 2);
     let reason = app.world().resource::<DropRefused>().0.clone();
     assert!(reason.is_some_and(|r| !r.is_empty()), "the reason is shown");
@@ -298,10 +271,7 @@ fn a_corrupt_save_shows_an_error_and_is_left_untouched() {
     assert_eq!(screen(&app), Screen::Menu);
     let notice = app.world().resource::<MenuNotice>().0.clone().unwrap_or_default();
     assert!(notice.contains("could not be loaded"), "{notice}");
-    assert_eq!(
-        std::fs::read_to_string(&path).unwrap(),
-        "{\"format_version\": 1, \"heroes\": 7}"
-    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"format_version\": 1, \"heroes\": 7}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -315,24 +285,13 @@ fn back_to_menu_clears_the_board() {
     assert_eq!(screen(&app), Screen::Menu);
     assert!(tile_cells(&mut app).is_empty(), "tiles despawn on leaving the board");
     assert!(!app.world().contains_resource::<Session>());
-    let lanterns = app
-        .world_mut()
-        .query_filtered::<(), With<LanternToken>>()
-        .iter(app.world())
-        .count();
+    let lanterns = app.world_mut().query_filtered::<(), With<LanternToken>>().iter(app.world()).count();
     assert_eq!(lanterns, 0);
 }
 
 #[test]
 fn new_game_flag_skips_the_menus_once() {
-    let mut app = app_with(
-        Options {
-            seed: Some(5),
-            new_game: true,
-            ..Options::default()
-        },
-        "flag",
-    );
+    let mut app = app_with(Options { seed: Some(5), new_game: true, ..Options::default() }, "flag");
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
     frames(&mut app, 4);
     assert_eq!(screen(&app), Screen::Playing);
@@ -393,9 +352,40 @@ fn make_saves_for_screenshots() {
         n += 1;
     }
     write(&g, "over.json");
+    // A Subterranean map a few tiles deep, and a Ruins map after some fights.
+    let mut options = GameOptions::standard(&["bren", "sil"], 11);
+    options.start = depths_rules::Ecology::Subterranean;
+    let mut g = Game::new(options, Content::builtin().unwrap()).unwrap();
+    let mut n = 0;
+    while g.adventure().unwrap().ecology.map.tiles().len() < 8 && !g.is_over() && n < 500 {
+        let a = steady(&g);
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    write(&g, "subterranean.json");
+    for seed in 1..40 {
+        let mut g =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut wins = 0;
+        let mut n = 0;
+        while !g.is_over() && n < 3000 && wins < 2 {
+            let was_combat = g.phase == Phase::Combat;
+            let a = steady(&g);
+            g.apply(a).unwrap();
+            if was_combat && g.phase == Phase::Exploring {
+                wins += 1;
+            }
+            n += 1;
+        }
+        if wins >= 2 && g.pending().is_none() && g.phase == Phase::Exploring {
+            write(&g, "tokens.json");
+            break;
+        }
+    }
     // The first moment of each kind of decision, over several games.
     for seed in 1..40 {
-        let mut g = Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut g =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
         let mut n = 0;
         while !g.is_over() && n < 3000 {
             if let Some(p) = g.pending() {

@@ -49,10 +49,7 @@ pub(super) fn plugin(app: &mut App) {
             }),
         ),
     );
-    app.add_systems(
-        EguiPrimaryContextPass,
-        main_menu_ui.run_if(in_state(Screen::Menu)),
-    );
+    app.add_systems(EguiPrimaryContextPass, main_menu_ui.run_if(in_state(Screen::Menu)));
 }
 
 /// `--new-game` (and `--screenshot`): a standard two-Hero game (Bren and Sil)
@@ -80,10 +77,7 @@ fn skip_menu_once(
 
 /// A seed from the clock, for games started without `--seed`.
 pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
         % 1_000_000
 }
 
@@ -111,10 +105,8 @@ fn apply_menu_actions(
             },
             MenuAction::Load => show_saves.0 = !show_saves.0,
             MenuAction::Rules => {
-                notice.0 = Some(
-                    "The rulebook is RULEBOOK.txt; the Reference Card is on the board's right panel."
-                        .into(),
-                )
+                notice.0 =
+                    Some("The rulebook is RULEBOOK.txt; the Reference Card is on the board's right panel.".into())
             }
             MenuAction::Quit => {
                 exit.write(AppExit::Success);
@@ -133,53 +125,51 @@ fn main_menu_ui(
     mut loads: MessageWriter<LoadSave>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("main_menu"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            ui_style::panel_frame().show(ui, |ui| {
-                ui.set_width(440.0);
-                ui.vertical_centered(|ui| {
-                    ui.label(ui_style::title("Forgotten Depths", 54.0));
-                    ui.label(
-                        egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
-                            .italics()
-                            .color(ui_style::MUTED),
-                    );
-                    ui.add_space(24.0);
-                    let buttons = [
-                        ("New Game", MenuAction::NewGame),
-                        ("Continue", MenuAction::Continue),
-                        ("Load", MenuAction::Load),
-                        ("Rules", MenuAction::Rules),
-                        ("Quit", MenuAction::Quit),
-                    ];
-                    for (label, action) in buttons {
-                        if ui.add(ui_style::menu_button(label)).clicked() {
-                            actions.write(action);
-                        }
-                        ui.add_space(6.0);
+    egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui_style::panel_frame().show(ui, |ui| {
+            ui.set_width(440.0);
+            ui.vertical_centered(|ui| {
+                ui.label(ui_style::title("Forgotten Depths", 54.0));
+                ui.label(
+                    egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
+                        .italics()
+                        .color(ui_style::MUTED),
+                );
+                ui.add_space(24.0);
+                let buttons = [
+                    ("New Game", MenuAction::NewGame),
+                    ("Continue", MenuAction::Continue),
+                    ("Load", MenuAction::Load),
+                    ("Rules", MenuAction::Rules),
+                    ("Quit", MenuAction::Quit),
+                ];
+                for (label, action) in buttons {
+                    if ui.add(ui_style::menu_button(label)).clicked() {
+                        actions.write(action);
                     }
-                    if show_saves.0 {
-                        ui.add_space(8.0);
-                        let saves = list_saves(&dir.0);
-                        if saves.is_empty() {
-                            ui.label(format!("No saves in {}", dir.0.display()));
-                        }
-                        egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
-                            for path in saves.iter().take(30) {
-                                let name = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-                                if ui.button(name).clicked() {
-                                    loads.write(LoadSave(path.clone()));
-                                }
+                    ui.add_space(6.0);
+                }
+                if show_saves.0 {
+                    ui.add_space(8.0);
+                    let saves = list_saves(&dir.0);
+                    if saves.is_empty() {
+                        ui.label(format!("No saves in {}", dir.0.display()));
+                    }
+                    egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
+                        for path in saves.iter().take(30) {
+                            let name = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                            if ui.button(name).clicked() {
+                                loads.write(LoadSave(path.clone()));
                             }
-                        });
-                    }
-                    if let Some(text) = &notice.0 {
-                        ui.add_space(8.0);
-                        ui.label(egui::RichText::new(text).color(ui_style::NOTICE));
-                    }
-                });
+                        }
+                    });
+                }
+                if let Some(text) = &notice.0 {
+                    ui.add_space(8.0);
+                    ui.label(egui::RichText::new(text).color(ui_style::NOTICE));
+                }
             });
         });
+    });
     Ok(())
 }

@@ -6,7 +6,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{Ecology, GameOptions, Variants};
 
 use crate::{
-    screens::{Screen, menu::{MenuAction, clock_seed}},
+    screens::{
+        Screen,
+        menu::{MenuAction, clock_seed},
+    },
     session::{SetupNotice, StartGame},
     ui_style,
 };
@@ -83,70 +86,68 @@ fn setup_ui(
     mut menu: MessageWriter<MenuAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("setup"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            ui_style::panel_frame().show(ui, |ui| {
-                ui.set_width(520.0);
-                ui.label(ui_style::title("New Game", 40.0));
-                ui.add_space(8.0);
-                ui.label(ui_style::title("Heroes", 22.0));
-                for (i, (_, name)) in HEROES.iter().enumerate() {
-                    ui.horizontal(|ui| {
-                        ui.checkbox(&mut form.heroes[i].0, *name);
-                        ui.add_enabled_ui(form.heroes[i].0, |ui| {
-                            ui.radio_value(&mut form.heroes[i].1, false, "standard mat");
-                            ui.radio_value(&mut form.heroes[i].1, true, "alternate mat (multi-classed)");
-                        });
+    egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui_style::panel_frame().show(ui, |ui| {
+            ui.set_width(520.0);
+            ui.label(ui_style::title("New Game", 40.0));
+            ui.add_space(8.0);
+            ui.label(ui_style::title("Heroes", 22.0));
+            for (i, (_, name)) in HEROES.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut form.heroes[i].0, *name);
+                    ui.add_enabled_ui(form.heroes[i].0, |ui| {
+                        ui.radio_value(&mut form.heroes[i].1, false, "standard mat");
+                        ui.radio_value(&mut form.heroes[i].1, true, "alternate mat (multi-classed)");
                     });
-                }
-                ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
-                ui.add_space(8.0);
-                ui.label(ui_style::title("Starting Ecology", 22.0));
-                ui.horizontal(|ui| {
-                    for e in Ecology::ALL {
-                        ui.radio_value(&mut form.start, e, e.name());
-                    }
                 });
-                ui.add_space(8.0);
-                ui.label(ui_style::title("Variants", 22.0));
-                ui.columns(2, |cols| {
-                    let v = &mut form.variants;
-                    cols[0].label(egui::RichText::new("Harder").color(ui_style::MUTED));
-                    cols[0].checkbox(&mut v.random_campfire_healing, "Random Campfire Healing");
-                    cols[0].checkbox(&mut v.no_level_up_heal, "No healing at Level Up");
-                    cols[0].checkbox(&mut v.locked_chests, "Locked Chests");
-                    cols[1].label(egui::RichText::new("Easier").color(ui_style::MUTED));
-                    cols[1].checkbox(&mut v.start_with_ability, "Start with an Ability");
-                    cols[1].checkbox(&mut v.six_keys, "Start with 6 Keys");
-                    cols[1].checkbox(&mut v.keys_each_ecology, "3 Keys at each new Ecology");
-                    cols[1].checkbox(&mut v.one_dead_end, "One Dead-End per Ecology");
-                    cols[1].checkbox(&mut v.double_healing, "Twice as much Healing");
-                });
-                ui.add_space(8.0);
-                ui.horizontal(|ui| {
-                    ui.label("Seed (blank = random):");
-                    ui.text_edit_singleline(&mut form.seed);
-                });
-                ui.add_space(12.0);
-                let options = form.options();
-                ui.horizontal(|ui| {
-                    if ui.add_enabled(options.is_ok(), ui_style::menu_button("Start")).clicked()
-                        && let Ok(o) = &options
-                    {
-                        starts.write(StartGame(o.clone()));
-                    }
-                    if ui.button("Back").clicked() {
-                        menu.write(MenuAction::BackToMenu);
-                    }
-                });
-                if let Err(e) = &options {
-                    ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
-                }
-                if let Some(e) = &notice.0 {
-                    ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+            }
+            ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
+            ui.add_space(8.0);
+            ui.label(ui_style::title("Starting Ecology", 22.0));
+            ui.horizontal(|ui| {
+                for e in Ecology::ALL {
+                    ui.radio_value(&mut form.start, e, e.name());
                 }
             });
+            ui.add_space(8.0);
+            ui.label(ui_style::title("Variants", 22.0));
+            ui.columns(2, |cols| {
+                let v = &mut form.variants;
+                cols[0].label(egui::RichText::new("Harder").color(ui_style::MUTED));
+                cols[0].checkbox(&mut v.random_campfire_healing, "Random Campfire Healing");
+                cols[0].checkbox(&mut v.no_level_up_heal, "No healing at Level Up");
+                cols[0].checkbox(&mut v.locked_chests, "Locked Chests");
+                cols[1].label(egui::RichText::new("Easier").color(ui_style::MUTED));
+                cols[1].checkbox(&mut v.start_with_ability, "Start with an Ability");
+                cols[1].checkbox(&mut v.six_keys, "Start with 6 Keys");
+                cols[1].checkbox(&mut v.keys_each_ecology, "3 Keys at each new Ecology");
+                cols[1].checkbox(&mut v.one_dead_end, "One Dead-End per Ecology");
+                cols[1].checkbox(&mut v.double_healing, "Twice as much Healing");
+            });
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                ui.label("Seed (blank = random):");
+                ui.text_edit_singleline(&mut form.seed);
+            });
+            ui.add_space(12.0);
+            let options = form.options();
+            ui.horizontal(|ui| {
+                if ui.add_enabled(options.is_ok(), ui_style::menu_button("Start")).clicked()
+                    && let Ok(o) = &options
+                {
+                    starts.write(StartGame(o.clone()));
+                }
+                if ui.button("Back").clicked() {
+                    menu.write(MenuAction::BackToMenu);
+                }
+            });
+            if let Err(e) = &options {
+                ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+            }
+            if let Some(e) = &notice.0 {
+                ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+            }
         });
+    });
     Ok(())
 }
