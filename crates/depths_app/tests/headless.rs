@@ -363,6 +363,22 @@ fn make_saves_for_screenshots() {
         n += 1;
     }
     write(&g, "subterranean.json");
+    let mut options = GameOptions::standard(&["bren", "sil"], 12);
+    options.start = depths_rules::Ecology::Caverns;
+    let mut g = Game::new(options, Content::builtin().unwrap()).unwrap();
+    let mut n = 0;
+    // Tiles only, no Encounters: a wider map.
+    while g.adventure().unwrap().ecology.map.tiles().len() < 12 && !g.is_over() && n < 800 {
+        let legal = g.legal_actions();
+        let a = legal
+            .iter()
+            .find(|a| matches!(a, Action::PlaceTile { .. } | Action::DrawTile))
+            .cloned()
+            .unwrap_or_else(|| steady(&g));
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    write(&g, "caverns.json");
     for seed in 1..40 {
         let mut g =
             Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
