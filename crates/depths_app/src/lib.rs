@@ -13,7 +13,7 @@ pub mod board_view;
 mod camera;
 pub mod cli;
 pub mod explore;
-mod panels;
+pub mod panels;
 mod redraw;
 pub mod saves;
 pub mod screens;

@@ -222,6 +222,52 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
 }
 
 #[test]
+fn turning_the_tile_in_hand_updates_the_highlights() {
+    let mut app = menu_app("turn");
+    start(&mut app, 3);
+    act(&mut app, Action::DrawTile);
+    app.update();
+    let legal = legal_placements(&app);
+    for turns in 0..4u8 {
+        app.world_mut().resource_mut::<depths_app::explore::Hand>().rotation = depths_rules::map::Rotation::new(turns);
+        frames(&mut app, 2);
+        let mut shown: Vec<(Cell, bool)> =
+            app.world_mut().query::<&PlacementHint>().iter(app.world()).map(|h| (h.cell, h.now)).collect();
+        shown.sort();
+        let mut expected = depths_app::explore::hint_cells(&legal, depths_rules::map::Rotation::new(turns));
+        expected.sort();
+        assert_eq!(shown, expected, "{turns} quarter turns");
+        for (cell, now) in shown {
+            let fits_now = legal.iter().any(|p| Cell::from(p.cell) == cell && p.rotation.quarter_turns() == turns);
+            assert_eq!(now, fits_now);
+        }
+    }
+}
+
+#[test]
+fn every_legal_action_and_event_of_whole_games_has_words() {
+    use depths_app::session::{describe_action, describe_event};
+    for seed in 1..6 {
+        let mut g =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut n = 0;
+        while !g.is_over() && n < 2000 {
+            for a in g.legal_actions() {
+                assert!(!describe_action(&g, &a).trim().is_empty(), "{a:?}");
+            }
+            let a = steady(&g);
+            for e in g.apply(a).unwrap() {
+                if let Some(line) = describe_event(&g, &e) {
+                    assert!(!line.trim().is_empty(), "{e:?}");
+                }
+            }
+            n += 1;
+        }
+        assert!(!depths_app::panels::banner(&g).is_empty());
+    }
+}
+
+#[test]
 fn saving_then_loading_restores_the_same_board() {
     let mut app = menu_app("save");
     start(&mut app, 1);
