@@ -470,7 +470,7 @@ fn party_panel(
             c.button(
                 ui,
                 Action::EncounterLegendary { index: i as u8 },
-                format!("Encounter {} ({} tiles)", m.pattern, m.cells.len()),
+                format!("Encounter Legendary Location {} ({} tiles)", m.pattern, m.cells.len()),
             );
         }
     }
