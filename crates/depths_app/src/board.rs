@@ -1,15 +1,19 @@
-//! The board model the client shows, and the entities that stand for it.
+//! The board the client shows, and the entities that stand for it.
 //!
-//! Sync systems keep one [`BoardTile`] entity per placed tile and one
-//! [`LanternToken`], positioned in world space. How they look is
-//! `board_art`'s business, so this module runs headless.
+//! [`Board`] is rebuilt from the rules map after every applied action; sync
+//! systems keep one [`BoardTile`] entity per placed tile (respawned when
+//! anything on it changes: tokens, reachability) and one [`LanternToken`].
+//! How they look is `board_art`'s business, so this module runs headless.
+
+use std::hash::{Hash, Hasher};
 
 use bevy::prelude::*;
 
 use crate::{
     PlaySystems,
-    demo_map::{Cell, DemoMap, Side, Tile},
+    board_view::{BoardView, Cell, Side, Tile},
     screens::Screen,
+    session::Session,
 };
 
 /// World units per tile side.
@@ -18,15 +22,22 @@ pub const TILE_SIZE: f32 = 240.0;
 pub const WALL_THICKNESS: f32 = 26.0;
 /// Distance between the centres of two tokens side by side in an area.
 pub const TOKEN_SPACING: f32 = 70.0;
+/// Radius of an element token.
+pub const TOKEN_RADIUS: f32 = 30.0;
 
-/// The map on the table. // replaced by depths_rules' Game once merged
+/// The map on the table, as drawn; follows [`Session`].
 #[derive(Resource, Clone, Debug, PartialEq, Eq)]
-pub struct Board(pub DemoMap);
+pub struct Board {
+    pub view: BoardView,
+    /// The [`Session::version`] it was built from.
+    pub version: u64,
+}
 
-/// A placed map tile.
+/// A placed map tile. `look` changes whenever anything drawn on it does.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardTile {
     pub cell: Cell,
+    pub look: u64,
 }
 
 /// The Lantern token, which marks where the heroes are.
@@ -36,14 +47,35 @@ pub struct LanternToken;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (spawn_new_tiles, place_lantern)
+        (follow_session, (sync_tiles, place_lantern).chain())
             .chain()
             .in_set(PlaySystems::Sync)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists_and_changed::<Board>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
     );
     app.add_systems(OnExit(Screen::Playing), |mut commands: Commands| {
         commands.remove_resource::<Board>();
     });
+}
+
+/// Rebuilds [`Board`] when the game changed.
+fn follow_session(mut commands: Commands, session: Res<Session>, board: Option<Res<Board>>) {
+    if board.as_ref().is_some_and(|b| b.version == session.version) {
+        return;
+    }
+    let Some(adventure) = session.game.adventure() else {
+        return;
+    };
+    let view = BoardView::from_map(&adventure.ecology.map, session.seed());
+    commands.insert_resource(Board { view, version: session.version });
+}
+
+fn look_of(tile: &Tile, board: &BoardView) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    tile.hash(&mut hasher);
+    board.seed.hash(&mut hasher);
+    // The Lantern shares the slots of its area.
+    (board.lantern.cell == tile.cell).then_some(board.lantern.area).hash(&mut hasher);
+    hasher.finish()
 }
 
 /// World position of a cell's centre.
@@ -51,8 +83,14 @@ pub fn cell_center(cell: Cell) -> Vec2 {
     Vec2::new(cell.x as f32, cell.y as f32) * TILE_SIZE
 }
 
+/// The cell under a world position.
+pub fn cell_at(world: Vec2) -> Cell {
+    let c = (world / TILE_SIZE).round();
+    Cell::new(c.x as i32, c.y as i32)
+}
+
 /// The rectangle the placed tiles cover, in world units.
-pub fn map_bounds(map: &DemoMap) -> Rect {
+pub fn map_bounds(map: &BoardView) -> Rect {
     let mut bounds = Rect::EMPTY;
     for tile in &map.tiles {
         let c = cell_center(tile.cell);
@@ -75,10 +113,15 @@ pub fn area_anchor(tile: &Tile, area: usize) -> Vec2 {
     }
     let exits = &tile.areas[area].exits;
     if exits.is_empty() {
-        return Vec2::ZERO;
+        // A sealed area (reached by a passage or portal): spread them out.
+        let a = std::f32::consts::TAU * area as f32 / tile.areas.len() as f32;
+        return Vec2::new(a.cos(), a.sin()) * TILE_SIZE * 0.2;
     }
     let sum: Vec2 = exits.iter().map(|s| side_dir(*s)).sum();
     let mean = sum / exits.len() as f32;
+    if mean.length() < 0.1 {
+        return Vec2::new(0.0, (area as f32 - 0.5) * TILE_SIZE * 0.2);
+    }
     mean * TILE_SIZE * 0.25
 }
 
@@ -89,31 +132,56 @@ pub fn slot_offset(index: usize, count: usize) -> Vec2 {
 }
 
 /// How many tokens stand in an area: its elements, plus the Lantern if it is there.
-pub fn tokens_in_area(map: &DemoMap, tile: &Tile, area: usize) -> usize {
+pub fn tokens_in_area(map: &BoardView, tile: &Tile, area: usize) -> usize {
     let lantern = usize::from(map.lantern.cell == tile.cell && map.lantern.area == area);
     tile.areas[area].elements.len() + lantern
 }
 
-/// World position of the Lantern token: the last slot of its area.
-pub fn lantern_position(map: &DemoMap) -> Option<Vec2> {
-    let tile = map.tile_at(map.lantern.cell)?;
-    let count = tokens_in_area(map, tile, map.lantern.area);
-    Some(
-        cell_center(tile.cell)
-            + area_anchor(tile, map.lantern.area)
-            + slot_offset(count - 1, count),
-    )
+/// World position of element `element` of area `area` on `tile`.
+pub fn element_position(map: &BoardView, tile: &Tile, area: usize, element: usize) -> Vec2 {
+    let count = tokens_in_area(map, tile, area);
+    cell_center(tile.cell) + area_anchor(tile, area) + slot_offset(element, count)
 }
 
-fn spawn_new_tiles(mut commands: Commands, board: Res<Board>, existing: Query<&BoardTile>) {
-    for tile in &board.0.tiles {
-        if existing.iter().any(|t| t.cell == tile.cell) {
+/// The element token under a world position: (cell, area, element).
+pub fn element_at(map: &BoardView, world: Vec2) -> Option<(Cell, usize, usize)> {
+    let tile = map.tile_at(cell_at(world))?;
+    for (a, area) in tile.areas.iter().enumerate() {
+        for e in 0..area.elements.len() {
+            if element_position(map, tile, a, e).distance(world) <= TOKEN_RADIUS + 4.0 {
+                return Some((tile.cell, a, e));
+            }
+        }
+    }
+    None
+}
+
+/// World position of the Lantern token: the last slot of its area.
+pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
+    let tile = map.tile_at(map.lantern.cell)?;
+    let count = tokens_in_area(map, tile, map.lantern.area);
+    Some(cell_center(tile.cell) + area_anchor(tile, map.lantern.area) + slot_offset(count - 1, count))
+}
+
+fn sync_tiles(mut commands: Commands, board: Option<Res<Board>>, existing: Query<(Entity, &BoardTile)>) {
+    let Some(board) = board else { return };
+    if !board.is_changed() {
+        return;
+    }
+    let wanted: Vec<(Cell, u64)> = board.view.tiles.iter().map(|t| (t.cell, look_of(t, &board.view))).collect();
+    for (entity, tile) in &existing {
+        if !wanted.contains(&(tile.cell, tile.look)) {
+            commands.entity(entity).despawn();
+        }
+    }
+    for (cell, look) in wanted {
+        if existing.iter().any(|(_, t)| t.cell == cell && t.look == look) {
             continue;
         }
         commands.spawn((
-            Name::new(format!("Tile ({}, {})", tile.cell.x, tile.cell.y)),
-            BoardTile { cell: tile.cell },
-            Transform::from_translation(cell_center(tile.cell).extend(0.0)),
+            Name::new(format!("Tile ({}, {})", cell.x, cell.y)),
+            BoardTile { cell, look },
+            Transform::from_translation(cell_center(cell).extend(0.0)),
             Visibility::default(),
             DespawnOnExit(Screen::Playing),
         ));
@@ -122,16 +190,21 @@ fn spawn_new_tiles(mut commands: Commands, board: Res<Board>, existing: Query<&B
 
 fn place_lantern(
     mut commands: Commands,
-    board: Res<Board>,
+    board: Option<Res<Board>>,
     mut lantern: Query<&mut Transform, With<LanternToken>>,
 ) {
-    let Some(pos) = lantern_position(&board.0) else {
+    let Some(board) = board else { return };
+    let Some(pos) = lantern_position(&board.view) else {
         return;
     };
     // Above every tile and token.
     let translation = pos.extend(10.0);
     match lantern.single_mut() {
-        Ok(mut transform) => transform.translation = translation,
+        Ok(mut transform) => {
+            if transform.translation != translation {
+                transform.translation = translation;
+            }
+        }
         Err(_) => {
             commands.spawn((
                 Name::new("Lantern"),
@@ -149,17 +222,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bounds_cover_every_tile() {
-        let map = DemoMap::new(3);
-        let b = map_bounds(&map);
-        assert_eq!(b.min, Vec2::new(-1.5, -1.5) * TILE_SIZE);
-        assert_eq!(b.max, Vec2::new(2.5, 1.5) * TILE_SIZE);
-    }
-
-    #[test]
-    fn lantern_stands_beside_the_stairs_on_the_entrance() {
-        let map = DemoMap::new(3);
-        let pos = lantern_position(&map).unwrap();
-        assert_eq!(pos, Vec2::new(TOKEN_SPACING / 2.0, 0.0));
+    fn cells_and_world_positions_agree() {
+        for (x, y) in [(0, 0), (3, -2), (-1, 4)] {
+            let c = Cell::new(x, y);
+            assert_eq!(cell_at(cell_center(c)), c);
+            assert_eq!(cell_at(cell_center(c) + Vec2::splat(TILE_SIZE * 0.45)), c);
+        }
     }
 }

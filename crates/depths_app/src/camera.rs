@@ -1,17 +1,20 @@
-//! The table camera: pan (drag, WASD / arrow keys), zoom (wheel, towards the
-//! cursor) and fit-to-map (on entering the board, and with F or Home).
+//! The table camera: pan (drag, arrow keys while no tile is in hand), zoom
+//! (wheel, towards the cursor) and fit-to-map (on entering the board, when a
+//! new Ecology starts, and with F or Home).
 
 use bevy::{
     input::mouse::{AccumulatedMouseScroll, MouseScrollUnit},
     prelude::*,
     window::{PrimaryWindow, RequestRedraw},
 };
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 
 use crate::{
     PlaySystems,
-    board::{Board, map_bounds},
+    board::{Board, TILE_SIZE, cell_center, map_bounds},
+    explore::{BoardArea, CLICK_SLOP, Hand, PlacementHint, on_board},
     screens::Screen,
+    session::Session,
 };
 
 /// Marks the one 2D camera that looks at the table (egui draws through it too).
@@ -24,6 +27,8 @@ pub struct FitRequested(pub bool);
 
 const MIN_SCALE: f32 = 0.2;
 const MAX_SCALE: f32 = 5.0;
+/// Fitting a small map stops at about natural size (a tile ≈ 270 px).
+const FIT_MIN_SCALE: f32 = 0.9;
 /// Keyboard pan speed, in screen pixels per second.
 const KEY_PAN_SPEED: f32 = 800.0;
 
@@ -36,12 +41,7 @@ pub struct Insets {
     pub bottom: f32,
 }
 
-const BOARD_INSETS: Insets = Insets {
-    left: 40.0,
-    right: 260.0,
-    top: 80.0,
-    bottom: 70.0,
-};
+const BOARD_INSETS: Insets = Insets { left: 320.0, right: 350.0, top: 50.0, bottom: 50.0 };
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<FitRequested>();
@@ -51,19 +51,13 @@ pub(super) fn plugin(app: &mut App) {
     });
     app.add_systems(
         Update,
-        (
-            keyboard_pan.run_if(not(egui_wants_any_keyboard_input)),
-            drag_pan.run_if(not(egui_wants_any_pointer_input)),
-            wheel_zoom.run_if(not(egui_wants_any_pointer_input)),
-        )
+        (keyboard_pan.run_if(not(egui_wants_any_keyboard_input)), drag_pan, wheel_zoom)
             .in_set(PlaySystems::Input)
             .run_if(in_state(Screen::Playing)),
     );
     app.add_systems(
         Update,
-        fit_to_map
-            .in_set(PlaySystems::Present)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Board>)),
+        fit_to_map.in_set(PlaySystems::Present).run_if(in_state(Screen::Playing).and_then(resource_exists::<Board>)),
     );
 }
 
@@ -73,19 +67,20 @@ fn spawn_camera(mut commands: Commands) {
 
 /// The camera centre and orthographic scale (world units per logical pixel) that
 /// frame `bounds` in a `viewport` of logical pixels, leaving `insets` clear.
-pub fn fit_view(bounds: Rect, viewport: Vec2, insets: Insets) -> (Vec2, f32) {
+#[cfg(test)]
+fn fit_view(bounds: Rect, viewport: Vec2, insets: Insets) -> (Vec2, f32) {
+    fit_view_within(bounds, viewport, insets, MIN_SCALE)
+}
+
+/// [`fit_view`], zooming in no closer than `min_scale`.
+fn fit_view_within(bounds: Rect, viewport: Vec2, insets: Insets, min_scale: f32) -> (Vec2, f32) {
     let free = Vec2::new(
         (viewport.x - insets.left - insets.right).max(1.0),
         (viewport.y - insets.top - insets.bottom).max(1.0),
     );
-    let scale = (bounds.width() / free.x)
-        .max(bounds.height() / free.y)
-        .clamp(MIN_SCALE, MAX_SCALE);
+    let scale = (bounds.width() / free.x).max(bounds.height() / free.y).clamp(min_scale, MAX_SCALE);
     // The free region's centre, relative to the viewport centre, in pixels (y up).
-    let shift = Vec2::new(
-        (insets.left - insets.right) / 2.0,
-        (insets.bottom - insets.top) / 2.0,
-    );
+    let shift = Vec2::new((insets.left - insets.right) / 2.0, (insets.bottom - insets.top) / 2.0);
     (bounds.center() - shift * scale, scale)
 }
 
@@ -101,10 +96,19 @@ fn fit_to_map(
     keys: Res<ButtonInput<KeyCode>>,
     board: Res<Board>,
     camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
+    hints: Query<&PlacementHint>,
+    mut last_tiles: Local<(usize, usize)>,
 ) {
     if keys.any_just_pressed([KeyCode::KeyF, KeyCode::Home]) {
         fit.0 = true;
     }
+    // Keep the whole map in view as it grows, and frame a new Ecology's Entry tile.
+    // and every cell where a drawn tile could go.
+    let counts = (board.view.tiles.len(), hints.iter().count());
+    if counts != *last_tiles {
+        fit.0 = true;
+    }
+    *last_tiles = counts;
     if !fit.0 {
         return;
     }
@@ -112,7 +116,11 @@ fn fit_to_map(
     let Some(viewport) = camera.logical_viewport_size() else {
         return; // not laid out yet; try again next frame
     };
-    let (center, scale) = fit_view(map_bounds(&board.0), viewport, BOARD_INSETS);
+    let mut bounds = map_bounds(&board.view);
+    for hint in &hints {
+        bounds = bounds.union(Rect::from_center_size(cell_center(hint.cell), Vec2::splat(TILE_SIZE)));
+    }
+    let (center, scale) = fit_view_within(bounds, viewport, BOARD_INSETS, FIT_MIN_SCALE);
     transform.translation = center.extend(transform.translation.z);
     if let Projection::Orthographic(o) = projection.as_mut() {
         o.scale = scale;
@@ -122,19 +130,20 @@ fn fit_to_map(
 
 fn keyboard_pan(
     keys: Res<ButtonInput<KeyCode>>,
+    session: Option<Res<Session>>,
     time: Res<Time>,
     camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
+    // With a tile in hand the arrows move its ghost instead.
+    if session.is_some_and(|s| s.tile_in_hand().is_some()) {
+        return;
+    }
     let mut dir = Vec2::ZERO;
     for (key, d) in [
-        (KeyCode::KeyW, Vec2::Y),
         (KeyCode::ArrowUp, Vec2::Y),
-        (KeyCode::KeyS, Vec2::NEG_Y),
         (KeyCode::ArrowDown, Vec2::NEG_Y),
-        (KeyCode::KeyA, Vec2::NEG_X),
         (KeyCode::ArrowLeft, Vec2::NEG_X),
-        (KeyCode::KeyD, Vec2::X),
         (KeyCode::ArrowRight, Vec2::X),
     ] {
         if keys.pressed(key) {
@@ -153,16 +162,28 @@ fn keyboard_pan(
     redraw.write(RequestRedraw);
 }
 
+/// Pans once the pointer has moved more than [`CLICK_SLOP`] with a button
+/// held, so a click does not nudge the table; never while a tile is dragged.
 fn drag_pan(
     buttons: Res<ButtonInput<MouseButton>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
+    hand: Option<Res<Hand>>,
+    area: Res<BoardArea>,
+    egui: Res<EguiWantsInput>,
     mut last: Local<Option<Vec2>>,
+    mut panning: Local<bool>,
 ) {
     let drag_buttons = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
     let cursor = window.cursor_position();
+    if hand.is_some_and(|h| h.dragging) {
+        *last = None;
+        return;
+    }
     if buttons.any_just_pressed(drag_buttons) {
-        *last = cursor;
+        // Only a press on the board pans; one on a panel belongs to egui.
+        *last = cursor.filter(|_| on_board(cursor, &area, &egui));
+        *panning = false;
         return;
     }
     if !buttons.any_pressed(drag_buttons) {
@@ -172,6 +193,12 @@ fn drag_pan(
     let (Some(prev), Some(now)) = (*last, cursor) else {
         return;
     };
+    if !*panning {
+        if prev.distance(now) <= CLICK_SLOP {
+            return;
+        }
+        *panning = true;
+    }
     let (mut transform, projection) = camera.into_inner();
     let delta = now - prev;
     // Screen y grows downwards, world y upwards.
@@ -181,10 +208,14 @@ fn drag_pan(
 
 fn wheel_zoom(
     scroll: Res<AccumulatedMouseScroll>,
+    hand: Option<Res<Hand>>,
+    area: Res<BoardArea>,
+    egui: Res<EguiWantsInput>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
-    if scroll.delta.y == 0.0 {
+    // While a tile is dragged the wheel turns it; over a panel it scrolls the panel.
+    if scroll.delta.y == 0.0 || hand.is_some_and(|h| h.dragging) || !on_board(window.cursor_position(), &area, &egui) {
         return;
     }
     let notches = match scroll.unit {
@@ -210,12 +241,7 @@ fn wheel_zoom(
 mod tests {
     use super::*;
 
-    const NONE: Insets = Insets {
-        left: 0.0,
-        right: 0.0,
-        top: 0.0,
-        bottom: 0.0,
-    };
+    const NONE: Insets = Insets { left: 0.0, right: 0.0, top: 0.0, bottom: 0.0 };
 
     #[test]
     fn fit_centres_and_scales_to_the_tighter_axis() {
@@ -228,12 +254,7 @@ mod tests {
     #[test]
     fn fit_leaves_the_insets_clear() {
         let bounds = Rect::new(0.0, 0.0, 400.0, 400.0);
-        let insets = Insets {
-            left: 0.0,
-            right: 200.0,
-            top: 100.0,
-            bottom: 100.0,
-        };
+        let insets = Insets { left: 0.0, right: 200.0, top: 100.0, bottom: 100.0 };
         let (center, scale) = fit_view(bounds, Vec2::new(1000.0, 1000.0), insets);
         assert_eq!(scale, 0.5);
         // Free region is x 0..800, y 100..900 (screen), centred 100 px left of the

@@ -10,8 +10,9 @@ Forgotten Depths — cooperative tile-laying dungeon board game
 Usage: forgotten-depths [OPTIONS]
 
 Options:
-  --seed N           seed for the demo board (default: time-based)
-  --new-game         skip the main menu and start on the board
+  --seed N           seed of the new game (default: time-based)
+  --new-game         skip the menus: a standard game with Bren and Sil
+  --load FILE        skip the menus and play this saved game
   --screenshot FILE  open straight on the board, save a PNG of the first
                      complete frame to FILE, check it is not blank, and exit
                      (non-zero status if it is blank or could not be saved)
@@ -25,6 +26,8 @@ pub struct Options {
     /// Skip the main menu.
     pub new_game: bool,
     pub screenshot: Option<PathBuf>,
+    /// A save to open straight away.
+    pub load: Option<PathBuf>,
 }
 
 /// What to do after parsing.
@@ -44,27 +47,20 @@ where
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => {
-                (flag.to_owned(), Some(value.to_owned()))
-            }
+            Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
             _ => (arg.clone(), None),
         };
-        let mut value = |name: &str| {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
+        let mut value =
+            |name: &str| inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{name} needs a value"));
         match flag.as_str() {
             "-h" | "--help" => return Ok(Command::Help),
             "--seed" => {
                 let v = value("--seed")?;
-                let seed = v
-                    .parse()
-                    .map_err(|_| format!("--seed expects a whole number, got {v:?}"))?;
+                let seed = v.parse().map_err(|_| format!("--seed expects a whole number, got {v:?}"))?;
                 options.seed = Some(seed);
             }
             "--new-game" => options.new_game = true,
+            "--load" => options.load = Some(PathBuf::from(value("--load")?)),
             "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -81,16 +77,9 @@ mod tests {
         let cmd = parse(["--seed", "42", "--screenshot=out.png", "--new-game"]).unwrap();
         assert_eq!(
             cmd,
-            Command::Run(Options {
-                seed: Some(42),
-                new_game: true,
-                screenshot: Some("out.png".into()),
-            })
+            Command::Run(Options { seed: Some(42), new_game: true, screenshot: Some("out.png".into()), load: None })
         );
-        assert_eq!(
-            parse(Vec::<String>::new()).unwrap(),
-            Command::Run(Options::default())
-        );
+        assert_eq!(parse(Vec::<String>::new()).unwrap(), Command::Run(Options::default()));
         assert_eq!(parse(["-h"]).unwrap(), Command::Help);
     }
 

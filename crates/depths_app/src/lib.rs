@@ -9,12 +9,16 @@ use bevy_egui::EguiPlugin;
 
 pub mod board;
 mod board_art;
+pub mod board_view;
 mod camera;
 pub mod cli;
-pub mod demo_map;
+pub mod explore;
+pub mod panels;
 mod redraw;
+pub mod saves;
 pub mod screens;
 pub mod screenshot;
+pub mod session;
 mod systems;
 mod ui_style;
 
@@ -35,10 +39,7 @@ impl Plugin for AppPlugin {
                     }),
                     ..default()
                 })
-                .set(AssetPlugin {
-                    file_path: asset_dir(),
-                    ..default()
-                }),
+                .set(AssetPlugin { file_path: asset_dir(), ..default() }),
         )
         // A board game must not burn a core while the players think.
         .insert_resource(WinitSettings::desktop_app())
@@ -52,6 +53,9 @@ impl Plugin for AppPlugin {
             ui_style::plugin,
             camera::plugin,
             board_art::plugin,
+            explore::input_plugin,
+            panels::plugin,
+            saves::input_plugin,
             redraw::plugin,
             screenshot::plugin,
         ));
@@ -62,7 +66,21 @@ impl Plugin for AppPlugin {
 /// board model and its entities. Used by [`AppPlugin`] and by headless tests.
 pub fn core_plugin(app: &mut App) {
     app.init_resource::<cli::Options>();
-    app.add_plugins((systems::plugin, screens::plugin, board::plugin));
+    app.add_plugins((systems::plugin, session::plugin, screens::plugin, board::plugin, explore::plugin, saves::plugin));
+}
+
+/// The folder that holds `assets/`' files, as bevy's asset server finds it.
+pub fn asset_root() -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(asset_dir());
+    if dir.is_absolute() {
+        return dir;
+    }
+    let base = std::env::var_os("BEVY_ASSET_ROOT")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from))
+        .or_else(|| std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.to_path_buf())))
+        .unwrap_or_default();
+    base.join(dir)
 }
 
 /// Where the `assets/` folder is. Under cargo, BEVY_ASSET_ROOT (see
@@ -71,14 +89,10 @@ pub fn core_plugin(app: &mut App) {
 /// was built from.
 fn asset_dir() -> String {
     let relative = "assets".to_owned();
-    if std::env::var_os("BEVY_ASSET_ROOT").is_some()
-        || std::env::var_os("CARGO_MANIFEST_DIR").is_some()
-    {
+    if std::env::var_os("BEVY_ASSET_ROOT").is_some() || std::env::var_os("CARGO_MANIFEST_DIR").is_some() {
         return relative;
     }
-    let beside_exe = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join("assets")));
+    let beside_exe = std::env::current_exe().ok().and_then(|exe| exe.parent().map(|dir| dir.join("assets")));
     if beside_exe.is_some_and(|dir| dir.is_dir()) {
         return relative;
     }

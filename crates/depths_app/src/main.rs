@@ -19,18 +19,12 @@ fn main() -> AppExit {
         }
     };
     let screenshot = options.screenshot.clone();
-    let exit = App::new()
-        .insert_resource(options)
-        .add_plugins(AppPlugin)
-        .run();
+    let exit = App::new().insert_resource(options).add_plugins(AppPlugin).run();
     if let Some(path) = screenshot
         && exit.is_success()
         && !std::fs::metadata(&path).is_ok_and(|m| m.len() > 0)
     {
-        eprintln!(
-            "forgotten-depths: the screenshot {} was not written",
-            path.display()
-        );
+        eprintln!("forgotten-depths: the screenshot {} was not written", path.display());
         return AppExit::error();
     }
     exit

@@ -15,16 +15,12 @@
 //! through.
 
 use bevy::{platform::collections::HashMap, prelude::*, window::RequestRedraw};
-use bevy_egui::{
-    EguiContexts, EguiInput, EguiInputSet, EguiPreUpdateSet, EguiPrimaryContextPass, egui,
-};
+use bevy_egui::{EguiContexts, EguiInput, EguiInputSet, EguiPreUpdateSet, EguiPrimaryContextPass, egui};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         PreUpdate,
-        drop_repeated_modifier_events
-            .after(EguiInputSet::WriteEguiEvents)
-            .before(EguiPreUpdateSet::BeginPass),
+        drop_repeated_modifier_events.after(EguiInputSet::WriteEguiEvents).before(EguiPreUpdateSet::BeginPass),
     );
     // Dev aid: FD_FRAME_LOG=1 logs how many frames ran in each second and why.
     if std::env::var_os("FD_FRAME_LOG").is_some() {
@@ -63,10 +59,7 @@ fn log_frame_rate(
     count.1 += redraws.read().count() as u32;
     *since += time.delta_secs();
     if *since >= 1.0 {
-        info!(
-            "{} frames in the last {:.1} s ({} RequestRedraw)",
-            count.0, *since, count.1
-        );
+        info!("{} frames in the last {:.1} s ({} RequestRedraw)", count.0, *since, count.1);
         *count = (0, 0);
         *since = 0.0;
     }
@@ -90,9 +83,7 @@ mod tests {
 
     fn run(events: Vec<egui::Event>, app: &mut App, entity: Entity) -> Vec<egui::Event> {
         app.world_mut().get_mut::<EguiInput>(entity).unwrap().events = events;
-        app.world_mut()
-            .run_system_cached(drop_repeated_modifier_events)
-            .unwrap();
+        app.world_mut().run_system_cached(drop_repeated_modifier_events).unwrap();
         app.world().get::<EguiInput>(entity).unwrap().events.clone()
     }
 
@@ -102,27 +93,11 @@ mod tests {
         let ctx = app.world_mut().spawn(EguiInput::default()).id();
         let none = egui::Event::ModifiersChanged(egui::Modifiers::NONE);
         let shift = egui::Event::ModifiersChanged(egui::Modifiers::SHIFT);
-        assert_eq!(
-            run(vec![none.clone()], &mut app, ctx),
-            vec![none.clone()],
-            "first is news"
-        );
-        assert_eq!(
-            run(vec![none.clone()], &mut app, ctx),
-            vec![],
-            "a repeat is dropped"
-        );
-        assert_eq!(
-            run(vec![shift.clone()], &mut app, ctx),
-            vec![shift.clone()],
-            "a change passes"
-        );
+        assert_eq!(run(vec![none.clone()], &mut app, ctx), vec![none.clone()], "first is news");
+        assert_eq!(run(vec![none.clone()], &mut app, ctx), vec![], "a repeat is dropped");
+        assert_eq!(run(vec![shift.clone()], &mut app, ctx), vec![shift.clone()], "a change passes");
         assert_eq!(run(vec![shift.clone()], &mut app, ctx), vec![]);
         let key = egui::Event::Text("a".into());
-        assert_eq!(
-            run(vec![key.clone(), none.clone()], &mut app, ctx),
-            vec![key, none],
-            "other events are untouched"
-        );
+        assert_eq!(run(vec![key.clone(), none.clone()], &mut app, ctx), vec![key, none], "other events are untouched");
     }
 }

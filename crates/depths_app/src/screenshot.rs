@@ -30,33 +30,15 @@ struct ScreenshotJob {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    let Some(path) = app
-        .world()
-        .get_resource::<Options>()
-        .and_then(|o| o.screenshot.clone())
-    else {
+    let Some(path) = app.world().get_resource::<Options>().and_then(|o| o.screenshot.clone()) else {
         return;
     };
-    app.insert_resource(ScreenshotJob {
-        path,
-        frames: 0,
-        settled: 0,
-        requested: false,
-    });
-    app.add_systems(
-        OnEnter(Screen::Menu),
-        |mut next: ResMut<NextState<Screen>>| {
-            next.set(Screen::Playing);
-        },
-    );
+    app.insert_resource(ScreenshotJob { path, frames: 0, settled: 0, requested: false });
     app.add_systems(Update, drive_screenshot);
-    app.add_systems(
-        OnEnter(Screen::LoadFailed),
-        |errors: Res<LoadErrors>, mut exit: MessageWriter<AppExit>| {
-            error!("no screenshot: loading failed: {:?}", errors.0);
-            exit.write(AppExit::error());
-        },
-    );
+    app.add_systems(OnEnter(Screen::LoadFailed), |errors: Res<LoadErrors>, mut exit: MessageWriter<AppExit>| {
+        error!("no screenshot: loading failed: {:?}", errors.0);
+        exit.write(AppExit::error());
+    });
 }
 
 fn drive_screenshot(
@@ -70,10 +52,7 @@ fn drive_screenshot(
     redraw.write(RequestRedraw);
     job.frames += 1;
     if job.frames > GIVE_UP_FRAMES {
-        error!(
-            "no screenshot was captured after {GIVE_UP_FRAMES} frames (stuck on {:?}?)",
-            screen.get()
-        );
+        error!("no screenshot was captured after {GIVE_UP_FRAMES} frames (stuck on {:?}?)", screen.get());
         exit.write(AppExit::error());
         return;
     }
@@ -84,10 +63,7 @@ fn drive_screenshot(
     job.settled += 1;
     if job.settled == SETTLE_FRAMES && !job.requested {
         job.requested = true;
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(job.path.clone()))
-            .observe(check_not_blank);
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(job.path.clone())).observe(check_not_blank);
     }
 }
 
@@ -98,21 +74,12 @@ fn check_not_blank(captured: On<ScreenshotCaptured>, mut exit: MessageWriter<App
         exit.write(AppExit::error());
         return;
     };
-    let bytes_per_pixel =
-        (data.len() / (image.width() as usize * image.height() as usize).max(1)).max(1);
+    let bytes_per_pixel = (data.len() / (image.width() as usize * image.height() as usize).max(1)).max(1);
     if looks_blank(data, bytes_per_pixel) {
-        error!(
-            "the screenshot looks blank ({}×{})",
-            image.width(),
-            image.height()
-        );
+        error!("the screenshot looks blank ({}×{})", image.width(), image.height());
         exit.write(AppExit::error());
     } else {
-        info!(
-            "screenshot captured ({}×{}), not blank",
-            image.width(),
-            image.height()
-        );
+        info!("screenshot captured ({}×{}), not blank", image.width(), image.height());
         exit.write(AppExit::Success);
     }
 }
@@ -152,9 +119,7 @@ mod tests {
 
     #[test]
     fn varied_frames_are_not_blank() {
-        let px: Vec<u8> = (0..4000u32)
-            .flat_map(|i| [(i % 256) as u8, (i / 16 % 256) as u8, 90, 255])
-            .collect();
+        let px: Vec<u8> = (0..4000u32).flat_map(|i| [(i % 256) as u8, (i / 16 % 256) as u8, 90, 255]).collect();
         assert!(!looks_blank(&px, 4));
     }
 }

@@ -18,12 +18,6 @@ pub enum PlaySystems {
 pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
-        (
-            PlaySystems::Input,
-            PlaySystems::Rules,
-            PlaySystems::Sync,
-            PlaySystems::Present,
-        )
-            .chain(),
+        (PlaySystems::Input, PlaySystems::Rules, PlaySystems::Sync, PlaySystems::Present).chain(),
     );
 }

@@ -22,13 +22,7 @@ const EDGE: Color32 = Color32::from_rgb(0x6B, 0x55, 0x3A);
 const TITLE_FAMILY: &str = "title";
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        EguiPrimaryContextPass,
-        (
-            apply_style,
-            install_title_font.run_if(resource_exists::<UiAssets>),
-        ),
-    );
+    app.add_systems(EguiPrimaryContextPass, (apply_style, install_title_font.run_if(resource_exists::<UiAssets>)));
 }
 
 /// egui fonts with a "title" family: `face` (if loaded) in front of the
@@ -37,22 +31,11 @@ fn font_definitions(face: Option<Vec<u8>>) -> egui::FontDefinitions {
     let mut fonts = egui::FontDefinitions::default();
     let mut title = Vec::new();
     if let Some(bytes) = face {
-        fonts.font_data.insert(
-            TITLE_FAMILY.to_owned(),
-            Arc::new(egui::FontData::from_owned(bytes)),
-        );
+        fonts.font_data.insert(TITLE_FAMILY.to_owned(), Arc::new(egui::FontData::from_owned(bytes)));
         title.push(TITLE_FAMILY.to_owned());
     }
-    title.extend(
-        fonts
-            .families
-            .get(&egui::FontFamily::Proportional)
-            .cloned()
-            .unwrap_or_default(),
-    );
-    fonts
-        .families
-        .insert(egui::FontFamily::Name(TITLE_FAMILY.into()), title);
+    title.extend(fonts.families.get(&egui::FontFamily::Proportional).cloned().unwrap_or_default());
+    fonts.families.insert(egui::FontFamily::Name(TITLE_FAMILY.into()), title);
     fonts
 }
 
@@ -70,9 +53,7 @@ fn install_title_font(
         return Ok(());
     };
     let bytes: &[u8] = font.data.as_ref();
-    contexts
-        .ctx_mut()?
-        .set_fonts(font_definitions(Some(bytes.to_vec())));
+    contexts.ctx_mut()?.set_fonts(font_definitions(Some(bytes.to_vec())));
     *done = true;
     Ok(())
 }
@@ -96,14 +77,8 @@ fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     ctx.set_visuals(visuals);
     ctx.all_styles_mut(|style| {
         style.spacing.button_padding = vec2(10.0, 5.0);
-        style.text_styles.insert(
-            egui::TextStyle::Body,
-            egui::FontId::new(15.0, egui::FontFamily::Proportional),
-        );
-        style.text_styles.insert(
-            egui::TextStyle::Button,
-            egui::FontId::new(16.0, egui::FontFamily::Proportional),
-        );
+        style.text_styles.insert(egui::TextStyle::Body, egui::FontId::new(15.0, egui::FontFamily::Proportional));
+        style.text_styles.insert(egui::TextStyle::Button, egui::FontId::new(16.0, egui::FontFamily::Proportional));
     });
     *done = true;
     Ok(())
@@ -111,12 +86,7 @@ fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
 
 /// Text in the title face.
 pub fn title(text: &str, size: f32) -> egui::RichText {
-    egui::RichText::new(text)
-        .font(egui::FontId::new(
-            size,
-            egui::FontFamily::Name(TITLE_FAMILY.into()),
-        ))
-        .color(GOLD)
+    egui::RichText::new(text).font(egui::FontId::new(size, egui::FontFamily::Name(TITLE_FAMILY.into()))).color(GOLD)
 }
 
 /// The frame of a large floating panel (the main menu).
@@ -126,12 +96,7 @@ pub fn panel_frame() -> egui::Frame {
         .stroke(Stroke::new(2.0, EDGE))
         .corner_radius(10.0)
         .inner_margin(32.0)
-        .shadow(egui::Shadow {
-            offset: [0, 8],
-            blur: 24,
-            spread: 0,
-            color: Color32::from_black_alpha(160),
-        })
+        .shadow(egui::Shadow { offset: [0, 8], blur: 24, spread: 0, color: Color32::from_black_alpha(160) })
 }
 
 /// The frame of a small bar over the board.
@@ -201,11 +166,7 @@ fn icon_feature(p: &egui::Painter, c: Pos2) {
 fn icon_door(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);
     let wood = Color32::from_rgb(0x7A, 0x4A, 0x22);
-    p.rect_filled(
-        egui::Rect::from_min_max(pos2(c.x - 5.5, c.y - 2.0), pos2(c.x + 5.5, c.y + 8.0)),
-        0.0,
-        wood,
-    );
+    p.rect_filled(egui::Rect::from_min_max(pos2(c.x - 5.5, c.y - 2.0), pos2(c.x + 5.5, c.y + 8.0)), 0.0, wood);
     p.circle_filled(pos2(c.x, c.y - 2.0), 5.5, wood);
     p.circle_filled(pos2(c.x, c.y + 1.0), 1.5, Color32::BLACK);
 }
@@ -232,21 +193,11 @@ fn icon_chest(p: &egui::Painter, c: Pos2) {
 fn icon_campfire(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);
     let log = Stroke::new(3.0, Color32::from_rgb(0x5B, 0x3A, 0x1E));
-    p.line_segment(
-        [pos2(c.x - 8.0, c.y + 8.0), pos2(c.x + 8.0, c.y + 4.0)],
-        log,
-    );
-    p.line_segment(
-        [pos2(c.x - 8.0, c.y + 4.0), pos2(c.x + 8.0, c.y + 8.0)],
-        log,
-    );
+    p.line_segment([pos2(c.x - 8.0, c.y + 8.0), pos2(c.x + 8.0, c.y + 4.0)], log);
+    p.line_segment([pos2(c.x - 8.0, c.y + 4.0), pos2(c.x + 8.0, c.y + 8.0)], log);
     let flame = |h: f32, w: f32, col| {
         Shape::convex_polygon(
-            vec![
-                pos2(c.x, c.y - h),
-                pos2(c.x + w, c.y + 5.0),
-                pos2(c.x - w, c.y + 5.0),
-            ],
+            vec![pos2(c.x, c.y - h), pos2(c.x + w, c.y + 5.0), pos2(c.x - w, c.y + 5.0)],
             col,
             Stroke::NONE,
         )
@@ -269,37 +220,14 @@ fn icon_stairs(p: &egui::Painter, c: Pos2) {
 }
 
 fn icon_rune(p: &egui::Painter, c: Pos2) {
-    p.circle_filled(
-        c,
-        11.0,
-        Color32::from_rgba_unmultiplied(0x6F, 0xE3, 0xFF, 50),
-    );
-    let d = |r: f32| {
-        vec![
-            pos2(c.x, c.y - r),
-            pos2(c.x + r, c.y),
-            pos2(c.x, c.y + r),
-            pos2(c.x - r, c.y),
-        ]
-    };
-    p.add(Shape::convex_polygon(
-        d(9.0),
-        Color32::from_rgb(0x6F, 0xE3, 0xFF),
-        Stroke::NONE,
-    ));
-    p.add(Shape::convex_polygon(
-        d(4.0),
-        Color32::from_rgb(0x1B, 0x5F, 0x7A),
-        Stroke::NONE,
-    ));
+    p.circle_filled(c, 11.0, Color32::from_rgba_unmultiplied(0x6F, 0xE3, 0xFF, 50));
+    let d = |r: f32| vec![pos2(c.x, c.y - r), pos2(c.x + r, c.y), pos2(c.x, c.y + r), pos2(c.x - r, c.y)];
+    p.add(Shape::convex_polygon(d(9.0), Color32::from_rgb(0x6F, 0xE3, 0xFF), Stroke::NONE));
+    p.add(Shape::convex_polygon(d(4.0), Color32::from_rgb(0x1B, 0x5F, 0x7A), Stroke::NONE));
 }
 
 fn icon_lantern(p: &egui::Painter, c: Pos2) {
-    p.circle_filled(
-        c,
-        15.0,
-        Color32::from_rgba_unmultiplied(0xFF, 0xD8, 0x6B, 60),
-    );
+    p.circle_filled(c, 15.0, Color32::from_rgba_unmultiplied(0xFF, 0xD8, 0x6B, 60));
     token(p, c, Color32::from_rgb(0x2D, 0x33, 0x40));
     p.circle_stroke(pos2(c.x, c.y - 7.0), 3.0, Stroke::new(1.5, GOLD));
     p.rect_filled(
@@ -307,34 +235,21 @@ fn icon_lantern(p: &egui::Painter, c: Pos2) {
         3.0,
         Color32::from_rgb(0xF2, 0xC1, 0x4E),
     );
-    p.circle_filled(
-        pos2(c.x, c.y + 1.0),
-        2.5,
-        Color32::from_rgb(0xFF, 0xF6, 0xD5),
-    );
+    p.circle_filled(pos2(c.x, c.y + 1.0), 2.5, Color32::from_rgb(0xFF, 0xF6, 0xD5));
 }
 
 /// A filled star from convex pieces (egui fills only convex polygons).
 fn star(p: &egui::Painter, c: Pos2, outer: f32, inner: f32, points: usize, color: Color32) {
     let at = |i: usize, r: f32| {
-        let a =
-            i as f32 / (points * 2) as f32 * std::f32::consts::TAU - std::f32::consts::FRAC_PI_2;
+        let a = i as f32 / (points * 2) as f32 * std::f32::consts::TAU - std::f32::consts::FRAC_PI_2;
         pos2(c.x + r * a.cos(), c.y + r * a.sin())
     };
     let inner_ring: Vec<Pos2> = (0..points).map(|k| at(2 * k + 1, inner)).collect();
-    p.add(Shape::convex_polygon(
-        inner_ring.clone(),
-        color,
-        Stroke::NONE,
-    ));
+    p.add(Shape::convex_polygon(inner_ring.clone(), color, Stroke::NONE));
     for k in 0..points {
         let tip = at(2 * k, outer);
         let left = inner_ring[(k + points - 1) % points];
         let right = inner_ring[k];
-        p.add(Shape::convex_polygon(
-            vec![left, tip, right],
-            color,
-            Stroke::NONE,
-        ));
+        p.add(Shape::convex_polygon(vec![left, tip, right], color, Stroke::NONE));
     }
 }

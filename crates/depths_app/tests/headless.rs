@@ -1,41 +1,48 @@
 //! The client's logic without a window or GPU: `MinimalPlugins` + `StatesPlugin`
-//! + the non-render plugins, driven through menu actions.
+//! + the non-render plugins, driven through the messages the UI writes.
+
+use std::path::PathBuf;
 
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
-    board::{Board, BoardTile, LanternToken, cell_center, lantern_position},
+    board::{BoardTile, LanternToken, cell_center, lantern_position},
+    board_view::Cell,
     cli::Options,
     core_plugin,
-    demo_map::{DEMO_CELLS, DemoMap},
+    explore::PlacementHint,
+    saves::{LoadSave, SaveDir, save_path},
     screens::{
         Screen,
         menu::{MenuAction, MenuNotice},
-        playing::GameSeed,
     },
+    session::{DropRefused, GameContent, PlayerAction, Session, StartGame, TileDrop},
 };
+use depths_rules::{Action, Content, Game, GameOptions, Phase, map::Placement};
 
-fn headless_app(seed: u64) -> App {
-    let mut app = app_with(Options {
-        seed: Some(seed),
-        ..Options::default()
-    });
-    // Loading is driven by the asset loader, which needs a renderer-backed
-    // AssetServer; start these tests on the menu.
-    assert_eq!(screen(&app), Screen::Loading);
-    app.world_mut()
-        .resource_mut::<NextState<Screen>>()
-        .set(Screen::Menu);
-    app.update();
-    assert_eq!(screen(&app), Screen::Menu);
-    app
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fd-headless-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }
 
-fn app_with(options: Options) -> App {
+fn app_with(options: Options, saves: &str) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin));
     app.insert_resource(options);
+    app.insert_resource(GameContent(Content::builtin().expect("content")));
+    app.insert_resource(SaveDir(temp_dir(saves)));
     app.add_plugins(core_plugin);
     app.update();
+    app
+}
+
+/// On the menu (loading needs a renderer-backed AssetServer; the content is
+/// inserted above instead).
+fn menu_app(saves: &str) -> App {
+    let mut app = app_with(Options::default(), saves);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+    app.update();
+    assert_eq!(screen(&app), Screen::Menu);
     app
 }
 
@@ -43,46 +50,61 @@ fn screen(app: &App) -> Screen {
     *app.world().resource::<State<Screen>>().get()
 }
 
-fn choose(app: &mut App, action: MenuAction) {
-    app.world_mut().write_message(action);
-    // One frame applies the action, the next runs the state transition.
-    app.update();
+fn frames(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.update();
+    }
+}
+
+fn start(app: &mut App, seed: u64) {
+    app.world_mut().write_message(StartGame(GameOptions::standard(&["bren", "sil"], seed)));
+    frames(app, 3);
+    assert_eq!(screen(app), Screen::Playing);
+}
+
+fn act(app: &mut App, action: Action) {
+    app.world_mut().write_message(PlayerAction(action));
     app.update();
 }
 
-fn tile_cells(app: &mut App) -> Vec<(depths_app::demo_map::Cell, Vec3)> {
-    let mut cells: Vec<_> = app
-        .world_mut()
-        .query::<(&BoardTile, &Transform)>()
-        .iter(app.world())
-        .map(|(t, tr)| (t.cell, tr.translation))
-        .collect();
-    cells.sort_by_key(|(c, _)| *c);
+fn game(app: &App) -> &Game {
+    &app.world().resource::<Session>().game
+}
+
+fn tile_cells(app: &mut App) -> Vec<Cell> {
+    let mut cells: Vec<Cell> = app.world_mut().query::<&BoardTile>().iter(app.world()).map(|t| t.cell).collect();
+    cells.sort();
     cells
 }
 
+fn rules_cells(app: &App) -> Vec<Cell> {
+    let mut cells: Vec<Cell> =
+        game(app).adventure().unwrap().ecology.map.tiles().iter().map(|t| t.cell.into()).collect();
+    cells.sort();
+    cells
+}
+
+fn legal_placements(app: &App) -> Vec<Placement> {
+    app.world().resource::<Session>().legal_placements()
+}
+
 #[test]
-fn new_game_goes_from_menu_to_the_board_and_deals_the_demo_tiles() {
-    let mut app = headless_app(7);
+fn a_new_game_lays_the_rules_map_on_the_board() {
+    let mut app = menu_app("new");
     assert!(tile_cells(&mut app).is_empty(), "no tiles on the menu");
-
-    choose(&mut app, MenuAction::NewGame);
-    assert_eq!(screen(&app), Screen::Playing);
-    assert_eq!(app.world().resource::<GameSeed>().0, 7);
-    assert_eq!(app.world().resource::<Board>().0, DemoMap::new(7));
-
-    let cells = tile_cells(&mut app);
-    let mut expected = DEMO_CELLS.to_vec();
-    expected.sort();
-    assert_eq!(cells.iter().map(|(c, _)| *c).collect::<Vec<_>>(), expected);
-    for (cell, translation) in &cells {
-        assert_eq!(
-            translation.truncate(),
-            cell_center(*cell),
-            "tile {cell:?} misplaced"
-        );
-    }
-
+    start(&mut app, 1);
+    assert_eq!(tile_cells(&mut app), rules_cells(&app));
+    assert_eq!(tile_cells(&mut app), vec![Cell::new(0, 0)]);
+    let positions: Vec<Vec3> = app
+        .world_mut()
+        .query::<(&BoardTile, &Transform)>()
+        .iter(app.world())
+        .map(|(t, tr)| {
+            assert_eq!(tr.translation.truncate(), cell_center(t.cell));
+            tr.translation
+        })
+        .collect();
+    assert_eq!(positions.len(), 1);
     let lanterns: Vec<Vec3> = app
         .world_mut()
         .query_filtered::<&Transform, With<LanternToken>>()
@@ -90,87 +112,357 @@ fn new_game_goes_from_menu_to_the_board_and_deals_the_demo_tiles() {
         .map(|t| t.translation)
         .collect();
     assert_eq!(lanterns.len(), 1, "exactly one Lantern");
-    assert_eq!(
-        Some(lanterns[0].truncate()),
-        lantern_position(&DemoMap::new(7))
-    );
-
+    let board = app.world().resource::<depths_app::board::Board>();
+    assert_eq!(Some(lanterns[0].truncate()), lantern_position(&board.view));
     // Further frames spawn nothing twice.
+    frames(&mut app, 2);
+    assert_eq!(tile_cells(&mut app).len(), 1);
+}
+
+#[test]
+fn dropping_the_drawn_tile_on_a_legal_cell_places_it() {
+    let mut app = menu_app("drop");
+    start(&mut app, 1);
+    act(&mut app, Action::DrawTile);
     app.update();
-    assert_eq!(tile_cells(&mut app).len(), DEMO_CELLS.len());
+    let legal = legal_placements(&app);
+    assert!(!legal.is_empty());
+    let hints = app.world_mut().query::<&PlacementHint>().iter(app.world()).count();
+    assert!(hints > 0, "legal cells are highlighted");
+    let target = legal[0];
+    app.world_mut().write_message(TileDrop { cell: target.cell.into(), rotation: target.rotation });
+    frames(&mut app, 2);
+    assert_eq!(app.world().resource::<DropRefused>().0, None);
+    let placed = game(&app).adventure().unwrap().ecology.map.tile_at(target.cell).cloned();
+    assert_eq!(placed.map(|t| t.rotation), Some(target.rotation));
+    assert!(tile_cells(&mut app).contains(&Cell::from(target.cell)));
+    assert_eq!(tile_cells(&mut app), rules_cells(&app));
+    let hints = app.world_mut().query::<&PlacementHint>().iter(app.world()).count();
+    assert_eq!(hints, 0, "no highlights once the tile is placed");
+}
+
+#[test]
+fn an_illegal_drop_springs_back_and_changes_nothing() {
+    let mut app = menu_app("illegal");
+    start(&mut app, 1);
+    act(&mut app, Action::DrawTile);
+    let before = game(&app).clone();
+    let cells = tile_cells(&mut app);
+    app.world_mut().write_message(TileDrop { cell: Cell::new(7, 7), rotation: Default::default() });
+    frames(&mut app, 2);
+    let reason = app.world().resource::<DropRefused>().0.clone();
+    assert!(reason.is_some_and(|r| !r.is_empty()), "the reason is shown");
+    assert_eq!(game(&app), &before, "the rules state is unchanged");
+    assert_eq!(tile_cells(&mut app), cells);
+    assert!(game(&app).adventure().unwrap().ecology.drawn.is_some(), "still in hand");
+}
+
+/// Plays like the acceptance tests' steady policy, through UI messages, until `stop`.
+fn play_until(app: &mut App, stop: impl Fn(&Game) -> bool, limit: usize) {
+    for _ in 0..limit {
+        if stop(game(app)) || game(app).is_over() {
+            return;
+        }
+        let a = steady(game(app));
+        act(app, a);
+    }
+}
+
+fn steady(g: &Game) -> Action {
+    use depths_rules::map::Element;
+    let legal = g.legal_actions();
+    let pick = |f: &dyn Fn(&Action) -> bool| legal.iter().find(|a| f(a)).cloned();
+    if g.phase == Phase::Combat {
+        return pick(&|a| matches!(a, Action::ChoosePair { .. }))
+            .or_else(|| pick(&|a| matches!(a, Action::EndTurn { .. })))
+            .unwrap_or_else(|| legal[0].clone());
+    }
+    if let Some(p) = g.pending() {
+        return match p {
+            depths_rules::Pending::LevelUp { .. } => Action::FinishLevelUp,
+            _ => legal[0].clone(),
+        };
+    }
+    let adv = g.adventure().unwrap();
+    let guardian = |a: &Action| matches!(a, Action::Encounter { element } if adv.ecology.map.element(*element).map(|e| e.0) == Some(Element::StairGuardian));
+    pick(&|a| matches!(a, Action::PlaceTile { .. }))
+        .or_else(|| pick(&|a| matches!(a, Action::Encounter { .. }) && !guardian(a)))
+        .or_else(|| pick(&|a| matches!(a, Action::DrawTile)))
+        .unwrap_or_else(|| legal[0].clone())
+}
+
+#[test]
+fn a_combat_round_played_through_the_ui_follows_the_rules() {
+    let mut app = menu_app("combat");
+    start(&mut app, 3);
+    play_until(&mut app, |g| g.phase == Phase::Combat, 400);
+    assert_eq!(game(&app).phase, Phase::Combat, "the steady explorer meets a Monster");
+    let mut shadow = game(&app).clone();
+    let health = |g: &Game| {
+        let heroes: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
+        let foes: Vec<u8> = g
+            .combat()
+            .map(|c| c.foes.iter().flat_map(|f| f.individuals.iter().map(|i| i.health)).collect())
+            .unwrap_or_default();
+        (heroes, foes)
+    };
+    let start_health = health(&shadow);
+    // Play until a round has hurt someone, mirroring each choice on a copy.
+    for _ in 0..200 {
+        let g = game(&app);
+        if g.phase != Phase::Combat || health(g) != start_health {
+            break;
+        }
+        let a = steady(g);
+        shadow.apply(a.clone()).expect("legal");
+        act(&mut app, a);
+        assert_eq!(game(&app), &shadow, "the UI applied exactly the rules' result");
+    }
+    assert_ne!(health(game(&app)), start_health, "someone took damage");
+}
+
+#[test]
+fn turning_the_tile_in_hand_updates_the_highlights() {
+    let mut app = menu_app("turn");
+    start(&mut app, 3);
+    act(&mut app, Action::DrawTile);
+    app.update();
+    let legal = legal_placements(&app);
+    for turns in 0..4u8 {
+        app.world_mut().resource_mut::<depths_app::explore::Hand>().rotation = depths_rules::map::Rotation::new(turns);
+        frames(&mut app, 2);
+        let mut shown: Vec<(Cell, bool)> =
+            app.world_mut().query::<&PlacementHint>().iter(app.world()).map(|h| (h.cell, h.now)).collect();
+        shown.sort();
+        let mut expected = depths_app::explore::hint_cells(&legal, depths_rules::map::Rotation::new(turns));
+        expected.sort();
+        assert_eq!(shown, expected, "{turns} quarter turns");
+        for (cell, now) in shown {
+            let fits_now = legal.iter().any(|p| Cell::from(p.cell) == cell && p.rotation.quarter_turns() == turns);
+            assert_eq!(now, fits_now);
+        }
+    }
+}
+
+#[test]
+fn every_legal_action_and_event_of_whole_games_has_words() {
+    use depths_app::session::{describe_action, describe_event};
+    for seed in 1..6 {
+        let mut g =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut n = 0;
+        while !g.is_over() && n < 2000 {
+            for a in g.legal_actions() {
+                assert!(!describe_action(&g, &a).trim().is_empty(), "{a:?}");
+            }
+            let a = steady(&g);
+            for e in g.apply(a).unwrap() {
+                if let Some(line) = describe_event(&g, &e) {
+                    assert!(!line.trim().is_empty(), "{e:?}");
+                }
+            }
+            n += 1;
+        }
+        assert!(!depths_app::panels::banner(&g).is_empty());
+    }
+}
+
+#[test]
+fn saving_then_loading_restores_the_same_board() {
+    let mut app = menu_app("save");
+    start(&mut app, 1);
+    for _ in 0..3 {
+        act(&mut app, Action::DrawTile);
+        let p = legal_placements(&app)[0];
+        act(&mut app, Action::PlaceTile { placement: p });
+    }
+    app.world_mut().resource_mut::<Session>().save_due = true;
+    app.update();
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<Session>());
+    assert!(path.is_file(), "saved to {}", path.display());
+    let saved_game = game(&app).clone();
+    let cells = tile_cells(&mut app);
+    assert_eq!(cells.len(), 4);
+
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    assert_eq!(screen(&app), Screen::Menu);
+    assert!(tile_cells(&mut app).is_empty());
+
+    app.world_mut().write_message(LoadSave(path.clone()));
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(game(&app), &saved_game);
+    assert_eq!(tile_cells(&mut app), cells);
+
+    // Continue picks the newest save too.
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    app.world_mut().write_message(MenuAction::Continue);
+    frames(&mut app, 4);
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(game(&app), &saved_game);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn a_corrupt_save_shows_an_error_and_is_left_untouched() {
+    let mut app = menu_app("corrupt");
+    let dir = temp_dir("corrupt-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("broken.json");
+    std::fs::write(&path, "{\"format_version\": 1, \"heroes\": 7}").unwrap();
+    app.world_mut().write_message(LoadSave(path.clone()));
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Menu);
+    let notice = app.world().resource::<MenuNotice>().0.clone().unwrap_or_default();
+    assert!(notice.contains("could not be loaded"), "{notice}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"format_version\": 1, \"heroes\": 7}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn back_to_menu_clears_the_board() {
-    let mut app = headless_app(3);
-    choose(&mut app, MenuAction::NewGame);
-    assert_eq!(tile_cells(&mut app).len(), DEMO_CELLS.len());
-
-    choose(&mut app, MenuAction::BackToMenu);
+    let mut app = menu_app("back");
+    start(&mut app, 2);
+    assert_eq!(tile_cells(&mut app).len(), 1);
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
     assert_eq!(screen(&app), Screen::Menu);
-    assert!(
-        tile_cells(&mut app).is_empty(),
-        "tiles despawn on leaving the board"
-    );
-    assert!(!app.world().contains_resource::<Board>());
-    let lanterns = app
-        .world_mut()
-        .query_filtered::<(), With<LanternToken>>()
-        .iter(app.world())
-        .count();
+    assert!(tile_cells(&mut app).is_empty(), "tiles despawn on leaving the board");
+    assert!(!app.world().contains_resource::<Session>());
+    let lanterns = app.world_mut().query_filtered::<(), With<LanternToken>>().iter(app.world()).count();
     assert_eq!(lanterns, 0);
-
-    // And a new game deals again.
-    choose(&mut app, MenuAction::NewGame);
-    assert_eq!(tile_cells(&mut app).len(), DEMO_CELLS.len());
 }
 
 #[test]
-fn unbacked_menu_entries_say_so_and_stay_on_the_menu() {
-    let mut app = headless_app(1);
-    for action in [MenuAction::Continue, MenuAction::Load, MenuAction::Rules] {
-        app.world_mut().resource_mut::<MenuNotice>().0 = None;
-        choose(&mut app, action);
-        assert_eq!(screen(&app), Screen::Menu);
-        let notice = app
-            .world()
-            .resource::<MenuNotice>()
-            .0
-            .clone()
-            .unwrap_or_default();
-        assert!(
-            notice.contains("not yet available"),
-            "{action:?}: {notice:?}"
-        );
-    }
+fn new_game_flag_skips_the_menus_once() {
+    let mut app = app_with(Options { seed: Some(5), new_game: true, ..Options::default() }, "flag");
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+    frames(&mut app, 4);
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(game(&app).adventure().unwrap().options.seed, 5);
+    assert_eq!(tile_cells(&mut app).len(), 1);
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Menu);
 }
 
 #[test]
 fn quit_asks_the_app_to_exit() {
-    let mut app = headless_app(1);
-    assert!(app.should_exit().is_none());
-    choose(&mut app, MenuAction::Quit);
+    let mut app = menu_app("quit");
+    app.world_mut().write_message(MenuAction::Quit);
+    frames(&mut app, 2);
     assert_eq!(app.should_exit(), Some(AppExit::Success));
 }
 
+/// Writes saves of interesting moments to /tmp/fd-saves for looking at the
+/// client by hand (`--load`): `cargo test -p depths_app --test headless -- --ignored`.
 #[test]
-fn new_game_flag_skips_the_menu_once() {
-    let mut app = app_with(Options {
-        seed: Some(5),
-        new_game: true,
-        ..Options::default()
-    });
-    app.world_mut()
-        .resource_mut::<NextState<Screen>>()
-        .set(Screen::Menu);
-    for _ in 0..3 {
-        app.update();
+#[ignore]
+fn make_saves_for_screenshots() {
+    let dir = PathBuf::from("/tmp/fd-saves");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut g = Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap();
+    let write = |g: &Game, name: &str| std::fs::write(dir.join(name), g.save_json()).unwrap();
+    for _ in 0..6 {
+        g.apply(Action::DrawTile).unwrap();
+        let p = g.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
+        g.apply(p).unwrap();
     }
-    assert_eq!(screen(&app), Screen::Playing);
-    assert_eq!(tile_cells(&mut app).len(), DEMO_CELLS.len());
-
-    // Back on the menu, it stays there.
-    choose(&mut app, MenuAction::BackToMenu);
-    app.update();
-    assert_eq!(screen(&app), Screen::Menu);
+    g.apply(Action::DrawTile).unwrap();
+    write(&g, "drawn.json");
+    let mut n = 0;
+    while g.phase != Phase::Combat && n < 400 {
+        let a = steady(&g);
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    write(&g, "combat.json");
+    let mut n = 0;
+    while g.combat().is_none_or(|c| c.step != depths_rules::CombatStep::Resolve) && n < 100 {
+        let a = steady(&g);
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    write(&g, "resolve.json");
+    let mut n = 0;
+    let mut pendings = 0;
+    while !g.is_over() && n < 5000 {
+        if g.pending().is_some() && g.phase == Phase::Exploring {
+            pendings += 1;
+            write(&g, &format!("pending{pendings}.json"));
+        }
+        let a = steady(&g);
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    write(&g, "over.json");
+    // A Subterranean map a few tiles deep, and a Ruins map after some fights.
+    let mut options = GameOptions::standard(&["bren", "sil"], 11);
+    options.start = depths_rules::Ecology::Subterranean;
+    let mut g = Game::new(options, Content::builtin().unwrap()).unwrap();
+    let mut n = 0;
+    while g.adventure().unwrap().ecology.map.tiles().len() < 8 && !g.is_over() && n < 500 {
+        let a = steady(&g);
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    write(&g, "subterranean.json");
+    let mut options = GameOptions::standard(&["bren", "sil"], 12);
+    options.start = depths_rules::Ecology::Caverns;
+    let mut g = Game::new(options, Content::builtin().unwrap()).unwrap();
+    let mut n = 0;
+    // Tiles only, no Encounters: a wider map.
+    while g.adventure().unwrap().ecology.map.tiles().len() < 12 && !g.is_over() && n < 800 {
+        let legal = g.legal_actions();
+        let a = legal
+            .iter()
+            .find(|a| matches!(a, Action::PlaceTile { .. } | Action::DrawTile))
+            .cloned()
+            .unwrap_or_else(|| steady(&g));
+        g.apply(a).unwrap();
+        n += 1;
+    }
+    write(&g, "caverns.json");
+    for seed in 1..40 {
+        let mut g =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut wins = 0;
+        let mut n = 0;
+        while !g.is_over() && n < 3000 && wins < 2 {
+            let was_combat = g.phase == Phase::Combat;
+            let a = steady(&g);
+            g.apply(a).unwrap();
+            if was_combat && g.phase == Phase::Exploring {
+                wins += 1;
+            }
+            n += 1;
+        }
+        if wins >= 2 && g.pending().is_none() && g.phase == Phase::Exploring {
+            write(&g, "tokens.json");
+            break;
+        }
+    }
+    // The first moment of each kind of decision, over several games.
+    for seed in 1..40 {
+        let mut g =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut n = 0;
+        while !g.is_over() && n < 3000 {
+            if let Some(p) = g.pending() {
+                let kind = format!("{p:?}").split([' ', '(', '{']).next().unwrap_or("x").to_owned();
+                let path = dir.join(format!("pending-{kind}.json"));
+                if !path.exists() {
+                    write(&g, &format!("pending-{kind}.json"));
+                }
+            }
+            let a = steady(&g);
+            g.apply(a).unwrap();
+            n += 1;
+        }
+        if g.phase == Phase::Won && !dir.join("won.json").exists() {
+            write(&g, "won.json");
+        }
+    }
 }

@@ -4,7 +4,7 @@ use bevy::{asset::UntypedAssetLoadFailedEvent, prelude::*, window::RequestRedraw
 use bevy_asset_loader::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::screens::Screen;
+use crate::{screens::Screen, session::GameContent};
 
 /// Assets every screen can use once loading is done.
 #[derive(AssetCollection, Resource)]
@@ -23,12 +23,19 @@ pub(crate) fn plugin(app: &mut App) {
     );
     app.init_resource::<LoadErrors>();
     app.add_systems(PreUpdate, collect_load_errors);
+    app.add_systems(OnEnter(Screen::Loading), load_content);
+    // The fonts may finish first: never show the menu without the content.
+    app.add_systems(
+        OnEnter(Screen::Menu),
+        |errors: Res<LoadErrors>, content: Option<Res<GameContent>>, mut next: ResMut<NextState<Screen>>| {
+            if content.is_none() && !errors.0.is_empty() {
+                next.set(Screen::LoadFailed);
+            }
+        },
+    );
     app.add_systems(
         EguiPrimaryContextPass,
-        (
-            loading_ui.run_if(in_state(Screen::Loading)),
-            load_failed_ui.run_if(in_state(Screen::LoadFailed)),
-        ),
+        (loading_ui.run_if(in_state(Screen::Loading)), load_failed_ui.run_if(in_state(Screen::LoadFailed))),
     );
     // Assets finish loading off the main thread, which wakes nothing: under
     // reactive rendering the next frame would wait for input or the 5 s (60 s
@@ -44,11 +51,9 @@ pub(crate) fn plugin(app: &mut App) {
 
 fn loading_ui(mut contexts: EguiContexts) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("loading"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            ui.label(egui::RichText::new("Lighting the lantern…").size(28.0));
-        });
+    egui::Area::new(egui::Id::new("loading")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui.label(egui::RichText::new("Lighting the lantern…").size(28.0));
+    });
     Ok(())
 }
 
@@ -56,10 +61,22 @@ fn loading_ui(mut contexts: EguiContexts) -> Result {
 #[derive(Resource, Debug, Default)]
 pub struct LoadErrors(pub Vec<String>);
 
-fn collect_load_errors(
-    mut failures: MessageReader<UntypedAssetLoadFailedEvent>,
-    mut errors: ResMut<LoadErrors>,
-) {
+/// Reads and checks the cards and tiles in `assets/content/`; a bad file
+/// fails loading with its name and the reason.
+fn load_content(mut commands: Commands, mut errors: ResMut<LoadErrors>, mut next: ResMut<NextState<Screen>>) {
+    let dir = crate::asset_root().join("content");
+    match depths_rules::Content::load_dir(&dir) {
+        Ok(content) => commands.insert_resource(GameContent(content)),
+        Err(e) => {
+            let line = format!("content/{}: {}", e.file, e.reason);
+            error!("{line}");
+            errors.0.push(line);
+            next.set(Screen::LoadFailed);
+        }
+    }
+}
+
+fn collect_load_errors(mut failures: MessageReader<UntypedAssetLoadFailedEvent>, mut errors: ResMut<LoadErrors>) {
     for failure in failures.read() {
         let line = format!("{}: {}", failure.path, failure.error);
         error!("{line}");
@@ -67,34 +84,26 @@ fn collect_load_errors(
     }
 }
 
-fn load_failed_ui(
-    mut contexts: EguiContexts,
-    errors: Res<LoadErrors>,
-    mut exit: MessageWriter<AppExit>,
-) -> Result {
+fn load_failed_ui(mut contexts: EguiContexts, errors: Res<LoadErrors>, mut exit: MessageWriter<AppExit>) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("load_failed"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            crate::ui_style::panel_frame().show(ui, |ui| {
-                ui.set_max_width(720.0);
-                ui.heading("The game's files could not be loaded");
-                ui.add_space(8.0);
-                if errors.0.is_empty() {
-                    ui.label("A file failed to load; see the log for details.");
-                }
-                for line in &errors.0 {
-                    ui.label(egui::RichText::new(line).color(crate::ui_style::NOTICE));
-                }
-                ui.add_space(8.0);
-                ui.label(
-                    "Run the game from its folder, or set BEVY_ASSET_ROOT to the folder that holds assets/.",
-                );
-                ui.add_space(12.0);
-                if ui.button("Quit").clicked() {
-                    exit.write(AppExit::error());
-                }
-            });
+    egui::Area::new(egui::Id::new("load_failed")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        crate::ui_style::panel_frame().show(ui, |ui| {
+            ui.set_max_width(720.0);
+            ui.heading("The game's files could not be loaded");
+            ui.add_space(8.0);
+            if errors.0.is_empty() {
+                ui.label("A file failed to load; see the log for details.");
+            }
+            for line in &errors.0 {
+                ui.label(egui::RichText::new(line).color(crate::ui_style::NOTICE));
+            }
+            ui.add_space(8.0);
+            ui.label("Run the game from its folder, or set BEVY_ASSET_ROOT to the folder that holds assets/.");
+            ui.add_space(12.0);
+            if ui.button("Quit").clicked() {
+                exit.write(AppExit::error());
+            }
         });
+    });
     Ok(())
 }

@@ -3,11 +3,18 @@
 use bevy::{prelude::*, window::RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use crate::{PlaySystems, cli::Options, screens::Screen, ui_style};
+use crate::{
+    PlaySystems,
+    cli::Options,
+    saves::{LoadSave, SaveDir, list_saves},
+    screens::Screen,
+    session::StartGame,
+    ui_style,
+};
 
 /// A choice made on a menu or the in-game bar. The UI only writes these; the
 /// rules step applies them, so tests can drive the game without egui.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub enum MenuAction {
     NewGame,
     Continue,
@@ -18,47 +25,69 @@ pub enum MenuAction {
     BackToMenu,
 }
 
-/// A line shown under the menu buttons, e.g. for features that are not there yet.
+/// A line shown under the menu buttons, e.g. a save that does not load.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct MenuNotice(pub Option<String>);
+
+/// The list of saves is open on the menu.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct ShowSaves(pub bool);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<MenuAction>();
     // Registered by bevy's WindowPlugin too; here so headless apps have it.
     app.add_message::<RequestRedraw>();
     app.init_resource::<MenuNotice>();
+    app.init_resource::<ShowSaves>();
     app.add_systems(Update, apply_menu_actions.in_set(PlaySystems::Rules));
     app.add_systems(
         OnEnter(Screen::Menu),
         (
             |mut notice: ResMut<MenuNotice>| notice.0 = None,
-            skip_menu_once
-                .run_if(|options: Res<Options>| options.new_game || options.screenshot.is_some()),
+            skip_menu_once.run_if(|options: Res<Options>| {
+                options.new_game || options.screenshot.is_some() || options.load.is_some()
+            }),
         ),
     );
-    app.add_systems(
-        EguiPrimaryContextPass,
-        main_menu_ui.run_if(in_state(Screen::Menu)),
-    );
+    app.add_systems(EguiPrimaryContextPass, main_menu_ui.run_if(in_state(Screen::Menu)));
 }
 
-/// `--new-game` (and `--screenshot`): go straight to the board the first time
-/// the menu comes up; "Menu" on the board still returns here.
-fn skip_menu_once(mut actions: MessageWriter<MenuAction>, mut done: Local<bool>) {
-    if !*done {
-        *done = true;
-        actions.write(MenuAction::NewGame);
+/// `--new-game` (and `--screenshot`): a standard two-Hero game (Bren and Sil)
+/// straight away, or `--load FILE`, the first time the menu comes up; "Menu"
+/// on the board still returns here.
+fn skip_menu_once(
+    options: Res<Options>,
+    mut starts: MessageWriter<StartGame>,
+    mut loads: MessageWriter<LoadSave>,
+    mut done: Local<bool>,
+) {
+    if *done {
+        return;
+    }
+    *done = true;
+    if let Some(path) = &options.load {
+        loads.write(LoadSave(path.clone()));
+    } else {
+        starts.write(StartGame(depths_rules::GameOptions::standard(
+            &["bren", "sil"],
+            options.seed.unwrap_or_else(clock_seed),
+        )));
     }
 }
 
-fn not_yet(what: &str) -> String {
-    format!("{what} is not yet available: it arrives with the rules core.")
+/// A seed from the clock, for games started without `--seed`.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
+        % 1_000_000
 }
 
 fn apply_menu_actions(
     mut actions: MessageReader<MenuAction>,
     mut next: ResMut<NextState<Screen>>,
     mut notice: ResMut<MenuNotice>,
+    mut show_saves: ResMut<ShowSaves>,
+    dir: Res<SaveDir>,
+    mut loads: MessageWriter<LoadSave>,
     mut exit: MessageWriter<AppExit>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
@@ -67,10 +96,18 @@ fn apply_menu_actions(
         // drawn: under reactive rendering nothing else would ask for frames.
         redraw.write(RequestRedraw);
         match action {
-            MenuAction::NewGame => next.set(Screen::Playing),
-            MenuAction::Continue => notice.0 = Some(not_yet("Continue")),
-            MenuAction::Load => notice.0 = Some(not_yet("Loading a saved game")),
-            MenuAction::Rules => notice.0 = Some(not_yet("The rules reference")),
+            MenuAction::NewGame => next.set(Screen::Setup),
+            MenuAction::Continue => match list_saves(&dir.0).first() {
+                Some(path) => {
+                    loads.write(LoadSave(path.clone()));
+                }
+                None => notice.0 = Some("There is no saved game yet.".into()),
+            },
+            MenuAction::Load => show_saves.0 = !show_saves.0,
+            MenuAction::Rules => {
+                notice.0 =
+                    Some("The rulebook is RULEBOOK.txt; the Reference Card is on the board's right panel.".into())
+            }
             MenuAction::Quit => {
                 exit.write(AppExit::Success);
             }
@@ -82,41 +119,57 @@ fn apply_menu_actions(
 fn main_menu_ui(
     mut contexts: EguiContexts,
     notice: Res<MenuNotice>,
+    show_saves: Res<ShowSaves>,
+    dir: Res<SaveDir>,
     mut actions: MessageWriter<MenuAction>,
+    mut loads: MessageWriter<LoadSave>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("main_menu"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .show(ctx, |ui| {
-            ui_style::panel_frame().show(ui, |ui| {
-                ui.set_width(440.0);
-                ui.vertical_centered(|ui| {
-                    ui.label(ui_style::title("Forgotten Depths", 54.0));
-                    ui.label(
-                        egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
-                            .italics()
-                            .color(ui_style::MUTED),
-                    );
-                    ui.add_space(24.0);
-                    let buttons = [
-                        ("New Game", MenuAction::NewGame),
-                        ("Continue", MenuAction::Continue),
-                        ("Load", MenuAction::Load),
-                        ("Rules", MenuAction::Rules),
-                        ("Quit", MenuAction::Quit),
-                    ];
-                    for (label, action) in buttons {
-                        if ui.add(ui_style::menu_button(label)).clicked() {
-                            actions.write(action);
+    egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui_style::panel_frame().show(ui, |ui| {
+            ui.set_width(440.0);
+            ui.vertical_centered(|ui| {
+                ui.label(ui_style::title("Forgotten Depths", 54.0));
+                ui.label(
+                    egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
+                        .italics()
+                        .color(ui_style::MUTED),
+                );
+                ui.add_space(24.0);
+                let buttons = [
+                    ("New Game", MenuAction::NewGame),
+                    ("Continue", MenuAction::Continue),
+                    ("Load", MenuAction::Load),
+                    ("Rules", MenuAction::Rules),
+                    ("Quit", MenuAction::Quit),
+                ];
+                for (label, action) in buttons {
+                    if ui.add(ui_style::menu_button(label)).clicked() {
+                        actions.write(action);
+                    }
+                    ui.add_space(6.0);
+                }
+                if show_saves.0 {
+                    ui.add_space(8.0);
+                    let saves = list_saves(&dir.0);
+                    if saves.is_empty() {
+                        ui.label(format!("No saves in {}", dir.0.display()));
+                    }
+                    egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
+                        for path in saves.iter().take(30) {
+                            let name = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                            if ui.button(name).clicked() {
+                                loads.write(LoadSave(path.clone()));
+                            }
                         }
-                        ui.add_space(6.0);
-                    }
-                    if let Some(text) = &notice.0 {
-                        ui.add_space(8.0);
-                        ui.label(egui::RichText::new(text).color(ui_style::NOTICE));
-                    }
-                });
+                    });
+                }
+                if let Some(text) = &notice.0 {
+                    ui.add_space(8.0);
+                    ui.label(egui::RichText::new(text).color(ui_style::NOTICE));
+                }
             });
         });
+    });
     Ok(())
 }

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 pub mod loading;
 pub mod menu;
 pub mod playing;
+pub mod setup;
 
 /// Which screen is up. Entities spawned for a screen carry
 /// `DespawnOnExit(Screen::…)` so nothing leaks between screens.
@@ -16,12 +17,14 @@ pub enum Screen {
     /// A file could not be loaded: says which and why.
     LoadFailed,
     Menu,
+    /// New Game: Heroes, starting Ecology, variants, seed.
+    Setup,
     Playing,
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<Screen>();
-    app.add_plugins((menu::plugin, playing::plugin));
+    app.add_plugins((menu::plugin, playing::plugin, setup::plugin));
     app.add_systems(Update, log_transitions);
 }
 

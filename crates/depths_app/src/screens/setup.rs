@@ -1,0 +1,153 @@
+//! New Game: choose 1–3 Heroes (standard or alternate mat), the starting
+//! Ecology, the book's variants and an optional seed.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use depths_rules::{Ecology, GameOptions, Variants};
+
+use crate::{
+    screens::{
+        Screen,
+        menu::{MenuAction, clock_seed},
+    },
+    session::{SetupNotice, StartGame},
+    ui_style,
+};
+
+/// The form's state.
+#[derive(Resource, Debug, Clone)]
+pub struct SetupForm {
+    /// Per Hero (Bren, Sil, Ava): chosen, alternate mat.
+    pub heroes: [(bool, bool); 3],
+    pub start: Ecology,
+    pub variants: Variants,
+    pub single_classed: bool,
+    pub seed: String,
+}
+
+impl Default for SetupForm {
+    fn default() -> Self {
+        SetupForm {
+            heroes: [(true, false), (true, false), (false, false)],
+            start: Ecology::Ruins,
+            variants: Variants::default(),
+            single_classed: false,
+            seed: String::new(),
+        }
+    }
+}
+
+const HEROES: [(&str, &str); 3] = [("bren", "Bren"), ("sil", "Sil"), ("ava", "Ava")];
+
+impl SetupForm {
+    /// The options for `Game::new`, or why they are not ready.
+    pub fn options(&self) -> Result<GameOptions, String> {
+        let heroes: Vec<String> = HEROES
+            .iter()
+            .zip(self.heroes)
+            .filter(|(_, (on, _))| *on)
+            .map(|((id, _), (_, alt))| if alt { format!("{id}_alt") } else { id.to_string() })
+            .collect();
+        if heroes.is_empty() {
+            return Err("Choose at least one Hero.".into());
+        }
+        let seed = match self.seed.trim() {
+            "" => clock_seed(),
+            s => s.parse().map_err(|_| format!("The seed must be a whole number, not {s:?}."))?,
+        };
+        Ok(GameOptions {
+            heroes,
+            start: self.start,
+            variants: self.variants,
+            single_classed: self.single_classed,
+            seed,
+        })
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SetupForm>();
+    // `--seed N` fills in the seed.
+    app.add_systems(OnEnter(Screen::Setup), |mut form: ResMut<SetupForm>, options: Res<crate::cli::Options>| {
+        if form.seed.is_empty()
+            && let Some(seed) = options.seed
+        {
+            form.seed = seed.to_string();
+        }
+    });
+    app.add_systems(EguiPrimaryContextPass, setup_ui.run_if(in_state(Screen::Setup)));
+}
+
+fn setup_ui(
+    mut contexts: EguiContexts,
+    mut form: ResMut<SetupForm>,
+    notice: Res<SetupNotice>,
+    mut starts: MessageWriter<StartGame>,
+    mut menu: MessageWriter<MenuAction>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui_style::panel_frame().show(ui, |ui| {
+            ui.set_width(520.0);
+            ui.label(ui_style::title("New Game", 40.0));
+            ui.add_space(8.0);
+            ui.label(ui_style::title("Heroes", 22.0));
+            for (i, (_, name)) in HEROES.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut form.heroes[i].0, *name);
+                    ui.add_enabled_ui(form.heroes[i].0, |ui| {
+                        ui.radio_value(&mut form.heroes[i].1, false, "standard mat");
+                        ui.radio_value(&mut form.heroes[i].1, true, "alternate mat (multi-classed)");
+                    });
+                });
+            }
+            ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
+            ui.add_space(8.0);
+            ui.label(ui_style::title("Starting Ecology", 22.0));
+            ui.horizontal(|ui| {
+                for e in Ecology::ALL {
+                    ui.radio_value(&mut form.start, e, e.name());
+                }
+            });
+            ui.add_space(8.0);
+            ui.label(ui_style::title("Variants", 22.0));
+            ui.columns(2, |cols| {
+                let v = &mut form.variants;
+                cols[0].label(egui::RichText::new("Harder").color(ui_style::MUTED));
+                cols[0].checkbox(&mut v.random_campfire_healing, "Random Campfire Healing");
+                cols[0].checkbox(&mut v.no_level_up_heal, "No healing at Level Up");
+                cols[0].checkbox(&mut v.locked_chests, "Locked Chests");
+                cols[1].label(egui::RichText::new("Easier").color(ui_style::MUTED));
+                cols[1].checkbox(&mut v.start_with_ability, "Start with an Ability");
+                cols[1].checkbox(&mut v.six_keys, "Start with 6 Keys");
+                cols[1].checkbox(&mut v.keys_each_ecology, "3 Keys at each new Ecology");
+                cols[1].checkbox(&mut v.one_dead_end, "One Dead-End per Ecology");
+                cols[1].checkbox(&mut v.double_healing, "Twice as much Healing");
+            });
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                ui.label("Seed (blank = random):");
+                ui.text_edit_singleline(&mut form.seed);
+            });
+            ui.add_space(12.0);
+            let options = form.options();
+            ui.horizontal(|ui| {
+                if ui.add_enabled(options.is_ok(), ui_style::menu_button("Start")).clicked()
+                    && let Ok(o) = &options
+                {
+                    starts.write(StartGame(o.clone()));
+                }
+                if ui.button("Back").clicked() {
+                    menu.write(MenuAction::BackToMenu);
+                }
+            });
+            if let Err(e) = &options {
+                ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+            }
+            if let Some(e) = &notice.0 {
+                ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+            }
+        });
+    });
+    Ok(())
+}

@@ -1,0 +1,516 @@
+//! The game on the table: the rules core's [`Game`], the log in words, and the
+//! one place where player [`Action`]s are applied. The UI and the board input
+//! only write [`PlayerAction`] (or [`TileDrop`]) messages; this runs headless.
+
+use bevy::{prelude::*, window::RequestRedraw};
+use depths_rules::{
+    Action, Content, Event, Game, GameOptions, LossReason, Outcome, Pending, Phase, Purchase, Target, XpRef,
+    adventure::HeroChoice,
+    hero::AbilitySource,
+    map::{Placement, Rotation},
+};
+
+use crate::{PlaySystems, board_view::Cell, screens::Screen};
+
+/// The cards and tiles, loaded from `assets/content/` on the loading screen.
+#[derive(Resource, Clone, Debug)]
+pub struct GameContent(pub Content);
+
+/// The game being played.
+#[derive(Resource, Debug)]
+pub struct Session {
+    pub game: Game,
+    /// The log in words, oldest first.
+    pub log: Vec<String>,
+    /// Bumped after every applied action (and on load): the board re-syncs.
+    pub version: u64,
+    /// Why the last choice was refused, shown until the next one is made.
+    pub notice: Option<String>,
+    /// A phase change (or Ctrl+S) asks for a save.
+    pub save_due: bool,
+    /// Where this game's saves go (file stem), fixed when it starts.
+    pub save_name: String,
+}
+
+impl Session {
+    pub fn new(game: Game) -> Session {
+        let seed = game.adventure().map_or(0, |a| a.options.seed);
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let mut s = Session {
+            game,
+            log: Vec::new(),
+            version: 1,
+            notice: None,
+            save_due: false,
+            save_name: format!("game-{stamp}-seed{seed}"),
+        };
+        let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
+        s.log.push(format!("A new delve begins: {}.", names.join(", ")));
+        s
+    }
+
+    /// Seed of the game (varies the floor art).
+    pub fn seed(&self) -> u64 {
+        self.game.adventure().map_or(0, |a| a.options.seed)
+    }
+
+    /// Applies `action` if it is legal; the log gets its events in words.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
+        let before = phase_key(&self.game);
+        match self.game.apply(action) {
+            Ok(events) => {
+                for e in &events {
+                    if let Some(line) = describe_event(&self.game, e) {
+                        self.log.push(line);
+                    }
+                }
+                self.version += 1;
+                self.notice = None;
+                if phase_key(&self.game) != before {
+                    self.save_due = true;
+                }
+                Ok(events)
+            }
+            Err(e) => {
+                let text = rule_error_text(&e);
+                self.notice = Some(text.clone());
+                Err(text)
+            }
+        }
+    }
+
+    /// The tile waiting to be placed, and whether it is the set-aside one
+    /// ("One Dead-End Per Ecology").
+    pub fn tile_in_hand(&self) -> Option<(&depths_rules::map::MapTile, bool)> {
+        let eco = &self.game.adventure()?.ecology;
+        if let Some(t) = &eco.drawn {
+            return Some((t, false));
+        }
+        let t = eco.dead_end.set_aside.as_ref()?;
+        let legal = self.game.legal_actions();
+        legal.iter().any(|a| matches!(a, Action::PlaceSetAsideTile { .. })).then_some((t, true))
+    }
+
+    /// Every legal placement of the tile in hand.
+    pub fn legal_placements(&self) -> Vec<Placement> {
+        self.game
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => Some(placement),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The action that puts the tile in hand at `cell`, turned by `rotation`.
+    pub fn place_action(&self, cell: Cell, rotation: Rotation) -> Option<Action> {
+        let (_, set_aside) = self.tile_in_hand()?;
+        let placement = Placement { cell: cell.into(), rotation };
+        Some(if set_aside { Action::PlaceSetAsideTile { placement } } else { Action::PlaceTile { placement } })
+    }
+}
+
+fn phase_key(game: &Game) -> (std::mem::Discriminant<Phase>, Option<depths_rules::Ecology>) {
+    (std::mem::discriminant(&game.phase), game.adventure().map(|a| a.ecology.ecology))
+}
+
+/// Why an action was refused, as a sentence.
+pub fn rule_error_text(e: &depths_rules::RuleError) -> String {
+    match e {
+        depths_rules::RuleError::Placement(p) => capitalise(&p.to_string()) + ".",
+        other => capitalise(&other.to_string()),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// A player's choice, from the panels or the board.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct PlayerAction(pub Action);
+
+/// The tile in hand was let go over `cell`, turned by `rotation`.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileDrop {
+    pub cell: Cell,
+    pub rotation: Rotation,
+}
+
+/// The last drop was refused: the tile springs back to the tray, with the reason.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct DropRefused(pub Option<String>);
+
+/// Start a new game with these options.
+#[derive(Message, Clone, Debug)]
+pub struct StartGame(pub GameOptions);
+
+/// Why a new game could not start (shown on the setup screen).
+#[derive(Resource, Default, Debug, Clone)]
+pub struct SetupNotice(pub Option<String>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<PlayerAction>();
+    app.add_message::<TileDrop>();
+    app.add_message::<StartGame>();
+    app.init_resource::<DropRefused>();
+    app.init_resource::<SetupNotice>();
+    app.add_systems(Update, (start_game, apply_player_actions, apply_tile_drops).chain().in_set(PlaySystems::Rules));
+}
+
+fn start_game(
+    mut commands: Commands,
+    mut starts: MessageReader<StartGame>,
+    content: Option<Res<GameContent>>,
+    mut notice: ResMut<SetupNotice>,
+    mut next: ResMut<NextState<Screen>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for StartGame(options) in starts.read() {
+        redraw.write(RequestRedraw);
+        let Some(content) = &content else {
+            notice.0 = Some("The game's content is not loaded.".into());
+            continue;
+        };
+        match Game::new(options.clone(), content.0.clone()) {
+            Ok(game) => {
+                commands.insert_resource(Session::new(game));
+                notice.0 = None;
+                next.set(Screen::Playing);
+            }
+            Err(e) => notice.0 = Some(e.to_string()),
+        }
+    }
+}
+
+fn apply_player_actions(
+    mut actions: MessageReader<PlayerAction>,
+    session: Option<ResMut<Session>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(mut session) = session else {
+        actions.clear();
+        return;
+    };
+    for PlayerAction(action) in actions.read() {
+        redraw.write(RequestRedraw);
+        if let Err(e) = session.apply(action.clone()) {
+            warn!("refused {action:?}: {e}");
+        }
+    }
+}
+
+fn apply_tile_drops(
+    mut drops: MessageReader<TileDrop>,
+    session: Option<ResMut<Session>>,
+    mut refused: ResMut<DropRefused>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(mut session) = session else {
+        drops.clear();
+        return;
+    };
+    for drop in drops.read() {
+        redraw.write(RequestRedraw);
+        let Some(action) = session.place_action(drop.cell, drop.rotation) else {
+            refused.0 = Some("There is no tile in hand: draw one first.".into());
+            continue;
+        };
+        // Check first, so a refused drop leaves the log and notice alone.
+        match session.game.check(&action) {
+            Ok(()) => {
+                refused.0 = None;
+                let _ = session.apply(action);
+            }
+            Err(e) => refused.0 = Some(rule_error_text(&e)),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- words
+
+fn hero_name(game: &Game, h: u8) -> String {
+    game.heroes.get(usize::from(h)).map_or_else(|| format!("Hero {h}"), |h| h.name().to_owned())
+}
+
+fn foe_name(game: &Game, f: u8) -> String {
+    game.combat()
+        .and_then(|c| c.foes.get(usize::from(f)))
+        .map_or_else(|| format!("Monster {f}"), |f| f.name().to_owned())
+}
+
+fn individual_name(game: &Game, f: u8, i: u8) -> String {
+    game.combat()
+        .and_then(|c| c.foes.get(usize::from(f)))
+        .and_then(|f| f.individuals.get(usize::from(i)))
+        .map_or_else(|| format!("#{}", i + 1), |i| i.name.clone())
+}
+
+pub fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Block => "Block",
+        Outcome::MonsterHit => "Monster Hit",
+        Outcome::HeroHit => "Hero Hit",
+    }
+}
+
+/// One line of the log for an event, or `None` for bookkeeping.
+pub fn describe_event(game: &Game, e: &Event) -> Option<String> {
+    let h = |h: &u8| hero_name(game, *h);
+    Some(match e {
+        Event::CombatStarted { foes } => format!("Combat! Against {}.", foes.join(" and ")),
+        Event::MonstersAssigned { foes } => {
+            let parts: Vec<String> = foes
+                .iter()
+                .enumerate()
+                .map(|(i, f)| format!("{} fights {}", h(&(i as u8)), foe_name(game, *f)))
+                .collect();
+            format!("{}.", parts.join("; "))
+        }
+        Event::RoundStarted { round } => format!("— Round {round} —"),
+        Event::CardsDrawn { .. } => return None,
+        Event::PowerStored { hero } => format!("{} stores a Power Card.", h(hero)),
+        Event::DiscardReshuffled { hero } => format!("{} reshuffles their discard pile.", h(hero)),
+        Event::CannotPlay { hero } => format!("{} has no card to play.", h(hero)),
+        Event::CardPlayed { hero, card, .. } => {
+            format!("{} plays {}.", h(hero), card_text(card))
+        }
+        Event::MonsterCardPlayed { foe, card, .. } => {
+            format!("{} plays {}.", foe_name(game, *foe), card_text(card))
+        }
+        Event::MonsterDeckReshuffled { .. } => return None,
+        Event::MonsterPowerDrawn { foe, hero } => {
+            format!("{} draws Power against {}.", foe_name(game, *foe), h(hero))
+        }
+        Event::MonsterAbility { foe, name, .. } => {
+            format!("{} uses {name}.", foe_name(game, *foe))
+        }
+        Event::MonsterPowerWasted { foe } => {
+            format!("{}'s Power fizzles.", foe_name(game, *foe))
+        }
+        Event::MonsterCardMoved { .. } => return None,
+        Event::PairChosen { hero, outcome, .. } => {
+            format!("{} resolves a {}.", h(hero), outcome_name(*outcome))
+        }
+        Event::AbilityActivated { hero, name } => format!("{} activates {name}.", h(hero)),
+        Event::PowerSpent { hero, count } => format!("{} spends {count} Power.", h(hero)),
+        Event::SpellExhausted { hero, name } => format!("{}'s {name} is exhausted.", h(hero)),
+        Event::MonsterDamaged { hero, foe, individual, amount } => {
+            format!("{} deals {amount} damage to {}.", h(hero), individual_name(game, *foe, *individual))
+        }
+        Event::IndividualDefeated { foe, individual } => {
+            format!("{} is defeated.", individual_name(game, *foe, *individual))
+        }
+        Event::MonsterHealed { foe, individual, amount } => {
+            format!("{} heals {amount}.", individual_name(game, *foe, *individual))
+        }
+        Event::ReturnDamageAvoided { hero } => format!("{} avoids Return Damage.", h(hero)),
+        Event::HeroDamaged { hero, amount } => format!("{} takes {amount} damage.", h(hero)),
+        Event::HeroHealed { hero, amount } => format!("{} heals {amount}.", h(hero)),
+        Event::FoeDefeated { foe } => format!("{} is Defeated!", foe_name(game, *foe)),
+        Event::RoundEnded { .. } => return None,
+        Event::CombatWon => "The Heroes win the Combat.".into(),
+        Event::GameLost { reason } => format!("The Heroes lose: {}.", loss_text(game, reason)),
+        Event::Note { text } => text.clone(),
+        Event::EcologyStarted { ecology } => format!("The Heroes enter the {}.", ecology.name()),
+        Event::TileDrawn { tile } => format!("Drew map tile {tile}."),
+        Event::TilePlaced { tile, placement } => format!(
+            "Placed {tile} at {:?}, turned {}°.",
+            placement.cell,
+            u32::from(placement.rotation.quarter_turns()) * 90
+        ),
+        Event::TileSetAside { tile } => format!("{tile} is set aside (a dead end)."),
+        Event::ElementEncountered { element } => {
+            let what =
+                game.adventure().and_then(|a| a.ecology.map.element(*element)).map_or("an element", |(e, _)| e.name());
+            format!("The Heroes Encounter a {what}.")
+        }
+        Event::LegendaryLocationEncountered { pattern } => {
+            format!("Legendary Location {pattern} is Encountered!")
+        }
+        Event::CardDrawn { name } => format!("Drew “{name}”."),
+        Event::TestResolved { total, target, passed } => {
+            format!("Test: {total} against {target} — {}.", if *passed { "passed" } else { "failed" })
+        }
+        Event::XpGained { name, xp } => format!("Gained {name} ({xp} XP)."),
+        Event::XpSpent { xp } => format!("Spent {xp} XP."),
+        Event::KeysChanged { keys } => format!("Keys: {keys}."),
+        Event::ItemGained { hero, name } => format!("{} gains {name}.", h(hero)),
+        Event::AbilityGained { hero, name } => format!("{} learns {name}.", h(hero)),
+        Event::Rested => "The Heroes rest at the campfire.".into(),
+        Event::LevelUp { level } => format!("Level Up! The Heroes reach level {level}."),
+        Event::GameWon => "The Final Entity falls. The Heroes win!".into(),
+    })
+}
+
+pub fn loss_text(game: &Game, reason: &LossReason) -> String {
+    match reason {
+        LossReason::DeadEnd => "they drew a Map Tile that cannot be placed (a dead end)".into(),
+        LossReason::Stranded => "no tile left to draw and nothing left to Encounter".into(),
+        LossReason::HeroDefeated { hero } => format!("{} was Defeated", hero_name(game, *hero)),
+    }
+}
+
+pub fn card_text(card: &depths_rules::ActionCard) -> String {
+    if card.power { "a Power Card".into() } else { format!("a {}", card.value) }
+}
+
+fn source_name(game: &Game, hero: u8, source: AbilitySource) -> String {
+    game.heroes
+        .get(usize::from(hero))
+        .and_then(|h| h.ability(source))
+        .map_or_else(|| format!("{source:?}"), |a| a.name.clone())
+}
+
+fn target_text(game: &Game, t: &Target) -> String {
+    match t {
+        Target::None => String::new(),
+        Target::Engagement(e) => format!(" on engagement {}", e + 1),
+        Target::Individual { foe, individual } => {
+            format!(" on {}", individual_name(game, *foe, *individual))
+        }
+        Target::HeroSlot { engagement, slot } => {
+            format!(" on own card {} (eng. {})", slot + 1, engagement + 1)
+        }
+        Target::MonsterSlot { engagement, slot } => {
+            format!(" on monster card {} (eng. {})", slot + 1, engagement + 1)
+        }
+        Target::Hero(h) => format!(" on {}", hero_name(game, *h)),
+        Target::DiscardCard(c) => format!(" taking back card #{}", c.0),
+        Target::Element(e) => format!(" on the element at {:?}", e.cell),
+    }
+}
+
+/// A readable label for any legal action.
+pub fn describe_action(game: &Game, a: &Action) -> String {
+    let h = |h: &u8| hero_name(game, *h);
+    let card = |hero: u8, id: depths_rules::CardId| {
+        let hero = &game.heroes[usize::from(hero)];
+        hero.hand.iter().chain(&hero.draw).find(|c| c.id == id).map_or_else(|| format!("card #{}", id.0), card_text)
+    };
+    match a {
+        Action::AssignMonsters { foes } => {
+            let parts: Vec<String> = foes
+                .iter()
+                .enumerate()
+                .map(|(i, f)| format!("{} fights {}", h(&(i as u8)), foe_name(game, *f)))
+                .collect();
+            parts.join("; ")
+        }
+        Action::PlayCard { hero, card: id } => format!("{} plays {}", h(hero), card(*hero, *id)),
+        Action::PlaceMonsterCard { hero, slot } => {
+            format!("{}: put the Monster card opposite card {}", h(hero), slot + 1)
+        }
+        Action::ActivateAbility { hero, source, target } => {
+            format!("{}: activate {}{}", h(hero), source_name(game, *hero, *source), target_text(game, target))
+        }
+        Action::ChoosePair { hero, engagement, slot } => {
+            format!("{}: resolve pair {} (engagement {})", h(hero), slot + 1, engagement + 1)
+        }
+        Action::EndTurn { hero } => format!("{}: end turn", h(hero)),
+        Action::AssignDamage { hero, individual } => {
+            let foe = game.combat().and_then(|c| c.packets.first()).map_or(0, |p| p.foe);
+            format!("{}: damage {}", h(hero), individual_name(game, foe, *individual))
+        }
+        Action::AvoidReturnDamage { hero } => format!("{} avoids Return Damage", h(hero)),
+        Action::DrawTile => "Draw a map tile".into(),
+        Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => format!(
+            "Place the tile at {:?}, turned {}°",
+            placement.cell,
+            u32::from(placement.rotation.quarter_turns()) * 90
+        ),
+        Action::Encounter { element } => {
+            let what =
+                game.adventure().and_then(|a| a.ecology.map.element(*element)).map_or("element", |(e, _)| e.name());
+            format!("Encounter the {what} at {:?}", element.cell)
+        }
+        Action::EncounterLegendary { index } => {
+            let name = game
+                .discovered_legendary_locations()
+                .get(usize::from(*index))
+                .map_or_else(|| format!("#{index}"), |m| m.pattern.clone());
+            format!("Encounter Legendary Location {name}")
+        }
+        Action::StartPurchase { what } => match what {
+            Purchase::Key => "Buy a Key".into(),
+            Purchase::Healing { units } => format!("Buy Healing ×{units}"),
+            Purchase::Ability { hero } => format!("Buy an Ability for {}", h(hero)),
+        },
+        Action::PayXp { card } => match card {
+            XpRef::Pool(i) => game
+                .adventure()
+                .and_then(|a| a.xp_pool.get(usize::from(*i)))
+                .map_or_else(|| format!("Pay XP card {i}"), |c| format!("Pay {} ({} XP)", c.name, c.xp)),
+            XpRef::Item { hero, item } => game.heroes[usize::from(*hero)].items.get(usize::from(*item)).map_or_else(
+                || "Pay an Item".into(),
+                |i| format!("Pay {}'s {} ({} XP)", h(hero), i.card.name, i.card.xp),
+            ),
+        },
+        Action::CancelPurchase => "Cancel the purchase".into(),
+        Action::SplitHealing { amounts } => {
+            let parts: Vec<String> =
+                amounts.iter().enumerate().map(|(i, n)| format!("{} +{n}", h(&(i as u8)))).collect();
+            format!("Heal: {}", parts.join(", "))
+        }
+        Action::Equip { hero, item } | Action::Unequip { hero, item } => {
+            let verb = if matches!(a, Action::Equip { .. }) { "equips" } else { "unequips" };
+            let name = game.heroes[usize::from(*hero)]
+                .items
+                .get(usize::from(*item))
+                .map_or("an Item", |i| i.card.name.as_str());
+            format!("{} {verb} {name}", h(hero))
+        }
+        Action::ChooseHero { hero } => {
+            let why = match game.pending() {
+                Some(Pending::ChooseHero(HeroChoice::DrawItem)) => " draws the Item",
+                Some(Pending::ChooseHero(HeroChoice::GainItem(_))) => " gains the Item",
+                Some(Pending::ChooseHero(HeroChoice::Heal(_))) => " is healed",
+                Some(Pending::ChooseHero(HeroChoice::Damage(_))) => " takes the damage",
+                _ => "",
+            };
+            format!("{}{why}", h(hero))
+        }
+        Action::ChooseOption { index } => match game.pending() {
+            Some(Pending::ChooseItem { options, .. }) => options
+                .get(usize::from(*index))
+                .map_or_else(|| format!("Option {index}"), |i| format!("Keep {}", i.name)),
+            Some(Pending::ChooseAbility { options, .. }) => options
+                .get(usize::from(*index))
+                .map_or_else(|| format!("Option {index}"), |c| format!("Keep {}", c.ability.text())),
+            Some(Pending::OrderFeatures { cards }) => {
+                let order = nth_permutation(cards.len(), usize::from(*index));
+                let names: Vec<&str> = order.iter().filter_map(|&i| cards.get(i).map(|c| c.name.as_str())).collect();
+                format!("Order: {}", names.join(", then "))
+            }
+            _ => format!("Option {}", index + 1),
+        },
+        Action::RemoveActionCard { card: id } => {
+            let hero = match game.pending() {
+                Some(Pending::RemoveCards { hero, .. }) => *hero,
+                _ => 0,
+            };
+            format!("{}: remove {}", h(&hero), card(hero, *id))
+        }
+        Action::FinishLevelUp => "Finish Level Up: on to the next Ecology".into(),
+    }
+}
+
+/// The `index`-th ordering of `n` items in lexicographic order, the first met
+/// first: how the rules core numbers Feature orderings.
+fn nth_permutation(n: usize, mut index: usize) -> Vec<usize> {
+    let mut items: Vec<usize> = (0..n).collect();
+    let mut out = Vec::new();
+    let fact = |k: usize| (1..=k).product::<usize>().max(1);
+    for k in (0..n).rev() {
+        let f = fact(k);
+        let i = (index / f).min(items.len() - 1);
+        index %= f;
+        out.push(items.remove(i));
+    }
+    out
+}
