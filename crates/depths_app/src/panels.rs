@@ -213,6 +213,9 @@ pub fn banner(game: &Game) -> String {
         Some(Pending::ChooseItem { hero, .. }) => format!("{}: keep one Item", name(*hero)),
         Some(Pending::RemoveCards { hero, count }) => format!("{}: remove {count} Action Card(s)", name(*hero)),
         Some(Pending::ChooseAbility { hero, .. }) => format!("{}: keep one Ability", name(*hero)),
+        Some(Pending::ChooseAbilityDraw { hero }) => {
+            format!("{}: draw one Ability from each class, or two from the Primary class", name(*hero))
+        }
         Some(Pending::OrderFeatures { .. }) => "Choose the order of the revealed Features".into(),
         Some(Pending::LevelUp { .. }) => "Level Up: buy Abilities, then go on".into(),
         None => {

@@ -482,8 +482,15 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             Some(Pending::ChooseAbility { options, .. }) => options
                 .get(usize::from(*index))
                 .map_or_else(|| format!("Option {index}"), |c| format!("Keep {}", c.ability.text())),
+            Some(Pending::ChooseAbilityDraw { .. }) => {
+                if *index == 0 {
+                    "Draw one from each class".into()
+                } else {
+                    "Draw two from the Primary class".into()
+                }
+            }
             Some(Pending::OrderFeatures { cards }) => {
-                let order = nth_permutation(cards.len(), usize::from(*index));
+                let order = depths_rules::exploring::feature_order(cards.len(), usize::from(*index));
                 let names: Vec<&str> = order.iter().filter_map(|&i| cards.get(i).map(|c| c.name.as_str())).collect();
                 format!("Order: {}", names.join(", then "))
             }
@@ -498,19 +505,4 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
         }
         Action::FinishLevelUp => "Finish Level Up: on to the next Ecology".into(),
     }
-}
-
-/// The `index`-th ordering of `n` items in lexicographic order, the first met
-/// first: how the rules core numbers Feature orderings.
-fn nth_permutation(n: usize, mut index: usize) -> Vec<usize> {
-    let mut items: Vec<usize> = (0..n).collect();
-    let mut out = Vec::new();
-    let fact = |k: usize| (1..=k).product::<usize>().max(1);
-    for k in (0..n).rev() {
-        let f = fact(k);
-        let i = (index / f).min(items.len() - 1);
-        index %= f;
-        out.push(items.remove(i));
-    }
-    out
 }

@@ -10,7 +10,7 @@ use crate::adventure::{
 use crate::combat::Foe;
 use crate::effect::{Effect, Whom};
 use crate::event::{Event, LossReason};
-use crate::exploring::{factorial, fits_class, hands_equipped};
+use crate::exploring::{fits_class, hands_equipped};
 use crate::game::{Game, Phase};
 use crate::hero::{ItemCard, OwnedAbility, OwnedItem};
 use crate::map::{Element, ElementRef, MapTile, Placement, RuneMatch};
@@ -533,15 +533,10 @@ impl Game {
                 }
                 self.heroes[hero as usize].abilities.push(OwnedAbility { card: keep, exhausted: false });
             }
-            Pending::OrderFeatures { mut cards } => {
+            Pending::OrderFeatures { cards } => {
                 // Permutation number `index` of the revealed cards; the first is met first.
-                let mut order = Vec::new();
-                let mut k = i;
-                while !cards.is_empty() {
-                    let f = factorial(cards.len() - 1);
-                    order.push(cards.remove(k / f));
-                    k %= f;
-                }
+                let mut order: Vec<_> =
+                    crate::exploring::feature_order(cards.len(), i).into_iter().map(|k| cards[k].clone()).collect();
                 order.reverse();
                 self.adv_mut().ecology.revealed_features.extend(order);
             }

@@ -88,7 +88,7 @@ impl std::fmt::Display for RuleError {
             RuleError::TileWaiting => write!(f, "place the drawn Map Tile first"),
             RuleError::NoTileDrawn => write!(f, "no Map Tile is waiting to be placed"),
             RuleError::NoTilesLeft => write!(f, "the Map Tile pile is empty"),
-            RuleError::Placement(e) => write!(f, "the tile cannot go there: {e:?}"),
+            RuleError::Placement(e) => write!(f, "the tile cannot go there: {e}"),
             RuleError::NotReachable => write!(f, "the Heroes cannot reach that"),
             RuleError::NeedsKey => write!(f, "a Key is needed to Unlock it"),
             RuleError::NotEnoughXp { need, have } => write!(f, "costs {need} XP, the Heroes have {have}"),

@@ -525,6 +525,20 @@ pub(crate) fn factorial(n: usize) -> usize {
     (1..=n).product()
 }
 
+/// The order `ChooseOption { index }` gives `n` revealed Features: the
+/// positions, in the order they will be met.
+pub fn feature_order(n: usize, index: usize) -> Vec<usize> {
+    let mut left: Vec<usize> = (0..n).collect();
+    let mut k = index;
+    let mut order = Vec::new();
+    while !left.is_empty() {
+        let f = factorial(left.len() - 1);
+        order.push(left.remove((k / f).min(left.len() - 1)));
+        k %= f;
+    }
+    order
+}
+
 /// Every way to share `points` (capped at what the Heroes are missing).
 fn splits(heroes: &[Hero], points: u8) -> Vec<Vec<u8>> {
     let missing: Vec<u8> = heroes.iter().map(|h| h.max_health() - h.health).collect();

@@ -121,7 +121,8 @@ impl fmt::Display for PlacementError {
             PlacementError::Occupied(c) => write!(f, "cell {c:?} already holds a tile"),
             PlacementError::NotAdjacent(c) => write!(f, "cell {c:?} does not touch a placed tile"),
             PlacementError::EdgeMismatch { side, tile_edge, neighbour_edge } => {
-                write!(f, "the {tile_edge:?} edge on side {side:?} would touch a {neighbour_edge:?} edge")
+                // "Walls must touch walls. Blank edges must touch blank edges."
+                write!(f, "its {tile_edge:?} edge on side {side:?} would touch the neighbour's {neighbour_edge:?} edge")
             }
             PlacementError::NoPath => write!(f, "the Heroes cannot trace a path into the new tile"),
         }
