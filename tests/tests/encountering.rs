@@ -519,3 +519,41 @@ fn a_class_item_goes_to_any_hero_but_only_its_class_equips_it() {
     assert!(!g.heroes[0].items[0].equipped);
     assert_eq!(g.check(&Action::Equip { hero: 0, item: 0 }), Err(RuleError::WrongClass));
 }
+
+/// "Modifying the Game": at Setup each variant changes only what the book says
+/// it changes (the Keys for "Start with More Keys", the Heroes' Abilities for
+/// "Start with an Ability", nothing yet for the others).
+#[test]
+fn each_variant_changes_only_what_it_says_at_setup() {
+    let plain = serde_json::to_value(new_game(&["bren", "sil"], Variants::default())).unwrap();
+    let all: [(&str, fn(&mut Variants)); 8] = [
+        ("random_campfire_healing", |v| v.random_campfire_healing = true),
+        ("no_level_up_heal", |v| v.no_level_up_heal = true),
+        ("locked_chests", |v| v.locked_chests = true),
+        ("start_with_ability", |v| v.start_with_ability = true),
+        ("six_keys", |v| v.six_keys = true),
+        ("keys_each_ecology", |v| v.keys_each_ecology = true),
+        ("one_dead_end", |v| v.one_dead_end = true),
+        ("double_healing", |v| v.double_healing = true),
+    ];
+    for (name, set) in all {
+        let mut v = Variants::default();
+        set(&mut v);
+        let mut changed = serde_json::to_value(new_game(&["bren", "sil"], v)).unwrap();
+        changed["adventure"]["options"] = plain["adventure"]["options"].clone();
+        let mut expected = plain.clone();
+        match name {
+            "six_keys" => expected["adventure"]["keys"] = 6.into(),
+            "one_dead_end" => expected["adventure"]["ecology"]["dead_end"]["enabled"] = true.into(),
+            "start_with_ability" => {
+                for h in 0..2 {
+                    expected["heroes"][h]["abilities"] = changed["heroes"][h]["abilities"].clone();
+                }
+                expected["adventure"]["ability_decks"] = changed["adventure"]["ability_decks"].clone();
+                assert_ne!(expected["heroes"][0]["abilities"], plain["heroes"][0]["abilities"]);
+            }
+            _ => {}
+        }
+        assert_eq!(changed, expected, "{name} changed something else at Setup");
+    }
+}
