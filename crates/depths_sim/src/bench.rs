@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use depths_rules::{Content, Game, GameOptions};
+use depths_rules::{Action, Content, Foe, Game, GameOptions, Phase};
 
 use crate::sim::{BotKind, play_one};
 
@@ -16,52 +16,99 @@ fn time<T>(label: &str, runs: u32, mut f: impl FnMut() -> T) {
     println!("{label}: {:.1} µs", each * 1e6);
 }
 
-pub fn run() -> Result<(), String> {
-    let content = Content::builtin().map_err(|e| e.to_string())?;
-    let options = GameOptions::standard(&["bren", "sil"], 0);
-    // Random-bot full games on one core.
-    let started = Instant::now();
-    let games = 200;
-    let mut actions = 0;
-    for seed in 0..games {
-        actions += play_one(&content, options.clone(), seed, BotKind::Random, false).0.actions;
-    }
-    let secs = started.elapsed().as_secs_f64();
-    println!(
-        "random-bot full games, one core: {:.0} games/s ({:.0} actions/game)",
-        games as f64 / secs,
-        actions as f64 / games as f64
-    );
-
-    // A late game: play the heuristic bot for a while, keep the biggest map seen.
-    let mut g = Game::new(options.clone(), content.clone()).map_err(|e| e.to_string())?;
-    let mut bot = BotKind::Heuristic.make(1);
-    let mut biggest = g.clone();
-    for _ in 0..3_000 {
+/// Explores greedily (place anywhere, encounter when stuck, first choice
+/// otherwise) and keeps the state with the biggest map and a tile in hand.
+fn big_map(content: &Content) -> Result<Game, String> {
+    let mut g =
+        Game::new(GameOptions::standard(&["bren", "sil", "ava"], 3), content.clone()).map_err(|e| e.to_string())?;
+    let mut best = g.clone();
+    for _ in 0..20_000 {
         if g.is_over() {
             break;
         }
-        let a = bot.choose(&g);
+        let legal = g.legal_actions();
+        let pick = |f: &dyn Fn(&Action) -> bool| legal.iter().find(|a| f(a)).cloned();
+        let a = if g.phase == Phase::Combat || g.pending().is_some() {
+            legal[0].clone()
+        } else {
+            pick(&|a| matches!(a, Action::PlaceTile { .. }))
+                .or_else(|| pick(&|a| matches!(a, Action::DrawTile)))
+                .or_else(|| pick(&|a| matches!(a, Action::Encounter { .. })))
+                .unwrap_or_else(|| legal[0].clone())
+        };
+        // Keep the Heroes alive: this is a benchmark of the map, not of Combat.
+        for h in &mut g.heroes {
+            h.health = h.max_health();
+        }
         g.apply(a).map_err(|e| e.to_string())?;
         let size = |g: &Game| g.adventure().map_or(0, |a| a.ecology.map.tiles().len());
-        if size(&g) >= size(&biggest) && g.combat().is_none() {
-            biggest = g.clone();
+        let drawn = g.adventure().is_some_and(|a| a.ecology.drawn.is_some());
+        if drawn && !g.is_over() && size(&g) >= size(&best) {
+            best = g.clone();
         }
     }
-    let tiles = biggest.adventure().map_or(0, |a| a.ecology.map.tiles().len());
-    time(&format!("legal_actions on a {tiles}-tile map"), 200, || biggest.legal_actions());
-    if let Some(adv) = biggest.adventure() {
-        let remaining = adv.ecology.pile.tiles().to_vec();
-        let map = &adv.ecology.map;
-        time(&format!("legal placements of all {} remaining tiles", remaining.len()), 200, || {
-            let f = map.frontier();
-            remaining.iter().map(|t| f.legal_placements(t).len()).sum::<usize>()
-        });
-        time("accessible areas, one recomputation", 2_000, || map.accessible_areas().len());
+    Ok(best)
+}
+
+/// The slowest `legal_actions` call met while three Heroes fight two Monster
+/// Cards with the heuristic bot, over several seeds: (µs, actions listed).
+fn worst_combat_call(content: &Content) -> Result<(f64, usize), String> {
+    let monsters = &content.ecology(depths_rules::Ecology::Ruins).monsters;
+    let mut worst = (0.0f64, 0usize);
+    for seed in 0..20u64 {
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), content.clone())
+            .map_err(|e| e.to_string())?;
+        let (a, b) = ((seed % 10) as usize, ((seed + 3) % 10) as usize);
+        g.start_combat(vec![Foe::monster(monsters[a].clone(), 3), Foe::monster(monsters[b].clone(), 3)]);
+        let mut bot = BotKind::Heuristic.make(seed);
+        while g.phase == Phase::Combat {
+            let started = Instant::now();
+            let legal = std::hint::black_box(g.legal_actions());
+            let us = started.elapsed().as_secs_f64() * 1e6;
+            if us > worst.0 {
+                worst = (us, legal.len());
+            }
+            let a = bot.choose(&g);
+            g.apply(a).map_err(|e| e.to_string())?;
+        }
     }
-    let text = biggest.save_json();
+    Ok(worst)
+}
+
+pub fn run() -> Result<(), String> {
+    let content = Content::builtin().map_err(|e| e.to_string())?;
+    let options = GameOptions::standard(&["bren", "sil"], 0);
+    for bot in [BotKind::Random, BotKind::Heuristic] {
+        let started = Instant::now();
+        let games = if bot == BotKind::Random { 400 } else { 40 };
+        let mut actions = 0;
+        for seed in 0..games {
+            actions += play_one(&content, options.clone(), seed, bot, false).0.actions;
+        }
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{bot:?}-bot full games, one core: {:.0} games/s ({:.0} actions/game)",
+            games as f64 / secs,
+            actions as f64 / games as f64
+        );
+    }
+    let map = big_map(&content)?;
+    let adv = map.adventure().ok_or("no adventure")?;
+    let tiles = adv.ecology.map.tiles().len();
+    let n = map.legal_actions().len();
+    time(&format!("legal_actions with a tile in hand, {tiles}-tile map ({n} actions)"), 200, || map.legal_actions());
+    let remaining = adv.ecology.pile.tiles().to_vec();
+    let m = &adv.ecology.map;
+    time(&format!("legal placements of all {} remaining tiles", remaining.len()), 500, || {
+        let f = m.frontier();
+        remaining.iter().map(|t| f.legal_placements(t).len()).sum::<usize>()
+    });
+    time("accessible areas, one recomputation", 5_000, || m.accessible_areas().len());
+    let (us, n) = worst_combat_call(&content)?;
+    println!("slowest legal_actions call, 3 Heroes against 2 Monster Cards: {us:.1} µs ({n} actions)");
+    let text = map.save_json();
     println!("save size: {} KB", text.len() / 1024);
-    time("save (JSON)", 100, || biggest.save_json());
+    time("save (JSON)", 100, || map.save_json());
     time("load (JSON)", 100, || Game::load_json(&text));
     Ok(())
 }
