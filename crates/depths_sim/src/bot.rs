@@ -69,7 +69,21 @@ impl Bot for HeuristicBot {
 }
 
 /// Heal with XP when a Hero falls below this share of their maximum.
-const HEAL_BELOW: f64 = 0.6;
+fn heal_below() -> f64 {
+    knob(0, 0.6)
+}
+
+/// Experiment knobs (DEPTHS_KNOBS="a,b,c"), read once.
+fn knob(i: usize, default: f64) -> f64 {
+    static K: std::sync::OnceLock<Vec<Option<f64>>> = std::sync::OnceLock::new();
+    K.get_or_init(|| {
+        std::env::var("DEPTHS_KNOBS").unwrap_or_default().split(',').map(|x| x.parse().ok()).collect()
+    })
+    .get(i)
+    .copied()
+    .flatten()
+    .unwrap_or(default)
+}
 
 fn first(legal: &[Action], f: impl Fn(&Action) -> bool) -> Option<Action> {
     legal.iter().find(|a| f(a)).cloned()
@@ -688,7 +702,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         missing >= 0.4
     };
     // Heal when someone is low.
-    if let Some(a) = heal(HEAL_BELOW) {
+    if let Some(a) = heal(heal_below()) {
         return a;
     }
     if lowest < 0.45
@@ -712,7 +726,9 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     }
     // The Stairs are open: get ready and go down.
     if let Some(a) = guardian {
-        if let Some(h) = heal(0.85) {
+        // XP is worth nothing after the Final Entity: heal fully before it.
+        let last = eco.ecology == depths_rules::Ecology::Subterranean;
+        if let Some(h) = heal(if last { 1.01 } else { knob(7, 0.85) }) {
             return h;
         }
         if min_frac(g) < 0.7
@@ -736,42 +752,60 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         })
         .collect();
     let must_open = remaining.is_empty() || stuck * 3 >= remaining.len().max(1) || stuck > 0 && remaining.len() <= 4;
-    let worried = stuck > 0 || cells < 3;
-    if worried || must_open {
-        // The blocker that frees most tiles, cheapest kind first.
-        let best = blockers
-            .iter()
-            .filter_map(|(a, e, k)| {
-                let mut m = map.clone();
-                m.encounter(*e).ok()?;
-                let freed = stuck as i32 - stuck_count(&m, remaining) as i32;
-                let cost = match k {
-                    Element::Feature => 0,
-                    Element::Door => 1,
-                    Element::Monster { count } => 2 + 2 * i32::from(*count),
-                    _ => 9,
-                };
-                Some((freed * 10 - cost + if freed > 0 || must_open { 0 } else { -100 }, a.clone(), *k))
-            })
-            .max_by_key(|(s, _, _)| *s);
-        if let Some((s, a, k)) = best
-            && (s > -50 || must_open)
-        {
-            let fight = matches!(k, Element::Monster { .. });
-            if fight && let Some(h) = heal(0.75) {
-                return h;
-            }
-            if !fight || healthy || must_open {
-                return a;
-            }
+    let _ = cells;
+    // Weigh every blocker the Heroes can reach (Doors even without a Key):
+    // what it does for the map against what it costs.
+    let base = map_score(g, map, remaining);
+    let key_cost = u16::from(r.key_cost);
+    let mut best: Option<(i32, ElementRef, Element)> = None;
+    for e in map.reachable_unencountered_elements() {
+        let Some((k, _)) = map.element(e) else { continue };
+        if !k.blocks_movement() {
+            continue;
         }
-        if adv.keys == 0 && pool >= u16::from(r.key_cost) {
-            let door_blocks = map.reachable_unencountered_elements().iter().any(|e| {
-                map.element(*e).is_some_and(|(k, _)| k == Element::Door)
-            });
-            if door_blocks && let Some(a) = first(legal, |a| matches!(a, Action::StartPurchase { what: Purchase::Key })) {
-                return a;
+        let cost = match k {
+            Element::Feature => knob(1, 4.0) as i32 + if lowest < 0.5 { 10 } else { 0 },
+            Element::Door => match adv.keys {
+                0 if pool >= key_cost => knob(2, 30.0) as i32,
+                0 => continue,
+                1 => knob(3, 22.0) as i32,
+                2 => knob(4, 12.0) as i32,
+                _ => knob(5, 5.0) as i32,
+            },
+            Element::Monster { count } => {
+                let per = if lowest >= 0.75 { knob(6, 25.0) } else if lowest >= 0.5 { 45.0 } else { 90.0 };
+                (per * f64::from(count)) as i32
             }
+            _ => continue,
+        };
+        let mut m = map.clone();
+        if m.encounter(e).is_err() {
+            continue;
+        }
+        let net = map_score(g, &m, remaining) - base - cost;
+        if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
+            best = Some((net, e, k));
+        }
+    }
+    if let Some((net, e, k)) = best
+        && (net > 0 || must_open)
+    {
+        let fight = matches!(k, Element::Monster { .. });
+        if fight && let Some(h) = heal(0.75) {
+            return h;
+        }
+        if fight && lowest < 0.5 && !must_open && let Some(c) = campfire.clone() {
+            return c;
+        }
+        let a = Action::Encounter { element: e };
+        if legal.contains(&a) {
+            return a;
+        }
+        if k == Element::Door
+            && adv.keys == 0
+            && let Some(a) = first(legal, |a| matches!(a, Action::StartPurchase { what: Purchase::Key }))
+        {
+            return a;
         }
     }
     if let Some(a) = first(legal, |a| matches!(a, Action::DrawTile)) {
