@@ -70,7 +70,7 @@ impl Bot for HeuristicBot {
 
 /// Heal with XP when a Hero falls below this share of their maximum.
 fn heal_below() -> f64 {
-    knob(0, 0.6)
+    knob(0, 0.7)
 }
 
 /// Experiment knobs (DEPTHS_KNOBS="a,b,c"), read once.
@@ -629,7 +629,16 @@ fn map_score(g: &Game, map: &Map, tiles: &[MapTile]) -> i32 {
     let adv = g.adventure().expect("full game");
     let eco = &adv.ecology;
     let legendary = depths_rules::map::discovered_legendary_locations(map, &eco.patterns, &eco.used_runes).len();
-    -(stuck as i32) * 40 + options as i32 + f.cells().count() as i32 * 2 + legendary as i32 * 15
+    let rewards = map
+        .reachable_unencountered_elements()
+        .iter()
+        .filter(|e| map.element(**e).is_some_and(|(k, _)| matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian)))
+        .count();
+    -(stuck as i32) * 40
+        + options as i32
+        + f.cells().count() as i32 * 2
+        + legendary as i32 * 15
+        + rewards as i32 * knob(8, 8.0) as i32
 }
 
 fn explore_choice(g: &Game, legal: &[Action]) -> Action {
@@ -718,7 +727,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     if healthy && let Some(a) = first(legal, |a| matches!(a, Action::EncounterLegendary { .. })) {
         return a;
     }
-    if let Some(a) = first(legal, |a| kind(a) == Some(Element::Chest)) {
+    if let Some(a) = first(legal, |a| kind(a) == Some(Element::Chest) && knob(9, 0.0) == 0.0) {
         // Locked Chests: keep a Key for Doors unless there are several.
         if !adv.options.variants.locked_chests || adv.keys >= 2 {
             return a;
@@ -766,11 +775,11 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         let cost = match k {
             Element::Feature => knob(1, 4.0) as i32 + if lowest < 0.5 { 10 } else { 0 },
             Element::Door => match adv.keys {
-                0 if pool >= key_cost => knob(2, 30.0) as i32,
+                0 if pool >= key_cost => knob(2, 15.0) as i32,
                 0 => continue,
-                1 => knob(3, 22.0) as i32,
-                2 => knob(4, 12.0) as i32,
-                _ => knob(5, 5.0) as i32,
+                1 => knob(3, 10.0) as i32,
+                2 => knob(4, 5.0) as i32,
+                _ => knob(5, 2.0) as i32,
             },
             Element::Monster { count } => {
                 let per = if lowest >= 0.75 { knob(6, 25.0) } else if lowest >= 0.5 { 45.0 } else { 90.0 };
