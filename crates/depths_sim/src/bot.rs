@@ -708,9 +708,13 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let rest_worth = |g: &Game| {
         // Rest when it heals a good share: average missing ≥ 40%.
         let missing: f64 = (0..g.heroes.len()).map(|h| 1.0 - frac(g, h)).sum::<f64>() / g.heroes.len() as f64;
-        missing >= 0.4
+        missing >= knob(10, 0.3)
     };
-    // Heal when someone is low.
+    // Someone is low: the Campfire is free (it brings Monsters back, so only
+    // when it heals a good share), else pay XP.
+    if lowest < heal_below() && campfire.is_some() && rest_worth(g) {
+        return campfire.unwrap();
+    }
     if let Some(a) = heal(heal_below()) {
         return a;
     }
@@ -737,13 +741,13 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     if let Some(a) = guardian {
         // XP is worth nothing after the Final Entity: heal fully before it.
         let last = eco.ecology == depths_rules::Ecology::Subterranean;
-        if let Some(h) = heal(if last { 1.01 } else { knob(7, 0.85) }) {
-            return h;
-        }
         if min_frac(g) < 0.7
             && let Some(c) = campfire
         {
             return c;
+        }
+        if let Some(h) = heal(if last { 1.01 } else { knob(7, 0.85) }) {
+            return h;
         }
         return a;
     }
@@ -774,12 +778,11 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         }
         let cost = match k {
             Element::Feature => knob(1, 4.0) as i32 + if lowest < 0.5 { 10 } else { 0 },
+            // A Key in hand is cheap to use; buying one costs XP.
             Element::Door => match adv.keys {
                 0 if pool >= key_cost => knob(2, 15.0) as i32,
                 0 => continue,
-                1 => knob(3, 10.0) as i32,
-                2 => knob(4, 5.0) as i32,
-                _ => knob(5, 2.0) as i32,
+                _ => knob(3, 4.0) as i32,
             },
             Element::Monster { count } => {
                 let per = if lowest >= 0.75 { knob(6, 25.0) } else if lowest >= 0.5 { 45.0 } else { 90.0 };
