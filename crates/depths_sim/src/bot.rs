@@ -2,8 +2,10 @@
 //! see the [`Game`] and answer with one legal [`Action`].
 
 use depths_rules::adventure::{HeroChoice, Pending, Purchase, XpRef};
-use depths_rules::map::Element;
-use depths_rules::{Action, CombatStep, Game, GameRng, Outcome, Phase};
+use depths_rules::combat::{Slot, may_choose};
+use depths_rules::effect::TargetKind;
+use depths_rules::map::{Element, ElementRef, Map, MapTile};
+use depths_rules::{Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
 /// Chooses one legal action for the current decision.
 pub trait Bot {
@@ -39,9 +41,17 @@ impl Bot for RandomBot {
     }
 }
 
-/// Plays like a careful player: keeps placement options open, encounters
-/// blockers before it dead-ends, picks the Combat Pair that costs least,
-/// heals when low and buys Abilities at Level Up.
+/// Plays like a careful player:
+/// - Combat: plays the cards with the best expected result against what is
+///   left in the Monster deck, resolves the pair that trades least health per
+///   damage dealt (a killing blow avoids Return Damage), spends Power on
+///   Abilities that turn a Monster Hit into something better.
+/// - Exploring: keeps placement options open (a dead-end gauge over the
+///   remaining tiles), encounters the blocker that frees most tiles before it
+///   dead-ends, buys Keys for Doors that block progress, heals with XP (pool
+///   cards, smallest first) below ~60% before fighting, rests at the Campfire
+///   when it is worth most, takes Legendary Locations and Chests, equips Items.
+/// - Level Up: buys an Ability for each Hero the pool can pay for.
 #[derive(Default)]
 pub struct HeuristicBot;
 
@@ -58,6 +68,23 @@ impl Bot for HeuristicBot {
     }
 }
 
+/// Heal with XP when a Hero falls below this share of their maximum.
+fn heal_below() -> f64 {
+    knob(0, 0.7)
+}
+
+/// Experiment knobs (DEPTHS_KNOBS="a,b,c"), read once.
+fn knob(i: usize, default: f64) -> f64 {
+    static K: std::sync::OnceLock<Vec<Option<f64>>> = std::sync::OnceLock::new();
+    K.get_or_init(|| {
+        std::env::var("DEPTHS_KNOBS").unwrap_or_default().split(',').map(|x| x.parse().ok()).collect()
+    })
+    .get(i)
+    .copied()
+    .flatten()
+    .unwrap_or(default)
+}
+
 fn first(legal: &[Action], f: impl Fn(&Action) -> bool) -> Option<Action> {
     legal.iter().find(|a| f(a)).cloned()
 }
@@ -66,49 +93,426 @@ fn best_by(legal: &[Action], score: impl Fn(&Action) -> Option<i32>) -> Option<A
     legal.iter().filter_map(|a| score(a).map(|s| (s, a))).max_by_key(|(s, _)| *s).map(|(_, a)| a.clone())
 }
 
+fn frac(g: &Game, h: usize) -> f64 {
+    let hero = &g.heroes[h];
+    f64::from(hero.health) / f64::from(hero.max_health().max(1))
+}
+
+fn min_frac(g: &Game) -> f64 {
+    (0..g.heroes.len()).map(|h| frac(g, h)).fold(1.0, f64::min)
+}
+
+// ---------------------------------------------------------------------------
+// Combat
+// ---------------------------------------------------------------------------
+
+/// How much a point of the Hero's own health is worth against a point of
+/// damage dealt: more the lower the Hero is.
+fn health_weight(g: &Game, hero: u8) -> f64 {
+    1.2 + 1.5 * (1.0 - frac(g, hero as usize))
+}
+
+/// Effective damage an individual takes from `amount`.
+fn effective(foe: &Foe, individual: usize, amount: u8, magic: bool) -> u8 {
+    let a = if foe.resists_non_magic && !magic { amount / 2 } else { amount };
+    a.saturating_sub(foe.individuals[individual].armor)
+}
+
+/// The lowest health of a living individual (a Hero Hit that reaches it kills).
+fn weakest(foe: &Foe) -> u8 {
+    foe.individuals.iter().filter(|i| i.alive()).map(|i| i.health).min().unwrap_or(0)
+}
+
+struct PairCtx {
+    bonus: u8,
+    block_worth: f64,
+    weight: f64,
+    /// Effective damage needed to kill an individual (avoids Return Damage).
+    kill_at: u8,
+    resist: bool,
+    armor: u8,
+    hero_armor: u8,
+    magic: bool,
+}
+
+impl PairCtx {
+    fn new(g: &Game, hero: u8, foe: &Foe) -> PairCtx {
+        let h = &g.heroes[hero as usize];
+        let has_block = h.abilities().any(|(_, a)| a.activation == Activation::Block);
+        let armor = foe.individuals.iter().filter(|i| i.alive()).map(|i| i.armor).min().unwrap_or(0);
+        PairCtx {
+            bonus: foe.card_bonus,
+            block_worth: if has_block { 2.0 } else { 0.3 },
+            weight: health_weight(g, hero),
+            kill_at: weakest(foe),
+            resist: foe.resists_non_magic,
+            armor,
+            hero_armor: h.armor(),
+            magic: h.has_magic(),
+        }
+    }
+
+    fn value(&self, slot: &Slot) -> f64 {
+        match slot.outcome(self.bonus) {
+            Some(Outcome::Block) => self.block_worth,
+            Some(o) => {
+                let (dealt, taken) = slot.damage(self.bonus).unwrap_or((0, 0));
+                let raw = if self.resist && !self.magic { dealt / 2 } else { dealt };
+                let eff = raw.saturating_sub(self.armor);
+                let mut taken = taken.saturating_sub(self.hero_armor);
+                let mut bonus = 0.0;
+                if o == Outcome::HeroHit && eff >= self.kill_at && self.kill_at > 0 {
+                    // A kill: no Return Damage.
+                    taken = 0;
+                    bonus = 2.0;
+                }
+                f64::from(eff) + bonus - self.weight * f64::from(taken)
+            }
+            None => f64::NEG_INFINITY,
+        }
+    }
+
+    fn best(&self, slots: &[Slot]) -> (usize, f64) {
+        (0..slots.len())
+            .filter(|&i| may_choose(slots, i, self.bonus))
+            .map(|i| (i, self.value(&slots[i])))
+            .fold((0, f64::NEG_INFINITY), |a, b| if b.1 > a.1 { b } else { a })
+    }
+}
+
+fn mk(h: u8, m: u8) -> Slot {
+    Slot {
+        hero: Some(depths_rules::ActionCard::numbered(0, h)),
+        monster: Some(depths_rules::ActionCard::numbered(0, m)),
+        ..Slot::default()
+    }
+}
+
+/// Expected value of `hero_cards` against `monster_cards` cards drawn from
+/// what is left in the Monster deck.
+fn expected(g: &Game, foe: &Foe, ctx: &PairCtx, hero_cards: &[u8], monster_cards: u8) -> f64 {
+    let deck = &g.monster_decks[foe.difficulty.index()];
+    let mut pool: Vec<u8> = deck.draw.iter().filter(|c| !c.power).map(|c| c.value).collect();
+    if pool.len() < 2 {
+        pool = foe.difficulty.action_values().to_vec();
+    }
+    // Values repeat: count each distinct value once, weighted.
+    let mut counts = [0u32; 16];
+    for v in &pool {
+        counts[usize::from(*v).min(15)] += 1;
+    }
+    let vals: Vec<(u8, u32)> = (0..16u8).filter(|v| counts[*v as usize] > 0).map(|v| (v, counts[v as usize])).collect();
+    let (mut total, mut n) = (0.0, 0.0);
+    for &(a, ca) in &vals {
+        for &(b, cb) in &vals {
+            let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
+            if w == 0.0 {
+                continue;
+            }
+            let v = match (hero_cards, monster_cards) {
+                ([h], 1) => ctx.value(&mk(*h, a)),
+                ([h], _) => ctx.value(&mk(*h, a.max(b))),
+                ([h1, h2], 1) => ctx.best(&[mk(*h1, a)]).1.max(ctx.best(&[mk(*h2, a)]).1),
+                ([h1, h2], _) => ctx.best(&[mk(*h1, a), mk(*h2, b)]).1,
+                _ => 0.0,
+            };
+            total += v * w;
+            n += w;
+        }
+    }
+    if n == 0.0 { 0.0 } else { total / n }
+}
+
+/// The individual to hit: the one closest to falling that the damage hurts.
+fn pick_individual(foe: &Foe, amount: u8, magic: bool) -> usize {
+    (0..foe.individuals.len())
+        .filter(|&i| foe.individuals[i].alive())
+        .min_by_key(|&i| {
+            let eff = effective(foe, i, amount, magic);
+            let h = foe.individuals[i].health;
+            let kill = eff >= h;
+            (
+                if eff == 0 {
+                    2
+                } else if kill {
+                    0
+                } else {
+                    1
+                },
+                if kill { 255 - h } else { h.saturating_sub(eff) },
+            )
+        })
+        .unwrap_or(0)
+}
+
+fn foe_strength(f: &Foe) -> u32 {
+    f.individuals.iter().map(|i| u32::from(i.health)).sum::<u32>() + 3 * u32::from(f.difficulty.index() as u8)
+}
+
 fn combat_choice(g: &Game, legal: &[Action]) -> Action {
     let c = g.combat().expect("in combat");
     let pick = match c.step {
-        // Play the highest cards: more Hits, fewer Monster Hits.
-        CombatStep::PlayCards => best_by(legal, |a| match a {
-            Action::PlayCard { hero, card } => {
-                g.heroes[*hero as usize].hand.iter().find(|x| x.id == *card).map(|x| i32::from(x.value))
-            }
-            _ => None,
-        }),
-        CombatStep::Resolve => {
-            // Abilities that deal damage are always worth their Power; then the cheapest pair.
-            let damage = first(legal, |a| {
-                matches!(a, Action::ActivateAbility { hero, source, .. }
-                    if g.heroes[*hero as usize].ability(*source).is_some_and(|ab| ab.effects.iter().any(|e| matches!(e, depths_rules::Effect::DamageMonster { .. }))))
-            });
-            damage
-                .or_else(|| {
-                    best_by(legal, |a| match a {
-                        Action::ChoosePair { engagement, slot, .. } => {
-                            let e = &c.engagements[*engagement as usize];
-                            let bonus = c.foes[e.foe as usize].card_bonus;
-                            let s = e.slots[*slot as usize];
-                            let (dealt, taken) = s.damage(bonus)?;
-                            let block = (s.outcome(bonus) == Some(Outcome::Block)) as i32;
-                            Some(i32::from(dealt) * 2 - i32::from(taken) * 3 + block)
-                        }
-                        _ => None,
+        CombatStep::AssignMonsters => best_by(legal, |a| match a {
+            // The stronger Monster to the healthier Hero.
+            Action::AssignMonsters { foes } => Some(
+                foes.iter()
+                    .enumerate()
+                    .map(|(h, f)| {
+                        i32::from(g.heroes[h].health) * foe_strength(&c.foes[usize::from(*f)]) as i32
                     })
-                })
-                .or_else(|| first(legal, |a| matches!(a, Action::EndTurn { .. })))
-        }
-        // Damage to the weakest individual: kills avoid Return Damage.
-        CombatStep::AssignDamage => best_by(legal, |a| match a {
-            Action::AssignDamage { individual, .. } => {
-                let foe = &c.foes[c.packets[0].foe as usize];
-                foe.individuals.get(*individual as usize).map(|i| -i32::from(i.health))
-            }
+                    .sum(),
+            ),
             _ => None,
         }),
-        _ => None,
+        CombatStep::AvoidReturnDamage => best_by(legal, |a| match a {
+            Action::AvoidReturnDamage { hero } => Some(-((frac(g, *hero as usize) * 1000.0) as i32)),
+            _ => None,
+        }),
+        CombatStep::PlayCards => play_card(g, legal),
+        CombatStep::PlaceMonsterCard => {
+            let e = c.engagements.iter().find(|e| e.waiting.is_some());
+            e.map(|e| {
+                let ctx = PairCtx::new(g, e.hero, &c.foes[e.foe as usize]);
+                let value = |slot: usize| {
+                    let mut s = e.slots.clone();
+                    if slot < s.len() {
+                        s[slot].monster = e.waiting;
+                    }
+                    ctx.best(&s).1
+                };
+                Action::PlaceMonsterCard { hero: e.hero, slot: if value(1) > value(0) { 1 } else { 0 } }
+            })
+            .filter(|a| legal.contains(a))
+        }
+        CombatStep::AssignDamage => {
+            let p = c.packets[0];
+            let foe = &c.foes[p.foe as usize];
+            let a = Action::AssignDamage { hero: p.hero, individual: pick_individual(foe, p.amount, p.magic) as u8 };
+            legal.contains(&a).then_some(a)
+        }
+        CombatStep::Resolve => resolve(g, legal),
     };
     pick.unwrap_or_else(|| legal[0].clone())
+}
+
+fn play_card(g: &Game, legal: &[Action]) -> Option<Action> {
+    let c = g.combat()?;
+    let hero = c.acting_hero()?;
+    let e = c.engagements.iter().find(|e| {
+        e.group == c.group
+            && e.hero == hero
+            && e.slots.iter().filter(|s| s.hero.is_some()).count() < usize::from(e.hero_cards)
+    })?;
+    let foe = &c.foes[e.foe as usize];
+    let ctx = PairCtx::new(g, hero, foe);
+    let hand = &g.heroes[hero as usize].hand;
+    let played: Vec<u8> = e.slots.iter().filter_map(|s| s.hero.map(|h| h.value)).collect();
+    let mut best: Option<(f64, Action)> = None;
+    for (i, card) in hand.iter().enumerate() {
+        let a = Action::PlayCard { hero, card: card.id };
+        if !legal.contains(&a) {
+            continue;
+        }
+        let mut cards = played.clone();
+        cards.push(card.value);
+        let v = if cards.len() < usize::from(e.hero_cards) {
+            (0..hand.len())
+                .filter(|&j| j != i)
+                .map(|j| expected(g, foe, &ctx, &[card.value, hand[j].value], e.monster_cards))
+                .fold(f64::NEG_INFINITY, f64::max)
+                .max(expected(g, foe, &ctx, &[card.value], e.monster_cards))
+        } else {
+            expected(g, foe, &ctx, &cards, e.monster_cards)
+        };
+        // Keep high cards for later when it costs little: a slight tie-break.
+        let v = v - 0.01 * f64::from(card.value);
+        if best.as_ref().is_none_or(|(b, _)| v > *b) {
+            best = Some((v, a));
+        }
+    }
+    best.map(|(_, a)| a)
+}
+
+fn resolve(g: &Game, legal: &[Action]) -> Option<Action> {
+    let c = g.combat()?;
+    let hero = c.acting_hero()?;
+    let h = &g.heroes[hero as usize];
+    let power = h.stored_power.len() as u8;
+    let ok = |a: &Action| legal.contains(a);
+    for (e, en) in c.engagements_of(hero) {
+        if en.chosen.is_some() || !en.slots.iter().any(|s| s.hero.is_some() && s.monster.is_some()) {
+            continue;
+        }
+        let foe = &c.foes[en.foe as usize];
+        let ctx = PairCtx::new(g, hero, foe);
+        let (_, now) = ctx.best(&en.slots);
+        // Power is scarce: spend it only to avoid real harm.
+        let threshold = if power >= 2 { 2.0 } else { 3.0 };
+        let mut options: Vec<(f64, Action)> = Vec::new();
+        for (source, ability) in h.abilities() {
+            let Activation::Power(cost) = ability.activation else { continue };
+            if cost > power || !ability.alters_pairs() {
+                continue;
+            }
+            let e8 = e as u8;
+            if ability.effects.contains(&Effect::SwapPlayedCards) && en.slots.len() == 2 {
+                let mut s = en.slots.clone();
+                (s[0].hero, s[1].hero) = (s[1].hero, s[0].hero);
+                let v = ctx.best(&s).1;
+                options.push((v, Action::ActivateAbility { hero, source, target: Target::Engagement(e8) }));
+            } else if ability.effects.contains(&Effect::RedrawMonsterCard) && now < -3.0 {
+                let worst = (0..en.slots.len())
+                    .filter(|&i| en.slots[i].monster.is_some())
+                    .max_by_key(|&i| en.slots[i].monster_value(ctx.bonus));
+                if let Some(slot) = worst {
+                    // A fresh card is on average middling.
+                    let v = now / 3.0;
+                    options.push((
+                        v,
+                        Action::ActivateAbility {
+                            hero,
+                            source,
+                            target: Target::MonsterSlot { engagement: e8, slot: slot as u8 },
+                        },
+                    ));
+                }
+            } else if let Some(Effect::ModifyPlayedCard { delta }) = ability.effects.first() {
+                for i in 0..en.slots.len() {
+                    if en.slots[i].hero.is_none() {
+                        continue;
+                    }
+                    let mut s = en.slots.clone();
+                    s[i].hero_delta += *delta;
+                    options.push((
+                        ctx.best(&s).1,
+                        Action::ActivateAbility { hero, source, target: Target::HeroSlot { engagement: e8, slot: i as u8 } },
+                    ));
+                }
+            } else if let Some(Effect::ModifyMonsterCard { delta }) = ability.effects.first() {
+                for i in 0..en.slots.len() {
+                    if en.slots[i].monster.is_none() {
+                        continue;
+                    }
+                    let mut s = en.slots.clone();
+                    s[i].monster_delta += *delta;
+                    options.push((
+                        ctx.best(&s).1,
+                        Action::ActivateAbility {
+                            hero,
+                            source,
+                            target: Target::MonsterSlot { engagement: e8, slot: i as u8 },
+                        },
+                    ));
+                }
+            } else if ability.effects.contains(&Effect::IgnoreResults) && now < -6.0 {
+                options.push((0.0, Action::ActivateAbility { hero, source, target: Target::Engagement(e8) }));
+            }
+        }
+        if let Some((v, a)) = options.into_iter().filter(|(_, a)| ok(a)).max_by(|x, y| x.0.total_cmp(&y.0))
+            && v >= now + threshold
+        {
+            return Some(a);
+        }
+        let (slot, _) = ctx.best(&en.slots);
+        let a = Action::ChoosePair { hero, engagement: e as u8, slot: slot as u8 };
+        if ok(&a) {
+            return Some(a);
+        }
+        return first(legal, |x| matches!(x, Action::ChoosePair { hero: hh, .. } if *hh == hero));
+    }
+    // Damage and healing abilities, Power and Block.
+    for (source, ability) in h.abilities() {
+        if ability.alters_pairs() {
+            continue;
+        }
+        let target = match ability.target_kind() {
+            TargetKind::Individual => {
+                let Some((_, en)) = c.engagements_of(hero).find(|(_, en)| !c.foes[en.foe as usize].is_defeated())
+                else {
+                    continue;
+                };
+                let foe = &c.foes[en.foe as usize];
+                let amount = ability
+                    .effects
+                    .iter()
+                    .find_map(|e| if let Effect::DamageMonster { amount, .. } = e { Some(*amount) } else { None })
+                    .unwrap_or(0);
+                Target::Individual { foe: en.foe, individual: pick_individual(foe, amount, true) as u8 }
+            }
+            TargetKind::Hero => {
+                let worst = (0..g.heroes.len())
+                    .max_by_key(|&i| g.heroes[i].max_health() - g.heroes[i].health)
+                    .unwrap_or(0);
+                if g.heroes[worst].health == g.heroes[worst].max_health() {
+                    continue;
+                }
+                Target::Hero(worst as u8)
+            }
+            TargetKind::None => {
+                // Healing with nothing to heal, or a Power-only buff: skip when useless.
+                let heals = ability.effects.iter().any(|e| matches!(e, Effect::HealHeroes { .. }));
+                if heals && g.heroes.iter().all(|x| x.health == x.max_health()) {
+                    continue;
+                }
+                Target::None
+            }
+            _ => continue,
+        };
+        // Keep one Power Card for Brush Aside-like escapes when a pure damage
+        // ability would spend the last one on a nearly dead Monster anyway.
+        let a = Action::ActivateAbility { hero, source, target };
+        if ok(&a) {
+            return Some(a);
+        }
+    }
+    first(legal, |a| matches!(a, Action::EndTurn { .. }))
+}
+
+// ---------------------------------------------------------------------------
+// Pending decisions outside Combat
+// ---------------------------------------------------------------------------
+
+fn pool_xp(g: &Game) -> u16 {
+    g.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum())
+}
+
+fn ability_score(ab: &depths_rules::Ability) -> i32 {
+    let mut s = 0;
+    for e in &ab.effects {
+        s += match e {
+            Effect::Armor { amount } => 8 * i32::from(*amount),
+            Effect::DamageMonster { amount, .. } => 2 * i32::from(*amount),
+            Effect::BonusDamage { amount } => 2 * i32::from(*amount),
+            Effect::HealHeroes { amount, .. } => i32::from(*amount) + 1,
+            Effect::SwapPlayedCards | Effect::ModifyMonsterCard { .. } | Effect::ModifyPlayedCard { .. } => 5,
+            Effect::RedrawMonsterCard | Effect::IgnoreResults => 4,
+            Effect::Magic => 3,
+            Effect::StorePower => 3,
+            Effect::UnlockDoor | Effect::Keys { .. } => 3,
+            _ => 1,
+        };
+    }
+    s += match ab.activation {
+        Activation::Passive => 6,
+        Activation::Block => 0,
+        Activation::Power(n) => -i32::from(n),
+    };
+    if ab.exhaust_after_use {
+        s -= 2;
+    }
+    s
+}
+
+fn item_score(it: &depths_rules::hero::ItemCard) -> i32 {
+    let mut s = 4 * i32::from(it.armor) + if it.magic { 3 } else { 0 };
+    s += it.abilities.iter().map(ability_score).sum::<i32>();
+    s += it.add_cards.iter().map(|&v| i32::from(v) - 4).sum::<i32>();
+    for a in &it.abilities {
+        if a.effects.iter().any(|e| matches!(e, Effect::WoundEachRound { .. })) {
+            s -= 6;
+        }
+    }
+    s
 }
 
 fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action {
@@ -125,7 +529,18 @@ fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action {
             _ => None,
         }),
         Pending::ChooseHero(_) => best_by(legal, |a| match a {
-            Action::ChooseHero { hero } => Some(-(g.heroes[*hero as usize].items.len() as i32)),
+            Action::ChooseHero { hero } => {
+                let h = &g.heroes[*hero as usize];
+                Some(-(h.items.len() as i32) * 10 - i32::from(h.armor()))
+            }
+            _ => None,
+        }),
+        Pending::ChooseItem { options, .. } => best_by(legal, |a| match a {
+            Action::ChooseOption { index } => options.get(usize::from(*index)).map(item_score),
+            _ => None,
+        }),
+        Pending::ChooseAbility { options, .. } => best_by(legal, |a| match a {
+            Action::ChooseOption { index } => options.get(usize::from(*index)).map(|o| ability_score(&o.ability)),
             _ => None,
         }),
         // Remove the lowest cards.
@@ -135,99 +550,305 @@ fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action {
             }
             _ => None,
         }),
-        Pending::Purchase { .. } => first(legal, |a| matches!(a, Action::PayXp { card: XpRef::Pool(_) }))
-            .or_else(|| first(legal, |a| matches!(a, Action::CancelPurchase))),
-        Pending::SplitHealing { .. } => best_by(legal, |a| match a {
-            // Spread healing towards whoever is lowest.
-            Action::SplitHealing { amounts } => {
-                Some(amounts.iter().zip(&g.heroes).map(|(x, h)| -(i32::from(h.health) + i32::from(*x)).pow(2)).sum())
+        Pending::Purchase { cost, paid, items, .. } => {
+            let have: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
+                + items.iter().map(|(_, i)| u16::from(i.xp)).sum::<u16>();
+            let left = u16::from(*cost).saturating_sub(have);
+            let pool = &g.adventure().expect("full game").xp_pool;
+            // A card that pays exactly what is left, else the smallest card.
+            let exact = pool.iter().position(|c| u16::from(c.xp) == left);
+            let smallest = (0..pool.len()).min_by_key(|&i| pool[i].xp);
+            let fits: u16 = pool.iter().map(|c| u16::from(c.xp)).sum();
+            if fits >= left {
+                exact
+                    .or(smallest)
+                    .map(|i| Action::PayXp { card: XpRef::Pool(i as u8) })
+                    .filter(|a| legal.contains(a))
+            } else {
+                first(legal, |a| matches!(a, Action::CancelPurchase))
             }
+        }
+        Pending::SplitHealing { .. } => best_by(legal, |a| match a {
+            // Spread healing towards whoever is lowest (by share of maximum).
+            Action::SplitHealing { amounts } => Some(
+                amounts
+                    .iter()
+                    .zip(&g.heroes)
+                    .map(|(x, h)| {
+                        let f = (i32::from(h.health) + i32::from(*x)) * 100 / i32::from(h.max_health().max(1));
+                        -(100 - f).pow(2)
+                    })
+                    .sum(),
+            ),
             _ => None,
         }),
-        Pending::LevelUp { .. } => {
-            first(legal, |a| matches!(a, Action::StartPurchase { what: Purchase::Ability { .. } }))
+        Pending::LevelUp { bought } => {
+            let cost = g.adventure().map_or(255, |a| u16::from(a.ecology.reference.ability_cost));
+            // Weakest Hero first.
+            let mut order: Vec<usize> = (0..g.heroes.len()).filter(|&h| !bought[h]).collect();
+            order.sort_by_key(|&h| g.heroes[h].abilities.len());
+            let buy = order
+                .into_iter()
+                .map(|h| Action::StartPurchase { what: Purchase::Ability { hero: h as u8 } })
+                .find(|a| legal.contains(a));
+            if pool_xp(g) >= cost { buy } else { None }
                 .or_else(|| first(legal, |a| matches!(a, Action::FinishLevelUp)))
         }
         _ => None,
     };
-    pick.unwrap_or_else(|| legal[0].clone())
+    pick.unwrap_or_else(|| {
+        if legal.is_empty() {
+            panic!("no legal action for {p:?}; pending {:?}", g.adventure().map(|a| &a.pending));
+        }
+        legal[0].clone()
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Exploring
+// ---------------------------------------------------------------------------
+
+/// Remaining tiles that could not be placed now.
+fn stuck_count(map: &Map, tiles: &[MapTile]) -> usize {
+    let f = map.frontier();
+    tiles.iter().filter(|t| f.legal_placements(t).is_empty()).count()
+}
+
+/// How good a map is to keep exploring from: few stuck tiles, many places.
+fn map_score(g: &Game, map: &Map, tiles: &[MapTile]) -> i32 {
+    let f = map.frontier();
+    let mut stuck = 0;
+    let mut options = 0;
+    for t in tiles {
+        let n = f.legal_placements(t).len();
+        if n == 0 {
+            stuck += 1;
+        }
+        options += n.min(8);
+    }
+    let adv = g.adventure().expect("full game");
+    let eco = &adv.ecology;
+    let legendary = depths_rules::map::discovered_legendary_locations(map, &eco.patterns, &eco.used_runes).len();
+    let rewards = map
+        .reachable_unencountered_elements()
+        .iter()
+        .filter(|e| map.element(**e).is_some_and(|(k, _)| matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian)))
+        .count();
+    -(stuck as i32) * 40
+        + options as i32
+        + f.cells().count() as i32 * 2
+        + legendary as i32 * 15
+        + rewards as i32 * knob(8, 8.0) as i32
 }
 
 fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let adv = g.adventure().expect("full game");
     let eco = &adv.ecology;
     let map = &eco.map;
+    let remaining = eco.pile.tiles();
     // Place the drawn tile where it leaves the most room to grow.
-    if eco.drawn.is_some() {
+    if let Some(tile) = &eco.drawn {
         let pick = best_by(legal, |a| match a {
             Action::PlaceTile { placement } => {
-                let mut next = g.clone();
-                next.apply(a.clone()).ok()?;
-                let m = &next.adventure()?.ecology.map;
-                let room = m.frontier().cells().count() as i32;
-                let _ = placement;
-                Some(room * 4 + m.reachable_unencountered_elements().len() as i32)
+                let mut m = map.clone();
+                m.place(tile, *placement).ok()?;
+                Some(map_score(g, &m, remaining))
             }
             _ => None,
         });
         return pick.unwrap_or_else(|| legal[0].clone());
     }
-    let low = g.heroes.iter().any(|h| h.health * 2 < h.max_health());
+    if let Some(tile) = &eco.dead_end.set_aside
+        && let Some(a) = best_by(legal, |a| match a {
+            Action::PlaceSetAsideTile { placement } => {
+                let mut m = map.clone();
+                m.place(tile, *placement).ok()?;
+                Some(map_score(g, &m, remaining))
+            }
+            _ => None,
+        })
+    {
+        return a;
+    }
+    // Equip what is not equipped yet, best first.
+    if let Some(a) = best_by(legal, |a| match a {
+        Action::Equip { hero, item } => {
+            let it = &g.heroes[*hero as usize].items[usize::from(*item)];
+            (!it.equipped && item_score(&it.card) > 0).then(|| item_score(&it.card))
+        }
+        _ => None,
+    }) {
+        return a;
+    }
+    let r = &eco.reference;
+    let pool = pool_xp(g);
+    let lowest = min_frac(g);
     let kind = |a: &Action| match a {
         Action::Encounter { element } => map.element(*element).map(|(k, _)| k),
         _ => None,
     };
-    // Heal when someone is low and XP allows.
-    if low
-        && let Some(a) = first(legal, |a| matches!(a, Action::StartPurchase { what: Purchase::Healing { units: 1 } }))
+    let heal = |threshold: f64| -> Option<Action> {
+        if min_frac(g) >= threshold || r.healing.xp == 0 {
+            return None;
+        }
+        let per_unit = u16::from(r.healing.health)
+            * g.heroes.len() as u16
+            * if adv.options.variants.double_healing { 2 } else { 1 };
+        let missing: u16 = g.heroes.iter().map(|h| u16::from(h.max_health() - h.health)).sum();
+        let want = missing.div_ceil(per_unit.max(1));
+        let afford = pool / u16::from(r.healing.xp);
+        let units = want.min(afford).min(20) as u8;
+        if units == 0 {
+            return None;
+        }
+        let a = Action::StartPurchase { what: Purchase::Healing { units } };
+        legal.contains(&a).then_some(a)
+    };
+    let campfire = first(legal, |a| kind(a) == Some(Element::Campfire));
+    let rest_worth = |g: &Game| {
+        // Rest when it heals a good share: average missing ≥ 40%.
+        let missing: f64 = (0..g.heroes.len()).map(|h| 1.0 - frac(g, h)).sum::<f64>() / g.heroes.len() as f64;
+        missing >= knob(10, 0.3)
+    };
+    // Someone is low: the Campfire is free (it brings Monsters back, so only
+    // when it heals a good share), else pay XP.
+    if lowest < heal_below() && campfire.is_some() && rest_worth(g) {
+        return campfire.unwrap();
+    }
+    if let Some(a) = heal(heal_below()) {
+        return a;
+    }
+    if lowest < 0.45
+        && let Some(a) = campfire.clone()
     {
-        let spare = g.payable_xp() > 6;
-        if spare {
+        return a;
+    }
+    if campfire.is_some() && rest_worth(g) {
+        return campfire.unwrap();
+    }
+    let guardian = first(legal, |a| kind(a) == Some(Element::StairGuardian));
+    let healthy = lowest >= 0.5;
+    if healthy && let Some(a) = first(legal, |a| matches!(a, Action::EncounterLegendary { .. })) {
+        return a;
+    }
+    if let Some(a) = first(legal, |a| kind(a) == Some(Element::Chest) && knob(9, 0.0) == 0.0) {
+        // Locked Chests: keep a Key for Doors unless there are several.
+        if !adv.options.variants.locked_chests || adv.keys >= 2 {
             return a;
         }
     }
-    let campfire = first(legal, |a| kind(a) == Some(Element::Campfire));
-    if low && let Some(a) = campfire {
-        return a;
-    }
-    if let Some(a) = first(legal, |a| matches!(a, Action::EncounterLegendary { .. })) {
-        return a;
-    }
-    if let Some(a) = first(legal, |a| kind(a) == Some(Element::Chest)) {
+    // The Stairs are open: get ready and go down.
+    if let Some(a) = guardian {
+        // XP is worth nothing after the Final Entity: heal fully before it.
+        let last = eco.ecology == depths_rules::Ecology::Subterranean;
+        if min_frac(g) < 0.7
+            && let Some(c) = campfire
+        {
+            return c;
+        }
+        if let Some(h) = heal(if last { 1.01 } else { knob(7, 0.85) }) {
+            return h;
+        }
         return a;
     }
     // Dead-end gauge: how many of the remaining tiles could not be placed now.
-    let remaining = eco.pile.tiles();
-    let frontier = map.frontier();
-    let stuck = remaining.iter().filter(|t| frontier.legal_placements(t).is_empty()).count();
-    let blockers: Vec<Action> = legal
+    let stuck = stuck_count(map, remaining);
+    let cells = map.frontier().cells().count();
+    let blockers: Vec<(Action, ElementRef, Element)> = legal
         .iter()
-        .filter(|a| matches!(kind(a), Some(Element::Feature) | Some(Element::Door) | Some(Element::Monster { .. })))
-        .cloned()
+        .filter_map(|a| match a {
+            Action::Encounter { element } => {
+                let k = kind(a)?;
+                k.blocks_movement().then(|| (a.clone(), *element, k))
+            }
+            _ => None,
+        })
         .collect();
-    if stuck > 0 || frontier.cells().count() < 3 {
-        // Features and Doors first, then Monsters while healthy.
-        if let Some(a) = blockers.iter().find(|a| matches!(kind(a), Some(Element::Feature) | Some(Element::Door))) {
-            return a.clone();
+    let must_open = remaining.is_empty() || stuck * 3 >= remaining.len().max(1) || stuck > 0 && remaining.len() <= 4;
+    let _ = cells;
+    // Weigh every blocker the Heroes can reach (Doors even without a Key):
+    // what it does for the map against what it costs.
+    let base = map_score(g, map, remaining);
+    let key_cost = u16::from(r.key_cost);
+    let mut best: Option<(i32, ElementRef, Element)> = None;
+    for e in map.reachable_unencountered_elements() {
+        let Some((k, _)) = map.element(e) else { continue };
+        if !k.blocks_movement() {
+            continue;
         }
-        if !low && let Some(a) = blockers.first() {
-            return a.clone();
+        let cost = match k {
+            Element::Feature => knob(1, 4.0) as i32 + if lowest < 0.5 { 10 } else { 0 },
+            // A Key in hand is cheap to use; buying one costs XP.
+            Element::Door => match adv.keys {
+                0 if pool >= key_cost => knob(2, 15.0) as i32,
+                0 => continue,
+                _ => knob(3, 4.0) as i32,
+            },
+            Element::Monster { count } => {
+                let per = if lowest >= 0.75 { knob(6, 25.0) } else if lowest >= 0.5 { 45.0 } else { 90.0 };
+                (per * f64::from(count)) as i32
+            }
+            _ => continue,
+        };
+        let mut m = map.clone();
+        if m.encounter(e).is_err() {
+            continue;
         }
-        if adv.keys == 0
+        let net = map_score(g, &m, remaining) - base - cost;
+        if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
+            best = Some((net, e, k));
+        }
+    }
+    if let Some((net, e, k)) = best
+        && (net > 0 || must_open)
+    {
+        let fight = matches!(k, Element::Monster { .. });
+        if fight && let Some(h) = heal(0.75) {
+            return h;
+        }
+        if fight && lowest < 0.5 && !must_open && let Some(c) = campfire.clone() {
+            return c;
+        }
+        let a = Action::Encounter { element: e };
+        if legal.contains(&a) {
+            return a;
+        }
+        if k == Element::Door
+            && adv.keys == 0
             && let Some(a) = first(legal, |a| matches!(a, Action::StartPurchase { what: Purchase::Key }))
         {
             return a;
         }
     }
-    // Monsters and Features give XP; take them while healthy, before the Stairs.
-    if !low && let Some(a) = blockers.first() {
-        return a.clone();
-    }
     if let Some(a) = first(legal, |a| matches!(a, Action::DrawTile)) {
         return a;
     }
-    if let Some(a) = blockers.first().cloned().or(campfire) {
+    // No tiles left: open whatever blocks, Features and Doors first.
+    let mut order = blockers.clone();
+    order.sort_by_key(|(_, _, k)| match k {
+        Element::Feature => 0,
+        Element::Door => 1,
+        _ => 2,
+    });
+    if let Some((a, _, k)) = order.first() {
+        if matches!(k, Element::Monster { .. })
+            && let Some(h) = heal(0.75)
+        {
+            return h;
+        }
+        return a.clone();
+    }
+    if let Some(a) = first(legal, |a| matches!(a, Action::StartPurchase { what: Purchase::Key })) {
+        if pool >= u16::from(r.key_cost) {
+            return a;
+        }
+    }
+    if let Some(a) = campfire.or_else(|| first(legal, |a| matches!(a, Action::EncounterLegendary { .. }))) {
         return a;
     }
-    first(legal, |a| kind(a) == Some(Element::StairGuardian)).unwrap_or_else(|| legal[0].clone())
+    // Nothing useful: anything but an endless purchase or an Item toggle.
+    first(legal, |a| {
+        !matches!(a, Action::StartPurchase { .. } | Action::Equip { .. } | Action::Unequip { .. } | Action::CancelPurchase)
+    })
+    .unwrap_or_else(|| legal[0].clone())
 }
