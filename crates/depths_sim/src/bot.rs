@@ -76,13 +76,11 @@ fn heal_below() -> f64 {
 /// Experiment knobs (DEPTHS_KNOBS="a,b,c"), read once.
 fn knob(i: usize, default: f64) -> f64 {
     static K: std::sync::OnceLock<Vec<Option<f64>>> = std::sync::OnceLock::new();
-    K.get_or_init(|| {
-        std::env::var("DEPTHS_KNOBS").unwrap_or_default().split(',').map(|x| x.parse().ok()).collect()
-    })
-    .get(i)
-    .copied()
-    .flatten()
-    .unwrap_or(default)
+    K.get_or_init(|| std::env::var("DEPTHS_KNOBS").unwrap_or_default().split(',').map(|x| x.parse().ok()).collect())
+        .get(i)
+        .copied()
+        .flatten()
+        .unwrap_or(default)
 }
 
 fn first(legal: &[Action], f: impl Fn(&Action) -> bool) -> Option<Action> {
@@ -257,9 +255,7 @@ fn combat_choice(g: &Game, legal: &[Action]) -> Action {
             Action::AssignMonsters { foes } => Some(
                 foes.iter()
                     .enumerate()
-                    .map(|(h, f)| {
-                        i32::from(g.heroes[h].health) * foe_strength(&c.foes[usize::from(*f)]) as i32
-                    })
+                    .map(|(h, f)| i32::from(g.heroes[h].health) * foe_strength(&c.foes[usize::from(*f)]) as i32)
                     .sum(),
             ),
             _ => None,
@@ -385,7 +381,11 @@ fn resolve(g: &Game, legal: &[Action]) -> Option<Action> {
                     s[i].hero_delta += *delta;
                     options.push((
                         ctx.best(&s).1,
-                        Action::ActivateAbility { hero, source, target: Target::HeroSlot { engagement: e8, slot: i as u8 } },
+                        Action::ActivateAbility {
+                            hero,
+                            source,
+                            target: Target::HeroSlot { engagement: e8, slot: i as u8 },
+                        },
                     ));
                 }
             } else if let Some(Effect::ModifyMonsterCard { delta }) = ability.effects.first() {
@@ -440,9 +440,8 @@ fn resolve(g: &Game, legal: &[Action]) -> Option<Action> {
                 Target::Individual { foe: en.foe, individual: pick_individual(foe, amount, true) as u8 }
             }
             TargetKind::Hero => {
-                let worst = (0..g.heroes.len())
-                    .max_by_key(|&i| g.heroes[i].max_health() - g.heroes[i].health)
-                    .unwrap_or(0);
+                let worst =
+                    (0..g.heroes.len()).max_by_key(|&i| g.heroes[i].max_health() - g.heroes[i].health).unwrap_or(0);
                 if g.heroes[worst].health == g.heroes[worst].max_health() {
                     continue;
                 }
@@ -560,10 +559,7 @@ fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action {
             let smallest = (0..pool.len()).min_by_key(|&i| pool[i].xp);
             let fits: u16 = pool.iter().map(|c| u16::from(c.xp)).sum();
             if fits >= left {
-                exact
-                    .or(smallest)
-                    .map(|i| Action::PayXp { card: XpRef::Pool(i as u8) })
-                    .filter(|a| legal.contains(a))
+                exact.or(smallest).map(|i| Action::PayXp { card: XpRef::Pool(i as u8) }).filter(|a| legal.contains(a))
             } else {
                 first(legal, |a| matches!(a, Action::CancelPurchase))
             }
@@ -591,8 +587,7 @@ fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action {
                 .into_iter()
                 .map(|h| Action::StartPurchase { what: Purchase::Ability { hero: h as u8 } })
                 .find(|a| legal.contains(a));
-            if pool_xp(g) >= cost { buy } else { None }
-                .or_else(|| first(legal, |a| matches!(a, Action::FinishLevelUp)))
+            if pool_xp(g) >= cost { buy } else { None }.or_else(|| first(legal, |a| matches!(a, Action::FinishLevelUp)))
         }
         _ => None,
     };
@@ -632,7 +627,10 @@ fn map_score(g: &Game, map: &Map, tiles: &[MapTile]) -> i32 {
     let rewards = map
         .reachable_unencountered_elements()
         .iter()
-        .filter(|e| map.element(**e).is_some_and(|(k, _)| matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian)))
+        .filter(|e| {
+            map.element(**e)
+                .is_some_and(|(k, _)| matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian))
+        })
         .count();
     -(stuck as i32) * 40
         + options as i32
@@ -785,7 +783,13 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
                 _ => knob(3, 4.0) as i32,
             },
             Element::Monster { count } => {
-                let per = if lowest >= 0.75 { knob(6, 25.0) } else if lowest >= 0.5 { 45.0 } else { 90.0 };
+                let per = if lowest >= 0.75 {
+                    knob(6, 25.0)
+                } else if lowest >= 0.5 {
+                    45.0
+                } else {
+                    90.0
+                };
                 (per * f64::from(count)) as i32
             }
             _ => continue,
@@ -806,7 +810,11 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         if fight && let Some(h) = heal(0.75) {
             return h;
         }
-        if fight && lowest < 0.5 && !must_open && let Some(c) = campfire.clone() {
+        if fight
+            && lowest < 0.5
+            && !must_open
+            && let Some(c) = campfire.clone()
+        {
             return c;
         }
         let a = Action::Encounter { element: e };
@@ -848,7 +856,10 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     }
     // Nothing useful: anything but an endless purchase or an Item toggle.
     first(legal, |a| {
-        !matches!(a, Action::StartPurchase { .. } | Action::Equip { .. } | Action::Unequip { .. } | Action::CancelPurchase)
+        !matches!(
+            a,
+            Action::StartPurchase { .. } | Action::Equip { .. } | Action::Unequip { .. } | Action::CancelPurchase
+        )
     })
     .unwrap_or_else(|| legal[0].clone())
 }

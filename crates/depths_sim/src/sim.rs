@@ -57,9 +57,6 @@ pub fn play_one(
         if let Some(c) = g.combat() {
             last_foe = c.foes.iter().map(|f| f.name().to_string()).collect::<Vec<_>>().join(" + ");
         }
-        if g.legal_actions().is_empty() {
-            unstick(&mut g);
-        }
         let a = b.choose(&g);
         if log {
             actions.push(a.clone());
@@ -95,25 +92,6 @@ pub fn play_one(
         },
         actions,
     )
-}
-
-/// Works around a rules-core gap: a Legendary Location grants a class-only
-/// Item and no Hero of that class is playing, so no Hero may be chosen and
-/// nothing is legal. The book only restricts *equipping* such Items, so the
-/// first Hero takes it (to spend for XP) without being able to equip it.
-fn unstick(g: &mut Game) {
-    use depths_rules::adventure::{HeroChoice, Pending};
-    let Some(adv) = g.adventure.as_deref_mut() else { return };
-    if let Some(Pending::ChooseHero(HeroChoice::GainItem(item))) = adv.pending.first_mut() {
-        let original = item.class_only;
-        let name = item.id.clone();
-        item.class_only = Some(g.heroes[0].mat.class);
-        if g.apply(Action::ChooseHero { hero: 0 }).is_ok() {
-            for it in g.heroes[0].items.iter_mut().filter(|i| i.card.id == name) {
-                it.card.class_only = original;
-            }
-        }
-    }
 }
 
 /// Plays `games` seeds from `seed` on `threads` threads.
