@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::{
     PlaySystems,
     cli::Options,
+    rules_ref::{Tab, ToggleRules},
     saves::{LoadSave, SaveDir, list_saves},
     screens::Screen,
     session::StartGame,
@@ -89,6 +90,7 @@ fn apply_menu_actions(
     dir: Res<SaveDir>,
     mut loads: MessageWriter<LoadSave>,
     mut exit: MessageWriter<AppExit>,
+    mut rules: MessageWriter<ToggleRules>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for action in actions.read() {
@@ -105,8 +107,7 @@ fn apply_menu_actions(
             },
             MenuAction::Load => show_saves.0 = !show_saves.0,
             MenuAction::Rules => {
-                notice.0 =
-                    Some("The rulebook is RULEBOOK.txt; the Reference Card is on the board's right panel.".into())
+                rules.write(ToggleRules(Tab::Rulebook));
             }
             MenuAction::Quit => {
                 exit.write(AppExit::Success);
