@@ -79,9 +79,12 @@ pub fn parse_sections(text: &str) -> Vec<Section> {
     }
     let mut out: Vec<Section> = Vec::new();
     let mut next = 0;
-    for l in &lines[i..] {
-        // A heading the text spells differently is skipped, not fatal.
-        if let Some(k) = (next..toc.len().min(next + 4)).find(|k| l.trim() == toc[*k].0) {
+    let blank = |j: usize| lines.get(j).is_none_or(|l| l.trim().is_empty());
+    for (j, l) in lines.iter().enumerate().skip(i) {
+        // A heading is a paragraph of its own (not an item of a list); one
+        // the text spells differently is skipped, not fatal.
+        let alone = blank(j - 1) && blank(j + 1);
+        if let Some(k) = (next..toc.len().min(next + 4)).find(|k| alone && l.trim() == toc[*k].0) {
             out.push(Section { title: toc[k].0.clone(), depth: toc[k].1, body: String::new() });
             next = k + 1;
         } else if let Some(s) = out.last_mut() {
@@ -158,6 +161,8 @@ pub struct RulesWindow {
     pub query: String,
     /// The section shown (an index into [`sections`]).
     pub selected: usize,
+    /// Put the keyboard in the search box on the next frame (just opened).
+    pub focus_search: bool,
 }
 
 /// Open (or close, if it is already showing) the reference at `Tab`.
@@ -210,6 +215,7 @@ fn toggle_rules(
         } else {
             window.open = true;
             window.tab = *tab;
+            window.focus_search = true;
         }
         redraw.write(RequestRedraw);
     }
@@ -234,7 +240,11 @@ fn rules_ui(mut contexts: EguiContexts, mut window: ResMut<RulesWindow>) -> Resu
                 if w.tab != Tab::Shortcuts {
                     ui.separator();
                     ui.label("🔍");
-                    ui.add(egui::TextEdit::singleline(&mut w.query).hint_text("search").desired_width(200.0));
+                    let search =
+                        ui.add(egui::TextEdit::singleline(&mut w.query).hint_text("search").desired_width(200.0));
+                    if std::mem::take(&mut w.focus_search) {
+                        search.request_focus();
+                    }
                     if !w.query.is_empty() && ui.small_button("✖").clicked() {
                         w.query.clear();
                     }
@@ -331,7 +341,18 @@ mod tests {
     fn the_rulebook_is_cut_at_its_table_of_contents() {
         let s = sections();
         let titles: Vec<&str> = s.iter().map(|s| s.title.as_str()).collect();
-        for want in ["Background", "Exploring", "Placing Map Tiles", "Combat", "5. Apply Damage", "Glossary"] {
+        for want in [
+            "Background",
+            "1. Ecology Cards",
+            "2. Ecology Map Tiles",
+            "4. Hero Item Cards, Ability Cards and Item Action Cards",
+            "Exploring",
+            "Placing Map Tiles",
+            "Combat",
+            "5. Apply Damage",
+            "Glossary",
+            "Combat Sequence",
+        ] {
             assert!(titles.contains(&want), "{want} missing from {titles:?}");
         }
         let placing = s.iter().find(|s| s.title == "Placing Map Tiles").unwrap();
