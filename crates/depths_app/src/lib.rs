@@ -21,6 +21,7 @@ pub mod saves;
 pub mod screens;
 pub mod screenshot;
 pub mod session;
+pub mod settings;
 mod systems;
 mod ui_style;
 
@@ -61,6 +62,7 @@ impl Plugin for AppPlugin {
             redraw::plugin,
             screenshot::plugin,
             rules_ref::ui_plugin,
+            settings::plugin,
         ));
     }
 }

@@ -79,6 +79,7 @@ fn game_ui(
     mut menu: MessageWriter<MenuAction>,
     mut lift: MessageWriter<LiftCurtain>,
     mut undo: MessageWriter<UndoPlacement>,
+    mut settings: ResMut<crate::settings::Settings>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
@@ -97,6 +98,9 @@ fn game_ui(
             if ui.button("📖 Rules").on_hover_text("Rules reference and glossary (F1); shortcuts (F2 or ?)").clicked()
             {
                 menu.write(MenuAction::Rules);
+            }
+            if ui.button("⚙").on_hover_text("Settings: UI scale").clicked() {
+                settings.open = !settings.open;
             }
             ui.separator();
             ui.label(ui_style::title("Forgotten Depths", 22.0));
@@ -152,8 +156,10 @@ fn game_ui(
         );
     });
 
+    // egui points → window (logical) pixels: the UI scale zooms egui.
     let free = root.available_rect_before_wrap();
-    let free = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y);
+    let z = ctx.zoom_factor();
+    let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
     if board_area.0 != Some(free) {
         board_area.0 = Some(free);
     }

@@ -124,8 +124,19 @@ fn main_menu_ui(
     dir: Res<SaveDir>,
     mut actions: MessageWriter<MenuAction>,
     mut loads: MessageWriter<LoadSave>,
+    settings: Option<ResMut<crate::settings::Settings>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if let Some(mut settings) = settings {
+        egui::Area::new(egui::Id::new("menu_settings")).anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0]).show(
+            ctx,
+            |ui| {
+                if ui.button("⚙ Settings").clicked() {
+                    settings.open = !settings.open;
+                }
+            },
+        );
+    }
     egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui_style::panel_frame().show(ui, |ui| {
             ui.set_width(440.0);
