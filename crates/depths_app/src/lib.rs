@@ -23,6 +23,7 @@ pub mod screenshot;
 pub mod session;
 pub mod settings;
 mod systems;
+pub mod table_cards;
 mod ui_style;
 
 pub use systems::PlaySystems;
@@ -63,6 +64,7 @@ impl Plugin for AppPlugin {
             screenshot::plugin,
             rules_ref::ui_plugin,
             settings::plugin,
+            table_cards::plugin,
         ));
     }
 }

@@ -158,6 +158,8 @@ fn game_ui(
 
     // egui points → window (logical) pixels: the UI scale zooms egui.
     let free = root.available_rect_before_wrap();
+    // The Combat window leaves the strip of cards on the table visible.
+    let combat_height = (free.height() - 60.0 - 210.0 / ctx.zoom_factor()).max(260.0);
     let z = ctx.zoom_factor();
     let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
     if board_area.0 != Some(free) {
@@ -167,7 +169,7 @@ fn game_ui(
     if game.is_over() {
         game_over_window(ctx, game, &mut menu);
     } else if let Some(combat) = game.combat().filter(|_| game.phase == Phase::Combat) {
-        combat_window(ctx, game, combat, &mut c);
+        combat_window(ctx, game, combat, &mut c, combat_height);
     } else if let Some(p) = game.pending() {
         pending_window(ctx, game, p, &mut c);
     }
@@ -783,7 +785,7 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
         });
 }
 
-fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choices) {
+fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choices, max_height: f32) {
     egui::Window::new(format!("Combat — round {}", combat.round))
         .id(egui::Id::new("combat"))
         .anchor(egui::Align2::CENTER_TOP, [-15.0, 60.0])
@@ -792,9 +794,9 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
         .vscroll(true)
         .min_width(600.0)
         .max_width(620.0)
-        .default_height(640.0)
-        .min_height(480.0)
-        .max_height(680.0)
+        .default_height(max_height)
+        .min_height(max_height.min(480.0))
+        .max_height(max_height)
         .show(ctx, |ui| {
             ui.label(egui::RichText::new(banner(game)).color(ui_style::GOLD).strong());
             ui.separator();

@@ -42,6 +42,9 @@ pub struct Session {
     /// The game as it was before the last tile placement (client-side undo,
     /// until the next action).
     pub undo: Option<UndoPoint>,
+    /// Feature / Legendary Location cards drawn since the table last looked
+    /// (names, newest last; a few at most).
+    pub drawn_cards: Vec<String>,
 }
 
 /// What client-side undo restores: the rules core has no undo, so the client
@@ -69,6 +72,7 @@ impl Session {
             players: Players::default(),
             turn: Turn::default(),
             undo: None,
+            drawn_cards: Vec::new(),
         };
         let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
         s.log.push(format!("A new delve begins: {}.", names.join(", ")));
@@ -95,6 +99,12 @@ impl Session {
                 self.undo = undo;
                 crate::hotseat::after_events(&self.game, &self.players, &mut self.turn, &events);
                 for e in &events {
+                    if let Event::CardDrawn { name } = e {
+                        if self.drawn_cards.len() >= 4 {
+                            self.drawn_cards.remove(0);
+                        }
+                        self.drawn_cards.push(name.clone());
+                    }
                     if let Some(line) = describe_event(&self.game, e) {
                         self.log.push(line);
                     }

@@ -616,3 +616,27 @@ fn the_dead_end_gauge_counts_the_pile() {
     assert_eq!(total, game(&app).adventure().unwrap().ecology.pile.len());
     assert!(dead <= total);
 }
+
+#[test]
+fn the_cards_in_play_are_laid_on_the_table() {
+    use depths_app::table_cards::{Kind, table_faces};
+    let mut app = menu_app("cards");
+    start(&mut app, 3);
+    assert!(table_faces(game(&app)).is_empty(), "no cards while exploring");
+    play_until(
+        &mut app,
+        |g| g.phase == Phase::Combat && table_faces(g).iter().any(|f| f.kind == Kind::Hero),
+        600,
+    );
+    let g = game(&app);
+    let faces = table_faces(g);
+    let c = g.combat().expect("in Combat");
+    let played: usize = c.engagements.iter().flat_map(|e| &e.slots).filter(|s| s.hero.is_some()).count();
+    assert_eq!(faces.iter().filter(|f| f.kind == Kind::Hero).count(), played, "one card per played Hero card");
+    let heroes: Vec<&str> = g.heroes.iter().map(|h| h.name()).collect();
+    assert!(faces.iter().filter(|f| f.kind == Kind::Hero).all(|f| heroes.contains(&f.name.as_str())));
+    let mut keys: Vec<&str> = faces.iter().map(|f| f.key.as_str()).collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), faces.len(), "every card has its own key");
+}
