@@ -235,7 +235,9 @@ pub(super) fn input_plugin(app: &mut App) {
         Update,
         (keys.run_if(not(egui_wants_any_keyboard_input)), mouse)
             .in_set(PlaySystems::Input)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>))
+            // Nothing on the table moves behind the "pass to …" screen.
+            .run_if(|s: Option<Res<Session>>| s.is_some_and(|s| s.curtain().is_none())),
     );
 }
 
@@ -250,9 +252,14 @@ fn keys(
     mut hand: ResMut<Hand>,
     mut actions: MessageWriter<PlayerAction>,
     mut drops: MessageWriter<TileDrop>,
+    mut undo: MessageWriter<crate::session::UndoPlacement>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) && session.undo.is_some() {
+        undo.write(crate::session::UndoPlacement);
+        return;
+    }
     if keys.just_pressed(KeyCode::KeyD) && !ctrl {
         if session.game.check(&Action::DrawTile).is_ok() {
             actions.write(PlayerAction(Action::DrawTile));

@@ -13,13 +13,17 @@ pub mod board_view;
 mod camera;
 pub mod cli;
 pub mod explore;
+pub mod hotseat;
 pub mod panels;
 mod redraw;
+pub mod rules_ref;
 pub mod saves;
 pub mod screens;
 pub mod screenshot;
 pub mod session;
+pub mod settings;
 mod systems;
+pub mod table_cards;
 mod ui_style;
 
 pub use systems::PlaySystems;
@@ -58,6 +62,9 @@ impl Plugin for AppPlugin {
             saves::input_plugin,
             redraw::plugin,
             screenshot::plugin,
+            rules_ref::ui_plugin,
+            settings::plugin,
+            table_cards::plugin,
         ));
     }
 }
@@ -66,7 +73,16 @@ impl Plugin for AppPlugin {
 /// board model and its entities. Used by [`AppPlugin`] and by headless tests.
 pub fn core_plugin(app: &mut App) {
     app.init_resource::<cli::Options>();
-    app.add_plugins((systems::plugin, session::plugin, screens::plugin, board::plugin, explore::plugin, saves::plugin));
+    app.add_plugins((
+        systems::plugin,
+        session::plugin,
+        hotseat::plugin,
+        rules_ref::plugin,
+        screens::plugin,
+        board::plugin,
+        explore::plugin,
+        saves::plugin,
+    ));
 }
 
 /// The folder that holds `assets/`' files, as bevy's asset server finds it.

@@ -17,9 +17,10 @@ use depths_rules::{
 
 use crate::{
     explore::{BoardArea, Hand, SelectedElement},
+    hotseat::LiftCurtain,
     saves::{SaveDir, save_path},
     screens::{Screen, menu::MenuAction},
-    session::{DropRefused, PlayerAction, Session, describe_action, loss_text, outcome_name},
+    session::{DropRefused, PlayerAction, Session, UndoPlacement, describe_action, loss_text, outcome_name},
     ui_style,
 };
 
@@ -76,6 +77,9 @@ fn game_ui(
     save_dir: Res<SaveDir>,
     mut actions: MessageWriter<PlayerAction>,
     mut menu: MessageWriter<MenuAction>,
+    mut lift: MessageWriter<LiftCurtain>,
+    mut undo: MessageWriter<UndoPlacement>,
+    mut settings: ResMut<crate::settings::Settings>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
@@ -91,6 +95,13 @@ fn game_ui(
             if ui.button("☰ Menu").clicked() {
                 menu.write(MenuAction::BackToMenu);
             }
+            if ui.button("📖 Rules").on_hover_text("Rules reference and glossary (F1); shortcuts (F2 or ?)").clicked()
+            {
+                menu.write(MenuAction::Rules);
+            }
+            if ui.button("⚙").on_hover_text("Settings: UI scale").clicked() {
+                settings.open = !settings.open;
+            }
             ui.separator();
             ui.label(ui_style::title("Forgotten Depths", 22.0));
             if let Some(a) = game.adventure() {
@@ -100,12 +111,17 @@ fn game_ui(
                 );
             }
             ui.separator();
-            ui.label(egui::RichText::new(banner(game)).strong().color(ui_style::GOLD));
+            ui.label(egui::RichText::new(banner_line(&session)).strong().color(ui_style::GOLD));
         });
         if let Some(n) = &session.notice {
             ui.label(egui::RichText::new(n).color(ui_style::NOTICE));
         }
     });
+
+    if let Some(p) = session.curtain() {
+        curtain(&mut root, &session, p, &mut lift);
+        return Ok(());
+    }
 
     egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &mut c));
@@ -113,7 +129,7 @@ fn game_ui(
 
     egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
-            party_panel(ui, &session, &mut hand, &refused, &selected, &mut c);
+            party_panel(ui, &session, &mut hand, &refused, &selected, &mut c, &mut undo);
             ui.separator();
             egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
                 egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(ui, |ui| {
@@ -133,15 +149,19 @@ fn game_ui(
     egui::Panel::bottom("help").show(&mut root, |ui| {
         ui.label(
             egui::RichText::new(
-                "D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click / wheel while dragging: turn · arrows + Enter: place by keyboard · drag: pan · wheel: zoom · F: fit · Ctrl+S: save",
+                "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · Ctrl+Z: undo placement · Ctrl+S: save",
             )
             .size(12.0)
             .color(ui_style::MUTED),
         );
     });
 
+    // egui points → window (logical) pixels: the UI scale zooms egui.
     let free = root.available_rect_before_wrap();
-    let free = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y);
+    // The Combat window leaves the strip of cards on the table visible.
+    let combat_height = (free.height() - 60.0 - 210.0 / ctx.zoom_factor()).max(260.0);
+    let z = ctx.zoom_factor();
+    let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
     if board_area.0 != Some(free) {
         board_area.0 = Some(free);
     }
@@ -149,7 +169,7 @@ fn game_ui(
     if game.is_over() {
         game_over_window(ctx, game, &mut menu);
     } else if let Some(combat) = game.combat().filter(|_| game.phase == Phase::Combat) {
-        combat_window(ctx, game, combat, &mut c);
+        combat_window(ctx, game, combat, &mut c, combat_height);
     } else if let Some(p) = game.pending() {
         pending_window(ctx, game, p, &mut c);
     }
@@ -180,6 +200,49 @@ fn game_ui(
         actions.write(PlayerAction(a));
     }
     Ok(())
+}
+
+/// The banner: the player (and Hero) who must act, and what they must do.
+pub fn banner_line(session: &Session) -> String {
+    let game = &session.game;
+    let solo = session.players.count() < 2 && session.players.names.first().is_none_or(|n| n == "Player 1");
+    if game.is_over() || solo {
+        return banner(game);
+    }
+    format!("▶ {} — {}", session.acting_text(), banner(game))
+}
+
+/// The "pass to …" screen: hides the table until `player` comes to it.
+fn curtain(root: &mut egui::Ui, session: &Session, player: usize, lift: &mut MessageWriter<LiftCurtain>) {
+    let name = session.players.name(player);
+    egui::CentralPanel::default().frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x14, 0x10, 0x0c))).show(
+        root,
+        |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(ui.available_height() * 0.3);
+                ui.label(ui_style::title(&format!("Pass to {name}"), 48.0));
+                ui.add_space(8.0);
+                let heroes: Vec<&str> = session
+                    .game
+                    .heroes
+                    .iter()
+                    .enumerate()
+                    .filter(|(h, _)| session.players.owner(*h as u8) == player)
+                    .map(|(_, h)| h.name())
+                    .collect();
+                ui.label(
+                    egui::RichText::new(format!("{name} plays {}. The other players look away.", heroes.join(" and ")))
+                        .color(ui_style::MUTED),
+                );
+                ui.add_space(6.0);
+                ui.label(egui::RichText::new(banner(&session.game)).color(ui_style::GOLD));
+                ui.add_space(16.0);
+                if ui.add(ui_style::menu_button(&format!("I am {name}"))).clicked() {
+                    lift.write(LiftCurtain);
+                }
+            });
+        },
+    );
 }
 
 /// Who must act now, in words.
@@ -373,6 +436,7 @@ fn party_panel(
     refused: &DropRefused,
     selected: &SelectedElement,
     c: &mut Choices,
+    undo: &mut MessageWriter<UndoPlacement>,
 ) {
     let game = &session.game;
     let Some(adv) = game.adventure() else { return };
@@ -384,6 +448,15 @@ fn party_panel(
         c.button(ui, Action::DrawTile, "Draw tile (D)");
         ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(ui_style::MUTED));
     });
+    dead_end_gauge(ui, session);
+    if let Some(point) = &session.undo {
+        let b = ui
+            .button(format!("↶ Undo placing {} (Ctrl+Z)", point.tile))
+            .on_hover_text("Client-side undo: the game is restored from a save taken just before the tile was placed. Possible until the next action.");
+        if b.clicked() {
+            undo.write(UndoPlacement);
+        }
+    }
     if let Some((tile, set_aside)) = session.tile_in_hand() {
         let (rect, response) =
             ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
@@ -520,6 +593,34 @@ fn party_panel(
         ui.label(format!("Legendary Location XP: {}–{}", r.legendary_xp[0], r.legendary_xp[1]));
         ui.label(format!("Healing: {} XP heals {} per Hero", r.healing.xp, r.healing.health));
         ui.label(format!("Key: {} XP · Ability: {} XP", r.key_cost, r.ability_cost));
+    });
+}
+
+/// How many tiles left in the pile would have no legal place right now.
+fn dead_end_gauge(ui: &mut egui::Ui, session: &Session) {
+    let (dead, total) = session.dead_ends_in_pile();
+    if total == 0 {
+        return;
+    }
+    let f = dead as f32 / total as f32;
+    let color = if dead == 0 {
+        GOOD
+    } else if f < 0.25 {
+        ui_style::NOTICE
+    } else {
+        BAD
+    };
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new("Dead ends now").size(13.0));
+        ui.add(
+            egui::ProgressBar::new(f)
+                .desired_width(ui.available_width())
+                .fill(color.gamma_multiply(0.7))
+                .text(format!("{dead} of {total} tiles")),
+        )
+        .on_hover_text(
+            "Tiles left in the pile that have no legal place on the map as it is now: drawing one loses the game.",
+        );
     });
 }
 
@@ -684,7 +785,7 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
         });
 }
 
-fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choices) {
+fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choices, max_height: f32) {
     egui::Window::new(format!("Combat — round {}", combat.round))
         .id(egui::Id::new("combat"))
         .anchor(egui::Align2::CENTER_TOP, [-15.0, 60.0])
@@ -693,9 +794,9 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
         .vscroll(true)
         .min_width(600.0)
         .max_width(620.0)
-        .default_height(640.0)
-        .min_height(480.0)
-        .max_height(680.0)
+        .default_height(max_height)
+        .min_height(max_height.min(480.0))
+        .max_height(max_height)
         .show(ctx, |ui| {
             ui.label(egui::RichText::new(banner(game)).color(ui_style::GOLD).strong());
             ui.separator();

@@ -10,7 +10,12 @@ use depths_rules::{
     map::{Placement, Rotation},
 };
 
-use crate::{PlaySystems, board_view::Cell, screens::Screen};
+use crate::{
+    PlaySystems,
+    board_view::Cell,
+    hotseat::{Players, Turn},
+    screens::Screen,
+};
 
 /// The cards and tiles, loaded from `assets/content/` on the loading screen.
 #[derive(Resource, Clone, Debug)]
@@ -30,6 +35,27 @@ pub struct Session {
     pub save_due: bool,
     /// Where this game's saves go (file stem), fixed when it starts.
     pub save_name: String,
+    /// The players at the table and who owns which Hero.
+    pub players: Players,
+    /// Whose turn it is to explore, and who has seen the table.
+    pub turn: Turn,
+    /// The game as it was before the last tile placement (client-side undo,
+    /// until the next action).
+    pub undo: Option<UndoPoint>,
+    /// Feature / Legendary Location cards drawn since the table last looked
+    /// (names, newest last; a few at most).
+    pub drawn_cards: Vec<String>,
+}
+
+/// What client-side undo restores: the rules core has no undo, so the client
+/// keeps the save JSON from before a tile placement.
+#[derive(Clone, Debug)]
+pub struct UndoPoint {
+    pub json: String,
+    pub log_len: usize,
+    pub turn: Turn,
+    /// The tile that was placed, for the log.
+    pub tile: String,
 }
 
 impl Session {
@@ -43,6 +69,10 @@ impl Session {
             notice: None,
             save_due: false,
             save_name: format!("game-{stamp}-seed{seed}"),
+            players: Players::default(),
+            turn: Turn::default(),
+            undo: None,
+            drawn_cards: Vec::new(),
         };
         let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
         s.log.push(format!("A new delve begins: {}.", names.join(", ")));
@@ -57,9 +87,24 @@ impl Session {
     /// Applies `action` if it is legal; the log gets its events in words.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
         let before = phase_key(&self.game);
+        let placing = matches!(action, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. });
+        let undo = placing.then(|| UndoPoint {
+            json: self.game.save_json(),
+            log_len: self.log.len(),
+            turn: self.turn.clone(),
+            tile: self.tile_in_hand().map_or_else(String::new, |(t, _)| t.id.to_string()),
+        });
         match self.game.apply(action) {
             Ok(events) => {
+                self.undo = undo;
+                crate::hotseat::after_events(&self.game, &self.players, &mut self.turn, &events);
                 for e in &events {
+                    if let Event::CardDrawn { name } = e {
+                        if self.drawn_cards.len() >= 4 {
+                            self.drawn_cards.remove(0);
+                        }
+                        self.drawn_cards.push(name.clone());
+                    }
                     if let Some(line) = describe_event(&self.game, e) {
                         self.log.push(line);
                     }
@@ -77,6 +122,28 @@ impl Session {
                 Err(text)
             }
         }
+    }
+
+    /// Client-side undo of the last tile placement: restores the game saved
+    /// just before it. Possible until the next action.
+    pub fn undo_placement(&mut self) -> Result<(), String> {
+        let point = self.undo.take().ok_or("There is no tile placement to undo.")?;
+        self.game = Game::load_json(&point.json)?;
+        self.log.truncate(point.log_len);
+        self.log.push(format!("Undid the placement of {} (restored the game from before it).", point.tile));
+        self.turn = point.turn;
+        self.version += 1;
+        self.notice = None;
+        Ok(())
+    }
+
+    /// How many tiles left in the pile would have no legal place on the map
+    /// as it is now, and how many tiles are in the pile.
+    pub fn dead_ends_in_pile(&self) -> (usize, usize) {
+        let Some(a) = self.game.adventure() else { return (0, 0) };
+        let frontier = a.ecology.map.frontier();
+        let tiles = a.ecology.pile.tiles();
+        (tiles.iter().filter(|t| frontier.legal_placements(t).is_empty()).count(), tiles.len())
     }
 
     /// The tile waiting to be placed, and whether it is the set-aside one
@@ -131,6 +198,10 @@ fn capitalise(s: &str) -> String {
     }
 }
 
+/// Undo the last tile placement (client-side).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UndoPlacement;
+
 /// A player's choice, from the panels or the board.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct PlayerAction(pub Action);
@@ -158,15 +229,20 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<PlayerAction>();
     app.add_message::<TileDrop>();
     app.add_message::<StartGame>();
+    app.add_message::<UndoPlacement>();
     app.init_resource::<DropRefused>();
     app.init_resource::<SetupNotice>();
-    app.add_systems(Update, (start_game, apply_player_actions, apply_tile_drops).chain().in_set(PlaySystems::Rules));
+    app.add_systems(
+        Update,
+        (start_game, apply_player_actions, apply_tile_drops, apply_undo).chain().in_set(PlaySystems::Rules),
+    );
 }
 
 fn start_game(
     mut commands: Commands,
     mut starts: MessageReader<StartGame>,
     content: Option<Res<GameContent>>,
+    players: Res<Players>,
     mut notice: ResMut<SetupNotice>,
     mut next: ResMut<NextState<Screen>>,
     mut redraw: MessageWriter<RequestRedraw>,
@@ -179,7 +255,9 @@ fn start_game(
         };
         match Game::new(options.clone(), content.0.clone()) {
             Ok(game) => {
-                commands.insert_resource(Session::new(game));
+                let mut session = Session::new(game);
+                session.players = players.clone();
+                commands.insert_resource(session);
                 notice.0 = None;
                 next.set(Screen::Playing);
             }
@@ -228,6 +306,25 @@ fn apply_tile_drops(
                 let _ = session.apply(action);
             }
             Err(e) => refused.0 = Some(rule_error_text(&e)),
+        }
+    }
+}
+
+fn apply_undo(
+    mut undos: MessageReader<UndoPlacement>,
+    session: Option<ResMut<Session>>,
+    mut refused: ResMut<DropRefused>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(mut session) = session else {
+        undos.clear();
+        return;
+    };
+    for _ in undos.read() {
+        redraw.write(RequestRedraw);
+        refused.0 = None;
+        if let Err(e) = session.undo_placement() {
+            session.notice = Some(e);
         }
     }
 }

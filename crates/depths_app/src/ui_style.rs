@@ -74,6 +74,8 @@ fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     visuals.widgets.hovered.weak_bg_fill = Color32::from_rgb(0x5A, 0x44, 0x2C);
     visuals.widgets.hovered.bg_stroke = Stroke::new(1.5, GOLD);
     visuals.widgets.active.weak_bg_fill = Color32::from_rgb(0x72, 0x56, 0x34);
+    // A blinking cursor in a focused text field would ask for frames forever.
+    visuals.text_cursor.blink = false;
     ctx.set_visuals(visuals);
     ctx.all_styles_mut(|style| {
         style.spacing.button_padding = vec2(10.0, 5.0);

@@ -466,3 +466,177 @@ fn make_saves_for_screenshots() {
         }
     }
 }
+
+// ---------------------------------------------------------------- hot-seat, rules reference, undo
+
+fn hot_seat_app(name: &str, curtain: bool) -> App {
+    use depths_app::hotseat::Players;
+    let mut app = menu_app(name);
+    app.insert_resource(Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], curtain });
+    start(&mut app, 3);
+    app
+}
+
+fn session(app: &App) -> &Session {
+    app.world().resource::<Session>()
+}
+
+fn lift(app: &mut App) {
+    app.world_mut().write_message(depths_app::hotseat::LiftCurtain);
+    app.update();
+}
+
+#[test]
+fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
+    use depths_app::panels::banner_line;
+    let mut app = hot_seat_app("banner", false);
+    assert!(banner_line(session(&app)).starts_with("▶ Ann — Exploring"), "{}", banner_line(session(&app)));
+    assert_eq!(session(&app).curtain(), None, "no curtain when it is off");
+    // Ann draws and places one tile: Bo's turn.
+    act(&mut app, Action::DrawTile);
+    assert!(banner_line(session(&app)).contains("Ann"));
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    if game(&app).pending().is_none() {
+        assert_eq!(session(&app).acting().player, 1);
+        assert!(banner_line(session(&app)).starts_with("▶ Bo — "), "{}", banner_line(session(&app)));
+    }
+    // In Combat the banner names the acting Hero's owner.
+    for _ in 0..400 {
+        let g = game(&app);
+        if g.is_over() {
+            break;
+        }
+        if g.phase == Phase::Combat
+            && let Some(h) = g.combat().and_then(|c| c.acting_hero())
+        {
+            let (owner, hero) = (["Ann", "Bo"][usize::from(h)], g.heroes[usize::from(h)].name().to_owned());
+            let line = banner_line(session(&app));
+            assert!(line.starts_with(&format!("▶ {owner} ({hero}) — Combat")), "{line}");
+            return;
+        }
+        let a = steady(g);
+        act(&mut app, a);
+    }
+    panic!("no Combat with an acting Hero was reached");
+}
+
+#[test]
+fn the_curtain_hides_the_table_until_the_next_player_clicks() {
+    let mut app = hot_seat_app("curtain", true);
+    assert_eq!(session(&app).curtain(), Some(0), "Ann is asked to the table first");
+    // Keys do nothing behind the curtain (the panel offers no buttons either).
+    lift(&mut app);
+    assert_eq!(session(&app).curtain(), None, "lifted for Ann");
+    act(&mut app, Action::DrawTile);
+    assert_eq!(session(&app).curtain(), None, "still Ann's turn");
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    if game(&app).pending().is_none() {
+        assert_eq!(session(&app).curtain(), Some(1), "pass to Bo");
+        lift(&mut app);
+        assert_eq!(session(&app).curtain(), None);
+    }
+}
+
+#[test]
+fn one_player_sees_no_curtain_and_the_plain_banner() {
+    let mut app = menu_app("solo");
+    start(&mut app, 1);
+    assert_eq!(session(&app).curtain(), None);
+    assert_eq!(depths_app::panels::banner_line(session(&app)), depths_app::panels::banner(game(&app)));
+}
+
+#[test]
+fn f1_opens_the_rules_reference_and_search_filters_it() {
+    use depths_app::rules_ref::{RulesWindow, Tab, matching_sections, sections};
+    let mut app = menu_app("rules");
+    app.init_resource::<ButtonInput<KeyCode>>();
+    assert!(!app.world().resource::<RulesWindow>().open);
+    let press = |app: &mut App, key: KeyCode| {
+        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(key);
+        app.update();
+        let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        keys.release(key);
+        keys.clear();
+        app.update();
+    };
+    press(&mut app, KeyCode::F1);
+    let w = app.world().resource::<RulesWindow>().clone();
+    assert!(w.open && w.tab == Tab::Rulebook, "{w:?}");
+    press(&mut app, KeyCode::F2);
+    assert_eq!(app.world().resource::<RulesWindow>().tab, Tab::Shortcuts);
+    press(&mut app, KeyCode::F2);
+    assert!(!app.world().resource::<RulesWindow>().open, "F2 again closes it");
+    // Menu → Rules opens it too.
+    app.world_mut().write_message(MenuAction::Rules);
+    frames(&mut app, 2);
+    assert!(app.world().resource::<RulesWindow>().open);
+    let hits = matching_sections("campfire");
+    assert!(!hits.is_empty() && hits.len() < sections().len());
+    assert!(hits.iter().all(|i| {
+        let s = &sections()[*i];
+        (s.title.clone() + &s.body).to_lowercase().contains("campfire")
+    }));
+}
+
+#[test]
+fn undo_restores_the_game_from_before_the_placement() {
+    use depths_app::session::UndoPlacement;
+    let mut app = menu_app("undo");
+    start(&mut app, 1);
+    act(&mut app, Action::DrawTile);
+    let before = game(&app).clone();
+    let cells = tile_cells(&mut app);
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    app.update();
+    assert_ne!(tile_cells(&mut app), cells);
+    assert!(session(&app).undo.is_some());
+    app.world_mut().write_message(UndoPlacement);
+    frames(&mut app, 2);
+    assert_eq!(game(&app), &before, "the rules state is back");
+    assert_eq!(tile_cells(&mut app), cells, "and the board");
+    assert!(game(&app).adventure().unwrap().ecology.drawn.is_some(), "the tile is in hand again");
+    assert!(session(&app).undo.is_none(), "one undo per placement");
+    // Placing again, then drawing: no more undo.
+    act(&mut app, Action::PlaceTile { placement: p });
+    assert!(session(&app).undo.is_some());
+    if game(&app).check(&Action::DrawTile).is_ok() {
+        act(&mut app, Action::DrawTile);
+        assert!(session(&app).undo.is_none(), "the next tile drawn ends the undo");
+    }
+}
+
+#[test]
+fn the_dead_end_gauge_counts_the_pile() {
+    let mut app = menu_app("gauge");
+    start(&mut app, 1);
+    let (dead, total) = session(&app).dead_ends_in_pile();
+    assert_eq!(total, game(&app).adventure().unwrap().ecology.pile.len());
+    assert!(dead <= total);
+}
+
+#[test]
+fn the_cards_in_play_are_laid_on_the_table() {
+    use depths_app::table_cards::{Kind, table_faces};
+    let mut app = menu_app("cards");
+    start(&mut app, 3);
+    assert!(table_faces(game(&app)).is_empty(), "no cards while exploring");
+    play_until(
+        &mut app,
+        |g| g.phase == Phase::Combat && table_faces(g).iter().any(|f| f.kind == Kind::Hero),
+        600,
+    );
+    let g = game(&app);
+    let faces = table_faces(g);
+    let c = g.combat().expect("in Combat");
+    let played: usize = c.engagements.iter().flat_map(|e| &e.slots).filter(|s| s.hero.is_some()).count();
+    assert_eq!(faces.iter().filter(|f| f.kind == Kind::Hero).count(), played, "one card per played Hero card");
+    let heroes: Vec<&str> = g.heroes.iter().map(|h| h.name()).collect();
+    assert!(faces.iter().filter(|f| f.kind == Kind::Hero).all(|f| heroes.contains(&f.name.as_str())));
+    let mut keys: Vec<&str> = faces.iter().map(|f| f.key.as_str()).collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), faces.len(), "every card has its own key");
+}

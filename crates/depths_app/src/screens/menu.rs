@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::{
     PlaySystems,
     cli::Options,
+    rules_ref::{Tab, ToggleRules},
     saves::{LoadSave, SaveDir, list_saves},
     screens::Screen,
     session::StartGame,
@@ -89,6 +90,7 @@ fn apply_menu_actions(
     dir: Res<SaveDir>,
     mut loads: MessageWriter<LoadSave>,
     mut exit: MessageWriter<AppExit>,
+    mut rules: MessageWriter<ToggleRules>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for action in actions.read() {
@@ -105,8 +107,7 @@ fn apply_menu_actions(
             },
             MenuAction::Load => show_saves.0 = !show_saves.0,
             MenuAction::Rules => {
-                notice.0 =
-                    Some("The rulebook is RULEBOOK.txt; the Reference Card is on the board's right panel.".into())
+                rules.write(ToggleRules(Tab::Rulebook));
             }
             MenuAction::Quit => {
                 exit.write(AppExit::Success);
@@ -123,8 +124,19 @@ fn main_menu_ui(
     dir: Res<SaveDir>,
     mut actions: MessageWriter<MenuAction>,
     mut loads: MessageWriter<LoadSave>,
+    settings: Option<ResMut<crate::settings::Settings>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if let Some(mut settings) = settings {
+        egui::Area::new(egui::Id::new("menu_settings")).anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0]).show(
+            ctx,
+            |ui| {
+                if ui.button("⚙ Settings").clicked() {
+                    settings.open = !settings.open;
+                }
+            },
+        );
+    }
     egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui_style::panel_frame().show(ui, |ui| {
             ui.set_width(440.0);

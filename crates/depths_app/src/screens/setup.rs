@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{Ecology, GameOptions, Variants};
 
 use crate::{
+    hotseat::Players,
     screens::{
         Screen,
         menu::{MenuAction, clock_seed},
@@ -23,6 +24,13 @@ pub struct SetupForm {
     pub variants: Variants,
     pub single_classed: bool,
     pub seed: String,
+    /// How many players sit at the table (1–3), and their names.
+    pub player_count: usize,
+    pub player_names: [String; 3],
+    /// Per Hero (Bren, Sil, Ava): the player who plays it.
+    pub owners: [usize; 3],
+    /// A "pass to …" screen between players.
+    pub curtain: bool,
 }
 
 impl Default for SetupForm {
@@ -33,6 +41,10 @@ impl Default for SetupForm {
             variants: Variants::default(),
             single_classed: false,
             seed: String::new(),
+            player_count: 1,
+            player_names: ["Player 1".into(), "Player 2".into(), "Player 3".into()],
+            owners: [0, 1, 2],
+            curtain: true,
         }
     }
 }
@@ -55,6 +67,7 @@ impl SetupForm {
             "" => clock_seed(),
             s => s.parse().map_err(|_| format!("The seed must be a whole number, not {s:?}."))?,
         };
+        self.players()?;
         Ok(GameOptions {
             heroes,
             start: self.start,
@@ -62,6 +75,23 @@ impl SetupForm {
             single_classed: self.single_classed,
             seed,
         })
+    }
+}
+
+impl SetupForm {
+    /// The players and which Heroes they own (in the game's Hero order), or
+    /// why they are not ready.
+    pub fn players(&self) -> Result<Players, String> {
+        let n = self.player_count.clamp(1, 3);
+        let names: Vec<String> = self.player_names[..n].iter().map(|s| s.trim().to_owned()).collect();
+        if names.iter().any(String::is_empty) {
+            return Err("Every player needs a name.".into());
+        }
+        let owners: Vec<usize> = (0..3).filter(|i| self.heroes[*i].0).map(|i| self.owners[i].min(n - 1)).collect();
+        if let Some(p) = (0..n).find(|p| !owners.contains(p)) {
+            return Err(format!("{} has no Hero: give them one, or seat fewer players.", names[p]));
+        }
+        Ok(Players { names, owners, curtain: self.curtain })
     }
 }
 
@@ -79,6 +109,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn setup_ui(
+    mut commands: Commands,
     mut contexts: EguiContexts,
     mut form: ResMut<SetupForm>,
     notice: Res<SetupNotice>,
@@ -102,6 +133,38 @@ fn setup_ui(
                 });
             }
             ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
+            ui.add_space(8.0);
+            ui.label(ui_style::title("Players", 22.0));
+            ui.horizontal(|ui| {
+                ui.label("At the table:");
+                for n in 1..=3 {
+                    ui.radio_value(&mut form.player_count, n, n.to_string());
+                }
+                ui.add_enabled_ui(form.player_count > 1, |ui| {
+                    ui.checkbox(&mut form.curtain, "\"Pass to …\" screen between players")
+                        .on_hover_text("Hides the hands until the next player clicks");
+                });
+            });
+            let n = form.player_count.clamp(1, 3);
+            ui.horizontal(|ui| {
+                for p in 0..n {
+                    ui.add(egui::TextEdit::singleline(&mut form.player_names[p]).desired_width(140.0));
+                }
+            });
+            if n > 1 {
+                for (i, (_, hero)) in HEROES.iter().enumerate() {
+                    if !form.heroes[i].0 {
+                        continue;
+                    }
+                    ui.horizontal(|ui| {
+                        ui.label(format!("{hero} is played by"));
+                        for p in 0..n {
+                            let name = form.player_names[p].clone();
+                            ui.radio_value(&mut form.owners[i], p, name);
+                        }
+                    });
+                }
+            }
             ui.add_space(8.0);
             ui.label(ui_style::title("Starting Ecology", 22.0));
             ui.horizontal(|ui| {
@@ -134,7 +197,9 @@ fn setup_ui(
             ui.horizontal(|ui| {
                 if ui.add_enabled(options.is_ok(), ui_style::menu_button("Start")).clicked()
                     && let Ok(o) = &options
+                    && let Ok(p) = form.players()
                 {
+                    commands.insert_resource(p);
                     starts.write(StartGame(o.clone()));
                 }
                 if ui.button("Back").clicked() {
