@@ -623,11 +623,7 @@ fn the_cards_in_play_are_laid_on_the_table() {
     let mut app = menu_app("cards");
     start(&mut app, 3);
     assert!(table_faces(game(&app)).is_empty(), "no cards while exploring");
-    play_until(
-        &mut app,
-        |g| g.phase == Phase::Combat && table_faces(g).iter().any(|f| f.kind == Kind::Hero),
-        600,
-    );
+    play_until(&mut app, |g| g.phase == Phase::Combat && table_faces(g).iter().any(|f| f.kind == Kind::Hero), 600);
     let g = game(&app);
     let faces = table_faces(g);
     let c = g.combat().expect("in Combat");
