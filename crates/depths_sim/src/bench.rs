@@ -55,6 +55,7 @@ fn big_map(content: &Content) -> Result<Game, String> {
 fn worst_combat_call(content: &Content) -> Result<(f64, usize), String> {
     let monsters = &content.ecology(depths_rules::Ecology::Ruins).monsters;
     let mut worst = (0.0f64, 0usize);
+    let (mut calls, mut most) = (0usize, 0usize);
     for seed in 0..20u64 {
         let mut g = Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), content.clone())
             .map_err(|e| e.to_string())?;
@@ -68,10 +69,13 @@ fn worst_combat_call(content: &Content) -> Result<(f64, usize), String> {
             if us > worst.0 {
                 worst = (us, legal.len());
             }
+            calls += 1;
+            most = most.max(legal.len());
             let a = bot.choose(&g);
             g.apply(a).map_err(|e| e.to_string())?;
         }
     }
+    println!("3 Heroes against 2 Monster Cards: {calls} legal_actions calls, up to {most} actions listed");
     Ok(worst)
 }
 
