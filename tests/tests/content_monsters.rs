@@ -9,6 +9,7 @@ use depths_rules::effect::TargetKind;
 use depths_rules::{
     Action, Activation, CombatStep, Content, Ecology, Effect, Event, Foe, Game, MonsterCard, MonsterType, Phase, Target,
 };
+use depths_sim::bot::pick_individual;
 use depths_tests::mat;
 
 fn content() -> Content {
@@ -193,34 +194,6 @@ fn expected(game: &Game, foe: &Foe, hero_cards: &[u8], monster_cards: u8, bw: f6
         }
     }
     if n == 0.0 { 0.0 } else { total / n }
-}
-
-/// Effective damage an individual takes from `amount`.
-fn effective(foe: &Foe, individual: usize, amount: u8, magic: bool) -> u8 {
-    let a = if foe.resists_non_magic && !magic { amount / 2 } else { amount };
-    a.saturating_sub(foe.individuals[individual].armor)
-}
-
-/// The individual to hit: the one closest to falling that the damage hurts.
-fn pick_individual(foe: &Foe, amount: u8, magic: bool) -> usize {
-    (0..foe.individuals.len())
-        .filter(|&i| foe.individuals[i].alive())
-        .min_by_key(|&i| {
-            let eff = effective(foe, i, amount, magic);
-            let h = foe.individuals[i].health;
-            let kill = eff >= h;
-            (
-                if eff == 0 {
-                    2
-                } else if kill {
-                    0
-                } else {
-                    1
-                },
-                if kill { 255 - h } else { h.saturating_sub(eff) },
-            )
-        })
-        .unwrap_or(0)
 }
 
 /// A simple greedy player: plays the cards with the best expected result,

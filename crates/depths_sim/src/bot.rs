@@ -112,8 +112,7 @@ fn health_weight(g: &Game, hero: u8) -> f64 {
 
 /// Effective damage an individual takes from `amount`.
 fn effective(foe: &Foe, individual: usize, amount: u8, magic: bool) -> u8 {
-    let a = if foe.resists_non_magic && !magic { amount / 2 } else { amount };
-    a.saturating_sub(foe.individuals[individual].armor)
+    foe.damage_taken(individual, amount, magic)
 }
 
 /// The lowest health of a living individual (a Hero Hit that reaches it kills).
@@ -222,7 +221,7 @@ fn expected(g: &Game, foe: &Foe, ctx: &PairCtx, hero_cards: &[u8], monster_cards
 }
 
 /// The individual to hit: the one closest to falling that the damage hurts.
-fn pick_individual(foe: &Foe, amount: u8, magic: bool) -> usize {
+pub fn pick_individual(foe: &Foe, amount: u8, magic: bool) -> usize {
     (0..foe.individuals.len())
         .filter(|&i| foe.individuals[i].alive())
         .min_by_key(|&i| {

@@ -190,6 +190,13 @@ impl Foe {
         list.part.is_none_or(|p| !self.part_down(p))
     }
 
+    /// How much of one source of damage an individual actually loses:
+    /// halved if non-magic against a resistant foe, then less its Armor.
+    pub fn damage_taken(&self, individual: usize, amount: u8, magic: bool) -> u8 {
+        let a = if self.resists_non_magic && !magic { amount / 2 } else { amount };
+        a.saturating_sub(self.individuals.get(individual).map_or(0, |i| i.armor))
+    }
+
     pub fn xp(&self) -> u8 {
         match &self.card {
             FoeCard::Monster(m) => m.xp,

@@ -524,14 +524,8 @@ impl Game {
         let foe = &mut c.foes[p.foe as usize];
         let was_defeated = foe.is_defeated();
         let horde = foe.is_horde();
+        let amount = if p.overflow { p.amount } else { foe.damage_taken(usize::from(individual), p.amount, p.magic) };
         let ind = &mut foe.individuals[individual as usize];
-        let mut amount = p.amount;
-        if !p.overflow {
-            if foe.resists_non_magic && !p.magic {
-                amount /= 2;
-            }
-            amount = amount.saturating_sub(ind.armor);
-        }
         let dealt = amount.min(ind.health);
         ind.health -= dealt;
         let killed = dealt > 0 && ind.health == 0;
