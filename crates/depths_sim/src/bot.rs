@@ -631,7 +631,7 @@ fn map_score(g: &Game, map: &Map, tiles: &[MapTile]) -> i32 {
                 .is_some_and(|(k, _)| matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian))
         })
         .count();
-    -(stuck as i32) * 40
+    -stuck * 40
         + options as i32
         + f.cells().count() as i32 * 2
         + legendary as i32 * 15
@@ -709,8 +709,11 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     };
     // Someone is low: the Campfire is free (it brings Monsters back, so only
     // when it heals a good share), else pay XP.
-    if lowest < heal_below() && campfire.is_some() && rest_worth(g) {
-        return campfire.unwrap();
+    if lowest < heal_below()
+        && rest_worth(g)
+        && let Some(a) = campfire.clone()
+    {
+        return a;
     }
     if let Some(a) = heal(heal_below()) {
         return a;
@@ -720,8 +723,10 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     {
         return a;
     }
-    if campfire.is_some() && rest_worth(g) {
-        return campfire.unwrap();
+    if rest_worth(g)
+        && let Some(a) = campfire.clone()
+    {
+        return a;
     }
     let guardian = first(legal, |a| kind(a) == Some(Element::StairGuardian));
     let healthy = lowest >= 0.5;
@@ -845,10 +850,10 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         }
         return a.clone();
     }
-    if let Some(a) = first(legal, |a| matches!(a, Action::StartPurchase { what: Purchase::Key })) {
-        if pool >= u16::from(r.key_cost) {
-            return a;
-        }
+    if let Some(a) = first(legal, |a| matches!(a, Action::StartPurchase { what: Purchase::Key }))
+        && pool >= u16::from(r.key_cost)
+    {
+        return a;
     }
     if let Some(a) = campfire.or_else(|| first(legal, |a| matches!(a, Action::EncounterLegendary { .. }))) {
         return a;
