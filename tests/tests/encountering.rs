@@ -526,7 +526,8 @@ fn a_class_item_goes_to_any_hero_but_only_its_class_equips_it() {
 #[test]
 fn each_variant_changes_only_what_it_says_at_setup() {
     let plain = serde_json::to_value(new_game(&["bren", "sil"], Variants::default())).unwrap();
-    let all: [(&str, fn(&mut Variants)); 8] = [
+    type Set = fn(&mut Variants);
+    let all: [(&str, Set); 8] = [
         ("random_campfire_healing", |v| v.random_campfire_healing = true),
         ("no_level_up_heal", |v| v.no_level_up_heal = true),
         ("locked_chests", |v| v.locked_chests = true),

@@ -130,7 +130,7 @@ fn sync_hints(
     mut last: Local<Option<(u64, Rotation)>>,
 ) {
     let key = (session.version, hand.rotation);
-    if *last == Some(key) && !hints.is_empty() == session.tile_in_hand().is_some() {
+    if *last == Some(key) && hints.is_empty() != session.tile_in_hand().is_some() {
         return;
     }
     *last = Some(key);

@@ -68,7 +68,7 @@ pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
             (t, p)
         })
         .collect();
-    saves.sort_by(|a, b| b.0.cmp(&a.0));
+    saves.sort_by_key(|s| std::cmp::Reverse(s.0));
     saves.into_iter().map(|(_, p)| p).collect()
 }
 
