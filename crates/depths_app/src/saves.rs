@@ -108,9 +108,14 @@ pub fn save_path(dir: &SaveDir, session: &Session) -> PathBuf {
     dir.0.join(format!("{}.json", session.save_name))
 }
 
-fn autosave(session: Option<ResMut<Session>>, dir: Res<SaveDir>) {
+fn autosave(session: Option<ResMut<Session>>, dir: Res<SaveDir>, options: Option<Res<crate::cli::Options>>) {
     let Some(mut session) = session else { return };
     if !session.save_due {
+        return;
+    }
+    // A `--screenshot` run only looks; it leaves the player's saves alone.
+    if options.is_some_and(|o| o.screenshot.is_some()) {
+        session.save_due = false;
         return;
     }
     session.save_due = false;
