@@ -11,69 +11,18 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use depths_rules::content::BUILTIN_FILES;
 use depths_rules::effect::{Activation, Effect, Whom};
 use depths_rules::feature::ReferenceCard;
 use depths_rules::legendary_location::{LegendaryCard, LegendaryPiles};
 use depths_rules::{Content, Ecology, GameRng};
-use serde_json::{Value, json};
 
 const ECOLOGIES: [(Ecology, &str); 3] =
     [(Ecology::Ruins, "ruins"), (Ecology::Caverns, "caverns"), (Ecology::Subterranean, "subterranean")];
 const SAURIAN: &str = "crazed_bipedal_saurian";
 
-fn builtin_text(name: &str) -> &'static str {
-    BUILTIN_FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).unwrap_or_else(|| panic!("no file {name}"))
-}
-
-/// The stand-ins the shipped files still need: `(file, replacement text)`.
-fn stand_ins() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (_, d) in ECOLOGIES {
-        let cards: Value = serde_json::from_str(builtin_text(&format!("{d}/legendary_locations.json"))).unwrap();
-        let wanted: BTreeSet<String> = cards["cards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["back"].as_str().unwrap().chars().take_while(char::is_ascii_digit).collect())
-            .collect();
-        let name = format!("{d}/rune_patterns.json");
-        let mut patterns: Value = serde_json::from_str(builtin_text(&name)).unwrap();
-        let list = patterns["patterns"].as_array_mut().unwrap();
-        let have: BTreeSet<String> = list.iter().filter_map(|p| p["id"].as_str().map(String::from)).collect();
-        let missing: Vec<&String> = wanted.difference(&have).collect();
-        if !missing.is_empty() {
-            for id in missing {
-                list.push(json!({ "id": id, "cells": [{ "offset": [0, 0], "nodes": ["N"] }] }));
-            }
-            out.push((name, patterns.to_string()));
-        }
-    }
-    let name = "caverns/monsters.json".to_string();
-    let mut monsters: Value = serde_json::from_str(builtin_text(&name)).unwrap();
-    let list = monsters["monsters"].as_array_mut().unwrap();
-    if !list.iter().any(|m| m["id"] == SAURIAN) {
-        list.push(json!({
-            "id": SAURIAN, "name": "Stand-in Saurian", "difficulty": "II", "type": "singular",
-            "health": [10, 20, 30], "xp": 3, "set_aside": true
-        }));
-        out.push((name, monsters.to_string()));
-    }
-    out
-}
-
-/// The shipped content (with stand-ins only for files other designers still owe).
+/// The shipped content.
 fn content() -> Content {
-    let subs = stand_ins();
-    if subs.is_empty() {
-        return Content::builtin().unwrap_or_else(|e| panic!("{e}"));
-    }
-    eprintln!("note: testing with stand-ins for {:?}", subs.iter().map(|(n, _)| n).collect::<Vec<_>>());
-    let files: Vec<(&str, &str)> = BUILTIN_FILES
-        .iter()
-        .map(|(n, t)| subs.iter().find(|(s, _)| s == n).map_or((*n, *t), |(s, text)| (s.as_str(), text.as_str())))
-        .collect();
-    Content::from_files(&files).unwrap_or_else(|e| panic!("{e}"))
+    Content::builtin().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The Reference Card as it is on disk now (another designer may tune it).

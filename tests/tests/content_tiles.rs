@@ -11,39 +11,9 @@ use depths_rules::map::rune_pattern::{PatternLayout, pattern_buildable, pattern_
 use depths_rules::map::*;
 use depths_rules::{Content, Ecology, GameRng};
 
-/// The shipped content. The Legendary Location cards are authored apart
-/// from the patterns; where an Ecology has none yet, stand-in cards (one
-/// number-only card per pattern) let these checks run on their own.
+/// The shipped content.
 fn content() -> Content {
-    match Content::builtin() {
-        Ok(c) => c,
-        Err(e) if e.file.ends_with("legendary_locations.json") && e.reason.contains("no number-only card") => {
-            let stand_in = r#"{ "cards": [
-                {"id": "stand-in-1", "name": "1", "back": "1", "xp": 1},
-                {"id": "stand-in-2", "name": "2", "back": "2", "xp": 1},
-                {"id": "stand-in-3", "name": "3", "back": "3", "xp": 1},
-                {"id": "stand-in-4", "name": "4", "back": "4", "xp": 1}
-            ] }"#;
-            let mut ids = 0;
-            let files: Vec<(String, String)> = depths_rules::content::BUILTIN_FILES
-                .iter()
-                .map(|&(name, text)| {
-                    let empty = serde_json::from_str::<serde_json::Value>(text)
-                        .is_ok_and(|v| v["cards"].as_array().is_some_and(Vec::is_empty));
-                    if name.ends_with("legendary_locations.json") && empty {
-                        ids += 1;
-                        (name.to_string(), stand_in.replace("stand-in", &format!("stand-in-{ids}")))
-                    } else {
-                        (name.to_string(), text.to_string())
-                    }
-                })
-                .collect();
-            let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-            eprintln!("note: {e}; using stand-in Legendary Location cards");
-            Content::from_files(&files).unwrap_or_else(|e| panic!("{e}"))
-        }
-        Err(e) => panic!("{e}"),
-    }
+    Content::builtin().unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn elements(tiles: &[MapTile]) -> impl Iterator<Item = Element> + '_ {
