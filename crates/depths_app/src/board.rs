@@ -65,7 +65,17 @@ fn follow_session(mut commands: Commands, session: Res<Session>, board: Option<R
     let Some(adventure) = session.game.adventure() else {
         return;
     };
-    let view = BoardView::from_map(&adventure.ecology.map, session.seed());
+    let mut view = BoardView::from_map(&adventure.ecology.map, session.seed());
+    // The red X goes down when the Monster is beaten, not while the fight is on.
+    if session.game.combat().is_some()
+        && let Some(e) = adventure.ecology.encountering
+        && let Some(tile) = view.tiles.iter_mut().find(|t| t.cell == e.cell.into())
+        && let Some((_, token)) =
+            tile.areas.get_mut(usize::from(e.area)).and_then(|a| a.elements.get_mut(usize::from(e.element)))
+        && *token == crate::board_view::Token::Defeated
+    {
+        *token = crate::board_view::Token::None;
+    }
     commands.insert_resource(Board { view, version: session.version });
 }
 
