@@ -3,14 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::action_card::{ActionCard, Difficulty, MonsterDeck};
+use crate::action_card::ActionCard;
 use crate::combat::{FinalEntity, Foe};
 use crate::content::{Content, ContentError};
 use crate::effect::Effect;
 use crate::event::Event;
 use crate::feature::{FeatureCard, ReferenceCard};
-use crate::game::{FORMAT_VERSION, Game, Phase};
-use crate::hero::{AbilityCard, Hero, HeroClass, ITEM_CARD_ID_BASE, ItemCard};
+use crate::game::Game;
+use crate::hero::{AbilityCard, HeroClass, HeroMat, ITEM_CARD_ID_BASE, ItemCard};
 use crate::legendary_location::{LegendaryCard, LegendaryPiles};
 use crate::map::{DeadEndAllowance, ElementRef, Map, MapTile, RunePattern, TilePile, UsedRunes};
 use crate::monster::MonsterCard;
@@ -199,21 +199,22 @@ impl Game {
         if options.heroes.is_empty() || options.heroes.len() > 3 {
             return Err(bad("choose 1 to 3 Heroes".into()));
         }
-        let mut rng = GameRng::from_seed(options.seed);
         let level = match options.start {
             Ecology::Ruins => 1,
             Ecology::Caverns => 2,
             Ecology::Subterranean => 3,
         };
-        let mut heroes = Vec::new();
+        let mut mats: Vec<HeroMat> = Vec::new();
         for id in &options.heroes {
             let mat = content.hero(id).ok_or_else(|| bad(format!("no Hero \"{id}\"")))?.clone();
-            if heroes.iter().any(|h: &Hero| h.mat.name == mat.name) {
+            if mats.iter().any(|m| m.name == mat.name) {
                 return Err(bad(format!("{} is chosen twice", mat.name)));
             }
-            heroes.push(Hero::new(mat, level, &mut rng));
+            mats.push(mat);
         }
-        let monster_decks = Difficulty::ALL.iter().map(|d| MonsterDeck::new(*d, &mut rng)).collect();
+        // Heroes and Monster Action decks as in a skirmish, then the rest of Setup.
+        let mut game = Game::with_heroes(mats, level, options.seed);
+        let rng = &mut game.rng;
         let mut item_decks = Vec::new();
         let mut ability_decks = Vec::new();
         let mut item_action_cards = Vec::new();
@@ -233,34 +234,26 @@ impl Game {
                     .collect(),
             );
         }
-        let ecology = setup_ecology(&content, options.start, &options, &mut rng).map_err(bad)?;
+        let ecology = setup_ecology(&content, options.start, &options, rng).map_err(bad)?;
         let keys = if options.variants.six_keys { 6 } else { 3 };
         let start = options.start;
         let start_with_ability = options.variants.start_with_ability;
-        let mut game = Game {
-            format_version: FORMAT_VERSION,
-            rng,
-            heroes,
-            monster_decks,
-            phase: Phase::Exploring,
-            combat: None,
-            adventure: Some(Box::new(Adventure {
-                options,
-                content,
-                ecology,
-                xp_pool: Vec::new(),
-                keys,
-                item_decks,
-                ability_decks,
-                item_action_cards,
-                pending: Vec::new(),
-                queue: Vec::new(),
-                resolving: Vec::new(),
-                defeated: Vec::new(),
-                record: AdventureRecord::default(),
-                final_entity_lore: None,
-            })),
-        };
+        game.adventure = Some(Box::new(Adventure {
+            options,
+            content,
+            ecology,
+            xp_pool: Vec::new(),
+            keys,
+            item_decks,
+            ability_decks,
+            item_action_cards,
+            pending: Vec::new(),
+            queue: Vec::new(),
+            resolving: Vec::new(),
+            defeated: Vec::new(),
+            record: AdventureRecord::default(),
+            final_entity_lore: None,
+        }));
         // "Starting at a Lower Ecology": Abilities by the Level Up process, then Items.
         let (abilities, items) = match start {
             Ecology::Ruins => (0, 0),
