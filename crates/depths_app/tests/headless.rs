@@ -18,6 +18,7 @@ use depths_app::{
     session::{DropRefused, GameContent, PlayerAction, Session, StartGame, TileDrop},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase, map::Placement};
+use depths_tests::steady_policy;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fd-headless-{name}-{}", std::process::id()));
@@ -163,32 +164,9 @@ fn play_until(app: &mut App, stop: impl Fn(&Game) -> bool, limit: usize) {
         if stop(game(app)) || game(app).is_over() {
             return;
         }
-        let a = steady(game(app));
+        let a = steady_policy(game(app));
         act(app, a);
     }
-}
-
-fn steady(g: &Game) -> Action {
-    use depths_rules::map::Element;
-    let legal = g.legal_actions();
-    let pick = |f: &dyn Fn(&Action) -> bool| legal.iter().find(|a| f(a)).cloned();
-    if g.phase == Phase::Combat {
-        return pick(&|a| matches!(a, Action::ChoosePair { .. }))
-            .or_else(|| pick(&|a| matches!(a, Action::EndTurn { .. })))
-            .unwrap_or_else(|| legal[0].clone());
-    }
-    if let Some(p) = g.pending() {
-        return match p {
-            depths_rules::Pending::LevelUp { .. } => Action::FinishLevelUp,
-            _ => legal[0].clone(),
-        };
-    }
-    let adv = g.adventure().unwrap();
-    let guardian = |a: &Action| matches!(a, Action::Encounter { element } if adv.ecology.map.element(*element).map(|e| e.0) == Some(Element::StairGuardian));
-    pick(&|a| matches!(a, Action::PlaceTile { .. }))
-        .or_else(|| pick(&|a| matches!(a, Action::Encounter { .. }) && !guardian(a)))
-        .or_else(|| pick(&|a| matches!(a, Action::DrawTile)))
-        .unwrap_or_else(|| legal[0].clone())
 }
 
 #[test]
@@ -213,7 +191,7 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
         if g.phase != Phase::Combat || health(g) != start_health {
             break;
         }
-        let a = steady(g);
+        let a = steady_policy(g);
         shadow.apply(a.clone()).expect("legal");
         act(&mut app, a);
         assert_eq!(game(&app), &shadow, "the UI applied exactly the rules' result");
@@ -255,7 +233,7 @@ fn every_legal_action_and_event_of_whole_games_has_words() {
             for a in g.legal_actions() {
                 assert!(!describe_action(&g, &a).trim().is_empty(), "{a:?}");
             }
-            let a = steady(&g);
+            let a = steady_policy(&g);
             for e in g.apply(a).unwrap() {
                 if let Some(line) = describe_event(&g, &e) {
                     assert!(!line.trim().is_empty(), "{e:?}");
@@ -374,14 +352,14 @@ fn make_saves_for_screenshots() {
     write(&g, "drawn.json");
     let mut n = 0;
     while g.phase != Phase::Combat && n < 400 {
-        let a = steady(&g);
+        let a = steady_policy(&g);
         g.apply(a).unwrap();
         n += 1;
     }
     write(&g, "combat.json");
     let mut n = 0;
     while g.combat().is_none_or(|c| c.step != depths_rules::CombatStep::Resolve) && n < 100 {
-        let a = steady(&g);
+        let a = steady_policy(&g);
         g.apply(a).unwrap();
         n += 1;
     }
@@ -393,7 +371,7 @@ fn make_saves_for_screenshots() {
             pendings += 1;
             write(&g, &format!("pending{pendings}.json"));
         }
-        let a = steady(&g);
+        let a = steady_policy(&g);
         g.apply(a).unwrap();
         n += 1;
     }
@@ -404,7 +382,7 @@ fn make_saves_for_screenshots() {
     let mut g = Game::new(options, Content::builtin().unwrap()).unwrap();
     let mut n = 0;
     while g.adventure().unwrap().ecology.map.tiles().len() < 8 && !g.is_over() && n < 500 {
-        let a = steady(&g);
+        let a = steady_policy(&g);
         g.apply(a).unwrap();
         n += 1;
     }
@@ -420,7 +398,7 @@ fn make_saves_for_screenshots() {
             .iter()
             .find(|a| matches!(a, Action::PlaceTile { .. } | Action::DrawTile))
             .cloned()
-            .unwrap_or_else(|| steady(&g));
+            .unwrap_or_else(|| steady_policy(&g));
         g.apply(a).unwrap();
         n += 1;
     }
@@ -432,7 +410,7 @@ fn make_saves_for_screenshots() {
         let mut n = 0;
         while !g.is_over() && n < 3000 && wins < 2 {
             let was_combat = g.phase == Phase::Combat;
-            let a = steady(&g);
+            let a = steady_policy(&g);
             g.apply(a).unwrap();
             if was_combat && g.phase == Phase::Exploring {
                 wins += 1;
@@ -457,7 +435,7 @@ fn make_saves_for_screenshots() {
                     write(&g, &format!("pending-{kind}.json"));
                 }
             }
-            let a = steady(&g);
+            let a = steady_policy(&g);
             g.apply(a).unwrap();
             n += 1;
         }
@@ -515,7 +493,7 @@ fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
             assert!(line.starts_with(&format!("▶ {owner} ({hero}) — Combat")), "{line}");
             return;
         }
-        let a = steady(g);
+        let a = steady_policy(g);
         act(&mut app, a);
     }
     panic!("no Combat with an acting Hero was reached");
