@@ -389,15 +389,9 @@ impl Game {
         }
     }
 
-    /// Damage outside Combat (no Armor).
+    /// Damage outside Combat: "Armor only reduces damage taken during Combat".
     fn wound(&mut self, h: u8, amount: u8, events: &mut Vec<Event>) {
-        let hero = &mut self.heroes[h as usize];
-        let dealt = amount.min(hero.health);
-        hero.health -= dealt;
-        events.push(Event::HeroDamaged { hero: h, amount: dealt });
-        if hero.health == 0 {
-            self.lose(LossReason::HeroDefeated { hero: h }, events);
-        }
+        self.damage_hero(h, amount, true, events);
     }
 
     pub(crate) fn choose_hero(&mut self, h: u8, events: &mut Vec<Event>) {

@@ -449,7 +449,7 @@ impl Game {
     }
 
     /// Damage to a Hero in Combat; Armor reduces each separate source.
-    fn damage_hero(&mut self, h: u8, amount: u8, ignore_armor: bool, events: &mut Vec<Event>) {
+    pub(crate) fn damage_hero(&mut self, h: u8, amount: u8, ignore_armor: bool, events: &mut Vec<Event>) {
         let armor = if ignore_armor {
             0
         } else {
