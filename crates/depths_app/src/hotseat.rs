@@ -13,11 +13,12 @@
 
 use bevy::{prelude::*, window::RequestRedraw};
 use depths_rules::{Event, Game, Pending, Phase};
+use serde::{Deserialize, Serialize};
 
 use crate::{PlaySystems, session::Session};
 
 /// The players at the table, chosen on the setup screen.
-#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+#[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Players {
     /// 1–3 names.
     pub names: Vec<String>,
@@ -50,7 +51,7 @@ impl Players {
 }
 
 /// The client-side turn: whose turn it is to explore and who has seen the table.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Turn {
     /// The player whose turn it is to draw a tile (or Encounter).
     pub player: usize,

@@ -1,18 +1,54 @@
 //! Saved games: one JSON file per game in the platform's data folder, written
 //! atomically (a temporary file, then a rename) on every phase change and on
 //! Ctrl+S. A save that does not load is reported and left untouched.
+//!
+//! A save holds the rules state and the table around it (the players, whose
+//! turn it is, the log), so a hot-seat game resumes with the same owners.
+//! A bare rules save (older saves, the simulator's) still loads, with one
+//! player at the table.
 
 use std::path::{Path, PathBuf};
 
 use bevy::{prelude::*, window::RequestRedraw};
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use depths_rules::Game;
+use serde::{Deserialize, Serialize};
 
 use crate::{
     PlaySystems,
+    hotseat::{Players, Turn},
     screens::{Screen, menu::MenuNotice},
     session::Session,
 };
+
+/// How many log lines a save keeps (the newest).
+const SAVED_LOG_LINES: usize = 300;
+
+/// What the client keeps beside the rules state.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Table {
+    pub players: Players,
+    pub turn: Turn,
+    pub log: Vec<String>,
+}
+
+/// The file: the table and the rules core's own save, untouched inside it.
+#[derive(Serialize, Deserialize)]
+struct SaveFile {
+    table: Table,
+    game: serde_json::Value,
+}
+
+/// A save as the menu lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveSummary {
+    pub path: PathBuf,
+    /// "2026-11-29 17:40" (UTC), from the file's time.
+    pub date: String,
+    /// The line under the date: Ecology, Heroes and players, or why it does not load.
+    pub about: String,
+    pub loads: bool,
+}
 
 /// Where saves are written; the platform's data folder unless a test says otherwise.
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
@@ -72,10 +108,80 @@ pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
     saves.into_iter().map(|(_, p)| p).collect()
 }
 
-/// Reads a save; the file is never changed.
-pub fn read_save(path: &Path) -> Result<Game, String> {
+/// The text of a save of `session`.
+pub fn save_text(session: &Session) -> String {
+    let game = serde_json::from_str(&session.game.save_json()).expect("the rules save is JSON");
+    let skip = session.log.len().saturating_sub(SAVED_LOG_LINES);
+    let table =
+        Table { players: session.players.clone(), turn: session.turn.clone(), log: session.log[skip..].to_vec() };
+    serde_json::to_string(&SaveFile { table, game }).expect("a save always serializes")
+}
+
+/// Reads a save; the file is never changed. A bare rules save has no table.
+pub fn read_save(path: &Path) -> Result<(Game, Option<Table>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    Game::load_json(&text)
+    parse_save(&text)
+}
+
+fn parse_save(text: &str) -> Result<(Game, Option<Table>), String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not a Forgotten Depths save: {e}"))?;
+    if value.get("table").is_none() {
+        return Ok((Game::load_json(text)?, None));
+    }
+    let file: SaveFile = serde_json::from_value(value).map_err(|e| format!("corrupt save: {e}"))?;
+    let game = Game::load_json(&file.game.to_string())?;
+    if file.table.players.owners.iter().any(|&p| p >= file.table.players.names.len()) {
+        return Err("corrupt save: a Hero belongs to a player who is not at the table".into());
+    }
+    Ok((game, Some(file.table)))
+}
+
+/// The saves in `dir`, newest first, described for the menu.
+pub fn summarize_saves(dir: &Path) -> Vec<SaveSummary> {
+    list_saves(dir).into_iter().take(30).map(|p| summarize(&p)).collect()
+}
+
+fn summarize(path: &Path) -> SaveSummary {
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let secs = modified.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_secs());
+    let date = utc_date(secs);
+    match read_save(path) {
+        Ok((game, table)) => {
+            let heroes: Vec<&str> = game.heroes.iter().map(|h| h.name()).collect();
+            let place = if game.is_over() {
+                "Game over".to_owned()
+            } else {
+                game.adventure().map_or_else(|| "Combat".to_owned(), |a| a.ecology.ecology.name().to_owned())
+            };
+            let players = table.map_or(1, |t| t.players.count());
+            let players = if players == 1 { "1 player".to_owned() } else { format!("{players} players") };
+            SaveSummary {
+                path: path.to_owned(),
+                date,
+                about: format!("{place} · {} · {players}", heroes.join(", ")),
+                loads: true,
+            }
+        }
+        Err(e) => SaveSummary { path: path.to_owned(), date, about: format!("does not load: {e}"), loads: false },
+    }
+}
+
+/// "YYYY-MM-DD HH:MM" in UTC for seconds since 1970 (days to a civil date by
+/// Howard Hinnant's algorithm; no date crate for one line of text).
+pub fn utc_date(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let (hour, minute) = (secs % 86_400 / 3600, secs % 3600 / 60);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}")
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -120,7 +226,7 @@ fn autosave(session: Option<ResMut<Session>>, dir: Res<SaveDir>, options: Option
     }
     session.save_due = false;
     let path = save_path(&dir, &session);
-    match write_atomic(&path, &session.game.save_json()) {
+    match write_atomic(&path, &save_text(&session)) {
         Ok(()) => info!("saved {}", path.display()),
         Err(e) => {
             let line = format!("Could not save to {}: {e}", path.display());
@@ -140,9 +246,15 @@ fn load_saves(
     for LoadSave(path) in loads.read() {
         redraw.write(RequestRedraw);
         match read_save(path) {
-            Ok(game) => {
+            Ok((game, table)) => {
                 let mut session = Session::new(game);
-                session.log = vec![format!("Loaded {}.", path.display())];
+                session.log.clear();
+                if let Some(table) = table {
+                    session.players = table.players;
+                    session.turn = table.turn;
+                    session.log = table.log;
+                }
+                session.log.push(format!("Loaded {}.", path.display()));
                 if let Some(stem) = path.file_stem() {
                     session.save_name = stem.to_string_lossy().into_owned();
                 }
@@ -180,7 +292,51 @@ mod tests {
         let path = dir.join("bad.json");
         write_atomic(&path, "{ not a save").unwrap();
         assert!(read_save(&path).is_err());
+        let summary = summarize(&path);
+        assert!(!summary.loads && summary.about.contains("does not load"), "{summary:?}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ not a save");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn dates_are_written_in_utc() {
+        assert_eq!(utc_date(0), "1970-01-01 00:00");
+        assert_eq!(utc_date(951_782_400), "2000-02-29 00:00");
+        assert_eq!(utc_date(1_795_974_780), "2026-11-29 17:53");
+    }
+
+    fn a_game() -> Game {
+        let content = depths_rules::Content::builtin().expect("content");
+        Game::new(depths_rules::GameOptions::standard(&["bren", "sil"], 3), content).expect("game")
+    }
+
+    #[test]
+    fn a_save_keeps_the_players_their_heroes_and_the_log() {
+        let mut session = Session::new(a_game());
+        session.players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![1, 0], curtain: true };
+        session.turn.player = 1;
+        session.log.push("Ann drew a tile.".into());
+        let (game, table) = parse_save(&save_text(&session)).unwrap();
+        assert_eq!(game, session.game);
+        let table = table.expect("the table is saved");
+        assert_eq!(table.players, session.players);
+        assert_eq!(table.turn, session.turn);
+        assert_eq!(table.log, session.log);
+    }
+
+    #[test]
+    fn a_bare_rules_save_still_loads_with_one_player() {
+        let game = a_game();
+        let (loaded, table) = parse_save(&game.save_json()).unwrap();
+        assert_eq!(loaded, game);
+        assert_eq!(table, None);
+    }
+
+    #[test]
+    fn a_hero_owned_by_a_missing_player_is_refused() {
+        let mut session = Session::new(a_game());
+        session.players = Players { names: vec!["Ann".into()], owners: vec![0, 3], curtain: false };
+        let err = parse_save(&save_text(&session)).unwrap_err();
+        assert!(err.contains("not at the table"), "{err}");
     }
 }

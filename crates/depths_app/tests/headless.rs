@@ -248,6 +248,10 @@ fn every_legal_action_and_event_of_whole_games_has_words() {
 #[test]
 fn saving_then_loading_restores_the_same_board() {
     let mut app = menu_app("save");
+    // Two players at the table: each owns one Hero; the save must keep that.
+    let players =
+        depths_app::hotseat::Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![1, 0], curtain: true };
+    app.insert_resource(players.clone());
     start(&mut app, 1);
     for _ in 0..3 {
         act(&mut app, Action::DrawTile);
@@ -259,8 +263,12 @@ fn saving_then_loading_restores_the_same_board() {
     let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<Session>());
     assert!(path.is_file(), "saved to {}", path.display());
     let saved_game = game(&app).clone();
+    let saved_turn = app.world().resource::<Session>().turn.clone();
+    let saved_log = app.world().resource::<Session>().log.clone();
     let cells = tile_cells(&mut app);
     assert_eq!(cells.len(), 4);
+    // Another game in between changes the setup screen's players.
+    app.insert_resource(depths_app::hotseat::Players::default());
 
     app.world_mut().write_message(MenuAction::BackToMenu);
     frames(&mut app, 2);
@@ -272,6 +280,10 @@ fn saving_then_loading_restores_the_same_board() {
     assert_eq!(screen(&app), Screen::Playing);
     assert_eq!(game(&app), &saved_game);
     assert_eq!(tile_cells(&mut app), cells);
+    let session = app.world().resource::<Session>();
+    assert_eq!(session.players, players);
+    assert_eq!(session.turn, saved_turn);
+    assert_eq!(session.log[..saved_log.len()], saved_log[..], "the log is kept, then says it was loaded");
 
     // Continue picks the newest save too.
     app.world_mut().write_message(MenuAction::BackToMenu);

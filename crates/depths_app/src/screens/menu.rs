@@ -7,7 +7,7 @@ use crate::{
     PlaySystems,
     cli::Options,
     rules_ref::{Tab, ToggleRules},
-    saves::{LoadSave, SaveDir, list_saves},
+    saves::{LoadSave, SaveDir, SaveSummary, list_saves, summarize_saves},
     screens::Screen,
     session::StartGame,
     ui_style,
@@ -30,9 +30,9 @@ pub enum MenuAction {
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct MenuNotice(pub Option<String>);
 
-/// The list of saves is open on the menu.
+/// The list of saves open on the menu (read once when it opens).
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
-pub struct ShowSaves(pub bool);
+pub struct ShowSaves(pub Option<Vec<SaveSummary>>);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<MenuAction>();
@@ -105,7 +105,12 @@ fn apply_menu_actions(
                 }
                 None => notice.0 = Some("There is no saved game yet.".into()),
             },
-            MenuAction::Load => show_saves.0 = !show_saves.0,
+            MenuAction::Load => {
+                show_saves.0 = match show_saves.0 {
+                    Some(_) => None,
+                    None => Some(summarize_saves(&dir.0)),
+                }
+            }
             MenuAction::Rules => {
                 rules.write(ToggleRules(Tab::Rulebook));
             }
@@ -161,17 +166,17 @@ fn main_menu_ui(
                     }
                     ui.add_space(6.0);
                 }
-                if show_saves.0 {
+                if let Some(saves) = &show_saves.0 {
                     ui.add_space(8.0);
-                    let saves = list_saves(&dir.0);
                     if saves.is_empty() {
                         ui.label(format!("No saves in {}", dir.0.display()));
                     }
-                    egui::ScrollArea::vertical().max_height(220.0).show(ui, |ui| {
-                        for path in saves.iter().take(30) {
-                            let name = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-                            if ui.button(name).clicked() {
-                                loads.write(LoadSave(path.clone()));
+                    egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
+                        for save in saves {
+                            let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
+                            let text = if save.loads { text } else { text.color(ui_style::NOTICE) };
+                            if ui.add_enabled(save.loads, egui::Button::new(text)).clicked() {
+                                loads.write(LoadSave(save.path.clone()));
                             }
                         }
                     });
