@@ -39,6 +39,11 @@ struct Choices {
     legal: Vec<Action>,
     shown: Vec<Action>,
     chosen: Vec<Action>,
+    /// In a decision or Combat window the legal buttons are numbered, so
+    /// number keys answer them: the next number to hand out.
+    next_key: Option<u8>,
+    /// The number key (1–9) pressed this frame.
+    pressed: Option<u8>,
 }
 
 impl Choices {
@@ -49,7 +54,16 @@ impl Choices {
     /// A button for `a`, enabled only when it is legal.
     fn button(&mut self, ui: &mut egui::Ui, a: Action, label: impl Into<egui::WidgetText>) -> bool {
         let legal = self.is_legal(&a);
-        let clicked = ui.add_enabled(legal, egui::Button::new(label)).clicked();
+        let key = self.next_key.filter(|n| legal && *n <= 9);
+        let button = match key {
+            Some(n) => {
+                self.next_key = Some(n + 1);
+                let mark = egui::RichText::new(format!("[{n}]")).size(11.0).color(ui_style::MUTED);
+                egui::Button::new((mark, label.into()))
+            }
+            None => egui::Button::new(label),
+        };
+        let clicked = ui.add_enabled(legal, button).clicked() || key.is_some_and(|n| self.pressed == Some(n));
         if clicked {
             self.chosen.push(a.clone());
         }
@@ -83,7 +97,8 @@ fn game_ui(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
-    let mut c = Choices { legal: game.legal_actions(), shown: Vec::new(), chosen: Vec::new() };
+    let pressed = number_key(ctx);
+    let mut c = Choices { legal: game.legal_actions(), shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
     let mut root = egui::Ui::new(
         ctx.clone(),
         "game_viewport".into(),
@@ -202,6 +217,16 @@ fn game_ui(
     Ok(())
 }
 
+/// The number key 1–9 pressed this frame, unless a text field has the keyboard.
+fn number_key(ctx: &egui::Context) -> Option<u8> {
+    use egui::Key::*;
+    if ctx.egui_wants_keyboard_input() {
+        return None;
+    }
+    let keys = [Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9];
+    ctx.input(|i| keys.iter().position(|k| i.key_pressed(*k))).map(|n| n as u8 + 1)
+}
+
 /// The banner: the player (and Hero) who must act, and what they must do.
 pub fn banner_line(session: &Session) -> String {
     let game = &session.game;
@@ -237,7 +262,10 @@ fn curtain(root: &mut egui::Ui, session: &Session, player: usize, lift: &mut Mes
                 ui.add_space(6.0);
                 ui.label(egui::RichText::new(banner(&session.game)).color(ui_style::GOLD));
                 ui.add_space(16.0);
-                if ui.add(ui_style::menu_button(&format!("I am {name}"))).clicked() {
+                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.add(ui_style::menu_button(&format!("I am {name}"))).on_hover_text("or press Enter").clicked()
+                    || enter
+                {
                     lift.write(LiftCurtain);
                 }
             });
@@ -701,6 +729,7 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
         .collapsible(true)
         .resizable(false)
         .show(ctx, |ui| {
+            c.next_key = Some(1);
             ui.set_min_width(380.0);
             egui::ScrollArea::vertical().max_height(400.0).show(ui, |ui| {
                 match p {
@@ -798,6 +827,7 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
         .min_height(max_height.min(480.0))
         .max_height(max_height)
         .show(ctx, |ui| {
+            c.next_key = Some(1);
             ui.label(egui::RichText::new(banner(game)).color(ui_style::GOLD).strong());
             ui.separator();
             // The Monster cards, side by side.
@@ -1051,4 +1081,48 @@ fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut MessageWriter<M
                 menu.write(MenuAction::BackToMenu);
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One egui pass over three buttons (the middle one not legal) with
+    /// `key` pressed; returns what was chosen.
+    fn press(key: Option<egui::Key>) -> Vec<Action> {
+        let ctx = egui::Context::default();
+        let mut input = egui::RawInput::default();
+        if let Some(key) = key {
+            let pressed = |pressed| egui::Event::Key {
+                key,
+                physical_key: None,
+                pressed,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            };
+            input.events = vec![pressed(true), pressed(false)];
+        }
+        let mut chosen = Vec::new();
+        let mut output = ctx.run_ui(input, |ui| {
+            let pressed = number_key(ui.ctx());
+            let legal = vec![Action::DrawTile, Action::FinishLevelUp];
+            let mut c = Choices { legal, shown: Vec::new(), chosen: Vec::new(), next_key: Some(1), pressed };
+            c.button(ui, Action::DrawTile, "draw");
+            c.button(ui, Action::CancelPurchase, "not legal");
+            c.button(ui, Action::FinishLevelUp, "finish");
+            chosen = c.chosen;
+        });
+        // No renderer here to take the font texture.
+        output.textures_delta.clear();
+        chosen
+    }
+
+    #[test]
+    fn number_keys_answer_the_numbered_legal_buttons() {
+        assert_eq!(press(None), vec![]);
+        assert_eq!(press(Some(egui::Key::Num1)), vec![Action::DrawTile]);
+        // The refused button gets no number: 2 is the next legal one.
+        assert_eq!(press(Some(egui::Key::Num2)), vec![Action::FinishLevelUp]);
+        assert_eq!(press(Some(egui::Key::Num3)), vec![]);
+    }
 }

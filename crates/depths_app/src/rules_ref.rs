@@ -142,6 +142,8 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Arrows (no tile in hand)", "Pan the board"),
     ("F or Home", "Fit the map on screen"),
     ("Ctrl+S", "Save the game"),
+    ("1 – 9", "Answer the open decision or Combat window: the button marked with that number"),
+    ("Enter", "Lift the \"pass to\" curtain (when it is your turn)"),
 ];
 
 /// Which page of the reference window is up.
