@@ -16,6 +16,8 @@ Options:
   --screenshot FILE  open straight on the board, save a PNG of the first
                      complete frame to FILE, check it is not blank, and exit
                      (non-zero status if it is blank or could not be saved)
+  --frame-bench N    open straight on the board, pan it for N frames and
+                     print the frame times (mean, median, 95th percentile)
   -h, --help         print this help
 ";
 
@@ -28,6 +30,8 @@ pub struct Options {
     pub screenshot: Option<PathBuf>,
     /// A save to open straight away.
     pub load: Option<PathBuf>,
+    /// Time this many frames of the board moving, print them, exit.
+    pub frame_bench: Option<usize>,
 }
 
 /// What to do after parsing.
@@ -62,6 +66,12 @@ where
             "--new-game" => options.new_game = true,
             "--load" => options.load = Some(PathBuf::from(value("--load")?)),
             "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--frame-bench" => {
+                let v = value("--frame-bench")?;
+                let n = v.parse().ok().filter(|n| *n > 0);
+                options.frame_bench =
+                    Some(n.ok_or_else(|| format!("--frame-bench expects a number of frames, got {v:?}"))?);
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -77,7 +87,13 @@ mod tests {
         let cmd = parse(["--seed", "42", "--screenshot=out.png", "--new-game"]).unwrap();
         assert_eq!(
             cmd,
-            Command::Run(Options { seed: Some(42), new_game: true, screenshot: Some("out.png".into()), load: None })
+            Command::Run(Options {
+                seed: Some(42),
+                new_game: true,
+                screenshot: Some("out.png".into()),
+                load: None,
+                frame_bench: None
+            })
         );
         assert_eq!(parse(Vec::<String>::new()).unwrap(), Command::Run(Options::default()));
         assert_eq!(parse(["-h"]).unwrap(), Command::Help);
@@ -88,5 +104,6 @@ mod tests {
         assert!(parse(["--seed", "x"]).is_err());
         assert!(parse(["--seed"]).is_err());
         assert!(parse(["--frobnicate"]).is_err());
+        assert!(parse(["--frame-bench", "0"]).is_err());
     }
 }

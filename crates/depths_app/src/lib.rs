@@ -13,6 +13,7 @@ pub mod board_view;
 mod camera;
 pub mod cli;
 pub mod explore;
+mod frame_bench;
 pub mod hotseat;
 pub mod panels;
 mod redraw;
@@ -65,6 +66,7 @@ impl Plugin for AppPlugin {
             rules_ref::ui_plugin,
             settings::plugin,
             table_cards::plugin,
+            frame_bench::plugin,
         ));
     }
 }

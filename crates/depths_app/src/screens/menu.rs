@@ -46,7 +46,10 @@ pub(super) fn plugin(app: &mut App) {
         (
             |mut notice: ResMut<MenuNotice>| notice.0 = None,
             skip_menu_once.run_if(|options: Res<Options>| {
-                options.new_game || options.screenshot.is_some() || options.load.is_some()
+                options.new_game
+                    || options.screenshot.is_some()
+                    || options.frame_bench.is_some()
+                    || options.load.is_some()
             }),
         ),
     );
