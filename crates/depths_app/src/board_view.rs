@@ -81,30 +81,8 @@ impl Side {
     }
 }
 
-/// What a tile edge is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Edge {
-    Wall,
-    Open,
-    /// Caverns: touches anything, nobody walks through it.
-    Water,
-    /// Subterranean: an opening on the upper level.
-    Upper,
-    /// Subterranean: an opening on the lower level.
-    Lower,
-}
-
-impl Edge {
-    fn from_rules(edge: rules_map::Edge) -> Edge {
-        match edge {
-            rules_map::Edge::Wall => Edge::Wall,
-            rules_map::Edge::Open => Edge::Open,
-            rules_map::Edge::Water => Edge::Water,
-            rules_map::Edge::Upper => Edge::Upper,
-            rules_map::Edge::Lower => Edge::Lower,
-        }
-    }
-}
+/// What a tile edge is made of: the rules' own edges.
+pub use depths_rules::map::Edge;
 
 /// An Ecology Element printed in an area of a tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -198,7 +176,7 @@ impl Tile {
         Tile {
             id: tile.id.clone(),
             cell: placement.cell.into(),
-            edges: rules_map::Side::ALL.map(|s| Edge::from_rules(turned.edges.get(s))),
+            edges: rules_map::Side::ALL.map(|s| turned.edges.get(s)),
             areas: turned
                 .areas
                 .iter()

@@ -16,6 +16,8 @@ Options:
   --screenshot FILE  open straight on the board, save a PNG of the first
                      complete frame to FILE, check it is not blank, and exit
                      (non-zero status if it is blank or could not be saved)
+  --open SCREEN      open on the menu or on setup (New Game) instead of the
+                     board; with --screenshot, that screen is captured
   --frame-bench N    open straight on the board, pan it for N frames and
                      print the frame times (mean, median, 95th percentile)
   -h, --help         print this help
@@ -32,6 +34,15 @@ pub struct Options {
     pub load: Option<PathBuf>,
     /// Time this many frames of the board moving, print them, exit.
     pub frame_bench: Option<usize>,
+    /// Open on this screen rather than the board.
+    pub open: Option<OpenScreen>,
+}
+
+/// A screen `--open` can start on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenScreen {
+    Menu,
+    Setup,
 }
 
 /// What to do after parsing.
@@ -66,6 +77,13 @@ where
             "--new-game" => options.new_game = true,
             "--load" => options.load = Some(PathBuf::from(value("--load")?)),
             "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--open" => {
+                options.open = Some(match value("--open")?.as_str() {
+                    "menu" => OpenScreen::Menu,
+                    "setup" => OpenScreen::Setup,
+                    other => return Err(format!("--open expects menu or setup, got {other:?}")),
+                });
+            }
             "--frame-bench" => {
                 let v = value("--frame-bench")?;
                 let n = v.parse().ok().filter(|n| *n > 0);
@@ -92,7 +110,8 @@ mod tests {
                 new_game: true,
                 screenshot: Some("out.png".into()),
                 load: None,
-                frame_bench: None
+                frame_bench: None,
+                open: None
             })
         );
         assert_eq!(parse(Vec::<String>::new()).unwrap(), Command::Run(Options::default()));
@@ -105,5 +124,10 @@ mod tests {
         assert!(parse(["--seed"]).is_err());
         assert!(parse(["--frobnicate"]).is_err());
         assert!(parse(["--frame-bench", "0"]).is_err());
+        assert!(parse(["--open", "board"]).is_err());
+        assert_eq!(
+            parse(["--open", "setup"]).unwrap(),
+            Command::Run(Options { open: Some(OpenScreen::Setup), ..Options::default() })
+        );
     }
 }

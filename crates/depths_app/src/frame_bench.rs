@@ -82,7 +82,7 @@ mod tests {
         times.push(0.050);
         let line = summary(&times);
         assert!(line.contains("20 frames"), "{line}");
-        assert!(line.contains("mean 17.7 ms (57 fps)"), "{line}");
+        assert!(line.contains("mean 17.7 ms (56 fps)"), "{line}");
         assert!(line.contains("median 16.0 ms"), "{line}");
         assert!(line.contains("worst 50.0 ms"), "{line}");
     }

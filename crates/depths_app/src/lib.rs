@@ -15,6 +15,7 @@ pub mod cli;
 pub mod explore;
 mod frame_bench;
 pub mod hotseat;
+pub mod icons;
 pub mod panels;
 mod redraw;
 pub mod rules_ref;
@@ -26,6 +27,7 @@ pub mod settings;
 mod systems;
 pub mod table_cards;
 mod ui_style;
+mod window_icon;
 
 pub use systems::PlaySystems;
 
@@ -66,8 +68,8 @@ impl Plugin for AppPlugin {
             rules_ref::ui_plugin,
             settings::plugin,
             table_cards::plugin,
-            frame_bench::plugin,
         ));
+        app.add_plugins((icons::plugin, window_icon::plugin, frame_bench::plugin));
     }
 }
 

@@ -18,6 +18,7 @@ use depths_rules::{
 use crate::{
     explore::{BoardArea, Hand, SelectedElement},
     hotseat::LiftCurtain,
+    icons::Icons,
     saves::{SaveDir, save_path},
     screens::{Screen, menu::MenuAction},
     session::{DropRefused, PlayerAction, Session, UndoPlacement, describe_action, loss_text, outcome_name},
@@ -33,6 +34,8 @@ pub(super) fn plugin(app: &mut App) {
 
 const GOOD: egui::Color32 = egui::Color32::from_rgb(0x8f, 0xd1, 0x7a);
 const BAD: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x5a, 0x4a);
+/// Monster icons: a dried-blood red, bright enough on the dark cards.
+const FOE_TINT: egui::Color32 = egui::Color32::from_rgb(0xd8, 0x6a, 0x55);
 
 /// Buttons for legal actions; remembers which were shown and what was clicked.
 struct Choices {
@@ -94,6 +97,7 @@ fn game_ui(
     mut lift: MessageWriter<LiftCurtain>,
     mut undo: MessageWriter<UndoPlacement>,
     mut settings: ResMut<crate::settings::Settings>,
+    icons: Res<Icons>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
@@ -139,12 +143,12 @@ fn game_ui(
     }
 
     egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &mut c));
+        egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &icons, &mut c));
     });
 
     egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
-            party_panel(ui, &session, &mut hand, &refused, &selected, &mut c, &mut undo);
+            party_panel(ui, &session, &mut hand, &refused, &selected, &icons, &mut c, &mut undo);
             ui.separator();
             egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
                 egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(ui, |ui| {
@@ -184,7 +188,7 @@ fn game_ui(
     if game.is_over() {
         game_over_window(ctx, game, &mut menu);
     } else if let Some(combat) = game.combat().filter(|_| game.phase == Phase::Combat) {
-        combat_window(ctx, game, combat, &mut c, combat_height);
+        combat_window(ctx, game, combat, &icons, &mut c, combat_height);
     } else if let Some(p) = game.pending() {
         pending_window(ctx, game, p, &mut c);
     }
@@ -355,7 +359,7 @@ fn health_bar(ui: &mut egui::Ui, health: u8, max: u8, width: f32) {
     );
 }
 
-fn heroes_panel(ui: &mut egui::Ui, game: &Game, c: &mut Choices) {
+fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mut Choices) {
     ui.label(ui_style::title("Heroes", 24.0));
     for (h, hero) in game.heroes.iter().enumerate() {
         let h = h as u8;
@@ -366,6 +370,7 @@ fn heroes_panel(ui: &mut egui::Ui, game: &Game, c: &mut Choices) {
                 None => hero.mat.class.name().to_string(),
             };
             ui.horizontal(|ui| {
+                icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, ui_style::GOLD);
                 ui.label(ui_style::title(hero.name(), 22.0));
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(ui_style::MUTED));
             });
@@ -463,6 +468,7 @@ fn party_panel(
     hand: &mut Hand,
     refused: &DropRefused,
     selected: &SelectedElement,
+    icons: &Icons,
     c: &mut Choices,
     undo: &mut MessageWriter<UndoPlacement>,
 ) {
@@ -582,9 +588,15 @@ fn party_panel(
 
     // Keys, XP, buying.
     ui.label(ui_style::title("The party", 22.0));
-    ui.label(format!("🗝 Keys: {}", adv.keys));
+    ui.horizontal(|ui| {
+        icons.show(ui, "ui", "key", 18.0, ui_style::GOLD);
+        ui.label(format!("Keys: {}", adv.keys));
+    });
     let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
-    ui.label(format!("XP pool: {xp} in {} cards", adv.xp_pool.len()));
+    ui.horizontal(|ui| {
+        icons.show(ui, "ui", "xp", 18.0, ui_style::GOLD);
+        ui.label(format!("XP pool: {xp} in {} cards", adv.xp_pool.len()));
+    });
     if !adv.xp_pool.is_empty() {
         let cards: Vec<String> = adv.xp_pool.iter().map(|c| format!("{} ({})", c.name, c.xp)).collect();
         ui.label(egui::RichText::new(cards.join(", ")).size(12.0).color(ui_style::MUTED));
@@ -814,7 +826,7 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
         });
 }
 
-fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choices, max_height: f32) {
+fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, icons: &Icons, c: &mut Choices, max_height: f32) {
     egui::Window::new(format!("Combat — round {}", combat.round))
         .id(egui::Id::new("combat"))
         .anchor(egui::Align2::CENTER_TOP, [-15.0, 60.0])
@@ -837,7 +849,15 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, c: &mut Choi
                     let ui = &mut cols[f];
                     ui_style::bar_frame().show(ui, |ui| {
                         ui.set_width(ui.available_width());
-                        ui.label(ui_style::title(foe.name(), 20.0));
+                        ui.horizontal(|ui| {
+                            let (group, key) = match &foe.card {
+                                FoeCard::Monster(m) => ("monsters", m.id.as_str()),
+                                FoeCard::FinalEntity(_) => ("elements", "final_entity"),
+                            };
+                            let tint = if foe.is_defeated() { ui_style::MUTED } else { FOE_TINT };
+                            icons.show(ui, group, key, 40.0, tint);
+                            ui.label(ui_style::title(foe.name(), 20.0));
+                        });
                         let mut facts = vec![foe.difficulty.name().to_string()];
                         if foe.card_bonus > 0 {
                             facts.push(format!("cards +{}", foe.card_bonus));

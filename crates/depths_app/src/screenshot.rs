@@ -1,5 +1,6 @@
-//! `--screenshot FILE`: open straight on the board (the menu skips itself), save the first complete
-//! frame as a PNG, check it is not blank, and exit (non-zero if it is).
+//! `--screenshot FILE`: open straight on the board (the menu skips itself; or
+//! on the screen `--open` names), save the first complete frame as a PNG,
+//! check it is not blank, and exit (non-zero if it is).
 
 use std::path::PathBuf;
 
@@ -10,7 +11,7 @@ use bevy::{
 };
 
 use crate::{
-    cli::Options,
+    cli::{OpenScreen, Options},
     screens::{Screen, loading::LoadErrors},
 };
 
@@ -45,6 +46,7 @@ fn drive_screenshot(
     mut commands: Commands,
     mut job: ResMut<ScreenshotJob>,
     screen: Res<State<Screen>>,
+    options: Res<Options>,
     mut redraw: MessageWriter<RequestRedraw>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -56,7 +58,12 @@ fn drive_screenshot(
         exit.write(AppExit::error());
         return;
     }
-    if *screen.get() != Screen::Playing {
+    let wanted = match options.open {
+        Some(OpenScreen::Menu) => Screen::Menu,
+        Some(OpenScreen::Setup) => Screen::Setup,
+        None => Screen::Playing,
+    };
+    if *screen.get() != wanted {
         job.settled = 0;
         return;
     }

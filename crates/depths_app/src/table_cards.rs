@@ -12,12 +12,17 @@
 //! headless; the entities need the renderer's text and sprites.
 
 use bevy::{prelude::*, window::PrimaryWindow, window::RequestRedraw};
-use depths_rules::{Game, Phase, adventure::Resolving, combat::may_choose};
+use depths_rules::{
+    Game, Phase,
+    adventure::Resolving,
+    combat::{FoeCard, may_choose},
+};
 
 use crate::{
     PlaySystems,
     camera::BoardCamera,
     explore::BoardArea,
+    icons::Icons,
     screens::Screen,
     session::{Session, outcome_name},
 };
@@ -53,6 +58,8 @@ pub struct Face {
     pub spot: Spot,
     /// A line under the name (the pair's outcome…).
     pub note: String,
+    /// Its icon: a group and key of [`crate::icons::Icons`].
+    pub icon: (&'static str, String),
 }
 
 /// The cards in play in `game`, each with its place.
@@ -62,8 +69,14 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
         && let Some(c) = game.combat()
     {
         for (e, en) in c.engagements.iter().enumerate() {
-            let hero = game.heroes.get(usize::from(en.hero)).map_or("Hero", |h| h.name());
+            let hero_mat = game.heroes.get(usize::from(en.hero));
+            let hero = hero_mat.map_or("Hero", |h| h.name());
+            let hero_icon = ("classes", hero_mat.map_or_else(String::new, |h| h.mat.class.name().to_lowercase()));
             let foe = c.foes.get(usize::from(en.foe));
+            let foe_icon = match foe.map(|f| &f.card) {
+                Some(FoeCard::Monster(m)) => ("monsters", m.id.clone()),
+                _ => ("elements", "final_entity".to_owned()),
+            };
             let foe_name = foe.map_or("Monster", |f| f.name());
             let bonus = foe.map_or(0, |f| f.card_bonus);
             for (s, slot) in en.slots.iter().enumerate() {
@@ -82,6 +95,7 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
                         name: hero.to_owned(),
                         spot: Spot::Combat { group: e, col: s },
                         note: note.clone(),
+                        icon: hero_icon.clone(),
                     });
                 }
                 if let Some(card) = slot.monster {
@@ -92,6 +106,7 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
                         name: foe_name.to_owned(),
                         spot: Spot::Combat { group: e, col: s },
                         note: String::new(),
+                        icon: foe_icon.clone(),
                     });
                 }
             }
@@ -104,6 +119,7 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
                     name: foe_name.to_owned(),
                     spot: Spot::Combat { group: e, col: en.slots.len() + k },
                     note: "unpaired".into(),
+                    icon: foe_icon.clone(),
                 });
             }
         }
@@ -111,9 +127,9 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
     if let Some(a) = game.adventure() {
         let mut index = 0;
         for r in &a.resolving {
-            let (name, value) = match r {
-                Resolving::Feature(card) => (card.name.clone(), format!("{} XP", card.xp)),
-                Resolving::Legendary { card, .. } => (card.name.clone(), card.back.clone()),
+            let (name, value, icon) = match r {
+                Resolving::Feature(card) => (card.name.clone(), format!("{} XP", card.xp), "feature"),
+                Resolving::Legendary { card, .. } => (card.name.clone(), card.back.clone(), "legendary_location"),
                 _ => continue,
             };
             out.push(Face {
@@ -123,6 +139,7 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
                 name,
                 spot: Spot::Ecology { index },
                 note: String::new(),
+                icon: ("elements", icon.to_owned()),
             });
             index += 1;
         }
@@ -232,6 +249,7 @@ fn color(kind: Kind) -> (Color, Color) {
 fn spawn_card(
     commands: &mut Commands,
     font: &Option<Handle<Font>>,
+    icons: Option<&Icons>,
     face: &Face,
     from: Vec2,
     to: Vec2,
@@ -274,13 +292,22 @@ fn spawn_card(
         .with_children(|c| {
             c.spawn((Sprite::from_color(edge, size + Vec2::splat(4.0)), Transform::from_xyz(0.0, 0.0, 0.0)));
             c.spawn((Sprite::from_color(body, size), Transform::from_xyz(0.0, 0.0, 0.1)));
-            // The icon: a diamond (Hero / Monster) or a square (Ecology card).
-            let icon = Sprite::from_color(edge, Vec2::splat(12.0));
-            let mut t = Transform::from_xyz(0.0, size.y / 2.0 - 13.0, 0.2);
-            if face.kind != Kind::Ecology {
-                t.rotate_z(std::f32::consts::FRAC_PI_4);
+            // The icon: the class, the Monster, the kind of card; without
+            // icon files, a diamond (Hero / Monster) or a square (Ecology card).
+            match icons.and_then(|i| i.image(face.icon.0, &face.icon.1)) {
+                Some(image) => {
+                    let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(20.0)), ..default() };
+                    c.spawn((sprite, Transform::from_xyz(0.0, size.y / 2.0 - 15.0, 0.2)));
+                }
+                None => {
+                    let icon = Sprite::from_color(edge, Vec2::splat(12.0));
+                    let mut t = Transform::from_xyz(0.0, size.y / 2.0 - 13.0, 0.2);
+                    if face.kind != Kind::Ecology {
+                        t.rotate_z(std::f32::consts::FRAC_PI_4);
+                    }
+                    c.spawn((icon, t));
+                }
             }
-            c.spawn((icon, t));
             c.spawn(big(&face.value, if face.kind == Kind::Ecology { 22.0 } else { 36.0 }, size.y * 0.10, true));
             c.spawn(big(&name, 10.0, -size.y * 0.20, false));
             if !face.note.is_empty() {
@@ -323,6 +350,7 @@ fn sync_cards(
     time: Res<Time>,
     mut cards: Query<(Entity, &mut TableCard)>,
     ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+    icons: Option<Res<Icons>>,
 ) {
     let font = ui_assets.map(|a| a.title_font.clone());
     // Runs on every frame there is (frames are rare when nothing moves): a
@@ -343,6 +371,7 @@ fn sync_cards(
                 name,
                 spot: Spot::Ecology { index },
                 note: String::new(),
+                icon: ("elements", "feature".to_owned()),
             });
         }
     }
@@ -361,7 +390,7 @@ fn sync_cards(
                 // Same card, new face (a value changed, an outcome): redraw it in place.
                 let here = current(&card, now);
                 commands.entity(entity).despawn();
-                spawn_card(&mut commands, &font, f, here, layout.place(f, &cols), now, 0.0);
+                spawn_card(&mut commands, &font, icons.as_deref(), f, here, layout.place(f, &cols), now, 0.0);
             }
             Some(f) => {
                 let to = layout.place(f, &cols);
@@ -386,7 +415,7 @@ fn sync_cards(
         }
         let to = layout.place(f, &cols);
         let linger = if f.kind == Kind::Ecology { LINGER } else { 0.0 };
-        spawn_card(&mut commands, &font, f, layout.deck(f.kind, to), to, now, linger);
+        spawn_card(&mut commands, &font, icons.as_deref(), f, layout.deck(f.kind, to), to, now, linger);
     }
 }
 

@@ -17,7 +17,7 @@ use depths_app::{
     },
     session::{DropRefused, GameContent, PlayerAction, Session, StartGame, TileDrop},
 };
-use depths_rules::{Action, Content, Game, GameOptions, Phase, map::Placement};
+use depths_rules::{Action, Content, Game, GameOptions, Pending, Phase, map::Placement};
 use depths_tests::steady_policy;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -441,6 +441,27 @@ fn make_saves_for_screenshots() {
         let mut n = 0;
         while !g.is_over() && n < 3000 {
             if let Some(p) = g.pending() {
+                let kind = format!("{p:?}").split([' ', '(', '{']).next().unwrap_or("x").to_owned();
+                let path = dir.join(format!("pending-{kind}.json"));
+                if !path.exists() {
+                    write(&g, &format!("pending-{kind}.json"));
+                }
+            }
+            let a = steady_policy(&g);
+            g.apply(a).unwrap();
+            n += 1;
+        }
+        if g.phase == Phase::Won && !dir.join("won.json").exists() {
+            write(&g, "won.json");
+        }
+    }
+    // Level Up and its Ability choice come after a whole Ecology: smaller parties get there more often.
+    for seed in 1..200 {
+        let heroes: &[&str] = if seed % 2 == 0 { &["bren"] } else { &["bren", "sil"] };
+        let mut g = Game::new(GameOptions::standard(heroes, seed), Content::builtin().unwrap()).unwrap();
+        let mut n = 0;
+        while !g.is_over() && n < 4000 {
+            if let Some(p @ (Pending::LevelUp { .. } | Pending::ChooseAbility { .. })) = g.pending() {
                 let kind = format!("{p:?}").split([' ', '(', '{']).next().unwrap_or("x").to_owned();
                 let path = dir.join(format!("pending-{kind}.json"));
                 if !path.exists() {

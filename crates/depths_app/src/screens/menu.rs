@@ -5,7 +5,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
     PlaySystems,
-    cli::Options,
+    cli::{OpenScreen, Options},
     rules_ref::{Tab, ToggleRules},
     saves::{LoadSave, SaveDir, SaveSummary, list_saves, summarize_saves},
     screens::Screen,
@@ -46,10 +46,12 @@ pub(super) fn plugin(app: &mut App) {
         (
             |mut notice: ResMut<MenuNotice>| notice.0 = None,
             skip_menu_once.run_if(|options: Res<Options>| {
-                options.new_game
+                let wanted = options.new_game
                     || options.screenshot.is_some()
                     || options.frame_bench.is_some()
                     || options.load.is_some()
+                    || options.open.is_some();
+                wanted && options.open != Some(OpenScreen::Menu)
             }),
         ),
     );
@@ -63,13 +65,16 @@ fn skip_menu_once(
     options: Res<Options>,
     mut starts: MessageWriter<StartGame>,
     mut loads: MessageWriter<LoadSave>,
+    mut next: ResMut<NextState<Screen>>,
     mut done: Local<bool>,
 ) {
     if *done {
         return;
     }
     *done = true;
-    if let Some(path) = &options.load {
+    if options.open == Some(OpenScreen::Setup) {
+        next.set(Screen::Setup);
+    } else if let Some(path) = &options.load {
         loads.write(LoadSave(path.clone()));
     } else {
         starts.write(StartGame(depths_rules::GameOptions::standard(
@@ -145,6 +150,16 @@ fn main_menu_ui(
             },
         );
     }
+    // Credits the icons' licence (CC BY) asks for; the details are in assets/LICENSES.md.
+    egui::Area::new(egui::Id::new("menu_credits")).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -10.0]).show(ctx, |ui| {
+        ui.label(
+            egui::RichText::new(
+                "Icons: Game Icons (game-icons.net) by Lorc, Delapouite, Skoll, Sbed, Caro Asercion and Cathelineau, CC BY 3.0 · Font: EB Garamond by Georg Duffner, OFL",
+            )
+            .size(11.0)
+            .color(ui_style::MUTED),
+        );
+    });
     egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui_style::panel_frame().show(ui, |ui| {
             ui.set_width(440.0);

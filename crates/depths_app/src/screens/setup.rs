@@ -49,7 +49,9 @@ impl Default for SetupForm {
     }
 }
 
-const HEROES: [(&str, &str); 3] = [("bren", "Bren"), ("sil", "Sil"), ("ava", "Ava")];
+/// Id, name and class of each Hero on offer.
+const HEROES: [(&str, &str, &str); 3] =
+    [("bren", "Bren", "Fighter"), ("sil", "Sil", "Wizard"), ("ava", "Ava", "Rogue")];
 
 impl SetupForm {
     /// The options for `Game::new`, or why they are not ready.
@@ -58,7 +60,7 @@ impl SetupForm {
             .iter()
             .zip(self.heroes)
             .filter(|(_, (on, _))| *on)
-            .map(|((id, _), (_, alt))| if alt { format!("{id}_alt") } else { id.to_string() })
+            .map(|((id, _, _), (_, alt))| if alt { format!("{id}_alt") } else { id.to_string() })
             .collect();
         if heroes.is_empty() {
             return Err("Choose at least one Hero.".into());
@@ -115,6 +117,7 @@ fn setup_ui(
     notice: Res<SetupNotice>,
     mut starts: MessageWriter<StartGame>,
     mut menu: MessageWriter<MenuAction>,
+    icons: Option<Res<crate::icons::Icons>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
@@ -123,9 +126,12 @@ fn setup_ui(
             ui.label(ui_style::title("New Game", 40.0));
             ui.add_space(8.0);
             ui.label(ui_style::title("Heroes", 22.0));
-            for (i, (_, name)) in HEROES.iter().enumerate() {
+            for (i, (_, name, class)) in HEROES.iter().enumerate() {
                 ui.horizontal(|ui| {
-                    ui.checkbox(&mut form.heroes[i].0, *name);
+                    if let Some(icons) = &icons {
+                        icons.show(ui, "classes", &class.to_lowercase(), 20.0, ui_style::GOLD);
+                    }
+                    ui.checkbox(&mut form.heroes[i].0, format!("{name}, {class}"));
                     ui.add_enabled_ui(form.heroes[i].0, |ui| {
                         ui.radio_value(&mut form.heroes[i].1, false, "standard mat");
                         ui.radio_value(&mut form.heroes[i].1, true, "alternate mat (multi-classed)");
@@ -152,7 +158,7 @@ fn setup_ui(
                 }
             });
             if n > 1 {
-                for (i, (_, hero)) in HEROES.iter().enumerate() {
+                for (i, (_, hero, _)) in HEROES.iter().enumerate() {
                     if !form.heroes[i].0 {
                         continue;
                     }
