@@ -16,7 +16,7 @@ fn scripted_two_hero_game_wins_against_the_final_entity() {
     let log = play_out(&mut g, steady_policy, 5_000);
     assert_eq!(g.phase, Phase::Won, "after {} actions", log.len());
     let rec = &g.adventure().unwrap().record;
-    assert_eq!(rec.ecologies_cleared, vec![Ecology::Ruins, Ecology::Caverns]);
+    assert_eq!(rec.ecologies_cleared, vec![Ecology::Ruins, Ecology::Caverns, Ecology::Subterranean]);
     assert!(rec.monsters_defeated >= 3);
     assert!(g.heroes.iter().all(|h| h.level == 3));
 }

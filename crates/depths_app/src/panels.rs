@@ -1045,8 +1045,10 @@ fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut MessageWriter<M
         .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
         .collapsible(true)
         .resizable(false)
+        .max_width(560.0)
         .show(ctx, |ui| {
             ui.set_min_width(420.0);
+            ui.set_max_width(560.0);
             match &game.phase {
                 Phase::Won => {
                     ui.label(ui_style::title("Victory", 44.0));
@@ -1062,7 +1064,8 @@ fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut MessageWriter<M
                 let rec = &a.record;
                 ui.separator();
                 ui.label(ui_style::title("Adventure Record", 24.0));
-                egui::Grid::new("record").show(ui, |ui| {
+                // Long lists (Legendary Locations) wrap inside the second column.
+                egui::Grid::new("record").max_col_width(380.0).show(ui, |ui| {
                     let cleared: Vec<&str> = rec.ecologies_cleared.iter().map(|e| e.name()).collect();
                     ui.label("Ecologies cleared");
                     ui.label(if cleared.is_empty() { "none".into() } else { cleared.join(", ") });

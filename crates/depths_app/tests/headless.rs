@@ -455,10 +455,10 @@ fn make_saves_for_screenshots() {
             write(&g, "won.json");
         }
     }
-    // Level Up and its Ability choice come after a whole Ecology: smaller parties get there more often.
-    for seed in 1..200 {
-        let heroes: &[&str] = if seed % 2 == 0 { &["bren"] } else { &["bren", "sil"] };
-        let mut g = Game::new(GameOptions::standard(heroes, seed), Content::builtin().unwrap()).unwrap();
+    // Level Up and its Ability choice come after a whole Ecology: the careful bot gets there.
+    use depths_sim::{Bot, HeuristicBot};
+    for seed in 1..60 {
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap();
         let mut n = 0;
         while !g.is_over() && n < 4000 {
             if let Some(p @ (Pending::LevelUp { .. } | Pending::ChooseAbility { .. })) = g.pending() {
@@ -468,12 +468,23 @@ fn make_saves_for_screenshots() {
                     write(&g, &format!("pending-{kind}.json"));
                 }
             }
-            let a = steady_policy(&g);
+            if g.phase == Phase::Combat
+                && g.combat().is_some_and(|c| {
+                    c.foes.iter().any(|f| matches!(f.card, depths_rules::combat::FoeCard::FinalEntity(_)))
+                })
+                && !dir.join("final-entity.json").exists()
+            {
+                write(&g, "final-entity.json");
+            }
+            let a = HeuristicBot.choose(&g);
             g.apply(a).unwrap();
             n += 1;
         }
         if g.phase == Phase::Won && !dir.join("won.json").exists() {
             write(&g, "won.json");
+        }
+        if ["pending-LevelUp.json", "won.json", "final-entity.json"].iter().all(|f| dir.join(f).exists()) {
+            break;
         }
     }
 }

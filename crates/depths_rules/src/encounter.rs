@@ -235,6 +235,9 @@ impl Game {
             Some(Resolving::StairGuardian) => self.level_up(events),
             Some(Resolving::FinalEntity) => {
                 // "Defeating the Final Entity is the only way to win the game."
+                // Its Ecology is cleared with it (the others by Passage).
+                let current = self.adv().ecology.ecology;
+                self.adv_mut().record.ecologies_cleared.push(current);
                 self.phase = Phase::Won;
                 events.push(Event::GameWon);
             }
