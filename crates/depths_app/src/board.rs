@@ -40,6 +40,13 @@ pub struct BoardTile {
     pub look: u64,
 }
 
+/// A tile just laid on a cell that was empty: it settles onto the table
+/// (drawn by the board art) from `since` (seconds of [`Time`]).
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Landing {
+    pub since: f32,
+}
+
 /// The Lantern token, which marks where the heroes are.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LanternToken;
@@ -173,7 +180,12 @@ pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
     Some(cell_center(tile.cell) + area_anchor(tile, map.lantern.area) + slot_offset(count - 1, count))
 }
 
-fn sync_tiles(mut commands: Commands, board: Option<Res<Board>>, existing: Query<(Entity, &BoardTile)>) {
+fn sync_tiles(
+    mut commands: Commands,
+    board: Option<Res<Board>>,
+    existing: Query<(Entity, &BoardTile)>,
+    time: Res<Time>,
+) {
     let Some(board) = board else { return };
     if !board.is_changed() {
         return;
@@ -188,13 +200,19 @@ fn sync_tiles(mut commands: Commands, board: Option<Res<Board>>, existing: Query
         if existing.iter().any(|(_, t)| t.cell == cell && t.look == look) {
             continue;
         }
-        commands.spawn((
+        let mut tile = commands.spawn((
             Name::new(format!("Tile ({}, {})", cell.x, cell.y)),
             BoardTile { cell, look },
             Transform::from_translation(cell_center(cell).extend(0.0)),
             Visibility::default(),
             DespawnOnExit(Screen::Playing),
         ));
+        // Redrawn because a token changed: no landing. A newly laid tile (not
+        // the whole map appearing at once): it lands.
+        let redrawn = existing.iter().any(|(_, t)| t.cell == cell);
+        if !redrawn && !existing.is_empty() {
+            tile.insert(Landing { since: time.elapsed_secs() });
+        }
     }
 }
 

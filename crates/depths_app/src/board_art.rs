@@ -16,13 +16,14 @@ use bevy::{
     prelude::*,
     render::render_resource::{Extent3d, TextureDimension, TextureFormat},
     sprite_render::AlphaMode2d,
+    window::RequestRedraw,
 };
 
 use crate::{
     PlaySystems,
     board::{
-        Board, BoardTile, LanternToken, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor, side_dir, slot_offset,
-        tokens_in_area,
+        Board, BoardTile, Landing, LanternToken, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center,
+        side_dir, slot_offset, tokens_in_area,
     },
     board_view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
     explore::{GhostTile, PlacementHint, SelectionRing},
@@ -48,7 +49,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_table);
     app.add_systems(
         Update,
-        (draw_new_tiles, draw_lantern, draw_hints, draw_ghost, draw_selection)
+        (draw_new_tiles, draw_lantern, draw_hints, draw_ghost, draw_selection, land_tiles)
             .in_set(PlaySystems::Present)
             .run_if(resource_exists::<Board>),
     );
@@ -625,6 +626,30 @@ fn draw_new_tiles(
         };
         let pieces = tile_pieces(&board.view, tile);
         art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
+    }
+}
+
+/// How long a newly laid tile takes to settle onto the table.
+const LANDING_SECS: f32 = 0.22;
+
+/// A newly laid tile drops from slightly above (a little larger, lifted over
+/// its neighbours) onto its cell, easing out.
+fn land_tiles(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut tiles: Query<(Entity, &Landing, &BoardTile, &mut Transform)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for (entity, landing, tile, mut transform) in &mut tiles {
+        let t = ((time.elapsed_secs() - landing.since) / LANDING_SECS).clamp(0.0, 1.0);
+        let lift = (1.0 - t).powi(3);
+        transform.scale = Vec3::splat(1.0 + 0.12 * lift);
+        transform.translation = cell_center(tile.cell).extend(if t < 1.0 { 5.0 } else { 0.0 });
+        if t < 1.0 {
+            redraw.write(RequestRedraw);
+        } else {
+            commands.entity(entity).remove::<Landing>();
+        }
     }
 }
 

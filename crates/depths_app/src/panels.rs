@@ -188,7 +188,7 @@ fn game_ui(
     if game.is_over() {
         game_over_window(ctx, game, &mut menu);
     } else if let Some(combat) = game.combat().filter(|_| game.phase == Phase::Combat) {
-        combat_window(ctx, game, combat, &icons, &mut c, combat_height);
+        combat_window(ctx, &session, combat, &icons, &mut c, combat_height);
     } else if let Some(p) = game.pending() {
         pending_window(ctx, game, p, &mut c);
     }
@@ -342,8 +342,11 @@ fn activation_text(a: Activation) -> String {
     }
 }
 
-fn health_bar(ui: &mut egui::Ui, health: u8, max: u8, width: f32) {
+/// A health bar; `id` keeps its animation: the bar slides to a new value
+/// (egui asks for the frames it needs, so reactive rendering still idles).
+fn health_bar(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, health: u8, max: u8, width: f32) {
     let f = if max == 0 { 0.0 } else { f32::from(health) / f32::from(max) };
+    let shown = ui.ctx().animate_value_with_time(egui::Id::new(("health", id)), f, 0.35);
     let color = if f > 0.5 {
         GOOD
     } else if f > 0.25 {
@@ -352,7 +355,7 @@ fn health_bar(ui: &mut egui::Ui, health: u8, max: u8, width: f32) {
         BAD
     };
     ui.add(
-        egui::ProgressBar::new(f)
+        egui::ProgressBar::new(shown)
             .desired_width(width)
             .fill(color.gamma_multiply(0.7))
             .text(format!("{health} / {max}")),
@@ -374,7 +377,7 @@ fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mut Choices) 
                 ui.label(ui_style::title(hero.name(), 22.0));
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(ui_style::MUTED));
             });
-            health_bar(ui, hero.health, hero.max_health(), ui.available_width());
+            health_bar(ui, ("hero", h), hero.health, hero.max_health(), ui.available_width());
             ui.label(format!(
                 "Power stored: {} · hand {} · draw {} · discard {}",
                 hero.stored_power.len(),
@@ -386,6 +389,21 @@ fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mut Choices) 
                 let cards: Vec<String> =
                     hero.hand.iter().map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();
                 ui.label(format!("Hand: {}", cards.join(" ")));
+            }
+            if !hero.discard.is_empty() {
+                // The discard pile is open information: its cards, newest first.
+                egui::CollapsingHeader::new(format!("Discard pile ({})", hero.discard.len()))
+                    .id_salt(("discard", h))
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        let cards: Vec<String> = hero
+                            .discard
+                            .iter()
+                            .rev()
+                            .map(|c| if c.power { "P".into() } else { c.value.to_string() })
+                            .collect();
+                        ui.label(egui::RichText::new(cards.join(" ")).size(13.0));
+                    });
             }
             egui::CollapsingHeader::new("Abilities").id_salt(("abilities", h)).default_open(false).show(ui, |ui| {
                 for (source, ability) in hero.abilities() {
@@ -826,7 +844,15 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
         });
 }
 
-fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, icons: &Icons, c: &mut Choices, max_height: f32) {
+fn combat_window(
+    ctx: &egui::Context,
+    session: &Session,
+    combat: &Combat,
+    icons: &Icons,
+    c: &mut Choices,
+    max_height: f32,
+) {
+    let game = &session.game;
     egui::Window::new(format!("Combat — round {}", combat.round))
         .id(egui::Id::new("combat"))
         .anchor(egui::Align2::CENTER_TOP, [-15.0, 60.0])
@@ -841,6 +867,12 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, icons: &Icon
         .show(ctx, |ui| {
             c.next_key = Some(1);
             ui.label(egui::RichText::new(banner(game)).color(ui_style::GOLD).strong());
+            // The round summary: what the last round did, in one short paragraph.
+            let summary = &session.rounds;
+            if !summary.last.is_empty() {
+                let text = format!("Round {}: {}", summary.round, summary.last.join(" "));
+                ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+            }
             ui.separator();
             // The Monster cards, side by side.
             let n = combat.foes.len().max(1);
@@ -872,7 +904,7 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, icons: &Icon
                         for ind in &foe.individuals {
                             ui.horizontal(|ui| {
                                 ui.label(egui::RichText::new(&ind.name).size(13.0));
-                                health_bar(ui, ind.health, ind.max_health, 120.0);
+                                health_bar(ui, ("foe", f, &ind.name), ind.health, ind.max_health, 120.0);
                                 if ind.armor > 0 {
                                     ui.label(format!("🛡{}", ind.armor));
                                 }
@@ -880,25 +912,31 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, icons: &Icon
                         }
                         if let FoeCard::Monster(card) = &foe.card {
                             if !card.health_states.is_empty() {
-                                let alive = foe.alive_count();
+                                // Transposed (one column per Health State) to stay short.
                                 egui::Grid::new(("health_states", f)).striped(true).show(ui, |ui| {
+                                    let mark = |alive: u8, t: String| {
+                                        if alive == foe.alive_count() {
+                                            egui::RichText::new(t).strong().color(ui_style::GOLD)
+                                        } else {
+                                            egui::RichText::new(t)
+                                        }
+                                    };
+                                    let states = &card.health_states;
                                     ui.label("alive");
-                                    ui.label("Monster cards");
-                                    ui.label("Hero cards");
-                                    ui.end_row();
-                                    for s in &card.health_states {
-                                        let mark = |t: String| {
-                                            if s.alive == alive {
-                                                egui::RichText::new(t).strong().color(ui_style::GOLD)
-                                            } else {
-                                                egui::RichText::new(t)
-                                            }
-                                        };
-                                        ui.label(mark(format!("×{}", s.alive)));
-                                        ui.label(mark(s.monster_cards.to_string()));
-                                        ui.label(mark(s.hero_cards.to_string()));
-                                        ui.end_row();
+                                    for s in states {
+                                        ui.label(mark(s.alive, format!("×{}", s.alive)));
                                     }
+                                    ui.end_row();
+                                    ui.label("Monster cards");
+                                    for s in states {
+                                        ui.label(mark(s.alive, s.monster_cards.to_string()));
+                                    }
+                                    ui.end_row();
+                                    ui.label("Hero cards");
+                                    for s in states {
+                                        ui.label(mark(s.alive, s.hero_cards.to_string()));
+                                    }
+                                    ui.end_row();
                                 });
                             }
                             for ab in &card.abilities {
@@ -912,132 +950,139 @@ fn combat_window(ctx: &egui::Context, game: &Game, combat: &Combat, icons: &Icon
                 ui.label("Which Monster card does each Hero fight?");
                 c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. }));
             }
+            // What the acting player must do now comes first: the hand while
+            // cards are played, the Combat Pairs while they are resolved.
+            let playing = c.legal.iter().any(|a| matches!(a, Action::PlayCard { .. }));
             ui.separator();
-            // Each engagement: the Hero's cards against the Monster's.
-            for (e, en) in combat.engagements.iter().enumerate() {
-                let hero = &game.heroes[usize::from(en.hero)];
-                let foe = &combat.foes[usize::from(en.foe)];
-                ui.label(egui::RichText::new(format!("{} against {}", hero.name(), foe.name())).strong());
-                ui.horizontal_top(|ui| {
-                    for (s, slot) in en.slots.iter().enumerate() {
-                        ui_style::bar_frame().show(ui, |ui| {
-                            ui.vertical(|ui| {
-                                ui.set_width(170.0);
-                                let hv = slot.hero_value().map_or("—".into(), |v| {
-                                    if slot.hero.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() }
-                                });
-                                let mv = slot.monster_value(foe.card_bonus).map_or("—".into(), |v| {
-                                    if slot.monster.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() }
-                                });
-                                ui.label(format!("{}: {hv}", hero.name()));
-                                ui.label(format!("{}: {mv}", foe.name()));
-                                if let (Some(o), Some((dealt, taken))) =
-                                    (slot.outcome(foe.card_bonus), slot.damage(foe.card_bonus))
-                                {
-                                    let color = match o {
-                                        depths_rules::Outcome::Block => ui_style::GOLD,
-                                        depths_rules::Outcome::HeroHit => GOOD,
-                                        depths_rules::Outcome::MonsterHit => BAD,
-                                    };
-                                    ui.label(egui::RichText::new(outcome_name(o)).strong().color(color));
-                                    ui.label(
-                                        egui::RichText::new(format!("{} deals {dealt}, takes {taken}", hero.name()))
-                                            .size(12.0),
-                                    );
-                                    if !may_choose(&en.slots, s, foe.card_bonus) {
-                                        ui.label(
-                                            egui::RichText::new("(a Monster Hit comes first)")
-                                                .size(11.0)
-                                                .color(ui_style::MUTED),
-                                        );
-                                    }
-                                }
-                                if en.chosen == Some(s as u8) {
-                                    ui.label(egui::RichText::new("✔ resolved").color(ui_style::GOLD));
-                                }
-                                c.button(
-                                    ui,
-                                    Action::ChoosePair { hero: en.hero, engagement: e as u8, slot: s as u8 },
-                                    "Resolve this pair",
-                                );
-                                if en.waiting.is_some() {
-                                    c.button(
-                                        ui,
-                                        Action::PlaceMonsterCard { hero: en.hero, slot: s as u8 },
-                                        "Put the Monster card here",
-                                    );
-                                }
-                            })
-                        });
-                    }
-                    if !en.unpaired.is_empty() {
-                        let v: Vec<String> = en
-                            .unpaired
-                            .iter()
-                            .map(|c| if c.power { "Power".into() } else { c.value.to_string() })
-                            .collect();
-                        ui.label(format!("Unpaired Monster cards: {}", v.join(", ")));
-                    }
-                    if let Some(w) = &en.waiting {
-                        ui.label(format!(
-                            "Waiting to be placed: {}",
-                            if w.power { "Power".into() } else { w.value.to_string() }
-                        ));
-                    }
-                });
-            }
-            ui.separator();
-            // The acting Hero's hand and abilities.
-            if let Some(h) = combat.acting_hero() {
-                let hero = &game.heroes[usize::from(h)];
-                ui.label(egui::RichText::new(format!("{}'s hand", hero.name())).strong());
-                ui.horizontal_wrapped(|ui| {
-                    for card in &hero.hand {
-                        let label = if card.power { "Power".to_string() } else { card.value.to_string() };
-                        c.button(
-                            ui,
-                            Action::PlayCard { hero: h, card: card.id },
-                            egui::RichText::new(label).size(22.0),
-                        );
-                    }
-                });
-                let abilities: Vec<Action> = c
-                    .legal
-                    .iter()
-                    .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
-                    .cloned()
-                    .collect();
-                if !abilities.is_empty() {
-                    ui.label(egui::RichText::new("Abilities").strong());
-                    for a in abilities {
-                        let Action::ActivateAbility { source, target, .. } = &a else { continue };
-                        let cost = hero.ability(*source).map_or(String::new(), |ab| activation_text(ab.activation));
-                        let mut label = describe_action(game, &a);
-                        if *target != Target::None || !cost.is_empty() {
-                            label = format!("{label} [{cost}]");
-                        }
-                        let text = hero.ability(*source).map_or(String::new(), |ab| ab.text());
-                        c.button(ui, a, label);
-                        ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
-                    }
-                }
-                if combat.step == CombatStep::AssignDamage
-                    && let Some(p) = combat.packets.first()
-                {
-                    ui.label(format!(
-                        "{} damage to place on one of {}:",
-                        p.amount,
-                        combat.foes[usize::from(p.foe)].name()
-                    ));
-                    c.all(ui, game, |a| matches!(a, Action::AssignDamage { .. }));
-                }
-                c.button(ui, Action::EndTurn { hero: h }, egui::RichText::new("End turn").strong());
+            if playing {
+                hand_section(ui, game, combat, c);
+                ui.separator();
+                engagements_section(ui, game, combat, c);
+            } else {
+                engagements_section(ui, game, combat, c);
+                ui.separator();
+                hand_section(ui, game, combat, c);
             }
             if combat.step == CombatStep::AvoidReturnDamage {
                 ui.label("Several Heroes defeated a Monster together: one of them avoids Return Damage.");
                 c.all(ui, game, |a| matches!(a, Action::AvoidReturnDamage { .. }));
             }
         });
+}
+
+/// Each engagement: the Hero's cards against the Monster's, pair by pair.
+fn engagements_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut Choices) {
+    // Each engagement: the Hero's cards against the Monster's.
+    for (e, en) in combat.engagements.iter().enumerate() {
+        let hero = &game.heroes[usize::from(en.hero)];
+        let foe = &combat.foes[usize::from(en.foe)];
+        ui.label(egui::RichText::new(format!("{} against {}", hero.name(), foe.name())).strong());
+        ui.horizontal_top(|ui| {
+            for (s, slot) in en.slots.iter().enumerate() {
+                ui_style::bar_frame().show(ui, |ui| {
+                    ui.vertical(|ui| {
+                        ui.set_width(170.0);
+                        let hv = slot.hero_value().map_or("—".into(), |v| {
+                            if slot.hero.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() }
+                        });
+                        let mv = slot.monster_value(foe.card_bonus).map_or("—".into(), |v| {
+                            if slot.monster.is_some_and(|c| c.power) { "Power".into() } else { v.to_string() }
+                        });
+                        ui.label(format!("{}: {hv}", hero.name()));
+                        ui.label(format!("{}: {mv}", foe.name()));
+                        if let (Some(o), Some((dealt, taken))) =
+                            (slot.outcome(foe.card_bonus), slot.damage(foe.card_bonus))
+                        {
+                            let color = match o {
+                                depths_rules::Outcome::Block => ui_style::GOLD,
+                                depths_rules::Outcome::HeroHit => GOOD,
+                                depths_rules::Outcome::MonsterHit => BAD,
+                            };
+                            ui.label(egui::RichText::new(outcome_name(o)).strong().color(color));
+                            ui.label(
+                                egui::RichText::new(format!("{} deals {dealt}, takes {taken}", hero.name())).size(12.0),
+                            );
+                            if !may_choose(&en.slots, s, foe.card_bonus) {
+                                ui.label(
+                                    egui::RichText::new("(a Monster Hit comes first)")
+                                        .size(11.0)
+                                        .color(ui_style::MUTED),
+                                );
+                            }
+                        }
+                        if en.chosen == Some(s as u8) {
+                            ui.label(egui::RichText::new("✔ resolved").color(ui_style::GOLD));
+                        }
+                        c.button(
+                            ui,
+                            Action::ChoosePair { hero: en.hero, engagement: e as u8, slot: s as u8 },
+                            "Resolve this pair",
+                        );
+                        if en.waiting.is_some() {
+                            c.button(
+                                ui,
+                                Action::PlaceMonsterCard { hero: en.hero, slot: s as u8 },
+                                "Put the Monster card here",
+                            );
+                        }
+                    })
+                });
+            }
+            if !en.unpaired.is_empty() {
+                let v: Vec<String> =
+                    en.unpaired.iter().map(|c| if c.power { "Power".into() } else { c.value.to_string() }).collect();
+                ui.label(format!("Unpaired Monster cards: {}", v.join(", ")));
+            }
+            if let Some(w) = &en.waiting {
+                ui.label(format!(
+                    "Waiting to be placed: {}",
+                    if w.power { "Power".into() } else { w.value.to_string() }
+                ));
+            }
+        });
+    }
+}
+
+/// The acting Hero's hand, abilities, damage to place and End turn.
+fn hand_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut Choices) {
+    // The acting Hero's hand and abilities.
+    if let Some(h) = combat.acting_hero() {
+        let hero = &game.heroes[usize::from(h)];
+        ui.label(egui::RichText::new(format!("{}'s hand", hero.name())).strong());
+        ui.horizontal_wrapped(|ui| {
+            for card in &hero.hand {
+                let label = if card.power { "Power".to_string() } else { card.value.to_string() };
+                c.button(ui, Action::PlayCard { hero: h, card: card.id }, egui::RichText::new(label).size(22.0));
+            }
+        });
+        let abilities: Vec<Action> = c
+            .legal
+            .iter()
+            .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
+            .cloned()
+            .collect();
+        if !abilities.is_empty() {
+            ui.label(egui::RichText::new("Abilities").strong());
+            for a in abilities {
+                let Action::ActivateAbility { source, target, .. } = &a else { continue };
+                let cost = hero.ability(*source).map_or(String::new(), |ab| activation_text(ab.activation));
+                let mut label = describe_action(game, &a);
+                if *target != Target::None || !cost.is_empty() {
+                    label = format!("{label} [{cost}]");
+                }
+                let text = hero.ability(*source).map_or(String::new(), |ab| ab.text());
+                c.button(ui, a, label);
+                ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+            }
+        }
+        if combat.step == CombatStep::AssignDamage
+            && let Some(p) = combat.packets.first()
+        {
+            ui.label(format!("{} damage to place on one of {}:", p.amount, combat.foes[usize::from(p.foe)].name()));
+            c.all(ui, game, |a| matches!(a, Action::AssignDamage { .. }));
+        }
+        c.button(ui, Action::EndTurn { hero: h }, egui::RichText::new("End turn").strong());
+    }
 }
 
 fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut MessageWriter<MenuAction>) {

@@ -18,7 +18,7 @@ use crate::{
     PlaySystems,
     hotseat::{Players, Turn},
     screens::{Screen, menu::MenuNotice},
-    session::Session,
+    session::{RoundSummary, Session},
 };
 
 /// How many log lines a save keeps (the newest).
@@ -30,6 +30,9 @@ pub struct Table {
     pub players: Players,
     pub turn: Turn,
     pub log: Vec<String>,
+    /// The Combat round summary on screen.
+    #[serde(default)]
+    pub rounds: RoundSummary,
 }
 
 /// The file: the table and the rules core's own save, untouched inside it.
@@ -112,8 +115,12 @@ pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
 pub fn save_text(session: &Session) -> String {
     let game = serde_json::from_str(&session.game.save_json()).expect("the rules save is JSON");
     let skip = session.log.len().saturating_sub(SAVED_LOG_LINES);
-    let table =
-        Table { players: session.players.clone(), turn: session.turn.clone(), log: session.log[skip..].to_vec() };
+    let table = Table {
+        players: session.players.clone(),
+        turn: session.turn.clone(),
+        log: session.log[skip..].to_vec(),
+        rounds: session.rounds.clone(),
+    };
     serde_json::to_string(&SaveFile { table, game }).expect("a save always serializes")
 }
 
@@ -253,6 +260,7 @@ fn load_saves(
                     session.players = table.players;
                     session.turn = table.turn;
                     session.log = table.log;
+                    session.rounds = table.rounds;
                 }
                 session.log.push(format!("Loaded {}.", path.display()));
                 if let Some(stem) = path.file_stem() {
@@ -316,12 +324,14 @@ mod tests {
         session.players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![1, 0], curtain: true };
         session.turn.player = 1;
         session.log.push("Ann drew a tile.".into());
+        session.rounds.last.push("Bren takes 3 damage.".into());
         let (game, table) = parse_save(&save_text(&session)).unwrap();
         assert_eq!(game, session.game);
         let table = table.expect("the table is saved");
         assert_eq!(table.players, session.players);
         assert_eq!(table.turn, session.turn);
         assert_eq!(table.log, session.log);
+        assert_eq!(table.rounds, session.rounds);
     }
 
     #[test]

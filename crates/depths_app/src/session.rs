@@ -45,6 +45,43 @@ pub struct Session {
     /// Feature / Legendary Location cards drawn since the table last looked
     /// (names, newest last; a few at most).
     pub drawn_cards: Vec<String>,
+    /// The Combat round summary: what the last finished round did, in words.
+    pub rounds: RoundSummary,
+}
+
+/// What happened in the last finished Combat round (and so far in this one).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RoundSummary {
+    /// The number of the last finished round (0 before any).
+    pub round: u32,
+    pub last: Vec<String>,
+    current: Vec<String>,
+}
+
+impl RoundSummary {
+    /// Notes one applied event (and its line in the log).
+    fn note(&mut self, event: &Event, line: Option<&String>) {
+        match event {
+            Event::CombatStarted { .. } => *self = RoundSummary::default(),
+            Event::RoundStarted { round } => {
+                self.round = round.saturating_sub(1);
+                self.last = std::mem::take(&mut self.current);
+            }
+            // Damage, healing, defeats and abilities make the summary; card
+            // draws and plays are on the table already.
+            Event::MonsterDamaged { .. }
+            | Event::HeroDamaged { .. }
+            | Event::HeroHealed { .. }
+            | Event::MonsterHealed { .. }
+            | Event::IndividualDefeated { .. }
+            | Event::FoeDefeated { .. }
+            | Event::AbilityActivated { .. }
+            | Event::MonsterAbility { .. }
+            | Event::ReturnDamageAvoided { .. }
+            | Event::PairChosen { .. } => self.current.extend(line.cloned()),
+            _ => {}
+        }
+    }
 }
 
 /// What client-side undo restores: the rules core has no undo, so the client
@@ -73,6 +110,7 @@ impl Session {
             turn: Turn::default(),
             undo: None,
             drawn_cards: Vec::new(),
+            rounds: RoundSummary::default(),
         };
         let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
         s.log.push(format!("A new delve begins: {}.", names.join(", ")));
@@ -105,9 +143,9 @@ impl Session {
                         }
                         self.drawn_cards.push(name.clone());
                     }
-                    if let Some(line) = describe_event(&self.game, e) {
-                        self.log.push(line);
-                    }
+                    let line = describe_event(&self.game, e);
+                    self.rounds.note(e, line.as_ref());
+                    self.log.extend(line);
                 }
                 self.version += 1;
                 self.notice = None;
@@ -601,5 +639,28 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             format!("{}: remove {}", h(&hero), card(hero, *id))
         }
         Action::FinishLevelUp => "Finish Level Up: on to the next Ecology".into(),
+    }
+}
+
+#[cfg(test)]
+mod round_summary_tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_holds_the_last_finished_round_and_starts_afresh_each_combat() {
+        let mut r = RoundSummary::default();
+        let line = |t: &str| Some(t.to_owned());
+        r.note(&Event::CombatStarted { foes: vec!["Rats".into()] }, None);
+        r.note(&Event::RoundStarted { round: 1 }, line("— Round 1 —").as_ref());
+        r.note(&Event::CardsDrawn { hero: 0, count: 3 }, None);
+        r.note(&Event::HeroDamaged { hero: 0, amount: 3 }, line("Bren takes 3 damage.").as_ref());
+        assert!(r.last.is_empty(), "round 1 is not over yet");
+        r.note(&Event::RoundStarted { round: 2 }, line("— Round 2 —").as_ref());
+        assert_eq!((r.round, r.last.clone()), (1, vec!["Bren takes 3 damage.".to_owned()]));
+        r.note(&Event::HeroHealed { hero: 0, amount: 2 }, line("Bren heals 2.").as_ref());
+        r.note(&Event::RoundStarted { round: 3 }, None);
+        assert_eq!((r.round, r.last.clone()), (2, vec!["Bren heals 2.".to_owned()]));
+        r.note(&Event::CombatStarted { foes: vec![] }, None);
+        assert_eq!(r, RoundSummary::default());
     }
 }

@@ -197,6 +197,19 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
         assert_eq!(game(&app), &shadow, "the UI applied exactly the rules' result");
     }
     assert_ne!(health(game(&app)), start_health, "someone took damage");
+    // On into the next round: the summary tells the damage of the one before.
+    for _ in 0..200 {
+        let g = game(&app);
+        if g.phase != Phase::Combat || g.combat().is_some_and(|c| c.round >= 2) {
+            break;
+        }
+        let a = steady_policy(g);
+        act(&mut app, a);
+    }
+    assert!(game(&app).combat().is_some_and(|c| c.round == 2), "this fight lasts into a second round");
+    let summary = &app.world().resource::<Session>().rounds;
+    assert_eq!(summary.round, 1);
+    assert!(summary.last.iter().any(|l| l.contains("damage")), "{:?}", summary.last);
 }
 
 #[test]
@@ -376,6 +389,16 @@ fn make_saves_for_screenshots() {
         n += 1;
     }
     write(&g, "resolve.json");
+    // A client save (with the round summary) in the second round of a fight.
+    let mut session =
+        Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
+    let mut n = 0;
+    while session.game.combat().is_none_or(|c| c.round < 2) && !session.game.is_over() && n < 1000 {
+        let a = steady_policy(&session.game);
+        session.apply(a).unwrap();
+        n += 1;
+    }
+    std::fs::write(dir.join("round2.json"), depths_app::saves::save_text(&session)).unwrap();
     let mut n = 0;
     let mut pendings = 0;
     while !g.is_over() && n < 5000 {
