@@ -13,6 +13,7 @@ use depths_rules::{
     adventure::HeroChoice,
     combat::{Combat, FoeCard, may_choose},
     map::{Element, ElementState},
+    monster::EntityPart,
 };
 
 use crate::{
@@ -903,12 +904,46 @@ fn combat_window(
                         ui.label(egui::RichText::new(facts.join(" · ")).color(ui_style::MUTED));
                         for ind in &foe.individuals {
                             ui.horizontal(|ui| {
+                                // A Final Entity part shows its own icon.
+                                if let (FoeCard::FinalEntity(fe), Some(part)) = (&foe.card, ind.part) {
+                                    let id = match part {
+                                        EntityPart::HeadI => &fe.head_1.id,
+                                        EntityPart::HeadII => &fe.head_2.id,
+                                        EntityPart::Body => &fe.body.id,
+                                    };
+                                    icons.show(ui, "final_entity_parts", id, 18.0, FOE_TINT);
+                                }
                                 ui.label(egui::RichText::new(&ind.name).size(13.0));
                                 health_bar(ui, ("foe", f, &ind.name), ind.health, ind.max_health, 120.0);
                                 if ind.armor > 0 {
                                     ui.label(format!("🛡{}", ind.armor));
                                 }
                             });
+                        }
+                        if let FoeCard::FinalEntity(fe) = &foe.card {
+                            // Its abilities, part by part, and the Lore read when it was set up.
+                            let parts =
+                                [(&fe.head_1.name, &fe.head_1.abilities), (&fe.head_2.name, &fe.head_2.abilities)];
+                            let parts = parts
+                                .into_iter()
+                                .chain([(&fe.body.name, &fe.body.abilities), (&fe.tail.name, &fe.tail.abilities)]);
+                            for (name, abilities) in parts {
+                                for ab in abilities {
+                                    ui.label(
+                                        egui::RichText::new(format!("{name}: {}", ab.text()))
+                                            .size(12.0)
+                                            .color(ui_style::MUTED),
+                                    );
+                                }
+                            }
+                            if let Some(lore) = game.adventure().and_then(|a| a.final_entity_lore.as_ref()) {
+                                egui::CollapsingHeader::new("Lore")
+                                    .id_salt("lore")
+                                    .default_open(combat.round <= 1)
+                                    .show(ui, |ui| {
+                                        ui.label(egui::RichText::new(lore).italics().size(13.0));
+                                    });
+                            }
                         }
                         if let FoeCard::Monster(card) = &foe.card {
                             if !card.health_states.is_empty() {

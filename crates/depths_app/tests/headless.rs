@@ -17,7 +17,7 @@ use depths_app::{
     },
     session::{DropRefused, GameContent, PlayerAction, Session, StartGame, TileDrop},
 };
-use depths_rules::{Action, Content, Game, GameOptions, Pending, Phase, map::Placement};
+use depths_rules::{Action, Content, Game, GameOptions, Phase, map::Placement};
 use depths_tests::steady_policy;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -457,57 +457,35 @@ fn make_saves_for_screenshots() {
             break;
         }
     }
-    // The first moment of each kind of decision, over several games.
-    for seed in 1..40 {
-        let mut g =
-            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
-        let mut n = 0;
-        while !g.is_over() && n < 3000 {
-            if let Some(p) = g.pending() {
-                let kind = format!("{p:?}").split([' ', '(', '{']).next().unwrap_or("x").to_owned();
-                let path = dir.join(format!("pending-{kind}.json"));
-                if !path.exists() {
-                    write(&g, &format!("pending-{kind}.json"));
-                }
-            }
-            let a = steady_policy(&g);
-            g.apply(a).unwrap();
-            n += 1;
-        }
-        if g.phase == Phase::Won && !dir.join("won.json").exists() {
-            write(&g, "won.json");
-        }
-    }
-    // Level Up and its Ability choice come after a whole Ecology: the careful bot gets there.
+    // The first moment of each kind of decision, the Final Entity and a win:
+    // three Heroes played steadily, then two played by the careful bot (it
+    // gets as far as Level Up and the Final Entity).
     use depths_sim::{Bot, HeuristicBot};
-    for seed in 1..60 {
-        let mut g = Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap();
-        let mut n = 0;
-        while !g.is_over() && n < 4000 {
-            if let Some(p @ (Pending::LevelUp { .. } | Pending::ChooseAbility { .. })) = g.pending() {
-                let kind = format!("{p:?}").split([' ', '(', '{']).next().unwrap_or("x").to_owned();
-                let path = dir.join(format!("pending-{kind}.json"));
-                if !path.exists() {
-                    write(&g, &format!("pending-{kind}.json"));
+    let parties: [(&[&str], bool); 2] = [(&["bren", "sil", "ava"], false), (&["bren", "sil"], true)];
+    for (heroes, careful) in parties {
+        for seed in 1..40 {
+            let mut g = Game::new(GameOptions::standard(heroes, seed), Content::builtin().unwrap()).unwrap();
+            let mut n = 0;
+            while !g.is_over() && n < 4000 {
+                if let Some(p) = g.pending() {
+                    let kind = format!("{p:?}").split([' ', '(', '{']).next().unwrap_or("x").to_owned();
+                    if !dir.join(format!("pending-{kind}.json")).exists() {
+                        write(&g, &format!("pending-{kind}.json"));
+                    }
                 }
-            }
-            if g.phase == Phase::Combat
-                && g.combat().is_some_and(|c| {
+                let final_entity = g.combat().is_some_and(|c| {
                     c.foes.iter().any(|f| matches!(f.card, depths_rules::combat::FoeCard::FinalEntity(_)))
-                })
-                && !dir.join("final-entity.json").exists()
-            {
-                write(&g, "final-entity.json");
+                });
+                if final_entity && !dir.join("final-entity.json").exists() {
+                    write(&g, "final-entity.json");
+                }
+                let a = if careful { HeuristicBot.choose(&g) } else { steady_policy(&g) };
+                g.apply(a).unwrap();
+                n += 1;
             }
-            let a = HeuristicBot.choose(&g);
-            g.apply(a).unwrap();
-            n += 1;
-        }
-        if g.phase == Phase::Won && !dir.join("won.json").exists() {
-            write(&g, "won.json");
-        }
-        if ["pending-LevelUp.json", "won.json", "final-entity.json"].iter().all(|f| dir.join(f).exists()) {
-            break;
+            if g.phase == Phase::Won && !dir.join("won.json").exists() {
+                write(&g, "won.json");
+            }
         }
     }
 }
@@ -680,4 +658,55 @@ fn the_cards_in_play_are_laid_on_the_table() {
     keys.sort();
     keys.dedup();
     assert_eq!(keys.len(), faces.len(), "every card has its own key");
+}
+
+/// "Done when": two players, two Heroes, the pass-to screen on, a whole game
+/// through the client's own inputs: tiles go down by drag-and-drop (`TileDrop`),
+/// every other choice is a button (`PlayerAction`), and each player lifts the
+/// curtain before acting. The careful bot decides; the client must carry it
+/// to the Final Entity and the win, with the board matching the rules map.
+#[test]
+fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
+    use depths_app::hotseat::Players;
+    use depths_sim::{Bot, HeuristicBot};
+    let mut app = menu_app("whole");
+    let players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], curtain: true };
+    app.insert_resource(players.clone());
+    start(&mut app, 1);
+    let (mut passes, mut acted_by, mut drops) = (0, [0usize; 2], 0);
+    for _ in 0..8000 {
+        if game(&app).is_over() {
+            break;
+        }
+        if session(&app).curtain().is_some() {
+            passes += 1;
+            lift(&mut app);
+            assert_eq!(session(&app).curtain(), None, "the curtain lifts for the player who must act");
+            continue;
+        }
+        let acting = session(&app).acting();
+        if let Some(h) = acting.hero {
+            assert_eq!(acting.player, players.owner(h), "a Hero's choice is asked of its owner");
+        }
+        acted_by[acting.player] += 1;
+        let before = game(&app).clone();
+        let a = HeuristicBot.choose(&before);
+        match a {
+            Action::PlaceTile { placement } => {
+                app.world_mut().write_message(TileDrop { cell: placement.cell.into(), rotation: placement.rotation });
+                frames(&mut app, 2);
+                drops += 1;
+                assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board shows the rules map");
+            }
+            other => act(&mut app, other.clone()),
+        }
+        assert_ne!(game(&app), &before, "every choice was applied");
+    }
+    println!("{drops} tiles dropped, the table passed {passes} times, choices per player {acted_by:?}");
+    assert_eq!(game(&app).phase, Phase::Won, "the careful bot wins seed 1");
+    assert!(drops >= 40, "{drops} tiles were dropped onto the board");
+    assert!(passes >= 10, "the table passed between the players {passes} times");
+    assert!(acted_by.iter().all(|n| *n > 50), "both players acted: {acted_by:?}");
+    let record = &game(&app).adventure().unwrap().record;
+    assert_eq!(record.ecologies_cleared.len(), 3);
 }
