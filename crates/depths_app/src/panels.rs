@@ -9,7 +9,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{
-    Action, Activation, CombatStep, Game, Pending, Phase, Purchase, Target,
+    Action, Activation, CombatStep, Game, Pending, Phase, Purchase, Target, XpRef,
     adventure::HeroChoice,
     combat::{Combat, FoeCard, may_choose},
     map::{Element, ElementState},
@@ -220,6 +220,17 @@ fn game_ui(
         actions.write(PlayerAction(a));
     }
     Ok(())
+}
+
+/// What an XP card or an Item is worth when paying.
+fn xp_of(game: &Game, card: &XpRef) -> u16 {
+    let xp = match card {
+        XpRef::Pool(i) => game.adventure().and_then(|a| a.xp_pool.get(usize::from(*i))).map(|c| c.xp),
+        XpRef::Item { hero, item } => {
+            game.heroes.get(usize::from(*hero)).and_then(|h| h.items.get(usize::from(*item))).map(|i| i.card.xp)
+        }
+    };
+    xp.map_or(0, u16::from)
 }
 
 /// The number key 1–9 pressed this frame, unless a text field has the keyboard.
@@ -768,7 +779,19 @@ fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices
                         let so_far: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
                             + items.iter().map(|(_, i)| u16::from(i.xp)).sum::<u16>();
                         ui.label(format!("Paid {so_far} of {cost} XP. Choose cards (or Items) to pay with:"));
-                        c.all(ui, game, |a| matches!(a, Action::PayXp { .. }));
+                        // "No change is given": say so before a card pays too much.
+                        let owed = u16::from(*cost).saturating_sub(so_far);
+                        let pays: Vec<Action> =
+                            c.legal.iter().filter(|a| matches!(a, Action::PayXp { .. })).cloned().collect();
+                        for a in pays {
+                            let Action::PayXp { card } = &a else { continue };
+                            let mut label = describe_action(game, &a);
+                            let over = xp_of(game, card).saturating_sub(owed);
+                            if over > 0 {
+                                label.push_str(&format!(" — overpays by {over}, no change"));
+                            }
+                            c.button(ui, a, label);
+                        }
                         c.all(ui, game, |a| matches!(a, Action::CancelPurchase));
                     }
                     Pending::ChooseAbility { options, .. } => {
