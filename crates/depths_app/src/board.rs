@@ -47,6 +47,15 @@ pub struct Landing {
     pub since: f32,
 }
 
+/// The Lantern just moved from `from` (world position) at `since`: the board
+/// art slides its picture over from there; the entity itself is already in
+/// its new place.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct LanternMove {
+    pub from: Vec3,
+    pub since: f32,
+}
+
 /// The Lantern token, which marks where the heroes are.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LanternToken;
@@ -219,7 +228,8 @@ fn sync_tiles(
 fn place_lantern(
     mut commands: Commands,
     board: Option<Res<Board>>,
-    mut lantern: Query<&mut Transform, With<LanternToken>>,
+    mut lantern: Query<(Entity, &mut Transform), With<LanternToken>>,
+    time: Res<Time>,
 ) {
     let Some(board) = board else { return };
     let Some(pos) = lantern_position(&board.view) else {
@@ -228,9 +238,11 @@ fn place_lantern(
     // Above every tile and token.
     let translation = pos.extend(10.0);
     match lantern.single_mut() {
-        Ok(mut transform) => {
+        Ok((entity, mut transform)) => {
             if transform.translation != translation {
+                let from = transform.translation;
                 transform.translation = translation;
+                commands.entity(entity).insert(LanternMove { from, since: time.elapsed_secs() });
             }
         }
         Err(_) => {

@@ -22,8 +22,8 @@ use bevy::{
 use crate::{
     PlaySystems,
     board::{
-        Board, BoardTile, Landing, LanternToken, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center,
-        side_dir, slot_offset, tokens_in_area,
+        Board, BoardTile, Landing, LanternMove, LanternToken, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor,
+        cell_center, side_dir, slot_offset, tokens_in_area,
     },
     board_view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
     explore::{GhostTile, PlacementHint, SelectionRing},
@@ -49,7 +49,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_table);
     app.add_systems(
         Update,
-        (draw_new_tiles, draw_lantern, draw_hints, draw_ghost, draw_selection, land_tiles)
+        (draw_new_tiles, draw_lantern, draw_hints, draw_ghost, draw_selection, land_tiles, slide_lantern)
             .in_set(PlaySystems::Present)
             .run_if(resource_exists::<Board>),
     );
@@ -733,6 +733,10 @@ fn draw_ghost(
     }
 }
 
+/// The Lantern's picture, a child of the token so it can slide on its own.
+#[derive(Component)]
+struct LanternArt;
+
 fn draw_lantern(
     mut commands: Commands,
     new_lanterns: Query<Entity, Added<LanternToken>>,
@@ -740,7 +744,37 @@ fn draw_lantern(
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     for entity in &new_lanterns {
-        art.spawn_pieces(&mut commands.entity(entity), lantern_pieces(), &mut materials);
+        let mut picture = commands.spawn((LanternArt, Transform::default(), Visibility::default(), ChildOf(entity)));
+        art.spawn_pieces(&mut picture, lantern_pieces(), &mut materials);
+    }
+}
+
+/// How long the Lantern takes to walk to its new area.
+const LANTERN_SECS: f32 = 0.35;
+
+/// The Lantern walks to where the Heroes went instead of jumping there.
+fn slide_lantern(
+    mut commands: Commands,
+    time: Res<Time>,
+    lanterns: Query<(Entity, &LanternMove, &Transform, &Children), With<LanternToken>>,
+    mut pictures: Query<&mut Transform, (With<LanternArt>, Without<LanternToken>)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for (entity, moved, transform, children) in &lanterns {
+        let t = ((time.elapsed_secs() - moved.since) / LANTERN_SECS).clamp(0.0, 1.0);
+        // Smoothstep: starts and stops gently.
+        let left = 1.0 - t * t * (3.0 - 2.0 * t);
+        let offset = (moved.from - transform.translation).truncate() * left;
+        for child in children.iter() {
+            if let Ok(mut picture) = pictures.get_mut(child) {
+                picture.translation = offset.extend(0.0);
+            }
+        }
+        if t < 1.0 {
+            redraw.write(RequestRedraw);
+        } else {
+            commands.entity(entity).remove::<LanternMove>();
+        }
     }
 }
 

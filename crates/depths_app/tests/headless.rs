@@ -710,3 +710,30 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
     let record = &game(&app).adventure().unwrap().record;
     assert_eq!(record.ecologies_cleared.len(), 3);
 }
+
+/// The Lantern token is at once where the rules put it; its picture is told
+/// where it came from, to walk over.
+#[test]
+fn the_lantern_moves_with_the_heroes_and_remembers_where_from() {
+    use depths_app::board::LanternMove;
+    let mut app = menu_app("lantern");
+    start(&mut app, 3);
+    let at = |app: &mut App| {
+        app.world_mut().query_filtered::<&Transform, With<LanternToken>>().single(app.world()).unwrap().translation
+    };
+    let first = at(&mut app);
+    for _ in 0..400 {
+        let a = steady_policy(game(&app));
+        act(&mut app, a);
+        app.update();
+        if at(&mut app) != first {
+            break;
+        }
+    }
+    let now = at(&mut app);
+    assert_ne!(now, first, "the Heroes went somewhere");
+    let board = app.world().resource::<depths_app::board::Board>();
+    assert_eq!(now.truncate(), lantern_position(&board.view).unwrap(), "the token is where the rules say");
+    let moved = app.world_mut().query::<&LanternMove>().single(app.world()).map(|m| m.from).ok();
+    assert_eq!(moved, Some(first), "the picture walks from the old place");
+}
