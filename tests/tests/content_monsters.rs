@@ -5,11 +5,10 @@
 use std::collections::BTreeSet;
 
 use depths_rules::combat::{FinalEntity, Outcome, Slot, may_choose};
-use depths_rules::effect::TargetKind;
 use depths_rules::{
     Action, Activation, CombatStep, Content, Ecology, Effect, Event, Foe, Game, MonsterCard, MonsterType, Phase, Target,
 };
-use depths_sim::bot::pick_individual;
+use depths_sim::bot::{aimed_target, pick_individual};
 use depths_tests::mat;
 
 fn content() -> Content {
@@ -326,32 +325,7 @@ fn resolve(game: &Game) -> Action {
         if ability.alters_pairs() {
             continue;
         }
-        let target = match ability.target_kind() {
-            TargetKind::Individual => {
-                let Some((_, en)) = c.engagements_of(hero).find(|(_, en)| !c.foes[en.foe as usize].is_defeated())
-                else {
-                    continue;
-                };
-                let foe = &c.foes[en.foe as usize];
-                let amount = ability
-                    .effects
-                    .iter()
-                    .find_map(|e| if let Effect::DamageMonster { amount, .. } = e { Some(*amount) } else { None })
-                    .unwrap_or(0);
-                Target::Individual { foe: en.foe, individual: pick_individual(foe, amount, true) as u8 }
-            }
-            TargetKind::Hero => {
-                let worst = (0..game.heroes.len())
-                    .max_by_key(|&i| game.heroes[i].max_health() - game.heroes[i].health)
-                    .unwrap_or(0);
-                if game.heroes[worst].health == game.heroes[worst].max_health() {
-                    continue;
-                }
-                Target::Hero(worst as u8)
-            }
-            TargetKind::None => Target::None,
-            _ => continue,
-        };
+        let Some(target) = aimed_target(game, c, hero, ability) else { continue };
         let a = Action::ActivateAbility { hero, source, target };
         if ok(&a) {
             return a;

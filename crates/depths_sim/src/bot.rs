@@ -2,10 +2,11 @@
 //! see the [`Game`] and answer with one legal [`Action`].
 
 use depths_rules::adventure::{HeroChoice, Pending, Purchase, XpRef};
+use depths_rules::combat::Combat;
 use depths_rules::combat::{Slot, may_choose};
 use depths_rules::effect::TargetKind;
 use depths_rules::map::{Element, ElementRef, Map, MapTile};
-use depths_rules::{Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
+use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
 /// Chooses one legal action for the current decision.
 pub trait Bot {
@@ -220,6 +221,31 @@ fn expected(g: &Game, foe: &Foe, ctx: &PairCtx, hero_cards: &[u8], monster_cards
     if n == 0.0 { 0.0 } else { total / n }
 }
 
+/// Where a damage or healing ability is aimed: the individual closest to
+/// falling among the Monsters `hero` fights, or the most hurt Hero; `None`
+/// when there is nothing to aim at (no living Monster, nobody hurt) or the
+/// ability alters Combat Pairs instead.
+pub fn aimed_target(g: &Game, c: &Combat, hero: u8, ability: &Ability) -> Option<Target> {
+    match ability.target_kind() {
+        TargetKind::Individual => {
+            let (_, en) = c.engagements_of(hero).find(|(_, en)| !c.foes[en.foe as usize].is_defeated())?;
+            let foe = &c.foes[en.foe as usize];
+            let amount = ability
+                .effects
+                .iter()
+                .find_map(|e| if let Effect::DamageMonster { amount, .. } = e { Some(*amount) } else { None })
+                .unwrap_or(0);
+            Some(Target::Individual { foe: en.foe, individual: pick_individual(foe, amount, true) as u8 })
+        }
+        TargetKind::Hero => {
+            let worst = (0..g.heroes.len()).max_by_key(|&i| g.heroes[i].max_health() - g.heroes[i].health).unwrap_or(0);
+            (g.heroes[worst].health < g.heroes[worst].max_health()).then_some(Target::Hero(worst as u8))
+        }
+        TargetKind::None => Some(Target::None),
+        _ => None,
+    }
+}
+
 /// The individual to hit: the one closest to falling that the damage hurts.
 pub fn pick_individual(foe: &Foe, amount: u8, magic: bool) -> usize {
     (0..foe.individuals.len())
@@ -424,38 +450,12 @@ fn resolve(g: &Game, legal: &[Action]) -> Option<Action> {
         if ability.alters_pairs() {
             continue;
         }
-        let target = match ability.target_kind() {
-            TargetKind::Individual => {
-                let Some((_, en)) = c.engagements_of(hero).find(|(_, en)| !c.foes[en.foe as usize].is_defeated())
-                else {
-                    continue;
-                };
-                let foe = &c.foes[en.foe as usize];
-                let amount = ability
-                    .effects
-                    .iter()
-                    .find_map(|e| if let Effect::DamageMonster { amount, .. } = e { Some(*amount) } else { None })
-                    .unwrap_or(0);
-                Target::Individual { foe: en.foe, individual: pick_individual(foe, amount, true) as u8 }
-            }
-            TargetKind::Hero => {
-                let worst =
-                    (0..g.heroes.len()).max_by_key(|&i| g.heroes[i].max_health() - g.heroes[i].health).unwrap_or(0);
-                if g.heroes[worst].health == g.heroes[worst].max_health() {
-                    continue;
-                }
-                Target::Hero(worst as u8)
-            }
-            TargetKind::None => {
-                // Healing with nothing to heal, or a Power-only buff: skip when useless.
-                let heals = ability.effects.iter().any(|e| matches!(e, Effect::HealHeroes { .. }));
-                if heals && g.heroes.iter().all(|x| x.health == x.max_health()) {
-                    continue;
-                }
-                Target::None
-            }
-            _ => continue,
-        };
+        let Some(target) = aimed_target(g, c, hero, ability) else { continue };
+        // Healing with nothing to heal, or a Power-only buff: skip when useless.
+        let heals = ability.effects.iter().any(|e| matches!(e, Effect::HealHeroes { .. }));
+        if target == Target::None && heals && g.heroes.iter().all(|x| x.health == x.max_health()) {
+            continue;
+        }
         // Keep one Power Card for Brush Aside-like escapes when a pure damage
         // ability would spend the last one on a nearly dead Monster anyway.
         let a = Action::ActivateAbility { hero, source, target };
