@@ -1,5 +1,8 @@
 //! `forgotten-depths`: the desktop client.
 
+// A release build on Windows opens no console window beside the game.
+#![cfg_attr(all(windows, not(debug_assertions)), windows_subsystem = "windows")]
+
 use bevy::prelude::*;
 use depths_app::{
     AppPlugin,

@@ -515,7 +515,7 @@ fn party_panel(
     dead_end_gauge(ui, session);
     if let Some(point) = &session.undo {
         let b = ui
-            .button(format!("↶ Undo placing {} (Ctrl+Z)", point.tile))
+            .button(format!("⟲ Undo placing {} (Ctrl+Z)", point.tile))
             .on_hover_text("Client-side undo: the game is restored from a save taken just before the tile was placed. Possible until the next action.");
         if b.clicked() {
             undo.write(UndoPlacement);

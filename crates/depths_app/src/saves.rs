@@ -163,10 +163,11 @@ fn summarize(path: &Path) -> SaveSummary {
             };
             let players = table.map_or(1, |t| t.players.count());
             let players = if players == 1 { "1 player".to_owned() } else { format!("{players} players") };
+            let seed = game.adventure().map_or(String::new(), |a| format!(" · seed {}", a.options.seed));
             SaveSummary {
                 path: path.to_owned(),
                 date,
-                about: format!("{place} · {} · {players}", heroes.join(", ")),
+                about: format!("{place} · {} · {players}{seed}", heroes.join(", ")),
                 loads: true,
             }
         }

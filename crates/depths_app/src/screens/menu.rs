@@ -189,11 +189,14 @@ fn main_menu_ui(
                     if saves.is_empty() {
                         ui.label(format!("No saves in {}", dir.0.display()));
                     }
-                    egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
+                    // The centred area sizes itself from the frame before, so the list
+                    // needs a height of its own or it stays one row tall.
+                    egui::ScrollArea::vertical().max_height(260.0).min_scrolled_height(240.0).show(ui, |ui| {
                         for save in saves {
                             let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
                             let text = if save.loads { text } else { text.color(ui_style::NOTICE) };
-                            if ui.add_enabled(save.loads, egui::Button::new(text)).clicked() {
+                            let button = egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
+                            if ui.add_enabled(save.loads, button).clicked() {
                                 loads.write(LoadSave(save.path.clone()));
                             }
                         }
