@@ -42,7 +42,8 @@ impl Default for SetupForm {
             single_classed: false,
             seed: String::new(),
             player_count: 1,
-            player_names: ["Player 1".into(), "Player 2".into(), "Player 3".into()],
+            // Blank: the field shows "Player N" as a hint, and that is the name if left so.
+            player_names: Default::default(),
             owners: [0, 1, 2],
             curtain: true,
         }
@@ -81,13 +82,19 @@ impl SetupForm {
 }
 
 impl SetupForm {
+    /// Player `p`'s name as typed, or "Player N" when the field is blank.
+    pub fn player_name(&self, p: usize) -> String {
+        let typed = self.player_names.get(p).map_or("", |s| s.trim());
+        if typed.is_empty() { format!("Player {}", p + 1) } else { typed.to_owned() }
+    }
+
     /// The players and which Heroes they own (in the game's Hero order), or
     /// why they are not ready.
     pub fn players(&self) -> Result<Players, String> {
         let n = self.player_count.clamp(1, 3);
-        let names: Vec<String> = self.player_names[..n].iter().map(|s| s.trim().to_owned()).collect();
-        if names.iter().any(String::is_empty) {
-            return Err("Every player needs a name.".into());
+        let names: Vec<String> = (0..n).map(|p| self.player_name(p)).collect();
+        if let Some(p) = (1..n).find(|&p| names[..p].contains(&names[p])) {
+            return Err(format!("Two players are called {}: give one another name.", names[p]));
         }
         let owners: Vec<usize> = (0..3).filter(|i| self.heroes[*i].0).map(|i| self.owners[i].min(n - 1)).collect();
         if let Some(p) = (0..n).find(|p| !owners.contains(p)) {
@@ -154,7 +161,8 @@ fn setup_ui(
             let n = form.player_count.clamp(1, 3);
             ui.horizontal(|ui| {
                 for p in 0..n {
-                    ui.add(egui::TextEdit::singleline(&mut form.player_names[p]).desired_width(140.0));
+                    let hint = format!("Player {}", p + 1);
+                    ui.add(egui::TextEdit::singleline(&mut form.player_names[p]).hint_text(hint).desired_width(140.0));
                 }
             });
             if n > 1 {
@@ -165,7 +173,7 @@ fn setup_ui(
                     ui.horizontal(|ui| {
                         ui.label(format!("{hero} is played by"));
                         for p in 0..n {
-                            let name = form.player_names[p].clone();
+                            let name = form.player_name(p);
                             ui.radio_value(&mut form.owners[i], p, name);
                         }
                     });
@@ -221,4 +229,21 @@ fn setup_ui(
         });
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_names_become_player_n_and_two_alike_are_refused() {
+        let mut form = SetupForm { player_count: 2, ..SetupForm::default() };
+        form.owners = [0, 1, 0];
+        form.player_names[1] = "  Bo ".into();
+        let players = form.players().unwrap();
+        assert_eq!(players.names, vec!["Player 1".to_owned(), "Bo".to_owned()]);
+        form.player_names[0] = "Bo".into();
+        let err = form.players().unwrap_err();
+        assert!(err.contains("Two players are called Bo"), "{err}");
+    }
 }
