@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A smoke test of the client through real X input (mouse and keyboard events
+# from xdotool), as a player would give them: New Game screen → Start → D
+# draws a tile → the tile is dragged from the tray onto the board → 1 answers
+# the first decision → Ctrl+S. It then reads the save and checks that two
+# tiles lie on the map. Screenshots of each step go to $OUT (default /tmp).
+#
+# Needs: xvfb xauth mesa-vulkan-drivers xdotool x11-apps imagemagick (Debian).
+# Run from the repository root after `cargo build -p depths_app`:
+#   tools/real-input/smoke.sh "$CARGO_TARGET_DIR/debug/forgotten-depths"
+# The coordinates fit the 1280×800 window and the layout of seed 5; if the
+# layout changes, look at the screenshots and move them.
+set -euo pipefail
+
+# Inside the virtual display: play the steps.
+if [ "${1:-}" = --inside ]; then
+  BIN=$2
+  shot() { xwd -root -silent | convert xwd:- "$OUT/real-input-$1.png"; }
+  "$BIN" --open setup --seed 5 >"$HOME/game.log" 2>&1 &
+  sleep 12
+  w=$(xdotool search --name "Forgotten Depths" | head -1)
+  xdotool windowfocus "$w"; sleep 0.5
+  shot 1-setup
+  xdotool mousemove 500 645 click 1; sleep 4            # Start
+  xdotool windowfocus "$w"; sleep 0.5
+  xdotool key d; sleep 3                                # draw a tile
+  shot 2-drawn
+  xdotool mousemove 1010 170 mousedown 1; sleep 0.3     # pick it up from the tray
+  for x in 950 900 850 800 760 740; do xdotool mousemove "$x" 400; sleep 0.15; done
+  shot 3-dragging
+  xdotool mouseup 1; sleep 2                            # drop it east of the Entry
+  shot 4-dropped
+  xdotool keydown ctrl; sleep 0.2; xdotool key s; sleep 0.2; xdotool keyup ctrl; sleep 2
+  kill %1 || true
+  exit 0
+fi
+
+BIN=${1:?the forgotten-depths binary}
+export OUT=${OUT:-/tmp}
+export BEVY_ASSET_ROOT=${BEVY_ASSET_ROOT:-$PWD}
+export HOME=$(mktemp -d)
+xvfb-run -a -s "-screen 0 1280x800x24" "$0" --inside "$BIN"
+
+save=$(ls "$HOME"/.local/share/forgotten-depths/saves/*.json 2>/dev/null | head -1 || true)
+if [ -z "$save" ]; then echo "FAIL: Ctrl+S wrote no save"; exit 1; fi
+tiles=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["game"]; print(len(g["adventure"]["ecology"]["map"]["tiles"]))' "$save")
+if [ "$tiles" = 2 ]; then echo "ok: the dragged tile lies on the map (2 tiles); screenshots in $OUT/real-input-*.png"
+else echo "FAIL: $tiles tiles on the map, expected 2"; exit 1; fi
