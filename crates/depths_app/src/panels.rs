@@ -192,6 +192,8 @@ fn game_ui(
         combat_window(ctx, &session, combat, &icons, &mut c, combat_height);
     } else if let Some(p) = game.pending() {
         pending_window(ctx, game, p, &mut c);
+    } else if first_steps(game) {
+        first_steps_window(ctx);
     }
 
     // Anything legal that no widget above offered.
@@ -220,6 +222,35 @@ fn game_ui(
         actions.write(PlayerAction(a));
     }
     Ok(())
+}
+
+/// A new delve that has not drawn its first tile yet (once a tile is in
+/// hand the tray says what to do, and the board needs all its room).
+fn first_steps(game: &Game) -> bool {
+    game.phase == Phase::Exploring
+        && game.adventure().is_some_and(|a| {
+            a.ecology.map.tiles().len() == 1 && a.ecology.drawn.is_none() && a.record.ecologies_cleared.is_empty()
+        })
+}
+
+/// How to begin, on the table until the first tile is laid.
+fn first_steps_window(ctx: &egui::Context) {
+    egui::Window::new("How to play")
+        .id(egui::Id::new("first_steps"))
+        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -50.0])
+        .collapsible(true)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width(440.0);
+            for line in [
+                "1. Press D (or Draw tile) to draw a map tile.",
+                "2. Drag it from the tray onto a gold cell; R or right-click turns it.",
+                "3. Click a token on the map to see what Encountering it does.",
+                "4. Reach the Stair Guardian, defeat it, and go deeper. F1 has the rules.",
+            ] {
+                ui.label(line);
+            }
+        });
 }
 
 /// What an XP card or an Item is worth when paying.
