@@ -60,6 +60,9 @@ pub struct Face {
     pub note: String,
     /// Its icon: a group and key of [`crate::icons::Icons`].
     pub icon: (&'static str, String),
+    /// The Monster's health token (what its living individuals have left), on
+    /// the first of its cards in each engagement.
+    pub health: Option<u16>,
 }
 
 /// The cards in play in `game`, each with its place.
@@ -73,6 +76,8 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
             let hero = hero_mat.map_or("Hero", |h| h.name());
             let hero_icon = ("classes", hero_mat.map_or_else(String::new, |h| h.mat.class.name().to_lowercase()));
             let foe = c.foes.get(usize::from(en.foe));
+            // The health token goes on the first Monster card of the engagement.
+            let mut token = foe.map(|f| f.individuals.iter().map(|i| u16::from(i.health)).sum::<u16>());
             let foe_icon = match foe.map(|f| &f.card) {
                 Some(FoeCard::Monster(m)) => ("monsters", m.id.clone()),
                 _ => ("elements", "final_entity".to_owned()),
@@ -96,6 +101,7 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
                         spot: Spot::Combat { group: e, col: s },
                         note: note.clone(),
                         icon: hero_icon.clone(),
+                        health: None,
                     });
                 }
                 if let Some(card) = slot.monster {
@@ -107,6 +113,7 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
                         spot: Spot::Combat { group: e, col: s },
                         note: String::new(),
                         icon: foe_icon.clone(),
+                        health: token.take(),
                     });
                 }
             }
@@ -120,6 +127,7 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
                     spot: Spot::Combat { group: e, col: en.slots.len() + k },
                     note: "unpaired".into(),
                     icon: foe_icon.clone(),
+                    health: token.take(),
                 });
             }
         }
@@ -140,6 +148,7 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
                 spot: Spot::Ecology { index },
                 note: String::new(),
                 icon: ("elements", icon.to_owned()),
+                health: None,
             });
             index += 1;
         }
@@ -180,7 +189,7 @@ pub struct TableCard {
     /// Stay at least until then (a card drawn and resolved at once).
     linger_until: f32,
     /// The card's face, to notice a change.
-    face: (String, String),
+    face: (String, String, Option<u16>),
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -283,7 +292,7 @@ fn spawn_card(
                 start: now,
                 leaving: false,
                 linger_until: now + linger,
-                face: (face.value.clone(), face.note.clone()),
+                face: (face.value.clone(), face.note.clone(), face.health),
             },
             Transform::from_translation(Vec3::new(0.0, 0.0, 60.0)),
             Visibility::Hidden,
@@ -307,6 +316,24 @@ fn spawn_card(
                     }
                     c.spawn((icon, t));
                 }
+            }
+            // The health token: a heart in the corner with what is left.
+            if let Some(hp) = face.health {
+                let corner = Vec3::new(size.x / 2.0 - 13.0, size.y / 2.0 - 13.0, 0.4);
+                let heart = icons.and_then(|i| i.image("ui", "health"));
+                let token = match heart {
+                    Some(image) => Sprite {
+                        image,
+                        color: Color::srgb(0.78, 0.16, 0.14),
+                        custom_size: Some(Vec2::splat(30.0)),
+                        ..default()
+                    },
+                    None => Sprite::from_color(Color::srgb(0.78, 0.16, 0.14), Vec2::splat(24.0)),
+                };
+                c.spawn((token, Transform::from_translation(corner)));
+                let mut number = big(&hp.to_string(), 12.0, 0.0, false);
+                number.4 = Transform::from_translation(corner + Vec3::new(0.0, 1.0, 0.1));
+                c.spawn(number);
             }
             c.spawn(big(&face.value, if face.kind == Kind::Ecology { 22.0 } else { 36.0 }, size.y * 0.10, true));
             c.spawn(big(&name, 10.0, -size.y * 0.20, false));
@@ -372,6 +399,7 @@ fn sync_cards(
                 spot: Spot::Ecology { index },
                 note: String::new(),
                 icon: ("elements", "feature".to_owned()),
+                health: None,
             });
         }
     }
@@ -386,7 +414,7 @@ fn sync_cards(
     }
     for (entity, mut card) in &mut cards {
         match faces.iter().find(|f| f.key == card.key) {
-            Some(f) if card.face != (f.value.clone(), f.note.clone()) => {
+            Some(f) if card.face != (f.value.clone(), f.note.clone(), f.health) => {
                 // Same card, new face (a value changed, an outcome): redraw it in place.
                 let here = current(&card, now);
                 commands.entity(entity).despawn();

@@ -658,6 +658,21 @@ fn the_cards_in_play_are_laid_on_the_table() {
     keys.sort();
     keys.dedup();
     assert_eq!(keys.len(), faces.len(), "every card has its own key");
+    // Once the Monster's cards are down, one health token per engagement says what it has left.
+    play_until(&mut app, |g| table_faces(g).iter().any(|f| f.kind == Kind::Monster), 200);
+    let g = game(&app);
+    let c = g.combat().expect("still in Combat");
+    let faces = table_faces(g);
+    let tokens: Vec<u16> = faces.iter().filter_map(|f| f.health).collect();
+    let expected: Vec<u16> = c
+        .engagements
+        .iter()
+        .filter(|en| en.slots.iter().any(|s| s.monster.is_some()) || !en.unpaired.is_empty() || en.waiting.is_some())
+        .map(|en| c.foes[usize::from(en.foe)].individuals.iter().map(|i| u16::from(i.health)).sum())
+        .collect();
+    assert!(!tokens.is_empty(), "a Monster card carries its health token");
+    assert_eq!(tokens, expected);
+    assert!(faces.iter().filter(|f| f.health.is_some()).all(|f| f.kind == Kind::Monster));
 }
 
 /// "Done when": two players, two Heroes, the pass-to screen on, a whole game
