@@ -659,8 +659,27 @@ fn party_panel(
         ui.label(format!("XP pool: {xp} in {} cards", adv.xp_pool.len()));
     });
     if !adv.xp_pool.is_empty() {
-        let cards: Vec<String> = adv.xp_pool.iter().map(|c| format!("{} ({})", c.name, c.xp)).collect();
-        ui.label(egui::RichText::new(cards.join(", ")).size(12.0).color(ui_style::MUTED));
+        // The pool as cards: each a small chip with its XP, the name on hover.
+        egui::CollapsingHeader::new(format!("XP cards ({})", adv.xp_pool.len()))
+            .id_salt("xp_cards")
+            .default_open(adv.xp_pool.len() <= 12)
+            .show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.spacing_mut().item_spacing = egui::vec2(4.0, 4.0);
+                    for card in &adv.xp_pool {
+                        egui::Frame::new()
+                            .fill(egui::Color32::from_rgb(0x3a, 0x30, 0x1c))
+                            .stroke(egui::Stroke::new(1.0, ui_style::GOLD.gamma_multiply(0.6)))
+                            .corner_radius(3.0)
+                            .inner_margin(egui::Margin::symmetric(4, 1))
+                            .show(ui, |ui| {
+                                ui.label(egui::RichText::new(card.xp.to_string()).strong().color(ui_style::GOLD));
+                            })
+                            .response
+                            .on_hover_text(&card.name);
+                    }
+                });
+            });
     }
     let r = &eco.reference;
     ui.horizontal_wrapped(|ui| {
