@@ -389,6 +389,21 @@ fn make_saves_for_screenshots() {
         n += 1;
     }
     write(&g, "resolve.json");
+    // Three Heroes in a fight, for the Combat window's layout.
+    for seed in 1..20 {
+        let mut g =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut n = 0;
+        while !g.combat().is_some_and(|c| c.round >= 2 && c.foes.len() >= 2) && !g.is_over() && n < 2000 {
+            let a = steady_policy(&g);
+            g.apply(a).unwrap();
+            n += 1;
+        }
+        if g.combat().is_some_and(|c| c.round >= 2) {
+            write(&g, "combat3.json");
+            break;
+        }
+    }
     // A client save (with the round summary) in the second round of a fight.
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
