@@ -941,11 +941,16 @@ fn combat_window(
         .show(ctx, |ui| {
             c.next_key = Some(1);
             ui.label(egui::RichText::new(banner(game)).color(ui_style::GOLD).strong());
-            // The round summary: what the last round did, in one short paragraph.
+            // The round summary: the last round's totals in one line, its
+            // events one by one on hover.
             let summary = &session.rounds;
             if !summary.last.is_empty() {
-                let text = format!("Round {}: {}", summary.round, summary.last.join(" "));
-                ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+                ui.label(
+                    egui::RichText::new(format!("{} (hover for each step)", summary.headline()))
+                        .size(12.0)
+                        .color(ui_style::MUTED),
+                )
+                .on_hover_text(summary.last.join("\n"));
             }
             ui.separator();
             // The Monster cards, side by side.

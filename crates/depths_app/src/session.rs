@@ -54,33 +54,74 @@ pub struct Session {
 pub struct RoundSummary {
     /// The number of the last finished round (0 before any).
     pub round: u32,
+    /// Its events in words.
     pub last: Vec<String>,
+    /// Its totals.
+    #[serde(default)]
+    pub totals: RoundTotals,
     current: Vec<String>,
+    #[serde(default)]
+    current_totals: RoundTotals,
+}
+
+/// Damage and healing both ways in one round, and individuals defeated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RoundTotals {
+    pub dealt: u16,
+    pub taken: u16,
+    pub healed: u16,
+    pub defeated: u16,
 }
 
 impl RoundSummary {
     /// Notes one applied event (and its line in the log).
     fn note(&mut self, event: &Event, line: Option<&String>) {
+        let t = &mut self.current_totals;
         match event {
             Event::CombatStarted { .. } => *self = RoundSummary::default(),
             Event::RoundStarted { round } => {
                 self.round = round.saturating_sub(1);
                 self.last = std::mem::take(&mut self.current);
+                self.totals = std::mem::take(&mut self.current_totals);
+                return;
             }
-            // Damage, healing, defeats and abilities make the summary; card
-            // draws and plays are on the table already.
-            Event::MonsterDamaged { .. }
-            | Event::HeroDamaged { .. }
-            | Event::HeroHealed { .. }
-            | Event::MonsterHealed { .. }
-            | Event::IndividualDefeated { .. }
-            | Event::FoeDefeated { .. }
-            | Event::AbilityActivated { .. }
-            | Event::MonsterAbility { .. }
-            | Event::ReturnDamageAvoided { .. }
-            | Event::PairChosen { .. } => self.current.extend(line.cloned()),
+            Event::MonsterDamaged { amount, .. } => t.dealt += u16::from(*amount),
+            Event::HeroDamaged { amount, .. } => t.taken += u16::from(*amount),
+            Event::HeroHealed { amount, .. } => t.healed += u16::from(*amount),
+            Event::IndividualDefeated { .. } => t.defeated += 1,
             _ => {}
         }
+        // Damage, healing, defeats and abilities make the summary; card
+        // draws and plays are on the table already.
+        if matches!(
+            event,
+            Event::MonsterDamaged { .. }
+                | Event::HeroDamaged { .. }
+                | Event::HeroHealed { .. }
+                | Event::MonsterHealed { .. }
+                | Event::IndividualDefeated { .. }
+                | Event::FoeDefeated { .. }
+                | Event::AbilityActivated { .. }
+                | Event::MonsterAbility { .. }
+                | Event::ReturnDamageAvoided { .. }
+                | Event::PairChosen { .. }
+        ) {
+            self.current.extend(line.cloned());
+        }
+    }
+
+    /// One line: "Round 2: the Heroes dealt 9 damage and took 7, healed 3; 1 defeated."
+    pub fn headline(&self) -> String {
+        let t = self.totals;
+        let mut line = format!("Round {}: the Heroes dealt {} damage and took {}", self.round, t.dealt, t.taken);
+        if t.healed > 0 {
+            line.push_str(&format!(", healed {}", t.healed));
+        }
+        if t.defeated > 0 {
+            line.push_str(&format!("; {} defeated", t.defeated));
+        }
+        line.push('.');
+        line
     }
 }
 
@@ -657,9 +698,11 @@ mod round_summary_tests {
         assert!(r.last.is_empty(), "round 1 is not over yet");
         r.note(&Event::RoundStarted { round: 2 }, line("— Round 2 —").as_ref());
         assert_eq!((r.round, r.last.clone()), (1, vec!["Bren takes 3 damage.".to_owned()]));
+        assert_eq!(r.headline(), "Round 1: the Heroes dealt 0 damage and took 3.");
         r.note(&Event::HeroHealed { hero: 0, amount: 2 }, line("Bren heals 2.").as_ref());
         r.note(&Event::RoundStarted { round: 3 }, None);
         assert_eq!((r.round, r.last.clone()), (2, vec!["Bren heals 2.".to_owned()]));
+        assert_eq!(r.headline(), "Round 2: the Heroes dealt 0 damage and took 0, healed 2.");
         r.note(&Event::CombatStarted { foes: vec![] }, None);
         assert_eq!(r, RoundSummary::default());
     }
