@@ -21,6 +21,7 @@ use crate::{
     board_view::{Cell, Tile},
     camera::BoardCamera,
     screens::Screen,
+    screens::playing::Table,
     session::{DropRefused, PlayerAction, Session, TileDrop},
 };
 
@@ -235,7 +236,8 @@ pub(super) fn input_plugin(app: &mut App) {
         Update,
         (keys.run_if(not(egui_wants_any_keyboard_input)), mouse)
             .in_set(PlaySystems::Input)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>))
+            // Tiles and tokens answer only while the Heroes explore.
+            .run_if(in_state(Table::Exploring).and_then(resource_exists::<Session>))
             // Nothing on the table moves behind the "pass to …" screen.
             .run_if(|s: Option<Res<Session>>| s.is_some_and(|s| s.curtain().is_none())),
     );

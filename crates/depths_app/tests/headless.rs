@@ -767,3 +767,31 @@ fn the_lantern_moves_with_the_heroes_and_remembers_where_from() {
     let moved = app.world_mut().query::<&LanternMove>().single(app.world()).map(|m| m.from).ok();
     assert_eq!(moved, Some(first), "the picture walks from the old place");
 }
+
+/// The `Table` sub-state mirrors the rules core: Exploring, Encountering,
+/// each Combat step, the end.
+#[test]
+fn the_table_state_follows_the_game() {
+    use depths_app::screens::playing::Table;
+    let mut app = menu_app("table");
+    start(&mut app, 3);
+    let table = |app: &App| *app.world().resource::<State<Table>>().get();
+    assert_eq!(table(&app), Table::Exploring);
+    let mut seen_combat = false;
+    for _ in 0..3000 {
+        if game(&app).is_over() {
+            break;
+        }
+        let a = steady_policy(game(&app));
+        act(&mut app, a);
+        app.update();
+        assert_eq!(table(&app), Table::of(game(&app)), "the state follows after a frame");
+        seen_combat |= matches!(table(&app), Table::Combat(_));
+    }
+    assert!(seen_combat, "a Combat was reached");
+    assert_eq!(table(&app), Table::Over);
+    // Back to the menu: the sub-state goes with the board.
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    assert!(app.world().get_resource::<State<Table>>().is_none());
+}

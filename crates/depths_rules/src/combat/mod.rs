@@ -21,7 +21,7 @@ use crate::game::{Game, Phase};
 use crate::hero::AbilitySource;
 
 /// Where a Round stands; the client mirrors this as a Bevy sub-state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CombatStep {
     /// Two Monster Cards: the players assign them to Heroes.
     AssignMonsters,
