@@ -1,0 +1,121 @@
+//! Decisions outside Combat: paying XP (with overpayment shown), keeping an
+//! Ability or an Item, removing Action Cards, Level Up, and anything else the
+//! rules ask.
+
+use super::*;
+
+/// What an XP card or an Item is worth when paying.
+fn xp_of(game: &Game, card: &XpRef) -> u16 {
+    let xp = match card {
+        XpRef::Pool(i) => game.adventure().and_then(|a| a.xp_pool.get(usize::from(*i))).map(|c| c.xp),
+        XpRef::Item { hero, item } => {
+            game.heroes.get(usize::from(*hero)).and_then(|h| h.items.get(usize::from(*item))).map(|i| i.card.xp)
+        }
+    };
+    xp.map_or(0, u16::from)
+}
+
+pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices) {
+    egui::Window::new(banner(game))
+        .id(egui::Id::new("pending"))
+        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -50.0])
+        .max_width(480.0)
+        .collapsible(true)
+        .resizable(false)
+        .show(ctx, |ui| {
+            c.next_key = Some(1);
+            ui.set_min_width(380.0);
+            egui::ScrollArea::vertical().max_height(400.0).show(ui, |ui| {
+                match p {
+                    Pending::Purchase { cost, paid, items, .. } => {
+                        let so_far: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
+                            + items.iter().map(|(_, i)| u16::from(i.xp)).sum::<u16>();
+                        ui.label(format!("Paid {so_far} of {cost} XP. Choose cards (or Items) to pay with:"));
+                        // "No change is given": say so before a card pays too much.
+                        let owed = u16::from(*cost).saturating_sub(so_far);
+                        let pays: Vec<Action> =
+                            c.legal.iter().filter(|a| matches!(a, Action::PayXp { .. })).cloned().collect();
+                        for a in pays {
+                            let Action::PayXp { card } = &a else { continue };
+                            let mut label = describe_action(game, &a);
+                            let over = xp_of(game, card).saturating_sub(owed);
+                            if over > 0 {
+                                label.push_str(&format!(" — overpays by {over}, no change"));
+                            }
+                            c.button(ui, a, label);
+                        }
+                        c.all(ui, game, |a| matches!(a, Action::CancelPurchase));
+                    }
+                    Pending::ChooseAbility { options, .. } => {
+                        for (i, o) in options.iter().enumerate() {
+                            ui.label(egui::RichText::new(o.ability.text()).strong());
+                            c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.ability.name));
+                            ui.add_space(4.0);
+                        }
+                    }
+                    Pending::ChooseItem { options, .. } => {
+                        for (i, o) in options.iter().enumerate() {
+                            ui.label(
+                                egui::RichText::new(format!("{} {}", "✋".repeat(usize::from(o.hands)), o.name))
+                                    .strong(),
+                            );
+                            for ab in &o.abilities {
+                                ui.label(egui::RichText::new(ab.text()).color(ui_style::MUTED));
+                            }
+                            c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.name));
+                        }
+                    }
+                    Pending::RemoveCards { hero, count } => {
+                        let hero = &game.heroes[usize::from(*hero)];
+                        ui.label(format!(
+                            "Remove {count} card(s) from {}'s Action Card deck. Click a value:",
+                            hero.name()
+                        ));
+                        let mut cards: Vec<&depths_rules::ActionCard> = hero.draw.iter().collect();
+                        cards.sort_by_key(|c| (c.power, c.value));
+                        ui.horizontal_wrapped(|ui| {
+                            let mut last = None;
+                            for card in cards {
+                                let key = (card.power, card.value);
+                                let a = Action::RemoveActionCard { card: card.id };
+                                if last == Some(key) {
+                                    // The same value again: one button per value is enough.
+                                    c.shown.push(a);
+                                    continue;
+                                }
+                                last = Some(key);
+                                let label = if card.power { "Power".to_string() } else { card.value.to_string() };
+                                c.button(ui, a, egui::RichText::new(label).size(20.0));
+                            }
+                        });
+                    }
+                    Pending::LevelUp { bought } => {
+                        let cost = game.adventure().map_or(0, |a| a.ecology.reference.ability_cost);
+                        ui.label(format!("Each Hero may buy one Ability for {cost} XP."));
+                        for (h, hero) in game.heroes.iter().enumerate() {
+                            let done = bought.get(h).copied().unwrap_or(false);
+                            ui.horizontal(|ui| {
+                                ui.label(hero.name());
+                                if done {
+                                    ui.label("bought");
+                                }
+                                c.button(
+                                    ui,
+                                    Action::StartPurchase { what: Purchase::Ability { hero: h as u8 } },
+                                    "Buy an Ability",
+                                );
+                            });
+                        }
+                        c.button(ui, Action::FinishLevelUp, "Finish Level Up: on to the next Ecology");
+                    }
+                    _ => c.all(ui, game, |_| true),
+                }
+                // Anything else this decision allows.
+                let list: Vec<Action> = c.legal.iter().filter(|a| !c.shown.contains(a)).cloned().collect();
+                for a in list {
+                    let label = describe_action(game, &a);
+                    c.button(ui, a, label);
+                }
+            });
+        });
+}

@@ -1,0 +1,101 @@
+//! The Hero Mats: name, class, level, Health, stored Power, hand, draw and
+//! discard piles, Abilities with their activation, Items with equip / unequip.
+
+use super::*;
+
+pub(super) fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mut Choices) {
+    ui.label(ui_style::title("Heroes", 24.0));
+    for (h, hero) in game.heroes.iter().enumerate() {
+        let h = h as u8;
+        ui_style::bar_frame().show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            let class = match hero.mat.secondary_class {
+                Some(s) => format!("{} / {}", hero.mat.class.name(), s.name()),
+                None => hero.mat.class.name().to_string(),
+            };
+            ui.horizontal(|ui| {
+                icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, ui_style::GOLD);
+                ui.label(ui_style::title(hero.name(), 22.0));
+                ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(ui_style::MUTED));
+            });
+            health_bar(ui, ("hero", h), hero.health, hero.max_health(), ui.available_width());
+            ui.label(format!(
+                "Power stored: {} · hand {} · draw {} · discard {}",
+                hero.stored_power.len(),
+                hero.hand.len(),
+                hero.draw.len(),
+                hero.discard.len()
+            ));
+            if !hero.hand.is_empty() {
+                let cards: Vec<String> =
+                    hero.hand.iter().map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();
+                ui.label(format!("Hand: {}", cards.join(" ")));
+            }
+            if !hero.discard.is_empty() {
+                // The discard pile is open information: its cards, newest first.
+                egui::CollapsingHeader::new(format!("Discard pile ({})", hero.discard.len()))
+                    .id_salt(("discard", h))
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        let cards: Vec<String> = hero
+                            .discard
+                            .iter()
+                            .rev()
+                            .map(|c| if c.power { "P".into() } else { c.value.to_string() })
+                            .collect();
+                        ui.label(egui::RichText::new(cards.join(" ")).size(13.0));
+                    });
+            }
+            egui::CollapsingHeader::new("Abilities").id_salt(("abilities", h)).default_open(false).show(ui, |ui| {
+                for (source, ability) in hero.abilities() {
+                    let exhausted = hero.is_exhausted(source);
+                    let head = format!(
+                        "{}{}",
+                        activation_text(ability.activation),
+                        if exhausted { " · exhausted" } else { "" }
+                    );
+                    ui.label(egui::RichText::new(head).size(12.0).color(ui_style::GOLD));
+                    ui.label(egui::RichText::new(ability.text()).size(13.0));
+                }
+            });
+            if !hero.items.is_empty() {
+                ui.label(egui::RichText::new("Items").strong());
+                for (i, item) in hero.items.iter().enumerate() {
+                    ui.horizontal_wrapped(|ui| {
+                        let hands = "✋".repeat(usize::from(item.card.hands));
+                        let mut text = format!("{hands} {}", item.card.name);
+                        if item.card.magic {
+                            text.push_str(" (Magic)");
+                        }
+                        if item.card.armor > 0 {
+                            text.push_str(&format!(" Armor {}", item.card.armor));
+                        }
+                        if let Some(u) = item.uses_left {
+                            text.push_str(&format!(" · {u} uses"));
+                        }
+                        text.push_str(&format!(" · {} XP", item.card.xp));
+                        ui.label(if item.equipped {
+                            egui::RichText::new(text).strong()
+                        } else {
+                            egui::RichText::new(text).color(ui_style::MUTED)
+                        });
+                        let (a, label) = if item.equipped {
+                            (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
+                        } else {
+                            (Action::Equip { hero: h, item: i as u8 }, "Equip")
+                        };
+                        c.button(ui, a, label);
+                    });
+                    for ab in &item.card.abilities {
+                        ui.label(egui::RichText::new(format!("   {}", ab.text())).size(12.0).color(ui_style::MUTED));
+                    }
+                }
+            }
+            // Abilities usable while Exploring (unlocking Doors, healing…).
+            if game.phase == Phase::Exploring {
+                c.all(ui, game, |a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h));
+            }
+        });
+        ui.add_space(6.0);
+    }
+}

@@ -1,0 +1,452 @@
+//! The in-game egui panels: the banner, Hero mats, the party's Keys and XP,
+//! the Reference Card, the tile tray, element details, every pending
+//! decision, Combat, the log and the game-over sheet.
+//!
+//! Every button is built from `Game::legal_actions()` and only writes a
+//! [`PlayerAction`]; whatever no nicer widget shows is listed under "Other
+//! choices", so a whole game can always be finished here.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use depths_rules::{
+    Action, Activation, CombatStep, Game, Pending, Phase, Purchase, Target, XpRef,
+    adventure::HeroChoice,
+    combat::{Combat, FoeCard, may_choose},
+    map::{Element, ElementState},
+    monster::EntityPart,
+};
+
+mod combat;
+mod decisions;
+mod game_over;
+mod hero_mat;
+mod party;
+
+use crate::{
+    explore::{BoardArea, Hand, SelectedElement},
+    hotseat::LiftCurtain,
+    icons::Icons,
+    saves::{SaveDir, save_path},
+    screens::{Screen, menu::MenuAction},
+    session::{DropRefused, PlayerAction, Session, UndoPlacement, describe_action, loss_text, outcome_name},
+    ui_style,
+};
+use combat::combat_window;
+use decisions::pending_window;
+use game_over::game_over_window;
+use hero_mat::heroes_panel;
+use party::party_panel;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        game_ui.run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+}
+
+const GOOD: egui::Color32 = egui::Color32::from_rgb(0x8f, 0xd1, 0x7a);
+
+const BAD: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x5a, 0x4a);
+
+/// Monster icons: a dried-blood red, bright enough on the dark cards.
+const FOE_TINT: egui::Color32 = egui::Color32::from_rgb(0xd8, 0x6a, 0x55);
+
+/// Buttons for legal actions; remembers which were shown and what was clicked.
+struct Choices {
+    legal: Vec<Action>,
+    shown: Vec<Action>,
+    chosen: Vec<Action>,
+    /// In a decision or Combat window the legal buttons are numbered, so
+    /// number keys answer them: the next number to hand out.
+    next_key: Option<u8>,
+    /// The number key (1–9) pressed this frame.
+    pressed: Option<u8>,
+}
+
+impl Choices {
+    fn is_legal(&self, a: &Action) -> bool {
+        self.legal.contains(a)
+    }
+
+    /// A button for `a`, enabled only when it is legal.
+    fn button(&mut self, ui: &mut egui::Ui, a: Action, label: impl Into<egui::WidgetText>) -> bool {
+        let legal = self.is_legal(&a);
+        let key = self.next_key.filter(|n| legal && *n <= 9);
+        let button = match key {
+            Some(n) => {
+                self.next_key = Some(n + 1);
+                let mark = egui::RichText::new(format!("[{n}]")).size(11.0).color(ui_style::MUTED);
+                egui::Button::new((mark, label.into()))
+            }
+            None => egui::Button::new(label),
+        };
+        let clicked = ui.add_enabled(legal, button).clicked() || key.is_some_and(|n| self.pressed == Some(n));
+        if clicked {
+            self.chosen.push(a.clone());
+        }
+        self.shown.push(a);
+        clicked
+    }
+
+    /// Buttons for every legal action matching `f`, labelled in words.
+    fn all(&mut self, ui: &mut egui::Ui, game: &Game, f: impl Fn(&Action) -> bool) {
+        let list: Vec<Action> = self.legal.iter().filter(|a| f(a)).cloned().collect();
+        for a in list {
+            let label = describe_action(game, &a);
+            self.button(ui, a, label);
+        }
+    }
+}
+
+fn game_ui(
+    mut contexts: EguiContexts,
+    session: Res<Session>,
+    mut hand: ResMut<Hand>,
+    mut board_area: ResMut<BoardArea>,
+    refused: Res<DropRefused>,
+    selected: Res<SelectedElement>,
+    save_dir: Res<SaveDir>,
+    mut actions: MessageWriter<PlayerAction>,
+    mut menu: MessageWriter<MenuAction>,
+    mut lift: MessageWriter<LiftCurtain>,
+    mut undo: MessageWriter<UndoPlacement>,
+    mut settings: ResMut<crate::settings::Settings>,
+    icons: Res<Icons>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = &session.game;
+    let pressed = number_key(ctx);
+    let mut c = Choices { legal: game.legal_actions(), shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "game_viewport".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+
+    egui::Panel::top("banner").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("☰ Menu").clicked() {
+                menu.write(MenuAction::BackToMenu);
+            }
+            if ui.button("📖 Rules").on_hover_text("Rules reference and glossary (F1); shortcuts (F2 or ?)").clicked()
+            {
+                menu.write(MenuAction::Rules);
+            }
+            if ui.button("⚙").on_hover_text("Settings: UI scale").clicked() {
+                settings.open = !settings.open;
+            }
+            ui.separator();
+            ui.label(ui_style::title("Forgotten Depths", 22.0));
+            if let Some(a) = game.adventure() {
+                ui.label(
+                    egui::RichText::new(format!("{} · seed {}", a.ecology.ecology.name(), a.options.seed))
+                        .color(ui_style::MUTED),
+                );
+            }
+            ui.separator();
+            ui.label(egui::RichText::new(banner_line(&session)).strong().color(ui_style::GOLD));
+        });
+        if let Some(n) = &session.notice {
+            ui.label(egui::RichText::new(n).color(ui_style::NOTICE));
+        }
+    });
+
+    if let Some(p) = session.curtain() {
+        curtain(&mut root, &session, p, &mut lift);
+        return Ok(());
+    }
+
+    egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &icons, &mut c));
+    });
+
+    egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            party_panel(ui, &session, &mut hand, &refused, &selected, &icons, &mut c, &mut undo);
+            ui.separator();
+            egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
+                egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(ui, |ui| {
+                    for line in session.log.iter().rev().take(300).rev() {
+                        ui.label(egui::RichText::new(line).size(13.0));
+                    }
+                });
+            });
+            ui.label(
+                egui::RichText::new(format!("Saves to {}", save_path(&save_dir, &session).display()))
+                    .size(11.0)
+                    .color(ui_style::MUTED),
+            );
+        });
+    });
+
+    egui::Panel::bottom("help").show(&mut root, |ui| {
+        ui.label(
+            egui::RichText::new(
+                "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · Ctrl+Z: undo placement · Ctrl+S: save",
+            )
+            .size(12.0)
+            .color(ui_style::MUTED),
+        );
+    });
+
+    // egui points → window (logical) pixels: the UI scale zooms egui.
+    let free = root.available_rect_before_wrap();
+    // The Combat window leaves the strip of cards on the table visible.
+    let combat_height = (free.height() - 60.0 - 210.0 / ctx.zoom_factor()).max(260.0);
+    let z = ctx.zoom_factor();
+    let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
+    if board_area.0 != Some(free) {
+        board_area.0 = Some(free);
+    }
+
+    if game.is_over() {
+        game_over_window(ctx, game, &mut menu);
+    } else if let Some(combat) = game.combat().filter(|_| game.phase == Phase::Combat) {
+        combat_window(ctx, &session, combat, &icons, &mut c, combat_height);
+    } else if let Some(p) = game.pending() {
+        pending_window(ctx, game, p, &mut c);
+    } else if first_steps(game) {
+        first_steps_window(ctx);
+    }
+
+    // Anything legal that no widget above offered.
+    let rest: Vec<Action> = c
+        .legal
+        .iter()
+        .filter(|a| !c.shown.contains(a) && !matches!(a, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. }))
+        .cloned()
+        .collect();
+    if !rest.is_empty() && !game.is_over() {
+        egui::Window::new("Other choices")
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -40.0])
+            .collapsible(true)
+            .default_open(false)
+            .vscroll(true)
+            .max_height(240.0)
+            .show(ctx, |ui| {
+                for a in rest {
+                    let label = describe_action(game, &a);
+                    c.button(ui, a, label);
+                }
+            });
+    }
+
+    for a in c.chosen {
+        actions.write(PlayerAction(a));
+    }
+    Ok(())
+}
+
+/// A new delve that has not drawn its first tile yet (once a tile is in
+/// hand the tray says what to do, and the board needs all its room).
+fn first_steps(game: &Game) -> bool {
+    game.phase == Phase::Exploring
+        && game.adventure().is_some_and(|a| {
+            a.ecology.map.tiles().len() == 1 && a.ecology.drawn.is_none() && a.record.ecologies_cleared.is_empty()
+        })
+}
+
+/// How to begin, on the table until the first tile is laid.
+fn first_steps_window(ctx: &egui::Context) {
+    egui::Window::new("How to play")
+        .id(egui::Id::new("first_steps"))
+        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -50.0])
+        .collapsible(true)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width(440.0);
+            for line in [
+                "1. Press D (or Draw tile) to draw a map tile.",
+                "2. Drag it from the tray onto a gold cell; R or right-click turns it.",
+                "3. Click a token on the map to see what Encountering it does.",
+                "4. Reach the Stair Guardian, defeat it, and go deeper. F1 has the rules.",
+            ] {
+                ui.label(line);
+            }
+        });
+}
+
+/// The number key 1–9 pressed this frame, unless a text field has the keyboard.
+fn number_key(ctx: &egui::Context) -> Option<u8> {
+    use egui::Key::*;
+    if ctx.egui_wants_keyboard_input() {
+        return None;
+    }
+    let keys = [Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9];
+    ctx.input(|i| keys.iter().position(|k| i.key_pressed(*k))).map(|n| n as u8 + 1)
+}
+
+/// The banner: the player (and Hero) who must act, and what they must do.
+pub fn banner_line(session: &Session) -> String {
+    let game = &session.game;
+    let solo = session.players.count() < 2 && session.players.names.first().is_none_or(|n| n == "Player 1");
+    if game.is_over() || solo {
+        return banner(game);
+    }
+    format!("▶ {} — {}", session.acting_text(), banner(game))
+}
+
+/// The "pass to …" screen: hides the table until `player` comes to it.
+fn curtain(root: &mut egui::Ui, session: &Session, player: usize, lift: &mut MessageWriter<LiftCurtain>) {
+    let name = session.players.name(player);
+    egui::CentralPanel::default().frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x14, 0x10, 0x0c))).show(
+        root,
+        |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(ui.available_height() * 0.3);
+                ui.label(ui_style::title(&format!("Pass to {name}"), 48.0));
+                ui.add_space(8.0);
+                let heroes: Vec<&str> = session
+                    .game
+                    .heroes
+                    .iter()
+                    .enumerate()
+                    .filter(|(h, _)| session.players.owner(*h as u8) == player)
+                    .map(|(_, h)| h.name())
+                    .collect();
+                ui.label(
+                    egui::RichText::new(format!("{name} plays {}. The other players look away.", heroes.join(" and ")))
+                        .color(ui_style::MUTED),
+                );
+                ui.add_space(6.0);
+                ui.label(egui::RichText::new(banner(&session.game)).color(ui_style::GOLD));
+                ui.add_space(16.0);
+                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.add(ui_style::menu_button(&format!("I am {name}"))).on_hover_text("or press Enter").clicked()
+                    || enter
+                {
+                    lift.write(LiftCurtain);
+                }
+            });
+        },
+    );
+}
+
+/// Who must act now, in words.
+pub fn banner(game: &Game) -> String {
+    let name = |h: u8| game.heroes.get(usize::from(h)).map_or("?", |h| h.name());
+    match &game.phase {
+        Phase::Won => return "The Heroes have won!".into(),
+        Phase::Lost(r) => return format!("The Heroes have lost: {}.", loss_text(game, r)),
+        _ => {}
+    }
+    if let Some(c) = game.combat().filter(|_| game.phase == Phase::Combat) {
+        return match (c.step, c.acting_hero()) {
+            (CombatStep::AssignMonsters, _) => "Combat: the players assign the Monsters to Heroes".into(),
+            (CombatStep::AvoidReturnDamage, _) => "Combat: choose who avoids Return Damage".into(),
+            (CombatStep::PlayCards, Some(h)) => format!("Combat, round {}: {} plays a card", c.round, name(h)),
+            (CombatStep::PlaceMonsterCard, Some(h)) => format!("Combat: {} places the Monster's card", name(h)),
+            (CombatStep::Resolve, Some(h)) => format!("Combat, round {}: {} resolves a pair", c.round, name(h)),
+            (CombatStep::AssignDamage, Some(h)) => format!("Combat: {} chooses whom to damage", name(h)),
+            _ => "Combat".into(),
+        };
+    }
+    match game.pending() {
+        Some(Pending::Purchase { what, cost, .. }) => format!("Pay {cost} XP for {}", purchase_name(game, *what)),
+        Some(Pending::SplitHealing { points }) => format!("Share {points} Health among the Heroes"),
+        Some(Pending::ChooseHero(why)) => match why {
+            HeroChoice::DrawItem => "Choose the Hero who draws an Item".into(),
+            HeroChoice::GainItem(i) => format!("Choose the Hero who gains {}", i.name),
+            HeroChoice::Heal(n) => format!("Choose the Hero healed by {n}"),
+            HeroChoice::Damage(n) => format!("Choose the Hero who takes {n} damage"),
+        },
+        Some(Pending::ChooseItem { hero, .. }) => format!("{}: keep one Item", name(*hero)),
+        Some(Pending::RemoveCards { hero, count }) => format!("{}: remove {count} Action Card(s)", name(*hero)),
+        Some(Pending::ChooseAbility { hero, .. }) => format!("{}: keep one Ability", name(*hero)),
+        Some(Pending::ChooseAbilityDraw { hero }) => {
+            format!("{}: draw one Ability from each class, or two from the Primary class", name(*hero))
+        }
+        Some(Pending::OrderFeatures { .. }) => "Choose the order of the revealed Features".into(),
+        Some(Pending::LevelUp { .. }) => "Level Up: buy Abilities, then go on".into(),
+        None => {
+            let drawn = game.adventure().is_some_and(|a| a.ecology.drawn.is_some());
+            if drawn {
+                "Exploring: place the drawn tile".into()
+            } else {
+                "Exploring: draw a tile, or Encounter something".into()
+            }
+        }
+    }
+}
+
+fn purchase_name(game: &Game, p: Purchase) -> String {
+    match p {
+        Purchase::Key => "a Key".into(),
+        Purchase::Healing { units } => format!("Healing ×{units}"),
+        Purchase::Ability { hero } => {
+            format!("an Ability for {}", game.heroes.get(usize::from(hero)).map_or("?", |h| h.name()))
+        }
+    }
+}
+
+fn activation_text(a: Activation) -> String {
+    match a {
+        Activation::Passive => "Passive".into(),
+        Activation::Power(n) => format!("Power ×{n}"),
+        Activation::Block => "Block".into(),
+    }
+}
+
+/// A health bar; `id` keeps its animation: the bar slides to a new value
+/// (egui asks for the frames it needs, so reactive rendering still idles).
+fn health_bar(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, health: u8, max: u8, width: f32) {
+    let f = if max == 0 { 0.0 } else { f32::from(health) / f32::from(max) };
+    let shown = ui.ctx().animate_value_with_time(egui::Id::new(("health", id)), f, 0.35);
+    let color = if f > 0.5 {
+        GOOD
+    } else if f > 0.25 {
+        ui_style::NOTICE
+    } else {
+        BAD
+    };
+    ui.add(
+        egui::ProgressBar::new(shown)
+            .desired_width(width)
+            .fill(color.gamma_multiply(0.7))
+            .text(format!("{health} / {max}")),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One egui pass over three buttons (the middle one not legal) with
+    /// `key` pressed; returns what was chosen.
+    fn press(key: Option<egui::Key>) -> Vec<Action> {
+        let ctx = egui::Context::default();
+        let mut input = egui::RawInput::default();
+        if let Some(key) = key {
+            let pressed = |pressed| egui::Event::Key {
+                key,
+                physical_key: None,
+                pressed,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            };
+            input.events = vec![pressed(true), pressed(false)];
+        }
+        let mut chosen = Vec::new();
+        let mut output = ctx.run_ui(input, |ui| {
+            let pressed = number_key(ui.ctx());
+            let legal = vec![Action::DrawTile, Action::FinishLevelUp];
+            let mut c = Choices { legal, shown: Vec::new(), chosen: Vec::new(), next_key: Some(1), pressed };
+            c.button(ui, Action::DrawTile, "draw");
+            c.button(ui, Action::CancelPurchase, "not legal");
+            c.button(ui, Action::FinishLevelUp, "finish");
+            chosen = c.chosen;
+        });
+        // No renderer here to take the font texture.
+        output.textures_delta.clear();
+        chosen
+    }
+
+    #[test]
+    fn number_keys_answer_the_numbered_legal_buttons() {
+        assert_eq!(press(None), vec![]);
+        assert_eq!(press(Some(egui::Key::Num1)), vec![Action::DrawTile]);
+        // The refused button gets no number: 2 is the next legal one.
+        assert_eq!(press(Some(egui::Key::Num2)), vec![Action::FinishLevelUp]);
+        assert_eq!(press(Some(egui::Key::Num3)), vec![]);
+    }
+}
