@@ -28,6 +28,7 @@ mod systems;
 pub mod table_cards;
 mod ui_style;
 mod window_icon;
+pub mod words;
 
 pub use systems::PlaySystems;
 

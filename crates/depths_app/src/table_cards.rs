@@ -19,12 +19,8 @@ use depths_rules::{
 };
 
 use crate::{
-    PlaySystems,
-    camera::BoardCamera,
-    explore::BoardArea,
-    icons::Icons,
-    screens::Screen,
-    session::{Session, outcome_name},
+    PlaySystems, camera::BoardCamera, explore::BoardArea, icons::Icons, screens::Screen, session::Session,
+    words::outcome_name,
 };
 
 /// What a card is.

@@ -237,7 +237,7 @@ fn turning_the_tile_in_hand_updates_the_highlights() {
 
 #[test]
 fn every_legal_action_and_event_of_whole_games_has_words() {
-    use depths_app::session::{describe_action, describe_event};
+    use depths_app::words::{describe_action, describe_event};
     for seed in 1..6 {
         let mut g =
             Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();

@@ -28,8 +28,9 @@ use crate::{
     icons::Icons,
     saves::{SaveDir, save_path},
     screens::{Screen, menu::MenuAction},
-    session::{DropRefused, PlayerAction, Session, UndoPlacement, describe_action, loss_text, outcome_name},
+    session::{DropRefused, PlayerAction, Session, UndoPlacement},
     ui_style,
+    words::{describe_action, loss_text, outcome_name},
 };
 use combat::combat_window;
 use decisions::pending_window;
