@@ -192,8 +192,12 @@ fn game_ui(
 
     // egui points → window (logical) pixels: the UI scale zooms egui.
     let free = root.available_rect_before_wrap();
-    // The Combat window leaves the strip of cards on the table visible.
-    let combat_height = (free.height() - 60.0 - 210.0 / ctx.zoom_factor()).max(260.0);
+    // The Combat window leaves the strip of cards on the table visible when
+    // there is room for both; in a small window it may cover the strip (the
+    // same cards are in the window) so the hand stays in view.
+    let strip = 210.0 / ctx.zoom_factor();
+    let beside_strip = free.height() - 60.0 - strip;
+    let combat_height = if beside_strip >= 420.0 { beside_strip } else { (free.height() - 60.0).max(260.0) };
     let z = ctx.zoom_factor();
     let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
     if board_area.0 != Some(free) {
