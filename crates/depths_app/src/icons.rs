@@ -62,14 +62,15 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn load_icons(mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>, mut textures: ResMut<EguiUserTextures>) {
-    let dir = crate::asset_root().join("icons");
-    let map = match read_map(&dir.join("icons.json")) {
+    let file = crate::asset_root().join(MAP_FILE);
+    let map = match read_map(&file) {
         Ok(map) => map,
         Err(e) => {
-            warn!("no icons: {}: {e}", dir.join("icons.json").display());
+            warn!("no icons: {}: {e}", file.display());
             return;
         }
     };
+    let dir = file.parent().unwrap_or(&file).to_path_buf();
     let mut names: Vec<&String> = map.values().flat_map(|g| g.values()).collect();
     names.sort();
     names.dedup();

@@ -61,6 +61,13 @@ pub struct Face {
     pub health: Option<u16>,
 }
 
+impl Face {
+    /// What is printed on it: a change means the card is redrawn.
+    fn look(&self) -> (String, String, Option<u16>) {
+        (self.value.clone(), self.note.clone(), self.health)
+    }
+}
+
 /// The cards in play in `game`, each with its place.
 pub fn table_faces(game: &Game) -> Vec<Face> {
     let mut out = Vec::new();
@@ -288,7 +295,7 @@ fn spawn_card(
                 start: now,
                 leaving: false,
                 linger_until: now + linger,
-                face: (face.value.clone(), face.note.clone(), face.health),
+                face: face.look(),
             },
             Transform::from_translation(Vec3::new(0.0, 0.0, 60.0)),
             Visibility::Hidden,
@@ -410,7 +417,7 @@ fn sync_cards(
     }
     for (entity, mut card) in &mut cards {
         match faces.iter().find(|f| f.key == card.key) {
-            Some(f) if card.face != (f.value.clone(), f.note.clone(), f.health) => {
+            Some(f) if card.face != f.look() => {
                 // Same card, new face (a value changed, an outcome): redraw it in place.
                 let here = current(&card, now);
                 commands.entity(entity).despawn();

@@ -144,7 +144,7 @@ pub fn loss_text(game: &Game, reason: &LossReason) -> String {
     }
 }
 
-pub fn card_text(card: &depths_rules::ActionCard) -> String {
+fn card_text(card: &depths_rules::ActionCard) -> String {
     if card.power { "a Power Card".into() } else { format!("a {}", card.value) }
 }
 

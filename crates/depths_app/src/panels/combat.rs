@@ -71,12 +71,7 @@ pub(super) fn combat_window(
                             ui.horizontal(|ui| {
                                 // A Final Entity part shows its own icon.
                                 if let (FoeCard::FinalEntity(fe), Some(part)) = (&foe.card, ind.part) {
-                                    let id = match part {
-                                        EntityPart::HeadI => &fe.head_1.id,
-                                        EntityPart::HeadII => &fe.head_2.id,
-                                        EntityPart::Body => &fe.body.id,
-                                    };
-                                    icons.show(ui, "final_entity_parts", id, 18.0, FOE_TINT);
+                                    icons.show(ui, "final_entity_parts", &fe.part(part).id, 18.0, FOE_TINT);
                                 }
                                 ui.label(egui::RichText::new(&ind.name).size(13.0));
                                 health_bar(ui, ("foe", f, &ind.name), ind.health, ind.max_health, 120.0);
@@ -87,12 +82,8 @@ pub(super) fn combat_window(
                         }
                         if let FoeCard::FinalEntity(fe) = &foe.card {
                             // Its abilities, part by part, and the Lore read when it was set up.
-                            let parts =
-                                [(&fe.head_1.name, &fe.head_1.abilities), (&fe.head_2.name, &fe.head_2.abilities)];
-                            let parts = parts
-                                .into_iter()
-                                .chain([(&fe.body.name, &fe.body.abilities), (&fe.tail.name, &fe.tail.abilities)]);
-                            for (name, abilities) in parts {
+                            let parts = fe.parts().map(|p| (&p.name, &p.abilities));
+                            for (name, abilities) in parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]) {
                                 for ab in abilities {
                                     ui.label(
                                         egui::RichText::new(format!("{name}: {}", ab.text()))
@@ -229,15 +220,11 @@ fn engagements_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut 
                 });
             }
             if !en.unpaired.is_empty() {
-                let v: Vec<String> =
-                    en.unpaired.iter().map(|c| if c.power { "Power".into() } else { c.value.to_string() }).collect();
+                let v: Vec<String> = en.unpaired.iter().map(card_label).collect();
                 ui.label(format!("Unpaired Monster cards: {}", v.join(", ")));
             }
             if let Some(w) = &en.waiting {
-                ui.label(format!(
-                    "Waiting to be placed: {}",
-                    if w.power { "Power".into() } else { w.value.to_string() }
-                ));
+                ui.label(format!("Waiting to be placed: {}", card_label(w)));
             }
         });
     }
@@ -251,7 +238,7 @@ fn hand_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut Choices
         ui.label(egui::RichText::new(format!("{}'s hand", hero.name())).strong());
         ui.horizontal_wrapped(|ui| {
             for card in &hero.hand {
-                let label = if card.power { "Power".to_string() } else { card.value.to_string() };
+                let label = card_label(card);
                 c.button(ui, Action::PlayCard { hero: h, card: card.id }, egui::RichText::new(label).size(22.0));
             }
         });

@@ -84,7 +84,7 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                                     continue;
                                 }
                                 last = Some(key);
-                                let label = if card.power { "Power".to_string() } else { card.value.to_string() };
+                                let label = card_label(card);
                                 c.button(ui, a, egui::RichText::new(label).size(20.0));
                             }
                         });

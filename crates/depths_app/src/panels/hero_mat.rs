@@ -27,9 +27,7 @@ pub(super) fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mu
                 hero.discard.len()
             ));
             if !hero.hand.is_empty() {
-                let cards: Vec<String> =
-                    hero.hand.iter().map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();
-                ui.label(format!("Hand: {}", cards.join(" ")));
+                ui.label(format!("Hand: {}", pile_text(hero.hand.iter())));
             }
             if !hero.discard.is_empty() {
                 // The discard pile is open information: its cards, newest first.
@@ -37,13 +35,7 @@ pub(super) fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mu
                     .id_salt(("discard", h))
                     .default_open(false)
                     .show(ui, |ui| {
-                        let cards: Vec<String> = hero
-                            .discard
-                            .iter()
-                            .rev()
-                            .map(|c| if c.power { "P".into() } else { c.value.to_string() })
-                            .collect();
-                        ui.label(egui::RichText::new(cards.join(" ")).size(13.0));
+                        ui.label(egui::RichText::new(pile_text(hero.discard.iter().rev())).size(13.0));
                     });
             }
             egui::CollapsingHeader::new("Abilities").id_salt(("abilities", h)).default_open(false).show(ui, |ui| {
@@ -98,4 +90,10 @@ pub(super) fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mu
         });
         ui.add_space(6.0);
     }
+}
+
+/// A row of cards in short: "P" for a Power Card, else the value.
+fn pile_text<'a>(cards: impl Iterator<Item = &'a depths_rules::ActionCard>) -> String {
+    let short: Vec<String> = cards.map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();
+    short.join(" ")
 }

@@ -13,7 +13,6 @@ use depths_rules::{
     adventure::HeroChoice,
     combat::{Combat, FoeCard, may_choose},
     map::{Element, ElementState},
-    monster::EntityPart,
 };
 
 mod combat;
@@ -269,6 +268,11 @@ fn first_steps_window(ctx: &egui::Context) {
                 ui.label(line);
             }
         });
+}
+
+/// An Action Card on a button or in a list: "Power" or its value.
+fn card_label(card: &depths_rules::ActionCard) -> String {
+    if card.power { "Power".into() } else { card.value.to_string() }
 }
 
 /// The number key 1–9 pressed this frame, unless a text field has the keyboard.

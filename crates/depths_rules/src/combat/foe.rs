@@ -34,6 +34,22 @@ pub struct FinalEntity {
     pub tail: EntityTailCard,
 }
 
+impl FinalEntity {
+    /// The parts with health of their own: Head I, Head II, Body.
+    pub fn parts(&self) -> [&EntityPartCard; 3] {
+        [&self.head_1, &self.head_2, &self.body]
+    }
+
+    /// The card of one part.
+    pub fn part(&self, part: EntityPart) -> &EntityPartCard {
+        match part {
+            EntityPart::HeadI => &self.head_1,
+            EntityPart::HeadII => &self.head_2,
+            EntityPart::Body => &self.body,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FoeCard {
     Monster(MonsterCard),
@@ -97,7 +113,7 @@ impl Foe {
     /// "Combat with the Final Entity": separate health tokens per part, both
     /// Heads' Power-Activated abilities fire on one Power Card.
     pub fn final_entity(entity: FinalEntity, heroes: usize) -> Foe {
-        let parts = [&entity.head_1, &entity.head_2, &entity.body];
+        let parts = entity.parts();
         let individuals = parts
             .iter()
             .map(|p| {
