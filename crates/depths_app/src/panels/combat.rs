@@ -92,13 +92,14 @@ pub(super) fn combat_window(
                                     );
                                 }
                             }
+                            // Folded: open it would push the hand out of view (the log has it too).
                             if let Some(lore) = game.adventure().and_then(|a| a.final_entity_lore.as_ref()) {
-                                egui::CollapsingHeader::new("Lore")
-                                    .id_salt("lore")
-                                    .default_open(combat.round <= 1)
-                                    .show(ui, |ui| {
+                                egui::CollapsingHeader::new("Lore").id_salt("lore").default_open(false).show(
+                                    ui,
+                                    |ui| {
                                         ui.label(egui::RichText::new(lore).italics().size(13.0));
-                                    });
+                                    },
+                                );
                             }
                         }
                         if let FoeCard::Monster(card) = &foe.card {
