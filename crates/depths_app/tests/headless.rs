@@ -359,6 +359,17 @@ fn quit_asks_the_app_to_exit() {
     assert_eq!(app.should_exit(), Some(AppExit::Success));
 }
 
+/// Plays the steady way until `stop` holds, the game ends, or `limit` actions pass.
+fn steady_until(g: &mut Game, stop: impl Fn(&Game) -> bool, limit: usize) {
+    for _ in 0..limit {
+        if g.is_over() || stop(g) {
+            return;
+        }
+        let a = steady_policy(g);
+        g.apply(a).unwrap();
+    }
+}
+
 /// Writes saves of interesting moments to /tmp/fd-saves for looking at the
 /// client by hand (`--load`): `cargo test -p depths_app --test headless -- --ignored`.
 #[test]
@@ -375,30 +386,15 @@ fn make_saves_for_screenshots() {
     }
     g.apply(Action::DrawTile).unwrap();
     write(&g, "drawn.json");
-    let mut n = 0;
-    while g.phase != Phase::Combat && n < 400 {
-        let a = steady_policy(&g);
-        g.apply(a).unwrap();
-        n += 1;
-    }
+    steady_until(&mut g, |g| g.phase == Phase::Combat, 400);
     write(&g, "combat.json");
-    let mut n = 0;
-    while g.combat().is_none_or(|c| c.step != depths_rules::CombatStep::Resolve) && n < 100 {
-        let a = steady_policy(&g);
-        g.apply(a).unwrap();
-        n += 1;
-    }
+    steady_until(&mut g, |g| g.combat().is_some_and(|c| c.step == depths_rules::CombatStep::Resolve), 100);
     write(&g, "resolve.json");
     // Three Heroes in a fight, for the Combat window's layout.
     for seed in 1..20 {
         let mut g =
             Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
-        let mut n = 0;
-        while !g.combat().is_some_and(|c| c.round >= 2 && c.foes.len() >= 2) && !g.is_over() && n < 2000 {
-            let a = steady_policy(&g);
-            g.apply(a).unwrap();
-            n += 1;
-        }
+        steady_until(&mut g, |g| g.combat().is_some_and(|c| c.round >= 2 && c.foes.len() >= 2), 2000);
         if g.combat().is_some_and(|c| c.round >= 2) {
             write(&g, "combat3.json");
             break;
@@ -430,12 +426,7 @@ fn make_saves_for_screenshots() {
     let mut options = GameOptions::standard(&["bren", "sil"], 11);
     options.start = depths_rules::Ecology::Subterranean;
     let mut g = Game::new(options, Content::builtin().unwrap()).unwrap();
-    let mut n = 0;
-    while g.adventure().unwrap().ecology.map.tiles().len() < 8 && !g.is_over() && n < 500 {
-        let a = steady_policy(&g);
-        g.apply(a).unwrap();
-        n += 1;
-    }
+    steady_until(&mut g, |g| g.adventure().unwrap().ecology.map.tiles().len() >= 8, 500);
     write(&g, "subterranean.json");
     let mut options = GameOptions::standard(&["bren", "sil"], 12);
     options.start = depths_rules::Ecology::Caverns;
