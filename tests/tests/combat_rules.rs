@@ -395,10 +395,11 @@ fn a_lone_kill_spares_every_hero_return_damage_but_not_direct_damage() {
     assert_eq!(g.heroes[2].health, before[2] - 6, "Direct Damage is still suffered");
 }
 
-/// "Heroes avoid Return Damage every time an individual Monster within the set is
-/// Defeated": two shared kills in one Round give two choices.
+/// "If more than one Hero contributed to the Damage needed to Defeat the
+/// Monster, only ONE Hero, from among those that contributed Damage, may Avoid
+/// Return Damage this Round. The Players choose which Hero that will be."
 #[test]
-fn every_shared_kill_lets_one_contributor_avoid_return_damage() {
+fn a_shared_kill_lets_one_chosen_contributor_avoid_return_damage() {
     let mut g = table(&["bren", "ava"]);
     let throw = power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]);
     for h in 0..2 {
@@ -411,27 +412,162 @@ fn every_shared_kill_lets_one_contributor_avoid_return_damage() {
     play(&mut g, 0, &[6, 6]);
     play(&mut g, 1, &[5, 7]);
     let before: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
-    for (h, target) in [(0u8, 0u8), (1, 1)] {
-        act(
-            &mut g,
-            Action::ActivateAbility {
-                hero: h,
-                source: AbilitySource::Mat(2),
-                target: Target::Individual { foe: 0, individual: target },
-            },
-        );
+    for h in [0u8, 1] {
+        let throw = Action::ActivateAbility {
+            hero: h,
+            source: AbilitySource::Mat(2),
+            target: Target::Individual { foe: 0, individual: 0 },
+        };
+        act(&mut g, throw);
         act(&mut g, Action::ChoosePair { hero: h, engagement: h, slot: 0 });
         act(&mut g, Action::EndTurn { hero: h });
     }
-    act(&mut g, Action::AssignDamage { hero: 0, individual: 1 });
-    act(&mut g, Action::AssignDamage { hero: 1, individual: 0 });
-    assert_eq!(foe_health(&g, 0)[..2], [0, 0]);
+    assert_eq!(foe_health(&g, 0), vec![0, 4, 4, 4], "two Dagger Throws; the pairs' Damage had nowhere else to go");
     assert_eq!(g.combat().unwrap().step, CombatStep::AvoidReturnDamage);
+    assert_eq!(g.legal_actions().len(), 2, "either contributor");
     act(&mut g, Action::AvoidReturnDamage { hero: 0 });
-    assert_eq!(g.combat().unwrap().step, CombatStep::AvoidReturnDamage, "the second kill is a second choice");
-    act(&mut g, Action::AvoidReturnDamage { hero: 1 });
     let after: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
-    assert_eq!(after, before, "both Heroes avoided their Return Damage");
+    assert_eq!(after[0], before[0], "Bren avoided her Return Damage");
+    assert_eq!(after[1], before[1] - 3, "Ava takes hers (5 against 2)");
+}
+
+/// "Every Round, each Hero will choose one of their Combat Pairs to Resolve and
+/// discard any others" — a single Hero against two Monster Cards too ("Single
+/// Hero Against Two Monster Cards": Steps 1–2 twice, then Steps 3–6 once).
+#[test]
+fn combat_pairs_a_lone_hero_against_two_monster_cards_resolves_one_pair_in_all() {
+    let mut g = table(&["bren"]);
+    stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
+    stack_monster(&mut g, Difficulty::I, &[2, 2, 5, 6]);
+    fight(&mut g, vec![monster("Left", Difficulty::I, [30, 30, 30], vec![]), monster("Right", Difficulty::I, [30, 30, 30], vec![])]);
+    play(&mut g, 0, &[8, 7]);
+    play(&mut g, 0, &[6, 5]);
+    assert_eq!(slots(&g, 0), vec![(Some(8), Some(2)), (Some(7), Some(2))]);
+    assert_eq!(slots(&g, 1), vec![(Some(6), Some(5)), (Some(5), Some(6))]);
+    assert_eq!(
+        g.check(&Action::ChoosePair { hero: 0, engagement: 0, slot: 0 }),
+        Err(RuleError::MonsterHitTakesPriority),
+        "the Monster Hit against the second card outranks the Hero Hits against the first"
+    );
+    let before = g.heroes[0].health;
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 1, slot: 1 });
+    assert_eq!(g.check(&Action::ChoosePair { hero: 0, engagement: 0, slot: 0 }), Err(RuleError::PairAlreadyChosen));
+    assert_eq!(g.check(&Action::ChoosePair { hero: 0, engagement: 0, slot: 1 }), Err(RuleError::PairAlreadyChosen));
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![30], "the pairs against the first card were discarded");
+    assert_eq!(foe_health(&g, 1), vec![29], "Return Damage 1 from the one pair Resolved");
+    assert_eq!(g.heroes[0].health, before - 6, "only that pair's Direct Damage");
+}
+
+/// "All Heroes perform each Step simultaneously": in any order, and the step
+/// ends only when every Hero is done.
+#[test]
+fn all_heroes_perform_each_step_simultaneously_in_any_order() {
+    let mut g = table(&["bren", "ava"]);
+    stack_hero(&mut g, 0, &[8, 7, 6], &[]);
+    stack_hero(&mut g, 1, &[7, 6, 5], &[]);
+    stack_monster(&mut g, Difficulty::I, &[2, 2, 2, 2]);
+    fight(&mut g, vec![monster("Big", Difficulty::I, [40, 40, 40], vec![])]);
+    assert_eq!(g.combat().unwrap().heroes_to_act(), vec![0, 1]);
+    play(&mut g, 1, &[7]);
+    play(&mut g, 0, &[8]);
+    play(&mut g, 1, &[6]);
+    assert_eq!(g.combat().unwrap().step, CombatStep::PlayCards, "Bren has not played her second card");
+    assert_eq!(g.combat().unwrap().heroes_to_act(), vec![0]);
+    assert_eq!(
+        g.check(&Action::PlayCard { hero: 1, card: card_in_hand(&g, 1, 5) }),
+        Err(RuleError::HeroIsDone { hero: 1 })
+    );
+    play(&mut g, 0, &[7]);
+    assert_eq!(g.combat().unwrap().step, CombatStep::Resolve, "the Monsters played once both were done");
+    // Ava resolves first; Bren may still wait and see.
+    act(&mut g, Action::ChoosePair { hero: 1, engagement: 1, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 1 });
+    assert_eq!(g.combat().unwrap().step, CombatStep::Resolve, "the step ends when every Hero is done");
+    assert_eq!(g.check(&Action::EndTurn { hero: 1 }), Err(RuleError::HeroIsDone { hero: 1 }));
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![40 - 8 - 7]);
+}
+
+/// "All of a Hero's Damage must be applied to one Individual Monster; it cannot
+/// be spread across multiple Individual Monsters" — an ability's Damage and the
+/// pair's Damage in one Round go to the same individual.
+#[test]
+fn all_of_a_heros_damage_ability_and_pair_goes_to_one_individual() {
+    let mut g = table(&["bren"]);
+    g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+    stack_hero(&mut g, 0, &[8, 7, 6], &[]);
+    stack_monster(&mut g, Difficulty::I, &[2, 2]);
+    fight(&mut g, vec![group([20, 20, 20])]);
+    play(&mut g, 0, &[8, 7]);
+    let throw = |individual| Action::ActivateAbility {
+        hero: 0,
+        source: AbilitySource::Mat(2),
+        target: Target::Individual { foe: 0, individual },
+    };
+    act(&mut g, throw(1));
+    assert_eq!(g.check(&throw(2)), Err(RuleError::OneIndividualPerRound));
+    assert_eq!(g.check(&throw(1)), Ok(()), "the same individual again is fine");
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_ne!(g.combat().unwrap().step, CombatStep::AssignDamage, "no choice left: the pair's Damage follows");
+    assert_eq!(foe_health(&g, 0), vec![20, 20 - 2 - 8, 20, 20]);
+}
+
+/// "A Hero may freely apply Damage to any one of these parts each Round": one
+/// part per Round for all of the Hero's Damage.
+#[test]
+fn final_entity_one_part_per_round_for_all_of_a_heros_damage() {
+    let mut g = table(&["bren"]);
+    g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+    stack_hero(&mut g, 0, &[8, 7, 6], &[]);
+    stack_monster(&mut g, Difficulty::III, &[1, 1]);
+    fight_entity(&mut g);
+    play(&mut g, 0, &[8, 7]);
+    let throw = |individual| Action::ActivateAbility {
+        hero: 0,
+        source: AbilitySource::Mat(2),
+        target: Target::Individual { foe: 0, individual },
+    };
+    act(&mut g, throw(1));
+    assert_eq!(g.check(&throw(0)), Err(RuleError::OneIndividualPerRound));
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![6, 0, 8], "Head II took it all; the Body and Head I are untouched");
+}
+
+/// "A Wizard's Spells are considered (Magic) attacks": the Spell's own attack
+/// is (Magic); casting one does not make the Hero's card hits (Magic).
+#[test]
+fn casting_a_spell_does_not_make_the_heros_card_hits_magic() {
+    let mut g = table(&["sil"]);
+    stack_hero(&mut g, 0, &[8, 6, 4], &[]);
+    stack_monster(&mut g, Difficulty::I, &[2, 2]);
+    g.heroes[0].abilities.push(OwnedAbility {
+        card: AbilityCard {
+            id: "ember".into(),
+            class: HeroClass::Wizard,
+            ability: power("Ember", vec![Effect::DamageMonster { amount: 6, magic: false }]),
+        },
+        exhausted: false,
+    });
+    let wraith =
+        monster("Glass Wraith", Difficulty::I, [40, 40, 40], vec![passive("Unreal", vec![Effect::ResistNonMagic])]);
+    fight(&mut g, vec![wraith]);
+    play(&mut g, 0, &[8, 6]);
+    act(
+        &mut g,
+        Action::ActivateAbility {
+            hero: 0,
+            source: AbilitySource::Card(0),
+            target: Target::Individual { foe: 0, individual: 0 },
+        },
+    );
+    assert_eq!(foe_health(&g, 0), vec![34], "the Spell: 6 (Magic), not halved");
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![34 - 4], "the card hit of 8 is non-magic: halved");
 }
 
 /// "The Heroes Lose if … One of the Heroes is Defeated."
@@ -504,7 +640,7 @@ fn final_entity_is_one_enemy_with_a_health_token_per_part() {
         act(&mut g, Action::ChoosePair { hero: h, engagement: h, slot: 0 });
         act(&mut g, Action::EndTurn { hero: h });
     }
-    assert_eq!(g.legal_actions().len(), 3, "any of the three parts");
+    assert_eq!(g.legal_actions().len(), 6, "each Hero, in either order, to any of the three parts");
     act(&mut g, Action::AssignDamage { hero: 0, individual: 2 });
     act(&mut g, Action::AssignDamage { hero: 1, individual: 0 });
     assert_eq!(foe_health(&g, 0), vec![12 - 7, 12, 16 - (8 - 2)], "the Body's Armor 2 protects the Body only");
@@ -569,8 +705,8 @@ fn illegal_actions_leave_the_state_unchanged() {
     act(&mut g, Action::AssignMonsters { foes: vec![1, 0] });
     let before = g.clone();
     assert!(matches!(
-        g.apply(Action::PlayCard { hero: 1, card: depths_rules::CardId(0) }),
-        Err(RuleError::NotYourTurn { hero: 0 })
+        g.apply(Action::PlayCard { hero: 5, card: depths_rules::CardId(0) }),
+        Err(RuleError::NoSuchHero(5))
     ));
     assert!(matches!(
         g.apply(Action::PlayCard { hero: 0, card: depths_rules::CardId(999) }),

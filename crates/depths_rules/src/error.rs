@@ -9,9 +9,12 @@ pub enum RuleError {
     WrongStep {
         expected: &'static str,
     },
-    NotYourTurn {
+    /// The Hero has nothing left to do in this step (the others may still act).
+    HeroIsDone {
         hero: u8,
     },
+    /// "All of a Hero's Damage must be applied to one Individual Monster."
+    OneIndividualPerRound,
     NoSuchHero(u8),
     CardNotInHand,
     NoSuchSlot,
@@ -63,7 +66,10 @@ impl std::fmt::Display for RuleError {
         match self {
             RuleError::GameOver => write!(f, "the game is over"),
             RuleError::WrongStep { expected } => write!(f, "not now: the game is waiting for {expected}"),
-            RuleError::NotYourTurn { hero } => write!(f, "it is Hero {hero}'s turn to act"),
+            RuleError::HeroIsDone { hero } => write!(f, "Hero {hero} has nothing left to do in this step"),
+            RuleError::OneIndividualPerRound => {
+                write!(f, "all of a Hero's Damage this Round must go to the one individual already hit")
+            }
             RuleError::NoSuchHero(h) => write!(f, "there is no Hero {h}"),
             RuleError::CardNotInHand => write!(f, "that card is not in the Hero's hand"),
             RuleError::NoSuchSlot => write!(f, "there is no such card position"),

@@ -7,7 +7,7 @@
 mod combat_pair;
 mod foe;
 
-pub use combat_pair::{Outcome, Slot, may_choose};
+pub use combat_pair::{Outcome, Slot, may_choose, may_choose_outcome};
 pub use foe::{FinalEntity, Foe, FoeCard, Individual, PowerList};
 
 use serde::{Deserialize, Serialize};
@@ -59,9 +59,6 @@ impl Engagement {
     fn played(&self) -> u8 {
         self.slots.iter().filter(|s| s.hero.is_some()).count() as u8
     }
-    fn has_pair(&self) -> bool {
-        self.slots.iter().any(|s| s.hero.is_some() && s.monster.is_some())
-    }
 }
 
 /// A Hero's choices and modifiers for the current Round.
@@ -72,8 +69,13 @@ pub struct HeroRound {
     pub bonus_damage: u8,
     pub armor: u8,
     pub ignore_results: bool,
-    /// A Spell was cast: "A Wizard's Spells are considered (Magic) attacks."
+    /// An ability made the Hero's attacks (Magic) this Round. Casting a Spell
+    /// does not: only the Spell's own attack is (Magic).
     pub magic: bool,
+    /// "All of a Hero's Damage must be applied to one Individual Monster": the
+    /// individual (foe, individual) the Hero's Damage went to this Round.
+    #[serde(default)]
+    pub target: Option<(u8, u8)>,
     pub avoids_return_damage: bool,
     pub play_one_card: bool,
 }
@@ -118,20 +120,58 @@ pub struct Combat {
 }
 
 impl Combat {
-    /// The Hero whose decision the game is waiting for.
-    pub fn acting_hero(&self) -> Option<u8> {
-        match self.step {
-            CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage => None,
-            CombatStep::PlayCards => self.playing_engagement().map(|e| self.engagements[e].hero),
-            CombatStep::PlaceMonsterCard => self.engagements.iter().find(|e| e.waiting.is_some()).map(|e| e.hero),
-            CombatStep::Resolve => self.heroes.iter().position(|h| !h.done).map(|h| h as u8),
-            CombatStep::AssignDamage => self.packets.first().map(|p| p.hero),
-        }
+    /// "All Heroes perform each Step simultaneously": every Hero who still has
+    /// something to do in this step, in Hero order. Any of them may act next;
+    /// the step ends when none is left.
+    pub fn heroes_to_act(&self) -> Vec<u8> {
+        let mut heroes: Vec<u8> = match self.step {
+            CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage => Vec::new(),
+            CombatStep::PlayCards => {
+                (0..self.heroes.len() as u8).filter(|&h| self.playing_engagement(h).is_some()).collect()
+            }
+            CombatStep::PlaceMonsterCard => {
+                self.engagements.iter().filter(|e| e.waiting.is_some()).map(|e| e.hero).collect()
+            }
+            CombatStep::Resolve => (0..self.heroes.len() as u8).filter(|&h| !self.heroes[h as usize].done).collect(),
+            CombatStep::AssignDamage => self.packets.iter().map(|p| p.hero).collect(),
+        };
+        heroes.sort_unstable();
+        heroes.dedup();
+        heroes
     }
 
-    /// The engagement whose Hero must play a card next.
-    fn playing_engagement(&self) -> Option<usize> {
-        self.engagements.iter().position(|e| e.group == self.group && e.played() < e.hero_cards)
+    /// The first Hero who may act (see [`Combat::heroes_to_act`]).
+    pub fn acting_hero(&self) -> Option<u8> {
+        self.heroes_to_act().first().copied()
+    }
+
+    /// Whether `hero` may act in the current step.
+    pub fn may_act(&self, hero: u8) -> bool {
+        self.heroes_to_act().contains(&hero)
+    }
+
+    /// The engagement in which `hero` must still play a card this group.
+    pub fn playing_engagement(&self, hero: u8) -> Option<usize> {
+        self.engagements.iter().position(|e| e.hero == hero && e.group == self.group && e.played() < e.hero_cards)
+    }
+
+    /// The engagement holding the Combat Pair `hero` chose to Resolve this Round.
+    pub fn chosen_engagement(&self, hero: u8) -> Option<usize> {
+        self.engagements.iter().position(|e| e.hero == hero && e.chosen.is_some())
+    }
+
+    /// Every full Combat Pair in front of `hero`, as (engagement, slot, outcome).
+    pub fn pairs_of(&self, hero: u8) -> Vec<(usize, u8, Outcome)> {
+        let mut out = Vec::new();
+        for (e, en) in self.engagements_of(hero) {
+            let bonus = self.foes[en.foe as usize].card_bonus;
+            for (s, slot) in en.slots.iter().enumerate() {
+                if let Some(o) = slot.outcome(bonus) {
+                    out.push((e, s as u8, o));
+                }
+            }
+        }
+        out
     }
 
     pub fn engagements_of(&self, hero: u8) -> impl Iterator<Item = (usize, &Engagement)> {
@@ -252,18 +292,18 @@ impl Game {
         }
     }
 
-    /// Moves play on until a Hero must choose a card, then lets the Monsters play.
+    /// Refills the hand of every Hero who must still play but holds nothing,
+    /// then, once no Hero has a card left to play, lets the Monsters play.
     fn advance_play(&mut self, events: &mut Vec<Event>) {
-        loop {
-            if self.is_over() {
-                return;
-            }
-            let c = self.cbt();
-            let Some(e) = c.playing_engagement() else { break };
-            let (h, played) = (c.engagements[e].hero, c.engagements[e].played());
+        if self.is_over() {
+            return;
+        }
+        for h in 0..self.heroes.len() as u8 {
+            let Some(e) = self.cbt().playing_engagement(h) else { continue };
             if !self.heroes[h as usize].hand.is_empty() {
-                return; // waiting for PlayCard
+                continue; // waiting for PlayCard
             }
+            let played = self.cbt().engagements[e].played();
             // "If, after that, they still need to Play Cards, they shuffle their
             // Discard to form a new Draw Pile and Draw up to a total of 3 minus
             // the Card(s) just played."
@@ -279,7 +319,9 @@ impl Game {
                 events.push(Event::CannotPlay { hero: h });
             }
         }
-        self.monsters_play(events);
+        if self.cbt().heroes_to_act().is_empty() {
+            self.monsters_play(events);
+        }
     }
 
     /// "Monsters Play after the Heroes": once per Hero they are assigned to.
@@ -466,7 +508,8 @@ impl Game {
         }
     }
 
-    /// Step 3 is complete for every Hero: work out their damage (step 5).
+    /// Step 3 is complete for every Hero: work out their damage (step 5) from
+    /// the one Combat Pair each Resolves.
     fn begin_damage(&mut self, events: &mut Vec<Event>) {
         let n = self.heroes.len();
         let mut packets = Vec::new();
@@ -477,50 +520,93 @@ impl Game {
                 continue;
             }
             let hero = &self.heroes[h as usize];
-            for (_, e) in c.engagements_of(h) {
-                let Some(slot) = e.chosen.map(|s| e.slots[s as usize]) else { continue };
-                let bonus = c.foes[e.foe as usize].card_bonus;
-                let (dealt, _) = slot.damage(bonus).unwrap_or((0, 0));
-                if dealt > 0 {
-                    packets.push(DamagePacket {
-                        hero: h,
-                        foe: e.foe,
-                        amount: dealt.saturating_add(round.bonus_damage).saturating_add(hero.passive_bonus_damage()),
-                        magic: hero.has_magic() || round.magic,
-                        overflow: false,
-                    });
-                }
+            let Some(e) = c.chosen_engagement(h).map(|e| &c.engagements[e]) else { continue };
+            let slot = e.slots[e.chosen.expect("chosen") as usize];
+            let bonus = c.foes[e.foe as usize].card_bonus;
+            let (dealt, _) = slot.damage(bonus).unwrap_or((0, 0));
+            if dealt > 0 {
+                packets.push(DamagePacket {
+                    hero: h,
+                    foe: e.foe,
+                    amount: dealt.saturating_add(round.bonus_damage).saturating_add(hero.passive_bonus_damage()),
+                    magic: hero.has_magic() || round.magic,
+                    overflow: false,
+                });
             }
         }
         self.cbt().packets.extend(packets);
         self.advance_damage(events);
     }
 
+    /// Where a packet of damage goes without asking, if it needs no choice:
+    /// `Ok(Some(i))` to individual `i`, `Ok(None)` nowhere (it is lost), and
+    /// `Err(())` when the players must choose the individual.
+    fn packet_destination(&self, p: &DamagePacket) -> Result<Option<u8>, ()> {
+        let c = self.combat.as_ref().expect("in Combat");
+        let foe = &c.foes[p.foe as usize];
+        let alive: Vec<u8> =
+            foe.individuals.iter().enumerate().filter(|(_, i)| i.alive()).map(|(i, _)| i as u8).collect();
+        if foe.is_defeated() || alive.is_empty() {
+            return Ok(None);
+        }
+        if !p.overflow
+            && let Some((f, i)) = c.heroes[p.hero as usize].target
+        {
+            // "All of a Hero's Damage must be applied to one Individual Monster":
+            // the Hero already chose it this Round (with an ability's damage).
+            if f != p.foe {
+                return Ok(None);
+            }
+            if foe.individuals[i as usize].alive() {
+                return Ok(Some(i));
+            }
+            // "…in a Horde … any excess Damage may be applied to any other individual."
+            if !foe.is_horde() {
+                return Ok(None);
+            }
+        }
+        if alive.len() > 1 { Err(()) } else { Ok(Some(alive[0])) }
+    }
+
     /// Puts pending damage on individuals, asking only when there is a choice.
+    /// The Heroes may place their damage in any order.
     fn advance_damage(&mut self, events: &mut Vec<Event>) {
         loop {
-            let c = self.cbt();
-            let Some(&p) = c.packets.first() else { break };
-            let foe = &c.foes[p.foe as usize];
-            let alive: Vec<u8> =
-                foe.individuals.iter().enumerate().filter(|(_, i)| i.alive()).map(|(i, _)| i as u8).collect();
-            if foe.is_defeated() || alive.is_empty() {
-                c.packets.remove(0);
-                continue;
+            let c = self.combat.as_ref().expect("in Combat");
+            let found = c.packets.iter().enumerate().find_map(|(k, p)| self.packet_destination(p).ok().map(|d| (k, d)));
+            let Some((k, destination)) = found else { break };
+            let p = self.cbt().packets.remove(k);
+            match destination {
+                Some(individual) => self.hit_individual(p, individual, events),
+                None if !self.cbt().foes[p.foe as usize].is_defeated() => {
+                    let name = self.heroes[p.hero as usize].name().to_string();
+                    events.push(Event::Note {
+                        text: format!("{name}'s {} Damage is lost: all of it must go to one individual.", p.amount),
+                    });
+                }
+                None => {}
             }
-            if alive.len() > 1 {
-                c.step = CombatStep::AssignDamage;
-                return;
-            }
-            c.packets.remove(0);
-            self.hit_individual(p, alive[0], events);
+        }
+        if !self.cbt().packets.is_empty() {
+            self.cbt().step = CombatStep::AssignDamage;
+            return;
         }
         self.begin_avoidance(events);
+    }
+
+    /// The first packet of `hero`'s damage that waits for an individual.
+    pub(crate) fn packet_of(&self, hero: u8) -> Option<usize> {
+        let c = self.combat.as_ref()?;
+        c.packets.iter().position(|p| p.hero == hero)
     }
 
     /// One source of a Hero's damage lands on one individual.
     fn hit_individual(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
         let c = self.cbt();
+        let round = &mut c.heroes[p.hero as usize];
+        if round.target.is_none() {
+            round.target = Some((p.foe, individual));
+        }
         let foe = &mut c.foes[p.foe as usize];
         let was_defeated = foe.is_defeated();
         let horde = foe.is_horde();
@@ -652,15 +738,13 @@ impl Game {
         let step_is = |s: CombatStep, name: &'static str| {
             if c.step == s { Ok(()) } else { Err(RuleError::WrongStep { expected: name }) }
         };
+        // "All Heroes perform each Step simultaneously": any Hero with
+        // something left to do in this step may act.
         let turn = |hero: u8| {
             if usize::from(hero) >= self.heroes.len() {
                 return Err(RuleError::NoSuchHero(hero));
             }
-            match c.acting_hero() {
-                Some(h) if h == hero => Ok(()),
-                Some(h) => Err(RuleError::NotYourTurn { hero: h }),
-                None => Err(RuleError::NothingToDo),
-            }
+            if c.may_act(hero) { Ok(()) } else { Err(RuleError::HeroIsDone { hero }) }
         };
         match action {
             Action::AssignMonsters { foes } => {
@@ -685,32 +769,31 @@ impl Game {
             Action::PlaceMonsterCard { hero, slot } => {
                 step_is(CombatStep::PlaceMonsterCard, "a Monster Card to be placed")?;
                 turn(*hero)?;
-                let e = c.engagements.iter().find(|e| e.waiting.is_some()).ok_or(RuleError::NothingToDo)?;
+                let e =
+                    c.engagements.iter().find(|e| e.hero == *hero && e.waiting.is_some()).ok_or(RuleError::NothingToDo)?;
                 if usize::from(*slot) < e.slots.len() { Ok(()) } else { Err(RuleError::NoSuchSlot) }
             }
             Action::ChoosePair { hero, engagement, slot } => {
                 step_is(CombatStep::Resolve, "Combat Pairs to be chosen")?;
                 turn(*hero)?;
                 let e = self.own_engagement(c, *hero, *engagement)?;
-                if e.chosen.is_some() {
+                // "Every Round, each Hero will choose one of their Combat Pairs
+                // to Resolve and discard any others": one in all, however many
+                // Monster Cards the Hero faces.
+                if c.chosen_engagement(*hero).is_some() {
                     return Err(RuleError::PairAlreadyChosen);
                 }
                 let bonus = c.foes[e.foe as usize].card_bonus;
                 let s = e.slots.get(usize::from(*slot)).ok_or(RuleError::NoSuchSlot)?;
-                if s.outcome(bonus).is_none() {
-                    return Err(RuleError::NotACombatPair);
-                }
-                if may_choose(&e.slots, usize::from(*slot), bonus) {
-                    Ok(())
-                } else {
-                    Err(RuleError::MonsterHitTakesPriority)
-                }
+                let Some(outcome) = s.outcome(bonus) else { return Err(RuleError::NotACombatPair) };
+                let outcomes: Vec<Outcome> = c.pairs_of(*hero).into_iter().map(|(_, _, o)| o).collect();
+                if may_choose_outcome(outcome, &outcomes) { Ok(()) } else { Err(RuleError::MonsterHitTakesPriority) }
             }
             Action::EndTurn { hero } => {
                 step_is(CombatStep::Resolve, "Combat Pairs to be chosen")?;
                 turn(*hero)?;
                 let round = &c.heroes[*hero as usize];
-                if !round.ignore_results && c.engagements_of(*hero).any(|(_, e)| e.has_pair() && e.chosen.is_none()) {
+                if !round.ignore_results && c.chosen_engagement(*hero).is_none() && !c.pairs_of(*hero).is_empty() {
                     return Err(RuleError::PairsNotChosen);
                 }
                 Ok(())
@@ -723,7 +806,7 @@ impl Game {
             Action::AssignDamage { hero, individual } => {
                 step_is(CombatStep::AssignDamage, "Damage to be assigned")?;
                 turn(*hero)?;
-                let p = c.packets.first().ok_or(RuleError::NothingToDo)?;
+                let p = &c.packets[self.packet_of(*hero).ok_or(RuleError::NothingToDo)?];
                 let ind =
                     c.foes[p.foe as usize].individuals.get(usize::from(*individual)).ok_or(RuleError::BadTarget)?;
                 if ind.alive() { Ok(()) } else { Err(RuleError::IndividualDefeated) }
@@ -779,7 +862,7 @@ impl Game {
     fn check_target(&self, c: &Combat, h: u8, ability: &Ability, target: Target) -> Result<(), RuleError> {
         let open_engagement = |engagement: u8| -> Result<&Engagement, RuleError> {
             let e = self.own_engagement(c, h, engagement)?;
-            if ability.alters_pairs() && e.chosen.is_some() {
+            if ability.alters_pairs() && c.chosen_engagement(h).is_some() {
                 return Err(RuleError::PairAlreadyChosen);
             }
             Ok(e)
@@ -791,6 +874,10 @@ impl Game {
                 let engaged = c.engagements_of(h).any(|(_, e)| e.foe == foe);
                 let f = c.foes.get(usize::from(foe)).ok_or(RuleError::BadTarget)?;
                 let ind = f.individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
+                // "All of a Hero's Damage must be applied to one Individual Monster."
+                if c.heroes[h as usize].target.is_some_and(|t| t != (foe, individual)) {
+                    return Err(RuleError::OneIndividualPerRound);
+                }
                 engaged && !f.is_defeated() && ind.alive()
             }
             (TargetKind::HeroSlot, Target::HeroSlot { engagement, slot }) => {
@@ -822,15 +909,15 @@ impl Game {
                 let i = h.find_hand(card).expect("checked");
                 let card = h.hand.remove(i);
                 let c = self.cbt();
-                let e = c.playing_engagement().expect("checked");
+                let e = c.playing_engagement(hero).expect("checked");
                 let en = &mut c.engagements[e];
                 en.slots.push(Slot { hero: Some(card), ..Slot::default() });
                 events.push(Event::CardPlayed { hero, engagement: e as u8, slot: en.played() - 1, card });
                 self.advance_play(events);
             }
-            Action::PlaceMonsterCard { slot, .. } => {
+            Action::PlaceMonsterCard { hero, slot } => {
                 let c = self.cbt();
-                let e = c.engagements.iter().position(|e| e.waiting.is_some()).expect("checked");
+                let e = c.engagements.iter().position(|e| e.hero == hero && e.waiting.is_some()).expect("checked");
                 let card = c.engagements[e].waiting.take();
                 c.engagements[e].slots[slot as usize].monster = card;
                 events.push(Event::MonsterCardMoved { engagement: e as u8, slot });
@@ -851,8 +938,9 @@ impl Game {
                 }
             }
             Action::ActivateAbility { hero, source, target } => self.activate_ability(hero, source, target, events),
-            Action::AssignDamage { individual, .. } => {
-                let p = self.cbt().packets.remove(0);
+            Action::AssignDamage { hero, individual } => {
+                let k = self.packet_of(hero).expect("checked");
+                let p = self.cbt().packets.remove(k);
                 self.hit_individual(p, individual, events);
                 self.advance_damage(events);
             }
@@ -890,9 +978,6 @@ impl Game {
         let round = &mut self.cbt().heroes[h as usize];
         if ability.activation == Activation::Block {
             round.block_ability_used = true;
-        }
-        if spell {
-            round.magic = true;
         }
         for effect in &ability.effects {
             self.hero_effect(h, effect, target, spell, events);
@@ -1023,40 +1108,44 @@ impl Game {
             }
             CombatStep::AvoidReturnDamage => out.extend((0..n).map(|hero| Action::AvoidReturnDamage { hero })),
             _ => {
-                let Some(hero) = c.acting_hero() else { return out };
-                let h = &self.heroes[hero as usize];
-                match c.step {
-                    CombatStep::PlayCards => {
-                        out.extend(h.hand.iter().map(|card| Action::PlayCard { hero, card: card.id }));
-                    }
-                    CombatStep::PlaceMonsterCard => {
-                        out.extend((0..2).map(|slot| Action::PlaceMonsterCard { hero, slot }));
-                    }
-                    CombatStep::AssignDamage => {
-                        let foe = &c.foes[c.packets[0].foe as usize];
-                        out.extend(
-                            (0..foe.individuals.len() as u8)
-                                .map(|individual| Action::AssignDamage { hero, individual }),
-                        );
-                    }
-                    CombatStep::Resolve => {
-                        for (e, en) in c.engagements_of(hero) {
-                            for slot in 0..en.slots.len() as u8 {
-                                out.push(Action::ChoosePair { hero, engagement: e as u8, slot });
-                            }
-                        }
-                        for (source, ability) in h.abilities() {
-                            for target in self.ability_targets(c, hero, ability.target_kind()) {
-                                out.push(Action::ActivateAbility { hero, source, target });
-                            }
-                        }
-                        out.push(Action::EndTurn { hero });
-                    }
-                    _ => {}
+                // Every Hero still acting in this step, in any order.
+                for hero in c.heroes_to_act() {
+                    self.hero_candidates(c, hero, &mut out);
                 }
             }
         }
         out
+    }
+
+    fn hero_candidates(&self, c: &Combat, hero: u8, out: &mut Vec<Action>) {
+        let h = &self.heroes[hero as usize];
+        match c.step {
+            CombatStep::PlayCards => {
+                out.extend(h.hand.iter().map(|card| Action::PlayCard { hero, card: card.id }));
+            }
+            CombatStep::PlaceMonsterCard => {
+                out.extend((0..2).map(|slot| Action::PlaceMonsterCard { hero, slot }));
+            }
+            CombatStep::AssignDamage => {
+                let Some(k) = self.packet_of(hero) else { return };
+                let foe = &c.foes[c.packets[k].foe as usize];
+                out.extend((0..foe.individuals.len() as u8).map(|individual| Action::AssignDamage { hero, individual }));
+            }
+            CombatStep::Resolve => {
+                for (e, en) in c.engagements_of(hero) {
+                    for slot in 0..en.slots.len() as u8 {
+                        out.push(Action::ChoosePair { hero, engagement: e as u8, slot });
+                    }
+                }
+                for (source, ability) in h.abilities() {
+                    for target in self.ability_targets(c, hero, ability.target_kind()) {
+                        out.push(Action::ActivateAbility { hero, source, target });
+                    }
+                }
+                out.push(Action::EndTurn { hero });
+            }
+            CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage => {}
+        }
     }
 
     fn ability_targets(&self, c: &Combat, hero: u8, kind: TargetKind) -> Vec<Target> {
