@@ -331,6 +331,11 @@ fn stair_guardian_level_up_and_passage() {
             Err(RuleError::AlreadyBought)
         );
         act(&mut g, Action::FinishLevelUp);
+        // "After Level Up, the current Ecology is complete": the moment to
+        // record the Heroes, before the Passage.
+        assert!(matches!(g.pending(), Some(Pending::Passage { next: depths_rules::Ecology::Caverns })));
+        assert_eq!(g.legal_actions(), vec![Action::Descend]);
+        act(&mut g, Action::Descend);
         let adv = g.adventure().unwrap();
         assert_eq!(adv.ecology.ecology, depths_rules::Ecology::Caverns);
         assert_eq!(adv.ecology.map.tiles().len(), 1, "a fresh Ecology");

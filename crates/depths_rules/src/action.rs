@@ -134,6 +134,8 @@ pub enum Action {
     RemoveActionCard {
         card: CardId,
     },
-    /// Done buying Abilities at Level Up: on to the next Ecology.
+    /// Done buying Abilities at Level Up: the Ecology is complete.
     FinishLevelUp,
+    /// "Passage to Next Ecology": set up the next Ecology and begin it.
+    Descend,
 }

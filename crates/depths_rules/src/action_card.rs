@@ -105,6 +105,13 @@ impl MonsterDeck {
         self.draw.pop()
     }
 
+    /// Gathers the Discard Pile into the Draw Pile and shuffles them together
+    /// (the Setup of each new Ecology).
+    pub fn gather(&mut self, rng: &mut GameRng) {
+        self.draw.append(&mut self.discard);
+        rng.shuffle(&mut self.draw);
+    }
+
     pub fn len_total(&self) -> usize {
         self.draw.len() + self.discard.len()
     }

@@ -65,6 +65,15 @@ pub enum Purchase {
     },
 }
 
+/// An Item offered as payment, with where it came from so a cancelled
+/// purchase puts it back exactly as it was.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OfferedItem {
+    pub hero: u8,
+    pub index: u8,
+    pub item: crate::hero::OwnedItem,
+}
+
 /// Why the players must name a Hero.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum HeroChoice {
@@ -82,7 +91,7 @@ pub enum Pending {
         what: Purchase,
         cost: u8,
         paid: Vec<XpCard>,
-        items: Vec<(u8, ItemCard)>,
+        items: Vec<OfferedItem>,
     },
     SplitHealing {
         points: u8,
@@ -115,6 +124,11 @@ pub enum Pending {
     /// After a Stair Guardian: each Hero may buy one Ability, then Passage.
     LevelUp {
         bought: Vec<bool>,
+    },
+    /// "Passage to Next Ecology": Level Up is done and the Ecology complete
+    /// (the moment to record the Heroes); the Heroes descend when ready.
+    Passage {
+        next: Ecology,
     },
 }
 
@@ -195,6 +209,12 @@ pub struct Adventure {
 impl Game {
     /// "Game Setup" for the chosen Heroes, starting Ecology and variants.
     pub fn new(options: GameOptions, content: Content) -> Result<Game, ContentError> {
+        Game::set_up(options, content, true)
+    }
+
+    /// Game Setup; `lower_start` gives the Abilities and Items of "Starting
+    /// at a Lower Ecology" (a game recreated from its records has them already).
+    pub(crate) fn set_up(options: GameOptions, content: Content, lower_start: bool) -> Result<Game, ContentError> {
         let bad = |reason: String| ContentError { file: "new game".into(), reason };
         if options.heroes.is_empty() || options.heroes.len() > 3 {
             return Err(bad("choose 1 to 3 Heroes".into()));
@@ -256,6 +276,7 @@ impl Game {
         }));
         // "Starting at a Lower Ecology": Abilities by the Level Up process, then Items.
         let (abilities, items) = match start {
+            _ if !lower_start => (0, 0),
             Ecology::Ruins => (0, 0),
             Ecology::Caverns => (1, 1),
             Ecology::Subterranean => (2, 2),
@@ -266,10 +287,16 @@ impl Game {
                 game.offer_abilities(h);
             }
             if start_with_ability && start == Ecology::Ruins {
-                // "each Hero draws an Ability to start the game with."
-                let class = class_index(game.heroes[h as usize].mat.class);
-                if let Some(card) = game.adv_mut().ability_decks[class].pop() {
-                    game.heroes[h as usize].abilities.push(crate::hero::OwnedAbility { card, exhausted: false });
+                // "each Hero draws an Ability to start the game with." A
+                // multi-classed Hero draws as the book has them draw Abilities:
+                // one from each class deck or two from the Primary, keeping one.
+                if game.is_multi_classed(h) {
+                    game.offer_abilities(h);
+                } else {
+                    let class = class_index(game.heroes[h as usize].mat.class);
+                    if let Some(card) = game.adv_mut().ability_decks[class].pop() {
+                        game.heroes[h as usize].abilities.push(crate::hero::OwnedAbility { card, exhausted: false });
+                    }
                 }
             }
         }
@@ -297,14 +324,18 @@ impl Game {
         self.adventure.as_deref_mut().expect("a full game")
     }
 
+    /// A Hero played with both classes of an alternate Hero Mat.
+    pub(crate) fn is_multi_classed(&self, h: u8) -> bool {
+        self.heroes[h as usize].mat.secondary_class.is_some() && !self.adv().options.single_classed
+    }
+
     /// Draws two Abilities for a Hero to keep one (Level Up, or a lower start);
     /// a multi-classed Hero first chooses which decks to draw from.
     pub(crate) fn offer_abilities(&mut self, h: u8) {
-        let mat = &self.heroes[h as usize].mat;
-        if mat.secondary_class.is_some() && !self.adv().options.single_classed {
+        if self.is_multi_classed(h) {
             self.adv_mut().pending.push(Pending::ChooseAbilityDraw { hero: h });
         } else {
-            let class = mat.class;
+            let class = self.heroes[h as usize].mat.class;
             self.draw_abilities(h, [class, class]);
         }
     }

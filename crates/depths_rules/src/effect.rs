@@ -330,6 +330,11 @@ impl Ability {
         if self.effects.is_empty() {
             return Err(format!("ability \"{}\" has no effects", self.name));
         }
+        // A Block pays for the ability once the Block is chosen, and a chosen
+        // pair can no longer be changed: such an ability could never be used.
+        if self.activation == Activation::Block && self.alters_pairs() {
+            return Err(format!("Block-Activated ability \"{}\" would change the Combat Pairs after the Block", self.name));
+        }
         Ok(())
     }
 
@@ -354,5 +359,28 @@ impl Ability {
 
     pub fn passive_has(&self, probe: fn(&Effect) -> bool) -> bool {
         self.activation == Activation::Passive && self.effects.iter().any(probe)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// "When a Hero chooses to Resolve a Block, they may Activate a
+    /// Block-Activated Ability": it comes after the pair is chosen, so it
+    /// cannot be one that changes the pairs.
+    #[test]
+    fn a_block_activated_ability_may_not_change_the_combat_pairs() {
+        let swap = Ability {
+            name: "Roll Aside".into(),
+            activation: Activation::Block,
+            effects: vec![Effect::SwapPlayedCards],
+            exhaust_after_use: false,
+        };
+        assert!(swap.validate().unwrap_err().contains("after the Block"));
+        let power_swap = Ability { activation: Activation::Power(1), ..swap.clone() };
+        assert_eq!(power_swap.validate(), Ok(()));
+        let armor = Ability { effects: vec![Effect::Armor { amount: 2 }], ..swap };
+        assert_eq!(armor.validate(), Ok(()));
     }
 }

@@ -45,6 +45,12 @@ impl Game {
     }
 
     pub(crate) fn encounter(&mut self, element: ElementRef, events: &mut Vec<Event>) {
+        self.open_element(element, true, events);
+    }
+
+    /// Encounters an element; a Door or Locked Chest is Unlocked with a Key
+    /// (`with_key`) or by an ability or card that unlocks.
+    pub(crate) fn open_element(&mut self, element: ElementRef, with_key: bool, events: &mut Vec<Event>) {
         let locked_chests = self.adv().options.variants.locked_chests;
         let adv = self.adv_mut();
         let Ok(kind) = adv.ecology.map.encounter(element) else { return };
@@ -70,11 +76,13 @@ impl Game {
             }
             Element::Feature => self.draw_feature(events),
             Element::Door => {
-                adv.keys -= 1;
-                events.push(Event::KeysChanged { keys: adv.keys });
+                if with_key {
+                    adv.keys -= 1;
+                    events.push(Event::KeysChanged { keys: adv.keys });
+                }
             }
             Element::Chest => {
-                if locked_chests {
+                if locked_chests && with_key {
                     adv.keys -= 1;
                     events.push(Event::KeysChanged { keys: adv.keys });
                 }
@@ -556,7 +564,7 @@ impl Game {
                 let it = self.heroes[hero as usize].items.remove(usize::from(item));
                 let xp = it.card.xp;
                 if let Some(Pending::Purchase { items, .. }) = self.adv_mut().pending.first_mut() {
-                    items.push((hero, it.card));
+                    items.push(crate::adventure::OfferedItem { hero, index: item, item: it });
                 }
                 xp
             }
@@ -564,8 +572,8 @@ impl Game {
         let Some(Pending::Purchase { what, cost, paid, items }) = self.adv_mut().pending.first().cloned() else {
             return;
         };
-        let total: u16 =
-            paid.iter().map(|c| u16::from(c.xp)).sum::<u16>() + items.iter().map(|(_, i)| u16::from(i.xp)).sum::<u16>();
+        let total: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
+            + items.iter().map(|o| u16::from(o.item.card.xp)).sum::<u16>();
         let _ = paid_xp;
         if total < u16::from(cost) {
             return;
@@ -638,9 +646,12 @@ impl Game {
                 hero.health = hero.max_health();
             }
             hero.refresh_spells();
-            // Sil's third Power Card joins her deck at level 3.
+            // "Sil has 3 Power Cards, but the third one is only added to her
+            // Action Card deck when she reaches level 3" — that card only: a
+            // Power Card Removed with an Item stays out.
+            let third = crate::hero::third_power_card(hero.mat.class);
             if hero.level == 3
-                && let Some(i) = hero.out_of_deck.iter().position(|c| c.power)
+                && let Some(i) = hero.out_of_deck.iter().position(|c| Some(c.id) == third)
             {
                 let card = hero.out_of_deck.remove(i);
                 hero.draw.push(card);
@@ -652,12 +663,25 @@ impl Game {
         self.adv_mut().pending.push(Pending::LevelUp { bought: vec![false; n] });
     }
 
-    /// "Passage to Next Ecology".
-    pub(crate) fn finish_level_up(&mut self, events: &mut Vec<Event>) {
+    /// Level Up is over: "After Level Up, the current Ecology is complete".
+    pub(crate) fn finish_level_up(&mut self, _events: &mut Vec<Event>) {
         self.adv_mut().pending.remove(0);
         let current = self.adv().ecology.ecology;
         self.adv_mut().record.ecologies_cleared.push(current);
-        let Some(next) = current.next() else { return };
+        if let Some(next) = current.next() {
+            self.adv_mut().pending.push(Pending::Passage { next });
+        }
+    }
+
+    /// "Passage to Next Ecology … Each Ecology follows the same Setup."
+    pub(crate) fn descend(&mut self, events: &mut Vec<Event>) {
+        let Some(Pending::Passage { next }) = self.adv_mut().pending.first().cloned() else { return };
+        self.adv_mut().pending.remove(0);
+        // "3. Monster Action Cards … Shuffle each deck": gathered from their
+        // Discard Piles and shuffled for the new Ecology.
+        for deck in &mut self.monster_decks {
+            deck.gather(&mut self.rng);
+        }
         let adv = self.adventure.as_deref_mut().expect("full game");
         match setup_ecology(&adv.content, next, &adv.options, &mut self.rng) {
             Ok(eco) => adv.ecology = eco,

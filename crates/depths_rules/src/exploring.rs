@@ -19,6 +19,7 @@ fn usable_exploring(e: &Effect) -> bool {
             | Effect::RefreshSpells
             | Effect::Keys { .. }
             | Effect::StorePower
+            | Effect::RevealFeatures { .. }
     )
 }
 
@@ -212,7 +213,14 @@ impl Game {
             Action::ActivateAbility { hero, source, target } => {
                 hero_ok(*hero)?;
                 free()?;
-                self.check_exploring_ability(*hero, *source, *target)
+                self.check_exploring_ability(*hero, *source, *target)?;
+                // The book's turn is draw, then place: with a tile in hand nothing
+                // may change the map or the party's options.
+                let ability = self.heroes[*hero as usize].ability(*source).expect("checked");
+                if eco.drawn.is_some() && ability.effects.iter().any(changes_options) {
+                    return Err(RuleError::TileWaiting);
+                }
+                Ok(())
             }
             Action::ChooseHero { hero } => {
                 hero_ok(*hero)?;
@@ -259,6 +267,10 @@ impl Game {
                 Some(Pending::LevelUp { .. }) => Ok(()),
                 _ => Err(RuleError::WrongStep { expected: "Level Up" }),
             },
+            Action::Descend => match pending {
+                Some(Pending::Passage { .. }) => Ok(()),
+                _ => Err(RuleError::WrongStep { expected: "Passage to the next Ecology" }),
+            },
             _ => Err(RuleError::WrongStep { expected: "an Exploring action" }),
         }
     }
@@ -289,10 +301,13 @@ impl Game {
         let unlocks = ability.effects.iter().any(|e| matches!(e, Effect::UnlockDoor));
         let chosen =
             ability.effects.iter().any(|e| matches!(e, Effect::HealHeroes { whom: crate::Whom::ChosenHero, .. }));
+        let locked_chests = self.adv().options.variants.locked_chests;
         let ok = match target {
             Target::Element(e) if unlocks => {
+                // "Locked Chests: Just like Doors, all Chests must be Unlocked to open."
+                let lockable = |k: Element| k == Element::Door || (k == Element::Chest && locked_chests);
                 map.reachable_unencountered_elements().contains(&e)
-                    && map.element(e).is_some_and(|(k, s)| k == Element::Door && s == ElementState::Present)
+                    && map.element(e).is_some_and(|(k, s)| lockable(k) && s == ElementState::Present)
             }
             Target::Hero(t) if chosen && !unlocks => usize::from(t) < self.heroes.len(),
             Target::None => !unlocks && !chosen,
@@ -326,12 +341,12 @@ impl Game {
                 if let Some(Pending::Purchase { paid, items, .. }) = self.adv_mut().pending.first().cloned() {
                     self.adv_mut().pending.remove(0);
                     self.adv_mut().xp_pool.extend(paid);
-                    for (h, item) in items {
-                        self.heroes[h as usize].items.push(crate::hero::OwnedItem {
-                            uses_left: item.uses,
-                            card: item,
-                            equipped: false,
-                        });
+                    // Back where they were, as they were (uses left, Equipped),
+                    // last offered first so the earlier positions hold.
+                    for offered in items.into_iter().rev() {
+                        let list = &mut self.heroes[offered.hero as usize].items;
+                        let at = usize::from(offered.index).min(list.len());
+                        list.insert(at, offered.item);
                     }
                 }
             }
@@ -355,6 +370,7 @@ impl Game {
             Action::ChooseOption { index } => self.choose_option(index, events),
             Action::RemoveActionCard { card } => self.remove_action_card(card),
             Action::FinishLevelUp => self.finish_level_up(events),
+            Action::Descend => self.descend(events),
             _ => unreachable!("check_exploring refuses Combat actions"),
         }
         self.advance_adventure(events);
@@ -380,11 +396,9 @@ impl Game {
         self.use_item_token(h, source, events);
         for e in &ability.effects {
             match (e, target) {
-                (Effect::UnlockDoor, Target::Element(door)) => {
-                    let map = &mut self.adv_mut().ecology.map;
-                    if map.unlock_door(door).is_ok() {
-                        events.push(Event::ElementEncountered { element: door });
-                    }
+                (Effect::UnlockDoor, Target::Element(element)) => {
+                    // Whatever unlocks a Door unlocks a Locked Chest too.
+                    self.open_element(element, false, events);
                 }
                 (Effect::HealHeroes { amount, whom }, _) => {
                     let whom_list: Vec<u8> = match (whom, target) {
@@ -456,6 +470,7 @@ impl Game {
                 out.extend((0..n).map(|hero| Action::StartPurchase { what: Purchase::Ability { hero } }));
                 out.push(Action::FinishLevelUp);
             }
+            Some(Pending::Passage { .. }) => out.push(Action::Descend),
             None => {
                 let eco = &a.ecology;
                 if let Some(tile) = &eco.drawn {
@@ -510,6 +525,12 @@ impl Game {
         }
         out
     }
+}
+
+/// Effects that change the map or what the party can do, which must wait
+/// while a drawn Map Tile is in hand.
+fn changes_options(e: &Effect) -> bool {
+    matches!(e, Effect::UnlockDoor | Effect::Keys { .. } | Effect::RevealFeatures { .. })
 }
 
 pub(crate) fn hands_equipped(h: &Hero) -> u8 {

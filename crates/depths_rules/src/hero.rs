@@ -155,6 +155,12 @@ pub struct Hero {
     pub abilities: Vec<OwnedAbility>,
 }
 
+/// The id of the Power Card that joins a class's deck only at level 3 (the
+/// Wizard's third), if the class has one.
+pub fn third_power_card(class: HeroClass) -> Option<CardId> {
+    (class.power_cards() > 2).then(|| ActionCard::power(12 + 2).id)
+}
+
 /// Item Action Card ids start here so they never clash with starting cards.
 pub const ITEM_CARD_ID_BASE: u16 = 100;
 

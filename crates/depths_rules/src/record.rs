@@ -8,7 +8,7 @@ use crate::action_card::ActionCard;
 use crate::adventure::{AdventureRecord, XpCard, class_index};
 use crate::content::{Content, ContentError};
 use crate::game::Game;
-use crate::hero::{OwnedAbility, OwnedItem};
+use crate::hero::{OwnedAbility, OwnedItem, third_power_card};
 use crate::options::GameOptions;
 
 /// One Hero Record Sheet.
@@ -22,6 +22,12 @@ pub struct HeroRecord {
     /// The Action Card deck as it now stands (Items Added and cards Removed).
     pub deck: Vec<ActionCard>,
     pub stored_power: usize,
+    /// The Stored Power Cards themselves.
+    #[serde(default)]
+    pub stored: Vec<ActionCard>,
+    /// Cards out of the deck: Removed ones, and Sil's third Power Card before level 3.
+    #[serde(default)]
+    pub out_of_deck: Vec<ActionCard>,
 }
 
 /// The party's sheets: Heroes, Keys, unspent XP and the Adventure Record.
@@ -55,6 +61,8 @@ impl Game {
                     abilities: h.abilities.clone(),
                     deck: h.draw.iter().chain(&h.hand).chain(&h.discard).copied().collect(),
                     stored_power: h.stored_power.len(),
+                    stored: h.stored_power.clone(),
+                    out_of_deck: h.out_of_deck.clone(),
                 })
                 .collect(),
             keys: adv.keys,
@@ -69,9 +77,9 @@ impl Game {
         let mut options = record.options.clone();
         options.start = record.next_ecology;
         options.seed = seed;
-        // The starting bonuses of a lower start are already in the records.
         options.variants.start_with_ability = false;
-        let mut game = Game::new(options, content)?;
+        // The starting bonuses of a lower start are already in the records.
+        let mut game = Game::set_up(options, content, false)?;
         let adv = game.adventure.as_deref_mut().expect("full game");
         adv.pending.clear();
         adv.keys = record.keys;
@@ -82,23 +90,45 @@ impl Game {
             hero.health = r.health.min(hero.max_health());
             hero.items = r.items.clone();
             hero.abilities = r.abilities.clone();
-            // The deck as recorded; of the Power Cards the Hero has at this
-            // level, as many Stored as recorded and the rest in the deck.
-            let mut all: Vec<ActionCard> = r.deck.iter().filter(|c| !c.power).copied().collect();
-            let mut power: Vec<ActionCard> = std::mem::take(&mut hero.stored_power);
-            let stored = r.stored_power.min(power.len());
-            all.extend(power.drain(stored..));
-            hero.stored_power = power;
-            game.rng.shuffle(&mut all);
-            hero.draw = all;
+            let fresh: Vec<ActionCard> = hero.stored_power.drain(..).chain(hero.out_of_deck.drain(..)).collect();
+            let mut deck = r.deck.clone();
+            if r.stored.is_empty() && r.out_of_deck.is_empty() {
+                // An older record: only the number of Stored Power Cards is known.
+                let mut power: Vec<ActionCard> =
+                    fresh.iter().filter(|c| c.power && !deck.iter().any(|d| d.id == c.id)).copied().collect();
+                let rest = power.split_off(r.stored_power.min(power.len()));
+                hero.stored_power = power;
+                let late = third_power_card(hero.mat.class);
+                deck.extend(rest.into_iter().filter(|c| Some(c.id) != late || r.level >= 3));
+            } else {
+                hero.stored_power = r.stored.clone();
+                hero.out_of_deck = r.out_of_deck.clone();
+            }
+            game.rng.shuffle(&mut deck);
+            hero.draw = deck;
             hero.hand.clear();
             hero.discard.clear();
         }
-        // Item Action Cards already in a Hero's deck leave the class pool.
         let adv = game.adventure.as_deref_mut().expect("full game");
         for hero in &game.heroes {
-            let pool = &mut adv.item_action_cards[class_index(hero.mat.class)];
-            pool.retain(|c| !hero.draw.iter().any(|d| d.item && d.id == c.id));
+            // Item Action Cards a Hero holds (or Removed) leave the class pool;
+            let held = |id| hero.draw.iter().chain(&hero.out_of_deck).any(|d| d.item && d.id == id);
+            adv.item_action_cards[class_index(hero.mat.class)].retain(|c| !held(c.id));
+            // and the Items and Abilities the Heroes own leave their decks.
+            for owned in &hero.items {
+                for deck in &mut adv.item_decks {
+                    if let Some(i) = deck.iter().position(|c| c.id == owned.card.id) {
+                        deck.remove(i);
+                        break;
+                    }
+                }
+            }
+            for owned in &hero.abilities {
+                let deck = &mut adv.ability_decks[class_index(owned.card.class)];
+                if let Some(i) = deck.iter().position(|c| c.id == owned.card.id) {
+                    deck.remove(i);
+                }
+            }
         }
         Ok(game)
     }

@@ -1,0 +1,359 @@
+//! Rules where an earlier reading differed from the book; each test names the
+//! passage it holds the game to.
+
+use std::collections::BTreeMap;
+
+use depths_rules::adventure::{Pending, Purchase, XpRef};
+use depths_rules::hero::{OwnedAbility, OwnedItem};
+use depths_rules::map::{Element, ElementState};
+use depths_rules::{AbilitySource, Action, Content, Ecology, Game, GameOptions, HeroClass, RuleError, Target, Variants};
+use depths_tests::fixture::fixture;
+use depths_tests::*;
+
+fn new_game(heroes: &[&str], variants: Variants) -> Game {
+    let mut o = GameOptions::standard(heroes, 21);
+    o.variants = variants;
+    Game::new(o, fixture()).expect("setup")
+}
+
+fn give_ability(g: &mut Game, h: usize, class: HeroClass, name: &str) -> AbilitySource {
+    let card = g.adventure().unwrap().content.class_deck(class).abilities.iter().find(|a| a.ability.name == name);
+    let card = card.unwrap_or_else(|| panic!("no {name}")).clone();
+    g.heroes[h].abilities.push(OwnedAbility { card, exhausted: false });
+    AbilitySource::Card(g.heroes[h].abilities.len() as u8 - 1)
+}
+
+/// "Note: Sil has 3 Power Cards, but the third one is only added to her Action
+/// Card deck when she reaches level 3." Only that card: a Power Card another
+/// Hero Removed with an Item stays out of their deck.
+#[test]
+fn only_sils_third_power_card_joins_at_level_three() {
+    let mut g = new_game(&["bren", "sil"], Variants::default());
+    // Bren Removed one of his Power Cards (an Item's "Remove" step).
+    let bren = &mut g.heroes[0];
+    let removed = bren.stored_power.pop().unwrap();
+    bren.out_of_deck.push(removed);
+    for h in &mut g.heroes {
+        h.level = 2;
+    }
+    lay(&mut g, "ruins-stairs", (1, 0));
+    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
+        let a = steady_policy(&g);
+        act(&mut g, a);
+    }
+    assert_eq!(g.heroes[0].level, 3);
+    assert!(g.heroes[0].out_of_deck.contains(&removed), "Bren's Removed Power Card stays out");
+    let sil = &g.heroes[1];
+    assert!(sil.out_of_deck.iter().all(|c| !c.power), "Sil's third Power Card joined her deck");
+    let power = sil.draw.iter().chain(&sil.hand).chain(&sil.discard).chain(&sil.stored_power).filter(|c| c.power);
+    assert_eq!(power.count(), 3);
+}
+
+/// "Passage to Next Ecology … Note: Each Ecology follows the same Setup" —
+/// "3. Monster Action Cards … Shuffle each deck": the Monster Action decks are
+/// gathered from their Discard Piles and shuffled for the new Ecology.
+#[test]
+fn each_ecology_gathers_and_shuffles_the_monster_action_decks() {
+    let mut g = new_game(&["bren"], Variants::default());
+    lay(&mut g, "ruins-stairs", (1, 0));
+    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
+        let a = steady_policy(&g);
+        act(&mut g, a);
+    }
+    assert!(g.monster_decks.iter().any(|d| !d.discard.is_empty()), "the Stair Guardian's cards were discarded");
+    act(&mut g, Action::FinishLevelUp);
+    if matches!(g.pending(), Some(Pending::Passage { .. })) {
+        act(&mut g, Action::Descend);
+    }
+    assert_eq!(g.adventure().unwrap().ecology.ecology, Ecology::Caverns);
+    for d in &g.monster_decks {
+        assert!(d.discard.is_empty(), "{:?}: gathered", d.difficulty);
+        assert_eq!(d.draw.len(), 22, "{:?}: all 22 cards", d.difficulty);
+    }
+}
+
+/// "Locked Chests: Just like Doors, all Chests must be Unlocked to open" — and
+/// "Certain Hero Items, Abilities, and Spells can also be used to Unlock Doors":
+/// whatever unlocks a Door unlocks a Locked Chest, without a Key.
+#[test]
+fn locked_chests_open_with_whatever_unlocks_a_door() {
+    let mut g = new_game(&["bren"], Variants { locked_chests: true, ..Variants::default() });
+    let pick = give_ability(&mut g, 0, HeroClass::Fighter, "Pick Lock");
+    lay(&mut g, "ruins-chest", (1, 0));
+    let chest = element_at((1, 0));
+    g.adventure.as_deref_mut().unwrap().keys = 0;
+    assert_eq!(g.check(&Action::Encounter { element: chest }), Err(RuleError::NeedsKey));
+    act(&mut g, Action::ActivateAbility { hero: 0, source: pick, target: Target::Element(chest) });
+    assert_eq!(g.adventure().unwrap().keys, 0, "no Key spent");
+    assert!(matches!(g.pending(), Some(Pending::ChooseHero(_))), "the Chest opens: a Hero draws an Item");
+    act(&mut g, Action::ChooseHero { hero: 0 });
+    assert_eq!(g.heroes[0].items.len(), 1);
+    assert_eq!(g.adventure().unwrap().ecology.map.element(chest).unwrap().1, ElementState::Encountered);
+    // Without the variant a Chest is not locked, so there is nothing to unlock.
+    let mut g = new_game(&["bren"], Variants::default());
+    let pick = give_ability(&mut g, 0, HeroClass::Fighter, "Pick Lock");
+    lay(&mut g, "ruins-chest", (1, 0));
+    let unlock = Action::ActivateAbility { hero: 0, source: pick, target: Target::Element(element_at((1, 0))) };
+    assert_eq!(g.check(&unlock), Err(RuleError::BadTarget));
+}
+
+/// "Players take turns drawing and placing Map Tiles" and "Keys … cannot be
+/// bought in the time between drawing and placing a new Map Tile": with a tile
+/// drawn and not yet placed, nothing may change the map or the party's options.
+#[test]
+fn with_a_tile_in_hand_nothing_changes_the_map_or_the_partys_options() {
+    let mut g = new_game(&["bren"], Variants::default());
+    let pick = give_ability(&mut g, 0, HeroClass::Fighter, "Pick Lock");
+    lay(&mut g, "ruins-door", (1, 0));
+    lay(&mut g, "ruins-monster", (-1, 0));
+    let door = element_at((1, 0));
+    give_xp(&mut g, &[5]);
+    act(&mut g, Action::DrawTile);
+    let unlock = Action::ActivateAbility { hero: 0, source: pick, target: Target::Element(door) };
+    assert_eq!(g.check(&unlock), Err(RuleError::TileWaiting), "no unlocking by ability");
+    assert_eq!(g.check(&Action::Encounter { element: door }), Err(RuleError::TileWaiting), "no Encounter");
+    assert_eq!(g.check(&Action::Encounter { element: element_at((-1, 0)) }), Err(RuleError::TileWaiting));
+    assert_eq!(g.check(&Action::StartPurchase { what: Purchase::Key }), Err(RuleError::TileWaiting), "no Key");
+    assert!(!g.legal_actions().iter().any(|a| matches!(a, Action::ActivateAbility { .. } | Action::Encounter { .. })));
+    // "Healing can be bought anytime while Heroes are Exploring": the book allows it.
+    g.heroes[0].health -= 2;
+    assert_eq!(g.check(&Action::StartPurchase { what: Purchase::Healing { units: 1 } }), Ok(()));
+}
+
+/// "Spending Experience Points … Equipped and Unequipped Items may be spent":
+/// an Item offered and then taken back (the purchase cancelled) returns exactly
+/// as it was — its place, its uses left, Equipped or not.
+#[test]
+fn cancelling_a_purchase_returns_offered_items_as_they_were() {
+    let mut g = new_game(&["bren"], Variants::default());
+    let content = g.adventure().unwrap().content.clone();
+    let charm = content.item("charm").unwrap().clone();
+    let shield = content.class_deck(HeroClass::Fighter).items.iter().find(|i| i.id == "fighter_shield").unwrap().clone();
+    g.heroes[0].items = vec![
+        OwnedItem { card: shield, equipped: true, uses_left: None },
+        OwnedItem { card: charm, equipped: false, uses_left: Some(1) },
+    ];
+    let before = g.heroes[0].items.clone();
+    act(&mut g, Action::StartPurchase { what: Purchase::Key });
+    act(&mut g, Action::PayXp { card: XpRef::Item { hero: 0, item: 1 } });
+    assert_eq!(g.heroes[0].items.len(), 1, "offered");
+    act(&mut g, Action::CancelPurchase);
+    assert_eq!(g.heroes[0].items, before, "same order, same uses left, still Equipped");
+    act(&mut g, Action::StartPurchase { what: Purchase::Key });
+    act(&mut g, Action::PayXp { card: XpRef::Item { hero: 0, item: 0 } });
+    act(&mut g, Action::CancelPurchase);
+    assert_eq!(g.heroes[0].items, before);
+}
+
+/// "Start with an Ability: When starting at the Ruins, each Hero draws an
+/// Ability" — and "When drawing Hero Abilities, multi-classed Heroes may either
+/// draw 1 from each of their Primary and Secondary Class Ability Decks … or
+/// draw 2 from their Primary Class Ability Deck and select one to keep."
+#[test]
+fn start_with_an_ability_gives_a_multi_classed_hero_the_books_choice() {
+    let mut g = new_game(&["bren_alt"], Variants { start_with_ability: true, ..Variants::default() });
+    assert!(g.heroes[0].abilities.is_empty(), "not drawn blind");
+    assert!(matches!(g.pending(), Some(Pending::ChooseAbilityDraw { hero: 0 })));
+    act(&mut g, Action::ChooseOption { index: 0 });
+    let Some(Pending::ChooseAbility { options, .. }) = g.pending() else { panic!("{:?}", g.pending()) };
+    let classes: Vec<HeroClass> = options.iter().map(|o| o.class).collect();
+    assert_eq!(classes, vec![HeroClass::Fighter, HeroClass::Wizard], "one from each class");
+    act(&mut g, Action::ChooseOption { index: 1 });
+    assert_eq!(g.heroes[0].abilities.len(), 1);
+    assert_eq!(g.heroes[0].abilities[0].card.class, HeroClass::Wizard);
+    assert!(g.pending().is_none());
+}
+
+/// Every Item and Ability a class deck holds, counted across the decks and
+/// the Heroes.
+fn owned_and_decked(g: &Game) -> (BTreeMap<String, usize>, BTreeMap<String, usize>) {
+    let adv = g.adventure().unwrap();
+    let mut items = BTreeMap::new();
+    let mut abilities = BTreeMap::new();
+    for i in adv.item_decks.iter().flatten().chain(g.heroes.iter().flat_map(|h| h.items.iter().map(|o| &o.card))) {
+        *items.entry(i.id.clone()).or_insert(0) += 1;
+    }
+    for a in adv.ability_decks.iter().flatten().chain(g.heroes.iter().flat_map(|h| h.abilities.iter().map(|o| &o.card)))
+    {
+        *abilities.entry(a.id.clone()).or_insert(0) += 1;
+    }
+    (items, abilities)
+}
+
+fn ids(cards: impl Iterator<Item = depths_rules::action_card::ActionCard>) -> Vec<u16> {
+    let mut v: Vec<u16> = cards.map(|c| c.id.0).collect();
+    v.sort_unstable();
+    v
+}
+
+/// "Save your Game … When you want to pick up where you left off, simply use
+/// the sheets to recreate your Heroes": recreated Heroes have the decks a
+/// continuing game has — no Item or Ability twice, no card lost.
+#[test]
+fn heroes_recreated_from_the_record_have_the_decks_of_a_continuing_game() {
+    let mut g = new_game(&["bren", "sil"], Variants::default());
+    // Bren found a class Item that Adds and Removes cards; Sil has an Ability.
+    let adv = g.adventure.as_deref_mut().unwrap();
+    let i = adv.item_decks[0].iter().position(|c| c.id == "fighter_blade").unwrap();
+    let blade = adv.item_decks[0].remove(i);
+    let j = adv.ability_decks[1].iter().position(|c| c.id == "wizard_rally").unwrap();
+    let rally = adv.ability_decks[1].remove(j);
+    g.heroes[1].abilities.push(OwnedAbility { card: rally, exhausted: false });
+    g.heroes[0].items.push(OwnedItem { card: blade, equipped: true, uses_left: None });
+    let nine = adv.item_action_cards[0].remove(0);
+    g.heroes[0].draw.push(nine);
+    let removed = g.heroes[0].draw.remove(0);
+    g.heroes[0].out_of_deck.push(removed);
+    lay(&mut g, "ruins-stairs", (1, 0));
+    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
+        let a = steady_policy(&g);
+        act(&mut g, a);
+    }
+    act(&mut g, Action::FinishLevelUp);
+    if matches!(g.pending(), Some(Pending::Passage { .. })) {
+        act(&mut g, Action::Descend);
+    }
+    let record = g.party_record().unwrap();
+    let resumed = Game::from_record(&record, fixture(), 5).unwrap();
+    assert_eq!(owned_and_decked(&resumed), owned_and_decked(&g), "no Item or Ability twice or lost");
+    assert!(owned_and_decked(&resumed).0.values().all(|&n| n == 1));
+    for (a, b) in resumed.heroes.iter().zip(&g.heroes) {
+        let deck = |h: &depths_rules::Hero| ids(h.draw.iter().chain(&h.hand).chain(&h.discard).copied());
+        assert_eq!(deck(a), deck(b), "{}: the same deck", a.name());
+        assert_eq!(ids(a.stored_power.iter().copied()), ids(b.stored_power.iter().copied()));
+        assert_eq!(ids(a.out_of_deck.iter().copied()), ids(b.out_of_deck.iter().copied()), "Removed cards stay out");
+    }
+    let pools = |g: &Game| g.adventure().unwrap().item_action_cards.iter().map(|p| ids(p.iter().copied())).collect::<Vec<_>>();
+    assert_eq!(pools(&resumed), pools(&g), "Item Action Cards");
+    // A lower start's bonuses are already in the records: none drawn again.
+    assert!(resumed.pending().is_none());
+}
+
+/// "Items … can include new Abilities", "Certain Hero Items, Abilities, and
+/// Spells can also be used to Unlock Doors": every Ability and Item ability
+/// in the shipped content can be used somewhere the book allows.
+#[test]
+fn every_authored_ability_is_usable_somewhere() {
+    let content = Content::builtin().expect("content");
+    let mut checked = 0;
+    let mut unusable = Vec::new();
+    let mut sources: Vec<(String, HeroClass, depths_rules::effect::Ability, Option<depths_rules::hero::ItemCard>)> =
+        Vec::new();
+    for (class, _) in depths_rules::content::CLASSES {
+        let deck = content.class_deck(class);
+        for a in &deck.abilities {
+            sources.push((a.id.clone(), class, a.ability.clone(), None));
+        }
+        for item in &deck.items {
+            for a in &item.abilities {
+                sources.push((item.id.clone(), class, a.clone(), Some(item.clone())));
+            }
+        }
+    }
+    for item in &content.treasures {
+        for a in &item.abilities {
+            sources.push((item.id.clone(), item.class_only.unwrap_or(HeroClass::Fighter), a.clone(), Some(item.clone())));
+        }
+    }
+    for (id, class, ability, item) in sources {
+        if ability.activation == depths_rules::Activation::Passive {
+            continue; // always on: nothing to activate
+        }
+        checked += 1;
+        if !usable_exploring(&content, class, &ability, item.clone()) && !usable_in_combat(class, &ability, item) {
+            unusable.push(format!("{id}: {}", ability.name));
+        }
+    }
+    assert!(checked > 30, "only {checked} abilities walked");
+    assert!(unusable.is_empty(), "never usable: {unusable:?}");
+}
+
+/// An ally for the Hero of `class`.
+fn ally(class: HeroClass) -> &'static str {
+    if class == HeroClass::Rogue { "bren" } else { "ava" }
+}
+
+fn hero_for(class: HeroClass) -> &'static str {
+    match class {
+        HeroClass::Fighter => "bren",
+        HeroClass::Wizard => "sil",
+        HeroClass::Rogue => "ava",
+    }
+}
+
+/// Gives Hero 0 the ability (as an Ability Card, or on an Equipped Item) and
+/// plenty of Stored Power; returns where it sits.
+fn grant(g: &mut Game, class: HeroClass, ability: &depths_rules::effect::Ability, item: Option<depths_rules::hero::ItemCard>) -> AbilitySource {
+    let hero = &mut g.heroes[0];
+    for i in 0..3u16 {
+        hero.stored_power.push(depths_rules::action_card::ActionCard::power(300 + i));
+    }
+    match item {
+        Some(card) => {
+            let j = card.abilities.iter().position(|a| a == ability).unwrap() as u8;
+            hero.items.push(OwnedItem { uses_left: card.uses, card, equipped: true });
+            AbilitySource::Item(hero.items.len() as u8 - 1, j)
+        }
+        None => {
+            let card = depths_rules::hero::AbilityCard { id: "probe".into(), class, ability: ability.clone() };
+            hero.abilities.push(OwnedAbility { card, exhausted: false });
+            AbilitySource::Card(hero.abilities.len() as u8 - 1)
+        }
+    }
+}
+
+/// While Exploring, next to a Door, a Chest (locked) and with a Hero hurt.
+fn usable_exploring(
+    content: &Content,
+    class: HeroClass,
+    ability: &depths_rules::effect::Ability,
+    item: Option<depths_rules::hero::ItemCard>,
+) -> bool {
+    let mut o = GameOptions::standard(&[hero_for(class), ally(class)], 3);
+    o.variants.locked_chests = true;
+    let _ = content;
+    let mut g = Game::new(o, fixture()).expect("setup");
+    lay(&mut g, "ruins-door", (1, 0));
+    g.heroes[0].health -= 3;
+    let source = grant(&mut g, class, ability, item);
+    g.legal_actions().iter().any(|a| matches!(a, Action::ActivateAbility { hero: 0, source: s, .. } if *s == source))
+}
+
+/// In a Combat Round against a Group, before and after choosing a Block.
+fn usable_in_combat(class: HeroClass, ability: &depths_rules::effect::Ability, item: Option<depths_rules::hero::ItemCard>) -> bool {
+    let mut g = table(&[hero_for(class), ally(class)]);
+    let source = grant(&mut g, class, ability, item);
+    let values: Vec<u8> = {
+        let h = &g.heroes[0];
+        let mut v: Vec<u8> = h.draw.iter().chain(&h.hand).chain(&h.discard).filter(|c| !c.power).map(|c| c.value).collect();
+        v.sort_unstable();
+        v
+    };
+    let (a, b) = (values[values.len() - 1], values[values.len() - 3]);
+    stack_hero(&mut g, 0, &[a, b, values[0]], &[]);
+    stack_hero(&mut g, 1, &[5, 4, 3], &[]);
+    custom_monster_deck(&mut g, depths_rules::Difficulty::I, &[a, 2, 3, 3, 4, 4, 5, 5]);
+    fight(&mut g, vec![withered_shade()]);
+    let mut order = vec![a, b];
+    order.sort_unstable_by(|x, y| y.cmp(x));
+    play(&mut g, 0, &order);
+    play(&mut g, 1, &[5, 4]);
+    let activates =
+        |g: &Game| g.legal_actions().iter().any(|x| matches!(x, Action::ActivateAbility { hero: 0, source: s, .. } if *s == source));
+    if activates(&g) {
+        return true;
+    }
+    let block = (0..2u8).find(|&s| g.check(&Action::ChoosePair { hero: 0, engagement: 0, slot: s }).is_ok()
+        && depths_tests::slots(&g, 0)[s as usize].0 == depths_tests::slots(&g, 0)[s as usize].1);
+    let Some(slot) = block else { return false };
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot });
+    activates(&g)
+}
+
+#[allow(dead_code)]
+fn is_door(g: &Game, e: depths_rules::map::ElementRef) -> bool {
+    g.adventure().unwrap().ecology.map.element(e).map(|x| x.0) == Some(Element::Door)
+}
