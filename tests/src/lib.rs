@@ -229,9 +229,9 @@ pub fn final_entity() -> FinalEntity {
 pub fn steady_policy(g: &Game) -> Action {
     use depths_rules::map::Element;
     let legal = g.legal_actions();
-    assert!(!legal.is_empty(), "no legal action in {:?}", g.phase);
+    assert!(!legal.is_empty(), "no legal action in {:?}", g.phase());
     let pick = |f: &dyn Fn(&Action) -> bool| legal.iter().find(|a| f(a)).cloned();
-    if g.phase == depths_rules::Phase::Combat {
+    if matches!(g.phase(), depths_rules::Phase::Combat { .. }) {
         return pick(&|a| matches!(a, Action::ChoosePair { .. }))
             .or_else(|| pick(&|a| matches!(a, Action::EndTurn { .. })))
             .unwrap_or_else(|| legal[0].clone());

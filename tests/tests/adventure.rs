@@ -14,7 +14,7 @@ fn new_game(heroes: &[&str], seed: u64) -> Game {
 fn scripted_two_hero_game_wins_against_the_final_entity() {
     let mut g = new_game(&["bren", "sil"], 11);
     let log = play_out(&mut g, steady_policy, 5_000);
-    assert_eq!(g.phase, Phase::Won, "after {} actions", log.len());
+    assert_eq!(g.phase(), Phase::Won, "after {} actions", log.len());
     let rec = &g.adventure().unwrap().record;
     assert_eq!(rec.ecologies_cleared, vec![Ecology::Ruins, Ecology::Caverns, Ecology::Subterranean]);
     assert!(rec.monsters_defeated >= 3);
@@ -47,7 +47,7 @@ fn scripted_loss_by_a_defeated_hero() {
     let mut g = new_game(&["sil"], 3);
     g.heroes[0].health = 1;
     let log = play_out(&mut g, steady_policy, 5_000);
-    assert_eq!(g.phase, Phase::Lost(depths_rules::LossReason::HeroDefeated { hero: 0 }), "after {log:?}");
+    assert_eq!(g.phase(), Phase::Lost(depths_rules::LossReason::HeroDefeated { hero: 0 }), "after {log:?}");
     assert!(g.legal_actions().is_empty());
 }
 

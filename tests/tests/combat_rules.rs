@@ -580,7 +580,7 @@ fn a_defeated_hero_loses_the_game() {
     fight(&mut g, vec![sentient_vapor()]);
     let events = round(&mut g, &[2, 2], 0);
     assert_eq!(g.heroes[0].health, 0);
-    assert_eq!(g.phase, Phase::Lost(LossReason::HeroDefeated { hero: 0 }));
+    assert_eq!(g.phase(), Phase::Lost(LossReason::HeroDefeated { hero: 0 }));
     assert!(events.contains(&Event::GameLost { reason: LossReason::HeroDefeated { hero: 0 } }));
     assert!(g.legal_actions().is_empty());
     assert_eq!(g.check(&Action::EndTurn { hero: 0 }), Err(RuleError::GameOver));
@@ -597,7 +597,7 @@ fn combat_ends_when_all_monsters_fall_hands_kept_no_reshuffle() {
     fight(&mut g, vec![weakling()]);
     let events = round(&mut g, &[8, 7], 0);
     assert!(events.contains(&Event::CombatWon));
-    assert_eq!(g.phase, Phase::Exploring);
+    assert_eq!(g.phase(), Phase::Won, "a skirmish is only its fight");
     assert!(g.combat().is_none());
     assert_eq!(g.heroes[0].hand.iter().map(|c| c.value).collect::<Vec<_>>(), vec![6]);
     assert_eq!(g.heroes[0].draw.iter().map(|c| c.value).collect::<Vec<_>>(), vec![4, 5], "Draw Pile untouched");

@@ -279,8 +279,8 @@ fn score(root: &Game, g: &Game) -> f64 {
     let mut s = (health(root) - health(g)) - 1.3 * (f64::from(h0.health) - f64::from(h1.health))
         + POWER_WORTH * (h1.stored_power.len() as f64 - h0.stored_power.len() as f64)
         - SPELL_WORTH * (exhausted(h1) - exhausted(h0));
-    match g.phase {
-        Phase::Exploring => s += 15.0,
+    match g.phase() {
+        Phase::Won => s += 15.0,
         Phase::Lost(_) => s -= 100.0,
         _ => {}
     }
@@ -323,7 +323,7 @@ fn base_action(g: &Game, legal: &[Action]) -> Action {
 /// Plays the base policy to the end of the current Round.
 fn finish_round(g: &mut Game) {
     let round = g.combat().map_or(0, |c| c.round);
-    while g.phase == Phase::Combat && g.combat().is_some_and(|c| c.round == round) {
+    while matches!(g.phase(), Phase::Combat { .. }) && g.combat().is_some_and(|c| c.round == round) {
         let legal = g.legal_actions();
         let a = base_action(g, &legal);
         g.apply(a).expect("legal");
@@ -413,7 +413,7 @@ fn simulate_against(
         g.start_combat(vec![Foe::monster(monster.clone(), 1)]);
         let mut decision = seed << 20;
         let mut rounds = 0;
-        while g.phase == Phase::Combat {
+        while matches!(g.phase(), Phase::Combat { .. }) {
             rounds = g.combat().map_or(rounds, |c| c.round);
             let legal = g.legal_actions();
             let a = choose(&g, &legal, decision);
@@ -423,7 +423,7 @@ fn simulate_against(
         }
         t.fights += 1;
         t.rounds += rounds;
-        if g.phase == Phase::Exploring {
+        if g.phase() == Phase::Won {
             t.wins += 1;
         }
         t.health_lost += u32::from(start - g.heroes[0].health);

@@ -363,7 +363,7 @@ fn fight_once(heroes: &[&str], level: u8, foe: Foe, seed: u64) -> Tally {
     let mut game = Game::with_heroes(heroes.iter().map(|h| mat(h)).collect(), level, seed);
     game.start_combat(vec![foe]);
     let (mut steps, mut rounds) = (0, 0);
-    while game.phase == Phase::Combat && steps < 4000 {
+    while matches!(game.phase(), Phase::Combat { .. }) && steps < 4000 {
         let a = greedy(&game);
         let events = game.apply(a.clone()).unwrap_or_else(|e| panic!("greedy chose illegal {a:?}: {e}"));
         rounds += events.iter().filter(|e| matches!(e, Event::RoundEnded { .. })).count() as u32;
@@ -371,7 +371,7 @@ fn fight_once(heroes: &[&str], level: u8, foe: Foe, seed: u64) -> Tally {
     }
     let lost: f64 = game.heroes.iter().map(|h| 1.0 - f64::from(h.health) / f64::from(h.max_health())).sum::<f64>()
         / game.heroes.len() as f64;
-    Tally { fights: 1, wins: u32::from(game.phase == Phase::Exploring), lost, rounds }
+    Tally { fights: 1, wins: u32::from(game.phase() == Phase::Won), lost, rounds }
 }
 
 /// Parties of `n` Heroes, rotating through every combination.

@@ -184,7 +184,7 @@ fn resting_at_the_campfire() {
     lay(&mut g, "ruins-monster", (1, 0));
     play_out_until(
         &mut g,
-        |g| g.phase == depths_rules::Phase::Exploring && g.pending().is_none(),
+        |g| matches!(g.phase(), depths_rules::Phase::Exploring { decision: None, .. }),
         Action::Encounter { element: element_at((1, 0)) },
     );
     assert_eq!(g.adventure().unwrap().ecology.map.element(element_at((1, 0))).unwrap().1, ElementState::Defeated);
@@ -428,7 +428,7 @@ fn boxed_in(variants: Variants) -> Game {
 fn drawing_an_unplaceable_tile_loses() {
     let mut g = boxed_in(Variants::default());
     let events = act(&mut g, Action::DrawTile);
-    assert_eq!(g.phase, depths_rules::Phase::Lost(depths_rules::LossReason::DeadEnd));
+    assert_eq!(g.phase(), depths_rules::Phase::Lost(depths_rules::LossReason::DeadEnd));
     assert!(events.contains(&Event::GameLost { reason: depths_rules::LossReason::DeadEnd }));
 }
 
@@ -439,7 +439,7 @@ fn one_dead_end_per_ecology_variant() {
     let mut g = boxed_in(Variants { one_dead_end: true, ..Variants::default() });
     let events = act(&mut g, Action::DrawTile);
     assert!(events.iter().any(|e| matches!(e, Event::TileSetAside { .. })));
-    assert_eq!(g.phase, depths_rules::Phase::Exploring);
+    assert!(matches!(g.phase(), depths_rules::Phase::Exploring { tile_in_hand: false, decision: None }));
     assert!(!g.legal_actions().iter().any(|a| matches!(a, Action::PlaceSetAsideTile { .. })), "nowhere to put it yet");
     act(&mut g, Action::Encounter { element: element_at((0, -1)) });
     let place = g.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceSetAsideTile { .. }));
@@ -448,7 +448,7 @@ fn one_dead_end_per_ecology_variant() {
     let mut g = boxed_in(Variants { one_dead_end: true, ..Variants::default() });
     act(&mut g, Action::DrawTile);
     act(&mut g, Action::DrawTile);
-    assert_eq!(g.phase, depths_rules::Phase::Lost(depths_rules::LossReason::DeadEnd));
+    assert_eq!(g.phase(), depths_rules::Phase::Lost(depths_rules::LossReason::DeadEnd));
 }
 
 /// "Caverns: Crazed Bipedal Saurian": set aside at Setup until a card shuffles it in.
@@ -482,7 +482,7 @@ fn stranded_with_nothing_left_loses() {
     act(&mut g, Action::StartPurchase { what: Purchase::Healing { units: 1 } });
     act(&mut g, Action::PayXp { card: XpRef::Pool(0) });
     act(&mut g, Action::SplitHealing { amounts: vec![1] });
-    assert_eq!(g.phase, depths_rules::Phase::Lost(depths_rules::LossReason::Stranded));
+    assert_eq!(g.phase(), depths_rules::Phase::Lost(depths_rules::LossReason::Stranded));
 }
 
 /// "Abilities: When drawing Hero Abilities, multi-classed Heroes may either draw

@@ -31,7 +31,7 @@ fn random_options(seed: u64) -> GameOptions {
 /// rare, so that random play makes progress.
 fn random_action(g: &Game, rng: &mut GameRng) -> Action {
     let legal = g.legal_actions();
-    assert!(!legal.is_empty(), "no legal action in {:?} / {:?}", g.phase, g.pending());
+    assert!(!legal.is_empty(), "no legal action in {:?} / {:?}", g.phase(), g.pending());
     let busy: Vec<&Action> = legal
         .iter()
         .filter(|a| {
@@ -138,7 +138,7 @@ fn run(content: &Content, games: u64) -> (u32, u32) {
                 assert!(h.health <= h.max_health() && h.hand.iter().all(|c| !c.power) && h.hand.len() <= 3);
             }
         }
-        match g.phase {
+        match g.phase() {
             Phase::Won => won += 1,
             Phase::Lost(_) => lost += 1,
             ref p => panic!("{p:?}"),

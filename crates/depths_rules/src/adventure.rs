@@ -204,6 +204,9 @@ pub struct Adventure {
     pub record: AdventureRecord,
     /// The Final Entity's Lore, once it is set up.
     pub final_entity_lore: Option<String>,
+    /// What is being Encountered, until it is fully Resolved.
+    #[serde(default)]
+    pub encounter: Option<crate::phase::Encountering>,
 }
 
 impl Game {
@@ -273,6 +276,7 @@ impl Game {
             defeated: Vec::new(),
             record: AdventureRecord::default(),
             final_entity_lore: None,
+            encounter: None,
         }));
         // "Starting at a Lower Ecology": Abilities by the Level Up process, then Items.
         let (abilities, items) = match start {

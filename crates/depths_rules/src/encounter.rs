@@ -11,7 +11,8 @@ use crate::combat::Foe;
 use crate::effect::{Effect, Whom};
 use crate::event::{Event, LossReason};
 use crate::exploring::{fits_class, hands_equipped};
-use crate::game::{Game, Phase};
+use crate::game::{Game, Stage};
+use crate::phase::Encountering;
 use crate::hero::{ItemCard, OwnedAbility, OwnedItem};
 use crate::map::{Element, ElementRef, MapTile, Placement, RuneMatch};
 
@@ -55,6 +56,16 @@ impl Game {
         let adv = self.adv_mut();
         let Ok(kind) = adv.ecology.map.encounter(element) else { return };
         adv.ecology.encountering = Some(element);
+        let last = adv.ecology.ecology == Ecology::Subterranean;
+        adv.encounter = Some(match kind {
+            Element::Monster { .. } => Encountering::Monster,
+            Element::Feature => Encountering::Feature,
+            Element::Door => Encountering::Door,
+            Element::Chest => Encountering::Chest,
+            Element::Campfire => Encountering::Campfire,
+            Element::StairGuardian if last => Encountering::FinalEntity,
+            Element::StairGuardian => Encountering::StairGuardian,
+        });
         events.push(Event::ElementEncountered { element });
         match kind {
             Element::Monster { count } => {
@@ -140,6 +151,7 @@ impl Game {
             return;
         }
         events.push(Event::LegendaryLocationEncountered { pattern: m.pattern.clone() });
+        adv.encounter = Some(Encountering::LegendaryLocation);
         let Some(pattern) = eco.patterns.iter().position(|p| p.id == m.pattern) else { return };
         let Some(card) = eco.legendary.get_mut(pattern).and_then(|piles| piles.entry.pop()) else { return };
         adv.record.legendary_locations_found.push(card.name.clone());
@@ -162,7 +174,7 @@ impl Game {
     /// Resolves queued effects and finished encounters until a choice or a Combat is needed.
     pub(crate) fn advance_adventure(&mut self, events: &mut Vec<Event>) {
         loop {
-            if self.phase != Phase::Exploring {
+            if self.stage != Stage::Exploring {
                 return;
             }
             let adv = self.adv_mut();
@@ -194,8 +206,12 @@ impl Game {
                 Resolving::Monsters | Resolving::StairGuardian | Resolving::FinalEntity => {}
             }
         }
+        // Everything is Resolved: back to Exploring.
+        if self.stage == Stage::Exploring {
+            self.adv_mut().encounter = None;
+        }
         // No way forward at all: no tile to draw or place and nothing to Encounter.
-        if self.phase == Phase::Exploring && self.is_stranded() {
+        if self.stage == Stage::Exploring && self.is_stranded() {
             self.lose(LossReason::Stranded, events);
         }
     }
@@ -246,7 +262,7 @@ impl Game {
                 // Its Ecology is cleared with it (the others by Passage).
                 let current = self.adv().ecology.ecology;
                 self.adv_mut().record.ecologies_cleared.push(current);
-                self.phase = Phase::Won;
+                self.stage = Stage::Won;
                 events.push(Event::GameWon);
             }
             _ => {}

@@ -58,6 +58,8 @@ pub enum RuleError {
     WrongClass,
     NoSuchItem,
     NotWhileEncountering,
+    /// A choice in progress (a payment, an Item, an order…) must be made first.
+    DecisionPending,
     AlreadyBought,
 }
 
@@ -104,6 +106,7 @@ impl std::fmt::Display for RuleError {
             RuleError::WrongClass => write!(f, "that Item is for another class"),
             RuleError::NoSuchItem => write!(f, "no such Item"),
             RuleError::NotWhileEncountering => write!(f, "not while Encountering"),
+            RuleError::DecisionPending => write!(f, "finish the choice in progress first"),
             RuleError::AlreadyBought => write!(f, "only one Ability per Hero at each Level Up"),
         }
     }

@@ -6,7 +6,7 @@ use crate::adventure::{Pending, Purchase, XpRef};
 use crate::effect::{Ability, Activation, Effect};
 use crate::error::RuleError;
 use crate::event::Event;
-use crate::game::{Game, Phase};
+use crate::game::{Game, Stage};
 use crate::hero::{AbilitySource, Hero};
 use crate::map::{Element, ElementState, RuneMatch};
 
@@ -31,7 +31,7 @@ impl Game {
     /// No card, choice or Combat is in progress: the Heroes are free to Explore.
     fn free(&self) -> bool {
         let a = self.adv();
-        self.phase == Phase::Exploring && a.pending.is_empty() && a.queue.is_empty() && a.resolving.is_empty()
+        self.stage == Stage::Exploring && a.pending.is_empty() && a.queue.is_empty() && a.resolving.is_empty()
     }
 
     /// Legendary Locations the Heroes may Encounter now.

@@ -10,13 +10,16 @@ use crate::combat::{Combat, Foe};
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
 use crate::hero::{Hero, HeroMat};
+use crate::phase::Phase;
 
 /// Saves carry this; a save from a newer format is refused with a clear message.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// Where play stands, mirroring the book's flow.
+/// The part of [`Phase`] the state stores: whether a Combat is on and how
+/// the game ended; the rest of the phase is read from the state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Phase {
+pub enum Stage {
+    /// Outside Combat (Exploring, Encountering, Level Up, Passage).
     Exploring,
     Combat,
     Won,
@@ -30,7 +33,8 @@ pub struct Game {
     pub heroes: Vec<Hero>,
     /// Light, Medium and Heavy Monster Action decks.
     pub monster_decks: Vec<MonsterDeck>,
-    pub phase: Phase,
+    #[serde(alias = "phase")]
+    pub stage: Stage,
     pub combat: Option<Combat>,
     /// Everything beyond Combat, in a full game (absent in a skirmish).
     pub adventure: Option<Box<crate::adventure::Adventure>>,
@@ -48,7 +52,7 @@ impl Game {
             rng,
             heroes,
             monster_decks,
-            phase: Phase::Exploring,
+            stage: Stage::Exploring,
             combat: None,
             adventure: None,
         }
@@ -66,18 +70,17 @@ impl Game {
     }
 
     pub fn is_over(&self) -> bool {
-        matches!(self.phase, Phase::Won | Phase::Lost(_))
+        matches!(self.stage, Stage::Won | Stage::Lost(_))
     }
 
-    /// Whether `action` is legal now.
+    /// Whether `action` is legal now: first whether the book allows it in
+    /// this [`Phase`] at all, then the action's own conditions.
     pub fn check(&self, action: &Action) -> Result<(), RuleError> {
-        if self.is_over() {
-            return Err(RuleError::GameOver);
-        }
-        match self.phase {
-            Phase::Combat => self.check_combat(action),
-            _ if self.adventure.is_some() => self.check_exploring(action),
-            _ => Err(RuleError::WrongStep { expected: "Combat" }),
+        let phase = self.phase();
+        phase.admits(action)?;
+        match phase {
+            Phase::Combat { .. } => self.check_combat(action),
+            _ => self.check_exploring(action),
         }
     }
 
@@ -86,10 +89,10 @@ impl Game {
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, RuleError> {
         self.check(&action)?;
         let mut events = Vec::new();
-        match self.phase {
-            Phase::Combat => {
+        match self.stage {
+            Stage::Combat => {
                 self.apply_combat(action, &mut events);
-                if self.phase == Phase::Exploring && self.adventure.is_some() {
+                if self.stage == Stage::Exploring && self.adventure.is_some() {
                     self.after_combat(&mut events);
                 }
             }
@@ -100,13 +103,10 @@ impl Game {
 
     /// Every legal action now; each passes [`Game::check`].
     pub fn legal_actions(&self) -> Vec<Action> {
-        if self.is_over() {
-            return Vec::new();
-        }
-        let candidates = match self.phase {
-            Phase::Combat => self.combat_candidates(),
-            _ if self.adventure.is_some() => self.exploring_candidates(),
-            _ => Vec::new(),
+        let candidates = match self.phase() {
+            Phase::Won | Phase::Lost(_) => Vec::new(),
+            Phase::Combat { .. } => self.combat_candidates(),
+            _ => self.exploring_candidates(),
         };
         candidates.into_iter().filter(|a| self.check(a).is_ok()).collect()
     }
@@ -114,7 +114,7 @@ impl Game {
     /// Ends the game: "The Heroes Lose if … One of the Heroes is Defeated."
     pub(crate) fn lose(&mut self, reason: LossReason, events: &mut Vec<Event>) {
         if !self.is_over() {
-            self.phase = Phase::Lost(reason.clone());
+            self.stage = Stage::Lost(reason.clone());
             events.push(Event::GameLost { reason });
         }
     }

@@ -23,6 +23,7 @@ pub mod legendary_location;
 pub mod map;
 pub mod monster;
 pub mod options;
+pub mod phase;
 pub mod record;
 pub mod rng;
 
@@ -35,7 +36,8 @@ pub use ecology::Ecology;
 pub use effect::{Ability, Activation, Effect, Whom};
 pub use error::RuleError;
 pub use event::{Event, LossReason};
-pub use game::{FORMAT_VERSION, Game, Phase};
+pub use game::{FORMAT_VERSION, Game, Stage};
+pub use phase::{Decision, Encountering, Phase};
 pub use hero::{AbilitySource, Hero, HeroClass, HeroMat};
 pub use monster::{MonsterCard, MonsterType};
 pub use options::{GameOptions, Variants};

@@ -28,7 +28,7 @@ fn big_map(content: &Content) -> Result<Game, String> {
         }
         let legal = g.legal_actions();
         let pick = |f: &dyn Fn(&Action) -> bool| legal.iter().find(|a| f(a)).cloned();
-        let a = if g.phase == Phase::Combat || g.pending().is_some() {
+        let a = if matches!(g.phase(), Phase::Combat { .. }) || g.pending().is_some() {
             legal[0].clone()
         } else {
             pick(&|a| matches!(a, Action::PlaceTile { .. }))
@@ -62,7 +62,7 @@ fn worst_combat_call(content: &Content) -> Result<(f64, usize), String> {
         let (a, b) = ((seed % 10) as usize, ((seed + 3) % 10) as usize);
         g.start_combat(vec![Foe::monster(monsters[a].clone(), 3), Foe::monster(monsters[b].clone(), 3)]);
         let mut bot = BotKind::Heuristic.make(seed);
-        while g.phase == Phase::Combat {
+        while matches!(g.phase(), Phase::Combat { .. }) {
             let started = Instant::now();
             let legal = std::hint::black_box(g.legal_actions());
             let us = started.elapsed().as_secs_f64() * 1e6;

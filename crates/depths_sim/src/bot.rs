@@ -59,7 +59,7 @@ pub struct HeuristicBot;
 impl Bot for HeuristicBot {
     fn choose(&mut self, g: &Game) -> Action {
         let legal = g.legal_actions();
-        if g.phase == Phase::Combat {
+        if matches!(g.phase(), Phase::Combat { .. }) {
             return combat_choice(g, &legal);
         }
         if let Some(p) = g.pending() {

@@ -66,7 +66,7 @@ pub fn play_one(
     }
     let adv = g.adventure().expect("full game");
     let ecology = adv.ecology.ecology;
-    let loss = match &g.phase {
+    let loss = match &g.phase() {
         Phase::Won => None,
         Phase::Lost(LossReason::DeadEnd) => Some(format!("dead end in {}", ecology.name())),
         Phase::Lost(LossReason::Stranded) => Some(format!("stranded in {}", ecology.name())),
@@ -81,7 +81,7 @@ pub fn play_one(
     (
         GameResult {
             seed,
-            won: g.phase == Phase::Won,
+            won: g.phase() == Phase::Won,
             loss,
             ecology,
             actions: count,

@@ -17,7 +17,7 @@ use crate::action_card::ActionCard;
 use crate::effect::{Ability, Activation, Effect, TargetKind, Whom, is_exploring_effect};
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
-use crate::game::{Game, Phase};
+use crate::game::{Game, Stage};
 use crate::hero::AbilitySource;
 
 /// Where a Round stands; the client mirrors this as a Bevy sub-state.
@@ -212,7 +212,7 @@ impl Game {
             avoid_queue: Vec::new(),
             foes,
         });
-        self.phase = Phase::Combat;
+        self.stage = Stage::Combat;
         if two_cards && n >= 2 {
             // "The players decide which Monster will be assigned to which hero."
             return events;
@@ -723,8 +723,11 @@ impl Game {
             let foes = self.combat.take().map(|c| c.foes).unwrap_or_default();
             if let Some(adv) = self.adventure.as_deref_mut() {
                 adv.defeated = foes;
+                self.stage = Stage::Exploring;
+            } else {
+                // A skirmish is only its fight.
+                self.stage = Stage::Won;
             }
-            self.phase = Phase::Exploring;
             events.push(Event::CombatWon);
         } else {
             self.start_round(events);
