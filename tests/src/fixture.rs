@@ -58,7 +58,7 @@ fn ecology_files(e: Ecology) -> Vec<(String, String)> {
             {"effect": "test", "target": [5, 10, 15], "cards": 2,
              "success": [{"effect": "heal_heroes", "amount": 2, "whom": "heroes"}],
              "failure": [{"effect": "damage_heroes", "amount": 1, "whom": "heroes"}]}]},
-        {"id": format!("{n}_cache"), "name": "Cache", "xp": 1, "effects": [{"effect": "draw_item"}]},
+        {"id": format!("{n}_cache"), "name": "Cache", "xp": 1, "effects": [{"effect": "gain_item", "item": "charm"}]},
         {"id": format!("{n}_bowl"), "name": "Brass Scrying Bowl", "xp": 2, "effects": [{"effect": "reveal_features", "count": 2}]},
         {"id": format!("{n}_keys"), "name": "Key Ring", "xp": 1, "effects": [{"effect": "keys", "amount": 1}]}
     ]});

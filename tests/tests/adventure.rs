@@ -85,3 +85,28 @@ fn a_party_record_after_level_up_starts_the_next_ecology() {
     }
     assert!(resumed.legal_actions().contains(&depths_rules::Action::DrawTile));
 }
+
+/// "Game Setup" refuses options it cannot set up, each with its own reason.
+#[test]
+fn setup_refuses_bad_options_with_a_typed_reason() {
+    use depths_rules::{ContentErrorKind, SetupError};
+    let setup = |heroes: &[&str]| Game::new(GameOptions::standard(heroes, 1), fixture()).map(|_| ()).unwrap_err();
+    assert_eq!(setup(&[]), SetupError::NoHeroes);
+    assert_eq!(setup(&["bren", "sil", "ava", "bren"]), SetupError::TooManyHeroes(4));
+    assert_eq!(setup(&["bren", "nobody"]), SetupError::UnknownHero("nobody".into()));
+    let twice = setup(&["sil", "sil"]);
+    assert!(matches!(&twice, SetupError::HeroTwice(name) if twice.to_string() == format!("{name} is chosen twice")));
+    assert_eq!(SetupError::NoHeroes.to_string(), "choose 1 to 3 Heroes");
+    // An Ecology still without its tiles loads, but cannot be started in.
+    let mut files = depths_tests::fixture::fixture_files();
+    files.iter_mut().find(|(n, _)| n == "caverns/tiles.json").unwrap().1 = "{\"tiles\": []}".into();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let content = depths_rules::Content::from_files(&refs).unwrap_or_else(|e| panic!("{e}"));
+    let mut options = GameOptions::standard(&["bren"], 1);
+    options.start = Ecology::Caverns;
+    let e = Game::new(options, content).map(|_| ()).unwrap_err();
+    let SetupError::Content(inner) = &e else { panic!("{e:?}") };
+    assert_eq!(inner.file, "caverns/tiles.json");
+    assert!(matches!(inner.kind, ContentErrorKind::Invalid(_)), "{inner:?}");
+    assert!(std::error::Error::source(&e).is_some());
+}

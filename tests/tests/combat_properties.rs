@@ -5,7 +5,7 @@ use depths_rules::action_card::MONSTER_POWER_CARDS;
 use depths_rules::effect::{Ability, Activation, Effect, Whom};
 use depths_rules::hero::{AbilityCard, HeroClass, OwnedAbility};
 use depths_rules::monster::{MonsterCard, MonsterType};
-use depths_rules::{Action, CardId, Difficulty, Foe, Game, GameRng, Phase, Target};
+use depths_rules::{Action, CardId, Difficulty, FORMAT_VERSION, Foe, Game, GameRng, Phase, SaveError, Target};
 use depths_tests::*;
 
 fn spell(name: &str, activation: Activation, effects: Vec<Effect>, exhaust: bool) -> OwnedAbility {
@@ -266,8 +266,33 @@ fn saves_carry_a_format_version_and_bad_saves_get_a_message() {
     assert!(text.contains("\"format_version\":1"));
     let future = text.replacen("\"format_version\":1", "\"format_version\":999", 1);
     let err = Game::load_json(&future).unwrap_err();
-    assert!(err.contains("newer"), "{err}");
+    assert_eq!(err, SaveError::NewerFormat { found: 999, supported: FORMAT_VERSION });
+    assert_eq!(err.to_string(), "save format 999 is newer than this game understands (1)");
+    // Cut short before the header is even whole: not recognisably a save.
     let err = Game::load_json("{\"format_version\":1,\"rng\":").unwrap_err();
-    assert!(err.contains("save"), "{err}");
-    assert!(Game::load_json("not json").unwrap_err().contains("not a Forgotten Depths save"));
+    assert!(matches!(err, SaveError::NotASave { .. }), "{err:?}");
+    let err = Game::load_json("not json").unwrap_err();
+    let SaveError::NotASave { reason } = &err else { panic!("{err:?}") };
+    assert_eq!(err.to_string(), format!("not a Forgotten Depths save: {reason}"));
+    let err = Game::load_json("{\"heroes\": []}").unwrap_err();
+    assert!(matches!(&err, SaveError::NotASave { reason } if reason.contains("format_version")), "{err:?}");
+}
+
+/// A save of a known format whose data is damaged says where: line and column.
+#[test]
+fn a_corrupt_save_names_the_line_and_column() {
+    let (g, _) = play_random(5, 3);
+    assert!(matches!(g.phase(), Phase::Combat { .. }));
+    let value: serde_json::Value = serde_json::from_str(&g.save_json()).unwrap();
+    let pretty = serde_json::to_string_pretty(&value).unwrap();
+    let bad = pretty.replacen("\"stage\": \"Combat\"", "\"stage\": \"Nowhere\"", 1);
+    assert_ne!(bad, pretty);
+    let (at, text) = bad.lines().enumerate().find(|(_, l)| l.contains("Nowhere")).unwrap();
+    let start = text.find("\"Nowhere\"").unwrap();
+    let err = Game::load_json(&bad).unwrap_err();
+    let SaveError::Corrupt { line, column, reason } = &err else { panic!("{err:?}") };
+    assert_eq!(*line, at + 1, "{err}");
+    assert!((start + 1..=start + "\"Nowhere\"".len()).contains(column), "{err}: the value spans from {}", start + 1);
+    assert!(reason.contains("Nowhere") && !reason.contains(" at line "), "{reason}");
+    assert_eq!(err.to_string(), format!("corrupt save: {reason} at line {line} column {column}"));
 }

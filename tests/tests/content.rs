@@ -1,7 +1,11 @@
-//! The shipped content loads, validates and matches the rulebook's Components.
+//! The shipped content loads, validates and matches the rulebook's Components;
+//! each kind of content error names its file (and card) and says what is wrong.
 
-use depths_rules::Content;
 use depths_rules::content::{BUILTIN_FILES, file_names};
+use depths_rules::effect::Effect;
+use depths_rules::{Content, ContentError, ContentErrorKind, Ecology};
+use depths_tests::fixture::fixture_files;
+use serde_json::{Value, json};
 
 #[test]
 fn every_content_file_is_shipped_and_loads() {
@@ -20,9 +24,11 @@ fn a_malformed_file_is_named_with_the_reason() {
     files[i].1 = "{ \"heroes\": [ { \"id\": \"bren\" } ] }";
     let e = Content::from_files(&files).unwrap_err();
     assert_eq!(e.file, "heroes.json");
-    assert!(e.reason.contains("missing field"), "{e}");
+    let ContentErrorKind::Parse { line: 1, column, message } = &e.kind else { panic!("{e:?}") };
+    assert!(message.starts_with("missing field") && *column > 0, "{e}");
     files.remove(i);
     let e = Content::from_files(&files).unwrap_err();
+    assert_eq!(e.kind, ContentErrorKind::Missing);
     assert_eq!(e.to_string(), "heroes.json: file is missing");
 }
 
@@ -30,7 +36,8 @@ fn a_malformed_file_is_named_with_the_reason() {
 fn missing_content_folder_names_the_file() {
     let e = Content::load_dir(std::path::Path::new("/nonexistent")).unwrap_err();
     assert_eq!(e.file, "heroes.json");
-    assert!(e.reason.starts_with("cannot read"));
+    assert!(matches!(e.kind, ContentErrorKind::Unreadable(_)), "{e:?}");
+    assert!(e.to_string().starts_with("heroes.json: cannot read: "), "{e}");
 }
 
 /// "Components" and the published set: counts, chests, campfires, tokens, blades.
@@ -53,7 +60,9 @@ fn a_dangling_reference_names_the_card() {
     let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
     let e = Content::from_files(&refs).unwrap_err();
     assert_eq!(e.file, "caverns/features.json");
-    assert!(e.reason.contains("crazed_bipedal_saurian"), "{e}");
+    let ContentErrorKind::UnknownReference { card, id, .. } = &e.kind else { panic!("{e:?}") };
+    assert_eq!((card.as_str(), id.as_str()), ("three_toed_tracks", "crazed_bipedal_saurian"));
+    assert!(e.to_string().contains("crazed_bipedal_saurian"), "{e}");
 }
 
 /// "Rules text on a card is generated from its effects": names, not ids.
@@ -69,4 +78,129 @@ fn card_text_names_items_and_monsters() {
     let text = content.effect_text(&tracks.effects);
     assert!(text.contains("Crazed Bipedal Saurian"), "{text}");
     assert!(!text.contains("crazed_bipedal_saurian"), "{text}");
+}
+
+/// Loads the fixture with one file changed by `edit`.
+fn fixture_with(file: &str, edit: impl FnOnce(&mut Value)) -> Result<Content, ContentError> {
+    let mut files = fixture_files();
+    let text = &mut files.iter_mut().find(|(n, _)| n == file).unwrap_or_else(|| panic!("no {file}")).1;
+    let mut value: Value = serde_json::from_str(text).unwrap();
+    edit(&mut value);
+    *text = value.to_string();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    Content::from_files(&refs)
+}
+
+/// The fixture's feature `id` in `value` (a features.json).
+fn feature<'a>(value: &'a mut Value, id: &str) -> &'a mut Value {
+    value["features"].as_array_mut().unwrap().iter_mut().find(|f| f["id"] == id).unwrap()
+}
+
+#[test]
+fn a_syntax_error_names_its_line_and_column() {
+    let mut files = fixture_files();
+    let text = &mut files.iter_mut().find(|(n, _)| n == "ruins/monsters.json").unwrap().1;
+    *text = "{\n  \"monsters\": [\n    { \"id\": \"grub\",, }\n  ]\n}".to_string();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let e = Content::from_files(&refs).unwrap_err();
+    assert_eq!(e.file, "ruins/monsters.json");
+    let ContentErrorKind::Parse { line, column, message } = &e.kind else { panic!("{e:?}") };
+    assert_eq!((*line, *column), (3, 20), "{e}");
+    assert_eq!(e.to_string(), format!("ruins/monsters.json: {message} at line 3 column 20"));
+}
+
+#[test]
+fn an_id_used_twice_is_named() {
+    let e =
+        fixture_with("caverns/features.json", |v| feature(v, "caverns_well")["id"] = json!("ruins_well")).unwrap_err();
+    assert_eq!(e, ContentError::new("caverns/features.json", ContentErrorKind::Duplicate { id: "ruins_well".into() }));
+    assert_eq!(e.to_string(), "caverns/features.json: duplicate id \"ruins_well\"");
+}
+
+#[test]
+fn an_unknown_item_is_a_dangling_reference() {
+    let e = fixture_with("ruins/features.json", |v| feature(v, "ruins_cache")["effects"][0]["item"] = json!("charn"))
+        .unwrap_err();
+    let kind = ContentErrorKind::UnknownReference { card: "ruins_cache".into(), what: "item", id: "charn".into() };
+    assert_eq!(e, ContentError::new("ruins/features.json", kind));
+    assert_eq!(e.to_string(), "ruins/features.json: ruins_cache: unknown item \"charn\"");
+}
+
+#[test]
+fn any_other_broken_rule_is_invalid_and_names_the_card() {
+    let e = fixture_with("classes/rogue.json", |v| v["items"][2]["hands"] = json!(3)).unwrap_err();
+    assert_eq!(
+        e,
+        ContentError::new("classes/rogue.json", ContentErrorKind::Invalid("item rogue_pike: at most 2 hands".into()))
+    );
+    assert_eq!(e.to_string(), "classes/rogue.json: item rogue_pike: at most 2 hands");
+}
+
+/// "Chests and Legendary Locations are the only places to find Items", and
+/// "Some Features and Legendary Locations provide Items with limited numbers
+/// of uses" (Limited-Use Item Tokens): no shipped Feature draws an Item, and
+/// every Item a Feature gives has uses.
+#[test]
+fn shipped_features_give_only_limited_use_items_chests_and_legendary_locations_the_rest() {
+    let content = Content::builtin().unwrap_or_else(|e| panic!("{e}"));
+    fn walk<'a>(effects: &'a [Effect], out: &mut Vec<&'a Effect>) {
+        for e in effects {
+            out.push(e);
+            if let Effect::Test { success, failure, .. } = e {
+                walk(success, out);
+                walk(failure, out);
+            }
+        }
+    }
+    let mut given = 0;
+    for eco in Ecology::ALL {
+        for f in &content.ecology(eco).features {
+            let mut all = Vec::new();
+            walk(&f.effects, &mut all);
+            for e in all {
+                assert_ne!(*e, Effect::DrawItem, "{eco:?} feature {} draws an Item", f.id);
+                if let Effect::GainItem { item } = e {
+                    let card = content.item(item).unwrap_or_else(|| panic!("{}: no item {item}", f.id));
+                    assert!(card.uses.is_some_and(|u| u > 0), "{eco:?} feature {} gives {item}, not limited-use", f.id);
+                    given += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(given, 9, "three Features in each Ecology give a limited-use Item");
+}
+
+/// The same rule, enforced by the loader: a Feature that draws an Item — here
+/// inside a test's success — is refused, naming the file and the card.
+#[test]
+fn a_feature_that_draws_an_item_is_refused_chests_and_legendary_locations_are_the_only_places() {
+    let e = fixture_with("caverns/features.json", |v| {
+        feature(v, "caverns_well")["effects"][0]["success"] = json!([{"effect": "draw_item"}]);
+    })
+    .unwrap_err();
+    assert_eq!(e.file, "caverns/features.json");
+    assert_eq!(e.kind, ContentErrorKind::FeatureItem { card: "caverns_well".into(), item: None });
+    let text = e.to_string();
+    assert!(text.starts_with("caverns/features.json: caverns_well: a Feature cannot draw an Item"), "{text}");
+}
+
+/// "Some Features … provide Items with limited numbers of uses": a Feature
+/// that gives an Item without uses is refused too; a Legendary Location may.
+#[test]
+fn a_feature_that_gives_an_unlimited_item_is_refused() {
+    let e = fixture_with("ruins/features.json", |v| {
+        feature(v, "ruins_cache")["effects"] = json!([{"effect": "gain_item", "item": "fighter_shield"}]);
+    })
+    .unwrap_err();
+    assert_eq!(e.file, "ruins/features.json");
+    assert_eq!(
+        e.kind,
+        ContentErrorKind::FeatureItem { card: "ruins_cache".into(), item: Some("fighter_shield".into()) }
+    );
+    assert!(e.to_string().contains("\"fighter_shield\" has no uses"), "{e}");
+    // Legendary Locations may give any Item, or draw one.
+    fixture_with("ruins/legendary_locations.json", |v| {
+        v["cards"][1]["effects"] = json!([{"effect": "gain_item", "item": "fighter_shield"}, {"effect": "draw_item"}]);
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
 }

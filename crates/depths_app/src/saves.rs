@@ -134,10 +134,10 @@ fn parse_save(text: &str) -> Result<(Game, Option<Table>), String> {
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("not a Forgotten Depths save: {e}"))?;
     if value.get("table").is_none() {
-        return Ok((Game::load_json(text)?, None));
+        return Ok((Game::load_json(text).map_err(|e| e.to_string())?, None));
     }
     let file: SaveFile = serde_json::from_value(value).map_err(|e| format!("corrupt save: {e}"))?;
-    let game = Game::load_json(&file.game.to_string())?;
+    let game = Game::load_json(&file.game.to_string()).map_err(|e| e.to_string())?;
     if file.table.players.owners.iter().any(|&p| p >= file.table.players.names.len()) {
         return Err("corrupt save: a Hero belongs to a player who is not at the table".into());
     }

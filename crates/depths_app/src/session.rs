@@ -206,7 +206,7 @@ impl Session {
     /// just before it. Possible until the next action.
     pub fn undo_placement(&mut self) -> Result<(), String> {
         let point = self.undo.take().ok_or("There is no tile placement to undo.")?;
-        self.game = Game::load_json(&point.json)?;
+        self.game = Game::load_json(&point.json).map_err(|e| e.to_string())?;
         self.log.truncate(point.log_len);
         self.log.push(format!("Undid the placement of {} (restored the game from before it).", point.tile));
         self.turn = point.turn;

@@ -7,6 +7,7 @@ use crate::action_card::ActionCard;
 use crate::combat::{FinalEntity, Foe};
 use crate::content::{Content, ContentError};
 use crate::effect::Effect;
+use crate::error::SetupError;
 use crate::event::Event;
 use crate::feature::{FeatureCard, ReferenceCard};
 use crate::game::Game;
@@ -211,16 +212,18 @@ pub struct Adventure {
 
 impl Game {
     /// "Game Setup" for the chosen Heroes, starting Ecology and variants.
-    pub fn new(options: GameOptions, content: Content) -> Result<Game, ContentError> {
+    pub fn new(options: GameOptions, content: Content) -> Result<Game, SetupError> {
         Game::set_up(options, content, true)
     }
 
     /// Game Setup; `lower_start` gives the Abilities and Items of "Starting
     /// at a Lower Ecology" (a game recreated from its records has them already).
-    pub(crate) fn set_up(options: GameOptions, content: Content, lower_start: bool) -> Result<Game, ContentError> {
-        let bad = |reason: String| ContentError { file: "new game".into(), reason };
-        if options.heroes.is_empty() || options.heroes.len() > 3 {
-            return Err(bad("choose 1 to 3 Heroes".into()));
+    pub(crate) fn set_up(options: GameOptions, content: Content, lower_start: bool) -> Result<Game, SetupError> {
+        if options.heroes.is_empty() {
+            return Err(SetupError::NoHeroes);
+        }
+        if options.heroes.len() > 3 {
+            return Err(SetupError::TooManyHeroes(options.heroes.len()));
         }
         let level = match options.start {
             Ecology::Ruins => 1,
@@ -229,9 +232,9 @@ impl Game {
         };
         let mut mats: Vec<HeroMat> = Vec::new();
         for id in &options.heroes {
-            let mat = content.hero(id).ok_or_else(|| bad(format!("no Hero \"{id}\"")))?.clone();
+            let mat = content.hero(id).ok_or_else(|| SetupError::UnknownHero(id.clone()))?.clone();
             if mats.iter().any(|m| m.name == mat.name) {
-                return Err(bad(format!("{} is chosen twice", mat.name)));
+                return Err(SetupError::HeroTwice(mat.name));
             }
             mats.push(mat);
         }
@@ -257,7 +260,8 @@ impl Game {
                     .collect(),
             );
         }
-        let ecology = setup_ecology(&content, options.start, &options, rng).map_err(bad)?;
+        let ecology = setup_ecology(&content, options.start, &options, rng)
+            .map_err(|r| ContentError::invalid(&crate::content::tiles_file(options.start), r))?;
         let keys = if options.variants.six_keys { 6 } else { 3 };
         let start = options.start;
         let start_with_ability = options.variants.start_with_ability;

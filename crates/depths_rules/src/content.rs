@@ -21,24 +21,82 @@ use crate::monster::{EntityPart, EntityPartCard, EntityTailCard, MonsterCard};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ContentError {
     pub file: String,
-    pub reason: String,
+    pub kind: ContentErrorKind,
+}
+
+/// What is wrong with a content file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContentErrorKind {
+    /// The file is not among those given.
+    Missing,
+    /// The file could not be read from disk.
+    Unreadable(String),
+    /// Not JSON, or not the shape the file must have.
+    Parse { line: usize, column: usize, message: String },
+    /// Two cards (in any files) share an id.
+    Duplicate { id: String },
+    /// A card names an Item or Monster that does not exist (`what` says which kind).
+    UnknownReference { card: String, what: &'static str, id: String },
+    /// A Feature gives an Item that is not a limited-use one: "Chests and
+    /// Legendary Locations are the only places to find Items", and "Some
+    /// Features … provide Items with limited numbers of uses". `item` is
+    /// `None` for a `draw_item` (an Item from the Item Cards).
+    FeatureItem { card: String, item: Option<String> },
+    /// Any other broken rule (naming the card, where there is one).
+    Invalid(String),
+}
+
+impl std::fmt::Display for ContentErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ContentErrorKind::Missing => write!(f, "file is missing"),
+            ContentErrorKind::Unreadable(why) => write!(f, "cannot read: {why}"),
+            ContentErrorKind::Parse { line: 0, message, .. } => write!(f, "{message}"),
+            ContentErrorKind::Parse { line, column, message } => write!(f, "{message} at line {line} column {column}"),
+            ContentErrorKind::Duplicate { id } => write!(f, "duplicate id \"{id}\""),
+            ContentErrorKind::UnknownReference { card, what, id } => write!(f, "{card}: unknown {what} \"{id}\""),
+            ContentErrorKind::FeatureItem { card, item: None } => write!(
+                f,
+                "{card}: a Feature cannot draw an Item (only Chests and Legendary Locations give Items from the Item \
+                 Cards); give a limited-use Item with gain_item"
+            ),
+            ContentErrorKind::FeatureItem { card, item: Some(item) } => {
+                write!(f, "{card}: a Feature gives only limited-use Items, and \"{item}\" has no uses")
+            }
+            ContentErrorKind::Invalid(why) => write!(f, "{why}"),
+        }
+    }
 }
 
 impl std::fmt::Display for ContentError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.file, self.reason)
+        write!(f, "{}: {}", self.file, self.kind)
     }
 }
 
 impl std::error::Error for ContentError {}
 
+impl ContentError {
+    pub fn new(file: &str, kind: ContentErrorKind) -> ContentError {
+        ContentError { file: file.to_string(), kind }
+    }
+
+    /// A broken rule in `file` ([`ContentErrorKind::Invalid`]).
+    pub fn invalid(file: &str, reason: impl Into<String>) -> ContentError {
+        ContentError::new(file, ContentErrorKind::Invalid(reason.into()))
+    }
+}
+
 fn err(file: &str, reason: impl Into<String>) -> ContentError {
-    ContentError { file: file.to_string(), reason: reason.into() }
+    ContentError::invalid(file, reason)
 }
 
 /// Parses one content file, naming it in any error.
 pub fn parse<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, ContentError> {
-    serde_json::from_str(text).map_err(|e| err(file, e.to_string()))
+    serde_json::from_str(text).map_err(|e| {
+        let (line, column, message) = crate::error::json_position(&e);
+        ContentError::new(file, ContentErrorKind::Parse { line, column, message })
+    })
 }
 
 /// A class's Item Cards, Ability Cards and Item Action Cards.
@@ -141,6 +199,11 @@ fn eco_dir(e: Ecology) -> &'static str {
     }
 }
 
+/// The Map Tiles file of an Ecology.
+pub fn tiles_file(e: Ecology) -> String {
+    format!("{}/tiles.json", eco_dir(e))
+}
+
 pub const CLASSES: [(HeroClass, &str); 3] =
     [(HeroClass::Fighter, "fighter"), (HeroClass::Wizard, "wizard"), (HeroClass::Rogue, "rogue")];
 
@@ -234,7 +297,11 @@ impl Content {
     /// Builds the content from `(path, text)` pairs, validating every card.
     pub fn from_files(files: &[(&str, &str)]) -> Result<Content, ContentError> {
         let text = |name: &str| -> Result<&str, ContentError> {
-            files.iter().find(|(f, _)| *f == name).map(|(_, t)| *t).ok_or_else(|| err(name, "file is missing"))
+            files
+                .iter()
+                .find(|(f, _)| *f == name)
+                .map(|(_, t)| *t)
+                .ok_or_else(|| ContentError::new(name, ContentErrorKind::Missing))
         };
         let heroes: HeroesFile = parse("heroes.json", text("heroes.json")?)?;
         let treasures: TreasuresFile = parse("treasures.json", text("treasures.json")?)?;
@@ -276,7 +343,8 @@ impl Content {
         let mut owned = Vec::new();
         for name in file_names() {
             let path = dir.join(&name);
-            let text = std::fs::read_to_string(&path).map_err(|e| err(&name, format!("cannot read: {e}")))?;
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| ContentError::new(&name, ContentErrorKind::Unreadable(e.to_string())))?;
             owned.push((name, text));
         }
         let files: Vec<(&str, &str)> = owned.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
@@ -348,7 +416,11 @@ impl Content {
     fn validate(&self) -> Result<(), ContentError> {
         let mut ids = BTreeSet::new();
         let mut unique = |file: &str, id: &str| -> Result<(), ContentError> {
-            if ids.insert(id.to_string()) { Ok(()) } else { Err(err(file, format!("duplicate id \"{id}\""))) }
+            if ids.insert(id.to_string()) {
+                Ok(())
+            } else {
+                Err(ContentError::new(file, ContentErrorKind::Duplicate { id: id.to_string() }))
+            }
         };
         let hero_ability = |file: &str, owner: &str, a: &Ability| -> Result<(), ContentError> {
             a.validate().map_err(|r| err(file, format!("{owner}: {r}")))?;
@@ -460,17 +532,21 @@ impl Content {
         letters: &BTreeSet<char>,
     ) -> Result<(), ContentError> {
         for e in all_effects(effects) {
+            let unknown = |what: &'static str, name: &str| {
+                let kind = ContentErrorKind::UnknownReference { card: id.to_string(), what, id: name.to_string() };
+                Err(ContentError::new(file, kind))
+            };
             let bad = match e {
-                Effect::GainItem { item } if self.item(item).is_none() => Some(format!("unknown item \"{item}\"")),
+                Effect::GainItem { item } if self.item(item).is_none() => return unknown("item", item),
                 Effect::FightNamedMonster { monster }
                     if !eco.monsters.iter().chain(&eco.stair_guardians).any(|m| &m.id == monster) =>
                 {
-                    Some(format!("unknown monster \"{monster}\""))
+                    return unknown("monster", monster);
                 }
                 Effect::ShuffleIntoMonsters { monster }
                     if !eco.monsters.iter().any(|m| &m.id == monster && m.set_aside) =>
                 {
-                    Some(format!("\"{monster}\" is not a set-aside Monster of this Ecology"))
+                    return unknown("set-aside Monster of this Ecology", monster);
                 }
                 Effect::GoToPile { letter } if !letters.contains(letter) => {
                     Some(format!("pile {letter} does not exist in this pattern"))
@@ -484,6 +560,22 @@ impl Content {
             if let Some(reason) = bad {
                 return Err(err(file, format!("{id}: {reason}")));
             }
+        }
+        Ok(())
+    }
+
+    /// "Chests and Legendary Locations are the only places to find Items", and
+    /// "Some Features and Legendary Locations provide Items with limited
+    /// numbers of uses": a Feature draws no Item from the Item Cards and gains
+    /// only Items with `uses`, however deep in its tests.
+    fn check_feature_items(&self, file: &str, card: &FeatureCard) -> Result<(), ContentError> {
+        for e in all_effects(&card.effects) {
+            let item = match e {
+                Effect::DrawItem => None,
+                Effect::GainItem { item } if self.item(item).is_some_and(|i| i.uses.is_none()) => Some(item.clone()),
+                _ => continue,
+            };
+            return Err(ContentError::new(file, ContentErrorKind::FeatureItem { card: card.id.clone(), item }));
         }
         Ok(())
     }
@@ -529,6 +621,7 @@ impl Content {
         for f in &eco.features {
             unique(&features_file, &f.id)?;
             self.check_card_effects(&features_file, &f.id, &f.effects, eco, &none)?;
+            self.check_feature_items(&features_file, f)?;
         }
         let ll_file = format!("{d}/legendary_locations.json");
         let patterns_file = format!("{d}/rune_patterns.json");

@@ -109,7 +109,9 @@ pub enum Effect {
     Keys {
         amount: i8,
     },
-    /// One Hero the players choose draws an Item from their Item Cards.
+    /// One Hero the players choose draws an Item from their Item Cards (a
+    /// Legendary Location's; a Feature gives only limited-use Items, by
+    /// [`Effect::GainItem`]).
     DrawItem,
     /// One Hero the players choose gains this particular Item (Legendary
     /// Location treasures, limited-use Items, the Fabled Blades).

@@ -1,6 +1,9 @@
-//! Why an action is illegal. An illegal action never changes the game.
+//! Why an action is illegal (an illegal action never changes the game), and
+//! why a new game cannot be set up.
 
 use serde::{Deserialize, Serialize};
+
+use crate::content::ContentError;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RuleError {
@@ -113,3 +116,52 @@ impl std::fmt::Display for RuleError {
 }
 
 impl std::error::Error for RuleError {}
+
+/// Why [`crate::Game::new`] (or [`crate::Game::from_record`]) cannot set up a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    NoHeroes,
+    /// More than 3 Heroes chosen (the count).
+    TooManyHeroes(usize),
+    /// No Hero Mat has this id.
+    UnknownHero(String),
+    /// The same Hero (by name) chosen twice.
+    HeroTwice(String),
+    /// The content cannot be set up (an Ecology without its tiles…).
+    Content(ContentError),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::NoHeroes | SetupError::TooManyHeroes(_) => write!(f, "choose 1 to 3 Heroes"),
+            SetupError::UnknownHero(id) => write!(f, "no Hero \"{id}\""),
+            SetupError::HeroTwice(name) => write!(f, "{name} is chosen twice"),
+            SetupError::Content(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SetupError::Content(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ContentError> for SetupError {
+    fn from(e: ContentError) -> SetupError {
+        SetupError::Content(e)
+    }
+}
+
+/// serde_json's message without the " at line L column C" it ends with, and the position.
+pub(crate) fn json_position(e: &serde_json::Error) -> (usize, usize, String) {
+    let (line, column) = (e.line(), e.column());
+    let text = e.to_string();
+    let suffix = format!(" at line {line} column {column}");
+    let message = text.strip_suffix(&suffix).unwrap_or(&text).to_string();
+    (line, column, message)
+}

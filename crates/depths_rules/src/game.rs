@@ -120,22 +120,11 @@ impl Game {
     }
 
     pub fn save_json(&self) -> String {
-        serde_json::to_string(self).expect("game state always serializes")
+        crate::save::to_json(self)
     }
 
-    /// Loads a save, refusing corrupt data or a newer format with a message.
-    pub fn load_json(text: &str) -> Result<Game, String> {
-        #[derive(Deserialize)]
-        struct Header {
-            format_version: u32,
-        }
-        let header: Header = serde_json::from_str(text).map_err(|e| format!("not a Forgotten Depths save: {e}"))?;
-        if header.format_version > FORMAT_VERSION {
-            return Err(format!(
-                "save format {} is newer than this game understands ({FORMAT_VERSION})",
-                header.format_version
-            ));
-        }
-        serde_json::from_str(text).map_err(|e| format!("corrupt save: {e}"))
+    /// Loads a save, refusing corrupt data or a newer format ([`crate::save`]).
+    pub fn load_json(text: &str) -> Result<Game, crate::save::SaveError> {
+        crate::save::from_json(text)
     }
 }

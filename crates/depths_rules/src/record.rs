@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::Ecology;
 use crate::action_card::ActionCard;
 use crate::adventure::{AdventureRecord, XpCard, class_index};
-use crate::content::{Content, ContentError};
+use crate::content::Content;
+use crate::error::SetupError;
 use crate::game::Game;
 use crate::hero::{OwnedAbility, OwnedItem, third_power_card};
 use crate::options::GameOptions;
@@ -73,7 +74,7 @@ impl Game {
     }
 
     /// Recreates the Heroes from their records at the start of `record.next_ecology`.
-    pub fn from_record(record: &PartyRecord, content: Content, seed: u64) -> Result<Game, ContentError> {
+    pub fn from_record(record: &PartyRecord, content: Content, seed: u64) -> Result<Game, SetupError> {
         let mut options = record.options.clone();
         options.start = record.next_ecology;
         options.seed = seed;

@@ -1,0 +1,55 @@
+//! Saving and loading a whole [`Game`] as JSON, and why a save is refused.
+
+use serde::Deserialize;
+
+use crate::error::json_position;
+use crate::game::{FORMAT_VERSION, Game};
+
+/// Why a save cannot be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveError {
+    /// Not JSON, or JSON without a `format_version`.
+    NotASave { reason: String },
+    /// Written by a newer version of the game.
+    NewerFormat { found: u32, supported: u32 },
+    /// A save of a format this game knows, but its data does not fit it.
+    Corrupt { line: usize, column: usize, reason: String },
+}
+
+impl std::fmt::Display for SaveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveError::NotASave { reason } => write!(f, "not a Forgotten Depths save: {reason}"),
+            SaveError::NewerFormat { found, supported } => {
+                write!(f, "save format {found} is newer than this game understands ({supported})")
+            }
+            SaveError::Corrupt { line: 0, reason, .. } => write!(f, "corrupt save: {reason}"),
+            SaveError::Corrupt { line, column, reason } => {
+                write!(f, "corrupt save: {reason} at line {line} column {column}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SaveError {}
+
+/// The game as JSON; everything in it, random generator included, serializes.
+pub fn to_json(game: &Game) -> String {
+    serde_json::to_string(game).expect("game state always serializes")
+}
+
+/// Reads a save, refusing what is not one, a newer format, or corrupt data.
+pub fn from_json(text: &str) -> Result<Game, SaveError> {
+    #[derive(Deserialize)]
+    struct Header {
+        format_version: u32,
+    }
+    let header: Header = serde_json::from_str(text).map_err(|e| SaveError::NotASave { reason: e.to_string() })?;
+    if header.format_version > FORMAT_VERSION {
+        return Err(SaveError::NewerFormat { found: header.format_version, supported: FORMAT_VERSION });
+    }
+    serde_json::from_str(text).map_err(|e| {
+        let (line, column, reason) = json_position(&e);
+        SaveError::Corrupt { line, column, reason }
+    })
+}
