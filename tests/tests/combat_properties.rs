@@ -1,143 +1,9 @@
 //! Random play: thousands of seeded combats through random legal actions,
 //! with the invariants checked after every step; replay and save round-trips.
 
-use depths_rules::action_card::MONSTER_POWER_CARDS;
-use depths_rules::effect::{Ability, Activation, Effect, Whom};
-use depths_rules::hero::{AbilityCard, HeroClass, OwnedAbility};
-use depths_rules::monster::{MonsterCard, MonsterType};
-use depths_rules::{Action, CardId, Difficulty, FORMAT_VERSION, Foe, Game, GameRng, Phase, SaveError, Target};
+use depths_rules::{Action, CardId, FORMAT_VERSION, Game, GameRng, Phase, SaveError, Target};
+use depths_tests::properties::{Census, check_invariants};
 use depths_tests::*;
-
-fn spell(name: &str, activation: Activation, effects: Vec<Effect>, exhaust: bool) -> OwnedAbility {
-    OwnedAbility {
-        card: AbilityCard {
-            id: name.into(),
-            class: HeroClass::Wizard,
-            ability: Ability { name: name.into(), activation, effects, exhaust_after_use: exhaust },
-        },
-        exhausted: false,
-    }
-}
-
-/// A varied pool of Monster Cards exercising every type and monster effect.
-fn monster_pool() -> Vec<MonsterCard> {
-    let mut pair =
-        monster("Twin Lurkers", Difficulty::II, [5, 9, 13], vec![passive("Hide", vec![Effect::Armor { amount: 1 }])]);
-    pair.monster_type = MonsterType::Pair;
-    pair.health_states = states(&[(2, 2, 2), (1, 1, 2)]);
-    let mut horde = monster(
-        "Rat Swarm",
-        Difficulty::I,
-        [2, 4, 6],
-        vec![power("Gnaw", vec![Effect::LoseStoredPower { whom: Whom::Hero }])],
-    );
-    horde.monster_type = MonsterType::Horde(5);
-    horde.health_states = states(&[(5, 2, 1), (4, 2, 1), (3, 2, 2), (2, 1, 2), (1, 1, 2)]);
-    vec![
-        sentient_vapor(),
-        shrieking_shroud(),
-        withered_shade(),
-        skeletal_warriors(),
-        pair,
-        horde,
-        monster(
-            "Glass Wraith",
-            Difficulty::III,
-            [10, 20, 30],
-            vec![
-                passive("Unreal", vec![Effect::ResistNonMagic, Effect::MonsterCardBonus { amount: 1 }]),
-                power("Shatter", vec![Effect::DamageHeroes { amount: 3, whom: Whom::Heroes, ignore_armor: true }]),
-                power("Mend", vec![Effect::HealMonster { amount: 3 }]),
-            ],
-        ),
-    ]
-}
-
-fn random_game(seed: u64) -> Game {
-    let mut rng = GameRng::from_seed(seed);
-    let n = 1 + rng.below(3) as usize;
-    let heroes: Vec<String> = ["bren", "sil", "ava"][..n]
-        .iter()
-        .map(|id| if rng.below(2) == 0 { id.to_string() } else { format!("{id}_alt") })
-        .collect();
-    let mut g = Game::with_heroes(heroes.iter().map(|h| mat(h)).collect(), 1 + rng.below(3) as u8, seed);
-    for hero in &mut g.heroes {
-        if rng.below(2) == 0 {
-            hero.items.push(equipped_item(
-                "Mail",
-                1,
-                rng.below(2) == 0,
-                vec![power("Parry", vec![Effect::Armor { amount: 2 }])],
-            ));
-        }
-        if rng.below(2) == 0 {
-            hero.abilities.push(spell(
-                "Searing Dart",
-                Activation::Power(1),
-                vec![Effect::DamageMonster { amount: 4, magic: true }],
-                true,
-            ));
-            hero.abilities.push(spell("Recall", Activation::Block, vec![Effect::Retrieve], false));
-            hero.abilities.push(spell("Keen Eye", Activation::Power(2), vec![Effect::ReplacePlayedCard], false));
-            hero.abilities.push(spell(
-                "Hex",
-                Activation::Power(1),
-                vec![Effect::ModifyMonsterCard { delta: -2 }],
-                false,
-            ));
-        }
-    }
-    let pool = monster_pool();
-    let count = g.heroes.len();
-    let foes: Vec<Foe> = match rng.below(6) {
-        0 => vec![Foe::final_entity(final_entity(), count)],
-        1 | 2 => {
-            let a = rng.below(pool.len() as u32) as usize;
-            let b = (a + 1 + rng.below(pool.len() as u32 - 1) as usize) % pool.len();
-            vec![Foe::monster(pool[a].clone(), count), Foe::monster(pool[b].clone(), count)]
-        }
-        _ => vec![Foe::monster(pool[rng.below(pool.len() as u32) as usize].clone(), count)],
-    };
-    g.start_combat(foes);
-    g
-}
-
-/// Card counts conserved per deck, health within bounds, no Power Card in a hand.
-fn check_invariants(g: &Game, hero_cards: &[usize]) {
-    let c = g.combat();
-    for (h, hero) in g.heroes.iter().enumerate() {
-        let on_table: usize = c.map_or(0, |c| {
-            c.engagements
-                .iter()
-                .filter(|e| e.hero as usize == h)
-                .map(|e| e.slots.iter().filter(|s| s.hero.is_some()).count())
-                .sum()
-        });
-        assert_eq!(hero.cards_held() + on_table, hero_cards[h], "hero {h} cards conserved");
-        assert!(hero.health <= hero.max_health());
-        assert!(hero.hand.iter().all(|c| !c.power), "no Power Card in a hand");
-        assert!(hero.hand.len() <= 3);
-    }
-    for deck in &g.monster_decks {
-        let on_table: usize = c.map_or(0, |c| {
-            c.engagements
-                .iter()
-                .filter(|e| c.foes[e.foe as usize].difficulty == deck.difficulty)
-                .map(|e| {
-                    e.slots.iter().filter(|s| s.monster.is_some()).count()
-                        + e.unpaired.len()
-                        + usize::from(e.waiting.is_some())
-                })
-                .sum()
-        });
-        assert_eq!(deck.len_total() + on_table, 20 + MONSTER_POWER_CARDS, "{:?} deck conserved", deck.difficulty);
-    }
-    if let Some(c) = c {
-        for f in &c.foes {
-            assert!(f.individuals.iter().all(|i| i.health <= i.max_health));
-        }
-    }
-}
 
 /// Arbitrary (mostly illegal) actions, to check that `check` accepts nothing
 /// that `legal_actions` leaves out.
@@ -170,7 +36,7 @@ fn ten_thousand_random_combats_keep_every_invariant() {
     let (mut won, mut lost, mut actions) = (0, 0, 0usize);
     for seed in 0..10_000u64 {
         let mut g = random_game(seed);
-        let hero_cards: Vec<usize> = g.heroes.iter().map(|h| h.cards_held()).collect();
+        let census = Census::of(&g);
         let mut rng = GameRng::from_seed(seed ^ 0xABCD);
         let mut steps = 0;
         while matches!(g.phase(), Phase::Combat { .. }) {
@@ -188,7 +54,7 @@ fn ten_thousand_random_combats_keep_every_invariant() {
             }
             let pick = legal[rng.below(legal.len() as u32) as usize].clone();
             g.apply(pick).expect("legal actions apply");
-            check_invariants(&g, &hero_cards);
+            check_invariants(&g, &census).unwrap_or_else(|m| panic!("seed {seed}: {m}"));
             steps += 1;
             assert!(steps < 5_000, "seed {seed}: combat did not end");
         }

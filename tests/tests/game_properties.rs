@@ -1,31 +1,10 @@
 //! Random play through whole games: no panic, no illegal action accepted,
 //! invariants intact, and every game ends in a win or a named loss.
 
-use depths_rules::adventure::class_index;
-use depths_rules::{Action, Content, Ecology, Game, GameOptions, GameRng, Phase, Variants};
+use depths_rules::{Action, Content, Game, GameRng, Phase};
 use depths_tests::fixture::fixture;
-
-fn random_options(seed: u64) -> GameOptions {
-    let mut rng = GameRng::from_seed(seed);
-    let n = 1 + rng.below(3) as usize;
-    let heroes: Vec<String> = ["bren", "sil", "ava"][..n]
-        .iter()
-        .map(|id| if rng.below(3) == 0 { format!("{id}_alt") } else { id.to_string() })
-        .collect();
-    let mut flag = || rng.below(4) == 0;
-    let variants = Variants {
-        random_campfire_healing: flag(),
-        no_level_up_heal: flag(),
-        locked_chests: flag(),
-        start_with_ability: flag(),
-        six_keys: flag(),
-        keys_each_ecology: flag(),
-        one_dead_end: flag(),
-        double_healing: flag(),
-    };
-    let start = [Ecology::Ruins, Ecology::Ruins, Ecology::Caverns, Ecology::Subterranean][rng.below(4) as usize];
-    GameOptions { heroes, start, variants, single_classed: rng.below(2) == 0, seed }
-}
+use depths_tests::properties::{Census, check_invariants};
+use depths_tests::random_options;
 
 /// Uniform over legal actions, except that Equip / Unequip / purchases are
 /// rare, so that random play makes progress.
@@ -89,30 +68,11 @@ fn arbitrary_action(g: &Game, rng: &mut GameRng) -> Action {
     }
 }
 
-fn class_cards(g: &Game) -> [usize; 3] {
-    let mut out = [0; 3];
-    let adv = g.adventure().unwrap();
-    for (c, pool) in adv.item_action_cards.iter().enumerate() {
-        out[c] += pool.len();
-    }
-    for (h, hero) in g.heroes.iter().enumerate() {
-        let on_table: usize = g.combat().map_or(0, |c| {
-            c.engagements
-                .iter()
-                .filter(|e| e.hero as usize == h)
-                .map(|e| e.slots.iter().filter(|s| s.hero.is_some()).count())
-                .sum()
-        });
-        out[class_index(hero.mat.class)] += hero.cards_held() + on_table;
-    }
-    out
-}
-
 fn run(content: &Content, games: u64) -> (u32, u32) {
     let (mut won, mut lost) = (0, 0);
     for seed in 0..games {
         let mut g = Game::new(random_options(seed), content.clone()).expect("setup");
-        let cards = class_cards(&g);
+        let census = Census::of(&g);
         let mut rng = GameRng::from_seed(seed.wrapping_mul(7919));
         let mut steps = 0;
         while !g.is_over() {
@@ -133,10 +93,7 @@ fn run(content: &Content, games: u64) -> (u32, u32) {
             g.apply(a.clone()).unwrap_or_else(|e| panic!("seed {seed}: legal {a:?} refused: {e}"));
             steps += 1;
             assert!(steps < 40_000, "seed {seed}: no end in sight ({:?})", g.pending());
-            assert_eq!(class_cards(&g), cards, "seed {seed}: Action Cards conserved");
-            for h in &g.heroes {
-                assert!(h.health <= h.max_health() && h.hand.iter().all(|c| !c.power) && h.hand.len() <= 3);
-            }
+            check_invariants(&g, &census).unwrap_or_else(|m| panic!("seed {seed}: {m}"));
         }
         match g.phase() {
             Phase::Won => won += 1,

@@ -1,9 +1,21 @@
 //! The game's one source of randomness.
 //!
-//! A small PCG-32 generator of our own rather than `rand`'s: its state is two
-//! numbers that serialize with the game, and its output (and our shuffle) can
-//! never change under a dependency upgrade, so old saves and replays stay valid.
+//! A small PCG-32 generator of our own rather than one of `rand`'s: its state is
+//! two numbers that serialize with the game.
+//!
+//! How its values stay stable, so that old saves and replays stay valid:
+//! - the generator ([`GameRng::next_u32`]), the range draw ([`GameRng::below`])
+//!   and the shuffle ([`GameRng::shuffle`]) are all written here and are the
+//!   only ones the rules use; nothing in the rules goes through `rand`'s
+//!   ranges, distributions or `SliceRandom`, whose algorithms may change
+//!   between `rand` versions;
+//! - `GameRng` implements [`rand_core::RngCore`] only so that other code may
+//!   use it with `rand`'s tools; that impl forwards to the same PCG step
+//!   (`next_u64` is two `next_u32`s, low first), so it adds no second stream;
+//! - the tests below pin literal outputs (the first values for one seed, one
+//!   shuffle, one run of `below`): a change that would alter any save fails them.
 
+use rand_core::{RngCore, impls};
 use serde::{Deserialize, Serialize};
 
 /// Seeded, serializable PCG-XSH-RR 64/32 generator.
@@ -53,6 +65,22 @@ impl GameRng {
     }
 }
 
+/// `rand`'s core trait, over the same stream as the inherent methods.
+impl RngCore for GameRng {
+    fn next_u32(&mut self) -> u32 {
+        GameRng::next_u32(self)
+    }
+
+    /// Two `next_u32`s, the first in the low half.
+    fn next_u64(&mut self) -> u64 {
+        impls::next_u64_via_u32(self)
+    }
+
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        impls::fill_bytes_via_next(self, dst)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +121,64 @@ mod tests {
         assert_ne!(v, (0..20).collect::<Vec<_>>());
         v.sort();
         assert_eq!(v, (0..20).collect::<Vec<_>>());
+    }
+
+    /// Golden values: these literals were taken from the generator before it
+    /// implemented `RngCore`. If one of these fails, saves and replays from
+    /// earlier versions would play out differently: do not update the literals,
+    /// fix the change.
+    #[test]
+    fn outputs_are_pinned() {
+        let mut r = GameRng::from_seed(7);
+        let first: Vec<u32> = (0..8).map(|_| r.next_u32()).collect();
+        assert_eq!(
+            first,
+            [312984078, 1063822866, 138291339, 3596318646, 3693077580, 1198807086, 2581681754, 208760316]
+        );
+
+        let mut r = GameRng::from_seed(3);
+        let mut v: Vec<u32> = (0..20).collect();
+        r.shuffle(&mut v);
+        assert_eq!(v, [10, 8, 17, 7, 12, 5, 16, 3, 6, 18, 13, 19, 9, 1, 11, 15, 14, 0, 2, 4]);
+
+        let mut r = GameRng::from_seed(11);
+        let dice: Vec<u32> = (0..8).map(|_| r.below(6)).collect();
+        assert_eq!(dice, [1, 0, 4, 4, 4, 0, 0, 0]);
+    }
+
+    #[test]
+    fn rng_core_agrees_with_the_inherent_methods() {
+        // next_u32: the same stream.
+        let (mut a, mut b) = (GameRng::from_seed(7), GameRng::from_seed(7));
+        for _ in 0..16 {
+            assert_eq!(RngCore::next_u32(&mut a), b.next_u32());
+        }
+        assert_eq!(a, b);
+
+        // next_u64: two u32s, low first.
+        let (mut a, mut b) = (GameRng::from_seed(9), GameRng::from_seed(9));
+        for _ in 0..8 {
+            let lo = u64::from(b.next_u32());
+            let hi = u64::from(b.next_u32());
+            assert_eq!(a.next_u64(), hi << 32 | lo);
+        }
+        assert_eq!(a, b);
+
+        // fill_bytes: the u32 stream in little-endian bytes, also for a ragged tail.
+        for len in [0usize, 1, 3, 4, 5, 8, 13, 16] {
+            let (mut a, mut b) = (GameRng::from_seed(5), GameRng::from_seed(5));
+            let mut bytes = vec![0u8; len];
+            a.fill_bytes(&mut bytes);
+            let mut want = Vec::new();
+            while want.len() < len {
+                want.extend_from_slice(&b.next_u32().to_le_bytes());
+            }
+            assert_eq!(bytes, want[..len], "{len} bytes");
+        }
+
+        // Through a `&mut dyn RngCore`, as other code would hold it.
+        let mut a = GameRng::from_seed(7);
+        let r: &mut dyn RngCore = &mut a;
+        assert_eq!(r.next_u32(), 312984078);
     }
 }
