@@ -1,18 +1,21 @@
 //! Hot-seat play: 1–3 named players share the table, each owning some Heroes.
 //!
-//! Who must act is worked out from the rules state: a Combat choice belongs to
-//! the owner of `combat().acting_hero()`, a Hero's own decision (an Item, an
-//! Ability, cards to remove) to that Hero's owner, and everything else to the
-//! player whose turn it is to explore. Exploring turns rotate in the client
-//! (the rules core has no players): a turn is one tile drawn and placed, or an
-//! Encounter, and passes on once the table is quiet again (no decision, no
-//! Combat, no tile in hand).
+//! Who must act is worked out from the rules' [`Game::phase`]: in a Combat
+//! step every Hero with something left to do may act, in any order ("All
+//! Heroes perform each Step simultaneously"), so every player owning one of
+//! them may act; the player at the table keeps it while any of their Heroes
+//! may act, and may pass it on earlier. A Hero's own decision (an Item, an
+//! Ability, cards to remove) belongs to that Hero's owner, and everything else
+//! to the player whose turn it is to explore. Exploring turns rotate in the
+//! client (the rules core has no players): a turn is one tile drawn and placed,
+//! or an Encounter, and passes on once the table is quiet again (Exploring with
+//! no decision and no tile in hand).
 //!
 //! With the curtain on, a "Pass to <player>" screen hides the hands whenever
 //! the player who must act changes, until that player clicks.
 
 use bevy::{prelude::*, window::RequestRedraw};
-use depths_rules::{Event, Game, Pending, Phase};
+use depths_rules::{Action, Decision, Event, Game, Phase};
 use serde::{Deserialize, Serialize};
 
 use crate::{PlaySystems, session::Session};
@@ -60,6 +63,10 @@ pub struct Turn {
     pub over: bool,
     /// The player the hidden information was last shown to (curtain lifted).
     pub shown_to: Option<usize>,
+    /// In a Combat step, the player the table was passed to before the one
+    /// at it had finished (until they lift the curtain).
+    #[serde(default)]
+    pub pass_to: Option<usize>,
 }
 
 /// Who must act now: a player, and the Hero they act for if one is named.
@@ -69,41 +76,76 @@ pub struct Acting {
     pub hero: Option<u8>,
 }
 
-/// The Hero whose own choice the game waits for, if any.
-pub fn acting_hero(game: &Game) -> Option<u8> {
-    if game.is_over() {
-        return None;
+/// The Heroes whose own choice the game waits for, in Hero order: in a Combat
+/// step every Hero who still has something to do (any of them may act next);
+/// outside Combat the Hero a decision names, if any.
+pub fn heroes_to_act(game: &Game) -> Vec<u8> {
+    let phase = game.phase();
+    if let Phase::Combat { .. } = phase {
+        return game.combat().map_or_else(Vec::new, |c| c.heroes_to_act());
     }
-    if game.phase == Phase::Combat
-        && let Some(c) = game.combat()
-        && let Some(h) = c.acting_hero()
-    {
-        return Some(h);
-    }
-    match game.pending() {
+    match phase.decision() {
         Some(
-            Pending::ChooseItem { hero, .. }
-            | Pending::RemoveCards { hero, .. }
-            | Pending::ChooseAbility { hero, .. }
-            | Pending::ChooseAbilityDraw { hero },
-        ) => Some(*hero),
+            Decision::ChooseItem { hero }
+            | Decision::RemoveCards { hero, .. }
+            | Decision::ChooseAbility { hero }
+            | Decision::ChooseAbilityDraw { hero },
+        ) => vec![hero],
+        _ => Vec::new(),
+    }
+}
+
+/// The Hero a Combat action is taken for (the players' joint choices, such
+/// as assigning Monsters or who avoids Return Damage, name none).
+pub fn action_hero(action: &Action) -> Option<u8> {
+    match action {
+        Action::PlayCard { hero, .. }
+        | Action::PlaceMonsterCard { hero, .. }
+        | Action::ActivateAbility { hero, .. }
+        | Action::ChoosePair { hero, .. }
+        | Action::EndTurn { hero }
+        | Action::AssignDamage { hero, .. } => Some(*hero),
         _ => None,
     }
 }
 
-/// Who must act in `game` with these players and this turn.
+/// Who must act in `game` with these players and this turn. When several
+/// Heroes may act, the player the table was passed to, else the player at
+/// the table, else the player whose turn it is keeps it while one of their
+/// Heroes may act; otherwise the owner of the first Hero to act.
 pub fn acting(game: &Game, players: &Players, turn: &Turn) -> Acting {
-    match acting_hero(game) {
-        Some(h) => Acting { player: players.owner(h), hero: Some(h) },
-        None => Acting { player: turn.player.min(players.count() - 1), hero: None },
+    let heroes = heroes_to_act(game);
+    let Some(&first) = heroes.first() else {
+        return Acting { player: turn.player.min(players.count() - 1), hero: None };
+    };
+    [turn.pass_to, turn.shown_to, Some(turn.player)]
+        .into_iter()
+        .flatten()
+        .find_map(|p| heroes.iter().find(|&&h| players.owner(h) == p).map(|&h| Acting { player: p, hero: Some(h) }))
+        .unwrap_or(Acting { player: players.owner(first), hero: Some(first) })
+}
+
+/// Every player who may act now with the Heroes they act for, the player
+/// [`acting`] names first; empty when no Hero is named (the turn's player acts).
+pub fn players_to_act(game: &Game, players: &Players, turn: &Turn) -> Vec<(usize, Vec<u8>)> {
+    let heroes = heroes_to_act(game);
+    if heroes.is_empty() {
+        return Vec::new();
     }
+    let first = acting(game, players, turn).player;
+    let mut order: Vec<usize> = vec![first];
+    for &h in &heroes {
+        let p = players.owner(h);
+        if !order.contains(&p) {
+            order.push(p);
+        }
+    }
+    order.into_iter().map(|p| (p, heroes.iter().copied().filter(|&h| players.owner(h) == p).collect())).collect()
 }
 
 /// Nothing is going on: Exploring, no decision, no tile in hand.
 fn quiet(game: &Game) -> bool {
-    game.phase == Phase::Exploring
-        && game.pending().is_none()
-        && game.adventure().is_some_and(|a| a.ecology.drawn.is_none())
+    matches!(game.phase(), Phase::Exploring { tile_in_hand: false, decision: None })
 }
 
 /// Moves the turn on after `events` were applied.
@@ -129,50 +171,91 @@ pub fn after_events(game: &Game, players: &Players, turn: &mut Turn, events: &[E
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LiftCurtain;
 
+/// In a Combat step, hand the table to this player (who owns a Hero that may
+/// act) before the player at it has finished: one may wait for an ally.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassTable(pub usize);
+
 impl Session {
     /// Who must act now.
     pub fn acting(&self) -> Acting {
         acting(&self.game, &self.players, &self.turn)
     }
 
+    /// Whether the table is passed between players behind a curtain.
+    pub fn uses_curtain(&self) -> bool {
+        self.players.curtain && self.players.count() >= 2
+    }
+
     /// The player the curtain asks for, if it is down.
     pub fn curtain(&self) -> Option<usize> {
-        if !self.players.curtain || self.players.count() < 2 || self.game.is_over() {
+        if !self.uses_curtain() || self.game.is_over() {
             return None;
         }
         let who = self.acting().player;
         (self.turn.shown_to != Some(who)).then_some(who)
     }
 
-    /// "Ann (Bren)" — the player who must act, and the Hero if one is named.
-    pub fn acting_text(&self) -> String {
-        let a = self.acting();
-        let player = self.players.name(a.player);
-        match a.hero.and_then(|h| self.game.heroes.get(usize::from(h))) {
-            Some(hero) => format!("{player} ({})", hero.name()),
-            None => player.to_owned(),
+    /// The Heroes the player at the table may act for in this Combat step,
+    /// when the curtain keeps each player to their own Heroes; `None` when
+    /// anyone may act for any Hero (no curtain, or outside Combat).
+    pub fn heroes_at_table(&self) -> Option<Vec<u8>> {
+        if !self.uses_curtain() || !matches!(self.game.phase(), Phase::Combat { .. }) {
+            return None;
         }
+        let player = self.acting().player;
+        Some((0..self.game.heroes.len() as u8).filter(|&h| self.players.owner(h) == player).collect())
+    }
+
+    /// "Ann (Bren)" — the player who must act, and the Hero if one is named;
+    /// "Ann (Bren) · Bo (Sil)" when several players' Heroes may act.
+    pub fn acting_text(&self) -> String {
+        let hero = |h: &u8| self.game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
+        let all = players_to_act(&self.game, &self.players, &self.turn);
+        if all.is_empty() {
+            return self.players.name(self.acting().player).to_owned();
+        }
+        let parts: Vec<String> = all
+            .iter()
+            .map(|(p, heroes)| {
+                let names: Vec<&str> = heroes.iter().map(hero).collect();
+                format!("{} ({})", self.players.name(*p), names.join(", "))
+            })
+            .collect();
+        parts.join(" · ")
     }
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Players>();
     app.add_message::<LiftCurtain>();
-    app.add_systems(Update, lift_curtain.in_set(PlaySystems::Rules));
+    app.add_message::<PassTable>();
+    app.add_systems(Update, seat_messages.in_set(PlaySystems::Rules));
 }
 
-fn lift_curtain(
+/// The table passed on early, or the curtain lifted by the player it asked for.
+fn seat_messages(
+    mut passes: MessageReader<PassTable>,
     mut lifts: MessageReader<LiftCurtain>,
     session: Option<ResMut<Session>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(mut session) = session else {
+        passes.clear();
         lifts.clear();
         return;
     };
+    for PassTable(player) in passes.read() {
+        // Only to a player who owns a Hero that may act now.
+        if heroes_to_act(&session.game).iter().any(|&h| session.players.owner(h) == *player) {
+            session.turn.pass_to = Some(*player);
+            redraw.write(RequestRedraw);
+        }
+    }
     if lifts.read().count() > 0 {
         let who = session.acting().player;
         session.turn.shown_to = Some(who);
+        session.turn.pass_to = None;
         redraw.write(RequestRedraw);
     }
 }

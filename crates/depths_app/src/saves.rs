@@ -156,10 +156,12 @@ fn summarize(path: &Path) -> SaveSummary {
     match read_save(path) {
         Ok((game, table)) => {
             let heroes: Vec<&str> = game.heroes.iter().map(|h| h.name()).collect();
-            let place = if game.is_over() {
-                "Game over".to_owned()
-            } else {
-                game.adventure().map_or_else(|| "Combat".to_owned(), |a| a.ecology.ecology.name().to_owned())
+            // Where the game stands: the Ecology and the book's name for the phase.
+            let phase = game.phase();
+            let place = match (game.is_over(), game.adventure()) {
+                (true, _) => "Game over".to_owned(),
+                (false, Some(a)) => format!("{}, {}", a.ecology.ecology.name(), phase.name()),
+                (false, None) => phase.name().to_owned(),
             };
             let players = table.map_or(1, |t| t.players.count());
             let players = if players == 1 { "1 player".to_owned() } else { format!("{players} players") };

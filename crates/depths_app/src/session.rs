@@ -8,7 +8,7 @@ use depths_rules::{
     map::{Placement, Rotation},
 };
 
-use crate::words::{describe_event, rule_error_text};
+use crate::words::{describe_event, phase_line, rule_error_text};
 use crate::{
     PlaySystems,
     board_view::Cell,
@@ -191,11 +191,12 @@ impl Session {
                 self.notice = None;
                 if phase_key(&self.game) != before {
                     self.save_due = true;
+                    self.log.extend(phase_line(&self.game));
                 }
                 Ok(events)
             }
             Err(e) => {
-                let text = rule_error_text(&e);
+                let text = rule_error_text(&self.game, &e);
                 self.notice = Some(text.clone());
                 Err(text)
             }
@@ -256,8 +257,10 @@ impl Session {
     }
 }
 
+/// What a phase change is, for autosave: the kind of [`Game::phase`] (not its
+/// details, so drawing a tile or a Combat step does not save) and the Ecology.
 fn phase_key(game: &Game) -> (std::mem::Discriminant<Phase>, Option<depths_rules::Ecology>) {
-    (std::mem::discriminant(&game.phase), game.adventure().map(|a| a.ecology.ecology))
+    (std::mem::discriminant(&game.phase()), game.adventure().map(|a| a.ecology.ecology))
 }
 
 /// Undo the last tile placement (client-side).
@@ -367,7 +370,7 @@ fn apply_tile_drops(
                 refused.0 = None;
                 let _ = session.apply(action);
             }
-            Err(e) => refused.0 = Some(rule_error_text(&e)),
+            Err(e) => refused.0 = Some(rule_error_text(&session.game, &e)),
         }
     }
 }

@@ -15,7 +15,7 @@ use bevy::{prelude::*, window::PrimaryWindow, window::RequestRedraw};
 use depths_rules::{
     Game, Phase,
     adventure::Resolving,
-    combat::{FoeCard, may_choose},
+    combat::{FoeCard, may_choose_outcome},
 };
 
 use crate::{
@@ -71,7 +71,7 @@ impl Face {
 /// The cards in play in `game`, each with its place.
 pub fn table_faces(game: &Game) -> Vec<Face> {
     let mut out = Vec::new();
-    if game.phase == Phase::Combat
+    if let Phase::Combat { .. } = game.phase()
         && let Some(c) = game.combat()
     {
         for (e, en) in c.engagements.iter().enumerate() {
@@ -87,11 +87,14 @@ pub fn table_faces(game: &Game) -> Vec<Face> {
             };
             let foe_name = foe.map_or("Monster", |f| f.name());
             let bonus = foe.map_or(0, |f| f.card_bonus);
+            // One pair per Hero in all: priority runs over every pair in front
+            // of the Hero, and once one is chosen the others are discarded.
+            let outcomes: Vec<_> = c.pairs_of(en.hero).into_iter().map(|(_, _, o)| o).collect();
+            let chosen = c.chosen_engagement(en.hero).is_some();
             for (s, slot) in en.slots.iter().enumerate() {
                 let note = match slot.outcome(bonus) {
-                    Some(o) if may_choose(&en.slots, s, bonus) || en.chosen == Some(s as u8) => {
-                        outcome_name(o).to_string()
-                    }
+                    Some(o) if en.chosen == Some(s as u8) => outcome_name(o).to_string(),
+                    Some(o) if !chosen && may_choose_outcome(o, &outcomes) => outcome_name(o).to_string(),
                     Some(o) => format!("({})", outcome_name(o)),
                     None => String::new(),
                 };

@@ -2,15 +2,38 @@
 //! [`Action`] as the label of its button, and why an action was refused.
 
 use depths_rules::{
-    Action, Event, Game, LossReason, Outcome, Pending, Purchase, Target, XpRef, adventure::HeroChoice,
-    hero::AbilitySource,
+    Action, Ecology, Event, Game, LossReason, Outcome, Pending, Phase, Purchase, RuleError, Target, XpRef,
+    adventure::HeroChoice, hero::AbilitySource,
 };
 
 /// Why an action was refused, as a sentence.
-pub fn rule_error_text(e: &depths_rules::RuleError) -> String {
+pub fn rule_error_text(game: &Game, e: &RuleError) -> String {
     match e {
-        depths_rules::RuleError::Placement(p) => capitalise(&p.to_string()) + ".",
+        RuleError::Placement(p) => capitalise(&p.to_string()) + ".",
+        RuleError::HeroIsDone { hero } => {
+            format!("{} has nothing left to do in this step; the others may still act.", hero_name(game, *hero))
+        }
         other => capitalise(&other.to_string()),
+    }
+}
+
+/// "The Ruins are behind you — descend to the Caverns": the Passage moment.
+pub fn passage_text(from: Ecology, next: Ecology) -> String {
+    format!("The {} are behind you — descend to the {}", from.name(), next.name())
+}
+
+/// A line for the log when play enters a new phase that no event tells of.
+pub fn phase_line(game: &Game) -> Option<String> {
+    match game.phase() {
+        Phase::Passage { next } => {
+            let from = game.adventure()?.ecology.ecology;
+            Some(format!(
+                "Level Up is over and the {} are complete: record the Heroes, then descend to the {}.",
+                from.name(),
+                next.name()
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -158,20 +181,26 @@ fn source_name(game: &Game, hero: u8, source: AbilitySource) -> String {
 fn target_text(game: &Game, t: &Target) -> String {
     match t {
         Target::None => String::new(),
-        Target::Engagement(e) => format!(" on engagement {}", e + 1),
+        Target::Engagement(e) => format!(" on the cards against {}", engagement_foe(game, *e)),
         Target::Individual { foe, individual } => {
             format!(" on {}", individual_name(game, *foe, *individual))
         }
         Target::HeroSlot { engagement, slot } => {
-            format!(" on own card {} (eng. {})", slot + 1, engagement + 1)
+            format!(" on own card {} against {}", slot + 1, engagement_foe(game, *engagement))
         }
         Target::MonsterSlot { engagement, slot } => {
-            format!(" on monster card {} (eng. {})", slot + 1, engagement + 1)
+            format!(" on {}'s card {}", engagement_foe(game, *engagement), slot + 1)
         }
         Target::Hero(h) => format!(" on {}", hero_name(game, *h)),
         Target::DiscardCard(c) => format!(" taking back card #{}", c.0),
         Target::Element(e) => format!(" on the element at {:?}", e.cell),
     }
+}
+
+/// The Monster Card a Hero faces in engagement `e`.
+fn engagement_foe(game: &Game, e: u8) -> String {
+    let foe = game.combat().and_then(|c| c.engagements.get(usize::from(e))).map(|en| en.foe);
+    foe.map_or_else(|| format!("Monster card {}", e + 1), |f| foe_name(game, f))
 }
 
 /// A readable label for any legal action.
@@ -198,11 +227,13 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             format!("{}: activate {}{}", h(hero), source_name(game, *hero, *source), target_text(game, target))
         }
         Action::ChoosePair { hero, engagement, slot } => {
-            format!("{}: resolve pair {} (engagement {})", h(hero), slot + 1, engagement + 1)
+            format!("{}: resolve pair {} against {}", h(hero), slot + 1, engagement_foe(game, *engagement))
         }
         Action::EndTurn { hero } => format!("{}: end turn", h(hero)),
         Action::AssignDamage { hero, individual } => {
-            let foe = game.combat().and_then(|c| c.packets.first()).map_or(0, |p| p.foe);
+            // The damage this Hero still has to place.
+            let packet = game.combat().and_then(|c| c.packets.iter().find(|p| p.hero == *hero));
+            let foe = packet.map_or(0, |p| p.foe);
             format!("{}: damage {}", h(hero), individual_name(game, foe, *individual))
         }
         Action::AvoidReturnDamage { hero } => format!("{} avoids Return Damage", h(hero)),
@@ -291,6 +322,13 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             };
             format!("{}: remove {}", h(&hero), card(hero, *id))
         }
-        Action::FinishLevelUp => "Finish Level Up: on to the next Ecology".into(),
+        Action::FinishLevelUp => {
+            let eco = game.adventure().map_or("Ecology", |a| a.ecology.ecology.name());
+            format!("Finish Level Up: the {eco} are complete")
+        }
+        Action::Descend => match game.phase() {
+            Phase::Passage { next } => format!("Descend to the {}", next.name()),
+            _ => "Descend to the next Ecology".into(),
+        },
     }
 }

@@ -85,6 +85,10 @@ fn rules_cells(app: &App) -> Vec<Cell> {
     cells
 }
 
+fn in_combat(g: &Game) -> bool {
+    matches!(g.phase(), Phase::Combat { .. })
+}
+
 fn legal_placements(app: &App) -> Vec<Placement> {
     app.world().resource::<Session>().legal_placements()
 }
@@ -173,8 +177,8 @@ fn play_until(app: &mut App, stop: impl Fn(&Game) -> bool, limit: usize) {
 fn a_combat_round_played_through_the_ui_follows_the_rules() {
     let mut app = menu_app("combat");
     start(&mut app, 3);
-    play_until(&mut app, |g| g.phase == Phase::Combat, 400);
-    assert_eq!(game(&app).phase, Phase::Combat, "the steady explorer meets a Monster");
+    play_until(&mut app, |g| in_combat(g), 400);
+    assert!(in_combat(game(&app)), "the steady explorer meets a Monster");
     let mut shadow = game(&app).clone();
     let health = |g: &Game| {
         let heroes: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
@@ -188,7 +192,7 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     // Play until a round has hurt someone, mirroring each choice on a copy.
     for _ in 0..200 {
         let g = game(&app);
-        if g.phase != Phase::Combat || health(g) != start_health {
+        if !in_combat(g) || health(g) != start_health {
             break;
         }
         let a = steady_policy(g);
@@ -200,7 +204,7 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     // On into the next round: the summary tells the damage of the one before.
     for _ in 0..200 {
         let g = game(&app);
-        if g.phase != Phase::Combat || g.combat().is_some_and(|c| c.round >= 2) {
+        if !in_combat(g) || g.combat().is_some_and(|c| c.round >= 2) {
             break;
         }
         let a = steady_policy(g);
@@ -370,6 +374,17 @@ fn steady_until(g: &mut Game, stop: impl Fn(&Game) -> bool, limit: usize) {
     }
 }
 
+/// Plays a client session the steady way until `stop` holds or `limit` actions pass.
+fn session_until(session: &mut Session, stop: impl Fn(&Game) -> bool, limit: usize) {
+    for _ in 0..limit {
+        if session.game.is_over() || stop(&session.game) {
+            return;
+        }
+        let a = steady_policy(&session.game);
+        session.apply(a).unwrap();
+    }
+}
+
 /// Writes saves of interesting moments to /tmp/fd-saves for looking at the
 /// client by hand (`--load`): `cargo test -p depths_app --test headless -- --ignored`.
 #[test]
@@ -386,7 +401,7 @@ fn make_saves_for_screenshots() {
     }
     g.apply(Action::DrawTile).unwrap();
     write(&g, "drawn.json");
-    steady_until(&mut g, |g| g.phase == Phase::Combat, 400);
+    steady_until(&mut g, |g| in_combat(g), 400);
     write(&g, "combat.json");
     steady_until(&mut g, |g| g.combat().is_some_and(|c| c.step == depths_rules::CombatStep::Resolve), 100);
     write(&g, "resolve.json");
@@ -400,6 +415,29 @@ fn make_saves_for_screenshots() {
             break;
         }
     }
+    // Client saves (with the log and round summary): a Combat step in which
+    // both Heroes may act (cards to play, then pairs to resolve), and the
+    // Passage after the first Level Up.
+    let mut session =
+        Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
+    let both = |step: depths_rules::CombatStep| {
+        move |g: &Game| g.combat().is_some_and(|c| c.round >= 2 && c.step == step && c.heroes_to_act().len() == 2)
+    };
+    session_until(&mut session, both(depths_rules::CombatStep::PlayCards), 2000);
+    std::fs::write(dir.join("combat-both.json"), depths_app::saves::save_text(&session)).unwrap();
+    session_until(&mut session, both(depths_rules::CombatStep::Resolve), 200);
+    std::fs::write(dir.join("resolve-both.json"), depths_app::saves::save_text(&session)).unwrap();
+    let mut session =
+        Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap());
+    for _ in 0..6000 {
+        if session.game.is_over() || matches!(session.game.phase(), Phase::Passage { .. }) {
+            break;
+        }
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &session.game);
+        session.apply(a).unwrap();
+    }
+    assert!(matches!(session.game.phase(), Phase::Passage { .. }));
+    std::fs::write(dir.join("passage.json"), depths_app::saves::save_text(&session)).unwrap();
     // A client save (with the round summary) in the second round of a fight.
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
@@ -413,7 +451,7 @@ fn make_saves_for_screenshots() {
     let mut n = 0;
     let mut pendings = 0;
     while !g.is_over() && n < 5000 {
-        if g.pending().is_some() && g.phase == Phase::Exploring {
+        if g.pending().is_some() && matches!(g.phase(), Phase::Exploring { .. }) {
             pendings += 1;
             write(&g, &format!("pending{pendings}.json"));
         }
@@ -450,15 +488,15 @@ fn make_saves_for_screenshots() {
         let mut wins = 0;
         let mut n = 0;
         while !g.is_over() && n < 3000 && wins < 2 {
-            let was_combat = g.phase == Phase::Combat;
+            let was_combat = in_combat(&g);
             let a = steady_policy(&g);
             g.apply(a).unwrap();
-            if was_combat && g.phase == Phase::Exploring {
+            if was_combat && matches!(g.phase(), Phase::Exploring { .. }) {
                 wins += 1;
             }
             n += 1;
         }
-        if wins >= 2 && g.pending().is_none() && g.phase == Phase::Exploring {
+        if wins >= 2 && g.pending().is_none() && matches!(g.phase(), Phase::Exploring { .. }) {
             write(&g, "tokens.json");
             break;
         }
@@ -489,7 +527,7 @@ fn make_saves_for_screenshots() {
                 g.apply(a).unwrap();
                 n += 1;
             }
-            if g.phase == Phase::Won && !dir.join("won.json").exists() {
+            if g.phase() == Phase::Won && !dir.join("won.json").exists() {
                 write(&g, "won.json");
             }
         }
@@ -530,24 +568,30 @@ fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
         assert_eq!(session(&app).acting().player, 1);
         assert!(banner_line(session(&app)).starts_with("▶ Bo — "), "{}", banner_line(session(&app)));
     }
-    // In Combat the banner names the acting Hero's owner.
+    // In Combat every Hero with something to do may act: the banner names
+    // each of their owners with their Heroes, the player who keeps the table first.
     for _ in 0..400 {
         let g = game(&app);
         if g.is_over() {
             break;
         }
-        if g.phase == Phase::Combat
-            && let Some(h) = g.combat().and_then(|c| c.acting_hero())
-        {
-            let (owner, hero) = (["Ann", "Bo"][usize::from(h)], g.heroes[usize::from(h)].name().to_owned());
+        let heroes = g.combat().filter(|_| in_combat(g)).map(|c| c.heroes_to_act()).unwrap_or_default();
+        if heroes.len() == 2 {
             let line = banner_line(session(&app));
-            assert!(line.starts_with(&format!("▶ {owner} ({hero}) — Combat")), "{line}");
+            let acting = session(&app).acting();
+            let name = |h: u8| g.heroes[usize::from(h)].name().to_owned();
+            let first = format!("▶ {} ({})", ["Ann", "Bo"][acting.player], name(acting.hero.unwrap()));
+            assert!(line.starts_with(&first), "{line}");
+            for h in heroes {
+                assert!(line.contains(&format!("{} ({})", ["Ann", "Bo"][usize::from(h)], name(h))), "{line}");
+            }
+            assert!(line.contains("— Combat") && line.contains("in any order"), "{line}");
             return;
         }
         let a = steady_policy(g);
         act(&mut app, a);
     }
-    panic!("no Combat with an acting Hero was reached");
+    panic!("no Combat step where both Heroes may act was reached");
 }
 
 #[test]
@@ -652,7 +696,7 @@ fn the_cards_in_play_are_laid_on_the_table() {
     let mut app = menu_app("cards");
     start(&mut app, 3);
     assert!(table_faces(game(&app)).is_empty(), "no cards while exploring");
-    play_until(&mut app, |g| g.phase == Phase::Combat && table_faces(g).iter().any(|f| f.kind == Kind::Hero), 600);
+    play_until(&mut app, |g| in_combat(g) && table_faces(g).iter().any(|f| f.kind == Kind::Hero), 600);
     let g = game(&app);
     let faces = table_faces(g);
     let c = g.combat().expect("in Combat");
@@ -684,8 +728,10 @@ fn the_cards_in_play_are_laid_on_the_table() {
 /// "Done when": two players, two Heroes, the pass-to screen on, a whole game
 /// through the client's own inputs: tiles go down by drag-and-drop (`TileDrop`),
 /// every other choice is a button (`PlayerAction`), and each player lifts the
-/// curtain before acting. The careful bot decides; the client must carry it
-/// to the Final Entity and the win, with the board matching the rules map.
+/// curtain before acting (and, in a Combat step, passes the table to an ally
+/// the bot wants to act first). The careful bot decides; the client must carry
+/// it through Level Up and the Passages to the Final Entity and the win, with
+/// the board matching the rules map.
 #[test]
 fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
     use depths_app::hotseat::Players;
@@ -693,11 +739,20 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
     let mut app = menu_app("whole");
     let players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], curtain: true };
     app.insert_resource(players.clone());
-    start(&mut app, 1);
-    let (mut passes, mut acted_by, mut drops) = (0, [0usize; 2], 0);
-    for _ in 0..8000 {
+    // Seed 9: under the Combat rules as the book has them (one pair per Hero
+    // in all, Heroes acting in any order) the careful bot wins it.
+    start(&mut app, 9);
+    use depths_app::hotseat::{PassTable, action_hero, heroes_to_act};
+    use depths_app::screens::playing::Table;
+    let (mut passes, mut acted_by, mut drops, mut early) = (0, [0usize; 2], 0, 0);
+    let mut tables: Vec<Table> = Vec::new();
+    for _ in 0..10000 {
         if game(&app).is_over() {
             break;
+        }
+        let table = *app.world().resource::<State<Table>>().get();
+        if !tables.contains(&table) {
+            tables.push(table);
         }
         if session(&app).curtain().is_some() {
             passes += 1;
@@ -708,10 +763,25 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         let acting = session(&app).acting();
         if let Some(h) = acting.hero {
             assert_eq!(acting.player, players.owner(h), "a Hero's choice is asked of its owner");
+            assert!(heroes_to_act(game(&app)).contains(&h));
         }
-        acted_by[acting.player] += 1;
         let before = game(&app).clone();
         let a = HeuristicBot.choose(&before);
+        // Heroes act in any order within a Combat step: the bot may want an
+        // ally to act first. Behind the curtain only the player at the table
+        // acts, for their own Heroes, so the table is passed to the ally.
+        if let Some(h) = action_hero(&a)
+            && players.owner(h) != acting.player
+        {
+            let mine = session(&app).heroes_at_table().expect("behind the curtain in Combat");
+            assert!(!mine.contains(&h));
+            app.world_mut().write_message(PassTable(players.owner(h)));
+            app.update();
+            assert_eq!(session(&app).curtain(), Some(players.owner(h)), "the table goes to the ally");
+            early += 1;
+            continue;
+        }
+        acted_by[acting.player] += 1;
         match a {
             Action::PlaceTile { placement } => {
                 app.world_mut().write_message(TileDrop { cell: placement.cell.into(), rotation: placement.rotation });
@@ -723,8 +793,19 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         }
         assert_ne!(game(&app), &before, "every choice was applied");
     }
-    println!("{drops} tiles dropped, the table passed {passes} times, choices per player {acted_by:?}");
-    assert_eq!(game(&app).phase, Phase::Won, "the careful bot wins seed 1");
+    println!(
+        "{drops} tiles dropped, the table passed {passes} times ({early} before a player was done), choices per player {acted_by:?}"
+    );
+    for t in [
+        Table::Exploring,
+        Table::Encountering,
+        Table::Combat(depths_rules::CombatStep::PlayCards),
+        Table::LevelUp,
+        Table::Passage,
+    ] {
+        assert!(tables.contains(&t), "the table went through {t:?}: {tables:?}");
+    }
+    assert_eq!(game(&app).phase(), Phase::Won, "the careful bot wins seed 9");
     assert!(drops >= 40, "{drops} tiles were dropped onto the board");
     assert!(passes >= 10, "the table passed between the players {passes} times");
     assert!(acted_by.iter().all(|n| *n > 50), "both players acted: {acted_by:?}");
@@ -785,4 +866,148 @@ fn the_table_state_follows_the_game() {
     app.world_mut().write_message(MenuAction::BackToMenu);
     frames(&mut app, 2);
     assert!(app.world().get_resource::<State<Table>>().is_none());
+}
+
+/// Two Heroes against one Monster card, both still to play: the step's Heroes.
+fn both_play(g: &Game) -> bool {
+    g.combat().is_some_and(|c| c.step == depths_rules::CombatStep::PlayCards && c.heroes_to_act() == vec![0, 1])
+}
+
+/// "All Heroes perform each Step simultaneously": both Heroes may play, in
+/// any order (Sil before Bren here); a Hero who is done is refused with a
+/// reason naming them, while the other still plays. Each Hero then resolves
+/// one Combat Pair in all.
+#[test]
+fn both_heroes_act_in_a_combat_step_in_any_order() {
+    use depths_app::screens::playing::Table;
+    use depths_rules::CombatStep;
+    let mut app = menu_app("simultaneous");
+    start(&mut app, 3);
+    play_until(&mut app, both_play, 600);
+    assert!(both_play(game(&app)), "a step where both Heroes play was reached");
+    app.update();
+    assert_eq!(*app.world().resource::<State<Table>>().get(), Table::Combat(CombatStep::PlayCards));
+    let banner = depths_app::panels::banner(game(&app));
+    assert!(banner.contains("Bren and Sil play cards, in any order"), "{banner}");
+    let bren_first = Action::PlayCard { hero: 0, card: game(&app).heroes[0].hand[0].id };
+    assert!(game(&app).legal_actions().contains(&bren_first), "Bren may play too");
+    // Sil plays every card she must before Bren plays any.
+    let mut sil_played = 0;
+    while game(&app).combat().is_some_and(|c| c.step == CombatStep::PlayCards && c.may_act(1)) {
+        let card = game(&app).heroes[1].hand[0].id;
+        act(&mut app, Action::PlayCard { hero: 1, card });
+        assert_eq!(session(&app).notice, None, "Sil's card is taken");
+        sil_played += 1;
+        assert!(sil_played <= 3);
+    }
+    assert!(sil_played >= 1);
+    let c = game(&app).combat().unwrap();
+    assert_eq!(c.step, CombatStep::PlayCards, "Bren has not played yet");
+    assert_eq!(c.heroes_to_act(), vec![0]);
+    assert!(c.engagements.iter().all(|e| e.hero == 0 || e.slots.iter().all(|s| s.hero.is_some())));
+    // Sil is done: her next card is refused, and the reason names her.
+    if let Some(card) = game(&app).heroes[1].hand.first().map(|c| c.id) {
+        let before = game(&app).clone();
+        act(&mut app, Action::PlayCard { hero: 1, card });
+        assert_eq!(game(&app), &before);
+        let notice = session(&app).notice.clone().unwrap_or_default();
+        assert!(notice.starts_with("Sil has nothing left to do"), "{notice}");
+    }
+    // Bren plays; then both may resolve a pair, one pair each in all.
+    play_until(&mut app, |g| g.combat().is_none_or(|c| c.step != CombatStep::PlayCards), 10);
+    let resolving = |g: &Game| g.combat().is_some_and(|c| c.step == CombatStep::Resolve);
+    play_until(&mut app, resolving, 10);
+    if resolving(game(&app)) && game(&app).combat().unwrap().heroes_to_act() == vec![0, 1] {
+        let pick = |g: &Game, hero: u8| {
+            g.legal_actions().into_iter().find(|a| matches!(a, Action::ChoosePair { hero: h, .. } if *h == hero))
+        };
+        if let Some(a) = pick(game(&app), 1) {
+            act(&mut app, a);
+            let c = game(&app).combat().unwrap();
+            assert!(c.chosen_engagement(1).is_some(), "Sil resolves before Bren");
+            assert_eq!(pick(game(&app), 1), None, "one Combat Pair in all");
+            assert!(c.may_act(0) && c.may_act(1), "both still act until they end their turn");
+        }
+    }
+}
+
+/// Hot-seat in a simultaneous step: the player at the table keeps it while
+/// one of their Heroes may act, may hand it to an ally early, and gets it
+/// back when the ally is done.
+#[test]
+fn in_a_simultaneous_step_the_table_can_pass_between_players() {
+    use depths_app::hotseat::{Acting, PassTable};
+    let mut app = hot_seat_app("simul-seat", true);
+    play_until(&mut app, both_play, 600);
+    assert!(both_play(game(&app)));
+    lift(&mut app);
+    let who = session(&app).acting().player;
+    let other = 1 - who;
+    assert_eq!(session(&app).curtain(), None);
+    assert_eq!(session(&app).heroes_at_table(), Some(vec![who as u8]), "each player acts for their own Heroes");
+    // Passing to a player with nothing to do is ignored.
+    app.world_mut().write_message(PassTable(7));
+    app.update();
+    assert_eq!(session(&app).curtain(), None);
+    // The player at the table lets the ally go first.
+    app.world_mut().write_message(PassTable(other));
+    app.update();
+    assert_eq!(session(&app).curtain(), Some(other), "the curtain asks for the ally");
+    lift(&mut app);
+    assert_eq!(session(&app).acting(), Acting { player: other, hero: Some(other as u8) });
+    while game(&app).combat().is_some_and(|c| c.step == depths_rules::CombatStep::PlayCards && c.may_act(other as u8)) {
+        let card = game(&app).heroes[other].hand[0].id;
+        act(&mut app, Action::PlayCard { hero: other as u8, card });
+    }
+    assert_eq!(session(&app).curtain(), Some(who), "back to the player whose Hero still has to play");
+}
+
+/// After the Stair Guardian: Level Up, then the Passage (its own phase,
+/// saved on the way in) until the players Descend to the next Ecology.
+#[test]
+fn after_level_up_the_passage_waits_for_descend() {
+    use depths_app::screens::playing::Table;
+    use depths_app::words::describe_action;
+    use depths_sim::{Bot, HeuristicBot};
+    let mut g = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
+    for _ in 0..6000 {
+        if g.is_over() || matches!(g.phase(), Phase::LevelUp { decision: None }) {
+            break;
+        }
+        let a = HeuristicBot.choose(&g);
+        g.apply(a).unwrap();
+    }
+    assert_eq!(g.phase(), Phase::LevelUp { decision: None }, "the careful bot reaches Level Up");
+    let mut app = menu_app("passage");
+    let dir = temp_dir("passage-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("levelup.json");
+    std::fs::write(&path, g.save_json()).unwrap();
+    app.world_mut().write_message(LoadSave(path.clone()));
+    frames(&mut app, 3);
+    let table = |app: &App| *app.world().resource::<State<Table>>().get();
+    assert_eq!(table(&app), Table::LevelUp);
+    assert_eq!(describe_action(game(&app), &Action::FinishLevelUp), "Finish Level Up: the Ruins are complete");
+    act(&mut app, Action::FinishLevelUp);
+    app.update();
+    assert_eq!(game(&app).phase(), Phase::Passage { next: depths_rules::Ecology::Caverns });
+    assert_eq!(table(&app), Table::Passage);
+    assert_eq!(game(&app).legal_actions(), vec![Action::Descend], "only Descend goes on");
+    assert_eq!(describe_action(game(&app), &Action::Descend), "Descend to the Caverns");
+    assert_eq!(depths_app::panels::banner(game(&app)), "The Ruins are behind you — descend to the Caverns");
+    assert!(session(&app).log.last().is_some_and(|l| l.contains("record the Heroes")), "{:?}", session(&app).log);
+    // The phase change saved the game, at the Passage.
+    let saved_to = save_path(app.world().resource::<SaveDir>(), session(&app));
+    let (saved, _) = depths_app::saves::read_save(&saved_to).unwrap();
+    assert_eq!(&saved, game(&app));
+    act(&mut app, Action::Descend);
+    app.update();
+    assert_eq!(table(&app), Table::Exploring);
+    assert_eq!(game(&app).adventure().unwrap().ecology.ecology, depths_rules::Ecology::Caverns);
+    assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board shows the new Ecology's map");
+    assert_eq!(tile_cells(&mut app).len(), 1);
+    let (saved, _) = depths_app::saves::read_save(&saved_to).unwrap();
+    assert_eq!(saved.adventure().unwrap().ecology.ecology, depths_rules::Ecology::Caverns, "saved again below");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let _ = std::fs::remove_dir_all(saved_to.parent().unwrap());
 }

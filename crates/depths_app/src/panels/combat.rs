@@ -1,7 +1,8 @@
 //! The Combat window: the round summary, Monster cards with a health bar per
 //! individual and the Health State table, the Final Entity's parts and Lore,
-//! the acting Hero's hand and abilities, damage to place, and each Combat Pair
-//! labelled with what it would deal both ways.
+//! the hand and abilities of every Hero who may act in this step ("All Heroes
+//! perform each Step simultaneously"), damage to place, and each Combat Pair
+//! labelled with what it would deal both ways (one pair per Hero in all).
 
 use super::*;
 
@@ -11,6 +12,7 @@ pub(super) fn combat_window(
     combat: &Combat,
     icons: &Icons,
     c: &mut Choices,
+    pass: &mut MessageWriter<PassTable>,
     max_height: f32,
 ) {
     let game = &session.game;
@@ -147,13 +149,13 @@ pub(super) fn combat_window(
             let playing = c.legal.iter().any(|a| matches!(a, Action::PlayCard { .. }));
             ui.separator();
             if playing {
-                hand_section(ui, game, combat, c);
+                hands_section(ui, session, combat, c, pass);
                 ui.separator();
                 engagements_section(ui, game, combat, c);
             } else {
                 engagements_section(ui, game, combat, c);
                 ui.separator();
-                hand_section(ui, game, combat, c);
+                hands_section(ui, session, combat, c, pass);
             }
             if combat.step == CombatStep::AvoidReturnDamage {
                 ui.label("Several Heroes defeated a Monster together: one of them avoids Return Damage.");
@@ -163,12 +165,28 @@ pub(super) fn combat_window(
 }
 
 /// Each engagement: the Hero's cards against the Monster's, pair by pair.
+/// "Every Round, each Hero will choose one of their Combat Pairs to Resolve
+/// and discard any others": one pair in all, even against two Monster Cards.
 fn engagements_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut Choices) {
-    // Each engagement: the Hero's cards against the Monster's.
     for (e, en) in combat.engagements.iter().enumerate() {
         let hero = &game.heroes[usize::from(en.hero)];
         let foe = &combat.foes[usize::from(en.foe)];
-        ui.label(egui::RichText::new(format!("{} against {}", hero.name(), foe.name())).strong());
+        // Priority and the one choice run over all of the Hero's pairs.
+        let outcomes: Vec<depths_rules::Outcome> = combat.pairs_of(en.hero).into_iter().map(|(_, _, o)| o).collect();
+        let chosen = combat.chosen_engagement(en.hero);
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(format!("{} against {}", hero.name(), foe.name())).strong());
+            if combat.engagements_of(en.hero).count() > 1 && en.group == 0 {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "— {} resolves one pair in all, against either Monster card",
+                        hero.name()
+                    ))
+                    .size(12.0)
+                    .color(ui_style::MUTED),
+                );
+            }
+        });
         ui.horizontal_top(|ui| {
             for (s, slot) in en.slots.iter().enumerate() {
                 ui_style::bar_frame().show(ui, |ui| {
@@ -194,7 +212,7 @@ fn engagements_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut 
                             ui.label(
                                 egui::RichText::new(format!("{} deals {dealt}, takes {taken}", hero.name())).size(12.0),
                             );
-                            if !may_choose(&en.slots, s, foe.card_bonus) {
+                            if chosen.is_none() && !may_choose_outcome(o, &outcomes) {
                                 ui.label(
                                     egui::RichText::new("(a Monster Hit comes first)")
                                         .size(11.0)
@@ -204,6 +222,8 @@ fn engagements_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut 
                         }
                         if en.chosen == Some(s as u8) {
                             ui.label(egui::RichText::new("✔ resolved").color(ui_style::GOLD));
+                        } else if chosen.is_some() && slot.outcome(foe.card_bonus).is_some() {
+                            ui.label(egui::RichText::new("discarded").size(12.0).color(ui_style::MUTED));
                         }
                         c.button(
                             ui,
@@ -231,44 +251,89 @@ fn engagements_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut 
     }
 }
 
-/// The acting Hero's hand, abilities, damage to place and End turn.
-fn hand_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut Choices) {
-    // The acting Hero's hand and abilities.
-    if let Some(h) = combat.acting_hero() {
-        let hero = &game.heroes[usize::from(h)];
-        ui.label(egui::RichText::new(format!("{}'s hand", hero.name())).strong());
-        ui.horizontal_wrapped(|ui| {
-            for card in &hero.hand {
-                let label = card_label(card);
-                c.button(ui, Action::PlayCard { hero: h, card: card.id }, egui::RichText::new(label).size(22.0));
+/// Every Hero who may act in this step, the player at the table's first:
+/// each one's hand, abilities, damage to place and End turn. Behind the
+/// curtain the other players' Heroes are named, with a button to pass them
+/// the table now.
+fn hands_section(
+    ui: &mut egui::Ui,
+    session: &Session,
+    combat: &Combat,
+    c: &mut Choices,
+    pass: &mut MessageWriter<PassTable>,
+) {
+    let mine = session.heroes_at_table();
+    for (player, heroes) in crate::hotseat::players_to_act(&session.game, &session.players, &session.turn) {
+        for h in heroes {
+            if mine.as_ref().is_none_or(|m| m.contains(&h)) {
+                hero_section(ui, &session.game, combat, h, c);
+                ui.add_space(4.0);
+                continue;
             }
-        });
-        let abilities: Vec<Action> = c
-            .legal
-            .iter()
-            .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
-            .cloned()
-            .collect();
-        if !abilities.is_empty() {
-            ui.label(egui::RichText::new("Abilities").strong());
-            for a in abilities {
-                let Action::ActivateAbility { source, target, .. } = &a else { continue };
-                let cost = hero.ability(*source).map_or(String::new(), |ab| activation_text(ab.activation));
-                let mut label = describe_action(game, &a);
-                if *target != Target::None || !cost.is_empty() {
-                    label = format!("{label} [{cost}]");
+            let name = session.players.name(player);
+            ui.horizontal_wrapped(|ui| {
+                let hero = session.game.heroes[usize::from(h)].name();
+                ui.label(egui::RichText::new(format!("{hero} ({name}) may act too.")).color(ui_style::MUTED));
+                if ui
+                    .button(format!("Let {name} act now"))
+                    .on_hover_text("Pass the table before you are done")
+                    .clicked()
+                {
+                    pass.write(PassTable(player));
                 }
-                let text = hero.ability(*source).map_or(String::new(), |ab| ab.text());
-                c.button(ui, a, label);
-                ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+            });
+        }
+    }
+}
+
+/// One Hero's hand and abilities, damage to place and End turn.
+fn hero_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, h: u8, c: &mut Choices) {
+    let hero = &game.heroes[usize::from(h)];
+    ui.label(egui::RichText::new(format!("{}'s hand", hero.name())).strong());
+    ui.horizontal_wrapped(|ui| {
+        for card in &hero.hand {
+            let label = card_label(card);
+            c.button(ui, Action::PlayCard { hero: h, card: card.id }, egui::RichText::new(label).size(22.0));
+        }
+    });
+    let abilities: Vec<Action> =
+        c.legal.iter().filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h)).cloned().collect();
+    if !abilities.is_empty() {
+        ui.label(egui::RichText::new("Abilities").strong());
+        for a in abilities {
+            let Action::ActivateAbility { source, target, .. } = &a else { continue };
+            let cost = hero.ability(*source).map_or(String::new(), |ab| activation_text(ab.activation));
+            let mut label = describe_action(game, &a);
+            if *target != Target::None || !cost.is_empty() {
+                label = format!("{label} [{cost}]");
             }
+            let text = hero.ability(*source).map_or(String::new(), |ab| ab.text());
+            c.button(ui, a, label);
+            ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
         }
-        if combat.step == CombatStep::AssignDamage
-            && let Some(p) = combat.packets.first()
-        {
-            ui.label(format!("{} damage to place on one of {}:", p.amount, combat.foes[usize::from(p.foe)].name()));
-            c.all(ui, game, |a| matches!(a, Action::AssignDamage { .. }));
-        }
-        c.button(ui, Action::EndTurn { hero: h }, egui::RichText::new("End turn").strong());
+    }
+    // "All of a Hero's Damage must be applied to one Individual Monster."
+    if let Some((f, i)) = combat.heroes.get(usize::from(h)).and_then(|r| r.target)
+        && let Some(ind) = combat.foes.get(usize::from(f)).and_then(|foe| foe.individuals.get(usize::from(i)))
+    {
+        ui.label(
+            egui::RichText::new(format!("All of {}'s Damage this Round goes to {}.", hero.name(), ind.name))
+                .size(12.0)
+                .color(ui_style::MUTED),
+        );
+    }
+    if combat.step == CombatStep::AssignDamage
+        && let Some(p) = combat.packets.iter().find(|p| p.hero == h)
+    {
+        ui.label(format!(
+            "{}'s {} damage goes to one of {}:",
+            hero.name(),
+            p.amount,
+            combat.foes[usize::from(p.foe)].name()
+        ));
+        c.all(ui, game, |a| matches!(a, Action::AssignDamage { hero, .. } if *hero == h));
+    }
+    if combat.step == CombatStep::Resolve {
+        c.button(ui, Action::EndTurn { hero: h }, egui::RichText::new(format!("{}: end turn", hero.name())).strong());
     }
 }

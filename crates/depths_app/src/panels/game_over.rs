@@ -11,7 +11,7 @@ pub(super) fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut Mess
         .show(ctx, |ui| {
             ui.set_min_width(420.0);
             ui.set_max_width(560.0);
-            match &game.phase {
+            match &game.phase() {
                 Phase::Won => {
                     ui.label(ui_style::title("Victory", 44.0));
                     ui.label("The Final Entity is defeated and the Heroes climb back into the light.");

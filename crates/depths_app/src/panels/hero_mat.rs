@@ -84,7 +84,7 @@ pub(super) fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mu
                 }
             }
             // Abilities usable while Exploring (unlocking Doors, healing…).
-            if game.phase == Phase::Exploring {
+            if matches!(game.phase(), Phase::Exploring { .. }) {
                 c.all(ui, game, |a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h));
             }
         });

@@ -9,9 +9,9 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{
-    Action, Activation, CombatStep, Game, Pending, Phase, Purchase, Target, XpRef,
+    Action, Activation, CombatStep, Ecology, Encountering, Game, Pending, Phase, Purchase, Target, XpRef,
     adventure::HeroChoice,
-    combat::{Combat, FoeCard, may_choose},
+    combat::{Combat, FoeCard, may_choose_outcome},
     map::{Element, ElementState},
 };
 
@@ -23,16 +23,16 @@ mod party;
 
 use crate::{
     explore::{BoardArea, Hand, SelectedElement},
-    hotseat::LiftCurtain,
+    hotseat::{LiftCurtain, PassTable, action_hero},
     icons::Icons,
     saves::{SaveDir, save_path},
     screens::{Screen, menu::MenuAction},
     session::{DropRefused, PlayerAction, Session, UndoPlacement},
     ui_style,
-    words::{describe_action, loss_text, outcome_name},
+    words::{describe_action, loss_text, outcome_name, passage_text},
 };
 use combat::combat_window;
-use decisions::pending_window;
+use decisions::{passage_window, pending_window};
 use game_over::game_over_window;
 use hero_mat::heroes_panel;
 use party::party_panel;
@@ -109,6 +109,7 @@ fn game_ui(
     mut actions: MessageWriter<PlayerAction>,
     mut menu: MessageWriter<MenuAction>,
     mut lift: MessageWriter<LiftCurtain>,
+    mut pass: MessageWriter<PassTable>,
     mut undo: MessageWriter<UndoPlacement>,
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
@@ -116,7 +117,12 @@ fn game_ui(
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
     let pressed = number_key(ctx);
-    let mut c = Choices { legal: game.legal_actions(), shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
+    let mut legal = game.legal_actions();
+    // Behind the curtain each player acts for their own Heroes.
+    if let Some(mine) = session.heroes_at_table() {
+        legal.retain(|a| action_hero(a).is_none_or(|h| mine.contains(&h)));
+    }
+    let mut c = Choices { legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
     let mut root = egui::Ui::new(
         ctx.clone(),
         "game_viewport".into(),
@@ -203,14 +209,21 @@ fn game_ui(
         board_area.0 = Some(free);
     }
 
-    if game.is_over() {
-        game_over_window(ctx, game, &mut menu);
-    } else if let Some(combat) = game.combat().filter(|_| game.phase == Phase::Combat) {
-        combat_window(ctx, &session, combat, &icons, &mut c, combat_height);
-    } else if let Some(p) = game.pending() {
-        pending_window(ctx, game, p, &mut c);
-    } else if first_steps(game) {
-        first_steps_window(ctx);
+    match game.phase() {
+        Phase::Won | Phase::Lost(_) => game_over_window(ctx, game, &mut menu),
+        Phase::Combat { .. } => {
+            if let Some(combat) = game.combat() {
+                combat_window(ctx, &session, combat, &icons, &mut c, &mut pass, combat_height);
+            }
+        }
+        Phase::Passage { next } => passage_window(ctx, &session, next, &mut c),
+        phase => {
+            if let Some(p) = game.pending() {
+                pending_window(ctx, game, p, &mut c);
+            } else if first_steps(&phase, game) {
+                first_steps_window(ctx);
+            }
+        }
     }
 
     // Anything legal that no widget above offered.
@@ -243,8 +256,8 @@ fn game_ui(
 
 /// A new delve that has not drawn its first tile yet (once a tile is in
 /// hand the tray says what to do, and the board needs all its room).
-fn first_steps(game: &Game) -> bool {
-    game.phase == Phase::Exploring
+fn first_steps(phase: &Phase, game: &Game) -> bool {
+    matches!(phase, Phase::Exploring { tile_in_hand: false, decision: None })
         && game.adventure().is_some_and(|a| {
             a.ecology.map.tiles().len() == 1 && a.ecology.drawn.is_none() && a.record.ecologies_cleared.is_empty()
         })
@@ -331,24 +344,42 @@ fn curtain(root: &mut egui::Ui, session: &Session, player: usize, lift: &mut Mes
     );
 }
 
-/// Who must act now, in words.
+/// Who must act now, in words, from the rules' phase.
 pub fn banner(game: &Game) -> String {
     let name = |h: u8| game.heroes.get(usize::from(h)).map_or("?", |h| h.name());
-    match &game.phase {
+    let phase = game.phase();
+    match &phase {
         Phase::Won => return "The Heroes have won!".into(),
         Phase::Lost(r) => return format!("The Heroes have lost: {}.", loss_text(game, r)),
+        Phase::Combat { step } => {
+            let Some(c) = game.combat() else { return "Combat".into() };
+            // "All Heroes perform each Step simultaneously": name them all.
+            let heroes: Vec<&str> = c.heroes_to_act().into_iter().map(name).collect();
+            let who = and_list(&heroes);
+            let several = heroes.len() > 1;
+            return match step {
+                CombatStep::AssignMonsters => "Combat: the players assign the Monsters to Heroes".into(),
+                CombatStep::AvoidReturnDamage => "Combat: choose who avoids Return Damage".into(),
+                _ if heroes.is_empty() => "Combat".into(),
+                CombatStep::PlayCards if several => {
+                    format!("Combat, round {}: {who} play cards, in any order", c.round)
+                }
+                CombatStep::PlayCards => format!("Combat, round {}: {who} plays a card", c.round),
+                CombatStep::PlaceMonsterCard if several => format!("Combat: {who} place the Monsters' cards"),
+                CombatStep::PlaceMonsterCard => format!("Combat: {who} places the Monster's card"),
+                CombatStep::Resolve if several => {
+                    format!("Combat, round {}: {who} each resolve one pair, in any order", c.round)
+                }
+                CombatStep::Resolve => format!("Combat, round {}: {who} resolves one pair", c.round),
+                CombatStep::AssignDamage if several => format!("Combat: {who} choose whom to damage"),
+                CombatStep::AssignDamage => format!("Combat: {who} chooses whom to damage"),
+            };
+        }
+        Phase::Passage { next } => {
+            let from = game.adventure().map_or(Ecology::Ruins, |a| a.ecology.ecology);
+            return passage_text(from, *next);
+        }
         _ => {}
-    }
-    if let Some(c) = game.combat().filter(|_| game.phase == Phase::Combat) {
-        return match (c.step, c.acting_hero()) {
-            (CombatStep::AssignMonsters, _) => "Combat: the players assign the Monsters to Heroes".into(),
-            (CombatStep::AvoidReturnDamage, _) => "Combat: choose who avoids Return Damage".into(),
-            (CombatStep::PlayCards, Some(h)) => format!("Combat, round {}: {} plays a card", c.round, name(h)),
-            (CombatStep::PlaceMonsterCard, Some(h)) => format!("Combat: {} places the Monster's card", name(h)),
-            (CombatStep::Resolve, Some(h)) => format!("Combat, round {}: {} resolves a pair", c.round, name(h)),
-            (CombatStep::AssignDamage, Some(h)) => format!("Combat: {} chooses whom to damage", name(h)),
-            _ => "Combat".into(),
-        };
     }
     match game.pending() {
         Some(Pending::Purchase { what, cost, .. }) => format!("Pay {cost} XP for {}", purchase_name(game, *what)),
@@ -366,15 +397,36 @@ pub fn banner(game: &Game) -> String {
             format!("{}: draw one Ability from each class, or two from the Primary class", name(*hero))
         }
         Some(Pending::OrderFeatures { .. }) => "Choose the order of the revealed Features".into(),
-        Some(Pending::LevelUp { .. }) => "Level Up: buy Abilities, then go on".into(),
-        None => {
-            let drawn = game.adventure().is_some_and(|a| a.ecology.drawn.is_some());
-            if drawn {
-                "Exploring: place the drawn tile".into()
-            } else {
-                "Exploring: draw a tile, or Encounter something".into()
-            }
-        }
+        Some(Pending::LevelUp { .. }) => "Level Up: buy Abilities, then finish the Ecology".into(),
+        Some(Pending::Passage { .. }) => "Passage to the next Ecology".into(),
+        None => match phase {
+            Phase::Encountering { element, .. } => format!("Encountering {}", encountering_name(element)),
+            Phase::Exploring { tile_in_hand: true, .. } => "Exploring: place the drawn tile".into(),
+            _ => "Exploring: draw a tile, or Encounter something".into(),
+        },
+    }
+}
+
+/// "Bren", "Bren and Sil", "Bren, Sil and Ava".
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// What is being Encountered, with its article.
+fn encountering_name(e: Encountering) -> &'static str {
+    match e {
+        Encountering::Monster => "a Monster",
+        Encountering::Feature => "a Feature",
+        Encountering::Door => "a Door",
+        Encountering::Chest => "a Chest",
+        Encountering::LegendaryLocation => "a Legendary Location",
+        Encountering::Campfire => "a Campfire",
+        Encountering::StairGuardian => "the Stair Guardian",
+        Encountering::FinalEntity => "the Final Entity",
     }
 }
 

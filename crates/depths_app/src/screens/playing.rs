@@ -6,34 +6,46 @@ use depths_rules::{CombatStep, Game, Phase};
 
 use crate::{PlaySystems, screens::Screen, session::Session};
 
-/// Where the game stands, mirroring the rules core (the book's Exploring,
-/// Encountering, the Combat steps, the end of the game). The sync systems
-/// set it from the `Game` after every action; input systems run only in the
-/// state they belong to.
+/// Where the game stands: the rules core's [`Game::phase`] in the book's
+/// words (Setup, Exploring, Encountering, each Combat step, Level Up, Passage
+/// to the next Ecology, the end of the game). The sync systems set it from the
+/// phase after every action; input systems run only in the state they belong to.
 #[derive(SubStates, Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[source(Screen = Screen::Playing)]
 pub enum Table {
+    /// "Starting at a Lower Ecology": Abilities and Items are chosen first.
+    Setup,
+    /// Drawing and placing tiles, choosing what to Encounter, spending XP.
     #[default]
     Exploring,
-    /// A drawn card, a decision or a purchase is being resolved outside Combat.
+    /// An Ecology Element (or a card it led to) is being Resolved.
     Encountering,
     Combat(CombatStep),
+    /// After a Stair Guardian: each Hero may buy one Ability.
+    LevelUp,
+    /// The Ecology is complete: the Heroes are recorded and descend.
+    Passage,
     Over,
 }
 
 impl Table {
-    /// Where `game` stands.
+    /// Where `game` stands, read only from its phase.
     pub fn of(game: &Game) -> Table {
-        if game.is_over() {
-            return Table::Over;
+        Table::from(&game.phase())
+    }
+}
+
+impl From<&Phase> for Table {
+    fn from(phase: &Phase) -> Table {
+        match phase {
+            Phase::Setup { .. } => Table::Setup,
+            Phase::Exploring { .. } => Table::Exploring,
+            Phase::Encountering { .. } => Table::Encountering,
+            Phase::Combat { step } => Table::Combat(*step),
+            Phase::LevelUp { .. } => Table::LevelUp,
+            Phase::Passage { .. } => Table::Passage,
+            Phase::Won | Phase::Lost(_) => Table::Over,
         }
-        if game.phase == Phase::Combat
-            && let Some(c) = game.combat()
-        {
-            return Table::Combat(c.step);
-        }
-        let resolving = game.adventure().is_some_and(|a| !a.resolving.is_empty());
-        if game.pending().is_some() || resolving { Table::Encountering } else { Table::Exploring }
     }
 }
 
