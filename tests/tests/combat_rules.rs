@@ -439,7 +439,13 @@ fn combat_pairs_a_lone_hero_against_two_monster_cards_resolves_one_pair_in_all()
     let mut g = table(&["bren"]);
     stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
     stack_monster(&mut g, Difficulty::I, &[2, 2, 5, 6]);
-    fight(&mut g, vec![monster("Left", Difficulty::I, [30, 30, 30], vec![]), monster("Right", Difficulty::I, [30, 30, 30], vec![])]);
+    fight(
+        &mut g,
+        vec![
+            monster("Left", Difficulty::I, [30, 30, 30], vec![]),
+            monster("Right", Difficulty::I, [30, 30, 30], vec![]),
+        ],
+    );
     play(&mut g, 0, &[8, 7]);
     play(&mut g, 0, &[6, 5]);
     assert_eq!(slots(&g, 0), vec![(Some(8), Some(2)), (Some(7), Some(2))]);
