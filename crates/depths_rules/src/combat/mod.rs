@@ -150,9 +150,16 @@ impl Combat {
         self.heroes_to_act().first().copied()
     }
 
-    /// Whether `hero` may act in the current step.
+    /// Whether `hero` may act in the current step (as [`Combat::heroes_to_act`],
+    /// without building the list: `check` asks this for every candidate).
     pub fn may_act(&self, hero: u8) -> bool {
-        self.heroes_to_act().contains(&hero)
+        match self.step {
+            CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage => false,
+            CombatStep::PlayCards => self.playing_engagement(hero).is_some(),
+            CombatStep::PlaceMonsterCard => self.engagements.iter().any(|e| e.hero == hero && e.waiting.is_some()),
+            CombatStep::Resolve => self.heroes.get(usize::from(hero)).is_some_and(|h| !h.done),
+            CombatStep::AssignDamage => self.packets.iter().any(|p| p.hero == hero),
+        }
     }
 
     /// The engagement in which `hero` must still play a card this group.
