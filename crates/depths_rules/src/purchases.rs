@@ -12,8 +12,7 @@ use crate::hero::Hero;
 impl Game {
     /// XP the Heroes could pay: the pool and every Item they own.
     pub fn payable_xp(&self) -> u16 {
-        let a = self.adv();
-        let pool: u16 = a.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+        let pool: u16 = self.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum());
         let items: u16 = self.heroes.iter().flat_map(|h| h.items.iter()).map(|i| u16::from(i.card.xp)).sum();
         pool + items
     }
