@@ -124,19 +124,16 @@ impl Phase {
         match self {
             Phase::Won | Phase::Lost(_) => return Err(RuleError::GameOver),
             Phase::Combat { .. } => {
-                return match action {
-                    A::AssignMonsters { .. }
-                    | A::PlayCard { .. }
-                    | A::PlaceMonsterCard { .. }
-                    | A::ChoosePair { .. }
-                    | A::EndTurn { .. }
-                    | A::AssignDamage { .. }
-                    | A::AvoidReturnDamage { .. }
-                    | A::ActivateAbility { .. } => Ok(()),
-                    _ => Err(RuleError::WrongStep { expected: "a Combat action" }),
+                return if action.is_combat() || matches!(action, A::ActivateAbility { .. }) {
+                    Ok(())
+                } else {
+                    Err(RuleError::WrongStep { expected: "a Combat action" })
                 };
             }
             _ => {}
+        }
+        if action.is_combat() {
+            return Err(RuleError::WrongStep { expected: "Combat" });
         }
         let wanted = match action {
             A::AssignMonsters { .. }
@@ -145,7 +142,7 @@ impl Phase {
             | A::ChoosePair { .. }
             | A::EndTurn { .. }
             | A::AssignDamage { .. }
-            | A::AvoidReturnDamage { .. } => return Err(RuleError::WrongStep { expected: "Combat" }),
+            | A::AvoidReturnDamage { .. } => unreachable!("Combat's Actions are refused above"),
             A::PayXp { .. }
             | A::CancelPurchase
             | A::SplitHealing { .. }
