@@ -387,7 +387,7 @@ fn resolve(g: &Game, legal: &[Action]) -> Option<Action> {
         })
         .collect();
     engagements.sort_by(|a, b| b.0.total_cmp(&a.0));
-    for (_, e, en) in engagements {
+    if let Some((_, e, en)) = engagements.into_iter().next() {
         let foe = &c.foes[en.foe as usize];
         let ctx = PairCtx::new(g, hero, foe);
         let (_, now) = ctx.best(&en.slots);
