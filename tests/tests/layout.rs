@@ -44,10 +44,11 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
             let path: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_' || *c == ':').collect();
             let path = path.trim_end_matches(':');
             let full = if base.is_empty() { path.to_string() } else { format!("{base}::{path}") };
-            if let Some(m) = resolve(&full).or_else(|| (prefix == "super::").then(|| base.clone())) {
-                if m != module && !m.is_empty() {
-                    out.insert(m);
-                }
+            if let Some(m) = resolve(&full).or_else(|| (prefix == "super::").then(|| base.clone()))
+                && m != module
+                && !m.is_empty()
+            {
+                out.insert(m);
             }
         }
     }
@@ -93,10 +94,10 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
     }
     let mut state = BTreeMap::new();
     for v in graph.keys() {
-        if state.get(v.as_str()).copied().unwrap_or(0) == 0 {
-            if let Some(c) = visit(v, graph, &mut state, &mut Vec::new()) {
-                return Some(c);
-            }
+        if state.get(v.as_str()).copied().unwrap_or(0) == 0
+            && let Some(c) = visit(v, graph, &mut state, &mut Vec::new())
+        {
+            return Some(c);
         }
     }
     None
