@@ -73,6 +73,12 @@ pub fn power(name: &str, effects: Vec<Effect>) -> Ability {
     Ability { name: name.into(), activation: Activation::Power(1), effects, exhaust_after_use: false }
 }
 
+/// Gives Hero `h` an Ability Card of `class` carrying `ability`.
+pub fn give_ability_card(game: &mut Game, h: usize, id: &str, class: depths_rules::HeroClass, ability: Ability) {
+    let card = depths_rules::hero::AbilityCard { id: id.into(), class, ability };
+    game.heroes[h].abilities.push(depths_rules::hero::OwnedAbility { card, exhausted: false });
+}
+
 pub fn passive(name: &str, effects: Vec<Effect>) -> Ability {
     Ability { name: name.into(), activation: Activation::Passive, effects, exhaust_after_use: false }
 }

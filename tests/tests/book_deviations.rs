@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use depths_rules::adventure::{Pending, Purchase, XpRef};
 use depths_rules::hero::{OwnedAbility, OwnedItem};
 use depths_rules::map::{Element, ElementState};
-use depths_rules::{AbilitySource, Action, Content, Ecology, Game, GameOptions, HeroClass, RuleError, Target, Variants};
+use depths_rules::{
+    AbilitySource, Action, Content, Ecology, Game, GameOptions, HeroClass, RuleError, Target, Variants,
+};
 use depths_tests::fixture::fixture;
 use depths_tests::*;
 
@@ -130,7 +132,8 @@ fn cancelling_a_purchase_returns_offered_items_as_they_were() {
     let mut g = new_game(&["bren"], Variants::default());
     let content = g.adventure().unwrap().content.clone();
     let charm = content.item("charm").unwrap().clone();
-    let shield = content.class_deck(HeroClass::Fighter).items.iter().find(|i| i.id == "fighter_shield").unwrap().clone();
+    let shield =
+        content.class_deck(HeroClass::Fighter).items.iter().find(|i| i.id == "fighter_shield").unwrap().clone();
     g.heroes[0].items = vec![
         OwnedItem { card: shield, equipped: true, uses_left: None },
         OwnedItem { card: charm, equipped: false, uses_left: Some(1) },
@@ -226,7 +229,8 @@ fn heroes_recreated_from_the_record_have_the_decks_of_a_continuing_game() {
         assert_eq!(ids(a.stored_power.iter().copied()), ids(b.stored_power.iter().copied()));
         assert_eq!(ids(a.out_of_deck.iter().copied()), ids(b.out_of_deck.iter().copied()), "Removed cards stay out");
     }
-    let pools = |g: &Game| g.adventure().unwrap().item_action_cards.iter().map(|p| ids(p.iter().copied())).collect::<Vec<_>>();
+    let pools =
+        |g: &Game| g.adventure().unwrap().item_action_cards.iter().map(|p| ids(p.iter().copied())).collect::<Vec<_>>();
     assert_eq!(pools(&resumed), pools(&g), "Item Action Cards");
     // A lower start's bonuses are already in the records: none drawn again.
     assert!(resumed.pending().is_none());
@@ -255,7 +259,12 @@ fn every_authored_ability_is_usable_somewhere() {
     }
     for item in &content.treasures {
         for a in &item.abilities {
-            sources.push((item.id.clone(), item.class_only.unwrap_or(HeroClass::Fighter), a.clone(), Some(item.clone())));
+            sources.push((
+                item.id.clone(),
+                item.class_only.unwrap_or(HeroClass::Fighter),
+                a.clone(),
+                Some(item.clone()),
+            ));
         }
     }
     for (id, class, ability, item) in sources {
@@ -286,7 +295,12 @@ fn hero_for(class: HeroClass) -> &'static str {
 
 /// Gives Hero 0 the ability (as an Ability Card, or on an Equipped Item) and
 /// plenty of Stored Power; returns where it sits.
-fn grant(g: &mut Game, class: HeroClass, ability: &depths_rules::effect::Ability, item: Option<depths_rules::hero::ItemCard>) -> AbilitySource {
+fn grant(
+    g: &mut Game,
+    class: HeroClass,
+    ability: &depths_rules::effect::Ability,
+    item: Option<depths_rules::hero::ItemCard>,
+) -> AbilitySource {
     let hero = &mut g.heroes[0];
     for i in 0..3u16 {
         hero.stored_power.push(depths_rules::action_card::ActionCard::power(300 + i));
@@ -323,12 +337,17 @@ fn usable_exploring(
 }
 
 /// In a Combat Round against a Group, before and after choosing a Block.
-fn usable_in_combat(class: HeroClass, ability: &depths_rules::effect::Ability, item: Option<depths_rules::hero::ItemCard>) -> bool {
+fn usable_in_combat(
+    class: HeroClass,
+    ability: &depths_rules::effect::Ability,
+    item: Option<depths_rules::hero::ItemCard>,
+) -> bool {
     let mut g = table(&[hero_for(class), ally(class)]);
     let source = grant(&mut g, class, ability, item);
     let values: Vec<u8> = {
         let h = &g.heroes[0];
-        let mut v: Vec<u8> = h.draw.iter().chain(&h.hand).chain(&h.discard).filter(|c| !c.power).map(|c| c.value).collect();
+        let mut v: Vec<u8> =
+            h.draw.iter().chain(&h.hand).chain(&h.discard).filter(|c| !c.power).map(|c| c.value).collect();
         v.sort_unstable();
         v
     };
@@ -341,13 +360,18 @@ fn usable_in_combat(class: HeroClass, ability: &depths_rules::effect::Ability, i
     order.sort_unstable_by(|x, y| y.cmp(x));
     play(&mut g, 0, &order);
     play(&mut g, 1, &[5, 4]);
-    let activates =
-        |g: &Game| g.legal_actions().iter().any(|x| matches!(x, Action::ActivateAbility { hero: 0, source: s, .. } if *s == source));
+    let activates = |g: &Game| {
+        g.legal_actions()
+            .iter()
+            .any(|x| matches!(x, Action::ActivateAbility { hero: 0, source: s, .. } if *s == source))
+    };
     if activates(&g) {
         return true;
     }
-    let block = (0..2u8).find(|&s| g.check(&Action::ChoosePair { hero: 0, engagement: 0, slot: s }).is_ok()
-        && depths_tests::slots(&g, 0)[s as usize].0 == depths_tests::slots(&g, 0)[s as usize].1);
+    let block = (0..2u8).find(|&s| {
+        g.check(&Action::ChoosePair { hero: 0, engagement: 0, slot: s }).is_ok()
+            && depths_tests::slots(&g, 0)[s as usize].0 == depths_tests::slots(&g, 0)[s as usize].1
+    });
     let Some(slot) = block else { return false };
     act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot });
     activates(&g)

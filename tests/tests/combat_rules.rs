@@ -2,7 +2,7 @@
 
 use depths_rules::action_card::ActionCard;
 use depths_rules::effect::{Ability, Activation, Effect, Whom};
-use depths_rules::hero::{AbilityCard, HeroClass, OwnedAbility};
+use depths_rules::hero::HeroClass;
 use depths_rules::monster::{MonsterCard, MonsterType};
 use depths_rules::{AbilitySource, Action, CombatStep, Difficulty, Event, Foe, LossReason, Phase, RuleError, Target};
 use depths_tests::*;
@@ -183,14 +183,13 @@ fn passive_armor_on_monsters_and_heroes() {
     let mut g = table(&["bren"]);
     stack_hero(&mut g, 0, &[6, 3, 4], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 5]);
-    g.heroes[0].abilities.push(OwnedAbility {
-        card: AbilityCard {
-            id: "thick_skin".into(),
-            class: HeroClass::Fighter,
-            ability: passive("Thick Skin", vec![Effect::Armor { amount: 2 }]),
-        },
-        exhausted: false,
-    });
+    give_ability_card(
+        &mut g,
+        0,
+        "thick_skin",
+        HeroClass::Fighter,
+        passive("Thick Skin", vec![Effect::Armor { amount: 2 }]),
+    );
     let shell = monster(
         "Shelled Crawler",
         Difficulty::I,
@@ -210,14 +209,7 @@ fn power_abilities_any_number_of_times_while_power_lasts() {
     let mut g = table(&["bren"]);
     stack_hero(&mut g, 0, &[6, 3, 4], &[]);
     stack_monster(&mut g, Difficulty::I, &[3, 5]);
-    g.heroes[0].abilities.push(OwnedAbility {
-        card: AbilityCard {
-            id: "rally".into(),
-            class: HeroClass::Fighter,
-            ability: power("Rally", vec![Effect::BonusDamage { amount: 2 }]),
-        },
-        exhausted: false,
-    });
+    give_ability_card(&mut g, 0, "rally", HeroClass::Fighter, power("Rally", vec![Effect::BonusDamage { amount: 2 }]));
     fight(&mut g, vec![sentient_vapor()]);
     play(&mut g, 0, &[6, 3]);
     let swap = Action::ActivateAbility { hero: 0, source: AbilitySource::Mat(1), target: Target::Engagement(0) };
@@ -256,19 +248,18 @@ fn spells_exhaust_refresh_and_count_as_magic() {
     let mut g = table(&["sil"]);
     stack_hero(&mut g, 0, &[2, 3, 4], &[]);
     stack_monster(&mut g, Difficulty::III, &[2, 7]);
-    g.heroes[0].abilities.push(OwnedAbility {
-        card: AbilityCard {
-            id: "ember".into(),
-            class: HeroClass::Wizard,
-            ability: Ability {
-                name: "Ember".into(),
-                activation: Activation::Power(1),
-                effects: vec![Effect::DamageMonster { amount: 6, magic: false }],
-                exhaust_after_use: true,
-            },
+    give_ability_card(
+        &mut g,
+        0,
+        "ember",
+        HeroClass::Wizard,
+        Ability {
+            name: "Ember".into(),
+            activation: Activation::Power(1),
+            effects: vec![Effect::DamageMonster { amount: 6, magic: false }],
+            exhaust_after_use: true,
         },
-        exhausted: false,
-    });
+    );
     let wraith =
         monster("Glass Wraith", Difficulty::III, [30, 30, 30], vec![passive("Unreal", vec![Effect::ResistNonMagic])]);
     fight(&mut g, vec![wraith]);
@@ -310,14 +301,13 @@ fn cards_drawn_for_abilities_are_discarded_at_round_end() {
     let mut g = table(&["sil"]);
     stack_hero(&mut g, 0, &[2, 3, 4], &[8, 5]);
     stack_monster(&mut g, Difficulty::I, &[5, 5]);
-    g.heroes[0].abilities.push(OwnedAbility {
-        card: AbilityCard {
-            id: "second_sight".into(),
-            class: HeroClass::Wizard,
-            ability: power("Second Sight", vec![Effect::ReplacePlayedCard]),
-        },
-        exhausted: false,
-    });
+    give_ability_card(
+        &mut g,
+        0,
+        "second_sight",
+        HeroClass::Wizard,
+        power("Second Sight", vec![Effect::ReplacePlayedCard]),
+    );
     fight(&mut g, vec![monster("Big", Difficulty::I, [30, 30, 30], vec![])]);
     play(&mut g, 0, &[2, 3]);
     let draw_before = g.heroes[0].draw.len();
@@ -439,7 +429,13 @@ fn combat_pairs_a_lone_hero_against_two_monster_cards_resolves_one_pair_in_all()
     let mut g = table(&["bren"]);
     stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
     stack_monster(&mut g, Difficulty::I, &[2, 2, 5, 6]);
-    fight(&mut g, vec![monster("Left", Difficulty::I, [30, 30, 30], vec![]), monster("Right", Difficulty::I, [30, 30, 30], vec![])]);
+    fight(
+        &mut g,
+        vec![
+            monster("Left", Difficulty::I, [30, 30, 30], vec![]),
+            monster("Right", Difficulty::I, [30, 30, 30], vec![]),
+        ],
+    );
     play(&mut g, 0, &[8, 7]);
     play(&mut g, 0, &[6, 5]);
     assert_eq!(slots(&g, 0), vec![(Some(8), Some(2)), (Some(7), Some(2))]);
@@ -544,14 +540,13 @@ fn casting_a_spell_does_not_make_the_heros_card_hits_magic() {
     let mut g = table(&["sil"]);
     stack_hero(&mut g, 0, &[8, 6, 4], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 2]);
-    g.heroes[0].abilities.push(OwnedAbility {
-        card: AbilityCard {
-            id: "ember".into(),
-            class: HeroClass::Wizard,
-            ability: power("Ember", vec![Effect::DamageMonster { amount: 6, magic: false }]),
-        },
-        exhausted: false,
-    });
+    give_ability_card(
+        &mut g,
+        0,
+        "ember",
+        HeroClass::Wizard,
+        power("Ember", vec![Effect::DamageMonster { amount: 6, magic: false }]),
+    );
     let wraith =
         monster("Glass Wraith", Difficulty::I, [40, 40, 40], vec![passive("Unreal", vec![Effect::ResistNonMagic])]);
     fight(&mut g, vec![wraith]);

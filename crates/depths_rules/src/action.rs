@@ -139,3 +139,20 @@ pub enum Action {
     /// "Passage to Next Ecology": set up the next Ecology and begin it.
     Descend,
 }
+
+impl Action {
+    /// One of Combat's Actions (the Combat steps' own; an ability may also be
+    /// Activated outside Combat).
+    pub fn is_combat(&self) -> bool {
+        matches!(
+            self,
+            Action::AssignMonsters { .. }
+                | Action::PlayCard { .. }
+                | Action::PlaceMonsterCard { .. }
+                | Action::ChoosePair { .. }
+                | Action::EndTurn { .. }
+                | Action::AssignDamage { .. }
+                | Action::AvoidReturnDamage { .. }
+        )
+    }
+}

@@ -1,30 +1,20 @@
-//! A whole game: Setup, one Ecology after another, Level Up and Passage, the
-//! Final Entity ("Game Setup", "Level Up", "Passage to Next Ecology").
+//! A whole game beyond Combat: "Game Setup" (and "Starting at a Lower
+//! Ecology"), the state of the Ecology in play, the XP pool, Keys, the decks
+//! of Items and Abilities, and the choices play waits for.
 
 use serde::{Deserialize, Serialize};
 
+use crate::Ecology;
 use crate::action_card::ActionCard;
-use crate::combat::{FinalEntity, Foe};
-use crate::content::{Content, ContentError};
+use crate::combat::Foe;
+use crate::content::Content;
 use crate::effect::Effect;
-use crate::error::SetupError;
-use crate::event::Event;
 use crate::feature::{FeatureCard, ReferenceCard};
-use crate::game::Game;
-use crate::hero::{AbilityCard, HeroClass, HeroMat, ITEM_CARD_ID_BASE, ItemCard};
+use crate::hero::{AbilityCard, HeroClass, ItemCard};
 use crate::legendary_location::{LegendaryCard, LegendaryPiles};
 use crate::map::{DeadEndAllowance, ElementRef, Map, MapTile, RunePattern, TilePile, UsedRunes};
 use crate::monster::MonsterCard;
 use crate::options::GameOptions;
-use crate::{Ecology, GameRng};
-
-pub fn class_index(c: HeroClass) -> usize {
-    match c {
-        HeroClass::Fighter => 0,
-        HeroClass::Wizard => 1,
-        HeroClass::Rogue => 2,
-    }
-}
 
 /// Where a card in the communal Experience Point pool came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -207,214 +197,26 @@ pub struct Adventure {
     pub final_entity_lore: Option<String>,
     /// What is being Encountered, until it is fully Resolved.
     #[serde(default)]
-    pub encounter: Option<crate::phase::Encountering>,
+    pub encounter: Option<Encountering>,
 }
 
-impl Game {
-    /// "Game Setup" for the chosen Heroes, starting Ecology and variants.
-    pub fn new(options: GameOptions, content: Content) -> Result<Game, SetupError> {
-        Game::set_up(options, content, true)
-    }
-
-    /// Game Setup; `lower_start` gives the Abilities and Items of "Starting
-    /// at a Lower Ecology" (a game recreated from its records has them already).
-    pub(crate) fn set_up(options: GameOptions, content: Content, lower_start: bool) -> Result<Game, SetupError> {
-        if options.heroes.is_empty() {
-            return Err(SetupError::NoHeroes);
-        }
-        if options.heroes.len() > 3 {
-            return Err(SetupError::TooManyHeroes(options.heroes.len()));
-        }
-        let level = match options.start {
-            Ecology::Ruins => 1,
-            Ecology::Caverns => 2,
-            Ecology::Subterranean => 3,
-        };
-        let mut mats: Vec<HeroMat> = Vec::new();
-        for id in &options.heroes {
-            let mat = content.hero(id).ok_or_else(|| SetupError::UnknownHero(id.clone()))?.clone();
-            if mats.iter().any(|m| m.name == mat.name) {
-                return Err(SetupError::HeroTwice(mat.name));
-            }
-            mats.push(mat);
-        }
-        // Heroes and Monster Action decks as in a skirmish, then the rest of Setup.
-        let mut game = Game::with_heroes(mats, level, options.seed);
-        let rng = &mut game.rng;
-        let mut item_decks = Vec::new();
-        let mut ability_decks = Vec::new();
-        let mut item_action_cards = Vec::new();
-        for (class, _) in crate::content::CLASSES {
-            let deck = content.class_deck(class);
-            let mut items = deck.items.clone();
-            rng.shuffle(&mut items);
-            item_decks.push(items);
-            let mut abilities = deck.abilities.clone();
-            rng.shuffle(&mut abilities);
-            ability_decks.push(abilities);
-            item_action_cards.push(
-                deck.item_action_cards
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &v)| ActionCard { item: true, ..ActionCard::numbered(ITEM_CARD_ID_BASE + i as u16, v) })
-                    .collect(),
-            );
-        }
-        let ecology = setup_ecology(&content, options.start, &options, rng)
-            .map_err(|r| ContentError::invalid(&crate::content::tiles_file(options.start), r))?;
-        let keys = if options.variants.six_keys { 6 } else { 3 };
-        let start = options.start;
-        let start_with_ability = options.variants.start_with_ability;
-        game.adventure = Some(Box::new(Adventure {
-            options,
-            content,
-            ecology,
-            xp_pool: Vec::new(),
-            keys,
-            item_decks,
-            ability_decks,
-            item_action_cards,
-            pending: Vec::new(),
-            queue: Vec::new(),
-            resolving: Vec::new(),
-            defeated: Vec::new(),
-            record: AdventureRecord::default(),
-            final_entity_lore: None,
-            encounter: None,
-        }));
-        // "Starting at a Lower Ecology": Abilities by the Level Up process, then Items.
-        let (abilities, items) = match start {
-            _ if !lower_start => (0, 0),
-            Ecology::Ruins => (0, 0),
-            Ecology::Caverns => (1, 1),
-            Ecology::Subterranean => (2, 2),
-        };
-        let mut events = Vec::new();
-        for h in 0..game.heroes.len() as u8 {
-            for _ in 0..abilities {
-                game.offer_abilities(h);
-            }
-            if start_with_ability && start == Ecology::Ruins {
-                // "each Hero draws an Ability to start the game with." A
-                // multi-classed Hero draws as the book has them draw Abilities:
-                // one from each class deck or two from the Primary, keeping one.
-                if game.is_multi_classed(h) {
-                    game.offer_abilities(h);
-                } else {
-                    let class = class_index(game.heroes[h as usize].mat.class);
-                    if let Some(card) = game.adv_mut().ability_decks[class].pop() {
-                        game.heroes[h as usize].abilities.push(crate::hero::OwnedAbility { card, exhausted: false });
-                    }
-                }
-            }
-        }
-        // Then the Items; their choices come after the Abilities', as the book lists them.
-        let abilities_first = std::mem::take(&mut game.adv_mut().pending);
-        for h in 0..game.heroes.len() as u8 {
-            for _ in 0..items {
-                game.draw_item_for(h, &mut events);
-            }
-        }
-        let items_after = std::mem::replace(&mut game.adv_mut().pending, abilities_first);
-        game.adv_mut().pending.extend(items_after);
-        Ok(game)
-    }
-
-    pub fn adventure(&self) -> Option<&Adventure> {
-        self.adventure.as_deref()
-    }
-
-    pub(crate) fn adv(&self) -> &Adventure {
-        self.adventure.as_deref().expect("a full game")
-    }
-
-    pub(crate) fn adv_mut(&mut self) -> &mut Adventure {
-        self.adventure.as_deref_mut().expect("a full game")
-    }
-
-    /// A Hero played with both classes of an alternate Hero Mat.
-    pub(crate) fn is_multi_classed(&self, h: u8) -> bool {
-        self.heroes[h as usize].mat.secondary_class.is_some() && !self.adv().options.single_classed
-    }
-
-    /// Draws two Abilities for a Hero to keep one (Level Up, or a lower start);
-    /// a multi-classed Hero first chooses which decks to draw from.
-    pub(crate) fn offer_abilities(&mut self, h: u8) {
-        if self.is_multi_classed(h) {
-            self.adv_mut().pending.push(Pending::ChooseAbilityDraw { hero: h });
-        } else {
-            let class = self.heroes[h as usize].mat.class;
-            self.draw_abilities(h, [class, class]);
-        }
-    }
-
-    /// Queues the choice between the Ability Cards drawn from these decks.
-    pub(crate) fn draw_abilities(&mut self, h: u8, decks: [HeroClass; 2]) {
-        let adv = self.adv_mut();
-        let mut options = Vec::new();
-        for c in decks {
-            if let Some(card) = adv.ability_decks[class_index(c)].pop() {
-                options.push(card);
-            }
-        }
-        if !options.is_empty() {
-            adv.pending.push(Pending::ChooseAbility { hero: h, options });
-        }
+pub fn class_index(c: HeroClass) -> usize {
+    match c {
+        HeroClass::Fighter => 0,
+        HeroClass::Wizard => 1,
+        HeroClass::Rogue => 2,
     }
 }
 
-/// Sets up one Ecology as "Game Setup" says, from the content and the seed.
-pub(crate) fn setup_ecology(
-    content: &Content,
-    ecology: Ecology,
-    options: &GameOptions,
-    rng: &mut GameRng,
-) -> Result<EcologyState, String> {
-    let c = content.ecology(ecology);
-    let (entry, pile) = TilePile::deal(c.tiles.clone(), rng).map_err(|e| format!("{}: {e:?}", ecology.name()))?;
-    let map = Map::new(entry).map_err(|e| format!("{}: {e:?}", ecology.name()))?;
-    let mut monsters: Vec<MonsterCard> = c.monsters.iter().filter(|m| !m.set_aside).cloned().collect();
-    rng.shuffle(&mut monsters);
-    let mut features = c.features.clone();
-    rng.shuffle(&mut features);
-    let mut stair_guardians = c.stair_guardians.clone();
-    rng.shuffle(&mut stair_guardians);
-    let legendary =
-        c.patterns.iter().map(|p| LegendaryPiles::arrange(p.id.parse().unwrap_or(0), &c.legendary, rng)).collect();
-    Ok(EcologyState {
-        ecology,
-        map,
-        pile,
-        drawn: None,
-        dead_end: DeadEndAllowance::new(options.variants.one_dead_end),
-        monsters,
-        set_aside_monsters: c.monsters.iter().filter(|m| m.set_aside).cloned().collect(),
-        features,
-        revealed_features: Vec::new(),
-        stair_guardians,
-        patterns: c.patterns.clone(),
-        legendary,
-        used_runes: UsedRunes::default(),
-        reference: c.reference.clone(),
-        encountering: None,
-    })
-}
-
-/// "Draw a Head I, Head II, and Body card, and arrange them with the Tail card."
-pub(crate) fn draw_final_entity(content: &Content, rng: &mut GameRng) -> Option<FinalEntity> {
-    let fe = &content.final_entity;
-    let pick = |list: &Vec<crate::monster::EntityPartCard>, rng: &mut GameRng| {
-        (!list.is_empty()).then(|| list[rng.below(list.len() as u32) as usize].clone())
-    };
-    Some(FinalEntity {
-        head_1: pick(&fe.head_1, rng)?,
-        head_2: pick(&fe.head_2, rng)?,
-        body: pick(&fe.body, rng)?,
-        tail: fe.tail.clone(),
-    })
-}
-
-/// Events helper: a short log line for the client.
-pub(crate) fn note(events: &mut Vec<Event>, text: impl Into<String>) {
-    events.push(Event::Note { text: text.into() });
+/// The Ecology Element (or card) being Encountered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Encountering {
+    Monster,
+    Feature,
+    Door,
+    Chest,
+    LegendaryLocation,
+    Campfire,
+    StairGuardian,
+    FinalEntity,
 }

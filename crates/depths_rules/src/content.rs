@@ -94,7 +94,7 @@ fn err(file: &str, reason: impl Into<String>) -> ContentError {
 /// Parses one content file, naming it in any error.
 pub fn parse<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, ContentError> {
     serde_json::from_str(text).map_err(|e| {
-        let (line, column, message) = crate::error::json_position(&e);
+        let (line, column, message) = json_position(&e);
         ContentError::new(file, ContentErrorKind::Parse { line, column, message })
     })
 }
@@ -791,4 +791,13 @@ impl EcologyContent {
         }
         BTreeMap::from([("chests", chests), ("campfires", campfires)])
     }
+}
+
+/// serde_json's message without the " at line L column C" it ends with, and the position.
+pub(crate) fn json_position(e: &serde_json::Error) -> (usize, usize, String) {
+    let (line, column) = (e.line(), e.column());
+    let text = e.to_string();
+    let suffix = format!(" at line {line} column {column}");
+    let message = text.strip_suffix(&suffix).unwrap_or(&text).to_string();
+    (line, column, message)
 }

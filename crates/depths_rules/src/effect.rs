@@ -335,7 +335,10 @@ impl Ability {
         // A Block pays for the ability once the Block is chosen, and a chosen
         // pair can no longer be changed: such an ability could never be used.
         if self.activation == Activation::Block && self.alters_pairs() {
-            return Err(format!("Block-Activated ability \"{}\" would change the Combat Pairs after the Block", self.name));
+            return Err(format!(
+                "Block-Activated ability \"{}\" would change the Combat Pairs after the Block",
+                self.name
+            ));
         }
         Ok(())
     }

@@ -156,12 +156,3 @@ impl From<ContentError> for SetupError {
         SetupError::Content(e)
     }
 }
-
-/// serde_json's message without the " at line L column C" it ends with, and the position.
-pub(crate) fn json_position(e: &serde_json::Error) -> (usize, usize, String) {
-    let (line, column) = (e.line(), e.column());
-    let text = e.to_string();
-    let suffix = format!(" at line {line} column {column}");
-    let message = text.strip_suffix(&suffix).unwrap_or(&text).to_string();
-    (line, column, message)
-}

@@ -181,3 +181,8 @@ pub enum Event {
     },
     GameWon,
 }
+
+/// A short log line for the client.
+pub(crate) fn note(events: &mut Vec<Event>, text: impl Into<String>) {
+    events.push(Event::Note { text: text.into() });
+}

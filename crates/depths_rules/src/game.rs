@@ -6,11 +6,12 @@ use serde::{Deserialize, Serialize};
 use crate::GameRng;
 use crate::action::Action;
 use crate::action_card::{Difficulty, MonsterDeck};
+use crate::adventure::Pending;
 use crate::combat::{Combat, Foe};
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
 use crate::hero::{Hero, HeroMat};
-use crate::phase::Phase;
+use crate::phase::{Decision, Phase};
 
 /// Saves carry this; a save from a newer format is refused with a clear message.
 pub const FORMAT_VERSION: u32 = 1;
@@ -74,13 +75,30 @@ impl Game {
     }
 
     /// Whether `action` is legal now: first whether the book allows it in
-    /// this [`Phase`] at all, then the action's own conditions.
+    /// this [`Phase`] at all, then the action's own conditions, checked by the
+    /// file of the rule it belongs to.
     pub fn check(&self, action: &Action) -> Result<(), RuleError> {
         let phase = self.phase();
         phase.admits(action)?;
-        match phase {
-            Phase::Combat { .. } => self.check_combat(action),
-            _ => self.check_exploring(action),
+        if let Phase::Combat { .. } = phase {
+            return self.check_combat(action);
+        }
+        use Action as A;
+        match action {
+            A::DrawTile | A::PlaceTile { .. } | A::PlaceSetAsideTile { .. } | A::Encounter { .. } => {
+                self.check_exploring(action)
+            }
+            A::EncounterLegendary { .. } => self.check_exploring(action),
+            A::ActivateAbility { hero, source, target } => self.check_exploring_ability(*hero, *source, *target),
+            A::StartPurchase { .. } | A::PayXp { .. } | A::CancelPurchase | A::SplitHealing { .. } => {
+                self.check_purchase(action)
+            }
+            A::Equip { .. } | A::Unequip { .. } => self.check_equip(action),
+            A::ChooseHero { .. } | A::ChooseOption { .. } | A::RemoveActionCard { .. } => self.check_decision(action),
+            A::FinishLevelUp => self.check_finish_level_up(),
+            A::Descend => self.check_descend(),
+            // Combat's actions, which `admits` refuses outside Combat.
+            _ => Err(RuleError::WrongStep { expected: "Combat" }),
         }
     }
 
@@ -89,15 +107,33 @@ impl Game {
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, RuleError> {
         self.check(&action)?;
         let mut events = Vec::new();
-        match self.stage {
-            Stage::Combat => {
-                self.apply_combat(action, &mut events);
-                if self.stage == Stage::Exploring && self.adventure.is_some() {
-                    self.after_combat(&mut events);
-                }
+        if self.stage == Stage::Combat {
+            self.apply_combat(action, &mut events);
+            if self.stage == Stage::Exploring && self.adventure.is_some() {
+                self.after_combat(&mut events);
             }
-            _ => self.apply_exploring(action, &mut events),
+            return Ok(events);
         }
+        use Action as A;
+        match action {
+            A::DrawTile | A::PlaceTile { .. } | A::PlaceSetAsideTile { .. } | A::Encounter { .. } => {
+                self.apply_exploring(action, &mut events)
+            }
+            A::EncounterLegendary { .. } => self.apply_exploring(action, &mut events),
+            A::ActivateAbility { hero, source, target } => self.activate(hero, source, target, &mut events),
+            A::StartPurchase { .. } | A::PayXp { .. } | A::CancelPurchase | A::SplitHealing { .. } => {
+                self.apply_purchase(action, &mut events)
+            }
+            A::Equip { hero, item } => self.equip(hero, item, true),
+            A::Unequip { hero, item } => self.equip(hero, item, false),
+            A::ChooseHero { .. } | A::ChooseOption { .. } | A::RemoveActionCard { .. } => {
+                self.apply_decision(action, &mut events)
+            }
+            A::FinishLevelUp => self.finish_level_up(&mut events),
+            A::Descend => self.descend(&mut events),
+            _ => unreachable!("check refuses Combat's actions outside Combat"),
+        }
+        self.advance_adventure(&mut events);
         Ok(events)
     }
 
@@ -106,7 +142,10 @@ impl Game {
         let candidates = match self.phase() {
             Phase::Won | Phase::Lost(_) => Vec::new(),
             Phase::Combat { .. } => self.combat_candidates(),
-            _ => self.exploring_candidates(),
+            _ => match self.pending() {
+                Some(p) => self.decision_candidates(p),
+                None => self.exploring_candidates(),
+            },
         };
         candidates.into_iter().filter(|a| self.check(a).is_ok()).collect()
     }
@@ -118,13 +157,36 @@ impl Game {
             events.push(Event::GameLost { reason });
         }
     }
+}
 
-    pub fn save_json(&self) -> String {
-        crate::save::to_json(self)
-    }
-
-    /// Loads a save, refusing corrupt data or a newer format ([`crate::save`]).
-    pub fn load_json(text: &str) -> Result<Game, crate::save::SaveError> {
-        crate::save::from_json(text)
+impl Game {
+    /// Where the game stands now: the one phase machine, read from the state.
+    pub fn phase(&self) -> Phase {
+        match &self.stage {
+            Stage::Won => return Phase::Won,
+            Stage::Lost(reason) => return Phase::Lost(reason.clone()),
+            Stage::Combat => {
+                if let Some(c) = self.combat() {
+                    return Phase::Combat { step: c.step };
+                }
+            }
+            Stage::Exploring => {}
+        }
+        // A skirmish has nothing beyond its fight.
+        let Some(a) = self.adventure() else { return Phase::Won };
+        let decision = a.pending.first().and_then(Decision::of);
+        if a.pending.iter().any(|p| matches!(p, Pending::LevelUp { .. })) {
+            return Phase::LevelUp { decision };
+        }
+        if let Some(Pending::Passage { next }) = a.pending.first() {
+            return Phase::Passage { next: *next };
+        }
+        if let Some(element) = a.encounter {
+            return Phase::Encountering { element, decision };
+        }
+        match decision {
+            Some(d) if !d.is_purchase() => Phase::Setup { decision: d },
+            _ => Phase::Exploring { tile_in_hand: a.ecology.drawn.is_some(), decision },
+        }
     }
 }

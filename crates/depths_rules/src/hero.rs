@@ -228,16 +228,6 @@ impl Hero {
         None
     }
 
-    /// "1. Draw Cards": draw as many as possible up to a Hand of `size`.
-    pub fn draw_up_to(&mut self, size: usize) {
-        while self.hand.len() < size {
-            match self.draw_card() {
-                Some(card) => self.hand.push(card),
-                None => break,
-            }
-        }
-    }
-
     /// Shuffle the Discard Pile to form a new Draw Pile.
     pub fn reshuffle_discard(&mut self, rng: &mut GameRng) {
         self.draw.append(&mut self.discard);

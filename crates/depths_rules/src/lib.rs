@@ -5,28 +5,38 @@
 //! [`Game::legal_actions`] lists every legal choice. The whole [`Game`],
 //! random generator included, serializes with serde.
 
+pub mod abilities;
 pub mod action;
 pub mod action_card;
+pub mod action_deck;
 pub mod adventure;
 pub mod combat;
 pub mod content;
+pub mod decisions;
 pub mod ecology;
 pub mod effect;
-pub mod encounter;
+pub(crate) mod effects;
+pub mod encountering;
 pub mod error;
 pub mod event;
 pub mod exploring;
 pub mod feature;
 pub mod game;
+pub mod health_track;
 pub mod hero;
+pub mod items;
 pub mod legendary_location;
+pub mod level_up;
 pub mod map;
 pub mod monster;
 pub mod options;
+pub mod passage;
 pub mod phase;
+pub mod purchases;
 pub mod record;
 pub mod rng;
 pub mod save;
+pub mod setup;
 
 pub use action::{Action, Target};
 pub use action_card::{ActionCard, CardId, Difficulty, MonsterDeck};
@@ -38,9 +48,9 @@ pub use effect::{Ability, Activation, Effect, Whom};
 pub use error::{RuleError, SetupError};
 pub use event::{Event, LossReason};
 pub use game::{FORMAT_VERSION, Game, Stage};
-pub use phase::{Decision, Encountering, Phase};
 pub use hero::{AbilitySource, Hero, HeroClass, HeroMat};
 pub use monster::{MonsterCard, MonsterType};
 pub use options::{GameOptions, Variants};
+pub use phase::{Decision, Encountering, Phase};
 pub use rng::GameRng;
 pub use save::SaveError;

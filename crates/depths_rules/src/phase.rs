@@ -9,24 +9,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::Ecology;
 use crate::action::Action;
+pub use crate::adventure::Encountering;
 use crate::adventure::{Pending, Purchase};
 use crate::combat::CombatStep;
 use crate::error::RuleError;
 use crate::event::LossReason;
-use crate::game::{Game, Stage};
-
-/// The Ecology Element (or card) being Encountered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Encountering {
-    Monster,
-    Feature,
-    Door,
-    Chest,
-    LegendaryLocation,
-    Campfire,
-    StairGuardian,
-    FinalEntity,
-}
 
 /// A choice the players must make before play goes on (outside Combat).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -50,7 +37,7 @@ pub enum Decision {
 }
 
 impl Decision {
-    fn of(p: &Pending) -> Option<Decision> {
+    pub(crate) fn of(p: &Pending) -> Option<Decision> {
         Some(match p {
             Pending::Purchase { what, .. } => Decision::Payment { what: *what },
             Pending::SplitHealing { .. } => Decision::SplitHealing,
@@ -74,16 +61,30 @@ impl Decision {
 pub enum Phase {
     /// "Starting at a Lower Ecology": the Heroes' Abilities and Items are
     /// being chosen before the first move.
-    Setup { decision: Decision },
+    Setup {
+        decision: Decision,
+    },
     /// Drawing and placing Map Tiles, choosing what to Encounter, spending XP.
-    Exploring { tile_in_hand: bool, decision: Option<Decision> },
+    Exploring {
+        tile_in_hand: bool,
+        decision: Option<Decision>,
+    },
     /// An Ecology Element (or a card it led to) is being Resolved.
-    Encountering { element: Encountering, decision: Option<Decision> },
-    Combat { step: CombatStep },
+    Encountering {
+        element: Encountering,
+        decision: Option<Decision>,
+    },
+    Combat {
+        step: CombatStep,
+    },
     /// After a Stair Guardian: each Hero may buy one Ability.
-    LevelUp { decision: Option<Decision> },
+    LevelUp {
+        decision: Option<Decision>,
+    },
     /// The Ecology is complete; the Heroes descend to the next.
-    Passage { next: Ecology },
+    Passage {
+        next: Ecology,
+    },
     Won,
     Lost(LossReason),
 }
@@ -93,9 +94,9 @@ impl Phase {
     pub fn decision(&self) -> Option<Decision> {
         match self {
             Phase::Setup { decision } => Some(*decision),
-            Phase::Exploring { decision, .. }
-            | Phase::Encountering { decision, .. }
-            | Phase::LevelUp { decision } => *decision,
+            Phase::Exploring { decision, .. } | Phase::Encountering { decision, .. } | Phase::LevelUp { decision } => {
+                *decision
+            }
             _ => None,
         }
     }
@@ -123,19 +124,16 @@ impl Phase {
         match self {
             Phase::Won | Phase::Lost(_) => return Err(RuleError::GameOver),
             Phase::Combat { .. } => {
-                return match action {
-                    A::AssignMonsters { .. }
-                    | A::PlayCard { .. }
-                    | A::PlaceMonsterCard { .. }
-                    | A::ChoosePair { .. }
-                    | A::EndTurn { .. }
-                    | A::AssignDamage { .. }
-                    | A::AvoidReturnDamage { .. }
-                    | A::ActivateAbility { .. } => Ok(()),
-                    _ => Err(RuleError::WrongStep { expected: "a Combat action" }),
+                return if action.is_combat() || matches!(action, A::ActivateAbility { .. }) {
+                    Ok(())
+                } else {
+                    Err(RuleError::WrongStep { expected: "a Combat action" })
                 };
             }
             _ => {}
+        }
+        if action.is_combat() {
+            return Err(RuleError::WrongStep { expected: "Combat" });
         }
         let wanted = match action {
             A::AssignMonsters { .. }
@@ -144,7 +142,7 @@ impl Phase {
             | A::ChoosePair { .. }
             | A::EndTurn { .. }
             | A::AssignDamage { .. }
-            | A::AvoidReturnDamage { .. } => return Err(RuleError::WrongStep { expected: "Combat" }),
+            | A::AvoidReturnDamage { .. } => unreachable!("Combat's Actions are refused above"),
             A::PayXp { .. }
             | A::CancelPurchase
             | A::SplitHealing { .. }
@@ -183,36 +181,4 @@ enum Wanted {
     Exploring,
     LevelUp,
     Passage,
-}
-
-impl Game {
-    /// Where the game stands now.
-    pub fn phase(&self) -> Phase {
-        match &self.stage {
-            Stage::Won => return Phase::Won,
-            Stage::Lost(reason) => return Phase::Lost(reason.clone()),
-            Stage::Combat => {
-                if let Some(c) = self.combat() {
-                    return Phase::Combat { step: c.step };
-                }
-            }
-            Stage::Exploring => {}
-        }
-        // A skirmish has nothing beyond its fight.
-        let Some(a) = self.adventure() else { return Phase::Won };
-        let decision = a.pending.first().and_then(Decision::of);
-        if a.pending.iter().any(|p| matches!(p, Pending::LevelUp { .. })) {
-            return Phase::LevelUp { decision };
-        }
-        if let Some(Pending::Passage { next }) = a.pending.first() {
-            return Phase::Passage { next: *next };
-        }
-        if let Some(element) = a.encounter {
-            return Phase::Encountering { element, decision };
-        }
-        match decision {
-            Some(d) if !d.is_purchase() => Phase::Setup { decision: d },
-            _ => Phase::Exploring { tile_in_hand: a.ecology.drawn.is_some(), decision },
-        }
-    }
 }

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::error::json_position;
+use crate::content::json_position;
 use crate::game::{FORMAT_VERSION, Game};
 
 /// Why a save cannot be loaded.
@@ -52,4 +52,15 @@ pub fn from_json(text: &str) -> Result<Game, SaveError> {
         let (line, column, reason) = json_position(&e);
         SaveError::Corrupt { line, column, reason }
     })
+}
+
+impl Game {
+    pub fn save_json(&self) -> String {
+        to_json(self)
+    }
+
+    /// Loads a save, refusing corrupt data or a newer format.
+    pub fn load_json(text: &str) -> Result<Game, SaveError> {
+        from_json(text)
+    }
 }

@@ -228,14 +228,28 @@ fn expected(g: &Game, foe: &Foe, ctx: &PairCtx, hero_cards: &[u8], monster_cards
 pub fn aimed_target(g: &Game, c: &Combat, hero: u8, ability: &Ability) -> Option<Target> {
     match ability.target_kind() {
         TargetKind::Individual => {
-            let (_, en) = c.engagements_of(hero).find(|(_, en)| !c.foes[en.foe as usize].is_defeated())?;
+            // "All of a Hero's Damage must be applied to one Individual
+            // Monster": the one already hit this Round, or the one the
+            // ability and the chosen pair's Damage together serve best.
+            if let Some((foe, individual)) = c.heroes[hero as usize].target {
+                return Some(Target::Individual { foe, individual });
+            }
+            let chosen = c.chosen_engagement(hero).map(|e| &c.engagements[e]);
+            let en = match chosen {
+                Some(en) => en,
+                None => c.engagements_of(hero).map(|(_, en)| en).find(|en| !c.foes[en.foe as usize].is_defeated())?,
+            };
             let foe = &c.foes[en.foe as usize];
             let amount = ability
                 .effects
                 .iter()
                 .find_map(|e| if let Effect::DamageMonster { amount, .. } = e { Some(*amount) } else { None })
                 .unwrap_or(0);
-            Some(Target::Individual { foe: en.foe, individual: pick_individual(foe, amount, true) as u8 })
+            let pair = chosen
+                .and_then(|en| en.chosen.map(|s| en.slots[s as usize]))
+                .and_then(|s| s.damage(foe.card_bonus))
+                .map_or(0, |(dealt, _)| dealt);
+            Some(Target::Individual { foe: en.foe, individual: pick_individual(foe, amount.saturating_add(pair), true) as u8 })
         }
         TargetKind::Hero => {
             let worst = (0..g.heroes.len()).max_by_key(|&i| g.heroes[i].max_health() - g.heroes[i].health).unwrap_or(0);
@@ -360,10 +374,20 @@ fn resolve(g: &Game, legal: &[Action]) -> Option<Action> {
     let h = &g.heroes[hero as usize];
     let power = h.stored_power.len() as u8;
     let ok = |a: &Action| legal.contains(a);
-    for (e, en) in c.engagements_of(hero) {
-        if en.chosen.is_some() || !en.slots.iter().any(|s| s.hero.is_some() && s.monster.is_some()) {
-            continue;
-        }
+    // One Combat Pair in all: look first at the engagement whose best pair is
+    // best and may be chosen.
+    let mut engagements: Vec<(f64, usize, &depths_rules::combat::Engagement)> = c
+        .engagements_of(hero)
+        .filter(|_| c.chosen_engagement(hero).is_none())
+        .filter(|(_, en)| en.slots.iter().any(|s| s.hero.is_some() && s.monster.is_some()))
+        .map(|(e, en)| {
+            let (slot, value) = PairCtx::new(g, hero, &c.foes[en.foe as usize]).best(&en.slots);
+            let legal_best = ok(&Action::ChoosePair { hero, engagement: e as u8, slot: slot as u8 });
+            (if legal_best { value } else { f64::NEG_INFINITY }, e, en)
+        })
+        .collect();
+    engagements.sort_by(|a, b| b.0.total_cmp(&a.0));
+    if let Some((_, e, en)) = engagements.into_iter().next() {
         let foe = &c.foes[en.foe as usize];
         let ctx = PairCtx::new(g, hero, foe);
         let (_, now) = ctx.best(&en.slots);

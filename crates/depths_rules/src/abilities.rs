@@ -1,0 +1,155 @@
+//! "4. Activate Hero Abilities" — what every activation shares (paying its
+//! cost, Exhausting a Spell, an Item's use tokens) — and Abilities used while
+//! Exploring ("Certain Hero Items, Abilities, and Spells can also be used to
+//! Unlock Doors"). Their use in a Combat Round is in `combat::abilities`.
+
+use crate::action::{Action, Target};
+use crate::effect::{Ability, Activation, Effect, Whom};
+use crate::effects::EffectContext;
+use crate::error::RuleError;
+use crate::event::Event;
+use crate::game::Game;
+use crate::hero::{AbilitySource, Hero};
+use crate::map::{Element, ElementState};
+
+/// Effects an ability may have to be used while Exploring.
+fn usable_exploring(e: &Effect) -> bool {
+    matches!(
+        e,
+        Effect::UnlockDoor
+            | Effect::HealHeroes { .. }
+            | Effect::RefreshSpells
+            | Effect::Keys { .. }
+            | Effect::StorePower
+            | Effect::RevealFeatures { .. }
+    )
+}
+
+/// An ability that can be Activated while Exploring.
+pub(crate) fn exploring_ability(a: &Ability) -> bool {
+    a.activation != Activation::Passive && !a.effects.is_empty() && a.effects.iter().all(usable_exploring)
+}
+
+/// Effects that change the map or what the party can do, which must wait
+/// while a drawn Map Tile is in hand.
+fn changes_options(e: &Effect) -> bool {
+    matches!(e, Effect::UnlockDoor | Effect::Keys { .. } | Effect::RevealFeatures { .. })
+}
+
+/// What every activation requires: an active ability, its Power, a Spell not Exhausted.
+pub(crate) fn check_activation(hero: &Hero, source: AbilitySource) -> Result<&Ability, RuleError> {
+    let ability = hero.ability(source).ok_or(RuleError::AbilityNotAvailable)?;
+    match ability.activation {
+        Activation::Passive => return Err(RuleError::PassiveNotActivated),
+        Activation::Power(need) => {
+            let have = hero.stored_power.len() as u8;
+            if have < need {
+                return Err(RuleError::NotEnoughPower { need, have });
+            }
+        }
+        Activation::Block => {}
+    }
+    if hero.is_exhausted(source) {
+        return Err(RuleError::SpellExhausted);
+    }
+    Ok(ability)
+}
+
+impl Game {
+    /// Pays for an ability and resolves its effects.
+    pub(crate) fn activate(&mut self, h: u8, source: AbilitySource, target: Target, events: &mut Vec<Event>) {
+        let hero = &self.heroes[h as usize];
+        let ability = hero.ability(source).expect("checked").clone();
+        let spell = hero.is_spell(source);
+        if let Activation::Power(cost) = ability.activation {
+            self.spend_power(h, cost, events);
+        }
+        if ability.exhaust_after_use
+            && let AbilitySource::Card(i) = source
+        {
+            // "Exhaust After Use": unusable until Refreshed.
+            self.heroes[h as usize].abilities[usize::from(i)].exhausted = true;
+            events.push(Event::SpellExhausted { hero: h, name: ability.name.clone() });
+        }
+        events.push(Event::AbilityActivated { hero: h, name: ability.name.clone() });
+        self.use_item_token(h, source, events);
+        if ability.activation == Activation::Block
+            && let Some(c) = self.combat.as_mut()
+        {
+            c.heroes[h as usize].block_ability_used = true;
+        }
+        for effect in &ability.effects {
+            self.resolve_effect(effect, EffectContext::Hero { hero: h, target, spell }, events);
+        }
+    }
+
+    /// A limited-use Item loses one use token; at none it is used up.
+    pub(crate) fn use_item_token(&mut self, h: u8, source: AbilitySource, events: &mut Vec<Event>) {
+        let AbilitySource::Item(i, _) = source else { return };
+        let hero = &mut self.heroes[h as usize];
+        let Some(item) = hero.items.get_mut(usize::from(i)) else { return };
+        if let Some(uses) = item.uses_left.as_mut() {
+            *uses = uses.saturating_sub(1);
+            if *uses == 0 {
+                let gone = hero.items.remove(usize::from(i));
+                events.push(Event::Note { text: format!("{} is used up.", gone.card.name) });
+            }
+        }
+    }
+
+    /// An ability Activated while Exploring.
+    pub(crate) fn check_exploring_ability(
+        &self,
+        h: u8,
+        source: AbilitySource,
+        target: Target,
+    ) -> Result<(), RuleError> {
+        let hero = self.heroes.get(usize::from(h)).ok_or(RuleError::NoSuchHero(h))?;
+        let ability = check_activation(hero, source)?;
+        if !exploring_ability(ability) {
+            return Err(RuleError::AbilityNotAvailable);
+        }
+        if ability.activation == Activation::Block {
+            return Err(RuleError::NeedsBlock);
+        }
+        let eco = &self.adv().ecology;
+        // The book's turn is draw, then place: with a tile in hand nothing may
+        // change the map or the party's options.
+        if eco.drawn.is_some() && ability.effects.iter().any(changes_options) {
+            return Err(RuleError::TileWaiting);
+        }
+        let map = &eco.map;
+        let unlocks = ability.effects.iter().any(|e| matches!(e, Effect::UnlockDoor));
+        let chosen = ability.effects.iter().any(|e| matches!(e, Effect::HealHeroes { whom: Whom::ChosenHero, .. }));
+        let locked_chests = self.adv().options.variants.locked_chests;
+        let ok = match target {
+            Target::Element(e) if unlocks => {
+                // "Locked Chests: Just like Doors, all Chests must be Unlocked to open."
+                let lockable = |k: Element| k == Element::Door || (k == Element::Chest && locked_chests);
+                map.reachable_unencountered_elements().contains(&e)
+                    && map.element(e).is_some_and(|(k, s)| lockable(k) && s == ElementState::Present)
+            }
+            Target::Hero(t) if chosen && !unlocks => usize::from(t) < self.heroes.len(),
+            Target::None => !unlocks && !chosen,
+            _ => false,
+        };
+        if ok { Ok(()) } else { Err(RuleError::BadTarget) }
+    }
+
+    /// Abilities the Heroes might Activate while Exploring, with every target.
+    pub(crate) fn exploring_ability_candidates(&self, out: &mut Vec<Action>) {
+        let n = self.heroes.len() as u8;
+        let elements = self.adv().ecology.map.reachable_unencountered_elements();
+        for (h, hero) in self.heroes.iter().enumerate() {
+            for (source, ability) in hero.abilities() {
+                if !exploring_ability(ability) {
+                    continue;
+                }
+                let mut targets = vec![Target::None];
+                targets.extend((0..n).map(Target::Hero));
+                targets.extend(elements.iter().copied().map(Target::Element));
+                out.extend(targets.into_iter().map(|target| Action::ActivateAbility { hero: h as u8, source, target }));
+            }
+        }
+    }
+}

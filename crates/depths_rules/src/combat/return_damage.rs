@@ -1,0 +1,91 @@
+//! "Important! Avoiding Return Damage", then the Monsters' side of every
+//! Resolved pair.
+
+use super::{Combat, CombatStep, Outcome};
+use crate::action::Action;
+use crate::error::RuleError;
+use crate::event::Event;
+use crate::game::Game;
+
+impl Game {
+    /// "Important! Avoiding Return Damage".
+    pub(crate) fn begin_avoidance(&mut self, events: &mut Vec<Event>) {
+        let c = self.cbt();
+        if c.kills.iter().any(|k| k.contributors.len() == 1) {
+            // One Hero delivered all the Damage: ALL Heroes avoid ANY Return Damage.
+            for h in 0..c.heroes.len() {
+                c.heroes[h].avoids_return_damage = true;
+                events.push(Event::ReturnDamageAvoided { hero: h as u8 });
+            }
+            c.avoid_queue.clear();
+        } else {
+            c.avoid_queue = (0..c.kills.len()).filter(|&k| c.kills[k].contributors.len() > 1).collect();
+        }
+        self.advance_avoidance(events);
+    }
+
+    pub(crate) fn advance_avoidance(&mut self, events: &mut Vec<Event>) {
+        let c = self.cbt();
+        while let Some(&k) = c.avoid_queue.first() {
+            // A choice only matters while some contributor still takes Return Damage.
+            if c.kills[k].contributors.iter().all(|h| c.heroes[*h as usize].avoids_return_damage) {
+                c.avoid_queue.remove(0);
+                continue;
+            }
+            c.step = CombatStep::AvoidReturnDamage;
+            return;
+        }
+        self.monsters_deal_damage(events);
+    }
+
+    /// The Monsters' side of every Resolved pair, then "6. Discard Cards".
+    pub(crate) fn monsters_deal_damage(&mut self, events: &mut Vec<Event>) {
+        let c = self.combat.as_ref().expect("in Combat");
+        let mut hits = Vec::new();
+        for e in &c.engagements {
+            let round = &c.heroes[e.hero as usize];
+            let Some(slot) = e.chosen.map(|s| e.slots[s as usize]) else { continue };
+            if round.ignore_results {
+                continue;
+            }
+            let bonus = c.foes[e.foe as usize].card_bonus;
+            let Some(outcome) = slot.outcome(bonus) else { continue };
+            let (_, taken) = slot.damage(bonus).unwrap_or((0, 0));
+            let avoided = outcome == Outcome::HeroHit && round.avoids_return_damage;
+            if taken > 0 && !avoided {
+                hits.push((e.hero, taken));
+            }
+        }
+        for (h, amount) in hits {
+            self.damage_hero(h, amount, false, events);
+        }
+        // The terrible cost of some mighty Items, paid every Round.
+        for h in 0..self.heroes.len() as u8 {
+            let wound = self.heroes[h as usize].wound_each_round();
+            if wound > 0 {
+                self.damage_hero(h, wound, true, events);
+            }
+        }
+        if !self.is_over() {
+            self.end_round(events);
+        }
+    }
+
+    pub(crate) fn check_avoid_return_damage(&self, c: &Combat, hero: u8) -> Result<(), RuleError> {
+        super::steps::step_is(c, CombatStep::AvoidReturnDamage, "a Hero to avoid Return Damage")?;
+        let k = c.avoid_queue.first().ok_or(RuleError::NothingToDo)?;
+        if c.kills[*k].contributors.contains(&hero) { Ok(()) } else { Err(RuleError::NotAContributor) }
+    }
+
+    pub(crate) fn avoid_return_damage(&mut self, hero: u8, events: &mut Vec<Event>) {
+        let c = self.cbt();
+        c.avoid_queue.remove(0);
+        c.heroes[hero as usize].avoids_return_damage = true;
+        events.push(Event::ReturnDamageAvoided { hero });
+        self.advance_avoidance(events);
+    }
+
+    pub(crate) fn avoidance_candidates(&self, out: &mut Vec<Action>) {
+        out.extend((0..self.heroes.len() as u8).map(|hero| Action::AvoidReturnDamage { hero }));
+    }
+}

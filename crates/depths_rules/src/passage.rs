@@ -1,0 +1,42 @@
+//! "Passage to Next Ecology": after Level Up the Ecology is complete; "Each
+//! Ecology follows the same Setup".
+
+use crate::adventure::Pending;
+use crate::error::RuleError;
+use crate::event::Event;
+use crate::event::note;
+use crate::game::Game;
+use crate::setup::setup_ecology;
+
+impl Game {
+    pub(crate) fn check_descend(&self) -> Result<(), RuleError> {
+        match self.pending() {
+            Some(Pending::Passage { .. }) => Ok(()),
+            _ => Err(RuleError::WrongStep { expected: "Passage to the next Ecology" }),
+        }
+    }
+
+    /// "Passage to Next Ecology … Each Ecology follows the same Setup."
+    pub(crate) fn descend(&mut self, events: &mut Vec<Event>) {
+        let Some(Pending::Passage { next }) = self.adv_mut().pending.first().cloned() else { return };
+        self.adv_mut().pending.remove(0);
+        // "3. Monster Action Cards … Shuffle each deck": gathered from their
+        // Discard Piles and shuffled for the new Ecology.
+        for deck in &mut self.monster_decks {
+            deck.gather(&mut self.rng);
+        }
+        let adv = self.adventure.as_deref_mut().expect("full game");
+        match setup_ecology(&adv.content, next, &adv.options, &mut self.rng) {
+            Ok(eco) => adv.ecology = eco,
+            Err(e) => {
+                note(events, e);
+                return;
+            }
+        }
+        if adv.options.variants.keys_each_ecology {
+            adv.keys += 3;
+            events.push(Event::KeysChanged { keys: adv.keys });
+        }
+        events.push(Event::EcologyStarted { ecology: next });
+    }
+}
