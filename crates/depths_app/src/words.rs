@@ -309,7 +309,7 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
                 }
             }
             Some(Pending::OrderFeatures { cards }) => {
-                let order = depths_rules::exploring::feature_order(cards.len(), usize::from(*index));
+                let order = depths_rules::encountering::feature_order(cards.len(), usize::from(*index));
                 let names: Vec<&str> = order.iter().filter_map(|&i| cards.get(i).map(|c| c.name.as_str())).collect();
                 format!("Order: {}", names.join(", then "))
             }

@@ -418,15 +418,25 @@ fn make_saves_for_screenshots() {
     // Client saves (with the log and round summary): a Combat step in which
     // both Heroes may act (cards to play, then pairs to resolve), and the
     // Passage after the first Level Up.
-    let mut session =
-        Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
     let both = |step: depths_rules::CombatStep| {
         move |g: &Game| g.combat().is_some_and(|c| c.round >= 2 && c.step == step && c.heroes_to_act().len() == 2)
     };
-    session_until(&mut session, both(depths_rules::CombatStep::PlayCards), 2000);
-    std::fs::write(dir.join("combat-both.json"), depths_app::saves::save_text(&session)).unwrap();
-    session_until(&mut session, both(depths_rules::CombatStep::Resolve), 200);
-    std::fs::write(dir.join("resolve-both.json"), depths_app::saves::save_text(&session)).unwrap();
+    for seed in 3..40 {
+        let mut session = Session::new(
+            Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap(),
+        );
+        session_until(&mut session, both(depths_rules::CombatStep::PlayCards), 2000);
+        if !both(depths_rules::CombatStep::PlayCards)(&session.game) {
+            continue;
+        }
+        let playing = depths_app::saves::save_text(&session);
+        session_until(&mut session, both(depths_rules::CombatStep::Resolve), 200);
+        if both(depths_rules::CombatStep::Resolve)(&session.game) {
+            std::fs::write(dir.join("combat-both.json"), playing).unwrap();
+            std::fs::write(dir.join("resolve-both.json"), depths_app::saves::save_text(&session)).unwrap();
+            break;
+        }
+    }
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap());
     for _ in 0..6000 {

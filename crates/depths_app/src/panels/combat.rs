@@ -251,10 +251,10 @@ fn engagements_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut 
     }
 }
 
-/// Every Hero who may act in this step, the player at the table's first:
-/// each one's hand, abilities, damage to place and End turn. Behind the
-/// curtain the other players' Heroes are named, with a button to pass them
-/// the table now.
+/// Every Hero who may act in this step, side by side, the player at the
+/// table's first: each one's hand, abilities, damage to place and End turn.
+/// Behind the curtain the other players' Heroes are named, with a button to
+/// pass them the table now.
 fn hands_section(
     ui: &mut egui::Ui,
     session: &Session,
@@ -263,26 +263,29 @@ fn hands_section(
     pass: &mut MessageWriter<PassTable>,
 ) {
     let mine = session.heroes_at_table();
-    for (player, heroes) in crate::hotseat::players_to_act(&session.game, &session.players, &session.turn) {
-        for h in heroes {
-            if mine.as_ref().is_none_or(|m| m.contains(&h)) {
-                hero_section(ui, &session.game, combat, h, c);
-                ui.add_space(4.0);
-                continue;
+    let all = crate::hotseat::players_to_act(&session.game, &session.players, &session.turn);
+    let (here, elsewhere): (Vec<(usize, u8)>, Vec<(usize, u8)>) = all
+        .into_iter()
+        .flat_map(|(p, heroes)| heroes.into_iter().map(move |h| (p, h)))
+        .partition(|(_, h)| mine.as_ref().is_none_or(|m| m.contains(h)));
+    // Side by side, so every hand stays in view.
+    if !here.is_empty() {
+        ui.columns(here.len(), |cols| {
+            for (col, (_, h)) in cols.iter_mut().zip(&here) {
+                hero_section(col, &session.game, combat, *h, c);
             }
-            let name = session.players.name(player);
-            ui.horizontal_wrapped(|ui| {
-                let hero = session.game.heroes[usize::from(h)].name();
-                ui.label(egui::RichText::new(format!("{hero} ({name}) may act too.")).color(ui_style::MUTED));
-                if ui
-                    .button(format!("Let {name} act now"))
-                    .on_hover_text("Pass the table before you are done")
-                    .clicked()
-                {
-                    pass.write(PassTable(player));
-                }
-            });
-        }
+        });
+    }
+    for (player, h) in elsewhere {
+        let name = session.players.name(player);
+        ui.horizontal_wrapped(|ui| {
+            let hero = session.game.heroes[usize::from(h)].name();
+            ui.label(egui::RichText::new(format!("{hero} ({name}) may act too.")).color(ui_style::MUTED));
+            let button = ui.button(format!("Let {name} act now")).on_hover_text("Pass the table before you are done");
+            if button.clicked() {
+                pass.write(PassTable(player));
+            }
+        });
     }
 }
 

@@ -149,13 +149,10 @@ pub(super) fn passage_window(ctx: &egui::Context, session: &Session, next: Ecolo
                 let abilities: Vec<&str> = hero.abilities.iter().map(|a| a.card.ability.name.as_str()).collect();
                 let items: Vec<&str> = hero.items.iter().map(|i| i.card.name.as_str()).collect();
                 let deck = hero.draw.len() + hero.hand.len() + hero.discard.len();
-                let mut lines = vec![format!(
-                    "level {} · {} / {} Health · {deck} Action Cards · {} Power stored",
-                    hero.level,
-                    hero.health,
-                    hero.max_health(),
-                    hero.stored_power.len()
-                )];
+                let mut lines = vec![
+                    format!("level {} · {} / {} Health", hero.level, hero.health, hero.max_health()),
+                    format!("{deck} Action Cards · {} Power stored", hero.stored_power.len()),
+                ];
                 if !abilities.is_empty() {
                     lines.push(format!("Abilities: {}", abilities.join(", ")));
                 }
