@@ -251,8 +251,8 @@ fn engagements_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, c: &mut 
     }
 }
 
-/// Every Hero who may act in this step, side by side, the player at the
-/// table's first: each one's hand, abilities, damage to place and End turn.
+/// Every Hero who may act in this step (their hands side by side while
+/// cards are played), the player at the table's first: each one's hand, abilities, damage to place and End turn.
 /// Behind the curtain the other players' Heroes are named, with a button to
 /// pass them the table now.
 fn hands_section(
@@ -268,13 +268,19 @@ fn hands_section(
         .into_iter()
         .flat_map(|(p, heroes)| heroes.into_iter().map(move |h| (p, h)))
         .partition(|(_, h)| mine.as_ref().is_none_or(|m| m.contains(h)));
-    // Side by side, so every hand stays in view.
-    if !here.is_empty() {
+    if combat.step == CombatStep::PlayCards && here.len() > 1 {
+        // Hands side by side, so every hand stays in view.
         ui.columns(here.len(), |cols| {
             for (col, (_, h)) in cols.iter_mut().zip(&here) {
                 hero_section(col, &session.game, combat, *h, c);
             }
         });
+    } else {
+        // Abilities and damage need the window's width.
+        for (_, h) in &here {
+            hero_section(ui, &session.game, combat, *h, c);
+            ui.add_space(4.0);
+        }
     }
     for (player, h) in elsewhere {
         let name = session.players.name(player);
