@@ -145,3 +145,26 @@ fn a_skirmish_is_only_its_fight() {
     assert!(g.legal_actions().is_empty());
     assert_eq!(g.check(&Action::DrawTile), Err(RuleError::GameOver));
 }
+
+/// An ability used while Exploring may ask for a choice ("Reveal the next (2)
+/// Features. Assign them in any order…"): that is still Exploring, not Setup.
+#[test]
+fn a_choice_asked_by_an_ability_while_exploring_is_not_setup() {
+    let mut g = Game::new(GameOptions::standard(&["sil"], 3), fixture()).expect("setup");
+    let seer = depths_rules::Ability {
+        name: "Seer".into(),
+        activation: depths_rules::Activation::Power(1),
+        effects: vec![depths_rules::Effect::RevealFeatures { count: 2 }],
+        exhaust_after_use: false,
+    };
+    give_ability_card(&mut g, 0, "seer", depths_rules::HeroClass::Wizard, seer);
+    let source = depths_rules::AbilitySource::Card(0);
+    act(&mut g, Action::ActivateAbility { hero: 0, source, target: depths_rules::Target::None });
+    assert_eq!(
+        g.phase(),
+        Phase::Exploring { tile_in_hand: false, decision: Some(Decision::OrderFeatures { count: 2 }) }
+    );
+    assert_eq!(g.check(&Action::DrawTile), Err(RuleError::DecisionPending));
+    act(&mut g, Action::ChooseOption { index: 1 });
+    assert_eq!(g.phase(), Phase::Exploring { tile_in_hand: false, decision: None });
+}

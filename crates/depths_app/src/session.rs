@@ -8,7 +8,7 @@ use depths_rules::{
     map::{Placement, Rotation},
 };
 
-use crate::words::{describe_event, phase_line, rule_error_text};
+use crate::words::{describe_event, rule_error_text};
 use crate::{
     PlaySystems,
     board_view::Cell,
@@ -191,7 +191,6 @@ impl Session {
                 self.notice = None;
                 if phase_key(&self.game) != before {
                     self.save_due = true;
-                    self.log.extend(phase_line(&self.game));
                 }
                 Ok(events)
             }

@@ -22,21 +22,6 @@ pub fn passage_text(from: Ecology, next: Ecology) -> String {
     format!("The {} are behind you — descend to the {}", from.name(), next.name())
 }
 
-/// A line for the log when play enters a new phase that no event tells of.
-pub fn phase_line(game: &Game) -> Option<String> {
-    match game.phase() {
-        Phase::Passage { next } => {
-            let from = game.adventure()?.ecology.ecology;
-            Some(format!(
-                "Level Up is over and the {} are complete: record the Heroes, then descend to the {}.",
-                from.name(),
-                next.name()
-            ))
-        }
-        _ => None,
-    }
-}
-
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -129,6 +114,11 @@ pub fn describe_event(game: &Game, e: &Event) -> Option<String> {
         Event::GameLost { reason } => format!("The Heroes lose: {}.", loss_text(game, reason)),
         Event::Note { text } => text.clone(),
         Event::EcologyStarted { ecology } => format!("The Heroes enter the {}.", ecology.name()),
+        Event::EcologyCompleted { ecology, next } => format!(
+            "Level Up is over and the {} are complete: record the Heroes, then descend to the {}.",
+            ecology.name(),
+            next.name()
+        ),
         Event::TileDrawn { tile } => format!("Drew map tile {tile}."),
         Event::TilePlaced { tile, placement } => format!(
             "Placed {tile} at {:?}, turned {}°.",
@@ -232,7 +222,7 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
         Action::EndTurn { hero } => format!("{}: end turn", h(hero)),
         Action::AssignDamage { hero, individual } => {
             // The damage this Hero still has to place.
-            let packet = game.combat().and_then(|c| c.packets.iter().find(|p| p.hero == *hero));
+            let packet = game.combat().and_then(|c| c.packet_of(*hero).map(|k| &c.packets[k]));
             let foe = packet.map_or(0, |p| p.foe);
             format!("{}: damage {}", h(hero), individual_name(game, foe, *individual))
         }

@@ -198,6 +198,10 @@ pub struct Adventure {
     /// What is being Encountered, until it is fully Resolved.
     #[serde(default)]
     pub encounter: Option<Encountering>,
+    /// The choices of Game Setup ("Starting at a Lower Ecology") are still
+    /// being made.
+    #[serde(default)]
+    pub setting_up: bool,
 }
 
 pub fn class_index(c: HeroClass) -> usize {

@@ -133,6 +133,12 @@ pub enum Event {
     EcologyStarted {
         ecology: crate::Ecology,
     },
+    /// "After Level Up, the current Ecology is complete": the Passage to
+    /// `next` waits for the Heroes.
+    EcologyCompleted {
+        ecology: crate::Ecology,
+        next: crate::Ecology,
+    },
     TileDrawn {
         tile: String,
     },

@@ -185,7 +185,7 @@ impl Game {
             return Phase::Encountering { element, decision };
         }
         match decision {
-            Some(d) if !d.is_purchase() => Phase::Setup { decision: d },
+            Some(d) if a.setting_up => Phase::Setup { decision: d },
             _ => Phase::Exploring { tile_in_hand: a.ecology.drawn.is_some(), decision },
         }
     }

@@ -102,12 +102,13 @@ impl Game {
     }
 
     /// Level Up is over: "After Level Up, the current Ecology is complete".
-    pub(crate) fn finish_level_up(&mut self, _events: &mut Vec<Event>) {
+    pub(crate) fn finish_level_up(&mut self, events: &mut Vec<Event>) {
         self.adv_mut().pending.remove(0);
         let current = self.adv().ecology.ecology;
         self.adv_mut().record.ecologies_cleared.push(current);
         if let Some(next) = current.next() {
             self.adv_mut().pending.push(Pending::Passage { next });
+            events.push(Event::EcologyCompleted { ecology: current, next });
         }
     }
 

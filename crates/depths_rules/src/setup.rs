@@ -85,6 +85,7 @@ impl Game {
             record: AdventureRecord::default(),
             final_entity_lore: None,
             encounter: None,
+            setting_up: false,
         }));
         // "Starting at a Lower Ecology": Abilities by the Level Up process, then Items.
         let (abilities, items) = match start {
@@ -120,7 +121,9 @@ impl Game {
             }
         }
         let items_after = std::mem::replace(&mut game.adv_mut().pending, abilities_first);
-        game.adv_mut().pending.extend(items_after);
+        let adv = game.adv_mut();
+        adv.pending.extend(items_after);
+        adv.setting_up = !adv.pending.is_empty();
         Ok(game)
     }
 

@@ -249,7 +249,10 @@ pub fn aimed_target(g: &Game, c: &Combat, hero: u8, ability: &Ability) -> Option
                 .and_then(|en| en.chosen.map(|s| en.slots[s as usize]))
                 .and_then(|s| s.damage(foe.card_bonus))
                 .map_or(0, |(dealt, _)| dealt);
-            Some(Target::Individual { foe: en.foe, individual: pick_individual(foe, amount.saturating_add(pair), true) as u8 })
+            Some(Target::Individual {
+                foe: en.foe,
+                individual: pick_individual(foe, amount.saturating_add(pair), true) as u8,
+            })
         }
         TargetKind::Hero => {
             let worst = (0..g.heroes.len()).max_by_key(|&i| g.heroes[i].max_health() - g.heroes[i].health).unwrap_or(0);

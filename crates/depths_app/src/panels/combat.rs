@@ -332,7 +332,7 @@ fn hero_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, h: u8, c: &mut 
         );
     }
     if combat.step == CombatStep::AssignDamage
-        && let Some(p) = combat.packets.iter().find(|p| p.hero == h)
+        && let Some(p) = combat.packet_of(h).map(|k| &combat.packets[k])
     {
         ui.label(format!(
             "{}'s {} damage goes to one of {}:",

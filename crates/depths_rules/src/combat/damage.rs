@@ -95,10 +95,8 @@ impl Game {
         self.begin_avoidance(events);
     }
 
-    /// The first packet of `hero`'s damage that waits for an individual.
     pub(crate) fn packet_of(&self, hero: u8) -> Option<usize> {
-        let c = self.combat.as_ref()?;
-        c.packets.iter().position(|p| p.hero == hero)
+        self.combat.as_ref()?.packet_of(hero)
     }
 
     /// One source of a Hero's damage lands on one individual.

@@ -186,6 +186,11 @@ impl Combat {
         out
     }
 
+    /// The first packet of `hero`'s Damage still waiting for an individual.
+    pub fn packet_of(&self, hero: u8) -> Option<usize> {
+        self.packets.iter().position(|p| p.hero == hero)
+    }
+
     pub fn engagements_of(&self, hero: u8) -> impl Iterator<Item = (usize, &Engagement)> {
         self.engagements.iter().enumerate().filter(move |(_, e)| e.hero == hero)
     }

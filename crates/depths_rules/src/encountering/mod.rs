@@ -75,9 +75,10 @@ impl Game {
                 Resolving::Monsters | Resolving::StairGuardian | Resolving::FinalEntity => {}
             }
         }
-        // Everything is Resolved: back to Exploring.
+        // Everything is Resolved (or chosen at Setup): back to Exploring.
         if self.stage == Stage::Exploring {
             self.adv_mut().encounter = None;
+            self.adv_mut().setting_up = false;
             self.check_stranded(events);
         }
     }
