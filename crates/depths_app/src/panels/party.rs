@@ -220,6 +220,10 @@ pub(super) fn party_panel(
 
 /// How many tiles left in the pile would have no legal place right now.
 fn dead_end_gauge(ui: &mut egui::Ui, session: &Session) {
+    // Once the Stair Guardian is met, no tile of this Ecology will be drawn again.
+    if matches!(session.game.phase(), depths_rules::Phase::LevelUp { .. } | depths_rules::Phase::Passage { .. }) {
+        return;
+    }
     let (dead, total) = session.dead_ends_in_pile();
     if total == 0 {
         return;
