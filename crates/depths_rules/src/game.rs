@@ -78,9 +78,14 @@ impl Game {
     /// this [`Phase`] at all, then the action's own conditions, checked by the
     /// file of the rule it belongs to.
     pub fn check(&self, action: &Action) -> Result<(), RuleError> {
-        let phase = self.phase();
+        self.check_in(&self.phase(), action)
+    }
+
+    /// [`Game::check`] with the phase already known (`legal_actions` checks
+    /// every candidate in one phase).
+    fn check_in(&self, phase: &Phase, action: &Action) -> Result<(), RuleError> {
         phase.admits(action)?;
-        if let Phase::Combat { .. } = phase {
+        if let Phase::Combat { .. } = *phase {
             return self.check_combat(action);
         }
         use Action as A;
@@ -139,7 +144,8 @@ impl Game {
 
     /// Every legal action now; each passes [`Game::check`].
     pub fn legal_actions(&self) -> Vec<Action> {
-        let candidates = match self.phase() {
+        let phase = self.phase();
+        let candidates = match phase {
             Phase::Won | Phase::Lost(_) => Vec::new(),
             Phase::Combat { .. } => self.combat_candidates(),
             _ => match self.pending() {
@@ -147,7 +153,7 @@ impl Game {
                 None => self.exploring_candidates(),
             },
         };
-        candidates.into_iter().filter(|a| self.check(a).is_ok()).collect()
+        candidates.into_iter().filter(|a| self.check_in(&phase, a).is_ok()).collect()
     }
 
     /// Ends the game: "The Heroes Lose if … One of the Heroes is Defeated."
