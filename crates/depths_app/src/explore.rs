@@ -249,7 +249,7 @@ pub fn rotate(hand: &mut Hand, by: u8) {
 }
 
 fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    mut keys: ResMut<ButtonInput<KeyCode>>,
     session: Res<Session>,
     mut hand: ResMut<Hand>,
     mut actions: MessageWriter<PlayerAction>,
@@ -306,6 +306,9 @@ fn keys(
         && let Some(cell) = hand.cell
     {
         drops.write(TileDrop { cell, rotation: hand.rotation });
+        // The Enter is spent on the tile: nothing later this frame answers it too.
+        keys.clear_just_pressed(KeyCode::Enter);
+        keys.clear_just_pressed(KeyCode::NumpadEnter);
     }
     if changed {
         redraw.write(RequestRedraw);

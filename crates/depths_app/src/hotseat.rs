@@ -11,8 +11,12 @@
 //! or an Encounter, and passes on once the table is quiet again (Exploring with
 //! no decision and no tile in hand).
 //!
-//! With the curtain on, a "Pass to <player>" screen hides the hands whenever
-//! the player who must act changes, until that player clicks.
+//! The game's information is open, so the pass-the-device curtain is off
+//! unless the players switch it on (on the setup screen or in ⚙ Settings).
+//! With it on, it comes up only when control passes to another player, and
+//! never straight over the result of the move that passed it: the player who
+//! acted sees the outcome, then presses "Pass to <player>" (or tries to act
+//! again, which hands over instead). The next player lifts it.
 
 use bevy::{prelude::*, window::RequestRedraw};
 use depths_rules::{Action, Decision, Event, Game, Phase};
@@ -67,6 +71,10 @@ pub struct Turn {
     /// at it had finished (until they lift the curtain).
     #[serde(default)]
     pub pass_to: Option<usize>,
+    /// The player who acted has handed the table on: the curtain is down
+    /// until the next player lifts it.
+    #[serde(default)]
+    pub handing_over: bool,
 }
 
 /// Who must act now: a player, and the Hero they act for if one is named.
@@ -171,6 +179,14 @@ pub fn after_events(game: &Game, players: &Players, turn: &mut Turn, events: &[E
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LiftCurtain;
 
+/// "Pass to …" pressed: the player who acted has seen the result and hands over.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandOver;
+
+/// Switch the pass-the-device curtain on or off for this game.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetCurtain(pub bool);
+
 /// In a Combat step, hand the table to this player (who owns a Hero that may
 /// act) before the player at it has finished: one may wait for an ally.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,13 +203,35 @@ impl Session {
         self.players.curtain && self.players.count() >= 2
     }
 
-    /// The player the curtain asks for, if it is down.
+    /// The player the curtain asks for, if it is down: at the start, or
+    /// once the player who acted has handed over.
     pub fn curtain(&self) -> Option<usize> {
         if !self.uses_curtain() || self.game.is_over() {
             return None;
         }
         let who = self.acting().player;
-        (self.turn.shown_to != Some(who)).then_some(who)
+        (self.turn.shown_to != Some(who) && (self.turn.shown_to.is_none() || self.turn.handing_over)).then_some(who)
+    }
+
+    /// The player the table should pass to, while the one who acted still
+    /// looks at the result (the banner offers "Pass to …").
+    pub fn hand_off_due(&self) -> Option<usize> {
+        if !self.uses_curtain() || self.game.is_over() || self.turn.handing_over {
+            return None;
+        }
+        let who = self.acting().player;
+        (self.turn.shown_to.is_some_and(|p| p != who)).then_some(who)
+    }
+
+    /// An action tried while a hand-off is due is the previous player's
+    /// next input: it brings the curtain up instead of acting for the next
+    /// player. Returns whether the input was taken for that.
+    pub fn hand_over_instead(&mut self) -> bool {
+        if self.hand_off_due().is_none() {
+            return false;
+        }
+        self.turn.handing_over = true;
+        true
     }
 
     /// The Heroes the player at the table may act for in this Combat step,
@@ -230,6 +268,8 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Players>();
     app.add_message::<LiftCurtain>();
     app.add_message::<PassTable>();
+    app.add_message::<HandOver>();
+    app.add_message::<SetCurtain>();
     app.add_systems(Update, seat_messages.in_set(PlaySystems::Rules));
 }
 
@@ -237,25 +277,50 @@ pub(super) fn plugin(app: &mut App) {
 fn seat_messages(
     mut passes: MessageReader<PassTable>,
     mut lifts: MessageReader<LiftCurtain>,
+    mut hand_overs: MessageReader<HandOver>,
+    mut switches: MessageReader<SetCurtain>,
     session: Option<ResMut<Session>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(mut session) = session else {
         passes.clear();
         lifts.clear();
+        hand_overs.clear();
+        switches.clear();
         return;
     };
+    for SetCurtain(on) in switches.read() {
+        session.players.curtain = *on;
+        // Switched on at the table: whoever must act is the one there now,
+        // so nothing is hidden until the table next changes hands.
+        let who = session.acting().player;
+        session.turn.shown_to = Some(who);
+        session.turn.handing_over = false;
+        session.turn.pass_to = None;
+        session.save_due = true;
+        redraw.write(RequestRedraw);
+    }
     for PassTable(player) in passes.read() {
         // Only to a player who owns a Hero that may act now.
         if heroes_to_act(&session.game).iter().any(|&h| session.players.owner(h) == *player) {
             session.turn.pass_to = Some(*player);
+            session.turn.handing_over = true;
             redraw.write(RequestRedraw);
         }
+    }
+    if hand_overs.read().count() > 0 && session.hand_off_due().is_some() {
+        session.turn.handing_over = true;
+        redraw.write(RequestRedraw);
+    }
+    // The table came back to the player at it (an undo, say): nothing to hand over.
+    if session.turn.handing_over && session.turn.shown_to == Some(session.acting().player) {
+        session.turn.handing_over = false;
     }
     if lifts.read().count() > 0 {
         let who = session.acting().player;
         session.turn.shown_to = Some(who);
         session.turn.pass_to = None;
+        session.turn.handing_over = false;
         redraw.write(RequestRedraw);
     }
 }

@@ -16,6 +16,7 @@ pub mod explore;
 mod frame_bench;
 pub mod hotseat;
 pub mod icons;
+mod leaving;
 pub mod panels;
 mod redraw;
 pub mod rules_ref;
@@ -45,6 +46,8 @@ impl Plugin for AppPlugin {
                         resolution: WindowResolution::new(1280, 800),
                         ..default()
                     }),
+                    // The close button saves first (leaving.rs), then exits.
+                    close_when_requested: false,
                     ..default()
                 })
                 .set(AssetPlugin { file_path: asset_dir(), ..default() }),
@@ -87,6 +90,7 @@ pub fn core_plugin(app: &mut App) {
         board::plugin,
         explore::plugin,
         saves::plugin,
+        leaving::plugin,
     ));
 }
 

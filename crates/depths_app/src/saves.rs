@@ -229,19 +229,32 @@ fn autosave(session: Option<ResMut<Session>>, dir: Res<SaveDir>, options: Option
     if !session.save_due {
         return;
     }
-    // A `--screenshot` run only looks; it leaves the player's saves alone.
-    if options.is_some_and(|o| o.screenshot.is_some()) {
-        session.save_due = false;
+    session.save_due = false;
+    if only_looks(options.as_deref()) {
         return;
     }
-    session.save_due = false;
-    let path = save_path(&dir, &session);
-    match write_atomic(&path, &save_text(&session)) {
-        Ok(()) => info!("saved {}", path.display()),
+    write_save(&mut session, &dir);
+}
+
+/// A `--screenshot` or `--frame-bench` run only looks; it leaves the
+/// player's saves alone.
+pub fn only_looks(options: Option<&crate::cli::Options>) -> bool {
+    options.is_some_and(|o| o.screenshot.is_some() || o.frame_bench.is_some())
+}
+
+/// Writes the session's save now; a failure is logged and shown on the table.
+pub fn write_save(session: &mut Session, dir: &SaveDir) -> bool {
+    let path = save_path(dir, session);
+    match write_atomic(&path, &save_text(session)) {
+        Ok(()) => {
+            info!("saved {}", path.display());
+            true
+        }
         Err(e) => {
             let line = format!("Could not save to {}: {e}", path.display());
             error!("{line}");
             session.notice = Some(line);
+            false
         }
     }
 }

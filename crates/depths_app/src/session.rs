@@ -341,6 +341,9 @@ fn apply_player_actions(
     };
     for PlayerAction(action) in actions.read() {
         redraw.write(RequestRedraw);
+        if session.hand_over_instead() {
+            continue;
+        }
         if let Err(e) = session.apply(action.clone()) {
             warn!("refused {action:?}: {e}");
         }
@@ -359,6 +362,9 @@ fn apply_tile_drops(
     };
     for drop in drops.read() {
         redraw.write(RequestRedraw);
+        if session.hand_over_instead() {
+            continue;
+        }
         let Some(action) = session.place_action(drop.cell, drop.rotation) else {
             refused.0 = Some("There is no tile in hand: draw one first.".into());
             continue;

@@ -1,4 +1,6 @@
-//! Settings remembered between runs: the UI scale (egui zoom). Stored as
+//! Settings remembered between runs: the UI scale (egui zoom) and whether
+//! hot-seat games use the "Pass to …" curtain (off: the game's information
+//! is open, so hiding the table is only for players who want it). Stored as
 //! `key = value` lines in `settings.txt` beside the saves folder (the data
 //! dir: `~/.local/share/forgotten-depths/settings.txt` on Linux).
 
@@ -17,6 +19,8 @@ pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 pub struct Settings {
     /// egui's zoom factor.
     pub ui_scale: f32,
+    /// New hot-seat games hide the table when it changes hands.
+    pub curtain: bool,
     /// The Settings window is open.
     pub open: bool,
     pub file: PathBuf,
@@ -33,15 +37,20 @@ impl Default for Settings {
 impl Settings {
     /// Reads `file`; anything missing or unreadable keeps its default.
     pub fn read(file: PathBuf) -> Settings {
-        let mut s = Settings { ui_scale: 1.0, open: false, file };
+        let mut s = Settings { ui_scale: 1.0, curtain: false, open: false, file };
         if let Ok(text) = std::fs::read_to_string(&s.file) {
             for line in text.lines() {
-                if let Some((k, v)) = line.split_once('=')
-                    && k.trim() == "ui_scale"
-                    && let Ok(v) = v.trim().parse::<f32>()
-                    && (0.5..=3.0).contains(&v)
-                {
-                    s.ui_scale = v;
+                let Some((k, v)) = line.split_once('=') else { continue };
+                match (k.trim(), v.trim()) {
+                    ("ui_scale", v) => {
+                        if let Ok(v) = v.parse::<f32>()
+                            && (0.5..=3.0).contains(&v)
+                        {
+                            s.ui_scale = v;
+                        }
+                    }
+                    ("curtain", v) => s.curtain = v == "true",
+                    _ => {}
                 }
             }
         }
@@ -49,7 +58,7 @@ impl Settings {
     }
 
     pub fn write(&self) -> std::io::Result<()> {
-        crate::saves::write_atomic(&self.file, &format!("ui_scale = {}\n", self.ui_scale))
+        crate::saves::write_atomic(&self.file, &format!("ui_scale = {}\ncurtain = {}\n", self.ui_scale, self.curtain))
     }
 }
 
@@ -82,11 +91,16 @@ fn apply_zoom(mut contexts: EguiContexts, mut settings: ResMut<Settings>, mut la
 fn settings_ui(
     mut contexts: EguiContexts,
     mut settings: ResMut<Settings>,
+    session: Option<Res<crate::session::Session>>,
+    mut switch: MessageWriter<crate::hotseat::SetCurtain>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut open = settings.open;
     let mut chosen = None;
+    // In a game the box shows (and switches) that game's curtain.
+    let mut curtain = session.as_ref().map_or(settings.curtain, |s| s.players.curtain);
+    let mut curtain_changed = false;
     egui::Window::new("Settings")
         .id(egui::Id::new("settings"))
         .open(&mut open)
@@ -108,7 +122,24 @@ fn settings_ui(
                     .size(11.0)
                     .color(crate::ui_style::MUTED),
             );
+            ui.separator();
+            curtain_changed = ui
+                .checkbox(&mut curtain, "\"Pass to …\" screen between players")
+                .on_hover_text(
+                    "Hot-seat: hide the table when it changes hands, after the player who acted has seen the result",
+                )
+                .changed();
         });
+    if curtain_changed {
+        settings.curtain = curtain;
+        if let Err(e) = settings.write() {
+            warn!("could not write {}: {e}", settings.file.display());
+        }
+        if session.is_some() {
+            switch.write(crate::hotseat::SetCurtain(curtain));
+        }
+        redraw.write(RequestRedraw);
+    }
     if let Some(s) = chosen {
         settings.ui_scale = s;
         if let Err(e) = settings.write() {
@@ -135,6 +166,10 @@ mod tests {
         s.ui_scale = 1.3;
         s.write().unwrap();
         assert_eq!(Settings::read(file.clone()).ui_scale, 1.3);
+        assert!(!s.curtain, "the curtain is off unless asked for");
+        s.curtain = true;
+        s.write().unwrap();
+        assert!(Settings::read(file.clone()).curtain);
         std::fs::write(&file, "ui_scale = nonsense\n").unwrap();
         assert_eq!(Settings::read(file).ui_scale, 1.0, "nonsense keeps the default");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -608,7 +608,6 @@ fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
 fn the_curtain_hides_the_table_until_the_next_player_clicks() {
     let mut app = hot_seat_app("curtain", true);
     assert_eq!(session(&app).curtain(), Some(0), "Ann is asked to the table first");
-    // Keys do nothing behind the curtain (the panel offers no buttons either).
     lift(&mut app);
     assert_eq!(session(&app).curtain(), None, "lifted for Ann");
     act(&mut app, Action::DrawTile);
@@ -616,10 +615,172 @@ fn the_curtain_hides_the_table_until_the_next_player_clicks() {
     let p = legal_placements(&app)[0];
     act(&mut app, Action::PlaceTile { placement: p });
     if game(&app).pending().is_none() {
+        // Ann sees her tile on the table first; the banner offers "Pass to Bo".
+        assert_eq!(session(&app).curtain(), None, "not over the result of Ann's move");
+        assert_eq!(session(&app).hand_off_due(), Some(1));
+        hand_over(&mut app);
         assert_eq!(session(&app).curtain(), Some(1), "pass to Bo");
         lift(&mut app);
         assert_eq!(session(&app).curtain(), None);
+        assert_eq!(session(&app).hand_off_due(), None);
     }
+}
+
+fn hand_over(app: &mut App) {
+    app.world_mut().write_message(depths_app::hotseat::HandOver);
+    app.update();
+}
+
+/// Plays `steps` of a two-player game through the client (the careful bot
+/// decides), handing the table over and lifting the curtain as a
+/// pair of players would; returns (acting-player changes, curtains shown).
+fn play_hot_seat(app: &mut App, steps: usize, mut check: impl FnMut(&App, usize, usize)) -> (usize, usize) {
+    let (mut changes, mut curtains) = (0, 0);
+    for _ in 0..steps {
+        if game(app).is_over() {
+            break;
+        }
+        if session(app).curtain().is_some() {
+            curtains += 1;
+            lift(app);
+        }
+        let before = session(app).acting().player;
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, game(app));
+        act(app, a);
+        let after = session(app).acting().player;
+        if after != before {
+            changes += 1;
+        }
+        check(app, before, after);
+        if session(app).hand_off_due().is_some() {
+            hand_over(app);
+        }
+    }
+    (changes, curtains)
+}
+
+#[test]
+fn with_the_curtain_off_no_curtain_ever_shows_in_a_two_player_game() {
+    let mut app = hot_seat_app("curtain-off", false);
+    let (changes, _) = play_hot_seat(&mut app, 600, |app, _, _| {
+        assert_eq!(session(app).curtain(), None);
+        assert_eq!(session(app).hand_off_due(), None);
+    });
+    assert!(changes >= 20, "the table changed hands {changes} times");
+}
+
+#[test]
+fn with_the_curtain_on_it_shows_only_when_the_acting_player_changes() {
+    let mut app = hot_seat_app("curtain-on", true);
+    lift(&mut app);
+    let (changes, curtains) = play_hot_seat(&mut app, 600, |app, before, after| {
+        let s = session(app);
+        // Never over the result of the move just made: the player who made
+        // it sees it, and the banner offers the hand-off only if hands change.
+        assert_eq!(s.curtain(), None, "no curtain right after a move");
+        if s.game.is_over() {
+            return;
+        }
+        if after == before {
+            assert_eq!(s.hand_off_due(), None, "no hand-off between two steps of one player");
+        } else {
+            assert_eq!(s.hand_off_due(), Some(after), "hands change: pass to the next player");
+        }
+    });
+    assert!(changes >= 20, "the table changed hands {changes} times");
+    assert_eq!(curtains, changes, "one curtain per change of hands, no more");
+}
+
+#[test]
+fn an_action_tried_while_the_table_should_pass_brings_the_curtain_instead() {
+    let mut app = hot_seat_app("curtain-input", true);
+    lift(&mut app);
+    act(&mut app, Action::DrawTile);
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    if session(&app).hand_off_due() == Some(1) {
+        let before = game(&app).clone();
+        act(&mut app, Action::DrawTile);
+        assert_eq!(game(&app), &before, "Ann's next input hands over, it does not act for Bo");
+        assert_eq!(session(&app).curtain(), Some(1));
+    }
+}
+
+#[test]
+fn switching_the_curtain_on_mid_game_hides_nothing_until_hands_change() {
+    use depths_app::hotseat::SetCurtain;
+    let mut app = hot_seat_app("curtain-switch", false);
+    act(&mut app, Action::DrawTile);
+    app.world_mut().write_message(SetCurtain(true));
+    app.update();
+    assert!(session(&app).players.curtain);
+    assert_eq!(session(&app).curtain(), None, "Ann is at the table");
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    if game(&app).pending().is_none() {
+        assert_eq!(session(&app).hand_off_due(), Some(1));
+    }
+    app.world_mut().write_message(SetCurtain(false));
+    app.update();
+    assert_eq!((session(&app).curtain(), session(&app).hand_off_due()), (None, None));
+}
+
+// ---------------------------------------------------------------- leaving is safe
+
+#[test]
+fn menu_then_continue_returns_to_the_very_last_move() {
+    let mut app = menu_app("leave-menu");
+    start(&mut app, 5);
+    for _ in 0..2 {
+        act(&mut app, Action::DrawTile);
+        let p = legal_placements(&app)[0];
+        act(&mut app, Action::PlaceTile { placement: p });
+    }
+    // A tile drawn but not placed is no phase change: no autosave wrote it.
+    act(&mut app, Action::DrawTile);
+    let last = game(&app).save_json();
+    let turn = session(&app).turn.clone();
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    assert_eq!(screen(&app), Screen::Menu);
+    app.world_mut().write_message(MenuAction::Continue);
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(game(&app).save_json(), last, "Continue restores exactly the last move");
+    assert_eq!(session(&app).turn, turn);
+}
+
+#[test]
+fn a_close_request_saves_the_game_before_the_app_exits() {
+    use bevy::window::WindowCloseRequested;
+    let mut app = menu_app("leave-close");
+    start(&mut app, 6);
+    act(&mut app, Action::DrawTile);
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    act(&mut app, Action::DrawTile);
+    let last = game(&app).save_json();
+    let path = save_path(app.world().resource::<SaveDir>(), session(&app));
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(app.should_exit(), None);
+    app.world_mut().write_message(WindowCloseRequested { window: Entity::PLACEHOLDER });
+    app.update();
+    assert_eq!(app.should_exit(), Some(AppExit::Success), "the close button exits");
+    let (saved, _) = depths_app::saves::read_save(&path).expect("saved before exiting");
+    assert_eq!(saved.save_json(), last);
+}
+
+#[test]
+fn quitting_saves_the_game_on_the_table() {
+    let mut app = menu_app("leave-quit");
+    start(&mut app, 7);
+    act(&mut app, Action::DrawTile);
+    let last = game(&app).save_json();
+    let path = save_path(app.world().resource::<SaveDir>(), session(&app));
+    app.world_mut().write_message(AppExit::Success);
+    app.update();
+    let (saved, _) = depths_app::saves::read_save(&path).expect("saved on exit");
+    assert_eq!(saved.save_json(), last);
 }
 
 #[test]
@@ -763,6 +924,10 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         let table = *app.world().resource::<State<Table>>().get();
         if !tables.contains(&table) {
             tables.push(table);
+        }
+        if session(&app).hand_off_due().is_some() {
+            hand_over(&mut app);
+            assert!(session(&app).curtain().is_some(), "handed over: the curtain is down");
         }
         if session(&app).curtain().is_some() {
             passes += 1;
@@ -969,7 +1134,10 @@ fn in_a_simultaneous_step_the_table_can_pass_between_players() {
         let card = game(&app).heroes[other].hand[0].id;
         act(&mut app, Action::PlayCard { hero: other as u8, card });
     }
-    assert_eq!(session(&app).curtain(), Some(who), "back to the player whose Hero still has to play");
+    assert_eq!(session(&app).curtain(), None, "the ally sees the result of their last card");
+    assert_eq!(session(&app).hand_off_due(), Some(who), "back to the player whose Hero still has to play");
+    hand_over(&mut app);
+    assert_eq!(session(&app).curtain(), Some(who));
 }
 
 /// After the Stair Guardian: Level Up, then the Passage (its own phase,

@@ -23,7 +23,7 @@ mod party;
 
 use crate::{
     explore::{BoardArea, Hand, SelectedElement},
-    hotseat::{LiftCurtain, PassTable, action_hero},
+    hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain, action_hero},
     icons::Icons,
     saves::{SaveDir, save_path},
     screens::{Screen, menu::MenuAction},
@@ -108,8 +108,13 @@ fn game_ui(
     save_dir: Res<SaveDir>,
     mut actions: MessageWriter<PlayerAction>,
     mut menu: MessageWriter<MenuAction>,
-    mut lift: MessageWriter<LiftCurtain>,
-    mut pass: MessageWriter<PassTable>,
+    (mut lift, mut pass, mut hand_over, mut curtain_switch): (
+        MessageWriter<LiftCurtain>,
+        MessageWriter<PassTable>,
+        MessageWriter<HandOver>,
+        MessageWriter<SetCurtain>,
+    ),
+    mut curtain_seen: Local<Option<usize>>,
     mut undo: MessageWriter<UndoPlacement>,
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
@@ -151,14 +156,38 @@ fn game_ui(
             }
             ui.separator();
             ui.label(egui::RichText::new(banner_line(&session)).strong().color(ui_style::GOLD));
+            if let Some(next) = session.hand_off_due() {
+                let text = format!("Pass to {} ▶", session.players.name(next));
+                let button = egui::Button::new(egui::RichText::new(text).strong().color(egui::Color32::BLACK))
+                    .fill(ui_style::GOLD);
+                if ui.add(button).on_hover_text("Hide the table until the next player comes to it").clicked() {
+                    hand_over.write(HandOver);
+                }
+            }
+            if session.players.count() >= 2 {
+                let mut on = session.players.curtain;
+                if ui
+                    .checkbox(&mut on, "Pass screen")
+                    .on_hover_text("A \"Pass to …\" screen when the table changes hands (remembered)")
+                    .changed()
+                {
+                    curtain_switch.write(SetCurtain(on));
+                    settings.curtain = on;
+                    let _ = settings.write();
+                }
+            }
         });
         if let Some(n) = &session.notice {
             ui.label(egui::RichText::new(n).color(ui_style::NOTICE));
         }
     });
 
-    if let Some(p) = session.curtain() {
-        curtain(&mut root, &session, p, &mut lift);
+    let up = session.curtain();
+    // Enter lifts the curtain only once it has been on screen for a pass, so
+    // the Enter that placed a tile cannot also lift the curtain after it.
+    let was_up = std::mem::replace(&mut *curtain_seen, up) == up;
+    if let Some(p) = up {
+        curtain(&mut root, &session, p, was_up, &mut lift);
         return Ok(());
     }
 
@@ -309,7 +338,13 @@ pub fn banner_line(session: &Session) -> String {
 }
 
 /// The "pass to …" screen: hides the table until `player` comes to it.
-fn curtain(root: &mut egui::Ui, session: &Session, player: usize, lift: &mut MessageWriter<LiftCurtain>) {
+fn curtain(
+    root: &mut egui::Ui,
+    session: &Session,
+    player: usize,
+    enter_lifts: bool,
+    lift: &mut MessageWriter<LiftCurtain>,
+) {
     let name = session.players.name(player);
     egui::CentralPanel::default().frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x14, 0x10, 0x0c))).show(
         root,
@@ -333,7 +368,7 @@ fn curtain(root: &mut egui::Ui, session: &Session, player: usize, lift: &mut Mes
                 ui.add_space(6.0);
                 ui.label(egui::RichText::new(banner(&session.game)).color(ui_style::GOLD));
                 ui.add_space(16.0);
-                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                let enter = enter_lifts && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
                 if ui.add(ui_style::menu_button(&format!("I am {name}"))).on_hover_text("or press Enter").clicked()
                     || enter
                 {

@@ -45,7 +45,8 @@ impl Default for SetupForm {
             // Blank: the field shows "Player N" as a hint, and that is the name if left so.
             player_names: Default::default(),
             owners: [0, 1, 2],
-            curtain: true,
+            // Open information: no curtain unless the players want one.
+            curtain: false,
         }
     }
 }
@@ -107,13 +108,22 @@ impl SetupForm {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SetupForm>();
     // `--seed N` fills in the seed.
-    app.add_systems(OnEnter(Screen::Setup), |mut form: ResMut<SetupForm>, options: Res<crate::cli::Options>| {
-        if form.seed.is_empty()
-            && let Some(seed) = options.seed
-        {
-            form.seed = seed.to_string();
-        }
-    });
+    app.add_systems(
+        OnEnter(Screen::Setup),
+        |mut form: ResMut<SetupForm>,
+         options: Res<crate::cli::Options>,
+         settings: Option<Res<crate::settings::Settings>>| {
+            // The curtain as the players last chose it (⚙ Settings).
+            if let Some(settings) = settings {
+                form.curtain = settings.curtain;
+            }
+            if form.seed.is_empty()
+                && let Some(seed) = options.seed
+            {
+                form.seed = seed.to_string();
+            }
+        },
+    );
     app.add_systems(EguiPrimaryContextPass, setup_ui.run_if(in_state(Screen::Setup)));
 }
 
@@ -154,8 +164,10 @@ fn setup_ui(
                     ui.radio_value(&mut form.player_count, n, n.to_string());
                 }
                 ui.add_enabled_ui(form.player_count > 1, |ui| {
-                    ui.checkbox(&mut form.curtain, "\"Pass to …\" screen between players")
-                        .on_hover_text("Hides the hands until the next player clicks");
+                    ui.checkbox(&mut form.curtain, "\"Pass to …\" screen between players").on_hover_text(
+                        "Off: everything is open, as at a real table. On: when the table changes hands, \
+                             the player who acted presses \"Pass to …\" and the next one clicks to see it",
+                    );
                 });
             });
             let n = form.player_count.clamp(1, 3);
