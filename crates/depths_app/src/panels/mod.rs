@@ -143,7 +143,7 @@ fn game_ui(
             {
                 menu.write(MenuAction::Rules);
             }
-            if ui.button("⚙").on_hover_text("Settings: UI scale").clicked() {
+            if ui.button("⚙").on_hover_text("Settings: UI scale, the \"Pass to …\" screen").clicked() {
                 settings.open = !settings.open;
             }
             ui.separator();

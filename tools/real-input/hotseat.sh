@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Hot-seat and leaving through real X input (xdotool under Xvfb): New Game
+# with 2 players (the "Pass to …" screen off, as by default) → Player 1 draws
+# and drags a tile: no curtain → "Pass screen" on in the banner → Player 2
+# places a tile: still no curtain, a "Pass to Player 1 ▶" button → Menu →
+# Continue (the same move) → Pass to → the curtain → Enter lifts it → Player 1
+# places with the keyboard (arrows, Enter) → the window's close button →
+# the app has saved 4 tiles and exited. Screenshots go to $OUT (default /tmp).
+#
+# Needs what smoke.sh needs. Run from the repository root:
+#   tools/real-input/hotseat.sh "$CARGO_TARGET_DIR/debug/forgotten-depths"
+# The coordinates fit the 1280×800 window and seed 5.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ "${1:-}" = --inside ]; then
+  BIN=$2
+  shot() { xwd -root -silent | convert xwd:- "$OUT/hotseat-$1.png"; }
+  # egui acts on a click only after the pointer has moved there.
+  click() { xdotool mousemove $(($1 - 4)) $(($2 - 2)); sleep 0.3; xdotool mousemove "$1" "$2"; sleep 0.3; xdotool click 1; }
+  drag() { xdotool mousemove 1000 170; sleep 0.3; xdotool mousedown 1; sleep 0.3
+           for p in "950 250" "$1 $2"; do xdotool mousemove $p; sleep 0.2; done; xdotool mouseup 1; }
+  "$BIN" --open setup --seed 5 >"$HOME/game.log" 2>&1 &
+  pid=$!
+  sleep 14
+  w=$(xdotool search --name "Forgotten Depths" | head -1)
+  xdotool windowfocus "$w"; sleep 0.5
+  click 513 337; sleep 2                                  # 2 players
+  shot 1-setup
+  click 500 668; sleep 5                                  # Start
+  xdotool windowfocus "$w"; xdotool key d; sleep 2        # Player 1 draws
+  drag 828 400; sleep 2.5                                 # … and drops it east of the Entry
+  shot 2-p1-placed
+  click 917 16; sleep 1.5                                 # "Pass screen" on
+  xdotool windowfocus "$w"; xdotool key d; sleep 2        # Player 2 draws
+  drag 625 603; sleep 2.5                                 # … and drops it south
+  shot 3-p2-placed
+  click 45 15; sleep 2.5                                  # Menu
+  click 640 394; sleep 3                                  # Continue
+  shot 4-continued
+  click 978 15; sleep 2                                   # Pass to Player 1
+  shot 5-curtain
+  xdotool windowfocus "$w"; xdotool key Return; sleep 1.5 # Player 1 lifts it
+  xdotool key d; sleep 1.5; xdotool key Right; sleep 1; xdotool key Return; sleep 2
+  shot 6-p1-keyboard
+  python3 "$here/close-window.py" "$w"                    # the close button
+  for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || exit 0; sleep 0.5; done
+  echo "FAIL: the close button did not exit"; tail -5 "$HOME/game.log"; kill "$pid"; exit 1
+fi
+
+BIN=${1:?the forgotten-depths binary}
+export OUT=${OUT:-/tmp}
+export BEVY_ASSET_ROOT=${BEVY_ASSET_ROOT:-$PWD}
+export HOME=$(mktemp -d)
+xvfb-run -a -s "-screen 0 1280x800x24" "$0" --inside "$BIN"
+
+save=$(ls "$HOME"/.local/share/forgotten-depths/saves/*.json 2>/dev/null | head -1 || true)
+if [ -z "$save" ]; then echo "FAIL: no save"; exit 1; fi
+tiles=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["game"]; print(len(g["adventure"]["ecology"]["map"]["tiles"]))' "$save")
+if [ "$tiles" = 4 ]; then echo "ok: closing saved every move (4 tiles); screenshots in $OUT/hotseat-*.png"
+else echo "FAIL: $tiles tiles in the save, expected 4"; exit 1; fi
