@@ -135,7 +135,9 @@ fn game_ui(
     );
 
     egui::Panel::top("banner").show(&mut root, |ui| {
-        ui.horizontal(|ui| {
+        // Wraps: in Combat the line names every player who may act, and the
+        // "Pass to …" button must stay on screen.
+        ui.horizontal_wrapped(|ui| {
             if ui.button("☰ Menu").clicked() {
                 menu.write(MenuAction::BackToMenu);
             }
