@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
-    board::{BoardTile, LanternToken, cell_center, lantern_position},
+    board::{BoardTile, ElementToken, LanternToken, cell_center, lantern_position},
     board_view::Cell,
     cli::Options,
     core_plugin,
@@ -1020,4 +1020,75 @@ fn after_level_up_the_passage_waits_for_descend() {
     assert_eq!(saved.adventure().unwrap().ecology.ecology, depths_rules::Ecology::Caverns, "saved again below");
     std::fs::remove_dir_all(&dir).unwrap();
     let _ = std::fs::remove_dir_all(saved_to.parent().unwrap());
+}
+
+fn tile_entities(app: &mut App) -> Vec<(Entity, Cell)> {
+    let mut tiles: Vec<(Entity, Cell)> =
+        app.world_mut().query::<(Entity, &BoardTile)>().iter(app.world()).map(|(e, t)| (e, t.cell)).collect();
+    tiles.sort_by_key(|(_, c)| *c);
+    tiles
+}
+
+fn tokens(app: &mut App) -> Vec<(Entity, ElementToken)> {
+    let mut tokens: Vec<(Entity, ElementToken)> =
+        app.world_mut().query::<(Entity, &ElementToken)>().iter(app.world()).map(|(e, t)| (e, *t)).collect();
+    tokens.sort_by_key(|(e, _)| *e);
+    tokens
+}
+
+/// Events drive the table: a placed tile spawns exactly one tile entity and
+/// leaves the others alone; an Encounter flips its token (the same entity)
+/// and neither despawns nor respawns any tile.
+#[test]
+fn a_tile_lands_alone_and_an_encounter_flips_only_its_token() {
+    let mut app = menu_app("events");
+    start(&mut app, 3);
+    let mut encountered = false;
+    for _ in 0..40 {
+        if encountered {
+            break;
+        }
+        let legal = game(&app).legal_actions();
+        if let Some(a @ Action::Encounter { .. }) = legal.iter().find(|a| matches!(a, Action::Encounter { .. })) {
+            let tiles = tile_entities(&mut app);
+            let before = tokens(&mut app);
+            act(&mut app, a.clone());
+            frames(&mut app, 2);
+            assert_eq!(tile_entities(&mut app), tiles, "no tile entity despawned or respawned by an Encounter");
+            let after = tokens(&mut app);
+            assert_eq!(
+                after.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+                before.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+                "the tokens are the same entities"
+            );
+            let flipped: Vec<_> = before.iter().zip(&after).filter(|(b, a)| b.1.token != a.1.token).collect();
+            // A Monster's red X waits for the end of the Combat.
+            let expected = usize::from(!in_combat(game(&app)));
+            assert_eq!(flipped.len(), expected, "only the Encountered token flips: {flipped:?}");
+            encountered = true;
+        } else if legal.contains(&Action::DrawTile) {
+            let before = tile_entities(&mut app);
+            act(&mut app, Action::DrawTile);
+            let Some(target) = legal_placements(&app).first().copied() else { break };
+            app.world_mut().write_message(TileDrop { cell: target.cell.into(), rotation: target.rotation });
+            frames(&mut app, 2);
+            let after = tile_entities(&mut app);
+            assert_eq!(after.len(), before.len() + 1, "exactly one tile entity added");
+            assert!(before.iter().all(|t| after.contains(t)), "the other tiles keep their entities");
+            assert!(after.iter().any(|(_, c)| *c == Cell::from(target.cell)));
+        } else {
+            let a = steady_policy(game(&app));
+            act(&mut app, a);
+        }
+    }
+    assert!(encountered, "the game reached an Encounter");
+    // Board and rules still agree after the Encounter has played out.
+    play_until(&mut app, |g| matches!(g.phase(), Phase::Exploring { .. }), 200);
+    frames(&mut app, 2);
+    assert_eq!(tile_cells(&mut app), rules_cells(&app));
+    let view = app.world().resource::<depths_app::board::Board>().view.clone();
+    for (_, t) in tokens(&mut app) {
+        let tile = view.tile_at(t.cell).unwrap();
+        assert_eq!(tile.areas[t.area].elements[t.element].1, t.token, "token {t:?} follows the map");
+    }
 }
