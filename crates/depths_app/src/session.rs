@@ -190,9 +190,6 @@ impl Session {
                         }
                         self.drawn_cards.push(name.clone());
                     }
-                    let line = describe_event(&self.game, e);
-                    self.rounds.note(e, line.as_ref());
-                    self.log.extend(line);
                 }
                 self.news.extend(events.iter().cloned());
                 self.version += 1;
@@ -207,6 +204,22 @@ impl Session {
                 self.notice = Some(text.clone());
                 Err(text)
             }
+        }
+    }
+
+    /// Writes one applied event into the log and the round summary (the
+    /// `table_events` log reaction calls this for every published event).
+    pub fn record(&mut self, event: &Event) {
+        let line = describe_event(&self.game, event);
+        self.rounds.note(event, line.as_ref());
+        self.log.extend(line);
+    }
+
+    /// Records the events applied since the last call without publishing
+    /// them, for a session driven outside the app (tools, tests).
+    pub fn record_news(&mut self) {
+        for e in std::mem::take(&mut self.news) {
+            self.record(&e);
         }
     }
 

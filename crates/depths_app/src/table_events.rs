@@ -116,14 +116,63 @@ impl BoardNews {
     }
 }
 
+/// How each Hero's Health changed in the last action's events (the Hero
+/// mats show it beside the bar until the next change).
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct HealthNews {
+    /// (Hero, net change), in Hero order.
+    pub heroes: Vec<(u8, i16)>,
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<TableEvent>();
     app.add_message::<RebuildBoard>();
     app.init_resource::<BoardNews>();
+    app.init_resource::<HealthNews>();
     app.add_systems(
         Update,
-        (publish.run_if(resource_exists::<Session>.and_then(in_state(Screen::Playing))), dispatch).chain().in_set(PlaySystems::Events),
+        (
+            publish.run_if(resource_exists::<Session>.and_then(in_state(Screen::Playing))),
+            dispatch,
+            (write_log.run_if(resource_exists::<Session>), health_bars),
+        )
+            .chain()
+            .in_set(PlaySystems::Events),
     );
+    app.add_systems(OnExit(Screen::Playing), |mut health: ResMut<HealthNews>| *health = HealthNews::default());
+}
+
+/// The log and the round summary take every event in words.
+fn write_log(mut events: MessageReader<TableEvent>, mut session: ResMut<Session>) {
+    for TableEvent(event) in events.read() {
+        session.record(event);
+    }
+}
+
+/// Health events: the Hero mats show each Hero's change beside the bar.
+fn health_bars(mut events: MessageReader<TableEvent>, mut health: ResMut<HealthNews>) {
+    let mut changes: Vec<(u8, i16)> = Vec::new();
+    for TableEvent(event) in events.read() {
+        if reaction(event) != Reaction::Health {
+            continue;
+        }
+        // Monster health is on the Combat window's cards.
+        let (hero, by) = if let Event::HeroDamaged { hero, amount } = event {
+            (*hero, -i16::from(*amount))
+        } else if let Event::HeroHealed { hero, amount } = event {
+            (*hero, i16::from(*amount))
+        } else {
+            continue;
+        };
+        match changes.iter_mut().find(|(h, _)| *h == hero) {
+            Some((_, n)) => *n += by,
+            None => changes.push((hero, by)),
+        }
+    }
+    if !changes.is_empty() {
+        changes.sort();
+        health.heroes = changes;
+    }
 }
 
 /// Publishes what the rules said since the last frame.

@@ -214,6 +214,9 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     let summary = &app.world().resource::<Session>().rounds;
     assert_eq!(summary.round, 1);
     assert!(summary.last.iter().any(|l| l.contains("damage")), "{:?}", summary.last);
+    // The Hero mats heard the Health events.
+    let health = app.world().resource::<depths_app::table_events::HealthNews>();
+    assert!(health.heroes.iter().any(|(_, by)| *by != 0), "{health:?}");
 }
 
 #[test]
@@ -382,6 +385,7 @@ fn session_until(session: &mut Session, stop: impl Fn(&Game) -> bool, limit: usi
         }
         let a = steady_policy(&session.game);
         session.apply(a).unwrap();
+        session.record_news();
     }
 }
 
@@ -445,6 +449,7 @@ fn make_saves_for_screenshots() {
         }
         let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &session.game);
         session.apply(a).unwrap();
+        session.record_news();
     }
     assert!(matches!(session.game.phase(), Phase::Passage { .. }));
     std::fs::write(dir.join("passage.json"), depths_app::saves::save_text(&session)).unwrap();
@@ -455,6 +460,7 @@ fn make_saves_for_screenshots() {
     while session.game.combat().is_none_or(|c| c.round < 2) && !session.game.is_over() && n < 1000 {
         let a = steady_policy(&session.game);
         session.apply(a).unwrap();
+        session.record_news();
         n += 1;
     }
     std::fs::write(dir.join("round2.json"), depths_app::saves::save_text(&session)).unwrap();
