@@ -87,7 +87,7 @@ pub struct LanternToken;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (follow_session, lay_board, land_tiles, refresh_tokens, place_lantern)
+        (follow_session, lay_board, land_tiles, lift_tiles, refresh_tokens, place_lantern)
             .chain()
             .in_set(PlaySystems::Sync)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
@@ -284,6 +284,24 @@ fn land_tiles(
     }
 }
 
+/// An undone placement: the tile goes back to the hand, the others stay.
+fn lift_tiles(
+    mut commands: Commands,
+    board: Option<Res<Board>>,
+    news: Res<BoardNews>,
+    existing: Query<(Entity, &BoardTile)>,
+) {
+    let Some(board) = board else { return };
+    if !news.is_changed() || news.rebuild || !news.lifted {
+        return;
+    }
+    for (entity, tile) in &existing {
+        if board.view.tile_at(tile.cell).is_none() {
+            commands.entity(entity).despawn();
+        }
+    }
+}
+
 /// Tokens flipped, the Lantern moved (its area's tokens shift over), or
 /// reachability changed: update only the tokens and shades that differ.
 fn refresh_tokens(
@@ -322,9 +340,15 @@ fn place_lantern(
     mut commands: Commands,
     board: Option<Res<Board>>,
     mut lantern: Query<(Entity, &mut Transform), With<LanternToken>>,
+    news: Res<BoardNews>,
     time: Res<Time>,
 ) {
     let Some(board) = board else { return };
+    // It walks on an Encounter (or a new map); otherwise it stays put.
+    let walks = news.is_changed() && (news.tokens || news.rebuild);
+    if !walks && !lantern.is_empty() {
+        return;
+    }
     let Some(pos) = lantern_position(&board.view) else {
         return;
     };

@@ -49,8 +49,10 @@ pub struct Session {
     /// Events applied since they were last published as messages
     /// (`table_events`), oldest first.
     pub news: Vec<Event>,
-    /// The whole board must be laid again (a new game, a load, an undo).
+    /// The whole board must be laid again (a new game, a load).
     pub rebuild: bool,
+    /// The last placement was undone: its tile leaves the board.
+    pub tile_lifted: bool,
 }
 
 /// What happened in the last finished Combat round (and so far in this one).
@@ -158,6 +160,7 @@ impl Session {
             rounds: RoundSummary::default(),
             news: Vec::new(),
             rebuild: true,
+            tile_lifted: false,
         };
         let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
         s.log.push(format!("A new delve begins: {}.", names.join(", ")));
@@ -232,7 +235,7 @@ impl Session {
         self.log.push(format!("Undid the placement of {} (restored the game from before it).", point.tile));
         self.turn = point.turn;
         self.news.clear();
-        self.rebuild = true;
+        self.tile_lifted = true;
         self.version += 1;
         self.notice = None;
         Ok(())

@@ -13,9 +13,14 @@ use crate::{PlaySystems, board_view::Cell, screens::Screen, session::Session};
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct TableEvent(pub Event);
 
-/// Lay the whole board again (new game, load, undo).
+/// Lay the whole board again (new game, load).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RebuildBoard;
+
+/// The last placement was undone: its tile goes back to the hand. (Client
+/// side undo restores a saved game, so the rules core reports no event.)
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileLifted;
 
 /// Which part of the table answers an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -103,6 +108,8 @@ pub struct BoardNews {
     pub rebuild: bool,
     /// Tiles laid this frame, in order.
     pub landed: Vec<Cell>,
+    /// A placement was undone: tiles no longer on the map go.
+    pub lifted: bool,
     /// Tokens may have flipped, the Lantern moved or reachability changed:
     /// compare them with the map and update only those that differ.
     pub tokens: bool,
@@ -112,7 +119,7 @@ pub struct BoardNews {
 
 impl BoardNews {
     pub fn is_empty(&self) -> bool {
-        !self.rebuild && self.landed.is_empty() && !self.tokens
+        !self.rebuild && self.landed.is_empty() && !self.lifted && !self.tokens
     }
 }
 
@@ -127,6 +134,7 @@ pub struct HealthNews {
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<TableEvent>();
     app.add_message::<RebuildBoard>();
+    app.add_message::<TileLifted>();
     app.init_resource::<BoardNews>();
     app.init_resource::<HealthNews>();
     app.add_systems(
@@ -176,10 +184,19 @@ fn health_bars(mut events: MessageReader<TableEvent>, mut health: ResMut<HealthN
 }
 
 /// Publishes what the rules said since the last frame.
-fn publish(mut session: ResMut<Session>, mut events: MessageWriter<TableEvent>, mut rebuild: MessageWriter<RebuildBoard>) {
+fn publish(
+    mut session: ResMut<Session>,
+    mut events: MessageWriter<TableEvent>,
+    mut rebuild: MessageWriter<RebuildBoard>,
+    mut lifted: MessageWriter<TileLifted>,
+) {
     if session.rebuild {
         session.rebuild = false;
         rebuild.write(RebuildBoard);
+    }
+    if session.tile_lifted {
+        session.tile_lifted = false;
+        lifted.write(TileLifted);
     }
     if !session.news.is_empty() {
         events.write_batch(std::mem::take(&mut session.news).into_iter().map(TableEvent));
@@ -187,8 +204,15 @@ fn publish(mut session: ResMut<Session>, mut events: MessageWriter<TableEvent>, 
 }
 
 /// Sends every event to its reaction.
-fn dispatch(mut events: MessageReader<TableEvent>, mut rebuilds: MessageReader<RebuildBoard>, mut news: ResMut<BoardNews>) {
-    let mut next = BoardNews { rebuild: rebuilds.read().count() > 0, ..default() };
+fn dispatch(
+    mut events: MessageReader<TableEvent>,
+    mut rebuilds: MessageReader<RebuildBoard>,
+    mut lifts: MessageReader<TileLifted>,
+    mut news: ResMut<BoardNews>,
+) {
+    let lifted = lifts.read().count() > 0;
+    // Undoing may unflip tokens and relight areas too.
+    let mut next = BoardNews { rebuild: rebuilds.read().count() > 0, lifted, tokens: lifted, ..default() };
     for TableEvent(event) in events.read() {
         let kind = reaction(event);
         match kind {

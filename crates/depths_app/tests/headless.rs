@@ -677,6 +677,7 @@ fn undo_restores_the_game_from_before_the_placement() {
     act(&mut app, Action::DrawTile);
     let before = game(&app).clone();
     let cells = tile_cells(&mut app);
+    let entities = tile_entities(&mut app);
     let p = legal_placements(&app)[0];
     act(&mut app, Action::PlaceTile { placement: p });
     app.update();
@@ -686,6 +687,7 @@ fn undo_restores_the_game_from_before_the_placement() {
     frames(&mut app, 2);
     assert_eq!(game(&app), &before, "the rules state is back");
     assert_eq!(tile_cells(&mut app), cells, "and the board");
+    assert_eq!(tile_entities(&mut app), entities, "only the placed tile left the table");
     assert!(game(&app).adventure().unwrap().ecology.drawn.is_some(), "the tile is in hand again");
     assert!(session(&app).undo.is_none(), "one undo per placement");
     // Placing again, then drawing: no more undo.
