@@ -22,8 +22,8 @@ use bevy::{
 use crate::{
     PlaySystems,
     board::{
-        Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor,
-        cell_center, side_dir, slot_offset, tokens_in_area,
+        Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, TILE_SIZE, TOKEN_RADIUS,
+        WALL_THICKNESS, area_anchor, cell_center, side_dir, slot_offset, tokens_in_area,
     },
     board_view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
     explore::{GhostTile, PlacementHint, SelectionRing},
@@ -49,7 +49,17 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_table);
     app.add_systems(
         Update,
-        (draw_new_tiles, draw_tokens, draw_shades, draw_lantern, draw_hints, draw_ghost, draw_selection, land_tiles, slide_lantern)
+        (
+            draw_new_tiles,
+            draw_tokens,
+            draw_shades,
+            draw_lantern,
+            draw_hints,
+            draw_ghost,
+            draw_selection,
+            land_tiles,
+            slide_lantern,
+        )
             .in_set(PlaySystems::Present)
             .run_if(resource_exists::<Board>),
     );

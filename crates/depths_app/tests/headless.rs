@@ -1100,3 +1100,40 @@ fn a_tile_lands_alone_and_an_encounter_flips_only_its_token() {
         assert_eq!(tile.areas[t.area].elements[t.element].1, t.token, "token {t:?} follows the map");
     }
 }
+
+/// Frames a stage's set ran in, and what the table said then.
+#[derive(Resource, Default)]
+struct StageRuns(Vec<(depths_app::Stage, depths_app::screens::playing::Table)>);
+
+/// The book's stage sets run only while the table stands at that stage.
+#[test]
+fn each_stage_set_runs_only_in_its_stage() {
+    use depths_app::{Stage, screens::playing::Table};
+    use depths_rules::CombatStep;
+    let mut app = menu_app("stages");
+    app.init_resource::<StageRuns>();
+    fn note(stage: Stage) -> impl FnMut(Res<State<Table>>, ResMut<StageRuns>) {
+        move |table, mut runs| runs.0.push((stage, *table.get()))
+    }
+    let stages = [
+        (Stage::Exploring, Table::Exploring),
+        (Stage::Encountering, Table::Encountering),
+        (Stage::Combat(CombatStep::PlayCards), Table::Combat(CombatStep::PlayCards)),
+        (Stage::Combat(CombatStep::Resolve), Table::Combat(CombatStep::Resolve)),
+        (Stage::Combat(CombatStep::AssignDamage), Table::Combat(CombatStep::AssignDamage)),
+        (Stage::GameOver, Table::Over),
+    ];
+    for (stage, _) in stages {
+        app.add_systems(Update, note(stage).in_set(stage));
+    }
+    start(&mut app, 3);
+    play_until(&mut app, |g| g.is_over(), 3000);
+    frames(&mut app, 2);
+    let runs = &app.world().resource::<StageRuns>().0;
+    for (stage, table) in stages {
+        assert!(runs.iter().filter(|(s, _)| *s == stage).all(|(_, t)| *t == table), "{stage:?} ran outside {table:?}");
+    }
+    for stage in [Stage::Exploring, Stage::Combat(CombatStep::PlayCards), Stage::GameOver] {
+        assert!(runs.iter().any(|(s, _)| *s == stage), "{stage:?} ran");
+    }
+}

@@ -27,7 +27,8 @@ pub(super) fn heroes_panel(
             health_bar(ui, ("hero", h), hero.health, hero.max_health(), ui.available_width());
             // What the last action did to this Hero's Health (from its events).
             if let Some((_, by)) = health.heroes.iter().find(|(hero, _)| *hero == h).filter(|(_, by)| *by != 0) {
-                let (text, color) = if *by < 0 { (format!("−{} Health", -by), BAD) } else { (format!("+{by} Health"), GOOD) };
+                let (text, color) =
+                    if *by < 0 { (format!("−{} Health", -by), BAD) } else { (format!("+{by} Health"), GOOD) };
                 ui.label(egui::RichText::new(text).color(color));
             }
             ui.label(format!(
