@@ -1,19 +1,22 @@
 //! The board the client shows, and the entities that stand for it.
 //!
-//! [`Board`] is rebuilt from the rules map after every applied action; sync
-//! systems keep one [`BoardTile`] entity per placed tile (respawned when
-//! anything on it changes: tokens, reachability) and one [`LanternToken`].
-//! How they look is `board_art`'s business, so this module runs headless.
-
-use std::hash::{Hash, Hasher};
+//! [`Board`] is rebuilt from the rules map after every applied action (plain
+//! data, cheap). The entities follow the rules' events (`table_events`): one
+//! [`BoardTile`] per placed tile, spawned when that tile lands; one
+//! [`ElementToken`] per element and one [`ReachShade`] per tile, children of
+//! their tile, changed only when their own state changes; one
+//! [`LanternToken`]. Every tile is laid again only on a new game, a load, an
+//! undo or a new Ecology. How they look is `board_art`'s business, so this
+//! module runs headless.
 
 use bevy::prelude::*;
 
 use crate::{
     PlaySystems,
-    board_view::{BoardView, Cell, Side, Tile},
+    board_view::{BoardView, Cell, Side, Tile, Token},
     screens::Screen,
     session::Session,
+    table_events::BoardNews,
 };
 
 /// World units per tile side.
@@ -33,11 +36,32 @@ pub struct Board {
     pub version: u64,
 }
 
-/// A placed map tile. `look` changes whenever anything drawn on it does.
+/// A placed map tile; its walls, floor and markings never change.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardTile {
     pub cell: Cell,
-    pub look: u64,
+}
+
+/// An Ecology Element's token on its tile (a child of the tile, placed
+/// relative to it), with the Encounter Token or Key lying on it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElementToken {
+    pub cell: Cell,
+    pub area: usize,
+    pub element: usize,
+    pub token: Token,
+}
+
+/// Which areas of a tile the Heroes can reach (lit or dark); a child of the tile.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct ReachShade {
+    pub cell: Cell,
+    pub accessible: Vec<bool>,
+}
+
+/// Height of element `element`'s token above its tile (later ones on top).
+pub fn token_z(element: usize) -> f32 {
+    0.2 + element as f32 * 0.05
 }
 
 /// A tile just laid on a cell that was empty: it settles onto the table
@@ -63,7 +87,7 @@ pub struct LanternToken;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (follow_session, (sync_tiles, place_lantern).chain())
+        (follow_session, lay_board, land_tiles, lift_tiles, refresh_tokens, place_lantern)
             .chain()
             .in_set(PlaySystems::Sync)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
@@ -93,15 +117,6 @@ fn follow_session(mut commands: Commands, session: Res<Session>, board: Option<R
         *token = crate::board_view::Token::None;
     }
     commands.insert_resource(Board { view, version: session.version });
-}
-
-fn look_of(tile: &Tile, board: &BoardView) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    tile.hash(&mut hasher);
-    board.seed.hash(&mut hasher);
-    // The Lantern shares the slots of its area.
-    (board.lantern.cell == tile.cell).then_some(board.lantern.area).hash(&mut hasher);
-    hasher.finish()
 }
 
 /// World position of a cell's centre.
@@ -189,38 +204,134 @@ pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
     Some(cell_center(tile.cell) + area_anchor(tile, map.lantern.area) + slot_offset(count - 1, count))
 }
 
-fn sync_tiles(
+/// Spawns the entity of one placed tile, with its tokens and shade.
+fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: Option<Landing>) -> Entity {
+    let cell = tile.cell;
+    let mut entity = commands.spawn((
+        Name::new(format!("Tile ({}, {})", cell.x, cell.y)),
+        BoardTile { cell },
+        Transform::from_translation(cell_center(cell).extend(0.0)),
+        Visibility::default(),
+        DespawnOnExit(Screen::Playing),
+    ));
+    if let Some(landing) = landing {
+        entity.insert(landing);
+    }
+    let id = entity.id();
+    for (a, area) in tile.areas.iter().enumerate() {
+        for (e, (_, token)) in area.elements.iter().enumerate() {
+            commands.spawn((
+                ElementToken { cell, area: a, element: e, token: *token },
+                token_transform(view, tile, a, e),
+                Visibility::default(),
+                ChildOf(id),
+            ));
+        }
+    }
+    commands.spawn((
+        ReachShade { cell, accessible: tile.areas.iter().map(|a| a.accessible).collect() },
+        Transform::default(),
+        Visibility::default(),
+        ChildOf(id),
+    ));
+    id
+}
+
+/// Where a token stands on its tile (the Lantern shares its area's slots).
+fn token_transform(view: &BoardView, tile: &Tile, area: usize, element: usize) -> Transform {
+    let at = element_position(view, tile, area, element) - cell_center(tile.cell);
+    Transform::from_translation(at.extend(token_z(element)))
+}
+
+/// Lays every tile again: a new game, a load, an undo, a new Ecology.
+fn lay_board(
     mut commands: Commands,
     board: Option<Res<Board>>,
-    existing: Query<(Entity, &BoardTile)>,
+    news: Res<BoardNews>,
+    existing: Query<Entity, With<BoardTile>>,
+) {
+    let Some(board) = board else { return };
+    if !news.is_changed() || !news.rebuild {
+        return;
+    }
+    for entity in &existing {
+        commands.entity(entity).despawn();
+    }
+    for tile in &board.view.tiles {
+        spawn_tile(&mut commands, &board.view, tile, None);
+    }
+}
+
+/// A tile was laid: spawn that one, which settles onto the table.
+fn land_tiles(
+    mut commands: Commands,
+    board: Option<Res<Board>>,
+    news: Res<BoardNews>,
+    existing: Query<&BoardTile>,
     time: Res<Time>,
 ) {
     let Some(board) = board else { return };
-    if !board.is_changed() {
+    if !news.is_changed() || news.rebuild {
         return;
     }
-    let wanted: Vec<(Cell, u64)> = board.view.tiles.iter().map(|t| (t.cell, look_of(t, &board.view))).collect();
+    for cell in &news.landed {
+        if existing.iter().any(|t| t.cell == *cell) {
+            continue;
+        }
+        if let Some(tile) = board.view.tile_at(*cell) {
+            spawn_tile(&mut commands, &board.view, tile, Some(Landing { since: time.elapsed_secs() }));
+        }
+    }
+}
+
+/// An undone placement: the tile goes back to the hand, the others stay.
+fn lift_tiles(
+    mut commands: Commands,
+    board: Option<Res<Board>>,
+    news: Res<BoardNews>,
+    existing: Query<(Entity, &BoardTile)>,
+) {
+    let Some(board) = board else { return };
+    if !news.is_changed() || news.rebuild || !news.lifted {
+        return;
+    }
     for (entity, tile) in &existing {
-        if !wanted.contains(&(tile.cell, tile.look)) {
+        if board.view.tile_at(tile.cell).is_none() {
             commands.entity(entity).despawn();
         }
     }
-    for (cell, look) in wanted {
-        if existing.iter().any(|(_, t)| t.cell == cell && t.look == look) {
+}
+
+/// Tokens flipped, the Lantern moved (its area's tokens shift over), or
+/// reachability changed: update only the tokens and shades that differ.
+fn refresh_tokens(
+    board: Option<Res<Board>>,
+    news: Res<BoardNews>,
+    mut tokens: Query<(&mut ElementToken, &mut Transform)>,
+    mut shades: Query<&mut ReachShade>,
+) {
+    let Some(board) = board else { return };
+    if !news.is_changed() || news.rebuild || !news.tokens {
+        return;
+    }
+    for (mut token, mut transform) in &mut tokens {
+        let Some(tile) = board.view.tile_at(token.cell) else { continue };
+        let Some((_, now)) = tile.areas.get(token.area).and_then(|a| a.elements.get(token.element)) else {
             continue;
+        };
+        if token.token != *now {
+            token.token = *now;
         }
-        let mut tile = commands.spawn((
-            Name::new(format!("Tile ({}, {})", cell.x, cell.y)),
-            BoardTile { cell, look },
-            Transform::from_translation(cell_center(cell).extend(0.0)),
-            Visibility::default(),
-            DespawnOnExit(Screen::Playing),
-        ));
-        // Redrawn because a token changed: no landing. A newly laid tile (not
-        // the whole map appearing at once): it lands.
-        let redrawn = existing.iter().any(|(_, t)| t.cell == cell);
-        if !redrawn && !existing.is_empty() {
-            tile.insert(Landing { since: time.elapsed_secs() });
+        let at = token_transform(&board.view, tile, token.area, token.element);
+        if transform.translation != at.translation {
+            transform.translation = at.translation;
+        }
+    }
+    for mut shade in &mut shades {
+        let Some(tile) = board.view.tile_at(shade.cell) else { continue };
+        let now: Vec<bool> = tile.areas.iter().map(|a| a.accessible).collect();
+        if shade.accessible != now {
+            shade.accessible = now;
         }
     }
 }
@@ -229,9 +340,15 @@ fn place_lantern(
     mut commands: Commands,
     board: Option<Res<Board>>,
     mut lantern: Query<(Entity, &mut Transform), With<LanternToken>>,
+    news: Res<BoardNews>,
     time: Res<Time>,
 ) {
     let Some(board) = board else { return };
+    // It walks on an Encounter (or a new map); otherwise it stays put.
+    let walks = news.is_changed() && (news.tokens || news.rebuild);
+    if !walks && !lantern.is_empty() {
+        return;
+    }
     let Some(pos) = lantern_position(&board.view) else {
         return;
     };

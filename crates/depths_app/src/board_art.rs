@@ -22,8 +22,8 @@ use bevy::{
 use crate::{
     PlaySystems,
     board::{
-        Board, BoardTile, Landing, LanternMove, LanternToken, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor,
-        cell_center, side_dir, slot_offset, tokens_in_area,
+        Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, TILE_SIZE, TOKEN_RADIUS,
+        WALL_THICKNESS, area_anchor, cell_center, side_dir, slot_offset, tokens_in_area,
     },
     board_view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
     explore::{GhostTile, PlacementHint, SelectionRing},
@@ -49,7 +49,17 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_table);
     app.add_systems(
         Update,
-        (draw_new_tiles, draw_lantern, draw_hints, draw_ghost, draw_selection, land_tiles, slide_lantern)
+        (
+            draw_new_tiles,
+            draw_tokens,
+            draw_shades,
+            draw_lantern,
+            draw_hints,
+            draw_ghost,
+            draw_selection,
+            land_tiles,
+            slide_lantern,
+        )
             .in_set(PlaySystems::Present)
             .run_if(resource_exists::<Board>),
     );
@@ -140,8 +150,28 @@ const Z_NODE: f32 = 0.08;
 const Z_TOKEN: f32 = 0.2;
 const Z_SHADE: f32 = 0.4;
 
-/// Everything drawn for one tile, relative to its centre.
+/// Everything drawn for one tile, relative to its centre: the tile itself,
+/// its tokens and its shading (on the board each of those is its own entity;
+/// the ghost tile in hand is drawn whole).
 fn tile_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
+    let mut out = tile_base_pieces(map, tile);
+    for (a, area) in tile.areas.iter().enumerate() {
+        let count = tokens_in_area(map, tile, a);
+        let anchor = area_anchor(tile, a);
+        for (i, (element, token)) in area.elements.iter().enumerate() {
+            let at = anchor + slot_offset(i, count);
+            let z = Z_TOKEN + i as f32 * 0.05;
+            element_token(&mut out, *element, at, z);
+            token_pieces(&mut out, *token, at, z + 0.03);
+        }
+    }
+    reach_shading(&mut out, tile, TILE_SIZE / 2.0 - 3.0);
+    out
+}
+
+/// What never changes on a placed tile: shadow, floor, walls, water,
+/// boundaries, nodes and markings, relative to its centre.
+fn tile_base_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
     let mut out = Vec::new();
     let t = TILE_SIZE;
     // Cast shadow on the table, a soft one and a tight one.
@@ -163,17 +193,6 @@ fn tile_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
         rune_node(&mut out, at, Z_NODE);
     }
     marking_pieces(&mut out, tile, h);
-    for (a, area) in tile.areas.iter().enumerate() {
-        let count = tokens_in_area(map, tile, a);
-        let anchor = area_anchor(tile, a);
-        for (i, (element, token)) in area.elements.iter().enumerate() {
-            let at = anchor + slot_offset(i, count);
-            let z = Z_TOKEN + i as f32 * 0.05;
-            element_token(&mut out, *element, at, z);
-            token_pieces(&mut out, *token, at, z + 0.03);
-        }
-    }
-    reach_shading(&mut out, tile, h);
     out
 }
 
@@ -624,8 +643,49 @@ fn draw_new_tiles(
         let Some(tile) = board.view.tile_at(placed.cell) else {
             continue;
         };
-        let pieces = tile_pieces(&board.view, tile);
+        let pieces = tile_base_pieces(&board.view, tile);
         art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
+    }
+}
+
+/// A token was laid or flipped: draw that token again (it stands at its
+/// own place and height, so its pieces are drawn at its centre).
+fn draw_tokens(
+    mut commands: Commands,
+    tokens: Query<(Entity, &ElementToken), Changed<ElementToken>>,
+    board: Res<Board>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, token) in &tokens {
+        let Some(tile) = board.view.tile_at(token.cell) else { continue };
+        let Some((element, _)) = tile.areas.get(token.area).and_then(|a| a.elements.get(token.element)) else {
+            continue;
+        };
+        let mut out = Vec::new();
+        element_token(&mut out, *element, Vec2::ZERO, 0.0);
+        token_pieces(&mut out, token.token, Vec2::ZERO, 0.03);
+        let mut entity = commands.entity(entity);
+        entity.despawn_children();
+        art.spawn_pieces(&mut entity, out, &mut materials);
+    }
+}
+
+/// Reachability changed on a tile: draw its light and shade again.
+fn draw_shades(
+    mut commands: Commands,
+    shades: Query<(Entity, &ReachShade), Changed<ReachShade>>,
+    board: Res<Board>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, shade) in &shades {
+        let Some(tile) = board.view.tile_at(shade.cell) else { continue };
+        let mut out = Vec::new();
+        reach_shading(&mut out, tile, TILE_SIZE / 2.0 - 3.0);
+        let mut entity = commands.entity(entity);
+        entity.despawn_children();
+        art.spawn_pieces(&mut entity, out, &mut materials);
     }
 }
 

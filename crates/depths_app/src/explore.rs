@@ -16,12 +16,11 @@ use depths_rules::{
 };
 
 use crate::{
-    PlaySystems,
+    PlaySystems, Stage,
     board::{Board, cell_at, cell_center, element_at},
     board_view::{Cell, Tile},
     camera::BoardCamera,
     screens::Screen,
-    screens::playing::Table,
     session::{DropRefused, PlayerAction, Session, TileDrop},
 };
 
@@ -235,9 +234,10 @@ pub(super) fn input_plugin(app: &mut App) {
     app.add_systems(
         Update,
         (keys.run_if(not(egui_wants_any_keyboard_input)), mouse)
-            .in_set(PlaySystems::Input)
             // Tiles and tokens answer only while the Heroes explore.
-            .run_if(in_state(Table::Exploring).and_then(resource_exists::<Session>))
+            .in_set(Stage::Exploring)
+            .before(crate::session::drops_to_actions)
+            .run_if(resource_exists::<Session>)
             // Nothing on the table moves behind the "pass to …" screen.
             .run_if(|s: Option<Res<Session>>| s.is_some_and(|s| s.curtain().is_none())),
     );

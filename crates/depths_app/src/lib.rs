@@ -21,17 +21,18 @@ pub mod panels;
 mod redraw;
 pub mod rules_ref;
 pub mod saves;
+pub mod schedule;
 pub mod screens;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
-mod systems;
 pub mod table_cards;
+pub mod table_events;
 mod ui_style;
 mod window_icon;
 pub mod words;
 
-pub use systems::PlaySystems;
+pub use schedule::{PlaySystems, Stage};
 
 /// The whole desktop client.
 pub struct AppPlugin;
@@ -82,7 +83,8 @@ impl Plugin for AppPlugin {
 pub fn core_plugin(app: &mut App) {
     app.init_resource::<cli::Options>();
     app.add_plugins((
-        systems::plugin,
+        schedule::plugin,
+        table_events::plugin,
         session::plugin,
         hotseat::plugin,
         rules_ref::plugin,

@@ -10,7 +10,7 @@ use depths_rules::{
 
 use crate::words::{describe_event, rule_error_text};
 use crate::{
-    PlaySystems,
+    PlaySystems, Stage,
     board_view::Cell,
     hotseat::{Players, Turn},
     screens::Screen,
@@ -46,6 +46,13 @@ pub struct Session {
     pub drawn_cards: Vec<String>,
     /// The Combat round summary: what the last finished round did, in words.
     pub rounds: RoundSummary,
+    /// Events applied since they were last published as messages
+    /// (`table_events`), oldest first.
+    pub news: Vec<Event>,
+    /// The whole board must be laid again (a new game, a load).
+    pub rebuild: bool,
+    /// The last placement was undone: its tile leaves the board.
+    pub tile_lifted: bool,
 }
 
 /// What happened in the last finished Combat round (and so far in this one).
@@ -151,6 +158,9 @@ impl Session {
             undo: None,
             drawn_cards: Vec::new(),
             rounds: RoundSummary::default(),
+            news: Vec::new(),
+            rebuild: true,
+            tile_lifted: false,
         };
         let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
         s.log.push(format!("A new delve begins: {}.", names.join(", ")));
@@ -183,10 +193,8 @@ impl Session {
                         }
                         self.drawn_cards.push(name.clone());
                     }
-                    let line = describe_event(&self.game, e);
-                    self.rounds.note(e, line.as_ref());
-                    self.log.extend(line);
                 }
+                self.news.extend(events.iter().cloned());
                 self.version += 1;
                 self.notice = None;
                 if phase_key(&self.game) != before {
@@ -202,6 +210,22 @@ impl Session {
         }
     }
 
+    /// Writes one applied event into the log and the round summary (the
+    /// `table_events` log reaction calls this for every published event).
+    pub fn record(&mut self, event: &Event) {
+        let line = describe_event(&self.game, event);
+        self.rounds.note(event, line.as_ref());
+        self.log.extend(line);
+    }
+
+    /// Records the events applied since the last call without publishing
+    /// them, for a session driven outside the app (tools, tests).
+    pub fn record_news(&mut self) {
+        for e in std::mem::take(&mut self.news) {
+            self.record(&e);
+        }
+    }
+
     /// Client-side undo of the last tile placement: restores the game saved
     /// just before it. Possible until the next action.
     pub fn undo_placement(&mut self) -> Result<(), String> {
@@ -210,6 +234,8 @@ impl Session {
         self.log.truncate(point.log_len);
         self.log.push(format!("Undid the placement of {} (restored the game from before it).", point.tile));
         self.turn = point.turn;
+        self.news.clear();
+        self.tile_lifted = true;
         self.version += 1;
         self.notice = None;
         Ok(())
@@ -296,10 +322,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<UndoPlacement>();
     app.init_resource::<DropRefused>();
     app.init_resource::<SetupNotice>();
-    app.add_systems(
-        Update,
-        (start_game, apply_player_actions, apply_tile_drops, apply_undo).chain().in_set(PlaySystems::Rules),
-    );
+    // A dropped tile is Exploring's input; the Rules set applies every action.
+    app.add_systems(Update, drops_to_actions.in_set(Stage::Exploring));
+    app.add_systems(Update, (start_game, apply_player_actions, apply_undo).chain().in_set(PlaySystems::Rules));
 }
 
 fn start_game(
@@ -350,13 +375,16 @@ fn apply_player_actions(
     }
 }
 
-fn apply_tile_drops(
+/// Turns a dropped tile into its placement `Action` (checked first, so a
+/// refused drop springs back with the reason and leaves the log alone).
+pub(crate) fn drops_to_actions(
     mut drops: MessageReader<TileDrop>,
-    session: Option<ResMut<Session>>,
+    session: Option<Res<Session>>,
     mut refused: ResMut<DropRefused>,
+    mut actions: MessageWriter<PlayerAction>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let Some(mut session) = session else {
+    let Some(session) = session else {
         drops.clear();
         return;
     };
@@ -373,7 +401,7 @@ fn apply_tile_drops(
         match session.game.check(&action) {
             Ok(()) => {
                 refused.0 = None;
-                let _ = session.apply(action);
+                actions.write(PlayerAction(action));
             }
             Err(e) => refused.0 = Some(rule_error_text(&session.game, &e)),
         }

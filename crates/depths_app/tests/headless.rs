@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
-    board::{BoardTile, LanternToken, cell_center, lantern_position},
+    board::{BoardTile, ElementToken, LanternToken, cell_center, lantern_position},
     board_view::Cell,
     cli::Options,
     core_plugin,
@@ -214,6 +214,9 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     let summary = &app.world().resource::<Session>().rounds;
     assert_eq!(summary.round, 1);
     assert!(summary.last.iter().any(|l| l.contains("damage")), "{:?}", summary.last);
+    // The Hero mats heard the Health events.
+    let health = app.world().resource::<depths_app::table_events::HealthNews>();
+    assert!(health.heroes.iter().any(|(_, by)| *by != 0), "{health:?}");
 }
 
 #[test]
@@ -382,6 +385,7 @@ fn session_until(session: &mut Session, stop: impl Fn(&Game) -> bool, limit: usi
         }
         let a = steady_policy(&session.game);
         session.apply(a).unwrap();
+        session.record_news();
     }
 }
 
@@ -445,6 +449,7 @@ fn make_saves_for_screenshots() {
         }
         let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &session.game);
         session.apply(a).unwrap();
+        session.record_news();
     }
     assert!(matches!(session.game.phase(), Phase::Passage { .. }));
     std::fs::write(dir.join("passage.json"), depths_app::saves::save_text(&session)).unwrap();
@@ -455,6 +460,7 @@ fn make_saves_for_screenshots() {
     while session.game.combat().is_none_or(|c| c.round < 2) && !session.game.is_over() && n < 1000 {
         let a = steady_policy(&session.game);
         session.apply(a).unwrap();
+        session.record_news();
         n += 1;
     }
     std::fs::write(dir.join("round2.json"), depths_app::saves::save_text(&session)).unwrap();
@@ -832,6 +838,7 @@ fn undo_restores_the_game_from_before_the_placement() {
     act(&mut app, Action::DrawTile);
     let before = game(&app).clone();
     let cells = tile_cells(&mut app);
+    let entities = tile_entities(&mut app);
     let p = legal_placements(&app)[0];
     act(&mut app, Action::PlaceTile { placement: p });
     app.update();
@@ -841,6 +848,7 @@ fn undo_restores_the_game_from_before_the_placement() {
     frames(&mut app, 2);
     assert_eq!(game(&app), &before, "the rules state is back");
     assert_eq!(tile_cells(&mut app), cells, "and the board");
+    assert_eq!(tile_entities(&mut app), entities, "only the placed tile left the table");
     assert!(game(&app).adventure().unwrap().ecology.drawn.is_some(), "the tile is in hand again");
     assert!(session(&app).undo.is_none(), "one undo per placement");
     // Placing again, then drawing: no more undo.
@@ -1188,4 +1196,112 @@ fn after_level_up_the_passage_waits_for_descend() {
     assert_eq!(saved.adventure().unwrap().ecology.ecology, depths_rules::Ecology::Caverns, "saved again below");
     std::fs::remove_dir_all(&dir).unwrap();
     let _ = std::fs::remove_dir_all(saved_to.parent().unwrap());
+}
+
+fn tile_entities(app: &mut App) -> Vec<(Entity, Cell)> {
+    let mut tiles: Vec<(Entity, Cell)> =
+        app.world_mut().query::<(Entity, &BoardTile)>().iter(app.world()).map(|(e, t)| (e, t.cell)).collect();
+    tiles.sort_by_key(|(_, c)| *c);
+    tiles
+}
+
+fn tokens(app: &mut App) -> Vec<(Entity, ElementToken)> {
+    let mut tokens: Vec<(Entity, ElementToken)> =
+        app.world_mut().query::<(Entity, &ElementToken)>().iter(app.world()).map(|(e, t)| (e, *t)).collect();
+    tokens.sort_by_key(|(e, _)| *e);
+    tokens
+}
+
+/// Events drive the table: a placed tile spawns exactly one tile entity and
+/// leaves the others alone; an Encounter flips its token (the same entity)
+/// and neither despawns nor respawns any tile.
+#[test]
+fn a_tile_lands_alone_and_an_encounter_flips_only_its_token() {
+    let mut app = menu_app("events");
+    start(&mut app, 3);
+    let mut encountered = false;
+    for _ in 0..40 {
+        if encountered {
+            break;
+        }
+        let legal = game(&app).legal_actions();
+        if let Some(a @ Action::Encounter { .. }) = legal.iter().find(|a| matches!(a, Action::Encounter { .. })) {
+            let tiles = tile_entities(&mut app);
+            let before = tokens(&mut app);
+            act(&mut app, a.clone());
+            frames(&mut app, 2);
+            assert_eq!(tile_entities(&mut app), tiles, "no tile entity despawned or respawned by an Encounter");
+            let after = tokens(&mut app);
+            assert_eq!(
+                after.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+                before.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+                "the tokens are the same entities"
+            );
+            let flipped: Vec<_> = before.iter().zip(&after).filter(|(b, a)| b.1.token != a.1.token).collect();
+            // A Monster's red X waits for the end of the Combat.
+            let expected = usize::from(!in_combat(game(&app)));
+            assert_eq!(flipped.len(), expected, "only the Encountered token flips: {flipped:?}");
+            encountered = true;
+        } else if legal.contains(&Action::DrawTile) {
+            let before = tile_entities(&mut app);
+            act(&mut app, Action::DrawTile);
+            let Some(target) = legal_placements(&app).first().copied() else { break };
+            app.world_mut().write_message(TileDrop { cell: target.cell.into(), rotation: target.rotation });
+            frames(&mut app, 2);
+            let after = tile_entities(&mut app);
+            assert_eq!(after.len(), before.len() + 1, "exactly one tile entity added");
+            assert!(before.iter().all(|t| after.contains(t)), "the other tiles keep their entities");
+            assert!(after.iter().any(|(_, c)| *c == Cell::from(target.cell)));
+        } else {
+            let a = steady_policy(game(&app));
+            act(&mut app, a);
+        }
+    }
+    assert!(encountered, "the game reached an Encounter");
+    // Board and rules still agree after the Encounter has played out.
+    play_until(&mut app, |g| matches!(g.phase(), Phase::Exploring { .. }), 200);
+    frames(&mut app, 2);
+    assert_eq!(tile_cells(&mut app), rules_cells(&app));
+    let view = app.world().resource::<depths_app::board::Board>().view.clone();
+    for (_, t) in tokens(&mut app) {
+        let tile = view.tile_at(t.cell).unwrap();
+        assert_eq!(tile.areas[t.area].elements[t.element].1, t.token, "token {t:?} follows the map");
+    }
+}
+
+/// Frames a stage's set ran in, and what the table said then.
+#[derive(Resource, Default)]
+struct StageRuns(Vec<(depths_app::Stage, depths_app::screens::playing::Table)>);
+
+/// The book's stage sets run only while the table stands at that stage.
+#[test]
+fn each_stage_set_runs_only_in_its_stage() {
+    use depths_app::{Stage, screens::playing::Table};
+    use depths_rules::CombatStep;
+    let mut app = menu_app("stages");
+    app.init_resource::<StageRuns>();
+    fn note(stage: Stage) -> impl FnMut(Res<State<Table>>, ResMut<StageRuns>) {
+        move |table, mut runs| runs.0.push((stage, *table.get()))
+    }
+    let stages = [
+        (Stage::Exploring, Table::Exploring),
+        (Stage::Encountering, Table::Encountering),
+        (Stage::Combat(CombatStep::PlayCards), Table::Combat(CombatStep::PlayCards)),
+        (Stage::Combat(CombatStep::Resolve), Table::Combat(CombatStep::Resolve)),
+        (Stage::Combat(CombatStep::AssignDamage), Table::Combat(CombatStep::AssignDamage)),
+        (Stage::GameOver, Table::Over),
+    ];
+    for (stage, _) in stages {
+        app.add_systems(Update, note(stage).in_set(stage));
+    }
+    start(&mut app, 3);
+    play_until(&mut app, |g| g.is_over(), 3000);
+    frames(&mut app, 2);
+    let runs = &app.world().resource::<StageRuns>().0;
+    for (stage, table) in stages {
+        assert!(runs.iter().filter(|(s, _)| *s == stage).all(|(_, t)| *t == table), "{stage:?} ran outside {table:?}");
+    }
+    for stage in [Stage::Exploring, Stage::Combat(CombatStep::PlayCards), Stage::GameOver] {
+        assert!(runs.iter().any(|(s, _)| *s == stage), "{stage:?} ran");
+    }
 }

@@ -3,7 +3,13 @@
 
 use super::*;
 
-pub(super) fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mut Choices) {
+pub(super) fn heroes_panel(
+    ui: &mut egui::Ui,
+    game: &Game,
+    icons: &Icons,
+    health: &crate::table_events::HealthNews,
+    c: &mut Choices,
+) {
     ui.label(ui_style::title("Heroes", 24.0));
     for (h, hero) in game.heroes.iter().enumerate() {
         let h = h as u8;
@@ -19,6 +25,12 @@ pub(super) fn heroes_panel(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &mu
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(ui_style::MUTED));
             });
             health_bar(ui, ("hero", h), hero.health, hero.max_health(), ui.available_width());
+            // What the last action did to this Hero's Health (from its events).
+            if let Some((_, by)) = health.heroes.iter().find(|(hero, _)| *hero == h).filter(|(_, by)| *by != 0) {
+                let (text, color) =
+                    if *by < 0 { (format!("−{} Health", -by), BAD) } else { (format!("+{by} Health"), GOOD) };
+                ui.label(egui::RichText::new(text).color(color));
+            }
             ui.label(format!(
                 "Power stored: {} · hand {} · draw {} · discard {}",
                 hero.stored_power.len(),

@@ -118,6 +118,7 @@ fn game_ui(
     mut undo: MessageWriter<UndoPlacement>,
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
+    health: Res<crate::table_events::HealthNews>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
@@ -194,7 +195,7 @@ fn game_ui(
     }
 
     egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &icons, &mut c));
+        egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
     });
 
     egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
