@@ -390,9 +390,7 @@ pub(crate) fn drops_to_actions(
     };
     for drop in drops.read() {
         redraw.write(RequestRedraw);
-        if session.hand_over_instead() {
-            continue;
-        }
+        // A hand-off that is due is handled where the action is applied.
         let Some(action) = session.place_action(drop.cell, drop.rotation) else {
             refused.0 = Some("There is no tile in hand: draw one first.".into());
             continue;
