@@ -3,7 +3,9 @@
 
 use depths_rules::{
     Action, Ecology, Event, Game, LossReason, Outcome, Pending, Phase, Purchase, RuleError, Target, XpRef,
-    adventure::HeroChoice, hero::AbilitySource,
+    adventure::HeroChoice,
+    hero::AbilitySource,
+    map::{Cell, Element, ElementRef, Map, Side, TileKind},
 };
 
 /// Why an action was refused, as a sentence.
@@ -119,13 +121,12 @@ pub fn describe_event(game: &Game, e: &Event) -> Option<String> {
             ecology.name(),
             next.name()
         ),
-        Event::TileDrawn { tile } => format!("Drew map tile {tile}."),
-        Event::TilePlaced { tile, placement } => format!(
-            "Placed {tile} at {:?}, turned {}°.",
-            placement.cell,
-            u32::from(placement.rotation.quarter_turns()) * 90
-        ),
-        Event::TileSetAside { tile } => format!("{tile} is set aside (a dead end)."),
+        Event::TileDrawn { .. } => "Drew a map tile.".into(),
+        Event::TilePlaced { placement, .. } => match game.adventure() {
+            Some(a) => format!("Placed a tile {}.", where_placed(&a.ecology.map, placement.cell)),
+            None => "Placed a tile.".into(),
+        },
+        Event::TileSetAside { .. } => "The tile is set aside (a dead end).".into(),
         Event::ElementEncountered { element } => {
             let what =
                 game.adventure().and_then(|a| a.ecology.map.element(*element)).map_or("an element", |(e, _)| e.name());
@@ -182,8 +183,11 @@ fn target_text(game: &Game, t: &Target) -> String {
             format!(" on {}'s card {}", engagement_foe(game, *engagement), slot + 1)
         }
         Target::Hero(h) => format!(" on {}", hero_name(game, *h)),
-        Target::DiscardCard(c) => format!(" taking back card #{}", c.0),
-        Target::Element(e) => format!(" on the element at {:?}", e.cell),
+        Target::DiscardCard(c) => {
+            let card = game.heroes.iter().flat_map(|h| &h.discard).find(|d| d.id == *c);
+            format!(" taking back {}", card.map_or_else(|| "a card".into(), card_text))
+        }
+        Target::Element(e) => format!(" on {}", element_text(game, *e)),
     }
 }
 
@@ -193,12 +197,110 @@ fn engagement_foe(game: &Game, e: u8) -> String {
     foe.map_or_else(|| format!("Monster card {}", e + 1), |f| foe_name(game, f))
 }
 
+/// The most notable element on a tile, for naming it: what the players
+/// would call it by.
+fn landmark(elements: impl Iterator<Item = Element>) -> Option<Element> {
+    let rank = |e: &Element| match e {
+        Element::Campfire => 0,
+        Element::StairGuardian => 1,
+        Element::Chest => 2,
+        Element::Door => 3,
+        Element::Feature => 4,
+        Element::Monster { .. } => 5,
+    };
+    elements.min_by_key(rank)
+}
+
+/// "north", "2 tiles east", "1 tile east and 2 tiles south": the step from
+/// one cell to another in words (`y` grows northward).
+fn offset_text(from: Cell, to: Cell) -> String {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let part = |n: i32, pos: &str, neg: &str| -> Option<String> {
+        let dir = if n > 0 { pos } else { neg };
+        match n.abs() {
+            0 => None,
+            1 => Some(format!("1 tile {dir}")),
+            k => Some(format!("{k} tiles {dir}")),
+        }
+    };
+    let parts: Vec<String> = [part(dy, "north", "south"), part(dx, "east", "west")].into_iter().flatten().collect();
+    parts.join(" and ")
+}
+
+/// A name for the placed tile at `cell`, as players point at it: "the
+/// Entry", "the Campfire tile", or, for a tile with nothing on it, where
+/// it lies from the Entry ("the empty tile 2 tiles east of the Entry").
+pub fn tile_name(map: &Map, cell: Cell) -> String {
+    let Some(t) = map.tile_at(cell) else { return "an empty place".into() };
+    if t.tile.kind == TileKind::Entry {
+        return "the Entry".into();
+    }
+    match landmark(t.tile.areas.iter().flat_map(|a| a.elements.iter().copied())) {
+        Some(Element::Monster { .. }) => "the Monster tile".into(),
+        Some(e) => format!("the {} tile", e.name()),
+        None => format!("the empty tile {} of the Entry", offset_text(entry_cell(map), cell)),
+    }
+}
+
+fn entry_cell(map: &Map) -> Cell {
+    map.tiles().iter().find(|t| t.tile.kind == TileKind::Entry).map_or((0, 0), |t| t.cell)
+}
+
+/// Where a tile at `cell` is (or would be) placed, from the tile it lies
+/// next to: "east of the Entry", "north of the Campfire tile". The
+/// neighbour is the one it connects through (open edges joining), else any
+/// neighbour; among equals the Entry, then the tile placed first.
+pub fn where_placed(map: &Map, cell: Cell) -> String {
+    let here = map.tile_at(cell).filter(|t| t.cell == cell);
+    let mut best: Option<(bool, bool, usize, Side, Cell)> = None;
+    for side in Side::ALL {
+        let (dx, dy) = side.offset();
+        let n = (cell.0 + dx, cell.1 + dy);
+        let Some(idx) = map.tiles().iter().position(|t| t.cell == n) else { continue };
+        let nt = &map.tiles()[idx];
+        let joined = here.is_some_and(|h| {
+            let (a, b) = (h.edge(side), nt.edge(side.opposite()));
+            a.is_passable() && b.is_passable() && a.joins(b)
+        });
+        let key = (!joined, nt.tile.kind != TileKind::Entry, idx, side, n);
+        if best.is_none_or(|b| (key.0, key.1, key.2) < (b.0, b.1, b.2)) {
+            best = Some(key);
+        }
+    }
+    match best {
+        Some((_, _, _, side, n)) => {
+            let dir = match side.opposite() {
+                Side::N => "north",
+                Side::E => "east",
+                Side::S => "south",
+                Side::W => "west",
+            };
+            format!("{dir} of {}", tile_name(map, n))
+        }
+        None => format!("{} of the Entry", offset_text(entry_cell(map), cell)),
+    }
+}
+
+/// An element as players point at it: "the Feature on the Lantern's
+/// tile", "the Chest 1 tile north of the Lantern".
+pub fn element_text(game: &Game, e: ElementRef) -> String {
+    let Some(a) = game.adventure() else { return "the element".into() };
+    let map = &a.ecology.map;
+    let what = map.element(e).map_or("element", |(el, _)| el.name());
+    let lantern = map.lantern().cell;
+    if e.cell == lantern {
+        format!("the {what} on the Lantern's tile")
+    } else {
+        format!("the {what} {} of the Lantern", offset_text(lantern, e.cell))
+    }
+}
+
 /// A readable label for any legal action.
 pub fn describe_action(game: &Game, a: &Action) -> String {
     let h = |h: &u8| hero_name(game, *h);
     let card = |hero: u8, id: depths_rules::CardId| {
         let hero = &game.heroes[usize::from(hero)];
-        hero.hand.iter().chain(&hero.draw).find(|c| c.id == id).map_or_else(|| format!("card #{}", id.0), card_text)
+        hero.hand.iter().chain(&hero.draw).find(|c| c.id == id).map_or_else(|| "a card".into(), card_text)
     };
     match a {
         Action::AssignMonsters { foes } => {
@@ -228,16 +330,17 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
         }
         Action::AvoidReturnDamage { hero } => format!("{} avoids Return Damage", h(hero)),
         Action::DrawTile => "Draw a map tile".into(),
-        Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => format!(
-            "Place the tile at {:?}, turned {}°",
-            placement.cell,
-            u32::from(placement.rotation.quarter_turns()) * 90
-        ),
-        Action::Encounter { element } => {
-            let what =
-                game.adventure().and_then(|a| a.ecology.map.element(*element)).map_or("element", |(e, _)| e.name());
-            format!("Encounter the {what} at {:?}", element.cell)
+        Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => {
+            let place = game
+                .adventure()
+                .map_or_else(String::new, |a| format!(" {}", where_placed(&a.ecology.map, placement.cell)));
+            let turned = match placement.rotation.quarter_turns() {
+                0 => String::new(),
+                q => format!(", turned {}°", u32::from(q) * 90),
+            };
+            format!("Place the tile{place}{turned}")
         }
+        Action::Encounter { element } => format!("Encounter {}", element_text(game, *element)),
         Action::EncounterLegendary { index } => {
             let name = game
                 .discovered_legendary_locations()
@@ -320,5 +423,126 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             Phase::Passage { next } => format!("Descend to the {}", next.name()),
             _ => "Descend to the next Ecology".into(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use depths_rules::{Content, GameOptions};
+
+    use super::*;
+
+    fn new_game(seed: u64) -> Game {
+        Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap()
+    }
+
+    /// Draws and places the first legal tile; the events of the placing,
+    /// or `None` when no tile can be drawn and placed now.
+    fn draw_and_place(g: &mut Game) -> Option<Vec<Event>> {
+        if !g.legal_actions().contains(&Action::DrawTile) {
+            return None;
+        }
+        g.apply(Action::DrawTile).unwrap();
+        let place = g.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. }))?;
+        Some(g.apply(place).unwrap())
+    }
+
+    #[test]
+    fn offsets_read_as_steps_on_the_table() {
+        assert_eq!(offset_text((0, 0), (0, 1)), "1 tile north");
+        assert_eq!(offset_text((0, 0), (2, 0)), "2 tiles east");
+        assert_eq!(offset_text((1, 1), (0, -1)), "2 tiles south and 1 tile west");
+    }
+
+    #[test]
+    fn drawing_and_placing_a_tile_name_no_id_and_no_coordinate() {
+        for seed in 1..8 {
+            let mut g = new_game(seed);
+            let drawn = g.apply(Action::DrawTile).unwrap();
+            let id = g.adventure().and_then(|a| a.ecology.drawn.as_ref()).map(|t| t.id.clone()).unwrap_or_default();
+            for e in &drawn {
+                if let Some(line) = describe_event(&g, e) {
+                    assert!(id.is_empty() || !line.contains(&id), "{line}");
+                }
+            }
+            assert!(drawn.iter().filter_map(|e| describe_event(&g, e)).any(|l| l == "Drew a map tile."));
+            let place = g.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
+            let label = describe_action(&g, &place);
+            assert!(label.starts_with("Place the tile ") && label.contains("of the Entry"), "{label}");
+            assert!(!label.contains('('), "{label}");
+            let events = g.apply(place).unwrap();
+            let line = events
+                .iter()
+                .find(|e| matches!(e, Event::TilePlaced { .. }))
+                .and_then(|e| describe_event(&g, e))
+                .unwrap();
+            assert!(!id.is_empty() && !line.contains(&id), "{line}");
+            assert!(!line.contains('(') && !line.contains('°'), "{line}");
+            // The first tile always lies next to the Entry.
+            let dirs = ["north", "east", "south", "west"];
+            assert!(dirs.iter().any(|d| line == format!("Placed a tile {d} of the Entry.")), "{line}");
+        }
+    }
+
+    #[test]
+    fn later_tiles_are_placed_next_to_a_named_tile() {
+        let mut g = new_game(3);
+        for _ in 0..6 {
+            let Some(events) = draw_and_place(&mut g) else { break };
+            let Some(Event::TilePlaced { placement, .. }) =
+                events.iter().find(|e| matches!(e, Event::TilePlaced { .. }))
+            else {
+                panic!("no tile placed")
+            };
+            let map = &g.adventure().unwrap().ecology.map;
+            let line =
+                describe_event(&g, events.iter().find(|e| matches!(e, Event::TilePlaced { .. })).unwrap()).unwrap();
+            assert!(line.starts_with("Placed a tile ") && line.contains(" of the "), "{line}");
+            assert!(!line.contains('('), "{line}");
+            assert!(line.ends_with(&format!("{}.", where_placed(map, placement.cell))));
+        }
+    }
+
+    #[test]
+    fn an_encounter_label_names_the_element_and_where_it_is() {
+        let mut found = false;
+        for seed in 1..30 {
+            let mut g = new_game(seed);
+            for _ in 0..4 {
+                if draw_and_place(&mut g).is_none() {
+                    break;
+                }
+            }
+            for a in g.legal_actions() {
+                let Action::Encounter { element } = a else { continue };
+                let name = g.adventure().unwrap().ecology.map.element(element).unwrap().0.name();
+                let label = describe_action(&g, &a);
+                assert!(label.starts_with(&format!("Encounter the {name} ")), "{label}");
+                assert!(
+                    label.ends_with("on the Lantern's tile")
+                        || ["north", "east", "south", "west"].iter().any(|d| label.contains(d)),
+                    "{label}"
+                );
+                assert!(!label.contains('('), "{label}");
+                found = true;
+            }
+        }
+        assert!(found, "no Encounter was within reach in any game");
+    }
+
+    #[test]
+    fn a_tile_is_named_by_what_is_on_it() {
+        let mut g = new_game(2);
+        for _ in 0..8 {
+            if draw_and_place(&mut g).is_none() {
+                break;
+            }
+        }
+        let map = &g.adventure().unwrap().ecology.map;
+        assert_eq!(tile_name(map, (0, 0)), "the Entry");
+        for t in map.tiles().iter().skip(1) {
+            let name = tile_name(map, t.cell);
+            assert!(name.starts_with("the ") && (name.ends_with(" tile") || name.ends_with("of the Entry")), "{name}");
+        }
     }
 }

@@ -242,6 +242,22 @@ fn turning_the_tile_in_hand_updates_the_highlights() {
     }
 }
 
+/// Words a player reads hold no tile ids ("ruins-17") and no coordinates
+/// ("(1, 0)").
+fn assert_player_words(text: &str) {
+    for eco in ["ruins-", "caverns-", "subterranean-"] {
+        assert!(!text.to_lowercase().contains(eco), "a tile id in {text:?}");
+    }
+    let b = text.as_bytes();
+    for (i, w) in b.windows(2).enumerate() {
+        if w[0] == b'(' && (w[1].is_ascii_digit() || w[1] == b'-') {
+            let rest = &text[i..];
+            assert!(!rest.split(')').next().unwrap_or("").contains(", "), "a coordinate in {text:?}");
+        }
+    }
+    assert!(!text.contains("Play just"), "{text:?}");
+}
+
 #[test]
 fn every_legal_action_and_event_of_whole_games_has_words() {
     use depths_app::words::{describe_action, describe_event};
@@ -251,12 +267,15 @@ fn every_legal_action_and_event_of_whole_games_has_words() {
         let mut n = 0;
         while !g.is_over() && n < 2000 {
             for a in g.legal_actions() {
-                assert!(!describe_action(&g, &a).trim().is_empty(), "{a:?}");
+                let label = describe_action(&g, &a);
+                assert!(!label.trim().is_empty(), "{a:?}");
+                assert_player_words(&label);
             }
             let a = steady_policy(&g);
             for e in g.apply(a).unwrap() {
                 if let Some(line) = describe_event(&g, &e) {
                     assert!(!line.trim().is_empty(), "{e:?}");
+                    assert_player_words(&line);
                 }
             }
             n += 1;

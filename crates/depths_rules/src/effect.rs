@@ -211,7 +211,7 @@ impl Effect {
             Effect::ResistNonMagic => "Resistant to non-magic attacks (half Damage).".into(),
             Effect::MonsterCardBonus { amount } => format!("+{amount} to each Action Card it plays."),
             Effect::PlayOneCardNextRound { whom: w } => {
-                format!("Next Round, {} Play just 1 Action Card.", whom(*w))
+                format!("Next Round, {} may play only 1 Action Card.", whom(*w))
             }
             Effect::LoseStoredPower { whom: w } => format!("{} discard a Stored Power Card.", whom(*w)),
             Effect::Retrieve => "Retrieve a card from your Discard Pile onto your Draw Pile.".into(),

@@ -314,7 +314,7 @@ fn hero_section(ui: &mut egui::Ui, game: &Game, combat: &Combat, h: u8, c: &mut 
             let cost = hero.ability(*source).map_or(String::new(), |ab| activation_text(ab.activation));
             let mut label = describe_action(game, &a);
             if *target != Target::None || !cost.is_empty() {
-                label = format!("{label} [{cost}]");
+                label = format!("{label}\u{a0}[{cost}]");
             }
             let text = hero.ability(*source).map_or(String::new(), |ab| ab.text());
             c.button(ui, a, label);

@@ -76,7 +76,9 @@ impl Choices {
             Some(n) => {
                 self.next_key = Some(n + 1);
                 let mark = egui::RichText::new(format!("[{n}]")).size(11.0).color(ui_style::MUTED);
-                egui::Button::new((mark, label.into()))
+                // The label, not the tag, takes the squeeze: "[1]" stays whole
+                // and beside the words it answers.
+                egui::Button::new((mark, egui::AtomExt::atom_shrink(label.into(), true)))
             }
             None => egui::Button::new(label),
         };

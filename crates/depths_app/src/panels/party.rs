@@ -46,10 +46,10 @@ pub(super) fn party_panel(
         ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(ui_style::MUTED));
     });
     dead_end_gauge(ui, session);
-    if let Some(point) = &session.undo {
+    if session.undo.is_some() {
         let b = ui
-            .button(format!("⟲ Undo placing {} (Ctrl+Z)", point.tile))
-            .on_hover_text("Client-side undo: the game is restored from a save taken just before the tile was placed. Possible until the next action.");
+            .button("⟲ Undo the last tile (Ctrl+Z)")
+            .on_hover_text("Takes the last placed tile back into the tray. Possible until the next action.");
         if b.clicked() {
             undo.write(UndoPlacement);
         }
@@ -75,9 +75,8 @@ pub(super) fn party_panel(
             egui::pos2(square.right() + 12.0, rect.center().y),
             egui::Align2::LEFT_CENTER,
             format!(
-                "{}{}\nturned {}°, {state}\n\ndrag it onto a gold cell",
-                tile.id,
-                if set_aside { " (set aside)" } else { "" },
+                "{}\nturned {}°, {state}\n\ndrag it onto a gold cell",
+                if set_aside { "The set-aside tile" } else { "The drawn tile" },
                 u32::from(hand.rotation.quarter_turns()) * 90
             ),
             egui::FontId::proportional(14.0),
@@ -131,9 +130,8 @@ pub(super) fn party_panel(
     if !reachable.is_empty() {
         ui.label(egui::RichText::new("Within reach").strong());
         for a in reachable {
-            let Action::Encounter { element } = a else { continue };
-            let name = eco.map.element(element).map_or("?", |(e, _)| e.name());
-            c.button(ui, a, format!("Encounter the {name} at {:?}", element.cell));
+            let label = crate::words::describe_action(game, &a);
+            c.button(ui, a, label);
         }
     }
     let legendary = game.discovered_legendary_locations();
