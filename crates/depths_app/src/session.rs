@@ -232,7 +232,7 @@ impl Session {
         let point = self.undo.take().ok_or("There is no tile placement to undo.")?;
         self.game = Game::load_json(&point.json).map_err(|e| e.to_string())?;
         self.log.truncate(point.log_len);
-        self.log.push(format!("Undid the placement of {} (restored the game from before it).", point.tile));
+        self.log.push("Took the last tile back.".to_owned());
         self.turn = point.turn;
         self.news.clear();
         self.tile_lifted = true;

@@ -5,17 +5,49 @@ use depths_rules::{
     Action, Ecology, Event, Game, LossReason, Outcome, Pending, Phase, Purchase, RuleError, Target, XpRef,
     adventure::HeroChoice,
     hero::AbilitySource,
-    map::{Cell, Element, ElementRef, Map, Side, TileKind},
+    map::{Cell, Edge, Element, ElementRef, Map, PlacementError, Side, TileKind},
 };
 
 /// Why an action was refused, as a sentence.
 pub fn rule_error_text(game: &Game, e: &RuleError) -> String {
     match e {
-        RuleError::Placement(p) => capitalise(&p.to_string()) + ".",
+        RuleError::Placement(p) => placement_error_text(p),
         RuleError::HeroIsDone { hero } => {
             format!("{} has nothing left to do in this step; the others may still act.", hero_name(game, *hero))
         }
         other => capitalise(&other.to_string()),
+    }
+}
+
+/// Why a tile cannot go there, without cell coordinates or tile ids.
+pub fn placement_error_text(p: &PlacementError) -> String {
+    let edge = |e: &Edge| match e {
+        Edge::Wall => "wall",
+        Edge::Open => "open",
+        Edge::Water => "water",
+        Edge::Upper => "upper-level",
+        Edge::Lower => "lower-level",
+    };
+    match p {
+        PlacementError::AlreadyPlaced(_) => "That tile is already on the map.".into(),
+        PlacementError::Occupied(_) => "A tile is already there.".into(),
+        PlacementError::NotAdjacent(_) => "It must touch a tile on the map.".into(),
+        PlacementError::EdgeMismatch { side, tile_edge, neighbour_edge } => format!(
+            "Its {} edge on the {} side would touch the neighbour's {} edge.",
+            edge(tile_edge),
+            side_name(*side),
+            edge(neighbour_edge)
+        ),
+        other => capitalise(&other.to_string()) + ".",
+    }
+}
+
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::N => "north",
+        Side::E => "east",
+        Side::S => "south",
+        Side::W => "west",
     }
 }
 
@@ -269,13 +301,7 @@ pub fn where_placed(map: &Map, cell: Cell) -> String {
     }
     match best {
         Some((_, _, _, side, n)) => {
-            let dir = match side.opposite() {
-                Side::N => "north",
-                Side::E => "east",
-                Side::S => "south",
-                Side::W => "west",
-            };
-            format!("{dir} of {}", tile_name(map, n))
+            format!("{} of {}", side_name(side.opposite()), tile_name(map, n))
         }
         None => format!("{} of the Entry", offset_text(entry_cell(map), cell)),
     }
@@ -445,6 +471,20 @@ mod tests {
         g.apply(Action::DrawTile).unwrap();
         let place = g.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. }))?;
         Some(g.apply(place).unwrap())
+    }
+
+    #[test]
+    fn a_refused_placement_names_no_cell() {
+        for p in [PlacementError::Occupied((1, 0)), PlacementError::NotAdjacent((3, -2))] {
+            let t = placement_error_text(&p);
+            assert!(!t.contains('(') && !t.contains("cell"), "{t}");
+        }
+        let t = placement_error_text(&PlacementError::EdgeMismatch {
+            side: Side::N,
+            tile_edge: Edge::Wall,
+            neighbour_edge: Edge::Open,
+        });
+        assert_eq!(t, "Its wall edge on the north side would touch the neighbour's open edge.");
     }
 
     #[test]
