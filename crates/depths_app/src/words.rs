@@ -259,6 +259,18 @@ fn offset_text(from: Cell, to: Cell) -> String {
     parts.join(" and ")
 }
 
+/// Where `to` lies from `from`: "east" for the next tile, else as
+/// [`offset_text`] ("2 tiles east").
+fn direction_text(from: Cell, to: Cell) -> String {
+    match (to.0 - from.0, to.1 - from.1) {
+        (0, 1) => "north".into(),
+        (1, 0) => "east".into(),
+        (0, -1) => "south".into(),
+        (-1, 0) => "west".into(),
+        _ => offset_text(from, to),
+    }
+}
+
 /// A name for the placed tile at `cell`, as players point at it: "the
 /// Entry", "the Campfire tile", or, for a tile with nothing on it, where
 /// it lies from the Entry ("the empty tile 2 tiles east of the Entry").
@@ -270,7 +282,7 @@ pub fn tile_name(map: &Map, cell: Cell) -> String {
     match landmark(t.tile.areas.iter().flat_map(|a| a.elements.iter().copied())) {
         Some(Element::Monster { .. }) => "the Monster tile".into(),
         Some(e) => format!("the {} tile", e.name()),
-        None => format!("the empty tile {} of the Entry", offset_text(entry_cell(map), cell)),
+        None => format!("the empty tile {} of the Entry", direction_text(entry_cell(map), cell)),
     }
 }
 
@@ -303,12 +315,13 @@ pub fn where_placed(map: &Map, cell: Cell) -> String {
         Some((_, _, _, side, n)) => {
             format!("{} of {}", side_name(side.opposite()), tile_name(map, n))
         }
-        None => format!("{} of the Entry", offset_text(entry_cell(map), cell)),
+        None => format!("{} of the Entry", direction_text(entry_cell(map), cell)),
     }
 }
 
 /// An element as players point at it: "the Feature on the Lantern's
-/// tile", "the Chest 1 tile north of the Lantern".
+/// tile", "the Chest north of the Lantern", "the Door 2 tiles east of the
+/// Lantern".
 pub fn element_text(game: &Game, e: ElementRef) -> String {
     let Some(a) = game.adventure() else { return "the element".into() };
     let map = &a.ecology.map;
@@ -317,7 +330,7 @@ pub fn element_text(game: &Game, e: ElementRef) -> String {
     if e.cell == lantern {
         format!("the {what} on the Lantern's tile")
     } else {
-        format!("the {what} {} of the Lantern", offset_text(lantern, e.cell))
+        format!("the {what} {} of the Lantern", direction_text(lantern, e.cell))
     }
 }
 
@@ -492,6 +505,8 @@ mod tests {
         assert_eq!(offset_text((0, 0), (0, 1)), "1 tile north");
         assert_eq!(offset_text((0, 0), (2, 0)), "2 tiles east");
         assert_eq!(offset_text((1, 1), (0, -1)), "2 tiles south and 1 tile west");
+        assert_eq!(direction_text((1, 1), (1, 0)), "south");
+        assert_eq!(direction_text((0, 0), (-2, 0)), "2 tiles west");
     }
 
     #[test]
