@@ -143,21 +143,10 @@ fn any_other_broken_rule_is_invalid_and_names_the_card() {
 #[test]
 fn shipped_features_give_only_limited_use_items_chests_and_legendary_locations_the_rest() {
     let content = Content::builtin().unwrap_or_else(|e| panic!("{e}"));
-    fn walk<'a>(effects: &'a [Effect], out: &mut Vec<&'a Effect>) {
-        for e in effects {
-            out.push(e);
-            if let Effect::Test { success, failure, .. } = e {
-                walk(success, out);
-                walk(failure, out);
-            }
-        }
-    }
     let mut given = 0;
     for eco in Ecology::ALL {
         for f in &content.ecology(eco).features {
-            let mut all = Vec::new();
-            walk(&f.effects, &mut all);
-            for e in all {
+            for e in depths_rules::effect::all_effects(&f.effects) {
                 assert_ne!(*e, Effect::DrawItem, "{eco:?} feature {} draws an Item", f.id);
                 if let Effect::GainItem { item } = e {
                     let card = content.item(item).unwrap_or_else(|| panic!("{}: no item {item}", f.id));

@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use depths_rules::effect::{Activation, Effect, Whom};
+use depths_rules::effect::{Activation, Effect, Whom, all_effects};
 use depths_rules::feature::ReferenceCard;
 use depths_rules::legendary_location::{LegendaryCard, LegendaryPiles};
 use depths_rules::{Content, Ecology, GameRng};
@@ -30,22 +30,6 @@ fn reference(dir: &str) -> ReferenceCard {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../assets/content/{dir}/reference.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn walk_effects<'a>(effects: &'a [Effect], out: &mut Vec<&'a Effect>) {
-    for e in effects {
-        out.push(e);
-        if let Effect::Test { success, failure, .. } = e {
-            walk_effects(success, out);
-            walk_effects(failure, out);
-        }
-    }
-}
-
-fn all_effects(effects: &[Effect]) -> Vec<&Effect> {
-    let mut out = Vec::new();
-    walk_effects(effects, &mut out);
-    out
 }
 
 /// What resolving a card can lead to: one entry per way its tests can come

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::Ecology;
-use crate::effect::{Ability, Activation, Effect};
+use crate::effect::{Ability, Activation, Effect, all_effects};
 use crate::feature::{FeatureCard, ReferenceCard};
 use crate::hero::{AbilityCard, HeroClass, HeroMat, ItemCard};
 use crate::legendary_location::{LegendaryCard, PileLabel};
@@ -274,23 +274,6 @@ fn monster_may(e: &Effect) -> bool {
                 | Effect::LoseStoredPower { .. }
                 | Effect::Armor { .. }
         )
-}
-
-fn walk<'a>(effects: &'a [Effect], out: &mut Vec<&'a Effect>) {
-    for e in effects {
-        out.push(e);
-        if let Effect::Test { success, failure, .. } = e {
-            walk(success, out);
-            walk(failure, out);
-        }
-    }
-}
-
-/// Every effect, including those inside tests.
-fn all_effects(effects: &[Effect]) -> Vec<&Effect> {
-    let mut out = Vec::new();
-    walk(effects, &mut out);
-    out
 }
 
 impl Content {

@@ -293,6 +293,23 @@ pub struct Ability {
     pub exhaust_after_use: bool,
 }
 
+/// Every effect in `effects`, including those inside a test's Success and
+/// Failure, in order.
+pub fn all_effects(effects: &[Effect]) -> Vec<&Effect> {
+    fn walk<'a>(effects: &'a [Effect], out: &mut Vec<&'a Effect>) {
+        for e in effects {
+            out.push(e);
+            if let Effect::Test { success, failure, .. } = e {
+                walk(success, out);
+                walk(failure, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(effects, &mut out);
+    out
+}
+
 /// Effects that only make sense while Exploring (not in a Combat Round).
 pub fn is_exploring_effect(e: &Effect) -> bool {
     matches!(

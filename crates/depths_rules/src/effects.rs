@@ -4,8 +4,8 @@
 //! whether a Combat is on, which settles what "the Hero" and Armor mean.
 
 use crate::action::Target;
-use crate::adventure::{HeroChoice, Pending, Resolving};
-use crate::combat::{DamagePacket, Foe};
+use crate::adventure::{HeroChoice, Pending};
+use crate::combat::DamagePacket;
 use crate::effect::{Effect, Whom};
 use crate::event::Event;
 use crate::game::Game;
@@ -194,8 +194,7 @@ impl Game {
             }
             Effect::FightMonster => {
                 let Some(card) = self.adv_mut().ecology.monsters.pop() else { return };
-                self.adv_mut().resolving.push(Resolving::Monsters);
-                events.extend(self.start_combat(vec![Foe::monster(card, n.into())]));
+                self.fight_monsters(vec![card], events);
             }
             Effect::FightNamedMonster { monster } => {
                 let eco = self.adv().content.ecology(self.adv().ecology.ecology);
@@ -203,8 +202,7 @@ impl Game {
                 else {
                     return;
                 };
-                self.adv_mut().resolving.push(Resolving::Monsters);
-                events.extend(self.start_combat(vec![Foe::monster(card, n.into())]));
+                self.fight_monsters(vec![card], events);
             }
             Effect::ShuffleIntoMonsters { monster } => self.shuffle_into_monsters(monster, events),
             &Effect::RevealFeatures { count } => self.reveal_features(count),

@@ -90,10 +90,11 @@ impl Game {
         }
         use Action as A;
         match action {
-            A::DrawTile | A::PlaceTile { .. } | A::PlaceSetAsideTile { .. } | A::Encounter { .. } => {
-                self.check_exploring(action)
-            }
-            A::EncounterLegendary { .. } => self.check_exploring(action),
+            A::DrawTile
+            | A::PlaceTile { .. }
+            | A::PlaceSetAsideTile { .. }
+            | A::Encounter { .. }
+            | A::EncounterLegendary { .. } => self.check_exploring(action),
             A::ActivateAbility { hero, source, target } => self.check_exploring_ability(*hero, *source, *target),
             A::StartPurchase { .. } | A::PayXp { .. } | A::CancelPurchase | A::SplitHealing { .. } => {
                 self.check_purchase(action)
@@ -121,10 +122,11 @@ impl Game {
         }
         use Action as A;
         match action {
-            A::DrawTile | A::PlaceTile { .. } | A::PlaceSetAsideTile { .. } | A::Encounter { .. } => {
-                self.apply_exploring(action, &mut events)
-            }
-            A::EncounterLegendary { .. } => self.apply_exploring(action, &mut events),
+            A::DrawTile
+            | A::PlaceTile { .. }
+            | A::PlaceSetAsideTile { .. }
+            | A::Encounter { .. }
+            | A::EncounterLegendary { .. } => self.apply_exploring(action, &mut events),
             A::ActivateAbility { hero, source, target } => self.activate(hero, source, target, &mut events),
             A::StartPurchase { .. } | A::PayXp { .. } | A::CancelPurchase | A::SplitHealing { .. } => {
                 self.apply_purchase(action, &mut events)

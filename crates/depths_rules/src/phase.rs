@@ -50,11 +50,6 @@ impl Decision {
             Pending::LevelUp { .. } | Pending::Passage { .. } => return None,
         })
     }
-
-    /// Spending Experience Points, which Exploring allows (not an Encounter).
-    pub fn is_purchase(self) -> bool {
-        matches!(self, Decision::Payment { .. } | Decision::SplitHealing)
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,9 +127,6 @@ impl Phase {
             }
             _ => {}
         }
-        if action.is_combat() {
-            return Err(RuleError::WrongStep { expected: "Combat" });
-        }
         let wanted = match action {
             A::AssignMonsters { .. }
             | A::PlayCard { .. }
@@ -142,7 +134,7 @@ impl Phase {
             | A::ChoosePair { .. }
             | A::EndTurn { .. }
             | A::AssignDamage { .. }
-            | A::AvoidReturnDamage { .. } => unreachable!("Combat's Actions are refused above"),
+            | A::AvoidReturnDamage { .. } => return Err(RuleError::WrongStep { expected: "Combat" }),
             A::PayXp { .. }
             | A::CancelPurchase
             | A::SplitHealing { .. }

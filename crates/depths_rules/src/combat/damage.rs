@@ -95,10 +95,6 @@ impl Game {
         self.begin_avoidance(events);
     }
 
-    pub(crate) fn packet_of(&self, hero: u8) -> Option<usize> {
-        self.combat.as_ref()?.packet_of(hero)
-    }
-
     /// One source of a Hero's damage lands on one individual.
     pub(crate) fn hit_individual(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
         let c = self.cbt();
@@ -141,20 +137,20 @@ impl Game {
     pub(crate) fn check_assign_damage(&self, c: &Combat, hero: u8, individual: u8) -> Result<(), RuleError> {
         super::steps::step_is(c, CombatStep::AssignDamage, "Damage to be assigned")?;
         self.may_act(c, hero)?;
-        let p = &c.packets[self.packet_of(hero).ok_or(RuleError::NothingToDo)?];
+        let p = &c.packets[c.packet_of(hero).ok_or(RuleError::NothingToDo)?];
         let ind = c.foes[p.foe as usize].individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
         if ind.alive() { Ok(()) } else { Err(RuleError::IndividualDefeated) }
     }
 
     pub(crate) fn assign_damage(&mut self, hero: u8, individual: u8, events: &mut Vec<Event>) {
-        let k = self.packet_of(hero).expect("checked");
+        let k = self.cbt().packet_of(hero).expect("checked");
         let p = self.cbt().packets.remove(k);
         self.hit_individual(p, individual, events);
         self.advance_damage(events);
     }
 
     pub(crate) fn damage_candidates(&self, c: &Combat, hero: u8, out: &mut Vec<Action>) {
-        let Some(k) = self.packet_of(hero) else { return };
+        let Some(k) = c.packet_of(hero) else { return };
         let foe = &c.foes[c.packets[k].foe as usize];
         out.extend((0..foe.individuals.len() as u8).map(|individual| Action::AssignDamage { hero, individual }));
     }

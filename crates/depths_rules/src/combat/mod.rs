@@ -129,20 +129,7 @@ impl Combat {
     /// something to do in this step, in Hero order. Any of them may act next;
     /// the step ends when none is left.
     pub fn heroes_to_act(&self) -> Vec<u8> {
-        let mut heroes: Vec<u8> = match self.step {
-            CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage => Vec::new(),
-            CombatStep::PlayCards => {
-                (0..self.heroes.len() as u8).filter(|&h| self.playing_engagement(h).is_some()).collect()
-            }
-            CombatStep::PlaceMonsterCard => {
-                self.engagements.iter().filter(|e| e.waiting.is_some()).map(|e| e.hero).collect()
-            }
-            CombatStep::Resolve => (0..self.heroes.len() as u8).filter(|&h| !self.heroes[h as usize].done).collect(),
-            CombatStep::AssignDamage => self.packets.iter().map(|p| p.hero).collect(),
-        };
-        heroes.sort_unstable();
-        heroes.dedup();
-        heroes
+        (0..self.heroes.len() as u8).filter(|&h| self.may_act(h)).collect()
     }
 
     /// The first Hero who may act (see [`Combat::heroes_to_act`]).
@@ -150,8 +137,7 @@ impl Combat {
         self.heroes_to_act().first().copied()
     }
 
-    /// Whether `hero` may act in the current step (as [`Combat::heroes_to_act`],
-    /// without building the list: `check` asks this for every candidate).
+    /// Whether `hero` still has something to do in the current step.
     pub fn may_act(&self, hero: u8) -> bool {
         match self.step {
             CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage => false,

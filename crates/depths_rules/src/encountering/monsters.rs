@@ -6,6 +6,7 @@ use crate::combat::Foe;
 use crate::event::Event;
 use crate::event::note;
 use crate::game::Game;
+use crate::monster::MonsterCard;
 
 impl Game {
     /// "To Encounter a Monster, Draw the next Monster Card and enter into
@@ -23,7 +24,12 @@ impl Game {
             note(events, "The Monster deck is empty: nothing is here any more.");
             return;
         }
-        adv.resolving.push(Resolving::Monsters);
+        self.fight_monsters(cards, events);
+    }
+
+    /// Enter into Combat with these Monster Cards, for an Ecology Element or a card.
+    pub(crate) fn fight_monsters(&mut self, cards: Vec<MonsterCard>, events: &mut Vec<Event>) {
+        self.adv_mut().resolving.push(Resolving::Monsters);
         let n = self.heroes.len();
         let foes = cards.into_iter().map(|c| Foe::monster(c, n)).collect();
         events.extend(self.start_combat(foes));
