@@ -36,13 +36,8 @@ if [ "${1:-}" = --inside ]; then
 fi
 
 BIN=${1:?the forgotten-depths binary}
-export OUT=${OUT:-/tmp}
-export BEVY_ASSET_ROOT=${BEVY_ASSET_ROOT:-$PWD}
-export HOME=$(mktemp -d)
-xvfb-run -a -s "-screen 0 1280x800x24" "$0" --inside "$BIN"
-
-save=$(ls "$HOME"/.local/share/forgotten-depths/saves/*.json 2>/dev/null | head -1 || true)
-if [ -z "$save" ]; then echo "FAIL: Ctrl+S wrote no save"; exit 1; fi
-tiles=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["game"]; print(len(g["adventure"]["ecology"]["map"]["tiles"]))' "$save")
-if [ "$tiles" = 2 ]; then echo "ok: the dragged tile lies on the map (2 tiles); screenshots in $OUT/real-input-*.png"
-else echo "FAIL: $tiles tiles on the map, expected 2"; exit 1; fi
+. "$(dirname "$0")/common.sh"
+play_and_count_tiles "$0" "$BIN"
+if [ "$TILES" = none ]; then echo "FAIL: Ctrl+S wrote no save"; exit 1; fi
+if [ "$TILES" = 2 ]; then echo "ok: the dragged tile lies on the map (2 tiles); screenshots in $OUT/real-input-*.png"
+else echo "FAIL: $TILES tiles on the map, expected 2"; exit 1; fi
