@@ -27,16 +27,21 @@ pub struct BoardCamera;
 /// default 4× MSAA, where it costs next to nothing.
 fn fit_msaa_to_renderer(
     adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
-    mut cameras: Query<&mut Msaa, With<BoardCamera>>,
+    mut cameras: Query<&mut Msaa, With<Camera>>,
     mut done: Local<bool>,
 ) {
     let Some(adapter) = adapter.filter(|_| !*done) else { return };
-    let Ok(mut msaa) = cameras.single_mut() else { return };
+    if cameras.is_empty() {
+        return;
+    }
     *done = true;
     // wgpu's DeviceType is not re-exported by bevy; its name is enough.
     if format!("{:?}", adapter.0.device_type) == "Cpu" {
         info!("software renderer ({}): drawing without MSAA", adapter.0.name);
-        *msaa = Msaa::Off;
+        // Every camera on the window alike: they share its target.
+        for mut msaa in &mut cameras {
+            *msaa = Msaa::Off;
+        }
     }
 }
 
@@ -73,7 +78,8 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (keyboard_pan.run_if(not(egui_wants_any_keyboard_input)), drag_pan, wheel_zoom)
             .in_set(PlaySystems::Input)
-            .run_if(in_state(Screen::Playing)),
+            // In Combat the mat covers the board and a drag moves a card.
+            .run_if(in_state(Screen::Playing).and_then(not(crate::screens::playing::in_combat))),
     );
     app.add_systems(
         Update,
@@ -82,7 +88,15 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Name::new("Table camera"), Camera2d, BoardCamera));
+    commands.spawn((Name::new("Board camera"), Camera2d, BoardCamera));
+    // The panels: drawn last, over the board and the cards on the table.
+    commands.spawn((
+        Name::new("Panel camera"),
+        Camera2d,
+        bevy_egui::PrimaryEguiContext,
+        bevy::camera::visibility::RenderLayers::none(),
+        Camera { order: 2, clear_color: ClearColorConfig::None, ..default() },
+    ));
 }
 
 /// The camera centre and orthographic scale (world units per logical pixel) that

@@ -26,7 +26,7 @@ pub mod screens;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
-pub mod table_cards;
+pub mod table;
 pub mod table_events;
 mod ui_style;
 mod window_icon;
@@ -56,7 +56,9 @@ impl Plugin for AppPlugin {
         // A board game must not burn a core while the players think.
         .insert_resource(WinitSettings::desktop_app())
         .insert_resource(ClearColor(board_art::TABLE_COLOR))
-        .add_plugins(EguiPlugin::default());
+        .add_plugins(EguiPlugin::default())
+        // egui draws through its own camera, after the board's and the cards'.
+        .insert_resource(bevy_egui::EguiGlobalSettings { auto_create_primary_context: false, ..default() });
 
         app.init_resource::<cli::Options>();
         app.add_plugins((
@@ -72,7 +74,8 @@ impl Plugin for AppPlugin {
             screenshot::plugin,
             rules_ref::ui_plugin,
             settings::plugin,
-            table_cards::plugin,
+            table::cards::plugin,
+            table::pointer::plugin,
         ));
         app.add_plugins((icons::plugin, window_icon::plugin, frame_bench::plugin));
     }

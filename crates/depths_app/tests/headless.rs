@@ -177,7 +177,7 @@ fn play_until(app: &mut App, stop: impl Fn(&Game) -> bool, limit: usize) {
 fn a_combat_round_played_through_the_ui_follows_the_rules() {
     let mut app = menu_app("combat");
     start(&mut app, 3);
-    play_until(&mut app, |g| in_combat(g), 400);
+    play_until(&mut app, in_combat, 400);
     assert!(in_combat(game(&app)), "the steady explorer meets a Monster");
     let mut shadow = game(&app).clone();
     let health = |g: &Game| {
@@ -424,7 +424,7 @@ fn make_saves_for_screenshots() {
     }
     g.apply(Action::DrawTile).unwrap();
     write(&g, "drawn.json");
-    steady_until(&mut g, |g| in_combat(g), 400);
+    steady_until(&mut g, in_combat, 400);
     write(&g, "combat.json");
     steady_until(&mut g, |g| g.combat().is_some_and(|c| c.step == depths_rules::CombatStep::Resolve), 100);
     write(&g, "resolve.json");
@@ -890,13 +890,14 @@ fn the_dead_end_gauge_counts_the_pile() {
 
 #[test]
 fn the_cards_in_play_are_laid_on_the_table() {
-    use depths_app::table_cards::{Kind, table_faces};
+    use depths_app::table::faces::{Kind, table_faces};
+    let faces_of = |g: &Game| table_faces(g, &g.legal_actions());
     let mut app = menu_app("cards");
     start(&mut app, 3);
-    assert!(table_faces(game(&app)).is_empty(), "no cards while exploring");
-    play_until(&mut app, |g| in_combat(g) && table_faces(g).iter().any(|f| f.kind == Kind::Hero), 600);
+    assert!(faces_of(game(&app)).is_empty(), "no cards while exploring");
+    play_until(&mut app, |g| in_combat(g) && faces_of(g).iter().any(|f| f.kind == Kind::Hero), 600);
     let g = game(&app);
-    let faces = table_faces(g);
+    let faces = faces_of(g);
     let c = g.combat().expect("in Combat");
     let played: usize = c.engagements.iter().flat_map(|e| &e.slots).filter(|s| s.hero.is_some()).count();
     assert_eq!(faces.iter().filter(|f| f.kind == Kind::Hero).count(), played, "one card per played Hero card");
@@ -907,10 +908,10 @@ fn the_cards_in_play_are_laid_on_the_table() {
     keys.dedup();
     assert_eq!(keys.len(), faces.len(), "every card has its own key");
     // Once the Monster's cards are down, one health token per engagement says what it has left.
-    play_until(&mut app, |g| table_faces(g).iter().any(|f| f.kind == Kind::Monster), 200);
+    play_until(&mut app, |g| faces_of(g).iter().any(|f| f.kind == Kind::Monster), 200);
     let g = game(&app);
     let c = g.combat().expect("still in Combat");
-    let faces = table_faces(g);
+    let faces = faces_of(g);
     let tokens: Vec<u16> = faces.iter().filter_map(|f| f.health).collect();
     let expected: Vec<u16> = c
         .engagements

@@ -95,9 +95,28 @@ pub(super) fn heroes_panel(
                     }
                 }
             }
-            // Abilities usable while Exploring (unlocking Doors, healing…).
-            if matches!(game.phase(), Phase::Exploring { .. }) {
-                c.all(ui, game, |a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h));
+            // Abilities usable now: in Combat, and while Exploring (unlocking
+            // Doors, healing…), each with its cost and what it does.
+            let usable: Vec<Action> = c
+                .legal
+                .iter()
+                .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
+                .cloned()
+                .collect();
+            if !usable.is_empty() {
+                ui.label(egui::RichText::new("Use an Ability").strong());
+            }
+            for a in usable {
+                let Action::ActivateAbility { source, target, .. } = &a else { continue };
+                let ability = hero.ability(*source);
+                let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
+                let mut label = describe_action(game, &a);
+                if *target != Target::None || !cost.is_empty() {
+                    label = format!("{label}\u{a0}[{cost}]");
+                }
+                let text = ability.map_or(String::new(), |ab| ab.text());
+                c.button(ui, a, label);
+                ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
             }
         });
         ui.add_space(6.0);

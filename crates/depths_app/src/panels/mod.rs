@@ -11,7 +11,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{
     Action, Activation, CombatStep, Ecology, Encountering, Game, Pending, Phase, Purchase, Target, XpRef,
     adventure::HeroChoice,
-    combat::{Combat, FoeCard, may_choose_outcome},
+    combat::Combat,
     map::{Element, ElementState},
 };
 
@@ -23,15 +23,15 @@ mod party;
 
 use crate::{
     explore::{BoardArea, Hand, SelectedElement},
-    hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain, action_hero},
+    hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain},
     icons::Icons,
     saves::{SaveDir, save_path},
     screens::{Screen, menu::MenuAction},
     session::{DropRefused, PlayerAction, Session, UndoPlacement},
     ui_style,
-    words::{describe_action, loss_text, outcome_name, passage_text},
+    words::{describe_action, loss_text, passage_text},
 };
-use combat::combat_window;
+use combat::combat_strip;
 use decisions::{passage_window, pending_window};
 use game_over::game_over_window;
 use hero_mat::heroes_panel;
@@ -47,9 +47,6 @@ pub(super) fn plugin(app: &mut App) {
 const GOOD: egui::Color32 = egui::Color32::from_rgb(0x8f, 0xd1, 0x7a);
 
 const BAD: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x5a, 0x4a);
-
-/// Monster icons: a dried-blood red, bright enough on the dark cards.
-const FOE_TINT: egui::Color32 = egui::Color32::from_rgb(0xd8, 0x6a, 0x55);
 
 /// Buttons for legal actions; remembers which were shown and what was clicked.
 struct Choices {
@@ -121,16 +118,20 @@ fn game_ui(
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
     health: Res<crate::table_events::HealthNews>,
+    (hovered, geometry): (Res<crate::table::pointer::Hovered>, Res<crate::table::cards::TableGeometry>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
     let pressed = number_key(ctx);
-    let mut legal = game.legal_actions();
     // Behind the curtain each player acts for their own Heroes.
-    if let Some(mine) = session.heroes_at_table() {
-        legal.retain(|a| action_hero(a).is_none_or(|h| mine.contains(&h)));
-    }
+    let legal = crate::table::cards::legal_at_table(&session);
     let mut c = Choices { legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
+    // The cards on the table take the first numbers; egui's buttons the next.
+    let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.as_slice() } else { &[] };
+    if let Some(a) = pressed.and_then(|n| on_table.get(usize::from(n) - 1)) {
+        c.chosen.push(a.clone());
+        c.pressed = None;
+    }
     let mut root = egui::Ui::new(
         ctx.clone(),
         "game_viewport".into(),
@@ -229,14 +230,12 @@ fn game_ui(
         );
     });
 
+    if let (Phase::Combat { .. }, Some(combat)) = (game.phase(), game.combat()) {
+        c.next_key = Some(on_table.len() as u8 + 1);
+        combat_strip(&mut root, &session, combat, &mut c, &mut pass);
+    }
     // egui points → window (logical) pixels: the UI scale zooms egui.
     let free = root.available_rect_before_wrap();
-    // The Combat window leaves the strip of cards on the table visible when
-    // there is room for both; in a small window it may cover the strip (the
-    // same cards are in the window) so the hand stays in view.
-    let strip = 210.0 / ctx.zoom_factor();
-    let beside_strip = free.height() - 60.0 - strip;
-    let combat_height = if beside_strip >= 420.0 { beside_strip } else { (free.height() - 60.0).max(260.0) };
     let z = ctx.zoom_factor();
     let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
     if board_area.0 != Some(free) {
@@ -245,11 +244,7 @@ fn game_ui(
 
     match game.phase() {
         Phase::Won | Phase::Lost(_) => game_over_window(ctx, game, &mut menu),
-        Phase::Combat { .. } => {
-            if let Some(combat) = game.combat() {
-                combat_window(ctx, &session, combat, &icons, &mut c, &mut pass, combat_height);
-            }
-        }
+        Phase::Combat { .. } => {}
         Phase::Passage { next } => passage_window(ctx, &session, next, &mut c),
         phase => {
             if let Some(p) = game.pending() {
@@ -260,7 +255,10 @@ fn game_ui(
         }
     }
 
-    // Anything legal that no widget above offered.
+    // Anything legal that no widget above and no card on the table offered.
+    if matches!(game.phase(), Phase::Combat { .. }) {
+        c.shown.extend(geometry.offered.iter().cloned());
+    }
     let rest: Vec<Action> = c
         .legal
         .iter()
@@ -282,10 +280,51 @@ fn game_ui(
             });
     }
 
+    if let Some(text) = &hovered.0 {
+        hover_box(ctx, text);
+    }
+
     for a in c.chosen {
         actions.write(PlayerAction(a));
     }
     Ok(())
+}
+
+/// The full text of the card under the pointer, beside it, kept on screen.
+fn hover_box(ctx: &egui::Context, text: &str) {
+    let Some(at) = ctx.pointer_latest_pos() else { return };
+    let screen = ctx.content_rect();
+    let right = at.x > screen.center().x;
+    let below = at.y < screen.center().y;
+    let pivot = match (right, below) {
+        (false, true) => egui::Align2::LEFT_TOP,
+        (true, true) => egui::Align2::RIGHT_TOP,
+        (false, false) => egui::Align2::LEFT_BOTTOM,
+        (true, false) => egui::Align2::RIGHT_BOTTOM,
+    };
+    let offset = egui::vec2(if right { -18.0 } else { 18.0 }, if below { 18.0 } else { -18.0 });
+    egui::Area::new(egui::Id::new("card_hover"))
+        .order(egui::Order::Tooltip)
+        .interactable(false)
+        .pivot(pivot)
+        .fixed_pos(at + offset)
+        .show(ctx, |ui| {
+            let frame = egui::Frame::new()
+                .fill(egui::Color32::from_rgb(0x1e, 0x19, 0x14))
+                .stroke(egui::Stroke::new(1.0, ui_style::GOLD))
+                .corner_radius(4.0)
+                .inner_margin(8.0);
+            frame.show(ui, |ui| {
+                ui.set_max_width(340.0);
+                let mut lines = text.lines();
+                if let Some(first) = lines.next() {
+                    ui.label(egui::RichText::new(first).strong().color(ui_style::GOLD));
+                }
+                for line in lines {
+                    ui.label(line);
+                }
+            });
+        });
 }
 
 /// A new delve that has not drawn its first tile yet (once a tile is in

@@ -12,6 +12,9 @@ pub struct UiAssets {
     /// EB Garamond (SIL OFL 1.1), the title face of the menus.
     #[asset(path = "fonts/EBGaramond12-Regular.otf")]
     pub title_font: Handle<Font>,
+    /// Ubuntu Light (Ubuntu Font Licence), the cards' text: the panels' face.
+    #[asset(path = "fonts/Ubuntu-Light.ttf")]
+    pub body_font: Handle<Font>,
 }
 
 pub(crate) fn plugin(app: &mut App) {

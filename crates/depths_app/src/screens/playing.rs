@@ -49,6 +49,11 @@ impl From<&Phase> for Table {
     }
 }
 
+/// A run condition: a Combat lies on the table (the board under it is still).
+pub fn in_combat(table: Option<Res<State<Table>>>) -> bool {
+    table.is_some_and(|t| matches!(t.get(), Table::Combat(_)))
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_sub_state::<Table>();
     app.add_systems(OnExit(Screen::Playing), |mut commands: Commands| {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::action_card::ActionCard;
 
 /// The three relationships between the two values in a Combat Pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub enum Outcome {
     /// Values match: no damage; may pay for a Block-Activated Ability.
     Block,

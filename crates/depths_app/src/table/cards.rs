@@ -1,0 +1,628 @@
+//! The card entities: spawned from [`super::faces`] at the places
+//! [`super::layout`] gives, drawn by their own camera over the board (screen
+//! fixed, so text stays crisp whatever the board's zoom), under egui's.
+//!
+//! A card flies in from its deck when drawn, slides to its place when played,
+//! and flies off to the discard when it leaves play; a card whose face changes
+//! is redrawn where it lies. In Combat a dark mat covers the board. Reactive
+//! rendering: a frame is requested only while something moves.
+
+use bevy::{
+    camera::visibility::RenderLayers,
+    prelude::*,
+    sprite::Anchor,
+    text::TextBounds,
+    window::{PrimaryWindow, RequestRedraw},
+};
+use depths_rules::{Action, Outcome};
+
+use super::{
+    faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
+    layout::{FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, lay_out, print_width},
+};
+use crate::{PlaySystems, explore::BoardArea, icons::Icons, screens::Screen, session::Session};
+
+/// The render layer of the table's cards: only [`TableCamera`] draws it.
+pub const TABLE_LAYER: usize = 1;
+
+/// How long a card flies.
+const FLIGHT: f32 = 0.35;
+/// A drawn Feature / Legendary Location card stays at least this long.
+const LINGER: f32 = 2.5;
+
+/// The camera that draws the cards: screen-fixed, after the board, before egui.
+#[derive(Component)]
+pub struct TableCamera;
+
+/// The dark mat that covers the board while a Combat is on the table.
+#[derive(Component)]
+pub struct CombatMat;
+
+/// A card entity on the table.
+#[derive(Component, Debug)]
+pub struct TableCard {
+    pub key: String,
+    pub kind: Kind,
+    /// What a click (or a drop on the table, for a card in hand) does.
+    pub action: Option<Action>,
+    /// What a click tries when the rules refuse it now (to say why).
+    pub intent: Option<Action>,
+    /// Everything the card says, for the hover box.
+    pub hover: String,
+    /// Screen position (logical px) it flies from and to.
+    from: Vec2,
+    to: Vec2,
+    start: f32,
+    /// Fly to the discard and despawn on arrival.
+    leaving: bool,
+    /// Stay at least until then (a card drawn and resolved at once).
+    linger_until: Option<f32>,
+    look: u64,
+    /// The size it was drawn at.
+    size: Vec2,
+    /// Where the pointer holds it, while dragged.
+    pub held: Option<Vec2>,
+    /// The pointer's offset from the card's centre when it was picked up.
+    pub grab: Vec2,
+    /// How far the pointer moved since it was pressed: a long move is a drag,
+    /// not a click.
+    pub moved: f32,
+    pub hovered: bool,
+    /// Later cards of a fanned hand lie over earlier ones.
+    order: f32,
+}
+
+impl TableCard {
+    /// Where it is now (logical px).
+    pub fn position(&self, now: f32) -> Vec2 {
+        self.held.unwrap_or_else(|| current(self, now))
+    }
+
+    /// Let go of it: it slides back to its place from where it was dropped.
+    pub fn let_go(&mut self, now: f32) {
+        if let Some(at) = self.held.take() {
+            self.from = at;
+            self.start = now;
+        }
+    }
+}
+
+/// One individual's row on a Monster card: clicking it may put damage there.
+#[derive(Component, Debug)]
+pub struct RowAction(pub Option<Action>);
+
+/// The table's current geometry, for the pointer's drops, and the numbered
+/// choices on it, for the number keys.
+#[derive(Resource, Default, Debug)]
+pub struct TableGeometry {
+    pub layout: Option<TableLayout>,
+    pub numbered: Vec<Action>,
+    /// Every Action a card or row on the table offers.
+    pub offered: Vec<Action>,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<TableGeometry>();
+    app.add_systems(Startup, spawn_table_camera);
+    app.add_systems(
+        Update,
+        (sync_cards, move_cards)
+            .chain()
+            .in_set(PlaySystems::Present)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+    app.add_systems(OnExit(Screen::Playing), |mut geometry: ResMut<TableGeometry>| {
+        *geometry = TableGeometry::default()
+    });
+}
+
+fn spawn_table_camera(mut commands: Commands) {
+    commands.spawn((
+        Name::new("Card camera"),
+        Camera2d,
+        TableCamera,
+        Camera { order: 1, clear_color: ClearColorConfig::None, ..default() },
+        RenderLayers::layer(TABLE_LAYER),
+    ));
+}
+
+fn layer() -> RenderLayers {
+    RenderLayers::layer(TABLE_LAYER)
+}
+
+/// The Combat mat: dark felt, opaque, so the board under it rests.
+const MAT: Color = Color::srgb(0.085, 0.075, 0.062);
+const TEXT: Color = Color::srgb(0.96, 0.93, 0.86);
+const MUTED: Color = Color::srgb(0.72, 0.68, 0.60);
+const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
+
+fn color(kind: Kind) -> (Color, Color) {
+    match kind {
+        Kind::Hero | Kind::Hand => (Color::srgb(0.20, 0.28, 0.42), Color::srgb(0.55, 0.72, 0.95)),
+        Kind::Monster | Kind::Foe => (Color::srgb(0.33, 0.13, 0.11), Color::srgb(0.92, 0.45, 0.38)),
+        Kind::Ecology => (Color::srgb(0.33, 0.27, 0.14), Color::srgb(0.91, 0.76, 0.42)),
+        Kind::Pair | Kind::Label => (Color::srgba(0.0, 0.0, 0.0, 0.0), Color::srgb(0.45, 0.40, 0.33)),
+    }
+}
+
+fn tone_color(tone: Tone) -> Color {
+    match tone {
+        Tone::Plain => Color::srgb(0.45, 0.40, 0.33),
+        Tone::Outcome(Outcome::Block) => GOLD,
+        Tone::Outcome(Outcome::HeroHit) => Color::srgb(0.56, 0.82, 0.48),
+        Tone::Outcome(Outcome::MonsterHit) => Color::srgb(0.88, 0.35, 0.29),
+        Tone::Chosen => Color::srgb(1.0, 0.92, 0.55),
+        Tone::Muted => Color::srgb(0.35, 0.32, 0.28),
+    }
+}
+
+/// Text on the table's layer.
+fn text(t: &str, px: f32, at: Vec3, color: Color, font: Option<&Handle<Font>>) -> impl Bundle {
+    text_at(t, px, at, color, font, Anchor::CENTER)
+}
+
+/// Text anchored at `anchor` (left-anchored text is left-justified).
+fn text_at(t: &str, px: f32, at: Vec3, color: Color, font: Option<&Handle<Font>>, anchor: Anchor) -> impl Bundle {
+    let mut text_font = TextFont { font_size: FontSize::Px(px), ..default() };
+    if let Some(f) = font {
+        text_font.font = f.clone().into();
+    }
+    let justify = if anchor.0.x < 0.0 { Justify::Left } else { Justify::Center };
+    (
+        Text2d::new(t.to_owned()),
+        text_font,
+        TextColor(color),
+        TextLayout::justify(justify),
+        anchor,
+        Transform::from_translation(at),
+        layer(),
+        Pickable::IGNORE,
+    )
+}
+
+fn rect(color: Color, size: Vec2, at: Vec3) -> impl Bundle {
+    (Sprite::from_color(color, size), Transform::from_translation(at), layer())
+}
+
+/// A card's body: the part the pointer finds (sprite picking needs the
+/// `Pickable` component; text and icons on it are left out).
+fn body_rect(color: Color, size: Vec2, at: Vec3) -> impl Bundle {
+    (rect(color, size, at), Pickable::default())
+}
+
+/// A number-key badge in a card's top-left corner.
+fn badge(c: &mut ChildSpawnerCommands, art: &Art, n: u8, size: Vec2) {
+    let at = Vec3::new(-size.x / 2.0 + 9.0, size.y / 2.0 - 9.0, 0.6);
+    c.spawn((rect(GOLD, Vec2::splat(16.0), at), Pickable::IGNORE));
+    c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
+}
+
+struct Art<'a> {
+    /// The title face, for values and names.
+    font: Option<&'a Handle<Font>>,
+    /// The text face, for everything else.
+    body: Option<&'a Handle<Font>>,
+    icons: Option<&'a Icons>,
+}
+
+fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, from: Vec2, now: f32, linger: f32) {
+    let size = placed.size;
+    commands
+        .spawn((
+            Name::new(format!("Card {}", face.key)),
+            TableCard {
+                key: face.key.clone(),
+                kind: face.kind,
+                action: face.action.clone(),
+                intent: face.intent.clone(),
+                hover: face.hover.clone(),
+                from,
+                to: placed.center,
+                start: now,
+                leaving: false,
+                linger_until: (linger > 0.0).then_some(now + linger),
+                look: face.look(),
+                size,
+                held: None,
+                grab: Vec2::ZERO,
+                moved: 0.0,
+                hovered: false,
+                order: match face.spot {
+                    Spot::Hand { index, .. } => index as f32,
+                    _ => 0.0,
+                },
+            },
+            Transform::from_translation(Vec3::new(0.0, 0.0, 20.0)),
+            Visibility::Hidden,
+            layer(),
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|c| match face.kind {
+            Kind::Foe => foe_card(c, art, face, size),
+            Kind::Pair => pair_frame(c, art, face, size),
+            Kind::Label => {
+                c.spawn(body_rect(Color::NONE, size, Vec3::ZERO));
+                c.spawn(text(&face.name, 13.0, Vec3::Z * 0.2, MUTED, art.body));
+            }
+            _ => small_card(c, art, face, size),
+        });
+}
+
+/// A Hero's or Monster's Action Card, or a drawn Ecology card.
+fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
+    let (body, mut edge) = color(face.kind);
+    if face.action.is_some() {
+        edge = GOLD;
+    }
+    let border = if face.action.is_some() { 6.0 } else { 4.0 };
+    c.spawn(body_rect(edge, size + Vec2::splat(border), Vec3::ZERO));
+    c.spawn(body_rect(body, size, Vec3::Z * 0.1));
+    let icon_y = size.y / 2.0 - 15.0;
+    match art.icons.and_then(|i| i.image(face.icon.0, &face.icon.1)) {
+        Some(image) => {
+            let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(20.0)), ..default() };
+            c.spawn((sprite, Transform::from_xyz(0.0, icon_y, 0.2), layer(), Pickable::IGNORE));
+        }
+        None => {
+            let mut t = Transform::from_xyz(0.0, icon_y, 0.2);
+            if face.kind != Kind::Ecology {
+                t.rotate_z(std::f32::consts::FRAC_PI_4);
+            }
+            c.spawn((Sprite::from_color(edge, Vec2::splat(12.0)), t, layer(), Pickable::IGNORE));
+        }
+    }
+    // The health token: a heart in the corner with what is left.
+    if let Some(hp) = face.health {
+        let corner = Vec3::new(size.x / 2.0 - 12.0, size.y / 2.0 - 12.0, 0.4);
+        let red = Color::srgb(0.78, 0.16, 0.14);
+        let token = match art.icons.and_then(|i| i.image("ui", "health")) {
+            Some(image) => Sprite { image, color: red, custom_size: Some(Vec2::splat(28.0)), ..default() },
+            None => Sprite::from_color(red, Vec2::splat(22.0)),
+        };
+        c.spawn((token, Transform::from_translation(corner), layer(), Pickable::IGNORE));
+        c.spawn(text(&hp.to_string(), 12.0, corner + Vec3::new(0.0, 1.0, 0.1), TEXT, art.body));
+    }
+    let big = if face.kind == Kind::Ecology { 22.0 } else { (size.y * 0.38).min(40.0) };
+    c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06, 0.3), TEXT, art.font));
+    let width = if face.kind == Kind::Ecology { 14 } else { 9 };
+    c.spawn(text(&wrap(&face.name, width, 2), 10.0, Vec3::new(0.0, -size.y * 0.24, 0.3), TEXT, art.body));
+    if !face.note.is_empty() {
+        c.spawn(text(&face.note, 9.0, Vec3::new(0.0, -size.y * 0.42, 0.3), GOLD, art.body));
+    }
+    if let Some(n) = face.number {
+        badge(c, art, n, size);
+    }
+}
+
+/// A Combat Pair's frame: the outcome and the damage both ways between its
+/// two cards, lit by what the pair would do.
+fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
+    let tone = tone_color(face.tone);
+    let (edge, width) = if face.action.is_some() { (GOLD, 4.0) } else { (tone.with_alpha(0.8), 2.0) };
+    c.spawn(body_rect(edge, size + Vec2::splat(width), Vec3::ZERO));
+    c.spawn(body_rect(Color::srgba(0.08, 0.07, 0.06, 0.96), size, Vec3::Z * 0.1));
+    if !face.value.is_empty() {
+        c.spawn(text(&face.value, 12.0, Vec3::new(0.0, 8.0, 0.3), tone, art.body));
+        c.spawn(text(&face.note, 10.0, Vec3::new(0.0, -8.0, 0.3), TEXT, art.body));
+    } else if !face.note.is_empty() {
+        // An empty slot waiting for the Hero's next card.
+        c.spawn(text(&face.note, 11.0, Vec3::new(0.0, -size.y / 4.0, 0.3), MUTED, art.body));
+    }
+    if let Some(n) = face.number {
+        // In the gap between the two cards, where nothing covers it.
+        let at = Vec3::new(-size.x / 2.0 + 11.0, 0.0, 0.6);
+        c.spawn((rect(GOLD, Vec2::splat(16.0), at), Pickable::IGNORE));
+        c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
+    }
+}
+
+/// A Monster card (or the Final Entity): icon and name, the facts, a health
+/// bar per individual, then the Health States and abilities in small print.
+fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
+    let (body, edge) = color(Kind::Foe);
+    let defeated = face.rows.iter().all(|r| r.health == 0);
+    let edge = if defeated { MUTED } else { edge };
+    c.spawn(body_rect(edge, size + Vec2::splat(4.0), Vec3::ZERO));
+    c.spawn(body_rect(body, size, Vec3::Z * 0.1));
+    let left = -size.x / 2.0 + 8.0;
+    let top = size.y / 2.0;
+    if let Some(image) = art.icons.and_then(|i| i.image(face.icon.0, &face.icon.1)) {
+        let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(30.0)), ..default() };
+        c.spawn((sprite, Transform::from_xyz(left + 15.0, top - 20.0, 0.2), layer(), Pickable::IGNORE));
+    }
+    let name_at = Vec3::new(left + 36.0, top - 20.0, 0.3);
+    c.spawn(text_at(&face.name, 18.0, name_at, GOLD, art.font, Anchor::CENTER_LEFT));
+    c.spawn(text_at(&face.note, 11.0, Vec3::new(left, top - 44.0, 0.3), MUTED, art.body, Anchor::CENTER_LEFT));
+    let bar_w = (size.x * 0.45).min(130.0);
+    for (i, row) in face.rows.iter().enumerate() {
+        let y = top - FOE_HEAD - FOE_ROW * (i as f32 + 0.5);
+        let lit = row.action.is_some();
+        // The whole row answers a click when damage may go there.
+        c.spawn((
+            Sprite::from_color(
+                if lit { GOLD.with_alpha(0.18) } else { Color::NONE },
+                Vec2::new(size.x - 8.0, FOE_ROW - 2.0),
+            ),
+            Transform::from_xyz(0.0, y, 0.15),
+            layer(),
+            Pickable::default(),
+            RowAction(row.action.clone()),
+        ));
+        c.spawn(text_at(&row.name, 11.0, Vec3::new(left, y, 0.3), TEXT, art.body, Anchor::CENTER_LEFT));
+        let bar_x = size.x / 2.0 - 8.0 - bar_w / 2.0;
+        let f = if row.max == 0 { 0.0 } else { f32::from(row.health) / f32::from(row.max) };
+        let fill = if f > 0.5 {
+            Color::srgb(0.40, 0.62, 0.34)
+        } else if f > 0.25 {
+            Color::srgb(0.85, 0.62, 0.25)
+        } else {
+            Color::srgb(0.75, 0.25, 0.20)
+        };
+        c.spawn((
+            rect(Color::srgb(0.12, 0.10, 0.09), Vec2::new(bar_w, 14.0), Vec3::new(bar_x, y, 0.2)),
+            Pickable::IGNORE,
+        ));
+        if f > 0.0 {
+            let w = bar_w * f;
+            let at = Vec3::new(bar_x - bar_w / 2.0 + w / 2.0, y, 0.25);
+            c.spawn((rect(fill, Vec2::new(w, 14.0), at), Pickable::IGNORE));
+        }
+        let armor = if row.armor > 0 { format!("  armor {}", row.armor) } else { String::new() };
+        c.spawn(text(&format!("{} / {}{armor}", row.health, row.max), 10.0, Vec3::new(bar_x, y, 0.3), TEXT, art.body));
+        if let Some(n) = row.number {
+            let at = Vec3::new(bar_x - bar_w / 2.0 - 12.0, y, 0.6);
+            c.spawn((rect(GOLD, Vec2::splat(14.0), at), Pickable::IGNORE));
+            c.spawn(text(&n.to_string(), 11.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
+        }
+    }
+    let mut y = top - FOE_HEAD - FOE_ROW * face.rows.len() as f32 - 4.0;
+    let bottom = -size.y / 2.0 + 4.0;
+    for line in &face.print {
+        let lines = super::layout::lines_for(line, print_width(size.x), PRINT_PX);
+        if y - PRINT_LINE * (lines as f32) < bottom {
+            // The rest is in the hover box.
+            c.spawn(text_at("… (hover for all)", 10.0, Vec3::new(left, y, 0.3), MUTED, art.body, Anchor::TOP_LEFT));
+            break;
+        }
+        let at = Vec3::new(left, y, 0.3);
+        c.spawn((
+            text_at(line, PRINT_PX, at, MUTED, art.body, Anchor::TOP_LEFT),
+            TextBounds::new_horizontal(print_width(size.x)),
+        ));
+        y -= PRINT_LINE * lines as f32;
+    }
+}
+
+/// `text` in lines of about `width` characters, at most `max` lines.
+fn wrap(text: &str, width: usize, max: usize) -> String {
+    let mut lines: Vec<String> = vec![String::new()];
+    for w in text.split_whitespace() {
+        let last = lines.last_mut().expect("one line");
+        if !last.is_empty() && last.len() + 1 + w.len() > width {
+            lines.push(w.to_owned());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(w);
+        }
+    }
+    if lines.len() > max {
+        lines.truncate(max);
+        lines[max - 1].push('.');
+    }
+    lines.join("\n")
+}
+
+/// Where a card of this kind comes from.
+fn deck(kind: Kind, area: Rect, to: Vec2) -> Vec2 {
+    match kind {
+        Kind::Hand => Vec2::new(to.x, area.max.y + 120.0),
+        Kind::Monster | Kind::Foe => Vec2::new(area.max.x + 120.0, area.min.y + 40.0),
+        Kind::Ecology => Vec2::new(area.max.x + 160.0, area.min.y + 60.0),
+        // Pairs and labels simply appear where they are.
+        Kind::Pair | Kind::Label | Kind::Hero => to,
+    }
+}
+
+fn discard(kind: Kind, area: Rect) -> Vec2 {
+    match kind {
+        Kind::Hero | Kind::Hand => Vec2::new(area.min.x - 140.0, area.max.y),
+        _ => Vec2::new(area.max.x + 140.0, area.max.y),
+    }
+}
+
+/// The legal Actions of the players at the table.
+pub fn legal_at_table(session: &Session) -> Vec<Action> {
+    let mut legal = session.game.legal_actions();
+    if let Some(mine) = session.heroes_at_table() {
+        legal.retain(|a| crate::hotseat::action_hero(a).is_none_or(|h| mine.contains(&h)));
+    }
+    legal
+}
+
+fn sync_cards(
+    mut commands: Commands,
+    mut session: ResMut<Session>,
+    area: Res<BoardArea>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    time: Res<Time>,
+    mut cards: Query<(Entity, &mut TableCard)>,
+    mut mat: Query<(&mut Sprite, &mut Transform, &mut Visibility), With<CombatMat>>,
+    mut geometry: ResMut<TableGeometry>,
+    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+    icons: Option<Res<Icons>>,
+    mut last: Local<Option<(Rect, Vec2)>>,
+) {
+    let now = time.elapsed_secs();
+    let whole = Rect::new(0.0, 0.0, window.width(), window.height());
+    let area_rect = area.0.unwrap_or(whole);
+    let screen = Vec2::new(window.width(), window.height());
+    let lingering = cards.iter().any(|(_, c)| c.linger_until.is_some_and(|t| now >= t));
+    let moved = *last != Some((area_rect, screen));
+    let has_drawn = !session.drawn_cards.is_empty();
+    if !session.is_changed() && !moved && !lingering && !has_drawn {
+        return;
+    }
+    *last = Some((area_rect, screen));
+    let drawn = if session.drawn_cards.is_empty() { Vec::new() } else { std::mem::take(&mut session.drawn_cards) };
+    let legal = legal_at_table(&session);
+    let mut faces = table_faces(&session.game, &legal);
+    // A card drawn and resolved at once still shows for a moment.
+    for name in drawn {
+        let key = ecology_key(&name);
+        if !faces.iter().any(|f| f.key == key) {
+            let index = faces.iter().filter(|f| f.kind == Kind::Ecology).count();
+            let mut f = Face {
+                key,
+                kind: Kind::Ecology,
+                value: "drawn".into(),
+                name: name.clone(),
+                spot: Spot::Ecology { index },
+                note: String::new(),
+                icon: ("elements", "feature".to_owned()),
+                health: None,
+                action: None,
+                intent: None,
+                number: None,
+                rows: Vec::new(),
+                print: Vec::new(),
+                tone: Tone::Plain,
+                hover: name,
+            };
+            f.hover.push_str(" (drawn and resolved; the log tells what it did)");
+            faces.push(f);
+        }
+    }
+    let layout = lay_out(&faces, area_rect);
+    let combat = faces.iter().any(|f| f.kind == Kind::Foe);
+    let font = ui_assets.as_ref().map(|a| &a.title_font);
+    let body = ui_assets.as_ref().map(|a| &a.body_font);
+    let art = Art { font, body, icons: icons.as_deref() };
+    for (entity, mut card) in &mut cards {
+        let placed = faces.iter().find(|f| f.key == card.key).and_then(|f| layout.get(&f.key).map(|p| (f, p)));
+        match placed {
+            Some((f, p)) if card.look != f.look() || card.held.is_none() && p.size != card.size => {
+                // Same card, new face: redraw it where it lies.
+                let here = current(&card, now);
+                commands.entity(entity).despawn();
+                spawn_card(&mut commands, &art, f, p, here, now, 0.0);
+            }
+            Some((f, p)) => {
+                card.linger_until = card.linger_until.filter(|t| now < *t);
+                card.action = f.action.clone();
+                card.intent = f.intent.clone();
+                card.hover = f.hover.clone();
+                if card.to != p.center && !card.leaving {
+                    card.from = current(&card, now);
+                    card.to = p.center;
+                    card.start = now;
+                }
+            }
+            None if !card.leaving && card.linger_until.is_none_or(|t| now >= t) => {
+                card.from = current(&card, now);
+                card.to = discard(card.kind, area_rect);
+                card.start = now;
+                card.leaving = true;
+                card.action = None;
+                card.intent = None;
+                card.linger_until = None;
+            }
+            None => {}
+        }
+    }
+    for f in &faces {
+        if cards.iter().any(|(_, c)| c.key == f.key) {
+            continue;
+        }
+        let Some(p) = layout.get(&f.key) else { continue };
+        let linger = if f.kind == Kind::Ecology { LINGER } else { 0.0 };
+        spawn_card(&mut commands, &art, f, p, deck(f.kind, area_rect, p.center), now, linger);
+    }
+    // The mat under the Combat.
+    let center = to_world(area_rect.center(), screen);
+    match mat.single_mut() {
+        Ok((mut sprite, mut transform, mut visibility)) => {
+            sprite.custom_size = Some(area_rect.size());
+            transform.translation = center.extend(0.0);
+            *visibility = if combat { Visibility::Inherited } else { Visibility::Hidden };
+        }
+        Err(_) => {
+            commands.spawn((
+                Name::new("Combat mat"),
+                CombatMat,
+                Sprite::from_color(MAT, area_rect.size()),
+                Transform::from_translation(center.extend(0.0)),
+                if combat { Visibility::Inherited } else { Visibility::Hidden },
+                layer(),
+                DespawnOnExit(Screen::Playing),
+            ));
+        }
+    }
+    geometry.numbered = super::faces::numbered(&faces);
+    geometry.offered = faces
+        .iter()
+        .flat_map(|f| f.action.iter().chain(f.rows.iter().filter_map(|r| r.action.as_ref())))
+        .cloned()
+        .collect();
+    geometry.layout = Some(layout);
+}
+
+fn progress(card: &TableCard, now: f32) -> f32 {
+    ((now - card.start) / FLIGHT).clamp(0.0, 1.0)
+}
+
+fn current(card: &TableCard, now: f32) -> Vec2 {
+    let t = progress(card, now);
+    let eased = 1.0 - (1.0 - t) * (1.0 - t) * (1.0 - t);
+    card.from.lerp(card.to, eased)
+}
+
+/// Logical screen pixels (y down) to the card camera's world (y up, centred).
+pub fn to_world(p: Vec2, screen: Vec2) -> Vec2 {
+    Vec2::new(p.x - screen.x / 2.0, screen.y / 2.0 - p.y)
+}
+
+/// Puts every card at its place, moves flying ones, despawns arrived
+/// discards, and asks for frames while anything moves or a drawn card waits
+/// to leave.
+fn move_cards(
+    mut commands: Commands,
+    time: Res<Time>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut cards: Query<(Entity, &TableCard, &mut Transform, &mut Visibility)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let now = time.elapsed_secs();
+    let screen = Vec2::new(window.width(), window.height());
+    let mut busy = false;
+    for (entity, card, mut transform, mut visibility) in &mut cards {
+        let moving = card.held.is_none() && progress(card, now) < 1.0;
+        let z = match (card.held.is_some(), moving, card.kind) {
+            (true, _, _) => 50.0,
+            (_, true, _) => 40.0,
+            (_, _, Kind::Pair | Kind::Label | Kind::Foe) => 10.0,
+            _ => 20.0 + card.order + if card.hovered { 15.0 } else { 0.0 },
+        };
+        let lift = if card.hovered && card.kind == Kind::Hand && card.held.is_none() { 8.0 } else { 0.0 };
+        let p = card.position(now) - Vec2::Y * lift;
+        let target = Transform::from_translation(to_world(p, screen).extend(z));
+        if *transform != target {
+            *transform = target;
+        }
+        if *visibility != Visibility::Inherited {
+            *visibility = Visibility::Inherited;
+        }
+        if card.leaving && !moving {
+            commands.entity(entity).despawn();
+        } else if moving {
+            busy = true;
+        }
+        if !card.leaving && card.linger_until.is_some_and(|t| now < t) {
+            busy = true;
+        }
+    }
+    if busy {
+        redraw.write(RequestRedraw);
+    }
+}

@@ -1,0 +1,507 @@
+//! What lies on the table and what touching it does: plain data built from the
+//! rules' state and the Actions the players at the table may take now.
+//!
+//! A face is one thing a player sees and may click: a Hero's card in hand, a
+//! card in a Combat Pair, the pair itself (its outcome both ways), a Monster
+//! card with its individuals, a drawn Feature card. Every face that answers a
+//! click carries the legal `Action` it makes; the ones that answer a number
+//! key carry its number too, counted in the order a player reads the table.
+
+use depths_rules::{
+    Action, ActionCard, CombatStep, Game, Outcome, Phase,
+    adventure::Resolving,
+    combat::{Combat, Foe, FoeCard, Slot, may_choose_outcome},
+};
+
+use crate::words::outcome_name;
+
+/// What a face is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A Hero's card played into a Combat Pair.
+    Hero,
+    /// A Monster's card: in a pair, unpaired, or waiting to be placed.
+    Monster,
+    /// A Feature or Legendary Location card being resolved (or just drawn).
+    Ecology,
+    /// An Action Card in a Hero's hand.
+    Hand,
+    /// A Monster card (or the Final Entity) with its individuals.
+    Foe,
+    /// A Combat Pair's frame: the outcome and the damage both ways.
+    Pair,
+    /// "Bren against the Withered Shade", above a Hero's pairs.
+    Label,
+}
+
+/// Where a face lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spot {
+    /// Engagement `group`, column `col`: the Monster's card above, the
+    /// Hero's below, the pair's frame around both.
+    Combat { group: usize, col: usize },
+    /// Above engagement `group`.
+    Label { group: usize },
+    /// The `index`th card of the `row`th hand shown.
+    Hand { row: usize, index: usize },
+    /// The `index`th Monster card along the top.
+    Foe { index: usize },
+    /// The `index`th Ecology card, from the right.
+    Ecology { index: usize },
+}
+
+/// How a pair's frame is lit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tone {
+    Plain,
+    /// Its outcome, when the pair still counts.
+    Outcome(Outcome),
+    /// Chosen to be resolved this Round.
+    Chosen,
+    /// Discarded, or not allowed while a Monster Hit comes first.
+    Muted,
+}
+
+/// One individual on a Monster card.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Row {
+    pub name: String,
+    pub health: u8,
+    pub max: u8,
+    pub armor: u8,
+    /// Clicking the row puts a Hero's pending damage there.
+    pub action: Option<Action>,
+    pub number: Option<u8>,
+}
+
+/// One face on the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Face {
+    /// Stable while the same card stays in the same place.
+    pub key: String,
+    pub kind: Kind,
+    /// "7", "P" (Power), "3 XP"…
+    pub value: String,
+    pub name: String,
+    pub spot: Spot,
+    /// A line under the name (the pair's outcome…).
+    pub note: String,
+    /// Its icon: a group and key of [`crate::icons::Icons`].
+    pub icon: (&'static str, String),
+    /// The Monster's health token (what its living individuals have left), on
+    /// the first of its cards in each engagement.
+    pub health: Option<u16>,
+    /// What a click (or, for a card in hand, a drop on the table) does.
+    pub action: Option<Action>,
+    /// What a click would try even when the rules refuse it now (then the
+    /// refusal is shown): playing a card in hand, resolving a pair.
+    pub intent: Option<Action>,
+    /// The number key that does the same.
+    pub number: Option<u8>,
+    /// A Monster card's individuals.
+    pub rows: Vec<Row>,
+    /// Small print under the rows: Health States, abilities.
+    pub print: Vec<String>,
+    pub tone: Tone,
+    /// Everything the card says, shown while the pointer rests on it.
+    pub hover: String,
+}
+
+impl Face {
+    fn new(key: String, kind: Kind, spot: Spot) -> Face {
+        Face {
+            key,
+            kind,
+            value: String::new(),
+            name: String::new(),
+            spot,
+            note: String::new(),
+            icon: ("elements", String::new()),
+            health: None,
+            action: None,
+            intent: None,
+            number: None,
+            rows: Vec::new(),
+            print: Vec::new(),
+            tone: Tone::Plain,
+            hover: String::new(),
+        }
+    }
+
+    /// Everything drawn on it: a change means the card is redrawn in place.
+    pub fn look(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.kind, &self.value, &self.name, &self.note, self.health, self.number, &self.rows, &self.print, self.tone)
+            .hash(&mut h);
+        self.action.is_some().hash(&mut h);
+        h.finish()
+    }
+}
+
+/// The faces on the table in `game`, each with its place; `legal` is what
+/// the players at the table may do now (clicks and number keys answer only
+/// those).
+pub fn table_faces(game: &Game, legal: &[Action]) -> Vec<Face> {
+    let mut out = Vec::new();
+    if let Phase::Combat { .. } = game.phase()
+        && let Some(c) = game.combat()
+    {
+        foes(game, c, legal, &mut out);
+        pairs(game, c, legal, &mut out);
+        hands(game, c, legal, &mut out);
+    }
+    ecology_cards(game, &mut out);
+    number(&mut out);
+    out
+}
+
+/// The key of a drawn Feature / Legendary Location card, by name.
+pub fn ecology_key(name: &str) -> String {
+    format!("eco-{name}")
+}
+
+/// Hand out number keys 1–9: one kind of choice is open at a time (cards to
+/// play, pairs to resolve or to take a Monster card, individuals to damage),
+/// numbered as a player reads the table.
+fn number(faces: &mut [Face]) {
+    let mut next = 1u8;
+    for f in faces.iter_mut() {
+        for r in &mut f.rows {
+            if r.action.is_some() && next <= 9 {
+                r.number = Some(next);
+                next += 1;
+            }
+        }
+        let numbered = matches!(f.kind, Kind::Hand | Kind::Pair);
+        if numbered && f.action.is_some() && next <= 9 {
+            f.number = Some(next);
+            next += 1;
+        }
+    }
+}
+
+/// The numbered choices on the table, in number order.
+pub fn numbered(faces: &[Face]) -> Vec<Action> {
+    let mut out: Vec<(u8, Action)> = Vec::new();
+    for f in faces {
+        for r in &f.rows {
+            if let (Some(n), Some(a)) = (r.number, &r.action) {
+                out.push((n, a.clone()));
+            }
+        }
+        if let (Some(n), Some(a)) = (f.number, &f.action) {
+            out.push((n, a.clone()));
+        }
+    }
+    out.sort_by_key(|(n, _)| *n);
+    out.into_iter().map(|(_, a)| a).collect()
+}
+
+fn foe_icon(foe: &Foe) -> (&'static str, String) {
+    match &foe.card {
+        FoeCard::Monster(m) => ("monsters", m.id.clone()),
+        FoeCard::FinalEntity(_) => ("elements", "final_entity".to_owned()),
+    }
+}
+
+/// The Monster cards along the top, with a row per individual.
+fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
+    for (f, foe) in c.foes.iter().enumerate() {
+        let mut face = Face::new(format!("foe-{f}"), Kind::Foe, Spot::Foe { index: f });
+        face.name = foe.name().to_owned();
+        face.icon = foe_icon(foe);
+        let mut facts = vec![foe.difficulty.name().to_string()];
+        if foe.card_bonus > 0 {
+            facts.push(format!("cards +{}", foe.card_bonus));
+        }
+        if foe.resists_non_magic {
+            facts.push("resists non-Magic".into());
+        }
+        if foe.is_defeated() {
+            facts.push("DEFEATED".into());
+        }
+        face.note = facts.join(" · ");
+        for (i, ind) in foe.individuals.iter().enumerate() {
+            // "Applying Damage to Pairs, Groups, or Hordes": the Hero whose
+            // damage waits picks the individual.
+            let action = legal
+                .iter()
+                .find(|a| match a {
+                    Action::AssignDamage { hero, individual } => {
+                        usize::from(*individual) == i
+                            && c.packet_of(*hero).is_some_and(|k| usize::from(c.packets[k].foe) == f)
+                    }
+                    _ => false,
+                })
+                .cloned();
+            // "#2" rather than the Monster's name again.
+            let short = ind.name.strip_prefix(foe.name()).map(str::trim).filter(|s| !s.is_empty());
+            face.rows.push(Row {
+                name: short.unwrap_or(&ind.name).to_owned(),
+                health: ind.health,
+                max: ind.max_health,
+                armor: ind.armor,
+                action,
+                number: None,
+            });
+        }
+        let mut hover = vec![face.name.clone(), face.note.clone()];
+        match &foe.card {
+            FoeCard::Monster(card) => {
+                if !card.health_states.is_empty() {
+                    let alive = foe.alive_count();
+                    let cell = |a: u8, v: u8| if a == alive { format!("[{v}]") } else { v.to_string() };
+                    let line = |label: &str, v: &dyn Fn(&depths_rules::monster::HealthState) -> u8| {
+                        let cells: Vec<String> = card.health_states.iter().map(|s| cell(s.alive, v(s))).collect();
+                        format!("{label} {}", cells.join(" "))
+                    };
+                    face.print.push(line("alive", &|s| s.alive));
+                    face.print.push(line("Monster cards", &|s| s.monster_cards));
+                    face.print.push(line("Hero cards", &|s| s.hero_cards));
+                }
+                face.print.extend(card.abilities.iter().map(|a| a.text()));
+                if !card.description.is_empty() {
+                    hover.push(card.description.clone());
+                }
+            }
+            FoeCard::FinalEntity(fe) => {
+                let parts = fe.parts().map(|p| (&p.name, &p.abilities));
+                for (name, abilities) in parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]) {
+                    face.print.extend(abilities.iter().map(|ab| format!("{name}: {}", ab.text())));
+                }
+                if let Some(lore) = game.adventure().and_then(|a| a.final_entity_lore.as_ref()) {
+                    hover.push(lore.clone());
+                }
+            }
+        }
+        for r in &face.rows {
+            let armor = if r.armor > 0 { format!(", Armor {}", r.armor) } else { String::new() };
+            hover.push(format!("{} {}: {} / {} Health{armor}", face.name, r.name, r.health, r.max));
+        }
+        hover.extend(face.print.iter().cloned());
+        if face.rows.iter().any(|r| r.action.is_some()) {
+            hover.push("Click an individual to put the damage there.".into());
+        }
+        face.hover = hover.join("\n");
+        out.push(face);
+    }
+}
+
+fn value_text(power: bool, value: Option<u8>) -> String {
+    if power { "P".into() } else { value.map_or("?".into(), |v| v.to_string()) }
+}
+
+/// Each engagement's pairs: the Monster's card above the Hero's, the
+/// pair's frame with what it would deal both ways.
+fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
+    for (e, en) in c.engagements.iter().enumerate() {
+        let hero_mat = game.heroes.get(usize::from(en.hero));
+        let hero = hero_mat.map_or("Hero", |h| h.name());
+        let hero_icon = ("classes", hero_mat.map_or_else(String::new, |h| h.mat.class.name().to_lowercase()));
+        let Some(foe) = c.foes.get(usize::from(en.foe)) else { continue };
+        // The health token goes on the first Monster card of the engagement.
+        let mut token = Some(foe.individuals.iter().map(|i| u16::from(i.health)).sum::<u16>());
+        let bonus = foe.card_bonus;
+        // One pair per Hero in all: priority runs over every pair in front
+        // of the Hero, and once one is chosen the others are discarded.
+        let outcomes: Vec<_> = c.pairs_of(en.hero).into_iter().map(|(_, _, o)| o).collect();
+        let chosen = c.chosen_engagement(en.hero).is_some();
+        let mut label = Face::new(format!("label-{e}"), Kind::Label, Spot::Label { group: e });
+        // The Hero's name only: the Monster's cards above name the Monster.
+        label.name = hero.to_owned();
+        label.hover = format!("{hero} against {}: {hero}'s cards below, the Monster's above.", foe.name());
+        if c.engagements_of(en.hero).count() > 1 {
+            label.hover.push_str(&format!("\n{hero} resolves one pair in all, against either Monster card."));
+        }
+        out.push(label);
+        // The slots the Hero still has to fill this Round show as empty
+        // frames: where a card dragged from the hand lands.
+        let empty = Slot::default();
+        let shown = en.slots.len().max(usize::from(en.hero_cards));
+        let next_to_play = c.step == CombatStep::PlayCards && c.playing_engagement(en.hero) == Some(e);
+        for s in 0..shown {
+            let slot = en.slots.get(s).unwrap_or(&empty);
+            let spot = Spot::Combat { group: e, col: s };
+            let pair_action = legal
+                .iter()
+                .find(|a| match a {
+                    Action::ChoosePair { hero, engagement, slot: at } => {
+                        *hero == en.hero && usize::from(*engagement) == e && usize::from(*at) == s
+                    }
+                    Action::PlaceMonsterCard { hero, slot: at } => {
+                        *hero == en.hero && en.waiting.is_some() && usize::from(*at) == s
+                    }
+                    _ => false,
+                })
+                .cloned();
+            let pair_intent = match c.step {
+                CombatStep::Resolve if slot.outcome(bonus).is_some() => {
+                    Some(Action::ChoosePair { hero: en.hero, engagement: e as u8, slot: s as u8 })
+                }
+                CombatStep::PlaceMonsterCard if en.waiting.is_some() => {
+                    Some(Action::PlaceMonsterCard { hero: en.hero, slot: s as u8 })
+                }
+                _ => None,
+            };
+            let mut frame = Face::new(format!("pair-{e}-{s}"), Kind::Pair, spot);
+            frame.action = pair_action.clone();
+            frame.intent = pair_intent.clone();
+            if let (Some(o), Some((dealt, taken))) = (slot.outcome(bonus), slot.damage(bonus)) {
+                let counts = !chosen && may_choose_outcome(o, &outcomes);
+                frame.value = outcome_name(o).to_owned();
+                frame.note = format!("deals {dealt}, takes {taken}");
+                frame.tone = if en.chosen == Some(s as u8) {
+                    Tone::Chosen
+                } else if counts {
+                    Tone::Outcome(o)
+                } else {
+                    Tone::Muted
+                };
+                let mut hover = format!(
+                    "{hero} {} against {} {}: {}. {hero} deals {dealt} Damage and takes {taken}.",
+                    value_text(slot.hero.is_some_and(|c| c.power), slot.hero_value()),
+                    foe.name(),
+                    value_text(slot.monster.is_some_and(|c| c.power), slot.monster_value(bonus)),
+                    outcome_name(o)
+                );
+                if en.chosen == Some(s as u8) {
+                    hover.push_str("\nResolved this Round.");
+                } else if chosen {
+                    hover.push_str("\nDiscarded: another pair was resolved.");
+                } else if !counts {
+                    hover.push_str("\nA Monster Hit comes first.");
+                }
+                if frame.action.is_some() {
+                    hover.push_str("\nClick to resolve this pair.");
+                }
+                frame.hover = hover;
+            } else if matches!(pair_action, Some(Action::PlaceMonsterCard { .. })) {
+                frame.hover = format!("Click to put {}'s card opposite this one.", foe.name());
+            } else if slot.hero.is_none() {
+                frame.note = if next_to_play && s == en.slots.len() { "play here".into() } else { String::new() };
+                frame.hover = format!("{hero}'s card goes here, {}'s card opposite it.", foe.name());
+            }
+            out.push(frame);
+            if let Some(card) = slot.hero {
+                let mut f = Face::new(hero_card_key(en.hero, &card), Kind::Hero, spot);
+                f.value = value_text(card.power, slot.hero_value());
+                f.name = hero.to_owned();
+                f.icon = hero_icon.clone();
+                f.action = pair_action.clone();
+                f.intent = pair_intent.clone();
+                f.hover = card_hover(hero, &card, slot.hero_value());
+                out.push(f);
+            }
+            if let Some(card) = slot.monster {
+                let mut f = Face::new(monster_key(e, &card), Kind::Monster, spot);
+                f.value = value_text(card.power, slot.monster_value(bonus));
+                f.name = foe.name().to_owned();
+                f.icon = foe_icon(foe);
+                f.health = token.take();
+                f.action = pair_action.clone();
+                f.intent = pair_intent.clone();
+                f.hover = card_hover(foe.name(), &card, slot.monster_value(bonus));
+                out.push(f);
+            }
+        }
+        let extra = en.unpaired.iter().map(|c| (c, "unpaired")).chain(en.waiting.iter().map(|c| (c, "to place")));
+        for (k, (card, note)) in extra.enumerate() {
+            let mut f =
+                Face::new(monster_key(e, card), Kind::Monster, Spot::Combat { group: e, col: en.slots.len() + k });
+            f.value = value_text(card.power, Some(card.value.saturating_add(bonus)));
+            f.name = foe.name().to_owned();
+            f.note = note.to_owned();
+            f.icon = foe_icon(foe);
+            f.health = token.take();
+            f.hover = card_hover(foe.name(), card, Some(card.value.saturating_add(bonus)));
+            if note == "to place" {
+                f.hover.push_str("\nClick one of the Hero's pairs to put it there.");
+            }
+            out.push(f);
+        }
+    }
+}
+
+/// A Hero's card keeps its key from the hand to the pair, so it slides there.
+fn hero_card_key(hero: u8, card: &ActionCard) -> String {
+    format!("hero{hero}-{}", card.id.0)
+}
+
+fn monster_key(engagement: usize, card: &ActionCard) -> String {
+    format!("m{engagement}-{}-{}", card.id.0, u8::from(card.power))
+}
+
+fn card_hover(owner: &str, card: &ActionCard, value: Option<u8>) -> String {
+    let what = if card.power {
+        "a Power Card".to_owned()
+    } else {
+        match value {
+            Some(v) if v != card.value => format!("an Action Card of {} (now {v})", card.value),
+            _ => format!("an Action Card of {}", card.value),
+        }
+    };
+    let item = if card.item { " (an Item's card)" } else { "" };
+    format!("{owner}: {what}{item}")
+}
+
+/// The hands of the Heroes in this Combat, one row each, the Heroes who may
+/// play first.
+fn hands(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
+    let fighting: Vec<u8> = (0..game.heroes.len() as u8).filter(|h| c.engagements_of(*h).next().is_some()).collect();
+    for (row, h) in fighting.into_iter().enumerate() {
+        let hero = &game.heroes[usize::from(h)];
+        let icon = ("classes", hero.mat.class.name().to_lowercase());
+        let against = c.playing_engagement(h).and_then(|e| c.foes.get(usize::from(c.engagements[e].foe)));
+        for (i, card) in hero.hand.iter().enumerate() {
+            let mut f = Face::new(hero_card_key(h, card), Kind::Hand, Spot::Hand { row, index: i });
+            f.value = value_text(card.power, Some(card.value));
+            f.name = hero.name().to_owned();
+            f.icon = icon.clone();
+            let play = Action::PlayCard { hero: h, card: card.id };
+            f.action = legal.contains(&play).then(|| play.clone());
+            f.intent = Some(play);
+            f.hover = card_hover(hero.name(), card, Some(card.value));
+            if f.action.is_some() {
+                let foe = against.map_or("the Monster", |f| f.name());
+                f.hover.push_str(&format!("\nDrag it onto the table or click it to play it against {foe}."));
+            }
+            out.push(f);
+        }
+    }
+}
+
+/// The Feature and Legendary Location cards being resolved.
+fn ecology_cards(game: &Game, out: &mut Vec<Face>) {
+    let Some(a) = game.adventure() else { return };
+    let mut index = 0;
+    for r in &a.resolving {
+        let (name, value, icon, text) = match r {
+            Resolving::Feature(card) => (
+                card.name.clone(),
+                format!("{} XP", card.xp),
+                "feature",
+                effects_text(&card.description, &card.effects),
+            ),
+            Resolving::Legendary { card, .. } => (
+                card.name.clone(),
+                card.back.clone(),
+                "legendary_location",
+                effects_text(&card.description, &card.effects),
+            ),
+            _ => continue,
+        };
+        let mut f = Face::new(ecology_key(&name), Kind::Ecology, Spot::Ecology { index });
+        f.hover = format!("{name}\n{text}");
+        f.name = name;
+        f.value = value;
+        f.icon = ("elements", icon.to_owned());
+        out.push(f);
+        index += 1;
+    }
+}
+
+fn effects_text(description: &str, effects: &[depths_rules::Effect]) -> String {
+    let rules: Vec<String> = effects.iter().map(|e| e.text()).collect();
+    if description.is_empty() { rules.join(" ") } else { format!("{description}\n{}", rules.join(" ")) }
+}

@@ -1,0 +1,197 @@
+//! Where each face lies on screen (logical pixels, y down), fitted to the
+//! free area between the panels: the Monster cards along the top, the pairs
+//! in the middle, the hands along the bottom. Plain geometry, tested headless.
+
+use bevy::math::{Rect, Vec2};
+
+use super::faces::{Face, Kind, Spot};
+
+/// A card's size at full scale.
+pub const CARD: Vec2 = Vec2::new(66.0, 94.0);
+const MARGIN: f32 = 10.0;
+const GAP: f32 = 14.0;
+/// A label line (a Hero's name over a hand, an engagement's title).
+pub const LABEL: f32 = 18.0;
+/// Between a pair's two cards: its outcome and damage.
+pub const PAIR_TEXT: f32 = 36.0;
+/// A row of a Monster card (one individual).
+pub const FOE_ROW: f32 = 20.0;
+/// A line of a Monster card's small print.
+pub const PRINT_LINE: f32 = 14.0;
+pub const PRINT_PX: f32 = 11.0;
+/// The head of a Monster card: icon, name, facts.
+pub const FOE_HEAD: f32 = 52.0;
+const FOE_MAX_WIDTH: f32 = 300.0;
+
+/// Where one face lies: its centre and size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placed {
+    pub center: Vec2,
+    pub size: Vec2,
+}
+
+impl Placed {
+    pub fn rect(&self) -> Rect {
+        Rect::from_center_size(self.center, self.size)
+    }
+}
+
+/// The table's geometry for one set of faces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableLayout {
+    pub area: Rect,
+    /// The size of pair and hand cards.
+    pub card: Vec2,
+    /// A card dropped above this line is played.
+    pub play_line: f32,
+    placed: Vec<(String, Placed)>,
+}
+
+impl TableLayout {
+    pub fn get(&self, key: &str) -> Option<Placed> {
+        self.placed.iter().find(|(k, _)| k == key).map(|(_, p)| *p)
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = (&str, Placed)> {
+        self.placed.iter().map(|(k, p)| (k.as_str(), *p))
+    }
+}
+
+/// About how many lines `text` takes at `px` in `width`.
+pub fn lines_for(text: &str, width: f32, px: f32) -> usize {
+    let per_line = ((width / (px * 0.52)).floor() as usize).max(8);
+    text.split('\n').map(|l| l.chars().count().div_ceil(per_line).max(1)).sum()
+}
+
+/// The width of a Monster card's small print.
+pub fn print_width(foe_width: f32) -> f32 {
+    foe_width - 16.0
+}
+
+fn foe_height(face: &Face, width: f32) -> f32 {
+    let print: usize = face.print.iter().map(|p| lines_for(p, print_width(width), PRINT_PX)).sum();
+    FOE_HEAD + face.rows.len() as f32 * FOE_ROW + print as f32 * PRINT_LINE + 12.0
+}
+
+/// Lays out `faces` in `area`.
+pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
+    let w = area.width();
+    let h = area.height();
+    let mut placed = Vec::new();
+    let combat = faces.iter().any(|f| f.kind == Kind::Foe);
+
+    // The Monster cards, side by side along the top, at most two fifths of the height.
+    let foes: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Foe).collect();
+    let n = foes.len().max(1) as f32;
+    let foe_w = ((w - 2.0 * MARGIN - (n - 1.0) * GAP) / n).min(FOE_MAX_WIDTH);
+    let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * 0.42);
+    let row_w = n * foe_w + (n - 1.0) * GAP;
+    for (i, f) in foes.iter().enumerate() {
+        let height = foe_height(f, foe_w).min(foe_h);
+        let x = area.min.x + (w - row_w) / 2.0 + i as f32 * (foe_w + GAP) + foe_w / 2.0;
+        let y = area.min.y + MARGIN + height / 2.0;
+        placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size: Vec2::new(foe_w, height) }));
+    }
+
+    let mut cols: Vec<usize> = Vec::new();
+    let mut rows: Vec<usize> = Vec::new();
+    for f in faces {
+        let (list, i, n) = match f.spot {
+            Spot::Combat { group, col } => (&mut cols, group, col),
+            Spot::Hand { row, index } => (&mut rows, row, index),
+            _ => continue,
+        };
+        if list.len() <= i {
+            list.resize(i + 1, 0);
+        }
+        list[i] = list[i].max(n + 1);
+    }
+    let groups_gap = 26.0;
+    let hand_gap = 30.0;
+
+    // Cards shrink to fit three of them (a pair and a hand) in what is left,
+    // and the hands and pairs side by side in the width, down to a size
+    // still read at a glance; past that the hands overlap like a fan.
+    let top = if combat { area.min.y + MARGIN + foe_h + GAP } else { area.min.y };
+    let fixed = LABEL + PAIR_TEXT + GAP + LABEL + MARGIN + 16.0;
+    let across = |n: usize, gaps: usize, gap: f32, extra: f32| {
+        let n = n.max(1) as f32;
+        ((w - 2.0 * MARGIN - gaps as f32 * gap) / n - extra) * CARD.y / CARD.x
+    };
+    let hands_fit = across(rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
+    let pairs_fit = across(cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
+    let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(64.0, CARD.y * 1.3);
+    let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
+    let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
+
+    // The pairs: engagement by engagement, left to right, centred.
+    let natural: f32 =
+        cols.iter().map(|c| *c as f32 * (pair.x + 6.0)).sum::<f32>() + groups_gap * cols.len().saturating_sub(1) as f32;
+    let squeeze = ((w - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
+    let step = (pair.x + 6.0) * squeeze;
+    let total = natural * squeeze;
+    let pairs_top = top + LABEL;
+    let group_x = |g: usize| {
+        let before: f32 = cols.iter().take(g).map(|c| *c as f32 * step + groups_gap * squeeze).sum();
+        area.min.x + (w - total) / 2.0 + before
+    };
+    for f in faces {
+        let at = match f.spot {
+            Spot::Combat { group, col } => {
+                let x = group_x(group) + col as f32 * step + step / 2.0;
+                let frame_y = pairs_top + pair.y / 2.0;
+                match f.kind {
+                    Kind::Pair => Some(Placed { center: Vec2::new(x, frame_y), size: pair }),
+                    Kind::Monster => Some(Placed { center: Vec2::new(x, pairs_top + 5.0 + card.y / 2.0), size: card }),
+                    _ => Some(Placed { center: Vec2::new(x, pairs_top + pair.y - 5.0 - card.y / 2.0), size: card }),
+                }
+            }
+            Spot::Label { group } => {
+                let width = cols.get(group).map_or(step, |c| *c as f32 * step).max(step);
+                let x = group_x(group) + width / 2.0;
+                Some(Placed { center: Vec2::new(x, top + LABEL / 2.0), size: Vec2::new(width, LABEL) })
+            }
+            _ => None,
+        };
+        if let Some(p) = at {
+            placed.push((f.key.clone(), p));
+        }
+    }
+
+    // The hands along the bottom: each Hero's row side by side, overlapping
+    // like a fan when they do not fit.
+    let natural: f32 =
+        rows.iter().map(|n| *n as f32 * (card.x + 6.0)).sum::<f32>() + hand_gap * rows.len().saturating_sub(1) as f32;
+    let fit = ((w - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
+    let hand_step = ((card.x + 6.0) * fit).max(card.x * 0.4);
+    let hands_w: f32 = rows.iter().map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x).sum::<f32>()
+        + hand_gap * rows.len().saturating_sub(1) as f32;
+    let hand_y = area.max.y - MARGIN - card.y / 2.0;
+    let play_line = hand_y - card.y / 2.0 - LABEL;
+    let row_x = |r: usize| {
+        let before: f32 = rows.iter().take(r).map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x + hand_gap).sum();
+        area.min.x + (w - hands_w).max(0.0) / 2.0 + before
+    };
+    for f in faces {
+        if let Spot::Hand { row, index } = f.spot {
+            let x = row_x(row) + card.x / 2.0 + index as f32 * hand_step;
+            placed.push((f.key.clone(), Placed { center: Vec2::new(x, hand_y), size: card }));
+        }
+    }
+
+    // Drawn Feature and Legendary Location cards, from the right.
+    for f in faces {
+        if let Spot::Ecology { index } = f.spot {
+            let size = CARD * 1.5;
+            let x = area.max.x - MARGIN - size.x / 2.0 - index as f32 * (size.x + GAP);
+            let y = area.max.y - MARGIN - size.y / 2.0;
+            placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size }));
+        }
+    }
+    TableLayout { area, card, play_line, placed }
+}
+
+/// Where a hand's label goes: above its first card.
+pub fn hand_label(layout: &TableLayout, first_card: Placed) -> Vec2 {
+    Vec2::new(first_card.center.x - first_card.size.x / 2.0, layout.play_line + LABEL / 2.0)
+}

@@ -1,0 +1,14 @@
+//! The table: the cards in play as entities under their own screen-fixed
+//! camera. In Combat the board dims and the table becomes the Combat mat —
+//! the Monster cards along the top, each Hero's Combat Pairs face to face in
+//! the middle, the hands along the bottom.
+//!
+//! [`faces`] says what lies where and what clicking it does (plain data,
+//! tested headless), [`layout`] where each card goes on screen, `cards`
+//! spawns and moves the entities, and `pointer` turns Bevy picking (click,
+//! drag, hover) into the rules' `Action`s.
+
+pub mod cards;
+pub mod faces;
+pub mod layout;
+pub mod pointer;

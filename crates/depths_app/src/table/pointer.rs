@@ -1,0 +1,188 @@
+//! The pointer on the table, through Bevy's picking (egui's panels block it
+//! where they lie): hover a card to read it, click it to do what it offers,
+//! drag a card from a hand onto the table to play it. A drop or click the
+//! rules refuse springs back and says why, in the rules' own words.
+
+use bevy::{picking::pointer::PointerButton, prelude::*, window::RequestRedraw};
+use depths_rules::Action;
+
+use super::cards::{RowAction, TableCard, TableGeometry};
+use super::faces::Kind;
+use crate::{
+    hotseat::action_hero,
+    screens::Screen,
+    session::{PlayerAction, Session},
+    words::rule_error_text,
+};
+
+/// What the card under the pointer says, for the hover box.
+#[derive(Resource, Default, Debug, PartialEq, Eq)]
+pub struct Hovered(pub Option<String>);
+
+/// Beyond this many pixels a press that moves is a drag, not a click.
+const CLICK_SLOP: f32 = 6.0;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Hovered>();
+    // After Update's commands are in: a card spawned this frame answers the
+    // pointer from the next event on.
+    app.add_systems(PostUpdate, attach_observers.run_if(in_state(Screen::Playing)));
+    app.add_systems(OnExit(Screen::Playing), |mut hovered: ResMut<Hovered>| hovered.0 = None);
+}
+
+fn attach_observers(
+    mut commands: Commands,
+    cards: Query<Entity, Added<TableCard>>,
+    rows: Query<Entity, Added<RowAction>>,
+) {
+    for e in &cards {
+        commands
+            .entity(e)
+            .observe(on_over)
+            .observe(on_out)
+            .observe(on_press)
+            .observe(on_click)
+            .observe(on_drag_start)
+            .observe(on_drag)
+            .observe(on_drag_end);
+    }
+    for e in &rows {
+        commands.entity(e).observe(on_row_click);
+    }
+}
+
+fn on_over(
+    ev: On<Pointer<Over>>,
+    mut cards: Query<&mut TableCard>,
+    mut hovered: ResMut<Hovered>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
+    card.hovered = true;
+    if !card.hover.is_empty() {
+        hovered.0 = Some(card.hover.clone());
+    }
+    redraw.write(RequestRedraw);
+}
+
+fn on_out(
+    ev: On<Pointer<Out>>,
+    mut cards: Query<&mut TableCard>,
+    mut hovered: ResMut<Hovered>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
+    card.hovered = false;
+    if hovered.0.as_ref() == Some(&card.hover) {
+        hovered.0 = None;
+    }
+    redraw.write(RequestRedraw);
+}
+
+fn on_press(ev: On<Pointer<Press>>, mut cards: Query<&mut TableCard>) {
+    if let Ok(mut card) = cards.get_mut(ev.event_target()) {
+        card.moved = 0.0;
+    }
+}
+
+/// A click does what the card offers; a card in hand that may not be played
+/// now says why.
+fn on_click(
+    ev: On<Pointer<Click>>,
+    cards: Query<&TableCard>,
+    mut session: ResMut<Session>,
+    mut actions: MessageWriter<PlayerAction>,
+) {
+    if ev.event.button != PointerButton::Primary {
+        return;
+    }
+    let Ok(card) = cards.get(ev.event_target()) else { return };
+    if card.moved > CLICK_SLOP || card.held.is_some() {
+        return;
+    }
+    match (&card.action, &card.intent) {
+        (Some(a), _) => {
+            actions.write(PlayerAction(a.clone()));
+        }
+        (None, Some(intent)) => session.notice = Some(refusal(&session, intent)),
+        (None, None) => {}
+    }
+}
+
+fn on_drag_start(
+    ev: On<Pointer<DragStart>>,
+    mut cards: Query<&mut TableCard>,
+    time: Res<Time>,
+    mut hovered: ResMut<Hovered>,
+) {
+    if ev.event.button != PointerButton::Primary {
+        return;
+    }
+    let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
+    if card.kind == Kind::Hand {
+        // The card in hand says enough; its text would cover the table.
+        hovered.0 = None;
+        let at = card.position(time.elapsed_secs());
+        card.grab = ev.pointer_location.position - at;
+        card.held = Some(at);
+    }
+}
+
+fn on_drag(ev: On<Pointer<Drag>>, mut cards: Query<&mut TableCard>, mut redraw: MessageWriter<RequestRedraw>) {
+    let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
+    card.moved = card.moved.max(ev.event.distance.length());
+    if card.held.is_some() {
+        card.held = Some(ev.pointer_location.position - card.grab);
+        redraw.write(RequestRedraw);
+    }
+}
+
+/// Dropped above the hands: play it, if the rules allow; otherwise it slides
+/// back and the banner says why.
+fn on_drag_end(
+    ev: On<Pointer<DragEnd>>,
+    mut cards: Query<&mut TableCard>,
+    geometry: Res<TableGeometry>,
+    time: Res<Time>,
+    mut session: ResMut<Session>,
+    mut actions: MessageWriter<PlayerAction>,
+) {
+    let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
+    let Some(at) = card.held else { return };
+    let on_table = geometry.layout.as_ref().is_some_and(|g| at.y < g.play_line);
+    if on_table {
+        match (&card.action, &card.intent) {
+            (Some(a), _) => {
+                actions.write(PlayerAction(a.clone()));
+            }
+            (None, Some(intent)) => session.notice = Some(refusal(&session, intent)),
+            (None, None) => {}
+        }
+    }
+    card.let_go(time.elapsed_secs());
+}
+
+fn on_row_click(mut ev: On<Pointer<Click>>, rows: Query<&RowAction>, mut actions: MessageWriter<PlayerAction>) {
+    if ev.event.button != PointerButton::Primary {
+        return;
+    }
+    if let Ok(RowAction(Some(a))) = rows.get(ev.event_target()) {
+        actions.write(PlayerAction(a.clone()));
+        ev.propagate(false);
+    }
+}
+
+/// Why `intent` cannot be done now: the rules' refusal, or whose turn at the
+/// table it is.
+pub fn refusal(session: &Session, intent: &Action) -> String {
+    match session.game.check(intent) {
+        Err(e) => rule_error_text(&session.game, &e),
+        Ok(()) => {
+            let owner = action_hero(intent).map(|h| session.players.owner(h));
+            match owner {
+                Some(p) => format!("That is for {} to play: pass the table first.", session.players.name(p)),
+                None => "Not now.".to_owned(),
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The Combat table as data: every choice of a Combat is a card or a row on
+//! the table (nothing only in a list), the number keys answer the table's
+//! choices in reading order, and at the smallest window we support every
+//! card lies inside the free area without covering another.
+
+use bevy::math::Rect;
+use depths_app::table::{
+    faces::{Face, Kind, Spot, numbered, table_faces},
+    layout::lay_out,
+};
+use depths_rules::{Action, Content, Game, GameOptions, Phase};
+use depths_tests::steady_policy;
+
+fn new_game(heroes: &[&str], seed: u64) -> Game {
+    Game::new(GameOptions::standard(heroes, seed), Content::builtin().unwrap()).unwrap()
+}
+
+/// The Actions a click on the table makes.
+fn offered(faces: &[Face]) -> Vec<Action> {
+    faces.iter().flat_map(|f| f.action.iter().chain(f.rows.iter().filter_map(|r| r.action.as_ref()))).cloned().collect()
+}
+
+/// Plays `game` with the steady policy, calling `each` in every Combat state.
+fn through_combats(game: &mut Game, limit: usize, mut each: impl FnMut(&Game)) -> usize {
+    let mut seen = 0;
+    for _ in 0..limit {
+        if game.is_over() {
+            break;
+        }
+        if matches!(game.phase(), Phase::Combat { .. }) {
+            each(game);
+            seen += 1;
+        }
+        let a = steady_policy(game);
+        game.apply(a).expect("the steady policy plays legal actions");
+    }
+    seen
+}
+
+/// "Combat on the table": playing a card, placing a Monster's card, choosing
+/// the pair to resolve and putting damage on an individual are done on the
+/// cards themselves.
+#[test]
+fn every_card_choice_of_a_combat_is_on_the_table() {
+    for heroes in [&["bren", "sil"][..], &["bren", "sil", "ava"][..], &["sil"][..]] {
+        let mut kinds = std::collections::HashSet::new();
+        let mut seen = 0;
+        for seed in 1..=4 {
+            let mut game = new_game(heroes, seed);
+            seen += through_combats(&mut game, 3000, |g| {
+                let legal = g.legal_actions();
+                let faces = table_faces(g, &legal);
+                let on_table = offered(&faces);
+                for a in &legal {
+                    let card_choice = matches!(
+                        a,
+                        Action::PlayCard { .. }
+                            | Action::PlaceMonsterCard { .. }
+                            | Action::ChoosePair { .. }
+                            | Action::AssignDamage { .. }
+                    );
+                    // Two Heroes with damage for the same individual: a click
+                    // there puts one Hero's, the next click the other's.
+                    let same_row = |b: &Action| match (a, b) {
+                        (Action::AssignDamage { individual: i, .. }, Action::AssignDamage { individual: j, .. }) => {
+                            i == j
+                        }
+                        _ => false,
+                    };
+                    if card_choice {
+                        let there = on_table.contains(a) || on_table.iter().any(same_row);
+                        assert!(there, "{a:?} is not on the table");
+                        kinds.insert(std::mem::discriminant(a));
+                    }
+                }
+                // The table offers nothing the rules refuse.
+                for a in &on_table {
+                    assert!(legal.contains(a), "{a:?} offered but not legal");
+                }
+            });
+        }
+        assert!(seen > 20, "{heroes:?}: only {seen} Combat states");
+        assert!(kinds.len() >= 3, "{heroes:?}: played, resolved and damaged on the table ({} kinds)", kinds.len());
+    }
+}
+
+#[test]
+fn number_keys_follow_the_table_in_reading_order() {
+    let mut game = new_game(&["bren", "sil"], 3);
+    let mut checked = 0;
+    through_combats(&mut game, 2000, |g| {
+        let faces = table_faces(g, &g.legal_actions());
+        let keys = numbered(&faces);
+        let choices = offered(&faces);
+        // Every numbered choice is a choice on the table, numbered 1, 2, 3…
+        assert!(keys.iter().all(|a| choices.contains(a)));
+        let mut distinct: Vec<&Action> = Vec::new();
+        for a in &choices {
+            if !distinct.contains(&a) {
+                distinct.push(a);
+            }
+        }
+        assert_eq!(keys.len(), distinct.len().min(9), "one number per choice, up to 9");
+        let mut numbers: Vec<u8> =
+            faces.iter().flat_map(|f| f.number.into_iter().chain(f.rows.iter().filter_map(|r| r.number))).collect();
+        numbers.sort();
+        assert_eq!(numbers, (1..=numbers.len() as u8).collect::<Vec<_>>());
+        // The hands read left to right: Bren's cards before Sil's.
+        let hand: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Hand && f.number.is_some()).collect();
+        assert!(hand.windows(2).all(|w| w[0].number < w[1].number && spot_order(w[0]) < spot_order(w[1])));
+        checked += usize::from(!keys.is_empty());
+    });
+    assert!(checked > 10);
+}
+
+fn spot_order(f: &Face) -> (usize, usize) {
+    match f.spot {
+        Spot::Hand { row, index } => (row, index),
+        _ => (usize::MAX, 0),
+    }
+}
+
+/// At 1280×800 the board's free area between the panels is about 650×700.
+#[test]
+fn at_the_smallest_window_the_combat_fits_without_overlaps() {
+    let area = Rect::new(300.0, 100.0, 950.0, 765.0);
+    let mut game = new_game(&["bren", "sil", "ava"], 5);
+    let mut checked = 0;
+    let mut fullest: Option<(usize, Game)> = None;
+    through_combats(&mut game, 3000, |g| {
+        let faces = table_faces(g, &g.legal_actions());
+        if fullest.as_ref().is_none_or(|(n, _)| faces.len() > *n) {
+            fullest = Some((faces.len(), g.clone()));
+        }
+        let layout = lay_out(&faces, area);
+        for f in &faces {
+            let p = layout.get(&f.key).unwrap_or_else(|| panic!("{} has no place", f.key));
+            let r = p.rect();
+            let inside = r.min.x >= area.min.x - 0.5
+                && r.max.x <= area.max.x + 0.5
+                && r.min.y >= area.min.y - 0.5
+                && r.max.y <= area.max.y + 0.5;
+            assert!(inside, "{} at {r:?} leaves {area:?}", f.key);
+            if f.kind != Kind::Label {
+                assert!(p.size.min_element() >= 40.0, "{} is too small to read: {:?}", f.key, p.size);
+            }
+        }
+        // Monster cards, pairs and hands never cover each other (a hand's own
+        // cards may fan; a pair's two cards lie inside its frame).
+        let blocks: Vec<(&Face, Rect)> = faces
+            .iter()
+            .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand))
+            .map(|f| (f, layout.get(&f.key).unwrap().rect()))
+            .collect();
+        for (i, (a, ra)) in blocks.iter().enumerate() {
+            for (b, rb) in &blocks[i + 1..] {
+                let same_hand = a.kind == Kind::Hand
+                    && b.kind == Kind::Hand
+                    && matches!((a.spot, b.spot), (Spot::Hand { row: x, .. }, Spot::Hand { row: y, .. }) if x == y);
+                if same_hand {
+                    continue;
+                }
+                let overlap = ra.intersect(*rb);
+                assert!(overlap.is_empty(), "{} and {} overlap: {ra:?} {rb:?}", a.key, b.key);
+            }
+        }
+        checked += 1;
+    });
+    assert!(checked > 20);
+    // A bigger window gives bigger cards.
+    let (_, g) = fullest.expect("a Combat");
+    let faces = table_faces(&g, &g.legal_actions());
+    let small = lay_out(&faces, area).card;
+    let big = lay_out(&faces, Rect::new(300.0, 100.0, 1570.0, 1040.0)).card;
+    assert!(big.y > small.y, "{big:?} <= {small:?}");
+}
