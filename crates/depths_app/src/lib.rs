@@ -76,6 +76,7 @@ impl Plugin for AppPlugin {
             settings::plugin,
             table::cards::plugin,
             table::pointer::plugin,
+            table::feedback::plugin,
         ));
         app.add_plugins((icons::plugin, window_icon::plugin, frame_bench::plugin));
     }

@@ -120,7 +120,7 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     };
     let hands_fit = across(rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
     let pairs_fit = across(cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
-    let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(64.0, CARD.y * 1.3);
+    let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(64.0, CARD.y * 1.5);
     let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
     let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
 
@@ -130,6 +130,11 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     let squeeze = ((w - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
     let step = (pair.x + 6.0) * squeeze;
     let total = natural * squeeze;
+    // The pairs sit in the middle of the room between the Monster cards and the hands.
+    let hand_y = area.max.y - MARGIN - card.y / 2.0;
+    let play_line = hand_y - card.y / 2.0 - LABEL;
+    let room = play_line - GAP - top - LABEL - pair.y;
+    let top = top + (room / 2.0).max(0.0);
     let pairs_top = top + LABEL;
     let group_x = |g: usize| {
         let before: f32 = cols.iter().take(g).map(|c| *c as f32 * step + groups_gap * squeeze).sum();
@@ -166,8 +171,6 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     let hand_step = ((card.x + 6.0) * fit).max(card.x * 0.4);
     let hands_w: f32 = rows.iter().map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x).sum::<f32>()
         + hand_gap * rows.len().saturating_sub(1) as f32;
-    let hand_y = area.max.y - MARGIN - card.y / 2.0;
-    let play_line = hand_y - card.y / 2.0 - LABEL;
     let row_x = |r: usize| {
         let before: f32 = rows.iter().take(r).map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x + hand_gap).sum();
         area.min.x + (w - hands_w).max(0.0) / 2.0 + before
@@ -189,9 +192,4 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
         }
     }
     TableLayout { area, card, play_line, placed }
-}
-
-/// Where a hand's label goes: above its first card.
-pub fn hand_label(layout: &TableLayout, first_card: Placed) -> Vec2 {
-    Vec2::new(first_card.center.x - first_card.size.x / 2.0, layout.play_line + LABEL / 2.0)
 }

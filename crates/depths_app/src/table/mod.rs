@@ -5,10 +5,12 @@
 //!
 //! [`faces`] says what lies where and what clicking it does (plain data,
 //! tested headless), [`layout`] where each card goes on screen, `cards`
-//! spawns and moves the entities, and `pointer` turns Bevy picking (click,
-//! drag, hover) into the rules' `Action`s.
+//! spawns and moves the entities, `pointer` turns Bevy picking (click,
+//! drag, hover) into the rules' `Action`s, and `feedback` tells what just
+//! happened (damage numbers, the end of a fight).
 
 pub mod cards;
 pub mod faces;
+pub mod feedback;
 pub mod layout;
 pub mod pointer;

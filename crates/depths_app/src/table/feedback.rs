@@ -1,0 +1,207 @@
+//! What just happened, told on the table as it happens: damage and healing
+//! numbers float up from the individual hit, a defeated individual says so,
+//! and the end of a fight is a banner in the middle of the table with the XP
+//! gained (or the loss) until the next click or a few seconds pass. All are
+//! reactions to the rules' events ([`crate::table_events::TableEvent`]).
+
+use bevy::{camera::visibility::RenderLayers, prelude::*, window::PrimaryWindow, window::RequestRedraw};
+use depths_rules::Event;
+
+use super::{
+    cards::{TABLE_LAYER, TableGeometry, to_world},
+    layout::{FOE_HEAD, FOE_ROW},
+};
+use crate::{PlaySystems, screens::Screen, table_events::TableEvent};
+
+/// How long a number floats.
+const FLOAT: f32 = 1.4;
+/// How long the end-of-fight banner stays without a click.
+const BANNER: f32 = 3.5;
+
+/// A number rising from where it happened, fading out.
+#[derive(Component, Debug)]
+pub struct Floater {
+    /// Screen position (logical px) it starts from.
+    at: Vec2,
+    born: f32,
+    color: Color,
+}
+
+/// The end-of-fight banner.
+#[derive(Component, Debug)]
+pub struct Banner {
+    born: f32,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (spawn_feedback.in_set(PlaySystems::Present), animate.in_set(PlaySystems::Present).after(spawn_feedback))
+            .run_if(in_state(Screen::Playing)),
+    );
+}
+
+const HURT: Color = Color::srgb(1.0, 0.42, 0.32);
+const HEAL: Color = Color::srgb(0.55, 0.9, 0.5);
+const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
+
+/// Where individual `row` of foe `foe` lies on screen, if its card is on the table.
+fn row_at(geometry: &TableGeometry, foe: u8, row: u8) -> Option<Vec2> {
+    let p = geometry.layout.as_ref()?.get(&format!("foe-{foe}"))?;
+    let top = p.center.y - p.size.y / 2.0;
+    Some(Vec2::new(p.center.x + p.size.x * 0.25, top + FOE_HEAD + FOE_ROW * (f32::from(row) + 0.5)))
+}
+
+/// The middle of the table.
+fn middle(geometry: &TableGeometry, window: &Window) -> Vec2 {
+    geometry
+        .layout
+        .as_ref()
+        .map_or(Vec2::new(window.width(), window.height()) / 2.0, |l| l.area.center())
+}
+
+fn spawn_feedback(
+    mut commands: Commands,
+    mut events: MessageReader<TableEvent>,
+    geometry: Res<TableGeometry>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    time: Res<Time>,
+    banners: Query<Entity, With<Banner>>,
+    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+) {
+    let now = time.elapsed_secs();
+    let body = ui_assets.as_ref().map(|a| a.body_font.clone());
+    let mut lines: Vec<String> = Vec::new();
+    let mut title: Option<(&str, Color)> = None;
+    for TableEvent(event) in events.read() {
+        let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color);
+        let number = match event {
+            Event::MonsterDamaged { foe, individual, amount, .. } => {
+                Some(float(format!("−{amount}"), row_at(&geometry, *foe, *individual), HURT))
+            }
+            Event::MonsterHealed { foe, individual, amount } => {
+                Some(float(format!("+{amount}"), row_at(&geometry, *foe, *individual), HEAL))
+            }
+            Event::IndividualDefeated { foe, individual } => {
+                Some(float("defeated".into(), row_at(&geometry, *foe, *individual).map(|p| p - Vec2::X * 60.0), GOLD))
+            }
+            Event::CombatWon => {
+                title = Some(("Victory", GOLD));
+                None
+            }
+            Event::XpGained { name, xp } => {
+                lines.push(format!("{name}: +{xp} XP"));
+                None
+            }
+            Event::GameLost { .. } => {
+                title = Some(("Defeat", HURT));
+                None
+            }
+            _ => None,
+        };
+        if let Some((text, Some(at), color)) = number {
+            commands.spawn((
+                Name::new("Floating number"),
+                Floater { at, born: now, color },
+                Text2d::new(text),
+                text_font(&body, 24.0),
+                TextColor(color),
+                Transform::from_translation(to_world(at, screen(&window)).extend(80.0)),
+                RenderLayers::layer(TABLE_LAYER),
+                Pickable::IGNORE,
+                DespawnOnExit(Screen::Playing),
+            ));
+        }
+    }
+    if let Some((title, color)) = title {
+        for b in &banners {
+            commands.entity(b).despawn();
+        }
+        let at = to_world(middle(&geometry, &window), screen(&window));
+        let title_font = text_font(&ui_assets.as_ref().map(|a| a.title_font.clone()), 54.0);
+        let height = 110.0 + 26.0 * lines.len() as f32;
+        commands
+            .spawn((
+                Name::new("Fight banner"),
+                Banner { born: now },
+                Transform::from_translation(at.extend(90.0)),
+                Visibility::Inherited,
+                RenderLayers::layer(TABLE_LAYER),
+                DespawnOnExit(Screen::Playing),
+            ))
+            .with_children(|c| {
+                let layer = RenderLayers::layer(TABLE_LAYER);
+                c.spawn((Sprite::from_color(color, Vec2::new(424.0, height + 4.0)), layer.clone()));
+                c.spawn((
+                    Sprite::from_color(Color::srgb(0.09, 0.075, 0.06), Vec2::new(420.0, height)),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                    layer.clone(),
+                ));
+                c.spawn((
+                    Text2d::new(title),
+                    title_font,
+                    TextColor(color),
+                    Transform::from_xyz(0.0, height / 2.0 - 42.0, 0.2),
+                    layer.clone(),
+                ));
+                for (i, line) in lines.iter().enumerate() {
+                    c.spawn((
+                        Text2d::new(line.clone()),
+                        text_font(&body, 18.0),
+                        TextColor(Color::srgb(0.96, 0.93, 0.86)),
+                        Transform::from_xyz(0.0, height / 2.0 - 92.0 - 26.0 * i as f32, 0.2),
+                        layer.clone(),
+                    ));
+                }
+            });
+    }
+}
+
+fn text_font(font: &Option<Handle<Font>>, px: f32) -> TextFont {
+    let mut f = TextFont { font_size: FontSize::Px(px), ..default() };
+    if let Some(h) = font {
+        f.font = h.clone().into();
+    }
+    f
+}
+
+fn screen(window: &Window) -> Vec2 {
+    Vec2::new(window.width(), window.height())
+}
+
+/// Numbers rise and fade; the banner leaves after a while or on a click.
+fn animate(
+    mut commands: Commands,
+    time: Res<Time>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut floaters: Query<(Entity, &Floater, &mut Transform, &mut TextColor)>,
+    banners: Query<(Entity, &Banner)>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let now = time.elapsed_secs();
+    let mut busy = false;
+    for (e, f, mut transform, mut color) in &mut floaters {
+        let t = (now - f.born) / FLOAT;
+        if t >= 1.0 {
+            commands.entity(e).despawn();
+            continue;
+        }
+        let at = f.at - Vec2::Y * 40.0 * t;
+        transform.translation = to_world(at, screen(&window)).extend(80.0);
+        color.0 = f.color.with_alpha(1.0 - t * t);
+        busy = true;
+    }
+    let clicked = mouse.get_just_pressed().next().is_some();
+    for (e, b) in &banners {
+        // A click made in the same frame as the fight's end does not count.
+        if now - b.born >= BANNER || (clicked && now - b.born > 0.3) {
+            commands.entity(e).despawn();
+        } else {
+            busy = true;
+        }
+    }
+    if busy {
+        redraw.write(RequestRedraw);
+    }
+}
