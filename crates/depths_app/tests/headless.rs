@@ -177,7 +177,7 @@ fn play_until(app: &mut App, stop: impl Fn(&Game) -> bool, limit: usize) {
 fn a_combat_round_played_through_the_ui_follows_the_rules() {
     let mut app = menu_app("combat");
     start(&mut app, 3);
-    play_until(&mut app, |g| in_combat(g), 400);
+    play_until(&mut app, in_combat, 400);
     assert!(in_combat(game(&app)), "the steady explorer meets a Monster");
     let mut shadow = game(&app).clone();
     let health = |g: &Game| {
@@ -424,7 +424,7 @@ fn make_saves_for_screenshots() {
     }
     g.apply(Action::DrawTile).unwrap();
     write(&g, "drawn.json");
-    steady_until(&mut g, |g| in_combat(g), 400);
+    steady_until(&mut g, in_combat, 400);
     write(&g, "combat.json");
     steady_until(&mut g, |g| g.combat().is_some_and(|c| c.step == depths_rules::CombatStep::Resolve), 100);
     write(&g, "resolve.json");
