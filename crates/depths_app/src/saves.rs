@@ -150,9 +150,8 @@ pub fn summarize_saves(dir: &Path) -> Vec<SaveSummary> {
 }
 
 fn summarize(path: &Path) -> SaveSummary {
-    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    let secs = modified.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_secs());
-    let date = utc_date(secs);
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
+    let date = utc_date(modified);
     match read_save(path) {
         Ok((game, table)) => {
             let heroes: Vec<&str> = game.heroes.iter().map(|h| h.name()).collect();
@@ -177,21 +176,10 @@ fn summarize(path: &Path) -> SaveSummary {
     }
 }
 
-/// "YYYY-MM-DD HH:MM" in UTC for seconds since 1970 (days to a civil date by
-/// Howard Hinnant's algorithm; no date crate for one line of text).
-pub fn utc_date(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let (hour, minute) = (secs % 86_400 / 3600, secs % 3600 / 60);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}")
+/// "YYYY-MM-DD HH:MM" in UTC.
+pub fn utc_date(time: std::time::SystemTime) -> String {
+    jiff::Timestamp::try_from(time)
+        .map_or_else(|_| "unknown date".to_owned(), |t| t.strftime("%Y-%m-%d %H:%M").to_string())
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -324,9 +312,11 @@ mod tests {
 
     #[test]
     fn dates_are_written_in_utc() {
-        assert_eq!(utc_date(0), "1970-01-01 00:00");
-        assert_eq!(utc_date(951_782_400), "2000-02-29 00:00");
-        assert_eq!(utc_date(1_795_974_780), "2026-11-29 17:53");
+        let at = |secs| utc_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
+        assert_eq!(at(0), "1970-01-01 00:00");
+        assert_eq!(at(951_782_400), "2000-02-29 00:00");
+        assert_eq!(at(1_795_974_780), "2026-11-29 17:53");
+        assert_eq!(utc_date(std::time::UNIX_EPOCH - std::time::Duration::from_secs(86_400)), "1969-12-31 00:00");
     }
 
     fn a_game() -> Game {
