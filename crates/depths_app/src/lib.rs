@@ -74,7 +74,7 @@ impl Plugin for AppPlugin {
             settings::plugin,
             table_cards::plugin,
         ));
-        app.add_plugins((icons::plugin, window_icon::plugin, frame_bench::plugin));
+        app.add_plugins((icons::plugin, window_icon::plugin, frame_bench::plugin, saves::old_saves_plugin));
     }
 }
 
