@@ -1,10 +1,18 @@
 //! Command line options, parsed by clap from the fields below: the doc
 //! comments are the help text, clap writes the errors.
+//!
+//! `--screenshot` and `--frame-bench` are development tools, built only with
+//! the cargo feature `dev-tools` (CI and the README's test commands enable
+//! it). Without it they are refused with a message naming the feature, and
+//! `--help` does not list them.
 
 use std::{ffi::OsString, path::PathBuf};
 
 use bevy::prelude::*;
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
+
+/// True when this build has the development tools (`--screenshot`, `--frame-bench`).
+pub const DEV_TOOLS: bool = cfg!(feature = "dev-tools");
 
 /// Forgotten Depths — cooperative tile-laying dungeon board game
 #[derive(Resource, Parser, Clone, Debug, Default, PartialEq, Eq)]
@@ -22,7 +30,7 @@ pub struct Options {
     /// Open straight on the board, save a PNG of the first complete frame to
     /// FILE, check it is not blank, and exit (non-zero status if it is blank
     /// or could not be saved)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", hide = !DEV_TOOLS)]
     pub screenshot: Option<PathBuf>,
     /// Open on the menu or on setup (New Game) instead of the board; with
     /// --screenshot, that screen is captured
@@ -30,7 +38,7 @@ pub struct Options {
     pub open: Option<OpenScreen>,
     /// Open straight on the board, pan it for N frames and print the frame
     /// times (mean, median, 95th percentile)
-    #[arg(long, value_name = "N", value_parser = frame_count)]
+    #[arg(long, value_name = "N", value_parser = frame_count, hide = !DEV_TOOLS)]
     pub frame_bench: Option<usize>,
 }
 
@@ -58,17 +66,41 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    Options::try_parse_from(args)
+    let options = Options::try_parse_from(args)?;
+    options.refuse_missing_tools(DEV_TOOLS)?;
+    Ok(options)
+}
+
+impl Options {
+    /// A development tool asked of a build without them is an error that
+    /// names the feature, not a silent run of the game.
+    fn refuse_missing_tools(&self, dev_tools: bool) -> Result<(), clap::Error> {
+        if dev_tools {
+            return Ok(());
+        }
+        let asked = [("--screenshot", self.screenshot.is_some()), ("--frame-bench", self.frame_bench.is_some())];
+        match asked.iter().find(|(_, asked)| *asked) {
+            None => Ok(()),
+            Some((flag, _)) => Err(Options::command().error(
+                ErrorKind::ArgumentConflict,
+                format!(
+                    "{flag} is a development tool, and this build leaves it out: build with the cargo \
+                     feature `dev-tools` (cargo run -p depths_app --features dev-tools -- {flag} …)"
+                ),
+            )),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use clap::{CommandFactory, error::ErrorKind};
-
     use super::*;
 
     fn parse(args: &[&str]) -> Result<Options, clap::Error> {
-        parse_from(std::iter::once("forgotten-depths").chain(args.iter().copied()))
+        let options = Options::try_parse_from(std::iter::once("forgotten-depths").chain(args.iter().copied()))?;
+        // The tools are tested as a build with them has them.
+        options.refuse_missing_tools(true)?;
+        Ok(options)
     }
 
     fn error(args: &[&str]) -> String {
@@ -124,6 +156,19 @@ mod tests {
         assert!(frames.contains("a number of frames, 1 or more"), "{frames}");
         let open = error(&["--open", "board"]);
         assert!(open.contains("'board'") && open.contains("[possible values: menu, setup]"), "{open}");
+    }
+
+    #[test]
+    fn without_the_feature_the_tools_are_refused_by_name() {
+        let shot = Options { screenshot: Some("a.png".into()), ..Options::default() };
+        let message = shot.refuse_missing_tools(false).expect_err("refused").to_string();
+        assert!(message.contains("--screenshot") && message.contains("`dev-tools`"), "{message}");
+        let bench = Options { frame_bench: Some(10), ..Options::default() };
+        let message = bench.refuse_missing_tools(false).expect_err("refused").to_string();
+        assert!(message.contains("--frame-bench") && message.contains("`dev-tools`"), "{message}");
+        let play = Options { seed: Some(3), new_game: true, ..Options::default() };
+        assert!(play.refuse_missing_tools(false).is_ok(), "playing needs no tools");
+        assert!(shot.refuse_missing_tools(true).is_ok());
     }
 
     #[test]
