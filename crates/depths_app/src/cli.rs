@@ -1,133 +1,178 @@
-//! Command line options.
+//! Command line options, parsed by clap from the fields below: the doc
+//! comments are the help text, clap writes the errors.
+//!
+//! `--screenshot` and `--frame-bench` are development tools, built only with
+//! the cargo feature `dev-tools` (CI and the README's test commands enable
+//! it). Without it they are refused with a message naming the feature, and
+//! `--help` does not list them.
 
-use std::path::PathBuf;
+use std::{ffi::OsString, path::PathBuf};
 
 use bevy::prelude::*;
+use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 
-pub const USAGE: &str = "\
-Forgotten Depths — cooperative tile-laying dungeon board game
+/// True when this build has the development tools (`--screenshot`, `--frame-bench`).
+pub const DEV_TOOLS: bool = cfg!(feature = "dev-tools");
 
-Usage: forgotten-depths [OPTIONS]
-
-Options:
-  --seed N           seed of the new game (default: time-based)
-  --new-game         skip the menus: a standard game with Bren and Sil
-  --load FILE        skip the menus and play this saved game
-  --screenshot FILE  open straight on the board, save a PNG of the first
-                     complete frame to FILE, check it is not blank, and exit
-                     (non-zero status if it is blank or could not be saved)
-  --open SCREEN      open on the menu or on setup (New Game) instead of the
-                     board; with --screenshot, that screen is captured
-  --frame-bench N    open straight on the board, pan it for N frames and
-                     print the frame times (mean, median, 95th percentile)
-  -h, --help         print this help
-";
-
-/// What the command line asked for.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+/// Forgotten Depths — cooperative tile-laying dungeon board game
+#[derive(Resource, Parser, Clone, Debug, Default, PartialEq, Eq)]
+#[command(name = "forgotten-depths")]
 pub struct Options {
+    /// Seed of the new game (default: time-based)
+    #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Skip the main menu.
+    /// Skip the menus: a standard game with Bren and Sil
+    #[arg(long)]
     pub new_game: bool,
-    pub screenshot: Option<PathBuf>,
-    /// A save to open straight away.
+    /// Skip the menus and play this saved game
+    #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
-    /// Time this many frames of the board moving, print them, exit.
-    pub frame_bench: Option<usize>,
-    /// Open on this screen rather than the board.
+    /// Open straight on the board, save a PNG of the first complete frame to
+    /// FILE, check it is not blank, and exit (non-zero status if it is blank
+    /// or could not be saved)
+    #[arg(long, value_name = "FILE", hide = !DEV_TOOLS)]
+    pub screenshot: Option<PathBuf>,
+    /// Open on the menu or on setup (New Game) instead of the board; with
+    /// --screenshot, that screen is captured
+    #[arg(long, value_name = "SCREEN", value_enum)]
     pub open: Option<OpenScreen>,
+    /// Open straight on the board, pan it for N frames and print the frame
+    /// times (mean, median, 95th percentile)
+    #[arg(long, value_name = "N", value_parser = frame_count, hide = !DEV_TOOLS)]
+    pub frame_bench: Option<usize>,
 }
 
 /// A screen `--open` can start on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OpenScreen {
+    /// The main menu
     Menu,
+    /// The New Game screen
     Setup,
 }
 
-/// What to do after parsing.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Command {
-    Run(Options),
-    Help,
+fn frame_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("expects a number of frames, 1 or more".into()),
+    }
 }
 
-/// Parses the arguments after the program name.
-pub fn parse<I, S>(args: I) -> Result<Command, String>
+/// Parses a whole command line, program name first (as `std::env::args_os`
+/// gives it). `-h` / `--help` comes back as an error of kind
+/// [`ErrorKind::DisplayHelp`]: `print` it and exit successfully.
+pub fn parse_from<I, T>(args: I) -> Result<Options, clap::Error>
 where
-    I: IntoIterator<Item = S>,
-    S: Into<String>,
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
 {
-    let mut options = Options::default();
-    let mut args = args.into_iter().map(Into::into);
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
-            _ => (arg.clone(), None),
-        };
-        let mut value =
-            |name: &str| inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{name} needs a value"));
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--seed" => {
-                let v = value("--seed")?;
-                let seed = v.parse().map_err(|_| format!("--seed expects a whole number, got {v:?}"))?;
-                options.seed = Some(seed);
-            }
-            "--new-game" => options.new_game = true,
-            "--load" => options.load = Some(PathBuf::from(value("--load")?)),
-            "--screenshot" => options.screenshot = Some(PathBuf::from(value("--screenshot")?)),
-            "--open" => {
-                options.open = Some(match value("--open")?.as_str() {
-                    "menu" => OpenScreen::Menu,
-                    "setup" => OpenScreen::Setup,
-                    other => return Err(format!("--open expects menu or setup, got {other:?}")),
-                });
-            }
-            "--frame-bench" => {
-                let v = value("--frame-bench")?;
-                let n = v.parse().ok().filter(|n| *n > 0);
-                options.frame_bench =
-                    Some(n.ok_or_else(|| format!("--frame-bench expects a number of frames, got {v:?}"))?);
-            }
-            other => return Err(format!("unknown argument {other:?}")),
+    let options = Options::try_parse_from(args)?;
+    options.refuse_missing_tools(DEV_TOOLS)?;
+    Ok(options)
+}
+
+impl Options {
+    /// A development tool asked of a build without them is an error that
+    /// names the feature, not a silent run of the game.
+    fn refuse_missing_tools(&self, dev_tools: bool) -> Result<(), clap::Error> {
+        if dev_tools {
+            return Ok(());
+        }
+        let asked = [("--screenshot", self.screenshot.is_some()), ("--frame-bench", self.frame_bench.is_some())];
+        match asked.iter().find(|(_, asked)| *asked) {
+            None => Ok(()),
+            Some((flag, _)) => Err(Options::command().error(
+                ErrorKind::ArgumentConflict,
+                format!(
+                    "{flag} is a development tool, and this build leaves it out: build with the cargo \
+                     feature `dev-tools` (cargo run -p depths_app --features dev-tools -- {flag} …)"
+                ),
+            )),
         }
     }
-    Ok(Command::Run(options))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn parse(args: &[&str]) -> Result<Options, clap::Error> {
+        let options = Options::try_parse_from(std::iter::once("forgotten-depths").chain(args.iter().copied()))?;
+        // The tools are tested as a build with them has them.
+        options.refuse_missing_tools(true)?;
+        Ok(options)
+    }
+
+    fn error(args: &[&str]) -> String {
+        parse(args).expect_err("refused").to_string()
+    }
+
     #[test]
-    fn parses_seed_and_screenshot() {
-        let cmd = parse(["--seed", "42", "--screenshot=out.png", "--new-game"]).unwrap();
+    fn the_options_parse_as_before() {
         assert_eq!(
-            cmd,
-            Command::Run(Options {
+            parse(&["--seed", "42", "--screenshot=out.png", "--new-game"]).unwrap(),
+            Options {
                 seed: Some(42),
                 new_game: true,
                 screenshot: Some("out.png".into()),
                 load: None,
                 frame_bench: None,
                 open: None
-            })
+            }
         );
-        assert_eq!(parse(Vec::<String>::new()).unwrap(), Command::Run(Options::default()));
-        assert_eq!(parse(["-h"]).unwrap(), Command::Help);
+        assert_eq!(parse(&[]).unwrap(), Options::default());
+        assert_eq!(parse(&["--seed=7"]).unwrap(), Options { seed: Some(7), ..Options::default() });
+        assert_eq!(
+            parse(&["--load", "a save.json"]).unwrap(),
+            Options { load: Some("a save.json".into()), ..Options::default() }
+        );
+        assert_eq!(parse(&["--frame-bench", "300"]).unwrap(), Options { frame_bench: Some(300), ..Options::default() });
+        assert_eq!(
+            parse(&["--open", "setup"]).unwrap(),
+            Options { open: Some(OpenScreen::Setup), ..Options::default() }
+        );
+        assert_eq!(parse(&["--open=menu"]).unwrap(), Options { open: Some(OpenScreen::Menu), ..Options::default() });
     }
 
     #[test]
-    fn rejects_bad_input() {
-        assert!(parse(["--seed", "x"]).is_err());
-        assert!(parse(["--seed"]).is_err());
-        assert!(parse(["--frobnicate"]).is_err());
-        assert!(parse(["--frame-bench", "0"]).is_err());
-        assert!(parse(["--open", "board"]).is_err());
-        assert_eq!(
-            parse(["--open", "setup"]).unwrap(),
-            Command::Run(Options { open: Some(OpenScreen::Setup), ..Options::default() })
-        );
+    fn help_is_asked_for_with_h() {
+        for flag in ["-h", "--help"] {
+            let help = parse(&[flag]).expect_err("help is shown, not run");
+            assert_eq!(help.kind(), ErrorKind::DisplayHelp);
+            let text = help.to_string();
+            for option in ["--seed <N>", "--new-game", "--load <FILE>", "--open <SCREEN>"] {
+                assert!(text.contains(option), "{option} missing from\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_values_are_refused_with_what_was_expected() {
+        let seed = error(&["--seed", "x"]);
+        assert!(seed.contains("'x'") && seed.contains("--seed <N>"), "{seed}");
+        assert!(error(&["--seed"]).contains("a value is required for '--seed <N>'"));
+        assert!(error(&["--frobnicate"]).contains("unexpected argument '--frobnicate'"));
+        let frames = error(&["--frame-bench", "0"]);
+        assert!(frames.contains("a number of frames, 1 or more"), "{frames}");
+        let open = error(&["--open", "board"]);
+        assert!(open.contains("'board'") && open.contains("[possible values: menu, setup]"), "{open}");
+    }
+
+    #[test]
+    fn without_the_feature_the_tools_are_refused_by_name() {
+        let shot = Options { screenshot: Some("a.png".into()), ..Options::default() };
+        let message = shot.refuse_missing_tools(false).expect_err("refused").to_string();
+        assert!(message.contains("--screenshot") && message.contains("`dev-tools`"), "{message}");
+        let bench = Options { frame_bench: Some(10), ..Options::default() };
+        let message = bench.refuse_missing_tools(false).expect_err("refused").to_string();
+        assert!(message.contains("--frame-bench") && message.contains("`dev-tools`"), "{message}");
+        let play = Options { seed: Some(3), new_game: true, ..Options::default() };
+        assert!(play.refuse_missing_tools(false).is_ok(), "playing needs no tools");
+        assert!(shot.refuse_missing_tools(true).is_ok());
+    }
+
+    #[test]
+    fn clap_accepts_the_definition() {
+        Options::command().debug_assert();
     }
 }

@@ -13,6 +13,7 @@ pub mod board_view;
 mod camera;
 pub mod cli;
 pub mod explore;
+#[cfg(feature = "dev-tools")]
 mod frame_bench;
 pub mod hotseat;
 pub mod icons;
@@ -23,6 +24,7 @@ pub mod rules_ref;
 pub mod saves;
 pub mod schedule;
 pub mod screens;
+#[cfg(feature = "dev-tools")]
 pub mod screenshot;
 pub mod session;
 pub mod settings;
@@ -71,14 +73,15 @@ impl Plugin for AppPlugin {
             panels::plugin,
             saves::input_plugin,
             redraw::plugin,
-            screenshot::plugin,
             rules_ref::ui_plugin,
             settings::plugin,
             table::cards::plugin,
             table::pointer::plugin,
             table::feedback::plugin,
         ));
-        app.add_plugins((icons::plugin, window_icon::plugin, frame_bench::plugin));
+        app.add_plugins((icons::plugin, window_icon::plugin, saves::old_saves_plugin));
+        #[cfg(feature = "dev-tools")]
+        app.add_plugins((screenshot::plugin, frame_bench::plugin));
     }
 }
 

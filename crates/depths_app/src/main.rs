@@ -4,21 +4,16 @@
 #![cfg_attr(all(windows, not(debug_assertions)), windows_subsystem = "windows")]
 
 use bevy::prelude::*;
-use depths_app::{
-    AppPlugin,
-    cli::{self, Command},
-};
+use depths_app::{AppPlugin, cli};
 
 fn main() -> AppExit {
-    let options = match cli::parse(std::env::args().skip(1)) {
-        Ok(Command::Run(options)) => options,
-        Ok(Command::Help) => {
-            print!("{}", cli::USAGE);
-            return AppExit::Success;
-        }
+    let options = match cli::parse_from(std::env::args_os()) {
+        Ok(options) => options,
+        // `--help` to standard output and success; a bad option to standard
+        // error with what was expected, and failure.
         Err(message) => {
-            eprintln!("forgotten-depths: {message}\n\n{}", cli::USAGE);
-            return AppExit::error();
+            let _ = message.print();
+            return if message.use_stderr() { AppExit::error() } else { AppExit::Success };
         }
     };
     let screenshot = options.screenshot.clone();

@@ -67,19 +67,97 @@ impl Default for SaveDir {
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct LoadSave(pub PathBuf);
 
-/// `$XDG_DATA_HOME/forgotten-depths` (or `~/.local/share/…`) on Linux,
-/// `%APPDATA%\Forgotten Depths` on Windows, `~/Library/Application
-/// Support/Forgotten Depths` on macOS.
+/// The game's folders as the platform wants them (`directories`): on Linux
+/// `$XDG_DATA_HOME/forgotten-depths` (`~/.local/share/…`) for data and
+/// `$XDG_CONFIG_HOME/forgotten-depths` (`~/.config/…`) for settings; on
+/// Windows `%APPDATA%\forgotten-depths\data` and `…\config`; on macOS
+/// `~/Library/Application Support/forgotten-depths` for both. None without a
+/// home folder.
+pub fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "forgotten-depths")
+}
+
+/// The `saves` folder in the platform's data folder (`./saves` without a home folder).
 pub fn default_save_dir() -> PathBuf {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let home = env("HOME").unwrap_or_else(|| PathBuf::from("."));
-    if cfg!(target_os = "windows") {
-        env("APPDATA").unwrap_or(home).join("Forgotten Depths").join("saves")
-    } else if cfg!(target_os = "macos") {
-        home.join("Library/Application Support/Forgotten Depths/saves")
-    } else {
-        env("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local/share")).join("forgotten-depths").join("saves")
+    project_dirs().map_or_else(|| PathBuf::from("saves"), |dirs| dirs.data_dir().join("saves"))
+}
+
+/// The folders earlier versions of the game used, inside the platform's data
+/// folder: `Forgotten Depths` on Windows and macOS, `forgotten-depths` elsewhere.
+/// (Both are looked for everywhere; one that does not exist is skipped.)
+pub fn old_data_dirs() -> Vec<PathBuf> {
+    let Some(base) = directories::BaseDirs::new() else { return Vec::new() };
+    ["forgotten-depths", "Forgotten Depths"].iter().map(|name| base.data_dir().join(name)).collect()
+}
+
+/// Moves the saves (`*.json`) of `from` into `to`, keeping each file's time,
+/// and returns where each one went. Nothing is deleted or overwritten: a save
+/// whose name is taken in `to` by a different file comes over as
+/// `NAME-moved.json` (`NAME-moved-2.json`, …); one identical to the file in
+/// `to` stays where it was. A file that cannot be moved is left in `from` and
+/// reported in the list of failures.
+pub fn move_saves(from: &Path, to: &Path) -> (Vec<(PathBuf, PathBuf)>, Vec<(PathBuf, std::io::Error)>) {
+    let (mut moved, mut failed) = (Vec::new(), Vec::new());
+    if from == to {
+        return (moved, failed);
     }
+    for save in list_saves(from).into_iter().rev() {
+        match move_one_save(&save, to) {
+            Ok(Some(target)) => moved.push((save, target)),
+            Ok(None) => {}
+            Err(e) => failed.push((save, e)),
+        }
+    }
+    (moved, failed)
+}
+
+fn move_one_save(save: &Path, to: &Path) -> std::io::Result<Option<PathBuf>> {
+    let (Some(name), Some(stem)) = (save.file_name(), save.file_stem()) else { return Ok(None) };
+    std::fs::create_dir_all(to)?;
+    let mut target = to.join(name);
+    let mut n = 1;
+    while target.exists() {
+        if std::fs::read(&target)? == std::fs::read(save)? {
+            return Ok(None);
+        }
+        let suffix = if n == 1 { "-moved".to_owned() } else { format!("-moved-{n}") };
+        target = to.join(format!("{}{suffix}.json", stem.to_string_lossy()));
+        n += 1;
+    }
+    if std::fs::rename(save, &target).is_err() {
+        // Another disk: copy with the file's time, and leave the original.
+        let modified = std::fs::metadata(save)?.modified()?;
+        std::fs::copy(save, &target)?;
+        std::fs::File::options().write(true).open(&target)?.set_modified(modified)?;
+    }
+    Ok(Some(target))
+}
+
+/// Brings the saves of earlier versions' folders into the current one. Only
+/// for the player's own folder: a run that only looks, or a test's folder,
+/// moves nothing.
+fn move_old_saves(dir: Res<SaveDir>, options: Option<Res<crate::cli::Options>>) {
+    if only_looks(options.as_deref()) || dir.0 != default_save_dir() {
+        return;
+    }
+    for old in old_data_dirs() {
+        let (moved, failed) = move_saves(&old.join("saves"), &dir.0);
+        if !moved.is_empty() {
+            info!("moved {} saves from {} to {}", moved.len(), old.join("saves").display(), dir.0.display());
+        }
+        for (save, e) in failed {
+            error!(
+                "could not move {} into {}: {e}; it is still there (open it with --load)",
+                save.display(),
+                dir.0.display()
+            );
+        }
+    }
+}
+
+/// Run by the game itself (not by headless tests): moves old saves into place.
+pub(super) fn old_saves_plugin(app: &mut App) {
+    app.add_systems(Startup, move_old_saves);
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder, so a
@@ -150,9 +228,8 @@ pub fn summarize_saves(dir: &Path) -> Vec<SaveSummary> {
 }
 
 fn summarize(path: &Path) -> SaveSummary {
-    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
-    let secs = modified.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_secs());
-    let date = utc_date(secs);
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
+    let date = utc_date(modified);
     match read_save(path) {
         Ok((game, table)) => {
             let heroes: Vec<&str> = game.heroes.iter().map(|h| h.name()).collect();
@@ -177,21 +254,10 @@ fn summarize(path: &Path) -> SaveSummary {
     }
 }
 
-/// "YYYY-MM-DD HH:MM" in UTC for seconds since 1970 (days to a civil date by
-/// Howard Hinnant's algorithm; no date crate for one line of text).
-pub fn utc_date(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let (hour, minute) = (secs % 86_400 / 3600, secs % 3600 / 60);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}")
+/// "YYYY-MM-DD HH:MM" in UTC.
+pub fn utc_date(time: std::time::SystemTime) -> String {
+    jiff::Timestamp::try_from(time)
+        .map_or_else(|_| "unknown date".to_owned(), |t| t.strftime("%Y-%m-%d %H:%M").to_string())
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -324,9 +390,78 @@ mod tests {
 
     #[test]
     fn dates_are_written_in_utc() {
-        assert_eq!(utc_date(0), "1970-01-01 00:00");
-        assert_eq!(utc_date(951_782_400), "2000-02-29 00:00");
-        assert_eq!(utc_date(1_795_974_780), "2026-11-29 17:53");
+        let at = |secs| utc_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
+        assert_eq!(at(0), "1970-01-01 00:00");
+        assert_eq!(at(951_782_400), "2000-02-29 00:00");
+        assert_eq!(at(1_795_974_780), "2026-11-29 17:53");
+        assert_eq!(utc_date(std::time::UNIX_EPOCH - std::time::Duration::from_secs(86_400)), "1969-12-31 00:00");
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("fd-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn the_save_folder_is_the_platforms_data_folder() {
+        let dirs = project_dirs().expect("a home folder");
+        assert_eq!(default_save_dir(), dirs.data_dir().join("saves"));
+        assert!(default_save_dir().to_string_lossy().contains("forgotten-depths"));
+        // On Linux the folder is where earlier versions kept it.
+        if cfg!(target_os = "linux") {
+            assert!(old_data_dirs().iter().any(|d| d.join("saves") == default_save_dir()));
+        }
+    }
+
+    #[test]
+    fn old_saves_move_into_the_new_folder_and_none_is_lost() {
+        let (old, new) = (temp("old-saves"), temp("new-saves"));
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        write_atomic(&old.join("game-1.json"), "first").unwrap();
+        std::fs::File::options().write(true).open(old.join("game-1.json")).unwrap().set_modified(hour_ago).unwrap();
+        write_atomic(&old.join("game-2.json"), "second, old").unwrap();
+        write_atomic(&old.join("same.json"), "same").unwrap();
+        std::fs::write(old.join("notes.txt"), "not a save").unwrap();
+        // Already in the new folder: one with another text, one the same.
+        write_atomic(&new.join("game-2.json"), "second, new").unwrap();
+        write_atomic(&new.join("same.json"), "same").unwrap();
+
+        let (moved, failed) = move_saves(&old, &new);
+        assert!(failed.is_empty(), "{failed:?}");
+        assert_eq!(moved.len(), 2, "{moved:?}");
+        let text = |p: PathBuf| std::fs::read_to_string(p).unwrap();
+        assert_eq!(text(new.join("game-1.json")), "first");
+        assert_eq!(text(new.join("game-2.json")), "second, new", "a save in the new folder is never overwritten");
+        assert_eq!(text(new.join("game-2-moved.json")), "second, old", "the old one comes over beside it");
+        assert_eq!(text(old.join("same.json")), "same", "an identical copy stays where it was");
+        assert_eq!(text(old.join("notes.txt")), "not a save", "only saves move");
+        assert!(!old.join("game-1.json").exists());
+        let modified = std::fs::metadata(new.join("game-1.json")).unwrap().modified().unwrap();
+        assert_eq!(utc_date(modified), utc_date(hour_ago), "a moved save keeps its date");
+        assert_eq!(list_saves(&new).last(), Some(&new.join("game-1.json")), "and its place in the list");
+        assert_eq!(list_saves(&new).len(), 4);
+
+        // Moving again finds nothing new; a folder onto itself moves nothing.
+        assert!(move_saves(&old, &new).0.is_empty());
+        assert!(move_saves(&new, &new).0.is_empty());
+        assert!(move_saves(&old.join("missing"), &new).0.is_empty());
+        std::fs::remove_dir_all(&old).unwrap();
+        std::fs::remove_dir_all(&new).unwrap();
+    }
+
+    #[test]
+    fn a_moved_save_still_loads() {
+        let (old, new) = (temp("old-game"), temp("new-game"));
+        let mut session = Session::new(a_game());
+        session.log.push("Ann drew a tile.".into());
+        write_atomic(&old.join("game-9-seed3.json"), &save_text(&session)).unwrap();
+        move_saves(&old, &new);
+        let (game, table) = read_save(&new.join("game-9-seed3.json")).unwrap();
+        assert_eq!(game, session.game);
+        assert_eq!(table.unwrap().log, session.log);
+        std::fs::remove_dir_all(&old).unwrap();
+        std::fs::remove_dir_all(&new).unwrap();
     }
 
     fn a_game() -> Game {

@@ -1,70 +1,198 @@
 //! Settings remembered between runs: the UI scale (egui zoom) and whether
 //! hot-seat games use the "Pass to …" curtain (off: the game's information
-//! is open, so hiding the table is only for players who want it). Stored as
-//! `key = value` lines in `settings.txt` beside the saves folder (the data
-//! dir: `~/.local/share/forgotten-depths/settings.txt` on Linux).
+//! is open, so hiding the table is only for players who want it). Stored by
+//! serde as `settings.json` in the platform's config folder
+//! (`~/.config/forgotten-depths/settings.json` on Linux). A file that does
+//! not read is named in a warning and on the menu, copied aside
+//! (`settings.json.bad`), and the defaults are used; earlier versions'
+//! `settings.txt` is read when there is no `settings.json` yet.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bevy::{prelude::*, window::RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use serde::{Deserialize, Serialize};
 
-use crate::saves::default_save_dir;
+use crate::screens::{Screen, menu::MenuNotice};
 
 /// The UI scales offered.
 pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 
-/// The settings, and where they are kept.
-#[derive(Resource, Debug, Clone, PartialEq)]
+/// The UI scales a settings file may ask for.
+const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
+
+/// The settings, and where they are kept. Only `ui_scale` and `curtain` are
+/// in the file; a field missing from it keeps its default.
+#[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Settings {
     /// egui's zoom factor.
     pub ui_scale: f32,
     /// New hot-seat games hide the table when it changes hands.
     pub curtain: bool,
     /// The Settings window is open.
+    #[serde(skip)]
     pub open: bool,
+    #[serde(skip)]
     pub file: PathBuf,
+    /// Why the file was not used, for the player.
+    #[serde(skip)]
+    pub problem: Option<String>,
+    /// The file did not read and no copy of it could be kept: never write over it.
+    #[serde(skip)]
+    keep_file: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        let file =
-            default_save_dir().parent().map_or_else(|| PathBuf::from("settings.txt"), |d| d.join("settings.txt"));
-        Settings::read(file)
+        Settings { ui_scale: 1.0, curtain: false, open: false, file: PathBuf::new(), problem: None, keep_file: false }
     }
+}
+
+/// `settings.json` in the platform's config folder (`./settings.json` without a home folder).
+pub fn default_file() -> PathBuf {
+    crate::saves::project_dirs()
+        .map_or_else(|| PathBuf::from("settings.json"), |dirs| dirs.config_dir().join("settings.json"))
 }
 
 impl Settings {
-    /// Reads `file`; anything missing or unreadable keeps its default.
-    pub fn read(file: PathBuf) -> Settings {
-        let mut s = Settings { ui_scale: 1.0, curtain: false, open: false, file };
-        if let Ok(text) = std::fs::read_to_string(&s.file) {
-            for line in text.lines() {
-                let Some((k, v)) = line.split_once('=') else { continue };
-                match (k.trim(), v.trim()) {
-                    ("ui_scale", v) => {
-                        if let Ok(v) = v.parse::<f32>()
-                            && (0.5..=3.0).contains(&v)
-                        {
-                            s.ui_scale = v;
-                        }
-                    }
-                    ("curtain", v) => s.curtain = v == "true",
-                    _ => {}
-                }
+    /// The player's settings, from their config folder.
+    pub fn load() -> Settings {
+        let old: Vec<PathBuf> = crate::saves::old_data_dirs().iter().map(|d| d.join("settings.txt")).collect();
+        Settings::read_or_old(default_file(), &old)
+    }
+
+    /// Reads `file`; without it, the first of the `old` (earlier versions')
+    /// `key = value` files that exists; without any, the defaults.
+    pub fn read_or_old(file: PathBuf, old: &[PathBuf]) -> Settings {
+        match std::fs::read_to_string(&file) {
+            Ok(text) => Settings::parse(file, &text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let old = old.iter().find_map(|p| std::fs::read_to_string(p).ok());
+                let mut settings = old.map_or_else(Settings::default, |text| parse_old(&text));
+                settings.file = file;
+                settings
+            }
+            Err(e) => {
+                let problem =
+                    format!("Could not read the settings file {}: {e}. Using the default settings.", file.display());
+                warn!("{problem}");
+                Settings { file, problem: Some(problem), keep_file: true, ..Settings::default() }
             }
         }
-        s
+    }
+
+    /// Reads `file` alone.
+    pub fn read(file: PathBuf) -> Settings {
+        Settings::read_or_old(file, &[])
+    }
+
+    fn parse(file: PathBuf, text: &str) -> Settings {
+        match serde_json::from_str::<Settings>(text) {
+            Ok(mut settings) => {
+                settings.file = file;
+                if !UI_SCALE_RANGE.contains(&settings.ui_scale) {
+                    warn!(
+                        "{}: ui_scale {} is outside {UI_SCALE_RANGE:?}; using 1.0",
+                        settings.file.display(),
+                        settings.ui_scale
+                    );
+                    settings.ui_scale = 1.0;
+                }
+                settings
+            }
+            Err(e) => {
+                let (problem, keep_file) = match keep_copy(&file) {
+                    Ok(copy) => (
+                        format!(
+                            "The settings file {} does not read ({e}). Using the default settings; \
+                             the file is kept as {}.",
+                            file.display(),
+                            copy.display()
+                        ),
+                        false,
+                    ),
+                    Err(copy_error) => (
+                        format!(
+                            "The settings file {} does not read ({e}), and no copy of it could be kept \
+                             ({copy_error}). Using the default settings without saving them over it.",
+                            file.display()
+                        ),
+                        true,
+                    ),
+                };
+                warn!("{problem}");
+                Settings { file, problem: Some(problem), keep_file, ..Settings::default() }
+            }
+        }
     }
 
     pub fn write(&self) -> std::io::Result<()> {
-        crate::saves::write_atomic(&self.file, &format!("ui_scale = {}\ncurtain = {}\n", self.ui_scale, self.curtain))
+        if self.keep_file {
+            return Err(std::io::Error::other(format!(
+                "{} did not read and has no copy; it is left as it is",
+                self.file.display()
+            )));
+        }
+        let text = serde_json::to_string_pretty(self).expect("settings always serialize");
+        crate::saves::write_atomic(&self.file, &format!("{text}\n"))
     }
 }
 
+/// Copies a settings file that does not read to `FILE.bad` (or `FILE.bad-2`,
+/// … when an earlier, different one is there) before anything can write
+/// over it; the same bad file seen again is not copied twice.
+fn keep_copy(file: &Path) -> std::io::Result<PathBuf> {
+    let bytes = std::fs::read(file)?;
+    let name = file.file_name().map_or_else(|| "settings".into(), |n| n.to_string_lossy().into_owned());
+    for n in 1..100 {
+        let copy = file.with_file_name(if n == 1 { format!("{name}.bad") } else { format!("{name}.bad-{n}") });
+        match std::fs::read(&copy) {
+            Ok(kept) if kept == bytes => return Ok(copy),
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::write(&copy, &bytes)?;
+                return Ok(copy);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("too many copies of bad settings files beside it"))
+}
+
+/// Earlier versions' `settings.txt`: `ui_scale = 1.3` and `curtain = true` lines.
+fn parse_old(text: &str) -> Settings {
+    let mut settings = Settings::default();
+    for (key, value) in text.lines().filter_map(|l| l.split_once('=')) {
+        match (key.trim(), value.trim()) {
+            ("ui_scale", v) => {
+                if let Ok(v) = v.parse::<f32>()
+                    && UI_SCALE_RANGE.contains(&v)
+                {
+                    settings.ui_scale = v;
+                }
+            }
+            ("curtain", v) => settings.curtain = v == "true",
+            _ => {}
+        }
+    }
+    settings
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Settings>();
+    app.insert_resource(Settings::load());
+    app.add_systems(Update, tell_problem_on_menu.run_if(in_state(Screen::Menu)));
     app.add_systems(EguiPrimaryContextPass, (apply_zoom, settings_ui.run_if(|s: Res<Settings>| s.open)).chain());
+}
+
+/// A settings file that did not read is named on the menu once.
+fn tell_problem_on_menu(settings: Res<Settings>, mut notice: ResMut<MenuNotice>, mut told: Local<bool>) {
+    if !*told {
+        *told = true;
+        if notice.0.is_none() {
+            notice.0.clone_from(&settings.problem);
+        }
+    }
 }
 
 /// Keeps egui's zoom and the setting together: the setting drives egui, and
@@ -122,6 +250,9 @@ fn settings_ui(
                     .size(11.0)
                     .color(crate::ui_style::MUTED),
             );
+            if let Some(problem) = &settings.problem {
+                ui.label(egui::RichText::new(problem).size(11.0).color(crate::ui_style::NOTICE));
+            }
             ui.separator();
             curtain_changed = ui
                 .checkbox(&mut curtain, "\"Pass to …\" screen between players")
@@ -157,21 +288,98 @@ fn settings_ui(
 mod tests {
     use super::*;
 
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("fd-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
     #[test]
-    fn the_ui_scale_is_remembered() {
-        let dir = std::env::temp_dir().join(format!("fd-settings-test-{}", std::process::id()));
-        let file = dir.join("settings.txt");
+    fn the_settings_file_is_json_in_the_config_folder() {
+        let file = default_file();
+        assert_eq!(file.file_name().unwrap(), "settings.json");
+        assert_eq!(Some(file.parent().unwrap()), crate::saves::project_dirs().as_ref().map(|d| d.config_dir()));
+    }
+
+    #[test]
+    fn the_settings_are_remembered() {
+        let dir = temp("settings");
+        let file = dir.join("settings.json");
         let mut s = Settings::read(file.clone());
         assert_eq!(s.ui_scale, 1.0, "default without a file");
-        s.ui_scale = 1.3;
-        s.write().unwrap();
-        assert_eq!(Settings::read(file.clone()).ui_scale, 1.3);
         assert!(!s.curtain, "the curtain is off unless asked for");
+        assert_eq!(s.problem, None, "no file is no problem");
+        s.ui_scale = 1.3;
         s.curtain = true;
+        s.open = true;
         s.write().unwrap();
-        assert!(Settings::read(file.clone()).curtain);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(stored, serde_json::json!({ "ui_scale": 1.3, "curtain": true }), "{text}");
+        let again = Settings::read(file.clone());
+        assert_eq!((again.ui_scale, again.curtain, again.open), (1.3, true, false));
+        assert_eq!(again.file, file);
+
+        // A missing field keeps its default; an unknown one is ignored.
+        std::fs::write(&file, r#"{ "curtain": true, "volume": 3 }"#).unwrap();
+        let s = Settings::read(file.clone());
+        assert_eq!((s.ui_scale, s.curtain, s.problem), (1.0, true, None));
+        std::fs::write(&file, r#"{ "ui_scale": 40.0 }"#).unwrap();
+        assert_eq!(Settings::read(file).ui_scale, 1.0, "an absurd scale keeps the default");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_corrupt_file_is_named_kept_and_replaced_only_by_a_change() {
+        let dir = temp("bad-settings");
+        let file = dir.join("settings.json");
+        std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(&file, "ui_scale = nonsense\n").unwrap();
-        assert_eq!(Settings::read(file).ui_scale, 1.0, "nonsense keeps the default");
+        let mut s = Settings::read(file.clone());
+        assert_eq!((s.ui_scale, s.curtain), (1.0, false), "the defaults");
+        let problem = s.problem.clone().expect("the player is told");
+        assert!(problem.contains(&file.display().to_string()), "{problem}");
+        let copy = dir.join("settings.json.bad");
+        assert!(problem.contains(&copy.display().to_string()), "{problem}");
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), "ui_scale = nonsense\n");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "ui_scale = nonsense\n", "reading changes nothing");
+
+        // Reading it again keeps one copy; another bad file gets a copy of its own.
+        Settings::read(file.clone());
+        std::fs::write(&file, "{ \"ui_scale\": ").unwrap();
+        Settings::read(file.clone());
+        assert_eq!(std::fs::read_to_string(dir.join("settings.json.bad-2")).unwrap(), "{ \"ui_scale\": ");
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), "ui_scale = nonsense\n");
+        assert!(!dir.join("settings.json.bad-3").exists());
+
+        // Changing a setting writes a good file; the copies stay.
+        s.ui_scale = 1.15;
+        s.write().unwrap();
+        let fixed = Settings::read(file.clone());
+        assert_eq!((fixed.ui_scale, fixed.problem), (1.15, None));
+        assert!(copy.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_without_a_copy_is_never_written_over() {
+        let s = Settings { file: PathBuf::from("/nowhere/settings.json"), keep_file: true, ..Settings::default() };
+        assert!(s.write().is_err());
+    }
+
+    #[test]
+    fn earlier_versions_settings_are_read_when_there_is_no_new_file() {
+        let dir = temp("old-settings");
+        std::fs::create_dir_all(&dir).unwrap();
+        let (file, old) = (dir.join("config/settings.json"), dir.join("settings.txt"));
+        std::fs::write(&old, "ui_scale = 1.3\ncurtain = true\n").unwrap();
+        let s = Settings::read_or_old(file.clone(), &[dir.join("missing.txt"), old.clone()]);
+        assert_eq!((s.ui_scale, s.curtain, &s.file), (1.3, true, &file));
+        assert!(!file.exists(), "reading writes nothing");
+        s.write().unwrap();
+        assert!(Settings::read_or_old(file, std::slice::from_ref(&old)).curtain);
+        assert_eq!(std::fs::read_to_string(&old).unwrap(), "ui_scale = 1.3\ncurtain = true\n", "left as it was");
+        assert_eq!(parse_old("ui_scale = nonsense\n").ui_scale, 1.0, "nonsense keeps the default");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
