@@ -428,6 +428,21 @@ fn make_saves_for_screenshots() {
     write(&g, "combat.json");
     steady_until(&mut g, |g| g.combat().is_some_and(|c| c.step == depths_rules::CombatStep::Resolve), 100);
     write(&g, "resolve.json");
+    // The last move of a won fight: the Victory banner.
+    let mut w = Game::new(GameOptions::standard(&["bren", "sil"], 11), Content::builtin().unwrap()).unwrap();
+    for _ in 0..2000 {
+        if w.is_over() {
+            break;
+        }
+        let a = steady_policy(&w);
+        let mut next = w.clone();
+        let events = next.apply(a).unwrap();
+        if events.contains(&depths_rules::Event::CombatWon) {
+            write(&w, "winning-move.json");
+            break;
+        }
+        w = next;
+    }
     // Three Heroes in a fight, for the Combat window's layout.
     for seed in 1..20 {
         let mut g =

@@ -42,11 +42,6 @@ pub(super) fn combat_strip(
                     c.button(ui, end, egui::RichText::new(format!("{name}: end turn")).strong());
                 }
             }
-            // The individuals on the Monster cards answer clicks; the same
-            // choices as buttons, for the keyboard.
-            if combat.step == CombatStep::AssignDamage {
-                c.all(ui, game, |a| matches!(a, Action::AssignDamage { .. }));
-            }
             pass_buttons(ui, session, pass);
         });
         // "All of a Hero's Damage must be applied to one Individual Monster."

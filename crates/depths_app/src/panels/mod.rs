@@ -118,7 +118,11 @@ fn game_ui(
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
     health: Res<crate::table_events::HealthNews>,
-    (hovered, geometry): (Res<crate::table::pointer::Hovered>, Res<crate::table::cards::TableGeometry>),
+    (hovered, geometry, mut redraw): (
+        Res<crate::table::pointer::Hovered>,
+        Res<crate::table::cards::TableGeometry>,
+        MessageWriter<bevy::window::RequestRedraw>,
+    ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = &session.game;
@@ -240,6 +244,8 @@ fn game_ui(
     let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
     if board_area.0 != Some(free) {
         board_area.0 = Some(free);
+        // The table lays itself out again in the next frame: ask for one.
+        redraw.write(bevy::window::RequestRedraw);
     }
 
     match game.phase() {
@@ -280,7 +286,7 @@ fn game_ui(
             });
     }
 
-    if let Some(text) = &hovered.0 {
+    if let Some(text) = hovered.text() {
         hover_box(ctx, text);
     }
 

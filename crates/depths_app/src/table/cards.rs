@@ -99,6 +99,8 @@ pub struct TableGeometry {
     pub numbered: Vec<Action>,
     /// Every Action a card or row on the table offers.
     pub offered: Vec<Action>,
+    /// Where each Hero's name lies over their pairs (screen px).
+    pub heroes: Vec<(u8, Vec2)>,
 }
 
 pub(crate) fn plugin(app: &mut App) {
@@ -488,6 +490,7 @@ fn sync_cards(
                 rows: Vec::new(),
                 print: Vec::new(),
                 tone: Tone::Plain,
+                hero: None,
                 hover: name,
             };
             f.hover.push_str(" (drawn and resolved; the log tells what it did)");
@@ -560,6 +563,10 @@ fn sync_cards(
         }
     }
     geometry.numbered = super::faces::numbered(&faces);
+    geometry.heroes = faces
+        .iter()
+        .filter_map(|f| Some((f.hero?, layout.get(&f.key)?.center)))
+        .collect();
     geometry.offered = faces
         .iter()
         .flat_map(|f| f.action.iter().chain(f.rows.iter().filter_map(|r| r.action.as_ref())))

@@ -103,6 +103,8 @@ pub struct Face {
     /// Small print under the rows: Health States, abilities.
     pub print: Vec<String>,
     pub tone: Tone,
+    /// The Hero whose name this label is.
+    pub hero: Option<u8>,
     /// Everything the card says, shown while the pointer rests on it.
     pub hover: String,
 }
@@ -124,6 +126,7 @@ impl Face {
             rows: Vec::new(),
             print: Vec::new(),
             tone: Tone::Plain,
+            hero: None,
             hover: String::new(),
         }
     }
@@ -310,6 +313,8 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
         let mut label = Face::new(format!("label-{e}"), Kind::Label, Spot::Label { group: e });
         // The Hero's name only: the Monster's cards above name the Monster.
         label.name = hero.to_owned();
+        // A Hero against two Monster cards has two labels: the first tells.
+        label.hero = (en.group == 0).then_some(en.hero);
         label.hover = format!("{hero} against {}: {hero}'s cards below, the Monster's above.", foe.name());
         if c.engagements_of(en.hero).count() > 1 {
             label.hover.push_str(&format!("\n{hero} resolves one pair in all, against either Monster card."));

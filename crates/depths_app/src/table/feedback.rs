@@ -1,10 +1,13 @@
 //! What just happened, told on the table as it happens: damage and healing
 //! numbers float up from the individual hit, a defeated individual says so,
 //! and the end of a fight is a banner in the middle of the table with the XP
-//! gained (or the loss) until the next click or a few seconds pass. All are
+//! gained until the next click or a few seconds pass (a lost game has its
+//! own sheet). All are
 //! reactions to the rules' events ([`crate::table_events::TableEvent`]).
 
-use bevy::{camera::visibility::RenderLayers, prelude::*, window::PrimaryWindow, window::RequestRedraw};
+use bevy::{
+    camera::visibility::RenderLayers, prelude::*, sprite::Text2dShadow, window::PrimaryWindow, window::RequestRedraw,
+};
 use depths_rules::Event;
 
 use super::{
@@ -49,7 +52,17 @@ const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
 fn row_at(geometry: &TableGeometry, foe: u8, row: u8) -> Option<Vec2> {
     let p = geometry.layout.as_ref()?.get(&format!("foe-{foe}"))?;
     let top = p.center.y - p.size.y / 2.0;
-    Some(Vec2::new(p.center.x + p.size.x * 0.25, top + FOE_HEAD + FOE_ROW * (f32::from(row) + 0.5)))
+    // Beside the row's health bar, where the number does not hide it.
+    Some(Vec2::new(p.center.x + p.size.x / 2.0 + 18.0, top + FOE_HEAD + FOE_ROW * (f32::from(row) + 0.5)))
+}
+
+fn foe_width(geometry: &TableGeometry, foe: u8) -> Option<f32> {
+    Some(geometry.layout.as_ref()?.get(&format!("foe-{foe}"))?.size.x)
+}
+
+/// Where Hero `hero`'s name lies over their pairs, if it is on the table.
+fn hero_at(geometry: &TableGeometry, hero: u8) -> Option<Vec2> {
+    geometry.heroes.iter().find(|(h, _)| *h == hero).map(|(_, at)| *at + Vec2::Y * 30.0)
 }
 
 /// The middle of the table.
@@ -77,13 +90,17 @@ fn spawn_feedback(
         let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color);
         let number = match event {
             Event::MonsterDamaged { foe, individual, amount, .. } => {
-                Some(float(format!("−{amount}"), row_at(&geometry, *foe, *individual), HURT))
+                Some(float(format!("-{amount}"), row_at(&geometry, *foe, *individual), HURT))
             }
             Event::MonsterHealed { foe, individual, amount } => {
                 Some(float(format!("+{amount}"), row_at(&geometry, *foe, *individual), HEAL))
             }
+            // Over the Hero's pairs on the table (the Hero mat shows it too).
+            Event::HeroDamaged { hero, amount } => Some(float(format!("-{amount}"), hero_at(&geometry, *hero), HURT)),
+            Event::HeroHealed { hero, amount } => Some(float(format!("+{amount}"), hero_at(&geometry, *hero), HEAL)),
             Event::IndividualDefeated { foe, individual } => {
-                Some(float("defeated".into(), row_at(&geometry, *foe, *individual).map(|p| p - Vec2::X * 60.0), GOLD))
+                let left = row_at(&geometry, *foe, *individual).zip(foe_width(&geometry, *foe));
+                Some(float("defeated".into(), left.map(|(p, w)| p - Vec2::X * (w - 20.0)), GOLD))
             }
             Event::CombatWon => {
                 title = Some(("Victory", GOLD));
@@ -93,10 +110,6 @@ fn spawn_feedback(
                 lines.push(format!("{name}: +{xp} XP"));
                 None
             }
-            Event::GameLost { .. } => {
-                title = Some(("Defeat", HURT));
-                None
-            }
             _ => None,
         };
         if let Some((text, Some(at), color)) = number {
@@ -104,8 +117,9 @@ fn spawn_feedback(
                 Name::new("Floating number"),
                 Floater { at, born: now, color },
                 Text2d::new(text),
-                text_font(&body, 24.0),
+                text_font(&body, 30.0),
                 TextColor(color),
+                Text2dShadow { offset: Vec2::new(2.0, -2.0), color: Color::BLACK },
                 Transform::from_translation(to_world(at, screen(&window)).extend(80.0)),
                 RenderLayers::layer(TABLE_LAYER),
                 Pickable::IGNORE,

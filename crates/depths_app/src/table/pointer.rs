@@ -15,9 +15,15 @@ use crate::{
     words::rule_error_text,
 };
 
-/// What the card under the pointer says, for the hover box.
+/// The card under the pointer and what it says, for the hover box.
 #[derive(Resource, Default, Debug, PartialEq, Eq)]
-pub struct Hovered(pub Option<String>);
+pub struct Hovered(pub Option<(Entity, String)>);
+
+impl Hovered {
+    pub fn text(&self) -> Option<&str> {
+        self.0.as_ref().map(|(_, t)| t.as_str())
+    }
+}
 
 /// Beyond this many pixels a press that moves is a drag, not a click.
 const CLICK_SLOP: f32 = 6.0;
@@ -26,7 +32,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Hovered>();
     // After Update's commands are in: a card spawned this frame answers the
     // pointer from the next event on.
-    app.add_systems(PostUpdate, attach_observers.run_if(in_state(Screen::Playing)));
+    app.add_systems(PostUpdate, (attach_observers, forget_gone).run_if(in_state(Screen::Playing)));
     app.add_systems(OnExit(Screen::Playing), |mut hovered: ResMut<Hovered>| hovered.0 = None);
 }
 
@@ -51,6 +57,18 @@ fn attach_observers(
     }
 }
 
+/// A card redrawn or gone from under a still pointer takes its text along.
+fn forget_gone(
+    mut hovered: ResMut<Hovered>,
+    cards: Query<(), With<TableCard>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if hovered.0.as_ref().is_some_and(|(e, _)| !cards.contains(*e)) {
+        hovered.0 = None;
+        redraw.write(RequestRedraw);
+    }
+}
+
 fn on_over(
     ev: On<Pointer<Over>>,
     mut cards: Query<&mut TableCard>,
@@ -60,7 +78,7 @@ fn on_over(
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     card.hovered = true;
     if !card.hover.is_empty() {
-        hovered.0 = Some(card.hover.clone());
+        hovered.0 = Some((ev.event_target(), card.hover.clone()));
     }
     redraw.write(RequestRedraw);
 }
@@ -73,7 +91,7 @@ fn on_out(
 ) {
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     card.hovered = false;
-    if hovered.0.as_ref() == Some(&card.hover) {
+    if hovered.0.as_ref().is_some_and(|(e, _)| *e == ev.event_target()) {
         hovered.0 = None;
     }
     redraw.write(RequestRedraw);
