@@ -78,6 +78,7 @@ impl Plugin for AppPlugin {
             table::cards::plugin,
             table::pointer::plugin,
             table::feedback::plugin,
+            table::reveal::plugin,
         ));
         app.add_plugins((icons::plugin, window_icon::plugin, saves::old_saves_plugin));
         #[cfg(feature = "dev-tools")]

@@ -174,3 +174,52 @@ fn at_the_smallest_window_the_combat_fits_without_overlaps() {
     let big = lay_out(&faces, Rect::new(300.0, 100.0, 1570.0, 1040.0)).card;
     assert!(big.y > small.y, "{big:?} <= {small:?}");
 }
+
+/// "Every card that is drawn or gained … appears large and readable": each
+/// drawn Feature / Legendary Location card, each Item and Ability gained and
+/// each Monster card of a new Combat is revealed with its rules text.
+#[test]
+fn every_card_drawn_or_gained_is_revealed_with_its_rules() {
+    use depths_app::table::reveal::reveals_for;
+    use depths_sim::{Bot, HeuristicBot};
+    let content = Content::builtin().unwrap();
+    let mut seen = std::collections::BTreeMap::<String, usize>::new();
+    for seed in 1..=6 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        for _ in 0..6000 {
+            if game.is_over() {
+                break;
+            }
+            // The careful bot gets far enough to buy and gain Abilities.
+            let a = HeuristicBot.choose(&game);
+            let events = game.apply(a).unwrap();
+            let cards = reveals_for(&game, &content, &events);
+            let wanted: usize = events
+                .iter()
+                .map(|e| match e {
+                    depths_rules::Event::CombatStarted { foes } => foes.len(),
+                    depths_rules::Event::CardDrawn { .. }
+                    | depths_rules::Event::ItemGained { .. }
+                    | depths_rules::Event::AbilityGained { .. } => 1,
+                    _ => 0,
+                })
+                .sum();
+            let told: usize = cards.iter().filter(|c| c.kind != "Test").count();
+            assert_eq!(told, wanted, "{events:?} revealed {cards:?}");
+            for c in &cards {
+                assert!(!c.title.is_empty() && c.rules.iter().any(|r| !r.trim().is_empty()), "{c:?}");
+                *seen.entry(c.kind.split(' ').next().unwrap().to_owned()).or_default() += 1;
+            }
+            // A Feature's test is told on its card.
+            if let Some(depths_rules::Event::TestResolved { target, .. }) =
+                events.iter().find(|e| matches!(e, depths_rules::Event::TestResolved { .. }))
+            {
+                let line = format!("against {target}");
+                assert!(cards.iter().any(|c| c.rules.iter().any(|r| r.contains(&line))), "{cards:?}");
+            }
+        }
+    }
+    for kind in ["Monster", "Feature", "Item", "Ability"] {
+        assert!(seen.get(kind).is_some_and(|n| *n > 0), "no {kind} revealed in six games: {seen:?}");
+    }
+}

@@ -563,10 +563,7 @@ fn sync_cards(
         }
     }
     geometry.numbered = super::faces::numbered(&faces);
-    geometry.heroes = faces
-        .iter()
-        .filter_map(|f| Some((f.hero?, layout.get(&f.key)?.center)))
-        .collect();
+    geometry.heroes = faces.iter().filter_map(|f| Some((f.hero?, layout.get(&f.key)?.center))).collect();
     geometry.offered = faces
         .iter()
         .flat_map(|f| f.action.iter().chain(f.rows.iter().filter_map(|r| r.action.as_ref())))

@@ -67,10 +67,7 @@ fn hero_at(geometry: &TableGeometry, hero: u8) -> Option<Vec2> {
 
 /// The middle of the table.
 fn middle(geometry: &TableGeometry, window: &Window) -> Vec2 {
-    geometry
-        .layout
-        .as_ref()
-        .map_or(Vec2::new(window.width(), window.height()) / 2.0, |l| l.area.center())
+    geometry.layout.as_ref().map_or(Vec2::new(window.width(), window.height()) / 2.0, |l| l.area.center())
 }
 
 fn spawn_feedback(

@@ -6,11 +6,13 @@
 //! [`faces`] says what lies where and what clicking it does (plain data,
 //! tested headless), [`layout`] where each card goes on screen, `cards`
 //! spawns and moves the entities, `pointer` turns Bevy picking (click,
-//! drag, hover) into the rules' `Action`s, and `feedback` tells what just
-//! happened (damage numbers, the end of a fight).
+//! drag, hover) into the rules' `Action`s, `feedback` tells what just
+//! happened (damage numbers, the end of a fight), and `reveal` shows each
+//! card drawn or gained large until dismissed.
 
 pub mod cards;
 pub mod faces;
 pub mod feedback;
 pub mod layout;
 pub mod pointer;
+pub mod reveal;

@@ -1,0 +1,327 @@
+//! Card reveals: every card drawn or gained — the Monster cards of a new
+//! Combat, a Feature or Legendary Location card, an Item, an Ability — is
+//! shown large in the middle of the table with its name, icon, rules text and
+//! flavour, until a click, Space, or the next action. A Feature's test is
+//! told on its card: the total, the target, passed or failed.
+//!
+//! [`reveals_for`] (what to show for a batch of events) is plain data, tested
+//! headless; the entities are a reaction to [`TableEvent`]s.
+
+use bevy::{
+    camera::visibility::RenderLayers,
+    picking::pointer::PointerButton,
+    prelude::*,
+    sprite::Anchor,
+    text::TextBounds,
+    window::{PrimaryWindow, RequestRedraw},
+};
+use depths_rules::{Content, Event, Game, combat::FoeCard};
+
+use super::cards::{TABLE_LAYER, TableGeometry, to_world};
+use crate::{
+    PlaySystems,
+    screens::Screen,
+    session::{GameContent, Session},
+    table_events::TableEvent,
+};
+
+/// One card to reveal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RevealCard {
+    /// "Monster", "Feature", "Item for Bren"…
+    pub kind: String,
+    pub title: String,
+    pub icon: (&'static str, String),
+    /// Its rules, one line each.
+    pub rules: Vec<String>,
+    pub flavour: String,
+}
+
+/// What a batch of events (one action's) reveals, in the state after it.
+pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<RevealCard> {
+    let mut out: Vec<RevealCard> = Vec::new();
+    for event in events {
+        match event {
+            Event::CombatStarted { .. } => {
+                let Some(c) = game.combat() else { continue };
+                for foe in &c.foes {
+                    let mut rules =
+                        vec![format!("{} · {} individual(s)", foe.difficulty.name(), foe.individuals.len())];
+                    let health: Vec<String> =
+                        foe.individuals.iter().map(|i| format!("{} {}", i.name, i.max_health)).collect();
+                    rules.push(format!("Health: {}", health.join(", ")));
+                    let (icon, flavour) = match &foe.card {
+                        FoeCard::Monster(m) => {
+                            rules.extend(m.abilities.iter().map(|a| a.text()));
+                            (("monsters", m.id.clone()), m.description.clone())
+                        }
+                        FoeCard::FinalEntity(fe) => {
+                            let parts = fe.parts().map(|p| (&p.name, &p.abilities));
+                            for (name, abilities) in parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]) {
+                                rules.extend(abilities.iter().map(|a| format!("{name}: {}", a.text())));
+                            }
+                            let lore = game.adventure().and_then(|a| a.final_entity_lore.clone());
+                            (("elements", "final_entity".to_owned()), lore.unwrap_or_default())
+                        }
+                    };
+                    out.push(RevealCard { kind: "Monster".into(), title: foe.name().to_owned(), icon, rules, flavour });
+                }
+            }
+            Event::CardDrawn { name } => {
+                let eco = content.ecologies.iter();
+                let feature = eco.clone().flat_map(|e| &e.features).find(|f| &f.name == name);
+                let legendary = eco.flat_map(|e| &e.legendary).find(|l| &l.name == name);
+                let (kind, icon, effects, flavour, xp) = match (feature, legendary) {
+                    (Some(f), _) => ("Feature", "feature", &f.effects, &f.description, f.xp),
+                    (_, Some(l)) => ("Legendary Location", "legendary_location", &l.effects, &l.description, l.xp),
+                    _ => continue,
+                };
+                let mut rules: Vec<String> = vec![content.effect_text(effects)];
+                if xp > 0 {
+                    rules.push(format!("Worth {xp} XP."));
+                }
+                out.push(RevealCard {
+                    kind: kind.into(),
+                    title: name.clone(),
+                    icon: ("elements", icon.to_owned()),
+                    rules,
+                    flavour: flavour.clone(),
+                });
+            }
+            Event::TestResolved { total, target, passed } => {
+                let verdict = if *passed { "passed" } else { "failed" };
+                let line = format!("Test: {total} against {target} — {verdict}.");
+                match out.iter_mut().rev().find(|r| r.kind == "Feature" || r.kind == "Legendary Location") {
+                    Some(card) => card.rules.push(line),
+                    None => out.push(RevealCard {
+                        kind: "Test".into(),
+                        title: if *passed { "Test passed".into() } else { "Test failed".into() },
+                        icon: ("elements", "feature".into()),
+                        rules: vec![line],
+                        flavour: String::new(),
+                    }),
+                }
+            }
+            Event::ItemGained { hero, name } => {
+                let Some(h) = game.heroes.get(usize::from(*hero)) else { continue };
+                let Some(item) = h.items.iter().find(|i| &i.card.name == name).map(|i| &i.card) else { continue };
+                let mut rules = Vec::new();
+                let hands = match item.hands {
+                    0 => String::new(),
+                    1 => "1 hand".into(),
+                    n => format!("{n} hands"),
+                };
+                let mut facts: Vec<String> = vec![hands];
+                if item.magic {
+                    facts.push("Magic".into());
+                }
+                if item.armor > 0 {
+                    facts.push(format!("Armor {}", item.armor));
+                }
+                if let Some(u) = item.uses {
+                    facts.push(format!("{u} uses"));
+                }
+                facts.push(format!("{} XP", item.xp));
+                facts.retain(|f| !f.is_empty());
+                rules.push(facts.join(" · "));
+                rules.extend(item.abilities.iter().map(|a| a.text()));
+                if !item.add_cards.is_empty() {
+                    let cards: Vec<String> = item.add_cards.iter().map(u8::to_string).collect();
+                    rules.push(format!("Adds Action Cards {} to {}'s deck.", cards.join(", "), h.name()));
+                }
+                out.push(RevealCard {
+                    kind: format!("Item for {}", h.name()),
+                    title: name.clone(),
+                    icon: ("ui", "item".into()),
+                    rules,
+                    flavour: item.description.clone(),
+                });
+            }
+            Event::AbilityGained { hero, name } => {
+                let Some(h) = game.heroes.get(usize::from(*hero)) else { continue };
+                let Some((_, ability)) = h.abilities().find(|(_, a)| &a.name == name) else { continue };
+                out.push(RevealCard {
+                    kind: format!("Ability for {}", h.name()),
+                    title: name.clone(),
+                    icon: ("ui", "ability".into()),
+                    rules: vec![ability.text()],
+                    flavour: String::new(),
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The cards being revealed, on top of the table.
+#[derive(Component, Debug)]
+pub struct RevealSet;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (reveal.in_set(PlaySystems::Present), dismiss_with_space.in_set(PlaySystems::Input))
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+}
+
+const CARD: Vec2 = Vec2::new(300.0, 400.0);
+const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
+const TEXT: Color = Color::srgb(0.96, 0.93, 0.86);
+const MUTED: Color = Color::srgb(0.72, 0.68, 0.60);
+
+fn reveal(
+    mut commands: Commands,
+    mut events: MessageReader<TableEvent>,
+    session: Res<Session>,
+    content: Option<Res<GameContent>>,
+    shown: Query<Entity, With<RevealSet>>,
+    geometry: Res<TableGeometry>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+    icons: Option<Res<crate::icons::Icons>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let batch: Vec<Event> = events.read().map(|TableEvent(e)| e.clone()).collect();
+    if batch.is_empty() {
+        return;
+    }
+    // The next action takes the last reveal away.
+    for e in &shown {
+        commands.entity(e).despawn();
+    }
+    let Some(content) = content else { return };
+    let cards = reveals_for(&session.game, &content.0, &batch);
+    if cards.is_empty() {
+        redraw.write(RequestRedraw);
+        return;
+    }
+    let screen = Vec2::new(window.width(), window.height());
+    let area = geometry.layout.as_ref().map_or(Rect::from_corners(Vec2::ZERO, screen), |l| l.area);
+    // Side by side, shrunk to fit the free area.
+    let n = cards.len().min(4);
+    let scale = ((area.width() - 40.0) / (n as f32 * (CARD.x + 16.0))).min((area.height() - 60.0) / CARD.y).min(1.0);
+    let center = to_world(area.center(), screen);
+    let title_font = ui_assets.as_ref().map(|a| a.title_font.clone());
+    let body_font = ui_assets.as_ref().map(|a| a.body_font.clone());
+    let font = |f: &Option<Handle<Font>>, px: f32| {
+        let mut t = TextFont { font_size: FontSize::Px(px), ..default() };
+        if let Some(h) = f {
+            t.font = h.clone().into();
+        }
+        t
+    };
+    let layer = RenderLayers::layer(TABLE_LAYER);
+    commands
+        .spawn((
+            Name::new("Reveal"),
+            RevealSet,
+            Transform::from_translation(center.extend(95.0)).with_scale(Vec3::new(scale, scale, 1.0)),
+            Visibility::Inherited,
+            layer.clone(),
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|c| {
+            // A veil over the table: a click anywhere on it dismisses.
+            c.spawn((
+                Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.55), area.size() / scale),
+                Transform::from_xyz(0.0, 0.0, 0.0),
+                layer.clone(),
+                Pickable::default(),
+            ))
+            .observe(dismiss_on_click);
+            let width = n as f32 * (CARD.x + 16.0) - 16.0;
+            for (i, card) in cards.iter().take(n).enumerate() {
+                let x = -width / 2.0 + CARD.x / 2.0 + i as f32 * (CARD.x + 16.0);
+                let at = |y: f32, z: f32| Transform::from_xyz(x, y, z);
+                c.spawn((Sprite::from_color(GOLD, CARD + Vec2::splat(6.0)), at(0.0, 0.1), layer.clone()));
+                c.spawn((Sprite::from_color(Color::srgb(0.12, 0.10, 0.08), CARD), at(0.0, 0.2), layer.clone()));
+                let top = CARD.y / 2.0;
+                c.spawn((
+                    Text2d::new(card.kind.to_uppercase()),
+                    font(&body_font, 13.0),
+                    TextColor(MUTED),
+                    at(top - 22.0, 0.3),
+                    layer.clone(),
+                ));
+                c.spawn((
+                    Text2d::new(card.title.clone()),
+                    font(&title_font, 28.0),
+                    TextColor(GOLD),
+                    TextLayout::justify(Justify::Center),
+                    TextBounds::new_horizontal(CARD.x - 24.0),
+                    Anchor::TOP_CENTER,
+                    at(top - 38.0, 0.3),
+                    layer.clone(),
+                ));
+                if let Some(image) = icons.as_ref().and_then(|i| i.image(card.icon.0, &card.icon.1)) {
+                    let sprite = Sprite { image, color: GOLD, custom_size: Some(Vec2::splat(64.0)), ..default() };
+                    c.spawn((sprite, at(top - 140.0, 0.3), layer.clone()));
+                }
+                let mut text = card.rules.join("\n");
+                if !card.flavour.is_empty() {
+                    text.push_str("\n\n");
+                }
+                c.spawn((
+                    Text2d::new(text),
+                    font(&body_font, 15.0),
+                    TextColor(TEXT),
+                    TextLayout::justify(Justify::Left),
+                    TextBounds::new_horizontal(CARD.x - 32.0),
+                    Anchor::TOP_CENTER,
+                    at(top - 186.0, 0.3),
+                    layer.clone(),
+                ));
+                if !card.flavour.is_empty() {
+                    c.spawn((
+                        Text2d::new(card.flavour.clone()),
+                        font(&body_font, 13.0),
+                        TextColor(MUTED),
+                        TextLayout::justify(Justify::Left),
+                        TextBounds::new_horizontal(CARD.x - 32.0),
+                        Anchor::BOTTOM_CENTER,
+                        at(-top + 34.0, 0.3),
+                        layer.clone(),
+                    ));
+                }
+            }
+            c.spawn((
+                Text2d::new("Click or press Space to continue"),
+                font(&body_font, 14.0),
+                TextColor(MUTED),
+                Transform::from_xyz(0.0, -CARD.y / 2.0 - 22.0, 0.3),
+                layer.clone(),
+            ));
+        });
+    redraw.write(RequestRedraw);
+}
+
+fn dismiss_on_click(
+    ev: On<Pointer<Click>>,
+    mut commands: Commands,
+    shown: Query<Entity, With<RevealSet>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if ev.event.button != PointerButton::Primary {
+        return;
+    }
+    for e in &shown {
+        commands.entity(e).despawn();
+    }
+    redraw.write(RequestRedraw);
+}
+
+fn dismiss_with_space(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    shown: Query<Entity, With<RevealSet>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if keys.just_pressed(KeyCode::Space) && !shown.is_empty() {
+        for e in &shown {
+            commands.entity(e).despawn();
+        }
+        redraw.write(RequestRedraw);
+    }
+}
