@@ -49,7 +49,9 @@ const GOOD: egui::Color32 = egui::Color32::from_rgb(0x8f, 0xd1, 0x7a);
 const BAD: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x5a, 0x4a);
 
 /// Buttons for legal actions; remembers which were shown and what was clicked.
-struct Choices {
+struct Choices<'a> {
+    /// To say why a greyed-out button is refused, in the rules' words.
+    session: Option<&'a Session>,
     legal: Vec<Action>,
     shown: Vec<Action>,
     chosen: Vec<Action>,
@@ -60,7 +62,7 @@ struct Choices {
     pressed: Option<u8>,
 }
 
-impl Choices {
+impl Choices<'_> {
     fn is_legal(&self, a: &Action) -> bool {
         self.legal.contains(a)
     }
@@ -79,7 +81,12 @@ impl Choices {
             }
             None => egui::Button::new(label),
         };
-        let clicked = ui.add_enabled(legal, button).clicked() || key.is_some_and(|n| self.pressed == Some(n));
+        let mut response = ui.add_enabled(legal, button);
+        if !legal && let Some(session) = self.session {
+            // "Every greyed-out button says why": the rules' own refusal.
+            response = response.on_disabled_hover_text(crate::table::pointer::refusal(session, &a));
+        }
+        let clicked = response.clicked() || key.is_some_and(|n| self.pressed == Some(n));
         if clicked {
             self.chosen.push(a.clone());
         }
@@ -129,7 +136,8 @@ fn game_ui(
     let pressed = number_key(ctx);
     // Behind the curtain each player acts for their own Heroes.
     let legal = crate::table::cards::legal_at_table(&session);
-    let mut c = Choices { legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
+    let mut c =
+        Choices { session: Some(&session), legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
     // The cards on the table take the first numbers; egui's buttons the next.
     let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.as_slice() } else { &[] };
     if let Some(a) = pressed.and_then(|n| on_table.get(usize::from(n) - 1)) {
@@ -576,7 +584,8 @@ mod tests {
         let mut output = ctx.run_ui(input, |ui| {
             let pressed = number_key(ui.ctx());
             let legal = vec![Action::DrawTile, Action::FinishLevelUp];
-            let mut c = Choices { legal, shown: Vec::new(), chosen: Vec::new(), next_key: Some(1), pressed };
+            let mut c =
+                Choices { session: None, legal, shown: Vec::new(), chosen: Vec::new(), next_key: Some(1), pressed };
             c.button(ui, Action::DrawTile, "draw");
             c.button(ui, Action::CancelPurchase, "not legal");
             c.button(ui, Action::FinishLevelUp, "finish");
