@@ -202,6 +202,39 @@ pub struct Adventure {
     /// being made.
     #[serde(default)]
     pub setting_up: bool,
+    /// Cards the players put back at the bottom of the Item and Ability decks.
+    #[serde(default)]
+    pub known_at_bottom: KnownAtBottom,
+}
+
+/// How many cards at the bottom of each class's Item and Ability deck the
+/// players know: those they saw and put back there ("Items not selected are
+/// put on the bottom of the Item Deck", "place the other at the bottom of
+/// their Ability pile"). Cards leave these decks only from the top, so a
+/// count stays right until the deck is shorter than it; then every card left
+/// is a known one.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownAtBottom {
+    /// Per class (Fighter, Wizard, Rogue).
+    pub items: [u8; 3],
+    pub abilities: [u8; 3],
+}
+
+impl Adventure {
+    /// Puts a seen Item Card at the bottom of class deck `deck`.
+    pub fn put_under_item_deck(&mut self, deck: usize, card: ItemCard) {
+        let known = &mut self.known_at_bottom.items[deck];
+        *known = (*known).min(self.item_decks[deck].len() as u8).saturating_add(1);
+        self.item_decks[deck].insert(0, card);
+    }
+
+    /// Puts a seen Ability Card at the bottom of its class's deck.
+    pub fn put_under_ability_deck(&mut self, card: AbilityCard) {
+        let deck = class_index(card.class);
+        let known = &mut self.known_at_bottom.abilities[deck];
+        *known = (*known).min(self.ability_decks[deck].len() as u8).saturating_add(1);
+        self.ability_decks[deck].insert(0, card);
+    }
 }
 
 pub fn class_index(c: HeroClass) -> usize {

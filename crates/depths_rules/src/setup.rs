@@ -86,6 +86,7 @@ impl Game {
             final_entity_lore: None,
             encounter: None,
             setting_up: false,
+            known_at_bottom: Default::default(),
         }));
         // "Starting at a Lower Ecology": Abilities by the Level Up process, then Items.
         let (abilities, items) = match start {
