@@ -52,11 +52,12 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// What the chance is of, after "chance": "to win this fight".
     pub fn name(&self) -> &'static str {
         match self {
-            Kind::Fight { .. } => "win this fight",
-            Kind::DeadEnd { .. } => "a later tile finds no place",
-            Kind::Game => "win the game",
+            Kind::Fight { .. } => "to win this fight",
+            Kind::DeadEnd { .. } => "that a later tile of this Ecology finds no place",
+            Kind::Game => "to win the game",
         }
     }
 }
