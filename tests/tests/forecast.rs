@@ -110,6 +110,22 @@ fn a_forecast_is_for_its_situation_only() {
 }
 
 #[test]
+fn a_forecaster_can_run_in_a_background_task() {
+    fn send<T: Send + 'static>(_: &T) {}
+    let g = new_game(9);
+    let mut f = Forecaster::new(&g, Kind::Game, 2);
+    send(&f);
+    let f = std::thread::spawn(move || {
+        f.run_for(std::time::Duration::from_millis(1));
+        f
+    })
+    .join()
+    .unwrap();
+    assert!(f.estimate().playouts >= 1);
+    assert!(f.playouts_per_second() > 0.0);
+}
+
+#[test]
 fn playouts_are_dealt_from_different_seeds() {
     let seeds: std::collections::BTreeSet<u64> = (0..1000).map(|i| playout_seed(42, i)).collect();
     assert_eq!(seeds.len(), 1000);
