@@ -2,6 +2,8 @@
 //! Ecology"), the state of the Ecology in play, the XP pool, Keys, the decks
 //! of Items and Abilities, and the choices play waits for.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::Ecology;
@@ -177,7 +179,9 @@ pub struct AdventureRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Adventure {
     pub options: GameOptions,
-    pub content: Content,
+    /// Every card of the game, shared by the copies of a game (a forecast
+    /// copies the game for every playout); saved as the cards themselves.
+    pub content: Arc<Content>,
     pub ecology: EcologyState,
     pub xp_pool: Vec<XpCard>,
     pub keys: u8,

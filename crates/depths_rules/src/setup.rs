@@ -71,7 +71,7 @@ impl Game {
         let start_with_ability = options.variants.start_with_ability;
         game.adventure = Some(Box::new(Adventure {
             options,
-            content,
+            content: std::sync::Arc::new(content),
             ecology,
             xp_pool: Vec::new(),
             keys,
