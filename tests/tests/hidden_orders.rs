@@ -144,6 +144,27 @@ fn a_card_retrieved_onto_the_draw_pile_stays_on_top() {
 }
 
 #[test]
+fn a_shuffle_forgets_the_cards_known_on_top() {
+    let mut g = new_game(14);
+    let mut rng = depths_rules::GameRng::from_seed(1);
+    let hero = &mut g.heroes[1];
+    let card = hero.draw_card().unwrap();
+    hero.put_on_draw_pile(card);
+    assert_eq!(hero.known_on_top, 1);
+    // "Shuffle the Discard Pile to form a new Draw Pile."
+    hero.reshuffle_discard(&mut rng);
+    assert_eq!(hero.known_on_top, 0);
+    // A card searched out of the Draw Pile (Store Power) from under the known
+    // ones leaves them known; the known card itself, once taken, is no more.
+    hero.put_on_draw_pile(card);
+    let top = hero.draw.len() - 1;
+    hero.take_from_draw(0);
+    assert_eq!(hero.known_on_top, 1);
+    hero.take_from_draw(top - 1);
+    assert_eq!(hero.known_on_top, 0);
+}
+
+#[test]
 fn features_revealed_and_put_back_in_order_stay_in_that_order() {
     let mut g = new_game(10);
     let eco = &mut g.adventure.as_deref_mut().unwrap().ecology;
