@@ -2,6 +2,7 @@
 //! stacked (fixed-order) decks, in the spirit of the rulebook's examples.
 
 pub mod fixture;
+pub mod hidden;
 pub mod properties;
 
 use depths_rules::action_card::{ActionCard, MonsterDeck};

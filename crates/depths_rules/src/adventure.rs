@@ -2,6 +2,8 @@
 //! Ecology"), the state of the Ecology in play, the XP pool, Keys, the decks
 //! of Items and Abilities, and the choices play waits for.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::Ecology;
@@ -177,7 +179,10 @@ pub struct AdventureRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Adventure {
     pub options: GameOptions,
-    pub content: Content,
+    /// Every card of the game, shared by the copies of a game (a forecast
+    /// copies the game for every playout); saved as the cards themselves.
+    #[serde(with = "shared_content")]
+    pub content: Arc<Content>,
     pub ecology: EcologyState,
     pub xp_pool: Vec<XpCard>,
     pub keys: u8,
@@ -202,6 +207,39 @@ pub struct Adventure {
     /// being made.
     #[serde(default)]
     pub setting_up: bool,
+    /// Cards the players put back at the bottom of the Item and Ability decks.
+    #[serde(default)]
+    pub known_at_bottom: KnownAtBottom,
+}
+
+/// How many cards at the bottom of each class's Item and Ability deck the
+/// players know: those they saw and put back there ("Items not selected are
+/// put on the bottom of the Item Deck", "place the other at the bottom of
+/// their Ability pile"). Cards leave these decks only from the top, so a
+/// count stays right until the deck is shorter than it; then every card left
+/// is a known one.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownAtBottom {
+    /// Per class (Fighter, Wizard, Rogue).
+    pub items: [u8; 3],
+    pub abilities: [u8; 3],
+}
+
+impl Adventure {
+    /// Puts a seen Item Card at the bottom of class deck `deck`.
+    pub fn put_under_item_deck(&mut self, deck: usize, card: ItemCard) {
+        let known = &mut self.known_at_bottom.items[deck];
+        *known = (*known).min(self.item_decks[deck].len() as u8).saturating_add(1);
+        self.item_decks[deck].insert(0, card);
+    }
+
+    /// Puts a seen Ability Card at the bottom of its class's deck.
+    pub fn put_under_ability_deck(&mut self, card: AbilityCard) {
+        let deck = class_index(card.class);
+        let known = &mut self.known_at_bottom.abilities[deck];
+        *known = (*known).min(self.ability_decks[deck].len() as u8).saturating_add(1);
+        self.ability_decks[deck].insert(0, card);
+    }
 }
 
 pub fn class_index(c: HeroClass) -> usize {
@@ -223,4 +261,23 @@ pub enum Encountering {
     Campfire,
     StairGuardian,
     FinalEntity,
+}
+
+/// Saves the shared cards as the cards themselves. (serde's own `rc`
+/// feature would do the same, but switching a feature of serde rebuilds every
+/// crate that uses it, the client's engine included.)
+mod shared_content {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::content::Content;
+
+    pub fn serialize<S: Serializer>(content: &Arc<Content>, s: S) -> Result<S::Ok, S::Error> {
+        content.as_ref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Content>, D::Error> {
+        Content::deserialize(d).map(Arc::new)
+    }
 }

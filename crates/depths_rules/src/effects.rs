@@ -161,7 +161,7 @@ impl Game {
                 let hero = &mut self.heroes[h as usize];
                 if let Some(i) = hero.discard.iter().position(|c| c.id == id) {
                     let card = hero.discard.remove(i);
-                    hero.draw.push(card);
+                    hero.put_on_draw_pile(card);
                 }
             }
             Effect::RefreshSpells => match acting {
@@ -209,7 +209,7 @@ impl Game {
             Effect::StorePower => {
                 for h in &mut self.heroes {
                     if let Some(i) = h.draw.iter().position(|c| c.power) {
-                        let card = h.draw.remove(i);
+                        let card = h.take_from_draw(i);
                         h.stored_power.push(card);
                     } else if let Some(i) = h.discard.iter().position(|c| c.power) {
                         let card = h.discard.remove(i);

@@ -153,6 +153,10 @@ pub struct Hero {
     pub out_of_deck: Vec<ActionCard>,
     pub items: Vec<OwnedItem>,
     pub abilities: Vec<OwnedAbility>,
+    /// How many cards on top of the Draw Pile the players know (put there
+    /// face up by Retrieve); the rest of the Draw Pile's order is hidden.
+    #[serde(default)]
+    pub known_on_top: u8,
 }
 
 /// The id of the Power Card that joins a class's deck only at level 3 (the
@@ -194,6 +198,7 @@ impl Hero {
             out_of_deck,
             items: Vec::new(),
             abilities: Vec::new(),
+            known_on_top: 0,
         }
     }
 
@@ -219,6 +224,7 @@ impl Hero {
     /// replacement ("Drawing & Storing Power Cards"). Never reshuffles.
     pub fn draw_card(&mut self) -> Option<ActionCard> {
         while let Some(card) = self.draw.pop() {
+            self.known_on_top = self.known_on_top.saturating_sub(1);
             if card.power {
                 self.stored_power.push(card);
             } else {
@@ -231,7 +237,28 @@ impl Hero {
     /// Shuffle the Discard Pile to form a new Draw Pile.
     pub fn reshuffle_discard(&mut self, rng: &mut GameRng) {
         self.draw.append(&mut self.discard);
+        self.shuffle_draw(rng);
+    }
+
+    /// Shuffles the Draw Pile: afterwards no card's place in it is known.
+    pub fn shuffle_draw(&mut self, rng: &mut GameRng) {
         rng.shuffle(&mut self.draw);
+        self.known_on_top = 0;
+    }
+
+    /// Puts a card face up on top of the Draw Pile (Retrieve): its place is known.
+    pub fn put_on_draw_pile(&mut self, card: ActionCard) {
+        self.draw.push(card);
+        self.known_on_top = self.known_on_top.saturating_add(1);
+    }
+
+    /// Takes the card at `index` out of the Draw Pile, keeping count of the
+    /// known cards on top.
+    pub fn take_from_draw(&mut self, index: usize) -> ActionCard {
+        if index >= self.draw.len() - usize::from(self.known_on_top).min(self.draw.len()) {
+            self.known_on_top -= 1;
+        }
+        self.draw.remove(index)
     }
 
     /// Every ability the Hero can use now: mat, Ability Cards, Equipped Items.

@@ -32,7 +32,7 @@ impl Game {
         if !options.is_empty() && !options.iter().any(|o| keepable(self, o)) {
             for o in options.drain(..) {
                 let deck = class_index(o.deck.unwrap_or(mat.class));
-                self.adv_mut().item_decks[deck].insert(0, o);
+                self.adv_mut().put_under_item_deck(deck, o);
             }
         }
         match options.len() {
@@ -68,7 +68,7 @@ impl Game {
                 self.adv_mut().pending.insert(0, Pending::RemoveCards { hero: h, count: removable });
             } else {
                 let hero = &mut self.heroes[h as usize];
-                self.rng.shuffle(&mut hero.draw);
+                hero.shuffle_draw(&mut self.rng);
             }
         }
         let hero = &mut self.heroes[h as usize];
@@ -94,7 +94,7 @@ impl Game {
         let keep = options.remove(index);
         for other in options {
             let deck = class_index(other.deck.unwrap_or(self.heroes[hero as usize].mat.class));
-            self.adv_mut().item_decks[deck].insert(0, other);
+            self.adv_mut().put_under_item_deck(deck, other);
         }
         let mat_class = self.heroes[hero as usize].mat.class;
         let to = if keep.deck != Some(mat_class) && !keep.add_cards.is_empty() {
@@ -118,7 +118,7 @@ impl Game {
         let Some(Pending::RemoveCards { hero, count }) = self.adv_mut().pending.first().cloned() else { return };
         let h = &mut self.heroes[hero as usize];
         if let Some(i) = h.draw.iter().position(|c| c.id == card) {
-            let c = h.draw.remove(i);
+            let c = h.take_from_draw(i);
             h.out_of_deck.push(c);
         }
         if count > 1 && !h.draw.is_empty() {
@@ -126,7 +126,7 @@ impl Game {
         } else {
             self.adv_mut().pending.remove(0);
             let h = &mut self.heroes[hero as usize];
-            self.rng.shuffle(&mut h.draw);
+            h.shuffle_draw(&mut self.rng);
         }
     }
 

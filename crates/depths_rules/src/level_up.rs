@@ -28,7 +28,7 @@ impl Game {
             {
                 let card = hero.out_of_deck.remove(i);
                 hero.draw.push(card);
-                self.rng.shuffle(&mut hero.draw);
+                hero.shuffle_draw(&mut self.rng);
             }
         }
         events.push(Event::LevelUp { level: self.heroes[0].level });
@@ -89,7 +89,7 @@ impl Game {
         let keep = options.remove(index);
         events.push(Event::AbilityGained { hero, name: keep.ability.name.clone() });
         for other in options {
-            self.adv_mut().ability_decks[class_index(other.class)].insert(0, other);
+            self.adv_mut().put_under_ability_deck(other);
         }
         self.heroes[hero as usize].abilities.push(OwnedAbility { card: keep, exhausted: false });
     }

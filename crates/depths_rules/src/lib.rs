@@ -24,6 +24,7 @@ pub mod feature;
 pub mod game;
 pub mod health_track;
 pub mod hero;
+pub mod hidden_orders;
 pub mod items;
 pub mod legendary_location;
 pub mod level_up;

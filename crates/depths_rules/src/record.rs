@@ -105,8 +105,8 @@ impl Game {
                 hero.stored_power = r.stored.clone();
                 hero.out_of_deck = r.out_of_deck.clone();
             }
-            game.rng.shuffle(&mut deck);
             hero.draw = deck;
+            hero.shuffle_draw(&mut game.rng);
             hero.hand.clear();
             hero.discard.clear();
         }

@@ -71,7 +71,7 @@ impl Game {
         let start_with_ability = options.variants.start_with_ability;
         game.adventure = Some(Box::new(Adventure {
             options,
-            content,
+            content: std::sync::Arc::new(content),
             ecology,
             xp_pool: Vec::new(),
             keys,
@@ -86,6 +86,7 @@ impl Game {
             final_entity_lore: None,
             encounter: None,
             setting_up: false,
+            known_at_bottom: Default::default(),
         }));
         // "Starting at a Lower Ecology": Abilities by the Level Up process, then Items.
         let (abilities, items) = match start {

@@ -108,6 +108,12 @@ pub fn run() -> Result<(), String> {
         remaining.iter().map(|t| f.legal_placements(t).len()).sum::<usize>()
     });
     time("accessible areas, one recomputation", 5_000, || m.accessible_areas().len());
+    let mut seed = 0;
+    time(&format!("a determinized copy of the {tiles}-tile game (every hidden order dealt afresh)"), 500, || {
+        seed += 1;
+        map.determinized(seed)
+    });
+    time("a plain copy of the same game", 500, || map.clone());
     let (us, n) = worst_combat_call(&content)?;
     println!("slowest legal_actions call, 3 Heroes against 2 Monster Cards: {us:.1} µs ({n} actions)");
     let text = map.save_json();

@@ -3,7 +3,9 @@
 
 pub mod bench;
 pub mod bot;
+pub mod forecast;
 pub mod sim;
 
 pub use bot::{Bot, HeuristicBot, RandomBot};
+pub use forecast::{Estimate, Figure, Forecaster, Kind};
 pub use sim::{BotKind, GameResult, play_many, play_one, summary};

@@ -1,36 +1,133 @@
 //! `depths-sim`: play many seeded games with a bot, print the census of the
-//! content, replay one game, or run the benchmarks.
+//! content, replay one game, run the benchmarks, or forecast a situation.
 
-use depths_rules::{Content, Ecology, GameOptions, Variants};
-use depths_sim::{BotKind, bench, sim};
+use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage:
-  depths-sim play [--games N] [--seed S] [--heroes bren,sil] [--bot heuristic|random]
-                  [--start ruins|caverns|sub] [--variant name,...] [--threads T] [--json]
-  depths-sim play --replay SEED [same options]   print that game's action log
-  depths-sim census [--json]
-  depths-sim bench
-variants: random_campfire_healing no_level_up_heal locked_chests start_with_ability
-          six_keys keys_each_ecology one_dead_end double_healing";
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use depths_rules::{Action, Content, Ecology, Game, GameOptions, Phase, Stage, Variants};
+use depths_sim::forecast::{Forecaster, Kind};
+use depths_sim::{Bot, BotKind, HeuristicBot, bench, sim};
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Err(e) = run(&args) {
-        eprintln!("depths-sim: {e}\n{USAGE}");
-        std::process::exit(2);
+#[derive(Parser)]
+#[command(name = "depths-sim", about = "Headless play, content census, benchmarks and forecasts for Forgotten Depths")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play many seeded games with a bot and sum up what happened.
+    Play {
+        #[command(flatten)]
+        game: GameArgs,
+        /// How many games (seeds SEED, SEED+1, …).
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// The first seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = BotArg::Heuristic)]
+        bot: BotArg,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print that one game's action log instead.
+        #[arg(long, value_name = "SEED")]
+        replay: Option<u64>,
+        /// The summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Counts read from the content, and where they differ from the rulebook.
+    Census {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Throughput and worst-case rule calls.
+    Bench,
+    /// Forecast a situation by playouts on determinized games: the figures,
+    /// their 95% ±, the playouts per second and the time to a stable figure.
+    Forecast {
+        #[command(flatten)]
+        game: GameArgs,
+        /// The game's seed (its real hidden orders, which the forecast never reads).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Which situation of that game, reached by the careful bot: the new
+        /// game (chance to win the game), the first tile in hand after
+        /// --tiles placed (chance a later tile of the Ecology finds no place),
+        /// or just before the first Encounter that starts a Combat (chance to
+        /// win the fight, damage to each Hero).
+        #[arg(long, value_enum, default_value_t = At::Start)]
+        at: At,
+        /// With --at tile: tiles placed before the one in hand.
+        #[arg(long, default_value_t = 5)]
+        tiles: u32,
+        /// Playouts to run.
+        #[arg(long, default_value_t = 1000)]
+        playouts: u64,
+        /// The forecast's own seed (the playouts' deals).
+        #[arg(long, default_value_t = 1)]
+        forecast_seed: u64,
+        /// The figure counts as stable once its 95% ± falls under this many
+        /// percentage points.
+        #[arg(long, default_value_t = 2.0)]
+        stable_under: f64,
+    },
+}
+
+/// The options of a new game.
+#[derive(Args)]
+struct GameArgs {
+    /// Hero ids, comma-separated.
+    #[arg(long, default_value = "bren,sil", value_delimiter = ',')]
+    heroes: Vec<String>,
+    /// The Ecology to start in: ruins, caverns, sub (or subterranean).
+    #[arg(long, default_value = "ruins", value_parser = parse_ecology)]
+    start: Ecology,
+    /// Variants, comma-separated: random_campfire_healing no_level_up_heal
+    /// locked_chests start_with_ability six_keys keys_each_ecology
+    /// one_dead_end double_healing.
+    #[arg(long, default_value = "", value_parser = parse_variants)]
+    variant: Variants,
+    /// Play alternate Heroes with their Primary class only.
+    #[arg(long)]
+    single_classed: bool,
+}
+
+impl GameArgs {
+    fn options(&self) -> GameOptions {
+        GameOptions {
+            heroes: self.heroes.clone(),
+            start: self.start,
+            variants: self.variant,
+            single_classed: self.single_classed,
+            seed: 0,
+        }
     }
 }
 
-fn content() -> Result<Content, String> {
-    Content::builtin().map_err(|e| format!("content: {e}"))
+#[derive(Clone, Copy, ValueEnum)]
+enum BotArg {
+    Heuristic,
+    Random,
 }
 
-fn value<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum At {
+    Start,
+    Tile,
+    Combat,
 }
 
-fn number(args: &[String], name: &str, default: u64) -> Result<u64, String> {
-    value(args, name).map_or(Ok(default), |v| v.parse().map_err(|_| format!("{name} needs a number, got {v}")))
+fn parse_ecology(name: &str) -> Result<Ecology, String> {
+    match name {
+        "ruins" => Ok(Ecology::Ruins),
+        "caverns" => Ok(Ecology::Caverns),
+        "sub" | "subterranean" => Ok(Ecology::Subterranean),
+        other => Err(format!("unknown Ecology {other}")),
+    }
 }
 
 pub fn parse_variants(list: &str) -> Result<Variants, String> {
@@ -52,22 +149,20 @@ pub fn parse_variants(list: &str) -> Result<Variants, String> {
     Ok(v)
 }
 
-fn options(args: &[String]) -> Result<GameOptions, String> {
-    let heroes: Vec<String> = value(args, "--heroes").unwrap_or("bren,sil").split(',').map(str::to_string).collect();
-    let start = match value(args, "--start").unwrap_or("ruins") {
-        "ruins" => Ecology::Ruins,
-        "caverns" => Ecology::Caverns,
-        "sub" | "subterranean" => Ecology::Subterranean,
-        other => return Err(format!("unknown Ecology {other}")),
-    };
-    let variants = parse_variants(value(args, "--variant").unwrap_or(""))?;
-    Ok(GameOptions { heroes, start, variants, single_classed: args.iter().any(|a| a == "--single-classed"), seed: 0 })
+fn main() {
+    if let Err(e) = run(Cli::parse()) {
+        eprintln!("depths-sim: {e}");
+        std::process::exit(2);
+    }
 }
 
-fn run(args: &[String]) -> Result<(), String> {
-    let json = args.iter().any(|a| a == "--json");
-    match args.first().map(String::as_str) {
-        Some("census") => {
+fn content() -> Result<Content, String> {
+    Content::builtin().map_err(|e| format!("content: {e}"))
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Census { json } => {
             let c = content()?;
             let census = c.census();
             if json {
@@ -80,16 +175,14 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             Ok(())
         }
-        Some("play") => {
+        Command::Play { game, games, seed, bot, threads, replay, json } => {
             let c = content()?;
-            let opts = options(args)?;
-            let bot = match value(args, "--bot").unwrap_or("heuristic") {
-                "heuristic" => BotKind::Heuristic,
-                "random" => BotKind::Random,
-                other => return Err(format!("unknown bot {other}")),
+            let opts = game.options();
+            let bot = match bot {
+                BotArg::Heuristic => BotKind::Heuristic,
+                BotArg::Random => BotKind::Random,
             };
-            if let Some(seed) = value(args, "--replay") {
-                let seed: u64 = seed.parse().map_err(|_| "--replay needs a seed".to_string())?;
+            if let Some(seed) = replay {
                 let (result, log) = sim::play_one(&c, opts, seed, bot, true);
                 for (i, a) in log.iter().enumerate() {
                     println!("{i:5} {}", serde_json::to_string(a).unwrap_or_default());
@@ -97,11 +190,9 @@ fn run(args: &[String]) -> Result<(), String> {
                 println!("{result:?}");
                 return Ok(());
             }
-            let games = number(args, "--games", 100)?;
-            let seed = number(args, "--seed", 1)?;
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let threads = number(args, "--threads", cores as u64)? as usize;
-            let started = std::time::Instant::now();
+            let threads = threads.unwrap_or(cores);
+            let started = Instant::now();
             let results = sim::play_many(&c, &opts, seed, games, bot, threads);
             let s = sim::summary(&results, started.elapsed().as_secs_f64());
             if json {
@@ -111,8 +202,90 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             Ok(())
         }
-        Some("bench") => bench::run(),
-        _ => Err("choose a command".into()),
+        Command::Bench => bench::run(),
+        Command::Forecast { game, seed, at, tiles, playouts, forecast_seed, stable_under } => {
+            let c = content()?;
+            let opts = GameOptions { seed, ..game.options() };
+            let g = Game::new(opts, c).map_err(|e| format!("{e:?}"))?;
+            let (g, kind, what) = situation(g, at, tiles)?;
+            forecast(&g, kind, &what, playouts, forecast_seed, stable_under / 100.0);
+            Ok(())
+        }
+    }
+}
+
+/// Plays the careful bot from the new game to the situation asked for.
+fn situation(mut g: Game, at: At, tiles: u32) -> Result<(Game, Kind, String), String> {
+    if at == At::Start {
+        return Ok((g, Kind::Game, "a new game".into()));
+    }
+    let mut bot = HeuristicBot;
+    while !g.is_over() {
+        let a = bot.choose(&g);
+        let placed = g.adventure().map_or(0, |a| a.record.tiles_placed);
+        match at {
+            At::Tile if placed >= tiles && matches!(g.phase(), Phase::Exploring { tile_in_hand: true, .. }) => {
+                let what = format!("a tile in hand after {placed} placed");
+                return Ok((g, Kind::DeadEnd { first: None }, what));
+            }
+            At::Combat if matches!(a, Action::Encounter { .. }) => {
+                let mut next = g.clone();
+                if next.apply(a.clone()).is_ok() && next.stage == Stage::Combat {
+                    let foes: Vec<String> = next
+                        .combat()
+                        .map(|c| c.foes.iter().map(|f| f.name().to_string()).collect())
+                        .unwrap_or_default();
+                    let what = format!("before Encountering {} ({placed} tiles placed)", foes.join(" + "));
+                    return Ok((g, Kind::Fight { first: Some(a) }, what));
+                }
+            }
+            _ => {}
+        }
+        g.apply(a).map_err(|e| format!("{e:?}"))?;
+    }
+    Err("the game ended before that situation".into())
+}
+
+fn forecast(g: &Game, kind: Kind, what: &str, playouts: u64, seed: u64, stable_under: f64) {
+    let mut f = Forecaster::new(g, kind, seed);
+    let mut stable: Option<(u64, Duration)> = None;
+    for _ in 0..playouts {
+        f.run(1);
+        if stable.is_none() && f.estimate().chance.half_width < stable_under {
+            stable = Some((f.estimate().playouts, f.busy()));
+        }
+    }
+    let e = f.estimate();
+    println!("situation: {what}");
+    println!("chance {}: {}  ({} playouts)", f.kind().name(), e.chance, e.playouts);
+    for (h, d) in e.damage.iter().enumerate() {
+        println!(
+            "  expected damage to {}: {:.2} ± {:.2} Health (health now {})",
+            g.heroes[h].name(),
+            d.value,
+            d.half_width,
+            g.heroes[h].health
+        );
+    }
+    if matches!(f.kind(), Kind::Fight { .. }) && e.no_fight > 0 {
+        println!("  playouts with no Combat: {}", e.no_fight);
+    }
+    println!(
+        "playouts per second: {:.1} (one thread, {:.0} actions per playout, {:.2} s in all)",
+        f.playouts_per_second(),
+        e.actions_per_playout,
+        f.busy().as_secs_f64()
+    );
+    match stable {
+        Some((n, t)) => {
+            println!("stable (± under {:.1} points) after {n} playouts, {:.2} s", stable_under * 100.0, t.as_secs_f64())
+        }
+        None => println!(
+            "not stable after {} playouts (± {:.1} points, wanted under {:.1})",
+            e.playouts,
+            e.chance.half_width * 100.0,
+            stable_under * 100.0
+        ),
     }
 }
 

@@ -77,6 +77,21 @@ impl TilePile {
         &self.tiles
     }
 
+    /// Puts the tiles in a new random order, as far as the players cannot
+    /// know it: the Stairs Tile keeps its place ("fourth from the bottom",
+    /// which everyone saw at Setup) and every other tile may lie anywhere
+    /// else. The new order depends only on which tiles are in the pile and on
+    /// `rng`, never on their old order.
+    pub fn reshuffle_hidden(&mut self, rng: &mut GameRng) {
+        let stairs = self.tiles.iter().position(|t| t.kind == TileKind::Stairs);
+        let stairs_tile = stairs.map(|i| self.tiles.remove(i));
+        self.tiles.sort_by(|a, b| a.id.cmp(&b.id));
+        rng.shuffle(&mut self.tiles);
+        if let (Some(i), Some(tile)) = (stairs, stairs_tile) {
+            self.tiles.insert(i, tile);
+        }
+    }
+
     /// Moves the tile with this id to the top of the pile (for set-up scenarios
     /// and tests); false if it is not in the pile.
     pub fn put_on_top(&mut self, id: &str) -> bool {
