@@ -13,6 +13,7 @@ pub mod board_view;
 mod camera;
 pub mod cli;
 pub mod explore;
+pub mod forecasts;
 #[cfg(feature = "dev-tools")]
 mod frame_bench;
 pub mod hotseat;
@@ -80,7 +81,7 @@ impl Plugin for AppPlugin {
             table::feedback::plugin,
             table::reveal::plugin,
         ));
-        app.add_plugins((icons::plugin, window_icon::plugin, saves::old_saves_plugin));
+        app.add_plugins((icons::plugin, window_icon::plugin, saves::old_saves_plugin, forecasts::plugin));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
     }

@@ -12,6 +12,7 @@ pub(super) fn combat_strip(
     combat: &Combat,
     c: &mut Choices,
     pass: &mut MessageWriter<PassTable>,
+    forecasts: Option<&crate::forecasts::Forecasts>,
 ) {
     let game = &session.game;
     egui::Panel::top("combat_strip").show(root, |ui| {
@@ -19,6 +20,7 @@ pub(super) fn combat_strip(
             ui.label(ui_style::title(&format!("Combat — round {}", combat.round), 20.0));
             ui.label(egui::RichText::new(step_hint(combat.step)).color(ui_style::GOLD));
         });
+        fight_forecast(ui, game, forecasts);
         // The last round's totals in one line, its events one by one on hover.
         let summary = &session.rounds;
         if !summary.last.is_empty() {
@@ -97,4 +99,19 @@ fn pass_buttons(ui: &mut egui::Ui, session: &Session, pass: &mut MessageWriter<P
             pass.write(PassTable(player));
         }
     }
+}
+
+/// "Chance to win this fight: 62% ± 4 · expected damage: Bren 3.1, Sil 4.8".
+fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::forecasts::Forecasts>) {
+    let Some(slot) = forecasts.map(|f| &f.fight) else { return };
+    let Some(e) = &slot.latest else { return };
+    let damage: Vec<String> =
+        e.damage.iter().zip(&game.heroes).map(|(d, h)| format!("{} {:.1}", h.name(), d.value)).collect();
+    let text = format!(
+        "Chance to win this fight: {} · expected damage: {}",
+        crate::forecasts::chance_text(e),
+        damage.join(", ")
+    );
+    ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED))
+        .on_hover_text(crate::forecasts::method_text(e));
 }

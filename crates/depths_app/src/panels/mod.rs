@@ -125,10 +125,11 @@ fn game_ui(
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
     health: Res<crate::table_events::HealthNews>,
-    (hovered, geometry, mut redraw): (
+    (hovered, geometry, mut redraw, forecasts): (
         Res<crate::table::pointer::Hovered>,
         Res<crate::table::cards::TableGeometry>,
         MessageWriter<bevy::window::RequestRedraw>,
+        Option<Res<crate::forecasts::Forecasts>>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -215,7 +216,7 @@ fn game_ui(
 
     egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
-            party_panel(ui, &session, &mut hand, &refused, &selected, &icons, &mut c, &mut undo);
+            party_panel(ui, &session, &mut hand, &refused, &selected, &icons, &mut c, &mut undo, forecasts.as_deref());
             ui.separator();
             egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
                 egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(ui, |ui| {
@@ -244,7 +245,7 @@ fn game_ui(
 
     if let (Phase::Combat { .. }, Some(combat)) = (game.phase(), game.combat()) {
         c.next_key = Some(on_table.len() as u8 + 1);
-        combat_strip(&mut root, &session, combat, &mut c, &mut pass);
+        combat_strip(&mut root, &session, combat, &mut c, &mut pass, forecasts.as_deref());
     }
     // egui points → window (logical) pixels: the UI scale zooms egui.
     let free = root.available_rect_before_wrap();
@@ -302,6 +303,26 @@ fn game_ui(
         actions.write(PlayerAction(a));
     }
     Ok(())
+}
+
+/// A forecast's line: "Chance to win this fight: 62% ± 4", its method on hover;
+/// "…" while the first playouts run.
+fn forecast_line(
+    ui: &mut egui::Ui,
+    forecasts: Option<&crate::forecasts::Forecasts>,
+    subject: crate::forecasts::Subject,
+    what: &str,
+) {
+    let Some(slot) = forecasts.map(|f| f.slot(subject)) else { return };
+    let text = match &slot.latest {
+        Some(e) => format!("{what}: {}", crate::forecasts::chance_text(e)),
+        None if slot.busy() => format!("{what}: …"),
+        None => return,
+    };
+    let response = ui.label(egui::RichText::new(text).color(ui_style::MUTED).size(13.0));
+    if let Some(e) = &slot.latest {
+        response.on_hover_text(crate::forecasts::method_text(e));
+    }
 }
 
 /// The full text of the card under the pointer, beside it, kept on screen.

@@ -34,7 +34,9 @@ pub(super) fn party_panel(
     icons: &Icons,
     c: &mut Choices,
     undo: &mut MessageWriter<UndoPlacement>,
+    forecasts: Option<&crate::forecasts::Forecasts>,
 ) {
+    use crate::forecasts::Subject;
     let game = &session.game;
     let Some(adv) = game.adventure() else { return };
     let eco = &adv.ecology;
@@ -105,6 +107,7 @@ pub(super) fn party_panel(
         if let Some(r) = &refused.0 {
             ui.label(egui::RichText::new(format!("Not there: {r}")).color(ui_style::NOTICE));
         }
+        forecast_line(ui, forecasts, Subject::Tile, "Chance a later tile finds no place");
     }
     ui.separator();
 
@@ -124,6 +127,9 @@ pub(super) fn party_panel(
             .color(ui_style::MUTED),
         );
         c.button(ui, Action::Encounter { element: e }, "Encounter");
+        if matches!(element, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian) {
+            forecast_line(ui, forecasts, Subject::Fight, "Chance to win this fight");
+        }
         ui.separator();
     }
     let reachable: Vec<Action> = c.legal.iter().filter(|a| matches!(a, Action::Encounter { .. })).cloned().collect();
@@ -149,6 +155,7 @@ pub(super) fn party_panel(
 
     // Keys, XP, buying.
     ui.label(ui_style::title("The party", 22.0));
+    forecast_line(ui, forecasts, Subject::Game, "Chance to win the game from here");
     ui.horizontal(|ui| {
         icons.show(ui, "ui", "key", 18.0, ui_style::GOLD);
         ui.label(format!("Keys: {}", adv.keys));
