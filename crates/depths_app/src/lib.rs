@@ -16,6 +16,7 @@ pub mod explore;
 pub mod forecasts;
 #[cfg(feature = "dev-tools")]
 mod frame_bench;
+pub mod hint;
 pub mod hotseat;
 pub mod icons;
 mod leaving;
@@ -81,7 +82,7 @@ impl Plugin for AppPlugin {
             table::feedback::plugin,
             table::reveal::plugin,
         ));
-        app.add_plugins((icons::plugin, window_icon::plugin, saves::old_saves_plugin, forecasts::plugin));
+        app.add_plugins((icons::plugin, window_icon::plugin, saves::old_saves_plugin, forecasts::plugin, hint::plugin));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
     }

@@ -5,7 +5,7 @@
 
 use bevy::math::Rect;
 use depths_app::table::{
-    faces::{Face, Kind, Spot, numbered, table_faces},
+    faces::{Face, Kind, Spot, numbered, same_place, table_faces},
     layout::lay_out,
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
@@ -61,14 +61,8 @@ fn every_card_choice_of_a_combat_is_on_the_table() {
                     );
                     // Two Heroes with damage for the same individual: a click
                     // there puts one Hero's, the next click the other's.
-                    let same_row = |b: &Action| match (a, b) {
-                        (Action::AssignDamage { individual: i, .. }, Action::AssignDamage { individual: j, .. }) => {
-                            i == j
-                        }
-                        _ => false,
-                    };
                     if card_choice {
-                        let there = on_table.contains(a) || on_table.iter().any(same_row);
+                        let there = on_table.iter().any(|b| same_place(a, b));
                         assert!(there, "{a:?} is not on the table");
                         kinds.insert(std::mem::discriminant(a));
                     }
@@ -222,4 +216,36 @@ fn every_card_drawn_or_gained_is_revealed_with_its_rules() {
     for kind in ["Monster", "Feature", "Item", "Ability"] {
         assert!(seen.get(kind).is_some_and(|n| *n > 0), "no {kind} revealed in six games: {seen:?}");
     }
+}
+
+/// "A Hint button shows what the careful bot would do now, and why": the
+/// hint is always a legal move, told in words with its reason, and on the
+/// table when it is a card choice.
+#[test]
+fn a_hint_is_always_legal_and_says_why() {
+    use depths_app::hint::hint_for;
+    let mut hinted = 0;
+    for seed in 1..=3 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        for _ in 0..3000 {
+            if game.is_over() {
+                assert!(hint_for(&game).is_none());
+                break;
+            }
+            let (action, text) = hint_for(&game).expect("a hint while the game goes on");
+            assert!(game.check(&action).is_ok(), "{action:?}");
+            assert!(text.len() > 8 && !text.contains("Action::"), "{text}");
+            if matches!(game.phase(), Phase::Combat { .. })
+                && matches!(action, Action::PlayCard { .. } | Action::ChoosePair { .. } | Action::AssignDamage { .. })
+            {
+                let faces = table_faces(&game, &game.legal_actions());
+                let on_table = offered(&faces);
+                assert!(on_table.iter().any(|b| same_place(&action, b)), "the hinted {action:?} is on the table");
+                assert!(text.contains(" — "), "a card choice gives its reason: {text}");
+            }
+            game.apply(action).unwrap();
+            hinted += 1;
+        }
+    }
+    assert!(hinted > 300, "{hinted}");
 }

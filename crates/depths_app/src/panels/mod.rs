@@ -125,11 +125,13 @@ fn game_ui(
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
     health: Res<crate::table_events::HealthNews>,
-    (hovered, geometry, mut redraw, forecasts): (
+    (hovered, geometry, mut redraw, forecasts, hint, mut ask_hint): (
         Res<crate::table::pointer::Hovered>,
         Res<crate::table::cards::TableGeometry>,
         MessageWriter<bevy::window::RequestRedraw>,
         Option<Res<crate::forecasts::Forecasts>>,
+        Option<Res<crate::hint::Hint>>,
+        MessageWriter<crate::hint::AskHint>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -165,6 +167,9 @@ fn game_ui(
             if ui.button("⚙").on_hover_text("Settings: UI scale, the \"Pass to …\" screen").clicked() {
                 settings.open = !settings.open;
             }
+            if ui.button("💡 Hint").on_hover_text("What the careful bot would do now, and why (H)").clicked() {
+                ask_hint.write(crate::hint::AskHint);
+            }
             ui.separator();
             ui.label(ui_style::title("Forgotten Depths", 22.0));
             if let Some(a) = game.adventure() {
@@ -198,6 +203,9 @@ fn game_ui(
         });
         if let Some(n) = &session.notice {
             ui.label(egui::RichText::new(n).color(ui_style::NOTICE));
+        }
+        if let Some(h) = hint.as_deref().filter(|h| h.version == session.version && !h.text.is_empty()) {
+            ui.label(egui::RichText::new(format!("💡 {}", h.text)).color(ui_style::GOLD));
         }
     });
 

@@ -91,6 +91,16 @@ impl TableCard {
 #[derive(Component, Debug)]
 pub struct RowAction(pub Option<Action>);
 
+/// A place on the table that makes a move: a card, a pair, an individual's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    /// On screen (logical px, y down).
+    pub rect: Rect,
+    pub action: Action,
+    /// Just under the card's own depth: a glow there frames it.
+    pub z: f32,
+}
+
 /// The table's current geometry, for the pointer's drops, and the numbered
 /// choices on it, for the number keys.
 #[derive(Resource, Default, Debug)]
@@ -101,6 +111,8 @@ pub struct TableGeometry {
     pub offered: Vec<Action>,
     /// Where each Hero's name lies over their pairs (screen px).
     pub heroes: Vec<(u8, Vec2)>,
+    /// Every card, pair and row that makes a move, with its place.
+    pub targets: Vec<Target>,
 }
 
 pub(crate) fn plugin(app: &mut App) {
@@ -563,6 +575,7 @@ fn sync_cards(
         }
     }
     geometry.numbered = super::faces::numbered(&faces);
+    geometry.targets = targets(&faces, &layout);
     geometry.heroes = faces.iter().filter_map(|f| Some((f.hero?, layout.get(&f.key)?.center))).collect();
     geometry.offered = faces
         .iter()
@@ -570,6 +583,30 @@ fn sync_cards(
         .cloned()
         .collect();
     geometry.layout = Some(layout);
+}
+
+/// Where each move on the table is made.
+fn targets(faces: &[Face], layout: &TableLayout) -> Vec<Target> {
+    let mut out = Vec::new();
+    for f in faces {
+        let Some(p) = layout.get(&f.key) else { continue };
+        if let Some(a) = &f.action {
+            let z = match f.kind {
+                Kind::Pair | Kind::Label | Kind::Foe => 9.9,
+                _ => 19.9,
+            };
+            out.push(Target { rect: p.rect(), action: a.clone(), z });
+        }
+        let top = p.center.y - p.size.y / 2.0;
+        for (i, r) in f.rows.iter().enumerate() {
+            let Some(a) = &r.action else { continue };
+            let center = Vec2::new(p.center.x, top + FOE_HEAD + FOE_ROW * (i as f32 + 0.5));
+            let rect = Rect::from_center_size(center, Vec2::new(p.size.x - 20.0, FOE_ROW - 12.0));
+            // Over the card's body, under its text.
+            out.push(Target { rect, action: a.clone(), z: 10.12 });
+        }
+    }
+    out
 }
 
 fn progress(card: &TableCard, now: f32) -> f32 {

@@ -184,6 +184,16 @@ fn number(faces: &mut [Face]) {
     }
 }
 
+/// Whether `a` and `b` are made on the same place of the table: the same
+/// Action, or two Heroes' damage for one individual (its row takes one
+/// Hero's, then the other's).
+pub fn same_place(a: &Action, b: &Action) -> bool {
+    match (a, b) {
+        (Action::AssignDamage { individual: i, .. }, Action::AssignDamage { individual: j, .. }) => i == j,
+        _ => a == b,
+    }
+}
+
 /// The numbered choices on the table, in number order.
 pub fn numbered(faces: &[Face]) -> Vec<Action> {
     let mut out: Vec<(u8, Action)> = Vec::new();
