@@ -142,7 +142,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Arrows (no tile in hand)", "Pan the board"),
     ("F or Home", "Fit the map on screen"),
     ("Ctrl+S", "Save the game"),
-    ("1 – 9", "Answer the open decision or Combat window: the button marked with that number"),
+    ("1 – 9", "In Combat: the card, pair or individual on the table with that gold number; else the button marked with it"),
+    ("Drag a card", "In Combat: play a card from a hand by dropping it on the table"),
+    ("H", "Hint: what the careful bot would do now, and why"),
+    ("Space", "Put a revealed card away"),
     ("Enter", "Lift the \"pass to\" curtain (when it is your turn)"),
 ];
 

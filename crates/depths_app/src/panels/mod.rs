@@ -218,37 +218,99 @@ fn game_ui(
         return Ok(());
     }
 
-    egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
-    });
+    // Room for the board: each side panel folds to a slim strip and opens on
+    // demand; in a Combat on a narrow window the party panel starts folded.
+    let folds_id = egui::Id::new("panel_folds");
+    let (fold_heroes, fold_party) =
+        ctx.data_mut(|d| *d.get_temp_mut_or_default::<(Option<bool>, Option<bool>)>(folds_id));
+    let narrow = ctx.content_rect().width() < 1500.0;
+    let in_combat = matches!(game.phase(), Phase::Combat { .. });
+    let heroes_folded = fold_heroes.unwrap_or(false);
+    let party_folded = fold_party.unwrap_or(in_combat && narrow);
+    let mut toggle: (Option<bool>, Option<bool>) = (None, None);
 
-    egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            party_panel(ui, &session, &mut hand, &refused, &selected, &icons, &mut c, &mut undo, forecasts.as_deref());
-            ui.separator();
-            egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
-                egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(ui, |ui| {
-                    for line in session.log.iter().rev().take(300).rev() {
-                        ui.label(egui::RichText::new(line).size(13.0));
-                    }
-                });
-            });
-            ui.label(
-                egui::RichText::new(format!("Saves to {}", save_path(&save_dir, &session).display()))
-                    .size(11.0)
-                    .color(ui_style::MUTED),
-            );
+    if heroes_folded {
+        egui::Panel::left("heroes_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
+            if heroes_strip(ui, game, &icons, &c) {
+                toggle.0 = Some(false);
+            }
         });
-    });
+    } else {
+        egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
+            if ui
+                .small_button("◀ fold")
+                .on_hover_text("Fold the Hero mats to a strip: more room for the table")
+                .clicked()
+            {
+                toggle.0 = Some(true);
+            }
+            egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
+        });
+    }
 
+    if party_folded {
+        egui::Panel::right("party_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
+            if party_strip(ui, game, &icons) {
+                toggle.1 = Some(false);
+            }
+        });
+    } else {
+        egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
+            if ui
+                .small_button("fold ▶")
+                .on_hover_text("Fold the party panel to a strip: more room for the table")
+                .clicked()
+            {
+                toggle.1 = Some(true);
+            }
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                party_panel(
+                    ui,
+                    &session,
+                    &mut hand,
+                    &refused,
+                    &selected,
+                    &icons,
+                    &mut c,
+                    &mut undo,
+                    forecasts.as_deref(),
+                );
+                ui.separator();
+                egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
+                    egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(
+                        ui,
+                        |ui| {
+                            for line in session.log.iter().rev().take(300).rev() {
+                                ui.label(egui::RichText::new(line).size(13.0));
+                            }
+                        },
+                    );
+                });
+                ui.label(
+                    egui::RichText::new(format!("Saves to {}", save_path(&save_dir, &session).display()))
+                        .size(11.0)
+                        .color(ui_style::MUTED),
+                );
+            });
+        });
+    }
+    if toggle != (None, None) {
+        ctx.data_mut(|d| {
+            let folds = d.get_temp_mut_or_default::<(Option<bool>, Option<bool>)>(folds_id);
+            folds.0 = toggle.0.or(folds.0);
+            folds.1 = toggle.1.or(folds.1);
+        });
+        ctx.request_repaint();
+    }
+
+    // The keys and gestures of what is on screen.
+    let help = if in_combat {
+        "Drag a card from a hand onto the table, click it or press its number · click a pair to resolve it · click an individual to damage it · hover a card to read it · H: hint · Space: put a revealed card away · F1: rules"
+    } else {
+        "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo placement · Ctrl+S: save"
+    };
     egui::Panel::bottom("help").show(&mut root, |ui| {
-        ui.label(
-            egui::RichText::new(
-                "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · Ctrl+Z: undo placement · Ctrl+S: save",
-            )
-            .size(12.0)
-            .color(ui_style::MUTED),
-        );
+        ui.label(egui::RichText::new(help).size(12.0).color(ui_style::MUTED));
     });
 
     if let (Phase::Combat { .. }, Some(combat)) = (game.phase(), game.combat()) {
@@ -311,6 +373,59 @@ fn game_ui(
         actions.write(PlayerAction(a));
     }
     Ok(())
+}
+
+/// The Hero mats folded: each Hero's icon, Health and a mark when an Ability
+/// may be used now. Returns whether the player asked to open the mats.
+fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Choices) -> bool {
+    let mut open = ui.button("▶").on_hover_text("Open the Hero mats").clicked();
+    for (h, hero) in game.heroes.iter().enumerate() {
+        ui.separator();
+        let usable =
+            c.legal.iter().any(|a| matches!(a, Action::ActivateAbility { hero, .. } if usize::from(*hero) == h));
+        let response = ui
+            .vertical_centered(|ui| {
+                icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, ui_style::GOLD);
+                ui.label(egui::RichText::new(hero.name()).size(12.0));
+                let color = if hero.health * 4 <= hero.max_health() { BAD } else { GOOD };
+                ui.label(egui::RichText::new(format!("{}/{}", hero.health, hero.max_health())).size(12.0).color(color));
+                if usable {
+                    ui.label(egui::RichText::new("⚡").color(ui_style::GOLD));
+                }
+            })
+            .response;
+        let text = format!(
+            "{}: {} / {} Health{}",
+            hero.name(),
+            hero.health,
+            hero.max_health(),
+            if usable { " · an Ability may be used now (open the mats)" } else { "" }
+        );
+        if response.interact(egui::Sense::click()).on_hover_text(text).clicked() {
+            open = true;
+        }
+    }
+    open
+}
+
+/// The party panel folded: Keys, XP and tiles left. Returns whether the
+/// player asked to open it.
+fn party_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons) -> bool {
+    let open = ui.button("◀").on_hover_text("Open the party panel: the tiles, Keys, XP and the log").clicked();
+    let Some(adv) = game.adventure() else { return open };
+    ui.separator();
+    ui.vertical_centered(|ui| {
+        icons.show(ui, "ui", "key", 20.0, ui_style::GOLD);
+        ui.label(adv.keys.to_string()).on_hover_text("Keys");
+        ui.add_space(6.0);
+        icons.show(ui, "ui", "xp", 20.0, ui_style::GOLD);
+        let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+        ui.label(xp.to_string()).on_hover_text("XP in the pool");
+        ui.add_space(6.0);
+        ui.label(egui::RichText::new(format!("{}\ntiles", adv.ecology.pile.len())).size(12.0).color(ui_style::MUTED))
+            .on_hover_text("Map tiles left in the pile");
+    });
+    open
 }
 
 /// A forecast's line: "Chance to win this fight: 62% ± 4", its method on hover;
