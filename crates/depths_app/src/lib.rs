@@ -16,6 +16,7 @@ pub mod explore;
 pub mod forecasts;
 #[cfg(feature = "dev-tools")]
 mod frame_bench;
+pub mod guide;
 pub mod hint;
 pub mod hotseat;
 pub mod icons;
@@ -82,7 +83,14 @@ impl Plugin for AppPlugin {
             table::feedback::plugin,
             table::reveal::plugin,
         ));
-        app.add_plugins((icons::plugin, window_icon::plugin, saves::old_saves_plugin, forecasts::plugin, hint::plugin));
+        app.add_plugins((
+            icons::plugin,
+            window_icon::plugin,
+            saves::old_saves_plugin,
+            forecasts::plugin,
+            hint::plugin,
+            guide::ui_plugin,
+        ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
     }
@@ -103,6 +111,7 @@ pub fn core_plugin(app: &mut App) {
         explore::plugin,
         saves::plugin,
         leaving::plugin,
+        guide::plugin,
     ));
 }
 

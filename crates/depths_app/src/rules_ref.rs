@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use bevy::{input::keyboard::KeyboardInput, prelude::*, window::RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_keyboard_input};
 
-use crate::{PlaySystems, ui_style};
+use crate::{PlaySystems, screens::playing::Table, ui_style};
 
 /// The rulebook as the project ships it.
 pub const RULEBOOK: &str = include_str!("../../../assets/rules/RULEBOOK.txt");
@@ -142,7 +142,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Arrows (no tile in hand)", "Pan the board"),
     ("F or Home", "Fit the map on screen"),
     ("Ctrl+S", "Save the game"),
-    ("1 – 9", "In Combat: the card, pair or individual on the table with that gold number; else the button marked with it"),
+    (
+        "1 – 9",
+        "In Combat: the card, pair or individual on the table with that gold number; else the button marked with it",
+    ),
     ("Drag a card", "In Combat: play a card from a hand by dropping it on the table"),
     ("H", "Hint: what the careful bot would do now, and why"),
     ("Space", "Put a revealed card away"),
@@ -209,10 +212,25 @@ fn question_mark(mut input: MessageReader<KeyboardInput>, mut toggles: MessageWr
     }
 }
 
+/// The rulebook's section for where play stands.
+pub fn section_for(table: Table) -> Option<usize> {
+    let title = match table {
+        Table::Setup => "Game Setup",
+        Table::Exploring => "Exploring",
+        Table::Encountering => "Encountering",
+        Table::Combat(_) => "Combat",
+        Table::LevelUp => "Level Up",
+        Table::Passage => "Passage",
+        Table::Over => return None,
+    };
+    sections().iter().position(|s| s.title.to_lowercase().starts_with(&title.to_lowercase()))
+}
+
 fn toggle_rules(
     mut toggles: MessageReader<ToggleRules>,
     mut window: ResMut<RulesWindow>,
     mut redraw: MessageWriter<RequestRedraw>,
+    table: Option<Res<State<Table>>>,
 ) {
     for ToggleRules(tab) in toggles.read() {
         if window.open && window.tab == *tab {
@@ -221,6 +239,13 @@ fn toggle_rules(
             window.open = true;
             window.tab = *tab;
             window.focus_search = true;
+            // "The rules reference opens at the section for what is on screen."
+            if *tab == Tab::Rulebook
+                && window.query.is_empty()
+                && let Some(i) = table.as_ref().and_then(|t| section_for(*t.get()))
+            {
+                window.selected = i;
+            }
         }
         redraw.write(RequestRedraw);
     }

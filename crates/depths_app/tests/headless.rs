@@ -1340,3 +1340,40 @@ fn each_stage_set_runs_only_in_its_stage() {
         assert!(runs.iter().any(|(s, _)| *s == stage), "{stage:?} ran");
     }
 }
+
+/// "A guided first game (the first turns of Ruins with a scripted seed:
+/// draw, place, encounter, one fight) that points at what to do next and
+/// can be skipped": played through the client's messages, the guide moves
+/// step by step to its last as the table shows each step done.
+#[test]
+fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
+    use depths_app::guide::{GUIDE_SEED, Guide, STEPS};
+    let mut app = menu_app("guide");
+    app.world_mut().write_message(MenuAction::GuidedGame);
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(game(&app).adventure().unwrap().options.seed, GUIDE_SEED);
+    assert_eq!(app.world().resource::<Guide>().0, Some(0), "it starts at the first step");
+    let mut seen = vec![0];
+    for _ in 0..600 {
+        let step = app.world().resource::<Guide>().0.expect("the guide stays on");
+        if *seen.last().unwrap() != step {
+            assert!(step > *seen.last().unwrap(), "the guide only moves on");
+            seen.push(step);
+        }
+        if step + 1 == STEPS.len() || game(&app).is_over() {
+            break;
+        }
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, game(&app));
+        act(&mut app, a);
+    }
+    assert_eq!(seen.last(), Some(&(STEPS.len() - 1)), "steps seen: {seen:?}");
+    assert!(seen.len() >= 5, "the draw, place, Encounter and fight steps each showed: {seen:?}");
+    // On this seed a careful player wins the first fight.
+    assert!(!game(&app).is_over());
+    assert!(game(&app).adventure().unwrap().record.monsters_defeated >= 1);
+    // Back to the menu ends it.
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 3);
+    assert_eq!(app.world().resource::<Guide>().0, None);
+}

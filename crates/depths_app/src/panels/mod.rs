@@ -125,13 +125,14 @@ fn game_ui(
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
     health: Res<crate::table_events::HealthNews>,
-    (hovered, geometry, mut redraw, forecasts, hint, mut ask_hint): (
+    (hovered, geometry, mut redraw, forecasts, hint, mut ask_hint, guide): (
         Res<crate::table::pointer::Hovered>,
         Res<crate::table::cards::TableGeometry>,
         MessageWriter<bevy::window::RequestRedraw>,
         Option<Res<crate::forecasts::Forecasts>>,
         Option<Res<crate::hint::Hint>>,
         MessageWriter<crate::hint::AskHint>,
+        Option<Res<crate::guide::Guide>>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -334,7 +335,7 @@ fn game_ui(
         phase => {
             if let Some(p) = game.pending() {
                 pending_window(ctx, game, p, &mut c);
-            } else if first_steps(&phase, game) {
+            } else if first_steps(&phase, game) && guide.as_ref().is_none_or(|g| g.0.is_none()) {
                 first_steps_window(ctx);
             }
         }

@@ -18,6 +18,8 @@ use crate::{
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub enum MenuAction {
     NewGame,
+    /// The Ruins with a guide through the first turns (`crate::guide`).
+    GuidedGame,
     Continue,
     Load,
     Rules,
@@ -107,6 +109,8 @@ fn apply_menu_actions(
         redraw.write(RequestRedraw);
         match action {
             MenuAction::NewGame => next.set(Screen::Setup),
+            // `guide.rs` starts it.
+            MenuAction::GuidedGame => {}
             MenuAction::Continue => match list_saves(&dir.0).first() {
                 Some(path) => {
                     loads.write(LoadSave(path.clone()));
@@ -173,6 +177,7 @@ fn main_menu_ui(
                 ui.add_space(24.0);
                 let buttons = [
                     ("New Game", MenuAction::NewGame),
+                    ("Guided first game", MenuAction::GuidedGame),
                     ("Continue", MenuAction::Continue),
                     ("Load", MenuAction::Load),
                     ("Rules", MenuAction::Rules),
