@@ -76,7 +76,12 @@ pub(super) fn plugin(app: &mut App) {
     });
     app.add_systems(
         Update,
-        (keyboard_pan.run_if(not(egui_wants_any_keyboard_input)), drag_pan, wheel_zoom)
+        // In a replay the arrows step through the moves.
+        (
+            keyboard_pan.run_if(not(egui_wants_any_keyboard_input).and_then(crate::replay::not_replaying)),
+            drag_pan,
+            wheel_zoom,
+        )
             .in_set(PlaySystems::Input)
             // In Combat the mat covers the board and a drag moves a card.
             .run_if(in_state(Screen::Playing).and_then(not(crate::screens::playing::in_combat))),

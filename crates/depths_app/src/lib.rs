@@ -23,6 +23,7 @@ pub mod icons;
 mod leaving;
 pub mod panels;
 mod redraw;
+pub mod replay;
 pub mod rules_ref;
 pub mod saves;
 pub mod schedule;
@@ -90,6 +91,7 @@ impl Plugin for AppPlugin {
             forecasts::plugin,
             hint::plugin,
             guide::ui_plugin,
+            replay::ui_plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
@@ -112,6 +114,7 @@ pub fn core_plugin(app: &mut App) {
         saves::plugin,
         leaving::plugin,
         guide::plugin,
+        replay::plugin,
     ));
 }
 

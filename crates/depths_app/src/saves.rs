@@ -33,6 +33,10 @@ pub struct Table {
     /// The Combat round summary on screen.
     #[serde(default)]
     pub rounds: RoundSummary,
+    /// Every action since the game began (for the replay); absent in saves
+    /// of earlier versions.
+    #[serde(default)]
+    pub history: Option<Vec<depths_rules::Action>>,
 }
 
 /// The file: the table and the rules core's own save, untouched inside it.
@@ -51,6 +55,8 @@ pub struct SaveSummary {
     /// The line under the date: Ecology, Heroes and players, or why it does not load.
     pub about: String,
     pub loads: bool,
+    /// It kept its moves since the start: it can be watched again.
+    pub replayable: bool,
 }
 
 /// Where saves are written; the platform's data folder unless a test says otherwise.
@@ -198,6 +204,7 @@ pub fn save_text(session: &Session) -> String {
         turn: session.turn.clone(),
         log: session.log[skip..].to_vec(),
         rounds: session.rounds.clone(),
+        history: session.history.clone(),
     };
     serde_json::to_string(&SaveFile { table, game }).expect("a save always serializes")
 }
@@ -240,6 +247,7 @@ fn summarize(path: &Path) -> SaveSummary {
                 (false, Some(a)) => format!("{}, {}", a.ecology.ecology.name(), phase.name()),
                 (false, None) => phase.name().to_owned(),
             };
+            let replayable = table.as_ref().is_some_and(|t| t.history.is_some());
             let players = table.map_or(1, |t| t.players.count());
             let players = if players == 1 { "1 player".to_owned() } else { format!("{players} players") };
             let seed = game.adventure().map_or(String::new(), |a| format!(" · seed {}", a.options.seed));
@@ -248,9 +256,16 @@ fn summarize(path: &Path) -> SaveSummary {
                 date,
                 about: format!("{place} · {} · {players}{seed}", heroes.join(", ")),
                 loads: true,
+                replayable,
             }
         }
-        Err(e) => SaveSummary { path: path.to_owned(), date, about: format!("does not load: {e}"), loads: false },
+        Err(e) => SaveSummary {
+            path: path.to_owned(),
+            date,
+            about: format!("does not load: {e}"),
+            loads: false,
+            replayable: false,
+        },
     }
 }
 
@@ -310,6 +325,10 @@ pub fn only_looks(options: Option<&crate::cli::Options>) -> bool {
 
 /// Writes the session's save now; a failure is logged and shown on the table.
 pub fn write_save(session: &mut Session, dir: &SaveDir) -> bool {
+    if session.read_only {
+        // A replay writes nothing: the game's own save stays as it was.
+        return true;
+    }
     let path = save_path(dir, session);
     match write_atomic(&path, &save_text(session)) {
         Ok(()) => {
@@ -338,11 +357,14 @@ fn load_saves(
             Ok((game, table)) => {
                 let mut session = Session::new(game);
                 session.log.clear();
+                // Only a save that kept them knows the moves since the start.
+                session.history = None;
                 if let Some(table) = table {
                     session.players = table.players;
                     session.turn = table.turn;
                     session.log = table.log;
                     session.rounds = table.rounds;
+                    session.history = table.history;
                 }
                 session.log.push(format!("Loaded {}.", path.display()));
                 if let Some(stem) = path.file_stem() {

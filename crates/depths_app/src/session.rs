@@ -53,6 +53,11 @@ pub struct Session {
     pub rebuild: bool,
     /// The last placement was undone: its tile leaves the board.
     pub tile_lifted: bool,
+    /// Every action applied since the game began, for the replay; `None` for
+    /// a game loaded from a save that did not keep them.
+    pub history: Option<Vec<Action>>,
+    /// A replay: the table only looks, moves are refused and nothing is saved.
+    pub read_only: bool,
 }
 
 /// What happened in the last finished Combat round (and so far in this one).
@@ -161,6 +166,8 @@ impl Session {
             news: Vec::new(),
             rebuild: true,
             tile_lifted: false,
+            history: Some(Vec::new()),
+            read_only: false,
         };
         let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
         s.log.push(format!("A new delve begins: {}.", names.join(", ")));
@@ -174,6 +181,11 @@ impl Session {
 
     /// Applies `action` if it is legal; the log gets its events in words.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
+        if self.read_only {
+            let text = "This is a replay: moves are not made here.".to_owned();
+            self.notice = Some(text.clone());
+            return Err(text);
+        }
         let before = phase_key(&self.game);
         let placing = matches!(action, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. });
         let undo = placing.then(|| UndoPoint {
@@ -182,9 +194,12 @@ impl Session {
             turn: self.turn.clone(),
             tile: self.tile_in_hand().map_or_else(String::new, |(t, _)| t.id.to_string()),
         });
-        match self.game.apply(action) {
+        match self.game.apply(action.clone()) {
             Ok(events) => {
                 self.undo = undo;
+                if let Some(h) = &mut self.history {
+                    h.push(action);
+                }
                 crate::hotseat::after_events(&self.game, &self.players, &mut self.turn, &events);
                 for e in &events {
                     if let Event::CardDrawn { name } = e {
@@ -231,6 +246,9 @@ impl Session {
     pub fn undo_placement(&mut self) -> Result<(), String> {
         let point = self.undo.take().ok_or("There is no tile placement to undo.")?;
         self.game = Game::load_json(&point.json).map_err(|e| e.to_string())?;
+        if let Some(h) = &mut self.history {
+            h.pop();
+        }
         self.log.truncate(point.log_len);
         self.log.push("Took the last tile back.".to_owned());
         self.turn = point.turn;

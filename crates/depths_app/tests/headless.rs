@@ -510,6 +510,12 @@ fn make_saves_for_screenshots() {
         n += 1;
     }
     write(&g, "over.json");
+    // A finished game that kept its moves: "Watch the replay".
+    let content = Content::builtin().unwrap();
+    let mut session = Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), content).unwrap());
+    session_until(&mut session, |_| false, 5000);
+    assert!(session.game.is_over());
+    std::fs::write(dir.join("replayable.json"), depths_app::saves::save_text(&session)).unwrap();
     // A Subterranean map a few tiles deep, and a Ruins map after some fights.
     let mut options = GameOptions::standard(&["bren", "sil"], 11);
     options.start = depths_rules::Ecology::Subterranean;
@@ -1376,4 +1382,47 @@ fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
     app.world_mut().write_message(MenuAction::BackToMenu);
     frames(&mut app, 3);
     assert_eq!(app.world().resource::<Guide>().0, None);
+}
+
+/// "The replay's state at step N equals the game's state after N actions":
+/// a game played through the client keeps its moves; watching it again puts
+/// the table at any step exactly as the game stood after that many moves,
+/// and nothing can be changed or saved while it runs.
+#[test]
+fn the_replay_at_step_n_is_the_game_after_n_moves() {
+    use depths_app::replay::{GoToStep, Replay, WatchReplay};
+    let mut app = menu_app("replay");
+    start(&mut app, 5);
+    let mut after: Vec<Game> = vec![game(&app).clone()];
+    for _ in 0..120 {
+        if game(&app).is_over() {
+            break;
+        }
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, game(&app));
+        act(&mut app, a);
+        after.push(game(&app).clone());
+    }
+    let session = app.world().resource::<Session>();
+    let history = session.history.clone().expect("a new game keeps its moves");
+    assert_eq!(history.len() + 1, after.len());
+    // Saved and read back, the moves are there.
+    let text = depths_app::saves::save_text(session);
+    assert!(text.contains("\"history\""));
+    let options = game(&app).adventure().unwrap().options.clone();
+    let players = session.players.clone();
+    app.world_mut().write_message(WatchReplay { options, history: history.clone(), players });
+    frames(&mut app, 3);
+    assert!(app.world().get_resource::<Replay>().is_some());
+    assert_eq!(game(&app), &after[0], "the replay starts at the first move");
+    for n in [1, 7, 60, history.len(), 3] {
+        app.world_mut().write_message(GoToStep(n));
+        frames(&mut app, 2);
+        assert_eq!(game(&app), &after[n], "step {n}");
+    }
+    // Moves are refused and the game is unchanged.
+    let before = game(&app).clone();
+    let any = game(&app).legal_actions().into_iter().next().unwrap();
+    act(&mut app, any);
+    assert_eq!(game(&app), &before);
+    assert!(app.world().resource::<Session>().notice.as_deref().is_some_and(|n| n.contains("replay")));
 }

@@ -2,7 +2,13 @@
 
 use super::*;
 
-pub(super) fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut MessageWriter<MenuAction>) {
+pub(super) fn game_over_window(
+    ctx: &egui::Context,
+    session: &Session,
+    menu: &mut MessageWriter<MenuAction>,
+    replay: &mut MessageWriter<crate::replay::WatchReplay>,
+) {
+    let game = &session.game;
     egui::Window::new("Game over")
         .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
         .collapsible(true)
@@ -62,6 +68,15 @@ pub(super) fn game_over_window(ctx: &egui::Context, game: &Game, menu: &mut Mess
                 }
             }
             ui.add_space(8.0);
+            if let (Some(history), Some(a)) = (&session.history, game.adventure())
+                && ui.add(ui_style::menu_button("Watch the replay")).clicked()
+            {
+                replay.write(crate::replay::WatchReplay {
+                    options: a.options.clone(),
+                    history: history.clone(),
+                    players: session.players.clone(),
+                });
+            }
             if ui.add(ui_style::menu_button("Back to the menu")).clicked() {
                 menu.write(MenuAction::BackToMenu);
             }

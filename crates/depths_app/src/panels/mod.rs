@@ -125,7 +125,7 @@ fn game_ui(
     mut settings: ResMut<crate::settings::Settings>,
     icons: Res<Icons>,
     health: Res<crate::table_events::HealthNews>,
-    (hovered, geometry, mut redraw, forecasts, hint, mut ask_hint, guide): (
+    (hovered, geometry, mut redraw, forecasts, hint, mut ask_hint, guide, mut watch): (
         Res<crate::table::pointer::Hovered>,
         Res<crate::table::cards::TableGeometry>,
         MessageWriter<bevy::window::RequestRedraw>,
@@ -133,6 +133,7 @@ fn game_ui(
         Option<Res<crate::hint::Hint>>,
         MessageWriter<crate::hint::AskHint>,
         Option<Res<crate::guide::Guide>>,
+        MessageWriter<crate::replay::WatchReplay>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -329,13 +330,15 @@ fn game_ui(
     }
 
     match game.phase() {
-        Phase::Won | Phase::Lost(_) => game_over_window(ctx, game, &mut menu),
+        // A replay's last move is no new ending.
+        Phase::Won | Phase::Lost(_) if !session.read_only => game_over_window(ctx, &session, &mut menu, &mut watch),
+        Phase::Won | Phase::Lost(_) => {}
         Phase::Combat { .. } => {}
         Phase::Passage { next } => passage_window(ctx, &session, next, &mut c),
         phase => {
             if let Some(p) = game.pending() {
                 pending_window(ctx, game, p, &mut c);
-            } else if first_steps(&phase, game) && guide.as_ref().is_none_or(|g| g.0.is_none()) {
+            } else if first_steps(&phase, game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !session.read_only {
                 first_steps_window(ctx);
             }
         }

@@ -142,6 +142,7 @@ fn main_menu_ui(
     mut actions: MessageWriter<MenuAction>,
     mut loads: MessageWriter<LoadSave>,
     settings: Option<ResMut<crate::settings::Settings>>,
+    mut replays: MessageWriter<crate::replay::ReplaySave>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(mut settings) = settings {
@@ -203,6 +204,14 @@ fn main_menu_ui(
                             let button = egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
                             if ui.add_enabled(save.loads, button).clicked() {
                                 loads.write(LoadSave(save.path.clone()));
+                            }
+                            if save.replayable
+                                && ui
+                                    .small_button("▶ Watch the replay")
+                                    .on_hover_text("Step through this game from its first move")
+                                    .clicked()
+                            {
+                                replays.write(crate::replay::ReplaySave(save.path.clone()));
                             }
                         }
                     });
