@@ -36,6 +36,13 @@ pub struct Options {
     /// --screenshot, that screen is captured
     #[arg(long, value_name = "SCREEN", value_enum)]
     pub open: Option<OpenScreen>,
+    /// Watch this save's game again from its first move (the replay viewer)
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Watch the careful bot play the standard game (Bren and Sil) of this
+    /// seed, move by move — the game `depths-sim play --replay N` prints
+    #[arg(long, value_name = "N")]
+    pub watch_seed: Option<u64>,
     /// Open straight on the board, pan it for N frames and print the frame
     /// times (mean, median, 95th percentile)
     #[arg(long, value_name = "N", value_parser = frame_count, hide = !DEV_TOOLS)]
@@ -117,8 +124,15 @@ mod tests {
                 screenshot: Some("out.png".into()),
                 load: None,
                 frame_bench: None,
-                open: None
+                open: None,
+                replay: None,
+                watch_seed: None,
             }
+        );
+        assert_eq!(parse(&["--watch-seed", "9"]).unwrap(), Options { watch_seed: Some(9), ..Options::default() });
+        assert_eq!(
+            parse(&["--replay", "old.json"]).unwrap(),
+            Options { replay: Some("old.json".into()), ..Options::default() }
         );
         assert_eq!(parse(&[]).unwrap(), Options::default());
         assert_eq!(parse(&["--seed=7"]).unwrap(), Options { seed: Some(7), ..Options::default() });

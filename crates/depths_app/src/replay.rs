@@ -44,6 +44,25 @@ pub struct WatchReplay {
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct ReplaySave(pub std::path::PathBuf);
 
+/// Watch the careful bot play the standard game (Bren and Sil) of this seed.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WatchSeed(pub u64);
+
+/// The careful bot's moves in the game of `options`, to its end.
+pub fn bot_game(options: &GameOptions, content: &Content) -> Vec<Action> {
+    let Ok(mut game) = Game::new(options.clone(), content.clone()) else { return Vec::new() };
+    let mut moves = Vec::new();
+    // A whole game is a few hundred moves; the cap only guards a loop.
+    while !game.is_over() && moves.len() < 20_000 {
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &game);
+        if game.apply(a.clone()).is_err() {
+            break;
+        }
+        moves.push(a);
+    }
+    moves
+}
+
 /// Go to this step of the replay.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GoToStep(pub usize);
@@ -89,7 +108,8 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_message::<WatchReplay>();
     app.add_message::<GoToStep>();
     app.add_message::<ReplaySave>();
-    app.add_systems(Update, (replay_save, watch, go_to_step).chain().in_set(PlaySystems::Rules));
+    app.add_message::<WatchSeed>();
+    app.add_systems(Update, (replay_save, watch_seed, watch, go_to_step).chain().in_set(PlaySystems::Rules));
     app.add_systems(OnEnter(Screen::Menu), |mut commands: Commands| commands.remove_resource::<Replay>());
 }
 
@@ -121,6 +141,19 @@ fn replay_save(
             Ok(_) => notice.0 = Some(format!("{} did not keep its moves: it cannot be replayed.", path.display())),
             Err(e) => notice.0 = Some(format!("{}: {e}", path.display())),
         }
+    }
+}
+
+fn watch_seed(
+    mut asks: MessageReader<WatchSeed>,
+    content: Option<Res<GameContent>>,
+    mut watch: MessageWriter<WatchReplay>,
+) {
+    let Some(content) = content else { return };
+    for WatchSeed(seed) in asks.read() {
+        let options = GameOptions::standard(&["bren", "sil"], *seed);
+        let history = bot_game(&options, &content.0);
+        watch.write(WatchReplay { options, history, players: Players::default() });
     }
 }
 

@@ -52,6 +52,8 @@ pub(super) fn plugin(app: &mut App) {
                     || options.screenshot.is_some()
                     || options.frame_bench.is_some()
                     || options.load.is_some()
+                    || options.replay.is_some()
+                    || options.watch_seed.is_some()
                     || options.open.is_some();
                 wanted && options.open != Some(OpenScreen::Menu)
             }),
@@ -69,6 +71,8 @@ fn skip_menu_once(
     mut loads: MessageWriter<LoadSave>,
     mut next: ResMut<NextState<Screen>>,
     mut done: Local<bool>,
+    mut replays: MessageWriter<crate::replay::ReplaySave>,
+    mut watch: MessageWriter<crate::replay::WatchSeed>,
 ) {
     if *done {
         return;
@@ -76,6 +80,10 @@ fn skip_menu_once(
     *done = true;
     if options.open == Some(OpenScreen::Setup) {
         next.set(Screen::Setup);
+    } else if let Some(path) = &options.replay {
+        replays.write(crate::replay::ReplaySave(path.clone()));
+    } else if let Some(seed) = options.watch_seed {
+        watch.write(crate::replay::WatchSeed(seed));
     } else if let Some(path) = &options.load {
         loads.write(LoadSave(path.clone()));
     } else {
