@@ -288,11 +288,12 @@ fn game_ui(
                         },
                     );
                 });
-                ui.label(
-                    egui::RichText::new(format!("Saves to {}", save_path(&save_dir, &session).display()))
-                        .size(11.0)
-                        .color(ui_style::MUTED),
-                );
+                let saves_to = if session.read_only {
+                    "A replay: nothing here is saved.".to_owned()
+                } else {
+                    format!("Saves to {}", save_path(&save_dir, &session).display())
+                };
+                ui.label(egui::RichText::new(saves_to).size(11.0).color(ui_style::MUTED));
             });
         });
     }
