@@ -400,10 +400,11 @@ fn mouse(
             }
             return;
         }
-        selected.0 = board.as_ref().and_then(|b| element_at(&b.view, w)).map(|(cell, area, element)| ElementRef {
-            cell: cell.into(),
-            area: area as u8,
-            element: element as u8,
-        });
+        // A click on empty board clears the selection; a token's own click
+        // (board_pointer.rs, through picking) selects it.
+        let on_token = board.as_ref().is_some_and(|b| element_at(&b.view, w).is_some());
+        if !on_token {
+            selected.0 = None;
+        }
     }
 }

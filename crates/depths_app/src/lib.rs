@@ -9,6 +9,7 @@ use bevy_egui::EguiPlugin;
 
 pub mod board;
 mod board_art;
+pub mod board_pointer;
 pub mod board_view;
 mod camera;
 pub mod cli;
@@ -92,6 +93,7 @@ impl Plugin for AppPlugin {
             hint::plugin,
             guide::ui_plugin,
             replay::ui_plugin,
+            board_pointer::plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));

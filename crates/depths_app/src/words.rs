@@ -465,6 +465,33 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
     }
 }
 
+/// What Encountering an element does, in a line or two.
+pub fn element_help(e: depths_rules::map::Element) -> &'static str {
+    match e {
+        depths_rules::map::Element::Monster { count: 1 } => {
+            "Draw a Monster card and fight it. When it is Defeated it gets a red X and its XP joins the pool."
+        }
+        depths_rules::map::Element::Monster { .. } => {
+            "Draw two Monster cards and fight them together. When Defeated they get a red X and their XP joins the pool."
+        }
+        depths_rules::map::Element::Feature => {
+            "Draw a Feature card and resolve it (a test, a reward, a trap…). Blocks the way until Encountered."
+        }
+        depths_rules::map::Element::Door => {
+            "Spend a Key (or an unlocking ability) to open it; it then gets a Key token. Blocks the way until then."
+        }
+        depths_rules::map::Element::Chest => {
+            "One Hero draws an Item. Any Monsters in its area must be Encountered first."
+        }
+        depths_rules::map::Element::Campfire => {
+            "Rest: the Heroes heal as the Reference Card says; Defeated Monsters return to the map."
+        }
+        depths_rules::map::Element::StairGuardian => {
+            "Fight the Stair Guardian; win to Level Up and go down to the next Ecology."
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use depths_rules::{Content, GameOptions};

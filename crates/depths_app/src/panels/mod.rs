@@ -12,7 +12,7 @@ use depths_rules::{
     Action, Activation, CombatStep, Ecology, Encountering, Game, Pending, Phase, Purchase, Target, XpRef,
     adventure::HeroChoice,
     combat::Combat,
-    map::{Element, ElementState},
+    map::ElementState,
 };
 
 mod combat;

@@ -4,27 +4,6 @@
 
 use super::*;
 
-/// What Encountering an element does, in a line or two.
-fn element_help(e: Element) -> &'static str {
-    match e {
-        Element::Monster { count: 1 } => {
-            "Draw a Monster card and fight it. When it is Defeated it gets a red X and its XP joins the pool."
-        }
-        Element::Monster { .. } => {
-            "Draw two Monster cards and fight them together. When Defeated they get a red X and their XP joins the pool."
-        }
-        Element::Feature => {
-            "Draw a Feature card and resolve it (a test, a reward, a trap…). Blocks the way until Encountered."
-        }
-        Element::Door => {
-            "Spend a Key (or an unlocking ability) to open it; it then gets a Key token. Blocks the way until then."
-        }
-        Element::Chest => "One Hero draws an Item. Any Monsters in its area must be Encountered first.",
-        Element::Campfire => "Rest: the Heroes heal as the Reference Card says; Defeated Monsters return to the map.",
-        Element::StairGuardian => "Fight the Stair Guardian; win to Level Up and go down to the next Ecology.",
-    }
-}
-
 pub(super) fn party_panel(
     ui: &mut egui::Ui,
     session: &Session,
@@ -116,7 +95,7 @@ pub(super) fn party_panel(
         && let Some((element, state)) = eco.map.element(e)
     {
         ui.label(ui_style::title(element.name(), 20.0));
-        ui.label(element_help(element));
+        ui.label(crate::words::element_help(element));
         ui.label(
             egui::RichText::new(match state {
                 ElementState::Present => "Not yet Encountered.",

@@ -57,13 +57,10 @@ fn attach_observers(
     }
 }
 
-/// A card redrawn or gone from under a still pointer takes its text along.
-fn forget_gone(
-    mut hovered: ResMut<Hovered>,
-    cards: Query<(), With<TableCard>>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
-    if hovered.0.as_ref().is_some_and(|(e, _)| !cards.contains(*e)) {
+/// A card (or token) redrawn or gone from under a still pointer takes its
+/// text along.
+fn forget_gone(mut hovered: ResMut<Hovered>, all: Query<Entity>, mut redraw: MessageWriter<RequestRedraw>) {
+    if hovered.0.as_ref().is_some_and(|(e, _)| !all.contains(*e)) {
         hovered.0 = None;
         redraw.write(RequestRedraw);
     }
