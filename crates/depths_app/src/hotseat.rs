@@ -33,12 +33,16 @@ pub struct Players {
     pub owners: Vec<usize>,
     /// Show a "pass to …" screen between players.
     pub curtain: bool,
+    /// Per Hero (in the game's Hero order): a Companion plays it for its
+    /// owner (`companions.rs`). Saves from before Companions have none.
+    #[serde(default)]
+    pub companions: Vec<bool>,
 }
 
 impl Default for Players {
     /// One player who plays every Hero, no curtain.
     fn default() -> Self {
-        Players { names: vec!["Player 1".into()], owners: Vec::new(), curtain: false }
+        Players { names: vec!["Player 1".into()], owners: Vec::new(), curtain: false, companions: Vec::new() }
     }
 }
 
@@ -55,6 +59,44 @@ impl Players {
     pub fn count(&self) -> usize {
         self.names.len().max(1)
     }
+
+    /// Whether a Companion plays Hero `hero`.
+    pub fn is_companion(&self, hero: u8) -> bool {
+        self.companions.get(usize::from(hero)).copied().unwrap_or(false)
+    }
+
+    /// Seats or unseats a Companion for Hero `hero` (of `heroes`).
+    pub fn set_companion(&mut self, hero: u8, on: bool, heroes: usize) {
+        if self.companions.len() < heroes {
+            self.companions.resize(heroes, false);
+        }
+        if let Some(c) = self.companions.get_mut(usize::from(hero)) {
+            *c = on;
+        }
+    }
+
+    /// The seats that take Exploring turns, in turn order, in a game of
+    /// `heroes` Heroes: each player who plays a Hero themselves, then each
+    /// Companion. Without Companions, every player.
+    pub fn seats(&self, heroes: usize) -> Vec<Seat> {
+        let heroes = heroes as u8;
+        if !(0..heroes).any(|h| self.is_companion(h)) {
+            return (0..self.count()).map(Seat::Player).collect();
+        }
+        let mut seats: Vec<Seat> = (0..self.count())
+            .filter(|&p| (0..heroes).any(|h| self.owner(h) == p && !self.is_companion(h)))
+            .map(Seat::Player)
+            .collect();
+        seats.extend((0..heroes).filter(|&h| self.is_companion(h)).map(Seat::Companion));
+        seats
+    }
+}
+
+/// Who takes an Exploring turn: a player, or the Companion playing a Hero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seat {
+    Player(usize),
+    Companion(u8),
 }
 
 /// The client-side turn: whose turn it is to explore and who has seen the table.
@@ -75,6 +117,31 @@ pub struct Turn {
     /// until the next player lifts it.
     #[serde(default)]
     pub handing_over: bool,
+    /// The Exploring turn is this Companion's (its Hero's index); `player`
+    /// is then the Hero's owner.
+    #[serde(default)]
+    pub companion: Option<u8>,
+}
+
+impl Turn {
+    /// The seat whose Exploring turn it is.
+    pub fn seat(&self) -> Seat {
+        self.companion.map_or(Seat::Player(self.player), Seat::Companion)
+    }
+
+    /// Gives the Exploring turn to `seat`.
+    pub fn set_seat(&mut self, seat: Seat, players: &Players) {
+        match seat {
+            Seat::Player(p) => {
+                self.player = p;
+                self.companion = None;
+            }
+            Seat::Companion(h) => {
+                self.player = players.owner(h);
+                self.companion = Some(h);
+            }
+        }
+    }
 }
 
 /// Who must act now: a player, and the Hero they act for if one is named.
@@ -171,7 +238,9 @@ pub fn after_events(game: &Game, players: &Players, turn: &mut Turn, events: &[E
     }
     if turn.over && quiet(game) {
         turn.over = false;
-        turn.player = (turn.player + 1) % players.count();
+        let seats = players.seats(game.heroes.len());
+        let next = seats.iter().position(|s| *s == turn.seat()).map_or(0, |i| (i + 1) % seats.len());
+        turn.set_seat(seats[next], players);
     }
 }
 
@@ -251,6 +320,9 @@ impl Session {
         let hero = |h: &u8| self.game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
         let all = players_to_act(&self.game, &self.players, &self.turn);
         if all.is_empty() {
+            if let Some(h) = self.turn.companion {
+                return format!("Companion {}", hero(&h));
+            }
             return self.players.name(self.acting().player).to_owned();
         }
         let parts: Vec<String> = all

@@ -12,6 +12,7 @@ mod board_art;
 pub mod board_view;
 mod camera;
 pub mod cli;
+pub mod companions;
 pub mod explore;
 pub mod forecasts;
 #[cfg(feature = "dev-tools")]
@@ -82,6 +83,7 @@ impl Plugin for AppPlugin {
             table::reveal::plugin,
         ));
         app.add_plugins((icons::plugin, window_icon::plugin, saves::old_saves_plugin, forecasts::plugin));
+        app.add_plugins(companions::ui_plugin);
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
     }
@@ -102,6 +104,7 @@ pub fn core_plugin(app: &mut App) {
         explore::plugin,
         saves::plugin,
         leaving::plugin,
+        companions::plugin,
     ));
 }
 
