@@ -354,11 +354,11 @@ mod tests {
         );
         let again = Settings::read(file.clone());
         assert_eq!((again.ui_scale, again.curtain, again.open), (1.3, true, false));
+        assert_eq!(again.file, file);
         let mut s = again;
         s.companion_speed = crate::companions::Speed::Fast;
         s.write().unwrap();
         assert_eq!(Settings::read(file.clone()).companion_speed, crate::companions::Speed::Fast);
-        assert_eq!(again.file, file);
 
         // A missing field keeps its default; an unknown one is ignored.
         std::fs::write(&file, r#"{ "curtain": true, "volume": 3 }"#).unwrap();
