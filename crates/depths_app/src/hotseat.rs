@@ -9,7 +9,9 @@
 //! to the player whose turn it is to explore. Exploring turns rotate in the
 //! client (the rules core has no players): a turn is one tile drawn and placed,
 //! or an Encounter, and passes on once the table is quiet again (Exploring with
-//! no decision and no tile in hand).
+//! no decision and no tile in hand). With Companions at the table
+//! (`companions.rs`) the turns go round the seats: each player who plays a
+//! Hero themselves, then each Companion.
 //!
 //! The game's information is open, so the pass-the-device curtain is off
 //! unless the players switch it on (on the setup screen or in ⚙ Settings).
