@@ -207,7 +207,22 @@ pub fn reason(session: &Session, action: &Action) -> String {
                 None => format!("Companion {what}"),
             }
         }
-        Action::AssignDamage { .. } => format!("Companion {what}, where it tells most"),
+        Action::AssignDamage { hero, individual } => {
+            // What the damage does there: a defeat, or how much it takes off.
+            let effect = combat.and_then(|c| {
+                let p = c.packets.get(c.packet_of(*hero)?)?;
+                let foe = c.foes.get(usize::from(p.foe))?;
+                let i = usize::from(*individual);
+                let health = foe.individuals.get(i)?.health;
+                let dealt = foe.damage_taken(i, p.amount, p.magic);
+                Some(if dealt >= health {
+                    " to defeat it".to_owned()
+                } else {
+                    format!(" ({dealt} of its {health} Health)")
+                })
+            });
+            format!("Companion {what}{}", effect.unwrap_or_default())
+        }
         Action::EndTurn { hero } => format!("Companion {} is done this Round", name(*hero)),
         a if seat_hero(a).is_some() => format!("Companion {what}"),
         _ => {
@@ -308,6 +323,7 @@ fn companions_play(
     mut seen: Local<MessageCursor<PlayerAction>>,
     mut moves: ResMut<CompanionMoves>,
     mut waiting: Local<Option<(u64, f32)>>,
+    reveals: Query<(), With<crate::table::reveal::RevealSet>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     // A move is on its way (a player's, or the last one's): judge the table after it.
@@ -336,7 +352,12 @@ fn companions_play(
             now
         }
     };
-    let delay = settings.map_or(Speed::default(), |s| s.companion_speed).delay();
+    let mut delay = settings.map_or(Speed::default(), |s| s.companion_speed).delay();
+    // A card shown large on the table is given time to be read (a click
+    // or Space takes it away sooner).
+    if !reveals.is_empty() && delay > 0.0 {
+        delay = (delay * 2.5).max(2.0);
+    }
     if now - since < delay {
         redraw.write(RequestRedraw);
         return;

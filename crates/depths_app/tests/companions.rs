@@ -206,7 +206,9 @@ fn whole_game(seed: u64) {
         tally.companion_moves.len(),
         g.phase()
     );
-    for line in session(&app).log.iter().filter(|l| l.starts_with("Companion ")).take(12) {
+    let companion_lines = session(&app).log.iter().filter(|l| l.starts_with("Companion "));
+    let damage_lines = companion_lines.clone().filter(|l| l.contains(": damage ")).take(3);
+    for line in companion_lines.take(12).chain(damage_lines) {
         eprintln!("  {line}");
     }
     assert!(g.is_over(), "the game ended (won or lost) after {tally:?}-ish frames: {:?}", g.phase());
