@@ -191,9 +191,13 @@ pub fn action_hero(action: &Action) -> Option<u8> {
 /// the table, else the player whose turn it is keeps it while one of their
 /// Heroes may act; otherwise the owner of the first Hero to act.
 pub fn acting(game: &Game, players: &Players, turn: &Turn) -> Acting {
-    let heroes = heroes_to_act(game);
+    // A Companion needs nobody at the table: its Heroes are left out, and
+    // its turn stays with the player at the table.
+    let heroes = players_heroes_to_act(game, players);
     let Some(&first) = heroes.first() else {
-        return Acting { player: turn.player.min(players.count() - 1), hero: None };
+        let companions_only = turn.companion.is_some() || !heroes_to_act(game).is_empty();
+        let player = if companions_only { turn.shown_to.unwrap_or(turn.player) } else { turn.player };
+        return Acting { player: player.min(players.count() - 1), hero: None };
     };
     [turn.pass_to, turn.shown_to, Some(turn.player)]
         .into_iter()
@@ -205,7 +209,7 @@ pub fn acting(game: &Game, players: &Players, turn: &Turn) -> Acting {
 /// Every player who may act now with the Heroes they act for, the player
 /// [`acting`] names first; empty when no Hero is named (the turn's player acts).
 pub fn players_to_act(game: &Game, players: &Players, turn: &Turn) -> Vec<(usize, Vec<u8>)> {
-    let heroes = heroes_to_act(game);
+    let heroes = players_heroes_to_act(game, players);
     if heroes.is_empty() {
         return Vec::new();
     }
@@ -218,6 +222,11 @@ pub fn players_to_act(game: &Game, players: &Players, turn: &Turn) -> Vec<(usize
         }
     }
     order.into_iter().map(|p| (p, heroes.iter().copied().filter(|&h| players.owner(h) == p).collect())).collect()
+}
+
+/// The Heroes to act ([`heroes_to_act`]) that players play, not Companions.
+fn players_heroes_to_act(game: &Game, players: &Players) -> Vec<u8> {
+    heroes_to_act(game).into_iter().filter(|&h| !players.is_companion(h)).collect()
 }
 
 /// Nothing is going on: Exploring, no decision, no tile in hand.
@@ -321,19 +330,24 @@ impl Session {
     pub fn acting_text(&self) -> String {
         let hero = |h: &u8| self.game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
         let all = players_to_act(&self.game, &self.players, &self.turn);
-        if all.is_empty() {
-            if let Some(h) = self.turn.companion {
-                return format!("Companion {}", hero(&h));
-            }
-            return self.players.name(self.acting().player).to_owned();
-        }
-        let parts: Vec<String> = all
+        let mut parts: Vec<String> = all
             .iter()
             .map(|(p, heroes)| {
                 let names: Vec<&str> = heroes.iter().map(hero).collect();
                 format!("{} ({})", self.players.name(*p), names.join(", "))
             })
             .collect();
+        let companions: Vec<&str> =
+            heroes_to_act(&self.game).iter().filter(|&&h| self.players.is_companion(h)).map(hero).collect();
+        if !companions.is_empty() {
+            parts.push(format!("Companion ({})", companions.join(", ")));
+        }
+        if parts.is_empty() {
+            if let Some(h) = self.turn.companion {
+                return format!("Companion {}", hero(&h));
+            }
+            return self.players.name(self.acting().player).to_owned();
+        }
         parts.join(" · ")
     }
 }
@@ -376,7 +390,7 @@ fn seat_messages(
     }
     for PassTable(player) in passes.read() {
         // Only to a player who owns a Hero that may act now.
-        if heroes_to_act(&session.game).iter().any(|&h| session.players.owner(h) == *player) {
+        if players_heroes_to_act(&session.game, &session.players).iter().any(|&h| session.players.owner(h) == *player) {
             session.turn.pass_to = Some(*player);
             session.turn.handing_over = true;
             redraw.write(RequestRedraw);

@@ -333,3 +333,48 @@ fn a_companion_waits_the_setting_s_pause_before_moving() {
     let log = &session(&app).log;
     assert_eq!(log[log.len() - 2..], ["Companion Bren: Draw a map tile".to_owned(), "Drew a map tile.".to_owned()]);
 }
+
+#[test]
+fn a_companion_never_needs_the_pass_screen() {
+    use depths_app::hotseat::{HandOver, LiftCurtain};
+    let mut app = app("curtain", Speed::Instant);
+    // Bo's only Hero is played by a Companion: the table never needs to go to Bo.
+    let players = Players {
+        names: vec!["Ann".into(), "Bo".into()],
+        owners: vec![0, 1],
+        curtain: true,
+        companions: vec![false, true],
+    };
+    start(&mut app, players, &["bren", "sil"], 3);
+    let (mut asked, mut ann_moves) = (Vec::new(), 0);
+    for _ in 0..3_000 {
+        if game(&app).is_over() || moves(&app).len() > 150 {
+            break;
+        }
+        if let Some(p) = session(&app).curtain() {
+            asked.push(p);
+            app.world_mut().write_message(LiftCurtain);
+            app.update();
+            continue;
+        }
+        if session(&app).hand_off_due().is_some() {
+            app.world_mut().write_message(HandOver);
+            app.update();
+            continue;
+        }
+        if let Some(a) = player_choice(session(&app)) {
+            assert_ne!(seat_hero(&a), Some(1));
+            app.world_mut().write_message(PlayerAction(a));
+            ann_moves += 1;
+        }
+        app.update();
+        assert_eq!(session(&app).notice, None, "nothing was refused");
+    }
+    assert_eq!(asked, vec![0], "the pass screen only asked Ann to the table, once at the start");
+    assert!(
+        ann_moves > 5 && moves(&app).len() > 20,
+        "both played: Ann {ann_moves}, the Companion {}",
+        moves(&app).len()
+    );
+    assert!(moves(&app).iter().all(|a| seat_hero(a).is_none_or(|h| h == 1)), "the Companion played Sil only");
+}
