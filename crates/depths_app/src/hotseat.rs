@@ -9,7 +9,9 @@
 //! to the player whose turn it is to explore. Exploring turns rotate in the
 //! client (the rules core has no players): a turn is one tile drawn and placed,
 //! or an Encounter, and passes on once the table is quiet again (Exploring with
-//! no decision and no tile in hand).
+//! no decision and no tile in hand). With Companions at the table
+//! (`companions.rs`) the turns go round the seats: each player who plays a
+//! Hero themselves, then each Companion.
 //!
 //! The game's information is open, so the pass-the-device curtain is off
 //! unless the players switch it on (on the setup screen or in ⚙ Settings).
@@ -33,12 +35,16 @@ pub struct Players {
     pub owners: Vec<usize>,
     /// Show a "pass to …" screen between players.
     pub curtain: bool,
+    /// Per Hero (in the game's Hero order): a Companion plays it for its
+    /// owner (`companions.rs`). Saves from before Companions have none.
+    #[serde(default)]
+    pub companions: Vec<bool>,
 }
 
 impl Default for Players {
     /// One player who plays every Hero, no curtain.
     fn default() -> Self {
-        Players { names: vec!["Player 1".into()], owners: Vec::new(), curtain: false }
+        Players { names: vec!["Player 1".into()], owners: Vec::new(), curtain: false, companions: Vec::new() }
     }
 }
 
@@ -55,6 +61,44 @@ impl Players {
     pub fn count(&self) -> usize {
         self.names.len().max(1)
     }
+
+    /// Whether a Companion plays Hero `hero`.
+    pub fn is_companion(&self, hero: u8) -> bool {
+        self.companions.get(usize::from(hero)).copied().unwrap_or(false)
+    }
+
+    /// Seats or unseats a Companion for Hero `hero` (of `heroes`).
+    pub fn set_companion(&mut self, hero: u8, on: bool, heroes: usize) {
+        if self.companions.len() < heroes {
+            self.companions.resize(heroes, false);
+        }
+        if let Some(c) = self.companions.get_mut(usize::from(hero)) {
+            *c = on;
+        }
+    }
+
+    /// The seats that take Exploring turns, in turn order, in a game of
+    /// `heroes` Heroes: each player who plays a Hero themselves, then each
+    /// Companion. Without Companions, every player.
+    pub fn seats(&self, heroes: usize) -> Vec<Seat> {
+        let heroes = heroes as u8;
+        if !(0..heroes).any(|h| self.is_companion(h)) {
+            return (0..self.count()).map(Seat::Player).collect();
+        }
+        let mut seats: Vec<Seat> = (0..self.count())
+            .filter(|&p| (0..heroes).any(|h| self.owner(h) == p && !self.is_companion(h)))
+            .map(Seat::Player)
+            .collect();
+        seats.extend((0..heroes).filter(|&h| self.is_companion(h)).map(Seat::Companion));
+        seats
+    }
+}
+
+/// Who takes an Exploring turn: a player, or the Companion playing a Hero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seat {
+    Player(usize),
+    Companion(u8),
 }
 
 /// The client-side turn: whose turn it is to explore and who has seen the table.
@@ -75,6 +119,31 @@ pub struct Turn {
     /// until the next player lifts it.
     #[serde(default)]
     pub handing_over: bool,
+    /// The Exploring turn is this Companion's (its Hero's index); `player`
+    /// is then the Hero's owner.
+    #[serde(default)]
+    pub companion: Option<u8>,
+}
+
+impl Turn {
+    /// The seat whose Exploring turn it is.
+    pub fn seat(&self) -> Seat {
+        self.companion.map_or(Seat::Player(self.player), Seat::Companion)
+    }
+
+    /// Gives the Exploring turn to `seat`.
+    pub fn set_seat(&mut self, seat: Seat, players: &Players) {
+        match seat {
+            Seat::Player(p) => {
+                self.player = p;
+                self.companion = None;
+            }
+            Seat::Companion(h) => {
+                self.player = players.owner(h);
+                self.companion = Some(h);
+            }
+        }
+    }
 }
 
 /// Who must act now: a player, and the Hero they act for if one is named.
@@ -122,9 +191,13 @@ pub fn action_hero(action: &Action) -> Option<u8> {
 /// the table, else the player whose turn it is keeps it while one of their
 /// Heroes may act; otherwise the owner of the first Hero to act.
 pub fn acting(game: &Game, players: &Players, turn: &Turn) -> Acting {
-    let heroes = heroes_to_act(game);
+    // A Companion needs nobody at the table: its Heroes are left out, and
+    // its turn stays with the player at the table.
+    let heroes = players_heroes_to_act(game, players);
     let Some(&first) = heroes.first() else {
-        return Acting { player: turn.player.min(players.count() - 1), hero: None };
+        let companions_only = turn.companion.is_some() || !heroes_to_act(game).is_empty();
+        let player = if companions_only { turn.shown_to.unwrap_or(turn.player) } else { turn.player };
+        return Acting { player: player.min(players.count() - 1), hero: None };
     };
     [turn.pass_to, turn.shown_to, Some(turn.player)]
         .into_iter()
@@ -136,7 +209,7 @@ pub fn acting(game: &Game, players: &Players, turn: &Turn) -> Acting {
 /// Every player who may act now with the Heroes they act for, the player
 /// [`acting`] names first; empty when no Hero is named (the turn's player acts).
 pub fn players_to_act(game: &Game, players: &Players, turn: &Turn) -> Vec<(usize, Vec<u8>)> {
-    let heroes = heroes_to_act(game);
+    let heroes = players_heroes_to_act(game, players);
     if heroes.is_empty() {
         return Vec::new();
     }
@@ -149,6 +222,11 @@ pub fn players_to_act(game: &Game, players: &Players, turn: &Turn) -> Vec<(usize
         }
     }
     order.into_iter().map(|p| (p, heroes.iter().copied().filter(|&h| players.owner(h) == p).collect())).collect()
+}
+
+/// The Heroes to act ([`heroes_to_act`]) that players play, not Companions.
+fn players_heroes_to_act(game: &Game, players: &Players) -> Vec<u8> {
+    heroes_to_act(game).into_iter().filter(|&h| !players.is_companion(h)).collect()
 }
 
 /// Nothing is going on: Exploring, no decision, no tile in hand.
@@ -171,7 +249,9 @@ pub fn after_events(game: &Game, players: &Players, turn: &mut Turn, events: &[E
     }
     if turn.over && quiet(game) {
         turn.over = false;
-        turn.player = (turn.player + 1) % players.count();
+        let seats = players.seats(game.heroes.len());
+        let next = seats.iter().position(|s| *s == turn.seat()).map_or(0, |i| (i + 1) % seats.len());
+        turn.set_seat(seats[next], players);
     }
 }
 
@@ -250,16 +330,24 @@ impl Session {
     pub fn acting_text(&self) -> String {
         let hero = |h: &u8| self.game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
         let all = players_to_act(&self.game, &self.players, &self.turn);
-        if all.is_empty() {
-            return self.players.name(self.acting().player).to_owned();
-        }
-        let parts: Vec<String> = all
+        let mut parts: Vec<String> = all
             .iter()
             .map(|(p, heroes)| {
                 let names: Vec<&str> = heroes.iter().map(hero).collect();
                 format!("{} ({})", self.players.name(*p), names.join(", "))
             })
             .collect();
+        let companions: Vec<&str> =
+            heroes_to_act(&self.game).iter().filter(|&&h| self.players.is_companion(h)).map(hero).collect();
+        if !companions.is_empty() {
+            parts.push(format!("Companion ({})", companions.join(", ")));
+        }
+        if parts.is_empty() {
+            if let Some(h) = self.turn.companion {
+                return format!("Companion {}", hero(&h));
+            }
+            return self.players.name(self.acting().player).to_owned();
+        }
         parts.join(" · ")
     }
 }
@@ -302,7 +390,7 @@ fn seat_messages(
     }
     for PassTable(player) in passes.read() {
         // Only to a player who owns a Hero that may act now.
-        if heroes_to_act(&session.game).iter().any(|&h| session.players.owner(h) == *player) {
+        if players_heroes_to_act(&session.game, &session.players).iter().any(|&h| session.players.owner(h) == *player) {
             session.turn.pass_to = Some(*player);
             session.turn.handing_over = true;
             redraw.write(RequestRedraw);

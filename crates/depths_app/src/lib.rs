@@ -13,6 +13,7 @@ pub mod board_pointer;
 pub mod board_view;
 mod camera;
 pub mod cli;
+pub mod companions;
 pub mod explore;
 pub mod forecasts;
 #[cfg(feature = "dev-tools")]
@@ -94,6 +95,7 @@ impl Plugin for AppPlugin {
             guide::ui_plugin,
             replay::ui_plugin,
             board_pointer::plugin,
+            companions::ui_plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
@@ -117,6 +119,7 @@ pub fn core_plugin(app: &mut App) {
         leaving::plugin,
         guide::plugin,
         replay::plugin,
+        companions::plugin,
     ));
 }
 

@@ -494,7 +494,8 @@ mod tests {
     #[test]
     fn a_save_keeps_the_players_their_heroes_and_the_log() {
         let mut session = Session::new(a_game());
-        session.players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![1, 0], curtain: true };
+        session.players =
+            Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![1, 0], curtain: true, ..Default::default() };
         session.turn.player = 1;
         session.log.push("Ann drew a tile.".into());
         session.rounds.last.push("Bren takes 3 damage.".into());
@@ -518,7 +519,8 @@ mod tests {
     #[test]
     fn a_hero_owned_by_a_missing_player_is_refused() {
         let mut session = Session::new(a_game());
-        session.players = Players { names: vec!["Ann".into()], owners: vec![0, 3], curtain: false };
+        session.players =
+            Players { names: vec!["Ann".into()], owners: vec![0, 3], curtain: false, ..Default::default() };
         let err = parse_save(&save_text(&session)).unwrap_err();
         assert!(err.contains("not at the table"), "{err}");
     }

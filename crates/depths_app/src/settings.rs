@@ -1,6 +1,7 @@
-//! Settings remembered between runs: the UI scale (egui zoom) and whether
+//! Settings remembered between runs: the UI scale (egui zoom), whether
 //! hot-seat games use the "Pass to …" curtain (off: the game's information
-//! is open, so hiding the table is only for players who want it). Stored by
+//! is open, so hiding the table is only for players who want it), and how
+//! fast Companions play. Stored by
 //! serde as `settings.json` in the platform's config folder
 //! (`~/.config/forgotten-depths/settings.json` on Linux). A file that does
 //! not read is named in a warning and on the menu, copied aside
@@ -21,8 +22,8 @@ pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 /// The UI scales a settings file may ask for.
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
 
-/// The settings, and where they are kept. Only `ui_scale` and `curtain` are
-/// in the file; a field missing from it keeps its default.
+/// The settings, and where they are kept. Only `ui_scale`, `curtain` and
+/// `companion_speed` are in the file; a field missing from it keeps its default.
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -30,6 +31,8 @@ pub struct Settings {
     pub ui_scale: f32,
     /// New hot-seat games hide the table when it changes hands.
     pub curtain: bool,
+    /// How long a Companion waits before each move.
+    pub companion_speed: crate::companions::Speed,
     /// The Settings window is open.
     #[serde(skip)]
     pub open: bool,
@@ -45,7 +48,15 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { ui_scale: 1.0, curtain: false, open: false, file: PathBuf::new(), problem: None, keep_file: false }
+        Settings {
+            ui_scale: 1.0,
+            curtain: false,
+            companion_speed: crate::companions::Speed::default(),
+            open: false,
+            file: PathBuf::new(),
+            problem: None,
+            keep_file: false,
+        }
     }
 }
 
@@ -229,6 +240,7 @@ fn settings_ui(
     // In a game the box shows (and switches) that game's curtain.
     let mut curtain = session.as_ref().map_or(settings.curtain, |s| s.players.curtain);
     let mut curtain_changed = false;
+    let mut speed_chosen = None;
     egui::Window::new("Settings")
         .id(egui::Id::new("settings"))
         .open(&mut open)
@@ -260,7 +272,27 @@ fn settings_ui(
                     "Hot-seat: hide the table when it changes hands, after the player who acted has seen the result",
                 )
                 .changed();
+            ui.separator();
+            ui.label(egui::RichText::new("Companions play").strong());
+            ui.horizontal(|ui| {
+                for speed in crate::companions::Speed::ALL {
+                    if ui
+                        .selectable_label(settings.companion_speed == speed, speed.name())
+                        .on_hover_text(speed.hint())
+                        .clicked()
+                    {
+                        speed_chosen = Some(speed);
+                    }
+                }
+            });
         });
+    if let Some(speed) = speed_chosen {
+        settings.companion_speed = speed;
+        if let Err(e) = settings.write() {
+            warn!("could not write {}: {e}", settings.file.display());
+        }
+        redraw.write(RequestRedraw);
+    }
     if curtain_changed {
         settings.curtain = curtain;
         if let Err(e) = settings.write() {
@@ -315,10 +347,18 @@ mod tests {
         s.write().unwrap();
         let text = std::fs::read_to_string(&file).unwrap();
         let stored: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(stored, serde_json::json!({ "ui_scale": 1.3, "curtain": true }), "{text}");
+        assert_eq!(
+            stored,
+            serde_json::json!({ "ui_scale": 1.3, "curtain": true, "companion_speed": "normal" }),
+            "{text}"
+        );
         let again = Settings::read(file.clone());
         assert_eq!((again.ui_scale, again.curtain, again.open), (1.3, true, false));
         assert_eq!(again.file, file);
+        let mut s = again;
+        s.companion_speed = crate::companions::Speed::Fast;
+        s.write().unwrap();
+        assert_eq!(Settings::read(file.clone()).companion_speed, crate::companions::Speed::Fast);
 
         // A missing field keeps its default; an unknown one is ignored.
         std::fs::write(&file, r#"{ "curtain": true, "volume": 3 }"#).unwrap();

@@ -191,7 +191,12 @@ pub fn loss_text(game: &Game, reason: &LossReason) -> String {
 }
 
 fn card_text(card: &depths_rules::ActionCard) -> String {
-    if card.power { "a Power Card".into() } else { format!("a {}", card.value) }
+    match card.value {
+        _ if card.power => "a Power Card".into(),
+        // "an 8", "an 11", "an 18": said as they sound.
+        8 | 11 | 18 => format!("an {}", card.value),
+        v => format!("a {v}"),
+    }
 }
 
 fn source_name(game: &Game, hero: u8, source: AbilitySource) -> String {

@@ -288,8 +288,12 @@ fn every_legal_action_and_event_of_whole_games_has_words() {
 fn saving_then_loading_restores_the_same_board() {
     let mut app = menu_app("save");
     // Two players at the table: each owns one Hero; the save must keep that.
-    let players =
-        depths_app::hotseat::Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![1, 0], curtain: true };
+    let players = depths_app::hotseat::Players {
+        names: vec!["Ann".into(), "Bo".into()],
+        owners: vec![1, 0],
+        curtain: true,
+        ..Default::default()
+    };
     app.insert_resource(players.clone());
     start(&mut app, 1);
     for _ in 0..3 {
@@ -595,7 +599,12 @@ fn make_saves_for_screenshots() {
 fn hot_seat_app(name: &str, curtain: bool) -> App {
     use depths_app::hotseat::Players;
     let mut app = menu_app(name);
-    app.insert_resource(Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], curtain });
+    app.insert_resource(Players {
+        names: vec!["Ann".into(), "Bo".into()],
+        owners: vec![0, 1],
+        curtain,
+        ..Default::default()
+    });
     start(&mut app, 3);
     app
 }
@@ -957,7 +966,8 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
     use depths_app::hotseat::Players;
     use depths_sim::{Bot, HeuristicBot};
     let mut app = menu_app("whole");
-    let players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], curtain: true };
+    let players =
+        Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], curtain: true, ..Default::default() };
     app.insert_resource(players.clone());
     // Seed 9: under the Combat rules as the book has them (one pair per Hero
     // in all, Heroes acting in any order) the careful bot wins it.

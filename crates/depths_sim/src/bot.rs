@@ -60,12 +60,49 @@ impl Bot for HeuristicBot {
     fn choose(&mut self, g: &Game) -> Action {
         let legal = g.legal_actions();
         if matches!(g.phase(), Phase::Combat { .. }) {
-            return combat_choice(g, &legal);
+            return combat_choice(g, &legal, None);
         }
         if let Some(p) = g.pending() {
             return pending_choice(g, p, &legal);
         }
         explore_choice(g, &legal)
+    }
+}
+
+impl HeuristicBot {
+    /// The careful choice for Hero `hero` alone, when several Heroes may act
+    /// in a Combat step and only this one is to be played (a Companion seat
+    /// at the client's table): `None` when `hero` has nothing to do now.
+    /// Outside Combat, the usual choice if it is for no other Hero.
+    pub fn choose_for(&mut self, g: &Game, hero: u8) -> Option<Action> {
+        let legal = g.legal_actions();
+        if let Some(c) = g.combat().filter(|_| matches!(g.phase(), Phase::Combat { .. })) {
+            if !c.may_act(hero) {
+                return None;
+            }
+            let own: Vec<Action> = legal.iter().filter(|a| acting_for(a) == Some(hero)).cloned().collect();
+            if own.is_empty() {
+                return None;
+            }
+            return Some(combat_choice(g, &own, Some(hero)));
+        }
+        let a = self.choose(g);
+        (acting_for(&a).is_none_or(|h| h == hero)).then_some(a)
+    }
+}
+
+/// The Hero a Combat action (or an Item's equip) is taken for.
+fn acting_for(a: &Action) -> Option<u8> {
+    match a {
+        Action::PlayCard { hero, .. }
+        | Action::PlaceMonsterCard { hero, .. }
+        | Action::ActivateAbility { hero, .. }
+        | Action::ChoosePair { hero, .. }
+        | Action::EndTurn { hero }
+        | Action::AssignDamage { hero, .. }
+        | Action::Equip { hero, .. }
+        | Action::Unequip { hero, .. } => Some(*hero),
+        _ => None,
     }
 }
 
@@ -289,8 +326,11 @@ fn foe_strength(f: &Foe) -> u32 {
     f.individuals.iter().map(|i| u32::from(i.health)).sum::<u32>() + 3 * u32::from(f.difficulty.index() as u8)
 }
 
-fn combat_choice(g: &Game, legal: &[Action]) -> Action {
+/// The choice in a Combat step for `hero`, or (`None`) for whichever Hero
+/// the step reaches first.
+fn combat_choice(g: &Game, legal: &[Action], hero: Option<u8>) -> Action {
     let c = g.combat().expect("in combat");
+    let acting = hero.or_else(|| c.acting_hero());
     let pick = match c.step {
         CombatStep::AssignMonsters => best_by(legal, |a| match a {
             // The stronger Monster to the healthier Hero.
@@ -306,9 +346,9 @@ fn combat_choice(g: &Game, legal: &[Action]) -> Action {
             Action::AvoidReturnDamage { hero } => Some(-((frac(g, *hero as usize) * 1000.0) as i32)),
             _ => None,
         }),
-        CombatStep::PlayCards => play_card(g, legal),
+        CombatStep::PlayCards => acting.and_then(|h| play_card(g, legal, h)),
         CombatStep::PlaceMonsterCard => {
-            let e = c.engagements.iter().find(|e| e.waiting.is_some());
+            let e = c.engagements.iter().find(|e| e.waiting.is_some() && hero.is_none_or(|h| e.hero == h));
             e.map(|e| {
                 let ctx = PairCtx::new(g, e.hero, &c.foes[e.foe as usize]);
                 let value = |slot: usize| {
@@ -323,19 +363,18 @@ fn combat_choice(g: &Game, legal: &[Action]) -> Action {
             .filter(|a| legal.contains(a))
         }
         CombatStep::AssignDamage => {
-            let p = c.packets[0];
+            let p = *c.packets.iter().find(|p| hero.is_none_or(|h| p.hero == h)).unwrap_or(&c.packets[0]);
             let foe = &c.foes[p.foe as usize];
             let a = Action::AssignDamage { hero: p.hero, individual: pick_individual(foe, p.amount, p.magic) as u8 };
             legal.contains(&a).then_some(a)
         }
-        CombatStep::Resolve => resolve(g, legal),
+        CombatStep::Resolve => acting.and_then(|h| resolve(g, legal, h)),
     };
     pick.unwrap_or_else(|| legal[0].clone())
 }
 
-fn play_card(g: &Game, legal: &[Action]) -> Option<Action> {
+fn play_card(g: &Game, legal: &[Action], hero: u8) -> Option<Action> {
     let c = g.combat()?;
-    let hero = c.acting_hero()?;
     let e = c.engagements.iter().find(|e| {
         e.group == c.group
             && e.hero == hero
@@ -371,9 +410,8 @@ fn play_card(g: &Game, legal: &[Action]) -> Option<Action> {
     best.map(|(_, a)| a)
 }
 
-fn resolve(g: &Game, legal: &[Action]) -> Option<Action> {
+fn resolve(g: &Game, legal: &[Action], hero: u8) -> Option<Action> {
     let c = g.combat()?;
-    let hero = c.acting_hero()?;
     let h = &g.heroes[hero as usize];
     let power = h.stored_power.len() as u8;
     let ok = |a: &Action| legal.contains(a);
@@ -490,7 +528,8 @@ fn resolve(g: &Game, legal: &[Action]) -> Option<Action> {
             return Some(a);
         }
     }
-    first(legal, |a| matches!(a, Action::EndTurn { .. }))
+    first(legal, |a| matches!(a, Action::EndTurn { hero: h } if *h == hero))
+        .or_else(|| first(legal, |a| matches!(a, Action::EndTurn { .. })))
 }
 
 // ---------------------------------------------------------------------------

@@ -23,6 +23,14 @@ pub(super) fn heroes_panel(
                 icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, ui_style::GOLD);
                 ui.label(ui_style::title(hero.name(), 22.0));
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(ui_style::MUTED));
+                // The seat: a Companion plays this Hero, or its owner does.
+                if let Some(session) = c.session {
+                    let mut on = session.players.is_companion(h);
+                    let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
+                    if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
+                        crate::companions::request_seat(ui.ctx(), h, on);
+                    }
+                }
             });
             health_bar(ui, ("hero", h), hero.health, hero.max_health(), ui.available_width());
             // What the last action did to this Hero's Health (from its events).

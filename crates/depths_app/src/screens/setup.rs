@@ -29,6 +29,8 @@ pub struct SetupForm {
     pub player_names: [String; 3],
     /// Per Hero (Bren, Sil, Ava): the player who plays it.
     pub owners: [usize; 3],
+    /// Per Hero (Bren, Sil, Ava): a Companion plays it for its owner.
+    pub companions: [bool; 3],
     /// A "pass to …" screen between players.
     pub curtain: bool,
 }
@@ -45,6 +47,7 @@ impl Default for SetupForm {
             // Blank: the field shows "Player N" as a hint, and that is the name if left so.
             player_names: Default::default(),
             owners: [0, 1, 2],
+            companions: [false; 3],
             // Open information: no curtain unless the players want one.
             curtain: false,
         }
@@ -98,10 +101,11 @@ impl SetupForm {
             return Err(format!("Two players are called {}: give one another name.", names[p]));
         }
         let owners: Vec<usize> = (0..3).filter(|i| self.heroes[*i].0).map(|i| self.owners[i].min(n - 1)).collect();
+        let companions: Vec<bool> = (0..3).filter(|i| self.heroes[*i].0).map(|i| self.companions[i]).collect();
         if let Some(p) = (0..n).find(|p| !owners.contains(p)) {
             return Err(format!("{} has no Hero: give them one, or seat fewer players.", names[p]));
         }
-        Ok(Players { names, owners, curtain: self.curtain })
+        Ok(Players { names, owners, curtain: self.curtain, companions })
     }
 }
 
@@ -152,6 +156,10 @@ fn setup_ui(
                     ui.add_enabled_ui(form.heroes[i].0, |ui| {
                         ui.radio_value(&mut form.heroes[i].1, false, "standard mat");
                         ui.radio_value(&mut form.heroes[i].1, true, "alternate mat (multi-classed)");
+                        ui.checkbox(&mut form.companions[i], "Companion").on_hover_text(
+                            "A Companion plays this Hero: its Combat cards, pairs, Abilities, Level Up \
+                             choices and its share of Exploring turns. Take the seat back any time on the Hero mat",
+                        );
                     });
                 });
             }
@@ -257,5 +265,14 @@ mod tests {
         form.player_names[0] = "Bo".into();
         let err = form.players().unwrap_err();
         assert!(err.contains("Two players are called Bo"), "{err}");
+    }
+
+    #[test]
+    fn companion_seats_follow_the_heroes_chosen() {
+        let mut form = SetupForm { heroes: [(true, false), (false, false), (true, false)], ..SetupForm::default() };
+        form.companions = [false, true, true];
+        let players = form.players().unwrap();
+        assert_eq!(players.companions, vec![false, true], "Bren plays herself, Ava is a Companion");
+        assert!(players.is_companion(1) && !players.is_companion(0));
     }
 }

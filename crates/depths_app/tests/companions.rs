@@ -1,0 +1,380 @@
+//! Companions played through the client's systems, headless: a whole game
+//! with two Companions and one scripted player, seats kept by saves, seats
+//! taken back, and the pause between a Companion's moves.
+
+use std::path::PathBuf;
+
+use bevy::{prelude::*, state::app::StatesPlugin};
+use depths_app::{
+    cli::Options,
+    companions::{CompanionMoves, SetCompanion, Speed, companion_choice, seat_hero, turn_companion},
+    core_plugin,
+    hotseat::{Players, Seat, heroes_to_act},
+    saves::{LoadSave, SaveDir, save_path},
+    screens::{Screen, menu::MenuAction},
+    session::{GameContent, PlayerAction, Session, StartGame},
+    settings::Settings,
+};
+use depths_rules::{Action, Content, Decision, Game, GameOptions, Phase};
+use depths_sim::{Bot, HeuristicBot};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fd-companions-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// A client on the menu with Companions at `speed`.
+fn app(name: &str, speed: Speed) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    app.insert_resource(Options::default());
+    app.insert_resource(GameContent(Content::builtin().expect("content")));
+    app.insert_resource(SaveDir(temp_dir(name)));
+    let mut settings = Settings::default();
+    settings.companion_speed = speed;
+    app.insert_resource(settings);
+    app.add_plugins(core_plugin);
+    app.update();
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+    app.update();
+    app
+}
+
+/// One player, Ann, with Bren; Sil and Ava are Companions.
+fn ann_and_two_companions() -> Players {
+    Players { names: vec!["Ann".into()], owners: vec![0, 0, 0], curtain: false, companions: vec![false, true, true] }
+}
+
+fn start(app: &mut App, players: Players, heroes: &[&str], seed: u64) {
+    app.insert_resource(players);
+    app.world_mut().write_message(StartGame(GameOptions::standard(heroes, seed)));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Playing);
+}
+
+fn session(app: &App) -> &Session {
+    app.world().resource::<Session>()
+}
+
+fn game(app: &App) -> &Game {
+    &session(app).game
+}
+
+fn moves(app: &App) -> Vec<Action> {
+    app.world().resource::<CompanionMoves>().0.clone()
+}
+
+/// The Hero a decision outside Combat names.
+fn decision_hero(game: &Game) -> Option<u8> {
+    if matches!(game.phase(), Phase::Combat { .. }) {
+        return None;
+    }
+    match game.phase().decision() {
+        Some(
+            Decision::ChooseItem { hero }
+            | Decision::RemoveCards { hero, .. }
+            | Decision::ChooseAbility { hero }
+            | Decision::ChooseAbilityDraw { hero },
+        ) => Some(hero),
+        _ => None,
+    }
+}
+
+/// Whether the scripted player (who plays every Hero not a Companion's) may take `a`.
+fn player_may_take(s: &Session, a: &Action) -> bool {
+    if s.game.check(a).is_err() {
+        return false;
+    }
+    match (seat_hero(a), decision_hero(&s.game)) {
+        (Some(h), _) | (None, Some(h)) => !s.players.is_companion(h),
+        (None, None) => turn_companion(s).is_none(),
+    }
+}
+
+/// The scripted player's move: the careful bot's, for the player's own Heroes only.
+fn player_choice(s: &Session) -> Option<Action> {
+    let g = &s.game;
+    if g.is_over() {
+        return None;
+    }
+    let own: Vec<u8> = heroes_to_act(g).into_iter().filter(|&h| !s.players.is_companion(h)).collect();
+    for h in own {
+        if let Some(a) = HeuristicBot.choose_for(g, h).filter(|a| player_may_take(s, a)) {
+            return Some(a);
+        }
+    }
+    if !heroes_to_act(g).is_empty() {
+        return None;
+    }
+    // Outside Combat Ann moves on her own turn or her own Hero's decision
+    // (she does not swap Items while a Companion explores).
+    let named = decision_hero(g);
+    if named.is_some_and(|h| s.players.is_companion(h)) || (named.is_none() && turn_companion(s).is_some()) {
+        return None;
+    }
+    let a = HeuristicBot.choose(g);
+    if player_may_take(s, &a) {
+        return Some(a);
+    }
+    let legal = g.legal_actions();
+    let mine: Vec<&Action> = legal.iter().filter(|a| player_may_take(s, a)).collect();
+    mine.iter()
+        .find(|a| {
+            !matches!(
+                a,
+                Action::Equip { .. } | Action::Unequip { .. } | Action::StartPurchase { .. } | Action::CancelPurchase
+            )
+        })
+        .or(mine.first())
+        .map(|a| (*a).clone())
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    player_moves: usize,
+    companion_moves: Vec<Action>,
+    frames: usize,
+}
+
+/// Plays frames until the game ends or `limit` frames pass: the scripted
+/// player moves for its own Heroes when it may; the Companions play the rest.
+/// Every frame checks the player never moved for a Companion's Hero, and that
+/// each Companion move was legal and is exactly what the table then shows.
+fn play(app: &mut App, limit: usize, stop: impl Fn(&App) -> bool) -> Tally {
+    let mut tally = Tally::default();
+    let mut idle = 0;
+    for _ in 0..limit {
+        if game(app).is_over() || stop(app) {
+            break;
+        }
+        tally.frames += 1;
+        let before = game(app).clone();
+        let (version, seen) = (session(app).version, moves(app).len());
+        let mine = player_choice(session(app));
+        if let Some(a) = &mine {
+            if let Some(h) = seat_hero(a) {
+                assert!(!session(app).players.is_companion(h), "the player moved for a Companion's Hero: {a:?}");
+            }
+            app.world_mut().write_message(PlayerAction(a.clone()));
+            tally.player_moves += 1;
+        }
+        app.update();
+        let new: Vec<Action> = moves(app)[seen..].to_vec();
+        assert!(new.len() <= 1, "one Companion move a frame: {new:?}");
+        if let Some(a) = new.first() {
+            assert!(mine.is_none(), "a Companion moved in the same frame as the player");
+            assert_eq!(before.check(a), Ok(()), "a Companion's move is legal: {a:?}");
+            let mut expected = before.clone();
+            expected.apply(a.clone()).unwrap();
+            assert_eq!(game(app), &expected, "the Companion's move was applied as it is: {a:?}");
+            if let Some(h) = seat_hero(a) {
+                assert!(session(app).players.is_companion(h), "a Companion moved for a player's Hero: {a:?}");
+            }
+            tally.companion_moves.push(a.clone());
+        }
+        assert_eq!(session(app).notice, None, "nothing was refused");
+        // Someone always has a move: the table never stalls.
+        if session(app).version == version && mine.is_none() && new.is_empty() {
+            idle += 1;
+            assert!(idle < 4, "nobody moves in {:?}: {:?}", game(app).phase(), companion_choice(session(app)));
+        } else {
+            idle = 0;
+        }
+    }
+    tally
+}
+
+#[test]
+fn one_player_and_two_companions_play_a_whole_game() {
+    for seed in [7, 11, 12] {
+        whole_game(seed);
+    }
+}
+
+fn whole_game(seed: u64) {
+    let mut app = app(&format!("whole-game-{seed}"), Speed::Instant);
+    start(&mut app, ann_and_two_companions(), &["bren", "sil", "ava"], seed);
+    let tally = play(&mut app, 40_000, |_| false);
+    let g = game(&app);
+    eprintln!(
+        "seed {seed}: {} frames, Ann made {} moves, the Companions {}; {:?}",
+        tally.frames,
+        tally.player_moves,
+        tally.companion_moves.len(),
+        g.phase()
+    );
+    let companion_lines = session(&app).log.iter().filter(|l| l.starts_with("Companion "));
+    let damage_lines = companion_lines.clone().filter(|l| l.contains(": damage ")).take(3);
+    for line in companion_lines.take(12).chain(damage_lines) {
+        eprintln!("  {line}");
+    }
+    assert!(g.is_over(), "the game ended (won or lost) after {tally:?}-ish frames: {:?}", g.phase());
+    assert!(tally.player_moves > 0, "Ann played Bren");
+    for hero in [1u8, 2] {
+        let n = tally.companion_moves.iter().filter(|a| seat_hero(a) == Some(hero)).count();
+        assert!(n > 0, "the Companion played Hero {hero}");
+    }
+    assert!(
+        tally.companion_moves.iter().any(|a| matches!(a, Action::DrawTile)),
+        "the Companions took their share of Exploring turns"
+    );
+    // Each Companion move has its reason in the log.
+    let lines = session(&app).log.iter().filter(|l| l.starts_with("Companion ")).count();
+    assert!(lines >= tally.companion_moves.len().min(250), "{lines} reasons for {} moves", tally.companion_moves.len());
+    assert!(
+        session(&app).log.iter().any(|l| l.starts_with("Companion Sil plays a") && l.contains(" against the ")),
+        "a card played is explained"
+    );
+}
+
+#[test]
+fn exploring_turns_rotate_through_the_players_and_the_companions() {
+    let players = ann_and_two_companions();
+    assert_eq!(players.seats(3), vec![Seat::Player(0), Seat::Companion(1), Seat::Companion(2)]);
+    let two = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1, 1], ..Players::default() };
+    assert_eq!(two.seats(3), vec![Seat::Player(0), Seat::Player(1)], "no Companions: every player");
+    let bo_watches = Players { companions: vec![false, true, true], ..two };
+    assert_eq!(
+        bo_watches.seats(3),
+        vec![Seat::Player(0), Seat::Companion(1), Seat::Companion(2)],
+        "a player whose Heroes all have Companions takes no turns of their own"
+    );
+}
+
+#[test]
+fn a_save_keeps_who_sits_where() {
+    let mut app = app("save", Speed::Instant);
+    start(&mut app, ann_and_two_companions(), &["bren", "sil", "ava"], 3);
+    // Play until it is a Companion's Exploring turn, so the turn's seat is saved too.
+    play(&mut app, 5_000, |app| session(app).turn.companion.is_some());
+    assert!(session(&app).turn.companion.is_some(), "a Companion's turn came");
+    app.world_mut().resource_mut::<Session>().save_due = true;
+    app.update();
+    let path = save_path(app.world().resource::<SaveDir>(), session(&app));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let saved = depths_app::saves::read_save(&path).unwrap().1.expect("a table");
+    assert_eq!(saved.players.companions, vec![false, true, true], "{text:.300}");
+    assert_eq!(saved.players, session(&app).players);
+
+    // Another game's seats, then the save again.
+    app.insert_resource(Players::default());
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    for _ in 0..2 {
+        app.update();
+    }
+    app.world_mut().write_message(LoadSave(path.clone()));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Playing);
+    assert_eq!(session(&app).players, saved.players);
+    assert!(session(&app).players.is_companion(1) && !session(&app).players.is_companion(0));
+    // The Companions play on after the load.
+    let before = moves(&app).len();
+    play(&mut app, 200, |app| moves(app).len() > before + 3);
+    assert!(moves(&app).len() > before, "the Companions play on");
+
+    // A save from before Companions loads with every Hero played by a player.
+    let old = r#"{"names":["Ann"],"owners":[0,0],"curtain":false}"#;
+    let players: Players = serde_json::from_str(old).unwrap();
+    assert!(!players.is_companion(0) && !players.is_companion(1));
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn taking_a_seat_back_stops_the_companion_for_that_hero() {
+    let mut app = app("take-back", Speed::Instant);
+    let players =
+        Players { names: vec!["Ann".into()], owners: vec![0, 0], companions: vec![true, true], ..Players::default() };
+    start(&mut app, players, &["bren", "sil"], 3);
+    // Both Companions play on their own until Sil has something to do in Combat.
+    let sil_may_act =
+        |app: &App| matches!(game(app).phase(), Phase::Combat { .. }) && heroes_to_act(game(app)).contains(&1);
+    play(&mut app, 5_000, sil_may_act);
+    assert!(sil_may_act(&app), "a fight where Sil may act came: {:?}", game(&app).phase());
+    app.world_mut().write_message(SetCompanion { hero: 1, on: false });
+    app.update();
+    assert!(!session(&app).players.is_companion(1));
+    assert!(session(&app).log.iter().any(|l| l.contains("takes Sil's seat back")), "the log says so");
+    let seen = moves(&app).len();
+    // Nobody plays for Sil now: the Companion plays Bren until only Sil may act, then waits.
+    for _ in 0..300 {
+        app.update();
+    }
+    let after: Vec<Action> = moves(&app)[seen..].to_vec();
+    assert!(after.iter().all(|a| seat_hero(a) != Some(1)), "no Companion move for Sil: {after:?}");
+    assert!(!game(&app).is_over());
+    assert_eq!(companion_choice(session(&app)), None, "the Companion waits for Ann to play Sil");
+    assert!(player_choice(session(&app)).is_some(), "Ann has a move: {:?}", game(&app).phase());
+    // Handing Sil over again: the Companion plays on.
+    let waiting = game(&app).clone();
+    app.world_mut().write_message(SetCompanion { hero: 1, on: true });
+    for _ in 0..6 {
+        app.update();
+    }
+    assert_ne!(game(&app), &waiting, "the Companion took Sil's seat again and moved");
+}
+
+#[test]
+fn a_companion_waits_the_setting_s_pause_before_moving() {
+    let mut app = app("pace", Speed::Fast);
+    let players = Players { names: vec!["Ann".into()], owners: vec![0], companions: vec![true], ..Players::default() };
+    start(&mut app, players, &["bren"], 5);
+    assert_eq!(turn_companion(session(&app)), Some(0), "Ann's only Hero is a Companion's: it explores");
+    app.update();
+    app.update();
+    assert!(moves(&app).is_empty(), "no move before the pause");
+    std::thread::sleep(std::time::Duration::from_millis(350));
+    app.update();
+    assert_eq!(moves(&app), vec![Action::DrawTile], "then the first move");
+    let log = &session(&app).log;
+    assert_eq!(log[log.len() - 2..], ["Companion Bren: Draw a map tile".to_owned(), "Drew a map tile.".to_owned()]);
+}
+
+#[test]
+fn a_companion_never_needs_the_pass_screen() {
+    use depths_app::hotseat::{HandOver, LiftCurtain};
+    let mut app = app("curtain", Speed::Instant);
+    // Bo's only Hero is played by a Companion: the table never needs to go to Bo.
+    let players = Players {
+        names: vec!["Ann".into(), "Bo".into()],
+        owners: vec![0, 1],
+        curtain: true,
+        companions: vec![false, true],
+    };
+    start(&mut app, players, &["bren", "sil"], 3);
+    let (mut asked, mut ann_moves) = (Vec::new(), 0);
+    for _ in 0..3_000 {
+        if game(&app).is_over() || moves(&app).len() > 150 {
+            break;
+        }
+        if let Some(p) = session(&app).curtain() {
+            asked.push(p);
+            app.world_mut().write_message(LiftCurtain);
+            app.update();
+            continue;
+        }
+        if session(&app).hand_off_due().is_some() {
+            app.world_mut().write_message(HandOver);
+            app.update();
+            continue;
+        }
+        if let Some(a) = player_choice(session(&app)) {
+            assert_ne!(seat_hero(&a), Some(1));
+            app.world_mut().write_message(PlayerAction(a));
+            ann_moves += 1;
+        }
+        app.update();
+        assert_eq!(session(&app).notice, None, "nothing was refused");
+    }
+    assert_eq!(asked, vec![0], "the pass screen only asked Ann to the table, once at the start");
+    assert!(
+        ann_moves > 5 && moves(&app).len() > 20,
+        "both played: Ann {ann_moves}, the Companion {}",
+        moves(&app).len()
+    );
+    assert!(moves(&app).iter().all(|a| seat_hero(a).is_none_or(|h| h == 1)), "the Companion played Sil only");
+}
