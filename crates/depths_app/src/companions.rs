@@ -335,8 +335,8 @@ fn companions_play(
         *waiting = None;
         return;
     };
-    // A player must hand the table over first.
-    if session.curtain().is_some() || session.hand_off_due().is_some() {
+    // A player must hand the table over first; a replay only looks.
+    if session.read_only || session.curtain().is_some() || session.hand_off_due().is_some() {
         *waiting = None;
         return;
     }

@@ -446,9 +446,12 @@ fn discard(kind: Kind, area: Rect) -> Vec2 {
     }
 }
 
-/// The legal Actions of the players at the table.
+/// The legal Actions of the players at the table: not those of a Hero whose
+/// seat is a Companion's (it plays them itself), nor behind the curtain
+/// another player's.
 pub fn legal_at_table(session: &Session) -> Vec<Action> {
     let mut legal = session.game.legal_actions();
+    legal.retain(|a| crate::hotseat::action_hero(a).is_none_or(|h| !session.players.is_companion(h)));
     if let Some(mine) = session.heroes_at_table() {
         legal.retain(|a| crate::hotseat::action_hero(a).is_none_or(|h| mine.contains(&h)));
     }

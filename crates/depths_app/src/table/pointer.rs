@@ -193,6 +193,10 @@ pub fn refusal(session: &Session, intent: &Action) -> String {
     match session.game.check(intent) {
         Err(e) => rule_error_text(&session.game, &e),
         Ok(()) => {
+            if let Some(h) = action_hero(intent).filter(|h| session.players.is_companion(*h)) {
+                let name = session.game.heroes.get(usize::from(h)).map_or("that Hero", |x| x.name());
+                return format!("A Companion plays {name}: take the seat back on the Hero mat to play it yourself.");
+            }
             let owner = action_hero(intent).map(|h| session.players.owner(h));
             match owner {
                 Some(p) => format!("That is for {} to play: pass the table first.", session.players.name(p)),
