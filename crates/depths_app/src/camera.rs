@@ -93,14 +93,14 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Name::new("Board camera"), Camera2d, BoardCamera));
-    // The panels: drawn last, over the board and the cards on the table.
+    // The card and panel camera (table/cards.rs) draws after it into the same
+    // picture and writes it to the window: this one skips its own write, a
+    // full-screen pass a software renderer pays for on every frame.
     commands.spawn((
-        Name::new("Panel camera"),
+        Name::new("Board camera"),
         Camera2d,
-        bevy_egui::PrimaryEguiContext,
-        bevy::camera::visibility::RenderLayers::none(),
-        Camera { order: 2, clear_color: ClearColorConfig::None, ..default() },
+        BoardCamera,
+        Camera { output_mode: bevy::camera::CameraOutputMode::Skip, ..default() },
     ));
 }
 

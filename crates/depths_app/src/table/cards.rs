@@ -30,7 +30,7 @@ const FLIGHT: f32 = 0.35;
 /// A drawn Feature / Legendary Location card stays at least this long.
 const LINGER: f32 = 2.5;
 
-/// The camera that draws the cards: screen-fixed, after the board, before egui.
+/// The camera that draws the cards and egui: screen-fixed, after the board.
 #[derive(Component)]
 pub struct TableCamera;
 
@@ -130,11 +130,15 @@ pub(crate) fn plugin(app: &mut App) {
     });
 }
 
+/// The cards' camera also draws egui (after its own sprites, so the panels
+/// lie over the cards): one camera more than the board's, not two — under a
+/// software renderer each camera pass costs several milliseconds a frame.
 fn spawn_table_camera(mut commands: Commands) {
     commands.spawn((
-        Name::new("Card camera"),
+        Name::new("Card and panel camera"),
         Camera2d,
         TableCamera,
+        bevy_egui::PrimaryEguiContext,
         Camera { order: 1, clear_color: ClearColorConfig::None, ..default() },
         RenderLayers::layer(TABLE_LAYER),
     ));
