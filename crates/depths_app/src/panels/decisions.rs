@@ -50,6 +50,56 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                     }
                     c.all(ui, game, |a| matches!(a, Action::CancelPurchase));
                 }
+                // "A choice shows what the card does and each Hero's relevant state."
+                Pending::ChooseHero(why) => {
+                    match why {
+                        HeroChoice::GainItem(item) => {
+                            ui.label(egui::RichText::new(&item.name).strong().color(ui_style::GOLD));
+                            let mut facts = vec![format!("{} XP", item.xp)];
+                            if item.hands > 0 {
+                                facts.push(format!("{} hand(s)", item.hands));
+                            }
+                            if item.magic {
+                                facts.push("Magic".into());
+                            }
+                            if item.armor > 0 {
+                                facts.push(format!("Armor {}", item.armor));
+                            }
+                            if let Some(u) = item.uses {
+                                facts.push(format!("{u} uses"));
+                            }
+                            ui.label(facts.join(" · "));
+                            for ab in &item.abilities {
+                                ui.label(egui::RichText::new(ab.text()).color(ui_style::MUTED));
+                            }
+                        }
+                        HeroChoice::DrawItem => {
+                            ui.label("The Hero draws one Item from their class's Item Cards.");
+                        }
+                        HeroChoice::Heal(n) => {
+                            ui.label(format!("Heals {n} Health."));
+                        }
+                        HeroChoice::Damage(n) => {
+                            ui.label(format!("Deals {n} damage."));
+                        }
+                    }
+                    ui.separator();
+                    for (h, hero) in game.heroes.iter().enumerate() {
+                        let hands: u8 = hero.items.iter().filter(|i| i.equipped).map(|i| i.card.hands).sum();
+                        let state = format!(
+                            "{} ({}): {} / {} Health · {} Item(s), {hands} of 2 hands equipped",
+                            hero.name(),
+                            hero.mat.class.name(),
+                            hero.health,
+                            hero.max_health(),
+                            hero.items.len(),
+                        );
+                        ui.horizontal_wrapped(|ui| {
+                            c.button(ui, Action::ChooseHero { hero: h as u8 }, hero.name());
+                            ui.label(egui::RichText::new(state).size(13.0).color(ui_style::MUTED));
+                        });
+                    }
+                }
                 Pending::ChooseAbility { options, .. } => {
                     for (i, o) in options.iter().enumerate() {
                         ui.label(egui::RichText::new(o.ability.text()).strong());

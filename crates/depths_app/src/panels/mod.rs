@@ -10,9 +10,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{
     Action, Activation, CombatStep, Ecology, Encountering, Game, Pending, Phase, Purchase, Target, XpRef,
-    adventure::HeroChoice,
-    combat::Combat,
-    map::ElementState,
+    adventure::HeroChoice, combat::Combat, map::ElementState,
 };
 
 mod combat;
