@@ -11,6 +11,11 @@ use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, G
 /// Chooses one legal action for the current decision.
 pub trait Bot {
     fn choose(&mut self, game: &Game) -> Action;
+
+    /// What searching cost so far, for a bot that searches.
+    fn search_stats(&self) -> Option<crate::search::SearchStats> {
+        None
+    }
 }
 
 /// Uniform over the legal actions, except that Equip/Unequip and purchases

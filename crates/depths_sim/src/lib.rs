@@ -4,8 +4,10 @@
 pub mod bench;
 pub mod bot;
 pub mod forecast;
+pub mod search;
 pub mod sim;
 
 pub use bot::{Bot, HeuristicBot, RandomBot};
 pub use forecast::{Estimate, Figure, Forecaster, Kind};
+pub use search::{SearchBot, SearchConfig, SearchStats};
 pub use sim::{BotKind, GameResult, play_many, play_one, summary};

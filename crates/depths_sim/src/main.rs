@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use depths_rules::{Action, Content, Ecology, Game, GameOptions, Phase, Stage, Variants};
 use depths_sim::forecast::{Forecaster, Kind};
-use depths_sim::{Bot, BotKind, HeuristicBot, bench, sim};
+use depths_sim::{Bot, BotKind, HeuristicBot, SearchConfig, bench, sim};
 
 #[derive(Parser)]
 #[command(name = "depths-sim", about = "Headless play, content census, benchmarks and forecasts for Forgotten Depths")]
@@ -29,6 +29,18 @@ enum Command {
         seed: u64,
         #[arg(long, value_enum, default_value_t = BotArg::Heuristic)]
         bot: BotArg,
+        /// With --bot search: playouts (determinized worlds) per candidate
+        /// action of a searched Combat decision.
+        #[arg(long, default_value_t = SearchConfig::default().playouts)]
+        search_playouts: u32,
+        /// With --bot search: how much the Health kept at the end of a Combat
+        /// counts against surviving it (0: only surviving counts).
+        #[arg(long, default_value_t = SearchConfig::default().health_weight)]
+        search_health_weight: f64,
+        /// Also write one line of JSON per game to this file (seed, won, loss,
+        /// and with --bot search what searching cost).
+        #[arg(long, value_name = "PATH")]
+        per_game: Option<std::path::PathBuf>,
         /// Worker threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
@@ -110,8 +122,12 @@ impl GameArgs {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum BotArg {
+    /// The careful bot.
     Heuristic,
     Random,
+    /// The careful bot with every Combat decision searched by determinized
+    /// playouts to the end of the Combat (see --search-playouts).
+    Search,
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -175,12 +191,26 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Play { game, games, seed, bot, threads, replay, json } => {
+        Command::Play {
+            game,
+            games,
+            seed,
+            bot,
+            search_playouts,
+            search_health_weight,
+            per_game,
+            threads,
+            replay,
+            json,
+        } => {
             let c = content()?;
             let opts = game.options();
             let bot = match bot {
                 BotArg::Heuristic => BotKind::Heuristic,
                 BotArg::Random => BotKind::Random,
+                BotArg::Search => {
+                    BotKind::Search(SearchConfig { playouts: search_playouts, health_weight: search_health_weight })
+                }
             };
             if let Some(seed) = replay {
                 let (result, log) = sim::play_one(&c, opts, seed, bot, true);
@@ -195,6 +225,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let started = Instant::now();
             let results = sim::play_many(&c, &opts, seed, games, bot, threads);
             let s = sim::summary(&results, started.elapsed().as_secs_f64());
+            if let Some(path) = per_game {
+                let lines: String = results.iter().map(|r| format!("{}\n", sim::result_line(r))).collect();
+                std::fs::write(&path, lines).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
             if json {
                 println!("{s}");
             } else {
@@ -313,5 +347,16 @@ fn print_summary(s: &serde_json::Value) {
         "games_per_second",
     ] {
         println!("{key}: {:.2}", s[key].as_f64().unwrap_or(0.0));
+    }
+    if let Some(search) = s.get("search") {
+        println!(
+            "search: {} decisions searched ({:.1} a game, {} changed), {:.0} playouts each, {:.2} ms mean, {:.1} ms max",
+            search["searched_decisions"],
+            search["searched_per_game"].as_f64().unwrap_or(0.0),
+            search["changed_decisions"],
+            search["playouts_per_decision"].as_f64().unwrap_or(0.0),
+            search["ms_per_decision_mean"].as_f64().unwrap_or(0.0),
+            search["ms_per_decision_max"].as_f64().unwrap_or(0.0)
+        );
     }
 }

@@ -5,18 +5,23 @@ use std::collections::BTreeMap;
 use depths_rules::{Action, Content, Ecology, Game, GameOptions, GameRng, LossReason, Phase};
 
 use crate::bot::{Bot, HeuristicBot, RandomBot};
+use crate::search::{SearchBot, SearchConfig, SearchStats};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BotKind {
     Random,
     Heuristic,
+    /// The careful bot with Combat decisions searched ([`SearchBot`]).
+    Search(SearchConfig),
 }
 
 impl BotKind {
+    /// The bot for the game of `seed` (a bot's own randomness comes from it).
     pub fn make(self, seed: u64) -> Box<dyn Bot> {
         match self {
             BotKind::Random => Box::new(RandomBot { rng: GameRng::from_seed(seed ^ 0x5eed) }),
             BotKind::Heuristic => Box::new(HeuristicBot),
+            BotKind::Search(config) => Box::new(SearchBot::new(seed, config)),
         }
     }
 }
@@ -34,6 +39,8 @@ pub struct GameResult {
     pub xp_spent: u32,
     pub tiles_placed: u32,
     pub legendary_found: usize,
+    /// What searching cost in this game (a searching bot only).
+    pub search: Option<SearchStats>,
 }
 
 /// The longest a game may run before it is called stuck (a bot bug).
@@ -89,6 +96,7 @@ pub fn play_one(
             xp_spent: r.xp_spent,
             tiles_placed: r.tiles_placed,
             legendary_found: r.legendary_locations_found.len(),
+            search: b.search_stats(),
         },
         actions,
     )
@@ -145,7 +153,13 @@ pub fn summary(results: &[GameResult], seconds: f64) -> serde_json::Value {
     }
     let avg = |f: &dyn Fn(&GameResult) -> f64| if n == 0 { 0.0 } else { results.iter().map(f).sum::<f64>() / n as f64 };
     let (lo, hi) = wilson(wins, n);
-    serde_json::json!({
+    let mut search: Option<SearchStats> = None;
+    for r in results {
+        if let Some(s) = &r.search {
+            search.get_or_insert_with(SearchStats::default).add(s);
+        }
+    }
+    let mut v = serde_json::json!({
         "games": n,
         "wins": wins,
         "win_rate": if n == 0 { 0.0 } else { wins as f64 / n as f64 },
@@ -158,5 +172,34 @@ pub fn summary(results: &[GameResult], seconds: f64) -> serde_json::Value {
         "avg_tiles_placed": avg(&|r| f64::from(r.tiles_placed)),
         "avg_legendary_locations": avg(&|r| r.legendary_found as f64),
         "games_per_second": if seconds > 0.0 { n as f64 / seconds } else { 0.0 },
-    })
+    });
+    if let Some(s) = search {
+        let per = |x: f64| if s.searched == 0 { 0.0 } else { x / s.searched as f64 };
+        v["search"] = serde_json::json!({
+            "searched_decisions": s.searched,
+            "changed_decisions": s.changed,
+            "searched_per_game": if n == 0 { 0.0 } else { s.searched as f64 / n as f64 },
+            "playouts_per_decision": per(s.playouts as f64),
+            "ms_per_decision_mean": per(s.seconds) * 1000.0,
+            "ms_per_decision_max": s.max_seconds * 1000.0,
+        });
+    }
+    v
+}
+
+/// One game's result as one line of JSON (for `depths-sim play --per-game`).
+pub fn result_line(r: &GameResult) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "seed": r.seed,
+        "won": r.won,
+        "loss": r.loss,
+        "actions": r.actions,
+    });
+    if let Some(s) = &r.search {
+        v["searched"] = s.searched.into();
+        v["changed"] = s.changed.into();
+        v["search_seconds"] = s.seconds.into();
+        v["max_ms"] = (s.max_seconds * 1000.0).into();
+    }
+    v
 }
