@@ -139,6 +139,7 @@ fn setup_ui(
     mut starts: MessageWriter<StartGame>,
     mut menu: MessageWriter<MenuAction>,
     icons: Option<Res<crate::icons::Icons>>,
+    content: Option<Res<crate::session::GameContent>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
@@ -152,7 +153,12 @@ fn setup_ui(
                     if let Some(icons) = &icons {
                         icons.show(ui, "classes", &class.to_lowercase(), 20.0, ui_style::GOLD);
                     }
-                    ui.checkbox(&mut form.heroes[i].0, format!("{name}, {class}"));
+                    let mat = content.as_ref().and_then(|c| {
+                        let id = if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
+                        c.0.heroes.iter().find(|h| h.id == id).cloned()
+                    });
+                    ui.checkbox(&mut form.heroes[i].0, format!("{name}, {class}"))
+                        .on_hover_text(hero_rules(mat.as_ref()));
                     ui.add_enabled_ui(form.heroes[i].0, |ui| {
                         ui.radio_value(&mut form.heroes[i].1, false, "standard mat");
                         ui.radio_value(&mut form.heroes[i].1, true, "alternate mat (multi-classed)");
@@ -162,6 +168,12 @@ fn setup_ui(
                         );
                     });
                 });
+                let mat = content.as_ref().and_then(|c| {
+                    let id = if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
+                    c.0.heroes.iter().find(|h| h.id == id).cloned()
+                });
+                ui.label(egui::RichText::new(hero_blurb(class, mat.as_ref())).size(12.0).color(ui_style::MUTED))
+                    .on_hover_text(hero_rules(mat.as_ref()));
             }
             ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
             ui.add_space(8.0);
@@ -208,18 +220,35 @@ fn setup_ui(
             });
             ui.add_space(8.0);
             ui.label(ui_style::title("Variants", 22.0));
+            ui.label(egui::RichText::new("Hover a variant for what it changes.").size(12.0).color(ui_style::MUTED));
             ui.columns(2, |cols| {
                 let v = &mut form.variants;
                 cols[0].label(egui::RichText::new("Harder").color(ui_style::MUTED));
-                cols[0].checkbox(&mut v.random_campfire_healing, "Random Campfire Healing");
-                cols[0].checkbox(&mut v.no_level_up_heal, "No healing at Level Up");
-                cols[0].checkbox(&mut v.locked_chests, "Locked Chests");
+                cols[0].checkbox(&mut v.random_campfire_healing, "Random Campfire Healing").on_hover_text(
+                    "At a Campfire each Hero draws 2 cards and heals the higher value, not a fixed amount.",
+                );
+                cols[0]
+                    .checkbox(&mut v.no_level_up_heal, "No healing at Level Up")
+                    .on_hover_text("Heroes do not heal when they Level Up after a Stair Guardian.");
+                cols[0]
+                    .checkbox(&mut v.locked_chests, "Locked Chests")
+                    .on_hover_text("Chests must be Unlocked like Doors (a Key, or an unlocking Ability or Item).");
                 cols[1].label(egui::RichText::new("Easier").color(ui_style::MUTED));
-                cols[1].checkbox(&mut v.start_with_ability, "Start with an Ability");
-                cols[1].checkbox(&mut v.six_keys, "Start with 6 Keys");
-                cols[1].checkbox(&mut v.keys_each_ecology, "3 Keys at each new Ecology");
-                cols[1].checkbox(&mut v.one_dead_end, "One Dead-End per Ecology");
-                cols[1].checkbox(&mut v.double_healing, "Twice as much Healing");
+                cols[1]
+                    .checkbox(&mut v.start_with_ability, "Start with an Ability")
+                    .on_hover_text("Starting at the Ruins, each Hero draws an Ability to start with.");
+                cols[1]
+                    .checkbox(&mut v.six_keys, "Start with 6 Keys")
+                    .on_hover_text("The party begins with 6 Keys instead of 3.");
+                cols[1]
+                    .checkbox(&mut v.keys_each_ecology, "3 Keys at each new Ecology")
+                    .on_hover_text("3 more Keys each time the Heroes go down to a new Ecology.");
+                cols[1]
+                    .checkbox(&mut v.one_dead_end, "One Dead-End per Ecology")
+                    .on_hover_text("Once per Ecology a tile that fits nowhere is set aside (it may be placed later); draw another or Encounter something instead.");
+                cols[1]
+                    .checkbox(&mut v.double_healing, "Twice as much Healing")
+                    .on_hover_text("Healing paid with XP heals twice what the Reference Card lists.");
             });
             ui.add_space(8.0);
             ui.horizontal(|ui| {
@@ -249,6 +278,21 @@ fn setup_ui(
         });
     });
     Ok(())
+}
+
+/// One line on a Hero for the setup screen: starting Health, class and the
+/// Abilities printed on the mat (their rules on hover) — from the content, so
+/// it is always what the game does.
+fn hero_blurb(class: &str, mat: Option<&depths_rules::HeroMat>) -> String {
+    let Some(m) = mat else { return class.to_owned() };
+    let second = m.secondary_class.map_or(String::new(), |c| format!(" and {}", c.name()));
+    let abilities: Vec<&str> = m.abilities.iter().map(|a| a.name.as_str()).collect();
+    format!("{} Health at level 1 · {class}{second} · starts with {}", m.max_health[0], abilities.join(" and "))
+}
+
+/// The mat's Abilities in full, for the hover.
+fn hero_rules(mat: Option<&depths_rules::HeroMat>) -> String {
+    mat.map_or(String::new(), |m| m.abilities.iter().map(|a| a.text()).collect::<Vec<_>>().join("\n"))
 }
 
 #[cfg(test)]
