@@ -292,11 +292,20 @@ pub(super) fn input_plugin(app: &mut App) {
     );
 }
 
-fn ctrl_s(keys: Res<ButtonInput<KeyCode>>, mut session: ResMut<Session>) {
+fn ctrl_s(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut session: ResMut<Session>,
+    mut toast: MessageWriter<crate::table::feedback::Toast>,
+) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft, KeyCode::SuperRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
+        if session.read_only {
+            toast.write(crate::table::feedback::Toast("A replay saves nothing".into()));
+            return;
+        }
         session.save_due = true;
         session.log.push("Game saved.".into());
+        toast.write(crate::table::feedback::Toast("Game saved".into()));
     }
 }
 

@@ -36,7 +36,26 @@ pub struct Banner {
     born: f32,
 }
 
+/// A short note at the top of the table ("Game saved", "Keys: 2", "Level Up").
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Toast(pub String);
+
+/// A toast on show.
+#[derive(Component, Debug)]
+pub struct ToastNote {
+    born: f32,
+}
+
+/// How long a toast stays.
+const TOAST: f32 = 2.2;
+
 pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<Toast>();
+    app.add_systems(
+        Update,
+        (toasts.in_set(PlaySystems::Present).after(spawn_feedback), fade_toasts.in_set(PlaySystems::Present))
+            .run_if(in_state(Screen::Playing)),
+    );
     app.add_systems(
         Update,
         (spawn_feedback.in_set(PlaySystems::Present), animate.in_set(PlaySystems::Present).after(spawn_feedback))
@@ -165,6 +184,71 @@ fn spawn_feedback(
                     ));
                 }
             });
+    }
+}
+
+/// Toasts from events (Keys, Level Up) and from elsewhere (a save), stacked
+/// at the top of the table.
+fn toasts(
+    mut commands: Commands,
+    mut events: MessageReader<TableEvent>,
+    mut notes: MessageReader<Toast>,
+    geometry: Res<TableGeometry>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    time: Res<Time>,
+    shown: Query<(), With<ToastNote>>,
+    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+) {
+    let mut lines: Vec<String> = notes.read().map(|Toast(t)| t.clone()).collect();
+    for TableEvent(event) in events.read() {
+        match event {
+            Event::KeysChanged { keys } => lines.push(format!("Keys: {keys}")),
+            Event::LevelUp { level } => lines.push(format!("Level Up: the Heroes reach level {level}")),
+            _ => {}
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let now = time.elapsed_secs();
+    let body = ui_assets.as_ref().map(|a| a.body_font.clone());
+    let area = geometry.layout.as_ref().map_or(Rect::new(0.0, 0.0, window.width(), window.height()), |l| l.area);
+    let first = shown.iter().count();
+    for (i, line) in lines.into_iter().enumerate() {
+        let at = Vec2::new(area.center().x, area.min.y + 28.0 + 30.0 * (first + i) as f32);
+        commands.spawn((
+            Name::new("Toast"),
+            ToastNote { born: now },
+            Text2d::new(line),
+            text_font(&body, 20.0),
+            TextColor(GOLD),
+            Text2dShadow { offset: Vec2::new(2.0, -2.0), color: Color::BLACK },
+            Transform::from_translation(to_world(at, screen(&window)).extend(92.0)),
+            RenderLayers::layer(TABLE_LAYER),
+            Pickable::IGNORE,
+            DespawnOnExit(Screen::Playing),
+        ));
+    }
+}
+
+fn fade_toasts(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut toasts: Query<(Entity, &ToastNote, &mut TextColor)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let now = time.elapsed_secs();
+    for (e, t, mut color) in &mut toasts {
+        let age = now - t.born;
+        if age >= TOAST {
+            commands.entity(e).despawn();
+            continue;
+        }
+        // Steady, then a quick fade: frames only while it fades.
+        if age > TOAST - 0.5 {
+            color.0 = GOLD.with_alpha((TOAST - age) / 0.5);
+        }
+        redraw.write(RequestRedraw);
     }
 }
 
