@@ -64,12 +64,28 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// What the careful bot would do in `game`, and why, in a player's words.
 pub fn hint_for(game: &Game) -> Option<(Action, String)> {
+    hint_with(game, false)
+}
+
+/// [`hint_for`], or with `strong` the search bot's move in Combat: each
+/// choice played out in reshuffled worlds (`depths_sim::SearchBot`).
+pub fn hint_with(game: &Game, strong: bool) -> Option<(Action, String)> {
     if game.is_over() || game.legal_actions().is_empty() {
         return None;
     }
-    let action = HeuristicBot.choose(game);
+    let careful = HeuristicBot.choose(game);
+    let seed = game.adventure().map_or(0, |a| a.options.seed);
+    let action = if strong {
+        depths_sim::SearchBot::new(seed, depths_sim::search::SearchConfig::default()).choose(game)
+    } else {
+        careful.clone()
+    };
     let what = describe_action(game, &action);
-    let why = reason(game, &action);
+    let why = if strong && action != careful {
+        "played out in many reshuffled worlds, it keeps the party alive and healthiest".to_owned()
+    } else {
+        reason(game, &action)
+    };
     let text = if why.is_empty() { what } else { format!("{what} — {why}") };
     Some((action, text))
 }
@@ -113,6 +129,7 @@ fn reason(game: &Game, action: &Action) -> String {
 
 fn give_hint(
     mut asks: MessageReader<AskHint>,
+    settings: Option<Res<crate::settings::Settings>>,
     session: Res<Session>,
     mut hint: ResMut<Hint>,
     mut hand: ResMut<Hand>,
@@ -126,7 +143,8 @@ fn give_hint(
     if asks.read().count() == 0 {
         return;
     }
-    let Some((action, text)) = hint_for(&session.game) else {
+    let strong = settings.is_some_and(|s| s.strong_hints);
+    let Some((action, text)) = hint_with(&session.game, strong) else {
         *hint = Hint { version: session.version, action: None, text: "No move to hint: the game is over.".into() };
         return;
     };

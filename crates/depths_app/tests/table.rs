@@ -249,3 +249,29 @@ fn a_hint_is_always_legal_and_says_why() {
     }
     assert!(hinted > 300, "{hinted}");
 }
+
+/// The stronger hint (the search bot, at the higher setting) is a legal move
+/// too, on the table when it is a card choice.
+#[test]
+fn a_strong_hint_is_legal_and_on_the_table() {
+    use depths_app::hint::hint_with;
+    let mut game = new_game(&["bren", "sil"], 2);
+    let mut in_combat = 0;
+    for _ in 0..300 {
+        if game.is_over() {
+            break;
+        }
+        let (action, text) = hint_with(&game, true).expect("a hint");
+        assert!(game.check(&action).is_ok(), "{action:?}");
+        assert!(text.len() > 8, "{text}");
+        if matches!(game.phase(), Phase::Combat { .. })
+            && matches!(action, Action::PlayCard { .. } | Action::ChoosePair { .. } | Action::AssignDamage { .. })
+        {
+            let faces = table_faces(&game, &game.legal_actions());
+            assert!(offered(&faces).iter().any(|b| same_place(&action, b)), "{action:?}");
+            in_combat += 1;
+        }
+        game.apply(action).unwrap();
+    }
+    assert!(in_combat > 5, "{in_combat}");
+}
