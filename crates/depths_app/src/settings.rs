@@ -22,8 +22,9 @@ pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 /// The UI scales a settings file may ask for.
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
 
-/// The settings, and where they are kept. Only `ui_scale`, `curtain` and
-/// `companion_speed` are in the file; a field missing from it keeps its default.
+/// The settings, and where they are kept. Only `ui_scale`, `curtain`,
+/// `companion_speed` and `strong_hints` are in the file; a field missing from
+/// it keeps its default.
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -369,7 +370,7 @@ mod tests {
         let stored: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
             stored,
-            serde_json::json!({ "ui_scale": 1.3, "curtain": true, "companion_speed": "normal" }),
+            serde_json::json!({ "ui_scale": 1.3, "curtain": true, "companion_speed": "normal", "strong_hints": false }),
             "{text}"
         );
         let again = Settings::read(file.clone());
