@@ -21,7 +21,7 @@ if [ "${1:-}" = --inside ]; then
   w=$(xdotool search --name "Forgotten Depths" | head -1)
   xdotool windowfocus "$w"; sleep 0.5
   shot 1-setup
-  xdotool mousemove 500 645 click 1; sleep 4            # Start
+  xdotool mousemove 476 683 click 1; sleep 4            # Start
   xdotool windowfocus "$w"; sleep 0.5
   xdotool key d; sleep 3                                # draw a tile
   shot 2-drawn
