@@ -238,8 +238,8 @@ pub(super) fn input_plugin(app: &mut App) {
             .in_set(Stage::Exploring)
             .before(crate::session::drops_to_actions)
             .run_if(resource_exists::<Session>)
-            // Nothing on the table moves behind the "pass to …" screen.
-            .run_if(|s: Option<Res<Session>>| s.is_some_and(|s| s.curtain().is_none())),
+            // Nothing on the table moves behind the "pass to …" screen, nor in a replay.
+            .run_if(|s: Option<Res<Session>>| s.is_some_and(|s| s.curtain().is_none() && !s.read_only)),
     );
 }
 

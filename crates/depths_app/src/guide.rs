@@ -57,11 +57,14 @@ pub const STEPS: &[Step] = &[
     },
     Step {
         title: "Play a card",
-        text: "The Combat mat: the Monster card at the top, your hands at the bottom. Drag a card from a hand \
-               onto the table (or click it, or press its gold number). Hover any card to read it.",
+        text: "The Combat mat: the Monster cards at the top, your hands at the bottom. (With two Monster \
+               cards, first choose in the strip above which one each Hero fights.) Drag a card from a hand onto \
+               the table (or click it, or press its gold number). Hover any card to read it.",
         done: |g| {
-            g.combat()
-                .is_none_or(|c| c.step != CombatStep::PlayCards || c.engagements.iter().any(|e| !e.slots.is_empty()))
+            g.combat().is_none_or(|c| {
+                c.engagements.iter().any(|e| e.slots.iter().any(|s| s.hero.is_some()))
+                    || !matches!(c.step, CombatStep::AssignMonsters | CombatStep::PlayCards)
+            })
         },
     },
     Step {
@@ -130,17 +133,22 @@ fn advance(session: Res<Session>, mut guide: ResMut<Guide>, mut redraw: MessageW
 fn guide_ui(mut contexts: EguiContexts, mut guide: ResMut<Guide>, area: Res<crate::explore::BoardArea>) -> Result {
     let ctx = contexts.ctx_mut()?;
     // The table's top-left corner: clear of the tray, the hands and the
-    // middle of the board.
-    let z = ctx.zoom_factor();
-    let corner = area.0.map_or(egui::pos2(320.0, 90.0), |r| egui::pos2(r.min.x / z + 10.0, r.min.y / z + 10.0));
+    // middle of the board; in a Combat, the left edge halfway down, clear of
+    // the Monster cards along the top.
     let Some(step) = guide.0 else { return Ok(()) };
+    let z = ctx.zoom_factor();
+    let combat = (3..6).contains(&step);
+    let corner = area.0.map_or(egui::pos2(320.0, 90.0), |r| {
+        let y = if combat { r.min.y + r.height() * 0.42 } else { r.min.y + 10.0 };
+        egui::pos2(r.min.x / z + 10.0, y / z)
+    });
     let Some(s) = STEPS.get(step) else { return Ok(()) };
     let last = step + 1 == STEPS.len();
     let mut close = false;
     egui::Window::new("Guide").id(egui::Id::new("guide")).title_bar(false).fixed_pos(corner).resizable(false).show(
         ctx,
         |ui| {
-            ui.set_max_width(280.0);
+            ui.set_max_width(if combat { 220.0 } else { 280.0 });
             ui.label(
                 egui::RichText::new(format!("Guide · step {} of {}", step + 1, STEPS.len()))
                     .size(12.0)

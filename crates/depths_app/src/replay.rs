@@ -95,7 +95,7 @@ pub fn marks(options: &GameOptions, content: &Content, history: &[Action]) -> Ve
                 Event::EcologyStarted { ecology } => out.push((i + 1, ecology.name().to_string())),
                 Event::CombatStarted { foes } => {
                     combats += 1;
-                    out.push((i, format!("Combat {combats}: {}", foes.join(", "))));
+                    out.push((i + 1, format!("Combat {combats}: {}", foes.join(", "))));
                 }
                 _ => {}
             }
@@ -197,6 +197,7 @@ fn watch(
 
 fn go_to_step(
     mut steps: MessageReader<GoToStep>,
+    fit: Option<ResMut<crate::camera::FitRequested>>,
     replay: Option<ResMut<Replay>>,
     session: Option<ResMut<Session>>,
     content: Option<Res<GameContent>>,
@@ -211,6 +212,12 @@ fn go_to_step(
     match game_at(&replay.options, &content.0, &replay.history, want) {
         Ok((game, events)) => {
             let forward = want == replay.step + 1;
+            // A jump lands somewhere new: frame the whole map again.
+            if want.abs_diff(replay.step) > 1
+                && let Some(mut fit) = fit
+            {
+                fit.0 = true;
+            }
             session.game = game;
             session.rebuild = true;
             session.version += 1;

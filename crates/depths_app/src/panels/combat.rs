@@ -15,11 +15,30 @@ pub(super) fn combat_strip(
     forecasts: Option<&crate::forecasts::Forecasts>,
 ) {
     let game = &session.game;
-    egui::Panel::top("combat_strip").show(root, |ui| {
+    // A steady height: lines coming and going must not shift the table under the pointer.
+    egui::Panel::top("combat_strip").min_size(118.0).show(root, |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.label(ui_style::title(&format!("Combat — round {}", combat.round), 20.0));
             ui.label(egui::RichText::new(step_hint(combat.step)).color(ui_style::GOLD));
         });
+        // How many cards each Hero plays this Round, and how many are down.
+        if combat.step == CombatStep::PlayCards {
+            let counts: Vec<String> = combat
+                .engagements
+                .iter()
+                .map(|e| {
+                    let played = e.slots.iter().filter(|s| s.hero.is_some()).count();
+                    format!("{} {played} of {}", game.heroes[usize::from(e.hero)].name(), e.hero_cards)
+                })
+                .collect();
+            ui.label(
+                egui::RichText::new(format!("Cards to play this Round: {}", counts.join(" · ")))
+                    .size(12.0)
+                    .color(ui_style::MUTED),
+            );
+        }
+        let notice = session.notice.as_deref().unwrap_or("");
+        ui.label(egui::RichText::new(notice).size(12.0).color(ui_style::NOTICE));
         fight_forecast(ui, game, forecasts);
         // The last round's totals in one line, its events one by one on hover.
         let summary = &session.rounds;

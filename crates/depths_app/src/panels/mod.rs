@@ -201,7 +201,8 @@ fn game_ui(
                 }
             }
         });
-        if let Some(n) = &session.notice {
+        // In a Combat the strip carries it, in a line kept for it.
+        if let Some(n) = session.notice.as_ref().filter(|_| !matches!(game.phase(), Phase::Combat { .. })) {
             ui.label(egui::RichText::new(n).color(ui_style::NOTICE));
         }
         if let Some(h) = hint.as_deref().filter(|h| h.version == session.version && !h.text.is_empty()) {
@@ -451,24 +452,28 @@ fn forecast_line(
     }
 }
 
-/// The full text of the card under the pointer, beside it, kept on screen.
+/// The full text of the card under the pointer, in the other half of the
+/// screen from the pointer (so it never covers the card or the row beside it
+/// that may be the next click), kept on screen.
 fn hover_box(ctx: &egui::Context, text: &str) {
     let Some(at) = ctx.pointer_latest_pos() else { return };
     let screen = ctx.content_rect();
     let right = at.x > screen.center().x;
-    let below = at.y < screen.center().y;
-    let pivot = match (right, below) {
+    let upper = at.y < screen.center().y;
+    let pivot = match (right, upper) {
         (false, true) => egui::Align2::LEFT_TOP,
         (true, true) => egui::Align2::RIGHT_TOP,
         (false, false) => egui::Align2::LEFT_BOTTOM,
         (true, false) => egui::Align2::RIGHT_BOTTOM,
     };
-    let offset = egui::vec2(if right { -18.0 } else { 18.0 }, if below { 18.0 } else { -18.0 });
+    let y = if upper { screen.center().y + 40.0 } else { screen.center().y - 40.0 };
+    let x = if right { at.x + 20.0 } else { at.x - 20.0 };
     egui::Area::new(egui::Id::new("card_hover"))
         .order(egui::Order::Tooltip)
         .interactable(false)
         .pivot(pivot)
-        .fixed_pos(at + offset)
+        .fixed_pos(egui::pos2(x, y))
+        .constrain(true)
         .show(ctx, |ui| {
             let frame = egui::Frame::new()
                 .fill(egui::Color32::from_rgb(0x1e, 0x19, 0x14))

@@ -454,6 +454,10 @@ fn discard(kind: Kind, area: Rect) -> Vec2 {
 /// seat is a Companion's (it plays them itself), nor behind the curtain
 /// another player's.
 pub fn legal_at_table(session: &Session) -> Vec<Action> {
+    // A replay only looks.
+    if session.read_only {
+        return Vec::new();
+    }
     let mut legal = session.game.legal_actions();
     legal.retain(|a| crate::hotseat::action_hero(a).is_none_or(|h| !session.players.is_companion(h)));
     if let Some(mine) = session.heroes_at_table() {

@@ -158,7 +158,16 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
 #[derive(Component, Debug)]
 pub struct RevealSet;
 
+/// When the reveal on show came up: the next move takes it away only after a
+/// moment (a Companion moves on quickly; a click or Space is always at once).
+#[derive(Resource, Default, Debug)]
+struct ShownAt(Option<f32>);
+
+/// A reveal stays at least this long against the next moves.
+const READ_TIME: f32 = 1.5;
+
 pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<ShownAt>();
     app.add_systems(
         Update,
         (reveal.in_set(PlaySystems::Present), dismiss_with_space.in_set(PlaySystems::Input))
@@ -181,22 +190,31 @@ fn reveal(
     window: Single<&Window, With<PrimaryWindow>>,
     ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
     icons: Option<Res<crate::icons::Icons>>,
+    time: Res<Time>,
+    mut shown_at: ResMut<ShownAt>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let batch: Vec<Event> = events.read().map(|TableEvent(e)| e.clone()).collect();
     if batch.is_empty() {
         return;
     }
-    // The next action takes the last reveal away.
+    let Some(content) = content else { return };
+    let cards = reveals_for(&session.game, &content.0, &batch);
+    let now = time.elapsed_secs();
+    // The next action takes the last reveal away, once it has been up a moment.
+    let young = shown_at.0.is_some_and(|t| now - t < READ_TIME);
+    if cards.is_empty() && young && !shown.is_empty() {
+        return;
+    }
     for e in &shown {
         commands.entity(e).despawn();
     }
-    let Some(content) = content else { return };
-    let cards = reveals_for(&session.game, &content.0, &batch);
+    shown_at.0 = None;
     if cards.is_empty() {
         redraw.write(RequestRedraw);
         return;
     }
+    shown_at.0 = Some(now);
     let screen = Vec2::new(window.width(), window.height());
     let area = geometry.layout.as_ref().map_or(Rect::from_corners(Vec2::ZERO, screen), |l| l.area);
     // Side by side, shrunk to fit the free area.
@@ -213,6 +231,18 @@ fn reveal(
         t
     };
     let layer = RenderLayers::layer(TABLE_LAYER);
+    // A veil over the whole window: a click anywhere on it dismisses.
+    commands
+        .spawn((
+            Name::new("Reveal veil"),
+            RevealSet,
+            Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.55), screen),
+            Transform::from_xyz(0.0, 0.0, 94.0),
+            layer.clone(),
+            Pickable::default(),
+            DespawnOnExit(Screen::Playing),
+        ))
+        .observe(dismiss_on_click);
     commands
         .spawn((
             Name::new("Reveal"),
@@ -223,14 +253,6 @@ fn reveal(
             DespawnOnExit(Screen::Playing),
         ))
         .with_children(|c| {
-            // A veil over the table: a click anywhere on it dismisses.
-            c.spawn((
-                Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.55), area.size() / scale),
-                Transform::from_xyz(0.0, 0.0, 0.0),
-                layer.clone(),
-                Pickable::default(),
-            ))
-            .observe(dismiss_on_click);
             let width = n as f32 * (CARD.x + 16.0) - 16.0;
             for (i, card) in cards.iter().take(n).enumerate() {
                 let x = -width / 2.0 + CARD.x / 2.0 + i as f32 * (CARD.x + 16.0);
