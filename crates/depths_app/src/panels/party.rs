@@ -52,11 +52,20 @@ pub(super) fn party_panel(
             painter.rect_stroke(square, 4.0, egui::Stroke::new(1.5, ui_style::MUTED), egui::StrokeKind::Inside);
         }
         let state = if hand.cell.is_some() { "on the board" } else { "in the tray" };
+        // Where it fits in this turn, or that it must be turned first.
+        let places = session.legal_placements();
+        let todo = if places.iter().any(|p| p.rotation == hand.rotation) {
+            "drag it onto a gold cell"
+        } else if places.is_empty() {
+            "it fits nowhere on the map"
+        } else {
+            "no place fits this turn: turn it (R)"
+        };
         painter.text(
             egui::pos2(square.right() + 12.0, rect.center().y),
             egui::Align2::LEFT_CENTER,
             format!(
-                "{}\nturned {}°, {state}\n\ndrag it onto a gold cell",
+                "{}\nturned {}°, {state}\n\n{todo}",
                 if set_aside { "The set-aside tile" } else { "The drawn tile" },
                 u32::from(hand.rotation.quarter_turns()) * 90
             ),

@@ -192,8 +192,14 @@ fn main_menu_ui(
                     ("Rules", MenuAction::Rules),
                     ("Quit", MenuAction::Quit),
                 ];
+                // Continue and Load need a save to open.
+                let has_saves = !list_saves(&dir.0).is_empty();
                 for (label, action) in buttons {
-                    if ui.add(ui_style::menu_button(label)).clicked() {
+                    let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
+                    let button = ui
+                        .add_enabled(enabled, ui_style::menu_button(label))
+                        .on_disabled_hover_text("No saved game yet: start one with New Game");
+                    if button.clicked() {
                         actions.write(action);
                     }
                     ui.add_space(6.0);

@@ -302,7 +302,8 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     }
     let big = if face.kind == Kind::Ecology { 22.0 } else { (size.y * 0.38).min(40.0) };
     c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06, 0.3), TEXT, art.font));
-    let width = if face.kind == Kind::Ecology { 14 } else { 9 };
+    // As many letters as the card is wide: long Monster names keep their words.
+    let width = ((size.x / 5.6) as usize).max(9);
     c.spawn(text(&wrap(&face.name, width, 2), 10.0, Vec3::new(0.0, -size.y * 0.24, 0.3), TEXT, art.body));
     if !face.note.is_empty() {
         c.spawn(text(&face.note, 9.0, Vec3::new(0.0, -size.y * 0.42, 0.3), GOLD, art.body));
