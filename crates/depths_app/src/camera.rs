@@ -137,9 +137,21 @@ fn fit_to_map(
     camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
     hints: Query<&PlacementHint>,
     mut last_tiles: Local<(usize, usize)>,
+    area: Res<BoardArea>,
+    mut last_area: Local<Option<Rect>>,
 ) {
     if keys.any_just_pressed([KeyCode::KeyF, KeyCode::Home]) {
         fit.0 = true;
+    }
+    // The panels found their size (the first frames, a fold, a UI scale):
+    // frame the map in the room it really has.
+    if let Some(a) = area.0 {
+        let moved = last_area
+            .is_none_or(|l| (l.min - a.min).abs().max_element() > 20.0 || (l.max - a.max).abs().max_element() > 20.0);
+        if moved {
+            *last_area = Some(a);
+            fit.0 = true;
+        }
     }
     // Keep the whole map in view as it grows, and frame a new Ecology's Entry tile.
     // and every cell where a drawn tile could go.
@@ -159,7 +171,13 @@ fn fit_to_map(
     for hint in &hints {
         bounds = bounds.union(Rect::from_center_size(cell_center(hint.cell), Vec2::splat(TILE_SIZE)));
     }
-    let (center, scale) = fit_view_within(bounds, viewport, BOARD_INSETS, FIT_MIN_SCALE);
+    let insets = area.0.map_or(BOARD_INSETS, |a| Insets {
+        left: a.min.x + 10.0,
+        right: (viewport.x - a.max.x).max(0.0) + 10.0,
+        top: a.min.y + 10.0,
+        bottom: (viewport.y - a.max.y).max(0.0) + 10.0,
+    });
+    let (center, scale) = fit_view_within(bounds, viewport, insets, FIT_MIN_SCALE);
     transform.translation = center.extend(transform.translation.z);
     if let Projection::Orthographic(o) = projection.as_mut() {
         o.scale = scale;

@@ -59,7 +59,7 @@ pub(super) fn party_panel(
         } else if places.is_empty() {
             "it fits nowhere on the map"
         } else {
-            "no place fits this turn: turn it (R)"
+            "no place fits this turn:\nturn it (R)"
         };
         painter.text(
             egui::pos2(square.right() + 12.0, rect.center().y),
