@@ -1,10 +1,11 @@
 //! Forecasts that do not cheat: a forecast is the same whatever the real
 //! hidden order is, and its figures agree with what the simulator measures.
 
-use depths_rules::{Action, Content, Ecology, Event, Foe, Game, GameOptions, Phase, Stage};
+use depths_rules::{Action, Content, Event, Game, GameOptions, Phase, Stage};
 use depths_sim::forecast::playout_seed;
 use depths_sim::{Bot, BotKind, Forecaster, HeuristicBot, Kind, play_many};
 use depths_tests::hidden::other_hidden_orders;
+use depths_tests::two_against_two;
 
 fn options() -> GameOptions {
     GameOptions::standard(&["bren", "sil"], 0)
@@ -174,30 +175,18 @@ fn the_whole_game_forecast_stays_inside_the_simulators_rate_long() {
     forecast_agrees_with_the_simulator(1000);
 }
 
-/// A fight whose table is the same for every seed: two Heroes and two Monster
-/// Cards still to be assigned (no card drawn yet).
-fn skirmish(seed: u64) -> Game {
-    let content = Content::builtin().unwrap();
-    let monsters = &content.ecology(Ecology::Ruins).monsters;
-    let pick = |name: &str| monsters.iter().find(|m| m.name == name).unwrap().clone();
-    let mats = ["bren", "sil"].iter().map(|h| content.hero(h).unwrap().clone()).collect();
-    let foes =
-        vec![Foe::monster(pick("Moss-Covered Walking Statue"), 2), Foe::monster(pick("Shrieking Black Shroud"), 2)];
-    Game::skirmish(mats, foes, seed).0
-}
-
 /// The fight forecast against fights really dealt: the same skirmish from
 /// other seeds, played by the careful bot, with its win rate and the damage
 /// each Hero took.
 #[test]
 fn the_fight_forecast_stays_inside_the_measured_rate_and_damage() {
     let n = 1000;
-    let start = skirmish(1);
-    assert_eq!(start.determinized(5), skirmish(2).determinized(5), "every seed shows the same table");
+    let start = two_against_two(1);
+    assert_eq!(start.determinized(5), two_against_two(2).determinized(5), "every seed shows the same table");
     let mut wins = 0;
     let mut damage = vec![(0.0, 0.0); 2];
     for seed in 1_000..1_000 + n {
-        let mut g = skirmish(seed);
+        let mut g = two_against_two(seed);
         let mut bot = HeuristicBot;
         let mut taken = [0u32; 2];
         while g.stage == Stage::Combat {

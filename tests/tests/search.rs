@@ -1,7 +1,7 @@
 //! The search bot: legal actions only, the same game from the same seed, and
 //! in a fight where one choice is clearly better it finds it.
 
-use depths_rules::{Action, Content, Ecology, Foe, Game, GameOptions, Stage};
+use depths_rules::{Action, Content, Game, GameOptions, Stage};
 use depths_sim::{Bot, BotKind, HeuristicBot, SearchBot, SearchConfig, play_one};
 
 fn config(playouts: u32) -> SearchConfig {
@@ -11,13 +11,7 @@ fn config(playouts: u32) -> SearchConfig {
 /// Bren and Sil against the Moss-Covered Walking Statue and the Shrieking
 /// Black Shroud, each Hero down to `health`.
 fn skirmish(seed: u64, health: u8) -> Game {
-    let content = Content::builtin().unwrap();
-    let monsters = &content.ecology(Ecology::Ruins).monsters;
-    let pick = |name: &str| monsters.iter().find(|m| m.name == name).unwrap().clone();
-    let mats = ["bren", "sil"].iter().map(|h| content.hero(h).unwrap().clone()).collect();
-    let foes =
-        vec![Foe::monster(pick("Moss-Covered Walking Statue"), 2), Foe::monster(pick("Shrieking Black Shroud"), 2)];
-    let mut g = Game::skirmish(mats, foes, seed).0;
+    let mut g = depths_tests::two_against_two(seed);
     for h in &mut g.heroes {
         h.health = h.health.min(health);
     }
