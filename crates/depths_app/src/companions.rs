@@ -96,7 +96,7 @@ pub fn seat_hero(action: &Action) -> Option<u8> {
 
 /// The Hero a decision outside Combat names (an Item to choose, cards to
 /// remove, an Ability to take): its answers belong to that Hero's seat.
-fn decision_hero(game: &Game) -> Option<u8> {
+pub fn decision_hero(game: &Game) -> Option<u8> {
     if matches!(game.phase(), Phase::Combat { .. }) {
         return None;
     }

@@ -497,6 +497,27 @@ pub fn element_help(e: depths_rules::map::Element) -> &'static str {
     }
 }
 
+/// An Item's facts in one line: "1 hand · Magic · Armor 1 · 3 uses · 2 XP".
+pub fn item_facts(item: &depths_rules::hero::ItemCard) -> String {
+    let mut facts: Vec<String> = Vec::new();
+    match item.hands {
+        0 => {}
+        1 => facts.push("1 hand".into()),
+        n => facts.push(format!("{n} hands")),
+    }
+    if item.magic {
+        facts.push("Magic".into());
+    }
+    if item.armor > 0 {
+        facts.push(format!("Armor {}", item.armor));
+    }
+    if let Some(u) = item.uses {
+        facts.push(format!("{u} uses"));
+    }
+    facts.push(format!("{} XP", item.xp));
+    facts.join(" · ")
+}
+
 #[cfg(test)]
 mod tests {
     use depths_rules::{Content, GameOptions};

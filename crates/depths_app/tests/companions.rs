@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
     cli::Options,
-    companions::{CompanionMoves, SetCompanion, Speed, companion_choice, seat_hero, turn_companion},
+    companions::{CompanionMoves, SetCompanion, Speed, companion_choice, decision_hero, seat_hero, turn_companion},
     core_plugin,
     hotseat::{Players, Seat, heroes_to_act},
     saves::{LoadSave, SaveDir, save_path},
@@ -15,7 +15,7 @@ use depths_app::{
     session::{GameContent, PlayerAction, Session, StartGame},
     settings::Settings,
 };
-use depths_rules::{Action, Content, Decision, Game, GameOptions, Phase};
+use depths_rules::{Action, Content, Game, GameOptions, Phase};
 use depths_sim::{Bot, HeuristicBot};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -65,22 +65,6 @@ fn game(app: &App) -> &Game {
 
 fn moves(app: &App) -> Vec<Action> {
     app.world().resource::<CompanionMoves>().0.clone()
-}
-
-/// The Hero a decision outside Combat names.
-fn decision_hero(game: &Game) -> Option<u8> {
-    if matches!(game.phase(), Phase::Combat { .. }) {
-        return None;
-    }
-    match game.phase().decision() {
-        Some(
-            Decision::ChooseItem { hero }
-            | Decision::RemoveCards { hero, .. }
-            | Decision::ChooseAbility { hero }
-            | Decision::ChooseAbilityDraw { hero },
-        ) => Some(hero),
-        _ => None,
-    }
 }
 
 /// Whether the scripted player (who plays every Hero not a Companion's) may take `a`.

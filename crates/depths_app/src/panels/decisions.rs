@@ -55,20 +55,7 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                     match why {
                         HeroChoice::GainItem(item) => {
                             ui.label(egui::RichText::new(&item.name).strong().color(ui_style::GOLD));
-                            let mut facts = vec![format!("{} XP", item.xp)];
-                            if item.hands > 0 {
-                                facts.push(format!("{} hand(s)", item.hands));
-                            }
-                            if item.magic {
-                                facts.push("Magic".into());
-                            }
-                            if item.armor > 0 {
-                                facts.push(format!("Armor {}", item.armor));
-                            }
-                            if let Some(u) = item.uses {
-                                facts.push(format!("{u} uses"));
-                            }
-                            ui.label(facts.join(" · "));
+                            ui.label(crate::words::item_facts(item));
                             for ab in &item.abilities {
                                 ui.label(egui::RichText::new(ab.text()).color(ui_style::MUTED));
                             }

@@ -223,32 +223,27 @@ fn setup_ui(
             ui.label(egui::RichText::new("Hover a variant for what it changes.").size(12.0).color(ui_style::MUTED));
             ui.columns(2, |cols| {
                 let v = &mut form.variants;
+                // Each variant with what it changes, in the book's words.
+                let harder = [
+                    (&mut v.random_campfire_healing, "Random Campfire Healing", "At a Campfire each Hero draws 2 cards and heals the higher value, not a fixed amount."),
+                    (&mut v.no_level_up_heal, "No healing at Level Up", "Heroes do not heal when they Level Up after a Stair Guardian."),
+                    (&mut v.locked_chests, "Locked Chests", "Chests must be Unlocked like Doors (a Key, or an unlocking Ability or Item)."),
+                ];
                 cols[0].label(egui::RichText::new("Harder").color(ui_style::MUTED));
-                cols[0].checkbox(&mut v.random_campfire_healing, "Random Campfire Healing").on_hover_text(
-                    "At a Campfire each Hero draws 2 cards and heals the higher value, not a fixed amount.",
-                );
-                cols[0]
-                    .checkbox(&mut v.no_level_up_heal, "No healing at Level Up")
-                    .on_hover_text("Heroes do not heal when they Level Up after a Stair Guardian.");
-                cols[0]
-                    .checkbox(&mut v.locked_chests, "Locked Chests")
-                    .on_hover_text("Chests must be Unlocked like Doors (a Key, or an unlocking Ability or Item).");
+                for (on, label, what) in harder {
+                    cols[0].checkbox(on, label).on_hover_text(what);
+                }
+                let easier = [
+                    (&mut v.start_with_ability, "Start with an Ability", "Starting at the Ruins, each Hero draws an Ability to start with."),
+                    (&mut v.six_keys, "Start with 6 Keys", "The party begins with 6 Keys instead of 3."),
+                    (&mut v.keys_each_ecology, "3 Keys at each new Ecology", "3 more Keys each time the Heroes go down to a new Ecology."),
+                    (&mut v.one_dead_end, "One Dead-End per Ecology", "Once per Ecology a tile that fits nowhere is set aside (it may be placed later); draw another or Encounter something instead."),
+                    (&mut v.double_healing, "Twice as much Healing", "Healing paid with XP heals twice what the Reference Card lists."),
+                ];
                 cols[1].label(egui::RichText::new("Easier").color(ui_style::MUTED));
-                cols[1]
-                    .checkbox(&mut v.start_with_ability, "Start with an Ability")
-                    .on_hover_text("Starting at the Ruins, each Hero draws an Ability to start with.");
-                cols[1]
-                    .checkbox(&mut v.six_keys, "Start with 6 Keys")
-                    .on_hover_text("The party begins with 6 Keys instead of 3.");
-                cols[1]
-                    .checkbox(&mut v.keys_each_ecology, "3 Keys at each new Ecology")
-                    .on_hover_text("3 more Keys each time the Heroes go down to a new Ecology.");
-                cols[1]
-                    .checkbox(&mut v.one_dead_end, "One Dead-End per Ecology")
-                    .on_hover_text("Once per Ecology a tile that fits nowhere is set aside (it may be placed later); draw another or Encounter something instead.");
-                cols[1]
-                    .checkbox(&mut v.double_healing, "Twice as much Healing")
-                    .on_hover_text("Healing paid with XP heals twice what the Reference Card lists.");
+                for (on, label, what) in easier {
+                    cols[1].checkbox(on, label).on_hover_text(what);
+                }
             });
             ui.add_space(8.0);
             ui.horizontal(|ui| {

@@ -179,12 +179,18 @@ fn text(t: &str, px: f32, at: Vec3, color: Color, font: Option<&Handle<Font>>) -
     text_at(t, px, at, color, font, Anchor::CENTER)
 }
 
+/// A text face at `px`: `font` if loaded, else Bevy's default.
+pub fn text_font(font: Option<&Handle<Font>>, px: f32) -> TextFont {
+    let mut f = TextFont { font_size: FontSize::Px(px), ..default() };
+    if let Some(h) = font {
+        f.font = h.clone().into();
+    }
+    f
+}
+
 /// Text anchored at `anchor` (left-anchored text is left-justified).
 fn text_at(t: &str, px: f32, at: Vec3, color: Color, font: Option<&Handle<Font>>, anchor: Anchor) -> impl Bundle {
-    let mut text_font = TextFont { font_size: FontSize::Px(px), ..default() };
-    if let Some(f) = font {
-        text_font.font = f.clone().into();
-    }
+    let text_font = text_font(font, px);
     let justify = if anchor.0.x < 0.0 { Justify::Left } else { Justify::Center };
     (
         Text2d::new(t.to_owned()),
@@ -499,25 +505,11 @@ fn sync_cards(
         let key = ecology_key(&name);
         if !faces.iter().any(|f| f.key == key) {
             let index = faces.iter().filter(|f| f.kind == Kind::Ecology).count();
-            let mut f = Face {
-                key,
-                kind: Kind::Ecology,
-                value: "drawn".into(),
-                name: name.clone(),
-                spot: Spot::Ecology { index },
-                note: String::new(),
-                icon: ("elements", "feature".to_owned()),
-                health: None,
-                action: None,
-                intent: None,
-                number: None,
-                rows: Vec::new(),
-                print: Vec::new(),
-                tone: Tone::Plain,
-                hero: None,
-                hover: name,
-            };
-            f.hover.push_str(" (drawn and resolved; the log tells what it did)");
+            let mut f = Face::new(key, Kind::Ecology, Spot::Ecology { index });
+            f.value = "drawn".into();
+            f.icon = ("elements", "feature".to_owned());
+            f.hover = format!("{name} (drawn and resolved; the log tells what it did)");
+            f.name = name;
             faces.push(f);
         }
     }

@@ -110,7 +110,8 @@ pub struct Face {
 }
 
 impl Face {
-    fn new(key: String, kind: Kind, spot: Spot) -> Face {
+    /// A face with nothing printed on it yet.
+    pub fn new(key: String, kind: Kind, spot: Spot) -> Face {
         Face {
             key,
             kind,

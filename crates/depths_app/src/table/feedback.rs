@@ -11,7 +11,7 @@ use bevy::{
 use depths_rules::Event;
 
 use super::{
-    cards::{TABLE_LAYER, TableGeometry, to_world},
+    cards::{TABLE_LAYER, TableGeometry, text_font, to_world},
     layout::{FOE_HEAD, FOE_ROW},
 };
 use crate::{PlaySystems, screens::Screen, table_events::TableEvent};
@@ -133,7 +133,7 @@ fn spawn_feedback(
                 Name::new("Floating number"),
                 Floater { at, born: now, color },
                 Text2d::new(text),
-                text_font(&body, 30.0),
+                text_font(body.as_ref(), 30.0),
                 TextColor(color),
                 Text2dShadow { offset: Vec2::new(2.0, -2.0), color: Color::BLACK },
                 Transform::from_translation(to_world(at, screen(&window)).extend(80.0)),
@@ -148,7 +148,7 @@ fn spawn_feedback(
             commands.entity(b).despawn();
         }
         let at = to_world(middle(&geometry, &window), screen(&window));
-        let title_font = text_font(&ui_assets.as_ref().map(|a| a.title_font.clone()), 54.0);
+        let title_font = text_font(ui_assets.as_ref().map(|a| &a.title_font), 54.0);
         let height = 110.0 + 26.0 * lines.len() as f32;
         commands
             .spawn((
@@ -177,7 +177,7 @@ fn spawn_feedback(
                 for (i, line) in lines.iter().enumerate() {
                     c.spawn((
                         Text2d::new(line.clone()),
-                        text_font(&body, 18.0),
+                        text_font(body.as_ref(), 18.0),
                         TextColor(Color::srgb(0.96, 0.93, 0.86)),
                         Transform::from_xyz(0.0, height / 2.0 - 92.0 - 26.0 * i as f32, 0.2),
                         layer.clone(),
@@ -220,7 +220,7 @@ fn toasts(
             Name::new("Toast"),
             ToastNote { born: now },
             Text2d::new(line),
-            text_font(&body, 20.0),
+            text_font(body.as_ref(), 20.0),
             TextColor(GOLD),
             Text2dShadow { offset: Vec2::new(2.0, -2.0), color: Color::BLACK },
             Transform::from_translation(to_world(at, screen(&window)).extend(92.0)),
@@ -250,14 +250,6 @@ fn fade_toasts(
         }
         redraw.write(RequestRedraw);
     }
-}
-
-fn text_font(font: &Option<Handle<Font>>, px: f32) -> TextFont {
-    let mut f = TextFont { font_size: FontSize::Px(px), ..default() };
-    if let Some(h) = font {
-        f.font = h.clone().into();
-    }
-    f
 }
 
 fn screen(window: &Window) -> Vec2 {

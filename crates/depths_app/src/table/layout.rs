@@ -51,10 +51,6 @@ impl TableLayout {
     pub fn get(&self, key: &str) -> Option<Placed> {
         self.placed.iter().find(|(k, _)| k == key).map(|(_, p)| *p)
     }
-
-    pub fn all(&self) -> impl Iterator<Item = (&str, Placed)> {
-        self.placed.iter().map(|(k, p)| (k.as_str(), *p))
-    }
 }
 
 /// About how many lines `text` takes at `px` in `width`.

@@ -17,7 +17,7 @@ use bevy::{
 };
 use depths_rules::{Content, Event, Game, combat::FoeCard};
 
-use super::cards::{TABLE_LAYER, TableGeometry, to_world};
+use super::cards::{TABLE_LAYER, TableGeometry, text_font, to_world};
 use crate::{
     PlaySystems,
     screens::Screen,
@@ -105,25 +105,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
             Event::ItemGained { hero, name } => {
                 let Some(h) = game.heroes.get(usize::from(*hero)) else { continue };
                 let Some(item) = h.items.iter().find(|i| &i.card.name == name).map(|i| &i.card) else { continue };
-                let mut rules = Vec::new();
-                let hands = match item.hands {
-                    0 => String::new(),
-                    1 => "1 hand".into(),
-                    n => format!("{n} hands"),
-                };
-                let mut facts: Vec<String> = vec![hands];
-                if item.magic {
-                    facts.push("Magic".into());
-                }
-                if item.armor > 0 {
-                    facts.push(format!("Armor {}", item.armor));
-                }
-                if let Some(u) = item.uses {
-                    facts.push(format!("{u} uses"));
-                }
-                facts.push(format!("{} XP", item.xp));
-                facts.retain(|f| !f.is_empty());
-                rules.push(facts.join(" · "));
+                let mut rules = vec![crate::words::item_facts(item)];
                 rules.extend(item.abilities.iter().map(|a| a.text()));
                 if !item.add_cards.is_empty() {
                     let cards: Vec<String> = item.add_cards.iter().map(u8::to_string).collect();
@@ -223,13 +205,7 @@ fn reveal(
     let center = to_world(area.center(), screen);
     let title_font = ui_assets.as_ref().map(|a| a.title_font.clone());
     let body_font = ui_assets.as_ref().map(|a| a.body_font.clone());
-    let font = |f: &Option<Handle<Font>>, px: f32| {
-        let mut t = TextFont { font_size: FontSize::Px(px), ..default() };
-        if let Some(h) = f {
-            t.font = h.clone().into();
-        }
-        t
-    };
+    let font = |f: &Option<Handle<Font>>, px: f32| text_font(f.as_ref(), px);
     let layer = RenderLayers::layer(TABLE_LAYER);
     // A veil over the whole window: a click anywhere on it dismisses.
     commands
@@ -319,19 +295,23 @@ fn reveal(
     redraw.write(RequestRedraw);
 }
 
+/// Puts the revealed cards away.
+fn dismiss(commands: &mut Commands, shown: &Query<Entity, With<RevealSet>>, redraw: &mut MessageWriter<RequestRedraw>) {
+    for e in shown {
+        commands.entity(e).despawn();
+    }
+    redraw.write(RequestRedraw);
+}
+
 fn dismiss_on_click(
     ev: On<Pointer<Click>>,
     mut commands: Commands,
     shown: Query<Entity, With<RevealSet>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if ev.event.button != PointerButton::Primary {
-        return;
+    if ev.event.button == PointerButton::Primary {
+        dismiss(&mut commands, &shown, &mut redraw);
     }
-    for e in &shown {
-        commands.entity(e).despawn();
-    }
-    redraw.write(RequestRedraw);
 }
 
 fn dismiss_with_space(
@@ -341,9 +321,6 @@ fn dismiss_with_space(
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     if keys.just_pressed(KeyCode::Space) && !shown.is_empty() {
-        for e in &shown {
-            commands.entity(e).despawn();
-        }
-        redraw.write(RequestRedraw);
+        dismiss(&mut commands, &shown, &mut redraw);
     }
 }
