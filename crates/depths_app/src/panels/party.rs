@@ -85,7 +85,7 @@ pub(super) fn party_panel(
             if ui.button("⟳ Turn (R)").clicked() {
                 crate::explore::rotate(hand, 1);
             }
-            let fits = session.legal_placements();
+            let fits = &places;
             let now = fits.iter().filter(|p| p.rotation == hand.rotation).count();
             ui.label(
                 egui::RichText::new(format!("{now} places fit this turn, {} in all", fits.len()))

@@ -32,6 +32,11 @@ pub enum MenuAction {
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct MenuNotice(pub Option<String>);
 
+/// Whether the save folder holds a game (read when the menu comes up, not
+/// on every frame it draws): Continue and Load need one.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct HasSaves(pub bool);
+
 /// The list of saves open on the menu (read once when it opens).
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct ShowSaves(pub Option<Vec<SaveSummary>>);
@@ -42,11 +47,13 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<RequestRedraw>();
     app.init_resource::<MenuNotice>();
     app.init_resource::<ShowSaves>();
+    app.init_resource::<HasSaves>();
     app.add_systems(Update, apply_menu_actions.in_set(PlaySystems::Rules));
     app.add_systems(
         OnEnter(Screen::Menu),
         (
             |mut notice: ResMut<MenuNotice>| notice.0 = None,
+            |dir: Res<SaveDir>, mut has: ResMut<HasSaves>| has.0 = !list_saves(&dir.0).is_empty(),
             skip_menu_once.run_if(|options: Res<Options>| {
                 let wanted = options.new_game
                     || options.screenshot.is_some()
@@ -151,6 +158,7 @@ fn main_menu_ui(
     mut loads: MessageWriter<LoadSave>,
     settings: Option<ResMut<crate::settings::Settings>>,
     mut replays: MessageWriter<crate::replay::ReplaySave>,
+    has_saves: Res<HasSaves>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(mut settings) = settings {
@@ -193,7 +201,7 @@ fn main_menu_ui(
                     ("Quit", MenuAction::Quit),
                 ];
                 // Continue and Load need a save to open.
-                let has_saves = !list_saves(&dir.0).is_empty();
+                let has_saves = has_saves.0;
                 for (label, action) in buttons {
                     let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
                     let button = ui
