@@ -162,3 +162,45 @@ fn a_corrupt_save_names_the_line_and_column() {
     assert!(reason.contains("Nowhere") && !reason.contains(" at line "), "{reason}");
     assert_eq!(err.to_string(), format!("corrupt save: {reason} at line {line} column {column}"));
 }
+
+/// "Apply Damage" / the Monsters' side of the Resolved pairs: what the table
+/// shows a Hero will take (`Game::hero_damage_due`) is what the Round's end
+/// then takes, unless that last move let Heroes avoid Return Damage (then
+/// never more).
+#[test]
+fn the_damage_shown_as_due_is_the_damage_the_round_deals() {
+    let (mut exact, mut hurt) = (0, 0);
+    for seed in 0..2_000u64 {
+        let mut g = random_game(seed);
+        let mut rng = GameRng::from_seed(seed ^ 0x5EED);
+        while matches!(g.phase(), Phase::Combat { .. }) {
+            let due: Vec<u8> = (0..g.heroes.len() as u8).map(|h| g.hero_damage_due(h)).collect();
+            let legal = g.legal_actions();
+            let pick = legal[rng.below(legal.len() as u32) as usize].clone();
+            let events = g.apply(pick).expect("legal actions apply");
+            if !events.iter().any(|e| matches!(e, depths_rules::Event::RoundEnded { .. })) {
+                continue;
+            }
+            let avoided = events.iter().any(|e| matches!(e, depths_rules::Event::ReturnDamageAvoided { .. }));
+            for (h, due) in due.iter().enumerate() {
+                // Only the damage dealt at the Round's end (not a Monster
+                // ability's during the steps before it).
+                let taken: u8 = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        depths_rules::Event::HeroDamaged { hero, amount } if usize::from(*hero) == h => Some(*amount),
+                        _ => None,
+                    })
+                    .sum();
+                if avoided {
+                    assert!(taken <= *due, "seed {seed}: Hero {h} took {taken}, more than the {due} shown");
+                } else {
+                    assert_eq!(taken, *due, "seed {seed}: Hero {h} took {taken}, {due} was shown");
+                    exact += 1;
+                    hurt += usize::from(taken > 0);
+                }
+            }
+        }
+    }
+    assert!(exact > 1000 && hurt > 300, "compared {exact} Round ends, {hurt} with damage");
+}

@@ -38,6 +38,7 @@ pub mod table;
 pub mod table_events;
 mod ui_style;
 mod window_icon;
+pub mod window_scale;
 pub mod words;
 
 pub use schedule::{PlaySystems, Stage};
@@ -89,6 +90,7 @@ impl Plugin for AppPlugin {
         app.add_plugins((
             icons::plugin,
             window_icon::plugin,
+            window_scale::plugin,
             saves::old_saves_plugin,
             forecasts::plugin,
             hint::plugin,

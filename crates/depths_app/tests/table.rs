@@ -5,7 +5,7 @@
 
 use bevy::math::Rect;
 use depths_app::table::{
-    faces::{Face, Kind, Spot, numbered, same_place, table_faces},
+    faces::{Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
     layout::lay_out,
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
@@ -87,7 +87,7 @@ fn number_keys_follow_the_table_in_reading_order() {
         let keys = numbered(&faces);
         let choices = offered(&faces);
         // Every numbered choice is a choice on the table, numbered 1, 2, 3…
-        assert!(keys.iter().all(|a| choices.contains(a)));
+        assert!(keys.iter().all(|(_, a)| choices.contains(a)));
         let mut distinct: Vec<&Action> = Vec::new();
         for a in &choices {
             if !distinct.contains(&a) {
@@ -105,6 +105,41 @@ fn number_keys_follow_the_table_in_reading_order() {
         checked += usize::from(!keys.is_empty());
     });
     assert!(checked > 10);
+}
+
+/// Pressing 1 to play Bren's first card must not turn Sil's 4 into a 3.
+#[test]
+fn a_card_keeps_its_number_while_it_stays_on_offer() {
+    let mut game = new_game(&["bren", "sil"], 3);
+    let mut before: Numbers = Vec::new();
+    let (mut kept, mut would_have_shifted) = (0, 0);
+    through_combats(&mut game, 2000, |g| {
+        let mut faces = table_faces(g, &g.legal_actions());
+        let fresh = numbers_of(&mut faces);
+        keep_numbers(&mut faces, &before);
+        let now = numbers_of(&mut faces);
+        for (key, n) in &now {
+            if let Some((_, was)) = before.iter().find(|(k, _)| k == key) {
+                assert_eq!(n, was, "{key:?} changed its number");
+                kept += 1;
+                if fresh.iter().any(|(k, f)| k == key && f != n) {
+                    would_have_shifted += 1;
+                }
+            }
+        }
+        let mut numbers: Vec<u8> = now.iter().map(|(_, n)| *n).collect();
+        numbers.sort();
+        numbers.dedup();
+        assert_eq!(numbers.len(), now.len(), "one number per choice");
+        assert!(numbers.iter().all(|n| (1..=9).contains(n)));
+        // A new set of choices starts from 1.
+        if !now.is_empty() && !now.iter().any(|(k, _)| before.iter().any(|(b, _)| b == k)) {
+            assert_eq!(numbers[0], 1, "a new set of choices starts from 1");
+        }
+        before = now;
+    });
+    assert!(kept > 20, "numbers kept across moves: {kept}");
+    assert!(would_have_shifted > 5, "numbering afresh would have moved {would_have_shifted} numbers");
 }
 
 fn spot_order(f: &Face) -> (usize, usize) {

@@ -32,7 +32,7 @@ pub(super) fn heroes_panel(
                     }
                 }
             });
-            health_bar(ui, ("hero", h), hero.health, hero.max_health(), ui.available_width());
+            health_bar(ui, ("hero", h), hero.health, hero.max_health(), game.hero_damage_due(h), ui.available_width());
             // What the last action did to this Hero's Health (from its events).
             if let Some((_, by)) = health.heroes.iter().find(|(hero, _)| *hero == h).filter(|(_, by)| *by != 0) {
                 let (text, color) =

@@ -143,7 +143,7 @@ fn game_ui(
         Choices { session: Some(&session), legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
     // The cards on the table take the first numbers; egui's buttons the next.
     let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.as_slice() } else { &[] };
-    if let Some(a) = pressed.and_then(|n| on_table.get(usize::from(n) - 1)) {
+    if let Some((_, a)) = pressed.and_then(|n| on_table.iter().find(|(k, _)| *k == n)) {
         c.chosen.push(a.clone());
         c.pressed = None;
     }
@@ -316,7 +316,7 @@ fn game_ui(
     });
 
     if let (Phase::Combat { .. }, Some(combat)) = (game.phase(), game.combat()) {
-        c.next_key = Some(on_table.len() as u8 + 1);
+        c.next_key = Some(on_table.iter().map(|(k, _)| *k).max().unwrap_or(0) + 1);
         combat_strip(&mut root, &session, combat, &mut c, &mut pass, forecasts.as_deref());
     }
     // egui points → window (logical) pixels: the UI scale zooms egui.
@@ -344,14 +344,18 @@ fn game_ui(
         }
     }
 
-    // Anything legal that no widget above and no card on the table offered.
-    if matches!(game.phase(), Phase::Combat { .. }) {
-        c.shown.extend(geometry.offered.iter().cloned());
-    }
+    // Anything legal that no widget above and no card on the table offered
+    // (a row on a Monster card takes one Hero's damage, then the other's:
+    // the second Hero's is on the table too).
+    let on_table = |a: &Action| {
+        matches!(game.phase(), Phase::Combat { .. })
+            && geometry.offered.iter().any(|o| crate::table::faces::same_place(o, a))
+    };
     let rest: Vec<Action> = c
         .legal
         .iter()
-        .filter(|a| !c.shown.contains(a) && !matches!(a, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. }))
+        .filter(|a| !c.shown.contains(a) && !on_table(a))
+        .filter(|a| !matches!(a, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. }))
         .cloned()
         .collect();
     if !rest.is_empty() && !game.is_over() {
@@ -695,7 +699,9 @@ fn activation_text(a: Activation) -> String {
 
 /// A health bar; `id` keeps its animation: the bar slides to a new value
 /// (egui asks for the frames it needs, so reactive rendering still idles).
-fn health_bar(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, health: u8, max: u8, width: f32) {
+/// A Hero's Health bar; `due` is the Health this Round's end will take if
+/// nothing changes, shown as the part of the bar about to go.
+fn health_bar(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, health: u8, max: u8, due: u8, width: f32) {
     let f = if max == 0 { 0.0 } else { f32::from(health) / f32::from(max) };
     let shown = ui.ctx().animate_value_with_time(egui::Id::new(("health", id)), f, 0.35);
     let color = if f > 0.5 {
@@ -705,12 +711,17 @@ fn health_bar(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, hea
     } else {
         BAD
     };
-    ui.add(
-        egui::ProgressBar::new(shown)
-            .desired_width(width)
-            .fill(color.gamma_multiply(0.7))
-            .text(format!("{health} / {max}")),
-    );
+    let text = format!("{health} / {max}");
+    let bar = ui.add(egui::ProgressBar::new(shown).desired_width(width).fill(color.gamma_multiply(0.7)).text(text));
+    if due > 0 && max > 0 {
+        let r = bar.rect;
+        let x = |v: u8| r.left() + r.width() * f32::from(v) / f32::from(max);
+        let going = egui::Rect::from_x_y_ranges(x(health.saturating_sub(due))..=x(health), r.y_range());
+        ui.painter().rect_filled(going.shrink(1.0), 2.0, BAD.gamma_multiply(0.55));
+        let why = "The Monsters' side of the pairs resolved so far, after Armor, unless it is avoided.";
+        bar.on_hover_text(why);
+        ui.label(egui::RichText::new(format!("−{due} Health when the Round ends")).color(BAD)).on_hover_text(why);
+    }
 }
 
 #[cfg(test)]

@@ -106,7 +106,10 @@ pub struct Target {
 #[derive(Resource, Default, Debug)]
 pub struct TableGeometry {
     pub layout: Option<TableLayout>,
-    pub numbered: Vec<Action>,
+    /// The number keys' choices, with their numbers.
+    pub numbered: Vec<(u8, Action)>,
+    /// Where each number is, to keep it there while its choice stays open.
+    pub numbers: super::faces::Numbers,
     /// Every Action a card or row on the table offers.
     pub offered: Vec<Action>,
     /// Where each Hero's name lies over their pairs (screen px).
@@ -334,8 +337,9 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         c.spawn(text(&face.note, 11.0, Vec3::new(0.0, -size.y / 4.0, 0.3), MUTED, art.body));
     }
     if let Some(n) = face.number {
-        // In the gap between the two cards, where nothing covers it.
-        let at = Vec3::new(-size.x / 2.0 + 11.0, 0.0, 0.6);
+        // In the frame's top-left corner, over the Monster's card (where a
+        // hand card has its number), clear of the outcome in the gap.
+        let at = Vec3::new(-size.x / 2.0 + 9.0, size.y / 2.0 - 9.0, 12.0);
         c.spawn((rect(GOLD, Vec2::splat(16.0), at), Pickable::IGNORE));
         c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
     }
@@ -434,7 +438,7 @@ fn wrap(text: &str, width: usize, max: usize) -> String {
     }
     if lines.len() > max {
         lines.truncate(max);
-        lines[max - 1].push('.');
+        lines[max - 1].push('…');
     }
     lines.join("\n")
 }
@@ -500,6 +504,8 @@ fn sync_cards(
     let drawn = if session.drawn_cards.is_empty() { Vec::new() } else { std::mem::take(&mut session.drawn_cards) };
     let legal = legal_at_table(&session);
     let mut faces = table_faces(&session.game, &legal);
+    super::faces::keep_numbers(&mut faces, &geometry.numbers);
+    geometry.numbers = super::faces::numbers_of(&mut faces);
     // A card drawn and resolved at once still shows for a moment.
     for name in drawn {
         let key = ecology_key(&name);

@@ -169,18 +169,64 @@ pub fn ecology_key(name: &str) -> String {
 /// play, pairs to resolve or to take a Monster card, individuals to damage),
 /// numbered as a player reads the table.
 fn number(faces: &mut [Face]) {
-    let mut next = 1u8;
+    keep_numbers(faces, &[]);
+}
+
+/// Where a face's number is kept between two looks at the table: the face's
+/// key, and the row's index for an individual.
+fn number_slots(faces: &mut [Face]) -> Vec<((String, Option<usize>), &mut Option<u8>, bool)> {
+    let mut out = Vec::new();
     for f in faces.iter_mut() {
-        for r in &mut f.rows {
-            if r.action.is_some() && next <= 9 {
-                r.number = Some(next);
-                next += 1;
-            }
-        }
         let numbered = matches!(f.kind, Kind::Hand | Kind::Pair);
-        if numbered && f.action.is_some() && next <= 9 {
-            f.number = Some(next);
-            next += 1;
+        for (i, r) in f.rows.iter_mut().enumerate() {
+            out.push(((f.key.clone(), Some(i)), &mut r.number, r.action.is_some()));
+        }
+        out.push(((f.key.clone(), None), &mut f.number, numbered && f.action.is_some()));
+    }
+    out
+}
+
+/// The numbers handed out, by where they are ([`number_slots`]).
+pub type Numbers = Vec<((String, Option<usize>), u8)>;
+
+/// The numbers `faces` carry now, to keep them at the next look.
+pub fn numbers_of(faces: &mut [Face]) -> Numbers {
+    number_slots(faces).into_iter().filter_map(|(k, n, _)| Some((k, (*n)?))).collect()
+}
+
+/// Numbers the choices on the table: a card, pair or individual still on
+/// offer keeps the number it had `before` (playing Bren's card 1 does not
+/// turn Sil's 4 into a 3 under the player's finger); the others take, in
+/// reading order, numbers nobody had before, then any free one, up to 9.
+/// A new set of choices starts again from 1.
+pub fn keep_numbers(faces: &mut [Face], before: &[((String, Option<usize>), u8)]) {
+    let mut slots = number_slots(faces);
+    let mut taken = [false; 10];
+    for (key, n, open) in slots.iter_mut() {
+        **n = None;
+        if *open
+            && let Some((_, k)) = before.iter().find(|(b, _)| b == key)
+            && !taken[usize::from(*k)]
+        {
+            **n = Some(*k);
+            taken[usize::from(*k)] = true;
+        }
+    }
+    let mut was = [false; 10];
+    if taken.iter().any(|t| *t) {
+        for (_, k) in before {
+            was[usize::from(*k)] = true;
+        }
+    }
+    for (_, n, open) in slots.iter_mut() {
+        if !*open || n.is_some() {
+            continue;
+        }
+        let free = |k: &usize| !taken[*k];
+        let k = (1..=9).find(|k| free(k) && !was[*k]).or_else(|| (1..=9).find(free));
+        if let Some(k) = k {
+            **n = Some(k as u8);
+            taken[k] = true;
         }
     }
 }
@@ -195,8 +241,9 @@ pub fn same_place(a: &Action, b: &Action) -> bool {
     }
 }
 
-/// The numbered choices on the table, in number order.
-pub fn numbered(faces: &[Face]) -> Vec<Action> {
+/// The numbered choices on the table, in number order, with their numbers
+/// (which may skip one: a card played leaves its number unused).
+pub fn numbered(faces: &[Face]) -> Vec<(u8, Action)> {
     let mut out: Vec<(u8, Action)> = Vec::new();
     for f in faces {
         for r in &f.rows {
@@ -209,7 +256,7 @@ pub fn numbered(faces: &[Face]) -> Vec<Action> {
         }
     }
     out.sort_by_key(|(n, _)| *n);
-    out.into_iter().map(|(_, a)| a).collect()
+    out
 }
 
 fn foe_icon(foe: &Foe) -> (&'static str, String) {

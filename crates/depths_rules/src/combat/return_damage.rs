@@ -38,9 +38,11 @@ impl Game {
         self.monsters_deal_damage(events);
     }
 
-    /// The Monsters' side of every Resolved pair, then "6. Discard Cards".
-    pub(crate) fn monsters_deal_damage(&mut self, events: &mut Vec<Event>) {
-        let c = self.combat.as_ref().expect("in Combat");
+    /// The Monsters' side of every Resolved pair so far, as (Hero, Damage
+    /// before Armor): what "6." will deal if nothing else changes (a Hero who
+    /// avoids Return Damage after this takes none). Empty outside Combat.
+    pub fn return_damage_due(&self) -> Vec<(u8, u8)> {
+        let Some(c) = self.combat.as_ref() else { return Vec::new() };
         let mut hits = Vec::new();
         for e in &c.engagements {
             let round = &c.heroes[e.hero as usize];
@@ -56,7 +58,27 @@ impl Game {
                 hits.push((e.hero, taken));
             }
         }
-        for (h, amount) in hits {
+        hits
+    }
+
+    /// The Health `hero` will lose when this Round's Monsters deal their
+    /// Damage, if nothing else changes: Return Damage less Armor, and an
+    /// Item's cost paid every Round.
+    pub fn hero_damage_due(&self, hero: u8) -> u8 {
+        let Some(h) = self.heroes.get(usize::from(hero)) else { return 0 };
+        let armor = h.armor() + self.combat.as_ref().map_or(0, |c| c.heroes[usize::from(hero)].armor);
+        let hits: u8 = self
+            .return_damage_due()
+            .into_iter()
+            .filter(|(who, _)| *who == hero)
+            .map(|(_, amount)| amount.saturating_sub(armor))
+            .fold(0, u8::saturating_add);
+        hits.saturating_add(h.wound_each_round()).min(h.health)
+    }
+
+    /// The Monsters' side of every Resolved pair, then "6. Discard Cards".
+    pub(crate) fn monsters_deal_damage(&mut self, events: &mut Vec<Event>) {
+        for (h, amount) in self.return_damage_due() {
             self.damage_hero(h, amount, false, events);
         }
         // The terrible cost of some mighty Items, paid every Round.
