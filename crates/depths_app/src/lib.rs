@@ -98,6 +98,7 @@ impl Plugin for AppPlugin {
             replay::ui_plugin,
             board_pointer::plugin,
             companions::ui_plugin,
+            table::party::plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));

@@ -1436,3 +1436,53 @@ fn the_replay_at_step_n_is_the_game_after_n_moves() {
     assert_eq!(game(&app), &before);
     assert!(app.world().resource::<Session>().notice.as_deref().is_some_and(|n| n.contains("replay")));
 }
+
+/// "Everything on the table is an entity": each Hero's Health Token on its
+/// Health Track, the Keys and the XP cards lie along the board's foot and
+/// follow the game (a Token moves to the Hero's new Health, a Key bought
+/// appears, XP cards spent leave).
+#[test]
+fn the_party_edge_holds_health_tokens_keys_and_xp_cards_as_entities() {
+    use bevy::window::PrimaryWindow;
+    use depths_app::table::party::{self, HealthToken, KeyToken, PartyEdge, XpCardToken, edge_layout};
+    let mut app = app_with(Options::default(), "party-edge");
+    app.add_plugins(party::plugin);
+    app.world_mut().spawn((Window::default(), PrimaryWindow));
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+    app.update();
+    start(&mut app, 29);
+    let edge = Rect::new(300.0, 700.0, 950.0, 746.0);
+    app.world_mut().resource_mut::<PartyEdge>().0 = Some(edge);
+    frames(&mut app, 2);
+    let count = |app: &mut App| {
+        let tokens: Vec<HealthToken> = app.world_mut().query::<&HealthToken>().iter(app.world()).copied().collect();
+        let keys = app.world_mut().query::<&KeyToken>().iter(app.world()).count();
+        let xp = app.world_mut().query::<&XpCardToken>().iter(app.world()).count();
+        (tokens, keys, xp)
+    };
+    let (tokens, keys, xp) = count(&mut app);
+    let g = game(&app).clone();
+    let adv = g.adventure().unwrap();
+    assert_eq!(tokens.len(), g.heroes.len(), "one Health Token per Hero");
+    assert!(tokens.iter().all(|t| t.health == g.heroes[usize::from(t.hero)].health));
+    assert_eq!((keys, xp), (usize::from(adv.keys), adv.xp_pool.len()));
+    // Every piece's place lies on the edge; a lower Health is further left.
+    let layout = edge_layout(&g, edge);
+    for (h, hero) in g.heroes.iter().enumerate() {
+        for v in [0, 1, hero.max_health()] {
+            assert!(edge.contains(layout.space(h, v)), "Hero {h} space {v} off the edge");
+        }
+        assert!(layout.space(h, 3).x < layout.space(h, 4).x);
+    }
+    // The game changes: Bren is hurt, the party holds one Key more.
+    {
+        let mut session = app.world_mut().resource_mut::<Session>();
+        session.game.heroes[0].health -= 3;
+        session.game.adventure.as_mut().unwrap().keys += 1;
+    }
+    frames(&mut app, 2);
+    let (tokens, keys, _) = count(&mut app);
+    let bren = tokens.iter().find(|t| t.hero == 0).unwrap();
+    assert_eq!(bren.health, g.heroes[0].health - 3, "the Token follows the Health");
+    assert_eq!(keys, usize::from(adv.keys) + 1, "the new Key is on the edge");
+}

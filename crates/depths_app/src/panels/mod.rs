@@ -106,7 +106,7 @@ fn game_ui(
     mut contexts: EguiContexts,
     session: Res<Session>,
     mut hand: ResMut<Hand>,
-    mut board_area: ResMut<BoardArea>,
+    (mut board_area, mut party_edge): (ResMut<BoardArea>, ResMut<crate::table::party::PartyEdge>),
     refused: Res<DropRefused>,
     selected: Res<SelectedElement>,
     save_dir: Res<SaveDir>,
@@ -323,6 +323,13 @@ fn game_ui(
     let free = root.available_rect_before_wrap();
     let z = ctx.zoom_factor();
     let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
+    // The party's edge (Health Tracks, Keys, XP) along the board's foot.
+    let edge_h = crate::table::party::EDGE_HEIGHT.min(free.height() / 4.0);
+    let edge = Rect::new(free.min.x, free.max.y - edge_h, free.max.x, free.max.y);
+    let free = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y - edge_h);
+    if party_edge.0 != Some(edge) {
+        party_edge.0 = Some(edge);
+    }
     if board_area.0 != Some(free) {
         board_area.0 = Some(free);
         // The table lays itself out again in the next frame: ask for one.

@@ -14,5 +14,6 @@ pub mod cards;
 pub mod faces;
 pub mod feedback;
 pub mod layout;
+pub mod party;
 pub mod pointer;
 pub mod reveal;

@@ -1,0 +1,544 @@
+//! The party's edge of the table: each Hero's Health Track with its Health
+//! Token, the Keys, and the XP cards of the pool, as entities along the foot
+//! of the board (the panels may be folded; this edge stays). A Health Token
+//! slides along its track when the Hero is hurt or healed, XP cards fly in
+//! from the table when a Monster falls and away when they are spent, and a
+//! Key flies out when a Door takes it.
+
+use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, window::PrimaryWindow};
+use depths_rules::Game;
+
+use super::cards::{TABLE_LAYER, text_font, to_world};
+use crate::{PlaySystems, icons::Icons, screens::Screen, session::Session};
+
+/// The edge's height, in logical pixels.
+pub const EDGE_HEIGHT: f32 = 46.0;
+/// How long a token or card takes to slide into place.
+const SLIDE: f32 = 0.45;
+
+/// Where the party's edge lies on screen (logical px, y down): under the
+/// board, set by the panels with the board's own room.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct PartyEdge(pub Option<Rect>);
+
+/// A Hero's Health Track: a numbered space per point of Maximum Health.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HealthTrack {
+    pub hero: u8,
+    pub max: u8,
+}
+
+/// A Hero's Health Token, on the space of the Hero's Health.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HealthToken {
+    pub hero: u8,
+    pub health: u8,
+}
+
+/// One of the party's Keys.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyToken(pub u8);
+
+/// One XP card of the pool: its place in the pool and its value.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct XpCardToken {
+    pub index: u8,
+    pub xp: u8,
+}
+
+/// The edge's felt.
+#[derive(Component)]
+struct EdgeFelt;
+
+/// What the pointer over a piece of the edge reads.
+#[derive(Component, Debug, Clone)]
+pub struct EdgeHover(pub String);
+
+/// A piece moving from one place (screen px) to another; `leaving` pieces
+/// are despawned when they arrive.
+#[derive(Component, Debug, Clone, Copy)]
+struct Slide {
+    from: Vec2,
+    to: Vec2,
+    start: f32,
+    leaving: bool,
+}
+
+impl Slide {
+    fn at(&self, now: f32) -> Vec2 {
+        let t = ((now - self.start) / SLIDE).clamp(0.0, 1.0);
+        let eased = 1.0 - (1.0 - t) * (1.0 - t) * (1.0 - t);
+        self.from.lerp(self.to, eased)
+    }
+
+    fn moving(&self, now: f32) -> bool {
+        now - self.start < SLIDE
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<PartyEdge>();
+    app.add_systems(
+        Update,
+        (sync_edge, slide)
+            .chain()
+            .in_set(PlaySystems::Present)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+    app.add_systems(PostUpdate, attach_hover.run_if(in_state(Screen::Playing)));
+    app.add_systems(OnExit(Screen::Playing), |mut edge: ResMut<PartyEdge>| edge.0 = None);
+}
+
+const FELT: Color = Color::srgb(0.13, 0.10, 0.08);
+const SPACE: Color = Color::srgb(0.22, 0.18, 0.15);
+const LIT: Color = Color::srgb(0.42, 0.30, 0.24);
+const TEXT: Color = Color::srgb(0.96, 0.93, 0.86);
+const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
+const RED: Color = Color::srgb(0.78, 0.16, 0.14);
+
+/// The pieces' places on the edge, worked out from the game alone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EdgeLayout {
+    /// Per Hero: the track's first space's centre, the step between spaces, and the space size.
+    pub tracks: Vec<(Vec2, f32, Vec2)>,
+    /// The first Key's centre and the step to the next.
+    pub keys: (Vec2, f32),
+    /// The first XP card's centre and the step to the next.
+    pub xp: (Vec2, f32),
+}
+
+impl EdgeLayout {
+    /// The centre of space `health` (0: before the first space) on Hero `hero`'s track.
+    pub fn space(&self, hero: usize, health: u8) -> Vec2 {
+        let (first, step, _) = self.tracks[hero];
+        first + Vec2::X * step * (f32::from(health.max(1)) - 1.0) - Vec2::X * if health == 0 { step } else { 0.0 }
+    }
+}
+
+/// The tracks share the left two thirds, the Keys and XP cards the rest.
+pub fn edge_layout(game: &Game, edge: Rect) -> EdgeLayout {
+    let n = game.heroes.len().max(1) as f32;
+    let y = edge.center().y;
+    let tracks_w = edge.width() * 0.66;
+    let each = (tracks_w / n).min(300.0);
+    let tracks = game
+        .heroes
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let left = edge.min.x + 8.0 + i as f32 * each + 22.0;
+            let room = each - 22.0 - 14.0;
+            let max = f32::from(h.max_health().max(1));
+            let step = room / max;
+            (Vec2::new(left + step / 2.0, y + 6.0), step, Vec2::new((step - 1.0).max(2.0), 10.0))
+        })
+        .collect();
+    let right = edge.min.x + tracks_w + 16.0;
+    EdgeLayout { tracks, keys: (Vec2::new(right + 10.0, y), 16.0), xp: (Vec2::new(right + 120.0, y), 21.0) }
+}
+
+fn layer() -> RenderLayers {
+    RenderLayers::layer(TABLE_LAYER)
+}
+
+/// The state the edge shows, to redraw only what changed.
+#[derive(Default, PartialEq)]
+struct Shown {
+    edge: Option<Rect>,
+    screen: Vec2,
+    tracks: Vec<(u8, u8)>,
+}
+
+fn sync_edge(
+    mut commands: Commands,
+    session: Res<Session>,
+    edge: Res<PartyEdge>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    time: Res<Time>,
+    icons: Option<Res<Icons>>,
+    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+    felt: Query<Entity, Or<(With<EdgeFelt>, With<HealthToken>, With<KeyToken>, With<XpCardToken>)>>,
+    mut tokens: Query<(&mut HealthToken, &mut Slide, &mut EdgeHover), Without<KeyToken>>,
+    keys: Query<(Entity, &KeyToken, &Slide), Without<HealthToken>>,
+    xp: Query<(Entity, &XpCardToken, &Slide), (Without<HealthToken>, Without<KeyToken>)>,
+    mut shown: Local<Shown>,
+) {
+    if !session.is_changed() && !edge.is_changed() {
+        return;
+    }
+    let screen = Vec2::new(window.width(), window.height());
+    let now = time.elapsed_secs();
+    let game = &session.game;
+    let Some(rect) = edge.0 else {
+        for e in &felt {
+            commands.entity(e).despawn();
+        }
+        *shown = Shown::default();
+        return;
+    };
+    let layout = edge_layout(game, rect);
+    let body = ui_assets.as_ref().map(|a| &a.body_font);
+    let tracks: Vec<(u8, u8)> = game.heroes.iter().map(|h| (h.max_health(), h.health)).collect();
+    let same_frame = shown.edge == Some(rect) && shown.screen == screen;
+    let same_tracks = shown.tracks.len() == tracks.len() && shown.tracks.iter().zip(&tracks).all(|(a, b)| a.0 == b.0);
+    if !(same_frame && same_tracks) {
+        // The felt and the tracks, anew (a new game, a level's new Maximum, a resize).
+        for e in &felt {
+            commands.entity(e).despawn();
+        }
+        spawn_felt(&mut commands, game, &layout, rect, screen, icons.as_deref(), body);
+        if let Some(adv) = game.adventure() {
+            for i in 0..adv.keys {
+                let at = layout.keys.0 + Vec2::X * layout.keys.1 * f32::from(i);
+                spawn_key(&mut commands, i, still(at), screen, icons.as_deref());
+            }
+            for (i, c) in adv.xp_pool.iter().enumerate() {
+                let at = layout.xp.0 + Vec2::X * layout.xp.1 * i as f32;
+                spawn_xp(&mut commands, XpCardToken { index: i as u8, xp: c.xp }, still(at), screen, body, adv);
+            }
+        }
+        shown.edge = Some(rect);
+        shown.screen = screen;
+        shown.tracks = tracks.clone();
+        return; // every piece is in its place
+    }
+    // The tokens slide to their Heroes' Health.
+    for (mut token, mut slide, mut hover) in &mut tokens {
+        let h = usize::from(token.hero);
+        let Some(hero) = game.heroes.get(h) else { continue };
+        if token.health != hero.health {
+            token.health = hero.health;
+            *slide = Slide { from: slide.at(now), to: layout.space(h, hero.health), start: now, leaving: false };
+            hover.0 = health_text(game, h);
+        }
+    }
+    shown.tracks = tracks;
+    let Some(adv) = game.adventure() else { return };
+    let middle = rect.center() - Vec2::Y * 200.0;
+    // Keys: new ones fly in from the table, spent ones fly off to it.
+    let held: Vec<u8> = keys.iter().filter(|(_, _, s)| !s.leaving).map(|(_, k, _)| k.0).collect();
+    for (e, k, s) in &keys {
+        if k.0 >= adv.keys && !s.leaving {
+            let leave = Slide { from: s.at(now), to: middle, start: now, leaving: true };
+            commands.entity(e).insert(leave);
+        }
+    }
+    for i in 0..adv.keys {
+        if !held.contains(&i) {
+            let to = layout.keys.0 + Vec2::X * layout.keys.1 * f32::from(i);
+            spawn_key(
+                &mut commands,
+                i,
+                Slide { from: middle, to, start: now, leaving: false },
+                screen,
+                icons.as_deref(),
+            );
+        }
+    }
+    // XP cards: a card of the same value stays (sliding to its new place
+    // in the pool), the others fly off; the pool's new cards fly in.
+    let mut pool: Vec<Option<u8>> = adv.xp_pool.iter().map(|c| Some(c.xp)).collect();
+    let place = |i: usize| layout.xp.0 + Vec2::X * layout.xp.1 * i as f32;
+    let mut staying: Vec<(Entity, usize, Vec2)> = Vec::new();
+    let mut cards: Vec<_> = xp.iter().filter(|(_, _, s)| !s.leaving).collect();
+    cards.sort_by_key(|(_, c, _)| c.index);
+    for (e, card, s) in cards {
+        let same_place = pool.get(usize::from(card.index)).copied().flatten() == Some(card.xp);
+        let found =
+            if same_place { Some(usize::from(card.index)) } else { pool.iter().position(|v| *v == Some(card.xp)) };
+        match found {
+            Some(i) => {
+                pool[i] = None;
+                staying.push((e, i, s.at(now)));
+            }
+            None => {
+                commands.entity(e).insert(Slide { from: s.at(now), to: middle, start: now, leaving: true });
+            }
+        }
+    }
+    for (e, i, from) in staying {
+        let token = XpCardToken { index: i as u8, xp: adv.xp_pool[i].xp };
+        commands.entity(e).insert((token, Slide { from, to: place(i), start: now, leaving: false }));
+    }
+    for (i, value) in pool.iter().enumerate() {
+        if let Some(xp) = value {
+            let slide = Slide { from: middle, to: place(i), start: now, leaving: false };
+            spawn_xp(&mut commands, XpCardToken { index: i as u8, xp: *xp }, slide, screen, body, adv);
+        }
+    }
+}
+
+/// A piece at rest at `p`.
+fn still(p: Vec2) -> Slide {
+    Slide { from: p, to: p, start: f32::NEG_INFINITY, leaving: false }
+}
+
+fn health_text(game: &Game, h: usize) -> String {
+    let hero = &game.heroes[h];
+    format!("{}'s Health Track: {} of {} Health.", hero.name(), hero.health, hero.max_health())
+}
+
+fn keys_text(keys: u8) -> String {
+    let n = if keys == 1 { "1 Key".to_owned() } else { format!("{keys} Keys") };
+    format!("The party holds {n}. A Key unlocks a Door; 4 XP buys another.")
+}
+
+fn xp_text(adv: &depths_rules::adventure::Adventure) -> String {
+    let total: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+    let cards: Vec<String> = adv.xp_pool.iter().map(|c| c.xp.to_string()).collect();
+    format!("The XP pool: {total} XP in {} cards ({}).", cards.len(), cards.join(", "))
+}
+
+fn piece_at(p: Vec2, screen: Vec2, z: f32) -> Transform {
+    Transform::from_translation(to_world(p, screen).extend(z))
+}
+
+fn spawn_felt(
+    commands: &mut Commands,
+    game: &Game,
+    layout: &EdgeLayout,
+    rect: Rect,
+    screen: Vec2,
+    icons: Option<&Icons>,
+    body: Option<&Handle<Font>>,
+) {
+    commands
+        .spawn((
+            Name::new("The party's edge"),
+            EdgeFelt,
+            Sprite::from_color(FELT, rect.size()),
+            piece_at(rect.center(), screen, 1.0),
+            layer(),
+            Pickable::IGNORE,
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|c| {
+            // Children are placed relative to the felt's centre.
+            let rel = |p: Vec2, z: f32| {
+                Transform::from_translation((to_world(p, screen) - to_world(rect.center(), screen)).extend(z))
+            };
+            for (h, hero) in game.heroes.iter().enumerate() {
+                let (first, step, size) = layout.tracks[h];
+                let max = hero.max_health();
+                c.spawn((HealthTrack { hero: h as u8, max }, Transform::default(), Visibility::Inherited, layer()))
+                    .with_children(|t| {
+                        for v in 1..=max {
+                            let p = first + Vec2::X * step * f32::from(v - 1);
+                            // Every fifth space stands out, as on a printed track.
+                            let space = TrackSpace { hero: h as u8, value: v };
+                            let color = space.color(hero.health);
+                            t.spawn((space, Sprite::from_color(color, size), rel(p, 0.1), layer(), Pickable::IGNORE));
+                        }
+                    });
+                let label_at = first - Vec2::new(step / 2.0 + 12.0, 0.0) + Vec2::Y * 2.0;
+                if let Some(image) = icons.and_then(|i| i.image("classes", &hero.mat.class.name().to_lowercase())) {
+                    let sprite = Sprite { image, color: GOLD, custom_size: Some(Vec2::splat(18.0)), ..default() };
+                    c.spawn((sprite, rel(label_at, 0.2), layer(), Pickable::IGNORE));
+                }
+                let name_at = first + Vec2::new(-step / 2.0, -15.0);
+                c.spawn((
+                    Text2d::new(format!("{} · {} / {}", hero.name(), hero.health, max)),
+                    text_font(body, 11.0),
+                    TextColor(TEXT.with_alpha(0.8)),
+                    Anchor::CENTER_LEFT,
+                    rel(name_at, 0.2),
+                    layer(),
+                    Pickable::IGNORE,
+                    HealthLabel(h as u8),
+                ));
+            }
+        });
+    // The tokens are top-level pieces: they slide on their own.
+    for (h, hero) in game.heroes.iter().enumerate() {
+        let at = layout.space(h, hero.health);
+        let token = match icons.and_then(|i| i.image("ui", "health")) {
+            Some(image) => Sprite { image, color: RED, custom_size: Some(Vec2::splat(18.0)), ..default() },
+            None => Sprite::from_color(RED, Vec2::splat(12.0)),
+        };
+        commands.spawn((
+            Name::new(format!("Health Token of {}", hero.name())),
+            HealthToken { hero: h as u8, health: hero.health },
+            still(at),
+            token,
+            piece_at(at, screen, 30.0),
+            layer(),
+            Pickable::default(),
+            EdgeHover(health_text(game, h)),
+            DespawnOnExit(Screen::Playing),
+        ));
+    }
+}
+
+/// A space of a Health Track: lit up to the Hero's Health.
+#[derive(Component, Debug, Clone, Copy)]
+struct TrackSpace {
+    hero: u8,
+    value: u8,
+}
+
+impl TrackSpace {
+    fn color(&self, health: u8) -> Color {
+        // Every fifth space stands out, as on a printed track.
+        let base = if health >= self.value { LIT } else { SPACE };
+        if self.value.is_multiple_of(5) { base.lighter(0.08) } else { base }
+    }
+}
+
+/// The "Bren · 8 / 14" over a track, kept up to date by [`slide`].
+#[derive(Component)]
+struct HealthLabel(u8);
+
+fn spawn_key(commands: &mut Commands, i: u8, slide: Slide, screen: Vec2, icons: Option<&Icons>) {
+    let sprite = match icons.and_then(|ic| ic.image("ui", "key")) {
+        Some(image) => Sprite { image, color: GOLD, custom_size: Some(Vec2::splat(18.0)), ..default() },
+        None => Sprite::from_color(GOLD, Vec2::new(8.0, 16.0)),
+    };
+    commands.spawn((
+        Name::new(format!("Key {}", i + 1)),
+        KeyToken(i),
+        slide,
+        sprite,
+        piece_at(slide.from, screen, 31.0),
+        layer(),
+        Pickable::default(),
+        EdgeHover(String::new()),
+        DespawnOnExit(Screen::Playing),
+    ));
+}
+
+fn spawn_xp(
+    commands: &mut Commands,
+    card: XpCardToken,
+    slide: Slide,
+    screen: Vec2,
+    body: Option<&Handle<Font>>,
+    adv: &depths_rules::adventure::Adventure,
+) {
+    commands
+        .spawn((
+            Name::new(format!("XP card {} ({} XP)", card.index + 1, card.xp)),
+            card,
+            slide,
+            Sprite::from_color(GOLD, Vec2::new(18.0, 26.0)),
+            piece_at(slide.from, screen, 32.0 + f32::from(card.index) * 0.01),
+            layer(),
+            Pickable::default(),
+            EdgeHover(xp_text(adv)),
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|c| {
+            let inner = Sprite::from_color(Color::srgb(0.30, 0.24, 0.12), Vec2::new(15.0, 23.0));
+            c.spawn((inner, Transform::from_xyz(0.0, 0.0, 0.05), layer(), Pickable::IGNORE));
+            c.spawn((
+                Text2d::new(card.xp.to_string()),
+                text_font(body, 12.0),
+                TextColor(GOLD),
+                Transform::from_xyz(0.0, 0.0, 0.1),
+                layer(),
+                Pickable::IGNORE,
+            ));
+        });
+}
+
+/// Moves the sliding pieces, despawns the ones that left, keeps the hover
+/// texts and the track labels true, and asks for frames while anything moves.
+fn slide(
+    mut commands: Commands,
+    time: Res<Time>,
+    session: Res<Session>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut pieces: Query<(
+        Entity,
+        &Slide,
+        &mut Transform,
+        Option<&KeyToken>,
+        Option<&XpCardToken>,
+        Option<&mut EdgeHover>,
+    )>,
+    mut labels: Query<(&HealthLabel, &mut Text2d)>,
+    mut spaces: Query<(&TrackSpace, &mut Sprite)>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    let now = time.elapsed_secs();
+    let screen = Vec2::new(window.width(), window.height());
+    let mut busy = false;
+    let adv = session.game.adventure();
+    for (e, s, mut transform, key, xp, hover) in &mut pieces {
+        let z = transform.translation.z;
+        let at = to_world(s.at(now), screen).extend(z);
+        if transform.translation != at {
+            transform.translation = at;
+        }
+        if s.moving(now) {
+            busy = true;
+        } else if s.leaving {
+            commands.entity(e).despawn();
+            continue;
+        }
+        if let (Some(mut hover), Some(adv)) = (hover, adv) {
+            let text = if key.is_some() {
+                keys_text(adv.keys)
+            } else if xp.is_some() {
+                xp_text(adv)
+            } else {
+                continue;
+            };
+            if hover.0 != text {
+                hover.0 = text;
+            }
+        }
+    }
+    if session.is_changed() {
+        for (space, mut sprite) in &mut spaces {
+            if let Some(hero) = session.game.heroes.get(usize::from(space.hero)) {
+                let want = space.color(hero.health);
+                if sprite.color != want {
+                    sprite.color = want;
+                }
+            }
+        }
+        for (label, mut text) in &mut labels {
+            if let Some(hero) = session.game.heroes.get(usize::from(label.0)) {
+                let want = format!("{} · {} / {}", hero.name(), hero.health, hero.max_health());
+                if text.0 != want {
+                    text.0 = want;
+                }
+            }
+        }
+    }
+    if busy {
+        redraw.write(bevy::window::RequestRedraw);
+    }
+}
+
+/// The pieces tell what they are under the pointer (the same hover box as the cards').
+fn attach_hover(mut commands: Commands, added: Query<Entity, Added<EdgeHover>>) {
+    for e in &added {
+        commands.entity(e).observe(on_over).observe(on_out);
+    }
+}
+
+fn on_over(
+    ev: On<Pointer<Over>>,
+    pieces: Query<&EdgeHover>,
+    mut hovered: ResMut<super::pointer::Hovered>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    if let Ok(h) = pieces.get(ev.event_target())
+        && !h.0.is_empty()
+    {
+        hovered.0 = Some((ev.event_target(), h.0.clone()));
+        redraw.write(bevy::window::RequestRedraw);
+    }
+}
+
+fn on_out(
+    ev: On<Pointer<Out>>,
+    mut hovered: ResMut<super::pointer::Hovered>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    if hovered.0.as_ref().is_some_and(|(e, _)| *e == ev.event_target()) {
+        hovered.0 = None;
+        redraw.write(bevy::window::RequestRedraw);
+    }
+}
