@@ -933,7 +933,7 @@ fn the_cards_in_play_are_laid_on_the_table() {
     assert_eq!(faces.iter().filter(|f| f.kind == Kind::Hero).count(), played, "one card per played Hero card");
     let heroes: Vec<&str> = g.heroes.iter().map(|h| h.name()).collect();
     assert!(faces.iter().filter(|f| f.kind == Kind::Hero).all(|f| heroes.contains(&f.name.as_str())));
-    let mut keys: Vec<&str> = faces.iter().map(|f| f.key.as_str()).collect();
+    let mut keys: Vec<String> = faces.iter().map(|f| f.key.to_string()).collect();
     keys.sort();
     keys.dedup();
     assert_eq!(keys.len(), faces.len(), "every card has its own key");

@@ -41,7 +41,7 @@ pub struct CombatMat;
 /// A card entity on the table.
 #[derive(Component, Debug)]
 pub struct TableCard {
-    pub key: String,
+    pub key: super::faces::CardKey,
     pub kind: Kind,
     /// What a click (or a drop on the table, for a card in hand) does.
     pub action: Option<Action>,

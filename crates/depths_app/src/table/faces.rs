@@ -8,12 +8,45 @@
 //! key carry its number too, counted in the order a player reads the table.
 
 use depths_rules::{
-    Action, ActionCard, CombatStep, Game, Outcome, Phase,
+    Action, ActionCard, CardId, CombatStep, Game, Outcome, Phase,
     adventure::Resolving,
     combat::{Combat, Foe, FoeCard, Slot, may_choose_outcome},
 };
 
 use crate::words::outcome_name;
+
+/// Which card or place a face is, by the rules' own ids: stable while the
+/// same card stays on the table (a Hero's card keeps its key from the hand
+/// to the pair, so it slides there).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CardKey {
+    /// A Hero's Action Card, in hand or in a pair.
+    Hero { hero: u8, card: CardId },
+    /// A Monster's Action Card in an engagement (a Power Card drawn in its
+    /// place is a card of its own).
+    Monster { engagement: usize, card: CardId, power: bool },
+    /// A Monster card (or the Final Entity) along the top.
+    Foe(usize),
+    /// A Combat Pair's frame.
+    Pair { engagement: usize, slot: usize },
+    /// A Hero's name over their pairs in an engagement.
+    Label(usize),
+    /// A Feature or Legendary Location card drawn, by its name.
+    Ecology(String),
+}
+
+impl std::fmt::Display for CardKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CardKey::Hero { hero, card } => write!(f, "hero{hero}-{}", card.0),
+            CardKey::Monster { engagement, card, power } => write!(f, "m{engagement}-{}-{}", card.0, u8::from(*power)),
+            CardKey::Foe(i) => write!(f, "foe-{i}"),
+            CardKey::Pair { engagement, slot } => write!(f, "pair-{engagement}-{slot}"),
+            CardKey::Label(e) => write!(f, "label-{e}"),
+            CardKey::Ecology(name) => write!(f, "eco-{name}"),
+        }
+    }
+}
 
 /// What a face is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,8 +110,8 @@ pub struct Row {
 /// One face on the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Face {
-    /// Stable while the same card stays in the same place.
-    pub key: String,
+    /// Stable while the same card stays on the table.
+    pub key: CardKey,
     pub kind: Kind,
     /// "7", "P" (Power), "3 XP"…
     pub value: String,
@@ -111,7 +144,7 @@ pub struct Face {
 
 impl Face {
     /// A face with nothing printed on it yet.
-    pub fn new(key: String, kind: Kind, spot: Spot) -> Face {
+    pub fn new(key: CardKey, kind: Kind, spot: Spot) -> Face {
         Face {
             key,
             kind,
@@ -161,8 +194,8 @@ pub fn table_faces(game: &Game, legal: &[Action]) -> Vec<Face> {
 }
 
 /// The key of a drawn Feature / Legendary Location card, by name.
-pub fn ecology_key(name: &str) -> String {
-    format!("eco-{name}")
+pub fn ecology_key(name: &str) -> CardKey {
+    CardKey::Ecology(name.to_owned())
 }
 
 /// Hand out number keys 1–9: one kind of choice is open at a time (cards to
@@ -174,7 +207,7 @@ fn number(faces: &mut [Face]) {
 
 /// Where a face's number is kept between two looks at the table: the face's
 /// key, and the row's index for an individual.
-fn number_slots(faces: &mut [Face]) -> Vec<((String, Option<usize>), &mut Option<u8>, bool)> {
+fn number_slots(faces: &mut [Face]) -> Vec<((CardKey, Option<usize>), &mut Option<u8>, bool)> {
     let mut out = Vec::new();
     for f in faces.iter_mut() {
         let numbered = matches!(f.kind, Kind::Hand | Kind::Pair);
@@ -187,7 +220,7 @@ fn number_slots(faces: &mut [Face]) -> Vec<((String, Option<usize>), &mut Option
 }
 
 /// The numbers handed out, by where they are ([`number_slots`]).
-pub type Numbers = Vec<((String, Option<usize>), u8)>;
+pub type Numbers = Vec<((CardKey, Option<usize>), u8)>;
 
 /// The numbers `faces` carry now, to keep them at the next look.
 pub fn numbers_of(faces: &mut [Face]) -> Numbers {
@@ -199,7 +232,7 @@ pub fn numbers_of(faces: &mut [Face]) -> Numbers {
 /// turn Sil's 4 into a 3 under the player's finger); the others take, in
 /// reading order, numbers nobody had before, then any free one, up to 9.
 /// A new set of choices starts again from 1.
-pub fn keep_numbers(faces: &mut [Face], before: &[((String, Option<usize>), u8)]) {
+pub fn keep_numbers(faces: &mut [Face], before: &[((CardKey, Option<usize>), u8)]) {
     let mut slots = number_slots(faces);
     let mut taken = [false; 10];
     for (key, n, open) in slots.iter_mut() {
@@ -269,7 +302,7 @@ fn foe_icon(foe: &Foe) -> (&'static str, String) {
 /// The Monster cards along the top, with a row per individual.
 fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
     for (f, foe) in c.foes.iter().enumerate() {
-        let mut face = Face::new(format!("foe-{f}"), Kind::Foe, Spot::Foe { index: f });
+        let mut face = Face::new(CardKey::Foe(f), Kind::Foe, Spot::Foe { index: f });
         face.name = foe.name().to_owned();
         face.icon = foe_icon(foe);
         let mut facts = vec![foe.difficulty.name().to_string()];
@@ -368,7 +401,7 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
         // of the Hero, and once one is chosen the others are discarded.
         let outcomes: Vec<_> = c.pairs_of(en.hero).into_iter().map(|(_, _, o)| o).collect();
         let chosen = c.chosen_engagement(en.hero).is_some();
-        let mut label = Face::new(format!("label-{e}"), Kind::Label, Spot::Label { group: e });
+        let mut label = Face::new(CardKey::Label(e), Kind::Label, Spot::Label { group: e });
         // The Hero's name only: the Monster's cards above name the Monster.
         label.name = hero.to_owned();
         // A Hero against two Monster cards has two labels: the first tells.
@@ -407,7 +440,7 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 }
                 _ => None,
             };
-            let mut frame = Face::new(format!("pair-{e}-{s}"), Kind::Pair, spot);
+            let mut frame = Face::new(CardKey::Pair { engagement: e, slot: s }, Kind::Pair, spot);
             frame.action = pair_action.clone();
             frame.intent = pair_intent.clone();
             if let (Some(o), Some((dealt, taken))) = (slot.outcome(bonus), slot.damage(bonus)) {
@@ -487,12 +520,12 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
 }
 
 /// A Hero's card keeps its key from the hand to the pair, so it slides there.
-fn hero_card_key(hero: u8, card: &ActionCard) -> String {
-    format!("hero{hero}-{}", card.id.0)
+fn hero_card_key(hero: u8, card: &ActionCard) -> CardKey {
+    CardKey::Hero { hero, card: card.id }
 }
 
-fn monster_key(engagement: usize, card: &ActionCard) -> String {
-    format!("m{engagement}-{}-{}", card.id.0, u8::from(card.power))
+fn monster_key(engagement: usize, card: &ActionCard) -> CardKey {
+    CardKey::Monster { engagement, card: card.id, power: card.power }
 }
 
 fn card_hover(owner: &str, card: &ActionCard, value: Option<u8>) -> String {

@@ -69,14 +69,14 @@ const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
 
 /// Where individual `row` of foe `foe` lies on screen, if its card is on the table.
 fn row_at(geometry: &TableGeometry, foe: u8, row: u8) -> Option<Vec2> {
-    let p = geometry.layout.as_ref()?.get(&format!("foe-{foe}"))?;
+    let p = geometry.layout.as_ref()?.get(&super::faces::CardKey::Foe(usize::from(foe)))?;
     let top = p.center.y - p.size.y / 2.0;
     // Beside the row's health bar, where the number does not hide it.
     Some(Vec2::new(p.center.x + p.size.x / 2.0 + 18.0, top + FOE_HEAD + FOE_ROW * (f32::from(row) + 0.5)))
 }
 
 fn foe_width(geometry: &TableGeometry, foe: u8) -> Option<f32> {
-    Some(geometry.layout.as_ref()?.get(&format!("foe-{foe}"))?.size.x)
+    Some(geometry.layout.as_ref()?.get(&super::faces::CardKey::Foe(usize::from(foe)))?.size.x)
 }
 
 /// Where Hero `hero`'s name lies over their pairs, if it is on the table.

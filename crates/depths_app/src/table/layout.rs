@@ -4,7 +4,7 @@
 
 use bevy::math::{Rect, Vec2};
 
-use super::faces::{Face, Kind, Spot};
+use super::faces::{CardKey, Face, Kind, Spot};
 
 /// A card's size at full scale.
 pub const CARD: Vec2 = Vec2::new(66.0, 94.0);
@@ -44,11 +44,11 @@ pub struct TableLayout {
     pub card: Vec2,
     /// A card dropped above this line is played.
     pub play_line: f32,
-    placed: Vec<(String, Placed)>,
+    placed: Vec<(CardKey, Placed)>,
 }
 
 impl TableLayout {
-    pub fn get(&self, key: &str) -> Option<Placed> {
+    pub fn get(&self, key: &CardKey) -> Option<Placed> {
         self.placed.iter().find(|(k, _)| k == key).map(|(_, p)| *p)
     }
 }
