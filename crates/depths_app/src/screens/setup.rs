@@ -142,9 +142,12 @@ fn setup_ui(
     content: Option<Res<crate::session::GameContent>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // At 150 % UI scale the form is taller than a 1280×800 window: it scrolls.
+    let room = ctx.content_rect().height() - 120.0;
     egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui_style::panel_frame().show(ui, |ui| {
-            ui.set_width(520.0);
+          egui::ScrollArea::vertical().max_height(room).min_scrolled_height(room).show(ui, |ui| {
+            ui.set_width(620.0);
             ui.label(ui_style::title("New Game", 40.0));
             ui.add_space(8.0);
             ui.label(ui_style::title("Heroes", 22.0));
@@ -220,7 +223,6 @@ fn setup_ui(
             });
             ui.add_space(8.0);
             ui.label(ui_style::title("Variants", 22.0));
-            ui.label(egui::RichText::new("Hover a variant for what it changes.").size(12.0).color(ui_style::MUTED));
             ui.columns(2, |cols| {
                 let v = &mut form.variants;
                 // Each variant with what it changes, in the book's words.
@@ -231,7 +233,7 @@ fn setup_ui(
                 ];
                 cols[0].label(egui::RichText::new("Harder").color(ui_style::MUTED));
                 for (on, label, what) in harder {
-                    cols[0].checkbox(on, label).on_hover_text(what);
+                    variant(&mut cols[0], on, label, what);
                 }
                 let easier = [
                     (&mut v.start_with_ability, "Start with an Ability", "Starting at the Ruins, each Hero draws an Ability to start with."),
@@ -242,7 +244,7 @@ fn setup_ui(
                 ];
                 cols[1].label(egui::RichText::new("Easier").color(ui_style::MUTED));
                 for (on, label, what) in easier {
-                    cols[1].checkbox(on, label).on_hover_text(what);
+                    variant(&mut cols[1], on, label, what);
                 }
             });
             ui.add_space(8.0);
@@ -270,6 +272,7 @@ fn setup_ui(
             if let Some(e) = &notice.0 {
                 ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
             }
+          });
         });
     });
     Ok(())
@@ -314,4 +317,11 @@ mod tests {
         assert_eq!(players.companions, vec![false, true], "Bren plays herself, Ava is a Companion");
         assert!(players.is_companion(1) && !players.is_companion(0));
     }
+}
+
+/// A variant's checkbox with what it changes in one line under it.
+fn variant(ui: &mut egui::Ui, on: &mut bool, label: &str, what: &str) {
+    ui.checkbox(on, label);
+    // Indented under the box, wrapped to the column.
+    ui.indent(label, |ui| ui.label(egui::RichText::new(what).size(11.5).color(ui_style::MUTED)));
 }
