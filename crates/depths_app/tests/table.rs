@@ -5,7 +5,7 @@
 
 use bevy::math::Rect;
 use depths_app::table::{
-    faces::{Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
+    faces::{CardKey, Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
     layout::lay_out,
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
@@ -149,15 +149,39 @@ fn spot_order(f: &Face) -> (usize, usize) {
     }
 }
 
-/// At 1280×800 the board's free area between the panels is about 650×700.
+/// At 1280×800 the board's free area between the panels is about 650×620
+/// (the party's edge below it); at 150 % UI scale about 1070×455.
 #[test]
 fn at_the_smallest_window_the_combat_fits_without_overlaps() {
-    let area = Rect::new(300.0, 100.0, 950.0, 765.0);
+    fits_without_overlaps(Rect::new(300.0, 100.0, 950.0, 720.0));
+    fits_without_overlaps(Rect::new(105.0, 250.0, 1175.0, 705.0));
+}
+
+fn fits_without_overlaps(area: Rect) {
     let mut game = new_game(&["bren", "sil", "ava"], 5);
     let mut checked = 0;
     let mut fullest: Option<(usize, Game)> = None;
     through_combats(&mut game, 3000, |g| {
-        let faces = table_faces(g, &g.legal_actions());
+        let mut faces = table_faces(g, &g.legal_actions());
+        // The tallest Monster card there is beside whatever is fought: a
+        // Horde of four with its Health States and an ability.
+        let foes = faces.iter().filter(|f| f.kind == Kind::Foe).count();
+        let mut horde = Face::new(CardKey::Foe(foes), Kind::Foe, Spot::Foe { index: foes });
+        horde.rows = (0..4)
+            .map(|i| depths_app::table::faces::Row {
+                name: format!("#{i}"),
+                health: 12,
+                max: 12,
+                armor: 0,
+                action: None,
+                number: None,
+            })
+            .collect();
+        horde.print = vec!["alive [4] 3 2 1".into(), "Monster cards [2] 2 1 1".into(), "Hero cards [2] 2 2 2".into()];
+        horde.print.push("Flash of Anguish (1 Power): Deal 4 Damage to the Hero.".into());
+        if foes < 2 {
+            faces.push(horde);
+        }
         if fullest.as_ref().is_none_or(|(n, _)| faces.len() > *n) {
             fullest = Some((faces.len(), g.clone()));
         }

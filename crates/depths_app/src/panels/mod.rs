@@ -220,13 +220,17 @@ fn game_ui(
     }
 
     // Room for the board: each side panel folds to a slim strip and opens on
-    // demand; in a Combat on a narrow window the party panel starts folded.
+    // demand; in a Combat on a narrow window the party panel starts folded,
+    // and on a cramped one the Hero mats.
     let folds_id = egui::Id::new("panel_folds");
     let (fold_heroes, fold_party) =
         ctx.data_mut(|d| *d.get_temp_mut_or_default::<(Option<bool>, Option<bool>)>(folds_id));
     let narrow = ctx.content_rect().width() < 1500.0;
+    // At a large UI scale (150 % of 1280×800 is 853 points wide) the Hero
+    // mats start folded too; the party panel keeps the tile tray open.
+    let cramped = ctx.content_rect().width() < 1000.0;
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
-    let heroes_folded = fold_heroes.unwrap_or(false);
+    let heroes_folded = fold_heroes.unwrap_or(cramped);
     let party_folded = fold_party.unwrap_or(in_combat && narrow);
     let mut toggle: (Option<bool>, Option<bool>) = (None, None);
 

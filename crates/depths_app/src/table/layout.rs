@@ -80,7 +80,10 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     let foes: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Foe).collect();
     let n = foes.len().max(1) as f32;
     let foe_w = ((w - 2.0 * MARGIN - (n - 1.0) * GAP) / n).min(FOE_MAX_WIDTH);
-    let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * 0.42);
+    // On a short table (a large UI scale) the Monster cards give up their
+    // small print first (it is in the hover box): the pairs and hands need the room.
+    let foe_cap = if h < 560.0 { 0.30 } else { 0.42 };
+    let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * foe_cap);
     let row_w = n * foe_w + (n - 1.0) * GAP;
     for (i, f) in foes.iter().enumerate() {
         let height = foe_height(f, foe_w).min(foe_h);
@@ -116,7 +119,7 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     };
     let hands_fit = across(rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
     let pairs_fit = across(cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
-    let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(64.0, CARD.y * 1.5);
+    let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(56.0, CARD.y * 1.5);
     let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
     let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
 

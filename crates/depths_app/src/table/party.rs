@@ -115,12 +115,22 @@ impl EdgeLayout {
     }
 }
 
-/// The tracks share the left two thirds, the Keys and XP cards the rest.
+/// The Keys and XP cards take what they need at the right end, the tracks
+/// share the rest.
 pub fn edge_layout(game: &Game, edge: Rect) -> EdgeLayout {
-    let n = game.heroes.len().max(1) as f32;
+    let (keys, cards) = game.adventure().map_or((0, 0), |a| (usize::from(a.keys), a.xp_pool.len()));
     let y = edge.center().y;
-    let tracks_w = edge.width() * 0.66;
-    let each = (tracks_w / n).min(300.0);
+    let key_step = 16.0;
+    // The XP cards close up (overlapping like a fanned pile) past a third of the edge.
+    // The blocks keep their width as cards come and go, so the tracks stay put.
+    let xp_w = (edge.width() / 4.0).clamp(60.0, 220.0);
+    let xp_step = if cards > 1 { ((xp_w - 18.0) / (cards as f32 - 1.0)).clamp(4.0, 21.0) } else { 21.0 };
+    let keys_w = key_step * keys.max(6) as f32;
+    let xp_first = edge.max.x - 10.0 - xp_w + 9.0;
+    let keys_first = edge.max.x - 10.0 - xp_w - 14.0 - keys_w + key_step / 2.0;
+    let tracks_right = keys_first - key_step / 2.0 - 12.0;
+    let n = game.heroes.len().max(1) as f32;
+    let each = ((tracks_right - edge.min.x - 8.0) / n).clamp(40.0, 300.0);
     let tracks = game
         .heroes
         .iter()
@@ -130,11 +140,10 @@ pub fn edge_layout(game: &Game, edge: Rect) -> EdgeLayout {
             let room = each - 22.0 - 14.0;
             let max = f32::from(h.max_health().max(1));
             let step = room / max;
-            (Vec2::new(left + step / 2.0, y + 6.0), step, Vec2::new((step - 1.0).max(2.0), 10.0))
+            (Vec2::new(left + step / 2.0, y + 6.0), step, Vec2::new((step - 1.0).max(1.0), 10.0))
         })
         .collect();
-    let right = edge.min.x + tracks_w + 16.0;
-    EdgeLayout { tracks, keys: (Vec2::new(right + 10.0, y), 16.0), xp: (Vec2::new(right + 120.0, y), 21.0) }
+    EdgeLayout { tracks, keys: (Vec2::new(keys_first, y), key_step), xp: (Vec2::new(xp_first, y), xp_step) }
 }
 
 fn layer() -> RenderLayers {
@@ -147,6 +156,7 @@ struct Shown {
     edge: Option<Rect>,
     screen: Vec2,
     tracks: Vec<(u8, u8)>,
+    geometry: Vec<(Vec2, f32, Vec2)>,
 }
 
 fn sync_edge(
@@ -179,7 +189,7 @@ fn sync_edge(
     let layout = edge_layout(game, rect);
     let body = ui_assets.as_ref().map(|a| &a.body_font);
     let tracks: Vec<(u8, u8)> = game.heroes.iter().map(|h| (h.max_health(), h.health)).collect();
-    let same_frame = shown.edge == Some(rect) && shown.screen == screen;
+    let same_frame = shown.edge == Some(rect) && shown.screen == screen && shown.geometry == layout.tracks;
     let same_tracks = shown.tracks.len() == tracks.len() && shown.tracks.iter().zip(&tracks).all(|(a, b)| a.0 == b.0);
     if !(same_frame && same_tracks) {
         // The felt and the tracks, anew (a new game, a level's new Maximum, a resize).
@@ -200,6 +210,7 @@ fn sync_edge(
         shown.edge = Some(rect);
         shown.screen = screen;
         shown.tracks = tracks.clone();
+        shown.geometry = layout.tracks.clone();
         return; // every piece is in its place
     }
     // The tokens slide to their Heroes' Health.
@@ -218,9 +229,12 @@ fn sync_edge(
     // Keys: new ones fly in from the table, spent ones fly off to it.
     let held: Vec<u8> = keys.iter().filter(|(_, _, s)| !s.leaving).map(|(_, k, _)| k.0).collect();
     for (e, k, s) in &keys {
-        if k.0 >= adv.keys && !s.leaving {
-            let leave = Slide { from: s.at(now), to: middle, start: now, leaving: true };
-            commands.entity(e).insert(leave);
+        if s.leaving {
+            continue;
+        }
+        let to = if k.0 >= adv.keys { middle } else { layout.keys.0 + Vec2::X * layout.keys.1 * f32::from(k.0) };
+        if s.to != to {
+            commands.entity(e).insert(Slide { from: s.at(now), to, start: now, leaving: k.0 >= adv.keys });
         }
     }
     for i in 0..adv.keys {
