@@ -409,8 +409,12 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     for line in &face.print {
         let lines = super::layout::lines_for(line, print_width(size.x), PRINT_PX);
         if y - PRINT_LINE * (lines as f32) < bottom {
-            // The rest is in the hover box.
-            c.spawn(text_at("… (hover for all)", 10.0, Vec3::new(left, y, 0.3), MUTED, art.body, Anchor::TOP_LEFT));
+            // The rest is in the hover box (said here when a line is left for it).
+            if y - PRINT_LINE >= bottom {
+                let more =
+                    text_at("… (hover for all)", 10.0, Vec3::new(left, y, 0.3), MUTED, art.body, Anchor::TOP_LEFT);
+                c.spawn(more);
+            }
             break;
         }
         let at = Vec3::new(left, y, 0.3);
