@@ -27,6 +27,7 @@ use crate::{
     },
     board_view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
     explore::{GhostTile, PlacementHint, SelectionRing},
+    tray_preview::TrayTile,
 };
 
 /// The table under the tiles.
@@ -56,6 +57,7 @@ pub(super) fn plugin(app: &mut App) {
             draw_lantern,
             draw_hints,
             draw_ghost,
+            draw_tray_tile,
             draw_selection,
             land_tiles,
             slide_lantern,
@@ -766,6 +768,30 @@ fn draw_selection(
     }
 }
 
+/// A tile in hand: the tile and its tokens as they will lie, without the
+/// board's shading.
+fn hand_tile_pieces(tile: &Tile) -> Vec<Piece> {
+    let view = BoardView {
+        seed: 0,
+        tiles: vec![tile.clone()],
+        lantern: crate::board_view::LanternAt { cell: crate::board_view::Cell::new(i32::MIN, i32::MIN), area: 0 },
+    };
+    tile_pieces(&view, tile).into_iter().filter(|p| p.z >= Z_RIM && p.z < Z_SHADE).collect()
+}
+
+/// The tile waiting in the tray, drawn as the ghost is (`tray_preview.rs`
+/// renders it into the tray's picture).
+fn draw_tray_tile(
+    mut commands: Commands,
+    tiles: Query<(Entity, &TrayTile), Added<TrayTile>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, t) in &tiles {
+        art.spawn_pieces(&mut commands.entity(entity), hand_tile_pieces(&t.tile), &mut materials);
+    }
+}
+
 /// The tile in hand, following the cursor or the keyboard.
 fn draw_ghost(
     mut commands: Commands,
@@ -774,13 +800,7 @@ fn draw_ghost(
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     for (entity, ghost) in &ghosts {
-        let view = BoardView {
-            seed: 0,
-            tiles: vec![ghost.tile.clone()],
-            lantern: crate::board_view::LanternAt { cell: crate::board_view::Cell::new(i32::MIN, i32::MIN), area: 0 },
-        };
-        let mut pieces: Vec<Piece> =
-            tile_pieces(&view, &ghost.tile).into_iter().filter(|p| p.z >= Z_RIM && p.z < Z_SHADE).collect();
+        let mut pieces = hand_tile_pieces(&ghost.tile);
         let frame = if ghost.legal { hex(0xf2c14e) } else { hex(0xd7261c) };
         for side in Side::ALL {
             let n = side_dir(side);

@@ -36,6 +36,7 @@ pub mod session;
 pub mod settings;
 pub mod table;
 pub mod table_events;
+pub mod tray_preview;
 mod ui_style;
 mod window_icon;
 pub mod window_scale;
@@ -99,6 +100,7 @@ impl Plugin for AppPlugin {
             board_pointer::plugin,
             companions::ui_plugin,
             table::party::plugin,
+            tray_preview::plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));

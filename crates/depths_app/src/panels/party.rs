@@ -42,12 +42,23 @@ pub(super) fn party_panel(
         painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(0x3a, 0x2e, 0x22));
         painter.rect_stroke(rect, 6.0, egui::Stroke::new(2.0, ui_style::GOLD), egui::StrokeKind::Inside);
         let square = egui::Rect::from_min_size(rect.min + egui::vec2(10.0, 10.0), egui::vec2(100.0, 100.0));
+        // The board's own art for the tile, turned as in hand (tray_preview.rs);
+        // a plain sketch for the frame before that picture is ready.
+        let picture = ui.ctx().data(|d| d.get_temp::<Option<egui::TextureId>>(crate::tray_preview::texture_id()));
         if hand.cell.is_none() {
-            let turned = crate::board_view::Tile::from_printed(
-                tile,
-                depths_rules::map::Placement { cell: (0, 0), rotation: hand.rotation },
-            );
-            paint_tile(&painter, square, &turned);
+            match picture.flatten() {
+                Some(texture) => {
+                    let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+                    painter.image(texture, square, uv, egui::Color32::WHITE);
+                }
+                None => {
+                    let turned = crate::board_view::Tile::from_printed(
+                        tile,
+                        depths_rules::map::Placement { cell: (0, 0), rotation: hand.rotation },
+                    );
+                    paint_tile(&painter, square, &turned);
+                }
+            }
         } else {
             painter.rect_stroke(square, 4.0, egui::Stroke::new(1.5, ui_style::MUTED), egui::StrokeKind::Inside);
         }
