@@ -71,9 +71,11 @@ fn load_content(mut commands: Commands, mut errors: ResMut<LoadErrors>, mut next
     match depths_rules::Content::load_dir(&dir) {
         Ok(content) => commands.insert_resource(GameContent(content)),
         Err(e) => {
-            let line = format!("content/{}: {}", e.file, e.kind);
-            error!("{line}");
-            errors.0.push(line);
+            for fault in &e.faults {
+                let line = format!("content/{fault}");
+                error!("{line}");
+                errors.0.push(line);
+            }
             next.set(Screen::LoadFailed);
         }
     }
