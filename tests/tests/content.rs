@@ -251,3 +251,34 @@ fn syntax_errors_in_two_files_are_all_reported() {
     assert_eq!(named, [("heroes.json", 2), ("subterranean/monsters.json", 2)], "{e}");
     assert!(!e.files_missing());
 }
+
+/// A file that does not parse does not hide the bad cards of the others:
+/// the shipped file stands in for it while they are checked.
+#[test]
+fn a_syntax_error_does_not_hide_bad_cards_in_other_files() {
+    let mut files: Vec<(String, String)> = BUILTIN_FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+    let mut edit = |file: &str, from: &str, to: &str| {
+        let text = &mut files.iter_mut().find(|(n, _)| n == file).unwrap().1;
+        assert!(text.contains(from), "{file}: {from}");
+        *text = text.replacen(from, to, 1);
+    };
+    edit("classes/rogue.json", "\"hands\": 2", "\"hands\": 3");
+    edit("ruins/monsters.json", "\"xp\": 2", "\"xp\": 40");
+    edit("caverns/features.json", "\"name\"", "\"nmae\"");
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let e = Content::from_files(&refs).unwrap_err();
+    let named: Vec<(&str, Option<&str>, bool)> = e
+        .faults
+        .iter()
+        .map(|f| (f.file.as_str(), f.card.as_deref(), matches!(f.kind, ContentErrorKind::Parse { .. })))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("caverns/features.json", None, true),
+            ("classes/rogue.json", Some("rogue_twin_stilettos"), false),
+            ("ruins/monsters.json", Some("withered_shade"), false),
+        ],
+        "{e}"
+    );
+}

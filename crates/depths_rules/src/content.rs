@@ -1,6 +1,7 @@
 //! Loading the game's cards and tiles from the JSON files in `assets/content/`.
 //!
-//! A malformed file is reported with the file's name, the card and the reason,
+//! A malformed file is reported with the file's name, the card and the reason —
+//! every fault of every file, not only the first —
 //! never a panic. [`Content::from_files`] checks structure and references;
 //! [`Content::count_problems`] compares the set with the rulebook's Components.
 
@@ -135,6 +136,32 @@ impl ContentError {
     /// `Err` with every fault, or `Ok` when there is none.
     fn check(faults: Vec<ContentFault>) -> Result<(), ContentError> {
         if faults.is_empty() { Ok(()) } else { Err(ContentError { faults }) }
+    }
+}
+
+/// The files given to [`Content::from_files`], read one by one. A missing
+/// or unparsable file is a fault, and the shipped file of the same name
+/// stands in for it, so that the cards of every other file are still checked
+/// (and an author sees the faults of a whole batch of edits at once).
+struct Given<'a> {
+    files: &'a [(&'a str, &'a str)],
+    faults: Vec<ContentFault>,
+    /// The files whose shipped version stands in.
+    failed: BTreeSet<String>,
+}
+
+impl Given<'_> {
+    /// `name` parsed, or its stand-in (`None` only if even that fails).
+    fn read<T: DeserializeOwned>(&mut self, name: &str) -> Option<T> {
+        match self.files.iter().find(|(f, _)| *f == name) {
+            None => self.faults.push(ContentFault::new(name, None, ContentErrorKind::Missing)),
+            Some((_, text)) => match parse(name, text) {
+                Ok(value) => return Some(value),
+                Err(e) => self.faults.extend(e.faults),
+            },
+        }
+        self.failed.insert(name.to_string());
+        parse(name, BUILTIN_FILES.iter().find(|(f, _)| *f == name)?.1).ok()
     }
 }
 
@@ -346,50 +373,33 @@ fn monster_may(e: &Effect) -> bool {
 impl Content {
     /// Builds the content from `(path, text)` pairs, validating every card.
     /// Every fault is reported, not just the first: every file is parsed, and
-    /// when all parse, every card is checked. (Cards are not checked while a
-    /// file fails to parse: its missing cards would make references elsewhere
-    /// look broken.)
+    /// every card of the files that parse is checked too (see [`Given`]).
     pub fn from_files(files: &[(&str, &str)]) -> Result<Content, ContentError> {
-        let mut faults = Vec::new();
-        let mut get = |name: &str| -> Option<&str> {
-            let found = files.iter().find(|(f, _)| *f == name).map(|(_, t)| *t);
-            if found.is_none() {
-                faults.push(ContentFault::new(name, None, ContentErrorKind::Missing));
-            }
-            found
-        };
-        let texts: Vec<(String, Option<&str>)> = file_names().into_iter().map(|n| (n.clone(), get(&n))).collect();
-        let one = |name: &str| -> Option<(&str, &str)> {
-            texts.iter().find(|(n, _)| n == name).and_then(|(n, t)| Some((n.as_str(), (*t)?)))
-        };
-        fn read<T: DeserializeOwned>(file: Option<(&str, &str)>, faults: &mut Vec<ContentFault>) -> Option<T> {
-            let (name, text) = file?;
-            parse(name, text).map_err(|e| faults.extend(e.faults)).ok()
-        }
-        let heroes: Option<HeroesFile> = read(one("heroes.json"), &mut faults);
-        let treasures: Option<TreasuresFile> = read(one("treasures.json"), &mut faults);
-        let final_entity: Option<FinalEntityContent> = read(one("final_entity.json"), &mut faults);
-        let mut classes = BTreeMap::new();
+        let mut given = Given { files, faults: Vec::new(), failed: BTreeSet::new() };
+        let heroes: Option<HeroesFile> = given.read("heroes.json");
+        let treasures: Option<TreasuresFile> = given.read("treasures.json");
+        let final_entity: Option<FinalEntityContent> = given.read("final_entity.json");
+        let mut classes = Some(BTreeMap::new());
         for (_, c) in CLASSES {
-            if let Some(deck) = read::<ClassDeck>(one(&format!("classes/{c}.json")), &mut faults) {
-                classes.insert(c.to_string(), deck);
-            }
+            let deck = given.read::<ClassDeck>(&format!("classes/{c}.json"));
+            classes = classes.zip(deck).map(|(mut all, deck)| {
+                all.insert(c.to_string(), deck);
+                all
+            });
         }
-        let mut ecologies = Vec::new();
+        let mut ecologies = Some(Vec::new());
         for e in Ecology::ALL {
             let d = eco_dir(e);
-            let file = |f: &str| one(&format!("{d}/{f}.json"));
-            let tiles: Option<TilesFile> = read(file("tiles"), &mut faults);
-            let monsters: Option<MonstersFile> = read(file("monsters"), &mut faults);
-            let features: Option<FeaturesFile> = read(file("features"), &mut faults);
-            let legendary: Option<LegendaryFile> = read(file("legendary_locations"), &mut faults);
-            let patterns: Option<PatternsFile> = read(file("rune_patterns"), &mut faults);
-            let guardians: Option<GuardiansFile> = read(file("stair_guardians"), &mut faults);
-            let reference: Option<ReferenceCard> = read(file("reference"), &mut faults);
-            if let (Some(t), Some(m), Some(f), Some(l), Some(p), Some(g), Some(r)) =
-                (tiles, monsters, features, legendary, patterns, guardians, reference)
-            {
-                ecologies.push(EcologyContent {
+            let file = |f: &str| format!("{d}/{f}.json");
+            let tiles: Option<TilesFile> = given.read(&file("tiles"));
+            let monsters: Option<MonstersFile> = given.read(&file("monsters"));
+            let features: Option<FeaturesFile> = given.read(&file("features"));
+            let legendary: Option<LegendaryFile> = given.read(&file("legendary_locations"));
+            let patterns: Option<PatternsFile> = given.read(&file("rune_patterns"));
+            let guardians: Option<GuardiansFile> = given.read(&file("stair_guardians"));
+            let reference: Option<ReferenceCard> = given.read(&file("reference"));
+            let eco = match (tiles, monsters, features, legendary, patterns, guardians, reference) {
+                (Some(t), Some(m), Some(f), Some(l), Some(p), Some(g), Some(reference)) => Some(EcologyContent {
                     ecology: e,
                     tiles: t.tiles,
                     monsters: m.monsters,
@@ -397,16 +407,41 @@ impl Content {
                     patterns: p.patterns,
                     legendary: l.cards,
                     stair_guardians: g.stair_guardians,
-                    reference: r,
-                });
-            }
+                    reference,
+                }),
+                _ => None,
+            };
+            ecologies = ecologies.zip(eco).map(|(mut all, eco)| {
+                all.push(eco);
+                all
+            });
         }
-        let (Some(heroes), Some(treasures), Some(final_entity)) = (heroes, treasures, final_entity) else {
+        let Given { mut faults, failed, .. } = given;
+        let (Some(heroes), Some(treasures), Some(final_entity), Some(classes), Some(ecologies)) =
+            (heroes, treasures, final_entity, classes, ecologies)
+        else {
             return Err(ContentError { faults });
         };
-        ContentError::check(faults)?;
         let content = Content { heroes: heroes.heroes, classes, treasures: treasures.items, ecologies, final_entity };
-        ContentError::check(content.validate())?;
+        // With a stand-in for a bad file, a fault that may come from the
+        // stand-in rather than the author's files is left out: one in the bad
+        // file itself, a reference (it may name a card of the bad file), an id
+        // first used in the bad file, a Legendary Location when its Ecology's
+        // Rune Patterns are the stand-in.
+        let from_stand_in = |f: &ContentFault| {
+            failed.contains(&f.file)
+                || (!failed.is_empty()
+                    && matches!(
+                        f.kind,
+                        ContentErrorKind::UnknownReference { .. } | ContentErrorKind::FeatureItem { .. }
+                    ))
+                || matches!(&f.kind, ContentErrorKind::Duplicate { first_file } if failed.contains(first_file))
+                || f.file
+                    .strip_suffix("legendary_locations.json")
+                    .is_some_and(|d| failed.contains(&format!("{d}rune_patterns.json")))
+        };
+        faults.extend(content.validate().into_iter().filter(|f| !from_stand_in(f)));
+        ContentError::check(faults)?;
         Ok(content)
     }
 
