@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use depths_rules::{Content, Game, GameOptions, SwapRefused};
+use depths_rules::{Content, Foe, Game, GameOptions, SwapRefused};
 use serde_json::{Value, json};
 
 fn game() -> Game {
@@ -68,4 +68,21 @@ fn a_card_added_or_removed_is_refused() {
     let refused = g.swap_content(Arc::new(new)).unwrap_err();
     assert_eq!(refused, SwapRefused::RulesChanged { at: "treasures".into() });
     assert_eq!(g.adventure.as_ref().unwrap().content.treasures, Content::builtin().unwrap().treasures);
+}
+
+/// In Combat, the Monster's health tokens are named after its card: they
+/// follow the new name ("Withered Shade #2" becomes "Wilted Shade #2").
+#[test]
+fn a_foe_s_health_tokens_take_the_new_name() {
+    let mut g = game();
+    let shade = g.adventure.as_ref().unwrap().content.ecologies[0].monsters[0].clone();
+    assert_eq!(shade.id, "withered_shade");
+    g.start_combat(vec![Foe::monster(shade, 2)]);
+    let names = |g: &Game| -> Vec<String> {
+        g.combat.as_ref().unwrap().foes[0].individuals.iter().map(|i| i.name.clone()).collect()
+    };
+    assert_eq!(names(&g)[1], "Withered Shade #2");
+    let new = edited(|v| card(&mut v["ecologies"][0]["monsters"], "withered_shade")["name"] = json!("Wilted Shade"));
+    assert_eq!(g.swap_content(Arc::new(new)), Ok(1));
+    assert_eq!(names(&g), ["Wilted Shade #1", "Wilted Shade #2", "Wilted Shade #3", "Wilted Shade #4"]);
 }

@@ -50,8 +50,9 @@ impl Game {
     /// Takes `new` as this game's content if it differs from the current one
     /// only in words, rewriting those words in every copy of the changed
     /// cards; returns how many cards changed. Otherwise the game is left as
-    /// it was. Words the game already derived (a Monster's health tokens are
-    /// named after it, the XP pool's cards, the log) keep the old names.
+    /// it was. Names the game derived from a card follow it too (a Monster's
+    /// health tokens, "Name #2"; the XP pool's cards); the log keeps the
+    /// words it was written with.
     pub fn swap_content(&mut self, new: Arc<Content>) -> Result<usize, SwapRefused> {
         // A skirmish holds no Content.
         let Some(adventure) = &self.adventure else { return Ok(0) };
@@ -67,6 +68,12 @@ impl Game {
         } else {
             let mut value = serde_json::to_value(&*self).map_err(state)?;
             rewrite_cards(&mut value, &changed);
+            let renames: Vec<(&str, &str)> = changed
+                .values()
+                .filter_map(|(o, n)| Some((o.get("name")?.as_str()?, n.get("name")?.as_str()?)))
+                .filter(|(o, n)| o != n)
+                .collect();
+            rename_derived(&mut value, &renames);
             serde_json::from_value::<Game>(value).map_err(state)?
         };
         if let Some(a) = &mut game.adventure {
@@ -146,6 +153,39 @@ fn rewrite_cards(value: &mut Value, changed: &HashMap<String, (&Value, &Value)>)
         Value::Array(items) => items.iter_mut().for_each(|v| rewrite_cards(v, changed)),
         _ => {}
     }
+}
+
+/// Renames what the rules named after a card: the health tokens of a Foe
+/// (`individuals`: the card's name, or "name #n" for a group) and the cards
+/// of the XP pool (`xp_pool`). `renames` are (old name, new name).
+fn rename_derived(value: &mut Value, renames: &[(&str, &str)]) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match (key.as_str(), v) {
+                    ("individuals" | "xp_pool", Value::Array(items)) => {
+                        for name in items.iter_mut().filter_map(|i| i.get_mut("name")) {
+                            if let Some(renamed) = name.as_str().and_then(|n| renamed(n, renames)) {
+                                *name = Value::String(renamed);
+                            }
+                        }
+                    }
+                    (_, v) => rename_derived(v, renames),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| rename_derived(v, renames)),
+        _ => {}
+    }
+}
+
+/// `name` with an old card name (whole, or before " #n") put right.
+fn renamed(name: &str, renames: &[(&str, &str)]) -> Option<String> {
+    renames.iter().find_map(|(old, new)| match name.strip_prefix(old) {
+        Some("") => Some(new.to_string()),
+        Some(rest) if rest.starts_with(" #") => Some(format!("{new}{rest}")),
+        _ => None,
+    })
 }
 
 /// Sets each word of `copy` that still reads as in `old` to `new`'s; a copy
