@@ -106,7 +106,7 @@ fn setup_refuses_bad_options_with_a_typed_reason() {
     options.start = Ecology::Caverns;
     let e = Game::new(options, content).map(|_| ()).unwrap_err();
     let SetupError::Content(inner) = &e else { panic!("{e:?}") };
-    assert_eq!(inner.file, "caverns/tiles.json");
-    assert!(matches!(inner.kind, ContentErrorKind::Invalid(_)), "{inner:?}");
+    assert_eq!(inner.faults[0].file, "caverns/tiles.json");
+    assert!(matches!(inner.faults[0].kind, ContentErrorKind::Invalid(_)), "{inner:?}");
     assert!(std::error::Error::source(&e).is_some());
 }

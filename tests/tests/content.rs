@@ -3,7 +3,7 @@
 
 use depths_rules::content::{BUILTIN_FILES, file_names};
 use depths_rules::effect::Effect;
-use depths_rules::{Content, ContentError, ContentErrorKind, Ecology};
+use depths_rules::{Content, ContentError, ContentErrorKind, ContentFault, Ecology};
 use depths_tests::fixture::fixture_files;
 use serde_json::{Value, json};
 
@@ -23,20 +23,25 @@ fn a_malformed_file_is_named_with_the_reason() {
     let i = files.iter().position(|(n, _)| *n == "heroes.json").unwrap();
     files[i].1 = "{ \"heroes\": [ { \"id\": \"bren\" } ] }";
     let e = Content::from_files(&files).unwrap_err();
-    assert_eq!(e.file, "heroes.json");
-    let ContentErrorKind::Parse { line: 1, column, message } = &e.kind else { panic!("{e:?}") };
+    let [fault] = &e.faults[..] else { panic!("one fault: {e:?}") };
+    assert_eq!(fault.file, "heroes.json");
+    let ContentErrorKind::Parse { line: 1, column, message } = &fault.kind else { panic!("{e:?}") };
     assert!(message.starts_with("missing field") && *column > 0, "{e}");
     files.remove(i);
     let e = Content::from_files(&files).unwrap_err();
-    assert_eq!(e.kind, ContentErrorKind::Missing);
+    assert_eq!(e, ContentError::new("heroes.json", ContentErrorKind::Missing));
+    assert!(e.files_missing());
     assert_eq!(e.to_string(), "heroes.json: file is missing");
 }
 
 #[test]
 fn missing_content_folder_names_the_file() {
     let e = Content::load_dir(std::path::Path::new("/nonexistent")).unwrap_err();
-    assert_eq!(e.file, "heroes.json");
-    assert!(matches!(e.kind, ContentErrorKind::Unreadable(_)), "{e:?}");
+    // Every file is named, not only the first.
+    assert_eq!(e.faults.len(), file_names().len(), "{e}");
+    assert_eq!(e.faults[0].file, "heroes.json");
+    assert!(e.faults.iter().all(|f| matches!(f.kind, ContentErrorKind::Unreadable(_))), "{e:?}");
+    assert!(e.files_missing());
     assert!(e.to_string().starts_with("heroes.json: cannot read: "), "{e}");
 }
 
@@ -59,9 +64,12 @@ fn a_dangling_reference_names_the_card() {
     caverns.1 = caverns.1.replace("crazed_bipedal_saurian", "crazed_saurian_typo");
     let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
     let e = Content::from_files(&refs).unwrap_err();
-    assert_eq!(e.file, "caverns/features.json");
-    let ContentErrorKind::UnknownReference { card, id, .. } = &e.kind else { panic!("{e:?}") };
-    assert_eq!((card.as_str(), id.as_str()), ("three_toed_tracks", "crazed_bipedal_saurian"));
+    let [fault] = &e.faults[..] else { panic!("one fault: {e:?}") };
+    assert_eq!(fault.file, "caverns/features.json");
+    assert_eq!(fault.card.as_deref(), Some("three_toed_tracks"));
+    let ContentErrorKind::UnknownReference { id, .. } = &fault.kind else { panic!("{e:?}") };
+    assert_eq!(id, "crazed_bipedal_saurian");
+    assert!(!e.files_missing(), "a bad card is not a missing file");
     assert!(e.to_string().contains("crazed_bipedal_saurian"), "{e}");
 }
 
@@ -103,8 +111,9 @@ fn a_syntax_error_names_its_line_and_column() {
     *text = "{\n  \"monsters\": [\n    { \"id\": \"grub\",, }\n  ]\n}".to_string();
     let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
     let e = Content::from_files(&refs).unwrap_err();
-    assert_eq!(e.file, "ruins/monsters.json");
-    let ContentErrorKind::Parse { line, column, message } = &e.kind else { panic!("{e:?}") };
+    let [fault] = &e.faults[..] else { panic!("one fault: {e:?}") };
+    assert_eq!(fault.file, "ruins/monsters.json");
+    let ContentErrorKind::Parse { line, column, message } = &fault.kind else { panic!("{e:?}") };
     assert_eq!((*line, *column), (3, 20), "{e}");
     assert_eq!(e.to_string(), format!("ruins/monsters.json: {message} at line 3 column 20"));
 }
@@ -113,27 +122,26 @@ fn a_syntax_error_names_its_line_and_column() {
 fn an_id_used_twice_is_named() {
     let e =
         fixture_with("caverns/features.json", |v| feature(v, "caverns_well")["id"] = json!("ruins_well")).unwrap_err();
-    assert_eq!(e, ContentError::new("caverns/features.json", ContentErrorKind::Duplicate { id: "ruins_well".into() }));
-    assert_eq!(e.to_string(), "caverns/features.json: duplicate id \"ruins_well\"");
+    let kind = ContentErrorKind::Duplicate { first_file: "ruins/features.json".into() };
+    assert_eq!(e.faults, [ContentFault::new("caverns/features.json", Some("ruins_well"), kind)]);
+    assert_eq!(e.to_string(), "caverns/features.json: ruins_well: id already used by a card in ruins/features.json");
 }
 
 #[test]
 fn an_unknown_item_is_a_dangling_reference() {
     let e = fixture_with("ruins/features.json", |v| feature(v, "ruins_cache")["effects"][0]["item"] = json!("charn"))
         .unwrap_err();
-    let kind = ContentErrorKind::UnknownReference { card: "ruins_cache".into(), what: "item", id: "charn".into() };
-    assert_eq!(e, ContentError::new("ruins/features.json", kind));
+    let kind = ContentErrorKind::UnknownReference { what: "item", id: "charn".into() };
+    assert_eq!(e.faults, [ContentFault::new("ruins/features.json", Some("ruins_cache"), kind)]);
     assert_eq!(e.to_string(), "ruins/features.json: ruins_cache: unknown item \"charn\"");
 }
 
 #[test]
 fn any_other_broken_rule_is_invalid_and_names_the_card() {
     let e = fixture_with("classes/rogue.json", |v| v["items"][2]["hands"] = json!(3)).unwrap_err();
-    assert_eq!(
-        e,
-        ContentError::new("classes/rogue.json", ContentErrorKind::Invalid("item rogue_pike: at most 2 hands".into()))
-    );
-    assert_eq!(e.to_string(), "classes/rogue.json: item rogue_pike: at most 2 hands");
+    let kind = ContentErrorKind::Invalid("at most 2 hands".into());
+    assert_eq!(e.faults, [ContentFault::new("classes/rogue.json", Some("rogue_pike"), kind)]);
+    assert_eq!(e.to_string(), "classes/rogue.json: rogue_pike: at most 2 hands");
 }
 
 /// "Chests and Legendary Locations are the only places to find Items", and
@@ -167,8 +175,8 @@ fn a_feature_that_draws_an_item_is_refused_chests_and_legendary_locations_are_th
         feature(v, "caverns_well")["effects"][0]["success"] = json!([{"effect": "draw_item"}]);
     })
     .unwrap_err();
-    assert_eq!(e.file, "caverns/features.json");
-    assert_eq!(e.kind, ContentErrorKind::FeatureItem { card: "caverns_well".into(), item: None });
+    let kind = ContentErrorKind::FeatureItem { item: None };
+    assert_eq!(e.faults, [ContentFault::new("caverns/features.json", Some("caverns_well"), kind)]);
     let text = e.to_string();
     assert!(text.starts_with("caverns/features.json: caverns_well: a Feature cannot draw an Item"), "{text}");
 }
@@ -181,15 +189,96 @@ fn a_feature_that_gives_an_unlimited_item_is_refused() {
         feature(v, "ruins_cache")["effects"] = json!([{"effect": "gain_item", "item": "fighter_shield"}]);
     })
     .unwrap_err();
-    assert_eq!(e.file, "ruins/features.json");
-    assert_eq!(
-        e.kind,
-        ContentErrorKind::FeatureItem { card: "ruins_cache".into(), item: Some("fighter_shield".into()) }
-    );
+    let kind = ContentErrorKind::FeatureItem { item: Some("fighter_shield".into()) };
+    assert_eq!(e.faults, [ContentFault::new("ruins/features.json", Some("ruins_cache"), kind)]);
     assert!(e.to_string().contains("\"fighter_shield\" has no uses"), "{e}");
     // Legendary Locations may give any Item, or draw one.
     fixture_with("ruins/legendary_locations.json", |v| {
         v["cards"][1]["effects"] = json!([{"effect": "gain_item", "item": "fighter_shield"}, {"effect": "draw_item"}]);
     })
     .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Every fault is reported, not only the first: two bad cards in two files
+/// are both named, with their files, cards and reasons.
+#[test]
+fn faults_in_two_files_are_all_reported() {
+    let mut files = fixture_files();
+    let mut edit = |file: &str, change: &dyn Fn(&mut Value)| {
+        let text = &mut files.iter_mut().find(|(n, _)| n == file).unwrap().1;
+        let mut value: Value = serde_json::from_str(text).unwrap();
+        change(&mut value);
+        *text = value.to_string();
+    };
+    edit("classes/rogue.json", &|v| v["items"][2]["hands"] = json!(3));
+    edit("ruins/features.json", &|v| feature(v, "ruins_cache")["effects"][0]["item"] = json!("charn"));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let e = Content::from_files(&refs).unwrap_err();
+    let unknown = ContentErrorKind::UnknownReference { what: "item", id: "charn".into() };
+    assert_eq!(
+        e.faults,
+        [
+            ContentFault::new(
+                "classes/rogue.json",
+                Some("rogue_pike"),
+                ContentErrorKind::Invalid("at most 2 hands".into())
+            ),
+            ContentFault::new("ruins/features.json", Some("ruins_cache"), unknown),
+        ]
+    );
+    assert_eq!(e.to_string().lines().count(), 2, "one line per fault: {e}");
+}
+
+/// Syntax errors in two files are both reported too (each file is parsed
+/// even after another failed), with their lines.
+#[test]
+fn syntax_errors_in_two_files_are_all_reported() {
+    let mut files: Vec<(&str, &str)> = BUILTIN_FILES.to_vec();
+    for (name, text) in &mut files {
+        if *name == "heroes.json" || *name == "subterranean/monsters.json" {
+            *text = "{\n  \"oops\": ,\n}";
+        }
+    }
+    let e = Content::from_files(&files).unwrap_err();
+    let named: Vec<(&str, usize)> = e
+        .faults
+        .iter()
+        .map(|f| match &f.kind {
+            ContentErrorKind::Parse { line, .. } => (f.file.as_str(), *line),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(named, [("heroes.json", 2), ("subterranean/monsters.json", 2)], "{e}");
+    assert!(!e.files_missing());
+}
+
+/// A file that does not parse does not hide the bad cards of the others:
+/// the shipped file stands in for it while they are checked.
+#[test]
+fn a_syntax_error_does_not_hide_bad_cards_in_other_files() {
+    let mut files: Vec<(String, String)> = BUILTIN_FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+    let mut edit = |file: &str, from: &str, to: &str| {
+        let text = &mut files.iter_mut().find(|(n, _)| n == file).unwrap().1;
+        assert!(text.contains(from), "{file}: {from}");
+        *text = text.replacen(from, to, 1);
+    };
+    edit("classes/rogue.json", "\"hands\": 2", "\"hands\": 3");
+    edit("ruins/monsters.json", "\"xp\": 2", "\"xp\": 40");
+    edit("caverns/features.json", "\"name\"", "\"nmae\"");
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let e = Content::from_files(&refs).unwrap_err();
+    let named: Vec<(&str, Option<&str>, bool)> = e
+        .faults
+        .iter()
+        .map(|f| (f.file.as_str(), f.card.as_deref(), matches!(f.kind, ContentErrorKind::Parse { .. })))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("caverns/features.json", None, true),
+            ("classes/rogue.json", Some("rogue_twin_stilettos"), false),
+            ("ruins/monsters.json", Some("withered_shade"), false),
+        ],
+        "{e}"
+    );
 }

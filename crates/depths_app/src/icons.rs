@@ -3,10 +3,13 @@
 //! `assets/icons/icons.json` says which icon goes with which Monster, class,
 //! element… in groups: `{"monsters": {"withered_shade": "ghost"}, …}`.
 //!
-//! Icons are decoration: a missing or broken file is logged and the game is
-//! drawn without that icon. They are read at start-up, before the menu, so
-//! they are there for the first frame that needs them (reactive rendering
-//! would not redraw when a late icon arrived).
+//! The folder loads on the loading screen through bevy_asset_loader
+//! ([`IconFiles`]), and the icons are made before the menu comes up, so they
+//! are there for the first frame that needs them (reactive rendering would
+//! not redraw when a late icon arrived). Icons are decoration: an icon the
+//! mapping names but the folder lacks, or a missing mapping, is logged and
+//! the game is drawn without it. (A file that is there but cannot be decoded
+//! fails loading with its name, like any asset.)
 
 use std::{collections::HashMap, path::Path};
 
@@ -16,7 +19,10 @@ use bevy::{
     prelude::*,
     render::render_resource::TextureFormat,
 };
+use bevy_asset_loader::{mapped::AssetFileStem, prelude::*};
 use bevy_egui::{EguiTextureHandle, EguiUserTextures, egui};
+
+use crate::content_assets::JsonText;
 
 /// The mapping file, under the assets folder.
 pub const MAP_FILE: &str = "icons/icons.json";
@@ -56,44 +62,67 @@ impl Icons {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Icons>();
-    app.add_systems(Startup, load_icons);
+/// The icons folder, loaded on the loading screen: every file in it by stem
+/// (the PNGs, and `icons.json` as [`JsonText`]).
+#[derive(AssetCollection, Resource)]
+pub struct IconFiles {
+    #[asset(path = "icons", collection(mapped))]
+    pub files: bevy::platform::collections::HashMap<AssetFileStem, UntypedHandle>,
 }
 
-fn load_icons(mut icons: ResMut<Icons>, mut images: ResMut<Assets<Image>>, mut textures: ResMut<EguiUserTextures>) {
-    let file = crate::asset_root().join(MAP_FILE);
-    let map = match read_map(&file) {
-        Ok(map) => map,
-        Err(e) => {
-            warn!("no icons: {}: {e}", file.display());
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Icons>();
+    app.add_systems(Update, make_icons.run_if(resource_added::<IconFiles>));
+}
+
+/// Makes the icons from the loaded folder (the loading screen waits for this).
+pub(crate) fn make_icons(
+    files: Res<IconFiles>,
+    texts: Res<Assets<JsonText>>,
+    mut icons: ResMut<Icons>,
+    mut images: ResMut<Assets<Image>>,
+    mut textures: ResMut<EguiUserTextures>,
+) {
+    let stem = MAP_FILE.trim_start_matches("icons/").trim_end_matches(".json");
+    let text = files.files.get(stem).and_then(|h| texts.get(h.id().try_typed::<JsonText>().ok()?));
+    let map = match text.map(|t| parse_map(&t.text)) {
+        Some(Ok(map)) => map,
+        Some(Err(e)) => {
+            warn!("no icons: {MAP_FILE}: {e}");
+            return;
+        }
+        None => {
+            warn!("no icons: {MAP_FILE} is missing");
             return;
         }
     };
-    let dir = file.parent().unwrap_or(&file).to_path_buf();
     let mut names: Vec<&String> = map.values().flat_map(|g| g.values()).collect();
     names.sort();
     names.dedup();
     for name in names {
-        let path = dir.join(format!("{name}.png"));
-        match decode_png(&path) {
-            Ok(image) => {
-                // egui blends premultiplied colours, sprites straight ones: one copy each.
-                let for_egui = images.add(premultiplied(&image));
-                let id = textures.add_image(EguiTextureHandle::Strong(for_egui));
-                icons.images.insert(name.clone(), images.add(image));
-                icons.textures.insert(name.clone(), id);
-            }
-            Err(e) => warn!("icon {}: {e}", path.display()),
-        }
+        let handle = files.files.get(name.as_str()).and_then(|h| h.clone().try_typed::<Image>().ok());
+        let Some((handle, image)) = handle.and_then(|h| Some((h.clone(), images.get(&h)?))) else {
+            warn!("icon icons/{name}.png is missing: drawn without it");
+            continue;
+        };
+        // egui blends premultiplied colours, sprites straight ones: one copy each.
+        let premultiplied = premultiplied(image);
+        let for_egui = images.add(premultiplied);
+        let id = textures.add_image(EguiTextureHandle::Strong(for_egui));
+        icons.images.insert(name.clone(), handle);
+        icons.textures.insert(name.clone(), id);
     }
     icons.map = map;
 }
 
 /// Reads the mapping file.
 pub fn read_map(path: &Path) -> Result<IconMap, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    parse_map(&std::fs::read_to_string(path).map_err(|e| e.to_string())?)
+}
+
+/// Reads the mapping from its text.
+pub fn parse_map(text: &str) -> Result<IconMap, String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let Some(groups) = value.as_object() else { return Err("expected an object of groups".into()) };
     let mut map = IconMap::new();
     for (group, entries) in groups {

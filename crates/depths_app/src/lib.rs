@@ -14,6 +14,7 @@ pub mod board_view;
 mod camera;
 pub mod cli;
 pub mod companions;
+pub mod content_assets;
 pub mod explore;
 pub mod forecasts;
 #[cfg(feature = "dev-tools")]
@@ -89,6 +90,7 @@ impl Plugin for AppPlugin {
             table::reveal::plugin,
         ));
         app.add_plugins((
+            content_assets::plugin,
             icons::plugin,
             window_icon::plugin,
             window_scale::plugin,

@@ -1,6 +1,7 @@
 //! Loading the game's cards and tiles from the JSON files in `assets/content/`.
 //!
-//! A malformed file is reported with the file's name, the card and the reason,
+//! A malformed file is reported with the file's name, the card and the reason —
+//! every fault of every file, not only the first —
 //! never a panic. [`Content::from_files`] checks structure and references;
 //! [`Content::count_problems`] compares the set with the rulebook's Components.
 
@@ -17,11 +18,21 @@ use crate::legendary_location::{LegendaryCard, PileLabel};
 use crate::map::{MapTile, RunePattern, TileKind};
 use crate::monster::{EntityPart, EntityPartCard, EntityTailCard, MonsterCard};
 
-/// A content problem, naming the file and what is wrong with it.
+/// One thing wrong with the content: the file, the card (where there is one)
+/// and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentFault {
+    pub file: String,
+    /// The card's id, when the fault is in one card.
+    pub card: Option<String>,
+    pub kind: ContentErrorKind,
+}
+
+/// Everything found wrong with the content (at least one fault): an author
+/// fixes a whole batch at once instead of one fault per start of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ContentError {
-    pub file: String,
-    pub kind: ContentErrorKind,
+    pub faults: Vec<ContentFault>,
 }
 
 /// What is wrong with a content file.
@@ -33,17 +44,25 @@ pub enum ContentErrorKind {
     Unreadable(String),
     /// Not JSON, or not the shape the file must have.
     Parse { line: usize, column: usize, message: String },
-    /// Two cards (in any files) share an id.
-    Duplicate { id: String },
-    /// A card names an Item or Monster that does not exist (`what` says which kind).
-    UnknownReference { card: String, what: &'static str, id: String },
+    /// The card's id is already used by a card in `first_file`.
+    Duplicate { first_file: String },
+    /// The card names an Item or Monster that does not exist (`what` says which kind).
+    UnknownReference { what: &'static str, id: String },
     /// A Feature gives an Item that is not a limited-use one: "Chests and
     /// Legendary Locations are the only places to find Items", and "Some
     /// Features … provide Items with limited numbers of uses". `item` is
     /// `None` for a `draw_item` (an Item from the Item Cards).
-    FeatureItem { card: String, item: Option<String> },
-    /// Any other broken rule (naming the card, where there is one).
+    FeatureItem { item: Option<String> },
+    /// Any other broken rule.
     Invalid(String),
+}
+
+impl ContentErrorKind {
+    /// The file could not be had at all (as opposed to a file with bad cards):
+    /// only then is the game's folder worth suspecting.
+    pub fn is_missing(&self) -> bool {
+        matches!(self, ContentErrorKind::Missing | ContentErrorKind::Unreadable(_))
+    }
 }
 
 impl std::fmt::Display for ContentErrorKind {
@@ -53,42 +72,117 @@ impl std::fmt::Display for ContentErrorKind {
             ContentErrorKind::Unreadable(why) => write!(f, "cannot read: {why}"),
             ContentErrorKind::Parse { line: 0, message, .. } => write!(f, "{message}"),
             ContentErrorKind::Parse { line, column, message } => write!(f, "{message} at line {line} column {column}"),
-            ContentErrorKind::Duplicate { id } => write!(f, "duplicate id \"{id}\""),
-            ContentErrorKind::UnknownReference { card, what, id } => write!(f, "{card}: unknown {what} \"{id}\""),
-            ContentErrorKind::FeatureItem { card, item: None } => write!(
+            ContentErrorKind::Duplicate { first_file } => write!(f, "id already used by a card in {first_file}"),
+            ContentErrorKind::UnknownReference { what, id } => write!(f, "unknown {what} \"{id}\""),
+            ContentErrorKind::FeatureItem { item: None } => write!(
                 f,
-                "{card}: a Feature cannot draw an Item (only Chests and Legendary Locations give Items from the Item \
+                "a Feature cannot draw an Item (only Chests and Legendary Locations give Items from the Item \
                  Cards); give a limited-use Item with gain_item"
             ),
-            ContentErrorKind::FeatureItem { card, item: Some(item) } => {
-                write!(f, "{card}: a Feature gives only limited-use Items, and \"{item}\" has no uses")
+            ContentErrorKind::FeatureItem { item: Some(item) } => {
+                write!(f, "a Feature gives only limited-use Items, and \"{item}\" has no uses")
             }
             ContentErrorKind::Invalid(why) => write!(f, "{why}"),
         }
     }
 }
 
+impl std::fmt::Display for ContentFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.card {
+            Some(card) => write!(f, "{}: {card}: {}", self.file, self.kind),
+            None => write!(f, "{}: {}", self.file, self.kind),
+        }
+    }
+}
+
+/// One fault per line.
 impl std::fmt::Display for ContentError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.file, self.kind)
+        for (i, fault) in self.faults.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{fault}")?;
+        }
+        Ok(())
     }
 }
 
 impl std::error::Error for ContentError {}
 
+impl ContentFault {
+    pub fn new(file: &str, card: Option<&str>, kind: ContentErrorKind) -> ContentFault {
+        ContentFault { file: file.to_string(), card: card.map(str::to_string), kind }
+    }
+}
+
 impl ContentError {
+    /// A single fault in `file`, not in any one card.
     pub fn new(file: &str, kind: ContentErrorKind) -> ContentError {
-        ContentError { file: file.to_string(), kind }
+        ContentError { faults: vec![ContentFault::new(file, None, kind)] }
     }
 
     /// A broken rule in `file` ([`ContentErrorKind::Invalid`]).
     pub fn invalid(file: &str, reason: impl Into<String>) -> ContentError {
         ContentError::new(file, ContentErrorKind::Invalid(reason.into()))
     }
+
+    /// Whether any file could not be had at all (see [`ContentErrorKind::is_missing`]).
+    pub fn files_missing(&self) -> bool {
+        self.faults.iter().any(|f| f.kind.is_missing())
+    }
+
+    /// `Err` with every fault, or `Ok` when there is none.
+    fn check(faults: Vec<ContentFault>) -> Result<(), ContentError> {
+        if faults.is_empty() { Ok(()) } else { Err(ContentError { faults }) }
+    }
 }
 
-fn err(file: &str, reason: impl Into<String>) -> ContentError {
-    ContentError::invalid(file, reason)
+/// The files given to [`Content::from_files`], read one by one. A missing
+/// or unparsable file is a fault, and the shipped file of the same name
+/// stands in for it, so that the cards of every other file are still checked
+/// (and an author sees the faults of a whole batch of edits at once).
+struct Given<'a> {
+    files: &'a [(&'a str, &'a str)],
+    faults: Vec<ContentFault>,
+    /// The files whose shipped version stands in.
+    failed: BTreeSet<String>,
+}
+
+impl Given<'_> {
+    /// `name` parsed, or its stand-in (`None` only if even that fails).
+    fn read<T: DeserializeOwned>(&mut self, name: &str) -> Option<T> {
+        match self.files.iter().find(|(f, _)| *f == name) {
+            None => self.faults.push(ContentFault::new(name, None, ContentErrorKind::Missing)),
+            Some((_, text)) => match parse(name, text) {
+                Ok(value) => return Some(value),
+                Err(e) => self.faults.extend(e.faults),
+            },
+        }
+        self.failed.insert(name.to_string());
+        parse(name, BUILTIN_FILES.iter().find(|(f, _)| *f == name)?.1).ok()
+    }
+}
+
+/// Collects faults while the checks carry on past each one.
+#[derive(Default)]
+struct Faults(Vec<ContentFault>);
+
+impl Faults {
+    /// A broken rule in `card` of `file`.
+    fn card(&mut self, file: &str, card: &str, reason: impl Into<String>) {
+        self.0.push(ContentFault::new(file, Some(card), ContentErrorKind::Invalid(reason.into())));
+    }
+
+    /// A broken rule of `file` as a whole.
+    fn file(&mut self, file: &str, reason: impl Into<String>) {
+        self.0.push(ContentFault::new(file, None, ContentErrorKind::Invalid(reason.into())));
+    }
+
+    fn push(&mut self, file: &str, card: &str, kind: ContentErrorKind) {
+        self.0.push(ContentFault::new(file, Some(card), kind));
+    }
 }
 
 /// Parses one content file, naming it in any error.
@@ -278,58 +372,91 @@ fn monster_may(e: &Effect) -> bool {
 
 impl Content {
     /// Builds the content from `(path, text)` pairs, validating every card.
+    /// Every fault is reported, not just the first: every file is parsed, and
+    /// every card of the files that parse is checked too (see [`Given`]).
     pub fn from_files(files: &[(&str, &str)]) -> Result<Content, ContentError> {
-        let text = |name: &str| -> Result<&str, ContentError> {
-            files
-                .iter()
-                .find(|(f, _)| *f == name)
-                .map(|(_, t)| *t)
-                .ok_or_else(|| ContentError::new(name, ContentErrorKind::Missing))
-        };
-        let heroes: HeroesFile = parse("heroes.json", text("heroes.json")?)?;
-        let treasures: TreasuresFile = parse("treasures.json", text("treasures.json")?)?;
-        let final_entity: FinalEntityContent = parse("final_entity.json", text("final_entity.json")?)?;
-        let mut classes = BTreeMap::new();
+        let mut given = Given { files, faults: Vec::new(), failed: BTreeSet::new() };
+        let heroes: Option<HeroesFile> = given.read("heroes.json");
+        let treasures: Option<TreasuresFile> = given.read("treasures.json");
+        let final_entity: Option<FinalEntityContent> = given.read("final_entity.json");
+        let mut classes = Some(BTreeMap::new());
         for (_, c) in CLASSES {
-            let name = format!("classes/{c}.json");
-            classes.insert(c.to_string(), parse::<ClassDeck>(&name, text(&name)?)?);
-        }
-        let mut ecologies = Vec::new();
-        for e in Ecology::ALL {
-            let d = eco_dir(e);
-            let path = |f: &str| format!("{d}/{f}.json");
-            let tiles: TilesFile = parse(&path("tiles"), text(&path("tiles"))?)?;
-            let monsters: MonstersFile = parse(&path("monsters"), text(&path("monsters"))?)?;
-            let features: FeaturesFile = parse(&path("features"), text(&path("features"))?)?;
-            let legendary: LegendaryFile = parse(&path("legendary_locations"), text(&path("legendary_locations"))?)?;
-            let patterns: PatternsFile = parse(&path("rune_patterns"), text(&path("rune_patterns"))?)?;
-            let guardians: GuardiansFile = parse(&path("stair_guardians"), text(&path("stair_guardians"))?)?;
-            let reference: ReferenceCard = parse(&path("reference"), text(&path("reference"))?)?;
-            ecologies.push(EcologyContent {
-                ecology: e,
-                tiles: tiles.tiles,
-                monsters: monsters.monsters,
-                features: features.features,
-                patterns: patterns.patterns,
-                legendary: legendary.cards,
-                stair_guardians: guardians.stair_guardians,
-                reference,
+            let deck = given.read::<ClassDeck>(&format!("classes/{c}.json"));
+            classes = classes.zip(deck).map(|(mut all, deck)| {
+                all.insert(c.to_string(), deck);
+                all
             });
         }
+        let mut ecologies = Some(Vec::new());
+        for e in Ecology::ALL {
+            let d = eco_dir(e);
+            let file = |f: &str| format!("{d}/{f}.json");
+            let tiles: Option<TilesFile> = given.read(&file("tiles"));
+            let monsters: Option<MonstersFile> = given.read(&file("monsters"));
+            let features: Option<FeaturesFile> = given.read(&file("features"));
+            let legendary: Option<LegendaryFile> = given.read(&file("legendary_locations"));
+            let patterns: Option<PatternsFile> = given.read(&file("rune_patterns"));
+            let guardians: Option<GuardiansFile> = given.read(&file("stair_guardians"));
+            let reference: Option<ReferenceCard> = given.read(&file("reference"));
+            let eco = match (tiles, monsters, features, legendary, patterns, guardians, reference) {
+                (Some(t), Some(m), Some(f), Some(l), Some(p), Some(g), Some(reference)) => Some(EcologyContent {
+                    ecology: e,
+                    tiles: t.tiles,
+                    monsters: m.monsters,
+                    features: f.features,
+                    patterns: p.patterns,
+                    legendary: l.cards,
+                    stair_guardians: g.stair_guardians,
+                    reference,
+                }),
+                _ => None,
+            };
+            ecologies = ecologies.zip(eco).map(|(mut all, eco)| {
+                all.push(eco);
+                all
+            });
+        }
+        let Given { mut faults, failed, .. } = given;
+        let (Some(heroes), Some(treasures), Some(final_entity), Some(classes), Some(ecologies)) =
+            (heroes, treasures, final_entity, classes, ecologies)
+        else {
+            return Err(ContentError { faults });
+        };
         let content = Content { heroes: heroes.heroes, classes, treasures: treasures.items, ecologies, final_entity };
-        content.validate()?;
+        // With a stand-in for a bad file, a fault that may come from the
+        // stand-in rather than the author's files is left out: one in the bad
+        // file itself, a reference (it may name a card of the bad file), an id
+        // first used in the bad file, a Legendary Location when its Ecology's
+        // Rune Patterns are the stand-in.
+        let from_stand_in = |f: &ContentFault| {
+            failed.contains(&f.file)
+                || (!failed.is_empty()
+                    && matches!(
+                        f.kind,
+                        ContentErrorKind::UnknownReference { .. } | ContentErrorKind::FeatureItem { .. }
+                    ))
+                || matches!(&f.kind, ContentErrorKind::Duplicate { first_file } if failed.contains(first_file))
+                || f.file
+                    .strip_suffix("legendary_locations.json")
+                    .is_some_and(|d| failed.contains(&format!("{d}rune_patterns.json")))
+        };
+        faults.extend(content.validate().into_iter().filter(|f| !from_stand_in(f)));
+        ContentError::check(faults)?;
         Ok(content)
     }
 
-    /// Reads the files from a content folder on disk (for modding and the client).
+    /// Reads the files from a content folder on disk (for modding and tools);
+    /// every unreadable file is named.
     pub fn load_dir(dir: &std::path::Path) -> Result<Content, ContentError> {
         let mut owned = Vec::new();
+        let mut faults = Vec::new();
         for name in file_names() {
-            let path = dir.join(&name);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| ContentError::new(&name, ContentErrorKind::Unreadable(e.to_string())))?;
-            owned.push((name, text));
+            match std::fs::read_to_string(dir.join(&name)) {
+                Ok(text) => owned.push((name, text)),
+                Err(e) => faults.push(ContentFault::new(&name, None, ContentErrorKind::Unreadable(e.to_string()))),
+            }
         }
+        ContentError::check(faults)?;
         let files: Vec<(&str, &str)> = owned.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
         Content::from_files(&files)
     }
@@ -395,42 +522,49 @@ impl Content {
         effects.iter().map(one).collect::<Vec<_>>().join(" ")
     }
 
-    /// Structure, ids and references; counts are [`Content::count_problems`].
-    fn validate(&self) -> Result<(), ContentError> {
-        let mut ids = BTreeSet::new();
-        let mut unique = |file: &str, id: &str| -> Result<(), ContentError> {
-            if ids.insert(id.to_string()) {
-                Ok(())
+    /// Structure, ids and references, every fault found; counts are
+    /// [`Content::count_problems`].
+    fn validate(&self) -> Vec<ContentFault> {
+        let mut faults = Faults::default();
+        // id → the file that used it first.
+        let mut ids: BTreeMap<String, String> = BTreeMap::new();
+        let mut unique = |faults: &mut Faults, file: &str, id: &str| {
+            if let Some(first_file) = ids.get(id) {
+                faults.push(file, id, ContentErrorKind::Duplicate { first_file: first_file.clone() });
             } else {
-                Err(ContentError::new(file, ContentErrorKind::Duplicate { id: id.to_string() }))
+                ids.insert(id.to_string(), file.to_string());
             }
         };
-        let hero_ability = |file: &str, owner: &str, a: &Ability| -> Result<(), ContentError> {
-            a.validate().map_err(|r| err(file, format!("{owner}: {r}")))?;
-            if let Some(e) = a.effects.iter().find(|e| monster_only(e)) {
-                return Err(err(file, format!("{owner}: ability \"{}\" uses a Monster-only effect {e:?}", a.name)));
+        let hero_ability = |faults: &mut Faults, file: &str, owner: &str, a: &Ability| {
+            if let Err(r) = a.validate() {
+                faults.card(file, owner, r);
             }
-            Ok(())
+            if let Some(e) = a.effects.iter().find(|e| monster_only(e)) {
+                faults.card(file, owner, format!("ability \"{}\" uses a Monster-only effect {e:?}", a.name));
+            }
         };
         for mat in &self.heroes {
-            unique("heroes.json", &mat.id)?;
+            unique(&mut faults, "heroes.json", &mat.id);
             if mat.max_health.contains(&0) || mat.max_health.windows(2).any(|w| w[0] > w[1]) {
-                return Err(err("heroes.json", format!("hero {}: max health must be above 0 and never fall", mat.id)));
+                faults.card("heroes.json", &mat.id, "max health must be above 0 and never fall");
             }
             for a in &mat.abilities {
-                hero_ability("heroes.json", &mat.id, a)?;
+                hero_ability(&mut faults, "heroes.json", &mat.id, a);
             }
         }
         for (class, name) in CLASSES {
             let file = format!("classes/{name}.json");
-            let deck = &self.classes[name];
+            let Some(deck) = self.classes.get(name) else {
+                faults.0.push(ContentFault::new(&file, None, ContentErrorKind::Missing));
+                continue;
+            };
             let mut needed: Vec<u8> = Vec::new();
             for item in &deck.items {
-                unique(&file, &item.id)?;
+                unique(&mut faults, &file, &item.id);
                 if item.deck != Some(class) {
-                    return Err(err(&file, format!("item {}: \"deck\" must be \"{name}\"", item.id)));
+                    faults.card(&file, &item.id, format!("\"deck\" must be \"{name}\""));
                 }
-                self.check_item(&file, item)?;
+                self.check_item(&mut faults, &file, item);
                 needed.extend(&item.add_cards);
             }
             let mut have = deck.item_action_cards.clone();
@@ -439,97 +573,99 @@ impl Content {
                     Some(i) => {
                         have.remove(i);
                     }
-                    None => {
-                        return Err(err(
-                            &file,
-                            format!("the Items add more Item Action Cards of value {v} than exist"),
-                        ));
-                    }
+                    None => faults.file(&file, format!("the Items add more Item Action Cards of value {v} than exist")),
                 }
             }
             for a in &deck.abilities {
-                unique(&file, &a.id)?;
+                unique(&mut faults, &file, &a.id);
                 if a.class != class {
-                    return Err(err(&file, format!("ability {}: class must be {name}", a.id)));
+                    faults.card(&file, &a.id, format!("class must be {name}"));
                 }
-                hero_ability(&file, &a.id, &a.ability)?;
+                hero_ability(&mut faults, &file, &a.id, &a.ability);
             }
         }
         for item in &self.treasures {
-            unique("treasures.json", &item.id)?;
-            self.check_item("treasures.json", item)?;
+            unique(&mut faults, "treasures.json", &item.id);
+            self.check_item(&mut faults, "treasures.json", item);
         }
         let fe = &self.final_entity;
         for (list, part) in
             [(&fe.head_1, EntityPart::HeadI), (&fe.head_2, EntityPart::HeadII), (&fe.body, EntityPart::Body)]
         {
             for p in list {
-                unique("final_entity.json", &p.id)?;
+                unique(&mut faults, "final_entity.json", &p.id);
                 if p.part != part || p.health.contains(&0) {
-                    return Err(err("final_entity.json", format!("part {}: wrong part or zero health", p.id)));
+                    faults.card("final_entity.json", &p.id, "wrong part or zero health");
                 }
-                self.check_monster_abilities("final_entity.json", &p.id, &p.abilities)?;
+                self.check_monster_abilities(&mut faults, "final_entity.json", &p.id, &p.abilities);
             }
         }
-        unique("final_entity.json", &fe.tail.id)?;
-        self.check_monster_abilities("final_entity.json", &fe.tail.id, &fe.tail.abilities)?;
+        unique(&mut faults, "final_entity.json", &fe.tail.id);
+        self.check_monster_abilities(&mut faults, "final_entity.json", &fe.tail.id, &fe.tail.abilities);
         for eco in &self.ecologies {
             let d = eco_dir(eco.ecology);
-            self.validate_ecology(eco, d, &mut unique)?;
+            self.validate_ecology(&mut faults, eco, d, &mut unique);
         }
-        Ok(())
+        faults.0
     }
 
-    fn check_item(&self, file: &str, item: &ItemCard) -> Result<(), ContentError> {
+    fn check_item(&self, faults: &mut Faults, file: &str, item: &ItemCard) {
         if item.hands > 2 {
-            return Err(err(file, format!("item {}: at most 2 hands", item.id)));
+            faults.card(file, &item.id, "at most 2 hands");
         }
         if usize::from(item.remove_cards) > item.add_cards.len() + 14 {
-            return Err(err(file, format!("item {}: removes too many cards", item.id)));
+            faults.card(file, &item.id, "removes too many cards");
         }
         for a in &item.abilities {
-            a.validate().map_err(|r| err(file, format!("item {}: {r}", item.id)))?;
+            if let Err(r) = a.validate() {
+                faults.card(file, &item.id, r);
+            }
         }
-        Ok(())
     }
 
-    fn check_monster_abilities(&self, file: &str, id: &str, abilities: &[Ability]) -> Result<(), ContentError> {
+    fn check_monster_abilities(&self, faults: &mut Faults, file: &str, id: &str, abilities: &[Ability]) {
         for a in abilities {
-            a.validate().map_err(|r| err(file, format!("{id}: {r}")))?;
+            if let Err(r) = a.validate() {
+                faults.card(file, id, r);
+            }
             if a.activation == Activation::Block {
-                return Err(err(file, format!("{id}: Monsters have no Block-Activated abilities")));
+                faults.card(file, id, "Monsters have no Block-Activated abilities");
             }
             if let Some(e) = a.effects.iter().find(|e| !monster_may(e)) {
-                return Err(err(file, format!("{id}: ability \"{}\" uses {e:?}, which Monsters cannot", a.name)));
+                faults.card(file, id, format!("ability \"{}\" uses {e:?}, which Monsters cannot", a.name));
             }
         }
-        Ok(())
     }
 
     fn check_card_effects(
         &self,
+        faults: &mut Faults,
         file: &str,
         id: &str,
         effects: &[Effect],
         eco: &EcologyContent,
         letters: &BTreeSet<char>,
-    ) -> Result<(), ContentError> {
+    ) {
         for e in all_effects(effects) {
-            let unknown = |what: &'static str, name: &str| {
-                let kind = ContentErrorKind::UnknownReference { card: id.to_string(), what, id: name.to_string() };
-                Err(ContentError::new(file, kind))
+            let mut unknown = |what: &'static str, name: &str| {
+                faults.push(file, id, ContentErrorKind::UnknownReference { what, id: name.to_string() });
             };
             let bad = match e {
-                Effect::GainItem { item } if self.item(item).is_none() => return unknown("item", item),
+                Effect::GainItem { item } if self.item(item).is_none() => {
+                    unknown("item", item);
+                    None
+                }
                 Effect::FightNamedMonster { monster }
                     if !eco.monsters.iter().chain(&eco.stair_guardians).any(|m| &m.id == monster) =>
                 {
-                    return unknown("monster", monster);
+                    unknown("monster", monster);
+                    None
                 }
                 Effect::ShuffleIntoMonsters { monster }
                     if !eco.monsters.iter().any(|m| &m.id == monster && m.set_aside) =>
                 {
-                    return unknown("set-aside Monster of this Ecology", monster);
+                    unknown("set-aside Monster of this Ecology", monster);
+                    None
                 }
                 Effect::GoToPile { letter } if !letters.contains(letter) => {
                     Some(format!("pile {letter} does not exist in this pattern"))
@@ -541,93 +677,107 @@ impl Content {
                 _ => None,
             };
             if let Some(reason) = bad {
-                return Err(err(file, format!("{id}: {reason}")));
+                faults.card(file, id, reason);
             }
         }
-        Ok(())
     }
 
     /// "Chests and Legendary Locations are the only places to find Items", and
     /// "Some Features and Legendary Locations provide Items with limited
     /// numbers of uses": a Feature draws no Item from the Item Cards and gains
     /// only Items with `uses`, however deep in its tests.
-    fn check_feature_items(&self, file: &str, card: &FeatureCard) -> Result<(), ContentError> {
+    fn check_feature_items(&self, faults: &mut Faults, file: &str, card: &FeatureCard) {
         for e in all_effects(&card.effects) {
             let item = match e {
                 Effect::DrawItem => None,
                 Effect::GainItem { item } if self.item(item).is_some_and(|i| i.uses.is_none()) => Some(item.clone()),
                 _ => continue,
             };
-            return Err(ContentError::new(file, ContentErrorKind::FeatureItem { card: card.id.clone(), item }));
+            faults.push(file, &card.id, ContentErrorKind::FeatureItem { item });
         }
-        Ok(())
     }
 
     fn validate_ecology(
         &self,
+        faults: &mut Faults,
         eco: &EcologyContent,
         d: &str,
-        unique: &mut impl FnMut(&str, &str) -> Result<(), ContentError>,
-    ) -> Result<(), ContentError> {
+        unique: &mut impl FnMut(&mut Faults, &str, &str),
+    ) {
         let tiles_file = format!("{d}/tiles.json");
         for t in &eco.tiles {
-            unique(&tiles_file, &t.id)?;
-            t.validate().map_err(|e| err(&tiles_file, e.to_string()))?;
+            unique(faults, &tiles_file, &t.id);
+            if let Err(e) = t.validate() {
+                faults.card(&tiles_file, &t.id, e.to_string());
+            }
             if t.ecology != eco.ecology {
-                return Err(err(&tiles_file, format!("tile {} belongs to another Ecology", t.id)));
+                faults.card(&tiles_file, &t.id, "belongs to another Ecology");
             }
         }
         for kind in [TileKind::Entry, TileKind::Stairs] {
             let n = eco.tiles.iter().filter(|t| t.kind == kind).count();
             // An Ecology still being authored may have no tiles; count_problems reports that.
             if n > 1 || (n == 0 && !eco.tiles.is_empty()) {
-                return Err(err(&tiles_file, format!("needs exactly one {kind:?} tile, found {n}")));
+                faults.file(&tiles_file, format!("needs exactly one {kind:?} tile, found {n}"));
             }
         }
         let monsters_file = format!("{d}/monsters.json");
         for m in &eco.monsters {
-            unique(&monsters_file, &m.id)?;
-            m.validate().map_err(|r| err(&monsters_file, r))?;
-            self.check_monster_abilities(&monsters_file, &m.id, &m.abilities)?;
+            unique(faults, &monsters_file, &m.id);
+            if let Err(r) = m.validate() {
+                faults.card(&monsters_file, &m.id, r);
+            }
+            self.check_monster_abilities(faults, &monsters_file, &m.id, &m.abilities);
             if !(1..=60).contains(&m.health[2]) || m.xp > 10 {
-                return Err(err(&monsters_file, format!("monster {}: health or XP out of range", m.id)));
+                faults.card(&monsters_file, &m.id, "health or XP out of range");
             }
         }
         let guardians_file = format!("{d}/stair_guardians.json");
         for m in &eco.stair_guardians {
-            unique(&guardians_file, &m.id)?;
-            m.validate().map_err(|r| err(&guardians_file, r))?;
-            self.check_monster_abilities(&guardians_file, &m.id, &m.abilities)?;
+            unique(faults, &guardians_file, &m.id);
+            if let Err(r) = m.validate() {
+                faults.card(&guardians_file, &m.id, r);
+            }
+            self.check_monster_abilities(faults, &guardians_file, &m.id, &m.abilities);
         }
         let features_file = format!("{d}/features.json");
         let none = BTreeSet::new();
         for f in &eco.features {
-            unique(&features_file, &f.id)?;
-            self.check_card_effects(&features_file, &f.id, &f.effects, eco, &none)?;
-            self.check_feature_items(&features_file, f)?;
+            unique(faults, &features_file, &f.id);
+            self.check_card_effects(faults, &features_file, &f.id, &f.effects, eco, &none);
+            self.check_feature_items(faults, &features_file, f);
         }
         let ll_file = format!("{d}/legendary_locations.json");
         let patterns_file = format!("{d}/rune_patterns.json");
         let mut pattern_numbers = BTreeSet::new();
         for p in &eco.patterns {
-            p.validate().map_err(|e| err(&patterns_file, format!("pattern {}: {e:?}", p.id)))?;
-            let n: u8 =
-                p.id.parse().map_err(|_| err(&patterns_file, format!("pattern id \"{}\" must be a number", p.id)))?;
-            pattern_numbers.insert(n);
+            if let Err(e) = p.validate() {
+                faults.card(&patterns_file, &p.id, format!("{e:?}"));
+            }
+            match p.id.parse::<u8>() {
+                Ok(n) => {
+                    pattern_numbers.insert(n);
+                }
+                Err(_) => faults.card(&patterns_file, &p.id, "a pattern's id must be a number"),
+            }
         }
         let mut labels = Vec::new();
         for c in &eco.legendary {
-            unique(&ll_file, &c.id)?;
-            let l = c.label().map_err(|r| err(&ll_file, format!("{}: {r}", c.id)))?;
-            if !pattern_numbers.contains(&l.number) {
-                return Err(err(&ll_file, format!("{}: no Rune Pattern {}", c.id, l.number)));
+            unique(faults, &ll_file, &c.id);
+            match c.label() {
+                Ok(l) => {
+                    if !pattern_numbers.contains(&l.number) {
+                        faults.card(&ll_file, &c.id, format!("no Rune Pattern {}", l.number));
+                    }
+                    labels.push((l, c));
+                }
+                Err(r) => faults.card(&ll_file, &c.id, r),
             }
-            labels.push((l, c));
         }
         for &n in &pattern_numbers {
             let of: Vec<&(PileLabel, &LegendaryCard)> = labels.iter().filter(|(l, _)| l.number == n).collect();
             if !of.iter().any(|(l, _)| l.letter.is_none()) {
-                return Err(err(&ll_file, format!("pattern {n} has no number-only card to start from")));
+                faults.file(&ll_file, format!("pattern {n} has no number-only card to start from"));
             }
             let letters: BTreeSet<char> = of.iter().filter_map(|(l, _)| l.letter).collect();
             for letter in &letters {
@@ -636,22 +786,21 @@ impl Content {
                 romans.sort_unstable();
                 romans.dedup();
                 if romans.first() != Some(&1) || romans.windows(2).any(|w| w[1] != w[0] + 1) {
-                    return Err(err(&ll_file, format!("pile {n}{letter}: roman numerals must run I, II, III…")));
+                    faults.file(&ll_file, format!("pile {n}{letter}: roman numerals must run I, II, III…"));
                 }
             }
             for (_, c) in &of {
                 if let Some(next) = c.next
                     && !letters.contains(&next)
                 {
-                    return Err(err(&ll_file, format!("{}: its letter {next} leads to no pile", c.id)));
+                    faults.card(&ll_file, &c.id, format!("its letter {next} leads to no pile"));
                 }
-                self.check_card_effects(&ll_file, &c.id, &c.effects, eco, &letters)?;
+                self.check_card_effects(faults, &ll_file, &c.id, &c.effects, eco, &letters);
             }
         }
         if eco.reference.ecology != eco.ecology {
-            return Err(err(&format!("{d}/reference.json"), "names another Ecology"));
+            faults.file(&format!("{d}/reference.json"), "names another Ecology");
         }
-        Ok(())
     }
 
     /// Differences from the rulebook's "Components" and the published set
