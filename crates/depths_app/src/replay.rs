@@ -260,7 +260,7 @@ fn replay_bar(
         .id(egui::Id::new("replay_bar"))
         .title_bar(false)
         // Over the foot of the Hero mats: clear of the board and the hands.
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -44.0])
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(44.0 + crate::table::party::EDGE_HEIGHT)])
         .resizable(false)
         .show(ctx, |ui| {
             ui.set_max_width(270.0);

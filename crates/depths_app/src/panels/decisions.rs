@@ -19,7 +19,7 @@ fn xp_of(game: &Game, card: &XpRef) -> u16 {
 fn decision_window(title: String, id: &'static str, max_width: f32) -> egui::Window<'static> {
     egui::Window::new(title)
         .id(egui::Id::new(id))
-        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -50.0])
+        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -FOOT])
         .max_width(max_width)
         .collapsible(true)
         .resizable(false)

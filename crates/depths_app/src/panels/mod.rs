@@ -102,6 +102,10 @@ impl Choices<'_> {
     }
 }
 
+/// Windows at the foot of the board sit above the help line and the
+/// party's edge (Health Tracks, Keys, XP), never over them.
+pub const FOOT: f32 = 50.0 + crate::table::party::EDGE_HEIGHT;
+
 fn game_ui(
     mut contexts: EguiContexts,
     session: Res<Session>,
@@ -371,7 +375,7 @@ fn game_ui(
         .collect();
     if !rest.is_empty() && !game.is_over() {
         egui::Window::new("Other choices")
-            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -40.0])
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -FOOT])
             .collapsible(true)
             .default_open(false)
             .vscroll(true)
@@ -521,7 +525,7 @@ fn first_steps(phase: &Phase, game: &Game) -> bool {
 fn first_steps_window(ctx: &egui::Context) {
     egui::Window::new("How to play")
         .id(egui::Id::new("first_steps"))
-        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -50.0])
+        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -FOOT])
         .collapsible(true)
         .resizable(false)
         .show(ctx, |ui| {
