@@ -143,12 +143,14 @@ fn setup_ui(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     // At 150 % UI scale the form is taller than a 1280×800 window: it scrolls.
-    let room = ctx.content_rect().height() - 120.0;
+    let room = ctx.content_rect().height() - 56.0;
     egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui_style::panel_frame().show(ui, |ui| {
+          // The width is the frame's; the scroll bar takes its share inside.
+          ui.set_width(640.0);
           egui::ScrollArea::vertical().max_height(room).min_scrolled_height(room).show(ui, |ui| {
-            ui.set_width(620.0);
-            ui.label(ui_style::title("New Game", 40.0));
+            ui.set_width(ui.available_width() - 24.0);
+            ui.label(ui_style::title("New Game", 34.0));
             ui.add_space(8.0);
             ui.label(ui_style::title("Heroes", 22.0));
             for (i, (_, name, class)) in HEROES.iter().enumerate() {
