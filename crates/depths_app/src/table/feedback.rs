@@ -14,7 +14,7 @@ use super::{
     cards::{TABLE_LAYER, TableGeometry, text_font, to_world},
     layout::{FOE_HEAD, FOE_ROW},
 };
-use crate::{PlaySystems, screens::Screen, table_events::TableEvent};
+use crate::{PlaySystems, explore::BoardArea, screens::Screen, table_events::TableEvent};
 
 /// How long a number floats.
 const FLOAT: f32 = 1.4;
@@ -84,15 +84,17 @@ fn hero_at(geometry: &TableGeometry, hero: u8) -> Option<Vec2> {
     geometry.heroes.iter().find(|(h, _)| *h == hero).map(|(_, at)| *at + Vec2::Y * 30.0)
 }
 
-/// The middle of the table.
-fn middle(geometry: &TableGeometry, window: &Window) -> Vec2 {
-    geometry.layout.as_ref().map_or(Vec2::new(window.width(), window.height()) / 2.0, |l| l.area.center())
+/// The middle of the board's room now (the Combat's table may have been
+/// wider: the party panel unfolds when the fight ends).
+fn middle(area: &BoardArea, window: &Window) -> Vec2 {
+    area.0.map_or(Vec2::new(window.width(), window.height()) / 2.0, |r| r.center())
 }
 
 fn spawn_feedback(
     mut commands: Commands,
     mut events: MessageReader<TableEvent>,
     geometry: Res<TableGeometry>,
+    area: Res<BoardArea>,
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
     banners: Query<Entity, With<Banner>>,
@@ -147,7 +149,7 @@ fn spawn_feedback(
         for b in &banners {
             commands.entity(b).despawn();
         }
-        let at = to_world(middle(&geometry, &window), screen(&window));
+        let at = to_world(middle(&area, &window), screen(&window));
         let title_font = text_font(ui_assets.as_ref().map(|a| &a.title_font), 54.0);
         let height = 110.0 + 26.0 * lines.len() as f32;
         commands
@@ -262,7 +264,8 @@ fn animate(
     time: Res<Time>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut floaters: Query<(Entity, &Floater, &mut Transform, &mut TextColor)>,
-    banners: Query<(Entity, &Banner)>,
+    mut banners: Query<(Entity, &Banner, &mut Transform), Without<Floater>>,
+    area: Res<BoardArea>,
     mouse: Res<ButtonInput<MouseButton>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
@@ -280,7 +283,12 @@ fn animate(
         busy = true;
     }
     let clicked = mouse.get_just_pressed().next().is_some();
-    for (e, b) in &banners {
+    let middle = to_world(middle(&area, &window), screen(&window));
+    for (e, b, mut transform) in &mut banners {
+        // It follows the board's room (a panel unfolding after the fight).
+        if transform.translation.truncate() != middle {
+            transform.translation = middle.extend(transform.translation.z);
+        }
         // A click made in the same frame as the fight's end does not count.
         if now - b.born >= BANNER || (clicked && now - b.born > 0.3) {
             commands.entity(e).despawn();
