@@ -1,0 +1,31 @@
+//! Online co-op: two or three people play one game from their own machines.
+//!
+//! The host's rules core is the only one that applies actions. A player
+//! sends the `Action`s their seat may make ([`client::SendAction`]); the host
+//! checks the seat (`depths_table::seats::player_may_take`) and the rules
+//! (`Game::check`), applies the action, and sends every player the action
+//! and a checksum of the table after it ([`protocol::ToPlayer::Applied`]).
+//! Each player applies the same action to its own copy and compares; a copy
+//! that differs asks for the host's table and carries on from it. Whatever is
+//! refused comes back with a reason the player's client can show.
+//!
+//! Headless: the plugins need only `MinimalPlugins` (time) — the tests run a
+//! host and two players in one process on 127.0.0.1.
+//!
+//! - [`protocol`]: the messages and their encoding, with size limits.
+//! - [`table`]: the state each copy keeps and its checksum.
+//! - [`transport`]: the UDP connection (renet + netcode).
+//! - [`host`]: [`host::HostPlugin`], seats, checking and relaying.
+//! - [`client`]: [`client::ClientPlugin`], a player's copy of the table.
+
+pub mod client;
+pub mod host;
+pub mod protocol;
+pub mod table;
+pub mod transport;
+
+pub use client::{ClientPlugin, RemoteTable, SendAction};
+pub use host::{HostPlugin, HostTable};
+pub use protocol::Lobby;
+pub use table::OnlineTable;
+pub use transport::NetError;
