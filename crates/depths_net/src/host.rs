@@ -87,6 +87,10 @@ pub struct HostStats {
     pub bytes_in: u64,
     pub bytes_out: u64,
     pub snapshots_sent: u64,
+    /// Time spent checking, applying and relaying the applied actions (the
+    /// host's cost per action is this over `applied`), and the longest one.
+    pub take_time: std::time::Duration,
+    pub take_time_max: std::time::Duration,
 }
 
 /// The host's table: the seats, who is connected as which seat, and the game.
@@ -249,6 +253,7 @@ fn host_inputs(
 
 /// Checks, applies and relays `action` for `seat`; the applied action, or why not.
 fn take(host: &mut HostTable, server: &mut RenetServer, seat: usize, action: Action) -> Result<Applied, String> {
+    let started = std::time::Instant::now();
     if let Err(reason) = host.may_take(seat, &action) {
         host.stats.refused += 1;
         return Err(reason);
@@ -258,6 +263,9 @@ fn take(host: &mut HostTable, server: &mut RenetServer, seat: usize, action: Act
     let (seq, checksum) = (table.seq, table.checksum());
     host.stats.applied += 1;
     broadcast(server, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum });
+    let took = started.elapsed();
+    host.stats.take_time += took;
+    host.stats.take_time_max = host.stats.take_time_max.max(took);
     Ok(Applied { seq, seat, action, events })
 }
 

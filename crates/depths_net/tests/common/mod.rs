@@ -38,13 +38,16 @@ pub struct Net {
     pub host: App,
     pub addr: SocketAddr,
     pub players: Vec<App>,
+    /// The least time a round of updates takes (a real app's frame), if any;
+    /// the tests run flat out.
+    pub pace: Option<Duration>,
 }
 
 impl Net {
     /// A host called `names[0]` and one seated player for each other name.
     pub fn seated(names: &[&str]) -> Net {
         let (host, addr) = host_app(names[0]);
-        let mut net = Net { host, addr, players: Vec::new() };
+        let mut net = Net { host, addr, players: Vec::new(), pace: None };
         for (i, name) in names.iter().enumerate().skip(1) {
             net.players.push(player_app(addr, name));
             assert!(
@@ -66,12 +69,14 @@ impl Net {
             if Instant::now() > deadline {
                 return false;
             }
+            let round = Instant::now();
             self.host.update();
             for p in &mut self.players {
                 p.update();
             }
             // Let renet's clock move on between rounds (handshake, resends).
-            std::thread::sleep(Duration::from_micros(200));
+            let least = self.pace.unwrap_or(Duration::from_micros(200));
+            std::thread::sleep(least.saturating_sub(round.elapsed()));
         }
     }
 
