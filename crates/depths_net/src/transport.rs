@@ -104,6 +104,15 @@ pub fn client_transport(server: SocketAddr) -> Result<(RenetClient, NetcodeClien
     Ok((RenetClient::new(connection_config()), transport))
 }
 
+/// This machine's address on its local network, for players to dial (the
+/// address the system would send from; nothing is sent). `None` offline.
+pub fn lan_address() -> Option<std::net::IpAddr> {
+    let probe = UdpSocket::bind("0.0.0.0:0").ok()?;
+    // A documentation-only address (TEST-NET-1): routing is looked up, no packet leaves.
+    probe.connect("192.0.2.1:9").ok()?;
+    probe.local_addr().ok().map(|a| a.ip()).filter(|ip| !ip.is_unspecified())
+}
+
 /// Netcode needs each connection's id to differ: the clock's nanoseconds, the
 /// process and a counter (two players joining in the same instant differ).
 fn client_id() -> u64 {

@@ -1,6 +1,6 @@
-//! Figures for the README (ignored: run on demand, in release for real numbers):
-//! `cargo test --release -p depths_net --test measure -- --ignored --nocapture`
-//! (with the workspace's features: add `--workspace --features depths_app/dev-tools`).
+//! Figures for the README (ignored: run on demand):
+//! `cargo test --workspace --features depths_app/dev-tools --test measure -- --ignored --nocapture`
+//! (the workspace's features, so the engine is not built a second time).
 //!
 //! Each player dials the host through a counting UDP relay on 127.0.0.1, so
 //! the bytes are what really crosses the wire (netcode headers, acks,
