@@ -17,9 +17,11 @@
 //! - [`transport`]: the UDP connection (renet + netcode).
 //! - [`host`]: [`host::HostPlugin`], seats, checking and relaying.
 //! - [`client`]: [`client::ClientPlugin`], a player's copy of the table.
+//! - [`join_code`]: a short code for the host's address, to read out.
 
 pub mod client;
 pub mod host;
+pub mod join_code;
 pub mod protocol;
 pub mod table;
 pub mod transport;
