@@ -6,7 +6,10 @@
 use std::net::SocketAddr;
 
 use bevy::{log::warn, prelude::*};
-use bevy_renet::{RenetClient, RenetClientPlugin, netcode::NetcodeClientPlugin};
+use bevy_renet::{
+    RenetClient, RenetClientPlugin,
+    netcode::{NetcodeClientPlugin, NetcodeClientTransport},
+};
 use depths_rules::{Action, Event};
 
 use crate::{
@@ -28,7 +31,7 @@ impl Plugin for ClientPlugin {
         app.add_message::<Refusal>();
         app.add_systems(
             Update,
-            (join_when_connected, receive_from_host, send_actions).chain().run_if(resource_exists::<RenetClient>),
+            (join_when_connected, receive_from_host, send_actions).chain().in_set(crate::NetSystems).run_if(resource_exists::<RenetClient>),
         );
     }
 }
@@ -122,6 +125,15 @@ pub fn leave(world: &mut World) {
         client.disconnect();
     }
     world.resource_mut::<RemoteTable>().link = Link::Lost("you left the table".into());
+}
+
+/// Closes the connection (the host sees the seat go away) and forgets the table.
+pub fn close(world: &mut World) {
+    if let Some(mut transport) = world.remove_resource::<NetcodeClientTransport>() {
+        transport.disconnect();
+    }
+    world.remove_resource::<RenetClient>();
+    *world.resource_mut::<RemoteTable>() = RemoteTable::default();
 }
 
 fn send(client: &mut RenetClient, remote: &mut RemoteTable, message: &ToHost) {

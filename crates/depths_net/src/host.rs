@@ -8,7 +8,7 @@ use std::{collections::BTreeMap, net::SocketAddr};
 use bevy::{log::warn, prelude::*};
 use bevy_renet::{
     RenetServer, RenetServerEvent, RenetServerPlugin,
-    netcode::NetcodeServerPlugin,
+    netcode::{NetcodeServerPlugin, NetcodeServerTransport},
     renet::{ClientId, ServerEvent},
 };
 use depths_rules::{Action, Event, Game};
@@ -38,7 +38,7 @@ impl Plugin for HostPlugin {
         app.add_observer(connection_events);
         app.add_systems(
             Update,
-            (host_inputs, receive_from_players).chain().run_if(resource_exists::<RenetServer>),
+            (host_inputs, receive_from_players).chain().in_set(crate::NetSystems).run_if(resource_exists::<RenetServer>),
         );
     }
 }
@@ -151,6 +151,16 @@ pub fn open(world: &mut World, bind: SocketAddr, public: &[SocketAddr], name: &s
     host.lobby = Lobby { names: vec![name.to_owned()], online: vec![true], stand_ins: vec![None], started: false };
     host.addr = Some(public.first().copied().unwrap_or(bound));
     Ok(bound)
+}
+
+/// Stops hosting: tells every player the table closed, forgets the table.
+pub fn close(world: &mut World) {
+    if let (Some(mut server), Some(mut transport)) =
+        (world.remove_resource::<RenetServer>(), world.remove_resource::<NetcodeServerTransport>())
+    {
+        transport.disconnect_all(&mut server);
+    }
+    *world.resource_mut::<HostTable>() = HostTable::default();
 }
 
 fn send(server: &mut RenetServer, stats: &mut HostStats, client: ClientId, message: &ToPlayer) {

@@ -26,6 +26,14 @@ pub mod protocol;
 pub mod table;
 pub mod transport;
 
+use bevy::ecs::schedule::SystemSet;
+
+/// The host's and the client's systems in `Update` (receiving, checking,
+/// applying, sending): a game's systems that react to `Applied` or
+/// `RemoteApplied` in the same frame run after this.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NetSystems;
+
 pub use client::{ClientPlugin, RemoteTable, SendAction};
 pub use host::{HostPlugin, HostTable};
 pub use protocol::Lobby;
