@@ -23,6 +23,7 @@ pub mod hint;
 pub mod hotseat;
 pub mod icons;
 mod leaving;
+pub mod online;
 pub mod panels;
 mod redraw;
 pub mod replay;
@@ -96,6 +97,7 @@ impl Plugin for AppPlugin {
             replay::ui_plugin,
             board_pointer::plugin,
             companions::ui_plugin,
+            online::ui_plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
@@ -120,6 +122,7 @@ pub fn core_plugin(app: &mut App) {
         guide::plugin,
         replay::plugin,
         companions::plugin,
+        online::plugin,
     ));
 }
 
