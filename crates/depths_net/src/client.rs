@@ -31,7 +31,10 @@ impl Plugin for ClientPlugin {
         app.add_message::<Refusal>();
         app.add_systems(
             Update,
-            (join_when_connected, receive_from_host, send_actions).chain().in_set(crate::NetSystems).run_if(resource_exists::<RenetClient>),
+            (join_when_connected, receive_from_host, send_actions)
+                .chain()
+                .in_set(crate::NetSystems)
+                .run_if(resource_exists::<RenetClient>),
         );
     }
 }
@@ -159,7 +162,11 @@ fn join_when_connected(mut client: ResMut<RenetClient>, mut remote: ResMut<Remot
     }
 }
 
-fn send_actions(mut actions: MessageReader<SendAction>, mut client: ResMut<RenetClient>, mut remote: ResMut<RemoteTable>) {
+fn send_actions(
+    mut actions: MessageReader<SendAction>,
+    mut client: ResMut<RenetClient>,
+    mut remote: ResMut<RemoteTable>,
+) {
     for SendAction(action) in actions.read() {
         if !client.is_connected() {
             remote.refusal = Some("not connected to the host".into());

@@ -15,9 +15,7 @@ use depths_rules::{Action, Event, Game};
 use depths_table::seats::{Players, player_may_take};
 
 use crate::{
-    protocol::{
-        Lobby, MAX_NAME, PROTOCOL_VERSION, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode,
-    },
+    protocol::{Lobby, MAX_NAME, PROTOCOL_VERSION, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode},
     table::OnlineTable,
     transport::{CHANNEL, MAX_PLAYERS, NetError, host_transport},
 };
@@ -38,7 +36,10 @@ impl Plugin for HostPlugin {
         app.add_observer(connection_events);
         app.add_systems(
             Update,
-            (host_inputs, receive_from_players).chain().in_set(crate::NetSystems).run_if(resource_exists::<RenetServer>),
+            (host_inputs, receive_from_players)
+                .chain()
+                .in_set(crate::NetSystems)
+                .run_if(resource_exists::<RenetServer>),
         );
     }
 }
@@ -222,12 +223,8 @@ fn host_inputs(
             )));
             continue;
         }
-        let players = Players {
-            names: host.lobby.names.clone(),
-            owners: owners.clone(),
-            curtain: false,
-            companions: Vec::new(),
-        };
+        let players =
+            Players { names: host.lobby.names.clone(), owners: owners.clone(), curtain: false, companions: Vec::new() };
         host.table = Some(OnlineTable::new(game.clone(), players));
         host.lobby.started = true;
         let lobby = ToPlayer::Lobby(host.lobby.clone());
@@ -369,7 +366,9 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
 /// were here before and are away, else a new one while the game has not begun.
 fn seat_for(host: &mut HostTable, name: &str, version: u32) -> Result<usize, String> {
     if version != PROTOCOL_VERSION {
-        return Err(format!("the host plays protocol {PROTOCOL_VERSION}, you {version}: use the same version of the game"));
+        return Err(format!(
+            "the host plays protocol {PROTOCOL_VERSION}, you {version}: use the same version of the game"
+        ));
     }
     let name = name.trim();
     if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {

@@ -9,7 +9,9 @@ use std::{
 
 use bevy_renet::{
     RenetClient, RenetServer,
-    netcode::{ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication, ServerConfig},
+    netcode::{
+        ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication, ServerConfig,
+    },
     renet::{ChannelConfig, ConnectionConfig, SendType},
 };
 
@@ -97,8 +99,12 @@ pub fn host_transport(
 pub fn client_transport(server: SocketAddr) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
     let local: SocketAddr = if server.is_ipv4() { "0.0.0.0:0" } else { "[::]:0" }.parse().expect("literal address");
     let socket = UdpSocket::bind(local).map_err(|error| NetError::Bind { addr: local, error })?;
-    let authentication =
-        ClientAuthentication::Unsecure { client_id: client_id(), protocol_id: PROTOCOL_ID, server_addr: server, user_data: None };
+    let authentication = ClientAuthentication::Unsecure {
+        client_id: client_id(),
+        protocol_id: PROTOCOL_ID,
+        server_addr: server,
+        user_data: None,
+    };
     let transport =
         NetcodeClientTransport::new(now(), authentication, socket).map_err(|e| NetError::Netcode(e.to_string()))?;
     Ok((RenetClient::new(connection_config()), transport))
@@ -118,5 +124,7 @@ pub fn lan_address() -> Option<std::net::IpAddr> {
 fn client_id() -> u64 {
     static COUNT: AtomicU64 = AtomicU64::new(0);
     let nanos = now().as_nanos() as u64;
-    nanos ^ (u64::from(std::process::id()) << 40) ^ COUNT.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    nanos
+        ^ (u64::from(std::process::id()) << 40)
+        ^ COUNT.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }

@@ -154,11 +154,16 @@ fn measure_wire_bytes_host_time_and_rejoin() {
     let idle_from = Instant::now();
     net.pump(|_| idle_from.elapsed() > Duration::from_secs(5));
     let idle_after = relays[0].counts.wire();
-    let idle_rate = ((idle_after.0 - before_idle.0) + (idle_after.1 - before_idle.1)) as f64 / idle_from.elapsed().as_secs_f64();
+    let idle_rate =
+        ((idle_after.0 - before_idle.0) + (idle_after.1 - before_idle.1)) as f64 / idle_from.elapsed().as_secs_f64();
     println!("idle table at 60 Hz: {idle_rate:.0} B/s between the host and one player (both ways, keep-alives)");
     let stats = net.host_table().stats;
     let actions = stats.applied;
-    println!("game: {actions} actions, {:?} wall time at 60 Hz, 3 apps in one process ({:?})", played, net.table().game.phase());
+    println!(
+        "game: {actions} actions, {:?} wall time at 60 Hz, 3 apps in one process ({:?})",
+        played,
+        net.table().game.phase()
+    );
     println!("start snapshot (the save JSON): {start_snapshot} bytes");
     for (i, ((j, s), e)) in joined.iter().zip(&after_start).zip(&end).enumerate() {
         let up = e.0 - s.0;
@@ -197,5 +202,8 @@ fn measure_wire_bytes_host_time_and_rejoin() {
     client::join(app.world_mut(), net.addr, "Cy").unwrap();
     net.players[1] = app;
     assert!(net.pump(|n| n.remote(1).seat == Some(2) && n.all_in_step()));
-    println!("rejoin with the late-game table ({late} B snapshot): back in step after {:?} (dial, handshake, seat, snapshot, load)", t.elapsed());
+    println!(
+        "rejoin with the late-game table ({late} B snapshot): back in step after {:?} (dial, handshake, seat, snapshot, load)",
+        t.elapsed()
+    );
 }

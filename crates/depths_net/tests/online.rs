@@ -57,8 +57,10 @@ fn wrong_seat_illegal_and_garbage_messages_are_refused_and_change_nothing() {
         assert!(net.pump(|n| n.remote(0).refusal.is_some()), "Bo hears back");
         net.remote(0).refusal.clone().unwrap()
     };
-    let send = |action: Action| move |app: &mut App| {
-        app.world_mut().write_message(depths_net::SendAction(action.clone()));
+    let send = |action: Action| {
+        move |app: &mut App| {
+            app.world_mut().write_message(depths_net::SendAction(action.clone()));
+        }
     };
     assert_eq!(refusal(&mut net, &send(Action::Unequip { hero: 2, item: 0 })), "Ava is Cy's Hero");
     assert_eq!(refusal(&mut net, &send(Action::DrawTile)), "it is Ann's turn");

@@ -248,7 +248,6 @@ pub fn after_events(game: &Game, players: &Players, turn: &mut Turn, events: &[E
     }
 }
 
-
 /// The Hero an action is made for: a Combat action's Hero, an Item's owner,
 /// an Ability bought for a Hero. `None` for the table's shared actions.
 pub fn seat_hero(action: &Action) -> Option<u8> {
@@ -294,7 +293,13 @@ pub fn turn_companion(game: &Game, players: &Players, turn: &Turn) -> Option<u8>
 /// only by its owner; the table's shared choices (a tile, an Encounter, the
 /// joint Combat choices) only on that player's own Exploring turn. The error
 /// is a sentence for the player.
-pub fn player_may_take(game: &Game, players: &Players, turn: &Turn, player: usize, action: &Action) -> Result<(), String> {
+pub fn player_may_take(
+    game: &Game,
+    players: &Players,
+    turn: &Turn,
+    player: usize,
+    action: &Action,
+) -> Result<(), String> {
     let name = |h: u8| game.heroes.get(usize::from(h)).map_or_else(|| format!("Hero {h}"), |x| x.name().to_owned());
     let hero = seat_hero(action).or_else(|| decision_hero(game));
     if let Some(h) = hero {
@@ -344,7 +349,10 @@ mod tests {
         let unequip = |hero| Action::Unequip { hero, item: 0 };
         assert_eq!(player_may_take(&game, &players, &turn, 1, &unequip(1)), Ok(()));
         assert_eq!(player_may_take(&game, &players, &turn, 0, &unequip(1)), Err("Sil is Bo's Hero".into()));
-        assert_eq!(player_may_take(&game, &players, &turn, 0, &unequip(9)), Err("there is no Hero 9 at this table".into()));
+        assert_eq!(
+            player_may_take(&game, &players, &turn, 0, &unequip(9)),
+            Err("there is no Hero 9 at this table".into())
+        );
         players.set_companion(1, true, 3);
         assert_eq!(player_may_take(&game, &players, &turn, 1, &unequip(1)), Err("a Companion plays Sil".into()));
     }

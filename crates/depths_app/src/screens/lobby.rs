@@ -81,7 +81,8 @@ fn open_table(world: &mut World) {
     let form = world.resource::<LobbyForm>().clone();
     let result = (|| {
         let name = form.player_name()?;
-        let port: u16 = form.port.trim().parse().map_err(|_| format!("The port must be a number, not {:?}.", form.port))?;
+        let port: u16 =
+            form.port.trim().parse().map_err(|_| format!("The port must be a number, not {:?}.", form.port))?;
         let mut public = vec![std::net::SocketAddr::from(([127, 0, 0, 1], port))];
         if let Some(ip) = lan_address() {
             public.insert(0, std::net::SocketAddr::new(ip, port));
