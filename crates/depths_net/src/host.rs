@@ -314,6 +314,13 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
     };
     match message {
         ToHost::Join { name, version } => {
+            // One seat per connection: a second join would leave the first
+            // seat "online" with nobody behind it.
+            if let Some(seat) = host.seat_of(client) {
+                let reason = format!("you already sit at the table as {}", host.lobby.name(seat));
+                refuse(host, server, None, reason);
+                return None;
+            }
             match seat_for(host, &name, version) {
                 Ok(seat) => {
                     host.clients.insert(client, Some(seat));

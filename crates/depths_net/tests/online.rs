@@ -173,7 +173,8 @@ fn a_copy_that_drifts_resynchronises_from_the_host() {
 }
 
 /// Proves: the door is kept: a fourth person, a name already at the table,
-/// and a newcomer after the start are each refused a seat with a reason.
+/// a seated player asking for a second seat, and a newcomer after the start
+/// are each refused a seat with a reason.
 #[test]
 fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
     let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
@@ -187,6 +188,15 @@ fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
     };
     assert_eq!(reason_for(&mut net, "Di"), "the table is full");
     assert_eq!(reason_for(&mut net, "Bo"), "Bo is already at the table: choose another name");
+    // A seated player asking for a second seat.
+    let join = depths_net::protocol::encode(&depths_net::protocol::ToHost::Join {
+        name: "Zed".into(),
+        version: depths_net::protocol::PROTOCOL_VERSION,
+    });
+    net.players[0].world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, join);
+    assert!(net.pump(|n| n.remote(0).refusal.is_some()));
+    assert_eq!(net.remote(0).refusal.as_deref(), Some("you already sit at the table as Bo"));
+    assert_eq!(net.host_table().lobby.names.len(), 3, "no seat for Zed");
     net.start(&HEROES, &[0, 1, 2], 1);
     client::leave(net.players[1].world_mut());
     assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![2]));
