@@ -191,7 +191,14 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
     }
     let seats = hosted.lobby.names.len();
     for (seat, name) in hosted.lobby.names.iter().enumerate() {
-        let you = if seat == 0 { " (you)" } else { "" };
+        let here = hosted.lobby.online.get(seat).copied().unwrap_or(false);
+        let you = if seat == 0 {
+            " (you)"
+        } else if here {
+            ""
+        } else {
+            " (away)"
+        };
         ui.label(format!("{}. {name}{you}", seat + 1));
     }
     ui.add_space(6.0);
