@@ -7,6 +7,8 @@
 //! Session like a local move, so the log, the board and the saves work as
 //! ever. A refusal shows as the Session's notice; a resynchronised copy
 //! replaces the Session's game. The host saves after every applied action.
+//! Undo and Companion seats are off online (a placement others saw stays; a
+//! Companion would change the turn order the host keeps).
 //! A banner says whom the table waits for, and lets the host stand in.
 
 use std::time::Duration;
@@ -46,6 +48,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins((HostPlugin, ClientPlugin));
     app.configure_sets(Update, RouteActions.after(Stage::GameOver).before(PlaySystems::Rules));
     app.add_systems(Update, route_actions.in_set(RouteActions).run_if(resource_exists::<Online>));
+    app.add_systems(Update, no_companions.before(PlaySystems::Input).run_if(resource_exists::<Online>));
     app.add_systems(
         Update,
         (apply_hosted, apply_remote).in_set(PlaySystems::Rules).after(NetSystems).run_if(resource_exists::<Online>),
@@ -105,6 +108,16 @@ fn route_actions(
         && let Some(mut session) = session
     {
         session.notice = Some("Online, a placed tile stays placed.".into());
+    }
+}
+
+/// A Companion seat changes the turn order, which is the host's table's, not
+/// one board's: online every Hero is played by a player at the table.
+fn no_companions(mut seats: ResMut<Messages<crate::companions::SetCompanion>>, session: Option<ResMut<Session>>) {
+    if seats.drain().count() > 0
+        && let Some(mut session) = session
+    {
+        session.notice = Some("Online, every Hero is played by a player at the table.".into());
     }
 }
 

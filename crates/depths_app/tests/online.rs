@@ -57,7 +57,8 @@ fn screen(app: &App) -> Screen {
 /// clients' boards; a move made on the host's board and one made on the
 /// player's board both go through the host and land on both Sessions; a move
 /// out of turn from the player's board is refused, shown as the notice, and
-/// changes nothing; leaving for the menu closes the table.
+/// changes nothing; a Companion seat is refused; leaving for the menu closes
+/// the table.
 #[test]
 fn host_and_player_clients_play_the_same_game_through_the_host() {
     let mut ann = client_app("ann");
@@ -103,6 +104,12 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
         ) && session(a[0]).game == session(a[1]).game));
     }
     assert_eq!(session(&ann).turn, session(&bo).turn);
+
+    // No Companion seats online: the turn order is the host's table's.
+    bo.world_mut().write_message(depths_app::companions::SetCompanion { hero: 1, on: true });
+    bo.update();
+    assert!(!session(&bo).players.is_companion(1));
+    assert_eq!(session(&bo).notice.as_deref(), Some("Online, every Hero is played by a player at the table."));
 
     // Back to the menu: the table closes for both.
     ann.world_mut().write_message(depths_app::screens::menu::MenuAction::BackToMenu);
