@@ -18,7 +18,7 @@ use bevy::{
     window::RequestRedraw,
 };
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use depths_rules::{Action, Decision, Game, Phase};
+use depths_rules::Action;
 use depths_sim::{Bot, HeuristicBot};
 use serde::{Deserialize, Serialize};
 
@@ -85,44 +85,12 @@ pub struct SetCompanion {
 #[derive(Resource, Default, Debug, Clone)]
 pub struct CompanionMoves(pub Vec<Action>);
 
-/// The Hero an action is made for: a Combat action's Hero, an Item's owner,
-/// an Ability bought for a Hero. `None` for the table's shared actions.
-pub fn seat_hero(action: &Action) -> Option<u8> {
-    match action {
-        Action::Equip { hero, .. } | Action::Unequip { hero, .. } => Some(*hero),
-        a => crate::hotseat::action_hero(a),
-    }
-}
-
-/// The Hero a decision outside Combat names (an Item to choose, cards to
-/// remove, an Ability to take): its answers belong to that Hero's seat.
-pub fn decision_hero(game: &Game) -> Option<u8> {
-    if matches!(game.phase(), Phase::Combat { .. }) {
-        return None;
-    }
-    match game.phase().decision() {
-        Some(
-            Decision::ChooseItem { hero }
-            | Decision::RemoveCards { hero, .. }
-            | Decision::ChooseAbility { hero }
-            | Decision::ChooseAbilityDraw { hero },
-        ) => Some(hero),
-        _ => None,
-    }
-}
+pub use depths_table::seats::{decision_hero, seat_hero};
 
 /// The Companion whose turn it is to explore (and to make the table's shared
 /// choices): a Companion's seat, or a player all of whose Heroes are Companions.
 pub fn turn_companion(session: &Session) -> Option<u8> {
-    let players = &session.players;
-    let heroes = session.game.heroes.len() as u8;
-    match session.turn.seat() {
-        Seat::Companion(h) => players.is_companion(h).then_some(h),
-        Seat::Player(p) => {
-            let own: Vec<u8> = (0..heroes).filter(|&h| players.owner(h) == p).collect();
-            (!own.is_empty() && own.iter().all(|&h| players.is_companion(h))).then(|| own[0])
-        }
-    }
+    depths_table::seats::turn_companion(&session.game, &session.players, &session.turn)
 }
 
 /// Whether a Companion may take `action` now: it is legal, and it is for a

@@ -24,6 +24,7 @@ pub mod hint;
 pub mod hotseat;
 pub mod icons;
 mod leaving;
+pub mod online;
 pub mod panels;
 mod redraw;
 pub mod replay;
@@ -103,6 +104,7 @@ impl Plugin for AppPlugin {
             companions::ui_plugin,
             table::party::plugin,
             tray_preview::plugin,
+            online::ui_plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
@@ -127,6 +129,7 @@ pub fn core_plugin(app: &mut App) {
         guide::plugin,
         replay::plugin,
         companions::plugin,
+        online::plugin,
     ));
 }
 

@@ -22,6 +22,8 @@ pub enum MenuAction {
     GuidedGame,
     Continue,
     Load,
+    /// Host or join a game over the network (`lobby.rs`).
+    PlayOnline,
     Rules,
     Quit,
     /// Leave the board for the main menu.
@@ -124,6 +126,7 @@ fn apply_menu_actions(
         redraw.write(RequestRedraw);
         match action {
             MenuAction::NewGame => next.set(Screen::Setup),
+            MenuAction::PlayOnline => next.set(Screen::Lobby),
             // `guide.rs` starts it.
             MenuAction::GuidedGame => {}
             MenuAction::Continue => match list_saves(&dir.0).first() {
@@ -197,6 +200,7 @@ fn main_menu_ui(
                     ("Guided first game", MenuAction::GuidedGame),
                     ("Continue", MenuAction::Continue),
                     ("Load", MenuAction::Load),
+                    ("Play online", MenuAction::PlayOnline),
                     ("Rules", MenuAction::Rules),
                     ("Quit", MenuAction::Quit),
                 ];

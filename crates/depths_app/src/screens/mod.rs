@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 
 pub mod loading;
+pub mod lobby;
 pub mod menu;
 pub mod playing;
 pub mod setup;
@@ -19,12 +20,14 @@ pub enum Screen {
     Menu,
     /// New Game: Heroes, starting Ecology, variants, seed.
     Setup,
+    /// Play online: host or join a table (`lobby.rs`).
+    Lobby,
     Playing,
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<Screen>();
-    app.add_plugins((menu::plugin, playing::plugin, setup::plugin));
+    app.add_plugins((menu::plugin, playing::plugin, setup::plugin, lobby::plugin));
     app.add_systems(Update, log_transitions);
 }
 

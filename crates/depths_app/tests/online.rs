@@ -1,0 +1,119 @@
+//! The client played online, headless: a host's client and a player's
+//! client (each the client's core under `MinimalPlugins`) on 127.0.0.1,
+//! driven through the messages the lobby and the board write.
+
+use std::time::{Duration, Instant};
+
+use bevy::{prelude::*, state::app::StatesPlugin};
+use depths_app::{
+    cli::Options,
+    core_plugin,
+    online::Online,
+    saves::SaveDir,
+    screens::{Screen, lobby::HostStart},
+    session::{GameContent, PlayerAction, Session},
+};
+use depths_net::{HostTable, RemoteTable, client, host};
+use depths_rules::{Action, Content, Phase};
+
+fn client_app(name: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    app.insert_resource(Options::default());
+    app.insert_resource(GameContent(Content::builtin().expect("content")));
+    let dir = std::env::temp_dir().join(format!("fd-online-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    app.insert_resource(SaveDir(dir));
+    app.add_plugins(core_plugin);
+    app.update();
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Lobby);
+    app.update();
+    app
+}
+
+fn pump(apps: &mut [&mut App], mut done: impl FnMut(&[&mut App]) -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done(apps) {
+        if Instant::now() > deadline {
+            return false;
+        }
+        for app in apps.iter_mut() {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_micros(300));
+    }
+    true
+}
+
+fn session(app: &App) -> &Session {
+    app.world().resource::<Session>()
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+/// Proves: from the lobby, the host's Start puts the same game on both
+/// clients' boards; a move made on the host's board and one made on the
+/// player's board both go through the host and land on both Sessions; a move
+/// out of turn from the player's board is refused, shown as the notice, and
+/// changes nothing; a Companion seat is refused; leaving for the menu closes
+/// the table.
+#[test]
+fn host_and_player_clients_play_the_same_game_through_the_host() {
+    let mut ann = client_app("ann");
+    let mut bo = client_app("bo");
+    let addr = host::open(ann.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], "Ann").unwrap();
+    client::join(bo.world_mut(), addr, "Bo").unwrap();
+    assert!(pump(&mut [&mut ann, &mut bo], |a| a[0].world().resource::<HostTable>().lobby.online == vec![true, true]));
+
+    ann.world_mut().write_message(HostStart { heroes: vec!["bren".into(), "sil".into()], owners: vec![0, 1], seed: 3 });
+    assert!(
+        pump(&mut [&mut ann, &mut bo], |a| screen(a[0]) == Screen::Playing && screen(a[1]) == Screen::Playing),
+        "both sit down to play"
+    );
+    assert_eq!(ann.world().get_resource::<Online>(), Some(&Online::Host));
+    assert_eq!(bo.world().get_resource::<Online>(), Some(&Online::Player));
+    assert_eq!(session(&ann).game, session(&bo).game, "the same game on both boards");
+    assert_eq!(session(&bo).players.names, vec!["Ann".to_owned(), "Bo".to_owned()]);
+
+    // Ann's turn: she draws on her board.
+    ann.world_mut().write_message(PlayerAction(Action::DrawTile));
+    assert!(pump(&mut [&mut ann, &mut bo], |a| session(a[1]).version > 1 && session(a[0]).version > 1));
+    assert!(matches!(session(&bo).game.phase(), Phase::Exploring { tile_in_hand: true, .. }));
+    assert_eq!(session(&ann).game, session(&bo).game);
+
+    // Bo may not place Ann's tile: refused, shown, nothing changes.
+    let place = session(&bo).game.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
+    let before = session(&bo).game.clone();
+    bo.world_mut().write_message(PlayerAction(place.clone()));
+    assert!(pump(&mut [&mut ann, &mut bo], |a| session(a[1]).notice.is_some()));
+    assert_eq!(session(&bo).notice.as_deref(), Some("The host refused: it is Ann's turn."));
+    assert_eq!(session(&bo).game, before);
+    assert_eq!(session(&ann).game, before);
+
+    // Ann places it; both boards follow; the turn passes to Bo, whose draw goes through.
+    ann.world_mut().write_message(PlayerAction(place));
+    assert!(pump(&mut [&mut ann, &mut bo], |a| session(a[0]).game == session(a[1]).game
+        && !matches!(session(a[0]).game.phase(), Phase::Exploring { tile_in_hand: true, .. })));
+    if session(&bo).turn.player == 1 && session(&bo).game.check(&Action::DrawTile).is_ok() {
+        bo.world_mut().write_message(PlayerAction(Action::DrawTile));
+        assert!(pump(&mut [&mut ann, &mut bo], |a| matches!(
+            session(a[0]).game.phase(),
+            Phase::Exploring { tile_in_hand: true, .. }
+        ) && session(a[0]).game == session(a[1]).game));
+    }
+    assert_eq!(session(&ann).turn, session(&bo).turn);
+
+    // No Companion seats online: the turn order is the host's table's.
+    bo.world_mut().write_message(depths_app::companions::SetCompanion { hero: 1, on: true });
+    bo.update();
+    assert!(!session(&bo).players.is_companion(1));
+    assert_eq!(session(&bo).notice.as_deref(), Some("Online, every Hero is played by a player at the table."));
+
+    // Back to the menu: the table closes for both.
+    ann.world_mut().write_message(depths_app::screens::menu::MenuAction::BackToMenu);
+    assert!(pump(&mut [&mut ann, &mut bo], |a| a[1].world().resource::<RemoteTable>().waiting_for().is_empty()
+        && matches!(a[1].world().resource::<RemoteTable>().link, depths_net::client::Link::Lost(_))));
+    assert!(ann.world().get_resource::<Online>().is_none());
+}

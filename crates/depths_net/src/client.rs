@@ -1,0 +1,252 @@
+//! A remote player: joins the host's table under a name, sends the actions
+//! its seat makes, and keeps its own copy of the game by applying what the
+//! host applied. A copy whose checksum differs from the host's (or that
+//! missed an action) asks for the host's whole table and starts again from it.
+
+use std::net::SocketAddr;
+
+use bevy::{log::warn, prelude::*};
+use bevy_renet::{
+    RenetClient, RenetClientPlugin,
+    netcode::{NetcodeClientPlugin, NetcodeClientTransport},
+};
+use depths_rules::{Action, Event};
+
+use crate::{
+    protocol::{Lobby, PROTOCOL_VERSION, ToHost, ToPlayer, decode_to_player, encode},
+    table::OnlineTable,
+    transport::{CHANNEL, NetError, client_transport},
+};
+
+pub struct ClientPlugin;
+
+impl Plugin for ClientPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<RenetClientPlugin>() {
+            app.add_plugins((RenetClientPlugin, NetcodeClientPlugin));
+        }
+        app.init_resource::<RemoteTable>();
+        app.add_message::<SendAction>();
+        app.add_message::<RemoteApplied>();
+        app.add_message::<Refusal>();
+        app.add_systems(
+            Update,
+            (join_when_connected, receive_from_host, send_actions)
+                .chain()
+                .in_set(crate::NetSystems)
+                .run_if(resource_exists::<RenetClient>),
+        );
+    }
+}
+
+/// Ask the host to take this action for my seat.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct SendAction(pub Action);
+
+/// The host applied an action and this copy did too (the client's table
+/// reacts to the events as in a local game).
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct RemoteApplied {
+    pub seq: u64,
+    pub seat: usize,
+    pub action: Action,
+    pub events: Vec<Event>,
+}
+
+/// The host did not take my message, and why (for the player to read).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+/// Where the connection stands, for the client to show.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Link {
+    #[default]
+    Idle,
+    Connecting,
+    /// Connected, waiting for a seat.
+    Joining,
+    /// At the table (in the lobby, or playing).
+    Seated,
+    /// This copy is being replaced by the host's.
+    Resyncing,
+    /// The connection is gone, and why.
+    Lost(String),
+}
+
+/// What a player knows of the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientStats {
+    pub applied: u64,
+    pub resyncs: u64,
+    pub dropped: u64,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+}
+
+#[derive(Resource, Default, Debug)]
+pub struct RemoteTable {
+    pub name: String,
+    pub seat: Option<usize>,
+    pub lobby: Lobby,
+    /// This player's copy of the game, once the host started it.
+    pub table: Option<OnlineTable>,
+    pub link: Link,
+    /// The host's last refusal, for the client to show.
+    pub refusal: Option<String>,
+    pub stats: ClientStats,
+    joined: bool,
+}
+
+impl RemoteTable {
+    /// The seats the table waits for (see [`Lobby::waiting_for`]): the banner.
+    pub fn waiting_for(&self) -> Vec<usize> {
+        if self.lobby.started { self.lobby.waiting_for() } else { Vec::new() }
+    }
+
+    /// In step with the host: seated, a game, and not resynchronising.
+    pub fn in_sync(&self) -> bool {
+        self.link == Link::Seated && self.table.is_some()
+    }
+}
+
+/// Dials the host at `server` as the player `name` (a new seat, or one's own
+/// seat back after a drop). A connection already open is replaced.
+pub fn join(world: &mut World, server: SocketAddr, name: &str) -> Result<(), NetError> {
+    let (client, transport) = client_transport(server)?;
+    world.insert_resource(client);
+    world.insert_resource(transport);
+    let mut remote = world.resource_mut::<RemoteTable>();
+    remote.name = name.to_owned();
+    remote.link = Link::Connecting;
+    remote.joined = false;
+    Ok(())
+}
+
+/// Leaves the table (the host sees the seat go away).
+pub fn leave(world: &mut World) {
+    if let Some(mut client) = world.get_resource_mut::<RenetClient>() {
+        client.disconnect();
+    }
+    world.resource_mut::<RemoteTable>().link = Link::Lost("you left the table".into());
+}
+
+/// Closes the connection (the host sees the seat go away) and forgets the table.
+pub fn close(world: &mut World) {
+    if let Some(mut transport) = world.remove_resource::<NetcodeClientTransport>() {
+        transport.disconnect();
+    }
+    world.remove_resource::<RenetClient>();
+    *world.resource_mut::<RemoteTable>() = RemoteTable::default();
+}
+
+fn send(client: &mut RenetClient, remote: &mut RemoteTable, message: &ToHost) {
+    let bytes = encode(message);
+    remote.stats.bytes_out += bytes.len() as u64;
+    client.send_message(CHANNEL, bytes);
+}
+
+fn join_when_connected(mut client: ResMut<RenetClient>, mut remote: ResMut<RemoteTable>) {
+    if client.is_disconnected() {
+        if !matches!(remote.link, Link::Lost(_) | Link::Idle) {
+            // Gone on its own (the host left, a timeout): say so.
+            let why = client.disconnect_reason().map_or_else(|| "the connection closed".to_owned(), |r| r.to_string());
+            remote.link = Link::Lost(why);
+        }
+        return;
+    }
+    if client.is_connected() && !remote.joined {
+        remote.joined = true;
+        remote.link = Link::Joining;
+        let join = ToHost::Join { name: remote.name.clone(), version: PROTOCOL_VERSION };
+        send(&mut client, &mut remote, &join);
+    }
+}
+
+fn send_actions(
+    mut actions: MessageReader<SendAction>,
+    mut client: ResMut<RenetClient>,
+    mut remote: ResMut<RemoteTable>,
+) {
+    for SendAction(action) in actions.read() {
+        if !client.is_connected() {
+            remote.refusal = Some("not connected to the host".into());
+            continue;
+        }
+        send(&mut client, &mut remote, &ToHost::Act(action.clone()));
+    }
+}
+
+fn receive_from_host(
+    mut client: ResMut<RenetClient>,
+    mut remote: ResMut<RemoteTable>,
+    mut applied: MessageWriter<RemoteApplied>,
+    mut refusals: MessageWriter<Refusal>,
+) {
+    while let Some(bytes) = client.receive_message(CHANNEL) {
+        remote.stats.bytes_in += bytes.len() as u64;
+        let message = match decode_to_player(&bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                // Not something to act on; our copy may now be behind, which
+                // the next action's number or checksum shows.
+                remote.stats.dropped += 1;
+                warn!("dropped a message from the host: {e}");
+                continue;
+            }
+        };
+        match message {
+            ToPlayer::Welcome { seat } => {
+                remote.seat = Some(seat);
+                remote.link = Link::Seated;
+            }
+            ToPlayer::Lobby(lobby) => remote.lobby = lobby,
+            ToPlayer::Snapshot(snapshot) => match snapshot.table() {
+                Ok(table) => {
+                    remote.table = Some(table);
+                    remote.link = Link::Seated;
+                }
+                Err(e) => {
+                    warn!("{e}");
+                    remote.link = Link::Lost(e);
+                }
+            },
+            ToPlayer::Applied { seq, seat, action, checksum } => {
+                if remote.link == Link::Resyncing {
+                    continue;
+                }
+                let Some(table) = remote.table.as_mut() else { continue };
+                if seq <= table.seq {
+                    continue;
+                }
+                let result = if seq == table.seq + 1 {
+                    table.apply(action.clone()).map_err(|e| e.to_string()).and_then(|events| {
+                        if table.checksum() == checksum { Ok(events) } else { Err("checksum differs".to_owned()) }
+                    })
+                } else {
+                    Err(format!("missed actions {} to {}", table.seq + 1, seq - 1))
+                };
+                match result {
+                    Ok(events) => {
+                        remote.stats.applied += 1;
+                        applied.write(RemoteApplied { seq, seat, action, events });
+                    }
+                    Err(why) => {
+                        warn!("out of step with the host after action {seq} ({why}): asking for its table");
+                        remote.link = Link::Resyncing;
+                        remote.stats.resyncs += 1;
+                        send(&mut client, &mut remote, &ToHost::Resync);
+                    }
+                }
+            }
+            ToPlayer::Refused { reason, .. } => {
+                // Refused a seat: there is nothing more to wait for.
+                if remote.link == Link::Joining {
+                    remote.link = Link::Lost(reason.clone());
+                    client.disconnect();
+                }
+                remote.refusal = Some(reason.clone());
+                refusals.write(Refusal(reason));
+            }
+        }
+    }
+}

@@ -1,0 +1,408 @@
+//! The host: the only rules core that applies actions. Players join under a
+//! name and get a seat; the host starts the game; every action — a remote
+//! player's or the host's own — is checked for its seat and by the rules,
+//! applied, and sent to every player with a checksum of the result.
+
+use std::{collections::BTreeMap, net::SocketAddr};
+
+use bevy::{log::warn, prelude::*};
+use bevy_renet::{
+    RenetServer, RenetServerEvent, RenetServerPlugin,
+    netcode::{NetcodeServerPlugin, NetcodeServerTransport},
+    renet::{ClientId, ServerEvent},
+};
+use depths_rules::{Action, Event, Game};
+use depths_table::seats::{Players, player_may_take};
+
+use crate::{
+    protocol::{Lobby, MAX_NAME, PROTOCOL_VERSION, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode},
+    table::OnlineTable,
+    transport::{CHANNEL, MAX_PLAYERS, NetError, host_transport},
+};
+
+pub struct HostPlugin;
+
+impl Plugin for HostPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<RenetServerPlugin>() {
+            app.add_plugins((RenetServerPlugin, NetcodeServerPlugin));
+        }
+        app.init_resource::<HostTable>();
+        app.add_message::<HostAct>();
+        app.add_message::<StartTable>();
+        app.add_message::<StandIn>();
+        app.add_message::<Applied>();
+        app.add_message::<HostRefused>();
+        app.add_observer(connection_events);
+        app.add_systems(
+            Update,
+            (host_inputs, receive_from_players)
+                .chain()
+                .in_set(crate::NetSystems)
+                .run_if(resource_exists::<RenetServer>),
+        );
+    }
+}
+
+/// The host player (seat 0) takes this action.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct HostAct(pub Action);
+
+/// Start the game, with these Heroes per seat (in the game's Hero order: the
+/// seat that plays each Hero). The seats are the lobby's.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct StartTable {
+    pub game: Game,
+    pub owners: Vec<usize>,
+}
+
+/// Seat `by` plays for away seat `seat` (its Heroes, its Exploring turns)
+/// until its player comes back; `by: None` takes that back.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StandIn {
+    pub seat: usize,
+    pub by: Option<usize>,
+}
+
+/// The host applied an action (the hook for the client's autosave and table):
+/// the `seq`-th action since the start, for seat `seat`, and what it did.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct Applied {
+    pub seq: u64,
+    pub seat: usize,
+    pub action: Action,
+    pub events: Vec<Event>,
+}
+
+/// The host's own action or command was not taken, and why.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct HostRefused(pub String);
+
+/// What the host counts (for the tests and the measurements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostStats {
+    pub applied: u64,
+    pub refused: u64,
+    /// Messages that were not messages (malformed, oversized).
+    pub dropped: u64,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+    pub snapshots_sent: u64,
+    /// Time spent checking, applying and relaying the applied actions (the
+    /// host's cost per action is this over `applied`), and the longest one.
+    pub take_time: std::time::Duration,
+    pub take_time_max: std::time::Duration,
+}
+
+/// The host's table: the seats, who is connected as which seat, and the game.
+#[derive(Resource, Default, Debug)]
+pub struct HostTable {
+    pub lobby: Lobby,
+    pub table: Option<OnlineTable>,
+    pub stats: HostStats,
+    /// The address players dial (set by [`open`]).
+    pub addr: Option<SocketAddr>,
+    /// Connected players by connection, with their seat once they joined.
+    clients: BTreeMap<ClientId, Option<usize>>,
+}
+
+impl HostTable {
+    fn seat_of(&self, client: ClientId) -> Option<usize> {
+        self.clients.get(&client).copied().flatten()
+    }
+
+    fn client_of(&self, seat: usize) -> Option<ClientId> {
+        self.clients.iter().find(|(_, s)| **s == Some(seat)).map(|(c, _)| *c)
+    }
+
+    /// Whether seat `seat` may take `action` now, else why not (in words for
+    /// the player): the table is not waiting for anyone, the seat (or a seat
+    /// it stands in for) may make this move, and the rules allow it.
+    pub fn may_take(&self, seat: usize, action: &Action) -> Result<(), String> {
+        let Some(table) = &self.table else { return Err("the game has not started".into()) };
+        if table.game.is_over() {
+            return Err("the game is over".into());
+        }
+        let waiting = self.lobby.waiting_for();
+        if !waiting.is_empty() {
+            let names: Vec<&str> = waiting.iter().map(|&s| self.lobby.name(s)).collect();
+            return Err(format!("the table waits for {} to come back", names.join(" and ")));
+        }
+        let mut first_error = None;
+        for as_seat in self.lobby.acts_as(seat) {
+            match player_may_take(&table.game, &table.players, &table.turn, as_seat, action) {
+                Ok(()) => return table.game.check(action).map_err(|e| e.to_string()),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_error.unwrap_or_else(|| "not your move".into()))
+    }
+}
+
+/// Starts hosting on `bind` (port 0: any free port) as the player `name`.
+/// `public`: the addresses players will dial, if not the bound one (a host
+/// bound to 0.0.0.0 lists its LAN address). Returns the bound address.
+pub fn open(world: &mut World, bind: SocketAddr, public: &[SocketAddr], name: &str) -> Result<SocketAddr, NetError> {
+    let (server, transport, bound) = host_transport(bind, public)?;
+    world.insert_resource(server);
+    world.insert_resource(transport);
+    let mut host = world.resource_mut::<HostTable>();
+    host.lobby = Lobby { names: vec![name.to_owned()], online: vec![true], stand_ins: vec![None], started: false };
+    host.addr = Some(public.first().copied().unwrap_or(bound));
+    Ok(bound)
+}
+
+/// Stops hosting: tells every player the table closed, forgets the table.
+pub fn close(world: &mut World) {
+    if let (Some(mut server), Some(mut transport)) =
+        (world.remove_resource::<RenetServer>(), world.remove_resource::<NetcodeServerTransport>())
+    {
+        transport.disconnect_all(&mut server);
+    }
+    *world.resource_mut::<HostTable>() = HostTable::default();
+}
+
+fn send(server: &mut RenetServer, stats: &mut HostStats, client: ClientId, message: &ToPlayer) {
+    let bytes = encode(message);
+    stats.bytes_out += bytes.len() as u64;
+    if matches!(message, ToPlayer::Snapshot(_)) {
+        stats.snapshots_sent += 1;
+    }
+    server.send_message(client, CHANNEL, bytes);
+}
+
+/// To every player who has a seat.
+fn broadcast(server: &mut RenetServer, host: &mut HostTable, message: &ToPlayer) {
+    let bytes = encode(message);
+    for client in host.clients.iter().filter(|(_, s)| s.is_some()).map(|(c, _)| *c).collect::<Vec<_>>() {
+        host.stats.bytes_out += bytes.len() as u64;
+        if matches!(message, ToPlayer::Snapshot(_)) {
+            host.stats.snapshots_sent += 1;
+        }
+        server.send_message(client, CHANNEL, bytes.clone());
+    }
+}
+
+fn connection_events(event: On<RenetServerEvent>, mut host: ResMut<HostTable>, mut server: ResMut<RenetServer>) {
+    match **event {
+        ServerEvent::ClientConnected { client_id } => {
+            host.clients.insert(client_id, None);
+        }
+        ServerEvent::ClientDisconnected { client_id, reason } => {
+            let Some(seat) = host.clients.remove(&client_id).flatten() else { return };
+            info!("{} left the table ({reason})", host.lobby.name(seat));
+            host.lobby.online[seat] = false;
+            let lobby = ToPlayer::Lobby(host.lobby.clone());
+            broadcast(&mut server, &mut host, &lobby);
+        }
+    }
+}
+
+/// The host player's actions and commands.
+fn host_inputs(
+    mut acts: MessageReader<HostAct>,
+    mut starts: MessageReader<StartTable>,
+    mut stand_ins: MessageReader<StandIn>,
+    mut host: ResMut<HostTable>,
+    mut server: ResMut<RenetServer>,
+    mut applied: MessageWriter<Applied>,
+    mut refused: MessageWriter<HostRefused>,
+) {
+    for StartTable { game, owners } in starts.read() {
+        if host.table.is_some() {
+            refused.write(HostRefused("the game has already started".into()));
+            continue;
+        }
+        let seats = host.lobby.names.len();
+        if owners.len() != game.heroes.len() || owners.iter().any(|&o| o >= seats) {
+            refused.write(HostRefused(format!(
+                "give each of the {} Heroes to one of the {seats} seats",
+                game.heroes.len()
+            )));
+            continue;
+        }
+        let players =
+            Players { names: host.lobby.names.clone(), owners: owners.clone(), curtain: false, companions: Vec::new() };
+        host.table = Some(OnlineTable::new(game.clone(), players));
+        host.lobby.started = true;
+        let lobby = ToPlayer::Lobby(host.lobby.clone());
+        broadcast(&mut server, &mut host, &lobby);
+        let snapshot = ToPlayer::Snapshot(Snapshot::of(host.table.as_ref().expect("just set")));
+        broadcast(&mut server, &mut host, &snapshot);
+    }
+    for &StandIn { seat, by } in stand_ins.read() {
+        let seats = host.lobby.names.len();
+        if seat >= seats || by.is_some_and(|b| b >= seats || b == seat) {
+            refused.write(HostRefused(format!("no such seat to stand in: {seat} by {by:?}")));
+            continue;
+        }
+        if by.is_some() && host.lobby.online[seat] {
+            refused.write(HostRefused(format!("{} is at the table", host.lobby.name(seat))));
+            continue;
+        }
+        host.lobby.stand_ins[seat] = by;
+        let lobby = ToPlayer::Lobby(host.lobby.clone());
+        broadcast(&mut server, &mut host, &lobby);
+    }
+    for HostAct(action) in acts.read() {
+        match take(&mut host, &mut server, 0, action.clone()) {
+            Ok(a) => {
+                applied.write(a);
+            }
+            Err(reason) => {
+                refused.write(HostRefused(reason));
+            }
+        }
+    }
+}
+
+/// Checks, applies and relays `action` for `seat`; the applied action, or why not.
+fn take(host: &mut HostTable, server: &mut RenetServer, seat: usize, action: Action) -> Result<Applied, String> {
+    let started = std::time::Instant::now();
+    if let Err(reason) = host.may_take(seat, &action) {
+        host.stats.refused += 1;
+        return Err(reason);
+    }
+    let table = host.table.as_mut().expect("may_take: the game has started");
+    let events = table.apply(action.clone()).map_err(|e| e.to_string())?;
+    let (seq, checksum) = (table.seq, table.checksum());
+    host.stats.applied += 1;
+    broadcast(server, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum });
+    let took = started.elapsed();
+    host.stats.take_time += took;
+    host.stats.take_time_max = host.stats.take_time_max.max(took);
+    Ok(Applied { seq, seat, action, events })
+}
+
+/// Every player's messages, in the order they came.
+fn receive_from_players(
+    mut host: ResMut<HostTable>,
+    mut server: ResMut<RenetServer>,
+    mut applied: MessageWriter<Applied>,
+) {
+    for client in server.clients_id() {
+        while let Some(bytes) = server.receive_message(client, CHANNEL) {
+            host.stats.bytes_in += bytes.len() as u64;
+            match decode_to_host(&bytes) {
+                Ok(message) => {
+                    if let Some(a) = handle(&mut host, &mut server, client, message) {
+                        applied.write(a);
+                    }
+                }
+                Err(e) => drop_bad(&mut host, &mut server, client, &e),
+            }
+        }
+    }
+}
+
+/// A message that is not one: dropped, logged with its source, and the
+/// sender told (its client shows it), never a crash.
+fn drop_bad(host: &mut HostTable, server: &mut RenetServer, client: ClientId, error: &WireError) {
+    host.stats.dropped += 1;
+    let who = host.seat_of(client).map_or_else(|| format!("connection {client}"), |s| host.lobby.name(s).to_owned());
+    warn!("dropped a message from {who}: {error}");
+    let reply = ToPlayer::Refused { action: None, reason: format!("the host could not read your message: {error}") };
+    send(server, &mut host.stats, client, &reply);
+}
+
+fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, message: ToHost) -> Option<Applied> {
+    let refuse = |host: &mut HostTable, server: &mut RenetServer, action: Option<Action>, reason: String| {
+        host.stats.refused += 1;
+        send(server, &mut host.stats, client, &ToPlayer::Refused { action, reason });
+    };
+    match message {
+        ToHost::Join { name, version } => {
+            // One seat per connection: a second join would leave the first
+            // seat "online" with nobody behind it.
+            if let Some(seat) = host.seat_of(client) {
+                let reason = format!("you already sit at the table as {}", host.lobby.name(seat));
+                refuse(host, server, None, reason);
+                return None;
+            }
+            match seat_for(host, &name, version) {
+                Ok(seat) => {
+                    host.clients.insert(client, Some(seat));
+                    host.lobby.online[seat] = true;
+                    // Back at the table: nobody needs to stand in any more.
+                    host.lobby.stand_ins[seat] = None;
+                    info!("{} sits at seat {seat}", host.lobby.name(seat));
+                    send(server, &mut host.stats, client, &ToPlayer::Welcome { seat });
+                    let lobby = ToPlayer::Lobby(host.lobby.clone());
+                    broadcast(server, host, &lobby);
+                    if let Some(table) = &host.table {
+                        let snapshot = ToPlayer::Snapshot(Snapshot::of(table));
+                        send(server, &mut host.stats, client, &snapshot);
+                    }
+                }
+                Err(reason) => {
+                    warn!("refused a seat to {name:?}: {reason}");
+                    refuse(host, server, None, reason);
+                }
+            }
+            None
+        }
+        ToHost::Act(action) => {
+            let Some(seat) = host.seat_of(client) else {
+                refuse(host, server, Some(action), "join the table first".into());
+                return None;
+            };
+            match take(host, server, seat, action.clone()) {
+                Ok(a) => Some(a),
+                Err(reason) => {
+                    send(server, &mut host.stats, client, &ToPlayer::Refused { action: Some(action), reason });
+                    None
+                }
+            }
+        }
+        ToHost::Resync => {
+            match (&host.table, host.seat_of(client)) {
+                (Some(table), Some(_)) => {
+                    let snapshot = ToPlayer::Snapshot(Snapshot::of(table));
+                    send(server, &mut host.stats, client, &snapshot);
+                }
+                _ => refuse(host, server, None, "there is no game to send yet".into()),
+            }
+            None
+        }
+    }
+}
+
+/// The seat for a player joining as `name`: their own seat back if they
+/// were here before and are away, else a new one while the game has not begun.
+fn seat_for(host: &mut HostTable, name: &str, version: u32) -> Result<usize, String> {
+    if version != PROTOCOL_VERSION {
+        return Err(format!(
+            "the host plays protocol {PROTOCOL_VERSION}, you {version}: use the same version of the game"
+        ));
+    }
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(format!("a name is 1 to {MAX_NAME} letters"));
+    }
+    if let Some(seat) = host.lobby.names.iter().position(|n| n == name) {
+        if host.lobby.online[seat] {
+            return Err(format!("{name} is already at the table: choose another name"));
+        }
+        return Ok(seat);
+    }
+    if host.lobby.started {
+        return Err("the game has started: only its players can rejoin, under their names".into());
+    }
+    if host.lobby.names.len() > MAX_PLAYERS {
+        return Err("the table is full".into());
+    }
+    host.lobby.names.push(name.to_owned());
+    host.lobby.online.push(false);
+    host.lobby.stand_ins.push(None);
+    Ok(host.lobby.names.len() - 1)
+}
+
+impl HostTable {
+    /// The connection of the player at `seat`, if connected (for a host that
+    /// wants to show who is on which address).
+    pub fn connection(&self, seat: usize) -> Option<ClientId> {
+        self.client_of(seat)
+    }
+}

@@ -1,0 +1,41 @@
+//! Online co-op: two or three people play one game from their own machines.
+//!
+//! The host's rules core is the only one that applies actions. A player
+//! sends the `Action`s their seat may make ([`client::SendAction`]); the host
+//! checks the seat (`depths_table::seats::player_may_take`) and the rules
+//! (`Game::check`), applies the action, and sends every player the action
+//! and a checksum of the table after it ([`protocol::ToPlayer::Applied`]).
+//! Each player applies the same action to its own copy and compares; a copy
+//! that differs asks for the host's table and carries on from it. Whatever is
+//! refused comes back with a reason the player's client can show.
+//!
+//! Headless: the plugins need only `MinimalPlugins` (time) — the tests run a
+//! host and two players in one process on 127.0.0.1.
+//!
+//! - [`protocol`]: the messages and their encoding, with size limits.
+//! - [`table`]: the state each copy keeps and its checksum.
+//! - [`transport`]: the UDP connection (renet + netcode).
+//! - [`host`]: [`host::HostPlugin`], seats, checking and relaying.
+//! - [`client`]: [`client::ClientPlugin`], a player's copy of the table.
+//! - [`join_code`]: a short code for the host's address, to read out.
+
+pub mod client;
+pub mod host;
+pub mod join_code;
+pub mod protocol;
+pub mod table;
+pub mod transport;
+
+use bevy::ecs::schedule::SystemSet;
+
+/// The host's and the client's systems in `Update` (receiving, checking,
+/// applying, sending): a game's systems that react to `Applied` or
+/// `RemoteApplied` in the same frame run after this.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NetSystems;
+
+pub use client::{ClientPlugin, RemoteTable, SendAction};
+pub use host::{HostPlugin, HostTable};
+pub use protocol::Lobby;
+pub use table::OnlineTable;
+pub use transport::NetError;

@@ -1,0 +1,79 @@
+//! The state every copy of an online game keeps — the host's, which is the
+//! truth, and each player's — and the one way it moves on, so the copies
+//! cannot drift apart by running different code.
+
+use depths_rules::{Action, Event, Game, RuleError};
+use depths_table::seats::{Players, Turn, after_events};
+
+/// A game at an online table: the rules state, the seats' Heroes, whose
+/// Exploring turn it is, and how many actions were applied since the start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnlineTable {
+    pub game: Game,
+    pub players: Players,
+    pub turn: Turn,
+    pub seq: u64,
+}
+
+impl OnlineTable {
+    pub fn new(game: Game, players: Players) -> OnlineTable {
+        OnlineTable { game, players, turn: Turn::default(), seq: 0 }
+    }
+
+    /// Applies `action` to the rules and moves the turn on, exactly as the
+    /// hot-seat table does.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, RuleError> {
+        let events = self.game.apply(action)?;
+        after_events(&self.game, &self.players, &mut self.turn, &events);
+        self.seq += 1;
+        Ok(events)
+    }
+
+    /// A stable 64-bit digest of the game and the turn: FNV-1a over their
+    /// JSON. The JSON is deterministic (the map's only HashMap is derived data
+    /// and not saved), and FNV is fixed by definition, unlike std's hasher,
+    /// so a host and a player on different builds agree.
+    pub fn checksum(&self) -> u64 {
+        let mut hash = Fnv::default();
+        hash.write(self.game.save_json().as_bytes());
+        hash.write(serde_json::to_string(&self.turn).expect("a turn serializes").as_bytes());
+        hash.0
+    }
+}
+
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use depths_rules::{Content, GameOptions};
+
+    use super::*;
+
+    #[test]
+    fn the_checksum_follows_the_state_and_only_the_state() {
+        let game = Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap();
+        let a = OnlineTable::new(game, Players::default());
+        let mut b = OnlineTable::new(Game::load_json(&a.game.save_json()).unwrap(), Players::default());
+        assert_eq!(a.checksum(), b.checksum(), "a loaded copy hashes the same");
+        b.apply(Action::DrawTile).unwrap();
+        assert_ne!(a.checksum(), b.checksum(), "a move changes it");
+        let mut c = a.clone();
+        c.apply(Action::DrawTile).unwrap();
+        assert_eq!(b.checksum(), c.checksum(), "the same move on two copies agrees");
+    }
+}

@@ -1,0 +1,130 @@
+//! Opening the connection: renet's reliable ordered channel each way over
+//! UDP, with netcode's connection handshake and timeouts.
+
+use std::{
+    net::{SocketAddr, UdpSocket},
+    sync::atomic::{AtomicU64, Ordering},
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+
+use bevy_renet::{
+    RenetClient, RenetServer,
+    netcode::{
+        ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication, ServerConfig,
+    },
+    renet::{ChannelConfig, ConnectionConfig, SendType},
+};
+
+use crate::protocol::{MAX_FROM_HOST, MAX_FROM_PLAYER};
+
+/// Netcode's protocol id: this game and this protocol version, so a
+/// stranger's netcode program (or an older build) is not let in.
+pub const PROTOCOL_ID: u64 = 0x4644_4550_5448_0000 | crate::protocol::PROTOCOL_VERSION as u64;
+
+/// The one channel each way (everything is reliable and in order: an action
+/// lost or reordered would fork the game).
+pub const CHANNEL: u8 = 0;
+
+/// The host's seats besides its own: two or three people play.
+pub const MAX_PLAYERS: usize = 2;
+
+/// Why a connection could not be opened.
+#[derive(Debug)]
+pub enum NetError {
+    Bind { addr: SocketAddr, error: std::io::Error },
+    Netcode(String),
+}
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetError::Bind { addr, error } => write!(f, "cannot open {addr}: {error}"),
+            NetError::Netcode(why) => write!(f, "cannot start the connection: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+fn connection_config() -> ConnectionConfig {
+    let channel = |max_memory_usage_bytes| {
+        vec![ChannelConfig {
+            channel_id: CHANNEL,
+            // Room for a few whole-table messages in flight.
+            max_memory_usage_bytes,
+            send_type: SendType::ReliableOrdered { resend_time: Duration::from_millis(200) },
+        }]
+    };
+    ConnectionConfig {
+        server_channels_config: channel(4 * MAX_FROM_HOST),
+        client_channels_config: channel(8 * MAX_FROM_PLAYER),
+        ..Default::default()
+    }
+}
+
+fn now() -> Duration {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default()
+}
+
+/// The host's side, listening on `bind` (port 0: any free port). `public`
+/// are the addresses players dial (netcode only admits those); empty means
+/// the bound address. Returns the bound address.
+pub fn host_transport(
+    bind: SocketAddr,
+    public: &[SocketAddr],
+) -> Result<(RenetServer, NetcodeServerTransport, SocketAddr), NetError> {
+    let socket = UdpSocket::bind(bind).map_err(|error| NetError::Bind { addr: bind, error })?;
+    let bound = socket.local_addr().map_err(|error| NetError::Bind { addr: bind, error })?;
+    let mut public_addresses: Vec<SocketAddr> = public.to_vec();
+    if public_addresses.is_empty() || !bound.ip().is_unspecified() {
+        public_addresses.push(bound);
+    }
+    let config = ServerConfig {
+        current_time: now(),
+        // More connections than seats: a player turned away (table full,
+        // name taken) is told why by the host, not cut off by netcode.
+        max_clients: MAX_PLAYERS + 4,
+        protocol_id: PROTOCOL_ID,
+        public_addresses,
+        // Players meet through an address or a join code, with no matchmaking
+        // server to sign tokens; netcode still encrypts nothing then, which
+        // the README says.
+        authentication: ServerAuthentication::Unsecure,
+    };
+    let transport = NetcodeServerTransport::new(config, socket).map_err(|e| NetError::Bind { addr: bind, error: e })?;
+    Ok((RenetServer::new(connection_config()), transport, bound))
+}
+
+/// A player's side, dialing `server`.
+pub fn client_transport(server: SocketAddr) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
+    let local: SocketAddr = if server.is_ipv4() { "0.0.0.0:0" } else { "[::]:0" }.parse().expect("literal address");
+    let socket = UdpSocket::bind(local).map_err(|error| NetError::Bind { addr: local, error })?;
+    let authentication = ClientAuthentication::Unsecure {
+        client_id: client_id(),
+        protocol_id: PROTOCOL_ID,
+        server_addr: server,
+        user_data: None,
+    };
+    let transport =
+        NetcodeClientTransport::new(now(), authentication, socket).map_err(|e| NetError::Netcode(e.to_string()))?;
+    Ok((RenetClient::new(connection_config()), transport))
+}
+
+/// This machine's address on its local network, for players to dial (the
+/// address the system would send from; nothing is sent). `None` offline.
+pub fn lan_address() -> Option<std::net::IpAddr> {
+    let probe = UdpSocket::bind("0.0.0.0:0").ok()?;
+    // A documentation-only address (TEST-NET-1): routing is looked up, no packet leaves.
+    probe.connect("192.0.2.1:9").ok()?;
+    probe.local_addr().ok().map(|a| a.ip()).filter(|ip| !ip.is_unspecified())
+}
+
+/// Netcode needs each connection's id to differ: the clock's nanoseconds, the
+/// process and a counter (two players joining in the same instant differ).
+fn client_id() -> u64 {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = now().as_nanos() as u64;
+    nanos
+        ^ (u64::from(std::process::id()) << 40)
+        ^ COUNT.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}

@@ -1,0 +1,162 @@
+//! A host and players in one process, each its own headless Bevy app, talking
+//! over UDP on 127.0.0.1 (each host on a free port of its own, so tests run
+//! in parallel).
+
+#![allow(dead_code)]
+
+use std::{
+    net::SocketAddr,
+    time::{Duration, Instant},
+};
+
+use bevy::prelude::*;
+use depths_net::{
+    ClientPlugin, HostPlugin, HostTable, OnlineTable, RemoteTable, SendAction,
+    client::{self, Link},
+    host::{self, HostAct, StartTable},
+};
+use depths_rules::{Action, Content, Game, GameOptions};
+use depths_sim::{Bot, HeuristicBot};
+use depths_table::seats::{heroes_to_act, player_may_take};
+
+pub fn host_app(name: &str) -> (App, SocketAddr) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, HostPlugin));
+    let addr = host::open(app.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], name).expect("host on loopback");
+    (app, addr)
+}
+
+pub fn player_app(addr: SocketAddr, name: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, ClientPlugin));
+    client::join(app.world_mut(), addr, name).expect("dial loopback");
+    app
+}
+
+/// A host (seat 0) and its players, updated together.
+pub struct Net {
+    pub host: App,
+    pub addr: SocketAddr,
+    pub players: Vec<App>,
+    /// The least time a round of updates takes (a real app's frame), if any;
+    /// the tests run flat out.
+    pub pace: Option<Duration>,
+}
+
+impl Net {
+    /// A host called `names[0]` and one seated player for each other name.
+    pub fn seated(names: &[&str]) -> Net {
+        let (host, addr) = host_app(names[0]);
+        let mut net = Net { host, addr, players: Vec::new(), pace: None };
+        for (i, name) in names.iter().enumerate().skip(1) {
+            net.players.push(player_app(addr, name));
+            assert!(
+                net.pump(|n| n.remote(i - 1).seat == Some(i) && n.host_table().lobby.online.len() == i + 1),
+                "{name} gets seat {i}"
+            );
+        }
+        net
+    }
+
+    /// Updates every app until `done` holds; false after 10 s (generous for
+    /// CI's two busy cores; loopback answers in microseconds).
+    pub fn pump(&mut self, mut done: impl FnMut(&Net) -> bool) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if done(self) {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            let round = Instant::now();
+            self.host.update();
+            for p in &mut self.players {
+                p.update();
+            }
+            // Let renet's clock move on between rounds (handshake, resends).
+            let least = self.pace.unwrap_or(Duration::from_micros(200));
+            std::thread::sleep(least.saturating_sub(round.elapsed()));
+        }
+    }
+
+    pub fn host_table(&self) -> &HostTable {
+        self.host.world().resource::<HostTable>()
+    }
+
+    pub fn table(&self) -> &OnlineTable {
+        self.host_table().table.as_ref().expect("the game has started")
+    }
+
+    pub fn remote(&self, player: usize) -> &RemoteTable {
+        self.players[player].world().resource::<RemoteTable>()
+    }
+
+    pub fn remote_mut(&mut self, player: usize) -> Mut<'_, RemoteTable> {
+        self.players[player].world_mut().resource_mut::<RemoteTable>()
+    }
+
+    /// Starts `heroes`, Hero i played by seat `owners[i]`, and waits for every
+    /// player to hold the same table.
+    pub fn start(&mut self, heroes: &[&str], owners: &[usize], seed: u64) {
+        let game = Game::new(GameOptions::standard(heroes, seed), Content::builtin().unwrap()).unwrap();
+        self.host.world_mut().write_message(StartTable { game, owners: owners.to_vec() });
+        assert!(self.pump(|n| n.all_in_step()), "every player gets the starting table");
+    }
+
+    /// Every seated player's copy is the host's: same game, turn and count.
+    pub fn all_in_step(&self) -> bool {
+        let Some(truth) = self.host_table().table.as_ref() else { return false };
+        (0..self.players.len()).all(|p| {
+            let r = self.remote(p);
+            matches!(r.link, Link::Lost(_)) || (r.in_sync() && r.table.as_ref() == Some(truth))
+        })
+    }
+
+    /// Seat `seat` asks for `action`: the host player directly, a remote one over the network.
+    pub fn act(&mut self, seat: usize, action: Action) {
+        if seat == 0 {
+            self.host.world_mut().write_message(HostAct(action));
+        } else {
+            self.players[seat - 1].world_mut().write_message(SendAction(action));
+        }
+    }
+}
+
+/// The careful bot's next move at this table, and the seat it belongs to.
+/// When several seats' Heroes may act in a Combat step, the seats take turns
+/// (by `round`), so every player sends moves; each seat only ever moves for
+/// its own Heroes or on its own turn.
+pub fn next_move(t: &OnlineTable, round: usize) -> (usize, Action) {
+    let g = &t.game;
+    let heroes = heroes_to_act(g);
+    for k in 0..heroes.len() {
+        let h = heroes[(k + round) % heroes.len()];
+        let seat = t.players.owner(h);
+        if let Some(a) = HeuristicBot.choose_for(g, h)
+            && player_may_take(g, &t.players, &t.turn, seat, &a).is_ok()
+        {
+            return (seat, a);
+        }
+    }
+    let a = HeuristicBot.choose(g);
+    let seat = (0..t.players.count())
+        .find(|&s| player_may_take(g, &t.players, &t.turn, s, &a).is_ok())
+        .unwrap_or_else(|| panic!("no seat may take {a:?} in {:?}", g.phase()));
+    (seat, a)
+}
+
+/// Plays one move by its seat and waits until every player has applied it;
+/// asserts every copy equals the host's.
+pub fn play_one(net: &mut Net, round: usize) {
+    let before = net.table().seq;
+    let (seat, action) = next_move(net.table(), round);
+    net.act(seat, action.clone());
+    let ok = net.pump(|n| n.table().seq > before && n.all_in_step());
+    assert!(
+        ok,
+        "after {action:?} by seat {seat} (action {}), every copy equals the host's; host refused: {:?}",
+        before + 1,
+        (0..net.players.len()).map(|p| net.remote(p).refusal.clone()).collect::<Vec<_>>()
+    );
+}

@@ -1,0 +1,204 @@
+//! Online co-op end to end: a host and two players, each a headless Bevy app
+//! in this process, over UDP on 127.0.0.1.
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_renet::RenetClient;
+use depths_net::{
+    client::{self, Link},
+    host::{HostRefused, StandIn},
+    protocol::MAX_FROM_PLAYER,
+    transport::CHANNEL,
+};
+use depths_rules::{Action, GameRng, Phase};
+
+use common::{Net, next_move, play_one, player_app};
+
+const HEROES: [&str; 3] = ["bren", "sil", "ava"];
+
+/// Proves: a whole game played by three people (host Ann, players Bo and
+/// Cy, one Hero each, every move the careful bot's for the seat that owns
+/// it) ends, and after every single action each player's copy (game, turn,
+/// count) equals the host's.
+#[test]
+fn three_players_finish_a_game_and_every_copy_equals_the_hosts_after_every_action() {
+    let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
+    net.start(&HEROES, &[0, 1, 2], 11);
+    let mut by_seat = [0usize; 3];
+    let mut round = 0;
+    while !net.table().game.is_over() {
+        by_seat[next_move(net.table(), round).0] += 1;
+        play_one(&mut net, round);
+        round += 1;
+        assert!(round < 20_000, "the game ends");
+    }
+    assert!(by_seat.iter().all(|&n| n > 0), "every seat played moves: {by_seat:?}");
+    assert_eq!(net.host_table().stats.applied, round as u64);
+    assert_eq!(net.host_table().stats.refused, 0, "the bot's moves were all its seat's to make");
+    for p in 0..2 {
+        assert_eq!(net.remote(p).stats.resyncs, 0, "no copy ever drifted");
+        assert_eq!(net.remote(p).table.as_ref().unwrap().game, net.table().game);
+    }
+}
+
+/// Proves: a move for another seat's Hero, a shared choice out of turn, a
+/// move the rules forbid, garbage bytes and an oversized message are each
+/// refused with a reason the sender sees, the host keeps running, and no
+/// copy of the game changes.
+#[test]
+fn wrong_seat_illegal_and_garbage_messages_are_refused_and_change_nothing() {
+    let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
+    net.start(&HEROES, &[0, 1, 2], 5);
+    let before = net.table().clone();
+    let refusal = |net: &mut Net, send: &dyn Fn(&mut App)| -> String {
+        net.remote_mut(0).refusal = None;
+        send(&mut net.players[0]);
+        assert!(net.pump(|n| n.remote(0).refusal.is_some()), "Bo hears back");
+        net.remote(0).refusal.clone().unwrap()
+    };
+    let send = |action: Action| {
+        move |app: &mut App| {
+            app.world_mut().write_message(depths_net::SendAction(action.clone()));
+        }
+    };
+    assert_eq!(refusal(&mut net, &send(Action::Unequip { hero: 2, item: 0 })), "Ava is Cy's Hero");
+    assert_eq!(refusal(&mut net, &send(Action::DrawTile)), "it is Ann's turn");
+    let illegal = refusal(&mut net, &send(Action::Unequip { hero: 1, item: 9 }));
+    assert!(!illegal.is_empty() && !illegal.contains("turn"), "the rules' reason: {illegal}");
+    let garbage = refusal(&mut net, &|app: &mut App| {
+        app.world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, b"\x00\xffnot json".to_vec());
+    });
+    assert!(garbage.starts_with("the host could not read your message"), "{garbage}");
+    let huge = refusal(&mut net, &|app: &mut App| {
+        app.world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, vec![b'['; MAX_FROM_PLAYER + 1]);
+    });
+    assert!(huge.contains("over the limit"), "{huge}");
+
+    let stats = net.host_table().stats;
+    assert_eq!((stats.refused, stats.dropped, stats.applied), (3, 2, 0));
+    assert_eq!(net.table(), &before, "the host's table did not move");
+    assert!(net.all_in_step(), "nor did any copy");
+    assert_eq!(net.remote(0).link, Link::Seated, "Bo is still at the table");
+
+    // The host's own move for Bo's Hero is refused too.
+    net.host.world_mut().write_message(depths_net::host::HostAct(Action::Unequip { hero: 1, item: 0 }));
+    net.host.update();
+    let refused: Vec<String> =
+        net.host.world_mut().resource_mut::<Messages<HostRefused>>().drain().map(|r| r.0).collect();
+    assert_eq!(refused, vec!["Sil is Bo's Hero".to_owned()]);
+
+    // And a well-formed move of Ann's still goes through afterwards.
+    play_one(&mut net, 0);
+    assert_eq!(net.table().seq, 1);
+}
+
+/// Proves: a player who drops mid-Combat pauses the table (the host refuses
+/// moves and every client can show whom it waits for), rejoins under the
+/// same name from a fresh client, is handed the current table, and the game
+/// then plays to its end with every copy equal to the host's.
+#[test]
+fn a_player_who_drops_mid_combat_pauses_the_table_rejoins_and_the_game_completes() {
+    let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
+    net.start(&HEROES, &[0, 1, 2], 11);
+    let mut round = 0;
+    while !matches!(net.table().game.phase(), Phase::Combat { .. }) {
+        play_one(&mut net, round);
+        round += 1;
+        assert!(!net.table().game.is_over(), "a Combat comes before the end");
+    }
+    // A move into the fight, so the rejoin is really mid-Combat.
+    play_one(&mut net, round);
+    round += 1;
+
+    client::leave(net.players[0].world_mut());
+    assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![1]), "the host sees Bo go");
+    assert!(net.pump(|n| n.remote(1).waiting_for() == vec![1]), "Cy's client can show 'waiting for Bo'");
+    let seq = net.table().seq;
+    net.act(2, next_move(net.table(), round).1);
+    assert!(net.pump(|n| n.remote(1).refusal.is_some()));
+    assert_eq!(net.remote(1).refusal.as_deref(), Some("the table waits for Bo to come back"));
+    assert_eq!(net.table().seq, seq, "nothing is played while the table waits");
+
+    net.players[0] = player_app(net.addr, "Bo");
+    assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo is back at seat 1, in step");
+    assert!(matches!(net.remote(0).table.as_ref().unwrap().game.phase(), Phase::Combat { .. }));
+    assert!(net.host_table().lobby.waiting_for().is_empty());
+
+    while !net.table().game.is_over() {
+        play_one(&mut net, round);
+        round += 1;
+        assert!(round < 20_000, "the game ends");
+    }
+    assert!(net.all_in_step());
+}
+
+/// Proves: while a player is away the host may stand in for them (their
+/// Heroes and turns), and the seat goes back to the player on their return.
+#[test]
+fn the_host_stands_in_for_an_away_player_until_they_return() {
+    let mut net = Net::seated(&["Ann", "Bo"]);
+    net.start(&["bren", "sil"], &[1, 1], 2);
+    client::leave(net.players[0].world_mut());
+    assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![1]));
+    net.host.world_mut().write_message(StandIn { seat: 1, by: Some(0) });
+    assert!(net.pump(|n| n.host_table().lobby.waiting_for().is_empty()));
+    // Bo's turns and Bo's Heroes: the host plays them now, beside its own.
+    let mut for_bo = 0;
+    for round in 0..12 {
+        let (seat, action) = next_move(net.table(), round);
+        for_bo += usize::from(seat == 1);
+        net.host.world_mut().write_message(depths_net::host::HostAct(action));
+        let seq = net.table().seq;
+        assert!(net.pump(|n| n.table().seq == seq + 1), "the host's move for seat {seat} is applied");
+    }
+    assert!(for_bo > 0, "some of those moves were Bo's");
+    net.players[0] = player_app(net.addr, "Bo");
+    assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()));
+    assert_eq!(net.host_table().lobby.stand_in(1), None, "Bo plays again");
+}
+
+/// Proves: a copy that differs from the host's (here, its random generator
+/// tampered with) is found out by the next action's checksum, asks for the
+/// host's table, and is equal to it again.
+#[test]
+fn a_copy_that_drifts_resynchronises_from_the_host() {
+    let mut net = Net::seated(&["Ann", "Bo"]);
+    net.start(&["bren", "sil"], &[0, 1], 4);
+    net.remote_mut(0).table.as_mut().unwrap().game.rng = GameRng::from_seed(999);
+    assert!(!net.all_in_step());
+    play_one(&mut net, 0);
+    assert_eq!(net.remote(0).stats.resyncs, 1, "one resync");
+    assert_eq!(net.host_table().stats.snapshots_sent, 2, "the start, and the resync");
+}
+
+/// Proves: the door is kept: a fourth person, a name already at the table,
+/// a seated player asking for a second seat, and a newcomer after the start
+/// are each refused a seat with a reason.
+#[test]
+fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
+    let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
+    let reason_for = |net: &mut Net, name: &str| -> String {
+        net.players.push(player_app(net.addr, name));
+        let last = net.players.len() - 1;
+        assert!(net.pump(|n| matches!(n.remote(last).link, Link::Lost(_))), "{name} is turned away");
+        let r = net.remote(last).refusal.clone().unwrap_or_else(|| panic!("{:?}", net.remote(last).link));
+        net.players.pop();
+        r
+    };
+    assert_eq!(reason_for(&mut net, "Di"), "the table is full");
+    assert_eq!(reason_for(&mut net, "Bo"), "Bo is already at the table: choose another name");
+    // A seated player asking for a second seat.
+    let join = depths_net::protocol::encode(&depths_net::protocol::ToHost::Join {
+        name: "Zed".into(),
+        version: depths_net::protocol::PROTOCOL_VERSION,
+    });
+    net.players[0].world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, join);
+    assert!(net.pump(|n| n.remote(0).refusal.is_some()));
+    assert_eq!(net.remote(0).refusal.as_deref(), Some("you already sit at the table as Bo"));
+    assert_eq!(net.host_table().lobby.names.len(), 3, "no seat for Zed");
+    net.start(&HEROES, &[0, 1, 2], 1);
+    client::leave(net.players[1].world_mut());
+    assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![2]));
+    assert_eq!(reason_for(&mut net, "Eve"), "the game has started: only its players can rejoin, under their names");
+}

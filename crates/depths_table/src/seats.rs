@@ -1,0 +1,375 @@
+//! Who sits at the table and who may act: the players, the seats that take
+//! Exploring turns, the turn itself, and which Heroes the game waits for.
+//!
+//! Who must act is worked out from the rules' [`Game::phase`]: in a Combat
+//! step every Hero with something left to do may act, in any order ("All
+//! Heroes perform each Step simultaneously"), so every player owning one of
+//! them may act. A Hero's own decision (an Item, an Ability, cards to remove)
+//! belongs to that Hero's owner, and everything else to the seat whose turn
+//! it is to explore. Exploring turns rotate here (the rules core has no
+//! players): a turn is one tile drawn and placed, or an Encounter, and passes
+//! on once the table is quiet again (Exploring with no decision and no tile in
+//! hand). With Companions at the table the turns go round the seats: each
+//! player who plays a Hero themselves, then each Companion.
+//!
+//! The hot-seat client and online play both use this one copy, so a table
+//! played over the network follows exactly the same turns.
+
+use depths_rules::{Action, Decision, Event, Game, Phase};
+use serde::{Deserialize, Serialize};
+
+/// The players at the table, chosen on the setup screen (or in the online lobby).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bevy", derive(bevy_ecs::resource::Resource))]
+pub struct Players {
+    /// 1–3 names.
+    pub names: Vec<String>,
+    /// Per Hero (in the game's Hero order): the index of the player who owns it.
+    pub owners: Vec<usize>,
+    /// Show a "pass to …" screen between players.
+    pub curtain: bool,
+    /// Per Hero (in the game's Hero order): a Companion plays it for its
+    /// owner (the client's `companions.rs`). Saves from before Companions have none.
+    #[serde(default)]
+    pub companions: Vec<bool>,
+}
+
+impl Default for Players {
+    /// One player who plays every Hero, no curtain.
+    fn default() -> Self {
+        Players { names: vec!["Player 1".into()], owners: Vec::new(), curtain: false, companions: Vec::new() }
+    }
+}
+
+impl Players {
+    /// The player who owns Hero `hero` (the first player if it was not assigned).
+    pub fn owner(&self, hero: u8) -> usize {
+        self.owners.get(usize::from(hero)).copied().filter(|p| *p < self.names.len()).unwrap_or(0)
+    }
+
+    pub fn name(&self, player: usize) -> &str {
+        self.names.get(player).map_or("Player 1", String::as_str)
+    }
+
+    pub fn count(&self) -> usize {
+        self.names.len().max(1)
+    }
+
+    /// Whether a Companion plays Hero `hero`.
+    pub fn is_companion(&self, hero: u8) -> bool {
+        self.companions.get(usize::from(hero)).copied().unwrap_or(false)
+    }
+
+    /// Seats or unseats a Companion for Hero `hero` (of `heroes`).
+    pub fn set_companion(&mut self, hero: u8, on: bool, heroes: usize) {
+        if self.companions.len() < heroes {
+            self.companions.resize(heroes, false);
+        }
+        if let Some(c) = self.companions.get_mut(usize::from(hero)) {
+            *c = on;
+        }
+    }
+
+    /// The seats that take Exploring turns, in turn order, in a game of
+    /// `heroes` Heroes: each player who plays a Hero themselves, then each
+    /// Companion. Without Companions, every player.
+    pub fn seats(&self, heroes: usize) -> Vec<Seat> {
+        let heroes = heroes as u8;
+        if !(0..heroes).any(|h| self.is_companion(h)) {
+            return (0..self.count()).map(Seat::Player).collect();
+        }
+        let mut seats: Vec<Seat> = (0..self.count())
+            .filter(|&p| (0..heroes).any(|h| self.owner(h) == p && !self.is_companion(h)))
+            .map(Seat::Player)
+            .collect();
+        seats.extend((0..heroes).filter(|&h| self.is_companion(h)).map(Seat::Companion));
+        seats
+    }
+}
+
+/// Who takes an Exploring turn: a player, or the Companion playing a Hero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Seat {
+    Player(usize),
+    Companion(u8),
+}
+
+/// The client-side turn: whose turn it is to explore and who has seen the table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The player whose turn it is to draw a tile (or Encounter).
+    pub player: usize,
+    /// The turn's tile was placed or an Encounter chosen: the next player
+    /// takes over once the table is quiet.
+    pub over: bool,
+    /// The player the hidden information was last shown to (curtain lifted).
+    pub shown_to: Option<usize>,
+    /// In a Combat step, the player the table was passed to before the one
+    /// at it had finished (until they lift the curtain).
+    #[serde(default)]
+    pub pass_to: Option<usize>,
+    /// The player who acted has handed the table on: the curtain is down
+    /// until the next player lifts it.
+    #[serde(default)]
+    pub handing_over: bool,
+    /// The Exploring turn is this Companion's (its Hero's index); `player`
+    /// is then the Hero's owner.
+    #[serde(default)]
+    pub companion: Option<u8>,
+}
+
+impl Turn {
+    /// The seat whose Exploring turn it is.
+    pub fn seat(&self) -> Seat {
+        self.companion.map_or(Seat::Player(self.player), Seat::Companion)
+    }
+
+    /// Gives the Exploring turn to `seat`.
+    pub fn set_seat(&mut self, seat: Seat, players: &Players) {
+        match seat {
+            Seat::Player(p) => {
+                self.player = p;
+                self.companion = None;
+            }
+            Seat::Companion(h) => {
+                self.player = players.owner(h);
+                self.companion = Some(h);
+            }
+        }
+    }
+}
+
+/// Who must act now: a player, and the Hero they act for if one is named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Acting {
+    pub player: usize,
+    pub hero: Option<u8>,
+}
+
+/// The Heroes whose own choice the game waits for, in Hero order: in a Combat
+/// step every Hero who still has something to do (any of them may act next);
+/// outside Combat the Hero a decision names, if any.
+pub fn heroes_to_act(game: &Game) -> Vec<u8> {
+    let phase = game.phase();
+    if let Phase::Combat { .. } = phase {
+        return game.combat().map_or_else(Vec::new, |c| c.heroes_to_act());
+    }
+    match phase.decision() {
+        Some(
+            Decision::ChooseItem { hero }
+            | Decision::RemoveCards { hero, .. }
+            | Decision::ChooseAbility { hero }
+            | Decision::ChooseAbilityDraw { hero },
+        ) => vec![hero],
+        _ => Vec::new(),
+    }
+}
+
+/// The Hero a Combat action is taken for (the players' joint choices, such
+/// as assigning Monsters or who avoids Return Damage, name none).
+pub fn action_hero(action: &Action) -> Option<u8> {
+    match action {
+        Action::PlayCard { hero, .. }
+        | Action::PlaceMonsterCard { hero, .. }
+        | Action::ActivateAbility { hero, .. }
+        | Action::ChoosePair { hero, .. }
+        | Action::EndTurn { hero }
+        | Action::AssignDamage { hero, .. } => Some(*hero),
+        _ => None,
+    }
+}
+
+/// Who must act in `game` with these players and this turn. When several
+/// Heroes may act, the player the table was passed to, else the player at
+/// the table, else the player whose turn it is keeps it while one of their
+/// Heroes may act; otherwise the owner of the first Hero to act.
+pub fn acting(game: &Game, players: &Players, turn: &Turn) -> Acting {
+    // A Companion needs nobody at the table: its Heroes are left out, and
+    // its turn stays with the player at the table.
+    let heroes = players_heroes_to_act(game, players);
+    let Some(&first) = heroes.first() else {
+        let companions_only = turn.companion.is_some() || !heroes_to_act(game).is_empty();
+        let player = if companions_only { turn.shown_to.unwrap_or(turn.player) } else { turn.player };
+        return Acting { player: player.min(players.count() - 1), hero: None };
+    };
+    [turn.pass_to, turn.shown_to, Some(turn.player)]
+        .into_iter()
+        .flatten()
+        .find_map(|p| heroes.iter().find(|&&h| players.owner(h) == p).map(|&h| Acting { player: p, hero: Some(h) }))
+        .unwrap_or(Acting { player: players.owner(first), hero: Some(first) })
+}
+
+/// Every player who may act now with the Heroes they act for, the player
+/// [`acting`] names first; empty when no Hero is named (the turn's player acts).
+pub fn players_to_act(game: &Game, players: &Players, turn: &Turn) -> Vec<(usize, Vec<u8>)> {
+    let heroes = players_heroes_to_act(game, players);
+    if heroes.is_empty() {
+        return Vec::new();
+    }
+    let first = acting(game, players, turn).player;
+    let mut order: Vec<usize> = vec![first];
+    for &h in &heroes {
+        let p = players.owner(h);
+        if !order.contains(&p) {
+            order.push(p);
+        }
+    }
+    order.into_iter().map(|p| (p, heroes.iter().copied().filter(|&h| players.owner(h) == p).collect())).collect()
+}
+
+/// The Heroes to act ([`heroes_to_act`]) that players play, not Companions.
+pub fn players_heroes_to_act(game: &Game, players: &Players) -> Vec<u8> {
+    heroes_to_act(game).into_iter().filter(|&h| !players.is_companion(h)).collect()
+}
+
+/// Nothing is going on: Exploring, no decision, no tile in hand.
+pub fn quiet(game: &Game) -> bool {
+    matches!(game.phase(), Phase::Exploring { tile_in_hand: false, decision: None })
+}
+
+/// Moves the turn on after `events` were applied.
+pub fn after_events(game: &Game, players: &Players, turn: &mut Turn, events: &[Event]) {
+    if events.iter().any(|e| {
+        matches!(
+            e,
+            Event::TilePlaced { .. }
+                | Event::TileSetAside { .. }
+                | Event::ElementEncountered { .. }
+                | Event::LegendaryLocationEncountered { .. }
+        )
+    }) {
+        turn.over = true;
+    }
+    if turn.over && quiet(game) {
+        turn.over = false;
+        let seats = players.seats(game.heroes.len());
+        let next = seats.iter().position(|s| *s == turn.seat()).map_or(0, |i| (i + 1) % seats.len());
+        turn.set_seat(seats[next], players);
+    }
+}
+
+/// The Hero an action is made for: a Combat action's Hero, an Item's owner,
+/// an Ability bought for a Hero. `None` for the table's shared actions.
+pub fn seat_hero(action: &Action) -> Option<u8> {
+    match action {
+        Action::Equip { hero, .. } | Action::Unequip { hero, .. } => Some(*hero),
+        a => action_hero(a),
+    }
+}
+
+/// The Hero a decision outside Combat names (an Item to choose, cards to
+/// remove, an Ability to take): its answers belong to that Hero's seat.
+pub fn decision_hero(game: &Game) -> Option<u8> {
+    if matches!(game.phase(), Phase::Combat { .. }) {
+        return None;
+    }
+    match game.phase().decision() {
+        Some(
+            Decision::ChooseItem { hero }
+            | Decision::RemoveCards { hero, .. }
+            | Decision::ChooseAbility { hero }
+            | Decision::ChooseAbilityDraw { hero },
+        ) => Some(hero),
+        _ => None,
+    }
+}
+
+/// The Companion whose turn it is to explore (and to make the table's shared
+/// choices): a Companion's seat, or a player all of whose Heroes are Companions.
+pub fn turn_companion(game: &Game, players: &Players, turn: &Turn) -> Option<u8> {
+    let heroes = game.heroes.len() as u8;
+    match turn.seat() {
+        Seat::Companion(h) => players.is_companion(h).then_some(h),
+        Seat::Player(p) => {
+            let own: Vec<u8> = (0..heroes).filter(|&h| players.owner(h) == p).collect();
+            (!own.is_empty() && own.iter().all(|&h| players.is_companion(h))).then(|| own[0])
+        }
+    }
+}
+
+/// Whether `player` may take `action` now as far as the seats go (the rules'
+/// own check is [`Game::check`]): an action for a Hero only by that Hero's
+/// owner and not while a Companion plays it; the answer to a Hero's decision
+/// only by its owner; the table's shared choices (a tile, an Encounter, the
+/// joint Combat choices) only on that player's own Exploring turn. The error
+/// is a sentence for the player.
+pub fn player_may_take(
+    game: &Game,
+    players: &Players,
+    turn: &Turn,
+    player: usize,
+    action: &Action,
+) -> Result<(), String> {
+    let name = |h: u8| game.heroes.get(usize::from(h)).map_or_else(|| format!("Hero {h}"), |x| x.name().to_owned());
+    let hero = seat_hero(action).or_else(|| decision_hero(game));
+    if let Some(h) = hero {
+        if usize::from(h) >= game.heroes.len() {
+            return Err(format!("there is no Hero {h} at this table"));
+        }
+        if players.is_companion(h) {
+            return Err(format!("a Companion plays {}", name(h)));
+        }
+        if players.owner(h) != player {
+            return Err(format!("{} is {}'s Hero", name(h), players.name(players.owner(h))));
+        }
+        return Ok(());
+    }
+    if turn_companion(game, players, turn).is_some() {
+        return Err("it is a Companion's turn".to_owned());
+    }
+    if turn.seat() != Seat::Player(player) {
+        return Err(format!("it is {}'s turn", players.name(turn.player)));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use depths_rules::{Content, GameOptions};
+
+    use super::*;
+
+    /// Ann plays Bren; Bo plays Sil and Ava. Ann explores first.
+    fn table() -> (Game, Players, Turn) {
+        let game = Game::new(GameOptions::standard(&["bren", "sil", "ava"], 7), Content::builtin().unwrap()).unwrap();
+        let players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1, 1], ..Players::default() };
+        (game, players, Turn::default())
+    }
+
+    #[test]
+    fn the_shared_choices_belong_to_the_seat_whose_turn_it_is() {
+        let (game, players, turn) = table();
+        assert_eq!(player_may_take(&game, &players, &turn, 0, &Action::DrawTile), Ok(()));
+        assert_eq!(player_may_take(&game, &players, &turn, 1, &Action::DrawTile), Err("it is Ann's turn".into()));
+    }
+
+    #[test]
+    fn a_heros_actions_belong_to_its_owner_and_not_while_a_companion_plays_it() {
+        let (game, mut players, turn) = table();
+        let unequip = |hero| Action::Unequip { hero, item: 0 };
+        assert_eq!(player_may_take(&game, &players, &turn, 1, &unequip(1)), Ok(()));
+        assert_eq!(player_may_take(&game, &players, &turn, 0, &unequip(1)), Err("Sil is Bo's Hero".into()));
+        assert_eq!(
+            player_may_take(&game, &players, &turn, 0, &unequip(9)),
+            Err("there is no Hero 9 at this table".into())
+        );
+        players.set_companion(1, true, 3);
+        assert_eq!(player_may_take(&game, &players, &turn, 1, &unequip(1)), Err("a Companion plays Sil".into()));
+    }
+
+    #[test]
+    fn the_turn_passes_on_once_a_tile_is_placed_and_the_table_is_quiet() {
+        let (mut game, players, mut turn) = table();
+        let events = game.apply(Action::DrawTile).unwrap();
+        after_events(&game, &players, &mut turn, &events);
+        assert_eq!(turn.seat(), Seat::Player(0), "a tile in hand: still Ann's turn");
+        let place = game.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
+        let events = game.apply(place).unwrap();
+        after_events(&game, &players, &mut turn, &events);
+        if quiet(&game) {
+            assert_eq!(turn.seat(), Seat::Player(1), "placed and quiet: Bo's turn");
+        } else {
+            assert!(turn.over, "the turn ends once the table is quiet");
+        }
+    }
+}
