@@ -34,6 +34,7 @@ pub mod screens;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
+pub mod sound;
 pub mod table;
 pub mod table_events;
 mod ui_style;
@@ -96,6 +97,7 @@ impl Plugin for AppPlugin {
             replay::ui_plugin,
             board_pointer::plugin,
             companions::ui_plugin,
+            sound::plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));
