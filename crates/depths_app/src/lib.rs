@@ -36,6 +36,7 @@ pub mod screens;
 pub mod screenshot;
 pub mod session;
 pub mod settings;
+pub mod sound;
 pub mod table;
 pub mod table_events;
 pub mod tray_preview;
@@ -105,6 +106,7 @@ impl Plugin for AppPlugin {
             table::party::plugin,
             tray_preview::plugin,
             online::ui_plugin,
+            sound::plugin,
         ));
         #[cfg(feature = "dev-tools")]
         app.add_plugins((screenshot::plugin, frame_bench::plugin));

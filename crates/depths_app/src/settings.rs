@@ -1,7 +1,7 @@
 //! Settings remembered between runs: the UI scale (egui zoom), whether
 //! hot-seat games use the "Pass to …" curtain (off: the game's information
 //! is open, so hiding the table is only for players who want it), and how
-//! fast Companions play. Stored by
+//! fast Companions play, and the sound's volume. Stored by
 //! serde as `settings.json` in the platform's config folder
 //! (`~/.config/forgotten-depths/settings.json` on Linux). A file that does
 //! not read is named in a warning and on the menu, copied aside
@@ -23,8 +23,8 @@ pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
 
 /// The settings, and where they are kept. Only `ui_scale`, `curtain`,
-/// `companion_speed` and `strong_hints` are in the file; a field missing from
-/// it keeps its default.
+/// `companion_speed`, `strong_hints` and the sound's are in the file; a
+/// field missing from it keeps its default (so older files still read).
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -37,6 +37,12 @@ pub struct Settings {
     /// Hints from the search bot (it plays each Combat choice out in many
     /// reshuffled worlds) rather than the careful bot's rules of thumb.
     pub strong_hints: bool,
+    /// The volume of everything, 0..=1 (see `sound::gain`).
+    pub master_volume: f32,
+    /// The music's share of it, 0..=1.
+    pub music_volume: f32,
+    /// No sound at all.
+    pub muted: bool,
     /// The Settings window is open.
     #[serde(skip)]
     pub open: bool,
@@ -57,6 +63,9 @@ impl Default for Settings {
             curtain: false,
             companion_speed: crate::companions::Speed::default(),
             strong_hints: false,
+            master_volume: 0.8,
+            music_volume: 0.6,
+            muted: false,
             open: false,
             file: PathBuf::new(),
             problem: None,
@@ -114,6 +123,15 @@ impl Settings {
                         settings.ui_scale
                     );
                     settings.ui_scale = 1.0;
+                }
+                for (name, volume, default) in [
+                    ("master_volume", &mut settings.master_volume, Settings::default().master_volume),
+                    ("music_volume", &mut settings.music_volume, Settings::default().music_volume),
+                ] {
+                    if !(0.0..=1.0).contains(volume) {
+                        warn!("{}: {name} {volume} is outside 0..=1; using {default}", settings.file.display());
+                        *volume = default;
+                    }
                 }
                 settings
             }
@@ -247,6 +265,7 @@ fn settings_ui(
     let mut curtain_changed = false;
     let mut speed_chosen = None;
     let mut strong_changed = false;
+    let mut sound_changed = false;
     egui::Window::new("Settings")
         .id(egui::Id::new("settings"))
         .open(&mut open)
@@ -300,7 +319,12 @@ fn settings_ui(
                     }
                 }
             });
+            ui.separator();
+            sound_changed = sound_controls(ui, &mut settings);
         });
+    if sound_changed && let Err(e) = settings.write() {
+        warn!("could not write {}: {e}", settings.file.display());
+    }
     if strong_changed {
         if let Err(e) = settings.write() {
             warn!("could not write {}: {e}", settings.file.display());
@@ -337,6 +361,27 @@ fn settings_ui(
     Ok(())
 }
 
+/// Mute and the volumes (greyed, with the reason, in a build without
+/// sound); true when a change is to be saved.
+fn sound_controls(ui: &mut egui::Ui, settings: &mut Settings) -> bool {
+    ui.label(egui::RichText::new("Sound").strong());
+    let mut save = false;
+    ui.add_enabled_ui(crate::sound::AVAILABLE, |ui| {
+        save |= ui.checkbox(&mut settings.muted, "Mute").changed();
+        for (label, value) in [("Volume", &mut settings.master_volume), ("Music", &mut settings.music_volume)] {
+            let slider =
+                egui::Slider::new(value, 0.0..=1.0).text(label).custom_formatter(|v, _| format!("{:.0}%", v * 100.0));
+            let response = ui.add(slider);
+            // Saved when let go, not at every step of a drag.
+            save |= response.drag_stopped() || (response.changed() && !response.dragged());
+        }
+    });
+    if !crate::sound::AVAILABLE {
+        ui.label(egui::RichText::new(crate::sound::NO_SOUND).size(11.0).color(crate::ui_style::MUTED));
+    }
+    save
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,7 +415,15 @@ mod tests {
         let stored: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
             stored,
-            serde_json::json!({ "ui_scale": 1.3, "curtain": true, "companion_speed": "normal", "strong_hints": false }),
+            serde_json::json!({
+                "ui_scale": 1.3,
+                "curtain": true,
+                "companion_speed": "normal",
+                "strong_hints": false,
+                "master_volume": 0.8,
+                "music_volume": 0.6,
+                "muted": false
+            }),
             "{text}"
         );
         let again = Settings::read(file.clone());
@@ -386,7 +439,40 @@ mod tests {
         let s = Settings::read(file.clone());
         assert_eq!((s.ui_scale, s.curtain, s.problem), (1.0, true, None));
         std::fs::write(&file, r#"{ "ui_scale": 40.0 }"#).unwrap();
-        assert_eq!(Settings::read(file).ui_scale, 1.0, "an absurd scale keeps the default");
+        assert_eq!(Settings::read(file.clone()).ui_scale, 1.0, "an absurd scale keeps the default");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_sound_settings_are_remembered_and_older_files_still_read() {
+        let dir = temp("sound-settings");
+        let file = dir.join("settings.json");
+        let mut s = Settings::read(file.clone());
+        assert_eq!((s.master_volume, s.music_volume, s.muted), (0.8, 0.6, false), "the defaults");
+        (s.master_volume, s.music_volume, s.muted) = (0.5, 0.25, true);
+        s.write().unwrap();
+        let again = Settings::read(file.clone());
+        assert_eq!((again.master_volume, again.music_volume, again.muted), (0.5, 0.25, true));
+
+        // A file from before sound: the sound's defaults, the rest as it was.
+        std::fs::write(
+            &file,
+            r#"{ "ui_scale": 1.3, "curtain": true, "companion_speed": "fast", "strong_hints": true }"#,
+        )
+        .unwrap();
+        let old = Settings::read(file.clone());
+        assert_eq!((old.ui_scale, old.curtain, old.strong_hints, old.problem), (1.3, true, true, None));
+        assert_eq!((old.master_volume, old.music_volume, old.muted), (0.8, 0.6, false));
+
+        // Volumes out of range keep their defaults; a good one stays.
+        std::fs::write(&file, r#"{ "master_volume": 7.5, "music_volume": 0.3 }"#).unwrap();
+        let s = Settings::read(file.clone());
+        assert_eq!((s.master_volume, s.music_volume, s.problem), (0.8, 0.3, None));
+        std::fs::write(&file, r#"{ "music_volume": -1 }"#).unwrap();
+        assert_eq!(Settings::read(file.clone()).music_volume, 0.6);
+        // A volume of the wrong type makes the file unreadable, like any other field.
+        std::fs::write(&file, r#"{ "muted": "yes" }"#).unwrap();
+        assert!(Settings::read(file).problem.is_some());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
