@@ -229,6 +229,27 @@ fn parse_save(text: &str) -> Result<(Game, Option<Table>), String> {
     Ok((game, Some(file.table)))
 }
 
+/// The Session a save at `path` holds: its game and the table around it
+/// (players, turn, log, moves), saved again under the same name.
+pub fn session_from(path: &Path, game: Game, table: Option<Table>) -> Session {
+    let mut session = Session::new(game);
+    session.log.clear();
+    // Only a save that kept them knows the moves since the start.
+    session.history = None;
+    if let Some(table) = table {
+        session.players = table.players;
+        session.turn = table.turn;
+        session.log = table.log;
+        session.rounds = table.rounds;
+        session.history = table.history;
+    }
+    session.log.push(format!("Loaded {}.", path.display()));
+    if let Some(stem) = path.file_stem() {
+        session.save_name = stem.to_string_lossy().into_owned();
+    }
+    session
+}
+
 /// The saves in `dir`, newest first, described for the menu.
 pub fn summarize_saves(dir: &Path) -> Vec<SaveSummary> {
     list_saves(dir).into_iter().take(30).map(|p| summarize(&p)).collect()
@@ -364,22 +385,7 @@ fn load_saves(
         redraw.write(RequestRedraw);
         match read_save(path) {
             Ok((game, table)) => {
-                let mut session = Session::new(game);
-                session.log.clear();
-                // Only a save that kept them knows the moves since the start.
-                session.history = None;
-                if let Some(table) = table {
-                    session.players = table.players;
-                    session.turn = table.turn;
-                    session.log = table.log;
-                    session.rounds = table.rounds;
-                    session.history = table.history;
-                }
-                session.log.push(format!("Loaded {}.", path.display()));
-                if let Some(stem) = path.file_stem() {
-                    session.save_name = stem.to_string_lossy().into_owned();
-                }
-                commands.insert_resource(session);
+                commands.insert_resource(session_from(path, game, table));
                 notice.0 = None;
                 next.set(Screen::Playing);
             }

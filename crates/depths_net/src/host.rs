@@ -12,7 +12,7 @@ use bevy_renet::{
     renet::{ClientId, ServerEvent},
 };
 use depths_rules::{Action, Event, Game};
-use depths_table::seats::{Players, player_may_take};
+use depths_table::seats::{Players, Turn, player_may_take};
 
 use crate::{
     protocol::{Lobby, MAX_NAME, PROTOCOL_VERSION, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode},
@@ -49,11 +49,14 @@ impl Plugin for HostPlugin {
 pub struct HostAct(pub Action);
 
 /// Start the game, with these Heroes per seat (in the game's Hero order: the
-/// seat that plays each Hero). The seats are the lobby's.
+/// seat that plays each Hero). The seats are the lobby's. `turn` is whose
+/// Exploring turn it is: the default for a new game, a saved game's own when
+/// it is resumed.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct StartTable {
     pub game: Game,
     pub owners: Vec<usize>,
+    pub turn: Turn,
 }
 
 /// Seat `by` plays for away seat `seat` (its Heroes, its Exploring turns)
@@ -210,7 +213,7 @@ fn host_inputs(
     mut applied: MessageWriter<Applied>,
     mut refused: MessageWriter<HostRefused>,
 ) {
-    for StartTable { game, owners } in starts.read() {
+    for StartTable { game, owners, turn } in starts.read() {
         if host.table.is_some() {
             refused.write(HostRefused("the game has already started".into()));
             continue;
@@ -225,7 +228,9 @@ fn host_inputs(
         }
         let players =
             Players { names: host.lobby.names.clone(), owners: owners.clone(), curtain: false, companions: Vec::new() };
-        host.table = Some(OnlineTable::new(game.clone(), players));
+        let mut table = OnlineTable::new(game.clone(), players);
+        table.turn = turn.clone();
+        host.table = Some(table);
         host.lobby.started = true;
         let lobby = ToPlayer::Lobby(host.lobby.clone());
         broadcast(&mut server, &mut host, &lobby);

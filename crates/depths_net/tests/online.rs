@@ -202,3 +202,43 @@ fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
     assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![2]));
     assert_eq!(reason_for(&mut net, "Eve"), "the game has started: only its players can rejoin, under their names");
 }
+
+/// Proves: a saved online game resumes. Ann, Bo and Cy play part of a game;
+/// the host saves it (its game, seats and turn) and the table closes. Later
+/// Ann hosts again and Cy and Bo sit down in the other order: the saved
+/// players are reseated by name (`reseat`), every Hero stays with its
+/// player, the turn stays with the same person, every copy equals the
+/// host's, and the game plays on to its end.
+#[test]
+fn a_saved_online_game_resumes_with_its_players_back_at_their_heroes() {
+    use depths_net::host::StartTable;
+    use depths_table::seats::reseat;
+    let mut first = Net::seated(&["Ann", "Bo", "Cy"]);
+    first.start(&HEROES, &[0, 1, 2], 7);
+    for round in 0..60 {
+        play_one(&mut first, round);
+    }
+    let saved = first.table().clone();
+    drop(first);
+
+    let mut net = Net::seated(&["Ann", "Cy", "Bo"]);
+    let seats = net.host_table().lobby.names.clone();
+    let (players, turn) = reseat(&saved.players, &saved.turn, &seats).expect("everyone is back");
+    let owner_name = |p: &depths_table::seats::Players, h: u8| p.name(p.owner(h)).to_owned();
+    for h in 0..saved.game.heroes.len() as u8 {
+        assert_eq!(owner_name(&players, h), owner_name(&saved.players, h), "Hero {h} stays with its player");
+    }
+    assert_eq!(players.name(turn.player), saved.players.name(saved.turn.player), "the turn stays with its player");
+    let owners = players.owners.clone();
+    net.host.world_mut().write_message(StartTable { game: saved.game.clone(), owners, turn: turn.clone() });
+    assert!(net.pump(|n| n.all_in_step()), "every player gets the saved table");
+    assert_eq!(net.table().game, saved.game);
+    assert_eq!(net.table().turn, turn);
+    let mut round = 60;
+    while !net.table().game.is_over() {
+        play_one(&mut net, round);
+        round += 1;
+        assert!(round < 20_000, "the resumed game ends");
+    }
+    assert_eq!(net.host_table().stats.refused, 0);
+}

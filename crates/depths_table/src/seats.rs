@@ -248,6 +248,42 @@ pub fn after_events(game: &Game, players: &Players, turn: &mut Turn, events: &[E
     }
 }
 
+/// A saved table sat down again at new seats (an online game resumed: the
+/// players join in any order). `seats` names the new seats; every player of
+/// the save must have one, by name (case and spaces aside). Returns the
+/// players and the turn with every player index moved to its new seat, and
+/// no Companion seats; or the names of the players still missing.
+pub fn reseat(players: &Players, turn: &Turn, seats: &[String]) -> Result<(Players, Turn), Vec<String>> {
+    let key = |n: &str| n.trim().to_lowercase();
+    let mut map = Vec::new();
+    let mut missing = Vec::new();
+    for p in 0..players.count() {
+        let name = players.name(p);
+        match seats.iter().position(|s| key(s) == key(name)) {
+            Some(seat) => map.push(seat),
+            None => {
+                missing.push(name.to_owned());
+                map.push(0);
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    let heroes = players.owners.len();
+    let owners = (0..heroes).map(|h| map[players.owner(h as u8)]).collect();
+    let moved = |p: usize| map.get(p).copied().unwrap_or(0);
+    let turn = Turn {
+        player: moved(turn.player),
+        over: turn.over,
+        shown_to: turn.shown_to.map(moved),
+        pass_to: turn.pass_to.map(moved),
+        handing_over: false,
+        companion: None,
+    };
+    Ok((Players { names: seats.to_vec(), owners, curtain: false, companions: Vec::new() }, turn))
+}
+
 /// The Hero an action is made for: a Combat action's Hero, an Item's owner,
 /// an Ability bought for a Hero. `None` for the table's shared actions.
 pub fn seat_hero(action: &Action) -> Option<u8> {
@@ -371,5 +407,18 @@ mod tests {
         } else {
             assert!(turn.over, "the turn ends once the table is quiet");
         }
+    }
+
+    /// A resumed table: the players come back in another order, each keeps
+    /// their Heroes and the turn; a missing player is named.
+    #[test]
+    fn reseating_follows_the_names_and_names_who_is_missing() {
+        let players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1, 1], ..Players::default() };
+        let turn = Turn { player: 1, shown_to: Some(0), ..Turn::default() };
+        let seats = vec!["bo ".to_owned(), "Ann".to_owned()];
+        let (p, t) = reseat(&players, &turn, &seats).unwrap();
+        assert_eq!(p.owners, vec![1, 0, 0]);
+        assert_eq!((t.player, t.shown_to), (0, Some(1)));
+        assert_eq!(reseat(&players, &turn, &["Ann".to_owned()]).unwrap_err(), vec!["Bo".to_owned()]);
     }
 }

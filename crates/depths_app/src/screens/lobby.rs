@@ -36,6 +36,18 @@ pub struct LobbyForm {
     /// Per Hero (Bren, Sil, Ava): in the game, and the seat that plays it.
     pub heroes: [(bool, usize); 3],
     pub error: Option<String>,
+    /// The saves with two or more players, listed once the table is open.
+    pub saves: Option<Vec<crate::saves::SaveSummary>>,
+    /// The saved game to resume instead of a new one.
+    pub resume: Option<Resume>,
+}
+
+/// A saved game the host resumes: its players sit down again by name.
+#[derive(Debug, Clone)]
+pub struct Resume {
+    pub path: std::path::PathBuf,
+    pub game: Game,
+    pub table: crate::saves::Table,
 }
 
 impl Default for LobbyForm {
@@ -47,6 +59,8 @@ impl Default for LobbyForm {
             address: String::new(),
             heroes: [(true, 0), (true, 1), (false, 0)],
             error: None,
+            saves: None,
+            resume: None,
         }
     }
 }
@@ -62,9 +76,15 @@ pub struct HostStart {
     pub seed: u64,
 }
 
+/// The host resumes the saved game chosen in the lobby.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostResume;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LobbyForm>();
     app.add_message::<HostStart>();
+    app.add_message::<HostResume>();
+    app.add_systems(Update, resume_hosted.run_if(in_state(Screen::Lobby)));
     app.add_systems(Update, start_hosted.run_if(in_state(Screen::Lobby)));
     app.add_systems(EguiPrimaryContextPass, lobby_ui.run_if(in_state(Screen::Lobby)));
     app.add_systems(Update, sit_down_to_play.run_if(in_state(Screen::Lobby)));
@@ -122,6 +142,8 @@ fn lobby_ui(
     remote: Res<RemoteTable>,
     mut menu: MessageWriter<MenuAction>,
     mut starts: MessageWriter<HostStart>,
+    mut resumes: MessageWriter<HostResume>,
+    save_dir: Res<crate::saves::SaveDir>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("lobby")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
@@ -156,7 +178,20 @@ fn lobby_ui(
                     }
                 }
             } else if form.hosting {
-                host_panel(ui, &mut form, &hosted, &mut starts);
+                if form.saves.is_none() {
+                    // Read once, not every frame: a save folder can be large.
+                    let saves = crate::saves::summarize_saves(&save_dir.0);
+                    form.saves = Some(saves.into_iter().filter(|s| s.loads && !s.about.contains("1 player")).collect());
+                }
+                resume_picker(ui, &mut form);
+                match &form.resume {
+                    Some(resume) => {
+                        if resume_panel(ui, resume, &hosted) {
+                            resumes.write(HostResume);
+                        }
+                    }
+                    None => host_panel(ui, &mut form, &hosted, &mut starts),
+                }
             } else {
                 let status = match &remote.link {
                     Link::Idle | Link::Connecting => "Dialing the host…".to_owned(),
@@ -231,6 +266,112 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
     }
 }
 
+/// "Resume a saved game": the saves of two or more players, or a new game.
+fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
+    let saves = form.saves.clone().unwrap_or_default();
+    if saves.is_empty() {
+        return;
+    }
+    let chosen = form.resume.as_ref().map(|r| r.path.clone());
+    let shown = chosen
+        .as_ref()
+        .and_then(|p| saves.iter().find(|s| &s.path == p))
+        .map_or("a new game".to_owned(), |s| format!("{} · {}", s.date, s.about));
+    let mut pick: Option<Option<std::path::PathBuf>> = None;
+    ui.horizontal(|ui| {
+        ui.label("Play:");
+        egui::ComboBox::from_id_salt("resume_save").selected_text(shown).width(360.0).show_ui(ui, |ui| {
+            if ui.selectable_label(chosen.is_none(), "a new game").clicked() {
+                pick = Some(None);
+            }
+            for s in &saves {
+                let label = format!("resume {} · {}", s.date, s.about);
+                if ui.selectable_label(chosen.as_ref() == Some(&s.path), label).clicked() {
+                    pick = Some(Some(s.path.clone()));
+                }
+            }
+        });
+    });
+    match pick {
+        Some(None) => form.resume = None,
+        Some(Some(path)) => match crate::saves::read_save(&path) {
+            Ok((game, Some(table))) => {
+                form.resume = Some(Resume { path, game, table });
+                form.error = None;
+            }
+            Ok((_, None)) => form.error = Some(format!("{} has no players to seat.", path.display())),
+            Err(e) => form.error = Some(format!("{} does not load: {e}", path.display())),
+        },
+        None => {}
+    }
+}
+
+/// The seats of a saved game and who has sat down again; true when the host
+/// presses Resume (every player of the save is at the table, no one else).
+fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool {
+    let saved = &resume.table.players;
+    let seats = &hosted.lobby.names;
+    if let Some(addr) = hosted.addr {
+        let code = code_of(addr).map_or_else(String::new, |c| format!("  ·  code {c}"));
+        ui.label(egui::RichText::new(format!("Players dial {addr}{code}")).color(ui_style::GOLD));
+    }
+    ui.label("The saved game's players join again under the same names:");
+    for p in 0..saved.count() {
+        let heroes: Vec<&str> = (0..resume.game.heroes.len() as u8)
+            .filter(|&h| saved.owner(h) == p)
+            .map(|h| resume.game.heroes[usize::from(h)].name())
+            .collect();
+        let name = saved.name(p);
+        let here = seats.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
+        let mark = if here { "at the table" } else { "not here yet" };
+        ui.label(format!("{name} ({}) — {mark}", heroes.join(", ")));
+    }
+    let outcome = depths_table::seats::reseat(saved, &resume.table.turn, seats);
+    let strangers: Vec<&str> = seats
+        .iter()
+        .filter(|s| !(0..saved.count()).any(|p| saved.name(p).trim().eq_ignore_ascii_case(s.trim())))
+        .map(String::as_str)
+        .collect();
+    let why = match (&outcome, strangers.is_empty()) {
+        (Err(missing), _) => format!("Waiting for {}", missing.join(" and ")),
+        (Ok(_), false) => format!("{} did not play this game", strangers.join(" and ")),
+        (Ok(_), true) => String::new(),
+    };
+    ui.add_enabled(why.is_empty(), ui_style::menu_button("Resume")).on_disabled_hover_text(why).clicked()
+}
+
+/// The host resumes the chosen save: its players at their new seats, its
+/// turn, its log and moves; the host's autosaves go on in the same file.
+fn resume_hosted(
+    mut commands: Commands,
+    mut requests: MessageReader<HostResume>,
+    hosted: Res<HostTable>,
+    mut form: ResMut<LobbyForm>,
+    mut starts: MessageWriter<StartTable>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for _ in requests.read() {
+        let Some(resume) = form.resume.clone() else { continue };
+        match depths_table::seats::reseat(&resume.table.players, &resume.table.turn, &hosted.lobby.names) {
+            Ok((players, turn)) => {
+                starts.write(StartTable {
+                    game: resume.game.clone(),
+                    owners: players.owners.clone(),
+                    turn: turn.clone(),
+                });
+                let mut session = crate::saves::session_from(&resume.path, resume.game, Some(resume.table));
+                session.players = players;
+                session.turn = turn;
+                session.log.push("Resumed online.".into());
+                commands.insert_resource(session);
+                commands.insert_resource(Online::Host);
+                next.set(Screen::Playing);
+            }
+            Err(missing) => form.error = Some(format!("Waiting for {}.", missing.join(" and "))),
+        }
+    }
+}
+
 /// The host's Start: the game goes to the players (`StartTable`) and onto
 /// the host's own board, played online.
 fn start_hosted(
@@ -249,7 +390,7 @@ fn start_hosted(
             Ok(game) => {
                 let players =
                     Players { names: hosted.lobby.names.clone(), owners: owners.clone(), ..Players::default() };
-                starts.write(StartTable { game: game.clone(), owners: owners.clone() });
+                starts.write(StartTable { game: game.clone(), owners: owners.clone(), turn: Default::default() });
                 let mut session = Session::new(game);
                 session.players = players;
                 commands.insert_resource(session);

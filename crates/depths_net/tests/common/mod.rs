@@ -100,7 +100,7 @@ impl Net {
     /// player to hold the same table.
     pub fn start(&mut self, heroes: &[&str], owners: &[usize], seed: u64) {
         let game = Game::new(GameOptions::standard(heroes, seed), Content::builtin().unwrap()).unwrap();
-        self.host.world_mut().write_message(StartTable { game, owners: owners.to_vec() });
+        self.host.world_mut().write_message(StartTable { game, owners: owners.to_vec(), turn: Default::default() });
         assert!(self.pump(|n| n.all_in_step()), "every player gets the starting table");
     }
 
