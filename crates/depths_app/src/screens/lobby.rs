@@ -220,10 +220,7 @@ fn lobby_ui(
 /// The host's view: where to dial, who sits where, which Hero each seat
 /// plays, and Start.
 fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, starts: &mut MessageWriter<HostStart>) {
-    if let Some(addr) = hosted.addr {
-        let code = code_of(addr).map_or_else(String::new, |c| format!("  ·  code {c}"));
-        ui.label(egui::RichText::new(format!("Players dial {addr}{code}")).color(ui_style::GOLD));
-    }
+    dial_line(ui, hosted);
     let seats = hosted.lobby.names.len();
     for (seat, name) in hosted.lobby.names.iter().enumerate() {
         let here = hosted.lobby.online.get(seat).copied().unwrap_or(false);
@@ -263,6 +260,14 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
         let heroes = chosen.iter().map(|(i, _)| HEROES[*i].0.to_owned()).collect();
         let owners = chosen.iter().map(|(_, o)| *o).collect();
         starts.write(HostStart { heroes, owners, seed: crate::screens::menu::clock_seed() });
+    }
+}
+
+/// Where the players dial the host: its address and join code.
+fn dial_line(ui: &mut egui::Ui, hosted: &HostTable) {
+    if let Some(addr) = hosted.addr {
+        let code = code_of(addr).map_or_else(String::new, |c| format!("  ·  code {c}"));
+        ui.label(egui::RichText::new(format!("Players dial {addr}{code}")).color(ui_style::GOLD));
     }
 }
 
@@ -311,10 +316,7 @@ fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
 fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool {
     let saved = &resume.table.players;
     let seats = &hosted.lobby.names;
-    if let Some(addr) = hosted.addr {
-        let code = code_of(addr).map_or_else(String::new, |c| format!("  ·  code {c}"));
-        ui.label(egui::RichText::new(format!("Players dial {addr}{code}")).color(ui_style::GOLD));
-    }
+    dial_line(ui, hosted);
     ui.label("The saved game's players join again under the same names:");
     for p in 0..saved.count() {
         let heroes: Vec<&str> = (0..resume.game.heroes.len() as u8)
