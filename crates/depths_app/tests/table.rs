@@ -334,3 +334,64 @@ fn a_strong_hint_is_legal_and_on_the_table() {
     }
     assert!(in_combat > 5, "{in_combat}");
 }
+
+/// The inputs a whole two-Hero Combat of five Rounds takes at the table, Ann
+/// playing Bren and Bo playing Sil: one click or number key per move (every
+/// move is a card, pair or individual on the table, or a strip button), and
+/// with the "Pass to …" curtain on, two more (pass, lift) each time the move
+/// passes to the other player. Prints the figures (run with --ignored
+/// --nocapture); asserts only that such Combats were found and counted.
+#[test]
+#[ignore]
+fn inputs_for_a_five_round_two_hero_combat() {
+    use depths_app::hotseat::action_hero;
+    let mut rows = Vec::new();
+    for seed in 1..400u64 {
+        let mut g = new_game(&["bren", "sil"], seed);
+        let mut moves: Vec<Action> = Vec::new();
+        let mut round = 0;
+        for _ in 0..3000 {
+            if g.is_over() {
+                break;
+            }
+            let in_combat = matches!(g.phase(), Phase::Combat { .. });
+            let a = steady_policy(&g);
+            if in_combat {
+                moves.push(a.clone());
+                round = round.max(g.combat().map_or(0, |c| c.round));
+            }
+            g.apply(a).unwrap();
+            let ended = in_combat && !matches!(g.phase(), Phase::Combat { .. });
+            if ended {
+                if round == 5 {
+                    // Hand changes: the acting Hero's owner differs from the last one's.
+                    let owners: Vec<u8> = moves.iter().filter_map(action_hero).collect();
+                    let changes = owners.windows(2).filter(|w| w[0] != w[1]).count();
+                    let on_table = moves.iter().filter(|m| !matches!(m, Action::EndTurn { .. })).count();
+                    rows.push((seed, moves.len(), on_table, changes));
+                }
+                moves.clear();
+                round = 0;
+            }
+        }
+        if rows.len() >= 10 {
+            break;
+        }
+    }
+    assert!(!rows.is_empty(), "found five-Round Combats");
+    for (seed, n, table, changes) in &rows {
+        println!(
+            "seed {seed}: {n} moves ({table} on the table, {} End turn); curtain off: {n} inputs; curtain on: {} inputs ({changes} hand changes)",
+            n - table,
+            n + 2 * changes
+        );
+    }
+    let mean =
+        |f: &dyn Fn(&(u64, usize, usize, usize)) -> usize| rows.iter().map(f).sum::<usize>() as f64 / rows.len() as f64;
+    println!(
+        "mean over {} Combats: {:.1} inputs with the curtain off, {:.1} with it on",
+        rows.len(),
+        mean(&|r| r.1),
+        mean(&|r| r.1 + 2 * r.3)
+    );
+}

@@ -168,7 +168,11 @@ fn game_ui(
             {
                 menu.write(MenuAction::Rules);
             }
-            if ui.button("⚙").on_hover_text("Settings: UI scale, the \"Pass to …\" screen, sound, Companions' pace, hints").clicked() {
+            if ui
+                .button("⚙")
+                .on_hover_text("Settings: UI scale, the \"Pass to …\" screen, sound, Companions' pace, hints")
+                .clicked()
+            {
                 settings.open = !settings.open;
             }
             if ui.button("💡 Hint").on_hover_text("What the careful bot would do now, and why (H)").clicked() {
