@@ -579,9 +579,11 @@ fn ecology_cards(game: &Game, out: &mut Vec<Face>) {
                 "feature",
                 effects_text(&card.description, &card.effects),
             ),
+            // Its worth, as a Feature card's: the pile label on its back
+            // ("3B I") means nothing to a player.
             Resolving::Legendary { card, .. } => (
                 card.name.clone(),
-                card.back.clone(),
+                format!("{} XP", card.xp),
                 "legendary_location",
                 effects_text(&card.description, &card.effects),
             ),
