@@ -98,10 +98,15 @@ impl Session {
     /// when the curtain keeps each player to their own Heroes; `None` when
     /// anyone may act for any Hero (no curtain, or outside Combat).
     pub fn heroes_at_table(&self) -> Option<Vec<u8>> {
-        if !self.uses_curtain() || !matches!(self.game.phase(), Phase::Combat { .. }) {
+        if !matches!(self.game.phase(), Phase::Combat { .. }) {
             return None;
         }
-        let player = self.acting().player;
+        // Online, this machine's seat; at one screen, the player at it.
+        let player = match self.seat {
+            Some(seat) => seat,
+            None if self.uses_curtain() => self.acting().player,
+            None => return None,
+        };
         Some((0..self.game.heroes.len() as u8).filter(|&h| self.players.owner(h) == player).collect())
     }
 

@@ -58,6 +58,9 @@ pub struct Session {
     pub history: Option<Vec<Action>>,
     /// A replay: the table only looks, moves are refused and nothing is saved.
     pub read_only: bool,
+    /// Online: the seat this machine plays. The table offers only its
+    /// Heroes' moves (the host would refuse the others').
+    pub seat: Option<usize>,
 }
 
 /// What happened in the last finished Combat round (and so far in this one).
@@ -168,6 +171,7 @@ impl Session {
             tile_lifted: false,
             history: Some(Vec::new()),
             read_only: false,
+            seat: None,
         };
         let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
         s.log.push(format!("A new delve begins: {}.", names.join(", ")));

@@ -395,3 +395,30 @@ fn inputs_for_a_five_round_two_hero_combat() {
         mean(&|r| r.1 + 2 * r.3)
     );
 }
+
+/// Online, a machine plays its own seat: in a Combat the table offers only
+/// the moves of that seat's Heroes (the host would refuse the others'), and
+/// at one screen without the curtain, every Hero's.
+#[test]
+fn online_the_table_offers_only_the_seats_own_heroes() {
+    use depths_app::{session::Session, table::cards::legal_at_table};
+    use depths_table::seats::Players;
+    let mut checked = 0;
+    for seed in 1..=4 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        through_combats(&mut game, 2000, |g| {
+            let mut session = Session::new(g.clone());
+            session.players =
+                Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], ..Players::default() };
+            let everyone = legal_at_table(&session);
+            session.seat = Some(1);
+            let bo = legal_at_table(&session);
+            assert!(bo.iter().all(|a| depths_app::hotseat::action_hero(a).is_none_or(|h| h == 1)), "{bo:?}");
+            if everyone.iter().any(|a| depths_app::hotseat::action_hero(a) == Some(0)) {
+                assert!(bo.len() < everyone.len(), "Bren's moves are not Bo's to make");
+                checked += 1;
+            }
+        });
+    }
+    assert!(checked > 10, "checked {checked}");
+}

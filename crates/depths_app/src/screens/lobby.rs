@@ -365,6 +365,7 @@ fn resume_hosted(
                 session.players = players;
                 session.turn = turn;
                 session.log.push("Resumed online.".into());
+                session.seat = Some(0);
                 commands.insert_resource(session);
                 commands.insert_resource(Online::Host);
                 next.set(Screen::Playing);
@@ -395,6 +396,7 @@ fn start_hosted(
                 starts.write(StartTable { game: game.clone(), owners: owners.clone(), turn: Default::default() });
                 let mut session = Session::new(game);
                 session.players = players;
+                session.seat = Some(0);
                 commands.insert_resource(session);
                 commands.insert_resource(Online::Host);
                 next.set(Screen::Playing);
@@ -420,6 +422,7 @@ fn sit_down_to_play(
     session.turn = table.turn.clone();
     // The host's saves are the game's; a player's copy is not a save to resume.
     session.history = None;
+    session.seat = remote.seat;
     commands.insert_resource(session);
     commands.insert_resource(Online::Player);
     next.set(Screen::Playing);
