@@ -8,44 +8,13 @@ use bevy::{prelude::*, window::WindowResolution, winit::WinitSettings};
 use bevy_egui::EguiPlugin;
 
 pub mod board;
-mod board_art;
-pub mod board_pointer;
-pub mod board_view;
-mod camera;
-pub mod cli;
-pub mod companions;
-pub mod content_assets;
-pub mod explore;
-pub mod forecasts;
 #[cfg(feature = "dev-tools")]
-mod frame_bench;
-pub mod guide;
-pub mod hint;
-pub mod hotseat;
-pub mod icons;
-mod leaving;
-pub mod online;
-pub mod panels;
-mod redraw;
-pub mod replay;
-pub mod rules_ref;
-pub mod saves;
-pub mod schedule;
-pub mod screens;
-#[cfg(feature = "dev-tools")]
-pub mod screenshot;
-pub mod session;
-pub mod settings;
-pub mod sound;
+pub mod dev;
+pub mod game;
 pub mod table;
-pub mod table_events;
-pub mod tray_preview;
-mod ui_style;
-mod window_icon;
-pub mod window_scale;
-pub mod words;
+pub mod ui;
 
-pub use schedule::{PlaySystems, Stage};
+pub use game::schedule::{PlaySystems, Stage};
 
 /// The whole desktop client.
 pub struct AppPlugin;
@@ -68,70 +37,70 @@ impl Plugin for AppPlugin {
         )
         // A board game must not burn a core while the players think.
         .insert_resource(WinitSettings::desktop_app())
-        .insert_resource(ClearColor(board_art::TABLE_COLOR))
+        .insert_resource(ClearColor(board::art::TABLE_COLOR))
         .add_plugins(EguiPlugin::default())
         // egui draws through its own camera, after the board's and the cards'.
         .insert_resource(bevy_egui::EguiGlobalSettings { auto_create_primary_context: false, ..default() });
 
-        app.init_resource::<cli::Options>();
+        app.init_resource::<game::cli::Options>();
         app.add_plugins((
             core_plugin,
-            screens::loading::plugin,
-            ui_style::plugin,
-            camera::plugin,
-            board_art::plugin,
-            explore::input_plugin,
-            panels::plugin,
-            saves::input_plugin,
-            redraw::plugin,
-            rules_ref::ui_plugin,
-            settings::plugin,
+            ui::screens::loading::plugin,
+            ui::ui_style::plugin,
+            board::camera::plugin,
+            board::art::plugin,
+            board::explore::input_plugin,
+            ui::panels::plugin,
+            game::saves::input_plugin,
+            ui::redraw::plugin,
+            ui::rules_ref::ui_plugin,
+            game::settings::plugin,
             table::cards::plugin,
             table::pointer::plugin,
             table::feedback::plugin,
             table::reveal::plugin,
         ));
         app.add_plugins((
-            content_assets::plugin,
-            icons::plugin,
-            window_icon::plugin,
-            window_scale::plugin,
-            saves::old_saves_plugin,
-            forecasts::plugin,
-            hint::plugin,
-            guide::ui_plugin,
-            replay::ui_plugin,
-            board_pointer::plugin,
-            companions::ui_plugin,
+            game::content_assets::plugin,
+            ui::icons::plugin,
+            ui::window_icon::plugin,
+            ui::window_scale::plugin,
+            game::saves::old_saves_plugin,
+            game::forecasts::plugin,
+            game::hint::plugin,
+            game::guide::ui_plugin,
+            game::replay::ui_plugin,
+            board::pointer::plugin,
+            game::companions::ui_plugin,
             table::party::plugin,
-            tray_preview::plugin,
-            online::ui_plugin,
-            sound::plugin,
+            board::tray_preview::plugin,
+            game::online::ui_plugin,
+            ui::sound::plugin,
         ));
         #[cfg(feature = "dev-tools")]
-        app.add_plugins((screenshot::plugin, frame_bench::plugin));
+        app.add_plugins((dev::screenshot::plugin, dev::frame_bench::plugin));
     }
 }
 
 /// Everything that runs without a window or renderer: states, menu actions, the
 /// board model and its entities. Used by [`AppPlugin`] and by headless tests.
 pub fn core_plugin(app: &mut App) {
-    app.init_resource::<cli::Options>();
+    app.init_resource::<game::cli::Options>();
     app.add_plugins((
-        schedule::plugin,
-        table_events::plugin,
-        session::plugin,
-        hotseat::plugin,
-        rules_ref::plugin,
-        screens::plugin,
+        game::schedule::plugin,
+        game::table_events::plugin,
+        game::session::plugin,
+        game::hotseat::plugin,
+        ui::rules_ref::plugin,
+        ui::screens::plugin,
         board::plugin,
-        explore::plugin,
-        saves::plugin,
-        leaving::plugin,
-        guide::plugin,
-        replay::plugin,
-        companions::plugin,
-        online::plugin,
+        board::explore::plugin,
+        game::saves::plugin,
+        game::leaving::plugin,
+        game::guide::plugin,
+        game::replay::plugin,
+        game::companions::plugin,
+        game::online::plugin,
     ));
 }
 

@@ -4,7 +4,7 @@
 #![cfg_attr(all(windows, not(debug_assertions)), windows_subsystem = "windows")]
 
 use bevy::prelude::*;
-use depths_app::{AppPlugin, cli};
+use depths_app::{AppPlugin, game::cli};
 
 fn main() -> AppExit {
     let options = match cli::parse_from(std::env::args_os()) {

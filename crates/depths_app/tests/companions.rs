@@ -6,14 +6,16 @@ use std::path::PathBuf;
 
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
-    cli::Options,
-    companions::{CompanionMoves, SetCompanion, Speed, companion_choice, decision_hero, seat_hero, turn_companion},
     core_plugin,
-    hotseat::{Players, Seat, heroes_to_act},
-    saves::{LoadSave, SaveDir, save_path},
-    screens::{Screen, menu::MenuAction},
-    session::{GameContent, PlayerAction, Session, StartGame},
-    settings::Settings,
+    game::cli::Options,
+    game::companions::{
+        CompanionMoves, SetCompanion, Speed, companion_choice, decision_hero, seat_hero, turn_companion,
+    },
+    game::hotseat::{Players, Seat, heroes_to_act},
+    game::saves::{LoadSave, SaveDir, save_path},
+    game::session::{GameContent, PlayerAction, Session, StartGame},
+    game::settings::Settings,
+    ui::screens::{Screen, menu::MenuAction},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
 use depths_sim::{Bot, HeuristicBot};
@@ -239,7 +241,7 @@ fn a_save_keeps_who_sits_where() {
     app.update();
     let path = save_path(app.world().resource::<SaveDir>(), session(&app));
     let text = std::fs::read_to_string(&path).unwrap();
-    let saved = depths_app::saves::read_save(&path).unwrap().1.expect("a table");
+    let saved = depths_app::game::saves::read_save(&path).unwrap().1.expect("a table");
     assert_eq!(saved.players.companions, vec![false, true, true], "{text:.300}");
     assert_eq!(saved.players, session(&app).players);
 
@@ -320,7 +322,7 @@ fn a_companion_waits_the_setting_s_pause_before_moving() {
 
 #[test]
 fn a_companion_never_needs_the_pass_screen() {
-    use depths_app::hotseat::{HandOver, LiftCurtain};
+    use depths_app::game::hotseat::{HandOver, LiftCurtain};
     let mut app = app("curtain", Speed::Instant);
     // Bo's only Hero is played by a Companion: the table never needs to go to Bo.
     let players = Players {

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use bevy::{prelude::*, state::app::StatesPlugin};
 use bevy_asset_loader::prelude::*;
 use depths_app::{
-    content_assets::{self, ContentFiles, JsonText, assemble},
-    session::{GameContent, Session},
+    game::content_assets::{self, ContentFiles, JsonText, assemble},
+    game::session::{GameContent, Session},
 };
 use depths_rules::{Content, ContentErrorKind, Game, GameOptions, content::BUILTIN_FILES};
 

@@ -5,17 +5,17 @@ use std::path::PathBuf;
 
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
+    board::explore::PlacementHint,
+    board::view::Cell,
     board::{BoardTile, ElementToken, LanternToken, cell_center, lantern_position},
-    board_view::Cell,
-    cli::Options,
     core_plugin,
-    explore::PlacementHint,
-    saves::{LoadSave, SaveDir, save_path},
-    screens::{
+    game::cli::Options,
+    game::saves::{LoadSave, SaveDir, save_path},
+    game::session::{DropRefused, GameContent, PlayerAction, Session, StartGame, TileDrop},
+    ui::screens::{
         Screen,
         menu::{MenuAction, MenuNotice},
     },
-    session::{DropRefused, GameContent, PlayerAction, Session, StartGame, TileDrop},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase, map::Placement};
 use depths_tests::steady_policy;
@@ -215,7 +215,7 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     assert_eq!(summary.round, 1);
     assert!(summary.last.iter().any(|l| l.contains("damage")), "{:?}", summary.last);
     // The Hero mats heard the Health events.
-    let health = app.world().resource::<depths_app::table_events::HealthNews>();
+    let health = app.world().resource::<depths_app::game::table_events::HealthNews>();
     assert!(health.heroes.iter().any(|(_, by)| *by != 0), "{health:?}");
 }
 
@@ -227,12 +227,13 @@ fn turning_the_tile_in_hand_updates_the_highlights() {
     app.update();
     let legal = legal_placements(&app);
     for turns in 0..4u8 {
-        app.world_mut().resource_mut::<depths_app::explore::Hand>().rotation = depths_rules::map::Rotation::new(turns);
+        app.world_mut().resource_mut::<depths_app::board::explore::Hand>().rotation =
+            depths_rules::map::Rotation::new(turns);
         frames(&mut app, 2);
         let mut shown: Vec<(Cell, bool)> =
             app.world_mut().query::<&PlacementHint>().iter(app.world()).map(|h| (h.cell, h.now)).collect();
         shown.sort();
-        let mut expected = depths_app::explore::hint_cells(&legal, depths_rules::map::Rotation::new(turns));
+        let mut expected = depths_app::board::explore::hint_cells(&legal, depths_rules::map::Rotation::new(turns));
         expected.sort();
         assert_eq!(shown, expected, "{turns} quarter turns");
         for (cell, now) in shown {
@@ -260,7 +261,7 @@ fn assert_player_words(text: &str) {
 
 #[test]
 fn every_legal_action_and_event_of_whole_games_has_words() {
-    use depths_app::words::{describe_action, describe_event};
+    use depths_app::game::words::{describe_action, describe_event};
     for seed in 1..6 {
         let mut g =
             Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
@@ -280,7 +281,7 @@ fn every_legal_action_and_event_of_whole_games_has_words() {
             }
             n += 1;
         }
-        assert!(!depths_app::panels::banner(&g).is_empty());
+        assert!(!depths_app::ui::panels::banner(&g).is_empty());
     }
 }
 
@@ -288,7 +289,7 @@ fn every_legal_action_and_event_of_whole_games_has_words() {
 fn saving_then_loading_restores_the_same_board() {
     let mut app = menu_app("save");
     // Two players at the table: each owns one Hero; the save must keep that.
-    let players = depths_app::hotseat::Players {
+    let players = depths_app::game::hotseat::Players {
         names: vec!["Ann".into(), "Bo".into()],
         owners: vec![1, 0],
         curtain: true,
@@ -311,7 +312,7 @@ fn saving_then_loading_restores_the_same_board() {
     let cells = tile_cells(&mut app);
     assert_eq!(cells.len(), 4);
     // Another game in between changes the setup screen's players.
-    app.insert_resource(depths_app::hotseat::Players::default());
+    app.insert_resource(depths_app::game::hotseat::Players::default());
 
     app.world_mut().write_message(MenuAction::BackToMenu);
     frames(&mut app, 2);
@@ -471,11 +472,11 @@ fn make_saves_for_screenshots() {
         if !both(depths_rules::CombatStep::PlayCards)(&session.game) {
             continue;
         }
-        let playing = depths_app::saves::save_text(&session);
+        let playing = depths_app::game::saves::save_text(&session);
         session_until(&mut session, both(depths_rules::CombatStep::Resolve), 200);
         if both(depths_rules::CombatStep::Resolve)(&session.game) {
             std::fs::write(dir.join("combat-both.json"), playing).unwrap();
-            std::fs::write(dir.join("resolve-both.json"), depths_app::saves::save_text(&session)).unwrap();
+            std::fs::write(dir.join("resolve-both.json"), depths_app::game::saves::save_text(&session)).unwrap();
             break;
         }
     }
@@ -490,7 +491,7 @@ fn make_saves_for_screenshots() {
         session.record_news();
     }
     assert!(matches!(session.game.phase(), Phase::Passage { .. }));
-    std::fs::write(dir.join("passage.json"), depths_app::saves::save_text(&session)).unwrap();
+    std::fs::write(dir.join("passage.json"), depths_app::game::saves::save_text(&session)).unwrap();
     // A client save (with the round summary) in the second round of a fight.
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
@@ -501,7 +502,7 @@ fn make_saves_for_screenshots() {
         session.record_news();
         n += 1;
     }
-    std::fs::write(dir.join("round2.json"), depths_app::saves::save_text(&session)).unwrap();
+    std::fs::write(dir.join("round2.json"), depths_app::game::saves::save_text(&session)).unwrap();
     let mut n = 0;
     let mut pendings = 0;
     while !g.is_over() && n < 5000 {
@@ -519,7 +520,7 @@ fn make_saves_for_screenshots() {
     let mut session = Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), content).unwrap());
     session_until(&mut session, |_| false, 5000);
     assert!(session.game.is_over());
-    std::fs::write(dir.join("replayable.json"), depths_app::saves::save_text(&session)).unwrap();
+    std::fs::write(dir.join("replayable.json"), depths_app::game::saves::save_text(&session)).unwrap();
     // A Subterranean map a few tiles deep, and a Ruins map after some fights.
     let mut options = GameOptions::standard(&["bren", "sil"], 11);
     options.start = depths_rules::Ecology::Subterranean;
@@ -597,7 +598,7 @@ fn make_saves_for_screenshots() {
 // ---------------------------------------------------------------- hot-seat, rules reference, undo
 
 fn hot_seat_app(name: &str, curtain: bool) -> App {
-    use depths_app::hotseat::Players;
+    use depths_app::game::hotseat::Players;
     let mut app = menu_app(name);
     app.insert_resource(Players {
         names: vec!["Ann".into(), "Bo".into()],
@@ -614,13 +615,13 @@ fn session(app: &App) -> &Session {
 }
 
 fn lift(app: &mut App) {
-    app.world_mut().write_message(depths_app::hotseat::LiftCurtain);
+    app.world_mut().write_message(depths_app::game::hotseat::LiftCurtain);
     app.update();
 }
 
 #[test]
 fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
-    use depths_app::panels::banner_line;
+    use depths_app::ui::panels::banner_line;
     let mut app = hot_seat_app("banner", false);
     assert!(banner_line(session(&app)).starts_with("▶ Ann — Exploring"), "{}", banner_line(session(&app)));
     assert_eq!(session(&app).curtain(), None, "no curtain when it is off");
@@ -682,7 +683,7 @@ fn the_curtain_hides_the_table_until_the_next_player_clicks() {
 }
 
 fn hand_over(app: &mut App) {
-    app.world_mut().write_message(depths_app::hotseat::HandOver);
+    app.world_mut().write_message(depths_app::game::hotseat::HandOver);
     app.update();
 }
 
@@ -763,7 +764,7 @@ fn an_action_tried_while_the_table_should_pass_brings_the_curtain_instead() {
 
 #[test]
 fn switching_the_curtain_on_mid_game_hides_nothing_until_hands_change() {
-    use depths_app::hotseat::SetCurtain;
+    use depths_app::game::hotseat::SetCurtain;
     let mut app = hot_seat_app("curtain-switch", false);
     act(&mut app, Action::DrawTile);
     app.world_mut().write_message(SetCurtain(true));
@@ -821,7 +822,7 @@ fn a_close_request_saves_the_game_before_the_app_exits() {
     app.world_mut().write_message(WindowCloseRequested { window: Entity::PLACEHOLDER });
     app.update();
     assert_eq!(app.should_exit(), Some(AppExit::Success), "the close button exits");
-    let (saved, _) = depths_app::saves::read_save(&path).expect("saved before exiting");
+    let (saved, _) = depths_app::game::saves::read_save(&path).expect("saved before exiting");
     assert_eq!(saved.save_json(), last);
 }
 
@@ -834,7 +835,7 @@ fn quitting_saves_the_game_on_the_table() {
     let path = save_path(app.world().resource::<SaveDir>(), session(&app));
     app.world_mut().write_message(AppExit::Success);
     app.update();
-    let (saved, _) = depths_app::saves::read_save(&path).expect("saved on exit");
+    let (saved, _) = depths_app::game::saves::read_save(&path).expect("saved on exit");
     assert_eq!(saved.save_json(), last);
 }
 
@@ -843,12 +844,12 @@ fn one_player_sees_no_curtain_and_the_plain_banner() {
     let mut app = menu_app("solo");
     start(&mut app, 1);
     assert_eq!(session(&app).curtain(), None);
-    assert_eq!(depths_app::panels::banner_line(session(&app)), depths_app::panels::banner(game(&app)));
+    assert_eq!(depths_app::ui::panels::banner_line(session(&app)), depths_app::ui::panels::banner(game(&app)));
 }
 
 #[test]
 fn f1_opens_the_rules_reference_and_search_filters_it() {
-    use depths_app::rules_ref::{RulesWindow, Tab, matching_sections, sections};
+    use depths_app::ui::rules_ref::{RulesWindow, Tab, matching_sections, sections};
     let mut app = menu_app("rules");
     app.init_resource::<ButtonInput<KeyCode>>();
     assert!(!app.world().resource::<RulesWindow>().open);
@@ -881,7 +882,7 @@ fn f1_opens_the_rules_reference_and_search_filters_it() {
 
 #[test]
 fn undo_restores_the_game_from_before_the_placement() {
-    use depths_app::session::UndoPlacement;
+    use depths_app::game::session::UndoPlacement;
     let mut app = menu_app("undo");
     start(&mut app, 1);
     act(&mut app, Action::DrawTile);
@@ -963,7 +964,7 @@ fn the_cards_in_play_are_laid_on_the_table() {
 /// the board matching the rules map.
 #[test]
 fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
-    use depths_app::hotseat::Players;
+    use depths_app::game::hotseat::Players;
     use depths_sim::{Bot, HeuristicBot};
     let mut app = menu_app("whole");
     let players =
@@ -972,8 +973,8 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
     // Seed 9: under the Combat rules as the book has them (one pair per Hero
     // in all, Heroes acting in any order) the careful bot wins it.
     start(&mut app, 9);
-    use depths_app::hotseat::{PassTable, action_hero, heroes_to_act};
-    use depths_app::screens::playing::Table;
+    use depths_app::game::hotseat::{PassTable, action_hero, heroes_to_act};
+    use depths_app::ui::screens::playing::Table;
     let (mut passes, mut acted_by, mut drops, mut early) = (0, [0usize; 2], 0, 0);
     let mut tables: Vec<Table> = Vec::new();
     for _ in 0..10000 {
@@ -1078,7 +1079,7 @@ fn the_lantern_moves_with_the_heroes_and_remembers_where_from() {
 /// each Combat step, the end.
 #[test]
 fn the_table_state_follows_the_game() {
-    use depths_app::screens::playing::Table;
+    use depths_app::ui::screens::playing::Table;
     let mut app = menu_app("table");
     start(&mut app, 3);
     let table = |app: &App| *app.world().resource::<State<Table>>().get();
@@ -1113,7 +1114,7 @@ fn both_play(g: &Game) -> bool {
 /// one Combat Pair in all.
 #[test]
 fn both_heroes_act_in_a_combat_step_in_any_order() {
-    use depths_app::screens::playing::Table;
+    use depths_app::ui::screens::playing::Table;
     use depths_rules::CombatStep;
     let mut app = menu_app("simultaneous");
     start(&mut app, 3);
@@ -1121,7 +1122,7 @@ fn both_heroes_act_in_a_combat_step_in_any_order() {
     assert!(both_play(game(&app)), "a step where both Heroes play was reached");
     app.update();
     assert_eq!(*app.world().resource::<State<Table>>().get(), Table::Combat(CombatStep::PlayCards));
-    let banner = depths_app::panels::banner(game(&app));
+    let banner = depths_app::ui::panels::banner(game(&app));
     assert!(banner.contains("Bren and Sil play cards, in any order"), "{banner}");
     let bren_first = Action::PlayCard { hero: 0, card: game(&app).heroes[0].hand[0].id };
     assert!(game(&app).legal_actions().contains(&bren_first), "Bren may play too");
@@ -1170,7 +1171,7 @@ fn both_heroes_act_in_a_combat_step_in_any_order() {
 /// back when the ally is done.
 #[test]
 fn in_a_simultaneous_step_the_table_can_pass_between_players() {
-    use depths_app::hotseat::{Acting, PassTable};
+    use depths_app::game::hotseat::{Acting, PassTable};
     let mut app = hot_seat_app("simul-seat", true);
     play_until(&mut app, both_play, 600);
     assert!(both_play(game(&app)));
@@ -1203,8 +1204,8 @@ fn in_a_simultaneous_step_the_table_can_pass_between_players() {
 /// saved on the way in) until the players Descend to the next Ecology.
 #[test]
 fn after_level_up_the_passage_waits_for_descend() {
-    use depths_app::screens::playing::Table;
-    use depths_app::words::describe_action;
+    use depths_app::game::words::describe_action;
+    use depths_app::ui::screens::playing::Table;
     use depths_sim::{Bot, HeuristicBot};
     let mut g = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
     for _ in 0..6000 {
@@ -1231,11 +1232,11 @@ fn after_level_up_the_passage_waits_for_descend() {
     assert_eq!(table(&app), Table::Passage);
     assert_eq!(game(&app).legal_actions(), vec![Action::Descend], "only Descend goes on");
     assert_eq!(describe_action(game(&app), &Action::Descend), "Descend to the Caverns");
-    assert_eq!(depths_app::panels::banner(game(&app)), "The Ruins are behind you — descend to the Caverns");
+    assert_eq!(depths_app::ui::panels::banner(game(&app)), "The Ruins are behind you — descend to the Caverns");
     assert!(session(&app).log.last().is_some_and(|l| l.contains("record the Heroes")), "{:?}", session(&app).log);
     // The phase change saved the game, at the Passage.
     let saved_to = save_path(app.world().resource::<SaveDir>(), session(&app));
-    let (saved, _) = depths_app::saves::read_save(&saved_to).unwrap();
+    let (saved, _) = depths_app::game::saves::read_save(&saved_to).unwrap();
     assert_eq!(&saved, game(&app));
     act(&mut app, Action::Descend);
     app.update();
@@ -1243,7 +1244,7 @@ fn after_level_up_the_passage_waits_for_descend() {
     assert_eq!(game(&app).adventure().unwrap().ecology.ecology, depths_rules::Ecology::Caverns);
     assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board shows the new Ecology's map");
     assert_eq!(tile_cells(&mut app).len(), 1);
-    let (saved, _) = depths_app::saves::read_save(&saved_to).unwrap();
+    let (saved, _) = depths_app::game::saves::read_save(&saved_to).unwrap();
     assert_eq!(saved.adventure().unwrap().ecology.ecology, depths_rules::Ecology::Caverns, "saved again below");
     std::fs::remove_dir_all(&dir).unwrap();
     let _ = std::fs::remove_dir_all(saved_to.parent().unwrap());
@@ -1322,12 +1323,12 @@ fn a_tile_lands_alone_and_an_encounter_flips_only_its_token() {
 
 /// Frames a stage's set ran in, and what the table said then.
 #[derive(Resource, Default)]
-struct StageRuns(Vec<(depths_app::Stage, depths_app::screens::playing::Table)>);
+struct StageRuns(Vec<(depths_app::Stage, depths_app::ui::screens::playing::Table)>);
 
 /// The book's stage sets run only while the table stands at that stage.
 #[test]
 fn each_stage_set_runs_only_in_its_stage() {
-    use depths_app::{Stage, screens::playing::Table};
+    use depths_app::{Stage, ui::screens::playing::Table};
     use depths_rules::CombatStep;
     let mut app = menu_app("stages");
     app.init_resource::<StageRuns>();
@@ -1363,7 +1364,7 @@ fn each_stage_set_runs_only_in_its_stage() {
 /// step by step to its last as the table shows each step done.
 #[test]
 fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
-    use depths_app::guide::{GUIDE_SEED, Guide, STEPS};
+    use depths_app::game::guide::{GUIDE_SEED, Guide, STEPS};
     let mut app = menu_app("guide");
     app.world_mut().write_message(MenuAction::GuidedGame);
     frames(&mut app, 3);
@@ -1400,7 +1401,7 @@ fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
 /// and nothing can be changed or saved while it runs.
 #[test]
 fn the_replay_at_step_n_is_the_game_after_n_moves() {
-    use depths_app::replay::{GoToStep, Replay, WatchReplay};
+    use depths_app::game::replay::{GoToStep, Replay, WatchReplay};
     let mut app = menu_app("replay");
     start(&mut app, 5);
     let mut after: Vec<Game> = vec![game(&app).clone()];
@@ -1416,7 +1417,7 @@ fn the_replay_at_step_n_is_the_game_after_n_moves() {
     let history = session.history.clone().expect("a new game keeps its moves");
     assert_eq!(history.len() + 1, after.len());
     // Saved and read back, the moves are there.
-    let text = depths_app::saves::save_text(session);
+    let text = depths_app::game::saves::save_text(session);
     assert!(text.contains("\"history\""));
     let options = game(&app).adventure().unwrap().options.clone();
     let players = session.players.clone();

@@ -6,12 +6,12 @@ use std::time::{Duration, Instant};
 
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
-    cli::Options,
     core_plugin,
-    online::Online,
-    saves::SaveDir,
-    screens::{Screen, lobby::HostStart},
-    session::{GameContent, PlayerAction, Session},
+    game::cli::Options,
+    game::online::Online,
+    game::saves::SaveDir,
+    game::session::{GameContent, PlayerAction, Session},
+    ui::screens::{Screen, lobby::HostStart},
 };
 use depths_net::{HostTable, RemoteTable, client, host};
 use depths_rules::{Action, Content, Phase};
@@ -106,13 +106,13 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert_eq!(session(&ann).turn, session(&bo).turn);
 
     // No Companion seats online: the turn order is the host's table's.
-    bo.world_mut().write_message(depths_app::companions::SetCompanion { hero: 1, on: true });
+    bo.world_mut().write_message(depths_app::game::companions::SetCompanion { hero: 1, on: true });
     bo.update();
     assert!(!session(&bo).players.is_companion(1));
     assert_eq!(session(&bo).notice.as_deref(), Some("Online, every Hero is played by a player at the table."));
 
     // Back to the menu: the table closes for both.
-    ann.world_mut().write_message(depths_app::screens::menu::MenuAction::BackToMenu);
+    ann.world_mut().write_message(depths_app::ui::screens::menu::MenuAction::BackToMenu);
     assert!(pump(&mut [&mut ann, &mut bo], |a| a[1].world().resource::<RemoteTable>().waiting_for().is_empty()
         && matches!(a[1].world().resource::<RemoteTable>().link, depths_net::client::Link::Lost(_))));
     assert!(ann.world().get_resource::<Online>().is_none());

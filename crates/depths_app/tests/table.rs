@@ -282,7 +282,7 @@ fn every_card_drawn_or_gained_is_revealed_with_its_rules() {
 /// table when it is a card choice.
 #[test]
 fn a_hint_is_always_legal_and_says_why() {
-    use depths_app::hint::hint_for;
+    use depths_app::game::hint::hint_for;
     let mut hinted = 0;
     for seed in 1..=3 {
         let mut game = new_game(&["bren", "sil"], seed);
@@ -313,7 +313,7 @@ fn a_hint_is_always_legal_and_says_why() {
 /// too, on the table when it is a card choice.
 #[test]
 fn a_strong_hint_is_legal_and_on_the_table() {
-    use depths_app::hint::hint_with;
+    use depths_app::game::hint::hint_with;
     let mut game = new_game(&["bren", "sil"], 2);
     let mut in_combat = 0;
     for _ in 0..300 {
@@ -344,7 +344,7 @@ fn a_strong_hint_is_legal_and_on_the_table() {
 #[test]
 #[ignore]
 fn inputs_for_a_five_round_two_hero_combat() {
-    use depths_app::hotseat::action_hero;
+    use depths_app::game::hotseat::action_hero;
     let mut rows = Vec::new();
     for seed in 1..400u64 {
         let mut g = new_game(&["bren", "sil"], seed);
@@ -401,7 +401,7 @@ fn inputs_for_a_five_round_two_hero_combat() {
 /// at one screen without the curtain, every Hero's.
 #[test]
 fn online_the_table_offers_only_the_seats_own_heroes() {
-    use depths_app::{session::Session, table::cards::legal_at_table};
+    use depths_app::{game::session::Session, table::cards::legal_at_table};
     use depths_table::seats::Players;
     let mut checked = 0;
     for seed in 1..=4 {
@@ -413,8 +413,8 @@ fn online_the_table_offers_only_the_seats_own_heroes() {
             let everyone = legal_at_table(&session);
             session.seat = Some(1);
             let bo = legal_at_table(&session);
-            assert!(bo.iter().all(|a| depths_app::hotseat::action_hero(a).is_none_or(|h| h == 1)), "{bo:?}");
-            if everyone.iter().any(|a| depths_app::hotseat::action_hero(a) == Some(0)) {
+            assert!(bo.iter().all(|a| depths_app::game::hotseat::action_hero(a).is_none_or(|h| h == 1)), "{bo:?}");
+            if everyone.iter().any(|a| depths_app::game::hotseat::action_hero(a) == Some(0)) {
                 assert!(bo.len() < everyone.len(), "Bren's moves are not Bo's to make");
                 checked += 1;
             }

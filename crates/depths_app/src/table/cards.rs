@@ -20,7 +20,7 @@ use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
     layout::{FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, lay_out, print_width},
 };
-use crate::{PlaySystems, explore::BoardArea, icons::Icons, screens::Screen, session::Session};
+use crate::{PlaySystems, board::explore::BoardArea, game::session::Session, ui::icons::Icons, ui::screens::Screen};
 
 /// The render layer of the table's cards: only [`TableCamera`] draws it.
 pub const TABLE_LAYER: usize = 1;
@@ -474,9 +474,9 @@ pub fn legal_at_table(session: &Session) -> Vec<Action> {
         return Vec::new();
     }
     let mut legal = session.game.legal_actions();
-    legal.retain(|a| crate::hotseat::action_hero(a).is_none_or(|h| !session.players.is_companion(h)));
+    legal.retain(|a| crate::game::hotseat::action_hero(a).is_none_or(|h| !session.players.is_companion(h)));
     if let Some(mine) = session.heroes_at_table() {
-        legal.retain(|a| crate::hotseat::action_hero(a).is_none_or(|h| mine.contains(&h)));
+        legal.retain(|a| crate::game::hotseat::action_hero(a).is_none_or(|h| mine.contains(&h)));
     }
     legal
 }
@@ -490,7 +490,7 @@ fn sync_cards(
     mut cards: Query<(Entity, &mut TableCard)>,
     mut mat: Query<(&mut Sprite, &mut Transform, &mut Visibility), With<CombatMat>>,
     mut geometry: ResMut<TableGeometry>,
-    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
     icons: Option<Res<Icons>>,
     mut last: Local<Option<(Rect, Vec2)>>,
 ) {

@@ -13,7 +13,7 @@ use depths_rules::{
     combat::{Combat, Foe, FoeCard, Slot, may_choose_outcome},
 };
 
-use crate::words::outcome_name;
+use crate::game::words::outcome_name;
 
 /// Which card or place a face is, by the rules' own ids: stable while the
 /// same card stays on the table (a Hero's card keeps its key from the hand
@@ -119,7 +119,7 @@ pub struct Face {
     pub spot: Spot,
     /// A line under the name (the pair's outcome…).
     pub note: String,
-    /// Its icon: a group and key of [`crate::icons::Icons`].
+    /// Its icon: a group and key of [`crate::ui::icons::Icons`].
     pub icon: (&'static str, String),
     /// The Monster's health token (what its living individuals have left), on
     /// the first of its cards in each engagement.

@@ -3,7 +3,7 @@
 //! and the end of a fight is a banner in the middle of the table with the XP
 //! gained until the next click or a few seconds pass (a lost game has its
 //! own sheet). All are
-//! reactions to the rules' events ([`crate::table_events::TableEvent`]).
+//! reactions to the rules' events ([`crate::game::table_events::TableEvent`]).
 
 use bevy::{
     camera::visibility::RenderLayers, prelude::*, sprite::Text2dShadow, window::PrimaryWindow, window::RequestRedraw,
@@ -14,7 +14,7 @@ use super::{
     cards::{TABLE_LAYER, TableGeometry, text_font, to_world},
     layout::{FOE_HEAD, FOE_ROW},
 };
-use crate::{PlaySystems, explore::BoardArea, screens::Screen, table_events::TableEvent};
+use crate::{PlaySystems, board::explore::BoardArea, game::table_events::TableEvent, ui::screens::Screen};
 
 /// How long a number floats.
 const FLOAT: f32 = 1.4;
@@ -98,7 +98,7 @@ fn spawn_feedback(
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
     banners: Query<Entity, With<Banner>>,
-    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
 ) {
     let now = time.elapsed_secs();
     let body = ui_assets.as_ref().map(|a| a.body_font.clone());
@@ -199,7 +199,7 @@ fn toasts(
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
     shown: Query<(), With<ToastNote>>,
-    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
 ) {
     let mut lines: Vec<String> = notes.read().map(|Toast(t)| t.clone()).collect();
     for TableEvent(event) in events.read() {

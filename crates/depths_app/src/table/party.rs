@@ -9,7 +9,7 @@ use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, window:
 use depths_rules::Game;
 
 use super::cards::{TABLE_LAYER, text_font, to_world};
-use crate::{PlaySystems, icons::Icons, screens::Screen, session::Session};
+use crate::{PlaySystems, game::session::Session, ui::icons::Icons, ui::screens::Screen};
 
 /// The edge's height, in logical pixels.
 pub const EDGE_HEIGHT: f32 = 46.0;
@@ -166,7 +166,7 @@ fn sync_edge(
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
     icons: Option<Res<Icons>>,
-    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
+    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
     felt: Query<Entity, Or<(With<EdgeFelt>, With<HealthToken>, With<KeyToken>, With<XpCardToken>)>>,
     mut tokens: Query<(&mut HealthToken, &mut Slide, &mut EdgeHover), Without<KeyToken>>,
     keys: Query<(Entity, &KeyToken, &Slide), Without<HealthToken>>,

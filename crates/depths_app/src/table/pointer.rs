@@ -9,10 +9,10 @@ use depths_rules::Action;
 use super::cards::{RowAction, TableCard, TableGeometry};
 use super::faces::Kind;
 use crate::{
-    hotseat::action_hero,
-    screens::Screen,
-    session::{PlayerAction, Session},
-    words::rule_error_text,
+    game::hotseat::action_hero,
+    game::session::{PlayerAction, Session},
+    game::words::rule_error_text,
+    ui::screens::Screen,
 };
 
 /// The card under the pointer and what it says, for the hover box.

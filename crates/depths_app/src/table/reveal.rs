@@ -20,9 +20,9 @@ use depths_rules::{Content, Event, Game, combat::FoeCard};
 use super::cards::{TABLE_LAYER, TableGeometry, text_font, to_world};
 use crate::{
     PlaySystems,
-    screens::Screen,
-    session::{GameContent, Session},
-    table_events::TableEvent,
+    game::session::{GameContent, Session},
+    game::table_events::TableEvent,
+    ui::screens::Screen,
 };
 
 /// One card to reveal.
@@ -105,7 +105,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
             Event::ItemGained { hero, name } => {
                 let Some(h) = game.heroes.get(usize::from(*hero)) else { continue };
                 let Some(item) = h.items.iter().find(|i| &i.card.name == name).map(|i| &i.card) else { continue };
-                let mut rules = vec![crate::words::item_facts(item)];
+                let mut rules = vec![crate::game::words::item_facts(item)];
                 rules.extend(item.abilities.iter().map(|a| a.text()));
                 if !item.add_cards.is_empty() {
                     let cards: Vec<String> = item.add_cards.iter().map(u8::to_string).collect();
@@ -170,8 +170,8 @@ fn reveal(
     shown: Query<Entity, With<RevealSet>>,
     geometry: Res<TableGeometry>,
     window: Single<&Window, With<PrimaryWindow>>,
-    ui_assets: Option<Res<crate::screens::loading::UiAssets>>,
-    icons: Option<Res<crate::icons::Icons>>,
+    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
+    icons: Option<Res<crate::ui::icons::Icons>>,
     time: Res<Time>,
     mut shown_at: ResMut<ShownAt>,
     mut redraw: MessageWriter<RequestRedraw>,

@@ -1,0 +1,1114 @@
+//! How the board looks: every tile, token and node is drawn procedurally from the
+//! plain map data (edges, areas with elements, nodes) as flat meshes.
+//!
+//! Each element is told apart by its SHAPE, not only its colour: monster = spiked
+//! star, feature = eye, door = arch, chest = box with lid, campfire = flame on
+//! crossed logs, stairs = steps, rune node = diamond, Lantern = lantern on a gold
+//! rimmed token.
+
+use std::collections::HashMap;
+
+use bevy::{
+    asset::RenderAssetUsages,
+    image::{ImageAddressMode, ImageSampler, ImageSamplerDescriptor},
+    math::Affine2,
+    mesh::{Indices, PrimitiveTopology},
+    prelude::*,
+    render::render_resource::{Extent3d, TextureDimension, TextureFormat},
+    sprite_render::AlphaMode2d,
+    window::RequestRedraw,
+};
+
+use crate::{
+    PlaySystems,
+    board::explore::{GhostTile, PlacementHint, SelectionRing},
+    board::tray_preview::TrayTile,
+    board::view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
+    board::{
+        Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, TILE_SIZE, TOKEN_RADIUS,
+        WALL_THICKNESS, area_anchor, cell_center, side_dir, slot_offset, tokens_in_area,
+    },
+};
+
+/// The table under the tiles.
+pub const TABLE_COLOR: Color = Color::srgb(0.085, 0.07, 0.06);
+
+/// Width of the passage in an open edge.
+const OPENING: f32 = TILE_SIZE * 0.42;
+/// Stone textures to choose from; each tile picks one.
+const FLOOR_VARIANTS: usize = 4;
+const FLOOR_TEXELS: u32 = 256;
+const GLOW_TEXELS: u32 = 128;
+const TABLE_TEXELS: u32 = 256;
+/// Side of the table quad, in world units; large enough to never see its edge.
+const TABLE_SIZE: f32 = 40_000.0;
+/// World units one repeat of the wood texture covers.
+const TABLE_TILE: f32 = 900.0;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Art>();
+    app.add_systems(Startup, spawn_table);
+    app.add_systems(
+        Update,
+        (
+            draw_new_tiles,
+            draw_tokens,
+            draw_shades,
+            draw_lantern,
+            draw_hints,
+            draw_ghost,
+            draw_tray_tile,
+            draw_selection,
+            land_tiles,
+            slide_lantern,
+        )
+            .in_set(PlaySystems::Present)
+            .run_if(resource_exists::<Board>),
+    );
+}
+
+/// The mesh a [`Piece`] is drawn with; all are unit sized and scaled by the piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Shape {
+    /// 1 × 1 square.
+    Square,
+    /// Circle of radius 1 (scale unevenly for an ellipse).
+    Circle,
+    /// Seven-pointed star, outer radius 1.
+    Star,
+    /// Triangle, base 1 on y = -0.5, apex at y = 0.5.
+    Triangle,
+    /// Diamond with diagonals 1.
+    Diamond,
+    /// A stone floor texture on a 1 × 1 square.
+    Floor(usize),
+    /// A soft round light (radial gradient) on a 1 × 1 square; tinted by the colour.
+    Glow,
+}
+
+/// One flat shape of the drawing, relative to its tile or token.
+#[derive(Clone, Debug, PartialEq)]
+struct Piece {
+    shape: Shape,
+    color: Color,
+    pos: Vec2,
+    size: Vec2,
+    /// Radians, counter-clockwise.
+    rot: f32,
+    z: f32,
+}
+
+impl Piece {
+    fn new(shape: Shape, color: Color, pos: Vec2, size: Vec2, z: f32) -> Self {
+        Self { shape, color, pos, size, rot: 0.0, z }
+    }
+
+    fn rotated(mut self, rot: f32) -> Self {
+        self.rot = rot;
+        self
+    }
+
+    fn transform(&self) -> Transform {
+        Transform {
+            translation: self.pos.extend(self.z),
+            rotation: Quat::from_rotation_z(self.rot),
+            scale: self.size.extend(1.0),
+        }
+    }
+}
+
+fn rect(color: Color, pos: Vec2, size: Vec2, z: f32) -> Piece {
+    Piece::new(Shape::Square, color, pos, size, z)
+}
+
+fn circle(color: Color, pos: Vec2, radius: f32, z: f32) -> Piece {
+    Piece::new(Shape::Circle, color, pos, Vec2::splat(radius), z)
+}
+
+fn hex(rgb: u32) -> Color {
+    Color::srgb_u8((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8)
+}
+
+fn hexa(rgb: u32, alpha: f32) -> Color {
+    hex(rgb).with_alpha(alpha)
+}
+
+const WALL: u32 = 0x241e19;
+const WALL_TOP: u32 = 0x4a3f34;
+const RIM: u32 = 0x141009;
+const PARCHMENT: u32 = 0xd9c9a3;
+const TOKEN_RIM: u32 = 0x1e1812;
+const RUNE: u32 = 0x6fe3ff;
+const GOLD: u32 = 0xc9a24a;
+
+// Layers within a tile (world z, relative to the tile entity).
+const Z_SHADOW: f32 = 0.0;
+const Z_RIM: f32 = 0.02;
+const Z_FLOOR: f32 = 0.03;
+const Z_WALL_SHADOW: f32 = 0.04;
+const Z_BOUNDARY: f32 = 0.05;
+const Z_WALL: f32 = 0.06;
+const Z_NODE: f32 = 0.08;
+const Z_TOKEN: f32 = 0.2;
+const Z_SHADE: f32 = 0.4;
+
+/// Everything drawn for one tile, relative to its centre: the tile itself,
+/// its tokens and its shading (on the board each of those is its own entity;
+/// the ghost tile in hand is drawn whole).
+fn tile_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
+    let mut out = tile_base_pieces(map, tile);
+    for (a, area) in tile.areas.iter().enumerate() {
+        let count = tokens_in_area(map, tile, a);
+        let anchor = area_anchor(tile, a);
+        for (i, (element, token)) in area.elements.iter().enumerate() {
+            let at = anchor + slot_offset(i, count);
+            let z = Z_TOKEN + i as f32 * 0.05;
+            element_token(&mut out, *element, at, z);
+            token_pieces(&mut out, *token, at, z + 0.03);
+        }
+    }
+    reach_shading(&mut out, tile, TILE_SIZE / 2.0 - 3.0);
+    out
+}
+
+/// What never changes on a placed tile: shadow, floor, walls, water,
+/// boundaries, nodes and markings, relative to its centre.
+fn tile_base_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let t = TILE_SIZE;
+    // Cast shadow on the table, a soft one and a tight one.
+    out.push(rect(hexa(0x000000, 0.28), Vec2::new(9.0, -12.0), Vec2::splat(t + 18.0), Z_SHADOW));
+    out.push(rect(hexa(0x000000, 0.45), Vec2::new(6.0, -8.0), Vec2::splat(t + 2.0), Z_SHADOW + 0.01));
+    // The tile's cardboard edge, then the stone floor.
+    out.push(rect(hex(RIM), Vec2::ZERO, Vec2::splat(t), Z_RIM));
+    let variant = floor_variant(map.seed, tile);
+    out.push(Piece::new(Shape::Floor(variant), Color::WHITE, Vec2::ZERO, Vec2::splat(t - 6.0), Z_FLOOR));
+
+    let h = t / 2.0 - 3.0;
+    for side in Side::ALL {
+        wall_pieces(&mut out, side, tile.edge(side), h);
+    }
+    water_corner_pieces(&mut out, tile, h);
+    boundary_pieces(&mut out, map.seed, tile, h);
+    for side in &tile.nodes {
+        let at = side_dir(*side) * (h - WALL_THICKNESS / 2.0);
+        rune_node(&mut out, at, Z_NODE);
+    }
+    marking_pieces(&mut out, tile, h);
+    out
+}
+
+/// Lit where the Heroes can go, dark where they cannot (yet).
+fn reach_shading(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
+    let reachable = tile.areas.iter().filter(|a| a.accessible).count();
+    if reachable == 0 {
+        out.push(rect(hexa(0x05070c, 0.42), Vec2::ZERO, Vec2::splat(2.0 * h), Z_SHADE));
+    } else if reachable < tile.areas.len() {
+        for (a, area) in tile.areas.iter().enumerate() {
+            let at = area_anchor(tile, a);
+            if area.accessible {
+                out.push(Piece::new(Shape::Glow, hexa(0xffd86b, 0.35), at, Vec2::splat(170.0), Z_SHADE));
+            } else {
+                out.push(Piece::new(Shape::Glow, hexa(0x000000, 0.7), at, Vec2::splat(170.0), Z_SHADE));
+            }
+        }
+    } else {
+        out.push(rect(hexa(0xffd86b, 0.06), Vec2::ZERO, Vec2::splat(2.0 * h), Z_SHADE));
+    }
+}
+
+/// The Encounter Token or Key on an element.
+fn token_pieces(out: &mut Vec<Piece>, token: Token, at: Vec2, z: f32) {
+    match token {
+        Token::None => {}
+        Token::Defeated => {
+            for rot in [0.785, -0.785] {
+                out.push(rect(hex(0x3a0704), at, Vec2::new(62.0, 13.0), z).rotated(rot));
+                out.push(rect(hex(0xd7261c), at, Vec2::new(58.0, 9.0), z + 0.001).rotated(rot));
+            }
+        }
+        Token::Encountered => {
+            out.push(rect(hex(0x4a3510), at, Vec2::new(64.0, 13.0), z).rotated(0.785));
+            out.push(rect(hex(0xf2c14e), at, Vec2::new(60.0, 9.0), z + 0.001).rotated(0.785));
+        }
+        Token::Key => {
+            let k = at + Vec2::new(20.0, -20.0);
+            out.push(circle(hex(TOKEN_RIM), k, 17.0, z));
+            out.push(circle(hex(GOLD), k, 15.0, z + 0.001));
+            out.push(circle(hex(0x3d2a08), k + Vec2::new(-5.0, 0.0), 5.0, z + 0.002));
+            out.push(circle(hex(GOLD), k + Vec2::new(-5.0, 0.0), 2.5, z + 0.003));
+            out.push(rect(hex(0x3d2a08), k + Vec2::new(4.0, 0.0), Vec2::new(12.0, 3.0), z + 0.002));
+            out.push(rect(hex(0x3d2a08), k + Vec2::new(8.0, -3.0), Vec2::new(2.5, 5.0), z + 0.002));
+        }
+    }
+}
+
+/// Secret Passages, Warp Portals, Level Stairs, the Boat and the Sword.
+fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
+    for (a, area) in tile.areas.iter().enumerate() {
+        // Beside the area's tokens, towards the tile's centre line.
+        let at = area_anchor(tile, a) + Vec2::new(0.0, -52.0);
+        let z = Z_NODE + 0.01;
+        if area.secret_passage {
+            // A dark archway with a violet keyhole.
+            out.push(circle(hex(0x120c18), at + Vec2::new(0.0, 4.0), 16.0, z));
+            out.push(rect(hex(0x120c18), at + Vec2::new(0.0, -6.0), Vec2::new(32.0, 20.0), z));
+            out.push(circle(hex(0xa678e0), at + Vec2::new(0.0, 2.0), 4.5, z + 0.001));
+            out.push(Piece::new(
+                Shape::Triangle,
+                hex(0xa678e0),
+                at + Vec2::new(0.0, -6.0),
+                Vec2::new(8.0, 12.0),
+                z + 0.001,
+            ));
+        }
+        if area.warp_portal {
+            for (i, (r, c)) in
+                [(20.0, 0x2b1a52), (15.0, 0x7a4fd6), (10.0, 0x2b1a52), (5.0, 0xd9c7ff)].iter().enumerate()
+            {
+                out.push(circle(hex(*c), at, *r, z + i as f32 * 0.001));
+            }
+        }
+        if area.level_stair {
+            out.push(rect(hex(0x1c1a18), at, Vec2::new(34.0, 34.0), z));
+            for i in 0..4 {
+                let y = -12.0 + i as f32 * 8.0;
+                out.push(rect(hex(0x9aa0a8), at + Vec2::new(0.0, y), Vec2::new(28.0 - i as f32 * 5.0, 4.0), z + 0.001));
+            }
+        }
+    }
+    let corner = Vec2::new(-h + 44.0, h - 44.0);
+    if tile.boat {
+        let at = corner;
+        out.push(Piece::new(Shape::Circle, hex(0x3d230f), at, Vec2::new(22.0, 9.0), Z_NODE + 0.01));
+        out.push(rect(hex(0x9fb8c8), at + Vec2::new(0.0, 6.0), Vec2::new(44.0, 12.0), Z_NODE + 0.011));
+        out.push(Piece::new(Shape::Circle, hex(0x8a5428), at, Vec2::new(20.0, 7.0), Z_NODE + 0.012));
+        out.push(Piece::new(
+            Shape::Triangle,
+            hex(0xe6dbc8),
+            at + Vec2::new(2.0, 15.0),
+            Vec2::new(14.0, 20.0),
+            Z_NODE + 0.012,
+        ));
+    }
+    if tile.sword {
+        let at = -corner;
+        out.push(rect(hex(0xc8ccd2), at + Vec2::new(0.0, 6.0), Vec2::new(5.0, 34.0), Z_NODE + 0.01).rotated(-0.6));
+        out.push(rect(hex(0x8a6a2a), at + Vec2::new(-5.0, -8.0), Vec2::new(18.0, 4.0), Z_NODE + 0.011).rotated(-0.6));
+        out.push(rect(hex(0x5b3a1e), at + Vec2::new(-9.0, -14.0), Vec2::new(4.0, 10.0), Z_NODE + 0.011).rotated(-0.6));
+    }
+}
+
+/// Caverns: pools of water in the corners that hold them.
+fn water_corner_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
+    for &c in &tile.water_corners {
+        // NE, SE, SW, NW.
+        let sign = [Vec2::new(1.0, 1.0), Vec2::new(1.0, -1.0), Vec2::new(-1.0, -1.0), Vec2::new(-1.0, 1.0)][c % 4];
+        // A pool filling the corner, kept inside the tile.
+        let at = sign * (h - 40.0);
+        out.push(rect(hex(0x0f2f44), sign * (h - 20.0), Vec2::splat(40.0), Z_FLOOR + 0.002));
+        out.push(circle(hex(0x0f2f44), at, 40.0, Z_FLOOR + 0.002));
+        out.push(rect(hex(0x1f5f80), sign * (h - 22.0), Vec2::splat(36.0), Z_FLOOR + 0.003));
+        out.push(circle(hex(0x1f5f80), at, 35.0, Z_FLOOR + 0.003));
+        out.push(circle(hexa(0x7fc8e8, 0.35), at - sign * 10.0, 8.0, Z_FLOOR + 0.004));
+    }
+}
+
+fn floor_variant(seed: u64, tile: &Tile) -> usize {
+    if tile.entry {
+        return 0;
+    }
+    let mut rng = SplitMix64(seed ^ ((tile.cell.x as u64) << 32) ^ (tile.cell.y as u32 as u64));
+    rng.below(FLOOR_VARIANTS)
+}
+
+/// The wall band along one side, with a gap in the middle if the edge is open.
+fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
+    let normal = side_dir(side);
+    let along = Vec2::new(-normal.y, normal.x);
+    let w = WALL_THICKNESS;
+    // Spans along the side, as (from, to) in -h..h.
+    let spans: Vec<(f32, f32)> = match edge {
+        Edge::Wall => vec![(-h, h)],
+        Edge::Open | Edge::Upper | Edge::Lower => vec![(-h, -OPENING / 2.0), (OPENING / 2.0, h)],
+        Edge::Water => {
+            // Water right up to the edge: a blue channel instead of a wall.
+            let center = normal * (h - w / 2.0);
+            let rot = along.y.atan2(along.x);
+            out.push(rect(hex(0x0f2f44), center, Vec2::new(2.0 * h, w + 4.0), Z_WALL).rotated(rot));
+            out.push(rect(hex(0x1f5f80), center, Vec2::new(2.0 * h, w - 4.0), Z_WALL + 0.001).rotated(rot));
+            out.push(
+                rect(hexa(0x7fc8e8, 0.4), center + normal * 3.0, Vec2::new(2.0 * h - 20.0, 2.0), Z_WALL + 0.002)
+                    .rotated(rot),
+            );
+            return;
+        }
+    };
+    if matches!(edge, Edge::Upper | Edge::Lower) {
+        // Level of the opening: a pale raised sill (upper) or a dark step down (lower).
+        let (color, arrow) = if edge == Edge::Upper { (0xbfb49a, 0.0) } else { (0x15110d, std::f32::consts::PI) };
+        let center = normal * (h - w / 2.0);
+        let rot = along.y.atan2(along.x);
+        out.push(rect(hex(color), center, Vec2::new(OPENING, w - 8.0), Z_WALL).rotated(rot));
+        let tip_rot = normal.y.atan2(normal.x) - std::f32::consts::FRAC_PI_2 + arrow;
+        let arrow_color = if edge == Edge::Upper { 0x4a3f34 } else { 0xd9c9a3 };
+        out.push(
+            Piece::new(Shape::Triangle, hex(arrow_color), center, Vec2::new(14.0, 12.0), Z_WALL + 0.001)
+                .rotated(tip_rot),
+        );
+    }
+    let rot = along.y.atan2(along.x);
+    let inner = h - w; // where the floor starts, along the side
+    for (from, to) in spans {
+        let mid = (from + to) / 2.0;
+        let len = to - from;
+        let center = normal * (h - w / 2.0) + along * mid;
+        out.push(rect(hex(WALL), center, Vec2::new(len, w), Z_WALL).rotated(rot));
+        // Masonry: blocks of slightly varied stone with dark joints between.
+        let blocks = (len / 34.0).round().max(1.0) as usize;
+        let block_len = len / blocks as f32;
+        for b in 0..blocks {
+            let at = from + (b as f32 + 0.5) * block_len;
+            let mut rng = SplitMix64((at * 7.0) as i64 as u64 ^ ((side as u64) << 40));
+            let shade = [0x2e2721, 0x332b24, 0x2a241f, 0x372e26][rng.below(4)];
+            out.push(
+                rect(
+                    hex(shade),
+                    normal * (h - w / 2.0) + along * at,
+                    Vec2::new(block_len - 3.0, w - 5.0),
+                    Z_WALL + 0.001,
+                )
+                .rotated(rot),
+            );
+        }
+        // The wall's shadow on the floor and its lit inner edge, only where
+        // there is floor beside it (not across the corners).
+        let (lo, hi) = (from.max(-inner), to.min(inner));
+        if hi > lo {
+            let floor_mid = normal * (h - w) + along * ((lo + hi) / 2.0);
+            out.push(
+                rect(hexa(0x000000, 0.28), floor_mid - normal * 5.0, Vec2::new(hi - lo, 10.0), Z_WALL_SHADOW)
+                    .rotated(rot),
+            );
+            out.push(
+                rect(hex(WALL_TOP), floor_mid + normal * 1.0, Vec2::new(hi - lo, 2.0), Z_WALL + 0.002).rotated(rot),
+            );
+        }
+    }
+}
+
+/// A rubble ridge between the areas of a tile split by a habitat boundary.
+fn boundary_pieces(out: &mut Vec<Piece>, seed: u64, tile: &Tile, h: f32) {
+    if tile.areas.len() < 2 {
+        return;
+    }
+    let mut rng = SplitMix64(seed ^ 0xB0_0DA7 ^ (tile.cell.x as u64).rotate_left(17) ^ tile.cell.y as u64);
+    for pair in 0..tile.areas.len() - 1 {
+        let a = area_anchor(tile, pair);
+        let b = area_anchor(tile, pair + 1);
+        let mid = (a + b) / 2.0;
+        let dir = (b - a).perp().normalize_or(Vec2::X);
+        // Clip the bisector to the floor inside the walls.
+        let reach = clip_reach(mid, dir, h - WALL_THICKNESS / 2.0);
+        let (p, q) = (mid - dir * reach.0, mid + dir * reach.1);
+        let len = p.distance(q);
+        let rot = dir.y.atan2(dir.x);
+        out.push(
+            rect(hexa(0x000000, 0.35), (p + q) / 2.0 + Vec2::new(3.0, -4.0), Vec2::new(len, 16.0), Z_BOUNDARY)
+                .rotated(rot),
+        );
+        out.push(rect(hex(0x2a231d), (p + q) / 2.0, Vec2::new(len, 12.0), Z_BOUNDARY + 0.001).rotated(rot));
+        let stones = (len / 11.0) as usize;
+        for i in 0..stones {
+            let f = (i as f32 + 0.5) / stones as f32;
+            let jitter = dir.perp() * (rng.next_f32() - 0.5) * 10.0;
+            let r = 4.0 + rng.next_f32() * 4.5;
+            let shade = 0x4a4037 + ((rng.below(3) as u32) * 0x0a0a0a);
+            out.push(circle(hex(shade), p.lerp(q, f) + jitter, r, Z_BOUNDARY + 0.002 + i as f32 * 1e-4));
+        }
+    }
+}
+
+/// How far a line through `p` along ±`dir` runs before leaving the square |x|,|y| ≤ h.
+fn clip_reach(p: Vec2, dir: Vec2, h: f32) -> (f32, f32) {
+    let along = |sign: f32| {
+        let d = dir * sign;
+        let tx = if d.x.abs() < 1e-6 { f32::MAX } else { ((h * d.x.signum()) - p.x) / d.x };
+        let ty = if d.y.abs() < 1e-6 { f32::MAX } else { ((h * d.y.signum()) - p.y) / d.y };
+        tx.min(ty).max(0.0)
+    };
+    (along(-1.0), along(1.0))
+}
+
+fn rune_node(out: &mut Vec<Piece>, at: Vec2, z: f32) {
+    out.push(circle(hexa(RUNE, 0.18), at, 24.0, z));
+    out.push(circle(hexa(RUNE, 0.25), at, 16.0, z + 0.001));
+    out.push(Piece::new(Shape::Diamond, hex(RUNE), at, Vec2::splat(26.0), z + 0.002));
+    out.push(Piece::new(Shape::Diamond, hex(0x1b5f7a), at, Vec2::splat(11.0), z + 0.003));
+}
+
+/// A round token with the element's icon on it.
+fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
+    out.push(circle(hexa(0x000000, 0.5), at + Vec2::new(3.0, -4.0), TOKEN_RADIUS + 1.0, z));
+    out.push(circle(hex(TOKEN_RIM), at, TOKEN_RADIUS, z + 0.001));
+    out.push(circle(hex(PARCHMENT), at, TOKEN_RADIUS - 3.0, z + 0.002));
+    let z = z + 0.003;
+    let p = |x: f32, y: f32| at + Vec2::new(x, y);
+    let mut dz = 0.0;
+    let mut next_z = || {
+        dz += 0.001;
+        z + dz
+    };
+    match element {
+        Element::Monster(n) => {
+            let crimson = hex(0xb3261e);
+            let spots: &[(f32, f32, f32)] =
+                if n >= 2 { &[(-9.0, 5.0, 13.5), (9.0, -5.0, 13.5)] } else { &[(0.0, 0.0, 21.0)] };
+            for &(x, y, r) in spots {
+                out.push(Piece::new(Shape::Star, hex(0x4a0d0a), p(x, y - 1.0), Vec2::splat(r + 2.0), next_z()));
+                out.push(Piece::new(Shape::Star, crimson, p(x, y), Vec2::splat(r), next_z()));
+                out.push(circle(hex(0x4a0d0a), p(x, y), r * 0.2, next_z()));
+            }
+        }
+        Element::Feature => {
+            out.push(Piece::new(Shape::Circle, hex(0x17484f), p(0.0, 0.0), Vec2::new(22.0, 13.0), next_z()));
+            out.push(Piece::new(Shape::Circle, hex(0x2a8f9f), p(0.0, 0.0), Vec2::new(19.0, 10.5), next_z()));
+            out.push(circle(hex(0xe8f4f0), p(0.0, 0.0), 7.0, next_z()));
+            out.push(circle(hex(0x102024), p(0.0, 0.0), 4.0, next_z()));
+        }
+        Element::Door => {
+            let dark = hex(0x3d230f);
+            out.push(rect(dark, p(0.0, -5.0), Vec2::new(27.0, 22.0), next_z()));
+            out.push(circle(dark, p(0.0, 5.0), 13.5, next_z()));
+            let wood = hex(0x8a5428);
+            out.push(rect(wood, p(0.0, -5.5), Vec2::new(21.0, 19.0), next_z()));
+            out.push(circle(wood, p(0.0, 5.0), 10.5, next_z()));
+            out.push(rect(hex(0x5e3a1c), p(0.0, -1.0), Vec2::new(2.0, 28.0), next_z()));
+            out.push(circle(hex(0x140c06), p(5.0, -2.0), 2.6, next_z()));
+            out.push(Piece::new(Shape::Triangle, hex(0x140c06), p(5.0, -5.0), Vec2::new(4.0, 5.0), next_z()));
+        }
+        Element::Chest => {
+            out.push(rect(hex(0x3d230f), p(0.0, 0.0), Vec2::new(38.0, 28.0), next_z()));
+            out.push(rect(hex(0x8a5a2b), p(0.0, -4.5), Vec2::new(34.0, 15.0), next_z()));
+            out.push(rect(hex(0x6b4220), p(0.0, 7.5), Vec2::new(34.0, 9.0), next_z()));
+            for x in [-11.0, 11.0] {
+                out.push(rect(hex(0xd4a017), p(x, 0.0), Vec2::new(3.5, 24.0), next_z()));
+            }
+            out.push(rect(hex(0xd4a017), p(0.0, 2.0), Vec2::new(7.0, 8.0), next_z()));
+            out.push(rect(hex(0x2a1a0a), p(0.0, 1.5), Vec2::new(2.0, 3.5), next_z()));
+        }
+        Element::Campfire => {
+            let log = hex(0x5b3a1e);
+            out.push(rect(log, p(0.0, -11.0), Vec2::new(36.0, 7.0), next_z()).rotated(0.35));
+            out.push(rect(log, p(0.0, -11.0), Vec2::new(36.0, 7.0), next_z()).rotated(-0.35));
+            out.push(Piece::new(Shape::Triangle, hex(0xc0391b), p(0.0, 2.0), Vec2::new(26.0, 30.0), next_z()));
+            out.push(Piece::new(Shape::Triangle, hex(0xe8731c), p(0.0, 0.0), Vec2::new(20.0, 24.0), next_z()));
+            out.push(Piece::new(Shape::Triangle, hex(0xffd23f), p(0.0, -3.0), Vec2::new(10.0, 13.0), next_z()));
+        }
+        Element::Stairs => {
+            for i in 0..4 {
+                let w = 34.0 - i as f32 * 8.0;
+                let y = -12.0 + i as f32 * 8.0;
+                let x = -17.0 + w / 2.0;
+                out.push(rect(hex(0x3a3c40), p(x, y - 1.0), Vec2::new(w, 8.0), next_z()));
+                out.push(rect(hex(0x7d8188), p(x, y), Vec2::new(w - 1.5, 6.0), next_z()));
+                out.push(rect(hex(0xaeb2b8), p(x, y + 2.5), Vec2::new(w - 1.5, 1.5), next_z()));
+            }
+        }
+    }
+}
+
+/// The Lantern token: a pool of light and a lantern on a gold-rimmed token.
+fn lantern_pieces() -> Vec<Piece> {
+    let mut out = Vec::new();
+    let z = 0.0;
+    let warm = 0xffd86b;
+    out.push(Piece::new(Shape::Glow, hexa(warm, 0.55), Vec2::ZERO, Vec2::splat(330.0), z));
+    out.push(circle(hexa(0x000000, 0.55), Vec2::new(3.0, -5.0), 34.0, z + 0.003));
+    out.push(circle(hex(GOLD), Vec2::ZERO, 33.0, z + 0.004));
+    out.push(circle(hex(0x2d3340), Vec2::ZERO, 29.5, z + 0.005));
+    let gold = hex(0xf2c14e);
+    out.push(circle(gold, Vec2::new(0.0, 15.0), 6.5, z + 0.006));
+    out.push(circle(hex(0x2d3340), Vec2::new(0.0, 15.0), 3.8, z + 0.007));
+    out.push(rect(hex(0x8a6a2a), Vec2::new(0.0, 10.0), Vec2::new(18.0, 4.0), z + 0.008));
+    out.push(rect(gold, Vec2::new(0.0, -1.0), Vec2::new(16.0, 20.0), z + 0.008));
+    out.push(rect(hex(0xfff2c0), Vec2::new(0.0, -1.0), Vec2::new(10.0, 14.0), z + 0.009));
+    out.push(circle(hex(0xff9f1c), Vec2::new(0.0, -2.0), 3.8, z + 0.010));
+    out.push(rect(hex(0x8a6a2a), Vec2::new(0.0, -12.5), Vec2::new(22.0, 5.0), z + 0.011));
+    out
+}
+
+/// Meshes, floor textures and a colour → material cache.
+#[derive(Resource)]
+struct Art {
+    meshes: HashMap<Shape, Handle<Mesh>>,
+    floors: Vec<Handle<ColorMaterial>>,
+    glow: Handle<Image>,
+    glows: HashMap<[u8; 4], Handle<ColorMaterial>>,
+    table: Handle<ColorMaterial>,
+    colors: HashMap<[u8; 4], Handle<ColorMaterial>>,
+}
+
+impl FromWorld for Art {
+    fn from_world(world: &mut World) -> Self {
+        let mut meshes_map = HashMap::new();
+        {
+            let mut meshes = world.resource_mut::<Assets<Mesh>>();
+            meshes_map.insert(Shape::Square, meshes.add(Rectangle::new(1.0, 1.0)));
+            meshes_map.insert(Shape::Circle, meshes.add(Circle::new(1.0).mesh().resolution(48)));
+            meshes_map.insert(Shape::Star, meshes.add(star_mesh(7, 0.45)));
+            meshes_map.insert(
+                Shape::Triangle,
+                meshes.add(Triangle2d::new(Vec2::new(0.0, 0.5), Vec2::new(-0.5, -0.5), Vec2::new(0.5, -0.5))),
+            );
+            meshes_map.insert(Shape::Diamond, meshes.add(Rhombus::new(1.0, 1.0)));
+        }
+        let (floor_images, glow, table_image) = {
+            let mut images = world.resource_mut::<Assets<Image>>();
+            let floors: Vec<Handle<Image>> = (0..FLOOR_VARIANTS)
+                .map(|v| {
+                    images.add(rgba_image(FLOOR_TEXELS, flagstones(0xF100_0000 + v as u64, FLOOR_TEXELS as usize)))
+                })
+                .collect();
+            let glow = images.add(rgba_image(GLOW_TEXELS, radial_glow(GLOW_TEXELS as usize)));
+            let mut table = rgba_image(TABLE_TEXELS, wood_planks(0x7AB1E, TABLE_TEXELS as usize));
+            table.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor {
+                address_mode_u: ImageAddressMode::Repeat,
+                address_mode_v: ImageAddressMode::Repeat,
+                ..ImageSamplerDescriptor::linear()
+            });
+            (floors, glow, images.add(table))
+        };
+        let mut materials = world.resource_mut::<Assets<ColorMaterial>>();
+        let floors = floor_images.into_iter().map(|image| materials.add(ColorMaterial::from(image))).collect();
+        let table = materials.add(ColorMaterial {
+            // Dimmed, so the board stands out from the table.
+            color: Color::srgb(0.62, 0.62, 0.62),
+            texture: Some(table_image),
+            uv_transform: Affine2::from_scale(Vec2::splat(TABLE_SIZE / TABLE_TILE)),
+            alpha_mode: AlphaMode2d::Opaque,
+        });
+        Self { meshes: meshes_map, floors, glow, glows: HashMap::new(), table, colors: HashMap::new() }
+    }
+}
+
+impl Art {
+    fn spawn_pieces(&mut self, parent: &mut EntityCommands, pieces: Vec<Piece>, materials: &mut Assets<ColorMaterial>) {
+        let parts: Vec<_> = pieces
+            .into_iter()
+            .map(|piece| {
+                let (mesh, material) = match piece.shape {
+                    Shape::Floor(v) => (self.meshes[&Shape::Square].clone(), self.floors[v].clone()),
+                    Shape::Glow => (self.meshes[&Shape::Square].clone(), self.glow_material(piece.color, materials)),
+                    shape => (self.meshes[&shape].clone(), self.material(piece.color, materials)),
+                };
+                (Mesh2d(mesh), MeshMaterial2d(material), piece.transform())
+            })
+            .collect();
+        parent.with_children(|children| {
+            for part in parts {
+                children.spawn(part);
+            }
+        });
+    }
+
+    fn glow_material(&mut self, tint: Color, materials: &mut Assets<ColorMaterial>) -> Handle<ColorMaterial> {
+        let key = tint.to_srgba().to_u8_array();
+        let texture = self.glow.clone();
+        self.glows
+            .entry(key)
+            .or_insert_with(|| {
+                materials.add(ColorMaterial {
+                    color: tint,
+                    texture: Some(texture),
+                    alpha_mode: AlphaMode2d::Blend,
+                    ..default()
+                })
+            })
+            .clone()
+    }
+
+    fn material(&mut self, color: Color, materials: &mut Assets<ColorMaterial>) -> Handle<ColorMaterial> {
+        let key = color.to_srgba().to_u8_array();
+        self.colors.entry(key).or_insert_with(|| materials.add(ColorMaterial::from(color))).clone()
+    }
+}
+
+fn draw_new_tiles(
+    mut commands: Commands,
+    new_tiles: Query<(Entity, &BoardTile), Added<BoardTile>>,
+    board: Res<Board>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, placed) in &new_tiles {
+        let Some(tile) = board.view.tile_at(placed.cell) else {
+            continue;
+        };
+        let pieces = tile_base_pieces(&board.view, tile);
+        art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
+    }
+}
+
+/// A token was laid or flipped: draw that token again (it stands at its
+/// own place and height, so its pieces are drawn at its centre).
+fn draw_tokens(
+    mut commands: Commands,
+    tokens: Query<(Entity, &ElementToken), Changed<ElementToken>>,
+    board: Res<Board>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, token) in &tokens {
+        let Some(tile) = board.view.tile_at(token.cell) else { continue };
+        let Some((element, _)) = tile.areas.get(token.area).and_then(|a| a.elements.get(token.element)) else {
+            continue;
+        };
+        let mut out = Vec::new();
+        element_token(&mut out, *element, Vec2::ZERO, 0.0);
+        token_pieces(&mut out, token.token, Vec2::ZERO, 0.03);
+        let mut entity = commands.entity(entity);
+        entity.despawn_children();
+        art.spawn_pieces(&mut entity, out, &mut materials);
+    }
+}
+
+/// Reachability changed on a tile: draw its light and shade again.
+fn draw_shades(
+    mut commands: Commands,
+    shades: Query<(Entity, &ReachShade), Changed<ReachShade>>,
+    board: Res<Board>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, shade) in &shades {
+        let Some(tile) = board.view.tile_at(shade.cell) else { continue };
+        let mut out = Vec::new();
+        reach_shading(&mut out, tile, TILE_SIZE / 2.0 - 3.0);
+        let mut entity = commands.entity(entity);
+        entity.despawn_children();
+        art.spawn_pieces(&mut entity, out, &mut materials);
+    }
+}
+
+/// How long a newly laid tile takes to settle onto the table.
+const LANDING_SECS: f32 = 0.22;
+
+/// A newly laid tile drops from slightly above (a little larger, lifted over
+/// its neighbours) onto its cell, easing out.
+fn land_tiles(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut tiles: Query<(Entity, &Landing, &BoardTile, &mut Transform)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for (entity, landing, tile, mut transform) in &mut tiles {
+        let t = ((time.elapsed_secs() - landing.since) / LANDING_SECS).clamp(0.0, 1.0);
+        let lift = (1.0 - t).powi(3);
+        transform.scale = Vec3::splat(1.0 + 0.12 * lift);
+        transform.translation = cell_center(tile.cell).extend(if t < 1.0 { 5.0 } else { 0.0 });
+        if t < 1.0 {
+            redraw.write(RequestRedraw);
+        } else {
+            commands.entity(entity).remove::<Landing>();
+        }
+    }
+}
+
+/// A cell where the tile in hand may go: gold for the current turn, blue if
+/// only another turn fits.
+fn draw_hints(
+    mut commands: Commands,
+    hints: Query<(Entity, &PlacementHint), Added<PlacementHint>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, hint) in &hints {
+        let (fill, line) = if hint.now {
+            (hexa(0xf2c14e, 0.28), hexa(0xf2c14e, 0.95))
+        } else {
+            (hexa(0x6fa8ff, 0.12), hexa(0x6fa8ff, 0.7))
+        };
+        let s = TILE_SIZE - 14.0;
+        let t = if hint.now { 7.0 } else { 4.0 };
+        let mut pieces = vec![rect(fill, Vec2::ZERO, Vec2::splat(s), 0.0)];
+        for side in Side::ALL {
+            let n = side_dir(side);
+            let along = Vec2::new(-n.y, n.x);
+            let size = if along.x.abs() > 0.5 { Vec2::new(s, t) } else { Vec2::new(t, s) };
+            pieces.push(rect(line, n * (s / 2.0 - t / 2.0), size, 0.001));
+        }
+        if !hint.now {
+            // A turn arrow: "rotate to fit here".
+            pieces.push(circle(hexa(0x6fa8ff, 0.8), Vec2::ZERO, 26.0, 0.002));
+            pieces.push(circle(hexa(0x10141c, 0.9), Vec2::ZERO, 19.0, 0.003));
+            pieces.push(rect(hexa(0x10141c, 0.9), Vec2::new(14.0, 10.0), Vec2::new(16.0, 20.0), 0.004));
+            pieces.push(
+                Piece::new(Shape::Triangle, hexa(0x6fa8ff, 0.9), Vec2::new(20.0, 6.0), Vec2::new(16.0, 12.0), 0.005)
+                    .rotated(std::f32::consts::PI),
+            );
+        }
+        art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
+    }
+}
+
+/// A gold ring around the selected element token.
+fn draw_selection(
+    mut commands: Commands,
+    rings: Query<Entity, Added<SelectionRing>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for entity in &rings {
+        let pieces = vec![
+            Piece::new(Shape::Glow, hexa(0xffd86b, 0.6), Vec2::ZERO, Vec2::splat(120.0), 0.0),
+            circle(hex(0xf2c14e), Vec2::ZERO, TOKEN_RADIUS + 7.0, 0.001),
+        ];
+        art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
+    }
+}
+
+/// A tile in hand: the tile and its tokens as they will lie, without the
+/// board's shading.
+fn hand_tile_pieces(tile: &Tile) -> Vec<Piece> {
+    let view = BoardView {
+        seed: 0,
+        tiles: vec![tile.clone()],
+        lantern: crate::board::view::LanternAt { cell: crate::board::view::Cell::new(i32::MIN, i32::MIN), area: 0 },
+    };
+    tile_pieces(&view, tile).into_iter().filter(|p| p.z >= Z_RIM && p.z < Z_SHADE).collect()
+}
+
+/// The tile waiting in the tray, drawn as the ghost is (`tray_preview.rs`
+/// renders it into the tray's picture).
+fn draw_tray_tile(
+    mut commands: Commands,
+    tiles: Query<(Entity, &TrayTile), Added<TrayTile>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, t) in &tiles {
+        art.spawn_pieces(&mut commands.entity(entity), hand_tile_pieces(&t.tile), &mut materials);
+    }
+}
+
+/// The tile in hand, following the cursor or the keyboard.
+fn draw_ghost(
+    mut commands: Commands,
+    ghosts: Query<(Entity, &GhostTile), Added<GhostTile>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, ghost) in &ghosts {
+        let mut pieces = hand_tile_pieces(&ghost.tile);
+        let frame = if ghost.legal { hex(0xf2c14e) } else { hex(0xd7261c) };
+        for side in Side::ALL {
+            let n = side_dir(side);
+            let along = Vec2::new(-n.y, n.x);
+            let size =
+                if along.x.abs() > 0.5 { Vec2::new(TILE_SIZE + 8.0, 6.0) } else { Vec2::new(6.0, TILE_SIZE + 8.0) };
+            pieces.push(rect(frame, n * (TILE_SIZE / 2.0 + 1.0), size, Z_SHADE + 0.1));
+        }
+        art.spawn_pieces(&mut commands.entity(entity), pieces, &mut materials);
+    }
+}
+
+/// The Lantern's picture, a child of the token so it can slide on its own.
+#[derive(Component)]
+struct LanternArt;
+
+fn draw_lantern(
+    mut commands: Commands,
+    new_lanterns: Query<Entity, Added<LanternToken>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for entity in &new_lanterns {
+        let mut picture = commands.spawn((LanternArt, Transform::default(), Visibility::default(), ChildOf(entity)));
+        art.spawn_pieces(&mut picture, lantern_pieces(), &mut materials);
+    }
+}
+
+/// How long the Lantern takes to walk to its new area.
+const LANTERN_SECS: f32 = 0.35;
+
+/// The Lantern walks to where the Heroes went instead of jumping there.
+fn slide_lantern(
+    mut commands: Commands,
+    time: Res<Time>,
+    lanterns: Query<(Entity, &LanternMove, &Transform, &Children), With<LanternToken>>,
+    mut pictures: Query<&mut Transform, (With<LanternArt>, Without<LanternToken>)>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for (entity, moved, transform, children) in &lanterns {
+        let t = ((time.elapsed_secs() - moved.since) / LANTERN_SECS).clamp(0.0, 1.0);
+        // Smoothstep: starts and stops gently.
+        let left = 1.0 - t * t * (3.0 - 2.0 * t);
+        let offset = (moved.from - transform.translation).truncate() * left;
+        for child in children.iter() {
+            if let Ok(mut picture) = pictures.get_mut(child) {
+                picture.translation = offset.extend(0.0);
+            }
+        }
+        if t < 1.0 {
+            redraw.write(RequestRedraw);
+        } else {
+            commands.entity(entity).remove::<LanternMove>();
+        }
+    }
+}
+
+/// A star with `points` spikes, outer radius 1 and inner radius `inner`, as a
+/// triangle fan around its centre.
+fn star_mesh(points: usize, inner: f32) -> Mesh {
+    let mut positions = vec![[0.0, 0.0, 0.0]];
+    let mut uvs = vec![[0.5, 0.5]];
+    for i in 0..points * 2 {
+        let a = std::f32::consts::FRAC_PI_2 + i as f32 * std::f32::consts::PI / points as f32;
+        let r = if i % 2 == 0 { 1.0 } else { inner };
+        let (x, y) = (r * a.cos(), r * a.sin());
+        positions.push([x, y, 0.0]);
+        uvs.push([0.5 + x / 2.0, 0.5 - y / 2.0]);
+    }
+    let n = (points * 2) as u32;
+    let mut indices = Vec::new();
+    for i in 1..=n {
+        let next = if i == n { 1 } else { i + 1 };
+        indices.extend_from_slice(&[0, i, next]);
+    }
+    let normals = vec![[0.0, 0.0, 1.0]; positions.len()];
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+        .with_inserted_indices(Indices::U32(indices))
+}
+
+/// The wooden table under everything, on every screen.
+fn spawn_table(mut commands: Commands, art: Res<Art>) {
+    commands.spawn((
+        Name::new("Table"),
+        Mesh2d(art.meshes[&Shape::Square].clone()),
+        MeshMaterial2d(art.table.clone()),
+        Transform::from_xyz(0.0, 0.0, -5.0).with_scale(Vec3::new(TABLE_SIZE, TABLE_SIZE, 1.0)),
+    ));
+}
+
+fn rgba_image(size: u32, pixels: Vec<u8>) -> Image {
+    Image::new(
+        Extent3d { width: size, height: size, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        pixels,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+}
+
+/// White with alpha falling off smoothly from the centre: tint it with the material colour.
+fn radial_glow(size: usize) -> Vec<u8> {
+    let mut data = Vec::with_capacity(size * size * 4);
+    for y in 0..size {
+        for x in 0..size {
+            let u = (x as f32 + 0.5) / size as f32 * 2.0 - 1.0;
+            let v = (y as f32 + 0.5) / size as f32 * 2.0 - 1.0;
+            let r = (u * u + v * v).sqrt().min(1.0);
+            let a = (1.0 - r).powf(2.2);
+            data.extend_from_slice(&[255, 255, 255, (a * 255.0) as u8]);
+        }
+    }
+    data
+}
+
+/// Dark walnut boards running east–west, with grain, seams and butt joints.
+/// Tiles seamlessly in both directions.
+fn wood_planks(seed: u64, size: usize) -> Vec<u8> {
+    let mut rng = SplitMix64(seed);
+    let boards = 4;
+    let board_h = size / boards;
+    let tints: Vec<f32> = (0..boards).map(|_| 0.85 + rng.next_f32() * 0.3).collect();
+    let joints: Vec<usize> = (0..boards).map(|_| rng.below(size)).collect();
+    let phase: Vec<f32> = (0..boards).map(|_| rng.next_f32() * 40.0).collect();
+    let noise_seed = rng.next_u64();
+    let mut data = Vec::with_capacity(size * size * 4);
+    for y in 0..size {
+        let b = (y / board_h).min(boards - 1);
+        let yy = y % board_h;
+        for x in 0..size {
+            // Periodic noise so the texture repeats without a seam.
+            let n = periodic_noise(noise_seed ^ b as u64, x as f32 / 32.0, yy as f32 / 6.0, size as f32 / 32.0);
+            let grain = ((yy as f32 + n * 9.0 + phase[b]) * 0.9).sin() * 0.5 + 0.5;
+            let fine = hash2(noise_seed ^ 0x77, x as i32 / 3, y as i32) * 0.06;
+            let mut k = tints[b] * (0.82 + 0.18 * grain) + fine;
+            if yy < 2 || x.abs_diff(joints[b]) < 2 {
+                k *= 0.6; // seams between boards
+            }
+            let (r, g, bl) = (0.26 * k, 0.16 * k, 0.10 * k);
+            for c in [r, g, bl] {
+                data.push((c.clamp(0.0, 1.0) * 255.0) as u8);
+            }
+            data.push(255);
+        }
+    }
+    data
+}
+
+/// Value noise that repeats every `period` units in x.
+fn periodic_noise(seed: u64, x: f32, y: f32, period: f32) -> f32 {
+    let p = period as i32;
+    let (x0, y0) = (x.floor(), y.floor());
+    let (fx, fy) = (smoothstep(0.0, 1.0, x - x0), smoothstep(0.0, 1.0, y - y0));
+    let (ix, iy) = ((x0 as i32).rem_euclid(p), y0 as i32);
+    let ix1 = (ix + 1).rem_euclid(p);
+    let a = hash2(seed, ix, iy);
+    let b = hash2(seed, ix1, iy);
+    let c = hash2(seed, ix, iy + 1);
+    let d = hash2(seed, ix1, iy + 1);
+    let top = a + (b - a) * fx;
+    let bottom = c + (d - c) * fx;
+    top + (bottom - top) * fy
+}
+
+/// RGBA8 (sRGB) pixels of irregular flagstones in rows, with mortar joints,
+/// bevelled edges and mottled stone.
+pub fn flagstones(seed: u64, size: usize) -> Vec<u8> {
+    let mut rng = SplitMix64(seed);
+    let rows = 5;
+    let row_h = size as f32 / rows as f32;
+    // Per row: stone boundaries along x (shifted by a row offset) and stone tints.
+    let mut bounds: Vec<Vec<f32>> = Vec::new();
+    let mut tints: Vec<Vec<[f32; 3]>> = Vec::new();
+    for _ in 0..rows {
+        let mut xs = vec![-(rng.next_f32() * 40.0)];
+        let mut ts = Vec::new();
+        while *xs.last().unwrap_or(&0.0) < size as f32 {
+            let w = 42.0 + rng.next_f32() * 52.0;
+            xs.push(xs.last().unwrap_or(&0.0) + w);
+            let v = 0.88 + rng.next_f32() * 0.24;
+            let warm = (rng.next_f32() - 0.5) * 0.05;
+            ts.push([0.47 * v + warm, 0.44 * v, 0.40 * v - warm]);
+        }
+        bounds.push(xs);
+        tints.push(ts);
+    }
+    let noise_seed = rng.next_u64();
+    let mut data = Vec::with_capacity(size * size * 4);
+    for y in 0..size {
+        let row = ((y as f32 / row_h) as usize).min(rows - 1);
+        let yy = y as f32 - row as f32 * row_h;
+        for x in 0..size {
+            let xf = x as f32;
+            let xs = &bounds[row];
+            let i = xs.iter().rposition(|b| *b <= xf).unwrap_or(0).min(tints[row].len() - 1);
+            let d = (xf - xs[i]).min(xs[i + 1] - xf).min(yy).min(row_h - 1.0 - yy);
+            let mottled = value_noise(noise_seed, xf / 23.0, y as f32 / 23.0) * 0.6
+                + value_noise(noise_seed ^ 0x55, xf / 7.0, y as f32 / 7.0) * 0.4;
+            let grain = (hash2(noise_seed ^ 0xA1, x as i32, y as i32) - 0.5) * 0.05;
+            let rgb = if d < 2.2 {
+                let m = 0.15 + grain;
+                [m, m * 0.92, m * 0.85]
+            } else {
+                let bevel = 0.78 + 0.22 * smoothstep(2.0, 9.0, d);
+                let lit = 0.9 + 0.2 * mottled;
+                let t = tints[row][i];
+                [t[0] * bevel * lit + grain, t[1] * bevel * lit + grain, t[2] * bevel * lit + grain]
+            };
+            // Torchlight: brighter in the middle of the room.
+            let u = (xf / size as f32 - 0.5) * 2.0;
+            let v = (y as f32 / size as f32 - 0.5) * 2.0;
+            let light = 1.05 - 0.22 * (u * u + v * v);
+            for c in rgb {
+                data.push(((c * light).clamp(0.0, 1.0) * 255.0) as u8);
+            }
+            data.push(255);
+        }
+    }
+    data
+}
+
+fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
+    let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+fn hash2(seed: u64, x: i32, y: i32) -> f32 {
+    let mut rng = SplitMix64(seed ^ (x as u32 as u64) ^ ((y as u32 as u64) << 32));
+    rng.next_f32()
+}
+
+fn value_noise(seed: u64, x: f32, y: f32) -> f32 {
+    let (x0, y0) = (x.floor(), y.floor());
+    let (fx, fy) = (smoothstep(0.0, 1.0, x - x0), smoothstep(0.0, 1.0, y - y0));
+    let (ix, iy) = (x0 as i32, y0 as i32);
+    let a = hash2(seed, ix, iy);
+    let b = hash2(seed, ix + 1, iy);
+    let c = hash2(seed, ix, iy + 1);
+    let d = hash2(seed, ix + 1, iy + 1);
+    let top = a + (b - a) * fx;
+    let bottom = c + (d - c) * fx;
+    top + (bottom - top) * fy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flagstones_fill_the_texture_and_vary() {
+        let px = flagstones(1, 64);
+        assert_eq!(px.len(), 64 * 64 * 4);
+        let reds: std::collections::HashSet<u8> = px.chunks(4).map(|p| p[0]).collect();
+        assert!(reds.len() > 20, "stone should not be flat");
+    }
+
+    #[test]
+    fn open_edges_leave_a_gap_and_walls_do_not() {
+        let mut wall = Vec::new();
+        wall_pieces(&mut wall, Side::North, Edge::Wall, 100.0);
+        let mut open = Vec::new();
+        wall_pieces(&mut open, Side::North, Edge::Open, 100.0);
+        let bands = |p: &[Piece]| p.iter().filter(|p| p.color == hex(WALL)).count();
+        assert_eq!(bands(&wall), 1);
+        assert_eq!(bands(&open), 2);
+    }
+
+    #[test]
+    fn every_element_draws_a_distinct_icon() {
+        use Element::*;
+        let icons: Vec<Vec<(Shape, Vec2)>> = [Monster(1), Monster(2), Feature, Door, Chest, Campfire, Stairs]
+            .into_iter()
+            .map(|e| {
+                let mut out = Vec::new();
+                element_token(&mut out, e, Vec2::ZERO, 0.0);
+                out.iter().skip(3).map(|p| (p.shape, p.size)).collect()
+            })
+            .collect();
+        for (i, a) in icons.iter().enumerate() {
+            assert!(!a.is_empty());
+            for b in &icons[i + 1..] {
+                assert_ne!(a, b, "two elements share an icon outline");
+            }
+        }
+    }
+
+    #[test]
+    fn boundary_stays_inside_the_tile() {
+        let content = depths_rules::Content::builtin().unwrap();
+        let printed = depths_rules::Ecology::ALL
+            .iter()
+            .flat_map(|e| content.ecology(*e).tiles.iter())
+            .find(|t| t.areas.len() == 2)
+            .unwrap();
+        let split =
+            Tile::from_printed(printed, depths_rules::map::Placement { cell: (0, 0), rotation: Default::default() });
+        let map = BoardView {
+            seed: 5,
+            tiles: vec![split.clone()],
+            lantern: crate::board::view::LanternAt { cell: crate::board::view::Cell::new(9, 9), area: 0 },
+        };
+        let pieces = tile_pieces(&map, &split);
+        let h = TILE_SIZE / 2.0;
+        for p in pieces.iter().filter(|p| p.z >= Z_BOUNDARY && p.z < Z_WALL) {
+            assert!(p.pos.x.abs() <= h && p.pos.y.abs() <= h, "{p:?}");
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! The table camera: pan (drag, arrow keys while no tile is in hand), zoom
+//! (wheel, towards the cursor) and fit-to-map (on entering the board, when a
+//! new Ecology starts, and with F or Home).
+
+use bevy::{
+    input::mouse::{AccumulatedMouseScroll, MouseScrollUnit},
+    prelude::*,
+    window::{PrimaryWindow, RequestRedraw},
+};
+use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
+
+use crate::{
+    PlaySystems,
+    board::explore::{BoardArea, CLICK_SLOP, Hand, PlacementHint, on_board},
+    board::{Board, TILE_SIZE, cell_center, map_bounds},
+    game::session::Session,
+    ui::screens::Screen,
+};
+
+/// Marks the one 2D camera that looks at the table (egui draws through it too).
+#[derive(Component)]
+pub struct BoardCamera;
+
+/// A software renderer (Mesa's lavapipe, Windows' WARP…) pays for MSAA on
+/// the CPU: under Xvfb 4× MSAA halved the frame rate (debug build, board
+/// panning: 18 → 37 fps). Such renderers draw without it; GPUs keep Bevy's
+/// default 4× MSAA, where it costs next to nothing.
+fn fit_msaa_to_renderer(
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    mut cameras: Query<&mut Msaa, With<Camera>>,
+    mut done: Local<bool>,
+) {
+    let Some(adapter) = adapter.filter(|_| !*done) else { return };
+    if cameras.is_empty() {
+        return;
+    }
+    *done = true;
+    // wgpu's DeviceType is not re-exported by bevy; its name is enough.
+    if format!("{:?}", adapter.0.device_type) == "Cpu" {
+        info!("software renderer ({}): drawing without MSAA", adapter.0.name);
+        // Every camera on the window alike: they share its target.
+        for mut msaa in &mut cameras {
+            *msaa = Msaa::Off;
+        }
+    }
+}
+
+/// Set to ask for the whole map to be framed on the next frame that can.
+#[derive(Resource, Default)]
+pub struct FitRequested(pub bool);
+
+const MIN_SCALE: f32 = 0.2;
+const MAX_SCALE: f32 = 5.0;
+/// Fitting a small map stops at about natural size (a tile ≈ 270 px).
+const FIT_MIN_SCALE: f32 = 0.9;
+/// Keyboard pan speed, in screen pixels per second.
+const KEY_PAN_SPEED: f32 = 800.0;
+
+/// Screen space (logical pixels) kept clear around the fitted map, for the bars.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Insets {
+    pub left: f32,
+    pub right: f32,
+    pub top: f32,
+    pub bottom: f32,
+}
+
+const BOARD_INSETS: Insets = Insets { left: 320.0, right: 350.0, top: 50.0, bottom: 50.0 };
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<FitRequested>();
+    app.add_systems(Startup, spawn_camera);
+    app.add_systems(Update, fit_msaa_to_renderer);
+    app.add_systems(OnEnter(Screen::Playing), |mut fit: ResMut<FitRequested>| {
+        fit.0 = true;
+    });
+    app.add_systems(
+        Update,
+        // In a replay the arrows step through the moves.
+        (
+            keyboard_pan.run_if(not(egui_wants_any_keyboard_input).and_then(crate::game::replay::not_replaying)),
+            drag_pan,
+            wheel_zoom,
+        )
+            .in_set(PlaySystems::Input)
+            // In Combat the mat covers the board and a drag moves a card.
+            .run_if(in_state(Screen::Playing).and_then(not(crate::ui::screens::playing::in_combat))),
+    );
+    app.add_systems(
+        Update,
+        fit_to_map.in_set(PlaySystems::Present).run_if(in_state(Screen::Playing).and_then(resource_exists::<Board>)),
+    );
+}
+
+fn spawn_camera(mut commands: Commands) {
+    // The card and panel camera (table/cards.rs) draws after it into the same
+    // picture and writes it to the window: this one skips its own write, a
+    // full-screen pass a software renderer pays for on every frame.
+    commands.spawn((
+        Name::new("Board camera"),
+        Camera2d,
+        BoardCamera,
+        Camera { output_mode: bevy::camera::CameraOutputMode::Skip, ..default() },
+    ));
+}
+
+/// The camera centre and orthographic scale (world units per logical pixel) that
+/// frame `bounds` in a `viewport` of logical pixels, leaving `insets` clear.
+#[cfg(test)]
+fn fit_view(bounds: Rect, viewport: Vec2, insets: Insets) -> (Vec2, f32) {
+    fit_view_within(bounds, viewport, insets, MIN_SCALE)
+}
+
+/// [`fit_view`], zooming in no closer than `min_scale`.
+fn fit_view_within(bounds: Rect, viewport: Vec2, insets: Insets, min_scale: f32) -> (Vec2, f32) {
+    let free = Vec2::new(
+        (viewport.x - insets.left - insets.right).max(1.0),
+        (viewport.y - insets.top - insets.bottom).max(1.0),
+    );
+    let scale = (bounds.width() / free.x).max(bounds.height() / free.y).clamp(min_scale, MAX_SCALE);
+    // The free region's centre, relative to the viewport centre, in pixels (y up).
+    let shift = Vec2::new((insets.left - insets.right) / 2.0, (insets.bottom - insets.top) / 2.0);
+    (bounds.center() - shift * scale, scale)
+}
+
+fn ortho_scale(projection: &Projection) -> f32 {
+    match projection {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    }
+}
+
+fn fit_to_map(
+    mut fit: ResMut<FitRequested>,
+    keys: Res<ButtonInput<KeyCode>>,
+    board: Res<Board>,
+    camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
+    hints: Query<&PlacementHint>,
+    mut last_tiles: Local<(usize, usize)>,
+    area: Res<BoardArea>,
+    mut last_area: Local<Option<Rect>>,
+) {
+    if keys.any_just_pressed([KeyCode::KeyF, KeyCode::Home]) {
+        fit.0 = true;
+    }
+    // The panels found their size (the first frames, a fold, a UI scale):
+    // frame the map in the room it really has.
+    if let Some(a) = area.0 {
+        let moved = last_area
+            .is_none_or(|l| (l.min - a.min).abs().max_element() > 20.0 || (l.max - a.max).abs().max_element() > 20.0);
+        if moved {
+            *last_area = Some(a);
+            fit.0 = true;
+        }
+    }
+    // Keep the whole map in view as it grows, and frame a new Ecology's Entry tile.
+    // and every cell where a drawn tile could go.
+    let counts = (board.view.tiles.len(), hints.iter().count());
+    if counts != *last_tiles {
+        fit.0 = true;
+    }
+    *last_tiles = counts;
+    if !fit.0 {
+        return;
+    }
+    let (camera, mut transform, mut projection) = camera.into_inner();
+    let Some(viewport) = camera.logical_viewport_size() else {
+        return; // not laid out yet; try again next frame
+    };
+    let mut bounds = map_bounds(&board.view);
+    for hint in &hints {
+        bounds = bounds.union(Rect::from_center_size(cell_center(hint.cell), Vec2::splat(TILE_SIZE)));
+    }
+    let insets = area.0.map_or(BOARD_INSETS, |a| Insets {
+        left: a.min.x + 10.0,
+        right: (viewport.x - a.max.x).max(0.0) + 10.0,
+        top: a.min.y + 10.0,
+        bottom: (viewport.y - a.max.y).max(0.0) + 10.0,
+    });
+    let (center, scale) = fit_view_within(bounds, viewport, insets, FIT_MIN_SCALE);
+    transform.translation = center.extend(transform.translation.z);
+    if let Projection::Orthographic(o) = projection.as_mut() {
+        o.scale = scale;
+    }
+    fit.0 = false;
+}
+
+fn keyboard_pan(
+    keys: Res<ButtonInput<KeyCode>>,
+    session: Option<Res<Session>>,
+    time: Res<Time>,
+    camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    // With a tile in hand the arrows move its ghost instead.
+    if session.is_some_and(|s| s.tile_in_hand().is_some()) {
+        return;
+    }
+    let mut dir = Vec2::ZERO;
+    for (key, d) in [
+        (KeyCode::ArrowUp, Vec2::Y),
+        (KeyCode::ArrowDown, Vec2::NEG_Y),
+        (KeyCode::ArrowLeft, Vec2::NEG_X),
+        (KeyCode::ArrowRight, Vec2::X),
+    ] {
+        if keys.pressed(key) {
+            dir += d;
+        }
+    }
+    if dir == Vec2::ZERO {
+        return;
+    }
+    let (mut transform, projection) = camera.into_inner();
+    // The first frame after a long idle has a huge delta: cap it.
+    let dt = time.delta_secs().min(1.0 / 30.0);
+    let step = dir.normalize() * KEY_PAN_SPEED * ortho_scale(projection) * dt;
+    transform.translation += step.extend(0.0);
+    // Reactive rendering sleeps between events; keep frames coming while held.
+    redraw.write(RequestRedraw);
+}
+
+/// Pans once the pointer has moved more than [`CLICK_SLOP`] with a button
+/// held, so a click does not nudge the table; never while a tile is dragged.
+fn drag_pan(
+    buttons: Res<ButtonInput<MouseButton>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
+    hand: Option<Res<Hand>>,
+    area: Res<BoardArea>,
+    egui: Res<EguiWantsInput>,
+    mut last: Local<Option<Vec2>>,
+    mut panning: Local<bool>,
+) {
+    let drag_buttons = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
+    let cursor = window.cursor_position();
+    if hand.is_some_and(|h| h.dragging) {
+        *last = None;
+        return;
+    }
+    if buttons.any_just_pressed(drag_buttons) {
+        // Only a press on the board pans; one on a panel belongs to egui.
+        *last = cursor.filter(|_| on_board(cursor, &area, &egui));
+        *panning = false;
+        return;
+    }
+    if !buttons.any_pressed(drag_buttons) {
+        *last = None;
+        return;
+    }
+    let (Some(prev), Some(now)) = (*last, cursor) else {
+        return;
+    };
+    if !*panning {
+        if prev.distance(now) <= CLICK_SLOP {
+            return;
+        }
+        *panning = true;
+    }
+    let (mut transform, projection) = camera.into_inner();
+    let delta = now - prev;
+    // Screen y grows downwards, world y upwards.
+    transform.translation += Vec3::new(-delta.x, delta.y, 0.0) * ortho_scale(projection);
+    *last = Some(now);
+}
+
+fn wheel_zoom(
+    scroll: Res<AccumulatedMouseScroll>,
+    hand: Option<Res<Hand>>,
+    area: Res<BoardArea>,
+    egui: Res<EguiWantsInput>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    // While a tile is dragged the wheel turns it; over a panel it scrolls the panel.
+    if scroll.delta.y == 0.0 || hand.is_some_and(|h| h.dragging) || !on_board(window.cursor_position(), &area, &egui) {
+        return;
+    }
+    let notches = match scroll.unit {
+        MouseScrollUnit::Line => scroll.delta.y,
+        MouseScrollUnit::Pixel => scroll.delta.y / 60.0,
+    };
+    let (camera, mut transform, mut projection) = camera.into_inner();
+    let Projection::Orthographic(ortho) = projection.as_mut() else {
+        return;
+    };
+    let old = ortho.scale;
+    let new = (old * 1.15f32.powf(-notches)).clamp(MIN_SCALE, MAX_SCALE);
+    ortho.scale = new;
+    // Keep the point under the cursor where it is.
+    if let (Some(cursor), Some(size)) = (window.cursor_position(), camera.logical_viewport_size()) {
+        let offset = Vec2::new(cursor.x - size.x / 2.0, size.y / 2.0 - cursor.y);
+        let shift = offset * (old - new);
+        transform.translation += shift.extend(0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NONE: Insets = Insets { left: 0.0, right: 0.0, top: 0.0, bottom: 0.0 };
+
+    #[test]
+    fn fit_centres_and_scales_to_the_tighter_axis() {
+        let bounds = Rect::new(-100.0, -50.0, 300.0, 150.0); // 400 x 200
+        let (center, scale) = fit_view(bounds, Vec2::new(800.0, 800.0), NONE);
+        assert_eq!(center, Vec2::new(100.0, 50.0));
+        assert_eq!(scale, 0.5);
+    }
+
+    #[test]
+    fn fit_leaves_the_insets_clear() {
+        let bounds = Rect::new(0.0, 0.0, 400.0, 400.0);
+        let insets = Insets { left: 0.0, right: 200.0, top: 100.0, bottom: 100.0 };
+        let (center, scale) = fit_view(bounds, Vec2::new(1000.0, 1000.0), insets);
+        assert_eq!(scale, 0.5);
+        // Free region is x 0..800, y 100..900 (screen), centred 100 px left of the
+        // viewport centre: the camera looks 100 px * 0.5 to the right of the map.
+        assert_eq!(center, Vec2::new(250.0, 200.0));
+    }
+}

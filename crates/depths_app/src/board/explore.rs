@@ -1,0 +1,410 @@
+//! Exploring on the board: the tile in hand, where it may go, and the input
+//! that draws, turns, drags and drops it; clicking an element selects it.
+//!
+//! [`plugin`] (the hand, the placement hints and the ghost tile) runs
+//! headless; [`input_plugin`] needs a window and a camera.
+
+use bevy::{
+    input::mouse::{AccumulatedMouseScroll, MouseScrollUnit},
+    prelude::*,
+    window::{PrimaryWindow, RequestRedraw},
+};
+use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
+use depths_rules::{
+    Action,
+    map::{ElementRef, Placement, Rotation},
+};
+
+use crate::{
+    PlaySystems, Stage,
+    board::camera::BoardCamera,
+    board::view::{Cell, Tile},
+    board::{Board, cell_at, cell_center, element_at},
+    game::session::{DropRefused, PlayerAction, Session, TileDrop},
+    ui::screens::Screen,
+};
+
+/// Screen pixels the pointer may move between press and release and still
+/// count as a click (not a pan or a drag).
+pub const CLICK_SLOP: f32 = 6.0;
+
+/// The tile in hand: how it is turned and where its ghost stands.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct Hand {
+    pub rotation: Rotation,
+    /// The cell the ghost stands on; `None` while the tile waits in the tray.
+    pub cell: Option<Cell>,
+    /// Being dragged with the mouse: the ghost follows `drag_world`.
+    pub dragging: bool,
+    pub drag_world: Option<Vec2>,
+    /// Id of the tile this hand state belongs to.
+    tile: Option<String>,
+}
+
+/// The part of the window the board shows through (not under a side panel),
+/// in logical pixels; set by the panels each frame. `None`: the whole window.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct BoardArea(pub Option<Rect>);
+
+/// Whether the pointer at `cursor` is over the board rather than a panel or window.
+pub fn on_board(cursor: Option<Vec2>, area: &BoardArea, egui: &EguiWantsInput) -> bool {
+    let Some(c) = cursor else { return false };
+    !egui.is_pointer_over_area() && area.0.is_none_or(|r| r.contains(c))
+}
+
+/// The element whose details are shown.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SelectedElement(pub Option<ElementRef>);
+
+/// A cell where the tile in hand fits: `now` in its current turn, otherwise
+/// only in another turn.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlacementHint {
+    pub cell: Cell,
+    pub now: bool,
+}
+
+/// Above a tile's floor and walls, below its tokens: the ring shows around the token.
+const RING_Z: f32 = 0.1;
+
+/// A ring around the selected element.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SelectionRing;
+
+/// The tile in hand drawn on the board.
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct GhostTile {
+    pub tile: Tile,
+    pub legal: bool,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Hand>();
+    app.init_resource::<SelectedElement>();
+    app.init_resource::<BoardArea>();
+    app.add_systems(
+        Update,
+        (follow_hand, sync_hints, sync_ghost, sync_selection)
+            .chain()
+            .in_set(PlaySystems::Sync)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+    app.add_systems(OnExit(Screen::Playing), |mut hand: ResMut<Hand>, mut sel: ResMut<SelectedElement>| {
+        *hand = Hand::default();
+        sel.0 = None;
+    });
+}
+
+/// Cells where the tile in hand fits, each with whether the current turn does.
+pub fn hint_cells(placements: &[Placement], rotation: Rotation) -> Vec<(Cell, bool)> {
+    let mut out: Vec<(Cell, bool)> = Vec::new();
+    for p in placements {
+        let cell = Cell::from(p.cell);
+        let now = p.rotation == rotation;
+        match out.iter_mut().find(|(c, _)| *c == cell) {
+            Some((_, n)) => *n |= now,
+            None => out.push((cell, now)),
+        }
+    }
+    out
+}
+
+/// A new tile in hand starts unturned in the tray; a refused drop springs back.
+fn follow_hand(session: Res<Session>, mut hand: ResMut<Hand>, refused: Res<DropRefused>) {
+    let id = session.tile_in_hand().map(|(t, _)| t.id.clone());
+    if id != hand.tile {
+        *hand = Hand { tile: id, ..Hand::default() };
+    }
+    if refused.is_changed() && refused.0.is_some() && (hand.cell.is_some() || hand.dragging) {
+        hand.cell = None;
+        hand.dragging = false;
+        hand.drag_world = None;
+    }
+}
+
+fn sync_hints(
+    mut commands: Commands,
+    session: Res<Session>,
+    hand: Res<Hand>,
+    hints: Query<(Entity, &PlacementHint)>,
+    mut last: Local<Option<(u64, Rotation)>>,
+) {
+    let key = (session.version, hand.rotation);
+    if *last == Some(key) && hints.is_empty() != session.tile_in_hand().is_some() {
+        return;
+    }
+    *last = Some(key);
+    for (entity, _) in &hints {
+        commands.entity(entity).despawn();
+    }
+    if session.tile_in_hand().is_none() {
+        return;
+    }
+    for (cell, now) in hint_cells(&session.legal_placements(), hand.rotation) {
+        commands.spawn((
+            Name::new("Placement hint"),
+            PlacementHint { cell, now },
+            Transform::from_translation(cell_center(cell).extend(0.5)),
+            Visibility::default(),
+            DespawnOnExit(Screen::Playing),
+        ));
+    }
+}
+
+fn sync_ghost(
+    mut commands: Commands,
+    session: Res<Session>,
+    hand: Res<Hand>,
+    mut ghosts: Query<(Entity, &GhostTile, &mut Transform)>,
+) {
+    let wanted = session.tile_in_hand().and_then(|(tile, _)| {
+        let cell = hand.cell?;
+        let placement = Placement { cell: cell.into(), rotation: hand.rotation };
+        let legal = session.legal_placements().contains(&placement);
+        Some(GhostTile { tile: Tile::from_printed(tile, placement), legal })
+    });
+    let position = match (hand.dragging, hand.drag_world, hand.cell) {
+        (true, Some(world), _) => world.extend(6.0),
+        (_, _, Some(cell)) => cell_center(cell).extend(6.0),
+        _ => Vec3::ZERO,
+    };
+    // A ghost is the same drawing wherever it is; only its look respawns it.
+    let same = |g: &GhostTile, w: &GhostTile| {
+        g.legal == w.legal && g.tile.id == w.tile.id && g.tile.edges == w.tile.edges && g.tile.areas == w.tile.areas
+    };
+    let mut kept = false;
+    for (entity, ghost, mut transform) in &mut ghosts {
+        match &wanted {
+            Some(w) if !kept && same(ghost, w) => {
+                kept = true;
+                if transform.translation != position {
+                    transform.translation = position;
+                }
+            }
+            _ => commands.entity(entity).despawn(),
+        }
+    }
+    if let (Some(w), false) = (wanted, kept) {
+        commands.spawn((
+            Name::new("Tile in hand"),
+            w,
+            Transform::from_translation(position),
+            Visibility::default(),
+            DespawnOnExit(Screen::Playing),
+        ));
+    }
+}
+
+fn sync_selection(
+    mut commands: Commands,
+    selected: Res<SelectedElement>,
+    board: Option<Res<Board>>,
+    mut rings: Query<(Entity, &mut Transform), With<SelectionRing>>,
+) {
+    let at = selected.0.zip(board.as_ref()).and_then(|(e, board)| {
+        let tile = board.view.tile_at(e.cell.into())?;
+        tile.areas.get(usize::from(e.area))?.elements.get(usize::from(e.element))?;
+        Some(crate::board::element_position(&board.view, tile, usize::from(e.area), usize::from(e.element)))
+    });
+    match (at, rings.single_mut()) {
+        (Some(p), Ok((_, mut t))) => {
+            let to = p.extend(RING_Z);
+            if t.translation != to {
+                t.translation = to;
+            }
+        }
+        (Some(p), Err(_)) => {
+            commands.spawn((
+                Name::new("Selection"),
+                SelectionRing,
+                Transform::from_translation(p.extend(RING_Z)),
+                Visibility::default(),
+                DespawnOnExit(Screen::Playing),
+            ));
+        }
+        (None, Ok((entity, _))) => commands.entity(entity).despawn(),
+        (None, Err(_)) => {}
+    }
+}
+
+// ---------------------------------------------------------------- input
+
+/// Board input that needs a window: keys, clicks, drags, the wheel.
+pub(crate) fn input_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (keys.run_if(not(egui_wants_any_keyboard_input)), mouse)
+            // Tiles and tokens answer only while the Heroes explore.
+            .in_set(Stage::Exploring)
+            .before(crate::game::session::drops_to_actions)
+            .run_if(resource_exists::<Session>)
+            // Nothing on the table moves behind the "pass to …" screen, nor in a replay.
+            .run_if(|s: Option<Res<Session>>| s.is_some_and(|s| s.curtain().is_none() && !s.read_only)),
+    );
+}
+
+/// Turns the tile in hand a quarter clockwise (`by` = 1) or back (`by` = 3).
+pub fn rotate(hand: &mut Hand, by: u8) {
+    hand.rotation = Rotation::new(hand.rotation.quarter_turns() + by);
+}
+
+fn keys(
+    mut keys: ResMut<ButtonInput<KeyCode>>,
+    session: Res<Session>,
+    mut hand: ResMut<Hand>,
+    mut actions: MessageWriter<PlayerAction>,
+    mut drops: MessageWriter<TileDrop>,
+    mut undo: MessageWriter<crate::game::session::UndoPlacement>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) && session.undo.is_some() {
+        undo.write(crate::game::session::UndoPlacement);
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyD) && !ctrl {
+        if session.game.check(&Action::DrawTile).is_ok() {
+            actions.write(PlayerAction(Action::DrawTile));
+        }
+        return;
+    }
+    if session.tile_in_hand().is_none() {
+        return;
+    }
+    let mut changed = false;
+    if keys.just_pressed(KeyCode::KeyR) {
+        let back = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+        rotate(&mut hand, if back { 3 } else { 1 });
+        changed = true;
+    }
+    for (key, (dx, dy)) in [
+        (KeyCode::ArrowUp, (0, 1)),
+        (KeyCode::ArrowDown, (0, -1)),
+        (KeyCode::ArrowLeft, (-1, 0)),
+        (KeyCode::ArrowRight, (1, 0)),
+    ] {
+        if keys.just_pressed(key) {
+            let cell = match hand.cell {
+                Some(c) => Cell::new(c.x + dx, c.y + dy),
+                // Out of the tray onto the first cell where it fits.
+                None => session
+                    .legal_placements()
+                    .iter()
+                    .find(|p| p.rotation == hand.rotation)
+                    .or(session.legal_placements().first())
+                    .map_or(Cell::new(0, 1), |p| p.cell.into()),
+            };
+            hand.cell = Some(cell);
+            changed = true;
+        }
+    }
+    if keys.just_pressed(KeyCode::Escape) && hand.cell.is_some() {
+        hand.cell = None;
+        changed = true;
+    }
+    if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter])
+        && let Some(cell) = hand.cell
+    {
+        drops.write(TileDrop { cell, rotation: hand.rotation });
+        // The Enter is spent on the tile: nothing later this frame answers it too.
+        keys.clear_just_pressed(KeyCode::Enter);
+        keys.clear_just_pressed(KeyCode::NumpadEnter);
+    }
+    if changed {
+        redraw.write(RequestRedraw);
+    }
+}
+
+fn mouse(
+    buttons: Res<ButtonInput<MouseButton>>,
+    scroll: Res<AccumulatedMouseScroll>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    egui: Res<EguiWantsInput>,
+    area: Res<BoardArea>,
+    session: Res<Session>,
+    board: Option<Res<Board>>,
+    mut hand: ResMut<Hand>,
+    mut selected: ResMut<SelectedElement>,
+    mut drops: MessageWriter<TileDrop>,
+    mut redraw: MessageWriter<RequestRedraw>,
+    mut pressed_at: Local<Option<Vec2>>,
+) {
+    let cursor = window.cursor_position();
+    let (camera, cam_transform) = camera.into_inner();
+    let world = cursor.and_then(|c| camera.viewport_to_world_2d(cam_transform, c).ok());
+    let in_hand = session.tile_in_hand().is_some();
+    let over_ui = !on_board(cursor, &area, &egui);
+
+    if buttons.just_pressed(MouseButton::Left) {
+        *pressed_at = if over_ui { None } else { cursor };
+        // Pick the ghost up from where it stands.
+        if in_hand && !over_ui && hand.cell.is_some() && world.map(cell_at) == hand.cell {
+            hand.dragging = true;
+        }
+    }
+    if hand.dragging {
+        if buttons.just_pressed(MouseButton::Right) {
+            rotate(&mut hand, 1);
+        }
+        if scroll.delta.y != 0.0 {
+            let notches = match scroll.unit {
+                MouseScrollUnit::Line => scroll.delta.y,
+                MouseScrollUnit::Pixel => scroll.delta.y / 60.0,
+            };
+            rotate(&mut hand, if notches > 0.0 { 3 } else { 1 });
+        }
+        if let Some(w) = world {
+            hand.drag_world = Some(w);
+            hand.cell = Some(cell_at(w));
+        }
+        redraw.write(RequestRedraw);
+        if buttons.just_released(MouseButton::Left) || !buttons.pressed(MouseButton::Left) {
+            hand.dragging = false;
+            hand.drag_world = None;
+            match world {
+                Some(w) if !over_ui => {
+                    drops.write(TileDrop { cell: cell_at(w), rotation: hand.rotation });
+                }
+                // Let go over a panel: back to the tray.
+                _ => hand.cell = None,
+            }
+        }
+        return;
+    }
+    if in_hand && !over_ui && buttons.just_pressed(MouseButton::Right) {
+        rotate(&mut hand, 1);
+        redraw.write(RequestRedraw);
+    }
+    if buttons.just_released(MouseButton::Left) {
+        let click = matches!((*pressed_at, cursor), (Some(a), Some(b)) if a.distance(b) <= CLICK_SLOP);
+        *pressed_at = None;
+        let Some(w) = world.filter(|_| click && !over_ui) else {
+            return;
+        };
+        redraw.write(RequestRedraw);
+        let cell = cell_at(w);
+        if in_hand {
+            let fits = session.legal_placements().iter().any(|p| Cell::from(p.cell) == cell);
+            if hand.cell == Some(cell) {
+                drops.write(TileDrop { cell, rotation: hand.rotation });
+            } else if fits {
+                hand.cell = Some(cell);
+                // Turn it to a fitting rotation if the current one does not fit.
+                let legal = session.legal_placements();
+                if !legal.iter().any(|p| Cell::from(p.cell) == cell && p.rotation == hand.rotation)
+                    && let Some(p) = legal.iter().find(|p| Cell::from(p.cell) == cell)
+                {
+                    hand.rotation = p.rotation;
+                }
+            }
+            return;
+        }
+        // A click on empty board clears the selection; a token's own click
+        // (board_pointer.rs, through picking) selects it.
+        let on_token = board.as_ref().is_some_and(|b| element_at(&b.view, w).is_some());
+        if !on_token {
+            selected.0 = None;
+        }
+    }
+}

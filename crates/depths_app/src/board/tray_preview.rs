@@ -1,0 +1,147 @@
+//! The tile in the tray, drawn exactly as it will look on the board: the
+//! board's own art for that tile, turned as it is in hand, is rendered by a
+//! small camera into an image that the tray shows. The camera only renders
+//! while a tile waits in the tray (each camera pass costs the software
+//! renderer several milliseconds a frame).
+
+use bevy::{
+    camera::{RenderTarget, visibility::RenderLayers},
+    prelude::*,
+    render::render_resource::TextureFormat,
+};
+use bevy_egui::{EguiTextureHandle, EguiUserTextures, egui};
+
+use crate::{
+    PlaySystems, board::TILE_SIZE, board::explore::Hand, board::view::Tile, game::session::Session, ui::screens::Screen,
+};
+
+/// The preview's own render layer: neither the board's nor the cards'.
+pub const PREVIEW_LAYER: usize = 2;
+/// Far from any board, so its tile never shows on the map.
+const ORIGIN: Vec2 = Vec2::new(-60_000.0, -60_000.0);
+/// The image's side, in pixels (the tray shows it at 100 points).
+const SIDE: u32 = 200;
+
+/// The tile drawn for the tray (board_art draws it like the ghost in hand).
+#[derive(Component, Debug, Clone)]
+pub struct TrayTile {
+    pub tile: Tile,
+}
+
+/// The preview's camera.
+#[derive(Component)]
+struct TrayCamera;
+
+/// The image the tray shows, and what it shows now.
+#[derive(Resource, Debug, Default)]
+pub struct TrayPreview {
+    image: Handle<Image>,
+    texture: Option<egui::TextureId>,
+    /// The tile (its printed id) and turn drawn into the image.
+    showing: Option<(String, u8)>,
+}
+
+/// Where the tray finds the preview's texture, in egui's memory: set while a
+/// tile is drawn into it, so the panel needs no extra system parameter.
+pub fn texture_id() -> egui::Id {
+    egui::Id::new("tray_preview_texture")
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<TrayPreview>();
+    app.add_systems(Startup, spawn_camera);
+    app.add_systems(
+        Update,
+        (show_tile_in_hand, layer_new_pieces)
+            .chain()
+            .in_set(PlaySystems::Present)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+    app.add_systems(OnExit(Screen::Playing), stop);
+}
+
+fn spawn_camera(
+    mut commands: Commands,
+    mut images: ResMut<Assets<Image>>,
+    mut preview: ResMut<TrayPreview>,
+    mut textures: ResMut<EguiUserTextures>,
+) {
+    let image = Image::new_target_texture(SIDE, SIDE, TextureFormat::Rgba8Unorm, Some(TextureFormat::Rgba8UnormSrgb));
+    let handle = images.add(image);
+    preview.texture = Some(textures.add_image(EguiTextureHandle::Strong(handle.clone())));
+    preview.image = handle.clone();
+    // The tile plus its rim fill the image.
+    let mut projection = OrthographicProjection::default_2d();
+    projection.scale = (TILE_SIZE + 12.0) / SIDE as f32;
+    commands.spawn((
+        Name::new("Tray preview camera"),
+        Camera2d,
+        TrayCamera,
+        Camera { order: -1, is_active: false, clear_color: ClearColorConfig::Custom(Color::NONE), ..default() },
+        RenderTarget::Image(handle.into()),
+        Projection::Orthographic(projection),
+        Transform::from_translation(ORIGIN.extend(0.0)),
+        RenderLayers::layer(PREVIEW_LAYER),
+    ));
+}
+
+/// Draws the tile in hand, turned as it is, while it waits in the tray.
+fn show_tile_in_hand(
+    mut commands: Commands,
+    session: Res<Session>,
+    hand: Res<Hand>,
+    mut preview: ResMut<TrayPreview>,
+    mut camera: Single<&mut Camera, With<TrayCamera>>,
+    shown: Query<Entity, With<TrayTile>>,
+    mut contexts: bevy_egui::EguiContexts,
+) {
+    let in_tray = session.tile_in_hand().filter(|_| hand.cell.is_none()).map(|(t, _)| t.clone());
+    let wanted = in_tray.as_ref().map(|t| (t.id.clone(), hand.rotation.quarter_turns()));
+    if wanted == preview.showing {
+        return;
+    }
+    for e in &shown {
+        commands.entity(e).despawn();
+    }
+    if let Some(printed) = &in_tray {
+        let placement = depths_rules::map::Placement { cell: (0, 0), rotation: hand.rotation };
+        commands.spawn((
+            Name::new("Tile in the tray"),
+            TrayTile { tile: Tile::from_printed(printed, placement) },
+            Transform::from_translation(ORIGIN.extend(0.0)),
+            Visibility::default(),
+            RenderLayers::layer(PREVIEW_LAYER),
+            DespawnOnExit(Screen::Playing),
+        ));
+    }
+    camera.is_active = wanted.is_some();
+    preview.showing = wanted;
+    let texture = preview.showing.as_ref().and(preview.texture);
+    if let Ok(ctx) = contexts.ctx_mut() {
+        ctx.data_mut(|d| d.insert_temp(texture_id(), texture));
+    }
+}
+
+/// The board's art spawns the tile's pieces as plain children: they join the
+/// preview's layer, or the board's camera would draw them too.
+fn layer_new_pieces(
+    mut commands: Commands,
+    tiles: Query<&Children, With<TrayTile>>,
+    unlayered: Query<(), (With<Mesh2d>, Without<RenderLayers>)>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    for children in &tiles {
+        for child in children.iter() {
+            if unlayered.contains(child) {
+                commands.entity(child).insert(RenderLayers::layer(PREVIEW_LAYER));
+                // Reactive rendering: the preview's next frame must come now.
+                redraw.write(bevy::window::RequestRedraw);
+            }
+        }
+    }
+}
+
+fn stop(mut preview: ResMut<TrayPreview>, mut camera: Single<&mut Camera, With<TrayCamera>>) {
+    preview.showing = None;
+    camera.is_active = false;
+}

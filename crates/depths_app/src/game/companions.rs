@@ -1,0 +1,339 @@
+//! Companions: a Hero's seat may be played by the careful bot
+//! (`depths_sim::HeuristicBot`) instead of a player. A Companion makes its
+//! Hero's decisions — its Combat cards, the pair it Resolves, its Abilities,
+//! its damage, its Level Up choices — and its share of Exploring turns (a
+//! seat of its own in the turn order, `hotseat::Players::seats`), through
+//! the same [`PlayerAction`] a player's click writes, after a pause from the
+//! speed setting (⚙ Settings), each move with a one-line reason in the log.
+//!
+//! A Companion only ever moves for its own Hero: an action naming a Hero is
+//! taken only for a Companion's Hero, and one naming none (drawing a tile,
+//! the joint choices) only when the turn or the decision is a Companion's.
+//! When only a player may act, the Companions wait. Seats change hands at
+//! any time ([`SetCompanion`]; the box on each Hero mat), and saves keep them.
+
+use bevy::{
+    ecs::message::{MessageCursor, Messages},
+    prelude::*,
+    window::RequestRedraw,
+};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use depths_rules::Action;
+use depths_sim::{Bot, HeuristicBot};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    PlaySystems,
+    game::hotseat::{Seat, heroes_to_act},
+    game::session::{PlayerAction, Session},
+    game::words::{describe_action, outcome_name},
+    ui::screens::Screen,
+};
+
+/// How long a Companion waits before each move, so the players can follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Speed {
+    Slow,
+    #[default]
+    Normal,
+    Fast,
+    Instant,
+}
+
+impl Speed {
+    pub const ALL: [Speed; 4] = [Speed::Slow, Speed::Normal, Speed::Fast, Speed::Instant];
+
+    /// The pause before each move, in seconds.
+    pub fn delay(self) -> f32 {
+        match self {
+            Speed::Slow => 1.5,
+            Speed::Normal => 0.8,
+            Speed::Fast => 0.3,
+            Speed::Instant => 0.0,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::Slow => "Slow",
+            Speed::Normal => "Normal",
+            Speed::Fast => "Fast",
+            Speed::Instant => "Instant",
+        }
+    }
+
+    pub fn hint(self) -> &'static str {
+        match self {
+            Speed::Slow => "1.5 seconds between a Companion's moves",
+            Speed::Normal => "0.8 seconds between a Companion's moves",
+            Speed::Fast => "0.3 seconds between a Companion's moves",
+            Speed::Instant => "Companions move at once",
+        }
+    }
+}
+
+/// Seat a Companion at Hero `hero` (`on`), or take the seat back for its owner.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetCompanion {
+    pub hero: u8,
+    pub on: bool,
+}
+
+/// Every move the Companions made this run, oldest first (the moves are in
+/// the log in words; this is the record a test can check).
+#[derive(Resource, Default, Debug, Clone)]
+pub struct CompanionMoves(pub Vec<Action>);
+
+pub use depths_table::seats::{decision_hero, seat_hero};
+
+/// The Companion whose turn it is to explore (and to make the table's shared
+/// choices): a Companion's seat, or a player all of whose Heroes are Companions.
+pub fn turn_companion(session: &Session) -> Option<u8> {
+    depths_table::seats::turn_companion(&session.game, &session.players, &session.turn)
+}
+
+/// Whether a Companion may take `action` now: it is legal, and it is for a
+/// Companion's Hero, or for no Hero while the decision or the turn is a
+/// Companion's.
+pub fn companion_may_take(session: &Session, action: &Action) -> bool {
+    if session.game.check(action).is_err() {
+        return false;
+    }
+    match (seat_hero(action), decision_hero(&session.game)) {
+        (Some(h), _) => session.players.is_companion(h),
+        (None, Some(h)) => session.players.is_companion(h),
+        (None, None) => turn_companion(session).is_some(),
+    }
+}
+
+/// The move a Companion makes now, if any: the careful bot's choice for a
+/// Companion's Hero that may act (or for the Companion's turn), else the
+/// first legal move that is a Companion's. `None` while only players may act.
+pub fn companion_choice(session: &Session) -> Option<Action> {
+    let game = &session.game;
+    if game.is_over() {
+        return None;
+    }
+    let players = &session.players;
+    let ok = |a: &Action| companion_may_take(session, a);
+    let heroes: Vec<u8> = heroes_to_act(game).into_iter().filter(|&h| players.is_companion(h)).collect();
+    for &h in &heroes {
+        if let Some(a) = HeuristicBot.choose_for(game, h).filter(ok) {
+            return Some(a);
+        }
+    }
+    if heroes_to_act(game).is_empty() {
+        if decision_hero(game).is_none() && turn_companion(session).is_none() {
+            return None;
+        }
+        if let Some(a) = Some(HeuristicBot.choose(game)).filter(ok) {
+            return Some(a);
+        }
+    }
+    // The bot's choice was another seat's: the first move that is this seat's,
+    // putting off Item swaps and purchases (they never move the game on).
+    let legal = game.legal_actions();
+    let busy = |a: &&Action| {
+        !matches!(
+            a,
+            Action::Equip { .. } | Action::Unequip { .. } | Action::StartPurchase { .. } | Action::CancelPurchase
+        )
+    };
+    let mine: Vec<&Action> = legal.iter().filter(|a| ok(a)).collect();
+    mine.iter().copied().find(busy).or(mine.first().copied()).cloned()
+}
+
+/// The move's line in the log, in player words, with why it was made where
+/// that is plain: "Companion Sil plays a 7 against the Skeleton".
+pub fn reason(session: &Session, action: &Action) -> String {
+    let game = &session.game;
+    let name = |h: u8| game.heroes.get(usize::from(h)).map_or("?", |h| h.name()).to_owned();
+    let what = describe_action(game, action);
+    let combat = game.combat();
+    let foe_of = |e: usize| {
+        combat
+            .and_then(|c| c.engagements.get(e).and_then(|en| c.foes.get(usize::from(en.foe))))
+            .map(|f| f.name().to_owned())
+    };
+    match action {
+        Action::PlayCard { hero, .. } => {
+            let foe = combat.and_then(|c| c.playing_engagement(*hero)).and_then(foe_of);
+            match foe {
+                Some(foe) => format!("Companion {what} against the {foe}"),
+                None => format!("Companion {what}"),
+            }
+        }
+        Action::ChoosePair { engagement, slot, .. } => {
+            let outcome = combat.and_then(|c| {
+                let en = c.engagements.get(usize::from(*engagement))?;
+                let bonus = c.foes.get(usize::from(en.foe))?.card_bonus;
+                en.slots.get(usize::from(*slot))?.outcome(bonus)
+            });
+            match outcome {
+                Some(o) => format!("Companion {what}: a {}", outcome_name(o)),
+                None => format!("Companion {what}"),
+            }
+        }
+        Action::AssignDamage { hero, individual } => {
+            // What the damage does there: a defeat, or how much it takes off.
+            let effect = combat.and_then(|c| {
+                let p = c.packets.get(c.packet_of(*hero)?)?;
+                let foe = c.foes.get(usize::from(p.foe))?;
+                let i = usize::from(*individual);
+                let health = foe.individuals.get(i)?.health;
+                let dealt = foe.damage_taken(i, p.amount, p.magic);
+                Some(if dealt >= health {
+                    " to defeat it".to_owned()
+                } else {
+                    format!(" ({dealt} of its {health} Health)")
+                })
+            });
+            format!("Companion {what}{}", effect.unwrap_or_default())
+        }
+        Action::EndTurn { hero } => format!("Companion {} is done this Round", name(*hero)),
+        a if seat_hero(a).is_some() => format!("Companion {what}"),
+        _ => {
+            let who = decision_hero(game).or_else(|| turn_companion(session));
+            match who {
+                Some(h) => format!("Companion {}: {what}", name(h)),
+                None => format!("Companion: {what}"),
+            }
+        }
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<SetCompanion>();
+    app.init_resource::<CompanionMoves>();
+    app.add_systems(Update, seat_companions.in_set(PlaySystems::Input));
+    app.add_systems(
+        Update,
+        companions_play.in_set(PlaySystems::Input).after(seat_companions).run_if(in_state(Screen::Playing)),
+    );
+}
+
+/// The Hero mats' seat boxes, passed on as [`SetCompanion`] messages.
+pub(crate) fn ui_plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, seat_requests.run_if(in_state(Screen::Playing)));
+}
+
+/// Where a Hero mat leaves a seat change (egui's memory) for [`seat_requests`].
+fn requests_id() -> egui::Id {
+    egui::Id::new("companion seat requests")
+}
+
+/// Asks for Hero `hero`'s seat to go to a Companion (`on`) or back to its owner.
+pub(crate) fn request_seat(ctx: &egui::Context, hero: u8, on: bool) {
+    ctx.data_mut(|d| d.get_temp_mut_or_default::<Vec<(u8, bool)>>(requests_id()).push((hero, on)));
+    ctx.request_repaint();
+}
+
+fn seat_requests(
+    mut contexts: EguiContexts,
+    mut seats: MessageWriter<SetCompanion>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let requests = ctx.data_mut(|d| d.remove_temp::<Vec<(u8, bool)>>(requests_id())).unwrap_or_default();
+    for (hero, on) in requests {
+        seats.write(SetCompanion { hero, on });
+        redraw.write(RequestRedraw);
+    }
+    Ok(())
+}
+
+/// A seat handed to a Companion or taken back; the log says so.
+fn seat_companions(
+    mut sets: MessageReader<SetCompanion>,
+    session: Option<ResMut<Session>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(mut session) = session else {
+        sets.clear();
+        return;
+    };
+    for &SetCompanion { hero, on } in sets.read() {
+        let heroes = session.game.heroes.len();
+        if usize::from(hero) >= heroes || session.players.is_companion(hero) == on {
+            continue;
+        }
+        let players = &mut session.players;
+        players.set_companion(hero, on, heroes);
+        let owner = players.name(players.owner(hero)).to_owned();
+        // A Companion's Exploring turn taken back is its owner's.
+        if !on && session.turn.companion == Some(hero) {
+            let seat = Seat::Player(session.players.owner(hero));
+            let players = session.players.clone();
+            session.turn.set_seat(seat, &players);
+        }
+        let name = session.game.heroes[usize::from(hero)].name().to_owned();
+        let line = if on {
+            format!("A Companion plays {name} for {owner} now.")
+        } else {
+            format!("{owner} takes {name}'s seat back from the Companion.")
+        };
+        session.log.push(line);
+        session.save_due = true;
+        session.version += 1;
+        redraw.write(RequestRedraw);
+    }
+}
+
+/// When a Companion may move, waits the setting's pause (asking for frames
+/// meanwhile: the window only draws on input), then writes its move.
+#[allow(clippy::too_many_arguments)]
+fn companions_play(
+    time: Res<Time<Real>>,
+    session: Option<ResMut<Session>>,
+    settings: Option<Res<crate::game::settings::Settings>>,
+    mut actions: ResMut<Messages<PlayerAction>>,
+    mut seen: Local<MessageCursor<PlayerAction>>,
+    mut moves: ResMut<CompanionMoves>,
+    mut waiting: Local<Option<(u64, f32)>>,
+    reveals: Query<(), With<crate::table::reveal::RevealSet>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    // A move is on its way (a player's, or the last one's): judge the table after it.
+    if seen.read(&actions).count() > 0 {
+        *waiting = None;
+        return;
+    }
+    let Some(mut session) = session else {
+        *waiting = None;
+        return;
+    };
+    // A player must hand the table over first; a replay only looks.
+    if session.read_only || session.curtain().is_some() || session.hand_off_due().is_some() {
+        *waiting = None;
+        return;
+    }
+    let Some(action) = companion_choice(&session) else {
+        *waiting = None;
+        return;
+    };
+    let now = time.elapsed_secs();
+    let since = match *waiting {
+        Some((version, since)) if version == session.version => since,
+        _ => {
+            *waiting = Some((session.version, now));
+            now
+        }
+    };
+    let mut delay = settings.map_or(Speed::default(), |s| s.companion_speed).delay();
+    // A card shown large on the table is given time to be read (a click
+    // or Space takes it away sooner).
+    if !reveals.is_empty() && delay > 0.0 {
+        delay = (delay * 2.5).max(2.0);
+    }
+    if now - since < delay {
+        redraw.write(RequestRedraw);
+        return;
+    }
+    let line = reason(&session, &action);
+    session.log.push(line);
+    moves.0.push(action.clone());
+    actions.write(PlayerAction(action));
+    *waiting = None;
+    redraw.write(RequestRedraw);
+}

@@ -1,0 +1,221 @@
+//! Forecasts that do not cheat: the chance to win the fight in front of the
+//! party (and the damage each Hero can expect), the chance that a later tile
+//! of this Ecology finds no place, and the chance to win the whole game —
+//! each estimated by playing the situation out many times with the careful
+//! bot, every card and tile order the players cannot know reshuffled for each
+//! playout (`depths_sim::Forecaster`).
+//!
+//! The playouts run in short chunks on Bevy's compute task pool, never in a
+//! frame; a chunk that finishes wakes the (reactive) window, the figure is
+//! refined until its ± is small enough or its budget is spent, and any
+//! change of the situation drops the work for the new one.
+
+use std::time::Duration;
+
+use bevy::{
+    prelude::*,
+    tasks::{AsyncComputeTaskPool, Task, block_on, futures_lite::future},
+};
+use depths_rules::{Action, Game, Phase};
+use depths_sim::{Estimate, Forecaster, Kind};
+
+use crate::{PlaySystems, board::explore::SelectedElement, game::session::Session, ui::screens::Screen};
+
+/// Playing time of one chunk of playouts.
+const CHUNK: Duration = Duration::from_millis(120);
+/// A figure is refined until its ± is under this…
+const CLOSE_ENOUGH: f64 = 0.02;
+
+/// What a forecast is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// The fight in progress, or the one the selected element would start.
+    Fight,
+    /// The tile in hand: will a later tile of this Ecology find no place?
+    Tile,
+    /// The whole game from here.
+    Game,
+}
+
+impl Subject {
+    /// …or until this many playouts (a whole game costs ~15 ms a playout).
+    fn budget(self) -> u64 {
+        match self {
+            Subject::Fight => 4000,
+            Subject::Tile => 400,
+            Subject::Game => 400,
+        }
+    }
+}
+
+/// One forecast being made or made.
+#[derive(Default)]
+pub struct Slot {
+    /// The situation (the session's version) and question it is for.
+    key: Option<(u64, Kind)>,
+    task: Option<Task<Forecaster>>,
+    /// The figures so far for the current situation.
+    pub latest: Option<Estimate>,
+}
+
+impl Slot {
+    pub fn busy(&self) -> bool {
+        self.task.is_some()
+    }
+}
+
+/// The three forecasts of the table.
+#[derive(Resource, Default)]
+pub struct Forecasts {
+    pub fight: Slot,
+    pub tile: Slot,
+    pub game: Slot,
+}
+
+impl Forecasts {
+    pub fn slot(&self, subject: Subject) -> &Slot {
+        match subject {
+            Subject::Fight => &self.fight,
+            Subject::Tile => &self.tile,
+            Subject::Game => &self.game,
+        }
+    }
+
+    fn slot_mut(&mut self, subject: Subject) -> &mut Slot {
+        match subject {
+            Subject::Fight => &mut self.fight,
+            Subject::Tile => &mut self.tile,
+            Subject::Game => &mut self.game,
+        }
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Forecasts>();
+    // The frame benchmark times the table alone.
+    if app.world().get_resource::<crate::game::cli::Options>().is_some_and(|o| o.frame_bench.is_some()) {
+        return;
+    }
+    app.add_systems(
+        Update,
+        drive.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+    app.add_systems(OnExit(Screen::Playing), |mut f: ResMut<Forecasts>| *f = Forecasts::default());
+}
+
+/// What each forecast is about in `game`: the fight of a Combat in progress or
+/// of the selected element's Encounter, the tile in hand, the whole game.
+pub fn questions(game: &Game, selected: Option<Action>) -> [(Subject, Option<Kind>); 3] {
+    let phase = game.phase();
+    let fight = match (&phase, selected) {
+        (Phase::Combat { .. }, _) => Some(Kind::Fight { first: None }),
+        (Phase::Exploring { tile_in_hand: false, decision: None }, Some(a)) => Some(Kind::Fight { first: Some(a) }),
+        _ => None,
+    };
+    let tile = matches!(phase, Phase::Exploring { tile_in_hand: true, .. }).then_some(Kind::DeadEnd { first: None });
+    let whole = (!game.is_over()).then_some(Kind::Game);
+    [(Subject::Fight, fight), (Subject::Tile, tile), (Subject::Game, whole)]
+}
+
+fn drive(
+    session: Res<Session>,
+    selected: Res<SelectedElement>,
+    mut forecasts: ResMut<Forecasts>,
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
+) {
+    let game = &session.game;
+    // Only an Encounter the rules allow now is forecast.
+    let encounter = selected
+        .0
+        .map(|element| Action::Encounter { element })
+        .filter(|a| matches!(game.phase(), Phase::Exploring { .. }) && game.check(a).is_ok());
+    for (subject, kind) in questions(game, encounter) {
+        let slot = forecasts.slot_mut(subject);
+        let key = kind.clone().map(|k| (session.version, k));
+        if slot.key != key {
+            // A new situation: drop the old work (its chunk finishes unseen).
+            *slot = Slot { key: key.clone(), ..Slot::default() };
+            if let Some(kind) = kind {
+                let seed = session.seed() ^ session.version.wrapping_mul(0x9e37_79b9);
+                start_chunk(slot, Forecaster::new(game, kind, seed), proxy.as_deref());
+            }
+            continue;
+        }
+        let Some(task) = slot.task.as_mut() else { continue };
+        let Some(forecaster) = block_on(future::poll_once(task)) else { continue };
+        slot.task = None;
+        let estimate = forecaster.estimate();
+        let spread =
+            estimate.chance.half_width.max(estimate.damage.iter().map(|d| d.half_width / 20.0).fold(0.0, f64::max));
+        let more = spread > CLOSE_ENOUGH && estimate.playouts < subject.budget();
+        slot.latest = Some(estimate);
+        if more {
+            start_chunk(slot, forecaster, proxy.as_deref());
+        }
+    }
+}
+
+/// Plays one chunk in the background; its end wakes the window.
+fn start_chunk(slot: &mut Slot, mut forecaster: Forecaster, proxy: Option<&bevy::winit::EventLoopProxyWrapper>) {
+    let wake = proxy.map(|p| (**p).clone());
+    slot.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+        forecaster.run_for(CHUNK);
+        if let Some(w) = wake {
+            let _ = w.send_event(bevy::winit::WinitUserEvent::WakeUp);
+        }
+        forecaster
+    }));
+}
+
+/// "62% ± 4": a chance and its 95% uncertainty, in whole points.
+pub fn chance_text(e: &Estimate) -> String {
+    format!("{:.0}% ± {:.0}", e.chance.value * 100.0, (e.chance.half_width * 100.0).max(1.0))
+}
+
+/// How the figures were made, for a hover.
+pub fn method_text(e: &Estimate) -> String {
+    format!(
+        "Estimated from {} playouts with the careful bot: every card and tile order the players cannot know is \
+         reshuffled for each playout, so the figure never peeks. ± is the 95% range.",
+        e.playouts
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use depths_rules::{Content, GameOptions};
+
+    fn kinds(game: &Game, selected: Option<Action>) -> Vec<Option<Kind>> {
+        questions(game, selected).into_iter().map(|(_, k)| k).collect()
+    }
+
+    #[test]
+    fn each_forecast_asks_the_question_of_the_moment() {
+        let mut game = Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap();
+        // Exploring, nothing selected: only the whole game.
+        assert_eq!(kinds(&game, None), vec![None, None, Some(Kind::Game)]);
+        // A tile in hand: will a later one find no place?
+        game.apply(Action::DrawTile).unwrap();
+        assert_eq!(kinds(&game, None), vec![None, Some(Kind::DeadEnd { first: None }), Some(Kind::Game)]);
+        // Play on to the first Encounter the rules allow: its fight is forecast.
+        for _ in 0..400 {
+            if let Some(a) = game.legal_actions().into_iter().find(|a| matches!(a, Action::Encounter { .. })) {
+                assert_eq!(kinds(&game, Some(a.clone()))[0], Some(Kind::Fight { first: Some(a) }));
+                break;
+            }
+            let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &game);
+            game.apply(a).unwrap();
+        }
+        // In Combat the fight in progress, whatever is selected.
+        for _ in 0..2000 {
+            if matches!(game.phase(), Phase::Combat { .. }) {
+                assert_eq!(kinds(&game, None)[0], Some(Kind::Fight { first: None }));
+                return;
+            }
+            let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &game);
+            game.apply(a).unwrap();
+        }
+        panic!("no Combat in 2000 actions");
+    }
+}

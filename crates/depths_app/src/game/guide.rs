@@ -1,0 +1,175 @@
+//! The guided first game: Menu → "Guided first game" starts the Ruins with
+//! Bren and Sil on a fixed seed, and a small guide walks the first turns —
+//! draw, place, Encounter, one fight — saying what to do next and moving on
+//! as soon as the table shows it done. It can be skipped at any time.
+
+use bevy::{prelude::*, window::RequestRedraw};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use depths_rules::{CombatStep, Game, GameOptions, Phase};
+
+use crate::{
+    PlaySystems,
+    game::session::{Session, StartGame},
+    ui::screens::{Screen, menu::MenuAction},
+    ui::ui_style,
+};
+
+/// The guided game's seed: its first tiles lead to a Monster within a few turns.
+pub const GUIDE_SEED: u64 = 3;
+
+/// Where the guide stands; `None` when no guided game is on.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct Guide(pub Option<usize>);
+
+/// One step: what to do, and when it is done.
+pub struct Step {
+    pub title: &'static str,
+    pub text: &'static str,
+    pub done: fn(&Game) -> bool,
+}
+
+fn tiles(g: &Game) -> usize {
+    g.adventure().map_or(0, |a| a.ecology.map.tiles().len())
+}
+
+fn fought(g: &Game) -> bool {
+    g.adventure().is_some_and(|a| a.record.monsters_defeated > 0) || g.is_over()
+}
+
+/// The guided first turns, in order.
+pub const STEPS: &[Step] = &[
+    Step {
+        title: "Draw a map tile",
+        text: "The dungeon is built as you go. Press D, or \"Draw tile\" in the panel on the right.",
+        done: |g| matches!(g.phase(), Phase::Exploring { tile_in_hand: true, .. }) || tiles(g) > 1,
+    },
+    Step {
+        title: "Place it",
+        text: "Drag the tile from the tray onto a gold cell of the board (R turns it; blue cells fit after a \
+               turn). Or press H for a hint and Enter to place it there.",
+        done: |g| tiles(g) > 1,
+    },
+    Step {
+        title: "Explore and Encounter",
+        text: "Round tokens are Ecology Elements. Click one within reach to read what Encountering it does, \
+               then Encounter it from the panel — a red token is a Monster. Or draw and place more tiles.",
+        done: |g| matches!(g.phase(), Phase::Combat { .. }) || fought(g),
+    },
+    Step {
+        title: "Play a card",
+        text: "The Combat mat: the Monster cards at the top, your hands at the bottom. (With two Monster \
+               cards, first choose in the strip above which one each Hero fights.) Drag a card from a hand onto \
+               the table (or click it, or press its gold number). Hover any card to read it.",
+        done: |g| {
+            g.combat().is_none_or(|c| {
+                c.engagements.iter().any(|e| e.slots.iter().any(|s| s.hero.is_some()))
+                    || !matches!(c.step, CombatStep::AssignMonsters | CombatStep::PlayCards)
+            })
+        },
+    },
+    Step {
+        title: "Resolve a pair",
+        text: "Once every Hero has played, the Monster plays its cards opposite yours. Click the pair each Hero \
+               resolves — its frame says Block, Hero Hit or Monster Hit and the damage both ways — then End turn \
+               in the strip above.",
+        done: |g| g.combat().is_none_or(|c| c.round >= 2),
+    },
+    Step {
+        title: "Win the fight",
+        text: "Fight on, round after round, until the Monster falls. H shows what a careful player would do, \
+               and why.",
+        done: |g| g.combat().is_none() || g.is_over(),
+    },
+    Step {
+        title: "Onward",
+        text: "Well fought. Explore on to the Stair Guardian, defeat it and go deeper. F1 opens the rules at \
+               what is on the table; F2 lists the keys.",
+        done: |_| false,
+    },
+];
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Guide>();
+    app.add_systems(Update, start_guided_game.in_set(PlaySystems::Rules));
+    app.add_systems(
+        Update,
+        advance.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+    app.add_systems(OnEnter(Screen::Menu), |mut guide: ResMut<Guide>| guide.0 = None);
+}
+
+pub(crate) fn ui_plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        guide_ui.run_if(in_state(Screen::Playing).and_then(|g: Res<Guide>| g.0.is_some())),
+    );
+}
+
+fn start_guided_game(
+    mut actions: MessageReader<MenuAction>,
+    mut starts: MessageWriter<StartGame>,
+    mut guide: ResMut<Guide>,
+) {
+    for a in actions.read() {
+        if *a == MenuAction::GuidedGame {
+            starts.write(StartGame(GameOptions::standard(&["bren", "sil"], GUIDE_SEED)));
+            guide.0 = Some(0);
+        }
+    }
+}
+
+/// Moves on past every step the table already shows done.
+fn advance(session: Res<Session>, mut guide: ResMut<Guide>, mut redraw: MessageWriter<RequestRedraw>) {
+    let Some(mut step) = guide.0 else { return };
+    while step + 1 < STEPS.len() && (STEPS[step].done)(&session.game) {
+        step += 1;
+    }
+    if guide.0 != Some(step) {
+        guide.0 = Some(step);
+        redraw.write(RequestRedraw);
+    }
+}
+
+fn guide_ui(
+    mut contexts: EguiContexts,
+    mut guide: ResMut<Guide>,
+    area: Res<crate::board::explore::BoardArea>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    // The table's top-left corner: clear of the tray, the hands and the
+    // middle of the board; in a Combat, the left edge halfway down, clear of
+    // the Monster cards along the top.
+    let Some(step) = guide.0 else { return Ok(()) };
+    let z = ctx.zoom_factor();
+    let combat = (3..6).contains(&step);
+    let corner = area.0.map_or(egui::pos2(320.0, 90.0), |r| {
+        let y = if combat { r.min.y + r.height() * 0.42 } else { r.min.y + 10.0 };
+        egui::pos2(r.min.x / z + 10.0, y / z)
+    });
+    let Some(s) = STEPS.get(step) else { return Ok(()) };
+    let last = step + 1 == STEPS.len();
+    let mut close = false;
+    egui::Window::new("Guide").id(egui::Id::new("guide")).title_bar(false).fixed_pos(corner).resizable(false).show(
+        ctx,
+        |ui| {
+            ui.set_max_width(if combat { 220.0 } else { 280.0 });
+            ui.label(
+                egui::RichText::new(format!("Guide · step {} of {}", step + 1, STEPS.len()))
+                    .size(12.0)
+                    .color(ui_style::MUTED),
+            );
+            ui.label(ui_style::title(s.title, 20.0));
+            ui.label(s.text);
+            ui.horizontal(|ui| {
+                let label = if last { "Finish the guide" } else { "Skip the guide" };
+                if ui.button(label).clicked() {
+                    close = true;
+                }
+            });
+        },
+    );
+    if close {
+        guide.0 = None;
+    }
+    Ok(())
+}

@@ -1,0 +1,212 @@
+//! Hints: what the careful bot would do now, and why, on request (the Hint
+//! button or H). The hint is shown on the table itself: a drawn tile's ghost
+//! stands on the hinted cell in the hinted turn (Enter places it), the hinted
+//! element is selected on the map, and a hinted card, pair or individual is
+//! framed in gold. It lasts until the next action.
+
+use bevy::{
+    camera::visibility::RenderLayers,
+    prelude::*,
+    window::{PrimaryWindow, RequestRedraw},
+};
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use depths_rules::{Action, Game, Outcome, Phase};
+use depths_sim::{Bot, HeuristicBot};
+
+use crate::{
+    PlaySystems,
+    board::explore::{Hand, SelectedElement},
+    game::session::Session,
+    game::words::{describe_action, outcome_name},
+    table::{
+        cards::{TABLE_LAYER, TableGeometry, to_world},
+        faces::same_place,
+    },
+    ui::screens::Screen,
+};
+
+/// Ask for a hint (the banner's button writes this too).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct AskHint;
+
+/// The hint on show: for the session's version it was made for.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Hint {
+    pub version: u64,
+    pub action: Option<Action>,
+    /// "Bren plays a 7 — the card with the best expected result…"
+    pub text: String,
+}
+
+/// The gold frame around a hinted card on the table.
+#[derive(Component)]
+pub struct HintFrame;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Hint>();
+    app.add_message::<AskHint>();
+    app.add_systems(
+        Update,
+        (
+            (|keys: Res<ButtonInput<KeyCode>>, mut ask: MessageWriter<AskHint>| {
+                if keys.just_pressed(KeyCode::KeyH) {
+                    ask.write(AskHint);
+                }
+            })
+            .run_if(not(egui_wants_any_keyboard_input))
+            .in_set(PlaySystems::Input),
+            (give_hint, frame_hint).chain().in_set(PlaySystems::Present),
+        )
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+    app.add_systems(OnExit(Screen::Playing), |mut hint: ResMut<Hint>| *hint = Hint::default());
+}
+
+/// What the careful bot would do in `game`, and why, in a player's words.
+pub fn hint_for(game: &Game) -> Option<(Action, String)> {
+    hint_with(game, false)
+}
+
+/// [`hint_for`], or with `strong` the search bot's move in Combat: each
+/// choice played out in reshuffled worlds (`depths_sim::SearchBot`).
+pub fn hint_with(game: &Game, strong: bool) -> Option<(Action, String)> {
+    if game.is_over() || game.legal_actions().is_empty() {
+        return None;
+    }
+    let careful = HeuristicBot.choose(game);
+    let seed = game.adventure().map_or(0, |a| a.options.seed);
+    let action = if strong {
+        depths_sim::SearchBot::new(seed, depths_sim::search::SearchConfig::default()).choose(game)
+    } else {
+        careful.clone()
+    };
+    let what = describe_action(game, &action);
+    let why = if strong && action != careful {
+        "played out in many reshuffled worlds, it keeps the party alive and healthiest".to_owned()
+    } else {
+        reason(game, &action)
+    };
+    let text = if why.is_empty() { what } else { format!("{what} — {why}") };
+    Some((action, text))
+}
+
+/// Why the careful bot chooses `action`: its rule for that kind of choice,
+/// with the figures of this situation where they are plain.
+fn reason(game: &Game, action: &Action) -> String {
+    match action {
+        Action::PlayCard { .. } => "the card with the best expected result against what is left in the Monster deck, \
+                                    keeping high cards when it costs little"
+            .into(),
+        Action::ChoosePair { engagement, slot, .. } => {
+            let Some(c) = game.combat() else { return String::new() };
+            let Some(en) = c.engagements.get(usize::from(*engagement)) else { return String::new() };
+            let Some(s) = en.slots.get(usize::from(*slot)) else { return String::new() };
+            let bonus = c.foes.get(usize::from(en.foe)).map_or(0, |f| f.card_bonus);
+            match (s.outcome(bonus), s.damage(bonus)) {
+                (Some(o), Some((dealt, taken))) => {
+                    let trade = match o {
+                        Outcome::MonsterHit => "the Monster Hit that costs least",
+                        _ => "the pair that trades least Health for the damage dealt",
+                    };
+                    format!("{}: deals {dealt}, takes {taken}; {trade}", outcome_name(o))
+                }
+                _ => String::new(),
+            }
+        }
+        Action::AssignDamage { .. } => "the individual closest to falling".into(),
+        Action::ActivateAbility { .. } => "worth its cost now: it turns harm aside or finishes a Monster".into(),
+        Action::EndTurn { .. } => "nothing more is worth doing this Round".into(),
+        Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. } => {
+            "the place that leaves the most room for the tiles still in the pile".into()
+        }
+        Action::Encounter { .. } => "of what is within reach, it frees the most of the map for what it costs".into(),
+        Action::DrawTile => "nothing within reach is worth Encountering yet".into(),
+        Action::StartPurchase { .. } => "a Key for a Door in the way, or Healing for a Hero low before a fight".into(),
+        Action::AssignMonsters { .. } => "the stronger Monster to the healthier Hero".into(),
+        _ => String::new(),
+    }
+}
+
+fn give_hint(
+    mut asks: MessageReader<AskHint>,
+    settings: Option<Res<crate::game::settings::Settings>>,
+    session: Res<Session>,
+    mut hint: ResMut<Hint>,
+    mut hand: ResMut<Hand>,
+    mut selected: ResMut<SelectedElement>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if hint.action.is_some() && hint.version != session.version {
+        *hint = Hint::default();
+        redraw.write(RequestRedraw);
+    }
+    if asks.read().count() == 0 {
+        return;
+    }
+    let strong = settings.is_some_and(|s| s.strong_hints);
+    let Some((action, text)) = hint_with(&session.game, strong) else {
+        *hint = Hint { version: session.version, action: None, text: "No move to hint: the game is over.".into() };
+        return;
+    };
+    // Shown where the move is made.
+    match &action {
+        Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => {
+            hand.rotation = placement.rotation;
+            hand.cell = Some(placement.cell.into());
+        }
+        Action::Encounter { element } => selected.0 = Some(*element),
+        _ => {}
+    }
+    *hint = Hint { version: session.version, action: Some(action), text };
+    redraw.write(RequestRedraw);
+}
+
+/// A gold glow around the card or row that makes the hinted move. Steady, not
+/// pulsing: a hint may stay while the players think, and the table must sleep.
+fn frame_hint(
+    mut commands: Commands,
+    hint: Res<Hint>,
+    session: Res<Session>,
+    geometry: Res<TableGeometry>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut frames: Query<(Entity, &mut Sprite, &mut Transform), With<HintFrame>>,
+) {
+    let target = hint
+        .action
+        .as_ref()
+        .filter(|_| hint.version == session.version && matches!(session.game.phase(), Phase::Combat { .. }))
+        .and_then(|a| {
+            let exact = geometry.targets.iter().find(|t| &t.action == a);
+            exact.or_else(|| geometry.targets.iter().find(|t| same_place(a, &t.action))).map(|t| (t.rect, t.z))
+        });
+    let Some((rect, z)) = target else {
+        for (e, ..) in &frames {
+            commands.entity(e).despawn();
+        }
+        return;
+    };
+    let screen = Vec2::new(window.width(), window.height());
+    let at = to_world(rect.center(), screen).extend(z);
+    let size = rect.size() + Vec2::splat(14.0);
+    match frames.single_mut() {
+        Ok((_, mut sprite, mut transform)) => {
+            if sprite.custom_size != Some(size) {
+                sprite.custom_size = Some(size);
+            }
+            if transform.translation != at {
+                transform.translation = at;
+            }
+        }
+        Err(_) => {
+            commands.spawn((
+                Name::new("Hint frame"),
+                HintFrame,
+                Sprite::from_color(Color::srgba(1.0, 0.85, 0.3, 0.8), size),
+                Transform::from_translation(at),
+                RenderLayers::layer(TABLE_LAYER),
+                Pickable::IGNORE,
+                DespawnOnExit(Screen::Playing),
+            ));
+        }
+    }
+}

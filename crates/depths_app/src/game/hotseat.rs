@@ -1,0 +1,199 @@
+//! Hot-seat play: 1–3 named players share the table, each owning some Heroes.
+//!
+//! Who must act is worked out from the rules' [`Game::phase`]: in a Combat
+//! step every Hero with something left to do may act, in any order ("All
+//! Heroes perform each Step simultaneously"), so every player owning one of
+//! them may act; the player at the table keeps it while any of their Heroes
+//! may act, and may pass it on earlier. A Hero's own decision (an Item, an
+//! Ability, cards to remove) belongs to that Hero's owner, and everything else
+//! to the player whose turn it is to explore. Exploring turns rotate at the
+//! table (the rules core has no players): a turn is one tile drawn and placed,
+//! or an Encounter, and passes on once the table is quiet again (Exploring with
+//! no decision and no tile in hand). With Companions at the table
+//! (`companions.rs`) the turns go round the seats: each player who plays a
+//! Hero themselves, then each Companion.
+//!
+//! The game's information is open, so the pass-the-device curtain is off
+//! unless the players switch it on (on the setup screen or in ⚙ Settings).
+//! With it on, it comes up only when control passes to another player, and
+//! never straight over the result of the move that passed it: the player who
+//! acted sees the outcome, then presses "Pass to <player>" (or tries to act
+//! again, which hands over instead). The next player lifts it.
+//!
+//! The seats, turns and who-must-act rules are `depths_table::seats` (online
+//! play uses the same ones); this file keeps the Bevy side: the curtain, the
+//! hand-overs and their messages.
+
+use bevy::{prelude::*, window::RequestRedraw};
+use depths_rules::Phase;
+// The seats and turns themselves are pure rules of the table, shared with
+// online play: one copy, in `depths_table`.
+pub use depths_table::seats::{
+    Acting, Players, Seat, Turn, acting, action_hero, after_events, heroes_to_act, players_heroes_to_act,
+    players_to_act,
+};
+
+use crate::{PlaySystems, game::session::Session};
+
+/// Lift the curtain: the player who must act has come to the table.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiftCurtain;
+
+/// "Pass to …" pressed: the player who acted has seen the result and hands over.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandOver;
+
+/// Switch the pass-the-device curtain on or off for this game.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetCurtain(pub bool);
+
+/// In a Combat step, hand the table to this player (who owns a Hero that may
+/// act) before the player at it has finished: one may wait for an ally.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassTable(pub usize);
+
+impl Session {
+    /// Who must act now.
+    pub fn acting(&self) -> Acting {
+        acting(&self.game, &self.players, &self.turn)
+    }
+
+    /// Whether the table is passed between players behind a curtain.
+    pub fn uses_curtain(&self) -> bool {
+        self.players.curtain && self.players.count() >= 2
+    }
+
+    /// The player the curtain asks for, if it is down: at the start, or
+    /// once the player who acted has handed over.
+    pub fn curtain(&self) -> Option<usize> {
+        if !self.uses_curtain() || self.game.is_over() {
+            return None;
+        }
+        let who = self.acting().player;
+        (self.turn.shown_to != Some(who) && (self.turn.shown_to.is_none() || self.turn.handing_over)).then_some(who)
+    }
+
+    /// The player the table should pass to, while the one who acted still
+    /// looks at the result (the banner offers "Pass to …").
+    pub fn hand_off_due(&self) -> Option<usize> {
+        if !self.uses_curtain() || self.game.is_over() || self.turn.handing_over {
+            return None;
+        }
+        let who = self.acting().player;
+        (self.turn.shown_to.is_some_and(|p| p != who)).then_some(who)
+    }
+
+    /// An action tried while a hand-off is due is the previous player's
+    /// next input: it brings the curtain up instead of acting for the next
+    /// player. Returns whether the input was taken for that.
+    pub fn hand_over_instead(&mut self) -> bool {
+        if self.hand_off_due().is_none() {
+            return false;
+        }
+        self.turn.handing_over = true;
+        true
+    }
+
+    /// The Heroes the player at the table may act for in this Combat step,
+    /// when the curtain keeps each player to their own Heroes; `None` when
+    /// anyone may act for any Hero (no curtain, or outside Combat).
+    pub fn heroes_at_table(&self) -> Option<Vec<u8>> {
+        if !matches!(self.game.phase(), Phase::Combat { .. }) {
+            return None;
+        }
+        // Online, this machine's seat; at one screen, the player at it.
+        let player = match self.seat {
+            Some(seat) => seat,
+            None if self.uses_curtain() => self.acting().player,
+            None => return None,
+        };
+        Some((0..self.game.heroes.len() as u8).filter(|&h| self.players.owner(h) == player).collect())
+    }
+
+    /// "Ann (Bren)" — the player who must act, and the Hero if one is named;
+    /// "Ann (Bren) · Bo (Sil)" when several players' Heroes may act.
+    pub fn acting_text(&self) -> String {
+        let hero = |h: &u8| self.game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
+        let all = players_to_act(&self.game, &self.players, &self.turn);
+        let mut parts: Vec<String> = all
+            .iter()
+            .map(|(p, heroes)| {
+                let names: Vec<&str> = heroes.iter().map(hero).collect();
+                format!("{} ({})", self.players.name(*p), names.join(", "))
+            })
+            .collect();
+        let companions: Vec<&str> =
+            heroes_to_act(&self.game).iter().filter(|&&h| self.players.is_companion(h)).map(hero).collect();
+        if !companions.is_empty() {
+            parts.push(format!("Companion ({})", companions.join(", ")));
+        }
+        if parts.is_empty() {
+            if let Some(h) = self.turn.companion {
+                return format!("Companion {}", hero(&h));
+            }
+            return self.players.name(self.acting().player).to_owned();
+        }
+        parts.join(" · ")
+    }
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Players>();
+    app.add_message::<LiftCurtain>();
+    app.add_message::<PassTable>();
+    app.add_message::<HandOver>();
+    app.add_message::<SetCurtain>();
+    app.add_systems(Update, seat_messages.in_set(PlaySystems::Rules));
+}
+
+/// The table passed on early, or the curtain lifted by the player it asked for.
+fn seat_messages(
+    mut passes: MessageReader<PassTable>,
+    mut lifts: MessageReader<LiftCurtain>,
+    mut hand_overs: MessageReader<HandOver>,
+    mut switches: MessageReader<SetCurtain>,
+    session: Option<ResMut<Session>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(mut session) = session else {
+        passes.clear();
+        lifts.clear();
+        hand_overs.clear();
+        switches.clear();
+        return;
+    };
+    for SetCurtain(on) in switches.read() {
+        session.players.curtain = *on;
+        // Switched on at the table: whoever must act is the one there now,
+        // so nothing is hidden until the table next changes hands.
+        let who = session.acting().player;
+        session.turn.shown_to = Some(who);
+        session.turn.handing_over = false;
+        session.turn.pass_to = None;
+        session.save_due = true;
+        redraw.write(RequestRedraw);
+    }
+    for PassTable(player) in passes.read() {
+        // Only to a player who owns a Hero that may act now.
+        if players_heroes_to_act(&session.game, &session.players).iter().any(|&h| session.players.owner(h) == *player) {
+            session.turn.pass_to = Some(*player);
+            session.turn.handing_over = true;
+            redraw.write(RequestRedraw);
+        }
+    }
+    if hand_overs.read().count() > 0 && session.hand_off_due().is_some() {
+        session.turn.handing_over = true;
+        redraw.write(RequestRedraw);
+    }
+    // The table came back to the player at it (an undo, say): nothing to hand over.
+    if session.turn.handing_over && session.turn.shown_to == Some(session.acting().player) {
+        session.turn.handing_over = false;
+    }
+    if lifts.read().count() > 0 {
+        let who = session.acting().player;
+        session.turn.shown_to = Some(who);
+        session.turn.pass_to = None;
+        session.turn.handing_over = false;
+        redraw.write(RequestRedraw);
+    }
+}

@@ -1,0 +1,61 @@
+//! Leaving is safe: going back to the menu, closing the window and quitting
+//! all save the game first, so Continue always returns to the very last move.
+//!
+//! Autosave writes only on phase changes and Ctrl+S; the moves in between
+//! (a tile placed, a card played) would be lost without this. The window's
+//! close button does not close it directly (`close_when_requested: false` in
+//! `lib.rs`): [`close_requested`] saves, then exits.
+
+use bevy::{prelude::*, window::WindowCloseRequested};
+
+use crate::{
+    game::cli::Options,
+    game::saves::{SaveDir, only_looks, write_save},
+    game::session::Session,
+    ui::screens::Screen,
+};
+
+pub(crate) fn plugin(app: &mut App) {
+    // Registered by bevy's WindowPlugin too; here so headless apps have it.
+    app.add_message::<WindowCloseRequested>();
+    // Menu: the Session is removed on leaving Playing, by a command that
+    // runs after this system has read it.
+    app.add_systems(OnExit(Screen::Playing), save_on_leaving);
+    app.add_systems(Last, (close_requested, save_on_exit).chain());
+}
+
+/// Saves the game on the table, unless this run only looks.
+fn save_now(session: Option<&mut Session>, dir: &SaveDir, options: Option<&Options>) {
+    if let Some(session) = session
+        && !only_looks(options)
+    {
+        session.save_due = false;
+        write_save(session, dir);
+    }
+}
+
+fn save_on_leaving(mut session: Option<ResMut<Session>>, dir: Res<SaveDir>, options: Option<Res<Options>>) {
+    save_now(session.as_deref_mut(), &dir, options.as_deref());
+}
+
+/// The window's close button: save, then exit (the exit saves below).
+fn close_requested(mut requests: MessageReader<WindowCloseRequested>, mut exit: MessageWriter<AppExit>) {
+    if requests.read().count() > 0 {
+        exit.write(AppExit::Success);
+    }
+}
+
+/// Any exit (Quit, the close button, the OS) while a game is on the table
+/// saves it first; the runner stops only after this frame.
+fn save_on_exit(
+    mut exits: MessageReader<AppExit>,
+    mut session: Option<ResMut<Session>>,
+    screen: Option<Res<State<Screen>>>,
+    dir: Res<SaveDir>,
+    options: Option<Res<Options>>,
+) {
+    if exits.read().count() == 0 || screen.is_none_or(|s| *s.get() != Screen::Playing) {
+        return;
+    }
+    save_now(session.as_deref_mut(), &dir, options.as_deref());
+}

@@ -1,0 +1,298 @@
+//! The replay viewer: a game's moves since its start (kept in the session
+//! and in its saves) played again on the table, step by step, forward and
+//! back, with the board, the cards and the log as they were; it jumps to the
+//! start of each Ecology and each Combat. Nothing can be changed while it
+//! runs, and nothing is saved.
+//!
+//! The game at step N is rebuilt from the start (the rules core is
+//! deterministic from its options and seed); a forward step also publishes
+//! that move's events, so the table shows it happen.
+
+use bevy::{prelude::*, window::RequestRedraw};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use depths_rules::{Action, Content, Event, Game, GameOptions};
+
+use crate::{
+    PlaySystems,
+    game::hotseat::Players,
+    game::session::{GameContent, Session},
+    ui::screens::{Screen, menu::MenuAction},
+    ui::ui_style,
+};
+
+/// A replay on the table.
+#[derive(Resource, Debug, Clone)]
+pub struct Replay {
+    pub options: GameOptions,
+    pub history: Vec<Action>,
+    pub players: Players,
+    /// How many moves are shown done.
+    pub step: usize,
+    /// (step, "Caverns" / "Combat 3: Withered Shade"): where Ecologies and Combats begin.
+    pub marks: Vec<(usize, String)>,
+}
+
+/// Start watching a game from its first move: its options, its moves, who sat where.
+#[derive(Message, Debug, Clone)]
+pub struct WatchReplay {
+    pub options: GameOptions,
+    pub history: Vec<Action>,
+    pub players: Players,
+}
+
+/// Watch the game in this save file again.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct ReplaySave(pub std::path::PathBuf);
+
+/// Watch the careful bot play the standard game (Bren and Sil) of this seed.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WatchSeed(pub u64);
+
+/// The careful bot's moves in the game of `options`, to its end.
+pub fn bot_game(options: &GameOptions, content: &Content) -> Vec<Action> {
+    let Ok(mut game) = Game::new(options.clone(), content.clone()) else { return Vec::new() };
+    let mut moves = Vec::new();
+    // A whole game is a few hundred moves; the cap only guards a loop.
+    while !game.is_over() && moves.len() < 20_000 {
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &game);
+        if game.apply(a.clone()).is_err() {
+            break;
+        }
+        moves.push(a);
+    }
+    moves
+}
+
+/// Go to this step of the replay.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GoToStep(pub usize);
+
+/// The game after the first `step` moves of `history`, with the last move's
+/// events; an error names the move the rules refused (a save from other rules).
+pub fn game_at(
+    options: &GameOptions,
+    content: &Content,
+    history: &[Action],
+    step: usize,
+) -> Result<(Game, Vec<Event>), String> {
+    let mut game = Game::new(options.clone(), content.clone()).map_err(|e| e.to_string())?;
+    let mut last = Vec::new();
+    for (i, a) in history.iter().take(step).enumerate() {
+        last = game.apply(a.clone()).map_err(|e| format!("move {} ({a:?}) is refused: {e}", i + 1))?;
+    }
+    Ok((game, last))
+}
+
+/// Where each Ecology and each Combat begins in `history`.
+pub fn marks(options: &GameOptions, content: &Content, history: &[Action]) -> Vec<(usize, String)> {
+    let Ok(mut game) = Game::new(options.clone(), content.clone()) else { return Vec::new() };
+    let mut out = vec![(0, game.adventure().map_or("Start".into(), |a| a.ecology.ecology.name().to_string()))];
+    let mut combats = 0;
+    for (i, a) in history.iter().enumerate() {
+        let Ok(events) = game.apply(a.clone()) else { break };
+        for e in &events {
+            match e {
+                Event::EcologyStarted { ecology } => out.push((i + 1, ecology.name().to_string())),
+                Event::CombatStarted { foes } => {
+                    combats += 1;
+                    out.push((i + 1, format!("Combat {combats}: {}", foes.join(", "))));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<WatchReplay>();
+    app.add_message::<GoToStep>();
+    app.add_message::<ReplaySave>();
+    app.add_message::<WatchSeed>();
+    app.add_systems(Update, (replay_save, watch_seed, watch, go_to_step).chain().in_set(PlaySystems::Rules));
+    app.add_systems(OnEnter(Screen::Menu), |mut commands: Commands| commands.remove_resource::<Replay>());
+}
+
+pub(crate) fn ui_plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        replay_bar.run_if(in_state(Screen::Playing).and_then(resource_exists::<Replay>)),
+    );
+    app.add_systems(Update, replay_keys.in_set(PlaySystems::Input).run_if(resource_exists::<Replay>));
+}
+
+/// A run condition: no replay is on (moves may be made, the game saved).
+pub fn not_replaying(replay: Option<Res<Replay>>) -> bool {
+    replay.is_none()
+}
+
+fn replay_save(
+    mut asks: MessageReader<ReplaySave>,
+    mut watch: MessageWriter<WatchReplay>,
+    mut notice: ResMut<crate::ui::screens::menu::MenuNotice>,
+) {
+    for ReplaySave(path) in asks.read() {
+        match crate::game::saves::read_save(path) {
+            Ok((game, Some(table))) if table.history.is_some() => {
+                let Some(options) = game.adventure().map(|a| a.options.clone()) else { continue };
+                let history = table.history.unwrap_or_default();
+                watch.write(WatchReplay { options, history, players: table.players });
+            }
+            Ok(_) => notice.0 = Some(format!("{} did not keep its moves: it cannot be replayed.", path.display())),
+            Err(e) => notice.0 = Some(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+fn watch_seed(
+    mut asks: MessageReader<WatchSeed>,
+    content: Option<Res<GameContent>>,
+    mut watch: MessageWriter<WatchReplay>,
+) {
+    let Some(content) = content else { return };
+    for WatchSeed(seed) in asks.read() {
+        let options = GameOptions::standard(&["bren", "sil"], *seed);
+        let history = bot_game(&options, &content.0);
+        watch.write(WatchReplay { options, history, players: Players::default() });
+    }
+}
+
+fn watch(
+    mut commands: Commands,
+    mut asks: MessageReader<WatchReplay>,
+    content: Option<Res<GameContent>>,
+    mut next: ResMut<NextState<Screen>>,
+    screen: Res<State<Screen>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(ask) = asks.read().last().cloned() else { return };
+    let Some(content) = content else { return };
+    let (game, _) = match game_at(&ask.options, &content.0, &ask.history, 0) {
+        Ok(g) => g,
+        Err(e) => {
+            warn!("no replay: {e}");
+            return;
+        }
+    };
+    let marks = marks(&ask.options, &content.0, &ask.history);
+    let mut session = Session::new(game);
+    session.players = Players { curtain: false, ..ask.players.clone() };
+    session.history = None;
+    session.read_only = true;
+    session.log = vec!["Replay: the game from its first move. ◀ ▶ step through it.".into()];
+    commands.insert_resource(session);
+    commands.insert_resource(Replay {
+        options: ask.options,
+        history: ask.history,
+        players: ask.players,
+        step: 0,
+        marks,
+    });
+    // From the game-over sheet the board stays: the new session lays it again.
+    if *screen.get() != Screen::Playing {
+        next.set(Screen::Playing);
+    }
+    redraw.write(RequestRedraw);
+}
+
+fn go_to_step(
+    mut steps: MessageReader<GoToStep>,
+    fit: Option<ResMut<crate::board::camera::FitRequested>>,
+    replay: Option<ResMut<Replay>>,
+    session: Option<ResMut<Session>>,
+    content: Option<Res<GameContent>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(GoToStep(want)) = steps.read().last().copied() else { return };
+    let (Some(mut replay), Some(mut session), Some(content)) = (replay, session, content) else { return };
+    let want = want.min(replay.history.len());
+    if want == replay.step {
+        return;
+    }
+    match game_at(&replay.options, &content.0, &replay.history, want) {
+        Ok((game, events)) => {
+            let forward = want == replay.step + 1;
+            // A jump lands somewhere new: frame the whole map again.
+            if want.abs_diff(replay.step) > 1
+                && let Some(mut fit) = fit
+            {
+                fit.0 = true;
+            }
+            session.game = game;
+            session.rebuild = true;
+            session.version += 1;
+            // One step forward: the table shows the move happen.
+            session.news = if forward { events } else { Vec::new() };
+            session.log.push(format!("— step {want} of {} —", replay.history.len()));
+            replay.step = want;
+        }
+        Err(e) => session.notice = Some(format!("The replay stops here: {e}")),
+    }
+    redraw.write(RequestRedraw);
+}
+
+/// ← → step, Home / End to the ends.
+fn replay_keys(keys: Res<ButtonInput<KeyCode>>, replay: Res<Replay>, mut go: MessageWriter<GoToStep>) {
+    let step = replay.step;
+    if keys.just_pressed(KeyCode::ArrowRight) || keys.just_pressed(KeyCode::Period) {
+        go.write(GoToStep(step + 1));
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) || keys.just_pressed(KeyCode::Comma) {
+        go.write(GoToStep(step.saturating_sub(1)));
+    }
+    if keys.just_pressed(KeyCode::Home) {
+        go.write(GoToStep(0));
+    }
+    if keys.just_pressed(KeyCode::End) {
+        go.write(GoToStep(replay.history.len()));
+    }
+}
+
+fn replay_bar(
+    mut contexts: EguiContexts,
+    replay: Res<Replay>,
+    mut go: MessageWriter<GoToStep>,
+    mut menu: MessageWriter<MenuAction>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let total = replay.history.len();
+    egui::Window::new("Replay")
+        .id(egui::Id::new("replay_bar"))
+        .title_bar(false)
+        // Over the foot of the Hero mats: clear of the board and the hands.
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(44.0 + crate::table::party::EDGE_HEIGHT)])
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width(270.0);
+            ui.horizontal(|ui| {
+                ui.label(ui_style::title("Replay", 20.0));
+                ui.label(format!("move {} of {total}", replay.step));
+            });
+            ui.horizontal_wrapped(|ui| {
+                let step = replay.step;
+                if ui.button("⏮").on_hover_text("The start (Home)").clicked() {
+                    go.write(GoToStep(0));
+                }
+                if ui.button("◀").on_hover_text("One move back (←)").clicked() {
+                    go.write(GoToStep(step.saturating_sub(1)));
+                }
+                if ui.button("▶").on_hover_text("One move on (→)").clicked() {
+                    go.write(GoToStep(step + 1));
+                }
+                if ui.button("⏭").on_hover_text("The end (End)").clicked() {
+                    go.write(GoToStep(total));
+                }
+                egui::ComboBox::from_id_salt("replay_marks").selected_text("Jump to…").show_ui(ui, |ui| {
+                    for (at, name) in &replay.marks {
+                        if ui.selectable_label(false, format!("{name} (move {at})")).clicked() {
+                            go.write(GoToStep(*at));
+                        }
+                    }
+                });
+                if ui.button("Leave the replay").clicked() {
+                    menu.write(MenuAction::BackToMenu);
+                }
+            });
+        });
+    Ok(())
+}

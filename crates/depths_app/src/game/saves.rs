@@ -1,0 +1,542 @@
+//! Saved games: one JSON file per game in the platform's data folder, written
+//! atomically (a temporary file, then a rename) on every phase change and on
+//! Ctrl+S. A save that does not load is reported and left untouched.
+//!
+//! A save holds the rules state and the table around it (the players, whose
+//! turn it is, the log), so a hot-seat game resumes with the same owners.
+//! A bare rules save (older saves, the simulator's) still loads, with one
+//! player at the table.
+
+use std::path::{Path, PathBuf};
+
+use bevy::{prelude::*, window::RequestRedraw};
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use depths_rules::Game;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    PlaySystems,
+    game::hotseat::{Players, Turn},
+    game::session::{RoundSummary, Session},
+    ui::screens::{Screen, menu::MenuNotice},
+};
+
+/// How many log lines a save keeps (the newest).
+const SAVED_LOG_LINES: usize = 300;
+
+/// What the client keeps beside the rules state.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Table {
+    pub players: Players,
+    pub turn: Turn,
+    pub log: Vec<String>,
+    /// The Combat round summary on screen.
+    #[serde(default)]
+    pub rounds: RoundSummary,
+    /// Every action since the game began (for the replay); absent in saves
+    /// of earlier versions.
+    #[serde(default)]
+    pub history: Option<Vec<depths_rules::Action>>,
+}
+
+/// The file: the table and the rules core's own save, untouched inside it.
+#[derive(Serialize, Deserialize)]
+struct SaveFile {
+    table: Table,
+    game: serde_json::Value,
+}
+
+/// A save as the menu lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveSummary {
+    pub path: PathBuf,
+    /// "2026-11-29 17:40" (UTC), from the file's time.
+    pub date: String,
+    /// The line under the date: Ecology, Heroes and players, or why it does not load.
+    pub about: String,
+    pub loads: bool,
+    /// It kept its moves since the start: it can be watched again.
+    pub replayable: bool,
+}
+
+/// Where saves are written; the platform's data folder unless a test says otherwise.
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct SaveDir(pub PathBuf);
+
+impl Default for SaveDir {
+    fn default() -> Self {
+        SaveDir(default_save_dir())
+    }
+}
+
+/// Load this save file and play it.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct LoadSave(pub PathBuf);
+
+/// The game's folders as the platform wants them (`directories`): on Linux
+/// `$XDG_DATA_HOME/forgotten-depths` (`~/.local/share/…`) for data and
+/// `$XDG_CONFIG_HOME/forgotten-depths` (`~/.config/…`) for settings; on
+/// Windows `%APPDATA%\forgotten-depths\data` and `…\config`; on macOS
+/// `~/Library/Application Support/forgotten-depths` for both. None without a
+/// home folder.
+pub fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "forgotten-depths")
+}
+
+/// The `saves` folder in the platform's data folder (`./saves` without a home folder).
+pub fn default_save_dir() -> PathBuf {
+    project_dirs().map_or_else(|| PathBuf::from("saves"), |dirs| dirs.data_dir().join("saves"))
+}
+
+/// The folders earlier versions of the game used, inside the platform's data
+/// folder: `Forgotten Depths` on Windows and macOS, `forgotten-depths` elsewhere.
+/// (Both are looked for everywhere; one that does not exist is skipped.)
+pub fn old_data_dirs() -> Vec<PathBuf> {
+    let Some(base) = directories::BaseDirs::new() else { return Vec::new() };
+    ["forgotten-depths", "Forgotten Depths"].iter().map(|name| base.data_dir().join(name)).collect()
+}
+
+/// Moves the saves (`*.json`) of `from` into `to`, keeping each file's time,
+/// and returns where each one went. Nothing is deleted or overwritten: a save
+/// whose name is taken in `to` by a different file comes over as
+/// `NAME-moved.json` (`NAME-moved-2.json`, …); one identical to the file in
+/// `to` stays where it was. A file that cannot be moved is left in `from` and
+/// reported in the list of failures.
+pub fn move_saves(from: &Path, to: &Path) -> (Vec<(PathBuf, PathBuf)>, Vec<(PathBuf, std::io::Error)>) {
+    let (mut moved, mut failed) = (Vec::new(), Vec::new());
+    if from == to {
+        return (moved, failed);
+    }
+    for save in list_saves(from).into_iter().rev() {
+        match move_one_save(&save, to) {
+            Ok(Some(target)) => moved.push((save, target)),
+            Ok(None) => {}
+            Err(e) => failed.push((save, e)),
+        }
+    }
+    (moved, failed)
+}
+
+fn move_one_save(save: &Path, to: &Path) -> std::io::Result<Option<PathBuf>> {
+    let (Some(name), Some(stem)) = (save.file_name(), save.file_stem()) else { return Ok(None) };
+    std::fs::create_dir_all(to)?;
+    let mut target = to.join(name);
+    let mut n = 1;
+    while target.exists() {
+        if std::fs::read(&target)? == std::fs::read(save)? {
+            return Ok(None);
+        }
+        let suffix = if n == 1 { "-moved".to_owned() } else { format!("-moved-{n}") };
+        target = to.join(format!("{}{suffix}.json", stem.to_string_lossy()));
+        n += 1;
+    }
+    if std::fs::rename(save, &target).is_err() {
+        // Another disk: copy with the file's time, and leave the original.
+        let modified = std::fs::metadata(save)?.modified()?;
+        std::fs::copy(save, &target)?;
+        std::fs::File::options().write(true).open(&target)?.set_modified(modified)?;
+    }
+    Ok(Some(target))
+}
+
+/// Brings the saves of earlier versions' folders into the current one. Only
+/// for the player's own folder: a run that only looks, or a test's folder,
+/// moves nothing.
+fn move_old_saves(dir: Res<SaveDir>, options: Option<Res<crate::game::cli::Options>>) {
+    if only_looks(options.as_deref()) || dir.0 != default_save_dir() {
+        return;
+    }
+    for old in old_data_dirs() {
+        let (moved, failed) = move_saves(&old.join("saves"), &dir.0);
+        if !moved.is_empty() {
+            info!("moved {} saves from {} to {}", moved.len(), old.join("saves").display(), dir.0.display());
+        }
+        for (save, e) in failed {
+            error!(
+                "could not move {} into {}: {e}; it is still there (open it with --load)",
+                save.display(),
+                dir.0.display()
+            );
+        }
+    }
+}
+
+/// Run by the game itself (not by headless tests): moves old saves into place.
+pub(crate) fn old_saves_plugin(app: &mut App) {
+    app.add_systems(Startup, move_old_saves);
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder, so a
+/// crash never leaves half a save.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Saves in `dir`, newest first.
+pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut saves: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| {
+            let t = std::fs::metadata(&p).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
+            (t, p)
+        })
+        .collect();
+    saves.sort_by_key(|s| std::cmp::Reverse(s.0));
+    saves.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The text of a save of `session`.
+pub fn save_text(session: &Session) -> String {
+    let game = serde_json::from_str(&session.game.save_json()).expect("the rules save is JSON");
+    let skip = session.log.len().saturating_sub(SAVED_LOG_LINES);
+    let table = Table {
+        players: session.players.clone(),
+        turn: session.turn.clone(),
+        log: session.log[skip..].to_vec(),
+        rounds: session.rounds.clone(),
+        history: session.history.clone(),
+    };
+    serde_json::to_string(&SaveFile { table, game }).expect("a save always serializes")
+}
+
+/// Reads a save; the file is never changed. A bare rules save has no table.
+pub fn read_save(path: &Path) -> Result<(Game, Option<Table>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    parse_save(&text)
+}
+
+fn parse_save(text: &str) -> Result<(Game, Option<Table>), String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not a Forgotten Depths save: {e}"))?;
+    if value.get("table").is_none() {
+        return Ok((Game::load_json(text).map_err(|e| e.to_string())?, None));
+    }
+    let file: SaveFile = serde_json::from_value(value).map_err(|e| format!("corrupt save: {e}"))?;
+    let game = Game::load_json(&file.game.to_string()).map_err(|e| e.to_string())?;
+    if file.table.players.owners.iter().any(|&p| p >= file.table.players.names.len()) {
+        return Err("corrupt save: a Hero belongs to a player who is not at the table".into());
+    }
+    Ok((game, Some(file.table)))
+}
+
+/// The Session a save at `path` holds: its game and the table around it
+/// (players, turn, log, moves), saved again under the same name.
+pub fn session_from(path: &Path, game: Game, table: Option<Table>) -> Session {
+    let mut session = Session::new(game);
+    session.log.clear();
+    // Only a save that kept them knows the moves since the start.
+    session.history = None;
+    if let Some(table) = table {
+        session.players = table.players;
+        session.turn = table.turn;
+        session.log = table.log;
+        session.rounds = table.rounds;
+        session.history = table.history;
+    }
+    session.log.push(format!("Loaded {}.", path.display()));
+    if let Some(stem) = path.file_stem() {
+        session.save_name = stem.to_string_lossy().into_owned();
+    }
+    session
+}
+
+/// The saves in `dir`, newest first, described for the menu.
+pub fn summarize_saves(dir: &Path) -> Vec<SaveSummary> {
+    list_saves(dir).into_iter().take(30).map(|p| summarize(&p)).collect()
+}
+
+fn summarize(path: &Path) -> SaveSummary {
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
+    let date = utc_date(modified);
+    match read_save(path) {
+        Ok((game, table)) => {
+            let heroes: Vec<&str> = game.heroes.iter().map(|h| h.name()).collect();
+            // Where the game stands: the Ecology and the book's name for the phase.
+            let phase = game.phase();
+            let place = match (game.is_over(), game.adventure()) {
+                (true, _) => "Game over".to_owned(),
+                (false, Some(a)) => format!("{}, {}", a.ecology.ecology.name(), phase.name()),
+                (false, None) => phase.name().to_owned(),
+            };
+            let replayable = table.as_ref().is_some_and(|t| t.history.is_some());
+            let players = table.map_or(1, |t| t.players.count());
+            let players = if players == 1 { "1 player".to_owned() } else { format!("{players} players") };
+            let seed = game.adventure().map_or(String::new(), |a| format!(" · seed {}", a.options.seed));
+            SaveSummary {
+                path: path.to_owned(),
+                date,
+                about: format!("{place} · {} · {players}{seed}", heroes.join(", ")),
+                loads: true,
+                replayable,
+            }
+        }
+        Err(e) => SaveSummary {
+            path: path.to_owned(),
+            date,
+            about: format!("does not load: {e}"),
+            loads: false,
+            replayable: false,
+        },
+    }
+}
+
+/// "YYYY-MM-DD HH:MM" in UTC.
+pub fn utc_date(time: std::time::SystemTime) -> String {
+    jiff::Timestamp::try_from(time)
+        .map_or_else(|_| "unknown date".to_owned(), |t| t.strftime("%Y-%m-%d %H:%M").to_string())
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<SaveDir>();
+    app.add_message::<LoadSave>();
+    app.add_systems(Update, (load_saves.in_set(PlaySystems::Rules), autosave.in_set(PlaySystems::Present)));
+}
+
+/// Ctrl+S on the board.
+pub(crate) fn input_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        ctrl_s
+            .run_if(not(egui_wants_any_keyboard_input))
+            .in_set(PlaySystems::Input)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+    );
+}
+
+fn ctrl_s(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut session: ResMut<Session>,
+    mut toast: MessageWriter<crate::table::feedback::Toast>,
+) {
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft, KeyCode::SuperRight]);
+    if ctrl && keys.just_pressed(KeyCode::KeyS) {
+        if session.read_only {
+            toast.write(crate::table::feedback::Toast("A replay saves nothing".into()));
+            return;
+        }
+        session.save_due = true;
+        session.log.push("Game saved.".into());
+        toast.write(crate::table::feedback::Toast("Game saved".into()));
+    }
+}
+
+/// The file this session saves to.
+pub fn save_path(dir: &SaveDir, session: &Session) -> PathBuf {
+    dir.0.join(format!("{}.json", session.save_name))
+}
+
+fn autosave(session: Option<ResMut<Session>>, dir: Res<SaveDir>, options: Option<Res<crate::game::cli::Options>>) {
+    let Some(mut session) = session else { return };
+    if !session.save_due {
+        return;
+    }
+    session.save_due = false;
+    if only_looks(options.as_deref()) {
+        return;
+    }
+    write_save(&mut session, &dir);
+}
+
+/// A `--screenshot` or `--frame-bench` run only looks; it leaves the
+/// player's saves alone.
+pub fn only_looks(options: Option<&crate::game::cli::Options>) -> bool {
+    options.is_some_and(|o| o.screenshot.is_some() || o.frame_bench.is_some())
+}
+
+/// Writes the session's save now; a failure is logged and shown on the table.
+pub fn write_save(session: &mut Session, dir: &SaveDir) -> bool {
+    if session.read_only {
+        // A replay writes nothing: the game's own save stays as it was.
+        return true;
+    }
+    let path = save_path(dir, session);
+    match write_atomic(&path, &save_text(session)) {
+        Ok(()) => {
+            info!("saved {}", path.display());
+            true
+        }
+        Err(e) => {
+            let line = format!("Could not save to {}: {e}", path.display());
+            error!("{line}");
+            session.notice = Some(line);
+            false
+        }
+    }
+}
+
+fn load_saves(
+    mut commands: Commands,
+    mut loads: MessageReader<LoadSave>,
+    mut notice: ResMut<MenuNotice>,
+    mut next: ResMut<NextState<Screen>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for LoadSave(path) in loads.read() {
+        redraw.write(RequestRedraw);
+        match read_save(path) {
+            Ok((game, table)) => {
+                commands.insert_resource(session_from(path, game, table));
+                notice.0 = None;
+                next.set(Screen::Playing);
+            }
+            Err(e) => {
+                let line = format!("{} could not be loaded: {e}", path.display());
+                warn!("{line}");
+                notice.0 = Some(line);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("fd-save-test-{}", std::process::id()));
+        let path = dir.join("a.json");
+        write_atomic(&path, "one").unwrap();
+        write_atomic(&path, "two").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        assert_eq!(list_saves(&dir), vec![path.clone()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_corrupt_save_is_refused_and_left_alone() {
+        let dir = std::env::temp_dir().join(format!("fd-corrupt-test-{}", std::process::id()));
+        let path = dir.join("bad.json");
+        write_atomic(&path, "{ not a save").unwrap();
+        assert!(read_save(&path).is_err());
+        let summary = summarize(&path);
+        assert!(!summary.loads && summary.about.contains("does not load"), "{summary:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ not a save");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn dates_are_written_in_utc() {
+        let at = |secs| utc_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
+        assert_eq!(at(0), "1970-01-01 00:00");
+        assert_eq!(at(951_782_400), "2000-02-29 00:00");
+        assert_eq!(at(1_795_974_780), "2026-11-29 17:53");
+        assert_eq!(utc_date(std::time::UNIX_EPOCH - std::time::Duration::from_secs(86_400)), "1969-12-31 00:00");
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("fd-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn the_save_folder_is_the_platforms_data_folder() {
+        let dirs = project_dirs().expect("a home folder");
+        assert_eq!(default_save_dir(), dirs.data_dir().join("saves"));
+        assert!(default_save_dir().to_string_lossy().contains("forgotten-depths"));
+        // On Linux the folder is where earlier versions kept it.
+        if cfg!(target_os = "linux") {
+            assert!(old_data_dirs().iter().any(|d| d.join("saves") == default_save_dir()));
+        }
+    }
+
+    #[test]
+    fn old_saves_move_into_the_new_folder_and_none_is_lost() {
+        let (old, new) = (temp("old-saves"), temp("new-saves"));
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        write_atomic(&old.join("game-1.json"), "first").unwrap();
+        std::fs::File::options().write(true).open(old.join("game-1.json")).unwrap().set_modified(hour_ago).unwrap();
+        write_atomic(&old.join("game-2.json"), "second, old").unwrap();
+        write_atomic(&old.join("same.json"), "same").unwrap();
+        std::fs::write(old.join("notes.txt"), "not a save").unwrap();
+        // Already in the new folder: one with another text, one the same.
+        write_atomic(&new.join("game-2.json"), "second, new").unwrap();
+        write_atomic(&new.join("same.json"), "same").unwrap();
+
+        let (moved, failed) = move_saves(&old, &new);
+        assert!(failed.is_empty(), "{failed:?}");
+        assert_eq!(moved.len(), 2, "{moved:?}");
+        let text = |p: PathBuf| std::fs::read_to_string(p).unwrap();
+        assert_eq!(text(new.join("game-1.json")), "first");
+        assert_eq!(text(new.join("game-2.json")), "second, new", "a save in the new folder is never overwritten");
+        assert_eq!(text(new.join("game-2-moved.json")), "second, old", "the old one comes over beside it");
+        assert_eq!(text(old.join("same.json")), "same", "an identical copy stays where it was");
+        assert_eq!(text(old.join("notes.txt")), "not a save", "only saves move");
+        assert!(!old.join("game-1.json").exists());
+        let modified = std::fs::metadata(new.join("game-1.json")).unwrap().modified().unwrap();
+        assert_eq!(utc_date(modified), utc_date(hour_ago), "a moved save keeps its date");
+        assert_eq!(list_saves(&new).last(), Some(&new.join("game-1.json")), "and its place in the list");
+        assert_eq!(list_saves(&new).len(), 4);
+
+        // Moving again finds nothing new; a folder onto itself moves nothing.
+        assert!(move_saves(&old, &new).0.is_empty());
+        assert!(move_saves(&new, &new).0.is_empty());
+        assert!(move_saves(&old.join("missing"), &new).0.is_empty());
+        std::fs::remove_dir_all(&old).unwrap();
+        std::fs::remove_dir_all(&new).unwrap();
+    }
+
+    #[test]
+    fn a_moved_save_still_loads() {
+        let (old, new) = (temp("old-game"), temp("new-game"));
+        let mut session = Session::new(a_game());
+        session.log.push("Ann drew a tile.".into());
+        write_atomic(&old.join("game-9-seed3.json"), &save_text(&session)).unwrap();
+        move_saves(&old, &new);
+        let (game, table) = read_save(&new.join("game-9-seed3.json")).unwrap();
+        assert_eq!(game, session.game);
+        assert_eq!(table.unwrap().log, session.log);
+        std::fs::remove_dir_all(&old).unwrap();
+        std::fs::remove_dir_all(&new).unwrap();
+    }
+
+    fn a_game() -> Game {
+        let content = depths_rules::Content::builtin().expect("content");
+        Game::new(depths_rules::GameOptions::standard(&["bren", "sil"], 3), content).expect("game")
+    }
+
+    #[test]
+    fn a_save_keeps_the_players_their_heroes_and_the_log() {
+        let mut session = Session::new(a_game());
+        session.players =
+            Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![1, 0], curtain: true, ..Default::default() };
+        session.turn.player = 1;
+        session.log.push("Ann drew a tile.".into());
+        session.rounds.last.push("Bren takes 3 damage.".into());
+        let (game, table) = parse_save(&save_text(&session)).unwrap();
+        assert_eq!(game, session.game);
+        let table = table.expect("the table is saved");
+        assert_eq!(table.players, session.players);
+        assert_eq!(table.turn, session.turn);
+        assert_eq!(table.log, session.log);
+        assert_eq!(table.rounds, session.rounds);
+    }
+
+    #[test]
+    fn a_bare_rules_save_still_loads_with_one_player() {
+        let game = a_game();
+        let (loaded, table) = parse_save(&game.save_json()).unwrap();
+        assert_eq!(loaded, game);
+        assert_eq!(table, None);
+    }
+
+    #[test]
+    fn a_hero_owned_by_a_missing_player_is_refused() {
+        let mut session = Session::new(a_game());
+        session.players =
+            Players { names: vec!["Ann".into()], owners: vec![0, 3], curtain: false, ..Default::default() };
+        let err = parse_save(&save_text(&session)).unwrap_err();
+        assert!(err.contains("not at the table"), "{err}");
+    }
+}

@@ -1,0 +1,473 @@
+//! The game on the table: the rules core's [`Game`], the log in words, and the
+//! one place where player [`Action`]s are applied. The UI and the board input
+//! only write [`PlayerAction`] (or [`TileDrop`]) messages; this runs headless.
+
+use bevy::{prelude::*, window::RequestRedraw};
+use depths_rules::{
+    Action, Content, Event, Game, GameOptions, Phase,
+    map::{Placement, Rotation},
+};
+
+use crate::game::words::{describe_event, rule_error_text};
+use crate::{
+    PlaySystems, Stage,
+    board::view::Cell,
+    game::hotseat::{Players, Turn},
+    ui::screens::Screen,
+};
+
+/// The cards and tiles, loaded from `assets/content/` on the loading screen.
+#[derive(Resource, Clone, Debug)]
+pub struct GameContent(pub Content);
+
+/// The game being played.
+#[derive(Resource, Debug)]
+pub struct Session {
+    pub game: Game,
+    /// The log in words, oldest first.
+    pub log: Vec<String>,
+    /// Bumped after every applied action (and on load): the board re-syncs.
+    pub version: u64,
+    /// Why the last choice was refused, shown until the next one is made.
+    pub notice: Option<String>,
+    /// A phase change (or Ctrl+S) asks for a save.
+    pub save_due: bool,
+    /// Where this game's saves go (file stem), fixed when it starts.
+    pub save_name: String,
+    /// The players at the table and who owns which Hero.
+    pub players: Players,
+    /// Whose turn it is to explore, and who has seen the table.
+    pub turn: Turn,
+    /// The game as it was before the last tile placement (client-side undo,
+    /// until the next action).
+    pub undo: Option<UndoPoint>,
+    /// Feature / Legendary Location cards drawn since the table last looked
+    /// (names, newest last; a few at most).
+    pub drawn_cards: Vec<String>,
+    /// The Combat round summary: what the last finished round did, in words.
+    pub rounds: RoundSummary,
+    /// Events applied since they were last published as messages
+    /// (`table_events`), oldest first.
+    pub news: Vec<Event>,
+    /// The whole board must be laid again (a new game, a load).
+    pub rebuild: bool,
+    /// The last placement was undone: its tile leaves the board.
+    pub tile_lifted: bool,
+    /// Every action applied since the game began, for the replay; `None` for
+    /// a game loaded from a save that did not keep them.
+    pub history: Option<Vec<Action>>,
+    /// A replay: the table only looks, moves are refused and nothing is saved.
+    pub read_only: bool,
+    /// Online: the seat this machine plays. The table offers only its
+    /// Heroes' moves (the host would refuse the others').
+    pub seat: Option<usize>,
+}
+
+/// What happened in the last finished Combat round (and so far in this one).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RoundSummary {
+    /// The number of the last finished round (0 before any).
+    pub round: u32,
+    /// Its events in words.
+    pub last: Vec<String>,
+    /// Its totals.
+    #[serde(default)]
+    pub totals: RoundTotals,
+    current: Vec<String>,
+    #[serde(default)]
+    current_totals: RoundTotals,
+}
+
+/// Damage and healing both ways in one round, and individuals defeated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RoundTotals {
+    pub dealt: u16,
+    pub taken: u16,
+    pub healed: u16,
+    pub defeated: u16,
+}
+
+impl RoundSummary {
+    /// Notes one applied event (and its line in the log).
+    fn note(&mut self, event: &Event, line: Option<&String>) {
+        let t = &mut self.current_totals;
+        match event {
+            Event::CombatStarted { .. } => *self = RoundSummary::default(),
+            Event::RoundStarted { round } => {
+                self.round = round.saturating_sub(1);
+                self.last = std::mem::take(&mut self.current);
+                self.totals = std::mem::take(&mut self.current_totals);
+                return;
+            }
+            Event::MonsterDamaged { amount, .. } => t.dealt += u16::from(*amount),
+            Event::HeroDamaged { amount, .. } => t.taken += u16::from(*amount),
+            Event::HeroHealed { amount, .. } => t.healed += u16::from(*amount),
+            Event::IndividualDefeated { .. } => t.defeated += 1,
+            _ => {}
+        }
+        // Damage, healing, defeats and abilities make the summary; card
+        // draws and plays are on the table already.
+        if matches!(
+            event,
+            Event::MonsterDamaged { .. }
+                | Event::HeroDamaged { .. }
+                | Event::HeroHealed { .. }
+                | Event::MonsterHealed { .. }
+                | Event::IndividualDefeated { .. }
+                | Event::FoeDefeated { .. }
+                | Event::AbilityActivated { .. }
+                | Event::MonsterAbility { .. }
+                | Event::ReturnDamageAvoided { .. }
+                | Event::PairChosen { .. }
+        ) {
+            self.current.extend(line.cloned());
+        }
+    }
+
+    /// One line: "Round 2: the Heroes dealt 9 damage and took 7, healed 3; 1 defeated."
+    pub fn headline(&self) -> String {
+        let t = self.totals;
+        let mut line = format!("Round {}: the Heroes dealt {} damage and took {}", self.round, t.dealt, t.taken);
+        if t.healed > 0 {
+            line.push_str(&format!(", healed {}", t.healed));
+        }
+        if t.defeated > 0 {
+            line.push_str(&format!("; {} defeated", t.defeated));
+        }
+        line.push('.');
+        line
+    }
+}
+
+/// What client-side undo restores: the rules core has no undo, so the client
+/// keeps the save JSON from before a tile placement.
+#[derive(Clone, Debug)]
+pub struct UndoPoint {
+    pub json: String,
+    pub log_len: usize,
+    pub turn: Turn,
+    /// The tile that was placed, for the log.
+    pub tile: String,
+}
+
+impl Session {
+    pub fn new(game: Game) -> Session {
+        let seed = game.adventure().map_or(0, |a| a.options.seed);
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let mut s = Session {
+            game,
+            log: Vec::new(),
+            version: 1,
+            notice: None,
+            save_due: false,
+            save_name: format!("game-{stamp}-seed{seed}"),
+            players: Players::default(),
+            turn: Turn::default(),
+            undo: None,
+            drawn_cards: Vec::new(),
+            rounds: RoundSummary::default(),
+            news: Vec::new(),
+            rebuild: true,
+            tile_lifted: false,
+            history: Some(Vec::new()),
+            read_only: false,
+            seat: None,
+        };
+        let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
+        s.log.push(format!("A new delve begins: {}.", names.join(", ")));
+        s
+    }
+
+    /// Seed of the game (varies the floor art).
+    pub fn seed(&self) -> u64 {
+        self.game.adventure().map_or(0, |a| a.options.seed)
+    }
+
+    /// Applies `action` if it is legal; the log gets its events in words.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
+        if self.read_only {
+            let text = "This is a replay: moves are not made here.".to_owned();
+            self.notice = Some(text.clone());
+            return Err(text);
+        }
+        let before = phase_key(&self.game);
+        let placing = matches!(action, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. });
+        let undo = placing.then(|| UndoPoint {
+            json: self.game.save_json(),
+            log_len: self.log.len(),
+            turn: self.turn.clone(),
+            tile: self.tile_in_hand().map_or_else(String::new, |(t, _)| t.id.to_string()),
+        });
+        match self.game.apply(action.clone()) {
+            Ok(events) => {
+                self.undo = undo;
+                if let Some(h) = &mut self.history {
+                    h.push(action);
+                }
+                crate::game::hotseat::after_events(&self.game, &self.players, &mut self.turn, &events);
+                for e in &events {
+                    if let Event::CardDrawn { name } = e {
+                        if self.drawn_cards.len() >= 4 {
+                            self.drawn_cards.remove(0);
+                        }
+                        self.drawn_cards.push(name.clone());
+                    }
+                }
+                self.news.extend(events.iter().cloned());
+                self.version += 1;
+                self.notice = None;
+                if phase_key(&self.game) != before {
+                    self.save_due = true;
+                }
+                Ok(events)
+            }
+            Err(e) => {
+                let text = rule_error_text(&self.game, &e);
+                self.notice = Some(text.clone());
+                Err(text)
+            }
+        }
+    }
+
+    /// Writes one applied event into the log and the round summary (the
+    /// `table_events` log reaction calls this for every published event).
+    pub fn record(&mut self, event: &Event) {
+        let line = describe_event(&self.game, event);
+        self.rounds.note(event, line.as_ref());
+        self.log.extend(line);
+    }
+
+    /// Records the events applied since the last call without publishing
+    /// them, for a session driven outside the app (tools, tests).
+    pub fn record_news(&mut self) {
+        for e in std::mem::take(&mut self.news) {
+            self.record(&e);
+        }
+    }
+
+    /// Client-side undo of the last tile placement: restores the game saved
+    /// just before it. Possible until the next action.
+    pub fn undo_placement(&mut self) -> Result<(), String> {
+        let point = self.undo.take().ok_or("There is no tile placement to undo.")?;
+        self.game = Game::load_json(&point.json).map_err(|e| e.to_string())?;
+        if let Some(h) = &mut self.history {
+            h.pop();
+        }
+        self.log.truncate(point.log_len);
+        self.log.push("Took the last tile back.".to_owned());
+        self.turn = point.turn;
+        self.news.clear();
+        self.tile_lifted = true;
+        self.version += 1;
+        self.notice = None;
+        Ok(())
+    }
+
+    /// How many tiles left in the pile would have no legal place on the map
+    /// as it is now, and how many tiles are in the pile.
+    pub fn dead_ends_in_pile(&self) -> (usize, usize) {
+        let Some(a) = self.game.adventure() else { return (0, 0) };
+        let frontier = a.ecology.map.frontier();
+        let tiles = a.ecology.pile.tiles();
+        (tiles.iter().filter(|t| frontier.legal_placements(t).is_empty()).count(), tiles.len())
+    }
+
+    /// The tile waiting to be placed, and whether it is the set-aside one
+    /// ("One Dead-End Per Ecology").
+    pub fn tile_in_hand(&self) -> Option<(&depths_rules::map::MapTile, bool)> {
+        let eco = &self.game.adventure()?.ecology;
+        if let Some(t) = &eco.drawn {
+            return Some((t, false));
+        }
+        let t = eco.dead_end.set_aside.as_ref()?;
+        let legal = self.game.legal_actions();
+        legal.iter().any(|a| matches!(a, Action::PlaceSetAsideTile { .. })).then_some((t, true))
+    }
+
+    /// Every legal placement of the tile in hand.
+    pub fn legal_placements(&self) -> Vec<Placement> {
+        self.game
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => Some(placement),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The action that puts the tile in hand at `cell`, turned by `rotation`.
+    pub fn place_action(&self, cell: Cell, rotation: Rotation) -> Option<Action> {
+        let (_, set_aside) = self.tile_in_hand()?;
+        let placement = Placement { cell: cell.into(), rotation };
+        Some(if set_aside { Action::PlaceSetAsideTile { placement } } else { Action::PlaceTile { placement } })
+    }
+}
+
+/// What a phase change is, for autosave: the kind of [`Game::phase`] (not its
+/// details, so drawing a tile or a Combat step does not save) and the Ecology.
+fn phase_key(game: &Game) -> (std::mem::Discriminant<Phase>, Option<depths_rules::Ecology>) {
+    (std::mem::discriminant(&game.phase()), game.adventure().map(|a| a.ecology.ecology))
+}
+
+/// Undo the last tile placement (client-side).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UndoPlacement;
+
+/// A player's choice, from the panels or the board.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct PlayerAction(pub Action);
+
+/// The tile in hand was let go over `cell`, turned by `rotation`.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileDrop {
+    pub cell: Cell,
+    pub rotation: Rotation,
+}
+
+/// The last drop was refused: the tile springs back to the tray, with the reason.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct DropRefused(pub Option<String>);
+
+/// Start a new game with these options.
+#[derive(Message, Clone, Debug)]
+pub struct StartGame(pub GameOptions);
+
+/// Why a new game could not start (shown on the setup screen).
+#[derive(Resource, Default, Debug, Clone)]
+pub struct SetupNotice(pub Option<String>);
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<PlayerAction>();
+    app.add_message::<TileDrop>();
+    app.add_message::<StartGame>();
+    app.add_message::<UndoPlacement>();
+    app.init_resource::<DropRefused>();
+    app.init_resource::<SetupNotice>();
+    // A dropped tile is Exploring's input; the Rules set applies every action.
+    app.add_systems(Update, drops_to_actions.in_set(Stage::Exploring));
+    app.add_systems(Update, (start_game, apply_player_actions, apply_undo).chain().in_set(PlaySystems::Rules));
+}
+
+fn start_game(
+    mut commands: Commands,
+    mut starts: MessageReader<StartGame>,
+    content: Option<Res<GameContent>>,
+    players: Res<Players>,
+    mut notice: ResMut<SetupNotice>,
+    mut next: ResMut<NextState<Screen>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for StartGame(options) in starts.read() {
+        redraw.write(RequestRedraw);
+        let Some(content) = &content else {
+            notice.0 = Some("The game's content is not loaded.".into());
+            continue;
+        };
+        match Game::new(options.clone(), content.0.clone()) {
+            Ok(game) => {
+                let mut session = Session::new(game);
+                session.players = players.clone();
+                commands.insert_resource(session);
+                notice.0 = None;
+                next.set(Screen::Playing);
+            }
+            Err(e) => notice.0 = Some(e.to_string()),
+        }
+    }
+}
+
+fn apply_player_actions(
+    mut actions: MessageReader<PlayerAction>,
+    session: Option<ResMut<Session>>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(mut session) = session else {
+        actions.clear();
+        return;
+    };
+    for PlayerAction(action) in actions.read() {
+        redraw.write(RequestRedraw);
+        if session.hand_over_instead() {
+            continue;
+        }
+        if let Err(e) = session.apply(action.clone()) {
+            warn!("refused {action:?}: {e}");
+        }
+    }
+}
+
+/// Turns a dropped tile into its placement `Action` (checked first, so a
+/// refused drop springs back with the reason and leaves the log alone).
+pub(crate) fn drops_to_actions(
+    mut drops: MessageReader<TileDrop>,
+    session: Option<Res<Session>>,
+    mut refused: ResMut<DropRefused>,
+    mut actions: MessageWriter<PlayerAction>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(session) = session else {
+        drops.clear();
+        return;
+    };
+    for drop in drops.read() {
+        redraw.write(RequestRedraw);
+        // A hand-off that is due is handled where the action is applied.
+        let Some(action) = session.place_action(drop.cell, drop.rotation) else {
+            refused.0 = Some("There is no tile in hand: draw one first.".into());
+            continue;
+        };
+        // Check first, so a refused drop leaves the log and notice alone.
+        match session.game.check(&action) {
+            Ok(()) => {
+                refused.0 = None;
+                actions.write(PlayerAction(action));
+            }
+            Err(e) => refused.0 = Some(rule_error_text(&session.game, &e)),
+        }
+    }
+}
+
+fn apply_undo(
+    mut undos: MessageReader<UndoPlacement>,
+    session: Option<ResMut<Session>>,
+    mut refused: ResMut<DropRefused>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(mut session) = session else {
+        undos.clear();
+        return;
+    };
+    for _ in undos.read() {
+        redraw.write(RequestRedraw);
+        refused.0 = None;
+        if let Err(e) = session.undo_placement() {
+            session.notice = Some(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod round_summary_tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_holds_the_last_finished_round_and_starts_afresh_each_combat() {
+        let mut r = RoundSummary::default();
+        let line = |t: &str| Some(t.to_owned());
+        r.note(&Event::CombatStarted { foes: vec!["Rats".into()] }, None);
+        r.note(&Event::RoundStarted { round: 1 }, line("— Round 1 —").as_ref());
+        r.note(&Event::CardsDrawn { hero: 0, count: 3 }, None);
+        r.note(&Event::HeroDamaged { hero: 0, amount: 3 }, line("Bren takes 3 damage.").as_ref());
+        assert!(r.last.is_empty(), "round 1 is not over yet");
+        r.note(&Event::RoundStarted { round: 2 }, line("— Round 2 —").as_ref());
+        assert_eq!((r.round, r.last.clone()), (1, vec!["Bren takes 3 damage.".to_owned()]));
+        assert_eq!(r.headline(), "Round 1: the Heroes dealt 0 damage and took 3.");
+        r.note(&Event::HeroHealed { hero: 0, amount: 2 }, line("Bren heals 2.").as_ref());
+        r.note(&Event::RoundStarted { round: 3 }, None);
+        assert_eq!((r.round, r.last.clone()), (2, vec!["Bren heals 2.".to_owned()]));
+        assert_eq!(r.headline(), "Round 2: the Heroes dealt 0 damage and took 0, healed 2.");
+        r.note(&Event::CombatStarted { foes: vec![] }, None);
+        assert_eq!(r, RoundSummary::default());
+    }
+}

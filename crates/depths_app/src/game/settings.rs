@@ -1,0 +1,532 @@
+//! Settings remembered between runs: the UI scale (egui zoom), whether
+//! hot-seat games use the "Pass to …" curtain (off: the game's information
+//! is open, so hiding the table is only for players who want it), and how
+//! fast Companions play, and the sound's volume. Stored by
+//! serde as `settings.json` in the platform's config folder
+//! (`~/.config/forgotten-depths/settings.json` on Linux). A file that does
+//! not read is named in a warning and on the menu, copied aside
+//! (`settings.json.bad`), and the defaults are used; earlier versions'
+//! `settings.txt` is read when there is no `settings.json` yet.
+
+use std::path::{Path, PathBuf};
+
+use bevy::{prelude::*, window::RequestRedraw};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use serde::{Deserialize, Serialize};
+
+use crate::ui::screens::{Screen, menu::MenuNotice};
+
+/// The UI scales offered.
+pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
+
+/// The UI scales a settings file may ask for.
+const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
+
+/// The settings, and where they are kept. Only `ui_scale`, `curtain`,
+/// `companion_speed`, `strong_hints` and the sound's are in the file; a
+/// field missing from it keeps its default (so older files still read).
+#[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// egui's zoom factor.
+    pub ui_scale: f32,
+    /// New hot-seat games hide the table when it changes hands.
+    pub curtain: bool,
+    /// How long a Companion waits before each move.
+    pub companion_speed: crate::game::companions::Speed,
+    /// Hints from the search bot (it plays each Combat choice out in many
+    /// reshuffled worlds) rather than the careful bot's rules of thumb.
+    pub strong_hints: bool,
+    /// The volume of everything, 0..=1 (see `sound::gain`).
+    pub master_volume: f32,
+    /// The music's share of it, 0..=1.
+    pub music_volume: f32,
+    /// No sound at all.
+    pub muted: bool,
+    /// The Settings window is open.
+    #[serde(skip)]
+    pub open: bool,
+    #[serde(skip)]
+    pub file: PathBuf,
+    /// Why the file was not used, for the player.
+    #[serde(skip)]
+    pub problem: Option<String>,
+    /// The file did not read and no copy of it could be kept: never write over it.
+    #[serde(skip)]
+    keep_file: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            ui_scale: 1.0,
+            curtain: false,
+            companion_speed: crate::game::companions::Speed::default(),
+            strong_hints: false,
+            master_volume: 0.8,
+            music_volume: 0.6,
+            muted: false,
+            open: false,
+            file: PathBuf::new(),
+            problem: None,
+            keep_file: false,
+        }
+    }
+}
+
+/// `settings.json` in the platform's config folder (`./settings.json` without a home folder).
+pub fn default_file() -> PathBuf {
+    crate::game::saves::project_dirs()
+        .map_or_else(|| PathBuf::from("settings.json"), |dirs| dirs.config_dir().join("settings.json"))
+}
+
+impl Settings {
+    /// The player's settings, from their config folder.
+    pub fn load() -> Settings {
+        let old: Vec<PathBuf> = crate::game::saves::old_data_dirs().iter().map(|d| d.join("settings.txt")).collect();
+        Settings::read_or_old(default_file(), &old)
+    }
+
+    /// Reads `file`; without it, the first of the `old` (earlier versions')
+    /// `key = value` files that exists; without any, the defaults.
+    pub fn read_or_old(file: PathBuf, old: &[PathBuf]) -> Settings {
+        match std::fs::read_to_string(&file) {
+            Ok(text) => Settings::parse(file, &text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let old = old.iter().find_map(|p| std::fs::read_to_string(p).ok());
+                let mut settings = old.map_or_else(Settings::default, |text| parse_old(&text));
+                settings.file = file;
+                settings
+            }
+            Err(e) => {
+                let problem =
+                    format!("Could not read the settings file {}: {e}. Using the default settings.", file.display());
+                warn!("{problem}");
+                Settings { file, problem: Some(problem), keep_file: true, ..Settings::default() }
+            }
+        }
+    }
+
+    /// Reads `file` alone.
+    pub fn read(file: PathBuf) -> Settings {
+        Settings::read_or_old(file, &[])
+    }
+
+    fn parse(file: PathBuf, text: &str) -> Settings {
+        match serde_json::from_str::<Settings>(text) {
+            Ok(mut settings) => {
+                settings.file = file;
+                if !UI_SCALE_RANGE.contains(&settings.ui_scale) {
+                    warn!(
+                        "{}: ui_scale {} is outside {UI_SCALE_RANGE:?}; using 1.0",
+                        settings.file.display(),
+                        settings.ui_scale
+                    );
+                    settings.ui_scale = 1.0;
+                }
+                for (name, volume, default) in [
+                    ("master_volume", &mut settings.master_volume, Settings::default().master_volume),
+                    ("music_volume", &mut settings.music_volume, Settings::default().music_volume),
+                ] {
+                    if !(0.0..=1.0).contains(volume) {
+                        warn!("{}: {name} {volume} is outside 0..=1; using {default}", settings.file.display());
+                        *volume = default;
+                    }
+                }
+                settings
+            }
+            Err(e) => {
+                let (problem, keep_file) = match keep_copy(&file) {
+                    Ok(copy) => (
+                        format!(
+                            "The settings file {} does not read ({e}). Using the default settings; \
+                             the file is kept as {}.",
+                            file.display(),
+                            copy.display()
+                        ),
+                        false,
+                    ),
+                    Err(copy_error) => (
+                        format!(
+                            "The settings file {} does not read ({e}), and no copy of it could be kept \
+                             ({copy_error}). Using the default settings without saving them over it.",
+                            file.display()
+                        ),
+                        true,
+                    ),
+                };
+                warn!("{problem}");
+                Settings { file, problem: Some(problem), keep_file, ..Settings::default() }
+            }
+        }
+    }
+
+    pub fn write(&self) -> std::io::Result<()> {
+        if self.keep_file {
+            return Err(std::io::Error::other(format!(
+                "{} did not read and has no copy; it is left as it is",
+                self.file.display()
+            )));
+        }
+        let text = serde_json::to_string_pretty(self).expect("settings always serialize");
+        crate::game::saves::write_atomic(&self.file, &format!("{text}\n"))
+    }
+}
+
+/// Copies a settings file that does not read to `FILE.bad` (or `FILE.bad-2`,
+/// … when an earlier, different one is there) before anything can write
+/// over it; the same bad file seen again is not copied twice.
+fn keep_copy(file: &Path) -> std::io::Result<PathBuf> {
+    let bytes = std::fs::read(file)?;
+    let name = file.file_name().map_or_else(|| "settings".into(), |n| n.to_string_lossy().into_owned());
+    for n in 1..100 {
+        let copy = file.with_file_name(if n == 1 { format!("{name}.bad") } else { format!("{name}.bad-{n}") });
+        match std::fs::read(&copy) {
+            Ok(kept) if kept == bytes => return Ok(copy),
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::write(&copy, &bytes)?;
+                return Ok(copy);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("too many copies of bad settings files beside it"))
+}
+
+/// Earlier versions' `settings.txt`: `ui_scale = 1.3` and `curtain = true` lines.
+fn parse_old(text: &str) -> Settings {
+    let mut settings = Settings::default();
+    for (key, value) in text.lines().filter_map(|l| l.split_once('=')) {
+        match (key.trim(), value.trim()) {
+            ("ui_scale", v) => {
+                if let Ok(v) = v.parse::<f32>()
+                    && UI_SCALE_RANGE.contains(&v)
+                {
+                    settings.ui_scale = v;
+                }
+            }
+            ("curtain", v) => settings.curtain = v == "true",
+            _ => {}
+        }
+    }
+    settings
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.insert_resource(Settings::load());
+    app.add_systems(Update, tell_problem_on_menu.run_if(in_state(Screen::Menu)));
+    app.add_systems(EguiPrimaryContextPass, (apply_zoom, settings_ui.run_if(|s: Res<Settings>| s.open)).chain());
+}
+
+/// A settings file that did not read is named on the menu once.
+fn tell_problem_on_menu(settings: Res<Settings>, mut notice: ResMut<MenuNotice>, mut told: Local<bool>) {
+    if !*told {
+        *told = true;
+        if notice.0.is_none() {
+            notice.0.clone_from(&settings.problem);
+        }
+    }
+}
+
+/// Keeps egui's zoom and the setting together: the setting drives egui, and
+/// egui's own Ctrl+plus / Ctrl+minus are remembered too.
+fn apply_zoom(mut contexts: EguiContexts, mut settings: ResMut<Settings>, mut last: Local<Option<f32>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let zoom = ctx.zoom_factor();
+    match *last {
+        // egui zoomed by keyboard since the last pass: remember it.
+        Some(l) if (zoom - l).abs() > 1e-3 && (zoom - settings.ui_scale).abs() > 1e-3 => {
+            settings.ui_scale = zoom;
+            let _ = settings.write();
+        }
+        _ => {
+            if (zoom - settings.ui_scale).abs() > 1e-3 {
+                ctx.set_zoom_factor(settings.ui_scale);
+            }
+        }
+    }
+    *last = Some(zoom);
+    Ok(())
+}
+
+fn settings_ui(
+    mut contexts: EguiContexts,
+    mut settings: ResMut<Settings>,
+    session: Option<Res<crate::game::session::Session>>,
+    mut switch: MessageWriter<crate::game::hotseat::SetCurtain>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut open = settings.open;
+    let mut chosen = None;
+    // In a game the box shows (and switches) that game's curtain.
+    let mut curtain = session.as_ref().map_or(settings.curtain, |s| s.players.curtain);
+    let mut curtain_changed = false;
+    let mut speed_chosen = None;
+    let mut strong_changed = false;
+    let mut sound_changed = false;
+    egui::Window::new("Settings")
+        .id(egui::Id::new("settings"))
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::RIGHT_TOP, [-12.0, 44.0])
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new("UI scale").strong());
+            ui.horizontal(|ui| {
+                for s in UI_SCALES {
+                    let on = (settings.ui_scale - s).abs() < 1e-3;
+                    if ui.selectable_label(on, format!("{}%", (s * 100.0).round())).clicked() {
+                        chosen = Some(s);
+                    }
+                }
+            });
+            ui.label(
+                egui::RichText::new(format!("Ctrl + / Ctrl − also zoom. Remembered in {}", settings.file.display()))
+                    .size(11.0)
+                    .color(crate::ui::ui_style::MUTED),
+            );
+            if let Some(problem) = &settings.problem {
+                ui.label(egui::RichText::new(problem).size(11.0).color(crate::ui::ui_style::NOTICE));
+            }
+            ui.separator();
+            curtain_changed = ui
+                .checkbox(&mut curtain, "\"Pass to …\" screen between players")
+                .on_hover_text(
+                    "Hot-seat: hide the table when it changes hands, after the player who acted has seen the result",
+                )
+                .changed();
+            ui.separator();
+            strong_changed = ui
+                .checkbox(&mut settings.strong_hints, "Stronger hints (search every Combat choice)")
+                .on_hover_text(
+                    "The Hint plays each Combat choice out in 16 reshuffled worlds per option (a few \
+                     milliseconds) instead of the careful bot's rules of thumb; it wins about 58% of \
+                     games to the careful bot's 43%",
+                )
+                .changed();
+            ui.separator();
+            ui.label(egui::RichText::new("Companions play").strong());
+            ui.horizontal(|ui| {
+                for speed in crate::game::companions::Speed::ALL {
+                    if ui
+                        .selectable_label(settings.companion_speed == speed, speed.name())
+                        .on_hover_text(speed.hint())
+                        .clicked()
+                    {
+                        speed_chosen = Some(speed);
+                    }
+                }
+            });
+            ui.separator();
+            sound_changed = sound_controls(ui, &mut settings);
+        });
+    if sound_changed && let Err(e) = settings.write() {
+        warn!("could not write {}: {e}", settings.file.display());
+    }
+    if strong_changed {
+        if let Err(e) = settings.write() {
+            warn!("could not write {}: {e}", settings.file.display());
+        }
+        redraw.write(RequestRedraw);
+    }
+    if let Some(speed) = speed_chosen {
+        settings.companion_speed = speed;
+        if let Err(e) = settings.write() {
+            warn!("could not write {}: {e}", settings.file.display());
+        }
+        redraw.write(RequestRedraw);
+    }
+    if curtain_changed {
+        settings.curtain = curtain;
+        if let Err(e) = settings.write() {
+            warn!("could not write {}: {e}", settings.file.display());
+        }
+        if session.is_some() {
+            switch.write(crate::game::hotseat::SetCurtain(curtain));
+        }
+        redraw.write(RequestRedraw);
+    }
+    if let Some(s) = chosen {
+        settings.ui_scale = s;
+        if let Err(e) = settings.write() {
+            warn!("could not write {}: {e}", settings.file.display());
+        }
+        redraw.write(RequestRedraw);
+    }
+    if settings.open != open {
+        settings.open = open;
+    }
+    Ok(())
+}
+
+/// Mute and the volumes (greyed, with the reason, in a build without
+/// sound); true when a change is to be saved.
+fn sound_controls(ui: &mut egui::Ui, settings: &mut Settings) -> bool {
+    ui.label(egui::RichText::new("Sound").strong());
+    let mut save = false;
+    ui.add_enabled_ui(crate::ui::sound::AVAILABLE, |ui| {
+        save |= ui.checkbox(&mut settings.muted, "Mute").changed();
+        for (label, value) in [("Volume", &mut settings.master_volume), ("Music", &mut settings.music_volume)] {
+            let slider =
+                egui::Slider::new(value, 0.0..=1.0).text(label).custom_formatter(|v, _| format!("{:.0}%", v * 100.0));
+            let response = ui.add(slider);
+            // Saved when let go, not at every step of a drag.
+            save |= response.drag_stopped() || (response.changed() && !response.dragged());
+        }
+    });
+    if !crate::ui::sound::AVAILABLE {
+        ui.label(egui::RichText::new(crate::ui::sound::NO_SOUND).size(11.0).color(crate::ui::ui_style::MUTED));
+    }
+    save
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("fd-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn the_settings_file_is_json_in_the_config_folder() {
+        let file = default_file();
+        assert_eq!(file.file_name().unwrap(), "settings.json");
+        assert_eq!(Some(file.parent().unwrap()), crate::game::saves::project_dirs().as_ref().map(|d| d.config_dir()));
+    }
+
+    #[test]
+    fn the_settings_are_remembered() {
+        let dir = temp("settings");
+        let file = dir.join("settings.json");
+        let mut s = Settings::read(file.clone());
+        assert_eq!(s.ui_scale, 1.0, "default without a file");
+        assert!(!s.curtain, "the curtain is off unless asked for");
+        assert_eq!(s.problem, None, "no file is no problem");
+        s.ui_scale = 1.3;
+        s.curtain = true;
+        s.open = true;
+        s.write().unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            stored,
+            serde_json::json!({
+                "ui_scale": 1.3,
+                "curtain": true,
+                "companion_speed": "normal",
+                "strong_hints": false,
+                "master_volume": 0.8,
+                "music_volume": 0.6,
+                "muted": false
+            }),
+            "{text}"
+        );
+        let again = Settings::read(file.clone());
+        assert_eq!((again.ui_scale, again.curtain, again.open), (1.3, true, false));
+        assert_eq!(again.file, file);
+        let mut s = again;
+        s.companion_speed = crate::game::companions::Speed::Fast;
+        s.write().unwrap();
+        assert_eq!(Settings::read(file.clone()).companion_speed, crate::game::companions::Speed::Fast);
+
+        // A missing field keeps its default; an unknown one is ignored.
+        std::fs::write(&file, r#"{ "curtain": true, "volume": 3 }"#).unwrap();
+        let s = Settings::read(file.clone());
+        assert_eq!((s.ui_scale, s.curtain, s.problem), (1.0, true, None));
+        std::fs::write(&file, r#"{ "ui_scale": 40.0 }"#).unwrap();
+        assert_eq!(Settings::read(file.clone()).ui_scale, 1.0, "an absurd scale keeps the default");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_sound_settings_are_remembered_and_older_files_still_read() {
+        let dir = temp("sound-settings");
+        let file = dir.join("settings.json");
+        let mut s = Settings::read(file.clone());
+        assert_eq!((s.master_volume, s.music_volume, s.muted), (0.8, 0.6, false), "the defaults");
+        (s.master_volume, s.music_volume, s.muted) = (0.5, 0.25, true);
+        s.write().unwrap();
+        let again = Settings::read(file.clone());
+        assert_eq!((again.master_volume, again.music_volume, again.muted), (0.5, 0.25, true));
+
+        // A file from before sound: the sound's defaults, the rest as it was.
+        std::fs::write(
+            &file,
+            r#"{ "ui_scale": 1.3, "curtain": true, "companion_speed": "fast", "strong_hints": true }"#,
+        )
+        .unwrap();
+        let old = Settings::read(file.clone());
+        assert_eq!((old.ui_scale, old.curtain, old.strong_hints, old.problem), (1.3, true, true, None));
+        assert_eq!((old.master_volume, old.music_volume, old.muted), (0.8, 0.6, false));
+
+        // Volumes out of range keep their defaults; a good one stays.
+        std::fs::write(&file, r#"{ "master_volume": 7.5, "music_volume": 0.3 }"#).unwrap();
+        let s = Settings::read(file.clone());
+        assert_eq!((s.master_volume, s.music_volume, s.problem), (0.8, 0.3, None));
+        std::fs::write(&file, r#"{ "music_volume": -1 }"#).unwrap();
+        assert_eq!(Settings::read(file.clone()).music_volume, 0.6);
+        // A volume of the wrong type makes the file unreadable, like any other field.
+        std::fs::write(&file, r#"{ "muted": "yes" }"#).unwrap();
+        assert!(Settings::read(file).problem.is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_corrupt_file_is_named_kept_and_replaced_only_by_a_change() {
+        let dir = temp("bad-settings");
+        let file = dir.join("settings.json");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&file, "ui_scale = nonsense\n").unwrap();
+        let mut s = Settings::read(file.clone());
+        assert_eq!((s.ui_scale, s.curtain), (1.0, false), "the defaults");
+        let problem = s.problem.clone().expect("the player is told");
+        assert!(problem.contains(&file.display().to_string()), "{problem}");
+        let copy = dir.join("settings.json.bad");
+        assert!(problem.contains(&copy.display().to_string()), "{problem}");
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), "ui_scale = nonsense\n");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "ui_scale = nonsense\n", "reading changes nothing");
+
+        // Reading it again keeps one copy; another bad file gets a copy of its own.
+        Settings::read(file.clone());
+        std::fs::write(&file, "{ \"ui_scale\": ").unwrap();
+        Settings::read(file.clone());
+        assert_eq!(std::fs::read_to_string(dir.join("settings.json.bad-2")).unwrap(), "{ \"ui_scale\": ");
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), "ui_scale = nonsense\n");
+        assert!(!dir.join("settings.json.bad-3").exists());
+
+        // Changing a setting writes a good file; the copies stay.
+        s.ui_scale = 1.15;
+        s.write().unwrap();
+        let fixed = Settings::read(file.clone());
+        assert_eq!((fixed.ui_scale, fixed.problem), (1.15, None));
+        assert!(copy.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_without_a_copy_is_never_written_over() {
+        let s = Settings { file: PathBuf::from("/nowhere/settings.json"), keep_file: true, ..Settings::default() };
+        assert!(s.write().is_err());
+    }
+
+    #[test]
+    fn earlier_versions_settings_are_read_when_there_is_no_new_file() {
+        let dir = temp("old-settings");
+        std::fs::create_dir_all(&dir).unwrap();
+        let (file, old) = (dir.join("config/settings.json"), dir.join("settings.txt"));
+        std::fs::write(&old, "ui_scale = 1.3\ncurtain = true\n").unwrap();
+        let s = Settings::read_or_old(file.clone(), &[dir.join("missing.txt"), old.clone()]);
+        assert_eq!((s.ui_scale, s.curtain, &s.file), (1.3, true, &file));
+        assert!(!file.exists(), "reading writes nothing");
+        s.write().unwrap();
+        assert!(Settings::read_or_old(file, std::slice::from_ref(&old)).curtain);
+        assert_eq!(std::fs::read_to_string(&old).unwrap(), "ui_scale = 1.3\ncurtain = true\n", "left as it was");
+        assert_eq!(parse_old("ui_scale = nonsense\n").ui_scale, 1.0, "nonsense keeps the default");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,326 @@
+//! Events drive the table: every [`Event`] the rules core's `apply` returns is
+//! published as a [`TableEvent`] message, and [`reaction`] says which part of
+//! the table answers it. The board spawns a landed tile, flips tokens and
+//! walks the Lantern from these, and lays the whole board again only on a new
+//! game, a load, an undo or a new Ecology.
+
+use bevy::prelude::*;
+use depths_rules::Event;
+
+use crate::{PlaySystems, board::view::Cell, game::session::Session, ui::screens::Screen};
+
+/// One event of the rules core, as it happened, oldest first.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct TableEvent(pub Event);
+
+/// Lay the whole board again (new game, load).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RebuildBoard;
+
+/// The last placement was undone: its tile goes back to the hand. (Client
+/// side undo restores a saved game, so the rules core reports no event.)
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileLifted;
+
+/// Which part of the table answers an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reaction {
+    /// A new Ecology: the board is laid again.
+    NewMap,
+    /// A tile is laid: spawn that tile only.
+    TileLands,
+    /// The tile in hand changed: the tray and the placement hints.
+    TileInHand,
+    /// An element was Encountered: its token flips, the Lantern walks there,
+    /// reachability may change.
+    Encounter,
+    /// The Combat is over: the Monster's red X goes down.
+    CombatOver,
+    /// Health changed: the health bars (Hero mats, Monster cards).
+    Health,
+    /// A Combat round began or ended: the round summary.
+    Round,
+    /// Cards moved: hands, pairs, decks (the table's cards).
+    Cards,
+    /// The party's Keys, XP, Items or Abilities changed: the party panel.
+    Party,
+    /// A line for the log only.
+    Log,
+    /// The game is over.
+    GameOver,
+}
+
+/// Where each event goes. No `_` arm: a new event kind must be given a
+/// reaction before the client compiles.
+pub fn reaction(event: &Event) -> Reaction {
+    use Reaction::*;
+    match event {
+        Event::EcologyStarted { .. } => NewMap,
+        Event::TilePlaced { .. } => TileLands,
+        Event::TileDrawn { .. } | Event::TileSetAside { .. } => TileInHand,
+        Event::ElementEncountered { .. } => Encounter,
+        Event::CombatWon => CombatOver,
+        Event::HeroDamaged { .. }
+        | Event::HeroHealed { .. }
+        | Event::MonsterDamaged { .. }
+        | Event::MonsterHealed { .. }
+        | Event::IndividualDefeated { .. }
+        | Event::FoeDefeated { .. } => Health,
+        Event::CombatStarted { .. } | Event::RoundStarted { .. } | Event::RoundEnded { .. } => Round,
+        Event::MonstersAssigned { .. }
+        | Event::CardsDrawn { .. }
+        | Event::PowerStored { .. }
+        | Event::DiscardReshuffled { .. }
+        | Event::CannotPlay { .. }
+        | Event::CardPlayed { .. }
+        | Event::MonsterCardPlayed { .. }
+        | Event::MonsterDeckReshuffled { .. }
+        | Event::MonsterPowerDrawn { .. }
+        | Event::MonsterPowerWasted { .. }
+        | Event::MonsterCardMoved { .. }
+        | Event::PairChosen { .. }
+        | Event::PowerSpent { .. }
+        | Event::SpellExhausted { .. }
+        | Event::ReturnDamageAvoided { .. }
+        | Event::CardDrawn { .. } => Cards,
+        Event::XpGained { .. }
+        | Event::XpSpent { .. }
+        | Event::KeysChanged { .. }
+        | Event::ItemGained { .. }
+        | Event::AbilityGained { .. }
+        | Event::LevelUp { .. }
+        | Event::Rested => Party,
+        Event::Note { .. }
+        | Event::MonsterAbility { .. }
+        | Event::AbilityActivated { .. }
+        | Event::LegendaryLocationEncountered { .. }
+        | Event::TestResolved { .. }
+        | Event::EcologyCompleted { .. } => Log,
+        Event::GameWon | Event::GameLost { .. } => GameOver,
+    }
+}
+
+/// What the board must do this frame, gathered from the frame's events by
+/// [`dispatch`]; the board's sync systems act on it.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct BoardNews {
+    /// Lay every tile again.
+    pub rebuild: bool,
+    /// Tiles laid this frame, in order.
+    pub landed: Vec<Cell>,
+    /// A placement was undone: tiles no longer on the map go.
+    pub lifted: bool,
+    /// Tokens may have flipped, the Lantern moved or reachability changed:
+    /// compare them with the map and update only those that differ.
+    pub tokens: bool,
+    /// How many events of each kind this frame (for tests and logs).
+    pub counts: Vec<(Reaction, usize)>,
+}
+
+impl BoardNews {
+    pub fn is_empty(&self) -> bool {
+        !self.rebuild && self.landed.is_empty() && !self.lifted && !self.tokens
+    }
+}
+
+/// How each Hero's Health changed in the last action's events (the Hero
+/// mats show it beside the bar until the next change).
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct HealthNews {
+    /// (Hero, net change), in Hero order.
+    pub heroes: Vec<(u8, i16)>,
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_message::<TableEvent>();
+    app.add_message::<RebuildBoard>();
+    app.add_message::<TileLifted>();
+    app.init_resource::<BoardNews>();
+    app.init_resource::<HealthNews>();
+    app.add_systems(
+        Update,
+        (
+            publish.run_if(resource_exists::<Session>.and_then(in_state(Screen::Playing))),
+            dispatch,
+            (write_log.run_if(resource_exists::<Session>), health_bars),
+        )
+            .chain()
+            .in_set(PlaySystems::Events),
+    );
+    app.add_systems(OnExit(Screen::Playing), |mut health: ResMut<HealthNews>| *health = HealthNews::default());
+}
+
+/// The log and the round summary take every event in words.
+fn write_log(mut events: MessageReader<TableEvent>, mut session: ResMut<Session>) {
+    for TableEvent(event) in events.read() {
+        session.record(event);
+    }
+}
+
+/// Health events: the Hero mats show each Hero's change beside the bar.
+fn health_bars(mut events: MessageReader<TableEvent>, mut health: ResMut<HealthNews>) {
+    let mut changes: Vec<(u8, i16)> = Vec::new();
+    for TableEvent(event) in events.read() {
+        if reaction(event) != Reaction::Health {
+            continue;
+        }
+        // Monster health is on the Combat window's cards.
+        let (hero, by) = if let Event::HeroDamaged { hero, amount } = event {
+            (*hero, -i16::from(*amount))
+        } else if let Event::HeroHealed { hero, amount } = event {
+            (*hero, i16::from(*amount))
+        } else {
+            continue;
+        };
+        match changes.iter_mut().find(|(h, _)| *h == hero) {
+            Some((_, n)) => *n += by,
+            None => changes.push((hero, by)),
+        }
+    }
+    if !changes.is_empty() {
+        changes.sort();
+        health.heroes = changes;
+    }
+}
+
+/// Publishes what the rules said since the last frame.
+fn publish(
+    mut session: ResMut<Session>,
+    mut events: MessageWriter<TableEvent>,
+    mut rebuild: MessageWriter<RebuildBoard>,
+    mut lifted: MessageWriter<TileLifted>,
+) {
+    if session.rebuild {
+        session.rebuild = false;
+        rebuild.write(RebuildBoard);
+    }
+    if session.tile_lifted {
+        session.tile_lifted = false;
+        lifted.write(TileLifted);
+    }
+    if !session.news.is_empty() {
+        events.write_batch(std::mem::take(&mut session.news).into_iter().map(TableEvent));
+    }
+}
+
+/// Sends every event to its reaction.
+fn dispatch(
+    mut events: MessageReader<TableEvent>,
+    mut rebuilds: MessageReader<RebuildBoard>,
+    mut lifts: MessageReader<TileLifted>,
+    mut news: ResMut<BoardNews>,
+) {
+    let lifted = lifts.read().count() > 0;
+    // Undoing may unflip tokens and relight areas too.
+    let mut next = BoardNews { rebuild: rebuilds.read().count() > 0, lifted, tokens: lifted, ..default() };
+    for TableEvent(event) in events.read() {
+        let kind = reaction(event);
+        match kind {
+            Reaction::NewMap => next.rebuild = true,
+            Reaction::TileLands => {
+                if let Event::TilePlaced { placement, .. } = event {
+                    next.landed.push(placement.cell.into());
+                }
+                // Reachability of the tiles around may change.
+                next.tokens = true;
+            }
+            Reaction::Encounter | Reaction::CombatOver => next.tokens = true,
+            Reaction::TileInHand
+            | Reaction::Health
+            | Reaction::Round
+            | Reaction::Cards
+            | Reaction::Party
+            | Reaction::Log
+            | Reaction::GameOver => {}
+        }
+        match next.counts.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => next.counts.push((kind, 1)),
+        }
+    }
+    // Written only when something happened, so an idle frame changes nothing.
+    if !next.is_empty() || !next.counts.is_empty() || !news.is_empty() || !news.counts.is_empty() {
+        *news = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names every event kind: adding one to the rules core breaks this
+    /// test's build until it is listed here, and `reaction` until it has a
+    /// reaction.
+    fn every_event() -> Vec<Event> {
+        use depths_rules::map::ElementRef;
+        let _exhaustive = |e: &Event| match e {
+            Event::CombatStarted { .. }
+            | Event::MonstersAssigned { .. }
+            | Event::RoundStarted { .. }
+            | Event::CardsDrawn { .. }
+            | Event::PowerStored { .. }
+            | Event::DiscardReshuffled { .. }
+            | Event::CannotPlay { .. }
+            | Event::CardPlayed { .. }
+            | Event::MonsterCardPlayed { .. }
+            | Event::MonsterDeckReshuffled { .. }
+            | Event::MonsterPowerDrawn { .. }
+            | Event::MonsterAbility { .. }
+            | Event::MonsterPowerWasted { .. }
+            | Event::MonsterCardMoved { .. }
+            | Event::PairChosen { .. }
+            | Event::AbilityActivated { .. }
+            | Event::PowerSpent { .. }
+            | Event::SpellExhausted { .. }
+            | Event::MonsterDamaged { .. }
+            | Event::IndividualDefeated { .. }
+            | Event::MonsterHealed { .. }
+            | Event::ReturnDamageAvoided { .. }
+            | Event::HeroDamaged { .. }
+            | Event::HeroHealed { .. }
+            | Event::FoeDefeated { .. }
+            | Event::RoundEnded { .. }
+            | Event::CombatWon
+            | Event::GameLost { .. }
+            | Event::Note { .. }
+            | Event::EcologyStarted { .. }
+            | Event::EcologyCompleted { .. }
+            | Event::TileDrawn { .. }
+            | Event::TilePlaced { .. }
+            | Event::TileSetAside { .. }
+            | Event::ElementEncountered { .. }
+            | Event::LegendaryLocationEncountered { .. }
+            | Event::CardDrawn { .. }
+            | Event::TestResolved { .. }
+            | Event::XpGained { .. }
+            | Event::XpSpent { .. }
+            | Event::KeysChanged { .. }
+            | Event::ItemGained { .. }
+            | Event::AbilityGained { .. }
+            | Event::Rested
+            | Event::LevelUp { .. }
+            | Event::GameWon => (),
+        };
+        let element = ElementRef { cell: (0, 0), area: 0, element: 0 };
+        vec![
+            Event::EcologyStarted { ecology: depths_rules::Ecology::Ruins },
+            Event::CombatWon,
+            Event::GameWon,
+            Event::Rested,
+            Event::Note { text: String::new() },
+            Event::ElementEncountered { element },
+        ]
+    }
+
+    #[test]
+    fn every_event_has_a_reaction_and_the_board_ones_are_right() {
+        for e in every_event() {
+            let _ = reaction(&e);
+        }
+        assert_eq!(reaction(&Event::EcologyStarted { ecology: depths_rules::Ecology::Ruins }), Reaction::NewMap);
+        let element = depths_rules::map::ElementRef { cell: (0, 0), area: 0, element: 0 };
+        assert_eq!(reaction(&Event::ElementEncountered { element }), Reaction::Encounter);
+        assert_eq!(reaction(&Event::HeroDamaged { hero: 0, amount: 1 }), Reaction::Health);
+        assert_eq!(reaction(&Event::Note { text: "x".into() }), Reaction::Log);
+    }
+}

@@ -1,0 +1,136 @@
+//! The Combat strip: a slim bar over the Combat mat with the round, what to
+//! do in this step, the last round's summary, and the choices that are not
+//! cards on the table (which Monster card each Hero fights, End turn, who
+//! avoids Return Damage). The cards themselves lie on the table
+//! (`crate::table`); Abilities are on the Hero mats.
+
+use super::*;
+
+pub(super) fn combat_strip(
+    root: &mut egui::Ui,
+    session: &Session,
+    combat: &Combat,
+    c: &mut Choices,
+    pass: &mut MessageWriter<PassTable>,
+    forecasts: Option<&crate::game::forecasts::Forecasts>,
+) {
+    let game = &session.game;
+    // A steady height: lines coming and going must not shift the table under the pointer.
+    egui::Panel::top("combat_strip").min_size(118.0).show(root, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(ui_style::title(&format!("Combat — round {}", combat.round), 20.0));
+            ui.label(egui::RichText::new(step_hint(combat.step)).color(ui_style::GOLD));
+        });
+        // How many cards each Hero plays this Round, and how many are down.
+        if combat.step == CombatStep::PlayCards {
+            let counts: Vec<String> = combat
+                .engagements
+                .iter()
+                .map(|e| {
+                    let played = e.slots.iter().filter(|s| s.hero.is_some()).count();
+                    format!("{} {played} of {}", game.heroes[usize::from(e.hero)].name(), e.hero_cards)
+                })
+                .collect();
+            ui.label(
+                egui::RichText::new(format!("Cards to play this Round: {}", counts.join(" · ")))
+                    .size(12.0)
+                    .color(ui_style::MUTED),
+            );
+        }
+        let notice = session.notice.as_deref().unwrap_or("");
+        ui.label(egui::RichText::new(notice).size(12.0).color(ui_style::NOTICE));
+        fight_forecast(ui, game, forecasts);
+        // The last round's totals in one line, its events one by one on hover.
+        let summary = &session.rounds;
+        if !summary.last.is_empty() {
+            ui.label(
+                egui::RichText::new(format!("Last round: {} (hover for each step)", summary.headline()))
+                    .size(12.0)
+                    .color(ui_style::MUTED),
+            )
+            .on_hover_text(summary.last.join("\n"));
+        }
+        ui.horizontal_wrapped(|ui| {
+            match combat.step {
+                CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
+                CombatStep::AvoidReturnDamage => c.all(ui, game, |a| matches!(a, Action::AvoidReturnDamage { .. })),
+                _ => {}
+            }
+            for h in 0..game.heroes.len() as u8 {
+                let end = Action::EndTurn { hero: h };
+                if c.is_legal(&end) {
+                    let name = game.heroes[usize::from(h)].name();
+                    c.button(ui, end, egui::RichText::new(format!("{name}: end turn")).strong());
+                }
+            }
+            pass_buttons(ui, session, pass);
+        });
+        // "All of a Hero's Damage must be applied to one Individual Monster."
+        for (h, round) in combat.heroes.iter().enumerate() {
+            if let Some((f, i)) = round.target
+                && let Some(ind) = combat.foes.get(usize::from(f)).and_then(|foe| foe.individuals.get(usize::from(i)))
+            {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "All of {}'s Damage this Round goes to {}.",
+                        game.heroes[h].name(),
+                        ind.name
+                    ))
+                    .size(12.0)
+                    .color(ui_style::MUTED),
+                );
+            }
+        }
+    });
+}
+
+/// What the players do in `step`, on the table.
+pub fn step_hint(step: CombatStep) -> &'static str {
+    match step {
+        CombatStep::AssignMonsters => "Choose which Monster card each Hero fights.",
+        CombatStep::PlayCards => "Drag a card from a hand onto the table, click it, or press its number.",
+        CombatStep::PlaceMonsterCard => "Click the pair that takes the Monster's card.",
+        CombatStep::Resolve => "Click the pair each Hero resolves; use Abilities on the Hero mats; then End turn.",
+        CombatStep::AssignDamage => "Click the individual on the Monster card that takes the damage.",
+        CombatStep::AvoidReturnDamage => "Several Heroes defeated a Monster together: one avoids Return Damage.",
+    }
+}
+
+/// Behind the curtain: the other players who may act too, with a button to
+/// pass them the table now.
+fn pass_buttons(ui: &mut egui::Ui, session: &Session, pass: &mut MessageWriter<PassTable>) {
+    let mine = session.heroes_at_table();
+    let all = crate::game::hotseat::players_to_act(&session.game, &session.players, &session.turn);
+    for (player, heroes) in all {
+        let elsewhere: Vec<&str> = heroes
+            .iter()
+            .filter(|h| mine.as_ref().is_some_and(|m| !m.contains(h)))
+            .map(|h| session.game.heroes[usize::from(*h)].name())
+            .collect();
+        if elsewhere.is_empty() {
+            continue;
+        }
+        let name = session.players.name(player);
+        let button = ui
+            .button(format!("Let {name} act now"))
+            .on_hover_text(format!("{} may act too: pass the table before you are done", elsewhere.join(" and ")));
+        if button.clicked() {
+            pass.write(PassTable(player));
+        }
+    }
+}
+
+/// "Chance to win this fight: 62% ± 4 · expected damage: Bren 3.1, Sil 4.8".
+fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game::forecasts::Forecasts>) {
+    let Some(slot) = forecasts.map(|f| &f.fight) else { return };
+    let Some(e) = &slot.latest else { return };
+    let damage: Vec<String> =
+        e.damage.iter().zip(&game.heroes).map(|(d, h)| format!("{} {:.1}", h.name(), d.value)).collect();
+    let text = format!(
+        "Chance to win this fight: {} · expected damage: {}",
+        crate::game::forecasts::chance_text(e),
+        damage.join(", ")
+    );
+    ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED))
+        .on_hover_text(crate::game::forecasts::method_text(e));
+}

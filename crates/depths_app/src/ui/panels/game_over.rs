@@ -1,0 +1,84 @@
+//! The game-over sheet: won or lost and why, and the Adventure Record.
+
+use super::*;
+
+pub(super) fn game_over_window(
+    ctx: &egui::Context,
+    session: &Session,
+    menu: &mut MessageWriter<MenuAction>,
+    replay: &mut MessageWriter<crate::game::replay::WatchReplay>,
+) {
+    let game = &session.game;
+    egui::Window::new("Game over")
+        .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
+        .collapsible(true)
+        .resizable(false)
+        .max_width(560.0)
+        .show(ctx, |ui| {
+            ui.set_min_width(420.0);
+            ui.set_max_width(560.0);
+            match &game.phase() {
+                Phase::Won => {
+                    ui.label(ui_style::title("Victory", 44.0));
+                    ui.label("The Final Entity is defeated and the Heroes climb back into the light.");
+                }
+                Phase::Lost(r) => {
+                    ui.label(ui_style::title("Defeat", 44.0));
+                    ui.label(format!("The Heroes lose: {}.", loss_text(game, r)));
+                }
+                _ => {}
+            }
+            if let Some(a) = game.adventure() {
+                let rec = &a.record;
+                ui.separator();
+                ui.label(ui_style::title("Adventure Record", 24.0));
+                // Long lists (Legendary Locations) wrap inside the second column.
+                egui::Grid::new("record").max_col_width(380.0).show(ui, |ui| {
+                    let cleared: Vec<&str> = rec.ecologies_cleared.iter().map(|e| e.name()).collect();
+                    ui.label("Ecologies cleared");
+                    ui.label(if cleared.is_empty() { "none".into() } else { cleared.join(", ") });
+                    ui.end_row();
+                    ui.label("Monsters defeated");
+                    ui.label(rec.monsters_defeated.to_string());
+                    ui.end_row();
+                    ui.label("XP earned / spent");
+                    ui.label(format!("{} / {}", rec.xp_earned, rec.xp_spent));
+                    ui.end_row();
+                    ui.label("Tiles placed");
+                    ui.label(rec.tiles_placed.to_string());
+                    ui.end_row();
+                    ui.label("Legendary Locations");
+                    ui.label(if rec.legendary_locations_found.is_empty() {
+                        "none".into()
+                    } else {
+                        rec.legendary_locations_found.join(", ")
+                    });
+                    ui.end_row();
+                });
+                for hero in &game.heroes {
+                    ui.label(format!(
+                        "{}: level {}, {} / {} Health, {} Items, {} Abilities",
+                        hero.name(),
+                        hero.level,
+                        hero.health,
+                        hero.max_health(),
+                        hero.items.len(),
+                        hero.abilities.len()
+                    ));
+                }
+            }
+            ui.add_space(8.0);
+            if let (Some(history), Some(a)) = (&session.history, game.adventure())
+                && ui.add(ui_style::menu_button("Watch the replay")).clicked()
+            {
+                replay.write(crate::game::replay::WatchReplay {
+                    options: a.options.clone(),
+                    history: history.clone(),
+                    players: session.players.clone(),
+                });
+            }
+            if ui.add(ui_style::menu_button("Back to the menu")).clicked() {
+                menu.write(MenuAction::BackToMenu);
+            }
+        });
+}

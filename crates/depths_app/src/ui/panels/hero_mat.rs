@@ -1,0 +1,138 @@
+//! The Hero Mats: name, class, level, Health, stored Power, hand, draw and
+//! discard piles, Abilities with their activation, Items with equip / unequip.
+
+use super::*;
+
+pub(super) fn heroes_panel(
+    ui: &mut egui::Ui,
+    game: &Game,
+    icons: &Icons,
+    health: &crate::game::table_events::HealthNews,
+    c: &mut Choices,
+) {
+    ui.label(ui_style::title("Heroes", 24.0));
+    for (h, hero) in game.heroes.iter().enumerate() {
+        let h = h as u8;
+        ui_style::bar_frame().show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            let class = match hero.mat.secondary_class {
+                Some(s) => format!("{} / {}", hero.mat.class.name(), s.name()),
+                None => hero.mat.class.name().to_string(),
+            };
+            ui.horizontal(|ui| {
+                icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, ui_style::GOLD);
+                ui.label(ui_style::title(hero.name(), 22.0));
+                ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(ui_style::MUTED));
+                // The seat: a Companion plays this Hero, or its owner does.
+                if let Some(session) = c.session {
+                    let mut on = session.players.is_companion(h);
+                    let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
+                    if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
+                        crate::game::companions::request_seat(ui.ctx(), h, on);
+                    }
+                }
+            });
+            health_bar(ui, ("hero", h), hero.health, hero.max_health(), game.hero_damage_due(h), ui.available_width());
+            // What the last action did to this Hero's Health (from its events).
+            if let Some((_, by)) = health.heroes.iter().find(|(hero, _)| *hero == h).filter(|(_, by)| *by != 0) {
+                let (text, color) =
+                    if *by < 0 { (format!("−{} Health", -by), BAD) } else { (format!("+{by} Health"), GOOD) };
+                ui.label(egui::RichText::new(text).color(color));
+            }
+            ui.label(format!(
+                "Power stored: {} · hand {} · draw {} · discard {}",
+                hero.stored_power.len(),
+                hero.hand.len(),
+                hero.draw.len(),
+                hero.discard.len()
+            ));
+            if !hero.hand.is_empty() {
+                ui.label(format!("Hand: {}", pile_text(hero.hand.iter())));
+            }
+            if !hero.discard.is_empty() {
+                // The discard pile is open information: its cards, newest first.
+                egui::CollapsingHeader::new(format!("Discard pile ({})", hero.discard.len()))
+                    .id_salt(("discard", h))
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        ui.label(egui::RichText::new(pile_text(hero.discard.iter().rev())).size(13.0));
+                    });
+            }
+            egui::CollapsingHeader::new("Abilities").id_salt(("abilities", h)).default_open(false).show(ui, |ui| {
+                for (source, ability) in hero.abilities() {
+                    let exhausted = hero.is_exhausted(source);
+                    let head = format!(
+                        "{}{}",
+                        activation_text(ability.activation),
+                        if exhausted { " · exhausted" } else { "" }
+                    );
+                    ui.label(egui::RichText::new(head).size(12.0).color(ui_style::GOLD));
+                    ui.label(egui::RichText::new(ability.text()).size(13.0));
+                }
+            });
+            if !hero.items.is_empty() {
+                ui.label(egui::RichText::new("Items").strong());
+                for (i, item) in hero.items.iter().enumerate() {
+                    ui.horizontal_wrapped(|ui| {
+                        let hands = "✋".repeat(usize::from(item.card.hands));
+                        let mut text = format!("{hands} {}", item.card.name);
+                        if item.card.magic {
+                            text.push_str(" (Magic)");
+                        }
+                        if item.card.armor > 0 {
+                            text.push_str(&format!(" Armor {}", item.card.armor));
+                        }
+                        if let Some(u) = item.uses_left {
+                            text.push_str(&format!(" · {u} uses"));
+                        }
+                        text.push_str(&format!(" · {} XP", item.card.xp));
+                        ui.label(if item.equipped {
+                            egui::RichText::new(text).strong()
+                        } else {
+                            egui::RichText::new(text).color(ui_style::MUTED)
+                        });
+                        let (a, label) = if item.equipped {
+                            (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
+                        } else {
+                            (Action::Equip { hero: h, item: i as u8 }, "Equip")
+                        };
+                        c.button(ui, a, label);
+                    });
+                    for ab in &item.card.abilities {
+                        ui.label(egui::RichText::new(format!("   {}", ab.text())).size(12.0).color(ui_style::MUTED));
+                    }
+                }
+            }
+            // Abilities usable now: in Combat, and while Exploring (unlocking
+            // Doors, healing…), each with its cost and what it does.
+            let usable: Vec<Action> = c
+                .legal
+                .iter()
+                .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
+                .cloned()
+                .collect();
+            if !usable.is_empty() {
+                ui.label(egui::RichText::new("Use an Ability").strong());
+            }
+            for a in usable {
+                let Action::ActivateAbility { source, target, .. } = &a else { continue };
+                let ability = hero.ability(*source);
+                let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
+                let mut label = describe_action(game, &a);
+                if *target != Target::None || !cost.is_empty() {
+                    label = format!("{label}\u{a0}[{cost}]");
+                }
+                let text = ability.map_or(String::new(), |ab| ab.text());
+                c.button(ui, a, label);
+                ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+            }
+        });
+        ui.add_space(6.0);
+    }
+}
+
+/// A row of cards in short: "P" for a Power Card, else the value.
+fn pile_text<'a>(cards: impl Iterator<Item = &'a depths_rules::ActionCard>) -> String {
+    let short: Vec<String> = cards.map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();
+    short.join(" ")
+}

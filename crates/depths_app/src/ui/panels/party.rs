@@ -1,0 +1,325 @@
+//! The party panel: the map tile tray and dead-end gauge, the selected
+//! element and what Encountering it does, Keys, the XP pool, buying Keys and
+//! Healing, the Legend and the Ecology Reference Card.
+
+use super::*;
+
+pub(super) fn party_panel(
+    ui: &mut egui::Ui,
+    session: &Session,
+    hand: &mut Hand,
+    refused: &DropRefused,
+    selected: &SelectedElement,
+    icons: &Icons,
+    c: &mut Choices,
+    undo: &mut MessageWriter<UndoPlacement>,
+    forecasts: Option<&crate::game::forecasts::Forecasts>,
+) {
+    use crate::game::forecasts::Subject;
+    let game = &session.game;
+    let Some(adv) = game.adventure() else { return };
+    let eco = &adv.ecology;
+
+    // The tile tray.
+    ui.label(ui_style::title("Map tiles", 22.0));
+    ui.horizontal(|ui| {
+        c.button(ui, Action::DrawTile, "Draw tile (D)");
+        ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(ui_style::MUTED));
+    });
+    dead_end_gauge(ui, session);
+    if session.undo.is_some() {
+        let b = ui
+            .button("⟲ Undo the last tile (Ctrl+Z)")
+            .on_hover_text("Takes the last placed tile back into the tray. Possible until the next action.");
+        if b.clicked() {
+            undo.write(UndoPlacement);
+        }
+    }
+    if let Some((tile, set_aside)) = session.tile_in_hand() {
+        let (rect, response) =
+            ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(0x3a, 0x2e, 0x22));
+        painter.rect_stroke(rect, 6.0, egui::Stroke::new(2.0, ui_style::GOLD), egui::StrokeKind::Inside);
+        let square = egui::Rect::from_min_size(rect.min + egui::vec2(10.0, 10.0), egui::vec2(100.0, 100.0));
+        // The board's own art for the tile, turned as in hand (tray_preview.rs);
+        // a plain sketch for the frame before that picture is ready.
+        let picture =
+            ui.ctx().data(|d| d.get_temp::<Option<egui::TextureId>>(crate::board::tray_preview::texture_id()));
+        if hand.cell.is_none() {
+            match picture.flatten() {
+                Some(texture) => {
+                    let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+                    painter.image(texture, square, uv, egui::Color32::WHITE);
+                }
+                None => {
+                    let turned = crate::board::view::Tile::from_printed(
+                        tile,
+                        depths_rules::map::Placement { cell: (0, 0), rotation: hand.rotation },
+                    );
+                    paint_tile(&painter, square, &turned);
+                }
+            }
+        } else {
+            painter.rect_stroke(square, 4.0, egui::Stroke::new(1.5, ui_style::MUTED), egui::StrokeKind::Inside);
+        }
+        let state = if hand.cell.is_some() { "on the board" } else { "in the tray" };
+        // Where it fits in this turn, or that it must be turned first.
+        let places = session.legal_placements();
+        let todo = if places.iter().any(|p| p.rotation == hand.rotation) {
+            "drag it onto a gold cell"
+        } else if places.is_empty() {
+            "it fits nowhere on the map"
+        } else {
+            "no place fits this turn:\nturn it (R)"
+        };
+        painter.text(
+            egui::pos2(square.right() + 12.0, rect.center().y),
+            egui::Align2::LEFT_CENTER,
+            format!(
+                "{}\nturned {}°, {state}\n\n{todo}",
+                if set_aside { "The set-aside tile" } else { "The drawn tile" },
+                u32::from(hand.rotation.quarter_turns()) * 90
+            ),
+            egui::FontId::proportional(14.0),
+            ui_style::GOLD,
+        );
+        if response.drag_started() {
+            hand.dragging = true;
+        }
+        if response.hovered() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
+        }
+        ui.horizontal(|ui| {
+            if ui.button("⟲").on_hover_text("Turn back (Shift+R)").clicked() {
+                crate::board::explore::rotate(hand, 3);
+            }
+            if ui.button("⟳ Turn (R)").clicked() {
+                crate::board::explore::rotate(hand, 1);
+            }
+            let fits = &places;
+            let now = fits.iter().filter(|p| p.rotation == hand.rotation).count();
+            ui.label(
+                egui::RichText::new(format!("{now} places fit this turn, {} in all", fits.len()))
+                    .color(ui_style::MUTED),
+            );
+        });
+        if let Some(r) = &refused.0 {
+            ui.label(egui::RichText::new(format!("Not there: {r}")).color(ui_style::NOTICE));
+        }
+        forecast_line(ui, forecasts, Subject::Tile, "Chance a later tile finds no place");
+    }
+    ui.separator();
+
+    // The selected element.
+    if let Some(e) = selected.0
+        && let Some((element, state)) = eco.map.element(e)
+    {
+        ui.label(ui_style::title(element.name(), 20.0));
+        ui.label(crate::game::words::element_help(element));
+        ui.label(
+            egui::RichText::new(match state {
+                ElementState::Present => "Not yet Encountered.",
+                ElementState::Encountered => "Encountered (gold slash).",
+                ElementState::Defeated => "Defeated (red X).",
+                ElementState::Unlocked => "Unlocked (Key token).",
+            })
+            .color(ui_style::MUTED),
+        );
+        c.button(ui, Action::Encounter { element: e }, "Encounter");
+        if matches!(element, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian) {
+            forecast_line(ui, forecasts, Subject::Fight, "Chance to win this fight");
+        }
+        ui.separator();
+    }
+    let reachable: Vec<Action> = c.legal.iter().filter(|a| matches!(a, Action::Encounter { .. })).cloned().collect();
+    if !reachable.is_empty() {
+        ui.label(egui::RichText::new("Within reach").strong());
+        for a in reachable {
+            let label = crate::game::words::describe_action(game, &a);
+            c.button(ui, a, label);
+        }
+    }
+    let legendary = game.discovered_legendary_locations();
+    if !legendary.is_empty() {
+        ui.label(egui::RichText::new("Legendary Locations discovered").strong());
+        for (i, m) in legendary.iter().enumerate() {
+            c.button(
+                ui,
+                Action::EncounterLegendary { index: i as u8 },
+                format!("Encounter Legendary Location {} ({} tiles)", m.pattern, m.cells.len()),
+            );
+        }
+    }
+    ui.separator();
+
+    // Keys, XP, buying.
+    ui.label(ui_style::title("The party", 22.0));
+    forecast_line(ui, forecasts, Subject::Game, "Chance to win the game from here");
+    ui.horizontal(|ui| {
+        icons.show(ui, "ui", "key", 18.0, ui_style::GOLD);
+        ui.label(format!("Keys: {}", adv.keys));
+    });
+    let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+    ui.horizontal(|ui| {
+        icons.show(ui, "ui", "xp", 18.0, ui_style::GOLD);
+        ui.label(format!("XP pool: {xp} in {} cards", adv.xp_pool.len()));
+    });
+    if !adv.xp_pool.is_empty() {
+        // The pool as cards: each a small chip with its XP, the name on hover.
+        egui::CollapsingHeader::new(format!("XP cards ({})", adv.xp_pool.len()))
+            .id_salt("xp_cards")
+            .default_open(adv.xp_pool.len() <= 12)
+            .show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.spacing_mut().item_spacing = egui::vec2(4.0, 4.0);
+                    for card in &adv.xp_pool {
+                        egui::Frame::new()
+                            .fill(egui::Color32::from_rgb(0x3a, 0x30, 0x1c))
+                            .stroke(egui::Stroke::new(1.0, ui_style::GOLD.gamma_multiply(0.6)))
+                            .corner_radius(3.0)
+                            .inner_margin(egui::Margin::symmetric(4, 1))
+                            .show(ui, |ui| {
+                                ui.label(egui::RichText::new(card.xp.to_string()).strong().color(ui_style::GOLD));
+                            })
+                            .response
+                            .on_hover_text(&card.name);
+                    }
+                });
+            });
+    }
+    let r = &eco.reference;
+    ui.horizontal_wrapped(|ui| {
+        c.button(ui, Action::StartPurchase { what: Purchase::Key }, format!("Buy a Key ({} XP)", r.key_cost));
+        c.button(
+            ui,
+            Action::StartPurchase { what: Purchase::Healing { units: 1 } },
+            format!("Buy Healing ({} XP)", r.healing.xp),
+        );
+    });
+    let more: Vec<u8> = c
+        .legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::StartPurchase { what: Purchase::Healing { units } } if *units > 1 => Some(*units),
+            _ => None,
+        })
+        .collect();
+    if !more.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("More Healing:");
+            for units in more {
+                c.button(ui, Action::StartPurchase { what: Purchase::Healing { units } }, format!("×{units}"));
+            }
+        });
+    }
+    egui::CollapsingHeader::new("Legend").default_open(false).show(ui, ui_style::legend);
+    egui::CollapsingHeader::new("Reference Card").default_open(false).show(ui, |ui| {
+        ui.label(format!("Ecology: {}", r.ecology.name()));
+        ui.label(format!("Monster XP: {} · Feature XP: {}", r.monster_xp, r.feature_xp));
+        ui.label(format!("Legendary Location XP: {}–{}", r.legendary_xp[0], r.legendary_xp[1]));
+        ui.label(format!("Healing: {} XP heals {} per Hero", r.healing.xp, r.healing.health));
+        ui.label(format!("Key: {} XP · Ability: {} XP", r.key_cost, r.ability_cost));
+    });
+}
+
+/// How many tiles left in the pile would have no legal place right now.
+fn dead_end_gauge(ui: &mut egui::Ui, session: &Session) {
+    // Once the Stair Guardian is met, no tile of this Ecology will be drawn again.
+    if matches!(session.game.phase(), depths_rules::Phase::LevelUp { .. } | depths_rules::Phase::Passage { .. }) {
+        return;
+    }
+    let (dead, total) = session.dead_ends_in_pile();
+    if total == 0 {
+        return;
+    }
+    let f = dead as f32 / total as f32;
+    let color = if dead == 0 {
+        GOOD
+    } else if f < 0.25 {
+        ui_style::NOTICE
+    } else {
+        BAD
+    };
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new("Dead ends now").size(13.0));
+        ui.add(
+            egui::ProgressBar::new(f)
+                .desired_width(ui.available_width())
+                .fill(color.gamma_multiply(0.7))
+                .text(format!("{dead} of {total} tiles")),
+        )
+        .on_hover_text(
+            "Tiles left in the pile that have no legal place on the map as it is now: drawing one loses the game.",
+        );
+    });
+}
+
+/// A small drawing of a tile as it would lie on the table.
+fn paint_tile(p: &egui::Painter, r: egui::Rect, tile: &crate::board::view::Tile) {
+    use crate::board::view::{Edge as E, Element as El, Side};
+    p.rect_filled(r, 2.0, egui::Color32::from_rgb(0x8a, 0x80, 0x72));
+    let wall = egui::Color32::from_rgb(0x24, 0x1e, 0x19);
+    let t = 9.0;
+    for side in Side::ALL {
+        let (a, b) = match side {
+            Side::North => (r.left_top(), r.right_top()),
+            Side::East => (r.right_top(), r.right_bottom()),
+            Side::South => (r.right_bottom(), r.left_bottom()),
+            Side::West => (r.left_bottom(), r.left_top()),
+        };
+        let inward = (r.center() - a.lerp(b, 0.5)).normalized() * (t / 2.0);
+        let (a, b) = (a + inward, b + inward);
+        let line = |p0: egui::Pos2, p1: egui::Pos2, c: egui::Color32| {
+            p.line_segment([p0, p1], egui::Stroke::new(t, c));
+        };
+        match tile.edge(side) {
+            E::Wall => line(a, b, wall),
+            E::Water => line(a, b, egui::Color32::from_rgb(0x1f, 0x5f, 0x80)),
+            e => {
+                line(a, a.lerp(b, 0.3), wall);
+                line(a.lerp(b, 0.7), b, wall);
+                if e != E::Open {
+                    let c = if e == E::Upper {
+                        egui::Color32::from_rgb(0xbf, 0xb4, 0x9a)
+                    } else {
+                        egui::Color32::from_rgb(0x15, 0x11, 0x0d)
+                    };
+                    line(a.lerp(b, 0.3), a.lerp(b, 0.7), c);
+                }
+            }
+        }
+    }
+    for side in &tile.nodes {
+        let d = crate::board::side_dir(*side);
+        let at = r.center() + egui::vec2(d.x, -d.y) * (r.width() / 2.0 - t);
+        p.circle_filled(at, 5.0, egui::Color32::from_rgb(0x6f, 0xe3, 0xff));
+    }
+    let scale = r.width() / crate::board::TILE_SIZE;
+    for (a, area) in tile.areas.iter().enumerate() {
+        let anchor = crate::board::area_anchor(tile, a);
+        let n = area.elements.len();
+        for (i, (e, _)) in area.elements.iter().enumerate() {
+            let off = anchor + crate::board::slot_offset(i, n);
+            let at = r.center() + egui::vec2(off.x, -off.y) * scale;
+            let (letter, color) = match e {
+                El::Monster(_) => ("M", egui::Color32::from_rgb(0xb3, 0x26, 0x1e)),
+                El::Feature => ("F", egui::Color32::from_rgb(0x2a, 0x8f, 0x9f)),
+                El::Door => ("D", egui::Color32::from_rgb(0x8a, 0x54, 0x28)),
+                El::Chest => ("C", egui::Color32::from_rgb(0xd4, 0xa0, 0x17)),
+                El::Campfire => ("R", egui::Color32::from_rgb(0xe8, 0x73, 0x1c)),
+                El::Stairs => ("S", egui::Color32::from_rgb(0x7d, 0x81, 0x88)),
+            };
+            p.circle_filled(at, 9.0, egui::Color32::from_rgb(0xd9, 0xc9, 0xa3));
+            p.text(at, egui::Align2::CENTER_CENTER, letter, egui::FontId::proportional(12.0), color);
+        }
+        if area.secret_passage || area.warp_portal || area.level_stair {
+            let off = anchor + bevy::math::Vec2::new(0.0, -52.0);
+            p.circle_filled(
+                r.center() + egui::vec2(off.x, -off.y) * scale,
+                5.0,
+                egui::Color32::from_rgb(0xa6, 0x78, 0xe0),
+            );
+        }
+    }
+}

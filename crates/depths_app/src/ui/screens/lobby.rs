@@ -1,0 +1,429 @@
+//! Play online: host a table (its address and a short join code to pass on,
+//! the players as they sit down, which Hero each seat plays, Start) or join
+//! one (an address or a code, and a name). The game itself is the usual
+//! board, with `crate::game::online` routing the moves through the host.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use depths_net::{
+    HostTable, RemoteTable,
+    client::{self, Link},
+    host::{self, StartTable},
+    join_code::{code_of, parse_join},
+    transport::lan_address,
+};
+use depths_rules::{Game, GameOptions};
+use depths_table::seats::Players;
+
+use crate::{
+    game::online::{Online, stay_awake},
+    game::session::{GameContent, Session},
+    ui::screens::{Screen, menu::MenuAction},
+    ui::ui_style,
+};
+
+/// The lobby is open (a table hosted or joined, not yet playing).
+#[derive(Resource, Debug, Default)]
+pub struct LobbyOpen;
+
+/// What the lobby's fields hold.
+#[derive(Resource, Debug, Clone)]
+pub struct LobbyForm {
+    pub hosting: bool,
+    pub name: String,
+    pub port: String,
+    pub address: String,
+    /// Per Hero (Bren, Sil, Ava): in the game, and the seat that plays it.
+    pub heroes: [(bool, usize); 3],
+    pub error: Option<String>,
+    /// The saves with two or more players, listed once the table is open.
+    pub saves: Option<Vec<crate::game::saves::SaveSummary>>,
+    /// The saved game to resume instead of a new one.
+    pub resume: Option<Resume>,
+}
+
+/// A saved game the host resumes: its players sit down again by name.
+#[derive(Debug, Clone)]
+pub struct Resume {
+    pub path: std::path::PathBuf,
+    pub game: Game,
+    pub table: crate::game::saves::Table,
+}
+
+impl Default for LobbyForm {
+    fn default() -> Self {
+        LobbyForm {
+            hosting: true,
+            name: String::new(),
+            port: "5000".into(),
+            address: String::new(),
+            heroes: [(true, 0), (true, 1), (false, 0)],
+            error: None,
+            saves: None,
+            resume: None,
+        }
+    }
+}
+
+const HEROES: [(&str, &str); 3] = [("bren", "Bren"), ("sil", "Sil"), ("ava", "Ava")];
+
+/// The host starts the online game: these Heroes (ids), Hero i played by
+/// seat `owners[i]`, from `seed`.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct HostStart {
+    pub heroes: Vec<String>,
+    pub owners: Vec<usize>,
+    pub seed: u64,
+}
+
+/// The host resumes the saved game chosen in the lobby.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostResume;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LobbyForm>();
+    app.add_message::<HostStart>();
+    app.add_message::<HostResume>();
+    app.add_systems(Update, resume_hosted.run_if(in_state(Screen::Lobby)));
+    app.add_systems(Update, start_hosted.run_if(in_state(Screen::Lobby)));
+    app.add_systems(EguiPrimaryContextPass, lobby_ui.run_if(in_state(Screen::Lobby)));
+    app.add_systems(Update, sit_down_to_play.run_if(in_state(Screen::Lobby)));
+}
+
+impl LobbyForm {
+    fn player_name(&self) -> Result<String, String> {
+        let name = self.name.trim();
+        if name.is_empty() { Err("Give your name first.".into()) } else { Ok(name.to_owned()) }
+    }
+}
+
+fn open_table(world: &mut World) {
+    let form = world.resource::<LobbyForm>().clone();
+    let result = (|| {
+        let name = form.player_name()?;
+        let port: u16 =
+            form.port.trim().parse().map_err(|_| format!("The port must be a number, not {:?}.", form.port))?;
+        let mut public = vec![std::net::SocketAddr::from(([127, 0, 0, 1], port))];
+        if let Some(ip) = lan_address() {
+            public.insert(0, std::net::SocketAddr::new(ip, port));
+        }
+        host::open(world, std::net::SocketAddr::from(([0, 0, 0, 0], port)), &public, &name).map_err(|e| e.to_string())
+    })();
+    finish_opening(world, result.map(|_| ()));
+}
+
+fn join_table(world: &mut World) {
+    let form = world.resource::<LobbyForm>().clone();
+    let result = (|| {
+        let name = form.player_name()?;
+        let addr = parse_join(&form.address)?;
+        client::join(world, addr, &name).map_err(|e| e.to_string())
+    })();
+    finish_opening(world, result);
+}
+
+fn finish_opening(world: &mut World, result: Result<(), String>) {
+    match result {
+        Ok(()) => {
+            world.insert_resource(LobbyOpen);
+            stay_awake(world);
+            world.resource_mut::<LobbyForm>().error = None;
+        }
+        Err(e) => world.resource_mut::<LobbyForm>().error = Some(e),
+    }
+}
+
+fn lobby_ui(
+    mut contexts: EguiContexts,
+    mut commands: Commands,
+    mut form: ResMut<LobbyForm>,
+    open: Option<Res<LobbyOpen>>,
+    hosted: Res<HostTable>,
+    remote: Res<RemoteTable>,
+    mut menu: MessageWriter<MenuAction>,
+    mut starts: MessageWriter<HostStart>,
+    mut resumes: MessageWriter<HostResume>,
+    save_dir: Res<crate::game::saves::SaveDir>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("lobby")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui_style::panel_frame().show(ui, |ui| {
+            ui.set_width(460.0);
+            ui.label(ui_style::title("Play online", 36.0));
+            ui.add_space(8.0);
+            if open.is_none() {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut form.hosting, true, "Host a game");
+                    ui.selectable_value(&mut form.hosting, false, "Join a game");
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Your name:");
+                    ui.text_edit_singleline(&mut form.name);
+                });
+                if form.hosting {
+                    ui.horizontal(|ui| {
+                        ui.label("Port:");
+                        ui.text_edit_singleline(&mut form.port);
+                    });
+                    if ui.add(ui_style::menu_button("Open the table")).clicked() {
+                        commands.queue(open_table);
+                    }
+                } else {
+                    ui.horizontal(|ui| {
+                        ui.label("Address or code:");
+                        ui.text_edit_singleline(&mut form.address);
+                    });
+                    if ui.add(ui_style::menu_button("Join")).clicked() {
+                        commands.queue(join_table);
+                    }
+                }
+            } else if form.hosting {
+                if form.saves.is_none() {
+                    // Read once, not every frame: a save folder can be large.
+                    let saves = crate::game::saves::summarize_saves(&save_dir.0);
+                    form.saves = Some(saves.into_iter().filter(|s| s.loads && !s.about.contains("1 player")).collect());
+                }
+                resume_picker(ui, &mut form);
+                match &form.resume {
+                    Some(resume) => {
+                        if resume_panel(ui, resume, &hosted) {
+                            resumes.write(HostResume);
+                        }
+                    }
+                    None => host_panel(ui, &mut form, &hosted, &mut starts),
+                }
+            } else {
+                let status = match &remote.link {
+                    Link::Idle | Link::Connecting => "Dialing the host…".to_owned(),
+                    Link::Joining => "Asking for a seat…".to_owned(),
+                    Link::Seated | Link::Resyncing => "Seated: the host starts the game.".to_owned(),
+                    Link::Lost(why) => format!("Not at the table: {why}"),
+                };
+                ui.label(status);
+                for (seat, name) in remote.lobby.names.iter().enumerate() {
+                    let here = remote.lobby.online.get(seat).copied().unwrap_or(false);
+                    ui.label(format!("{}. {name}{}", seat + 1, if here { "" } else { " (away)" }));
+                }
+            }
+            if let Some(e) = &form.error {
+                ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+            }
+            ui.add_space(8.0);
+            if ui.button("Back").clicked() {
+                menu.write(MenuAction::BackToMenu);
+            }
+        });
+    });
+    Ok(())
+}
+
+/// The host's view: where to dial, who sits where, which Hero each seat
+/// plays, and Start.
+fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, starts: &mut MessageWriter<HostStart>) {
+    dial_line(ui, hosted);
+    let seats = hosted.lobby.names.len();
+    for (seat, name) in hosted.lobby.names.iter().enumerate() {
+        let here = hosted.lobby.online.get(seat).copied().unwrap_or(false);
+        let you = if seat == 0 {
+            " (you)"
+        } else if here {
+            ""
+        } else {
+            " (away)"
+        };
+        ui.label(format!("{}. {name}{you}", seat + 1));
+    }
+    ui.add_space(6.0);
+    for (i, (_, hero)) in HEROES.iter().enumerate() {
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut form.heroes[i].0, *hero);
+            if form.heroes[i].0 {
+                form.heroes[i].1 = form.heroes[i].1.min(seats.saturating_sub(1));
+                egui::ComboBox::from_id_salt(("lobby_owner", i))
+                    .selected_text(hosted.lobby.name(form.heroes[i].1).to_owned())
+                    .show_ui(ui, |ui| {
+                        for (seat, name) in hosted.lobby.names.iter().enumerate() {
+                            ui.selectable_value(&mut form.heroes[i].1, seat, name);
+                        }
+                    });
+            }
+        });
+    }
+    let chosen: Vec<(usize, usize)> =
+        form.heroes.iter().enumerate().filter(|(_, (on, _))| *on).map(|(i, (_, seat))| (i, *seat)).collect();
+    let every_seat_plays = (0..seats).all(|s| chosen.iter().any(|(_, o)| *o == s));
+    let ready = !chosen.is_empty() && every_seat_plays && seats >= 2;
+    let start = ui
+        .add_enabled(ready, ui_style::menu_button("Start"))
+        .on_disabled_hover_text("Wait for a player, and give every seat a Hero");
+    if start.clicked() {
+        let heroes = chosen.iter().map(|(i, _)| HEROES[*i].0.to_owned()).collect();
+        let owners = chosen.iter().map(|(_, o)| *o).collect();
+        starts.write(HostStart { heroes, owners, seed: crate::ui::screens::menu::clock_seed() });
+    }
+}
+
+/// Where the players dial the host: its address and join code.
+fn dial_line(ui: &mut egui::Ui, hosted: &HostTable) {
+    if let Some(addr) = hosted.addr {
+        let code = code_of(addr).map_or_else(String::new, |c| format!("  ·  code {c}"));
+        ui.label(egui::RichText::new(format!("Players dial {addr}{code}")).color(ui_style::GOLD));
+    }
+}
+
+/// "Resume a saved game": the saves of two or more players, or a new game.
+fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
+    let saves = form.saves.clone().unwrap_or_default();
+    if saves.is_empty() {
+        return;
+    }
+    let chosen = form.resume.as_ref().map(|r| r.path.clone());
+    let shown = chosen
+        .as_ref()
+        .and_then(|p| saves.iter().find(|s| &s.path == p))
+        .map_or("a new game".to_owned(), |s| format!("{} · {}", s.date, s.about));
+    let mut pick: Option<Option<std::path::PathBuf>> = None;
+    ui.horizontal(|ui| {
+        ui.label("Play:");
+        egui::ComboBox::from_id_salt("resume_save").selected_text(shown).width(360.0).show_ui(ui, |ui| {
+            if ui.selectable_label(chosen.is_none(), "a new game").clicked() {
+                pick = Some(None);
+            }
+            for s in &saves {
+                let label = format!("resume {} · {}", s.date, s.about);
+                if ui.selectable_label(chosen.as_ref() == Some(&s.path), label).clicked() {
+                    pick = Some(Some(s.path.clone()));
+                }
+            }
+        });
+    });
+    match pick {
+        Some(None) => form.resume = None,
+        Some(Some(path)) => match crate::game::saves::read_save(&path) {
+            Ok((game, Some(table))) => {
+                form.resume = Some(Resume { path, game, table });
+                form.error = None;
+            }
+            Ok((_, None)) => form.error = Some(format!("{} has no players to seat.", path.display())),
+            Err(e) => form.error = Some(format!("{} does not load: {e}", path.display())),
+        },
+        None => {}
+    }
+}
+
+/// The seats of a saved game and who has sat down again; true when the host
+/// presses Resume (every player of the save is at the table, no one else).
+fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool {
+    let saved = &resume.table.players;
+    let seats = &hosted.lobby.names;
+    dial_line(ui, hosted);
+    ui.label("The saved game's players join again under the same names:");
+    for p in 0..saved.count() {
+        let heroes: Vec<&str> = (0..resume.game.heroes.len() as u8)
+            .filter(|&h| saved.owner(h) == p)
+            .map(|h| resume.game.heroes[usize::from(h)].name())
+            .collect();
+        let name = saved.name(p);
+        let here = seats.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
+        let mark = if here { "at the table" } else { "not here yet" };
+        ui.label(format!("{name} ({}) — {mark}", heroes.join(", ")));
+    }
+    let outcome = depths_table::seats::reseat(saved, &resume.table.turn, seats);
+    let strangers: Vec<&str> = seats
+        .iter()
+        .filter(|s| !(0..saved.count()).any(|p| saved.name(p).trim().eq_ignore_ascii_case(s.trim())))
+        .map(String::as_str)
+        .collect();
+    let why = match (&outcome, strangers.is_empty()) {
+        (Err(missing), _) => format!("Waiting for {}", missing.join(" and ")),
+        (Ok(_), false) => format!("{} did not play this game", strangers.join(" and ")),
+        (Ok(_), true) => String::new(),
+    };
+    ui.add_enabled(why.is_empty(), ui_style::menu_button("Resume")).on_disabled_hover_text(why).clicked()
+}
+
+/// The host resumes the chosen save: its players at their new seats, its
+/// turn, its log and moves; the host's autosaves go on in the same file.
+fn resume_hosted(
+    mut commands: Commands,
+    mut requests: MessageReader<HostResume>,
+    hosted: Res<HostTable>,
+    mut form: ResMut<LobbyForm>,
+    mut starts: MessageWriter<StartTable>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for _ in requests.read() {
+        let Some(resume) = form.resume.clone() else { continue };
+        match depths_table::seats::reseat(&resume.table.players, &resume.table.turn, &hosted.lobby.names) {
+            Ok((players, turn)) => {
+                starts.write(StartTable {
+                    game: resume.game.clone(),
+                    owners: players.owners.clone(),
+                    turn: turn.clone(),
+                });
+                let mut session = crate::game::saves::session_from(&resume.path, resume.game, Some(resume.table));
+                session.players = players;
+                session.turn = turn;
+                session.log.push("Resumed online.".into());
+                session.seat = Some(0);
+                commands.insert_resource(session);
+                commands.insert_resource(Online::Host);
+                next.set(Screen::Playing);
+            }
+            Err(missing) => form.error = Some(format!("Waiting for {}.", missing.join(" and "))),
+        }
+    }
+}
+
+/// The host's Start: the game goes to the players (`StartTable`) and onto
+/// the host's own board, played online.
+fn start_hosted(
+    mut commands: Commands,
+    mut requests: MessageReader<HostStart>,
+    hosted: Res<HostTable>,
+    content: Option<Res<GameContent>>,
+    mut form: ResMut<LobbyForm>,
+    mut starts: MessageWriter<StartTable>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for HostStart { heroes, owners, seed } in requests.read() {
+        let Some(content) = &content else { continue };
+        let heroes: Vec<&str> = heroes.iter().map(String::as_str).collect();
+        match Game::new(GameOptions::standard(&heroes, *seed), content.0.clone()) {
+            Ok(game) => {
+                let players =
+                    Players { names: hosted.lobby.names.clone(), owners: owners.clone(), ..Players::default() };
+                starts.write(StartTable { game: game.clone(), owners: owners.clone(), turn: Default::default() });
+                let mut session = Session::new(game);
+                session.players = players;
+                session.seat = Some(0);
+                commands.insert_resource(session);
+                commands.insert_resource(Online::Host);
+                next.set(Screen::Playing);
+            }
+            Err(e) => form.error = Some(format!("The game could not start: {e}")),
+        }
+    }
+}
+
+/// A remote player sits down once the host's table arrives.
+fn sit_down_to_play(
+    mut commands: Commands,
+    remote: Res<RemoteTable>,
+    online: Option<Res<Online>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if online.is_some() || remote.link != Link::Seated {
+        return;
+    }
+    let Some(table) = &remote.table else { return };
+    let mut session = Session::new(table.game.clone());
+    session.players = table.players.clone();
+    session.turn = table.turn.clone();
+    // The host's saves are the game's; a player's copy is not a save to resume.
+    session.history = None;
+    session.seat = remote.seat;
+    commands.insert_resource(session);
+    commands.insert_resource(Online::Player);
+    next.set(Screen::Playing);
+}

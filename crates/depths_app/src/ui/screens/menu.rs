@@ -1,0 +1,253 @@
+//! The main menu: New Game, Continue, Load, Rules, Quit.
+
+use bevy::{prelude::*, window::RequestRedraw};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::{
+    PlaySystems,
+    game::cli::{OpenScreen, Options},
+    game::saves::{LoadSave, SaveDir, SaveSummary, list_saves, summarize_saves},
+    game::session::StartGame,
+    ui::rules_ref::{Tab, ToggleRules},
+    ui::screens::Screen,
+    ui::ui_style,
+};
+
+/// A choice made on a menu or the in-game bar. The UI only writes these; the
+/// rules step applies them, so tests can drive the game without egui.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub enum MenuAction {
+    NewGame,
+    /// The Ruins with a guide through the first turns (`crate::game::guide`).
+    GuidedGame,
+    Continue,
+    Load,
+    /// Host or join a game over the network (`lobby.rs`).
+    PlayOnline,
+    Rules,
+    Quit,
+    /// Leave the board for the main menu.
+    BackToMenu,
+}
+
+/// A line shown under the menu buttons, e.g. a save that does not load.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct MenuNotice(pub Option<String>);
+
+/// Whether the save folder holds a game (read when the menu comes up, not
+/// on every frame it draws): Continue and Load need one.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct HasSaves(pub bool);
+
+/// The list of saves open on the menu (read once when it opens).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct ShowSaves(pub Option<Vec<SaveSummary>>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<MenuAction>();
+    // Registered by bevy's WindowPlugin too; here so headless apps have it.
+    app.add_message::<RequestRedraw>();
+    app.init_resource::<MenuNotice>();
+    app.init_resource::<ShowSaves>();
+    app.init_resource::<HasSaves>();
+    app.add_systems(Update, apply_menu_actions.in_set(PlaySystems::Rules));
+    app.add_systems(
+        OnEnter(Screen::Menu),
+        (
+            |mut notice: ResMut<MenuNotice>| notice.0 = None,
+            |dir: Res<SaveDir>, mut has: ResMut<HasSaves>| has.0 = !list_saves(&dir.0).is_empty(),
+            skip_menu_once.run_if(|options: Res<Options>| {
+                let wanted = options.new_game
+                    || options.screenshot.is_some()
+                    || options.frame_bench.is_some()
+                    || options.load.is_some()
+                    || options.replay.is_some()
+                    || options.watch_seed.is_some()
+                    || options.open.is_some();
+                wanted && options.open != Some(OpenScreen::Menu)
+            }),
+        ),
+    );
+    app.add_systems(EguiPrimaryContextPass, main_menu_ui.run_if(in_state(Screen::Menu)));
+}
+
+/// `--new-game` (and `--screenshot`): a standard two-Hero game (Bren and Sil)
+/// straight away, or `--load FILE`, the first time the menu comes up; "Menu"
+/// on the board still returns here.
+fn skip_menu_once(
+    options: Res<Options>,
+    mut starts: MessageWriter<StartGame>,
+    mut loads: MessageWriter<LoadSave>,
+    mut next: ResMut<NextState<Screen>>,
+    mut done: Local<bool>,
+    mut replays: MessageWriter<crate::game::replay::ReplaySave>,
+    mut watch: MessageWriter<crate::game::replay::WatchSeed>,
+) {
+    if *done {
+        return;
+    }
+    *done = true;
+    if options.open == Some(OpenScreen::Setup) {
+        next.set(Screen::Setup);
+    } else if let Some(path) = &options.replay {
+        replays.write(crate::game::replay::ReplaySave(path.clone()));
+    } else if let Some(seed) = options.watch_seed {
+        watch.write(crate::game::replay::WatchSeed(seed));
+    } else if let Some(path) = &options.load {
+        loads.write(LoadSave(path.clone()));
+    } else {
+        starts.write(StartGame(depths_rules::GameOptions::standard(
+            &["bren", "sil"],
+            options.seed.unwrap_or_else(clock_seed),
+        )));
+    }
+}
+
+/// A seed from the clock, for games started without `--seed`.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
+        % 1_000_000
+}
+
+fn apply_menu_actions(
+    mut actions: MessageReader<MenuAction>,
+    mut next: ResMut<NextState<Screen>>,
+    mut notice: ResMut<MenuNotice>,
+    mut show_saves: ResMut<ShowSaves>,
+    dir: Res<SaveDir>,
+    mut loads: MessageWriter<LoadSave>,
+    mut exit: MessageWriter<AppExit>,
+    mut rules: MessageWriter<ToggleRules>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    for action in actions.read() {
+        // The state changes on the next frame, and the new screen must be
+        // drawn: under reactive rendering nothing else would ask for frames.
+        redraw.write(RequestRedraw);
+        match action {
+            MenuAction::NewGame => next.set(Screen::Setup),
+            MenuAction::PlayOnline => next.set(Screen::Lobby),
+            // `guide.rs` starts it.
+            MenuAction::GuidedGame => {}
+            MenuAction::Continue => match list_saves(&dir.0).first() {
+                Some(path) => {
+                    loads.write(LoadSave(path.clone()));
+                }
+                None => notice.0 = Some("There is no saved game yet.".into()),
+            },
+            MenuAction::Load => {
+                show_saves.0 = match show_saves.0 {
+                    Some(_) => None,
+                    None => Some(summarize_saves(&dir.0)),
+                }
+            }
+            MenuAction::Rules => {
+                rules.write(ToggleRules(Tab::Rulebook));
+            }
+            MenuAction::Quit => {
+                exit.write(AppExit::Success);
+            }
+            MenuAction::BackToMenu => next.set(Screen::Menu),
+        }
+    }
+}
+
+fn main_menu_ui(
+    mut contexts: EguiContexts,
+    notice: Res<MenuNotice>,
+    show_saves: Res<ShowSaves>,
+    dir: Res<SaveDir>,
+    mut actions: MessageWriter<MenuAction>,
+    mut loads: MessageWriter<LoadSave>,
+    settings: Option<ResMut<crate::game::settings::Settings>>,
+    mut replays: MessageWriter<crate::game::replay::ReplaySave>,
+    has_saves: Res<HasSaves>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if let Some(mut settings) = settings {
+        egui::Area::new(egui::Id::new("menu_settings")).anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0]).show(
+            ctx,
+            |ui| {
+                if ui.button("⚙ Settings").clicked() {
+                    settings.open = !settings.open;
+                }
+            },
+        );
+    }
+    // Credits the icons' licence (CC BY) asks for; the details are in assets/LICENSES.md.
+    egui::Area::new(egui::Id::new("menu_credits")).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -10.0]).show(ctx, |ui| {
+        ui.label(
+            egui::RichText::new(
+                "Icons: Game Icons (game-icons.net) by Lorc, Delapouite, Skoll, Sbed, Caro Asercion and Cathelineau, CC BY 3.0 · Font: EB Garamond by Georg Duffner, OFL",
+            )
+            .size(11.0)
+            .color(ui_style::MUTED),
+        );
+    });
+    egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        ui_style::panel_frame().show(ui, |ui| {
+            ui.set_width(440.0);
+            ui.vertical_centered(|ui| {
+                ui.label(ui_style::title("Forgotten Depths", 54.0));
+                ui.label(
+                    egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
+                        .italics()
+                        .color(ui_style::MUTED),
+                );
+                ui.add_space(24.0);
+                let buttons = [
+                    ("New Game", MenuAction::NewGame),
+                    ("Guided first game", MenuAction::GuidedGame),
+                    ("Continue", MenuAction::Continue),
+                    ("Load", MenuAction::Load),
+                    ("Play online", MenuAction::PlayOnline),
+                    ("Rules", MenuAction::Rules),
+                    ("Quit", MenuAction::Quit),
+                ];
+                // Continue and Load need a save to open.
+                let has_saves = has_saves.0;
+                for (label, action) in buttons {
+                    let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
+                    let button = ui
+                        .add_enabled(enabled, ui_style::menu_button(label))
+                        .on_disabled_hover_text("No saved game yet: start one with New Game");
+                    if button.clicked() {
+                        actions.write(action);
+                    }
+                    ui.add_space(6.0);
+                }
+                if let Some(saves) = &show_saves.0 {
+                    ui.add_space(8.0);
+                    if saves.is_empty() {
+                        ui.label(format!("No saves in {}", dir.0.display()));
+                    }
+                    // The centred area sizes itself from the frame before, so the list
+                    // needs a height of its own or it stays one row tall.
+                    egui::ScrollArea::vertical().max_height(260.0).min_scrolled_height(240.0).show(ui, |ui| {
+                        for save in saves {
+                            let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
+                            let text = if save.loads { text } else { text.color(ui_style::NOTICE) };
+                            let button = egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
+                            if ui.add_enabled(save.loads, button).clicked() {
+                                loads.write(LoadSave(save.path.clone()));
+                            }
+                            if save.replayable
+                                && ui
+                                    .small_button("▶ Watch the replay")
+                                    .on_hover_text("Step through this game from its first move")
+                                    .clicked()
+                            {
+                                replays.write(crate::game::replay::ReplaySave(save.path.clone()));
+                            }
+                        }
+                    });
+                }
+                if let Some(text) = &notice.0 {
+                    ui.add_space(8.0);
+                    ui.label(egui::RichText::new(text).color(ui_style::NOTICE));
+                }
+            });
+        });
+    });
+    Ok(())
+}
