@@ -8,13 +8,12 @@ use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
     core_plugin,
     game::cli::Options,
-    game::companions::{
-        CompanionMoves, SetCompanion, Speed, companion_choice, decision_hero, seat_hero, turn_companion,
-    },
+    game::companions::{CompanionMoves, SetCompanion, companion_choice, decision_hero, seat_hero, turn_companion},
     game::hotseat::{Players, Seat, heroes_to_act},
     game::saves::{LoadSave, SaveDir, save_path},
     game::session::{GameContent, PlayerAction, Session, StartGame},
     game::settings::Settings,
+    game::settings::Speed,
     ui::screens::{Screen, menu::MenuAction},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};

@@ -11,15 +11,12 @@ use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 
 use crate::{
     PlaySystems,
+    board::BoardCamera,
     board::explore::{BoardArea, CLICK_SLOP, Hand, PlacementHint, on_board},
     board::{Board, TILE_SIZE, cell_center, map_bounds},
     game::session::Session,
     ui::screens::Screen,
 };
-
-/// Marks the one 2D camera that looks at the table (egui draws through it too).
-#[derive(Component)]
-pub struct BoardCamera;
 
 /// A software renderer (Mesa's lavapipe, Windows' WARP…) pays for MSAA on
 /// the CPU: under Xvfb 4× MSAA halved the frame rate (debug build, board
@@ -78,7 +75,7 @@ pub(crate) fn plugin(app: &mut App) {
         Update,
         // In a replay the arrows step through the moves.
         (
-            keyboard_pan.run_if(not(egui_wants_any_keyboard_input).and_then(crate::game::replay::not_replaying)),
+            keyboard_pan.run_if(not(egui_wants_any_keyboard_input).and_then(crate::game::session::not_read_only)),
             drag_pan,
             wheel_zoom,
         )

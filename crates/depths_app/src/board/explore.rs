@@ -17,7 +17,7 @@ use depths_rules::{
 
 use crate::{
     PlaySystems, Stage,
-    board::camera::BoardCamera,
+    board::BoardCamera,
     board::view::{Cell, Tile},
     board::{Board, cell_at, cell_center, element_at},
     game::session::{DropRefused, PlayerAction, Session, TileDrop},

@@ -18,6 +18,10 @@ pub mod view;
 
 use bevy::prelude::*;
 
+/// Marks the one 2D camera that looks at the board (`camera.rs` moves it).
+#[derive(Component)]
+pub struct BoardCamera;
+
 use crate::{
     PlaySystems,
     board::view::{BoardView, Cell, Side, Tile, Token},

@@ -5,7 +5,7 @@
 
 use bevy::{prelude::*, window::RequestRedraw};
 
-use crate::{board::camera::BoardCamera, game::cli::Options, ui::screens::Screen};
+use crate::{board::BoardCamera, game::cli::Options, ui::screens::Screen};
 
 /// Frames on the board before timing starts (shaders, egui fonts, fit).
 const WARM_UP: u32 = 30;

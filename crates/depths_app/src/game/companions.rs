@@ -20,7 +20,6 @@ use bevy::{
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::Action;
 use depths_sim::{Bot, HeuristicBot};
-use serde::{Deserialize, Serialize};
 
 use crate::{
     PlaySystems,
@@ -29,49 +28,6 @@ use crate::{
     game::words::{describe_action, outcome_name},
     ui::screens::Screen,
 };
-
-/// How long a Companion waits before each move, so the players can follow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Speed {
-    Slow,
-    #[default]
-    Normal,
-    Fast,
-    Instant,
-}
-
-impl Speed {
-    pub const ALL: [Speed; 4] = [Speed::Slow, Speed::Normal, Speed::Fast, Speed::Instant];
-
-    /// The pause before each move, in seconds.
-    pub fn delay(self) -> f32 {
-        match self {
-            Speed::Slow => 1.5,
-            Speed::Normal => 0.8,
-            Speed::Fast => 0.3,
-            Speed::Instant => 0.0,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Speed::Slow => "Slow",
-            Speed::Normal => "Normal",
-            Speed::Fast => "Fast",
-            Speed::Instant => "Instant",
-        }
-    }
-
-    pub fn hint(self) -> &'static str {
-        match self {
-            Speed::Slow => "1.5 seconds between a Companion's moves",
-            Speed::Normal => "0.8 seconds between a Companion's moves",
-            Speed::Fast => "0.3 seconds between a Companion's moves",
-            Speed::Instant => "Companions move at once",
-        }
-    }
-}
 
 /// Seat a Companion at Hero `hero` (`on`), or take the seat back for its owner.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -320,7 +276,7 @@ fn companions_play(
             now
         }
     };
-    let mut delay = settings.map_or(Speed::default(), |s| s.companion_speed).delay();
+    let mut delay = settings.map_or(crate::game::settings::Speed::default(), |s| s.companion_speed).delay();
     // A card shown large on the table is given time to be read (a click
     // or Space takes it away sooner).
     if !reveals.is_empty() && delay > 0.0 {

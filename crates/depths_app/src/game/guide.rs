@@ -9,8 +9,9 @@ use depths_rules::{CombatStep, Game, GameOptions, Phase};
 
 use crate::{
     PlaySystems,
+    game::flow::MenuAction,
     game::session::{Session, StartGame},
-    ui::screens::{Screen, menu::MenuAction},
+    ui::screens::Screen,
     ui::ui_style,
 };
 

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod companions;
 pub mod content_assets;
+pub mod flow;
 pub mod forecasts;
 pub mod guide;
 pub mod hint;

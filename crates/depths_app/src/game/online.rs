@@ -32,6 +32,10 @@ use crate::{
     ui::ui_style,
 };
 
+/// The lobby is open (a table hosted or joined, not yet playing).
+#[derive(Resource, Debug, Default)]
+pub struct LobbyOpen;
+
 /// This game is played online, as the host or as a remote player.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Online {
@@ -73,11 +77,10 @@ pub fn stay_awake(world: &mut World) {
 
 /// Leaving for the menu ends the online game.
 fn close(world: &mut World) {
-    if world.remove_resource::<Online>().is_none() && !world.contains_resource::<crate::ui::screens::lobby::LobbyOpen>()
-    {
+    if world.remove_resource::<Online>().is_none() && !world.contains_resource::<LobbyOpen>() {
         return;
     }
-    world.remove_resource::<crate::ui::screens::lobby::LobbyOpen>();
+    world.remove_resource::<LobbyOpen>();
     host::close(world);
     depths_net::client::close(world);
     if let Some(mut winit) = world.get_resource_mut::<WinitSettings>() {

@@ -14,9 +14,10 @@ use depths_rules::{Action, Content, Event, Game, GameOptions};
 
 use crate::{
     PlaySystems,
+    game::flow::MenuAction,
     game::hotseat::Players,
     game::session::{GameContent, Session},
-    ui::screens::{Screen, menu::MenuAction},
+    ui::screens::Screen,
     ui::ui_style,
 };
 
@@ -121,15 +122,10 @@ pub(crate) fn ui_plugin(app: &mut App) {
     app.add_systems(Update, replay_keys.in_set(PlaySystems::Input).run_if(resource_exists::<Replay>));
 }
 
-/// A run condition: no replay is on (moves may be made, the game saved).
-pub fn not_replaying(replay: Option<Res<Replay>>) -> bool {
-    replay.is_none()
-}
-
 fn replay_save(
     mut asks: MessageReader<ReplaySave>,
     mut watch: MessageWriter<WatchReplay>,
-    mut notice: ResMut<crate::ui::screens::menu::MenuNotice>,
+    mut notice: ResMut<crate::game::flow::MenuNotice>,
 ) {
     for ReplaySave(path) in asks.read() {
         match crate::game::saves::read_save(path) {

@@ -16,9 +16,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     PlaySystems,
+    game::flow::MenuNotice,
     game::hotseat::{Players, Turn},
     game::session::{RoundSummary, Session},
-    ui::screens::{Screen, menu::MenuNotice},
+    ui::screens::Screen,
 };
 
 /// How many log lines a save keeps (the newest).

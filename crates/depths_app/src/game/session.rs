@@ -9,12 +9,9 @@ use depths_rules::{
 };
 
 use crate::game::words::{describe_event, rule_error_text};
-use crate::{
-    PlaySystems, Stage,
-    board::view::Cell,
-    game::hotseat::{Players, Turn},
-    ui::screens::Screen,
-};
+use depths_table::seats::{Players, Turn};
+
+use crate::{PlaySystems, Stage, board::view::Cell, ui::screens::Screen};
 
 /// The cards and tiles, loaded from `assets/content/` on the loading screen.
 #[derive(Resource, Clone, Debug)]
@@ -150,6 +147,11 @@ pub struct UndoPoint {
     pub tile: String,
 }
 
+/// A run condition: moves may be made (no game, or not a replay's read-only one).
+pub fn not_read_only(session: Option<Res<Session>>) -> bool {
+    session.is_none_or(|s| !s.read_only)
+}
+
 impl Session {
     pub fn new(game: Game) -> Session {
         let seed = game.adventure().map_or(0, |a| a.options.seed);
@@ -204,7 +206,7 @@ impl Session {
                 if let Some(h) = &mut self.history {
                     h.push(action);
                 }
-                crate::game::hotseat::after_events(&self.game, &self.players, &mut self.turn, &events);
+                depths_table::seats::after_events(&self.game, &self.players, &mut self.turn, &events);
                 for e in &events {
                     if let Event::CardDrawn { name } = e {
                         if self.drawn_cards.len() >= 4 {

@@ -14,7 +14,7 @@ use bevy::{prelude::*, window::RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde::{Deserialize, Serialize};
 
-use crate::ui::screens::{Screen, menu::MenuNotice};
+use crate::{game::flow::MenuNotice, ui::screens::Screen};
 
 /// The UI scales offered.
 pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
@@ -33,7 +33,7 @@ pub struct Settings {
     /// New hot-seat games hide the table when it changes hands.
     pub curtain: bool,
     /// How long a Companion waits before each move.
-    pub companion_speed: crate::game::companions::Speed,
+    pub companion_speed: Speed,
     /// Hints from the search bot (it plays each Combat choice out in many
     /// reshuffled worlds) rather than the careful bot's rules of thumb.
     pub strong_hints: bool,
@@ -61,7 +61,7 @@ impl Default for Settings {
         Settings {
             ui_scale: 1.0,
             curtain: false,
-            companion_speed: crate::game::companions::Speed::default(),
+            companion_speed: Speed::default(),
             strong_hints: false,
             master_volume: 0.8,
             music_volume: 0.6,
@@ -309,7 +309,7 @@ fn settings_ui(
             ui.separator();
             ui.label(egui::RichText::new("Companions play").strong());
             ui.horizontal(|ui| {
-                for speed in crate::game::companions::Speed::ALL {
+                for speed in Speed::ALL {
                     if ui
                         .selectable_label(settings.companion_speed == speed, speed.name())
                         .on_hover_text(speed.hint())
@@ -366,7 +366,7 @@ fn settings_ui(
 fn sound_controls(ui: &mut egui::Ui, settings: &mut Settings) -> bool {
     ui.label(egui::RichText::new("Sound").strong());
     let mut save = false;
-    ui.add_enabled_ui(crate::ui::sound::AVAILABLE, |ui| {
+    ui.add_enabled_ui(AVAILABLE, |ui| {
         save |= ui.checkbox(&mut settings.muted, "Mute").changed();
         for (label, value) in [("Volume", &mut settings.master_volume), ("Music", &mut settings.music_volume)] {
             let slider =
@@ -376,11 +376,60 @@ fn sound_controls(ui: &mut egui::Ui, settings: &mut Settings) -> bool {
             save |= response.drag_stopped() || (response.changed() && !response.dragged());
         }
     });
-    if !crate::ui::sound::AVAILABLE {
-        ui.label(egui::RichText::new(crate::ui::sound::NO_SOUND).size(11.0).color(crate::ui::ui_style::MUTED));
+    if !AVAILABLE {
+        ui.label(egui::RichText::new(NO_SOUND).size(11.0).color(crate::ui::ui_style::MUTED));
     }
     save
 }
+
+/// How long a Companion waits before each move, so the players can follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Speed {
+    Slow,
+    #[default]
+    Normal,
+    Fast,
+    Instant,
+}
+
+impl Speed {
+    pub const ALL: [Speed; 4] = [Speed::Slow, Speed::Normal, Speed::Fast, Speed::Instant];
+
+    /// The pause before each move, in seconds.
+    pub fn delay(self) -> f32 {
+        match self {
+            Speed::Slow => 1.5,
+            Speed::Normal => 0.8,
+            Speed::Fast => 0.3,
+            Speed::Instant => 0.0,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::Slow => "Slow",
+            Speed::Normal => "Normal",
+            Speed::Fast => "Fast",
+            Speed::Instant => "Instant",
+        }
+    }
+
+    pub fn hint(self) -> &'static str {
+        match self {
+            Speed::Slow => "1.5 seconds between a Companion's moves",
+            Speed::Normal => "0.8 seconds between a Companion's moves",
+            Speed::Fast => "0.3 seconds between a Companion's moves",
+            Speed::Instant => "Companions move at once",
+        }
+    }
+}
+
+/// This build plays sound.
+pub const AVAILABLE: bool = cfg!(any(feature = "sound", not(target_os = "linux")));
+
+/// What the Settings window says in a build without sound.
+pub const NO_SOUND: &str = "This build has no sound: build with --features sound (needs libasound2-dev).";
 
 #[cfg(test)]
 mod tests {
@@ -430,9 +479,9 @@ mod tests {
         assert_eq!((again.ui_scale, again.curtain, again.open), (1.3, true, false));
         assert_eq!(again.file, file);
         let mut s = again;
-        s.companion_speed = crate::game::companions::Speed::Fast;
+        s.companion_speed = Speed::Fast;
         s.write().unwrap();
-        assert_eq!(Settings::read(file.clone()).companion_speed, crate::game::companions::Speed::Fast);
+        assert_eq!(Settings::read(file.clone()).companion_speed, Speed::Fast);
 
         // A missing field keeps its default; an unknown one is ignored.
         std::fs::write(&file, r#"{ "curtain": true, "volume": 3 }"#).unwrap();

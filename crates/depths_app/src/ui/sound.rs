@@ -12,12 +12,6 @@
 use bevy::prelude::*;
 use depths_rules::{Ecology, Event, Game, Phase};
 
-/// This build plays sound.
-pub const AVAILABLE: bool = cfg!(any(feature = "sound", not(target_os = "linux")));
-
-/// What the Settings window says in a build without sound.
-pub const NO_SOUND: &str = "This build has no sound: build with --features sound (needs libasound2-dev).";
-
 /// The effects, one file each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Effect {

@@ -7,7 +7,18 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use egui::{Color32, Pos2, Shape, Stroke, pos2, vec2};
 
-use crate::ui::screens::loading::UiAssets;
+use bevy_asset_loader::prelude::*;
+
+/// Assets every screen can use once loading is done.
+#[derive(AssetCollection, Resource)]
+pub struct UiAssets {
+    /// EB Garamond (SIL OFL 1.1), the title face of the menus.
+    #[asset(path = "fonts/EBGaramond12-Regular.otf")]
+    pub title_font: Handle<Font>,
+    /// Ubuntu Light (Ubuntu Font Licence), the cards' text: the panels' face.
+    #[asset(path = "fonts/Ubuntu-Light.ttf")]
+    pub body_font: Handle<Font>,
+}
 
 /// Parchment-gold for titles.
 pub const GOLD: Color32 = Color32::from_rgb(0xE8, 0xC8, 0x7A);

@@ -18,16 +18,7 @@ use crate::{
     ui::screens::Screen,
 };
 
-/// Assets every screen can use once loading is done.
-#[derive(AssetCollection, Resource)]
-pub struct UiAssets {
-    /// EB Garamond (SIL OFL 1.1), the title face of the menus.
-    #[asset(path = "fonts/EBGaramond12-Regular.otf")]
-    pub title_font: Handle<Font>,
-    /// Ubuntu Light (Ubuntu Font Licence), the cards' text: the panels' face.
-    #[asset(path = "fonts/Ubuntu-Light.ttf")]
-    pub body_font: Handle<Font>,
-}
+pub use crate::ui::ui_style::UiAssets;
 
 /// The font files (for the progress shown while loading).
 const FONT_PATHS: [&str; 2] = ["fonts/EBGaramond12-Regular.otf", "fonts/Ubuntu-Light.ttf"];

@@ -16,15 +16,11 @@ use depths_rules::{Game, GameOptions};
 use depths_table::seats::Players;
 
 use crate::{
-    game::online::{Online, stay_awake},
+    game::online::{LobbyOpen, Online, stay_awake},
     game::session::{GameContent, Session},
     ui::screens::{Screen, menu::MenuAction},
     ui::ui_style,
 };
-
-/// The lobby is open (a table hosted or joined, not yet playing).
-#[derive(Resource, Debug, Default)]
-pub struct LobbyOpen;
 
 /// What the lobby's fields hold.
 #[derive(Resource, Debug, Clone)]

@@ -13,26 +13,7 @@ use crate::{
     ui::ui_style,
 };
 
-/// A choice made on a menu or the in-game bar. The UI only writes these; the
-/// rules step applies them, so tests can drive the game without egui.
-#[derive(Message, Debug, Clone, PartialEq, Eq)]
-pub enum MenuAction {
-    NewGame,
-    /// The Ruins with a guide through the first turns (`crate::game::guide`).
-    GuidedGame,
-    Continue,
-    Load,
-    /// Host or join a game over the network (`lobby.rs`).
-    PlayOnline,
-    Rules,
-    Quit,
-    /// Leave the board for the main menu.
-    BackToMenu,
-}
-
-/// A line shown under the menu buttons, e.g. a save that does not load.
-#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
-pub struct MenuNotice(pub Option<String>);
+pub use crate::game::flow::{MenuAction, MenuNotice};
 
 /// Whether the save folder holds a game (read when the menu comes up, not
 /// on every frame it draws): Continue and Load need one.
