@@ -25,9 +25,9 @@ if [ "${1:-}" = --inside ]; then
   sleep 14
   w=$(xdotool search --name "Forgotten Depths" | head -1)
   xdotool windowfocus "$w"; sleep 0.5
-  click 489 354; sleep 2                                  # 2 players
+  click 452 300; sleep 2                                  # 2 players
   shot 1-setup
-  click 476 704; sleep 5                                  # Start
+  click 440 732; sleep 5                                  # Start
   xdotool windowfocus "$w"; xdotool key d; sleep 2        # Player 1 draws
   drag 828 400; sleep 2.5                                 # … and drops it east of the Entry
   shot 2-p1-placed
@@ -36,7 +36,7 @@ if [ "${1:-}" = --inside ]; then
   drag 625 603; sleep 2.5                                 # … and drops it south
   shot 3-p2-placed
   click 45 15; sleep 2.5                                  # Menu
-  click 640 419; sleep 3                                  # Continue
+  click 640 393; sleep 3                                  # Continue
   shot 4-continued
   click 1050 15; sleep 2                                  # Pass to Player 1
   shot 5-curtain

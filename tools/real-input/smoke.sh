@@ -21,12 +21,12 @@ if [ "${1:-}" = --inside ]; then
   w=$(xdotool search --name "Forgotten Depths" | head -1)
   xdotool windowfocus "$w"; sleep 0.5
   shot 1-setup
-  xdotool mousemove 476 683 click 1; sleep 4            # Start
+  xdotool mousemove 440 742; sleep 0.3; xdotool click 1; sleep 4  # Start
   xdotool windowfocus "$w"; sleep 0.5
   xdotool key d; sleep 3                                # draw a tile
   shot 2-drawn
   xdotool mousemove 1010 170 mousedown 1; sleep 0.3     # pick it up from the tray
-  for x in 950 900 850 800 760 740; do xdotool mousemove "$x" 400; sleep 0.15; done
+  for x in 950 920 890 870 850 840; do xdotool mousemove "$x" 375; sleep 0.15; done
   shot 3-dragging
   xdotool mouseup 1; sleep 2                            # drop it east of the Entry
   shot 4-dropped

@@ -142,14 +142,16 @@ fn setup_ui(
     content: Option<Res<crate::game::session::GameContent>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    // At 150 % UI scale the form is taller than a 1280×800 window: it scrolls.
-    let room = ctx.content_rect().height() - 56.0;
+    // The form scrolls when it is taller than the window (two or three
+    // players, 150 % UI scale); Start and Back stay in sight below it.
+    let room = ctx.content_rect().height() - 150.0;
     egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui_style::panel_frame().show(ui, |ui| {
           // The width is the frame's; the scroll bar takes its share inside.
           ui.set_width(640.0);
-          egui::ScrollArea::vertical().max_height(room).min_scrolled_height(room).show(ui, |ui| {
+          egui::ScrollArea::vertical().auto_shrink([false, true]).max_height(room).min_scrolled_height(room).show(ui, |ui| {
             ui.set_width(ui.available_width() - 24.0);
+            ui.set_max_width(ui.available_width() - 24.0);
             ui.label(ui_style::title("New Game", 34.0));
             ui.add_space(8.0);
             ui.label(ui_style::title("Heroes", 22.0));
@@ -254,6 +256,7 @@ fn setup_ui(
                 ui.label("Seed (blank = random):");
                 ui.text_edit_singleline(&mut form.seed);
             });
+          });
             ui.add_space(12.0);
             let options = form.options();
             ui.horizontal(|ui| {
@@ -274,7 +277,6 @@ fn setup_ui(
             if let Some(e) = &notice.0 {
                 ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
             }
-          });
         });
     });
     Ok(())
