@@ -17,10 +17,13 @@ fn xp_of(game: &Game, card: &XpRef) -> u16 {
 
 /// A decision window at the foot of the board (its buttons are numbered).
 fn decision_window(title: String, id: &'static str, max_width: f32) -> egui::Window<'static> {
+    // Wide enough for its whole title (egui cuts a title to the window's width).
+    let title_width = (title.chars().count() as f32 * 8.6 + 60.0).min(640.0);
     egui::Window::new(title)
         .id(egui::Id::new(id))
         .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -FOOT])
-        .max_width(max_width)
+        .min_width(title_width.min(max_width.max(title_width)))
+        .max_width(max_width.max(title_width))
         .collapsible(true)
         .resizable(false)
 }
