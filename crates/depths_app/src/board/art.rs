@@ -1063,9 +1063,9 @@ mod tests {
     #[test]
     fn open_edges_leave_a_gap_and_walls_do_not() {
         let mut wall = Vec::new();
-        wall_pieces(&mut wall, Side::North, Edge::Wall, 100.0);
+        wall_pieces(&mut wall, Side::N, Edge::Wall, 100.0);
         let mut open = Vec::new();
-        wall_pieces(&mut open, Side::North, Edge::Open, 100.0);
+        wall_pieces(&mut open, Side::N, Edge::Open, 100.0);
         let bands = |p: &[Piece]| p.iter().filter(|p| p.color == hex(WALL)).count();
         assert_eq!(bands(&wall), 1);
         assert_eq!(bands(&open), 2);

@@ -18,7 +18,7 @@ impl Cell {
     }
 
     /// The neighbouring cell across `side`.
-    pub const fn step(self, side: Side) -> Self {
+    pub fn step(self, side: Side) -> Self {
         let (dx, dy) = side.offset();
         Self::new(self.x + dx, self.y + dy)
     }
@@ -36,50 +36,8 @@ impl From<Cell> for (i32, i32) {
     }
 }
 
-/// One of a square tile's four sides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    North,
-    East,
-    South,
-    West,
-}
-
-impl Side {
-    pub const ALL: [Side; 4] = [Side::North, Side::East, Side::South, Side::West];
-
-    /// Unit step on the grid (north is +y).
-    pub const fn offset(self) -> (i32, i32) {
-        match self {
-            Side::North => (0, 1),
-            Side::East => (1, 0),
-            Side::South => (0, -1),
-            Side::West => (-1, 0),
-        }
-    }
-
-    pub const fn opposite(self) -> Side {
-        match self {
-            Side::North => Side::South,
-            Side::East => Side::West,
-            Side::South => Side::North,
-            Side::West => Side::East,
-        }
-    }
-
-    pub const fn index(self) -> usize {
-        match self {
-            Side::North => 0,
-            Side::East => 1,
-            Side::South => 2,
-            Side::West => 3,
-        }
-    }
-
-    fn from_rules(side: rules_map::Side) -> Side {
-        Side::ALL[side.index()]
-    }
-}
+/// One of a square tile's four sides: the rules' own sides (`y` grows northward).
+pub use depths_rules::map::Side;
 
 /// What a tile edge is made of: the rules' own edges.
 pub use depths_rules::map::Edge;
@@ -181,7 +139,7 @@ impl Tile {
                 .areas
                 .iter()
                 .map(|a| Area {
-                    exits: a.exits.iter().map(Side::from_rules).collect(),
+                    exits: a.exits.iter().collect(),
                     elements: a.elements.iter().map(|e| (Element::from_rules(*e), Token::None)).collect(),
                     secret_passage: a.secret_passage,
                     warp_portal: a.warp_portal,
@@ -189,7 +147,7 @@ impl Tile {
                     accessible: false,
                 })
                 .collect(),
-            nodes: turned.nodes.iter().map(Side::from_rules).collect(),
+            nodes: turned.nodes.iter().collect(),
             water_corners: turned.water_corners.iter().map(|c| c.index()).collect(),
             boat: turned.boat,
             sword: turned.sword,

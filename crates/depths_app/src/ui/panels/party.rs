@@ -263,10 +263,10 @@ fn paint_tile(p: &egui::Painter, r: egui::Rect, tile: &crate::board::view::Tile)
     let t = 9.0;
     for side in Side::ALL {
         let (a, b) = match side {
-            Side::North => (r.left_top(), r.right_top()),
-            Side::East => (r.right_top(), r.right_bottom()),
-            Side::South => (r.right_bottom(), r.left_bottom()),
-            Side::West => (r.left_bottom(), r.left_top()),
+            Side::N => (r.left_top(), r.right_top()),
+            Side::E => (r.right_top(), r.right_bottom()),
+            Side::S => (r.right_bottom(), r.left_bottom()),
+            Side::W => (r.left_bottom(), r.left_top()),
         };
         let inward = (r.center() - a.lerp(b, 0.5)).normalized() * (t / 2.0);
         let (a, b) = (a + inward, b + inward);
