@@ -42,7 +42,7 @@ fn crate_paths(code: &str) -> Vec<Vec<String>> {
     while let Some(at) = rest.find("crate::") {
         rest = &rest[at + "crate::".len()..];
         let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '{')).unwrap_or(rest.len());
-        if rest[..end].ends_with('{') || rest[..end].contains('{') {
+        if rest[..end].contains('{') {
             // A group: take it whole, braces balanced.
             let open = rest.find('{').expect("a brace");
             let mut depth = 0;

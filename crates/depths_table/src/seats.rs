@@ -248,18 +248,22 @@ pub fn after_events(game: &Game, players: &Players, turn: &mut Turn, events: &[E
     }
 }
 
+/// Whether two players' names are the same player's (case and spaces aside).
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
+}
+
 /// A saved table sat down again at new seats (an online game resumed: the
 /// players join in any order). `seats` names the new seats; every player of
 /// the save must have one, by name (case and spaces aside). Returns the
 /// players and the turn with every player index moved to its new seat, and
 /// no Companion seats; or the names of the players still missing.
 pub fn reseat(players: &Players, turn: &Turn, seats: &[String]) -> Result<(Players, Turn), Vec<String>> {
-    let key = |n: &str| n.trim().to_lowercase();
     let mut map = Vec::new();
     let mut missing = Vec::new();
     for p in 0..players.count() {
         let name = players.name(p);
-        match seats.iter().position(|s| key(s) == key(name)) {
+        match seats.iter().position(|s| same_name(s, name)) {
             Some(seat) => map.push(seat),
             None => {
                 missing.push(name.to_owned());

@@ -58,6 +58,8 @@ pub struct SaveSummary {
     pub loads: bool,
     /// It kept its moves since the start: it can be watched again.
     pub replayable: bool,
+    /// The players at its table (1 for a save that does not load).
+    pub players: usize,
 }
 
 /// Where saves are written; the platform's data folder unless a test says otherwise.
@@ -270,8 +272,8 @@ fn summarize(path: &Path) -> SaveSummary {
                 (false, None) => phase.name().to_owned(),
             };
             let replayable = table.as_ref().is_some_and(|t| t.history.is_some());
-            let players = table.map_or(1, |t| t.players.count());
-            let players = if players == 1 { "1 player".to_owned() } else { format!("{players} players") };
+            let count = table.map_or(1, |t| t.players.count());
+            let players = if count == 1 { "1 player".to_owned() } else { format!("{count} players") };
             let seed = game.adventure().map_or(String::new(), |a| format!(" · seed {}", a.options.seed));
             SaveSummary {
                 path: path.to_owned(),
@@ -279,6 +281,7 @@ fn summarize(path: &Path) -> SaveSummary {
                 about: format!("{place} · {} · {players}{seed}", heroes.join(", ")),
                 loads: true,
                 replayable,
+                players: count,
             }
         }
         Err(e) => SaveSummary {
@@ -287,6 +290,7 @@ fn summarize(path: &Path) -> SaveSummary {
             about: format!("does not load: {e}"),
             loads: false,
             replayable: false,
+            players: 1,
         },
     }
 }

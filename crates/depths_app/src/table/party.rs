@@ -155,7 +155,8 @@ fn layer() -> RenderLayers {
 struct Shown {
     edge: Option<Rect>,
     screen: Vec2,
-    tracks: Vec<(u8, u8)>,
+    /// Each Hero's Maximum Health: a new one lays the tracks again.
+    maxima: Vec<u8>,
     geometry: Vec<(Vec2, f32, Vec2)>,
 }
 
@@ -188,9 +189,9 @@ fn sync_edge(
     };
     let layout = edge_layout(game, rect);
     let body = ui_assets.as_ref().map(|a| &a.body_font);
-    let tracks: Vec<(u8, u8)> = game.heroes.iter().map(|h| (h.max_health(), h.health)).collect();
+    let maxima: Vec<u8> = game.heroes.iter().map(|h| h.max_health()).collect();
     let same_frame = shown.edge == Some(rect) && shown.screen == screen && shown.geometry == layout.tracks;
-    let same_tracks = shown.tracks.len() == tracks.len() && shown.tracks.iter().zip(&tracks).all(|(a, b)| a.0 == b.0);
+    let same_tracks = shown.maxima == maxima;
     if !(same_frame && same_tracks) {
         // The felt and the tracks, anew (a new game, a level's new Maximum, a resize).
         for e in &felt {
@@ -200,7 +201,7 @@ fn sync_edge(
         if let Some(adv) = game.adventure() {
             for i in 0..adv.keys {
                 let at = layout.keys.0 + Vec2::X * layout.keys.1 * f32::from(i);
-                spawn_key(&mut commands, i, still(at), screen, icons.as_deref());
+                spawn_key(&mut commands, i, still(at), screen, icons.as_deref(), keys_text(adv.keys));
             }
             for (i, c) in adv.xp_pool.iter().enumerate() {
                 let at = layout.xp.0 + Vec2::X * layout.xp.1 * i as f32;
@@ -209,7 +210,7 @@ fn sync_edge(
         }
         shown.edge = Some(rect);
         shown.screen = screen;
-        shown.tracks = tracks.clone();
+        shown.maxima = maxima;
         shown.geometry = layout.tracks.clone();
         return; // every piece is in its place
     }
@@ -223,7 +224,6 @@ fn sync_edge(
             hover.0 = health_text(game, h);
         }
     }
-    shown.tracks = tracks;
     let Some(adv) = game.adventure() else { return };
     let middle = rect.center() - Vec2::Y * 200.0;
     // Keys: new ones fly in from the table, spent ones fly off to it.
@@ -246,6 +246,7 @@ fn sync_edge(
                 Slide { from: middle, to, start: now, leaving: false },
                 screen,
                 icons.as_deref(),
+                keys_text(adv.keys),
             );
         }
     }
@@ -402,7 +403,7 @@ impl TrackSpace {
 #[derive(Component)]
 struct HealthLabel(u8);
 
-fn spawn_key(commands: &mut Commands, i: u8, slide: Slide, screen: Vec2, icons: Option<&Icons>) {
+fn spawn_key(commands: &mut Commands, i: u8, slide: Slide, screen: Vec2, icons: Option<&Icons>, hover: String) {
     let sprite = match icons.and_then(|ic| ic.image("ui", "key")) {
         Some(image) => Sprite { image, color: GOLD, custom_size: Some(Vec2::splat(18.0)), ..default() },
         None => Sprite::from_color(GOLD, Vec2::new(8.0, 16.0)),
@@ -415,7 +416,7 @@ fn spawn_key(commands: &mut Commands, i: u8, slide: Slide, screen: Vec2, icons: 
         piece_at(slide.from, screen, 31.0),
         layer(),
         Pickable::default(),
-        EdgeHover(String::new()),
+        EdgeHover(hover),
         DespawnOnExit(Screen::Playing),
     ));
 }
@@ -489,7 +490,8 @@ fn slide(
             commands.entity(e).despawn();
             continue;
         }
-        if let (Some(mut hover), Some(adv)) = (hover, adv) {
+        // The texts change only with the game, not every frame.
+        if let (true, Some(mut hover), Some(adv)) = (session.is_changed(), hover, adv) {
             let text = if key.is_some() {
                 keys_text(adv.keys)
             } else if xp.is_some() {

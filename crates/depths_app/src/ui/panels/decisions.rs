@@ -22,7 +22,7 @@ fn decision_window(title: String, id: &'static str, max_width: f32) -> egui::Win
     egui::Window::new(title)
         .id(egui::Id::new(id))
         .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -FOOT])
-        .min_width(title_width.min(max_width.max(title_width)))
+        .min_width(title_width)
         .max_width(max_width.max(title_width))
         .collapsible(true)
         .resizable(false)

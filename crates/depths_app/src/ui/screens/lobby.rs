@@ -13,7 +13,7 @@ use depths_net::{
     transport::lan_address,
 };
 use depths_rules::{Game, GameOptions};
-use depths_table::seats::Players;
+use depths_table::seats::{Players, same_name};
 
 use crate::{
     game::online::{LobbyOpen, Online, stay_awake},
@@ -177,7 +177,7 @@ fn lobby_ui(
                 if form.saves.is_none() {
                     // Read once, not every frame: a save folder can be large.
                     let saves = crate::game::saves::summarize_saves(&save_dir.0);
-                    form.saves = Some(saves.into_iter().filter(|s| s.loads && !s.about.contains("1 player")).collect());
+                    form.saves = Some(saves.into_iter().filter(|s| s.loads && s.players >= 2).collect());
                 }
                 resume_picker(ui, &mut form);
                 match &form.resume {
@@ -269,7 +269,7 @@ fn dial_line(ui: &mut egui::Ui, hosted: &HostTable) {
 
 /// "Resume a saved game": the saves of two or more players, or a new game.
 fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
-    let saves = form.saves.clone().unwrap_or_default();
+    let saves = form.saves.as_deref().unwrap_or_default();
     if saves.is_empty() {
         return;
     }
@@ -285,7 +285,7 @@ fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
             if ui.selectable_label(chosen.is_none(), "a new game").clicked() {
                 pick = Some(None);
             }
-            for s in &saves {
+            for s in saves {
                 let label = format!("resume {} · {}", s.date, s.about);
                 if ui.selectable_label(chosen.as_ref() == Some(&s.path), label).clicked() {
                     pick = Some(Some(s.path.clone()));
@@ -320,16 +320,13 @@ fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool 
             .map(|h| resume.game.heroes[usize::from(h)].name())
             .collect();
         let name = saved.name(p);
-        let here = seats.iter().any(|s| s.trim().eq_ignore_ascii_case(name.trim()));
+        let here = seats.iter().any(|s| same_name(s, name));
         let mark = if here { "at the table" } else { "not here yet" };
         ui.label(format!("{name} ({}) — {mark}", heroes.join(", ")));
     }
     let outcome = depths_table::seats::reseat(saved, &resume.table.turn, seats);
-    let strangers: Vec<&str> = seats
-        .iter()
-        .filter(|s| !(0..saved.count()).any(|p| saved.name(p).trim().eq_ignore_ascii_case(s.trim())))
-        .map(String::as_str)
-        .collect();
+    let strangers: Vec<&str> =
+        seats.iter().filter(|s| !(0..saved.count()).any(|p| same_name(saved.name(p), s))).map(String::as_str).collect();
     let why = match (&outcome, strangers.is_empty()) {
         (Err(missing), _) => format!("Waiting for {}", missing.join(" and ")),
         (Ok(_), false) => format!("{} did not play this game", strangers.join(" and ")),

@@ -151,7 +151,6 @@ fn setup_ui(
           ui.set_width(640.0);
           egui::ScrollArea::vertical().auto_shrink([false, true]).max_height(room).min_scrolled_height(room).show(ui, |ui| {
             ui.set_width(ui.available_width() - 24.0);
-            ui.set_max_width(ui.available_width() - 24.0);
             ui.label(ui_style::title("New Game", 34.0));
             ui.add_space(8.0);
             ui.label(ui_style::title("Heroes", 22.0));
