@@ -197,7 +197,9 @@ struct Footprint {
 /// Everything derived from the placed tiles; rebuilt after loading.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Graph {
-    index: HashMap<Cell, u32>,
+    /// Looked up on every step of every placement and match: a fast hasher
+    /// with a fixed seed (the same on every machine; nothing is saved from it).
+    index: HashMap<Cell, u32, foldhash::fast::FixedState>,
     footprints: Vec<Footprint>,
     /// First node of each tile.
     base: Vec<u32>,

@@ -41,8 +41,9 @@ impl RunePattern {
         if self.id.trim().is_empty() || self.cells.is_empty() {
             return Err(RuneError::BadPattern(self.id.clone()));
         }
-        let offsets: BTreeSet<_> = self.cells.iter().map(|c| c.offset).collect();
-        if offsets.len() != self.cells.len() {
+        // Checked on every search for matches: compare pairs, no allocation.
+        let repeated = self.cells.iter().enumerate().any(|(i, a)| self.cells[..i].iter().any(|b| b.offset == a.offset));
+        if repeated {
             return Err(RuneError::BadPattern(self.id.clone()));
         }
         Ok(())
@@ -154,12 +155,11 @@ pub fn discovered_legendary_locations(map: &Map, patterns: &[RunePattern], used:
         if used.patterns.contains(&pattern.id) || pattern.validate().is_err() {
             continue;
         }
+        let mut shape: Vec<((i32, i32), Sides)> = Vec::with_capacity(pattern.cells.len());
         for symmetry in Symmetry::all() {
-            let shape: Vec<((i32, i32), Sides)> = pattern
-                .cells
-                .iter()
-                .map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes)))
-                .collect();
+            shape.clear();
+            shape
+                .extend(pattern.cells.iter().map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes))));
             let (first, _) = shape[0];
             for anchor in map.tiles() {
                 let shift = (anchor.cell.0 - first.0, anchor.cell.1 - first.1);
@@ -191,25 +191,25 @@ fn try_match(
     shift: (i32, i32),
     used: &UsedRunes,
 ) -> Option<RuneMatch> {
-    let mut cells = Vec::with_capacity(shape.len());
-    let mut nodes = Vec::new();
-    let mut tiles: Vec<&PlacedTile> = Vec::with_capacity(shape.len());
-    for &((x, y), want) in shape {
+    // Most anchors fail on their first cells: look before allocating
+    // (this runs for every anchor, symmetry and pattern on each check).
+    let fits = shape.iter().all(|&((x, y), want)| {
         let cell = (x + shift.0, y + shift.1);
-        let placed = map.tile_at(cell)?;
-        if !placed.tile.nodes.rotated(placed.rotation).contains_all(want) {
-            return None;
-        }
-        for side in want.iter() {
-            let node = NodeRef { cell, side };
-            if used.nodes.contains(&node) {
-                return None;
-            }
-            nodes.push(node);
-        }
-        cells.push(cell);
-        tiles.push(placed);
+        map.tile_at(cell).is_some_and(|placed| {
+            placed.tile.nodes.rotated(placed.rotation).contains_all(want)
+                && want.iter().all(|side| !used.nodes.contains(&NodeRef { cell, side }))
+        })
+    });
+    if !fits {
+        return None;
     }
+    let cells: Vec<Cell> = shape.iter().map(|&((x, y), _)| (x + shift.0, y + shift.1)).collect();
+    let tiles: Vec<&PlacedTile> = cells.iter().map(|&c| map.tile_at(c).expect("fits")).collect();
+    let mut nodes: Vec<NodeRef> = shape
+        .iter()
+        .zip(&cells)
+        .flat_map(|(&(_, want), &cell)| want.iter().map(move |side| NodeRef { cell, side }))
+        .collect();
     if pattern.boat_first_sword_last && !(tiles[0].tile.boat && tiles[tiles.len() - 1].tile.sword) {
         return None;
     }
