@@ -45,6 +45,7 @@ fn a_whole_game_goes_through_the_books_phases() {
                 Phase::Combat { step } => format!("Combat {step:?}"),
                 p => p.name().to_string(),
             });
+            assert_eq!(g.in_combat(), matches!(phase, Phase::Combat { .. }), "in_combat agrees with {phase:?}");
             let legal = g.legal_actions();
             for a in &legal {
                 assert_eq!(phase.admits(a), Ok(()), "{a:?} is legal in {phase:?}");

@@ -74,6 +74,12 @@ impl Game {
         matches!(self.stage, Stage::Won | Stage::Lost(_))
     }
 
+    /// Whether the phase is one of Combat's steps: what a playout to the end
+    /// of a fight asks after every move (cheaper than building the phase).
+    pub fn in_combat(&self) -> bool {
+        self.stage == Stage::Combat && self.combat().is_some()
+    }
+
     /// Whether `action` is legal now: first whether the book allows it in
     /// this [`Phase`] at all, then the action's own conditions, checked by the
     /// file of the rule it belongs to.

@@ -33,7 +33,7 @@
 
 use std::time::{Duration, Instant};
 
-use depths_rules::{Action, Event, Game, LossReason, Phase, Stage};
+use depths_rules::{Action, Event, Game, LossReason, Phase};
 
 use crate::bot::{Bot, HeuristicBot};
 use crate::sim::{ACTION_LIMIT, wilson};
@@ -239,7 +239,7 @@ impl Forecaster {
         let ecology = g.adventure().map(|a| a.ecology.ecology);
         let mut next = first;
         while !g.is_over() && p.actions < ACTION_LIMIT as u64 {
-            let in_combat = g.stage == Stage::Combat;
+            let in_combat = g.in_combat();
             let action = next.take().unwrap_or_else(|| bot.choose(&g));
             let Ok(events) = g.apply(action) else {
                 // A first action that is not legal here: nothing to forecast.
@@ -248,7 +248,7 @@ impl Forecaster {
             p.actions += 1;
             match self.kind {
                 Kind::Fight { .. } => {
-                    if in_combat || g.stage == Stage::Combat {
+                    if in_combat || g.in_combat() {
                         p.fought = true;
                         for e in &events {
                             if let Event::HeroDamaged { hero, amount } = e {
@@ -256,7 +256,7 @@ impl Forecaster {
                             }
                         }
                     }
-                    if p.fought && g.stage != Stage::Combat {
+                    if p.fought && !g.in_combat() {
                         break;
                     }
                     if !p.fought && free_to_explore(&g) {

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use depths_rules::{Action, Content, Ecology, Game, GameOptions, Phase, Stage, Variants};
+use depths_rules::{Action, Content, Ecology, Game, GameOptions, Phase, Variants};
 use depths_sim::forecast::{Forecaster, Kind};
 use depths_sim::{Bot, BotKind, HeuristicBot, SearchConfig, bench, sim};
 
@@ -264,7 +264,7 @@ fn situation(mut g: Game, at: At, tiles: u32) -> Result<(Game, Kind, String), St
             }
             At::Combat if matches!(a, Action::Encounter { .. }) => {
                 let mut next = g.clone();
-                if next.apply(a.clone()).is_ok() && next.stage == Stage::Combat {
+                if next.apply(a.clone()).is_ok() && next.in_combat() {
                     let foes: Vec<String> = next
                         .combat()
                         .map(|c| c.foes.iter().map(|f| f.name().to_string()).collect())

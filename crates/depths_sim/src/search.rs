@@ -29,7 +29,7 @@
 
 use std::time::{Duration, Instant};
 
-use depths_rules::{Action, Game, Phase, Stage};
+use depths_rules::{Action, Game, Phase};
 
 use crate::bot::{Bot, HeuristicBot};
 use crate::forecast::playout_seed;
@@ -118,7 +118,7 @@ impl SearchBot {
         }
         let mut bot = HeuristicBot;
         let mut actions = 0;
-        while g.stage == Stage::Combat && actions < PLAYOUT_LIMIT {
+        while g.in_combat() && actions < PLAYOUT_LIMIT {
             let a = bot.choose(&g);
             if g.apply(a).is_err() {
                 break;
@@ -144,7 +144,7 @@ impl SearchBot {
 impl Bot for SearchBot {
     fn choose(&mut self, g: &Game) -> Action {
         let careful = HeuristicBot.choose(g);
-        if g.stage != Stage::Combat {
+        if !g.in_combat() {
             return careful;
         }
         let legal = g.legal_actions();
