@@ -79,8 +79,7 @@ fn tile_cells(app: &mut App) -> Vec<Cell> {
 }
 
 fn rules_cells(app: &App) -> Vec<Cell> {
-    let mut cells: Vec<Cell> =
-        game(app).adventure().unwrap().ecology.map.tiles().iter().map(|t| t.cell.into()).collect();
+    let mut cells: Vec<Cell> = game(app).adventure().unwrap().ecology.map.tiles().iter().map(|t| t.cell).collect();
     cells.sort();
     cells
 }
@@ -99,7 +98,7 @@ fn a_new_game_lays_the_rules_map_on_the_board() {
     assert!(tile_cells(&mut app).is_empty(), "no tiles on the menu");
     start(&mut app, 1);
     assert_eq!(tile_cells(&mut app), rules_cells(&app));
-    assert_eq!(tile_cells(&mut app), vec![Cell::new(0, 0)]);
+    assert_eq!(tile_cells(&mut app), vec![(0, 0)]);
     let positions: Vec<Vec3> = app
         .world_mut()
         .query::<(&BoardTile, &Transform)>()
@@ -135,12 +134,12 @@ fn dropping_the_drawn_tile_on_a_legal_cell_places_it() {
     let hints = app.world_mut().query::<&PlacementHint>().iter(app.world()).count();
     assert!(hints > 0, "legal cells are highlighted");
     let target = legal[0];
-    app.world_mut().write_message(TileDrop { cell: target.cell.into(), rotation: target.rotation });
+    app.world_mut().write_message(TileDrop { cell: target.cell, rotation: target.rotation });
     frames(&mut app, 2);
     assert_eq!(app.world().resource::<DropRefused>().0, None);
     let placed = game(&app).adventure().unwrap().ecology.map.tile_at(target.cell).cloned();
     assert_eq!(placed.map(|t| t.rotation), Some(target.rotation));
-    assert!(tile_cells(&mut app).contains(&Cell::from(target.cell)));
+    assert!(tile_cells(&mut app).contains(&target.cell));
     assert_eq!(tile_cells(&mut app), rules_cells(&app));
     let hints = app.world_mut().query::<&PlacementHint>().iter(app.world()).count();
     assert_eq!(hints, 0, "no highlights once the tile is placed");
@@ -153,7 +152,7 @@ fn an_illegal_drop_springs_back_and_changes_nothing() {
     act(&mut app, Action::DrawTile);
     let before = game(&app).clone();
     let cells = tile_cells(&mut app);
-    app.world_mut().write_message(TileDrop { cell: Cell::new(7, 7), rotation: Default::default() });
+    app.world_mut().write_message(TileDrop { cell: (7, 7), rotation: Default::default() });
     frames(&mut app, 2);
     let reason = app.world().resource::<DropRefused>().0.clone();
     assert!(reason.is_some_and(|r| !r.is_empty()), "the reason is shown");
@@ -237,7 +236,7 @@ fn turning_the_tile_in_hand_updates_the_highlights() {
         expected.sort();
         assert_eq!(shown, expected, "{turns} quarter turns");
         for (cell, now) in shown {
-            let fits_now = legal.iter().any(|p| Cell::from(p.cell) == cell && p.rotation.quarter_turns() == turns);
+            let fits_now = legal.iter().any(|p| p.cell == cell && p.rotation.quarter_turns() == turns);
             assert_eq!(now, fits_now);
         }
     }
@@ -1019,7 +1018,7 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         acted_by[acting.player] += 1;
         match a {
             Action::PlaceTile { placement } => {
-                app.world_mut().write_message(TileDrop { cell: placement.cell.into(), rotation: placement.rotation });
+                app.world_mut().write_message(TileDrop { cell: placement.cell, rotation: placement.rotation });
                 frames(&mut app, 2);
                 drops += 1;
                 assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board shows the rules map");
@@ -1298,12 +1297,12 @@ fn a_tile_lands_alone_and_an_encounter_flips_only_its_token() {
             let before = tile_entities(&mut app);
             act(&mut app, Action::DrawTile);
             let Some(target) = legal_placements(&app).first().copied() else { break };
-            app.world_mut().write_message(TileDrop { cell: target.cell.into(), rotation: target.rotation });
+            app.world_mut().write_message(TileDrop { cell: target.cell, rotation: target.rotation });
             frames(&mut app, 2);
             let after = tile_entities(&mut app);
             assert_eq!(after.len(), before.len() + 1, "exactly one tile entity added");
             assert!(before.iter().all(|t| after.contains(t)), "the other tiles keep their entities");
-            assert!(after.iter().any(|(_, c)| *c == Cell::from(target.cell)));
+            assert!(after.iter().any(|(_, c)| *c == target.cell));
         } else {
             let a = steady_policy(game(&app));
             act(&mut app, a);
@@ -1317,7 +1316,11 @@ fn a_tile_lands_alone_and_an_encounter_flips_only_its_token() {
     let view = app.world().resource::<depths_app::board::Board>().view.clone();
     for (_, t) in tokens(&mut app) {
         let tile = view.tile_at(t.cell).unwrap();
-        assert_eq!(tile.areas[t.area].elements[t.element].1, t.token, "token {t:?} follows the map");
+        assert_eq!(
+            tile.element(t.area, t.element).map(|(_, token)| token),
+            Some(t.token),
+            "token {t:?} follows the map"
+        );
     }
 }
 

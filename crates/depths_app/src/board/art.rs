@@ -157,14 +157,14 @@ const Z_SHADE: f32 = 0.4;
 /// the ghost tile in hand is drawn whole).
 fn tile_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
     let mut out = tile_base_pieces(map, tile);
-    for (a, area) in tile.areas.iter().enumerate() {
+    for (a, area) in tile.areas().iter().enumerate() {
         let count = tokens_in_area(map, tile, a);
         let anchor = area_anchor(tile, a);
-        for (i, (element, token)) in area.elements.iter().enumerate() {
+        for (i, element) in area.elements.iter().enumerate() {
             let at = anchor + slot_offset(i, count);
             let z = Z_TOKEN + i as f32 * 0.05;
             element_token(&mut out, *element, at, z);
-            token_pieces(&mut out, *token, at, z + 0.03);
+            token_pieces(&mut out, tile.tokens[a][i], at, z + 0.03);
         }
     }
     reach_shading(&mut out, tile, TILE_SIZE / 2.0 - 3.0);
@@ -190,8 +190,8 @@ fn tile_base_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
     }
     water_corner_pieces(&mut out, tile, h);
     boundary_pieces(&mut out, map.seed, tile, h);
-    for side in &tile.nodes {
-        let at = side_dir(*side) * (h - WALL_THICKNESS / 2.0);
+    for side in tile.turned.nodes.iter() {
+        let at = side_dir(side) * (h - WALL_THICKNESS / 2.0);
         rune_node(&mut out, at, Z_NODE);
     }
     marking_pieces(&mut out, tile, h);
@@ -200,13 +200,13 @@ fn tile_base_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
 
 /// Lit where the Heroes can go, dark where they cannot (yet).
 fn reach_shading(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
-    let reachable = tile.areas.iter().filter(|a| a.accessible).count();
+    let reachable = tile.accessible.iter().filter(|&&a| a).count();
     if reachable == 0 {
         out.push(rect(hexa(0x05070c, 0.42), Vec2::ZERO, Vec2::splat(2.0 * h), Z_SHADE));
-    } else if reachable < tile.areas.len() {
-        for (a, area) in tile.areas.iter().enumerate() {
+    } else if reachable < tile.accessible.len() {
+        for (a, &accessible) in tile.accessible.iter().enumerate() {
             let at = area_anchor(tile, a);
-            if area.accessible {
+            if accessible {
                 out.push(Piece::new(Shape::Glow, hexa(0xffd86b, 0.35), at, Vec2::splat(170.0), Z_SHADE));
             } else {
                 out.push(Piece::new(Shape::Glow, hexa(0x000000, 0.7), at, Vec2::splat(170.0), Z_SHADE));
@@ -245,7 +245,7 @@ fn token_pieces(out: &mut Vec<Piece>, token: Token, at: Vec2, z: f32) {
 
 /// Secret Passages, Warp Portals, Level Stairs, the Boat and the Sword.
 fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
-    for (a, area) in tile.areas.iter().enumerate() {
+    for (a, area) in tile.areas().iter().enumerate() {
         // Beside the area's tokens, towards the tile's centre line.
         let at = area_anchor(tile, a) + Vec2::new(0.0, -52.0);
         let z = Z_NODE + 0.01;
@@ -278,7 +278,7 @@ fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
         }
     }
     let corner = Vec2::new(-h + 44.0, h - 44.0);
-    if tile.boat {
+    if tile.turned.boat {
         let at = corner;
         out.push(Piece::new(Shape::Circle, hex(0x3d230f), at, Vec2::new(22.0, 9.0), Z_NODE + 0.01));
         out.push(rect(hex(0x9fb8c8), at + Vec2::new(0.0, 6.0), Vec2::new(44.0, 12.0), Z_NODE + 0.011));
@@ -291,7 +291,7 @@ fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
             Z_NODE + 0.012,
         ));
     }
-    if tile.sword {
+    if tile.turned.sword {
         let at = -corner;
         out.push(rect(hex(0xc8ccd2), at + Vec2::new(0.0, 6.0), Vec2::new(5.0, 34.0), Z_NODE + 0.01).rotated(-0.6));
         out.push(rect(hex(0x8a6a2a), at + Vec2::new(-5.0, -8.0), Vec2::new(18.0, 4.0), Z_NODE + 0.011).rotated(-0.6));
@@ -301,9 +301,10 @@ fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
 
 /// Caverns: pools of water in the corners that hold them.
 fn water_corner_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
-    for &c in &tile.water_corners {
+    for c in tile.turned.water_corners.iter() {
         // NE, SE, SW, NW.
-        let sign = [Vec2::new(1.0, 1.0), Vec2::new(1.0, -1.0), Vec2::new(-1.0, -1.0), Vec2::new(-1.0, 1.0)][c % 4];
+        let sign =
+            [Vec2::new(1.0, 1.0), Vec2::new(1.0, -1.0), Vec2::new(-1.0, -1.0), Vec2::new(-1.0, 1.0)][c.index() % 4];
         // A pool filling the corner, kept inside the tile.
         let at = sign * (h - 40.0);
         out.push(rect(hex(0x0f2f44), sign * (h - 20.0), Vec2::splat(40.0), Z_FLOOR + 0.002));
@@ -315,10 +316,10 @@ fn water_corner_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
 }
 
 fn floor_variant(seed: u64, tile: &Tile) -> usize {
-    if tile.entry {
+    if tile.is_entry() {
         return 0;
     }
-    let mut rng = SplitMix64(seed ^ ((tile.cell.x as u64) << 32) ^ (tile.cell.y as u32 as u64));
+    let mut rng = SplitMix64(seed ^ ((tile.cell.0 as u64) << 32) ^ (tile.cell.1 as u32 as u64));
     rng.below(FLOOR_VARIANTS)
 }
 
@@ -399,11 +400,11 @@ fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
 
 /// A rubble ridge between the areas of a tile split by a habitat boundary.
 fn boundary_pieces(out: &mut Vec<Piece>, seed: u64, tile: &Tile, h: f32) {
-    if tile.areas.len() < 2 {
+    if tile.areas().len() < 2 {
         return;
     }
-    let mut rng = SplitMix64(seed ^ 0xB0_0DA7 ^ (tile.cell.x as u64).rotate_left(17) ^ tile.cell.y as u64);
-    for pair in 0..tile.areas.len() - 1 {
+    let mut rng = SplitMix64(seed ^ 0xB0_0DA7 ^ (tile.cell.0 as u64).rotate_left(17) ^ tile.cell.1 as u64);
+    for pair in 0..tile.areas().len() - 1 {
         let a = area_anchor(tile, pair);
         let b = area_anchor(tile, pair + 1);
         let mid = (a + b) / 2.0;
@@ -460,7 +461,7 @@ fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
         z + dz
     };
     match element {
-        Element::Monster(n) => {
+        Element::Monster { count: n } => {
             let crimson = hex(0xb3261e);
             let spots: &[(f32, f32, f32)] =
                 if n >= 2 { &[(-9.0, 5.0, 13.5), (9.0, -5.0, 13.5)] } else { &[(0.0, 0.0, 21.0)] };
@@ -505,7 +506,7 @@ fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
             out.push(Piece::new(Shape::Triangle, hex(0xe8731c), p(0.0, 0.0), Vec2::new(20.0, 24.0), next_z()));
             out.push(Piece::new(Shape::Triangle, hex(0xffd23f), p(0.0, -3.0), Vec2::new(10.0, 13.0), next_z()));
         }
-        Element::Stairs => {
+        Element::StairGuardian => {
             for i in 0..4 {
                 let w = 34.0 - i as f32 * 8.0;
                 let y = -12.0 + i as f32 * 8.0;
@@ -661,11 +662,11 @@ fn draw_tokens(
 ) {
     for (entity, token) in &tokens {
         let Some(tile) = board.view.tile_at(token.cell) else { continue };
-        let Some((element, _)) = tile.areas.get(token.area).and_then(|a| a.elements.get(token.element)) else {
+        let Some((element, _)) = tile.element(token.area, token.element) else {
             continue;
         };
         let mut out = Vec::new();
-        element_token(&mut out, *element, Vec2::ZERO, 0.0);
+        element_token(&mut out, element, Vec2::ZERO, 0.0);
         token_pieces(&mut out, token.token, Vec2::ZERO, 0.03);
         let mut entity = commands.entity(entity);
         entity.despawn_children();
@@ -774,7 +775,7 @@ fn hand_tile_pieces(tile: &Tile) -> Vec<Piece> {
     let view = BoardView {
         seed: 0,
         tiles: vec![tile.clone()],
-        lantern: crate::board::view::LanternAt { cell: crate::board::view::Cell::new(i32::MIN, i32::MIN), area: 0 },
+        lantern: crate::board::view::LanternAt { cell: (i32::MIN, i32::MIN), area: 0 },
     };
     tile_pieces(&view, tile).into_iter().filter(|p| p.z >= Z_RIM && p.z < Z_SHADE).collect()
 }
@@ -1074,14 +1075,15 @@ mod tests {
     #[test]
     fn every_element_draws_a_distinct_icon() {
         use Element::*;
-        let icons: Vec<Vec<(Shape, Vec2)>> = [Monster(1), Monster(2), Feature, Door, Chest, Campfire, Stairs]
-            .into_iter()
-            .map(|e| {
-                let mut out = Vec::new();
-                element_token(&mut out, e, Vec2::ZERO, 0.0);
-                out.iter().skip(3).map(|p| (p.shape, p.size)).collect()
-            })
-            .collect();
+        let icons: Vec<Vec<(Shape, Vec2)>> =
+            [Monster { count: 1 }, Monster { count: 2 }, Feature, Door, Chest, Campfire, StairGuardian]
+                .into_iter()
+                .map(|e| {
+                    let mut out = Vec::new();
+                    element_token(&mut out, e, Vec2::ZERO, 0.0);
+                    out.iter().skip(3).map(|p| (p.shape, p.size)).collect()
+                })
+                .collect();
         for (i, a) in icons.iter().enumerate() {
             assert!(!a.is_empty());
             for b in &icons[i + 1..] {
@@ -1103,7 +1105,7 @@ mod tests {
         let map = BoardView {
             seed: 5,
             tiles: vec![split.clone()],
-            lantern: crate::board::view::LanternAt { cell: crate::board::view::Cell::new(9, 9), area: 0 },
+            lantern: crate::board::view::LanternAt { cell: (9, 9), area: 0 },
         };
         let pieces = tile_pieces(&map, &split);
         let h = TILE_SIZE / 2.0;

@@ -72,7 +72,7 @@ const RING_Z: f32 = 0.1;
 pub struct SelectionRing;
 
 /// The tile in hand drawn on the board.
-#[derive(Component, Debug, Clone, PartialEq, Eq)]
+#[derive(Component, Debug, Clone, PartialEq)]
 pub struct GhostTile {
     pub tile: Tile,
     pub legal: bool,
@@ -99,7 +99,7 @@ pub(crate) fn plugin(app: &mut App) {
 pub fn hint_cells(placements: &[Placement], rotation: Rotation) -> Vec<(Cell, bool)> {
     let mut out: Vec<(Cell, bool)> = Vec::new();
     for p in placements {
-        let cell = Cell::from(p.cell);
+        let cell = p.cell;
         let now = p.rotation == rotation;
         match out.iter_mut().find(|(c, _)| *c == cell) {
             Some((_, n)) => *n |= now,
@@ -159,7 +159,7 @@ fn sync_ghost(
 ) {
     let wanted = session.tile_in_hand().and_then(|(tile, _)| {
         let cell = hand.cell?;
-        let placement = Placement { cell: cell.into(), rotation: hand.rotation };
+        let placement = Placement { cell, rotation: hand.rotation };
         let legal = session.legal_placements().contains(&placement);
         Some(GhostTile { tile: Tile::from_printed(tile, placement), legal })
     });
@@ -169,9 +169,7 @@ fn sync_ghost(
         _ => Vec3::ZERO,
     };
     // A ghost is the same drawing wherever it is; only its look respawns it.
-    let same = |g: &GhostTile, w: &GhostTile| {
-        g.legal == w.legal && g.tile.id == w.tile.id && g.tile.edges == w.tile.edges && g.tile.areas == w.tile.areas
-    };
+    let same = |g: &GhostTile, w: &GhostTile| g.legal == w.legal && g.tile.turned == w.tile.turned;
     let mut kept = false;
     for (entity, ghost, mut transform) in &mut ghosts {
         match &wanted {
@@ -202,8 +200,8 @@ fn sync_selection(
     mut rings: Query<(Entity, &mut Transform), With<SelectionRing>>,
 ) {
     let at = selected.0.zip(board.as_ref()).and_then(|(e, board)| {
-        let tile = board.view.tile_at(e.cell.into())?;
-        tile.areas.get(usize::from(e.area))?.elements.get(usize::from(e.element))?;
+        let tile = board.view.tile_at(e.cell)?;
+        tile.element(usize::from(e.area), usize::from(e.element))?;
         Some(crate::board::element_position(&board.view, tile, usize::from(e.area), usize::from(e.element)))
     });
     match (at, rings.single_mut()) {
@@ -285,14 +283,14 @@ fn keys(
     ] {
         if keys.just_pressed(key) {
             let cell = match hand.cell {
-                Some(c) => Cell::new(c.x + dx, c.y + dy),
+                Some((x, y)) => (x + dx, y + dy),
                 // Out of the tray onto the first cell where it fits.
                 None => session
                     .legal_placements()
                     .iter()
                     .find(|p| p.rotation == hand.rotation)
                     .or(session.legal_placements().first())
-                    .map_or(Cell::new(0, 1), |p| p.cell.into()),
+                    .map_or((0, 1), |p| p.cell),
             };
             hand.cell = Some(cell);
             changed = true;
@@ -385,15 +383,15 @@ fn mouse(
         redraw.write(RequestRedraw);
         let cell = cell_at(w);
         if in_hand {
-            let fits = session.legal_placements().iter().any(|p| Cell::from(p.cell) == cell);
+            let fits = session.legal_placements().iter().any(|p| p.cell == cell);
             if hand.cell == Some(cell) {
                 drops.write(TileDrop { cell, rotation: hand.rotation });
             } else if fits {
                 hand.cell = Some(cell);
                 // Turn it to a fitting rotation if the current one does not fit.
                 let legal = session.legal_placements();
-                if !legal.iter().any(|p| Cell::from(p.cell) == cell && p.rotation == hand.rotation)
-                    && let Some(p) = legal.iter().find(|p| Cell::from(p.cell) == cell)
+                if !legal.iter().any(|p| p.cell == cell && p.rotation == hand.rotation)
+                    && let Some(p) = legal.iter().find(|p| p.cell == cell)
                 {
                     hand.rotation = p.rotation;
                 }

@@ -40,7 +40,7 @@ pub const TOKEN_SPACING: f32 = 70.0;
 pub const TOKEN_RADIUS: f32 = 30.0;
 
 /// The map on the table, as drawn; follows [`Session`].
-#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+#[derive(Resource, Clone, Debug, PartialEq)]
 pub struct Board {
     pub view: BoardView,
     /// The [`Session::version`] it was built from.
@@ -120,9 +120,8 @@ fn follow_session(mut commands: Commands, session: Res<Session>, board: Option<R
     // The red X goes down when the Monster is beaten, not while the fight is on.
     if session.game.combat().is_some()
         && let Some(e) = adventure.ecology.encountering
-        && let Some(tile) = view.tiles.iter_mut().find(|t| t.cell == e.cell.into())
-        && let Some((_, token)) =
-            tile.areas.get_mut(usize::from(e.area)).and_then(|a| a.elements.get_mut(usize::from(e.element)))
+        && let Some(tile) = view.tiles.iter_mut().find(|t| t.cell == e.cell)
+        && let Some(token) = tile.tokens.get_mut(usize::from(e.area)).and_then(|a| a.get_mut(usize::from(e.element)))
         && *token == crate::board::view::Token::Defeated
     {
         *token = crate::board::view::Token::None;
@@ -132,13 +131,13 @@ fn follow_session(mut commands: Commands, session: Res<Session>, board: Option<R
 
 /// World position of a cell's centre.
 pub fn cell_center(cell: Cell) -> Vec2 {
-    Vec2::new(cell.x as f32, cell.y as f32) * TILE_SIZE
+    Vec2::new(cell.0 as f32, cell.1 as f32) * TILE_SIZE
 }
 
 /// The cell under a world position.
 pub fn cell_at(world: Vec2) -> Cell {
     let c = (world / TILE_SIZE).round();
-    Cell::new(c.x as i32, c.y as i32)
+    (c.x as i32, c.y as i32)
 }
 
 /// The rectangle the placed tiles cover, in world units.
@@ -160,16 +159,16 @@ pub fn side_dir(side: Side) -> Vec2 {
 /// Where an area's tokens gather, relative to the tile centre: the middle of the
 /// tile for a tile with one area, otherwise pulled towards the area's exits.
 pub fn area_anchor(tile: &Tile, area: usize) -> Vec2 {
-    if tile.areas.len() <= 1 {
+    if tile.areas().len() <= 1 {
         return Vec2::ZERO;
     }
-    let exits = &tile.areas[area].exits;
+    let exits = tile.areas()[area].exits;
     if exits.is_empty() {
         // A sealed area (reached by a passage or portal): spread them out.
-        let a = std::f32::consts::TAU * area as f32 / tile.areas.len() as f32;
+        let a = std::f32::consts::TAU * area as f32 / tile.areas().len() as f32;
         return Vec2::new(a.cos(), a.sin()) * TILE_SIZE * 0.2;
     }
-    let sum: Vec2 = exits.iter().map(|s| side_dir(*s)).sum();
+    let sum: Vec2 = exits.iter().map(side_dir).sum();
     let mean = sum / exits.len() as f32;
     if mean.length() < 0.1 {
         return Vec2::new(0.0, (area as f32 - 0.5) * TILE_SIZE * 0.2);
@@ -186,7 +185,7 @@ pub fn slot_offset(index: usize, count: usize) -> Vec2 {
 /// How many tokens stand in an area: its elements, plus the Lantern if it is there.
 pub fn tokens_in_area(map: &BoardView, tile: &Tile, area: usize) -> usize {
     let lantern = usize::from(map.lantern.cell == tile.cell && map.lantern.area == area);
-    tile.areas[area].elements.len() + lantern
+    tile.areas()[area].elements.len() + lantern
 }
 
 /// World position of element `element` of area `area` on `tile`.
@@ -198,7 +197,7 @@ pub fn element_position(map: &BoardView, tile: &Tile, area: usize, element: usiz
 /// The element token under a world position: (cell, area, element).
 pub fn element_at(map: &BoardView, world: Vec2) -> Option<(Cell, usize, usize)> {
     let tile = map.tile_at(cell_at(world))?;
-    for (a, area) in tile.areas.iter().enumerate() {
+    for (a, area) in tile.areas().iter().enumerate() {
         for e in 0..area.elements.len() {
             if element_position(map, tile, a, e).distance(world) <= TOKEN_RADIUS + 4.0 {
                 return Some((tile.cell, a, e));
@@ -219,7 +218,7 @@ pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
 fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: Option<Landing>) -> Entity {
     let cell = tile.cell;
     let mut entity = commands.spawn((
-        Name::new(format!("Tile ({}, {})", cell.x, cell.y)),
+        Name::new(format!("Tile ({}, {})", cell.0, cell.1)),
         BoardTile { cell },
         Transform::from_translation(cell_center(cell).extend(0.0)),
         Visibility::default(),
@@ -229,8 +228,8 @@ fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: O
         entity.insert(landing);
     }
     let id = entity.id();
-    for (a, area) in tile.areas.iter().enumerate() {
-        for (e, (_, token)) in area.elements.iter().enumerate() {
+    for (a, tokens) in tile.tokens.iter().enumerate() {
+        for (e, token) in tokens.iter().enumerate() {
             commands.spawn((
                 ElementToken { cell, area: a, element: e, token: *token },
                 token_transform(view, tile, a, e),
@@ -240,7 +239,7 @@ fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: O
         }
     }
     commands.spawn((
-        ReachShade { cell, accessible: tile.areas.iter().map(|a| a.accessible).collect() },
+        ReachShade { cell, accessible: tile.accessible.clone() },
         Transform::default(),
         Visibility::default(),
         ChildOf(id),
@@ -327,11 +326,11 @@ fn refresh_tokens(
     }
     for (mut token, mut transform) in &mut tokens {
         let Some(tile) = board.view.tile_at(token.cell) else { continue };
-        let Some((_, now)) = tile.areas.get(token.area).and_then(|a| a.elements.get(token.element)) else {
+        let Some((_, now)) = tile.element(token.area, token.element) else {
             continue;
         };
-        if token.token != *now {
-            token.token = *now;
+        if token.token != now {
+            token.token = now;
         }
         let at = token_transform(&board.view, tile, token.area, token.element);
         if transform.translation != at.translation {
@@ -340,9 +339,8 @@ fn refresh_tokens(
     }
     for mut shade in &mut shades {
         let Some(tile) = board.view.tile_at(shade.cell) else { continue };
-        let now: Vec<bool> = tile.areas.iter().map(|a| a.accessible).collect();
-        if shade.accessible != now {
-            shade.accessible = now;
+        if shade.accessible != tile.accessible {
+            shade.accessible = tile.accessible.clone();
         }
     }
 }
@@ -392,7 +390,7 @@ mod tests {
     #[test]
     fn cells_and_world_positions_agree() {
         for (x, y) in [(0, 0), (3, -2), (-1, 4)] {
-            let c = Cell::new(x, y);
+            let c: Cell = (x, y);
             assert_eq!(cell_at(cell_center(c)), c);
             assert_eq!(cell_at(cell_center(c) + Vec2::splat(TILE_SIZE * 0.45)), c);
         }

@@ -44,7 +44,7 @@ fn make_tokens_pickable(mut commands: Commands, tokens: Query<Entity, Added<Elem
 }
 
 fn element_ref(token: &ElementToken) -> ElementRef {
-    ElementRef { cell: token.cell.into(), area: token.area as u8, element: token.element as u8 }
+    ElementRef { cell: token.cell, area: token.area as u8, element: token.element as u8 }
 }
 
 /// What a token says on hover.

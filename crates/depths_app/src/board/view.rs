@@ -1,40 +1,12 @@
 //! What the board shows, as plain data (no Bevy types), built from the rules
-//! core's map: every placed tile already turned onto the table, its edges,
-//! areas with their elements and Encounter / Key tokens, and which areas the
+//! core's map and in its types: every placed tile already turned onto the
+//! table, the Encounter / Key tokens on its elements, and which areas the
 //! Heroes can reach. The drawing code in [`crate::board::art`] reads only this.
 
-use depths_rules::map::{self as rules_map, AreaRef, Element as RulesElement, ElementState, Map, MapTile, Placement};
+use depths_rules::map::{self as rules_map, Area, AreaRef, ElementState, Map, MapTile, Placement};
 
-/// A cell of the square grid. `x` grows to the east, `y` to the north.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell {
-    pub x: i32,
-    pub y: i32,
-}
-
-impl Cell {
-    pub const fn new(x: i32, y: i32) -> Self {
-        Self { x, y }
-    }
-
-    /// The neighbouring cell across `side`.
-    pub fn step(self, side: Side) -> Self {
-        let (dx, dy) = side.offset();
-        Self::new(self.x + dx, self.y + dy)
-    }
-}
-
-impl From<(i32, i32)> for Cell {
-    fn from((x, y): (i32, i32)) -> Self {
-        Self::new(x, y)
-    }
-}
-
-impl From<Cell> for (i32, i32) {
-    fn from(c: Cell) -> Self {
-        (c.x, c.y)
-    }
-}
+/// A grid cell, `(x, y)` with `y` growing northward: the rules' own.
+pub use depths_rules::map::Cell;
 
 /// One of a square tile's four sides: the rules' own sides (`y` grows northward).
 pub use depths_rules::map::Side;
@@ -42,33 +14,11 @@ pub use depths_rules::map::Side;
 /// What a tile edge is made of: the rules' own edges.
 pub use depths_rules::map::Edge;
 
-/// An Ecology Element printed in an area of a tile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Element {
-    /// A monster symbol: one or two monsters.
-    Monster(u8),
-    Feature,
-    Door,
-    Chest,
-    Campfire,
-    /// The Stair Guardian, on the Stairs tile.
-    Stairs,
-}
+/// An Ecology Element printed in an area of a tile: the rules' own.
+pub use depths_rules::map::Element;
 
-impl Element {
-    pub fn from_rules(e: RulesElement) -> Element {
-        match e {
-            RulesElement::Monster { count } => Element::Monster(count),
-            RulesElement::Feature => Element::Feature,
-            RulesElement::Door => Element::Door,
-            RulesElement::Chest => Element::Chest,
-            RulesElement::Campfire => Element::Campfire,
-            RulesElement::StairGuardian => Element::Stairs,
-        }
-    }
-}
-
-/// The token on an element: none, a gold slash, a red X, or a Key.
+/// The token on an element: none, a gold slash, a red X, or a Key. The
+/// table's picture of the rules' [`ElementState`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Token {
     #[default]
@@ -92,67 +42,46 @@ impl Token {
     }
 }
 
-/// A separate region of a tile; habitat boundaries split a tile into areas.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Area {
-    /// The open edges that lead out of this area (on the table, after rotation).
-    pub exits: Vec<Side>,
-    pub elements: Vec<(Element, Token)>,
-    pub secret_passage: bool,
-    pub warp_portal: bool,
-    pub level_stair: bool,
-    /// The Heroes can reach it from the Lantern.
-    pub accessible: bool,
-}
-
-/// A placed map tile, as it lies on the table.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A map tile as it lies on the table: the rules' printed tile turned as
+/// placed (edges, areas, nodes and water already on the table's sides), and
+/// what the table adds: the tokens on its elements and which areas the
+/// Heroes can reach.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Tile {
-    pub id: String,
     pub cell: Cell,
-    /// Indexed N, E, S, W; see [`Tile::edge`].
-    pub edges: [Edge; 4],
-    pub areas: Vec<Area>,
-    /// Rune nodes, printed on edges.
-    pub nodes: Vec<Side>,
-    /// Caverns water corners, as indices NE, SE, SW, NW.
-    pub water_corners: Vec<usize>,
-    pub boat: bool,
-    pub sword: bool,
-    pub entry: bool,
+    pub turned: MapTile,
+    /// Per area, per element (as in `turned.areas`): its token.
+    pub tokens: Vec<Vec<Token>>,
+    /// Per area: the Heroes can reach it from the Lantern.
+    pub accessible: Vec<bool>,
 }
 
 impl Tile {
     pub fn edge(&self, side: Side) -> Edge {
-        self.edges[side.index()]
+        self.turned.edges.get(side)
+    }
+
+    pub fn areas(&self) -> &[Area] {
+        &self.turned.areas
+    }
+
+    /// The element `element` of area `area`, with its token.
+    pub fn element(&self, area: usize, element: usize) -> Option<(Element, Token)> {
+        let e = *self.turned.areas.get(area)?.elements.get(element)?;
+        Some((e, self.tokens.get(area).and_then(|t| t.get(element)).copied().unwrap_or_default()))
+    }
+
+    pub fn is_entry(&self) -> bool {
+        self.turned.kind == rules_map::TileKind::Entry
     }
 
     /// A printed tile turned by `rotation` and standing at `cell`, with no tokens
     /// (the tile in hand, or a ghost on the board).
     pub fn from_printed(tile: &MapTile, placement: Placement) -> Tile {
         let turned = tile.rotated(placement.rotation);
-        Tile {
-            id: tile.id.clone(),
-            cell: placement.cell.into(),
-            edges: rules_map::Side::ALL.map(|s| turned.edges.get(s)),
-            areas: turned
-                .areas
-                .iter()
-                .map(|a| Area {
-                    exits: a.exits.iter().collect(),
-                    elements: a.elements.iter().map(|e| (Element::from_rules(*e), Token::None)).collect(),
-                    secret_passage: a.secret_passage,
-                    warp_portal: a.warp_portal,
-                    level_stair: a.level_stair,
-                    accessible: false,
-                })
-                .collect(),
-            nodes: turned.nodes.iter().collect(),
-            water_corners: turned.water_corners.iter().map(|c| c.index()).collect(),
-            boat: turned.boat,
-            sword: turned.sword,
-            entry: tile.kind == rules_map::TileKind::Entry,
-        }
+        let tokens = turned.areas.iter().map(|a| vec![Token::None; a.elements.len()]).collect();
+        let accessible = vec![false; turned.areas.len()];
+        Tile { cell: placement.cell, turned, tokens, accessible }
     }
 }
 
@@ -164,7 +93,7 @@ pub struct LanternAt {
 }
 
 /// The whole board as drawn.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BoardView {
     /// Varies the stone of the floors between games.
     pub seed: u64,
@@ -182,9 +111,11 @@ impl BoardView {
             .map(|placed| {
                 let mut tile =
                     Tile::from_printed(&placed.tile, Placement { cell: placed.cell, rotation: placed.rotation });
-                for (a, area) in tile.areas.iter_mut().enumerate() {
-                    area.accessible = accessible.contains(&AreaRef { cell: placed.cell, area: a as u8 });
-                    for (e, (_, token)) in area.elements.iter_mut().enumerate() {
+                for (a, reach) in tile.accessible.iter_mut().enumerate() {
+                    *reach = accessible.contains(&AreaRef { cell: placed.cell, area: a as u8 });
+                }
+                for (a, tokens) in tile.tokens.iter_mut().enumerate() {
+                    for (e, token) in tokens.iter_mut().enumerate() {
                         *token = Token::from_state(placed.states[a][e]);
                     }
                 }
@@ -192,7 +123,7 @@ impl BoardView {
             })
             .collect();
         let l = map.lantern();
-        BoardView { seed, tiles, lantern: LanternAt { cell: l.cell.into(), area: usize::from(l.area) } }
+        BoardView { seed, tiles, lantern: LanternAt { cell: l.cell, area: usize::from(l.area) } }
     }
 
     pub fn tile_at(&self, cell: Cell) -> Option<&Tile> {
@@ -243,12 +174,12 @@ mod tests {
         let map = &game.adventure().unwrap().ecology.map;
         let view = BoardView::from_map(map, 1);
         assert_eq!(view.tiles.len(), 1);
-        assert_eq!(view.tiles[0].cell, Cell::new(0, 0));
-        assert_eq!(view.lantern, LanternAt { cell: Cell::new(0, 0), area: 0 });
-        assert!(view.tiles[0].areas[0].accessible);
+        assert_eq!(view.tiles[0].cell, (0, 0));
+        assert_eq!(view.lantern, LanternAt { cell: (0, 0), area: 0 });
+        assert!(view.tiles[0].accessible[0]);
         for side in Side::ALL {
             let passable = !matches!(view.tiles[0].edge(side), Edge::Wall | Edge::Water);
-            let owned = view.tiles[0].areas.iter().any(|a| a.exits.contains(&side));
+            let owned = view.tiles[0].areas().iter().any(|a| a.exits.contains(side));
             assert_eq!(passable, owned, "{side:?}");
         }
     }

@@ -152,7 +152,7 @@ fn give_hint(
     match &action {
         Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => {
             hand.rotation = placement.rotation;
-            hand.cell = Some(placement.cell.into());
+            hand.cell = Some(placement.cell);
         }
         Action::Encounter { element } => selected.0 = Some(*element),
         _ => {}

@@ -301,7 +301,7 @@ impl Session {
     /// The action that puts the tile in hand at `cell`, turned by `rotation`.
     pub fn place_action(&self, cell: Cell, rotation: Rotation) -> Option<Action> {
         let (_, set_aside) = self.tile_in_hand()?;
-        let placement = Placement { cell: cell.into(), rotation };
+        let placement = Placement { cell, rotation };
         Some(if set_aside { Action::PlaceSetAsideTile { placement } } else { Action::PlaceTile { placement } })
     }
 }

@@ -219,7 +219,7 @@ fn dispatch(
             Reaction::NewMap => next.rebuild = true,
             Reaction::TileLands => {
                 if let Event::TilePlaced { placement, .. } = event {
-                    next.landed.push(placement.cell.into());
+                    next.landed.push(placement.cell);
                 }
                 // Reachability of the tiles around may change.
                 next.tokens = true;

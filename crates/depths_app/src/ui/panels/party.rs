@@ -290,25 +290,25 @@ fn paint_tile(p: &egui::Painter, r: egui::Rect, tile: &crate::board::view::Tile)
             }
         }
     }
-    for side in &tile.nodes {
-        let d = crate::board::side_dir(*side);
+    for side in tile.turned.nodes.iter() {
+        let d = crate::board::side_dir(side);
         let at = r.center() + egui::vec2(d.x, -d.y) * (r.width() / 2.0 - t);
         p.circle_filled(at, 5.0, egui::Color32::from_rgb(0x6f, 0xe3, 0xff));
     }
     let scale = r.width() / crate::board::TILE_SIZE;
-    for (a, area) in tile.areas.iter().enumerate() {
+    for (a, area) in tile.areas().iter().enumerate() {
         let anchor = crate::board::area_anchor(tile, a);
         let n = area.elements.len();
-        for (i, (e, _)) in area.elements.iter().enumerate() {
+        for (i, e) in area.elements.iter().enumerate() {
             let off = anchor + crate::board::slot_offset(i, n);
             let at = r.center() + egui::vec2(off.x, -off.y) * scale;
             let (letter, color) = match e {
-                El::Monster(_) => ("M", egui::Color32::from_rgb(0xb3, 0x26, 0x1e)),
+                El::Monster { .. } => ("M", egui::Color32::from_rgb(0xb3, 0x26, 0x1e)),
                 El::Feature => ("F", egui::Color32::from_rgb(0x2a, 0x8f, 0x9f)),
                 El::Door => ("D", egui::Color32::from_rgb(0x8a, 0x54, 0x28)),
                 El::Chest => ("C", egui::Color32::from_rgb(0xd4, 0xa0, 0x17)),
                 El::Campfire => ("R", egui::Color32::from_rgb(0xe8, 0x73, 0x1c)),
-                El::Stairs => ("S", egui::Color32::from_rgb(0x7d, 0x81, 0x88)),
+                El::StairGuardian => ("S", egui::Color32::from_rgb(0x7d, 0x81, 0x88)),
             };
             p.circle_filled(at, 9.0, egui::Color32::from_rgb(0xd9, 0xc9, 0xa3));
             p.text(at, egui::Align2::CENTER_CENTER, letter, egui::FontId::proportional(12.0), color);
