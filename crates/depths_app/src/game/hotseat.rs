@@ -117,7 +117,7 @@ impl Seats {
     /// "Ann (Bren) · Bo (Sil)" when several players' Heroes may act.
     pub fn acting_text(&self, game: &Game) -> String {
         let hero = |h: &u8| game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
-        let all = players_to_act(&game, &self.players, &self.turn);
+        let all = players_to_act(game, &self.players, &self.turn);
         let mut parts: Vec<String> = all
             .iter()
             .map(|(p, heroes)| {
@@ -126,7 +126,7 @@ impl Seats {
             })
             .collect();
         let companions: Vec<&str> =
-            heroes_to_act(&game).iter().filter(|&&h| self.players.is_companion(h)).map(hero).collect();
+            heroes_to_act(game).iter().filter(|&&h| self.players.is_companion(h)).map(hero).collect();
         if !companions.is_empty() {
             parts.push(format!("Companion ({})", companions.join(", ")));
         }
