@@ -11,7 +11,7 @@ use depths_app::{
     game::companions::{CompanionMoves, SetCompanion, companion_choice, decision_hero, seat_hero, turn_companion},
     game::hotseat::{Players, Seat, heroes_to_act},
     game::saves::{LoadSave, SaveDir, save_path},
-    game::session::{GameContent, PlayerAction, Session, StartGame},
+    game::session::{Delve, GameContent, GameLog, PlayerAction, SaveSlot, Seats, StartGame},
     game::settings::Settings,
     game::settings::Speed,
     ui::screens::{Screen, menu::MenuAction},
@@ -56,12 +56,20 @@ fn start(app: &mut App, players: Players, heroes: &[&str], seed: u64) {
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Playing);
 }
 
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
+fn delve(app: &App) -> &Delve {
+    app.world().resource::<Delve>()
 }
 
 fn game(app: &App) -> &Game {
-    &session(app).game
+    &delve(app).game
+}
+
+fn seats(app: &App) -> &Seats {
+    app.world().resource::<Seats>()
+}
+
+fn game_log(app: &App) -> &GameLog {
+    app.world().resource::<GameLog>()
 }
 
 fn moves(app: &App) -> Vec<Action> {
@@ -69,25 +77,24 @@ fn moves(app: &App) -> Vec<Action> {
 }
 
 /// Whether the scripted player (who plays every Hero not a Companion's) may take `a`.
-fn player_may_take(s: &Session, a: &Action) -> bool {
-    if s.game.check(a).is_err() {
+fn player_may_take(g: &Game, s: &Seats, a: &Action) -> bool {
+    if g.check(a).is_err() {
         return false;
     }
-    match (seat_hero(a), decision_hero(&s.game)) {
+    match (seat_hero(a), decision_hero(g)) {
         (Some(h), _) | (None, Some(h)) => !s.players.is_companion(h),
-        (None, None) => turn_companion(s).is_none(),
+        (None, None) => turn_companion(g, s).is_none(),
     }
 }
 
 /// The scripted player's move: the careful bot's, for the player's own Heroes only.
-fn player_choice(s: &Session) -> Option<Action> {
-    let g = &s.game;
+fn player_choice(g: &Game, s: &Seats) -> Option<Action> {
     if g.is_over() {
         return None;
     }
     let own: Vec<u8> = heroes_to_act(g).into_iter().filter(|&h| !s.players.is_companion(h)).collect();
     for h in own {
-        if let Some(a) = HeuristicBot.choose_for(g, h).filter(|a| player_may_take(s, a)) {
+        if let Some(a) = HeuristicBot.choose_for(g, h).filter(|a| player_may_take(g, s, a)) {
             return Some(a);
         }
     }
@@ -97,15 +104,15 @@ fn player_choice(s: &Session) -> Option<Action> {
     // Outside Combat Ann moves on her own turn or her own Hero's decision
     // (she does not swap Items while a Companion explores).
     let named = decision_hero(g);
-    if named.is_some_and(|h| s.players.is_companion(h)) || (named.is_none() && turn_companion(s).is_some()) {
+    if named.is_some_and(|h| s.players.is_companion(h)) || (named.is_none() && turn_companion(g, s).is_some()) {
         return None;
     }
     let a = HeuristicBot.choose(g);
-    if player_may_take(s, &a) {
+    if player_may_take(g, s, &a) {
         return Some(a);
     }
     let legal = g.legal_actions();
-    let mine: Vec<&Action> = legal.iter().filter(|a| player_may_take(s, a)).collect();
+    let mine: Vec<&Action> = legal.iter().filter(|a| player_may_take(g, s, a)).collect();
     mine.iter()
         .find(|a| {
             !matches!(
@@ -137,11 +144,11 @@ fn play(app: &mut App, limit: usize, stop: impl Fn(&App) -> bool) -> Tally {
         }
         tally.frames += 1;
         let before = game(app).clone();
-        let (version, seen) = (session(app).version, moves(app).len());
-        let mine = player_choice(session(app));
+        let (version, seen) = (delve(app).version, moves(app).len());
+        let mine = player_choice(game(app), seats(app));
         if let Some(a) = &mine {
             if let Some(h) = seat_hero(a) {
-                assert!(!session(app).players.is_companion(h), "the player moved for a Companion's Hero: {a:?}");
+                assert!(!seats(app).players.is_companion(h), "the player moved for a Companion's Hero: {a:?}");
             }
             app.world_mut().write_message(PlayerAction(a.clone()));
             tally.player_moves += 1;
@@ -156,15 +163,15 @@ fn play(app: &mut App, limit: usize, stop: impl Fn(&App) -> bool) -> Tally {
             expected.apply(a.clone()).unwrap();
             assert_eq!(game(app), &expected, "the Companion's move was applied as it is: {a:?}");
             if let Some(h) = seat_hero(a) {
-                assert!(session(app).players.is_companion(h), "a Companion moved for a player's Hero: {a:?}");
+                assert!(seats(app).players.is_companion(h), "a Companion moved for a player's Hero: {a:?}");
             }
             tally.companion_moves.push(a.clone());
         }
-        assert_eq!(session(app).notice, None, "nothing was refused");
+        assert_eq!(game_log(app).notice, None, "nothing was refused");
         // Someone always has a move: the table never stalls.
-        if session(app).version == version && mine.is_none() && new.is_empty() {
+        if delve(app).version == version && mine.is_none() && new.is_empty() {
             idle += 1;
-            assert!(idle < 4, "nobody moves in {:?}: {:?}", game(app).phase(), companion_choice(session(app)));
+            assert!(idle < 4, "nobody moves in {:?}: {:?}", game(app).phase(), companion_choice(game(app), seats(app)));
         } else {
             idle = 0;
         }
@@ -191,7 +198,7 @@ fn whole_game(seed: u64) {
         tally.companion_moves.len(),
         g.phase()
     );
-    let companion_lines = session(&app).log.iter().filter(|l| l.starts_with("Companion "));
+    let companion_lines = game_log(&app).lines.iter().filter(|l| l.starts_with("Companion "));
     let damage_lines = companion_lines.clone().filter(|l| l.contains(": damage ")).take(3);
     for line in companion_lines.take(12).chain(damage_lines) {
         eprintln!("  {line}");
@@ -207,10 +214,10 @@ fn whole_game(seed: u64) {
         "the Companions took their share of Exploring turns"
     );
     // Each Companion move has its reason in the log.
-    let lines = session(&app).log.iter().filter(|l| l.starts_with("Companion ")).count();
+    let lines = game_log(&app).lines.iter().filter(|l| l.starts_with("Companion ")).count();
     assert!(lines >= tally.companion_moves.len().min(250), "{lines} reasons for {} moves", tally.companion_moves.len());
     assert!(
-        session(&app).log.iter().any(|l| l.starts_with("Companion Sil plays a") && l.contains(" against the ")),
+        game_log(&app).lines.iter().any(|l| l.starts_with("Companion Sil plays a") && l.contains(" against the ")),
         "a card played is explained"
     );
 }
@@ -234,15 +241,15 @@ fn a_save_keeps_who_sits_where() {
     let mut app = app("save", Speed::Instant);
     start(&mut app, ann_and_two_companions(), &["bren", "sil", "ava"], 3);
     // Play until it is a Companion's Exploring turn, so the turn's seat is saved too.
-    play(&mut app, 5_000, |app| session(app).turn.companion.is_some());
-    assert!(session(&app).turn.companion.is_some(), "a Companion's turn came");
-    app.world_mut().resource_mut::<Session>().save_due = true;
+    play(&mut app, 5_000, |app| seats(app).turn.companion.is_some());
+    assert!(seats(&app).turn.companion.is_some(), "a Companion's turn came");
+    app.world_mut().resource_mut::<SaveSlot>().due = true;
     app.update();
-    let path = save_path(app.world().resource::<SaveDir>(), session(&app));
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
     let text = std::fs::read_to_string(&path).unwrap();
     let saved = depths_app::game::saves::read_save(&path).unwrap().1.expect("a table");
     assert_eq!(saved.players.companions, vec![false, true, true], "{text:.300}");
-    assert_eq!(saved.players, session(&app).players);
+    assert_eq!(saved.players, seats(&app).players);
 
     // Another game's seats, then the save again.
     app.insert_resource(Players::default());
@@ -255,8 +262,8 @@ fn a_save_keeps_who_sits_where() {
         app.update();
     }
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Playing);
-    assert_eq!(session(&app).players, saved.players);
-    assert!(session(&app).players.is_companion(1) && !session(&app).players.is_companion(0));
+    assert_eq!(seats(&app).players, saved.players);
+    assert!(seats(&app).players.is_companion(1) && !seats(&app).players.is_companion(0));
     // The Companions play on after the load.
     let before = moves(&app).len();
     play(&mut app, 200, |app| moves(app).len() > before + 3);
@@ -282,8 +289,8 @@ fn taking_a_seat_back_stops_the_companion_for_that_hero() {
     assert!(sil_may_act(&app), "a fight where Sil may act came: {:?}", game(&app).phase());
     app.world_mut().write_message(SetCompanion { hero: 1, on: false });
     app.update();
-    assert!(!session(&app).players.is_companion(1));
-    assert!(session(&app).log.iter().any(|l| l.contains("takes Sil's seat back")), "the log says so");
+    assert!(!seats(&app).players.is_companion(1));
+    assert!(game_log(&app).lines.iter().any(|l| l.contains("takes Sil's seat back")), "the log says so");
     let seen = moves(&app).len();
     // Nobody plays for Sil now: the Companion plays Bren until only Sil may act, then waits.
     for _ in 0..300 {
@@ -292,8 +299,8 @@ fn taking_a_seat_back_stops_the_companion_for_that_hero() {
     let after: Vec<Action> = moves(&app)[seen..].to_vec();
     assert!(after.iter().all(|a| seat_hero(a) != Some(1)), "no Companion move for Sil: {after:?}");
     assert!(!game(&app).is_over());
-    assert_eq!(companion_choice(session(&app)), None, "the Companion waits for Ann to play Sil");
-    assert!(player_choice(session(&app)).is_some(), "Ann has a move: {:?}", game(&app).phase());
+    assert_eq!(companion_choice(game(&app), seats(&app)), None, "the Companion waits for Ann to play Sil");
+    assert!(player_choice(game(&app), seats(&app)).is_some(), "Ann has a move: {:?}", game(&app).phase());
     // Handing Sil over again: the Companion plays on.
     let waiting = game(&app).clone();
     app.world_mut().write_message(SetCompanion { hero: 1, on: true });
@@ -308,14 +315,14 @@ fn a_companion_waits_the_setting_s_pause_before_moving() {
     let mut app = app("pace", Speed::Fast);
     let players = Players { names: vec!["Ann".into()], owners: vec![0], companions: vec![true], ..Players::default() };
     start(&mut app, players, &["bren"], 5);
-    assert_eq!(turn_companion(session(&app)), Some(0), "Ann's only Hero is a Companion's: it explores");
+    assert_eq!(turn_companion(game(&app), seats(&app)), Some(0), "Ann's only Hero is a Companion's: it explores");
     app.update();
     app.update();
     assert!(moves(&app).is_empty(), "no move before the pause");
     std::thread::sleep(std::time::Duration::from_millis(350));
     app.update();
     assert_eq!(moves(&app), vec![Action::DrawTile], "then the first move");
-    let log = &session(&app).log;
+    let log = &game_log(&app).lines;
     assert_eq!(log[log.len() - 2..], ["Companion Bren: Draw a map tile".to_owned(), "Drew a map tile.".to_owned()]);
 }
 
@@ -336,24 +343,24 @@ fn a_companion_never_needs_the_pass_screen() {
         if game(&app).is_over() || moves(&app).len() > 150 {
             break;
         }
-        if let Some(p) = session(&app).curtain() {
+        if let Some(p) = seats(&app).curtain(game(&app)) {
             asked.push(p);
             app.world_mut().write_message(LiftCurtain);
             app.update();
             continue;
         }
-        if session(&app).hand_off_due().is_some() {
+        if seats(&app).hand_off_due(game(&app)).is_some() {
             app.world_mut().write_message(HandOver);
             app.update();
             continue;
         }
-        if let Some(a) = player_choice(session(&app)) {
+        if let Some(a) = player_choice(game(&app), seats(&app)) {
             assert_ne!(seat_hero(&a), Some(1));
             app.world_mut().write_message(PlayerAction(a));
             ann_moves += 1;
         }
         app.update();
-        assert_eq!(session(&app).notice, None, "nothing was refused");
+        assert_eq!(game_log(&app).notice, None, "nothing was refused");
     }
     assert_eq!(asked, vec![0], "the pass screen only asked Ann to the table, once at the start");
     assert!(

@@ -10,7 +10,7 @@ use bevy::{prelude::*, state::app::StatesPlugin};
 use bevy_asset_loader::prelude::*;
 use depths_app::{
     game::content_assets::{self, ContentFiles, JsonText, assemble},
-    game::session::{GameContent, Session},
+    game::session::{Delve, GameContent, Session},
 };
 use depths_rules::{Content, ContentErrorKind, Game, GameOptions, content::BUILTIN_FILES};
 
@@ -127,7 +127,7 @@ fn running_game() -> (App, Vec<Handle<JsonText>>) {
     app.insert_resource(ContentFiles { files: files.clone() });
     app.insert_resource(GameContent(Content::builtin().unwrap()));
     let game = Game::new(GameOptions::standard(&["bren", "sil"], 5), Content::builtin().unwrap()).unwrap();
-    app.insert_resource(Session::new(game));
+    Session::new(game).insert_into(app.world_mut());
     app.update();
     (app, files)
 }
@@ -146,8 +146,8 @@ fn reload(app: &mut App, files: &[Handle<JsonText>], file: &str, from: &str, to:
     }
 }
 
-fn shade_in(session: &Session) -> (String, String) {
-    let a = session.game.adventure.as_ref().unwrap();
+fn shade_in(delve: &Delve) -> (String, String) {
+    let a = delve.game.adventure.as_ref().unwrap();
     let card = a.content.ecologies[0].monsters.iter().find(|m| m.id == "withered_shade").unwrap();
     let copy = a.ecology.monsters.iter().find(|m| m.id == "withered_shade").expect("in the Monster deck");
     (card.name.clone(), copy.name.clone())
@@ -156,11 +156,11 @@ fn shade_in(session: &Session) -> (String, String) {
 #[test]
 fn a_reload_with_a_new_card_name_changes_the_card_in_the_running_game() {
     let (mut app, files) = running_game();
-    let version = app.world().resource::<Session>().version;
+    let version = app.world().resource::<Delve>().version;
     reload(&mut app, &files, "ruins/monsters.json", "\"Withered Shade\"", "\"Wilted Shade\"");
-    let session = app.world().resource::<Session>();
-    assert_eq!(shade_in(session), ("Wilted Shade".into(), "Wilted Shade".into()), "the content and the deck's copy");
-    assert!(session.version > version, "the table redraws");
+    let delve = app.world().resource::<Delve>();
+    assert_eq!(shade_in(delve), ("Wilted Shade".into(), "Wilted Shade".into()), "the content and the deck's copy");
+    assert!(delve.version > version, "the table redraws");
     let content = &app.world().resource::<GameContent>().0;
     assert_eq!(content.ecologies[0].monsters[0].name, "Wilted Shade", "new games too");
 }
@@ -170,8 +170,8 @@ fn a_bad_reload_keeps_the_last_good_content() {
     let (mut app, files) = running_game();
     reload(&mut app, &files, "ruins/monsters.json", "\"Withered Shade\"", "\"Withered Shade\",,");
     assert_eq!(app.world().resource::<GameContent>().0, Content::builtin().unwrap());
-    let session = app.world().resource::<Session>();
-    assert_eq!(shade_in(session), ("Withered Shade".into(), "Withered Shade".into()));
+    let delve = app.world().resource::<Delve>();
+    assert_eq!(shade_in(delve), ("Withered Shade".into(), "Withered Shade".into()));
     // And the faults are reported with the file (what the log shows).
     let texts = app.world().resource::<Assets<JsonText>>();
     let e = assemble(app.world().resource::<ContentFiles>(), texts).unwrap_err();
@@ -186,7 +186,7 @@ fn a_reload_that_changes_the_rules_reaches_only_new_games() {
     reload(&mut app, &files, "ruins/monsters.json", "\"xp\": 2", "\"xp\": 3");
     let new = &app.world().resource::<GameContent>().0;
     assert_eq!(new.ecologies[0].monsters[0].xp, 3, "new games use it");
-    let session = app.world().resource::<Session>();
-    let a = session.game.adventure.as_ref().unwrap();
+    let delve = app.world().resource::<Delve>();
+    let a = delve.game.adventure.as_ref().unwrap();
     assert_eq!(*a.content, Content::builtin().unwrap(), "the game in progress keeps its cards");
 }

@@ -11,7 +11,9 @@ use depths_app::{
     core_plugin,
     game::cli::Options,
     game::saves::{LoadSave, SaveDir, save_path},
-    game::session::{DropRefused, GameContent, PlayerAction, Session, StartGame, TileDrop},
+    game::session::{
+        Delve, DropRefused, GameContent, GameLog, PlayerAction, SaveSlot, Seats, Session, StartGame, TileDrop, Undo,
+    },
     ui::screens::{
         Screen,
         menu::{MenuAction, MenuNotice},
@@ -69,7 +71,7 @@ fn act(app: &mut App, action: Action) {
 }
 
 fn game(app: &App) -> &Game {
-    &app.world().resource::<Session>().game
+    &app.world().resource::<Delve>().game
 }
 
 fn tile_cells(app: &mut App) -> Vec<Cell> {
@@ -89,7 +91,7 @@ fn in_combat(g: &Game) -> bool {
 }
 
 fn legal_placements(app: &App) -> Vec<Placement> {
-    app.world().resource::<Session>().legal_placements()
+    app.world().resource::<Delve>().legal_placements()
 }
 
 #[test]
@@ -210,7 +212,7 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
         act(&mut app, a);
     }
     assert!(game(&app).combat().is_some_and(|c| c.round == 2), "this fight lasts into a second round");
-    let summary = &app.world().resource::<Session>().rounds;
+    let summary = &app.world().resource::<GameLog>().rounds;
     assert_eq!(summary.round, 1);
     assert!(summary.last.iter().any(|l| l.contains("damage")), "{:?}", summary.last);
     // The Hero mats heard the Health events.
@@ -301,13 +303,13 @@ fn saving_then_loading_restores_the_same_board() {
         let p = legal_placements(&app)[0];
         act(&mut app, Action::PlaceTile { placement: p });
     }
-    app.world_mut().resource_mut::<Session>().save_due = true;
+    app.world_mut().resource_mut::<SaveSlot>().due = true;
     app.update();
-    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<Session>());
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
     assert!(path.is_file(), "saved to {}", path.display());
     let saved_game = game(&app).clone();
-    let saved_turn = app.world().resource::<Session>().turn.clone();
-    let saved_log = app.world().resource::<Session>().log.clone();
+    let saved_turn = app.world().resource::<Seats>().turn.clone();
+    let saved_log = app.world().resource::<GameLog>().lines.clone();
     let cells = tile_cells(&mut app);
     assert_eq!(cells.len(), 4);
     // Another game in between changes the setup screen's players.
@@ -323,10 +325,14 @@ fn saving_then_loading_restores_the_same_board() {
     assert_eq!(screen(&app), Screen::Playing);
     assert_eq!(game(&app), &saved_game);
     assert_eq!(tile_cells(&mut app), cells);
-    let session = app.world().resource::<Session>();
-    assert_eq!(session.players, players);
-    assert_eq!(session.turn, saved_turn);
-    assert_eq!(session.log[..saved_log.len()], saved_log[..], "the log is kept, then says it was loaded");
+    let seats = app.world().resource::<Seats>();
+    assert_eq!(seats.players, players);
+    assert_eq!(seats.turn, saved_turn);
+    assert_eq!(
+        app.world().resource::<GameLog>().lines[..saved_log.len()],
+        saved_log[..],
+        "the log is kept, then says it was loaded"
+    );
 
     // Continue picks the newest save too.
     app.world_mut().write_message(MenuAction::BackToMenu);
@@ -363,7 +369,7 @@ fn back_to_menu_clears_the_board() {
     frames(&mut app, 2);
     assert_eq!(screen(&app), Screen::Menu);
     assert!(tile_cells(&mut app).is_empty(), "tiles despawn on leaving the board");
-    assert!(!app.world().contains_resource::<Session>());
+    assert!(!app.world().contains_resource::<Delve>());
     let lanterns = app.world_mut().query_filtered::<(), With<LanternToken>>().iter(app.world()).count();
     assert_eq!(lanterns, 0);
 }
@@ -403,10 +409,10 @@ fn steady_until(g: &mut Game, stop: impl Fn(&Game) -> bool, limit: usize) {
 /// Plays a client session the steady way until `stop` holds or `limit` actions pass.
 fn session_until(session: &mut Session, stop: impl Fn(&Game) -> bool, limit: usize) {
     for _ in 0..limit {
-        if session.game.is_over() || stop(&session.game) {
+        if session.delve.game.is_over() || stop(&session.delve.game) {
             return;
         }
-        let a = steady_policy(&session.game);
+        let a = steady_policy(&session.delve.game);
         session.apply(a).unwrap();
         session.record_news();
     }
@@ -468,40 +474,52 @@ fn make_saves_for_screenshots() {
             Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap(),
         );
         session_until(&mut session, both(depths_rules::CombatStep::PlayCards), 2000);
-        if !both(depths_rules::CombatStep::PlayCards)(&session.game) {
+        if !both(depths_rules::CombatStep::PlayCards)(&session.delve.game) {
             continue;
         }
-        let playing = depths_app::game::saves::save_text(&session);
+        let playing = depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log);
         session_until(&mut session, both(depths_rules::CombatStep::Resolve), 200);
-        if both(depths_rules::CombatStep::Resolve)(&session.game) {
+        if both(depths_rules::CombatStep::Resolve)(&session.delve.game) {
             std::fs::write(dir.join("combat-both.json"), playing).unwrap();
-            std::fs::write(dir.join("resolve-both.json"), depths_app::game::saves::save_text(&session)).unwrap();
+            std::fs::write(
+                dir.join("resolve-both.json"),
+                depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log),
+            )
+            .unwrap();
             break;
         }
     }
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap());
     for _ in 0..6000 {
-        if session.game.is_over() || matches!(session.game.phase(), Phase::Passage { .. }) {
+        if session.delve.game.is_over() || matches!(session.delve.game.phase(), Phase::Passage { .. }) {
             break;
         }
-        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &session.game);
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &session.delve.game);
         session.apply(a).unwrap();
         session.record_news();
     }
-    assert!(matches!(session.game.phase(), Phase::Passage { .. }));
-    std::fs::write(dir.join("passage.json"), depths_app::game::saves::save_text(&session)).unwrap();
+    assert!(matches!(session.delve.game.phase(), Phase::Passage { .. }));
+    std::fs::write(
+        dir.join("passage.json"),
+        depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log),
+    )
+    .unwrap();
     // A client save (with the round summary) in the second round of a fight.
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
     let mut n = 0;
-    while session.game.combat().is_none_or(|c| c.round < 2) && !session.game.is_over() && n < 1000 {
-        let a = steady_policy(&session.game);
+    while session.delve.game.combat().is_none_or(|c| c.round < 2) && !session.delve.game.is_over() && n < 1000 {
+        let a = steady_policy(&session.delve.game);
         session.apply(a).unwrap();
         session.record_news();
         n += 1;
     }
-    std::fs::write(dir.join("round2.json"), depths_app::game::saves::save_text(&session)).unwrap();
+    std::fs::write(
+        dir.join("round2.json"),
+        depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log),
+    )
+    .unwrap();
     let mut n = 0;
     let mut pendings = 0;
     while !g.is_over() && n < 5000 {
@@ -518,8 +536,12 @@ fn make_saves_for_screenshots() {
     let content = Content::builtin().unwrap();
     let mut session = Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), content).unwrap());
     session_until(&mut session, |_| false, 5000);
-    assert!(session.game.is_over());
-    std::fs::write(dir.join("replayable.json"), depths_app::game::saves::save_text(&session)).unwrap();
+    assert!(session.delve.game.is_over());
+    std::fs::write(
+        dir.join("replayable.json"),
+        depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log),
+    )
+    .unwrap();
     // A Subterranean map a few tiles deep, and a Ruins map after some fights.
     let mut options = GameOptions::standard(&["bren", "sil"], 11);
     options.start = depths_rules::Ecology::Subterranean;
@@ -609,8 +631,12 @@ fn hot_seat_app(name: &str, curtain: bool) -> App {
     app
 }
 
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
+fn seats(app: &App) -> &Seats {
+    app.world().resource::<Seats>()
+}
+
+fn game_log(app: &App) -> &GameLog {
+    app.world().resource::<GameLog>()
 }
 
 fn lift(app: &mut App) {
@@ -622,16 +648,24 @@ fn lift(app: &mut App) {
 fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
     use depths_app::ui::panels::banner_line;
     let mut app = hot_seat_app("banner", false);
-    assert!(banner_line(session(&app)).starts_with("▶ Ann — Exploring"), "{}", banner_line(session(&app)));
-    assert_eq!(session(&app).curtain(), None, "no curtain when it is off");
+    assert!(
+        banner_line(game(&app), seats(&app)).starts_with("▶ Ann — Exploring"),
+        "{}",
+        banner_line(game(&app), seats(&app))
+    );
+    assert_eq!(seats(&app).curtain(game(&app)), None, "no curtain when it is off");
     // Ann draws and places one tile: Bo's turn.
     act(&mut app, Action::DrawTile);
-    assert!(banner_line(session(&app)).contains("Ann"));
+    assert!(banner_line(game(&app), seats(&app)).contains("Ann"));
     let p = legal_placements(&app)[0];
     act(&mut app, Action::PlaceTile { placement: p });
     if game(&app).pending().is_none() {
-        assert_eq!(session(&app).acting().player, 1);
-        assert!(banner_line(session(&app)).starts_with("▶ Bo — "), "{}", banner_line(session(&app)));
+        assert_eq!(seats(&app).acting(game(&app)).player, 1);
+        assert!(
+            banner_line(game(&app), seats(&app)).starts_with("▶ Bo — "),
+            "{}",
+            banner_line(game(&app), seats(&app))
+        );
     }
     // In Combat every Hero with something to do may act: the banner names
     // each of their owners with their Heroes, the player who keeps the table first.
@@ -642,8 +676,8 @@ fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
         }
         let heroes = g.combat().filter(|_| in_combat(g)).map(|c| c.heroes_to_act()).unwrap_or_default();
         if heroes.len() == 2 {
-            let line = banner_line(session(&app));
-            let acting = session(&app).acting();
+            let line = banner_line(game(&app), seats(&app));
+            let acting = seats(&app).acting(game(&app));
             let name = |h: u8| g.heroes[usize::from(h)].name().to_owned();
             let first = format!("▶ {} ({})", ["Ann", "Bo"][acting.player], name(acting.hero.unwrap()));
             assert!(line.starts_with(&first), "{line}");
@@ -662,22 +696,22 @@ fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
 #[test]
 fn the_curtain_hides_the_table_until_the_next_player_clicks() {
     let mut app = hot_seat_app("curtain", true);
-    assert_eq!(session(&app).curtain(), Some(0), "Ann is asked to the table first");
+    assert_eq!(seats(&app).curtain(game(&app)), Some(0), "Ann is asked to the table first");
     lift(&mut app);
-    assert_eq!(session(&app).curtain(), None, "lifted for Ann");
+    assert_eq!(seats(&app).curtain(game(&app)), None, "lifted for Ann");
     act(&mut app, Action::DrawTile);
-    assert_eq!(session(&app).curtain(), None, "still Ann's turn");
+    assert_eq!(seats(&app).curtain(game(&app)), None, "still Ann's turn");
     let p = legal_placements(&app)[0];
     act(&mut app, Action::PlaceTile { placement: p });
     if game(&app).pending().is_none() {
         // Ann sees her tile on the table first; the banner offers "Pass to Bo".
-        assert_eq!(session(&app).curtain(), None, "not over the result of Ann's move");
-        assert_eq!(session(&app).hand_off_due(), Some(1));
+        assert_eq!(seats(&app).curtain(game(&app)), None, "not over the result of Ann's move");
+        assert_eq!(seats(&app).hand_off_due(game(&app)), Some(1));
         hand_over(&mut app);
-        assert_eq!(session(&app).curtain(), Some(1), "pass to Bo");
+        assert_eq!(seats(&app).curtain(game(&app)), Some(1), "pass to Bo");
         lift(&mut app);
-        assert_eq!(session(&app).curtain(), None);
-        assert_eq!(session(&app).hand_off_due(), None);
+        assert_eq!(seats(&app).curtain(game(&app)), None);
+        assert_eq!(seats(&app).hand_off_due(game(&app)), None);
     }
 }
 
@@ -695,19 +729,19 @@ fn play_hot_seat(app: &mut App, steps: usize, mut check: impl FnMut(&App, usize,
         if game(app).is_over() {
             break;
         }
-        if session(app).curtain().is_some() {
+        if seats(app).curtain(game(app)).is_some() {
             curtains += 1;
             lift(app);
         }
-        let before = session(app).acting().player;
+        let before = seats(app).acting(game(app)).player;
         let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, game(app));
         act(app, a);
-        let after = session(app).acting().player;
+        let after = seats(app).acting(game(app)).player;
         if after != before {
             changes += 1;
         }
         check(app, before, after);
-        if session(app).hand_off_due().is_some() {
+        if seats(app).hand_off_due(game(app)).is_some() {
             hand_over(app);
         }
     }
@@ -718,8 +752,8 @@ fn play_hot_seat(app: &mut App, steps: usize, mut check: impl FnMut(&App, usize,
 fn with_the_curtain_off_no_curtain_ever_shows_in_a_two_player_game() {
     let mut app = hot_seat_app("curtain-off", false);
     let (changes, _) = play_hot_seat(&mut app, 600, |app, _, _| {
-        assert_eq!(session(app).curtain(), None);
-        assert_eq!(session(app).hand_off_due(), None);
+        assert_eq!(seats(app).curtain(game(app)), None);
+        assert_eq!(seats(app).hand_off_due(game(app)), None);
     });
     assert!(changes >= 20, "the table changed hands {changes} times");
 }
@@ -729,17 +763,17 @@ fn with_the_curtain_on_it_shows_only_when_the_acting_player_changes() {
     let mut app = hot_seat_app("curtain-on", true);
     lift(&mut app);
     let (changes, curtains) = play_hot_seat(&mut app, 600, |app, before, after| {
-        let s = session(app);
+        let (s, g) = (seats(app), game(app));
         // Never over the result of the move just made: the player who made
         // it sees it, and the banner offers the hand-off only if hands change.
-        assert_eq!(s.curtain(), None, "no curtain right after a move");
-        if s.game.is_over() {
+        assert_eq!(s.curtain(g), None, "no curtain right after a move");
+        if g.is_over() {
             return;
         }
         if after == before {
-            assert_eq!(s.hand_off_due(), None, "no hand-off between two steps of one player");
+            assert_eq!(s.hand_off_due(g), None, "no hand-off between two steps of one player");
         } else {
-            assert_eq!(s.hand_off_due(), Some(after), "hands change: pass to the next player");
+            assert_eq!(s.hand_off_due(g), Some(after), "hands change: pass to the next player");
         }
     });
     assert!(changes >= 20, "the table changed hands {changes} times");
@@ -753,11 +787,11 @@ fn an_action_tried_while_the_table_should_pass_brings_the_curtain_instead() {
     act(&mut app, Action::DrawTile);
     let p = legal_placements(&app)[0];
     act(&mut app, Action::PlaceTile { placement: p });
-    if session(&app).hand_off_due() == Some(1) {
+    if seats(&app).hand_off_due(game(&app)) == Some(1) {
         let before = game(&app).clone();
         act(&mut app, Action::DrawTile);
         assert_eq!(game(&app), &before, "Ann's next input hands over, it does not act for Bo");
-        assert_eq!(session(&app).curtain(), Some(1));
+        assert_eq!(seats(&app).curtain(game(&app)), Some(1));
     }
 }
 
@@ -768,16 +802,16 @@ fn switching_the_curtain_on_mid_game_hides_nothing_until_hands_change() {
     act(&mut app, Action::DrawTile);
     app.world_mut().write_message(SetCurtain(true));
     app.update();
-    assert!(session(&app).players.curtain);
-    assert_eq!(session(&app).curtain(), None, "Ann is at the table");
+    assert!(seats(&app).players.curtain);
+    assert_eq!(seats(&app).curtain(game(&app)), None, "Ann is at the table");
     let p = legal_placements(&app)[0];
     act(&mut app, Action::PlaceTile { placement: p });
     if game(&app).pending().is_none() {
-        assert_eq!(session(&app).hand_off_due(), Some(1));
+        assert_eq!(seats(&app).hand_off_due(game(&app)), Some(1));
     }
     app.world_mut().write_message(SetCurtain(false));
     app.update();
-    assert_eq!((session(&app).curtain(), session(&app).hand_off_due()), (None, None));
+    assert_eq!((seats(&app).curtain(game(&app)), seats(&app).hand_off_due(game(&app))), (None, None));
 }
 
 // ---------------------------------------------------------------- leaving is safe
@@ -794,7 +828,7 @@ fn menu_then_continue_returns_to_the_very_last_move() {
     // A tile drawn but not placed is no phase change: no autosave wrote it.
     act(&mut app, Action::DrawTile);
     let last = game(&app).save_json();
-    let turn = session(&app).turn.clone();
+    let turn = seats(&app).turn.clone();
     app.world_mut().write_message(MenuAction::BackToMenu);
     frames(&mut app, 2);
     assert_eq!(screen(&app), Screen::Menu);
@@ -802,7 +836,7 @@ fn menu_then_continue_returns_to_the_very_last_move() {
     frames(&mut app, 3);
     assert_eq!(screen(&app), Screen::Playing);
     assert_eq!(game(&app).save_json(), last, "Continue restores exactly the last move");
-    assert_eq!(session(&app).turn, turn);
+    assert_eq!(seats(&app).turn, turn);
 }
 
 #[test]
@@ -815,7 +849,7 @@ fn a_close_request_saves_the_game_before_the_app_exits() {
     act(&mut app, Action::PlaceTile { placement: p });
     act(&mut app, Action::DrawTile);
     let last = game(&app).save_json();
-    let path = save_path(app.world().resource::<SaveDir>(), session(&app));
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
     let _ = std::fs::remove_file(&path);
     assert_eq!(app.should_exit(), None);
     app.world_mut().write_message(WindowCloseRequested { window: Entity::PLACEHOLDER });
@@ -831,7 +865,7 @@ fn quitting_saves_the_game_on_the_table() {
     start(&mut app, 7);
     act(&mut app, Action::DrawTile);
     let last = game(&app).save_json();
-    let path = save_path(app.world().resource::<SaveDir>(), session(&app));
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
     app.world_mut().write_message(AppExit::Success);
     app.update();
     let (saved, _) = depths_app::game::saves::read_save(&path).expect("saved on exit");
@@ -842,8 +876,11 @@ fn quitting_saves_the_game_on_the_table() {
 fn one_player_sees_no_curtain_and_the_plain_banner() {
     let mut app = menu_app("solo");
     start(&mut app, 1);
-    assert_eq!(session(&app).curtain(), None);
-    assert_eq!(depths_app::ui::panels::banner_line(session(&app)), depths_app::ui::panels::banner(game(&app)));
+    assert_eq!(seats(&app).curtain(game(&app)), None);
+    assert_eq!(
+        depths_app::ui::panels::banner_line(game(&app), seats(&app)),
+        depths_app::ui::panels::banner(game(&app))
+    );
 }
 
 #[test]
@@ -892,20 +929,20 @@ fn undo_restores_the_game_from_before_the_placement() {
     act(&mut app, Action::PlaceTile { placement: p });
     app.update();
     assert_ne!(tile_cells(&mut app), cells);
-    assert!(session(&app).undo.is_some());
+    assert!(app.world().resource::<Undo>().0.is_some());
     app.world_mut().write_message(UndoPlacement);
     frames(&mut app, 2);
     assert_eq!(game(&app), &before, "the rules state is back");
     assert_eq!(tile_cells(&mut app), cells, "and the board");
     assert_eq!(tile_entities(&mut app), entities, "only the placed tile left the table");
     assert!(game(&app).adventure().unwrap().ecology.drawn.is_some(), "the tile is in hand again");
-    assert!(session(&app).undo.is_none(), "one undo per placement");
+    assert!(app.world().resource::<Undo>().0.is_none(), "one undo per placement");
     // Placing again, then drawing: no more undo.
     act(&mut app, Action::PlaceTile { placement: p });
-    assert!(session(&app).undo.is_some());
+    assert!(app.world().resource::<Undo>().0.is_some());
     if game(&app).check(&Action::DrawTile).is_ok() {
         act(&mut app, Action::DrawTile);
-        assert!(session(&app).undo.is_none(), "the next tile drawn ends the undo");
+        assert!(app.world().resource::<Undo>().0.is_none(), "the next tile drawn ends the undo");
     }
 }
 
@@ -913,7 +950,7 @@ fn undo_restores_the_game_from_before_the_placement() {
 fn the_dead_end_gauge_counts_the_pile() {
     let mut app = menu_app("gauge");
     start(&mut app, 1);
-    let (dead, total) = session(&app).dead_ends_in_pile();
+    let (dead, total) = app.world().resource::<Delve>().dead_ends_in_pile();
     assert_eq!(total, game(&app).adventure().unwrap().ecology.pile.len());
     assert!(dead <= total);
 }
@@ -984,17 +1021,17 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         if !tables.contains(&table) {
             tables.push(table);
         }
-        if session(&app).hand_off_due().is_some() {
+        if seats(&app).hand_off_due(game(&app)).is_some() {
             hand_over(&mut app);
-            assert!(session(&app).curtain().is_some(), "handed over: the curtain is down");
+            assert!(seats(&app).curtain(game(&app)).is_some(), "handed over: the curtain is down");
         }
-        if session(&app).curtain().is_some() {
+        if seats(&app).curtain(game(&app)).is_some() {
             passes += 1;
             lift(&mut app);
-            assert_eq!(session(&app).curtain(), None, "the curtain lifts for the player who must act");
+            assert_eq!(seats(&app).curtain(game(&app)), None, "the curtain lifts for the player who must act");
             continue;
         }
-        let acting = session(&app).acting();
+        let acting = seats(&app).acting(game(&app));
         if let Some(h) = acting.hero {
             assert_eq!(acting.player, players.owner(h), "a Hero's choice is asked of its owner");
             assert!(heroes_to_act(game(&app)).contains(&h));
@@ -1007,11 +1044,11 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         if let Some(h) = action_hero(&a)
             && players.owner(h) != acting.player
         {
-            let mine = session(&app).heroes_at_table().expect("behind the curtain in Combat");
+            let mine = seats(&app).heroes_at_table(game(&app)).expect("behind the curtain in Combat");
             assert!(!mine.contains(&h));
             app.world_mut().write_message(PassTable(players.owner(h)));
             app.update();
-            assert_eq!(session(&app).curtain(), Some(players.owner(h)), "the table goes to the ally");
+            assert_eq!(seats(&app).curtain(game(&app)), Some(players.owner(h)), "the table goes to the ally");
             early += 1;
             continue;
         }
@@ -1130,7 +1167,7 @@ fn both_heroes_act_in_a_combat_step_in_any_order() {
     while game(&app).combat().is_some_and(|c| c.step == CombatStep::PlayCards && c.may_act(1)) {
         let card = game(&app).heroes[1].hand[0].id;
         act(&mut app, Action::PlayCard { hero: 1, card });
-        assert_eq!(session(&app).notice, None, "Sil's card is taken");
+        assert_eq!(game_log(&app).notice, None, "Sil's card is taken");
         sil_played += 1;
         assert!(sil_played <= 3);
     }
@@ -1144,7 +1181,7 @@ fn both_heroes_act_in_a_combat_step_in_any_order() {
         let before = game(&app).clone();
         act(&mut app, Action::PlayCard { hero: 1, card });
         assert_eq!(game(&app), &before);
-        let notice = session(&app).notice.clone().unwrap_or_default();
+        let notice = game_log(&app).notice.clone().unwrap_or_default();
         assert!(notice.starts_with("Sil has nothing left to do"), "{notice}");
     }
     // Bren plays; then both may resolve a pair, one pair each in all.
@@ -1175,28 +1212,28 @@ fn in_a_simultaneous_step_the_table_can_pass_between_players() {
     play_until(&mut app, both_play, 600);
     assert!(both_play(game(&app)));
     lift(&mut app);
-    let who = session(&app).acting().player;
+    let who = seats(&app).acting(game(&app)).player;
     let other = 1 - who;
-    assert_eq!(session(&app).curtain(), None);
-    assert_eq!(session(&app).heroes_at_table(), Some(vec![who as u8]), "each player acts for their own Heroes");
+    assert_eq!(seats(&app).curtain(game(&app)), None);
+    assert_eq!(seats(&app).heroes_at_table(game(&app)), Some(vec![who as u8]), "each player acts for their own Heroes");
     // Passing to a player with nothing to do is ignored.
     app.world_mut().write_message(PassTable(7));
     app.update();
-    assert_eq!(session(&app).curtain(), None);
+    assert_eq!(seats(&app).curtain(game(&app)), None);
     // The player at the table lets the ally go first.
     app.world_mut().write_message(PassTable(other));
     app.update();
-    assert_eq!(session(&app).curtain(), Some(other), "the curtain asks for the ally");
+    assert_eq!(seats(&app).curtain(game(&app)), Some(other), "the curtain asks for the ally");
     lift(&mut app);
-    assert_eq!(session(&app).acting(), Acting { player: other, hero: Some(other as u8) });
+    assert_eq!(seats(&app).acting(game(&app)), Acting { player: other, hero: Some(other as u8) });
     while game(&app).combat().is_some_and(|c| c.step == depths_rules::CombatStep::PlayCards && c.may_act(other as u8)) {
         let card = game(&app).heroes[other].hand[0].id;
         act(&mut app, Action::PlayCard { hero: other as u8, card });
     }
-    assert_eq!(session(&app).curtain(), None, "the ally sees the result of their last card");
-    assert_eq!(session(&app).hand_off_due(), Some(who), "back to the player whose Hero still has to play");
+    assert_eq!(seats(&app).curtain(game(&app)), None, "the ally sees the result of their last card");
+    assert_eq!(seats(&app).hand_off_due(game(&app)), Some(who), "back to the player whose Hero still has to play");
     hand_over(&mut app);
-    assert_eq!(session(&app).curtain(), Some(who));
+    assert_eq!(seats(&app).curtain(game(&app)), Some(who));
 }
 
 /// After the Stair Guardian: Level Up, then the Passage (its own phase,
@@ -1232,9 +1269,9 @@ fn after_level_up_the_passage_waits_for_descend() {
     assert_eq!(game(&app).legal_actions(), vec![Action::Descend], "only Descend goes on");
     assert_eq!(describe_action(game(&app), &Action::Descend), "Descend to the Caverns");
     assert_eq!(depths_app::ui::panels::banner(game(&app)), "The Ruins are behind you — descend to the Caverns");
-    assert!(session(&app).log.last().is_some_and(|l| l.contains("record the Heroes")), "{:?}", session(&app).log);
+    assert!(game_log(&app).lines.last().is_some_and(|l| l.contains("record the Heroes")), "{:?}", game_log(&app).lines);
     // The phase change saved the game, at the Passage.
-    let saved_to = save_path(app.world().resource::<SaveDir>(), session(&app));
+    let saved_to = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
     let (saved, _) = depths_app::game::saves::read_save(&saved_to).unwrap();
     assert_eq!(&saved, game(&app));
     act(&mut app, Action::Descend);
@@ -1416,14 +1453,17 @@ fn the_replay_at_step_n_is_the_game_after_n_moves() {
         act(&mut app, a);
         after.push(game(&app).clone());
     }
-    let session = app.world().resource::<Session>();
-    let history = session.history.clone().expect("a new game keeps its moves");
+    let history = app.world().resource::<Delve>().history.clone().expect("a new game keeps its moves");
     assert_eq!(history.len() + 1, after.len());
     // Saved and read back, the moves are there.
-    let text = depths_app::game::saves::save_text(session);
+    let text = depths_app::game::saves::save_text(
+        app.world().resource::<Delve>(),
+        seats(&app),
+        app.world().resource::<GameLog>(),
+    );
     assert!(text.contains("\"history\""));
     let options = game(&app).adventure().unwrap().options.clone();
-    let players = session.players.clone();
+    let players = seats(&app).players.clone();
     app.world_mut().write_message(WatchReplay { options, history: history.clone(), players });
     frames(&mut app, 3);
     assert!(app.world().get_resource::<Replay>().is_some());
@@ -1438,7 +1478,7 @@ fn the_replay_at_step_n_is_the_game_after_n_moves() {
     let any = game(&app).legal_actions().into_iter().next().unwrap();
     act(&mut app, any);
     assert_eq!(game(&app), &before);
-    assert!(app.world().resource::<Session>().notice.as_deref().is_some_and(|n| n.contains("replay")));
+    assert!(game_log(&app).notice.as_deref().is_some_and(|n| n.contains("replay")));
 }
 
 /// "Everything on the table is an entity": each Hero's Health Token on its
@@ -1480,9 +1520,9 @@ fn the_party_edge_holds_health_tokens_keys_and_xp_cards_as_entities() {
     }
     // The game changes: Bren is hurt, the party holds one Key more.
     {
-        let mut session = app.world_mut().resource_mut::<Session>();
-        session.game.heroes[0].health -= 3;
-        session.game.adventure.as_mut().unwrap().keys += 1;
+        let mut delve = app.world_mut().resource_mut::<Delve>();
+        delve.game.heroes[0].health -= 3;
+        delve.game.adventure.as_mut().unwrap().keys += 1;
     }
     frames(&mut app, 2);
     let (tokens, keys, _) = count(&mut app);

@@ -10,7 +10,7 @@ use depths_app::{
     game::cli::Options,
     game::online::Online,
     game::saves::SaveDir,
-    game::session::{GameContent, PlayerAction, Session},
+    game::session::{Delve, GameContent, GameLog, PlayerAction, Seats},
     ui::screens::{Screen, lobby::HostStart},
 };
 use depths_net::{HostTable, RemoteTable, client, host};
@@ -45,8 +45,16 @@ fn pump(apps: &mut [&mut App], mut done: impl FnMut(&[&mut App]) -> bool) -> boo
     true
 }
 
-fn session(app: &App) -> &Session {
-    app.world().resource::<Session>()
+fn delve(app: &App) -> &Delve {
+    app.world().resource::<Delve>()
+}
+
+fn seats(app: &App) -> &Seats {
+    app.world().resource::<Seats>()
+}
+
+fn game_log(app: &App) -> &GameLog {
+    app.world().resource::<GameLog>()
 }
 
 fn screen(app: &App) -> Screen {
@@ -55,7 +63,7 @@ fn screen(app: &App) -> Screen {
 
 /// Proves: from the lobby, the host's Start puts the same game on both
 /// clients' boards; a move made on the host's board and one made on the
-/// player's board both go through the host and land on both Sessions; a move
+/// player's board both go through the host and land on both tables; a move
 /// out of turn from the player's board is refused, shown as the notice, and
 /// changes nothing; a Companion seat is refused; leaving for the menu closes
 /// the table.
@@ -74,42 +82,42 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     );
     assert_eq!(ann.world().get_resource::<Online>(), Some(&Online::Host));
     assert_eq!(bo.world().get_resource::<Online>(), Some(&Online::Player));
-    assert_eq!(session(&ann).game, session(&bo).game, "the same game on both boards");
-    assert_eq!(session(&bo).players.names, vec!["Ann".to_owned(), "Bo".to_owned()]);
+    assert_eq!(delve(&ann).game, delve(&bo).game, "the same game on both boards");
+    assert_eq!(seats(&bo).players.names, vec!["Ann".to_owned(), "Bo".to_owned()]);
 
     // Ann's turn: she draws on her board.
     ann.world_mut().write_message(PlayerAction(Action::DrawTile));
-    assert!(pump(&mut [&mut ann, &mut bo], |a| session(a[1]).version > 1 && session(a[0]).version > 1));
-    assert!(matches!(session(&bo).game.phase(), Phase::Exploring { tile_in_hand: true, .. }));
-    assert_eq!(session(&ann).game, session(&bo).game);
+    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[1]).version > 1 && delve(a[0]).version > 1));
+    assert!(matches!(delve(&bo).game.phase(), Phase::Exploring { tile_in_hand: true, .. }));
+    assert_eq!(delve(&ann).game, delve(&bo).game);
 
     // Bo may not place Ann's tile: refused, shown, nothing changes.
-    let place = session(&bo).game.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
-    let before = session(&bo).game.clone();
+    let place = delve(&bo).game.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
+    let before = delve(&bo).game.clone();
     bo.world_mut().write_message(PlayerAction(place.clone()));
-    assert!(pump(&mut [&mut ann, &mut bo], |a| session(a[1]).notice.is_some()));
-    assert_eq!(session(&bo).notice.as_deref(), Some("The host refused: it is Ann's turn."));
-    assert_eq!(session(&bo).game, before);
-    assert_eq!(session(&ann).game, before);
+    assert!(pump(&mut [&mut ann, &mut bo], |a| game_log(a[1]).notice.is_some()));
+    assert_eq!(game_log(&bo).notice.as_deref(), Some("The host refused: it is Ann's turn."));
+    assert_eq!(delve(&bo).game, before);
+    assert_eq!(delve(&ann).game, before);
 
     // Ann places it; both boards follow; the turn passes to Bo, whose draw goes through.
     ann.world_mut().write_message(PlayerAction(place));
-    assert!(pump(&mut [&mut ann, &mut bo], |a| session(a[0]).game == session(a[1]).game
-        && !matches!(session(a[0]).game.phase(), Phase::Exploring { tile_in_hand: true, .. })));
-    if session(&bo).turn.player == 1 && session(&bo).game.check(&Action::DrawTile).is_ok() {
+    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[0]).game == delve(a[1]).game
+        && !matches!(delve(a[0]).game.phase(), Phase::Exploring { tile_in_hand: true, .. })));
+    if seats(&bo).turn.player == 1 && delve(&bo).game.check(&Action::DrawTile).is_ok() {
         bo.world_mut().write_message(PlayerAction(Action::DrawTile));
         assert!(pump(&mut [&mut ann, &mut bo], |a| matches!(
-            session(a[0]).game.phase(),
+            delve(a[0]).game.phase(),
             Phase::Exploring { tile_in_hand: true, .. }
-        ) && session(a[0]).game == session(a[1]).game));
+        ) && delve(a[0]).game == delve(a[1]).game));
     }
-    assert_eq!(session(&ann).turn, session(&bo).turn);
+    assert_eq!(seats(&ann).turn, seats(&bo).turn);
 
     // No Companion seats online: the turn order is the host's table's.
     bo.world_mut().write_message(depths_app::game::companions::SetCompanion { hero: 1, on: true });
     bo.update();
-    assert!(!session(&bo).players.is_companion(1));
-    assert_eq!(session(&bo).notice.as_deref(), Some("Online, every Hero is played by a player at the table."));
+    assert!(!seats(&bo).players.is_companion(1));
+    assert_eq!(game_log(&bo).notice.as_deref(), Some("Online, every Hero is played by a player at the table."));
 
     // Back to the menu: the table closes for both.
     ann.world_mut().write_message(depths_app::ui::screens::menu::MenuAction::BackToMenu);

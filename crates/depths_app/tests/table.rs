@@ -408,11 +408,11 @@ fn online_the_table_offers_only_the_seats_own_heroes() {
         let mut game = new_game(&["bren", "sil"], seed);
         through_combats(&mut game, 2000, |g| {
             let mut session = Session::new(g.clone());
-            session.players =
+            session.seats.players =
                 Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], ..Players::default() };
-            let everyone = legal_at_table(&session);
-            session.seat = Some(1);
-            let bo = legal_at_table(&session);
+            let everyone = legal_at_table(&session.delve, &session.seats);
+            session.seats.seat = Some(1);
+            let bo = legal_at_table(&session.delve, &session.seats);
             assert!(bo.iter().all(|a| depths_app::game::hotseat::action_hero(a).is_none_or(|h| h == 1)), "{bo:?}");
             if everyone.iter().any(|a| depths_app::game::hotseat::action_hero(a) == Some(0)) {
                 assert!(bo.len() < everyone.len(), "Bren's moves are not Bo's to make");

@@ -14,7 +14,7 @@ use crate::{
     board::BoardCamera,
     board::explore::{BoardArea, CLICK_SLOP, Hand, PlacementHint, on_board},
     board::{Board, TILE_SIZE, cell_center, map_bounds},
-    game::session::Session,
+    game::session::Delve,
     ui::screens::Screen,
 };
 
@@ -184,13 +184,13 @@ fn fit_to_map(
 
 fn keyboard_pan(
     keys: Res<ButtonInput<KeyCode>>,
-    session: Option<Res<Session>>,
+    delve: Option<Res<Delve>>,
     time: Res<Time>,
     camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     // With a tile in hand the arrows move its ghost instead.
-    if session.is_some_and(|s| s.tile_in_hand().is_some()) {
+    if delve.is_some_and(|s| s.tile_in_hand().is_some()) {
         return;
     }
     let mut dir = Vec2::ZERO;

@@ -20,7 +20,7 @@ use crate::{
     board::BoardCamera,
     board::view::{Cell, Tile},
     board::{Board, cell_at, cell_center, element_at},
-    game::session::{DropRefused, PlayerAction, Session, TileDrop},
+    game::session::{Delve, DropRefused, PlayerAction, Seats, TileDrop, Undo},
     ui::screens::Screen,
 };
 
@@ -87,7 +87,7 @@ pub(crate) fn plugin(app: &mut App) {
         (follow_hand, sync_hints, sync_ghost, sync_selection)
             .chain()
             .in_set(PlaySystems::Sync)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), |mut hand: ResMut<Hand>, mut sel: ResMut<SelectedElement>| {
         *hand = Hand::default();
@@ -110,8 +110,8 @@ pub fn hint_cells(placements: &[Placement], rotation: Rotation) -> Vec<(Cell, bo
 }
 
 /// A new tile in hand starts unturned in the tray; a refused drop springs back.
-fn follow_hand(session: Res<Session>, mut hand: ResMut<Hand>, refused: Res<DropRefused>) {
-    let id = session.tile_in_hand().map(|(t, _)| t.id.clone());
+fn follow_hand(delve: Res<Delve>, mut hand: ResMut<Hand>, refused: Res<DropRefused>) {
+    let id = delve.tile_in_hand().map(|(t, _)| t.id.clone());
     if id != hand.tile {
         *hand = Hand { tile: id, ..Hand::default() };
     }
@@ -124,23 +124,23 @@ fn follow_hand(session: Res<Session>, mut hand: ResMut<Hand>, refused: Res<DropR
 
 fn sync_hints(
     mut commands: Commands,
-    session: Res<Session>,
+    delve: Res<Delve>,
     hand: Res<Hand>,
     hints: Query<(Entity, &PlacementHint)>,
     mut last: Local<Option<(u64, Rotation)>>,
 ) {
-    let key = (session.version, hand.rotation);
-    if *last == Some(key) && hints.is_empty() != session.tile_in_hand().is_some() {
+    let key = (delve.version, hand.rotation);
+    if *last == Some(key) && hints.is_empty() != delve.tile_in_hand().is_some() {
         return;
     }
     *last = Some(key);
     for (entity, _) in &hints {
         commands.entity(entity).despawn();
     }
-    if session.tile_in_hand().is_none() {
+    if delve.tile_in_hand().is_none() {
         return;
     }
-    for (cell, now) in hint_cells(&session.legal_placements(), hand.rotation) {
+    for (cell, now) in hint_cells(&delve.legal_placements(), hand.rotation) {
         commands.spawn((
             Name::new("Placement hint"),
             PlacementHint { cell, now },
@@ -153,14 +153,14 @@ fn sync_hints(
 
 fn sync_ghost(
     mut commands: Commands,
-    session: Res<Session>,
+    delve: Res<Delve>,
     hand: Res<Hand>,
     mut ghosts: Query<(Entity, &GhostTile, &mut Transform)>,
 ) {
-    let wanted = session.tile_in_hand().and_then(|(tile, _)| {
+    let wanted = delve.tile_in_hand().and_then(|(tile, _)| {
         let cell = hand.cell?;
         let placement = Placement { cell, rotation: hand.rotation };
-        let legal = session.legal_placements().contains(&placement);
+        let legal = delve.legal_placements().contains(&placement);
         Some(GhostTile { tile: Tile::from_printed(tile, placement), legal })
     });
     let position = match (hand.dragging, hand.drag_world, hand.cell) {
@@ -235,9 +235,12 @@ pub(crate) fn input_plugin(app: &mut App) {
             // Tiles and tokens answer only while the Heroes explore.
             .in_set(Stage::Exploring)
             .before(crate::game::session::drops_to_actions)
-            .run_if(resource_exists::<Session>)
+            .run_if(resource_exists::<Delve>)
             // Nothing on the table moves behind the "pass to …" screen, nor in a replay.
-            .run_if(|s: Option<Res<Session>>| s.is_some_and(|s| s.curtain().is_none() && !s.read_only)),
+            .run_if(|d: Option<Res<Delve>>, s: Option<Res<Seats>>| match (d, s) {
+                (Some(d), Some(s)) => s.curtain(&d.game).is_none() && !d.read_only,
+                _ => false,
+            }),
     );
 }
 
@@ -248,7 +251,8 @@ pub fn rotate(hand: &mut Hand, by: u8) {
 
 fn keys(
     mut keys: ResMut<ButtonInput<KeyCode>>,
-    session: Res<Session>,
+    delve: Res<Delve>,
+    undo_point: Res<Undo>,
     mut hand: ResMut<Hand>,
     mut actions: MessageWriter<PlayerAction>,
     mut drops: MessageWriter<TileDrop>,
@@ -256,17 +260,17 @@ fn keys(
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) && session.undo.is_some() {
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) && undo_point.0.is_some() {
         undo.write(crate::game::session::UndoPlacement);
         return;
     }
     if keys.just_pressed(KeyCode::KeyD) && !ctrl {
-        if session.game.check(&Action::DrawTile).is_ok() {
+        if delve.game.check(&Action::DrawTile).is_ok() {
             actions.write(PlayerAction(Action::DrawTile));
         }
         return;
     }
-    if session.tile_in_hand().is_none() {
+    if delve.tile_in_hand().is_none() {
         return;
     }
     let mut changed = false;
@@ -285,11 +289,11 @@ fn keys(
             let cell = match hand.cell {
                 Some((x, y)) => (x + dx, y + dy),
                 // Out of the tray onto the first cell where it fits.
-                None => session
+                None => delve
                     .legal_placements()
                     .iter()
                     .find(|p| p.rotation == hand.rotation)
-                    .or(session.legal_placements().first())
+                    .or(delve.legal_placements().first())
                     .map_or((0, 1), |p| p.cell),
             };
             hand.cell = Some(cell);
@@ -320,7 +324,7 @@ fn mouse(
     camera: Single<(&Camera, &GlobalTransform), With<BoardCamera>>,
     egui: Res<EguiWantsInput>,
     area: Res<BoardArea>,
-    session: Res<Session>,
+    delve: Res<Delve>,
     board: Option<Res<Board>>,
     mut hand: ResMut<Hand>,
     mut selected: ResMut<SelectedElement>,
@@ -331,7 +335,7 @@ fn mouse(
     let cursor = window.cursor_position();
     let (camera, cam_transform) = camera.into_inner();
     let world = cursor.and_then(|c| camera.viewport_to_world_2d(cam_transform, c).ok());
-    let in_hand = session.tile_in_hand().is_some();
+    let in_hand = delve.tile_in_hand().is_some();
     let over_ui = !on_board(cursor, &area, &egui);
 
     if buttons.just_pressed(MouseButton::Left) {
@@ -383,13 +387,13 @@ fn mouse(
         redraw.write(RequestRedraw);
         let cell = cell_at(w);
         if in_hand {
-            let fits = session.legal_placements().iter().any(|p| p.cell == cell);
+            let fits = delve.legal_placements().iter().any(|p| p.cell == cell);
             if hand.cell == Some(cell) {
                 drops.write(TileDrop { cell, rotation: hand.rotation });
             } else if fits {
                 hand.cell = Some(cell);
                 // Turn it to a fitting rotation if the current one does not fit.
-                let legal = session.legal_placements();
+                let legal = delve.legal_placements();
                 if !legal.iter().any(|p| p.cell == cell && p.rotation == hand.rotation)
                     && let Some(p) = legal.iter().find(|p| p.cell == cell)
                 {

@@ -25,7 +25,7 @@ pub struct BoardCamera;
 use crate::{
     PlaySystems,
     board::view::{BoardView, Cell, Side, Tile, Token},
-    game::session::Session,
+    game::session::Delve,
     game::table_events::BoardNews,
     ui::screens::Screen,
 };
@@ -39,11 +39,11 @@ pub const TOKEN_SPACING: f32 = 70.0;
 /// Radius of an element token.
 pub const TOKEN_RADIUS: f32 = 30.0;
 
-/// The map on the table, as drawn; follows [`Session`].
+/// The map on the table, as drawn; follows [`Delve`].
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct Board {
     pub view: BoardView,
-    /// The [`Session::version`] it was built from.
+    /// The [`Delve::version`] it was built from.
     pub version: u64,
 }
 
@@ -98,10 +98,10 @@ pub struct LanternToken;
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (follow_session, lay_board, land_tiles, lift_tiles, refresh_tokens, place_lantern)
+        (follow_game, lay_board, land_tiles, lift_tiles, refresh_tokens, place_lantern)
             .chain()
             .in_set(PlaySystems::Sync)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), |mut commands: Commands| {
         commands.remove_resource::<Board>();
@@ -109,16 +109,16 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// Rebuilds [`Board`] when the game changed.
-fn follow_session(mut commands: Commands, session: Res<Session>, board: Option<Res<Board>>) {
-    if board.as_ref().is_some_and(|b| b.version == session.version) {
+fn follow_game(mut commands: Commands, delve: Res<Delve>, board: Option<Res<Board>>) {
+    if board.as_ref().is_some_and(|b| b.version == delve.version) {
         return;
     }
-    let Some(adventure) = session.game.adventure() else {
+    let Some(adventure) = delve.game.adventure() else {
         return;
     };
-    let mut view = BoardView::from_map(&adventure.ecology.map, session.seed());
+    let mut view = BoardView::from_map(&adventure.ecology.map, delve.seed());
     // The red X goes down when the Monster is beaten, not while the fight is on.
-    if session.game.combat().is_some()
+    if delve.game.combat().is_some()
         && let Some(e) = adventure.ecology.encountering
         && let Some(tile) = view.tiles.iter_mut().find(|t| t.cell == e.cell)
         && let Some(token) = tile.tokens.get_mut(usize::from(e.area)).and_then(|a| a.get_mut(usize::from(e.element)))
@@ -126,7 +126,7 @@ fn follow_session(mut commands: Commands, session: Res<Session>, board: Option<R
     {
         *token = crate::board::view::Token::None;
     }
-    commands.insert_resource(Board { view, version: session.version });
+    commands.insert_resource(Board { view, version: delve.version });
 }
 
 /// World position of a cell's centre.

@@ -7,14 +7,14 @@
 
 use bevy::{picking::pointer::PointerButton, prelude::*, window::RequestRedraw};
 use depths_rules::{
-    Action, Phase,
+    Action, Game, Phase,
     map::{ElementRef, ElementState},
 };
 
 use crate::{
     board::explore::{CLICK_SLOP, SelectedElement},
     board::{ElementToken, TOKEN_RADIUS},
-    game::session::Session,
+    game::session::{Delve, Seats},
     game::words::{element_help, element_text},
     table::pointer::Hovered,
     ui::screens::Screen,
@@ -48,8 +48,7 @@ fn element_ref(token: &ElementToken) -> ElementRef {
 }
 
 /// What a token says on hover.
-pub fn token_text(session: &Session, e: ElementRef) -> String {
-    let game = &session.game;
+pub fn token_text(game: &Game, e: ElementRef) -> String {
     let Some((element, state)) = game.adventure().and_then(|a| a.ecology.map.element(e)) else { return String::new() };
     let state = match state {
         ElementState::Present => "Not yet Encountered.",
@@ -75,16 +74,16 @@ pub fn token_text(session: &Session, e: ElementRef) -> String {
 fn on_over(
     ev: On<Pointer<Over>>,
     tokens: Query<&ElementToken>,
-    session: Option<Res<Session>>,
+    delve: Option<Res<Delve>>,
     mut hovered: ResMut<Hovered>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let (Ok(token), Some(session)) = (tokens.get(ev.event_target()), session) else { return };
+    let (Ok(token), Some(delve)) = (tokens.get(ev.event_target()), delve) else { return };
     // In Combat the mat covers the board.
-    if matches!(session.game.phase(), Phase::Combat { .. }) {
+    if matches!(delve.game.phase(), Phase::Combat { .. }) {
         return;
     }
-    let text = token_text(&session, element_ref(token));
+    let text = token_text(&delve.game, element_ref(token));
     if !text.is_empty() {
         hovered.0 = Some((ev.event_target(), text));
         redraw.write(RequestRedraw);
@@ -107,7 +106,7 @@ fn on_press(ev: On<Pointer<Press>>, mut pressed: ResMut<PressedAt>) {
 fn on_click(
     ev: On<Pointer<Click>>,
     tokens: Query<&ElementToken>,
-    session: Option<Res<Session>>,
+    table: Option<(Res<Delve>, Res<Seats>)>,
     pressed: Res<PressedAt>,
     mut selected: ResMut<SelectedElement>,
     mut redraw: MessageWriter<RequestRedraw>,
@@ -115,10 +114,10 @@ fn on_click(
     if ev.event.button != PointerButton::Primary {
         return;
     }
-    let (Ok(token), Some(session)) = (tokens.get(ev.event_target()), session) else { return };
-    let exploring = matches!(session.game.phase(), Phase::Exploring { tile_in_hand: false, .. });
+    let (Ok(token), Some((delve, seats))) = (tokens.get(ev.event_target()), table) else { return };
+    let exploring = matches!(delve.game.phase(), Phase::Exploring { tile_in_hand: false, .. });
     let still = pressed.0.is_some_and(|p| p.distance(ev.pointer_location.position) <= CLICK_SLOP);
-    if exploring && still && session.curtain().is_none() {
+    if exploring && still && seats.curtain(&delve.game).is_none() {
         selected.0 = Some(element_ref(token));
         redraw.write(RequestRedraw);
     }

@@ -12,7 +12,7 @@ use bevy::{
 use bevy_egui::{EguiTextureHandle, EguiUserTextures, egui};
 
 use crate::{
-    PlaySystems, board::TILE_SIZE, board::explore::Hand, board::view::Tile, game::session::Session, ui::screens::Screen,
+    PlaySystems, board::TILE_SIZE, board::explore::Hand, board::view::Tile, game::session::Delve, ui::screens::Screen,
 };
 
 /// The preview's own render layer: neither the board's nor the cards'.
@@ -55,7 +55,7 @@ pub(crate) fn plugin(app: &mut App) {
         (show_tile_in_hand, layer_new_pieces)
             .chain()
             .in_set(PlaySystems::Present)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), stop);
 }
@@ -88,14 +88,14 @@ fn spawn_camera(
 /// Draws the tile in hand, turned as it is, while it waits in the tray.
 fn show_tile_in_hand(
     mut commands: Commands,
-    session: Res<Session>,
+    delve: Res<Delve>,
     hand: Res<Hand>,
     mut preview: ResMut<TrayPreview>,
     mut camera: Single<&mut Camera, With<TrayCamera>>,
     shown: Query<Entity, With<TrayTile>>,
     mut contexts: bevy_egui::EguiContexts,
 ) {
-    let in_tray = session.tile_in_hand().filter(|_| hand.cell.is_none()).map(|(t, _)| t.clone());
+    let in_tray = delve.tile_in_hand().filter(|_| hand.cell.is_none()).map(|(t, _)| t.clone());
     let wanted = in_tray.as_ref().map(|t| (t.id.clone(), hand.rotation.quarter_turns()));
     if wanted == preview.showing {
         return;

@@ -18,13 +18,13 @@ use bevy::{
     window::RequestRedraw,
 };
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use depths_rules::Action;
+use depths_rules::{Action, Game};
 use depths_sim::{Bot, HeuristicBot};
 
 use crate::{
     PlaySystems,
     game::hotseat::{Seat, heroes_to_act},
-    game::session::{PlayerAction, Session},
+    game::session::{Delve, GameLog, PlayerAction, SaveSlot, Seats},
     game::words::{describe_action, outcome_name},
     ui::screens::Screen,
 };
@@ -45,34 +45,33 @@ pub use depths_table::seats::{decision_hero, seat_hero};
 
 /// The Companion whose turn it is to explore (and to make the table's shared
 /// choices): a Companion's seat, or a player all of whose Heroes are Companions.
-pub fn turn_companion(session: &Session) -> Option<u8> {
-    depths_table::seats::turn_companion(&session.game, &session.players, &session.turn)
+pub fn turn_companion(game: &Game, seats: &Seats) -> Option<u8> {
+    depths_table::seats::turn_companion(game, &seats.players, &seats.turn)
 }
 
 /// Whether a Companion may take `action` now: it is legal, and it is for a
 /// Companion's Hero, or for no Hero while the decision or the turn is a
 /// Companion's.
-pub fn companion_may_take(session: &Session, action: &Action) -> bool {
-    if session.game.check(action).is_err() {
+pub fn companion_may_take(game: &Game, seats: &Seats, action: &Action) -> bool {
+    if game.check(action).is_err() {
         return false;
     }
-    match (seat_hero(action), decision_hero(&session.game)) {
-        (Some(h), _) => session.players.is_companion(h),
-        (None, Some(h)) => session.players.is_companion(h),
-        (None, None) => turn_companion(session).is_some(),
+    match (seat_hero(action), decision_hero(game)) {
+        (Some(h), _) => seats.players.is_companion(h),
+        (None, Some(h)) => seats.players.is_companion(h),
+        (None, None) => turn_companion(game, seats).is_some(),
     }
 }
 
 /// The move a Companion makes now, if any: the careful bot's choice for a
 /// Companion's Hero that may act (or for the Companion's turn), else the
 /// first legal move that is a Companion's. `None` while only players may act.
-pub fn companion_choice(session: &Session) -> Option<Action> {
-    let game = &session.game;
+pub fn companion_choice(game: &Game, seats: &Seats) -> Option<Action> {
     if game.is_over() {
         return None;
     }
-    let players = &session.players;
-    let ok = |a: &Action| companion_may_take(session, a);
+    let players = &seats.players;
+    let ok = |a: &Action| companion_may_take(game, seats, a);
     let heroes: Vec<u8> = heroes_to_act(game).into_iter().filter(|&h| players.is_companion(h)).collect();
     for &h in &heroes {
         if let Some(a) = HeuristicBot.choose_for(game, h).filter(ok) {
@@ -80,7 +79,7 @@ pub fn companion_choice(session: &Session) -> Option<Action> {
         }
     }
     if heroes_to_act(game).is_empty() {
-        if decision_hero(game).is_none() && turn_companion(session).is_none() {
+        if decision_hero(game).is_none() && turn_companion(game, seats).is_none() {
             return None;
         }
         if let Some(a) = Some(HeuristicBot.choose(game)).filter(ok) {
@@ -102,8 +101,7 @@ pub fn companion_choice(session: &Session) -> Option<Action> {
 
 /// The move's line in the log, in player words, with why it was made where
 /// that is plain: "Companion Sil plays a 7 against the Skeleton".
-pub fn reason(session: &Session, action: &Action) -> String {
-    let game = &session.game;
+pub fn reason(game: &Game, seats: &Seats, action: &Action) -> String {
     let name = |h: u8| game.heroes.get(usize::from(h)).map_or("?", |h| h.name()).to_owned();
     let what = describe_action(game, action);
     let combat = game.combat();
@@ -150,7 +148,7 @@ pub fn reason(session: &Session, action: &Action) -> String {
         Action::EndTurn { hero } => format!("Companion {} is done this Round", name(*hero)),
         a if seat_hero(a).is_some() => format!("Companion {what}"),
         _ => {
-            let who = decision_hero(game).or_else(|| turn_companion(session));
+            let who = decision_hero(game).or_else(|| turn_companion(game, seats));
             match who {
                 Some(h) => format!("Companion {}: {what}", name(h)),
                 None => format!("Companion: {what}"),
@@ -202,36 +200,36 @@ fn seat_requests(
 /// A seat handed to a Companion or taken back; the log says so.
 fn seat_companions(
     mut sets: MessageReader<SetCompanion>,
-    session: Option<ResMut<Session>>,
+    table: Option<(ResMut<Delve>, ResMut<Seats>, ResMut<GameLog>, ResMut<SaveSlot>)>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let Some(mut session) = session else {
+    let Some((mut delve, mut seats, mut log, mut slot)) = table else {
         sets.clear();
         return;
     };
     for &SetCompanion { hero, on } in sets.read() {
-        let heroes = session.game.heroes.len();
-        if usize::from(hero) >= heroes || session.players.is_companion(hero) == on {
+        let heroes = delve.game.heroes.len();
+        if usize::from(hero) >= heroes || seats.players.is_companion(hero) == on {
             continue;
         }
-        let players = &mut session.players;
+        let seats = &mut *seats;
+        let players = &mut seats.players;
         players.set_companion(hero, on, heroes);
         let owner = players.name(players.owner(hero)).to_owned();
         // A Companion's Exploring turn taken back is its owner's.
-        if !on && session.turn.companion == Some(hero) {
-            let seat = Seat::Player(session.players.owner(hero));
-            let players = session.players.clone();
-            session.turn.set_seat(seat, &players);
+        if !on && seats.turn.companion == Some(hero) {
+            let seat = Seat::Player(seats.players.owner(hero));
+            seats.turn.set_seat(seat, &seats.players);
         }
-        let name = session.game.heroes[usize::from(hero)].name().to_owned();
+        let name = delve.game.heroes[usize::from(hero)].name().to_owned();
         let line = if on {
             format!("A Companion plays {name} for {owner} now.")
         } else {
             format!("{owner} takes {name}'s seat back from the Companion.")
         };
-        session.log.push(line);
-        session.save_due = true;
-        session.version += 1;
+        log.lines.push(line);
+        slot.due = true;
+        delve.version += 1;
         redraw.write(RequestRedraw);
     }
 }
@@ -241,7 +239,7 @@ fn seat_companions(
 #[allow(clippy::too_many_arguments)]
 fn companions_play(
     time: Res<Time<Real>>,
-    session: Option<ResMut<Session>>,
+    table: Option<(Res<Delve>, Res<Seats>, ResMut<GameLog>)>,
     settings: Option<Res<crate::game::settings::Settings>>,
     mut actions: ResMut<Messages<PlayerAction>>,
     mut seen: Local<MessageCursor<PlayerAction>>,
@@ -255,24 +253,25 @@ fn companions_play(
         *waiting = None;
         return;
     }
-    let Some(mut session) = session else {
+    let Some((delve, seats, mut log)) = table else {
         *waiting = None;
         return;
     };
+    let game = &delve.game;
     // A player must hand the table over first; a replay only looks.
-    if session.read_only || session.curtain().is_some() || session.hand_off_due().is_some() {
+    if delve.read_only || seats.curtain(game).is_some() || seats.hand_off_due(game).is_some() {
         *waiting = None;
         return;
     }
-    let Some(action) = companion_choice(&session) else {
+    let Some(action) = companion_choice(game, &seats) else {
         *waiting = None;
         return;
     };
     let now = time.elapsed_secs();
     let since = match *waiting {
-        Some((version, since)) if version == session.version => since,
+        Some((version, since)) if version == delve.version => since,
         _ => {
-            *waiting = Some((session.version, now));
+            *waiting = Some((delve.version, now));
             now
         }
     };
@@ -286,8 +285,8 @@ fn companions_play(
         redraw.write(RequestRedraw);
         return;
     }
-    let line = reason(&session, &action);
-    session.log.push(line);
+    let line = reason(game, &seats, &action);
+    log.lines.push(line);
     moves.0.push(action.clone());
     actions.write(PlayerAction(action));
     *waiting = None;

@@ -21,7 +21,7 @@ use bevy_asset_loader::prelude::*;
 use depths_rules::{Content, ContentError};
 
 use crate::{
-    game::session::{GameContent, Session},
+    game::session::{Delve, GameContent},
     table::feedback::Toast,
 };
 
@@ -129,7 +129,7 @@ fn reload_content(
     files: Option<Res<ContentFiles>>,
     texts: Res<Assets<JsonText>>,
     content: Option<ResMut<GameContent>>,
-    session: Option<ResMut<Session>>,
+    delve: Option<ResMut<Delve>>,
     mut toast: MessageWriter<Toast>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
@@ -142,7 +142,7 @@ fn reload_content(
     if !modified {
         return;
     }
-    let note = apply_reload(assemble(&files, &texts), &mut content, session.map(|s| s.into_inner()));
+    let note = apply_reload(assemble(&files, &texts), &mut content, delve.map(|d| d.into_inner()));
     toast.write(Toast(note));
     redraw.write(RequestRedraw);
 }
@@ -153,7 +153,7 @@ fn reload_content(
 pub fn apply_reload(
     reloaded: Result<Content, ContentError>,
     content: &mut GameContent,
-    session: Option<&mut Session>,
+    delve: Option<&mut Delve>,
 ) -> String {
     let new = match reloaded {
         Ok(new) => new,
@@ -170,12 +170,12 @@ pub fn apply_reload(
     }
     content.0 = new.clone();
     info!("content reloaded: new games use it");
-    let Some(session) = session else { return "Content reloaded".into() };
-    match session.game.swap_content(Arc::new(new)) {
+    let Some(delve) = delve else { return "Content reloaded".into() };
+    match delve.game.swap_content(Arc::new(new)) {
         Ok(cards) => {
             info!("content reloaded: {cards} card(s) of the game in progress have new words");
             // The board and panels redraw from the game.
-            session.version += 1;
+            delve.version += 1;
             format!("Content reloaded: {cards} card(s) updated")
         }
         Err(refused) => {

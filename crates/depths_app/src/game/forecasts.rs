@@ -19,7 +19,7 @@ use bevy::{
 use depths_rules::{Action, Game, Phase};
 use depths_sim::{Estimate, Forecaster, Kind};
 
-use crate::{PlaySystems, board::explore::SelectedElement, game::session::Session, ui::screens::Screen};
+use crate::{PlaySystems, board::explore::SelectedElement, game::session::Delve, ui::screens::Screen};
 
 /// Playing time of one chunk of playouts.
 const CHUNK: Duration = Duration::from_millis(120);
@@ -51,7 +51,7 @@ impl Subject {
 /// One forecast being made or made.
 #[derive(Default)]
 pub struct Slot {
-    /// The situation (the session's version) and question it is for.
+    /// The situation (the game's version) and question it is for.
     key: Option<(u64, Kind)>,
     task: Option<Task<Forecaster>>,
     /// The figures so far for the current situation.
@@ -98,7 +98,7 @@ pub(crate) fn plugin(app: &mut App) {
     }
     app.add_systems(
         Update,
-        drive.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+        drive.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), |mut f: ResMut<Forecasts>| *f = Forecasts::default());
 }
@@ -118,12 +118,12 @@ pub fn questions(game: &Game, selected: Option<Action>) -> [(Subject, Option<Kin
 }
 
 fn drive(
-    session: Res<Session>,
+    delve: Res<Delve>,
     selected: Res<SelectedElement>,
     mut forecasts: ResMut<Forecasts>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
-    let game = &session.game;
+    let game = &delve.game;
     // Only an Encounter the rules allow now is forecast.
     let encounter = selected
         .0
@@ -131,12 +131,12 @@ fn drive(
         .filter(|a| matches!(game.phase(), Phase::Exploring { .. }) && game.check(a).is_ok());
     for (subject, kind) in questions(game, encounter) {
         let slot = forecasts.slot_mut(subject);
-        let key = kind.clone().map(|k| (session.version, k));
+        let key = kind.clone().map(|k| (delve.version, k));
         if slot.key != key {
             // A new situation: drop the old work (its chunk finishes unseen).
             *slot = Slot { key: key.clone(), ..Slot::default() };
             if let Some(kind) = kind {
-                let seed = session.seed() ^ session.version.wrapping_mul(0x9e37_79b9);
+                let seed = delve.seed() ^ delve.version.wrapping_mul(0x9e37_79b9);
                 start_chunk(slot, Forecaster::new(game, kind, seed), proxy.as_deref());
             }
             continue;

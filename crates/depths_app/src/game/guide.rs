@@ -10,7 +10,7 @@ use depths_rules::{CombatStep, Game, GameOptions, Phase};
 use crate::{
     PlaySystems,
     game::flow::MenuAction,
-    game::session::{Session, StartGame},
+    game::session::{Delve, StartGame},
     ui::screens::Screen,
     ui::ui_style,
 };
@@ -94,7 +94,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Update, start_guided_game.in_set(PlaySystems::Rules));
     app.add_systems(
         Update,
-        advance.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+        advance.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnEnter(Screen::Menu), |mut guide: ResMut<Guide>| guide.0 = None);
 }
@@ -120,9 +120,9 @@ fn start_guided_game(
 }
 
 /// Moves on past every step the table already shows done.
-fn advance(session: Res<Session>, mut guide: ResMut<Guide>, mut redraw: MessageWriter<RequestRedraw>) {
+fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>, mut redraw: MessageWriter<RequestRedraw>) {
     let Some(mut step) = guide.0 else { return };
-    while step + 1 < STEPS.len() && (STEPS[step].done)(&session.game) {
+    while step + 1 < STEPS.len() && (STEPS[step].done)(&delve.game) {
         step += 1;
     }
     if guide.0 != Some(step) {

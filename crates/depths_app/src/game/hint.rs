@@ -16,7 +16,7 @@ use depths_sim::{Bot, HeuristicBot};
 use crate::{
     PlaySystems,
     board::explore::{Hand, SelectedElement},
-    game::session::Session,
+    game::session::Delve,
     game::words::{describe_action, outcome_name},
     table::{
         cards::{TABLE_LAYER, TableGeometry, to_world},
@@ -29,7 +29,7 @@ use crate::{
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct AskHint;
 
-/// The hint on show: for the session's version it was made for.
+/// The hint on show: for the game's version it was made for.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
 pub struct Hint {
     pub version: u64,
@@ -57,7 +57,7 @@ pub(crate) fn plugin(app: &mut App) {
             .in_set(PlaySystems::Input),
             (give_hint, frame_hint).chain().in_set(PlaySystems::Present),
         )
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), |mut hint: ResMut<Hint>| *hint = Hint::default());
 }
@@ -130,13 +130,13 @@ fn reason(game: &Game, action: &Action) -> String {
 fn give_hint(
     mut asks: MessageReader<AskHint>,
     settings: Option<Res<crate::game::settings::Settings>>,
-    session: Res<Session>,
+    delve: Res<Delve>,
     mut hint: ResMut<Hint>,
     mut hand: ResMut<Hand>,
     mut selected: ResMut<SelectedElement>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if hint.action.is_some() && hint.version != session.version {
+    if hint.action.is_some() && hint.version != delve.version {
         *hint = Hint::default();
         redraw.write(RequestRedraw);
     }
@@ -144,8 +144,8 @@ fn give_hint(
         return;
     }
     let strong = settings.is_some_and(|s| s.strong_hints);
-    let Some((action, text)) = hint_with(&session.game, strong) else {
-        *hint = Hint { version: session.version, action: None, text: "No move to hint: the game is over.".into() };
+    let Some((action, text)) = hint_with(&delve.game, strong) else {
+        *hint = Hint { version: delve.version, action: None, text: "No move to hint: the game is over.".into() };
         return;
     };
     // Shown where the move is made.
@@ -157,7 +157,7 @@ fn give_hint(
         Action::Encounter { element } => selected.0 = Some(*element),
         _ => {}
     }
-    *hint = Hint { version: session.version, action: Some(action), text };
+    *hint = Hint { version: delve.version, action: Some(action), text };
     redraw.write(RequestRedraw);
 }
 
@@ -166,7 +166,7 @@ fn give_hint(
 fn frame_hint(
     mut commands: Commands,
     hint: Res<Hint>,
-    session: Res<Session>,
+    delve: Res<Delve>,
     geometry: Res<TableGeometry>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut frames: Query<(Entity, &mut Sprite, &mut Transform), With<HintFrame>>,
@@ -174,7 +174,7 @@ fn frame_hint(
     let target = hint
         .action
         .as_ref()
-        .filter(|_| hint.version == session.version && matches!(session.game.phase(), Phase::Combat { .. }))
+        .filter(|_| hint.version == delve.version && matches!(delve.game.phase(), Phase::Combat { .. }))
         .and_then(|a| {
             let exact = geometry.targets.iter().find(|t| &t.action == a);
             exact.or_else(|| geometry.targets.iter().find(|t| same_place(a, &t.action))).map(|t| (t.rect, t.z))

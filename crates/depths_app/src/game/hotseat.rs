@@ -25,7 +25,7 @@
 //! hand-overs and their messages.
 
 use bevy::{prelude::*, window::RequestRedraw};
-use depths_rules::Phase;
+use depths_rules::{Game, Phase};
 // The seats and turns themselves are pure rules of the table, shared with
 // online play: one copy, in `depths_table`.
 pub use depths_table::seats::{
@@ -33,7 +33,10 @@ pub use depths_table::seats::{
     players_to_act,
 };
 
-use crate::{PlaySystems, game::session::Session};
+use crate::{
+    PlaySystems,
+    game::session::{Delve, SaveSlot, Seats},
+};
 
 /// Lift the curtain: the player who must act has come to the table.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,10 +55,10 @@ pub struct SetCurtain(pub bool);
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PassTable(pub usize);
 
-impl Session {
+impl Seats {
     /// Who must act now.
-    pub fn acting(&self) -> Acting {
-        acting(&self.game, &self.players, &self.turn)
+    pub fn acting(&self, game: &Game) -> Acting {
+        acting(game, &self.players, &self.turn)
     }
 
     /// Whether the table is passed between players behind a curtain.
@@ -65,29 +68,29 @@ impl Session {
 
     /// The player the curtain asks for, if it is down: at the start, or
     /// once the player who acted has handed over.
-    pub fn curtain(&self) -> Option<usize> {
-        if !self.uses_curtain() || self.game.is_over() {
+    pub fn curtain(&self, game: &Game) -> Option<usize> {
+        if !self.uses_curtain() || game.is_over() {
             return None;
         }
-        let who = self.acting().player;
+        let who = self.acting(game).player;
         (self.turn.shown_to != Some(who) && (self.turn.shown_to.is_none() || self.turn.handing_over)).then_some(who)
     }
 
     /// The player the table should pass to, while the one who acted still
     /// looks at the result (the banner offers "Pass to …").
-    pub fn hand_off_due(&self) -> Option<usize> {
-        if !self.uses_curtain() || self.game.is_over() || self.turn.handing_over {
+    pub fn hand_off_due(&self, game: &Game) -> Option<usize> {
+        if !self.uses_curtain() || game.is_over() || self.turn.handing_over {
             return None;
         }
-        let who = self.acting().player;
+        let who = self.acting(game).player;
         (self.turn.shown_to.is_some_and(|p| p != who)).then_some(who)
     }
 
     /// An action tried while a hand-off is due is the previous player's
     /// next input: it brings the curtain up instead of acting for the next
     /// player. Returns whether the input was taken for that.
-    pub fn hand_over_instead(&mut self) -> bool {
-        if self.hand_off_due().is_none() {
+    pub fn hand_over_instead(&mut self, game: &Game) -> bool {
+        if self.hand_off_due(game).is_none() {
             return false;
         }
         self.turn.handing_over = true;
@@ -97,24 +100,24 @@ impl Session {
     /// The Heroes the player at the table may act for in this Combat step,
     /// when the curtain keeps each player to their own Heroes; `None` when
     /// anyone may act for any Hero (no curtain, or outside Combat).
-    pub fn heroes_at_table(&self) -> Option<Vec<u8>> {
-        if !matches!(self.game.phase(), Phase::Combat { .. }) {
+    pub fn heroes_at_table(&self, game: &Game) -> Option<Vec<u8>> {
+        if !matches!(game.phase(), Phase::Combat { .. }) {
             return None;
         }
         // Online, this machine's seat; at one screen, the player at it.
         let player = match self.seat {
             Some(seat) => seat,
-            None if self.uses_curtain() => self.acting().player,
+            None if self.uses_curtain() => self.acting(game).player,
             None => return None,
         };
-        Some((0..self.game.heroes.len() as u8).filter(|&h| self.players.owner(h) == player).collect())
+        Some((0..game.heroes.len() as u8).filter(|&h| self.players.owner(h) == player).collect())
     }
 
     /// "Ann (Bren)" — the player who must act, and the Hero if one is named;
     /// "Ann (Bren) · Bo (Sil)" when several players' Heroes may act.
-    pub fn acting_text(&self) -> String {
-        let hero = |h: &u8| self.game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
-        let all = players_to_act(&self.game, &self.players, &self.turn);
+    pub fn acting_text(&self, game: &Game) -> String {
+        let hero = |h: &u8| game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
+        let all = players_to_act(game, &self.players, &self.turn);
         let mut parts: Vec<String> = all
             .iter()
             .map(|(p, heroes)| {
@@ -123,7 +126,7 @@ impl Session {
             })
             .collect();
         let companions: Vec<&str> =
-            heroes_to_act(&self.game).iter().filter(|&&h| self.players.is_companion(h)).map(hero).collect();
+            heroes_to_act(game).iter().filter(|&&h| self.players.is_companion(h)).map(hero).collect();
         if !companions.is_empty() {
             parts.push(format!("Companion ({})", companions.join(", ")));
         }
@@ -131,7 +134,7 @@ impl Session {
             if let Some(h) = self.turn.companion {
                 return format!("Companion {}", hero(&h));
             }
-            return self.players.name(self.acting().player).to_owned();
+            return self.players.name(self.acting(game).player).to_owned();
         }
         parts.join(" · ")
     }
@@ -152,48 +155,51 @@ fn seat_messages(
     mut lifts: MessageReader<LiftCurtain>,
     mut hand_overs: MessageReader<HandOver>,
     mut switches: MessageReader<SetCurtain>,
-    session: Option<ResMut<Session>>,
+    delve: Option<Res<Delve>>,
+    seats: Option<ResMut<Seats>>,
+    saves: Option<ResMut<SaveSlot>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let Some(mut session) = session else {
+    let (Some(delve), Some(mut seats), Some(mut saves)) = (delve, seats, saves) else {
         passes.clear();
         lifts.clear();
         hand_overs.clear();
         switches.clear();
         return;
     };
+    let game = &delve.game;
     for SetCurtain(on) in switches.read() {
-        session.players.curtain = *on;
+        seats.players.curtain = *on;
         // Switched on at the table: whoever must act is the one there now,
         // so nothing is hidden until the table next changes hands.
-        let who = session.acting().player;
-        session.turn.shown_to = Some(who);
-        session.turn.handing_over = false;
-        session.turn.pass_to = None;
-        session.save_due = true;
+        let who = seats.acting(game).player;
+        seats.turn.shown_to = Some(who);
+        seats.turn.handing_over = false;
+        seats.turn.pass_to = None;
+        saves.due = true;
         redraw.write(RequestRedraw);
     }
     for PassTable(player) in passes.read() {
         // Only to a player who owns a Hero that may act now.
-        if players_heroes_to_act(&session.game, &session.players).iter().any(|&h| session.players.owner(h) == *player) {
-            session.turn.pass_to = Some(*player);
-            session.turn.handing_over = true;
+        if players_heroes_to_act(game, &seats.players).iter().any(|&h| seats.players.owner(h) == *player) {
+            seats.turn.pass_to = Some(*player);
+            seats.turn.handing_over = true;
             redraw.write(RequestRedraw);
         }
     }
-    if hand_overs.read().count() > 0 && session.hand_off_due().is_some() {
-        session.turn.handing_over = true;
+    if hand_overs.read().count() > 0 && seats.hand_off_due(game).is_some() {
+        seats.turn.handing_over = true;
         redraw.write(RequestRedraw);
     }
     // The table came back to the player at it (an undo, say): nothing to hand over.
-    if session.turn.handing_over && session.turn.shown_to == Some(session.acting().player) {
-        session.turn.handing_over = false;
+    if seats.turn.handing_over && seats.turn.shown_to == Some(seats.acting(game).player) {
+        seats.turn.handing_over = false;
     }
     if lifts.read().count() > 0 {
-        let who = session.acting().player;
-        session.turn.shown_to = Some(who);
-        session.turn.pass_to = None;
-        session.turn.handing_over = false;
+        let who = seats.acting(game).player;
+        seats.turn.shown_to = Some(who);
+        seats.turn.pass_to = None;
+        seats.turn.handing_over = false;
         redraw.write(RequestRedraw);
     }
 }

@@ -10,32 +10,31 @@ use bevy::{prelude::*, window::WindowCloseRequested};
 
 use crate::{
     game::cli::Options,
-    game::saves::{SaveDir, only_looks, write_save},
-    game::session::Session,
+    game::saves::{SaveDir, Saving, only_looks},
     ui::screens::Screen,
 };
 
 pub(crate) fn plugin(app: &mut App) {
     // Registered by bevy's WindowPlugin too; here so headless apps have it.
     app.add_message::<WindowCloseRequested>();
-    // Menu: the Session is removed on leaving Playing, by a command that
+    // Menu: the game's resources are removed on leaving Playing, by a command that
     // runs after this system has read it.
     app.add_systems(OnExit(Screen::Playing), save_on_leaving);
     app.add_systems(Last, (close_requested, save_on_exit).chain());
 }
 
 /// Saves the game on the table, unless this run only looks.
-fn save_now(session: Option<&mut Session>, dir: &SaveDir, options: Option<&Options>) {
-    if let Some(session) = session
+fn save_now(saving: Option<Saving>, dir: &SaveDir, options: Option<&Options>) {
+    if let Some(mut saving) = saving
         && !only_looks(options)
     {
-        session.save_due = false;
-        write_save(session, dir);
+        saving.slot.due = false;
+        saving.write(dir);
     }
 }
 
-fn save_on_leaving(mut session: Option<ResMut<Session>>, dir: Res<SaveDir>, options: Option<Res<Options>>) {
-    save_now(session.as_deref_mut(), &dir, options.as_deref());
+fn save_on_leaving(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<Options>>) {
+    save_now(saving, &dir, options.as_deref());
 }
 
 /// The window's close button: save, then exit (the exit saves below).
@@ -49,7 +48,7 @@ fn close_requested(mut requests: MessageReader<WindowCloseRequested>, mut exit: 
 /// saves it first; the runner stops only after this frame.
 fn save_on_exit(
     mut exits: MessageReader<AppExit>,
-    mut session: Option<ResMut<Session>>,
+    saving: Option<Saving>,
     screen: Option<Res<State<Screen>>>,
     dir: Res<SaveDir>,
     options: Option<Res<Options>>,
@@ -57,5 +56,5 @@ fn save_on_exit(
     if exits.read().count() == 0 || screen.is_none_or(|s| *s.get() != Screen::Playing) {
         return;
     }
-    save_now(session.as_deref_mut(), &dir, options.as_deref());
+    save_now(saving, &dir, options.as_deref());
 }

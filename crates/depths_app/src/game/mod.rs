@@ -1,5 +1,5 @@
-//! The game's state and flow around the rules core: the session (game,
-//! log, undo), seats and turns (hot-seat, Companions, online), saves and
+//! The game's state and flow around the rules core: the game on the table
+//! (the game, its log, seats, undo and saves as resources), seats and turns (hot-seat, Companions, online), saves and
 //! leaving, settings, the schedule in the book's stages, the rules' events
 //! as messages, words, forecasts, hints, the guide and the replay.
 

@@ -3,10 +3,10 @@
 //!
 //! Every [`PlayerAction`] goes to the host (the host player's through
 //! `HostAct`, a remote player's over the network) instead of straight into
-//! the [`Session`]; what the host applied comes back and is applied to the
-//! Session like a local move, so the log, the board and the saves work as
-//! ever. A refusal shows as the Session's notice; a resynchronised copy
-//! replaces the Session's game. The host saves after every applied action.
+//! the game on the table; what the host applied comes back and is applied
+//! like a local move ([`SessionMut::apply`]), so the log, the board and the
+//! saves work as ever. A refusal shows as the log's notice; a resynchronised
+//! copy replaces the table's game. The host saves after every applied action.
 //! Undo and Companion seats are off online (a placement others saw stays; a
 //! Companion would change the turn order the host keeps).
 //! A banner says whom the table waits for, and lets the host stand in.
@@ -27,7 +27,7 @@ use depths_net::{
 
 use crate::{
     PlaySystems, Stage,
-    game::session::{PlayerAction, Session, UndoPlacement},
+    game::session::{GameLog, PlayerAction, SessionMut, UndoPlacement},
     ui::screens::Screen,
     ui::ui_style,
 };
@@ -88,14 +88,14 @@ fn close(world: &mut World) {
     }
 }
 
-/// The players' moves go to the host, not into the Session.
+/// The players' moves go to the host, not onto the table.
 fn route_actions(
     online: Res<Online>,
     mut actions: ResMut<Messages<PlayerAction>>,
     mut undos: ResMut<Messages<UndoPlacement>>,
     mut host_acts: MessageWriter<HostAct>,
     mut sends: MessageWriter<SendAction>,
-    session: Option<ResMut<Session>>,
+    log: Option<ResMut<GameLog>>,
 ) {
     for PlayerAction(action) in actions.drain() {
         match *online {
@@ -109,27 +109,27 @@ fn route_actions(
     }
     // A placement the others have already seen cannot be taken back.
     if undos.drain().count() > 0
-        && let Some(mut session) = session
+        && let Some(mut log) = log
     {
-        session.notice = Some("Online, a placed tile stays placed.".into());
+        log.notice = Some("Online, a placed tile stays placed.".into());
     }
 }
 
 /// A Companion seat changes the turn order, which is the host's table's, not
 /// one board's: online every Hero is played by a player at the table.
-fn no_companions(mut seats: ResMut<Messages<crate::game::companions::SetCompanion>>, session: Option<ResMut<Session>>) {
+fn no_companions(mut seats: ResMut<Messages<crate::game::companions::SetCompanion>>, log: Option<ResMut<GameLog>>) {
     if seats.drain().count() > 0
-        && let Some(mut session) = session
+        && let Some(mut log) = log
     {
-        session.notice = Some("Online, every Hero is played by a player at the table.".into());
+        log.notice = Some("Online, every Hero is played by a player at the table.".into());
     }
 }
 
-/// The host applied an action: the same move on the Session, and a save.
+/// The host applied an action: the same move on this table, and a save.
 fn apply_hosted(
     mut applied: MessageReader<Applied>,
     mut refused: MessageReader<HostRefused>,
-    session: Option<ResMut<Session>>,
+    session: Option<SessionMut>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(mut session) = session else {
@@ -139,26 +139,26 @@ fn apply_hosted(
     };
     for a in applied.read() {
         if let Err(e) = session.apply(a.action.clone()) {
-            // The Session follows the host's table move for move; this is a bug.
+            // This table follows the host's move for move; this is a bug.
             error!("the host applied {:?} but the table refused it: {e}", a.action);
         }
-        session.undo = None;
-        session.save_due = true;
+        session.undo.0 = None;
+        session.saves.due = true;
         redraw.write(RequestRedraw);
     }
     for HostRefused(reason) in refused.read() {
-        session.notice = Some(reason.clone());
+        session.log.notice = Some(reason.clone());
         redraw.write(RequestRedraw);
     }
 }
 
-/// The host's moves, applied to this player's Session; a refusal shown; a
-/// copy replaced by the host's (a resync or a rejoin) replaces the Session's.
+/// The host's moves, applied to this player's table; a refusal shown; a
+/// copy replaced by the host's (a resync or a rejoin) replaces the table's.
 fn apply_remote(
     mut applied: MessageReader<RemoteApplied>,
     mut refusals: MessageReader<depths_net::client::Refusal>,
     remote: Res<RemoteTable>,
-    session: Option<ResMut<Session>>,
+    session: Option<SessionMut>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(mut session) = session else {
@@ -170,23 +170,23 @@ fn apply_remote(
         if let Err(e) = session.apply(a.action.clone()) {
             warn!("the host applied {:?} but this table refused it ({e}); the host's copy follows", a.action);
         }
-        session.undo = None;
+        session.undo.0 = None;
         redraw.write(RequestRedraw);
     }
     for depths_net::client::Refusal(reason) in refusals.read() {
-        session.notice = Some(format!("The host refused: {reason}."));
+        session.log.notice = Some(format!("The host refused: {reason}."));
         redraw.write(RequestRedraw);
     }
     if let Some(table) = &remote.table
         && remote.link == Link::Seated
-        && (table.game != session.game || table.turn != session.turn)
+        && (table.game != session.delve.game || table.turn != session.seats.turn)
     {
-        session.game = table.game.clone();
-        session.turn = table.turn.clone();
-        session.players = table.players.clone();
-        session.rebuild = true;
-        session.version += 1;
-        session.log.push("The table was brought in step with the host's.".into());
+        session.delve.game = table.game.clone();
+        session.seats.turn = table.turn.clone();
+        session.seats.players = table.players.clone();
+        session.news.rebuild = true;
+        session.delve.version += 1;
+        session.log.lines.push("The table was brought in step with the host's.".into());
         redraw.write(RequestRedraw);
     }
 }

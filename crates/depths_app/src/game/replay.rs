@@ -1,4 +1,4 @@
-//! The replay viewer: a game's moves since its start (kept in the session
+//! The replay viewer: a game's moves since its start (kept with the game
 //! and in its saves) played again on the table, step by step, forward and
 //! back, with the board, the cards and the log as they were; it jumps to the
 //! start of each Ecology and each Combat. Nothing can be changed while it
@@ -16,7 +16,7 @@ use crate::{
     PlaySystems,
     game::flow::MenuAction,
     game::hotseat::Players,
-    game::session::{GameContent, Session},
+    game::session::{GameContent, Session, SessionMut},
     ui::screens::Screen,
     ui::ui_style,
 };
@@ -172,11 +172,11 @@ fn watch(
     };
     let marks = marks(&ask.options, &content.0, &ask.history);
     let mut session = Session::new(game);
-    session.players = Players { curtain: false, ..ask.players.clone() };
-    session.history = None;
-    session.read_only = true;
-    session.log = vec!["Replay: the game from its first move. ◀ ▶ step through it.".into()];
-    commands.insert_resource(session);
+    session.seats.players = Players { curtain: false, ..ask.players.clone() };
+    session.delve.history = None;
+    session.delve.read_only = true;
+    session.log.lines = vec!["Replay: the game from its first move. ◀ ▶ step through it.".into()];
+    session.insert(&mut commands);
     commands.insert_resource(Replay {
         options: ask.options,
         history: ask.history,
@@ -184,7 +184,7 @@ fn watch(
         step: 0,
         marks,
     });
-    // From the game-over sheet the board stays: the new session lays it again.
+    // From the game-over sheet the board stays: the new game lays it again.
     if *screen.get() != Screen::Playing {
         next.set(Screen::Playing);
     }
@@ -195,7 +195,7 @@ fn go_to_step(
     mut steps: MessageReader<GoToStep>,
     fit: Option<ResMut<crate::board::camera::FitRequested>>,
     replay: Option<ResMut<Replay>>,
-    session: Option<ResMut<Session>>,
+    session: Option<SessionMut>,
     content: Option<Res<GameContent>>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
@@ -214,15 +214,15 @@ fn go_to_step(
             {
                 fit.0 = true;
             }
-            session.game = game;
-            session.rebuild = true;
-            session.version += 1;
+            session.delve.game = game;
+            session.news.rebuild = true;
+            session.delve.version += 1;
             // One step forward: the table shows the move happen.
-            session.news = if forward { events } else { Vec::new() };
-            session.log.push(format!("— step {want} of {} —", replay.history.len()));
+            session.news.events = if forward { events } else { Vec::new() };
+            session.log.lines.push(format!("— step {want} of {} —", replay.history.len()));
             replay.step = want;
         }
-        Err(e) => session.notice = Some(format!("The replay stops here: {e}")),
+        Err(e) => session.log.notice = Some(format!("The replay stops here: {e}")),
     }
     redraw.write(RequestRedraw);
 }

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::{ecs::system::SystemParam, prelude::*, window::RequestRedraw};
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use depths_rules::Game;
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ use crate::{
     PlaySystems,
     game::flow::MenuNotice,
     game::hotseat::{Players, Turn},
-    game::session::{RoundSummary, Session},
+    game::session::{Delve, GameLog, RoundSummary, SaveSlot, Seats, Session},
     ui::screens::Screen,
 };
 
@@ -198,16 +198,16 @@ pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
     saves.into_iter().map(|(_, p)| p).collect()
 }
 
-/// The text of a save of `session`.
-pub fn save_text(session: &Session) -> String {
-    let game = serde_json::from_str(&session.game.save_json()).expect("the rules save is JSON");
-    let skip = session.log.len().saturating_sub(SAVED_LOG_LINES);
+/// The text of a save of the game, the seats and the log.
+pub fn save_text(delve: &Delve, seats: &Seats, log: &GameLog) -> String {
+    let game = serde_json::from_str(&delve.game.save_json()).expect("the rules save is JSON");
+    let skip = log.lines.len().saturating_sub(SAVED_LOG_LINES);
     let table = Table {
-        players: session.players.clone(),
-        turn: session.turn.clone(),
-        log: session.log[skip..].to_vec(),
-        rounds: session.rounds.clone(),
-        history: session.history.clone(),
+        players: seats.players.clone(),
+        turn: seats.turn.clone(),
+        log: log.lines[skip..].to_vec(),
+        rounds: log.rounds.clone(),
+        history: delve.history.clone(),
     };
     serde_json::to_string(&SaveFile { table, game }).expect("a save always serializes")
 }
@@ -232,23 +232,23 @@ fn parse_save(text: &str) -> Result<(Game, Option<Table>), String> {
     Ok((game, Some(file.table)))
 }
 
-/// The Session a save at `path` holds: its game and the table around it
+/// The game a save at `path` holds: its game and the table around it
 /// (players, turn, log, moves), saved again under the same name.
 pub fn session_from(path: &Path, game: Game, table: Option<Table>) -> Session {
     let mut session = Session::new(game);
-    session.log.clear();
+    session.log.lines.clear();
     // Only a save that kept them knows the moves since the start.
-    session.history = None;
+    session.delve.history = None;
     if let Some(table) = table {
-        session.players = table.players;
-        session.turn = table.turn;
-        session.log = table.log;
-        session.rounds = table.rounds;
-        session.history = table.history;
+        session.seats.players = table.players;
+        session.seats.turn = table.turn;
+        session.log.lines = table.log;
+        session.log.rounds = table.rounds;
+        session.delve.history = table.history;
     }
-    session.log.push(format!("Loaded {}.", path.display()));
+    session.log.lines.push(format!("Loaded {}.", path.display()));
     if let Some(stem) = path.file_stem() {
-        session.save_name = stem.to_string_lossy().into_owned();
+        session.saves.name = stem.to_string_lossy().into_owned();
     }
     session
 }
@@ -314,69 +314,83 @@ pub(crate) fn input_plugin(app: &mut App) {
         ctrl_s
             .run_if(not(egui_wants_any_keyboard_input))
             .in_set(PlaySystems::Input)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
 }
 
 fn ctrl_s(
     keys: Res<ButtonInput<KeyCode>>,
-    mut session: ResMut<Session>,
+    delve: Res<Delve>,
+    mut log: ResMut<GameLog>,
+    mut slot: ResMut<SaveSlot>,
     mut toast: MessageWriter<crate::table::feedback::Toast>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft, KeyCode::SuperRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        if session.read_only {
+        if delve.read_only {
             toast.write(crate::table::feedback::Toast("A replay saves nothing".into()));
             return;
         }
-        session.save_due = true;
-        session.log.push("Game saved.".into());
+        slot.due = true;
+        log.lines.push("Game saved.".into());
         toast.write(crate::table::feedback::Toast("Game saved".into()));
     }
 }
 
-/// The file this session saves to.
-pub fn save_path(dir: &SaveDir, session: &Session) -> PathBuf {
-    dir.0.join(format!("{}.json", session.save_name))
+/// The file this game saves to.
+pub fn save_path(dir: &SaveDir, slot: &SaveSlot) -> PathBuf {
+    dir.0.join(format!("{}.json", slot.name))
 }
 
-fn autosave(session: Option<ResMut<Session>>, dir: Res<SaveDir>, options: Option<Res<crate::game::cli::Options>>) {
-    let Some(mut session) = session else { return };
-    if !session.save_due {
+/// What a save writes (the game, the seats, the log), where it goes, and
+/// where a failure is shown: for the systems that save.
+#[derive(SystemParam)]
+pub struct Saving<'w> {
+    pub delve: Res<'w, Delve>,
+    pub seats: Res<'w, Seats>,
+    pub log: ResMut<'w, GameLog>,
+    pub slot: ResMut<'w, SaveSlot>,
+}
+
+impl Saving<'_> {
+    /// Writes the game's save now; a failure is logged and shown on the table.
+    pub fn write(&mut self, dir: &SaveDir) -> bool {
+        if self.delve.read_only {
+            // A replay writes nothing: the game's own save stays as it was.
+            return true;
+        }
+        let path = save_path(dir, &self.slot);
+        match write_atomic(&path, &save_text(&self.delve, &self.seats, &self.log)) {
+            Ok(()) => {
+                info!("saved {}", path.display());
+                true
+            }
+            Err(e) => {
+                let line = format!("Could not save to {}: {e}", path.display());
+                error!("{line}");
+                self.log.notice = Some(line);
+                false
+            }
+        }
+    }
+}
+
+fn autosave(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<crate::game::cli::Options>>) {
+    let Some(mut saving) = saving else { return };
+    if !saving.slot.due {
         return;
     }
-    session.save_due = false;
+    saving.slot.due = false;
     if only_looks(options.as_deref()) {
         return;
     }
-    write_save(&mut session, &dir);
+    saving.write(&dir);
 }
 
 /// A `--screenshot` or `--frame-bench` run only looks; it leaves the
 /// player's saves alone.
 pub fn only_looks(options: Option<&crate::game::cli::Options>) -> bool {
     options.is_some_and(|o| o.screenshot.is_some() || o.frame_bench.is_some())
-}
-
-/// Writes the session's save now; a failure is logged and shown on the table.
-pub fn write_save(session: &mut Session, dir: &SaveDir) -> bool {
-    if session.read_only {
-        // A replay writes nothing: the game's own save stays as it was.
-        return true;
-    }
-    let path = save_path(dir, session);
-    match write_atomic(&path, &save_text(session)) {
-        Ok(()) => {
-            info!("saved {}", path.display());
-            true
-        }
-        Err(e) => {
-            let line = format!("Could not save to {}: {e}", path.display());
-            error!("{line}");
-            session.notice = Some(line);
-            false
-        }
-    }
 }
 
 fn load_saves(
@@ -390,7 +404,7 @@ fn load_saves(
         redraw.write(RequestRedraw);
         match read_save(path) {
             Ok((game, table)) => {
-                commands.insert_resource(session_from(path, game, table));
+                session_from(path, game, table).insert(&mut commands);
                 notice.0 = None;
                 next.set(Screen::Playing);
             }
@@ -496,12 +510,12 @@ mod tests {
     fn a_moved_save_still_loads() {
         let (old, new) = (temp("old-game"), temp("new-game"));
         let mut session = Session::new(a_game());
-        session.log.push("Ann drew a tile.".into());
-        write_atomic(&old.join("game-9-seed3.json"), &save_text(&session)).unwrap();
+        session.log.lines.push("Ann drew a tile.".into());
+        write_atomic(&old.join("game-9-seed3.json"), &save_text(&session.delve, &session.seats, &session.log)).unwrap();
         move_saves(&old, &new);
         let (game, table) = read_save(&new.join("game-9-seed3.json")).unwrap();
-        assert_eq!(game, session.game);
-        assert_eq!(table.unwrap().log, session.log);
+        assert_eq!(game, session.delve.game);
+        assert_eq!(table.unwrap().log, session.log.lines);
         std::fs::remove_dir_all(&old).unwrap();
         std::fs::remove_dir_all(&new).unwrap();
     }
@@ -514,18 +528,18 @@ mod tests {
     #[test]
     fn a_save_keeps_the_players_their_heroes_and_the_log() {
         let mut session = Session::new(a_game());
-        session.players =
+        session.seats.players =
             Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![1, 0], curtain: true, ..Default::default() };
-        session.turn.player = 1;
-        session.log.push("Ann drew a tile.".into());
-        session.rounds.last.push("Bren takes 3 damage.".into());
-        let (game, table) = parse_save(&save_text(&session)).unwrap();
-        assert_eq!(game, session.game);
+        session.seats.turn.player = 1;
+        session.log.lines.push("Ann drew a tile.".into());
+        session.log.rounds.last.push("Bren takes 3 damage.".into());
+        let (game, table) = parse_save(&save_text(&session.delve, &session.seats, &session.log)).unwrap();
+        assert_eq!(game, session.delve.game);
         let table = table.expect("the table is saved");
-        assert_eq!(table.players, session.players);
-        assert_eq!(table.turn, session.turn);
-        assert_eq!(table.log, session.log);
-        assert_eq!(table.rounds, session.rounds);
+        assert_eq!(table.players, session.seats.players);
+        assert_eq!(table.turn, session.seats.turn);
+        assert_eq!(table.log, session.log.lines);
+        assert_eq!(table.rounds, session.log.rounds);
     }
 
     #[test]
@@ -539,9 +553,9 @@ mod tests {
     #[test]
     fn a_hero_owned_by_a_missing_player_is_refused() {
         let mut session = Session::new(a_game());
-        session.players =
+        session.seats.players =
             Players { names: vec!["Ann".into()], owners: vec![0, 3], curtain: false, ..Default::default() };
-        let err = parse_save(&save_text(&session)).unwrap_err();
+        let err = parse_save(&save_text(&session.delve, &session.seats, &session.log)).unwrap_err();
         assert!(err.contains("not at the table"), "{err}");
     }
 }

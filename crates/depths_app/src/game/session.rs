@@ -1,8 +1,12 @@
-//! The game on the table: the rules core's [`Game`], the log in words, and the
-//! one place where player [`Action`]s are applied. The UI and the board input
-//! only write [`PlayerAction`] (or [`TileDrop`]) messages; this runs headless.
+//! The game on the table, as resources by role: the game itself ([`Delve`]),
+//! its change feed ([`TableNews`]), the log in words ([`GameLog`]), who sits
+//! where ([`Seats`]), the undo point ([`Undo`]) and the saves ([`SaveSlot`]).
+//! Systems ask only for the parts they read; a move touches them all, so it
+//! is applied in one place, [`Moves::apply`] (through [`SessionMut`] in the
+//! app). The UI and the board input only write [`PlayerAction`] (or
+//! [`TileDrop`]) messages; this runs headless.
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::{ecs::system::SystemParam, prelude::*, window::RequestRedraw};
 use depths_rules::{
     Action, Content, Event, Game, GameOptions, Phase,
     map::{Placement, Rotation},
@@ -17,47 +21,110 @@ use crate::{PlaySystems, Stage, board::view::Cell, ui::screens::Screen};
 #[derive(Resource, Clone, Debug)]
 pub struct GameContent(pub Content);
 
-/// The game being played.
+/// The game being played: the rules core's [`Game`] and what the board and
+/// the replay follow of it. Present exactly while a game is at the table.
 #[derive(Resource, Debug)]
-pub struct Session {
+pub struct Delve {
     pub game: Game,
-    /// The log in words, oldest first.
-    pub log: Vec<String>,
     /// Bumped after every applied action (and on load): the board re-syncs.
     pub version: u64,
-    /// Why the last choice was refused, shown until the next one is made.
-    pub notice: Option<String>,
-    /// A phase change (or Ctrl+S) asks for a save.
-    pub save_due: bool,
-    /// Where this game's saves go (file stem), fixed when it starts.
-    pub save_name: String,
-    /// The players at the table and who owns which Hero.
-    pub players: Players,
-    /// Whose turn it is to explore, and who has seen the table.
-    pub turn: Turn,
-    /// The game as it was before the last tile placement (client-side undo,
-    /// until the next action).
-    pub undo: Option<UndoPoint>,
-    /// Feature / Legendary Location cards drawn since the table last looked
-    /// (names, newest last; a few at most).
-    pub drawn_cards: Vec<String>,
-    /// The Combat round summary: what the last finished round did, in words.
-    pub rounds: RoundSummary,
-    /// Events applied since they were last published as messages
-    /// (`table_events`), oldest first.
-    pub news: Vec<Event>,
-    /// The whole board must be laid again (a new game, a load).
-    pub rebuild: bool,
-    /// The last placement was undone: its tile leaves the board.
-    pub tile_lifted: bool,
     /// Every action applied since the game began, for the replay; `None` for
     /// a game loaded from a save that did not keep them.
     pub history: Option<Vec<Action>>,
     /// A replay: the table only looks, moves are refused and nothing is saved.
     pub read_only: bool,
+}
+
+/// The table's change feed: what the rules said since it was last published
+/// as messages (`table_events`), kept apart so the game itself changes only
+/// when a move is made.
+#[derive(Resource, Debug, Default)]
+pub struct TableNews {
+    /// Events applied since they were last published, oldest first.
+    pub events: Vec<Event>,
+    /// The whole board must be laid again (a new game, a load).
+    pub rebuild: bool,
+    /// The last placement was undone: its tile leaves the board.
+    pub tile_lifted: bool,
+}
+
+/// The game in words: the log, the Combat round summary, the cards just
+/// drawn and why the last choice was refused.
+#[derive(Resource, Debug, Default)]
+pub struct GameLog {
+    /// The log lines, oldest first.
+    pub lines: Vec<String>,
+    /// The Combat round summary: what the last finished round did, in words.
+    pub rounds: RoundSummary,
+    /// Feature / Legendary Location cards drawn since the table last looked
+    /// (names, newest last; a few at most).
+    pub drawn_cards: Vec<String>,
+    /// Why the last choice was refused, shown until the next one is made.
+    pub notice: Option<String>,
+}
+
+/// Who sits at the table: the players and their Heroes, whose turn it is
+/// (hot-seat, `hotseat.rs`), and online the seat this machine plays.
+#[derive(Resource, Debug, Default)]
+pub struct Seats {
+    /// The players at the table and who owns which Hero.
+    pub players: Players,
+    /// Whose turn it is to explore, and who has seen the table.
+    pub turn: Turn,
     /// Online: the seat this machine plays. The table offers only its
     /// Heroes' moves (the host would refuse the others').
     pub seat: Option<usize>,
+}
+
+/// The game as it was before the last tile placement (client-side undo,
+/// until the next action).
+#[derive(Resource, Debug, Default)]
+pub struct Undo(pub Option<UndoPoint>);
+
+/// Where this game saves to, and whether a save is due.
+#[derive(Resource, Debug)]
+pub struct SaveSlot {
+    /// Where this game's saves go (file stem), fixed when it starts.
+    pub name: String,
+    /// A phase change (or Ctrl+S) asks for a save.
+    pub due: bool,
+}
+
+/// One game's resources in hand: what a start, a load, a replay or an online
+/// join builds before laying it on the table ([`Session::insert`]), and a way
+/// to drive a game without the app (tools, tests).
+#[derive(Debug)]
+pub struct Session {
+    pub delve: Delve,
+    pub news: TableNews,
+    pub log: GameLog,
+    pub seats: Seats,
+    pub undo: Undo,
+    pub saves: SaveSlot,
+}
+
+/// Everything applying a move touches, for the systems that make moves: the
+/// one place ([`Moves::apply`]) where an action is applied.
+#[derive(SystemParam)]
+pub struct SessionMut<'w> {
+    pub delve: ResMut<'w, Delve>,
+    pub news: ResMut<'w, TableNews>,
+    pub log: ResMut<'w, GameLog>,
+    pub seats: ResMut<'w, Seats>,
+    pub undo: ResMut<'w, Undo>,
+    pub saves: ResMut<'w, SaveSlot>,
+}
+
+/// A game's parts borrowed together, whether from the resources
+/// ([`SessionMut`]) or from a [`Session`] in hand, so both apply moves by the
+/// same code.
+pub struct Moves<'a> {
+    pub delve: &'a mut Delve,
+    pub news: &'a mut TableNews,
+    pub log: &'a mut GameLog,
+    pub seats: &'a mut Seats,
+    pub undo: &'a mut Undo,
+    pub saves: &'a mut SaveSlot,
 }
 
 /// What happened in the last finished Combat round (and so far in this one).
@@ -148,121 +215,178 @@ pub struct UndoPoint {
 }
 
 /// A run condition: moves may be made (no game, or not a replay's read-only one).
-pub fn not_read_only(session: Option<Res<Session>>) -> bool {
-    session.is_none_or(|s| !s.read_only)
+pub fn not_read_only(delve: Option<Res<Delve>>) -> bool {
+    delve.is_none_or(|d| !d.read_only)
 }
 
 impl Session {
     pub fn new(game: Game) -> Session {
         let seed = game.adventure().map_or(0, |a| a.options.seed);
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        let mut s = Session {
-            game,
-            log: Vec::new(),
-            version: 1,
-            notice: None,
-            save_due: false,
-            save_name: format!("game-{stamp}-seed{seed}"),
-            players: Players::default(),
-            turn: Turn::default(),
-            undo: None,
-            drawn_cards: Vec::new(),
-            rounds: RoundSummary::default(),
-            news: Vec::new(),
-            rebuild: true,
-            tile_lifted: false,
-            history: Some(Vec::new()),
-            read_only: false,
-            seat: None,
-        };
-        let names: Vec<String> = s.game.heroes.iter().map(|h| h.name().to_owned()).collect();
-        s.log.push(format!("A new delve begins: {}.", names.join(", ")));
-        s
+        let names: Vec<String> = game.heroes.iter().map(|h| h.name().to_owned()).collect();
+        Session {
+            delve: Delve { game, version: 1, history: Some(Vec::new()), read_only: false },
+            news: TableNews { rebuild: true, ..default() },
+            log: GameLog { lines: vec![format!("A new delve begins: {}.", names.join(", "))], ..default() },
+            seats: Seats::default(),
+            undo: Undo::default(),
+            saves: SaveSlot { name: format!("game-{stamp}-seed{seed}"), due: false },
+        }
     }
 
-    /// Seed of the game (varies the floor art).
-    pub fn seed(&self) -> u64 {
-        self.game.adventure().map_or(0, |a| a.options.seed)
+    /// Lays the game on the table: each part becomes its resource.
+    pub fn insert(self, commands: &mut Commands) {
+        commands.queue(move |world: &mut World| self.insert_into(world));
     }
 
-    /// Applies `action` if it is legal; the log gets its events in words.
+    /// Lays the game on the table of `world` now (tests, tools).
+    pub fn insert_into(self, world: &mut World) {
+        let Session { delve, news, log, seats, undo, saves } = self;
+        world.insert_resource(delve);
+        world.insert_resource(news);
+        world.insert_resource(log);
+        world.insert_resource(seats);
+        world.insert_resource(undo);
+        world.insert_resource(saves);
+    }
+
+    /// Clears the table: every part of the game leaves together.
+    pub fn remove(commands: &mut Commands) {
+        commands.remove_resource::<Delve>();
+        commands.remove_resource::<TableNews>();
+        commands.remove_resource::<GameLog>();
+        commands.remove_resource::<Seats>();
+        commands.remove_resource::<Undo>();
+        commands.remove_resource::<SaveSlot>();
+    }
+
+    /// The parts borrowed together, to make moves.
+    pub fn moves(&mut self) -> Moves<'_> {
+        Moves {
+            delve: &mut self.delve,
+            news: &mut self.news,
+            log: &mut self.log,
+            seats: &mut self.seats,
+            undo: &mut self.undo,
+            saves: &mut self.saves,
+        }
+    }
+
+    /// Applies `action` (see [`Moves::apply`]).
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
-        if self.read_only {
-            let text = "This is a replay: moves are not made here.".to_owned();
-            self.notice = Some(text.clone());
-            return Err(text);
-        }
-        let before = phase_key(&self.game);
-        let placing = matches!(action, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. });
-        let undo = placing.then(|| UndoPoint {
-            json: self.game.save_json(),
-            log_len: self.log.len(),
-            turn: self.turn.clone(),
-            tile: self.tile_in_hand().map_or_else(String::new, |(t, _)| t.id.to_string()),
-        });
-        match self.game.apply(action.clone()) {
-            Ok(events) => {
-                self.undo = undo;
-                if let Some(h) = &mut self.history {
-                    h.push(action);
-                }
-                depths_table::seats::after_events(&self.game, &self.players, &mut self.turn, &events);
-                for e in &events {
-                    if let Event::CardDrawn { name } = e {
-                        if self.drawn_cards.len() >= 4 {
-                            self.drawn_cards.remove(0);
-                        }
-                        self.drawn_cards.push(name.clone());
-                    }
-                }
-                self.news.extend(events.iter().cloned());
-                self.version += 1;
-                self.notice = None;
-                if phase_key(&self.game) != before {
-                    self.save_due = true;
-                }
-                Ok(events)
-            }
-            Err(e) => {
-                let text = rule_error_text(&self.game, &e);
-                self.notice = Some(text.clone());
-                Err(text)
-            }
-        }
-    }
-
-    /// Writes one applied event into the log and the round summary (the
-    /// `table_events` log reaction calls this for every published event).
-    pub fn record(&mut self, event: &Event) {
-        let line = describe_event(&self.game, event);
-        self.rounds.note(event, line.as_ref());
-        self.log.extend(line);
+        self.moves().apply(action)
     }
 
     /// Records the events applied since the last call without publishing
     /// them, for a session driven outside the app (tools, tests).
     pub fn record_news(&mut self) {
-        for e in std::mem::take(&mut self.news) {
-            self.record(&e);
+        for e in std::mem::take(&mut self.news.events) {
+            self.log.record(&self.delve.game, &e);
+        }
+    }
+}
+
+impl SessionMut<'_> {
+    /// The parts borrowed together, to make moves.
+    pub fn moves(&mut self) -> Moves<'_> {
+        Moves {
+            delve: &mut self.delve,
+            news: &mut self.news,
+            log: &mut self.log,
+            seats: &mut self.seats,
+            undo: &mut self.undo,
+            saves: &mut self.saves,
+        }
+    }
+
+    /// Applies `action` (see [`Moves::apply`]).
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
+        self.moves().apply(action)
+    }
+}
+
+impl Moves<'_> {
+    /// Applies `action` if it is legal; the log gets its events in words
+    /// once they are published.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
+        if self.delve.read_only {
+            let text = "This is a replay: moves are not made here.".to_owned();
+            self.log.notice = Some(text.clone());
+            return Err(text);
+        }
+        let before = phase_key(&self.delve.game);
+        let placing = matches!(action, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. });
+        let undo = placing.then(|| UndoPoint {
+            json: self.delve.game.save_json(),
+            log_len: self.log.lines.len(),
+            turn: self.seats.turn.clone(),
+            tile: self.delve.tile_in_hand().map_or_else(String::new, |(t, _)| t.id.to_string()),
+        });
+        match self.delve.game.apply(action.clone()) {
+            Ok(events) => {
+                self.undo.0 = undo;
+                if let Some(h) = &mut self.delve.history {
+                    h.push(action);
+                }
+                let seats = &mut *self.seats;
+                depths_table::seats::after_events(&self.delve.game, &seats.players, &mut seats.turn, &events);
+                for e in &events {
+                    if let Event::CardDrawn { name } = e {
+                        if self.log.drawn_cards.len() >= 4 {
+                            self.log.drawn_cards.remove(0);
+                        }
+                        self.log.drawn_cards.push(name.clone());
+                    }
+                }
+                self.news.events.extend(events.iter().cloned());
+                self.delve.version += 1;
+                self.log.notice = None;
+                if phase_key(&self.delve.game) != before {
+                    self.saves.due = true;
+                }
+                Ok(events)
+            }
+            Err(e) => {
+                let text = rule_error_text(&self.delve.game, &e);
+                self.log.notice = Some(text.clone());
+                Err(text)
+            }
         }
     }
 
     /// Client-side undo of the last tile placement: restores the game saved
     /// just before it. Possible until the next action.
     pub fn undo_placement(&mut self) -> Result<(), String> {
-        let point = self.undo.take().ok_or("There is no tile placement to undo.")?;
-        self.game = Game::load_json(&point.json).map_err(|e| e.to_string())?;
-        if let Some(h) = &mut self.history {
+        let point = self.undo.0.take().ok_or("There is no tile placement to undo.")?;
+        self.delve.game = Game::load_json(&point.json).map_err(|e| e.to_string())?;
+        if let Some(h) = &mut self.delve.history {
             h.pop();
         }
-        self.log.truncate(point.log_len);
-        self.log.push("Took the last tile back.".to_owned());
-        self.turn = point.turn;
-        self.news.clear();
-        self.tile_lifted = true;
-        self.version += 1;
-        self.notice = None;
+        self.log.lines.truncate(point.log_len);
+        self.log.lines.push("Took the last tile back.".to_owned());
+        self.seats.turn = point.turn;
+        self.news.events.clear();
+        self.news.tile_lifted = true;
+        self.delve.version += 1;
+        self.log.notice = None;
         Ok(())
+    }
+}
+
+impl GameLog {
+    /// Writes one applied event into the log and the round summary (the
+    /// `table_events` log reaction calls this for every published event).
+    pub fn record(&mut self, game: &Game, event: &Event) {
+        let line = describe_event(game, event);
+        self.rounds.note(event, line.as_ref());
+        self.lines.extend(line);
+    }
+}
+
+impl Delve {
+    /// Seed of the game (varies the floor art).
+    pub fn seed(&self) -> u64 {
+        self.game.adventure().map_or(0, |a| a.options.seed)
     }
 
     /// How many tiles left in the pile would have no legal place on the map
@@ -369,8 +493,8 @@ fn start_game(
         match Game::new(options.clone(), content.0.clone()) {
             Ok(game) => {
                 let mut session = Session::new(game);
-                session.players = players.clone();
-                commands.insert_resource(session);
+                session.seats.players = players.clone();
+                session.insert(&mut commands);
                 notice.0 = None;
                 next.set(Screen::Playing);
             }
@@ -381,7 +505,7 @@ fn start_game(
 
 fn apply_player_actions(
     mut actions: MessageReader<PlayerAction>,
-    session: Option<ResMut<Session>>,
+    session: Option<SessionMut>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(mut session) = session else {
@@ -390,7 +514,8 @@ fn apply_player_actions(
     };
     for PlayerAction(action) in actions.read() {
         redraw.write(RequestRedraw);
-        if session.hand_over_instead() {
+        let game = &session.delve.game;
+        if session.seats.hand_over_instead(game) {
             continue;
         }
         if let Err(e) = session.apply(action.clone()) {
@@ -403,36 +528,36 @@ fn apply_player_actions(
 /// refused drop springs back with the reason and leaves the log alone).
 pub(crate) fn drops_to_actions(
     mut drops: MessageReader<TileDrop>,
-    session: Option<Res<Session>>,
+    delve: Option<Res<Delve>>,
     mut refused: ResMut<DropRefused>,
     mut actions: MessageWriter<PlayerAction>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let Some(session) = session else {
+    let Some(delve) = delve else {
         drops.clear();
         return;
     };
     for drop in drops.read() {
         redraw.write(RequestRedraw);
         // A hand-off that is due is handled where the action is applied.
-        let Some(action) = session.place_action(drop.cell, drop.rotation) else {
+        let Some(action) = delve.place_action(drop.cell, drop.rotation) else {
             refused.0 = Some("There is no tile in hand: draw one first.".into());
             continue;
         };
         // Check first, so a refused drop leaves the log and notice alone.
-        match session.game.check(&action) {
+        match delve.game.check(&action) {
             Ok(()) => {
                 refused.0 = None;
                 actions.write(PlayerAction(action));
             }
-            Err(e) => refused.0 = Some(rule_error_text(&session.game, &e)),
+            Err(e) => refused.0 = Some(rule_error_text(&delve.game, &e)),
         }
     }
 }
 
 fn apply_undo(
     mut undos: MessageReader<UndoPlacement>,
-    session: Option<ResMut<Session>>,
+    session: Option<SessionMut>,
     mut refused: ResMut<DropRefused>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
@@ -443,8 +568,8 @@ fn apply_undo(
     for _ in undos.read() {
         redraw.write(RequestRedraw);
         refused.0 = None;
-        if let Err(e) = session.undo_placement() {
-            session.notice = Some(e);
+        if let Err(e) = session.moves().undo_placement() {
+            session.log.notice = Some(e);
         }
     }
 }

@@ -253,7 +253,7 @@ fn apply_zoom(mut contexts: EguiContexts, mut settings: ResMut<Settings>, mut la
 fn settings_ui(
     mut contexts: EguiContexts,
     mut settings: ResMut<Settings>,
-    session: Option<Res<crate::game::session::Session>>,
+    seats: Option<Res<crate::game::session::Seats>>,
     mut switch: MessageWriter<crate::game::hotseat::SetCurtain>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) -> Result {
@@ -261,7 +261,7 @@ fn settings_ui(
     let mut open = settings.open;
     let mut chosen = None;
     // In a game the box shows (and switches) that game's curtain.
-    let mut curtain = session.as_ref().map_or(settings.curtain, |s| s.players.curtain);
+    let mut curtain = seats.as_ref().map_or(settings.curtain, |s| s.players.curtain);
     let mut curtain_changed = false;
     let mut speed_chosen = None;
     let mut strong_changed = false;
@@ -343,7 +343,7 @@ fn settings_ui(
         if let Err(e) = settings.write() {
             warn!("could not write {}: {e}", settings.file.display());
         }
-        if session.is_some() {
+        if seats.is_some() {
             switch.write(crate::game::hotseat::SetCurtain(curtain));
         }
         redraw.write(RequestRedraw);

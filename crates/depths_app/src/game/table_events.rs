@@ -7,7 +7,12 @@
 use bevy::prelude::*;
 use depths_rules::Event;
 
-use crate::{PlaySystems, board::view::Cell, game::session::Session, ui::screens::Screen};
+use crate::{
+    PlaySystems,
+    board::view::Cell,
+    game::session::{Delve, GameLog, TableNews},
+    ui::screens::Screen,
+};
 
 /// One event of the rules core, as it happened, oldest first.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -140,9 +145,9 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            publish.run_if(resource_exists::<Session>.and_then(in_state(Screen::Playing))),
+            publish.run_if(resource_exists::<TableNews>.and_then(in_state(Screen::Playing))),
             dispatch,
-            (write_log.run_if(resource_exists::<Session>), health_bars),
+            (write_log.run_if(resource_exists::<GameLog>), health_bars),
         )
             .chain()
             .in_set(PlaySystems::Events),
@@ -151,9 +156,9 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// The log and the round summary take every event in words.
-fn write_log(mut events: MessageReader<TableEvent>, mut session: ResMut<Session>) {
+fn write_log(mut events: MessageReader<TableEvent>, delve: Res<Delve>, mut log: ResMut<GameLog>) {
     for TableEvent(event) in events.read() {
-        session.record(event);
+        log.record(&delve.game, event);
     }
 }
 
@@ -185,21 +190,21 @@ fn health_bars(mut events: MessageReader<TableEvent>, mut health: ResMut<HealthN
 
 /// Publishes what the rules said since the last frame.
 fn publish(
-    mut session: ResMut<Session>,
+    mut news: ResMut<TableNews>,
     mut events: MessageWriter<TableEvent>,
     mut rebuild: MessageWriter<RebuildBoard>,
     mut lifted: MessageWriter<TileLifted>,
 ) {
-    if session.rebuild {
-        session.rebuild = false;
+    if news.rebuild {
+        news.rebuild = false;
         rebuild.write(RebuildBoard);
     }
-    if session.tile_lifted {
-        session.tile_lifted = false;
+    if news.tile_lifted {
+        news.tile_lifted = false;
         lifted.write(TileLifted);
     }
-    if !session.news.is_empty() {
-        events.write_batch(std::mem::take(&mut session.news).into_iter().map(TableEvent));
+    if !news.events.is_empty() {
+        events.write_batch(std::mem::take(&mut news.events).into_iter().map(TableEvent));
     }
 }
 

@@ -20,7 +20,13 @@ use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
     layout::{FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, lay_out, print_width},
 };
-use crate::{PlaySystems, board::explore::BoardArea, game::session::Session, ui::icons::Icons, ui::screens::Screen};
+use crate::{
+    PlaySystems,
+    board::explore::BoardArea,
+    game::session::{Delve, GameLog, Seats},
+    ui::icons::Icons,
+    ui::screens::Screen,
+};
 
 /// The render layer of the table's cards: only [`TableCamera`] draws it.
 pub const TABLE_LAYER: usize = 1;
@@ -126,7 +132,7 @@ pub(crate) fn plugin(app: &mut App) {
         (sync_cards, move_cards)
             .chain()
             .in_set(PlaySystems::Present)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), |mut geometry: ResMut<TableGeometry>| {
         *geometry = TableGeometry::default()
@@ -468,14 +474,14 @@ fn discard(kind: Kind, area: Rect) -> Vec2 {
 /// The legal Actions of the players at the table: not those of a Hero whose
 /// seat is a Companion's (it plays them itself), nor behind the curtain
 /// another player's.
-pub fn legal_at_table(session: &Session) -> Vec<Action> {
+pub fn legal_at_table(delve: &Delve, seats: &Seats) -> Vec<Action> {
     // A replay only looks.
-    if session.read_only {
+    if delve.read_only {
         return Vec::new();
     }
-    let mut legal = session.game.legal_actions();
-    legal.retain(|a| crate::game::hotseat::action_hero(a).is_none_or(|h| !session.players.is_companion(h)));
-    if let Some(mine) = session.heroes_at_table() {
+    let mut legal = delve.game.legal_actions();
+    legal.retain(|a| crate::game::hotseat::action_hero(a).is_none_or(|h| !seats.players.is_companion(h)));
+    if let Some(mine) = seats.heroes_at_table(&delve.game) {
         legal.retain(|a| crate::game::hotseat::action_hero(a).is_none_or(|h| mine.contains(&h)));
     }
     legal
@@ -483,7 +489,7 @@ pub fn legal_at_table(session: &Session) -> Vec<Action> {
 
 fn sync_cards(
     mut commands: Commands,
-    mut session: ResMut<Session>,
+    (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
     area: Res<BoardArea>,
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
@@ -500,14 +506,15 @@ fn sync_cards(
     let screen = Vec2::new(window.width(), window.height());
     let lingering = cards.iter().any(|(_, c)| c.linger_until.is_some_and(|t| now >= t));
     let moved = *last != Some((area_rect, screen));
-    let has_drawn = !session.drawn_cards.is_empty();
-    if !session.is_changed() && !moved && !lingering && !has_drawn {
+    let has_drawn = !log.drawn_cards.is_empty();
+    // The cards follow the game and, behind the curtain, whose hands are shown.
+    if !delve.is_changed() && !seats.is_changed() && !moved && !lingering && !has_drawn {
         return;
     }
     *last = Some((area_rect, screen));
-    let drawn = if session.drawn_cards.is_empty() { Vec::new() } else { std::mem::take(&mut session.drawn_cards) };
-    let legal = legal_at_table(&session);
-    let mut faces = table_faces(&session.game, &legal);
+    let drawn = if log.drawn_cards.is_empty() { Vec::new() } else { std::mem::take(&mut log.drawn_cards) };
+    let legal = legal_at_table(&delve, &seats);
+    let mut faces = table_faces(&delve.game, &legal);
     super::faces::keep_numbers(&mut faces, &geometry.numbers);
     geometry.numbers = super::faces::numbers_of(&mut faces);
     // A card drawn and resolved at once still shows for a moment.

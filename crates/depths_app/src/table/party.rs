@@ -9,7 +9,7 @@ use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, window:
 use depths_rules::Game;
 
 use super::cards::{TABLE_LAYER, text_font, to_world};
-use crate::{PlaySystems, game::session::Session, ui::icons::Icons, ui::screens::Screen};
+use crate::{PlaySystems, game::session::Delve, ui::icons::Icons, ui::screens::Screen};
 
 /// The edge's height, in logical pixels.
 pub const EDGE_HEIGHT: f32 = 46.0;
@@ -83,7 +83,7 @@ pub fn plugin(app: &mut App) {
         (sync_edge, slide)
             .chain()
             .in_set(PlaySystems::Present)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(PostUpdate, attach_hover.run_if(in_state(Screen::Playing)));
     app.add_systems(OnExit(Screen::Playing), |mut edge: ResMut<PartyEdge>| edge.0 = None);
@@ -162,7 +162,7 @@ struct Shown {
 
 fn sync_edge(
     mut commands: Commands,
-    session: Res<Session>,
+    delve: Res<Delve>,
     edge: Res<PartyEdge>,
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
@@ -174,12 +174,12 @@ fn sync_edge(
     xp: Query<(Entity, &XpCardToken, &Slide), (Without<HealthToken>, Without<KeyToken>)>,
     mut shown: Local<Shown>,
 ) {
-    if !session.is_changed() && !edge.is_changed() {
+    if !delve.is_changed() && !edge.is_changed() {
         return;
     }
     let screen = Vec2::new(window.width(), window.height());
     let now = time.elapsed_secs();
-    let game = &session.game;
+    let game = &delve.game;
     let Some(rect) = edge.0 else {
         for e in &felt {
             commands.entity(e).despawn();
@@ -460,7 +460,7 @@ fn spawn_xp(
 fn slide(
     mut commands: Commands,
     time: Res<Time>,
-    session: Res<Session>,
+    delve: Res<Delve>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut pieces: Query<(
         Entity,
@@ -477,7 +477,7 @@ fn slide(
     let now = time.elapsed_secs();
     let screen = Vec2::new(window.width(), window.height());
     let mut busy = false;
-    let adv = session.game.adventure();
+    let adv = delve.game.adventure();
     for (e, s, mut transform, key, xp, hover) in &mut pieces {
         let z = transform.translation.z;
         let at = to_world(s.at(now), screen).extend(z);
@@ -491,7 +491,7 @@ fn slide(
             continue;
         }
         // The texts change only with the game, not every frame.
-        if let (true, Some(mut hover), Some(adv)) = (session.is_changed(), hover, adv) {
+        if let (true, Some(mut hover), Some(adv)) = (delve.is_changed(), hover, adv) {
             let text = if key.is_some() {
                 keys_text(adv.keys)
             } else if xp.is_some() {
@@ -504,9 +504,9 @@ fn slide(
             }
         }
     }
-    if session.is_changed() {
+    if delve.is_changed() {
         for (space, mut sprite) in &mut spaces {
-            if let Some(hero) = session.game.heroes.get(usize::from(space.hero)) {
+            if let Some(hero) = delve.game.heroes.get(usize::from(space.hero)) {
                 let want = space.color(hero.health);
                 if sprite.color != want {
                     sprite.color = want;
@@ -514,7 +514,7 @@ fn slide(
             }
         }
         for (label, mut text) in &mut labels {
-            if let Some(hero) = session.game.heroes.get(usize::from(label.0)) {
+            if let Some(hero) = delve.game.heroes.get(usize::from(label.0)) {
                 let want = format!("{} · {} / {}", hero.name(), hero.health, hero.max_health());
                 if text.0 != want {
                     text.0 = want;

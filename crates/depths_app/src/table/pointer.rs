@@ -4,13 +4,13 @@
 //! rules refuse springs back and says why, in the rules' own words.
 
 use bevy::{picking::pointer::PointerButton, prelude::*, window::RequestRedraw};
-use depths_rules::Action;
+use depths_rules::{Action, Game};
 
 use super::cards::{RowAction, TableCard, TableGeometry};
 use super::faces::Kind;
 use crate::{
     game::hotseat::action_hero,
-    game::session::{PlayerAction, Session},
+    game::session::{Delve, GameLog, PlayerAction, Seats},
     game::words::rule_error_text,
     ui::screens::Screen,
 };
@@ -105,7 +105,7 @@ fn on_press(ev: On<Pointer<Press>>, mut cards: Query<&mut TableCard>) {
 fn on_click(
     ev: On<Pointer<Click>>,
     cards: Query<&TableCard>,
-    mut session: ResMut<Session>,
+    (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
     mut actions: MessageWriter<PlayerAction>,
 ) {
     if ev.event.button != PointerButton::Primary {
@@ -119,7 +119,7 @@ fn on_click(
         (Some(a), _) => {
             actions.write(PlayerAction(a.clone()));
         }
-        (None, Some(intent)) => session.notice = Some(refusal(&session, intent)),
+        (None, Some(intent)) => log.notice = Some(refusal(&delve.game, &seats, intent)),
         (None, None) => {}
     }
 }
@@ -159,7 +159,7 @@ fn on_drag_end(
     mut cards: Query<&mut TableCard>,
     geometry: Res<TableGeometry>,
     time: Res<Time>,
-    mut session: ResMut<Session>,
+    (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
     mut actions: MessageWriter<PlayerAction>,
 ) {
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
@@ -170,7 +170,7 @@ fn on_drag_end(
             (Some(a), _) => {
                 actions.write(PlayerAction(a.clone()));
             }
-            (None, Some(intent)) => session.notice = Some(refusal(&session, intent)),
+            (None, Some(intent)) => log.notice = Some(refusal(&delve.game, &seats, intent)),
             (None, None) => {}
         }
     }
@@ -189,17 +189,17 @@ fn on_row_click(mut ev: On<Pointer<Click>>, rows: Query<&RowAction>, mut actions
 
 /// Why `intent` cannot be done now: the rules' refusal, or whose turn at the
 /// table it is.
-pub fn refusal(session: &Session, intent: &Action) -> String {
-    match session.game.check(intent) {
-        Err(e) => rule_error_text(&session.game, &e),
+pub fn refusal(game: &Game, seats: &Seats, intent: &Action) -> String {
+    match game.check(intent) {
+        Err(e) => rule_error_text(game, &e),
         Ok(()) => {
-            if let Some(h) = action_hero(intent).filter(|h| session.players.is_companion(*h)) {
-                let name = session.game.heroes.get(usize::from(h)).map_or("that Hero", |x| x.name());
+            if let Some(h) = action_hero(intent).filter(|h| seats.players.is_companion(*h)) {
+                let name = game.heroes.get(usize::from(h)).map_or("that Hero", |x| x.name());
                 return format!("A Companion plays {name}: take the seat back on the Hero mat to play it yourself.");
             }
-            let owner = action_hero(intent).map(|h| session.players.owner(h));
+            let owner = action_hero(intent).map(|h| seats.players.owner(h));
             match owner {
-                Some(p) => format!("That is for {} to play: pass the table first.", session.players.name(p)),
+                Some(p) => format!("That is for {} to play: pass the table first.", seats.players.name(p)),
                 None => "Not now.".to_owned(),
             }
         }

@@ -20,7 +20,7 @@ use depths_rules::{Content, Event, Game, combat::FoeCard};
 use super::cards::{TABLE_LAYER, TableGeometry, text_font, to_world};
 use crate::{
     PlaySystems,
-    game::session::{GameContent, Session},
+    game::session::{Delve, GameContent},
     game::table_events::TableEvent,
     ui::screens::Screen,
 };
@@ -153,7 +153,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (reveal.in_set(PlaySystems::Present), dismiss_with_space.in_set(PlaySystems::Input))
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
 }
 
@@ -165,7 +165,7 @@ const MUTED: Color = Color::srgb(0.72, 0.68, 0.60);
 fn reveal(
     mut commands: Commands,
     mut events: MessageReader<TableEvent>,
-    session: Res<Session>,
+    delve: Res<Delve>,
     content: Option<Res<GameContent>>,
     shown: Query<Entity, With<RevealSet>>,
     geometry: Res<TableGeometry>,
@@ -181,7 +181,7 @@ fn reveal(
         return;
     }
     let Some(content) = content else { return };
-    let cards = reveals_for(&session.game, &content.0, &batch);
+    let cards = reveals_for(&delve.game, &content.0, &batch);
     let now = time.elapsed_secs();
     // The next action takes the last reveal away, once it has been up a moment.
     let young = shown_at.0.is_some_and(|t| now - t < READ_TIME);

@@ -233,7 +233,7 @@ mod playback {
 
     use super::{Effect, MUSIC_LEVEL, effects_for, fade, gain, loop_window, music_file, track_for};
     use crate::{
-        PlaySystems, game::session::Session, game::settings::Settings, game::table_events::TableEvent,
+        PlaySystems, game::session::Delve, game::settings::Settings, game::table_events::TableEvent,
         ui::screens::Screen,
     };
 
@@ -316,15 +316,15 @@ mod playback {
         sounds: Option<Res<Sounds>>,
         settings: Res<Settings>,
         screen: Res<State<Screen>>,
-        session: Option<Res<Session>>,
+        delve: Option<Res<Delve>>,
         time: Res<Time<Real>>,
         mut voices: Query<(Entity, &mut MusicVoice, Option<&mut AudioSink>)>,
         mut redraw: MessageWriter<RequestRedraw>,
     ) {
         let Some(sounds) = sounds else { return };
         let now = time.elapsed_secs();
-        let wanted = match (screen.get(), &session) {
-            (Screen::Playing, Some(session)) => track_for(&session.game),
+        let wanted = match (screen.get(), &delve) {
+            (Screen::Playing, Some(delve)) => track_for(&delve.game),
             _ => None,
         };
         let playing = voices.iter().find(|(_, v, _)| v.leaving.is_none()).map(|(_, v, _)| v.ecology);

@@ -8,13 +8,14 @@ use super::*;
 
 pub(super) fn combat_strip(
     root: &mut egui::Ui,
-    session: &Session,
+    game: &Game,
+    seats: &Seats,
+    log: &GameLog,
     combat: &Combat,
     c: &mut Choices,
     pass: &mut MessageWriter<PassTable>,
     forecasts: Option<&crate::game::forecasts::Forecasts>,
 ) {
-    let game = &session.game;
     // A steady height: lines coming and going must not shift the table under the pointer.
     egui::Panel::top("combat_strip").min_size(118.0).show(root, |ui| {
         ui.horizontal_wrapped(|ui| {
@@ -37,11 +38,11 @@ pub(super) fn combat_strip(
                     .color(ui_style::MUTED),
             );
         }
-        let notice = session.notice.as_deref().unwrap_or("");
+        let notice = log.notice.as_deref().unwrap_or("");
         ui.label(egui::RichText::new(notice).size(12.0).color(ui_style::NOTICE));
         fight_forecast(ui, game, forecasts);
         // The last round's totals in one line, its events one by one on hover.
-        let summary = &session.rounds;
+        let summary = &log.rounds;
         if !summary.last.is_empty() {
             ui.label(
                 egui::RichText::new(format!("Last round: {} (hover for each step)", summary.headline()))
@@ -63,7 +64,7 @@ pub(super) fn combat_strip(
                     c.button(ui, end, egui::RichText::new(format!("{name}: end turn")).strong());
                 }
             }
-            pass_buttons(ui, session, pass);
+            pass_buttons(ui, game, seats, pass);
         });
         // "All of a Hero's Damage must be applied to one Individual Monster."
         for (h, round) in combat.heroes.iter().enumerate() {
@@ -98,19 +99,19 @@ pub fn step_hint(step: CombatStep) -> &'static str {
 
 /// Behind the curtain: the other players who may act too, with a button to
 /// pass them the table now.
-fn pass_buttons(ui: &mut egui::Ui, session: &Session, pass: &mut MessageWriter<PassTable>) {
-    let mine = session.heroes_at_table();
-    let all = crate::game::hotseat::players_to_act(&session.game, &session.players, &session.turn);
+fn pass_buttons(ui: &mut egui::Ui, game: &Game, seats: &Seats, pass: &mut MessageWriter<PassTable>) {
+    let mine = seats.heroes_at_table(game);
+    let all = crate::game::hotseat::players_to_act(game, &seats.players, &seats.turn);
     for (player, heroes) in all {
         let elsewhere: Vec<&str> = heroes
             .iter()
             .filter(|h| mine.as_ref().is_some_and(|m| !m.contains(h)))
-            .map(|h| session.game.heroes[usize::from(*h)].name())
+            .map(|h| game.heroes[usize::from(*h)].name())
             .collect();
         if elsewhere.is_empty() {
             continue;
         }
-        let name = session.players.name(player);
+        let name = seats.players.name(player);
         let button = ui
             .button(format!("Let {name} act now"))
             .on_hover_text(format!("{} may act too: pass the table before you are done", elsewhere.join(" and ")));

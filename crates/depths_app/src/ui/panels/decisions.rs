@@ -171,8 +171,7 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
 /// record each Hero and the party ("Just after Level Up, record the details
 /// of each Hero and the group"); the game saved itself on the way in. One
 /// button descends.
-pub(super) fn passage_window(ctx: &egui::Context, session: &Session, next: Ecology, c: &mut Choices) {
-    let game = &session.game;
+pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, c: &mut Choices) {
     let Some(adv) = game.adventure() else { return };
     let from = adv.ecology.ecology;
     decision_window(passage_text(from, next), "passage", 560.0).show(ctx, |ui| {

@@ -4,11 +4,12 @@ use super::*;
 
 pub(super) fn game_over_window(
     ctx: &egui::Context,
-    session: &Session,
+    delve: &Delve,
+    seats: &Seats,
     menu: &mut MessageWriter<MenuAction>,
     replay: &mut MessageWriter<crate::game::replay::WatchReplay>,
 ) {
-    let game = &session.game;
+    let game = &delve.game;
     egui::Window::new("Game over")
         .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
         .collapsible(true)
@@ -68,13 +69,13 @@ pub(super) fn game_over_window(
                 }
             }
             ui.add_space(8.0);
-            if let (Some(history), Some(a)) = (&session.history, game.adventure())
+            if let (Some(history), Some(a)) = (&delve.history, game.adventure())
                 && ui.add(ui_style::menu_button("Watch the replay")).clicked()
             {
                 replay.write(crate::game::replay::WatchReplay {
                     options: a.options.clone(),
                     history: history.clone(),
-                    players: session.players.clone(),
+                    players: seats.players.clone(),
                 });
             }
             if ui.add(ui_style::menu_button("Back to the menu")).clicked() {

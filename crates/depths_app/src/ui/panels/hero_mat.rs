@@ -24,8 +24,8 @@ pub(super) fn heroes_panel(
                 ui.label(ui_style::title(hero.name(), 22.0));
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(ui_style::MUTED));
                 // The seat: a Companion plays this Hero, or its owner does.
-                if let Some(session) = c.session {
-                    let mut on = session.players.is_companion(h);
+                if let Some((_, seats)) = c.table {
+                    let mut on = seats.players.is_companion(h);
                     let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
                     if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
                         crate::game::companions::request_seat(ui.ctx(), h, on);

@@ -6,7 +6,7 @@
 //! [`PlayerAction`]; whatever no nicer widget shows is listed under "Other
 //! choices", so a whole game can always be finished here.
 
-use bevy::prelude::*;
+use bevy::{ecs::system::SystemParam, prelude::*};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{
     Action, Activation, CombatStep, Ecology, Encountering, Game, Pending, Phase, Purchase, Target, XpRef,
@@ -23,7 +23,7 @@ use crate::{
     board::explore::{BoardArea, Hand, SelectedElement},
     game::hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain},
     game::saves::{SaveDir, save_path},
-    game::session::{DropRefused, PlayerAction, Session, UndoPlacement},
+    game::session::{Delve, DropRefused, GameLog, PlayerAction, SaveSlot, Seats, Undo, UndoPlacement},
     game::words::{describe_action, loss_text, passage_text},
     ui::icons::Icons,
     ui::screens::{Screen, menu::MenuAction},
@@ -38,7 +38,7 @@ use party::party_panel;
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        game_ui.run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+        game_ui.run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
 }
 
@@ -46,10 +46,21 @@ const GOOD: egui::Color32 = egui::Color32::from_rgb(0x8f, 0xd1, 0x7a);
 
 const BAD: egui::Color32 = egui::Color32::from_rgb(0xe0, 0x5a, 0x4a);
 
+/// What the panels show of the game on the table: all of it but the change
+/// feed (the game, the seats, the log, the undo point, the save slot).
+#[derive(SystemParam)]
+pub struct TableView<'w> {
+    pub delve: Res<'w, Delve>,
+    pub seats: Res<'w, Seats>,
+    pub log: Res<'w, GameLog>,
+    pub undo: Res<'w, Undo>,
+    pub slot: Res<'w, SaveSlot>,
+}
+
 /// Buttons for legal actions; remembers which were shown and what was clicked.
 struct Choices<'a> {
     /// To say why a greyed-out button is refused, in the rules' words.
-    session: Option<&'a Session>,
+    table: Option<(&'a Game, &'a Seats)>,
     legal: Vec<Action>,
     shown: Vec<Action>,
     chosen: Vec<Action>,
@@ -80,9 +91,9 @@ impl Choices<'_> {
             None => egui::Button::new(label),
         };
         let mut response = ui.add_enabled(legal, button);
-        if !legal && let Some(session) = self.session {
+        if !legal && let Some((game, seats)) = self.table {
             // "Every greyed-out button says why": the rules' own refusal.
-            response = response.on_disabled_hover_text(crate::table::pointer::refusal(session, &a));
+            response = response.on_disabled_hover_text(crate::table::pointer::refusal(game, seats, &a));
         }
         let clicked = response.clicked() || key.is_some_and(|n| self.pressed == Some(n));
         if clicked {
@@ -108,7 +119,7 @@ pub const FOOT: f32 = 50.0 + crate::table::party::EDGE_HEIGHT;
 
 fn game_ui(
     mut contexts: EguiContexts,
-    session: Res<Session>,
+    view: TableView,
     mut hand: ResMut<Hand>,
     (mut board_area, mut party_edge): (ResMut<BoardArea>, ResMut<crate::table::party::PartyEdge>),
     refused: Res<DropRefused>,
@@ -139,12 +150,13 @@ fn game_ui(
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let game = &session.game;
+    let (delve, seats, log) = (&*view.delve, &*view.seats, &*view.log);
+    let game = &delve.game;
     let pressed = number_key(ctx);
     // Behind the curtain each player acts for their own Heroes.
-    let legal = crate::table::cards::legal_at_table(&session);
+    let legal = crate::table::cards::legal_at_table(delve, seats);
     let mut c =
-        Choices { session: Some(&session), legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
+        Choices { table: Some((game, seats)), legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
     // The cards on the table take the first numbers; egui's buttons the next.
     let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.as_slice() } else { &[] };
     if let Some((_, a)) = pressed.and_then(|n| on_table.iter().find(|(k, _)| *k == n)) {
@@ -187,17 +199,17 @@ fn game_ui(
                 );
             }
             ui.separator();
-            ui.label(egui::RichText::new(banner_line(&session)).strong().color(ui_style::GOLD));
-            if let Some(next) = session.hand_off_due() {
-                let text = format!("Pass to {} ▶", session.players.name(next));
+            ui.label(egui::RichText::new(banner_line(game, seats)).strong().color(ui_style::GOLD));
+            if let Some(next) = seats.hand_off_due(game) {
+                let text = format!("Pass to {} ▶", seats.players.name(next));
                 let button = egui::Button::new(egui::RichText::new(text).strong().color(egui::Color32::BLACK))
                     .fill(ui_style::GOLD);
                 if ui.add(button).on_hover_text("Hide the table until the next player comes to it").clicked() {
                     hand_over.write(HandOver);
                 }
             }
-            if session.players.count() >= 2 {
-                let mut on = session.players.curtain;
+            if seats.players.count() >= 2 {
+                let mut on = seats.players.curtain;
                 if ui
                     .checkbox(&mut on, "Pass screen")
                     .on_hover_text("A \"Pass to …\" screen when the table changes hands (remembered)")
@@ -210,20 +222,20 @@ fn game_ui(
             }
         });
         // In a Combat the strip carries it, in a line kept for it.
-        if let Some(n) = session.notice.as_ref().filter(|_| !matches!(game.phase(), Phase::Combat { .. })) {
+        if let Some(n) = log.notice.as_ref().filter(|_| !matches!(game.phase(), Phase::Combat { .. })) {
             ui.label(egui::RichText::new(n).color(ui_style::NOTICE));
         }
-        if let Some(h) = hint.as_deref().filter(|h| h.version == session.version && !h.text.is_empty()) {
+        if let Some(h) = hint.as_deref().filter(|h| h.version == delve.version && !h.text.is_empty()) {
             ui.label(egui::RichText::new(format!("💡 {}", h.text)).color(ui_style::GOLD));
         }
     });
 
-    let up = session.curtain();
+    let up = seats.curtain(game);
     // Enter lifts the curtain only once it has been on screen for a pass, so
     // the Enter that placed a tile cannot also lift the curtain after it.
     let was_up = std::mem::replace(&mut *curtain_seen, up) == up;
     if let Some(p) = up {
-        curtain(&mut root, &session, p, was_up, &mut lift);
+        curtain(&mut root, game, seats, p, was_up, &mut lift);
         return Ok(());
     }
 
@@ -279,7 +291,8 @@ fn game_ui(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 party_panel(
                     ui,
-                    &session,
+                    delve,
+                    &view.undo,
                     &mut hand,
                     &refused,
                     &selected,
@@ -293,16 +306,16 @@ fn game_ui(
                     egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(
                         ui,
                         |ui| {
-                            for line in session.log.iter().rev().take(300).rev() {
+                            for line in log.lines.iter().rev().take(300).rev() {
                                 ui.label(egui::RichText::new(line).size(13.0));
                             }
                         },
                     );
                 });
-                let saves_to = if session.read_only {
+                let saves_to = if delve.read_only {
                     "A replay: nothing here is saved.".to_owned()
                 } else {
-                    format!("Saves to {}", save_path(&save_dir, &session).display())
+                    format!("Saves to {}", save_path(&save_dir, &view.slot).display())
                 };
                 ui.label(egui::RichText::new(saves_to).size(11.0).color(ui_style::MUTED));
             });
@@ -329,7 +342,7 @@ fn game_ui(
 
     if let (Phase::Combat { .. }, Some(combat)) = (game.phase(), game.combat()) {
         c.next_key = Some(on_table.iter().map(|(k, _)| *k).max().unwrap_or(0) + 1);
-        combat_strip(&mut root, &session, combat, &mut c, &mut pass, forecasts.as_deref());
+        combat_strip(&mut root, game, seats, log, combat, &mut c, &mut pass, forecasts.as_deref());
     }
     // egui points → window (logical) pixels: the UI scale zooms egui.
     let free = root.available_rect_before_wrap();
@@ -350,14 +363,14 @@ fn game_ui(
 
     match game.phase() {
         // A replay's last move is no new ending.
-        Phase::Won | Phase::Lost(_) if !session.read_only => game_over_window(ctx, &session, &mut menu, &mut watch),
+        Phase::Won | Phase::Lost(_) if !delve.read_only => game_over_window(ctx, delve, seats, &mut menu, &mut watch),
         Phase::Won | Phase::Lost(_) => {}
         Phase::Combat { .. } => {}
-        Phase::Passage { next } => passage_window(ctx, &session, next, &mut c),
+        Phase::Passage { next } => passage_window(ctx, game, next, &mut c),
         phase => {
             if let Some(p) = game.pending() {
                 pending_window(ctx, game, p, &mut c);
-            } else if first_steps(&phase, game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !session.read_only {
+            } else if first_steps(&phase, game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !delve.read_only {
                 first_steps_window(ctx);
             }
         }
@@ -561,24 +574,24 @@ fn number_key(ctx: &egui::Context) -> Option<u8> {
 }
 
 /// The banner: the player (and Hero) who must act, and what they must do.
-pub fn banner_line(session: &Session) -> String {
-    let game = &session.game;
-    let solo = session.players.count() < 2 && session.players.names.first().is_none_or(|n| n == "Player 1");
+pub fn banner_line(game: &Game, seats: &Seats) -> String {
+    let solo = seats.players.count() < 2 && seats.players.names.first().is_none_or(|n| n == "Player 1");
     if game.is_over() || solo {
         return banner(game);
     }
-    format!("▶ {} — {}", session.acting_text(), banner(game))
+    format!("▶ {} — {}", seats.acting_text(game), banner(game))
 }
 
 /// The "pass to …" screen: hides the table until `player` comes to it.
 fn curtain(
     root: &mut egui::Ui,
-    session: &Session,
+    game: &Game,
+    seats: &Seats,
     player: usize,
     enter_lifts: bool,
     lift: &mut MessageWriter<LiftCurtain>,
 ) {
-    let name = session.players.name(player);
+    let name = seats.players.name(player);
     egui::CentralPanel::default().frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x14, 0x10, 0x0c))).show(
         root,
         |ui| {
@@ -586,12 +599,11 @@ fn curtain(
                 ui.add_space(ui.available_height() * 0.3);
                 ui.label(ui_style::title(&format!("Pass to {name}"), 48.0));
                 ui.add_space(8.0);
-                let heroes: Vec<&str> = session
-                    .game
+                let heroes: Vec<&str> = game
                     .heroes
                     .iter()
                     .enumerate()
-                    .filter(|(h, _)| session.players.owner(*h as u8) == player)
+                    .filter(|(h, _)| seats.players.owner(*h as u8) == player)
                     .map(|(_, h)| h.name())
                     .collect();
                 ui.label(
@@ -599,7 +611,7 @@ fn curtain(
                         .color(ui_style::MUTED),
                 );
                 ui.add_space(6.0);
-                ui.label(egui::RichText::new(banner(&session.game)).color(ui_style::GOLD));
+                ui.label(egui::RichText::new(banner(game)).color(ui_style::GOLD));
                 ui.add_space(16.0);
                 let enter = enter_lifts && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
                 if ui.add(ui_style::menu_button(&format!("I am {name}"))).on_hover_text("or press Enter").clicked()
@@ -767,7 +779,7 @@ mod tests {
             let pressed = number_key(ui.ctx());
             let legal = vec![Action::DrawTile, Action::FinishLevelUp];
             let mut c =
-                Choices { session: None, legal, shown: Vec::new(), chosen: Vec::new(), next_key: Some(1), pressed };
+                Choices { table: None, legal, shown: Vec::new(), chosen: Vec::new(), next_key: Some(1), pressed };
             c.button(ui, Action::DrawTile, "draw");
             c.button(ui, Action::CancelPurchase, "not legal");
             c.button(ui, Action::FinishLevelUp, "finish");

@@ -6,7 +6,8 @@ use super::*;
 
 pub(super) fn party_panel(
     ui: &mut egui::Ui,
-    session: &Session,
+    delve: &Delve,
+    undo_point: &Undo,
     hand: &mut Hand,
     refused: &DropRefused,
     selected: &SelectedElement,
@@ -16,7 +17,7 @@ pub(super) fn party_panel(
     forecasts: Option<&crate::game::forecasts::Forecasts>,
 ) {
     use crate::game::forecasts::Subject;
-    let game = &session.game;
+    let game = &delve.game;
     let Some(adv) = game.adventure() else { return };
     let eco = &adv.ecology;
 
@@ -26,8 +27,8 @@ pub(super) fn party_panel(
         c.button(ui, Action::DrawTile, "Draw tile (D)");
         ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(ui_style::MUTED));
     });
-    dead_end_gauge(ui, session);
-    if session.undo.is_some() {
+    dead_end_gauge(ui, delve);
+    if undo_point.0.is_some() {
         let b = ui
             .button("⟲ Undo the last tile (Ctrl+Z)")
             .on_hover_text("Takes the last placed tile back into the tray. Possible until the next action.");
@@ -35,7 +36,7 @@ pub(super) fn party_panel(
             undo.write(UndoPlacement);
         }
     }
-    if let Some((tile, set_aside)) = session.tile_in_hand() {
+    if let Some((tile, set_aside)) = delve.tile_in_hand() {
         let (rect, response) =
             ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
         let painter = ui.painter_at(rect);
@@ -65,7 +66,7 @@ pub(super) fn party_panel(
         }
         let state = if hand.cell.is_some() { "on the board" } else { "in the tray" };
         // Where it fits in this turn, or that it must be turned first.
-        let places = session.legal_placements();
+        let places = delve.legal_placements();
         let todo = if places.iter().any(|p| p.rotation == hand.rotation) {
             "drag it onto a gold cell"
         } else if places.is_empty() {
@@ -224,12 +225,12 @@ pub(super) fn party_panel(
 }
 
 /// How many tiles left in the pile would have no legal place right now.
-fn dead_end_gauge(ui: &mut egui::Ui, session: &Session) {
+fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
     // Once the Stair Guardian is met, no tile of this Ecology will be drawn again.
-    if matches!(session.game.phase(), depths_rules::Phase::LevelUp { .. } | depths_rules::Phase::Passage { .. }) {
+    if matches!(delve.game.phase(), depths_rules::Phase::LevelUp { .. } | depths_rules::Phase::Passage { .. }) {
         return;
     }
-    let (dead, total) = session.dead_ends_in_pile();
+    let (dead, total) = delve.dead_ends_in_pile();
     if total == 0 {
         return;
     }

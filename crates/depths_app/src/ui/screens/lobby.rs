@@ -355,11 +355,11 @@ fn resume_hosted(
                     turn: turn.clone(),
                 });
                 let mut session = crate::game::saves::session_from(&resume.path, resume.game, Some(resume.table));
-                session.players = players;
-                session.turn = turn;
-                session.log.push("Resumed online.".into());
-                session.seat = Some(0);
-                commands.insert_resource(session);
+                session.seats.players = players;
+                session.seats.turn = turn;
+                session.log.lines.push("Resumed online.".into());
+                session.seats.seat = Some(0);
+                session.insert(&mut commands);
                 commands.insert_resource(Online::Host);
                 next.set(Screen::Playing);
             }
@@ -388,9 +388,9 @@ fn start_hosted(
                     Players { names: hosted.lobby.names.clone(), owners: owners.clone(), ..Players::default() };
                 starts.write(StartTable { game: game.clone(), owners: owners.clone(), turn: Default::default() });
                 let mut session = Session::new(game);
-                session.players = players;
-                session.seat = Some(0);
-                commands.insert_resource(session);
+                session.seats.players = players;
+                session.seats.seat = Some(0);
+                session.insert(&mut commands);
                 commands.insert_resource(Online::Host);
                 next.set(Screen::Playing);
             }
@@ -411,12 +411,12 @@ fn sit_down_to_play(
     }
     let Some(table) = &remote.table else { return };
     let mut session = Session::new(table.game.clone());
-    session.players = table.players.clone();
-    session.turn = table.turn.clone();
+    session.seats.players = table.players.clone();
+    session.seats.turn = table.turn.clone();
     // The host's saves are the game's; a player's copy is not a save to resume.
-    session.history = None;
-    session.seat = remote.seat;
-    commands.insert_resource(session);
+    session.delve.history = None;
+    session.seats.seat = remote.seat;
+    session.insert(&mut commands);
     commands.insert_resource(Online::Player);
     next.set(Screen::Playing);
 }

@@ -1,10 +1,14 @@
 //! The board screen and where the game stands on it. Leaving the screen ends
-//! the session.
+//! the game on the table.
 
 use bevy::prelude::*;
 use depths_rules::{CombatStep, Game, Phase};
 
-use crate::{PlaySystems, game::session::Session, ui::screens::Screen};
+use crate::{
+    PlaySystems,
+    game::session::{Delve, Session},
+    ui::screens::Screen,
+};
 
 /// Where the game stands: the rules core's [`Game::phase`] in the book's
 /// words (Setup, Exploring, Encountering, each Combat step, Level Up, Passage
@@ -57,17 +61,17 @@ pub fn in_combat(table: Option<Res<State<Table>>>) -> bool {
 pub(super) fn plugin(app: &mut App) {
     app.add_sub_state::<Table>();
     app.add_systems(OnExit(Screen::Playing), |mut commands: Commands| {
-        commands.remove_resource::<Session>();
+        Session::remove(&mut commands);
     });
     app.add_systems(
         Update,
-        follow_game.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Session>)),
+        follow_game.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(Update, log_transitions);
 }
 
-fn follow_game(session: Res<Session>, table: Res<State<Table>>, mut next: ResMut<NextState<Table>>) {
-    let now = Table::of(&session.game);
+fn follow_game(delve: Res<Delve>, table: Res<State<Table>>, mut next: ResMut<NextState<Table>>) {
+    let now = Table::of(&delve.game);
     if *table.get() != now {
         next.set(now);
     }
