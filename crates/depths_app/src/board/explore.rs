@@ -19,7 +19,7 @@ use crate::{
     PlaySystems, Stage,
     board::BoardCamera,
     board::view::{Cell, Tile},
-    board::{Board, cell_at, cell_center, element_at},
+    board::{Board, cell_at, cell_center},
     game::session::{Delve, DropRefused, PlayerAction, Seats, TileDrop, Undo},
     ui::screens::Screen,
 };
@@ -227,11 +227,12 @@ fn sync_selection(
 
 // ---------------------------------------------------------------- input
 
-/// Board input that needs a window: keys, clicks, drags, the wheel.
+/// Board input that needs a window: keys, and carrying the tile in hand
+/// (clicks and presses on the board's entities are `pointer.rs`'s).
 pub(crate) fn input_plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (keys.run_if(not(egui_wants_any_keyboard_input)), mouse)
+        (keys.run_if(not(egui_wants_any_keyboard_input)), carry)
             // Tiles and tokens answer only while the Heroes explore.
             .in_set(Stage::Exploring)
             .before(crate::game::session::drops_to_actions)
@@ -317,96 +318,51 @@ fn keys(
     }
 }
 
-fn mouse(
+/// Carries the tile in hand while it is held: picked up on the board (its
+/// press, `pointer.rs`) or dragged out of the tray (egui's drag). It follows
+/// the pointer, a right press or the wheel turns it, and letting go drops it
+/// on the cell below, or back in the tray over a panel.
+fn carry(
     buttons: Res<ButtonInput<MouseButton>>,
     scroll: Res<AccumulatedMouseScroll>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<BoardCamera>>,
     egui: Res<EguiWantsInput>,
     area: Res<BoardArea>,
-    delve: Res<Delve>,
-    board: Option<Res<Board>>,
     mut hand: ResMut<Hand>,
-    mut selected: ResMut<SelectedElement>,
     mut drops: MessageWriter<TileDrop>,
     mut redraw: MessageWriter<RequestRedraw>,
-    mut pressed_at: Local<Option<Vec2>>,
 ) {
+    if !hand.dragging {
+        return;
+    }
     let cursor = window.cursor_position();
     let (camera, cam_transform) = camera.into_inner();
     let world = cursor.and_then(|c| camera.viewport_to_world_2d(cam_transform, c).ok());
-    let in_hand = delve.tile_in_hand().is_some();
-    let over_ui = !on_board(cursor, &area, &egui);
-
-    if buttons.just_pressed(MouseButton::Left) {
-        *pressed_at = if over_ui { None } else { cursor };
-        // Pick the ghost up from where it stands.
-        if in_hand && !over_ui && hand.cell.is_some() && world.map(cell_at) == hand.cell {
-            hand.dragging = true;
-        }
-    }
-    if hand.dragging {
-        if buttons.just_pressed(MouseButton::Right) {
-            rotate(&mut hand, 1);
-        }
-        if scroll.delta.y != 0.0 {
-            let notches = match scroll.unit {
-                MouseScrollUnit::Line => scroll.delta.y,
-                MouseScrollUnit::Pixel => scroll.delta.y / 60.0,
-            };
-            rotate(&mut hand, if notches > 0.0 { 3 } else { 1 });
-        }
-        if let Some(w) = world {
-            hand.drag_world = Some(w);
-            hand.cell = Some(cell_at(w));
-        }
-        redraw.write(RequestRedraw);
-        if buttons.just_released(MouseButton::Left) || !buttons.pressed(MouseButton::Left) {
-            hand.dragging = false;
-            hand.drag_world = None;
-            match world {
-                Some(w) if !over_ui => {
-                    drops.write(TileDrop { cell: cell_at(w), rotation: hand.rotation });
-                }
-                // Let go over a panel: back to the tray.
-                _ => hand.cell = None,
-            }
-        }
-        return;
-    }
-    if in_hand && !over_ui && buttons.just_pressed(MouseButton::Right) {
+    if buttons.just_pressed(MouseButton::Right) {
         rotate(&mut hand, 1);
-        redraw.write(RequestRedraw);
     }
-    if buttons.just_released(MouseButton::Left) {
-        let click = matches!((*pressed_at, cursor), (Some(a), Some(b)) if a.distance(b) <= CLICK_SLOP);
-        *pressed_at = None;
-        let Some(w) = world.filter(|_| click && !over_ui) else {
-            return;
+    if scroll.delta.y != 0.0 {
+        let notches = match scroll.unit {
+            MouseScrollUnit::Line => scroll.delta.y,
+            MouseScrollUnit::Pixel => scroll.delta.y / 60.0,
         };
-        redraw.write(RequestRedraw);
-        let cell = cell_at(w);
-        if in_hand {
-            let fits = delve.legal_placements().iter().any(|p| p.cell == cell);
-            if hand.cell == Some(cell) {
-                drops.write(TileDrop { cell, rotation: hand.rotation });
-            } else if fits {
-                hand.cell = Some(cell);
-                // Turn it to a fitting rotation if the current one does not fit.
-                let legal = delve.legal_placements();
-                if !legal.iter().any(|p| p.cell == cell && p.rotation == hand.rotation)
-                    && let Some(p) = legal.iter().find(|p| p.cell == cell)
-                {
-                    hand.rotation = p.rotation;
-                }
+        rotate(&mut hand, if notches > 0.0 { 3 } else { 1 });
+    }
+    if let Some(w) = world {
+        hand.drag_world = Some(w);
+        hand.cell = Some(cell_at(w));
+    }
+    redraw.write(RequestRedraw);
+    if buttons.just_released(MouseButton::Left) || !buttons.pressed(MouseButton::Left) {
+        hand.dragging = false;
+        hand.drag_world = None;
+        match world {
+            Some(w) if on_board(cursor, &area, &egui) => {
+                drops.write(TileDrop { cell: cell_at(w), rotation: hand.rotation });
             }
-            return;
-        }
-        // A click on empty board clears the selection; a token's own click
-        // (board_pointer.rs, through picking) selects it.
-        let on_token = board.as_ref().is_some_and(|b| element_at(&b.view, w).is_some());
-        if !on_token {
-            selected.0 = None;
+            // Let go over a panel: back to the tray.
+            _ => hand.cell = None,
         }
     }
 }

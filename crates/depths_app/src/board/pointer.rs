@@ -1,32 +1,41 @@
-//! The pointer on the board's tokens, through Bevy's picking (egui's panels
-//! block it where they lie): hovering an Ecology Element's token tells what
-//! it is, what Encountering it does and whether it can be reached; clicking
-//! it selects it (its details and Encounter button in the party panel).
-//! Tile placement keeps its own drag handling (`explore.rs`): the tile comes
-//! from the egui tray and is dropped on cells, not on entities.
+//! The pointer on the board, through Bevy's picking (egui's panels block it
+//! where they lie):
+//! - a token: hovering tells what the Ecology Element is, what Encountering
+//!   it does and whether it can be reached; clicking selects it (its details
+//!   and Encounter button in the party panel);
+//! - the tile in hand on the board: pressing picks it up (it follows the
+//!   pointer until let go, see `explore.rs`), clicking it places it;
+//! - a gold placement cell: clicking moves the tile in hand there, turned to
+//!   fit;
+//! - a placed tile or the bare table: clicking clears the selection;
+//! - any of them: a right-click turns the tile in hand.
+//!
+//! A tile dragged out of the egui tray is egui's drag until it reaches the
+//! board; from there `explore.rs` carries it as it carries one picked up here.
 
-use bevy::{picking::pointer::PointerButton, prelude::*, window::RequestRedraw};
+use bevy::{ecs::system::SystemParam, picking::pointer::PointerButton, prelude::*, window::RequestRedraw};
 use depths_rules::{
     Action, Game, Phase,
-    map::{ElementRef, ElementState},
+    map::{ElementRef, ElementState, Rotation},
 };
 
 use crate::{
-    board::explore::{CLICK_SLOP, SelectedElement},
-    board::{ElementToken, TOKEN_RADIUS},
-    game::session::{Delve, Seats},
+    board::explore::{CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, rotate},
+    board::{BoardTile, ElementToken, TILE_SIZE, TOKEN_RADIUS, TableTop},
+    game::session::{Delve, Seats, TileDrop},
     game::words::{element_help, element_text},
     table::pointer::Hovered,
-    ui::screens::Screen,
+    ui::screens::{Screen, playing::Table},
 };
 
-/// Where the pointer was pressed on a token: a press that moves is a pan.
+/// Where the pointer was last pressed: a press that moves is a pan, not a click.
 #[derive(Resource, Default, Debug)]
 struct PressedAt(Option<Vec2>);
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<PressedAt>();
-    app.add_systems(PostUpdate, make_tokens_pickable.run_if(in_state(Screen::Playing)));
+    app.add_observer(remember_press);
+    app.add_systems(PostUpdate, (make_tokens_pickable, make_board_pickable).run_if(in_state(Screen::Playing)));
 }
 
 /// Every token gets an invisible disc the picking finds (the token's art is
@@ -38,9 +47,146 @@ fn make_tokens_pickable(mut commands: Commands, tokens: Query<Entity, Added<Elem
             .insert((Sprite::from_color(Color::NONE, Vec2::splat(TOKEN_RADIUS * 2.0)), Pickable::default()))
             .observe(on_over)
             .observe(on_out)
-            .observe(on_press)
             .observe(on_click);
     }
+}
+
+/// The tile in hand, the gold cells, the placed tiles and the table get an
+/// invisible square the picking finds (their art is meshes) and observers.
+fn make_board_pickable(
+    mut commands: Commands,
+    ghosts: Query<Entity, Added<GhostTile>>,
+    hints: Query<Entity, Added<PlacementHint>>,
+    tiles: Query<Entity, Added<BoardTile>>,
+    // Laid before the first game, on the menu's screen: found by what it lacks.
+    table: Query<Entity, (With<TableTop>, Without<Pickable>)>,
+) {
+    let square = || (Sprite::from_color(Color::NONE, Vec2::splat(TILE_SIZE)), Pickable::default());
+    for e in &ghosts {
+        commands.entity(e).insert(square()).observe(on_ghost_press);
+    }
+    for e in &hints {
+        commands.entity(e).insert(square()).observe(on_hint_click);
+    }
+    for e in &tiles {
+        commands.entity(e).insert(square()).observe(on_board_click);
+    }
+    for e in &table {
+        // The table's mesh is a unit square scaled up: a unit sprite fills it.
+        commands
+            .entity(e)
+            .insert((Sprite::from_color(Color::NONE, Vec2::ONE), Pickable::default()))
+            .observe(on_board_click);
+    }
+}
+
+fn remember_press(ev: On<Pointer<Press>>, mut pressed: ResMut<PressedAt>) {
+    pressed.0 = Some(ev.pointer_location.position);
+}
+
+/// Whether the board takes the pointer now: the Heroes explore, nobody waits
+/// behind the "pass to …" screen, and it is not a replay.
+#[derive(SystemParam)]
+struct Exploring<'w> {
+    delve: Option<Res<'w, Delve>>,
+    seats: Option<Res<'w, Seats>>,
+    table: Option<Res<'w, State<Table>>>,
+}
+
+impl Exploring<'_> {
+    /// The game, if the board takes the pointer now.
+    fn game(&self) -> Option<&Game> {
+        let (delve, seats, table) = (self.delve.as_ref()?, self.seats.as_ref()?, self.table.as_ref()?);
+        let open = *table.get() == Table::Exploring && seats.curtain(&delve.game).is_none() && !delve.read_only;
+        open.then_some(&delve.game)
+    }
+
+    fn tile_in_hand(&self) -> bool {
+        self.game().is_some_and(|g| matches!(g.phase(), Phase::Exploring { tile_in_hand: true, .. }))
+    }
+}
+
+/// A click, not the end of a pan: the pointer stayed where it was pressed.
+fn still(pressed: &PressedAt, at: Vec2) -> bool {
+    pressed.0.is_some_and(|p| p.distance(at) <= CLICK_SLOP)
+}
+
+/// Pressing the tile in hand picks it up; a right press turns it.
+fn on_ghost_press(
+    mut ev: On<Pointer<Press>>,
+    board: Exploring,
+    mut hand: ResMut<Hand>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if !board.tile_in_hand() {
+        return;
+    }
+    ev.propagate(false);
+    match ev.event.button {
+        PointerButton::Primary => hand.dragging = true,
+        PointerButton::Secondary => rotate(&mut hand, 1),
+        PointerButton::Middle => return,
+    }
+    redraw.write(RequestRedraw);
+}
+
+/// A gold cell: the tile in hand goes there, turned to fit if its turn does
+/// not; a second click on it places it.
+fn on_hint_click(
+    ev: On<Pointer<Click>>,
+    hints: Query<&PlacementHint>,
+    board: Exploring,
+    pressed: Res<PressedAt>,
+    mut hand: ResMut<Hand>,
+    mut drops: MessageWriter<TileDrop>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let (Ok(hint), true) = (hints.get(ev.event_target()), board.tile_in_hand()) else { return };
+    match ev.event.button {
+        PointerButton::Secondary => rotate(&mut hand, 1),
+        PointerButton::Primary if still(&pressed, ev.pointer_location.position) => {
+            if hand.cell == Some(hint.cell) {
+                drops.write(TileDrop { cell: hint.cell, rotation: hand.rotation });
+            } else {
+                hand.cell = Some(hint.cell);
+                let legal = board.delve.as_ref().map(|d| d.legal_placements()).unwrap_or_default();
+                hand.rotation = fitting_rotation(&legal, hint.cell, hand.rotation);
+            }
+        }
+        _ => return,
+    }
+    redraw.write(RequestRedraw);
+}
+
+/// The turn the tile keeps on `cell` if it fits there so, else the first that fits.
+fn fitting_rotation(legal: &[depths_rules::map::Placement], cell: crate::board::view::Cell, now: Rotation) -> Rotation {
+    if legal.iter().any(|p| p.cell == cell && p.rotation == now) {
+        return now;
+    }
+    legal.iter().find(|p| p.cell == cell).map_or(now, |p| p.rotation)
+}
+
+/// A placed tile or the bare table: a click clears the selection, a right
+/// click turns the tile in hand.
+fn on_board_click(
+    ev: On<Pointer<Click>>,
+    board: Exploring,
+    pressed: Res<PressedAt>,
+    mut hand: ResMut<Hand>,
+    mut selected: ResMut<SelectedElement>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    if board.game().is_none() {
+        return;
+    }
+    match ev.event.button {
+        PointerButton::Secondary if board.tile_in_hand() => rotate(&mut hand, 1),
+        PointerButton::Primary if still(&pressed, ev.pointer_location.position) && selected.0.is_some() => {
+            selected.0 = None;
+        }
+        _ => return,
+    }
+    redraw.write(RequestRedraw);
 }
 
 fn element_ref(token: &ElementToken) -> ElementRef {
@@ -97,14 +243,11 @@ fn on_out(ev: On<Pointer<Out>>, mut hovered: ResMut<Hovered>, mut redraw: Messag
     }
 }
 
-fn on_press(ev: On<Pointer<Press>>, mut pressed: ResMut<PressedAt>) {
-    pressed.0 = Some(ev.pointer_location.position);
-}
-
 /// A click (not a pan) selects the token while the Heroes explore with no
-/// tile in hand (with one, a click places the tile).
+/// tile in hand (with one, the tile is placed by clicking it). The click goes
+/// no further: the tile under the token would clear the selection.
 fn on_click(
-    ev: On<Pointer<Click>>,
+    mut ev: On<Pointer<Click>>,
     tokens: Query<&ElementToken>,
     table: Option<(Res<Delve>, Res<Seats>)>,
     pressed: Res<PressedAt>,
@@ -115,9 +258,9 @@ fn on_click(
         return;
     }
     let (Ok(token), Some((delve, seats))) = (tokens.get(ev.event_target()), table) else { return };
+    ev.propagate(false);
     let exploring = matches!(delve.game.phase(), Phase::Exploring { tile_in_hand: false, .. });
-    let still = pressed.0.is_some_and(|p| p.distance(ev.pointer_location.position) <= CLICK_SLOP);
-    if exploring && still && seats.curtain(&delve.game).is_none() {
+    if exploring && still(&pressed, ev.pointer_location.position) && seats.curtain(&delve.game).is_none() {
         selected.0 = Some(element_ref(token));
         redraw.write(RequestRedraw);
     }

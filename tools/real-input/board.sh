@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The tile in hand on the board, through real X input (xdotool under Xvfb),
+# as a player moves it with Bevy's picking: D draws a tile → a click on the
+# north gold cell puts it there → a right-click on it turns it → pressing it
+# and dragging it onto the east gold cell places it there → D draws again →
+# a click on the west gold cell, then a click on the tile, places it →
+# Ctrl+S. It then reads the save and checks that three tiles lie on the map.
+# Screenshots of each step go to $OUT (default /tmp).
+#
+# Needs what smoke.sh needs. Run from the repository root:
+#   tools/real-input/board.sh "$CARGO_TARGET_DIR/debug/forgotten-depths"
+# The coordinates fit the 1280×800 window and the layout of seed 5.
+set -euo pipefail
+
+if [ "${1:-}" = --inside ]; then
+  BIN=$2
+  shot() { xwd -root -silent | convert xwd:- "$OUT/board-input-$1.png"; }
+  click() { xdotool mousemove $(($1 - 4)) $(($2 - 2)); sleep 0.3; xdotool mousemove "$1" "$2"; sleep 0.3; xdotool click "${3:-1}"; sleep 1; }
+  "$BIN" --open setup --seed 5 >"$HOME/game.log" 2>&1 &
+  sleep 12
+  w=$(xdotool search --name "Forgotten Depths" | head -1)
+  xdotool windowfocus "$w"; sleep 0.5
+  click 440 742; sleep 4                                   # Start
+  xdotool windowfocus "$w"; sleep 0.5
+  xdotool key d; sleep 3                                   # draw a tile
+  click 638 168                                            # the north gold cell
+  shot 1-on-north
+  click 638 168 3                                          # right-click: turn it
+  shot 2-turned
+  xdotool mousemove 638 168 mousedown 1; sleep 0.3         # pick it up
+  for p in "680 220" "740 280" "800 340" "838 368"; do xdotool mousemove $p; sleep 0.15; done
+  shot 3-carried
+  xdotool mouseup 1; sleep 2                               # let go on the east cell
+  shot 4-placed-east
+  xdotool key d; sleep 3                                   # draw again
+  click 438 368                                            # the west gold cell
+  click 438 368                                            # and the tile there: place it
+  shot 5-placed-west
+  xdotool keydown ctrl; sleep 0.2; xdotool key s; sleep 0.2; xdotool keyup ctrl; sleep 2
+  kill %1 || true
+  exit 0
+fi
+
+BIN=${1:?the forgotten-depths binary}
+. "$(dirname "$0")/common.sh"
+play_and_count_tiles "$0" "$BIN"
+if [ "$TILES" = none ]; then echo "FAIL: Ctrl+S wrote no save"; exit 1; fi
+if [ "$TILES" = 3 ]; then echo "ok: both tiles lie where they were put (3 tiles); screenshots in $OUT/board-input-*.png"
+else echo "FAIL: $TILES tiles on the map, expected 3"; exit 1; fi
