@@ -11,6 +11,7 @@
 #   tools/real-input/board.sh "$CARGO_TARGET_DIR/debug/forgotten-depths"
 # The coordinates fit the 1280×800 window and the layout of seed 5.
 set -euo pipefail
+. "$(dirname "$0")/common.sh"
 
 if [ "${1:-}" = --inside ]; then
   BIN=$2
@@ -36,14 +37,10 @@ if [ "${1:-}" = --inside ]; then
   click 438 368                                            # the west gold cell
   click 438 368                                            # and the tile there: place it
   shot 5-placed-west
-  xdotool keydown ctrl; sleep 0.2; xdotool key s; sleep 0.2; xdotool keyup ctrl; sleep 2
+  save_now
   kill %1 || true
   exit 0
 fi
 
 BIN=${1:?the forgotten-depths binary}
-. "$(dirname "$0")/common.sh"
-play_and_count_tiles "$0" "$BIN"
-if [ "$TILES" = none ]; then echo "FAIL: Ctrl+S wrote no save"; exit 1; fi
-if [ "$TILES" = 3 ]; then echo "ok: both tiles lie where they were put (3 tiles); screenshots in $OUT/board-input-*.png"
-else echo "FAIL: $TILES tiles on the map, expected 3"; exit 1; fi
+expect_tiles "$0" "$BIN" 3 "both tiles lie where they were put" "board-input-*.png"

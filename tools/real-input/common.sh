@@ -12,3 +12,15 @@ play_and_count_tiles() {
   if [ -z "$save" ]; then TILES=none; return; fi
   TILES=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["game"]; print(len(g["adventure"]["ecology"]["map"]["tiles"]))' "$save")
 }
+
+# Ctrl+S, pressed as a player presses it.
+save_now() { xdotool keydown ctrl; sleep 0.2; xdotool key s; sleep 0.2; xdotool keyup ctrl; sleep 2; }
+
+# Plays "$1 --inside $2" and says ok when the save holds $3 tiles ($4: what
+# that proves, $5: the screenshots' names), FAIL (exit 1) otherwise.
+expect_tiles() {
+  play_and_count_tiles "$1" "$2"
+  if [ "$TILES" = none ]; then echo "FAIL: no save was written"; exit 1; fi
+  if [ "$TILES" = "$3" ]; then echo "ok: $4 ($3 tiles); screenshots in $OUT/$5"
+  else echo "FAIL: $TILES tiles on the map, expected $3"; exit 1; fi
+}

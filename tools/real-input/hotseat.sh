@@ -50,7 +50,4 @@ fi
 
 BIN=${1:?the forgotten-depths binary}
 . "$here/common.sh"
-play_and_count_tiles "$0" "$BIN"
-if [ "$TILES" = none ]; then echo "FAIL: no save"; exit 1; fi
-if [ "$TILES" = 4 ]; then echo "ok: closing saved every move (4 tiles); screenshots in $OUT/hotseat-*.png"
-else echo "FAIL: $TILES tiles in the save, expected 4"; exit 1; fi
+expect_tiles "$0" "$BIN" 4 "closing saved every move" "hotseat-*.png"
