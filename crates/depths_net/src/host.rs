@@ -102,7 +102,8 @@ pub struct StandIn {
 }
 
 /// The host applied an action (the hook for the client's autosave and table):
-/// the `seq`-th action since the start, for seat `seat`, and what it did.
+/// the `seq`-th step since the start, for seat `seat` (a Companion's move:
+/// seat 0, the host's, which runs every Companion), and what it did.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct Applied {
     pub seq: u64,

@@ -256,8 +256,9 @@ pub fn same_name(a: &str, b: &str) -> bool {
 /// A saved table sat down again at new seats (an online game resumed: the
 /// players join in any order). `seats` names the new seats; every player of
 /// the save must have one, by name (case and spaces aside). Returns the
-/// players and the turn with every player index moved to its new seat, and
-/// no Companion seats; or the names of the players still missing.
+/// players and the turn with every player index moved to its new seat, the
+/// Companions kept at their Heroes (the host seats them online); or the
+/// names of the players still missing.
 pub fn reseat(players: &Players, turn: &Turn, seats: &[String]) -> Result<(Players, Turn), Vec<String>> {
     let mut map = Vec::new();
     let mut missing = Vec::new();
@@ -283,9 +284,9 @@ pub fn reseat(players: &Players, turn: &Turn, seats: &[String]) -> Result<(Playe
         shown_to: turn.shown_to.map(moved),
         pass_to: turn.pass_to.map(moved),
         handing_over: false,
-        companion: None,
+        companion: turn.companion,
     };
-    Ok((Players { names: seats.to_vec(), owners, curtain: false, companions: Vec::new() }, turn))
+    Ok((Players { names: seats.to_vec(), owners, curtain: false, companions: players.companions.clone() }, turn))
 }
 
 /// The Hero an action is made for: a Combat action's Hero, an Item's owner,
@@ -511,5 +512,12 @@ mod tests {
         assert_eq!(p.owners, vec![1, 0, 0]);
         assert_eq!((t.player, t.shown_to), (0, Some(1)));
         assert_eq!(reseat(&players, &turn, &["Ann".to_owned()]).unwrap_err(), vec!["Bo".to_owned()]);
+        // A Companion stays at its Hero, its turn with it.
+        let mut with = players.clone();
+        let mut turn = turn;
+        seat_companion(&mut with, &mut turn, 3, 2, true).unwrap();
+        turn.set_seat(Seat::Companion(2), &with);
+        let (p, t) = reseat(&with, &turn, &seats).unwrap();
+        assert_eq!((p.companions, t.seat(), t.player), (vec![false, false, true], Seat::Companion(2), 0));
     }
 }
