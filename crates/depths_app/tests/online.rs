@@ -131,6 +131,11 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
         "the host's Companion moves and both boards follow"
     );
     assert!(bo.world().resource::<CompanionMoves>().0.is_empty(), "Bo's table runs no Companion");
+    assert!(
+        pump(&mut [&mut ann, &mut bo], |a| session(a[1]).log.iter().any(|l| l.starts_with("Companion Sil"))),
+        "Bo's log names the Companion's move: {:?}",
+        session(&bo).log
+    );
     assert_eq!(session(&ann).turn, session(&bo).turn);
     assert_eq!(session(&ann).players.companions, session(&bo).players.companions);
 

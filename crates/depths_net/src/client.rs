@@ -55,6 +55,8 @@ pub struct RemoteApplied {
     pub seat: usize,
     pub action: Action,
     pub events: Vec<Event>,
+    /// A Companion's move (made on the host's table).
+    pub companion: bool,
 }
 
 /// Ask the host to seat a Companion at Hero `hero` (`on`) or give it back.
@@ -262,7 +264,7 @@ fn receive_from_host(
                     remote.link = Link::Lost(e);
                 }
             },
-            ToPlayer::Applied { seq, seat, action, checksum } => {
+            ToPlayer::Applied { seq, seat, action, checksum, companion } => {
                 if remote.link == Link::Resyncing {
                     continue;
                 }
@@ -273,7 +275,7 @@ fn receive_from_host(
                 match step(table, seq, checksum, |t| t.apply(action.clone()).map_err(|e| e.to_string())) {
                     Ok(events) => {
                         remote.stats.applied += 1;
-                        applied.write(RemoteApplied { seq, seat, action, events });
+                        applied.write(RemoteApplied { seq, seat, action, events, companion });
                     }
                     Err(why) => resync(&mut client, &mut remote, seq, &why),
                 }

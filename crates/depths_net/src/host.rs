@@ -389,7 +389,8 @@ fn take(host: &mut HostTable, server: &mut RenetServer, by: Mover, action: Actio
     let events = table.apply(action.clone()).map_err(|e| e.to_string())?;
     let (seq, checksum) = (table.seq, table.checksum());
     host.stats.applied += 1;
-    broadcast(server, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum });
+    let companion = matches!(by, Mover::Companion);
+    broadcast(server, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum, companion });
     let took = started.elapsed();
     host.stats.take_time += took;
     host.stats.take_time_max = host.stats.take_time_max.max(took);

@@ -57,7 +57,16 @@ pub enum ToPlayer {
     Snapshot(Snapshot),
     /// The host applied `action` (the `seq`-th since the start) for seat
     /// `seat`; after applying it too, a copy's checksum must be `checksum`.
-    Applied { seq: u64, seat: usize, action: Action, checksum: u64 },
+    /// `companion`: the move was a Companion's (the host runs them; `seat`
+    /// is then 0), so a player's table can say so in its log.
+    Applied {
+        seq: u64,
+        seat: usize,
+        action: Action,
+        checksum: u64,
+        #[serde(default)]
+        companion: bool,
+    },
     /// The host seated a Companion at Hero `hero` (`on`) or gave the seat
     /// back to its owner, as the `seq`-th step since the start: actions and
     /// seat changes share one count, so every copy takes the change at the

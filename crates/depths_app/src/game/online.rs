@@ -35,7 +35,7 @@ use depths_rules::Action;
 
 use crate::{
     PlaySystems, Stage,
-    game::companions::{CompanionAction, CompanionsOnline, SetCompanion, seat_companion},
+    game::companions::{CompanionAction, CompanionsOnline, SetCompanion, reason, seat_companion},
     game::session::{PlayerAction, Session, UndoPlacement},
     ui::screens::Screen,
     ui::ui_style,
@@ -170,8 +170,13 @@ fn companions_online(mut commands: Commands, online: Res<Online>, hosted: Res<Ho
 
 /// A step the host took, for the Session: an action or a seat change.
 enum Step {
-    Act(Action),
-    Seat { hero: u8, on: bool },
+    /// An action, and whether it was a Companion's (a player's table names
+    /// it in the log as the host's does).
+    Act(Action, bool),
+    Seat {
+        hero: u8,
+        on: bool,
+    },
 }
 
 /// Takes the host's steps onto the Session in the host's order (a seat
@@ -180,7 +185,11 @@ fn apply_steps(session: &mut Session, mut steps: Vec<(u64, Step)>) {
     steps.sort_by_key(|(seq, _)| *seq);
     for (_, step) in steps {
         match step {
-            Step::Act(action) => {
+            Step::Act(action, companion) => {
+                if companion {
+                    let line = reason(session, &action);
+                    session.log.push(line);
+                }
                 if let Err(e) = session.apply(action.clone()) {
                     warn!("the host applied {action:?} but this table refused it ({e})");
                 }
@@ -207,9 +216,10 @@ fn apply_hosted(
         refused.clear();
         return;
     };
+    // The host's own log named its Companions' moves when they were made.
     let steps: Vec<(u64, Step)> = applied
         .read()
-        .map(|a| (a.seq, Step::Act(a.action.clone())))
+        .map(|a| (a.seq, Step::Act(a.action.clone(), false)))
         .chain(seated.read().map(|s| (s.seq, Step::Seat { hero: s.hero, on: s.on })))
         .collect();
     if !steps.is_empty() {
@@ -241,7 +251,7 @@ fn apply_remote(
     };
     let steps: Vec<(u64, Step)> = applied
         .read()
-        .map(|a| (a.seq, Step::Act(a.action.clone())))
+        .map(|a| (a.seq, Step::Act(a.action.clone(), a.companion)))
         .chain(seated.read().map(|s| (s.seq, Step::Seat { hero: s.hero, on: s.on })))
         .collect();
     if !steps.is_empty() {
