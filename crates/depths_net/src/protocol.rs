@@ -64,7 +64,8 @@ pub enum ToPlayer {
         seat: usize,
         action: Action,
         checksum: u64,
-        #[serde(default)]
+        // Left out when false: a player's move costs no more bytes.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         companion: bool,
     },
     /// The host seated a Companion at Hero `hero` (`on`) or gave the seat
@@ -241,6 +242,10 @@ mod tests {
     fn a_seat_change_round_trips() {
         let m = ToPlayer::Companion { seq: 4, hero: 2, on: true, checksum: 9 };
         assert_eq!(decode_to_player(&encode(&m)), Ok(m));
+        for companion in [false, true] {
+            let m = ToPlayer::Applied { seq: 1, seat: 0, action: Action::DrawTile, checksum: 2, companion };
+            assert_eq!(decode_to_player(&encode(&m)), Ok(m));
+        }
         let ask = ToHost::SetCompanion { hero: 1, on: false };
         assert_eq!(decode_to_host(&encode(&ask)), Ok(ask));
     }
