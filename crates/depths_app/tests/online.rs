@@ -8,6 +8,7 @@ use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
     core_plugin,
     game::cli::Options,
+    game::companions::{CompanionMoves, SetCompanion},
     game::online::Online,
     game::saves::SaveDir,
     game::session::{Delve, GameContent, GameLog, PlayerAction, Seats},
@@ -65,8 +66,10 @@ fn screen(app: &App) -> Screen {
 /// clients' boards; a move made on the host's board and one made on the
 /// player's board both go through the host and land on both tables; a move
 /// out of turn from the player's board is refused, shown as the notice, and
-/// changes nothing; a Companion seat is refused; leaving for the menu closes
-/// the table.
+/// changes nothing; the player's Companion box is refused by the host; the
+/// host's seats a Companion on both boards, and that Companion's moves, made
+/// on the host's table only, land on both; leaving for the menu closes the
+/// table.
 #[test]
 fn host_and_player_clients_play_the_same_game_through_the_host() {
     let mut ann = client_app("ann");
@@ -75,7 +78,12 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     client::join(bo.world_mut(), addr, "Bo").unwrap();
     assert!(pump(&mut [&mut ann, &mut bo], |a| a[0].world().resource::<HostTable>().lobby.online == vec![true, true]));
 
-    ann.world_mut().write_message(HostStart { heroes: vec!["bren".into(), "sil".into()], owners: vec![0, 1], seed: 3 });
+    ann.world_mut().write_message(HostStart {
+        heroes: vec!["bren".into(), "sil".into()],
+        owners: vec![0, 1],
+        companions: vec![false, false],
+        seed: 3,
+    });
     assert!(
         pump(&mut [&mut ann, &mut bo], |a| screen(a[0]) == Screen::Playing && screen(a[1]) == Screen::Playing),
         "both sit down to play"
@@ -113,11 +121,31 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     }
     assert_eq!(seats(&ann).turn, seats(&bo).turn);
 
-    // No Companion seats online: the turn order is the host's table's.
-    bo.world_mut().write_message(depths_app::game::companions::SetCompanion { hero: 1, on: true });
-    bo.update();
-    assert!(!seats(&bo).players.is_companion(1));
-    assert_eq!(game_log(&bo).notice.as_deref(), Some("Online, every Hero is played by a player at the table."));
+    // Only the host seats Companions: Bo's box is asked of the host, who refuses.
+    bo.world_mut().write_message(SetCompanion { hero: 1, on: true });
+    assert!(pump(&mut [&mut ann, &mut bo], |a| game_log(a[1]).notice.is_some()));
+    assert_eq!(game_log(&bo).notice.as_deref(), Some("The host refused: only the host seats Companions."));
+    assert!(!seats(&bo).players.is_companion(1) && !seats(&ann).players.is_companion(1));
+
+    // Ann's box: a Companion plays Sil for Bo on both boards, and moves for him from the host's table.
+    let before = delve(&ann).version;
+    ann.world_mut().write_message(SetCompanion { hero: 1, on: true });
+    assert!(pump(&mut [&mut ann, &mut bo], |a| seats(a[1]).players.is_companion(1)));
+    assert!(seats(&ann).players.is_companion(1));
+    assert!(
+        pump(&mut [&mut ann, &mut bo], |a| !a[0].world().resource::<CompanionMoves>().0.is_empty()
+            && delve(a[0]).version > before + 1
+            && delve(a[0]).game == delve(a[1]).game),
+        "the host's Companion moves and both boards follow"
+    );
+    assert!(bo.world().resource::<CompanionMoves>().0.is_empty(), "Bo's table runs no Companion");
+    assert!(
+        pump(&mut [&mut ann, &mut bo], |a| game_log(a[1]).lines.iter().any(|l| l.starts_with("Companion Sil"))),
+        "Bo's log names the Companion's move: {:?}",
+        game_log(&bo).lines
+    );
+    assert_eq!(seats(&ann).turn, seats(&bo).turn);
+    assert_eq!(seats(&ann).players.companions, seats(&bo).players.companions);
 
     // Back to the menu: the table closes for both.
     ann.world_mut().write_message(depths_app::ui::screens::menu::MenuAction::BackToMenu);

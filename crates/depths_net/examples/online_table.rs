@@ -59,7 +59,7 @@ fn start_when_two_seated(host: Res<HostTable>, mut starts: MessageWriter<StartTa
     let content = Content::builtin().expect("built-in content");
     let game = Game::new(GameOptions::standard(&["bren", "sil"], 1), content).expect("a new game");
     info!("{} joined: starting", host.lobby.name(1));
-    starts.write(StartTable { game, owners: vec![0, 1], turn: Default::default() });
+    starts.write(StartTable { game, owners: vec![0, 1], turn: Default::default(), companions: Vec::new() });
 }
 
 fn report_link(remote: Res<RemoteTable>, mut last: Local<String>) {

@@ -2,6 +2,8 @@
 //! its seat makes, and keeps its own copy of the game by applying what the
 //! host applied. A copy whose checksum differs from the host's (or that
 //! missed an action) asks for the host's whole table and starts again from it.
+//! Seat changes (a Companion seated or a seat given back) come the same way,
+//! numbered among the actions; a player runs no Companion of its own.
 
 use std::net::SocketAddr;
 
@@ -28,6 +30,8 @@ impl Plugin for ClientPlugin {
         app.init_resource::<RemoteTable>();
         app.add_message::<SendAction>();
         app.add_message::<RemoteApplied>();
+        app.add_message::<AskCompanion>();
+        app.add_message::<RemoteCompanion>();
         app.add_message::<Refusal>();
         app.add_systems(
             Update,
@@ -51,6 +55,26 @@ pub struct RemoteApplied {
     pub seat: usize,
     pub action: Action,
     pub events: Vec<Event>,
+    /// A Companion's move (made on the host's table).
+    pub companion: bool,
+}
+
+/// Ask the host to seat a Companion at Hero `hero` (`on`) or give it back.
+/// Only the host seats Companions: the answer is a [`Refusal`] saying so.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskCompanion {
+    pub hero: u8,
+    pub on: bool,
+}
+
+/// The host seated a Companion at Hero `hero` (`on`) or gave the seat back,
+/// as the `seq`-th step, and this copy did too (the client's table follows
+/// it in `seq` order with the [`RemoteApplied`] actions).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemoteCompanion {
+    pub seq: u64,
+    pub hero: u8,
+    pub on: bool,
 }
 
 /// The host did not take my message, and why (for the player to read).
@@ -98,9 +122,13 @@ pub struct RemoteTable {
 }
 
 impl RemoteTable {
-    /// The seats the table waits for (see [`Lobby::waiting_for`]): the banner.
+    /// The seats the table waits for (see [`Lobby::waiting_for_at`]): the banner.
     pub fn waiting_for(&self) -> Vec<usize> {
-        if self.lobby.started { self.lobby.waiting_for() } else { Vec::new() }
+        match &self.table {
+            Some(table) if self.lobby.started => self.lobby.waiting_for_at(&table.players),
+            _ if self.lobby.started => self.lobby.waiting_for(),
+            _ => Vec::new(),
+        }
     }
 
     /// In step with the host: seated, a game, and not resynchronising.
@@ -164,22 +192,48 @@ fn join_when_connected(mut client: ResMut<RenetClient>, mut remote: ResMut<Remot
 
 fn send_actions(
     mut actions: MessageReader<SendAction>,
+    mut asks: MessageReader<AskCompanion>,
     mut client: ResMut<RenetClient>,
     mut remote: ResMut<RemoteTable>,
 ) {
-    for SendAction(action) in actions.read() {
+    let asks = asks.read().map(|&AskCompanion { hero, on }| ToHost::SetCompanion { hero, on });
+    for message in actions.read().map(|SendAction(a)| ToHost::Act(a.clone())).chain(asks) {
         if !client.is_connected() {
             remote.refusal = Some("not connected to the host".into());
             continue;
         }
-        send(&mut client, &mut remote, &ToHost::Act(action.clone()));
+        send(&mut client, &mut remote, &message);
     }
+}
+
+/// Takes the host's `seq`-th step on this copy: the next one, ending at the
+/// host's `checksum`; else why not (a gap, a difference).
+fn step<T>(
+    table: &mut OnlineTable,
+    seq: u64,
+    checksum: u64,
+    take: impl FnOnce(&mut OnlineTable) -> Result<T, String>,
+) -> Result<T, String> {
+    if seq != table.seq + 1 {
+        return Err(format!("missed steps {} to {}", table.seq + 1, seq - 1));
+    }
+    let done = take(table)?;
+    if table.checksum() == checksum { Ok(done) } else { Err("checksum differs".to_owned()) }
+}
+
+/// Out of step: ask for the host's table and ignore its steps until it comes.
+fn resync(client: &mut RenetClient, remote: &mut RemoteTable, seq: u64, why: &str) {
+    warn!("out of step with the host after step {seq} ({why}): asking for its table");
+    remote.link = Link::Resyncing;
+    remote.stats.resyncs += 1;
+    send(client, remote, &ToHost::Resync);
 }
 
 fn receive_from_host(
     mut client: ResMut<RenetClient>,
     mut remote: ResMut<RemoteTable>,
     mut applied: MessageWriter<RemoteApplied>,
+    mut seated: MessageWriter<RemoteCompanion>,
     mut refusals: MessageWriter<Refusal>,
 ) {
     while let Some(bytes) = client.receive_message(CHANNEL) {
@@ -210,7 +264,7 @@ fn receive_from_host(
                     remote.link = Link::Lost(e);
                 }
             },
-            ToPlayer::Applied { seq, seat, action, checksum } => {
+            ToPlayer::Applied { seq, seat, action, checksum, companion } => {
                 if remote.link == Link::Resyncing {
                     continue;
                 }
@@ -218,24 +272,32 @@ fn receive_from_host(
                 if seq <= table.seq {
                     continue;
                 }
-                let result = if seq == table.seq + 1 {
-                    table.apply(action.clone()).map_err(|e| e.to_string()).and_then(|events| {
-                        if table.checksum() == checksum { Ok(events) } else { Err("checksum differs".to_owned()) }
-                    })
-                } else {
-                    Err(format!("missed actions {} to {}", table.seq + 1, seq - 1))
-                };
-                match result {
+                match step(table, seq, checksum, |t| t.apply(action.clone()).map_err(|e| e.to_string())) {
                     Ok(events) => {
                         remote.stats.applied += 1;
-                        applied.write(RemoteApplied { seq, seat, action, events });
+                        applied.write(RemoteApplied { seq, seat, action, events, companion });
                     }
-                    Err(why) => {
-                        warn!("out of step with the host after action {seq} ({why}): asking for its table");
-                        remote.link = Link::Resyncing;
-                        remote.stats.resyncs += 1;
-                        send(&mut client, &mut remote, &ToHost::Resync);
+                    Err(why) => resync(&mut client, &mut remote, seq, &why),
+                }
+            }
+            ToPlayer::Companion { seq, hero, on, checksum } => {
+                if remote.link == Link::Resyncing {
+                    continue;
+                }
+                let Some(table) = remote.table.as_mut() else { continue };
+                if seq <= table.seq {
+                    continue;
+                }
+                // The host numbers only real changes: one that changes nothing here is a drift.
+                let changed = |t: &mut OnlineTable| match t.seat_companion(hero, on)? {
+                    true => Ok(()),
+                    false => Err(format!("Hero {hero}'s seat was already so")),
+                };
+                match step(table, seq, checksum, changed) {
+                    Ok(()) => {
+                        seated.write(RemoteCompanion { seq, hero, on });
                     }
+                    Err(why) => resync(&mut client, &mut remote, seq, &why),
                 }
             }
             ToPlayer::Refused { reason, .. } => {

@@ -2,6 +2,11 @@
 //! name and get a seat; the host starts the game; every action — a remote
 //! player's or the host's own — is checked for its seat and by the rules,
 //! applied, and sent to every player with a checksum of the result.
+//!
+//! Companions are the host's alone: only the host seats them
+//! ([`SeatCompanion`], a numbered step every copy takes in order) and only
+//! the host's Companions move ([`CompanionAct`], checked, applied and sent
+//! like any action). A player's ask to seat one is refused.
 
 use std::{collections::BTreeMap, net::SocketAddr};
 
@@ -12,7 +17,7 @@ use bevy_renet::{
     renet::{ClientId, ServerEvent},
 };
 use depths_rules::{Action, Event, Game};
-use depths_table::seats::{Players, Turn, player_may_take};
+use depths_table::seats::{Players, Turn, companion_may_take, player_may_take};
 
 use crate::{
     protocol::{Lobby, MAX_NAME, PROTOCOL_VERSION, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode},
@@ -31,7 +36,10 @@ impl Plugin for HostPlugin {
         app.add_message::<HostAct>();
         app.add_message::<StartTable>();
         app.add_message::<StandIn>();
+        app.add_message::<SeatCompanion>();
+        app.add_message::<CompanionAct>();
         app.add_message::<Applied>();
+        app.add_message::<CompanionSeated>();
         app.add_message::<HostRefused>();
         app.add_observer(connection_events);
         app.add_systems(
@@ -51,12 +59,38 @@ pub struct HostAct(pub Action);
 /// Start the game, with these Heroes per seat (in the game's Hero order: the
 /// seat that plays each Hero). The seats are the lobby's. `turn` is whose
 /// Exploring turn it is: the default for a new game, a saved game's own when
-/// it is resumed.
+/// it is resumed. `companions`: per Hero, whether a Companion plays it
+/// (empty: none).
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct StartTable {
     pub game: Game,
     pub owners: Vec<usize>,
     pub turn: Turn,
+    pub companions: Vec<bool>,
+}
+
+/// The host seats a Companion at Hero `hero` (`on`) or gives the seat back
+/// to its owner — before or during the game, a dropped player's Heroes too
+/// (then the table no longer waits for them).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatCompanion {
+    pub hero: u8,
+    pub on: bool,
+}
+
+/// A Companion's move, chosen on the host: checked as a Companion's
+/// (`depths_table::seats::companion_may_take`) and by the rules, then
+/// applied and sent like any action (for seat 0).
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct CompanionAct(pub Action);
+
+/// The host seated a Companion or gave a seat back, as the `seq`-th step
+/// (the hook for the client's table; actions and seat changes share the count).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompanionSeated {
+    pub seq: u64,
+    pub hero: u8,
+    pub on: bool,
 }
 
 /// Seat `by` plays for away seat `seat` (its Heroes, its Exploring turns)
@@ -68,7 +102,8 @@ pub struct StandIn {
 }
 
 /// The host applied an action (the hook for the client's autosave and table):
-/// the `seq`-th action since the start, for seat `seat`, and what it did.
+/// the `seq`-th step since the start, for seat `seat` (a Companion's move:
+/// seat 0, the host's, which runs every Companion), and what it did.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct Applied {
     pub seq: u64,
@@ -118,19 +153,42 @@ impl HostTable {
         self.clients.iter().find(|(_, s)| **s == Some(seat)).map(|(c, _)| *c)
     }
 
-    /// Whether seat `seat` may take `action` now, else why not (in words for
-    /// the player): the table is not waiting for anyone, the seat (or a seat
-    /// it stands in for) may make this move, and the rules allow it.
-    pub fn may_take(&self, seat: usize, action: &Action) -> Result<(), String> {
+    /// The seats the table waits for: away, nobody standing in for them, and
+    /// a Hero of theirs not played by a Companion.
+    pub fn waiting_for(&self) -> Vec<usize> {
+        match &self.table {
+            Some(table) => self.lobby.waiting_for_at(&table.players),
+            None => Vec::new(),
+        }
+    }
+
+    /// The game, if it is on and not waiting for anyone; else why not.
+    fn playing(&self) -> Result<&OnlineTable, String> {
         let Some(table) = &self.table else { return Err("the game has not started".into()) };
         if table.game.is_over() {
             return Err("the game is over".into());
         }
-        let waiting = self.lobby.waiting_for();
+        let waiting = self.waiting_for();
         if !waiting.is_empty() {
             let names: Vec<&str> = waiting.iter().map(|&s| self.lobby.name(s)).collect();
             return Err(format!("the table waits for {} to come back", names.join(" and ")));
         }
+        Ok(table)
+    }
+
+    /// Whether a Companion may take `action` now, else why not: the table is
+    /// not waiting, the move is a Companion's, and the rules allow it.
+    pub fn companion_may_take(&self, action: &Action) -> Result<(), String> {
+        let table = self.playing()?;
+        companion_may_take(&table.game, &table.players, &table.turn, action)?;
+        table.game.check(action).map_err(|e| e.to_string())
+    }
+
+    /// Whether seat `seat` may take `action` now, else why not (in words for
+    /// the player): the table is not waiting for anyone, the seat (or a seat
+    /// it stands in for) may make this move, and the rules allow it.
+    pub fn may_take(&self, seat: usize, action: &Action) -> Result<(), String> {
+        let table = self.playing()?;
         let mut first_error = None;
         for as_seat in self.lobby.acts_as(seat) {
             match player_may_take(&table.game, &table.players, &table.turn, as_seat, action) {
@@ -208,12 +266,14 @@ fn host_inputs(
     mut acts: MessageReader<HostAct>,
     mut starts: MessageReader<StartTable>,
     mut stand_ins: MessageReader<StandIn>,
+    mut seatings: MessageReader<SeatCompanion>,
+    mut companion_acts: MessageReader<CompanionAct>,
     mut host: ResMut<HostTable>,
     mut server: ResMut<RenetServer>,
-    mut applied: MessageWriter<Applied>,
+    (mut applied, mut seated): (MessageWriter<Applied>, MessageWriter<CompanionSeated>),
     mut refused: MessageWriter<HostRefused>,
 ) {
-    for StartTable { game, owners, turn } in starts.read() {
+    for StartTable { game, owners, turn, companions } in starts.read() {
         if host.table.is_some() {
             refused.write(HostRefused("the game has already started".into()));
             continue;
@@ -226,8 +286,19 @@ fn host_inputs(
             )));
             continue;
         }
-        let players =
-            Players { names: host.lobby.names.clone(), owners: owners.clone(), curtain: false, companions: Vec::new() };
+        if !companions.is_empty() && companions.len() != game.heroes.len() {
+            refused.write(HostRefused(format!(
+                "say for each of the {} Heroes if a Companion plays it",
+                game.heroes.len()
+            )));
+            continue;
+        }
+        let players = Players {
+            names: host.lobby.names.clone(),
+            owners: owners.clone(),
+            curtain: false,
+            companions: companions.clone(),
+        };
         let mut table = OnlineTable::new(game.clone(), players);
         table.turn = turn.clone();
         host.table = Some(table);
@@ -251,8 +322,24 @@ fn host_inputs(
         let lobby = ToPlayer::Lobby(host.lobby.clone());
         broadcast(&mut server, &mut host, &lobby);
     }
-    for HostAct(action) in acts.read() {
-        match take(&mut host, &mut server, 0, action.clone()) {
+    // In the order the host made them: a seat change, then the moves judged after it.
+    for &SeatCompanion { hero, on } in seatings.read() {
+        match seat(&mut host, &mut server, hero, on) {
+            Ok(Some(s)) => {
+                seated.write(s);
+            }
+            Ok(None) => {}
+            Err(reason) => {
+                refused.write(HostRefused(reason));
+            }
+        }
+    }
+    let moves = acts
+        .read()
+        .map(|HostAct(a)| (Mover::Seat(0), a))
+        .chain(companion_acts.read().map(|CompanionAct(a)| (Mover::Companion, a)));
+    for (by, action) in moves {
+        match take(&mut host, &mut server, by, action.clone()) {
             Ok(a) => {
                 applied.write(a);
             }
@@ -263,10 +350,38 @@ fn host_inputs(
     }
 }
 
-/// Checks, applies and relays `action` for `seat`; the applied action, or why not.
-fn take(host: &mut HostTable, server: &mut RenetServer, seat: usize, action: Action) -> Result<Applied, String> {
+/// Seats or unseats a Companion as the next numbered step and tells every
+/// player; `None` when nothing changed (no step, no message).
+fn seat(host: &mut HostTable, server: &mut RenetServer, hero: u8, on: bool) -> Result<Option<CompanionSeated>, String> {
+    let Some(table) = host.table.as_mut() else { return Err("the game has not started".into()) };
+    if table.game.is_over() {
+        return Err("the game is over".into());
+    }
+    if !table.seat_companion(hero, on)? {
+        return Ok(None);
+    }
+    let (seq, checksum) = (table.seq, table.checksum());
+    broadcast(server, host, &ToPlayer::Companion { seq, hero, on, checksum });
+    Ok(Some(CompanionSeated { seq, hero, on }))
+}
+
+/// Who makes a move: a seat (its player, or the host standing in), or one of
+/// the host's Companions.
+#[derive(Clone, Copy, Debug)]
+enum Mover {
+    Seat(usize),
+    Companion,
+}
+
+/// Checks, applies and relays `action` for `by`; the applied action, or why not.
+fn take(host: &mut HostTable, server: &mut RenetServer, by: Mover, action: Action) -> Result<Applied, String> {
     let started = std::time::Instant::now();
-    if let Err(reason) = host.may_take(seat, &action) {
+    let (seat, allowed) = match by {
+        Mover::Seat(seat) => (seat, host.may_take(seat, &action)),
+        // The host runs every Companion: its moves go out as seat 0's.
+        Mover::Companion => (0, host.companion_may_take(&action)),
+    };
+    if let Err(reason) = allowed {
         host.stats.refused += 1;
         return Err(reason);
     }
@@ -274,7 +389,8 @@ fn take(host: &mut HostTable, server: &mut RenetServer, seat: usize, action: Act
     let events = table.apply(action.clone()).map_err(|e| e.to_string())?;
     let (seq, checksum) = (table.seq, table.checksum());
     host.stats.applied += 1;
-    broadcast(server, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum });
+    let companion = matches!(by, Mover::Companion);
+    broadcast(server, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum, companion });
     let took = started.elapsed();
     host.stats.take_time += took;
     host.stats.take_time_max = host.stats.take_time_max.max(took);
@@ -353,7 +469,7 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
                 refuse(host, server, Some(action), "join the table first".into());
                 return None;
             };
-            match take(host, server, seat, action.clone()) {
+            match take(host, server, Mover::Seat(seat), action.clone()) {
                 Ok(a) => Some(a),
                 Err(reason) => {
                     send(server, &mut host.stats, client, &ToPlayer::Refused { action: Some(action), reason });
@@ -369,6 +485,10 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
                 }
                 _ => refuse(host, server, None, "there is no game to send yet".into()),
             }
+            None
+        }
+        ToHost::SetCompanion { .. } => {
+            refuse(host, server, None, "only the host seats Companions".into());
             None
         }
     }

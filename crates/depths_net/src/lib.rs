@@ -8,6 +8,9 @@
 //! Each player applies the same action to its own copy and compares; a copy
 //! that differs asks for the host's table and carries on from it. Whatever is
 //! refused comes back with a reason the player's client can show.
+//! Companions are the host's alone: it seats them and runs them, and a seat
+//! change reaches every copy numbered among the actions (see
+//! [`protocol::PROTOCOL_VERSION`]).
 //!
 //! Headless: the plugins need only `MinimalPlugins` (time) — the tests run a
 //! host and two players in one process on 127.0.0.1.

@@ -15,7 +15,11 @@ use crate::table::OnlineTable;
 
 /// Raised whenever a message changes meaning; a player on another version is
 /// told so at the door instead of misreading the table.
-pub const PROTOCOL_VERSION: u32 = 1;
+///
+/// 2: Companions online. The host alone seats them and runs them; a seat
+/// change is a numbered step among the actions ([`ToPlayer::Companion`]),
+/// and the checksum covers the seats as well as the game and the turn.
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest message a player may send. An `Action` is a few dozen bytes,
 /// a join a name: anything near this is not a player's message.
@@ -37,6 +41,9 @@ pub enum ToHost {
     Act(Action),
     /// My copy differs from yours: send me the whole table.
     Resync,
+    /// Let a Companion play Hero `hero` (`on`), or give it back. Only the
+    /// host seats Companions: a player's ask is always refused, with why.
+    SetCompanion { hero: u8, on: bool },
 }
 
 /// The host's message to a player.
@@ -50,7 +57,26 @@ pub enum ToPlayer {
     Snapshot(Snapshot),
     /// The host applied `action` (the `seq`-th since the start) for seat
     /// `seat`; after applying it too, a copy's checksum must be `checksum`.
-    Applied { seq: u64, seat: usize, action: Action, checksum: u64 },
+    /// `companion`: the move was a Companion's (the host runs them; `seat`
+    /// is then 0), so a player's table can say so in its log.
+    Applied {
+        seq: u64,
+        seat: usize,
+        action: Action,
+        checksum: u64,
+        // Left out when false: a player's move costs no more bytes.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        companion: bool,
+    },
+    /// The host seated a Companion at Hero `hero` (`on`) or gave the seat
+    /// back to its owner, as the `seq`-th step since the start: actions and
+    /// seat changes share one count, so every copy takes the change at the
+    /// same place among the actions (the turn order after it depends on
+    /// it). After it a copy's checksum, which covers the seats, must be
+    /// `checksum`; as with an action, a gap or a difference means a resync.
+    /// A Companion's own moves come as [`ToPlayer::Applied`], for seat 0
+    /// (the host runs every Companion).
+    Companion { seq: u64, hero: u8, on: bool, checksum: u64 },
     /// Your message was not taken, and why (in words for the player).
     Refused { action: Option<Action>, reason: String },
 }
@@ -86,6 +112,15 @@ impl Lobby {
         let mut seats = vec![seat];
         seats.extend((0..self.names.len()).filter(|&s| s != seat && self.stand_in(s) == Some(seat)));
         seats
+    }
+
+    /// The seats the table waits for at a game with these `players`: those
+    /// of [`Lobby::waiting_for`] that still play a Hero themselves. A seat
+    /// whose every Hero the host gave to a Companion has nothing to do.
+    pub fn waiting_for_at(&self, players: &Players) -> Vec<usize> {
+        let heroes = players.owners.len() as u8;
+        let plays = |s: usize| (0..heroes).any(|h| players.owner(h) == s && !players.is_companion(h));
+        self.waiting_for().into_iter().filter(|&s| plays(s)).collect()
     }
 
     pub fn name(&self, seat: usize) -> &str {
@@ -185,5 +220,33 @@ mod tests {
         assert!(lobby.waiting_for().is_empty());
         assert_eq!(lobby.acts_as(0), vec![0, 1]);
         assert_eq!(lobby.acts_as(2), vec![2]);
+    }
+
+    #[test]
+    fn the_table_does_not_wait_for_a_seat_whose_heroes_companions_play() {
+        let lobby = Lobby {
+            names: vec!["Ann".into(), "Bo".into()],
+            online: vec![true, false],
+            stand_ins: vec![None; 2],
+            started: true,
+        };
+        let mut players = Players { names: lobby.names.clone(), owners: vec![0, 1, 1], ..Players::default() };
+        assert_eq!(lobby.waiting_for_at(&players), vec![1]);
+        players.set_companion(1, true, 3);
+        assert_eq!(lobby.waiting_for_at(&players), vec![1], "Bo still plays Ava");
+        players.set_companion(2, true, 3);
+        assert!(lobby.waiting_for_at(&players).is_empty());
+    }
+
+    #[test]
+    fn a_seat_change_round_trips() {
+        let m = ToPlayer::Companion { seq: 4, hero: 2, on: true, checksum: 9 };
+        assert_eq!(decode_to_player(&encode(&m)), Ok(m));
+        for companion in [false, true] {
+            let m = ToPlayer::Applied { seq: 1, seat: 0, action: Action::DrawTile, checksum: 2, companion };
+            assert_eq!(decode_to_player(&encode(&m)), Ok(m));
+        }
+        let ask = ToHost::SetCompanion { hero: 1, on: false };
+        assert_eq!(decode_to_host(&encode(&ask)), Ok(ask));
     }
 }

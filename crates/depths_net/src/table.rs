@@ -3,7 +3,7 @@
 //! cannot drift apart by running different code.
 
 use depths_rules::{Action, Event, Game, RuleError};
-use depths_table::seats::{Players, Turn, after_events};
+use depths_table::seats::{Players, Turn, after_events, seat_companion};
 
 /// A game at an online table: the rules state, the seats' Heroes, whose
 /// Exploring turn it is, and how many actions were applied since the start.
@@ -29,14 +29,30 @@ impl OnlineTable {
         Ok(events)
     }
 
-    /// A stable 64-bit digest of the game and the turn: FNV-1a over their
-    /// JSON. The JSON is deterministic (the map's only HashMap is derived data
+    /// Seats a Companion at Hero `hero` (`on`) or gives the seat back, as a
+    /// numbered step like an action: the turn order depends on it, so every
+    /// copy takes it at the same place among the actions
+    /// (`depths_table::seats::seat_companion`). `Ok(false)`: nothing changed
+    /// and no step was taken.
+    pub fn seat_companion(&mut self, hero: u8, on: bool) -> Result<bool, String> {
+        let heroes = self.game.heroes.len();
+        let changed = seat_companion(&mut self.players, &mut self.turn, heroes, hero, on)?;
+        if changed {
+            self.seq += 1;
+        }
+        Ok(changed)
+    }
+
+    /// A stable 64-bit digest of the game, the turn and the seats (who plays
+    /// which Hero, the Companions: they decide the turn order): FNV-1a over
+    /// their JSON. The JSON is deterministic (the map's only HashMap is derived data
     /// and not saved), and FNV is fixed by definition, unlike std's hasher,
     /// so a host and a player on different builds agree.
     pub fn checksum(&self) -> u64 {
         let mut hash = Fnv::default();
         hash.write(self.game.save_json().as_bytes());
         hash.write(serde_json::to_string(&self.turn).expect("a turn serializes").as_bytes());
+        hash.write(serde_json::to_string(&self.players).expect("the seats serialize").as_bytes());
         hash.0
     }
 }
@@ -75,5 +91,12 @@ mod tests {
         let mut c = a.clone();
         c.apply(Action::DrawTile).unwrap();
         assert_eq!(b.checksum(), c.checksum(), "the same move on two copies agrees");
+        let mut d = a.clone();
+        assert_eq!(d.seat_companion(1, true), Ok(true));
+        assert_ne!(a.checksum(), d.checksum(), "a Companion seated changes it");
+        assert_eq!((d.seq, d.seat_companion(1, true)), (1, Ok(false)), "a step, once");
+        d.seat_companion(1, false).unwrap();
+        assert_eq!(d.seq, 2);
+        assert!(!d.players.is_companion(1));
     }
 }

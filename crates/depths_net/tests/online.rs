@@ -7,13 +7,13 @@ use bevy::prelude::*;
 use bevy_renet::RenetClient;
 use depths_net::{
     client::{self, Link},
-    host::{HostRefused, StandIn},
+    host::{CompanionAct, HostAct, HostRefused, SeatCompanion, StandIn},
     protocol::MAX_FROM_PLAYER,
     transport::CHANNEL,
 };
 use depths_rules::{Action, GameRng, Phase};
 
-use common::{Net, next_move, play_one, player_app};
+use common::{Net, next_move, play_one, play_step, player_app};
 
 const HEROES: [&str; 3] = ["bren", "sil", "ava"];
 
@@ -230,7 +230,8 @@ fn a_saved_online_game_resumes_with_its_players_back_at_their_heroes() {
     }
     assert_eq!(players.name(turn.player), saved.players.name(saved.turn.player), "the turn stays with its player");
     let owners = players.owners.clone();
-    net.host.world_mut().write_message(StartTable { game: saved.game.clone(), owners, turn: turn.clone() });
+    let companions = players.companions.clone();
+    net.host.world_mut().write_message(StartTable { game: saved.game.clone(), owners, turn: turn.clone(), companions });
     assert!(net.pump(|n| n.all_in_step()), "every player gets the saved table");
     assert_eq!(net.table().game, saved.game);
     assert_eq!(net.table().turn, turn);
@@ -241,4 +242,144 @@ fn a_saved_online_game_resumes_with_its_players_back_at_their_heroes() {
         assert!(round < 20_000, "the resumed game ends");
     }
     assert_eq!(net.host_table().stats.refused, 0);
+}
+
+/// The host's refusals since the last call.
+fn host_refusals(net: &mut Net) -> Vec<String> {
+    net.host.world_mut().resource_mut::<Messages<HostRefused>>().drain().map(|r| r.0).collect()
+}
+
+/// Proves: a table with a Companion plays a whole game. Ann plays Bren, Bo
+/// plays Sil, a Companion plays Ava from the start; midway the host gives
+/// Sil to a Companion too (Bo's turns become the Companions') and later
+/// gives it back. The Companions' moves are chosen on the host and go
+/// through it like any action, and after every single step (action or
+/// seat change) Bo's copy — game, seats, turn, count — equals the host's.
+#[test]
+fn a_companion_plays_a_hero_through_a_whole_game_and_every_copy_equals_the_hosts_after_every_step() {
+    let mut net = Net::seated(&["Ann", "Bo"]);
+    net.start_with(&HEROES, &[0, 1, 1], &[false, false, true], 11);
+    assert!(net.remote(0).table.as_ref().unwrap().players.is_companion(2), "Bo sees Ava is a Companion");
+    let (mut by_companion, mut by_seat, mut round) = (0, [0usize; 2], 0);
+    while !net.table().game.is_over() {
+        if round == 40 {
+            assert!(net.seat_companion(1, true), "Sil to a Companion");
+            assert!(net.remote(0).table.as_ref().unwrap().players.is_companion(1));
+        }
+        if round == 160 {
+            assert!(net.seat_companion(1, false), "Sil back to Bo");
+        }
+        match play_step(&mut net, round) {
+            None => by_companion += 1,
+            Some(seat) => by_seat[seat] += 1,
+        }
+        round += 1;
+        assert!(round < 20_000, "the game ends");
+    }
+    assert!(by_companion > 0 && by_seat.iter().all(|&n| n > 0), "Companion {by_companion}, seats {by_seat:?}");
+    let host = net.host_table().stats;
+    assert_eq!((host.applied, host.refused), (round as u64, 0), "every step was its mover's to make");
+    assert_eq!(net.table().seq, round as u64 + 2, "the actions and the two seat changes");
+    assert_eq!(net.remote(0).stats.resyncs, 0, "no copy ever drifted");
+    assert_eq!(net.remote(0).table.as_ref(), Some(net.table()));
+}
+
+/// Proves: only the host seats Companions. A player's ask to seat one (or
+/// to take one's own Hero back from one) is refused with the reason, and no
+/// copy changes; nor may a player move for a Companion's Hero, the host's
+/// own input act on a Companion's turn, or a Companion move for a player's
+/// Hero. A seat change for no Hero is refused; one that changes nothing is
+/// no step.
+#[test]
+fn a_players_ask_to_seat_a_companion_is_refused_and_changes_nothing() {
+    let mut net = Net::seated(&["Ann", "Bo"]);
+    net.start_with(&["bren", "sil"], &[0, 1], &[true, false], 5);
+    let before = net.table().clone();
+    let refusal = |net: &mut Net, message: &dyn Fn(&mut App)| -> String {
+        net.remote_mut(0).refusal = None;
+        message(&mut net.players[0]);
+        assert!(net.pump(|n| n.remote(0).refusal.is_some()), "Bo hears back");
+        net.remote(0).refusal.clone().unwrap()
+    };
+    let ask = |hero, on| {
+        move |app: &mut App| {
+            app.world_mut().write_message(client::AskCompanion { hero, on });
+        }
+    };
+    assert_eq!(refusal(&mut net, &ask(1, true)), "only the host seats Companions");
+    assert_eq!(refusal(&mut net, &ask(0, false)), "only the host seats Companions");
+    let unequip = |app: &mut App| {
+        app.world_mut().write_message(depths_net::SendAction(Action::Unequip { hero: 0, item: 0 }));
+    };
+    assert_eq!(refusal(&mut net, &unequip), "a Companion plays Bren");
+    assert_eq!(net.table(), &before, "the host's table did not move");
+    assert!(net.all_in_step(), "nor did Bo's copy");
+
+    // Ann's only Hero is a Companion's: the first turn is the Companion's.
+    net.host.world_mut().write_message(HostAct(Action::DrawTile));
+    net.host.world_mut().write_message(CompanionAct(Action::Unequip { hero: 1, item: 0 }));
+    net.host.world_mut().write_message(SeatCompanion { hero: 9, on: true });
+    net.host.update();
+    assert_eq!(
+        host_refusals(&mut net),
+        vec![
+            "there is no Hero 9 at this table".to_owned(),
+            "it is a Companion's turn".to_owned(),
+            "Bo plays Sil themselves".to_owned()
+        ]
+    );
+    assert!(!net.seat_companion(0, true), "already a Companion: no step");
+    assert_eq!(net.table(), &before);
+
+    // The Companion's own move goes through, to every copy.
+    net.host.world_mut().write_message(CompanionAct(Action::DrawTile));
+    assert!(net.pump(|n| n.table().seq == 1 && n.all_in_step()));
+    assert_eq!(net.host_table().stats.refused, 5, "three of Bo's, two of the host's moves");
+}
+
+/// Proves: the host may hand a dropped player's Heroes to Companions. Bo
+/// (Sil and Ava) drops: the table waits for him; once Companions play both
+/// his Heroes it no longer does and the game goes on, the Companions moving
+/// for him. Bo rejoins into the current table (his Heroes shown as the
+/// Companions'), the host gives them back, and the game ends with every
+/// copy equal to the host's.
+#[test]
+fn a_dropped_players_heroes_played_by_companions_let_the_game_go_on() {
+    let mut net = Net::seated(&["Ann", "Bo"]);
+    net.start(&HEROES, &[0, 1, 1], 3);
+    for round in 0..20 {
+        play_one(&mut net, round);
+    }
+    client::leave(net.players[0].world_mut());
+    assert!(net.pump(|n| n.host_table().waiting_for() == vec![1]), "the host sees Bo go");
+    let action = next_move(net.table(), 0).1;
+    net.host.world_mut().write_message(HostAct(action));
+    net.host.update();
+    assert_eq!(host_refusals(&mut net), vec!["the table waits for Bo to come back".to_owned()]);
+
+    assert!(net.seat_companion(1, true));
+    assert_eq!(net.host_table().waiting_for(), vec![1], "Bo still plays Ava");
+    assert!(net.seat_companion(2, true));
+    assert!(net.host_table().waiting_for().is_empty(), "nothing of Bo's is left to wait for");
+    let mut by_companion = 0;
+    for round in 20..140 {
+        if net.table().game.is_over() {
+            break;
+        }
+        by_companion += usize::from(play_step(&mut net, round).is_none());
+    }
+    assert!(by_companion > 0, "the Companions played for Bo");
+
+    net.players[0] = player_app(net.addr, "Bo");
+    assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo is back, in step");
+    assert!(net.remote(0).table.as_ref().unwrap().players.is_companion(2), "his Heroes shown as the Companions'");
+    assert!(net.seat_companion(1, false) && net.seat_companion(2, false));
+    let mut round = 140;
+    while !net.table().game.is_over() {
+        play_step(&mut net, round);
+        round += 1;
+        assert!(round < 20_000, "the game ends");
+    }
+    assert!(net.all_in_step());
+    assert_eq!(net.remote(0).stats.resyncs, 0);
 }

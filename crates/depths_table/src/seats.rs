@@ -256,8 +256,9 @@ pub fn same_name(a: &str, b: &str) -> bool {
 /// A saved table sat down again at new seats (an online game resumed: the
 /// players join in any order). `seats` names the new seats; every player of
 /// the save must have one, by name (case and spaces aside). Returns the
-/// players and the turn with every player index moved to its new seat, and
-/// no Companion seats; or the names of the players still missing.
+/// players and the turn with every player index moved to its new seat, the
+/// Companions kept at their Heroes (the host seats them online); or the
+/// names of the players still missing.
 pub fn reseat(players: &Players, turn: &Turn, seats: &[String]) -> Result<(Players, Turn), Vec<String>> {
     let mut map = Vec::new();
     let mut missing = Vec::new();
@@ -283,9 +284,9 @@ pub fn reseat(players: &Players, turn: &Turn, seats: &[String]) -> Result<(Playe
         shown_to: turn.shown_to.map(moved),
         pass_to: turn.pass_to.map(moved),
         handing_over: false,
-        companion: None,
+        companion: turn.companion,
     };
-    Ok((Players { names: seats.to_vec(), owners, curtain: false, companions: Vec::new() }, turn))
+    Ok((Players { names: seats.to_vec(), owners, curtain: false, companions: players.companions.clone() }, turn))
 }
 
 /// The Hero an action is made for: a Combat action's Hero, an Item's owner,
@@ -324,6 +325,52 @@ pub fn turn_companion(game: &Game, players: &Players, turn: &Turn) -> Option<u8>
             let own: Vec<u8> = (0..heroes).filter(|&h| players.owner(h) == p).collect();
             (!own.is_empty() && own.iter().all(|&h| players.is_companion(h))).then(|| own[0])
         }
+    }
+}
+
+/// Seats a Companion at Hero `hero` (`on`) or gives the seat back to its
+/// owner, in a game of `heroes` Heroes, and keeps the Exploring turn with
+/// the same seat: a Companion's turn taken back is its owner's, and the turn
+/// of a player whose last own Hero becomes a Companion's is that Companion's
+/// (so the rotation goes on from there). Returns whether anything changed,
+/// or why not (no such Hero). The hot-seat table and every online copy use
+/// this one function, so a seat change moves every copy's turn alike.
+pub fn seat_companion(
+    players: &mut Players,
+    turn: &mut Turn,
+    heroes: usize,
+    hero: u8,
+    on: bool,
+) -> Result<bool, String> {
+    if usize::from(hero) >= heroes {
+        return Err(format!("there is no Hero {hero} at this table"));
+    }
+    if players.is_companion(hero) == on {
+        return Ok(false);
+    }
+    players.set_companion(hero, on, heroes);
+    let owner = players.owner(hero);
+    if !on && turn.companion == Some(hero) {
+        turn.set_seat(Seat::Player(owner), players);
+    } else if on && turn.seat() == Seat::Player(owner) && !players.seats(heroes).contains(&Seat::Player(owner)) {
+        turn.set_seat(Seat::Companion(hero), players);
+    }
+    Ok(true)
+}
+
+/// Whether a Companion may take `action` now as far as the seats go (the
+/// rules' own check is [`Game::check`]): an action for a Hero only for a
+/// Companion's Hero, the answer to a Hero's decision only for a Companion's
+/// Hero, the table's shared choices only on a Companion's turn. Exactly the
+/// moves no player may take ([`player_may_take`]). The error is a sentence.
+pub fn companion_may_take(game: &Game, players: &Players, turn: &Turn, action: &Action) -> Result<(), String> {
+    let name = |h: u8| game.heroes.get(usize::from(h)).map_or_else(|| format!("Hero {h}"), |x| x.name().to_owned());
+    match seat_hero(action).or_else(|| decision_hero(game)) {
+        Some(h) if usize::from(h) >= game.heroes.len() => Err(format!("there is no Hero {h} at this table")),
+        Some(h) if players.is_companion(h) => Ok(()),
+        Some(h) => Err(format!("{} plays {} themselves", players.name(players.owner(h)), name(h))),
+        None if turn_companion(game, players, turn).is_some() => Ok(()),
+        None => Err(format!("it is {}'s turn, not a Companion's", players.name(turn.player))),
     }
 }
 
@@ -413,6 +460,47 @@ mod tests {
         }
     }
 
+    /// Ann plays Bren herself; Bo's Sil and Ava turn to Companions and back.
+    #[test]
+    fn seating_a_companion_keeps_the_turn_with_the_same_seat() {
+        let (_, mut players, mut turn) = table();
+        assert_eq!(seat_companion(&mut players, &mut turn, 3, 9, true), Err("there is no Hero 9 at this table".into()));
+        turn.set_seat(Seat::Player(1), &players);
+        assert_eq!(seat_companion(&mut players, &mut turn, 3, 1, true), Ok(true));
+        assert_eq!(turn.seat(), Seat::Player(1), "Bo still plays Ava: his turn stays his");
+        assert_eq!(seat_companion(&mut players, &mut turn, 3, 1, true), Ok(false), "no change");
+        assert_eq!(seat_companion(&mut players, &mut turn, 3, 2, true), Ok(true));
+        assert_eq!(turn.seat(), Seat::Companion(2), "Bo's last Hero: the Companion takes his turn");
+        assert_eq!(players.seats(3), vec![Seat::Player(0), Seat::Companion(1), Seat::Companion(2)]);
+        assert_eq!(seat_companion(&mut players, &mut turn, 3, 1, false), Ok(true));
+        assert_eq!(turn.seat(), Seat::Companion(2), "another Companion's turn is untouched");
+        assert_eq!(seat_companion(&mut players, &mut turn, 3, 2, false), Ok(true));
+        assert_eq!(turn.seat(), Seat::Player(1), "a Companion's turn taken back is its owner's");
+        assert_eq!(players.companions, vec![false; 3]);
+    }
+
+    /// A Companion's moves are exactly those no player may take.
+    #[test]
+    fn a_companion_moves_only_for_its_heroes_and_on_its_turn() {
+        let (game, mut players, mut turn) = table();
+        let unequip = |hero| Action::Unequip { hero, item: 0 };
+        assert_eq!(companion_may_take(&game, &players, &turn, &unequip(1)), Err("Bo plays Sil themselves".into()));
+        assert_eq!(
+            companion_may_take(&game, &players, &turn, &Action::DrawTile),
+            Err("it is Ann's turn, not a Companion's".into())
+        );
+        seat_companion(&mut players, &mut turn, 3, 0, true).unwrap();
+        assert_eq!(turn.seat(), Seat::Companion(0), "Ann's only Hero: her turn is the Companion's");
+        assert_eq!(companion_may_take(&game, &players, &turn, &Action::DrawTile), Ok(()));
+        assert_eq!(companion_may_take(&game, &players, &turn, &unequip(0)), Ok(()));
+        assert!(player_may_take(&game, &players, &turn, 0, &Action::DrawTile).is_err());
+        assert!(player_may_take(&game, &players, &turn, 0, &unequip(0)).is_err());
+        assert_eq!(
+            companion_may_take(&game, &players, &turn, &unequip(7)),
+            Err("there is no Hero 7 at this table".into())
+        );
+    }
+
     /// A resumed table: the players come back in another order, each keeps
     /// their Heroes and the turn; a missing player is named.
     #[test]
@@ -424,5 +512,12 @@ mod tests {
         assert_eq!(p.owners, vec![1, 0, 0]);
         assert_eq!((t.player, t.shown_to), (0, Some(1)));
         assert_eq!(reseat(&players, &turn, &["Ann".to_owned()]).unwrap_err(), vec!["Bo".to_owned()]);
+        // A Companion stays at its Hero, its turn with it.
+        let mut with = players.clone();
+        let mut turn = turn;
+        seat_companion(&mut with, &mut turn, 3, 2, true).unwrap();
+        turn.set_seat(Seat::Companion(2), &with);
+        let (p, t) = reseat(&with, &turn, &seats).unwrap();
+        assert_eq!((p.companions, t.seat(), t.player), (vec![false, false, true], Seat::Companion(2), 0));
     }
 }

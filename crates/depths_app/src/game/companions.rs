@@ -11,6 +11,11 @@
 //! the joint choices) only when the turn or the decision is a Companion's.
 //! When only a player may act, the Companions wait. Seats change hands at
 //! any time ([`SetCompanion`]; the box on each Hero mat), and saves keep them.
+//!
+//! Online the Companions are the host's alone (its rules core is the only
+//! one that applies moves): `online.rs` keeps [`CompanionsOnline`], and on
+//! the host a Companion's move goes out as a [`CompanionAction`] for the host
+//! to check and send to everyone, while a remote player's table runs none.
 
 use bevy::{
     ecs::message::{MessageCursor, Messages},
@@ -23,8 +28,8 @@ use depths_sim::{Bot, HeuristicBot};
 
 use crate::{
     PlaySystems,
-    game::hotseat::{Seat, heroes_to_act},
-    game::session::{Delve, GameLog, PlayerAction, SaveSlot, Seats},
+    game::hotseat::heroes_to_act,
+    game::session::{Delve, GameLog, Moves, PlayerAction, Seats, SessionMut},
     game::words::{describe_action, outcome_name},
     ui::screens::Screen,
 };
@@ -34,6 +39,20 @@ use crate::{
 pub struct SetCompanion {
     pub hero: u8,
     pub on: bool,
+}
+
+/// A Companion's move on an online host's table, for `online.rs` to send
+/// through the host (offline a Companion writes [`PlayerAction`] instead).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct CompanionAction(pub Action);
+
+/// Present while a game is played online (`online.rs` keeps it): on the
+/// host the Companions move through it ([`CompanionAction`]), unless the
+/// table waits for a player; on a remote player's table they do not move.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompanionsOnline {
+    Host { paused: bool },
+    Remote,
 }
 
 /// Every move the Companions made this run, oldest first (the moves are in
@@ -53,14 +72,8 @@ pub fn turn_companion(game: &Game, seats: &Seats) -> Option<u8> {
 /// Companion's Hero, or for no Hero while the decision or the turn is a
 /// Companion's.
 pub fn companion_may_take(game: &Game, seats: &Seats, action: &Action) -> bool {
-    if game.check(action).is_err() {
-        return false;
-    }
-    match (seat_hero(action), decision_hero(game)) {
-        (Some(h), _) => seats.players.is_companion(h),
-        (None, Some(h)) => seats.players.is_companion(h),
-        (None, None) => turn_companion(game, seats).is_some(),
-    }
+    game.check(action).is_ok()
+        && depths_table::seats::companion_may_take(game, &seats.players, &seats.turn, action).is_ok()
 }
 
 /// The move a Companion makes now, if any: the careful bot's choice for a
@@ -159,6 +172,7 @@ pub fn reason(game: &Game, seats: &Seats, action: &Action) -> String {
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_message::<SetCompanion>();
+    app.add_message::<CompanionAction>();
     app.init_resource::<CompanionMoves>();
     app.add_systems(Update, seat_companions.in_set(PlaySystems::Input));
     app.add_systems(
@@ -197,40 +211,45 @@ fn seat_requests(
     Ok(())
 }
 
-/// A seat handed to a Companion or taken back; the log says so.
+/// Hands Hero `hero`'s seat to a Companion (`on`) or back to its owner,
+/// keeping the turn with the same seat as every online copy does
+/// (`depths_table::seats::seat_companion`); the log says so. Returns
+/// whether anything changed.
+pub fn seat_companion(table: &mut Moves, hero: u8, on: bool) -> bool {
+    let game = &table.delve.game;
+    let seats = &mut *table.seats;
+    if depths_table::seats::seat_companion(&mut seats.players, &mut seats.turn, game.heroes.len(), hero, on) != Ok(true)
+    {
+        return false;
+    }
+    let owner = seats.players.name(seats.players.owner(hero)).to_owned();
+    let name = game.heroes[usize::from(hero)].name().to_owned();
+    let line = if on {
+        format!("A Companion plays {name} for {owner} now.")
+    } else {
+        format!("{owner} takes {name}'s seat back from the Companion.")
+    };
+    table.log.lines.push(line);
+    table.saves.due = true;
+    table.delve.version += 1;
+    true
+}
+
+/// A seat handed to a Companion or taken back (offline; online the host
+/// does it, through `online.rs`).
 fn seat_companions(
     mut sets: MessageReader<SetCompanion>,
-    table: Option<(ResMut<Delve>, ResMut<Seats>, ResMut<GameLog>, ResMut<SaveSlot>)>,
+    table: Option<SessionMut>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let Some((mut delve, mut seats, mut log, mut slot)) = table else {
+    let Some(mut table) = table else {
         sets.clear();
         return;
     };
     for &SetCompanion { hero, on } in sets.read() {
-        let heroes = delve.game.heroes.len();
-        if usize::from(hero) >= heroes || seats.players.is_companion(hero) == on {
-            continue;
+        if seat_companion(&mut table.moves(), hero, on) {
+            redraw.write(RequestRedraw);
         }
-        let seats = &mut *seats;
-        let players = &mut seats.players;
-        players.set_companion(hero, on, heroes);
-        let owner = players.name(players.owner(hero)).to_owned();
-        // A Companion's Exploring turn taken back is its owner's.
-        if !on && seats.turn.companion == Some(hero) {
-            let seat = Seat::Player(seats.players.owner(hero));
-            seats.turn.set_seat(seat, &seats.players);
-        }
-        let name = delve.game.heroes[usize::from(hero)].name().to_owned();
-        let line = if on {
-            format!("A Companion plays {name} for {owner} now.")
-        } else {
-            format!("{owner} takes {name}'s seat back from the Companion.")
-        };
-        log.lines.push(line);
-        slot.due = true;
-        delve.version += 1;
-        redraw.write(RequestRedraw);
     }
 }
 
@@ -247,6 +266,11 @@ fn companions_play(
     mut waiting: Local<Option<(u64, f32)>>,
     reveals: Query<(), With<crate::table::reveal::RevealSet>>,
     mut redraw: MessageWriter<RequestRedraw>,
+    (online, mut online_moves, mut sent): (
+        Option<Res<CompanionsOnline>>,
+        MessageWriter<CompanionAction>,
+        Local<Option<(u64, f32)>>,
+    ),
 ) {
     // A move is on its way (a player's, or the last one's): judge the table after it.
     if seen.read(&actions).count() > 0 {
@@ -258,9 +282,16 @@ fn companions_play(
         return;
     };
     let game = &delve.game;
-    // A player must hand the table over first; a replay only looks.
-    if delve.read_only || seats.curtain(game).is_some() || seats.hand_off_due(game).is_some() {
+    // A player must hand the table over first; a replay only looks; online
+    // only the host's Companions move, and not while the table waits.
+    let online = online.map(|o| *o);
+    if delve.read_only
+        || seats.curtain(game).is_some()
+        || seats.hand_off_due(game).is_some()
+        || matches!(online, Some(CompanionsOnline::Remote | CompanionsOnline::Host { paused: true }))
+    {
         *waiting = None;
+        *sent = None;
         return;
     }
     let Some(action) = companion_choice(game, &seats) else {
@@ -268,6 +299,11 @@ fn companions_play(
         return;
     };
     let now = time.elapsed_secs();
+    // Online the move comes back from the host a frame or more later: one
+    // move per table state (again after a while, should it have been lost).
+    if sent.is_some_and(|(version, at)| version == delve.version && now - at < 3.0) {
+        return;
+    }
     let since = match *waiting {
         Some((version, since)) if version == delve.version => since,
         _ => {
@@ -288,7 +324,12 @@ fn companions_play(
     let line = reason(game, &seats, &action);
     log.lines.push(line);
     moves.0.push(action.clone());
-    actions.write(PlayerAction(action));
+    if online.is_some() {
+        *sent = Some((delve.version, now));
+        online_moves.write(CompanionAction(action));
+    } else {
+        actions.write(PlayerAction(action));
+    }
     *waiting = None;
     redraw.write(RequestRedraw);
 }

@@ -7,9 +7,16 @@
 //! like a local move ([`SessionMut::apply`]), so the log, the board and the
 //! saves work as ever. A refusal shows as the log's notice; a resynchronised
 //! copy replaces the table's game. The host saves after every applied action.
-//! Undo and Companion seats are off online (a placement others saw stays; a
-//! Companion would change the turn order the host keeps).
-//! A banner says whom the table waits for, and lets the host stand in.
+//! Undo is off online (a placement others saw stays).
+//!
+//! Companions are the host's: only the host seats them (the Hero mats' box
+//! becomes the host's `SeatCompanion`; a player's box asks, and the host
+//! refuses) and only the host's table runs them, their moves going through
+//! the host like its own. A seat change comes back numbered among the
+//! actions and is applied to the table in that order, since the turns
+//! after it depend on it.
+//! A banner says whom the table waits for, and lets the host stand in or
+//! hand the away player's Heroes to Companions.
 
 use std::time::Duration;
 
@@ -21,13 +28,15 @@ use bevy::{
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_net::{
     ClientPlugin, HostPlugin, HostTable, NetSystems, RemoteTable, SendAction,
-    client::{Link, RemoteApplied},
-    host::{self, Applied, HostAct, HostRefused, StandIn},
+    client::{AskCompanion, Link, RemoteApplied, RemoteCompanion},
+    host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, SeatCompanion, StandIn},
 };
+use depths_rules::Action;
 
 use crate::{
     PlaySystems, Stage,
-    game::session::{GameLog, PlayerAction, SessionMut, UndoPlacement},
+    game::companions::{CompanionAction, CompanionsOnline, SetCompanion, reason, seat_companion},
+    game::session::{GameLog, Moves, PlayerAction, SessionMut, UndoPlacement},
     ui::screens::Screen,
     ui::ui_style,
 };
@@ -52,7 +61,10 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((HostPlugin, ClientPlugin));
     app.configure_sets(Update, RouteActions.after(Stage::GameOver).before(PlaySystems::Rules));
     app.add_systems(Update, route_actions.in_set(RouteActions).run_if(resource_exists::<Online>));
-    app.add_systems(Update, no_companions.before(PlaySystems::Input).run_if(resource_exists::<Online>));
+    app.add_systems(
+        Update,
+        (route_companion_seats, companions_online).before(PlaySystems::Input).run_if(resource_exists::<Online>),
+    );
     app.add_systems(
         Update,
         (apply_hosted, apply_remote).in_set(PlaySystems::Rules).after(NetSystems).run_if(resource_exists::<Online>),
@@ -81,6 +93,7 @@ fn close(world: &mut World) {
         return;
     }
     world.remove_resource::<LobbyOpen>();
+    world.remove_resource::<CompanionsOnline>();
     host::close(world);
     depths_net::client::close(world);
     if let Some(mut winit) = world.get_resource_mut::<WinitSettings>() {
@@ -88,15 +101,24 @@ fn close(world: &mut World) {
     }
 }
 
-/// The players' moves go to the host, not onto the table.
+/// The players' moves go to the host, not onto the table; so do the
+/// host's Companions' (a remote table runs none).
+#[allow(clippy::too_many_arguments)]
 fn route_actions(
     online: Res<Online>,
     mut actions: ResMut<Messages<PlayerAction>>,
+    mut companion_moves: ResMut<Messages<CompanionAction>>,
     mut undos: ResMut<Messages<UndoPlacement>>,
     mut host_acts: MessageWriter<HostAct>,
+    mut companion_acts: MessageWriter<CompanionAct>,
     mut sends: MessageWriter<SendAction>,
     log: Option<ResMut<GameLog>>,
 ) {
+    for CompanionAction(action) in companion_moves.drain() {
+        if *online == Online::Host {
+            companion_acts.write(CompanionAct(action));
+        }
+    }
     for PlayerAction(action) in actions.drain() {
         match *online {
             Online::Host => {
@@ -115,34 +137,93 @@ fn route_actions(
     }
 }
 
-/// A Companion seat changes the turn order, which is the host's table's, not
-/// one board's: online every Hero is played by a player at the table.
-fn no_companions(mut seats: ResMut<Messages<crate::game::companions::SetCompanion>>, log: Option<ResMut<GameLog>>) {
-    if seats.drain().count() > 0
-        && let Some(mut log) = log
-    {
-        log.notice = Some("Online, every Hero is played by a player at the table.".into());
+/// A seat change changes the turn order, which is the host's table's, not
+/// one board's: the host's goes to its table (and comes back numbered among
+/// the actions), a player's is asked of the host (who refuses).
+fn route_companion_seats(
+    online: Res<Online>,
+    mut seats: ResMut<Messages<SetCompanion>>,
+    mut host_seats: MessageWriter<SeatCompanion>,
+    mut asks: MessageWriter<AskCompanion>,
+) {
+    for SetCompanion { hero, on } in seats.drain() {
+        match *online {
+            Online::Host => {
+                host_seats.write(SeatCompanion { hero, on });
+            }
+            Online::Player => {
+                asks.write(AskCompanion { hero, on });
+            }
+        }
     }
 }
 
-/// The host applied an action: the same move on this table, and a save.
+/// Tells the Companions where they play: on the host, unless the table
+/// waits for a player; never on a remote player's table.
+fn companions_online(mut commands: Commands, online: Res<Online>, hosted: Res<HostTable>) {
+    let now = match *online {
+        Online::Host => CompanionsOnline::Host { paused: hosted.table.is_none() || !hosted.waiting_for().is_empty() },
+        Online::Player => CompanionsOnline::Remote,
+    };
+    commands.insert_resource(now);
+}
+
+/// A step the host took, for this table: an action or a seat change.
+enum Step {
+    /// An action, and whether it was a Companion's (a player's table names
+    /// it in the log as the host's does).
+    Act(Action, bool),
+    Seat {
+        hero: u8,
+        on: bool,
+    },
+}
+
+/// Takes the host's steps onto this table in the host's order (a seat
+/// change between two actions changes the turn the second one passes).
+fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
+    steps.sort_by_key(|(seq, _)| *seq);
+    for (_, step) in steps {
+        match step {
+            Step::Act(action, companion) => {
+                if companion {
+                    let line = reason(&table.delve.game, table.seats, &action);
+                    table.log.lines.push(line);
+                }
+                if let Err(e) = table.apply(action.clone()) {
+                    warn!("the host applied {action:?} but this table refused it ({e})");
+                }
+            }
+            Step::Seat { hero, on } => {
+                seat_companion(table, hero, on);
+            }
+        }
+        table.undo.0 = None;
+    }
+}
+
+/// The host applied an action or changed a seat: the same on this table, and a save.
 fn apply_hosted(
     mut applied: MessageReader<Applied>,
+    mut seated: MessageReader<CompanionSeated>,
     mut refused: MessageReader<HostRefused>,
     session: Option<SessionMut>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(mut session) = session else {
         applied.clear();
+        seated.clear();
         refused.clear();
         return;
     };
-    for a in applied.read() {
-        if let Err(e) = session.apply(a.action.clone()) {
-            // This table follows the host's move for move; this is a bug.
-            error!("the host applied {:?} but the table refused it: {e}", a.action);
-        }
-        session.undo.0 = None;
+    // The host's own log named its Companions' moves when they were made.
+    let steps: Vec<(u64, Step)> = applied
+        .read()
+        .map(|a| (a.seq, Step::Act(a.action.clone(), false)))
+        .chain(seated.read().map(|s| (s.seq, Step::Seat { hero: s.hero, on: s.on })))
+        .collect();
+    if !steps.is_empty() {
+        apply_steps(&mut session.moves(), steps);
         session.saves.due = true;
         redraw.write(RequestRedraw);
     }
@@ -156,6 +237,7 @@ fn apply_hosted(
 /// copy replaced by the host's (a resync or a rejoin) replaces the table's.
 fn apply_remote(
     mut applied: MessageReader<RemoteApplied>,
+    mut seated: MessageReader<RemoteCompanion>,
     mut refusals: MessageReader<depths_net::client::Refusal>,
     remote: Res<RemoteTable>,
     session: Option<SessionMut>,
@@ -163,14 +245,18 @@ fn apply_remote(
 ) {
     let Some(mut session) = session else {
         applied.clear();
+        seated.clear();
         refusals.clear();
         return;
     };
-    for a in applied.read() {
-        if let Err(e) = session.apply(a.action.clone()) {
-            warn!("the host applied {:?} but this table refused it ({e}); the host's copy follows", a.action);
-        }
-        session.undo.0 = None;
+    let steps: Vec<(u64, Step)> = applied
+        .read()
+        .map(|a| (a.seq, Step::Act(a.action.clone(), a.companion)))
+        .chain(seated.read().map(|s| (s.seq, Step::Seat { hero: s.hero, on: s.on })))
+        .collect();
+    if !steps.is_empty() {
+        // Should this table differ, the host's copy replaces it below.
+        apply_steps(&mut session.moves(), steps);
         redraw.write(RequestRedraw);
     }
     for depths_net::client::Refusal(reason) in refusals.read() {
@@ -179,7 +265,9 @@ fn apply_remote(
     }
     if let Some(table) = &remote.table
         && remote.link == Link::Seated
-        && (table.game != session.delve.game || table.turn != session.seats.turn)
+        && (table.game != session.delve.game
+            || table.turn != session.seats.turn
+            || table.players.companions != session.seats.players.companions)
     {
         session.delve.game = table.game.clone();
         session.seats.turn = table.turn.clone();
@@ -191,19 +279,24 @@ fn apply_remote(
     }
 }
 
-/// Whom the table waits for, a lost connection, and the host's stand-in button.
+/// Whom the table waits for, a lost connection, and the host's choice for
+/// an away player's Heroes: stand in, or Companions.
 fn banner(
     mut contexts: EguiContexts,
     online: Res<Online>,
     hosted: Res<HostTable>,
     remote: Res<RemoteTable>,
     mut stand_ins: MessageWriter<StandIn>,
+    mut seats: MessageWriter<SeatCompanion>,
 ) -> Result {
-    let (lobby, lost) = match *online {
-        Online::Host => (&hosted.lobby, None),
-        Online::Player => (&remote.lobby, if let Link::Lost(why) = &remote.link { Some(why.clone()) } else { None }),
+    let (lobby, lost, waiting) = match *online {
+        Online::Host => (&hosted.lobby, None, hosted.waiting_for()),
+        Online::Player => (
+            &remote.lobby,
+            if let Link::Lost(why) = &remote.link { Some(why.clone()) } else { None },
+            remote.waiting_for(),
+        ),
     };
-    let waiting = if lobby.started { lobby.waiting_for() } else { Vec::new() };
     if waiting.is_empty() && lost.is_none() {
         return Ok(());
     }
@@ -223,6 +316,18 @@ fn banner(
                         && ui.button("Play their Heroes").on_hover_text("Until they rejoin").clicked()
                     {
                         stand_ins.write(StandIn { seat, by: Some(0) });
+                    }
+                    if *online == Online::Host
+                        && let Some(table) = &hosted.table
+                        && ui
+                            .button("Companions play them")
+                            .on_hover_text("Until you give their seats back (the Companion box on each Hero)")
+                            .clicked()
+                    {
+                        let heroes = table.game.heroes.len() as u8;
+                        for hero in (0..heroes).filter(|&h| table.players.owner(h) == seat) {
+                            seats.write(SeatCompanion { hero, on: true });
+                        }
                     }
                 });
             }

@@ -13,11 +13,11 @@ use bevy::prelude::*;
 use depths_net::{
     ClientPlugin, HostPlugin, HostTable, OnlineTable, RemoteTable, SendAction,
     client::{self, Link},
-    host::{self, HostAct, StartTable},
+    host::{self, CompanionAct, HostAct, SeatCompanion, StartTable},
 };
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::{Bot, HeuristicBot};
-use depths_table::seats::{heroes_to_act, player_may_take};
+use depths_table::seats::{companion_may_take, decision_hero, heroes_to_act, player_may_take, turn_companion};
 
 pub fn host_app(name: &str) -> (App, SocketAddr) {
     let mut app = App::new();
@@ -99,9 +99,30 @@ impl Net {
     /// Starts `heroes`, Hero i played by seat `owners[i]`, and waits for every
     /// player to hold the same table.
     pub fn start(&mut self, heroes: &[&str], owners: &[usize], seed: u64) {
+        self.start_with(heroes, owners, &[], seed);
+    }
+
+    /// [`Net::start`], with a Companion at each Hero `companions` marks.
+    pub fn start_with(&mut self, heroes: &[&str], owners: &[usize], companions: &[bool], seed: u64) {
         let game = Game::new(GameOptions::standard(heroes, seed), Content::builtin().unwrap()).unwrap();
-        self.host.world_mut().write_message(StartTable { game, owners: owners.to_vec(), turn: Default::default() });
+        self.host.world_mut().write_message(StartTable {
+            game,
+            owners: owners.to_vec(),
+            turn: Default::default(),
+            companions: companions.to_vec(),
+        });
         assert!(self.pump(|n| n.all_in_step()), "every player gets the starting table");
+    }
+
+    /// The host seats a Companion at Hero `hero` (`on`) or gives it back, and
+    /// every player's copy follows; returns whether a step was taken.
+    pub fn seat_companion(&mut self, hero: u8, on: bool) -> bool {
+        let before = self.table().seq;
+        self.host.world_mut().write_message(SeatCompanion { hero, on });
+        self.host.update();
+        let stepped = self.table().seq == before + 1;
+        assert!(self.pump(|n| n.all_in_step()), "every copy takes Hero {hero}'s seat change");
+        stepped
     }
 
     /// Every seated player's copy is the host's: same game, turn and count.
@@ -128,6 +149,11 @@ impl Net {
 /// (by `round`), so every player sends moves; each seat only ever moves for
 /// its own Heroes or on its own turn.
 pub fn next_move(t: &OnlineTable, round: usize) -> (usize, Action) {
+    player_move(t, round).unwrap_or_else(|| panic!("no seat may take the bot's move in {:?}", t.game.phase()))
+}
+
+/// [`next_move`], or `None` when the bot's move is no seat's (a Companion's).
+pub fn player_move(t: &OnlineTable, round: usize) -> Option<(usize, Action)> {
     let g = &t.game;
     let heroes = heroes_to_act(g);
     for k in 0..heroes.len() {
@@ -136,14 +162,87 @@ pub fn next_move(t: &OnlineTable, round: usize) -> (usize, Action) {
         if let Some(a) = HeuristicBot.choose_for(g, h)
             && player_may_take(g, &t.players, &t.turn, seat, &a).is_ok()
         {
-            return (seat, a);
+            return Some((seat, a));
         }
     }
     let a = HeuristicBot.choose(g);
-    let seat = (0..t.players.count())
-        .find(|&s| player_may_take(g, &t.players, &t.turn, s, &a).is_ok())
-        .unwrap_or_else(|| panic!("no seat may take {a:?} in {:?}", g.phase()));
-    (seat, a)
+    (0..t.players.count()).find(|&s| player_may_take(g, &t.players, &t.turn, s, &a).is_ok()).map(|seat| (seat, a))
+}
+
+/// The move a Companion makes now, if one may move: the careful bot's for a
+/// Companion's Hero that may act, or for the Companion's turn or decision,
+/// else the first legal move that is a Companion's (as the client's
+/// Companions choose).
+pub fn companion_move(t: &OnlineTable) -> Option<Action> {
+    let g = &t.game;
+    if g.is_over() {
+        return None;
+    }
+    let ok = |a: &Action| companion_may_take(g, &t.players, &t.turn, a).is_ok() && g.check(a).is_ok();
+    let heroes = heroes_to_act(g);
+    for &h in heroes.iter().filter(|&&h| t.players.is_companion(h)) {
+        if let Some(a) = HeuristicBot.choose_for(g, h).filter(ok) {
+            return Some(a);
+        }
+    }
+    if heroes.is_empty() {
+        // Nothing of a Companion's to do: a player's turn, no Companion's decision.
+        if decision_hero(g).is_none() && turn_companion(g, &t.players, &t.turn).is_none() {
+            return None;
+        }
+        if let Some(a) = Some(HeuristicBot.choose(g)).filter(ok) {
+            return Some(a);
+        }
+    }
+    let legal = g.legal_actions();
+    let busy = |a: &&Action| {
+        !matches!(
+            a,
+            Action::Equip { .. } | Action::Unequip { .. } | Action::StartPurchase { .. } | Action::CancelPurchase
+        )
+    };
+    let mine: Vec<&Action> = legal.iter().filter(|a| ok(a)).collect();
+    mine.iter().copied().find(busy).or(mine.first().copied()).cloned()
+}
+
+/// The next move at a table with Companions: a Companion's (`None`) when
+/// one may move, else the careful bot's for the seat it belongs to.
+pub fn next_step(t: &OnlineTable, round: usize) -> (Option<usize>, Action) {
+    // Players and Companions take turns when both may act in a Combat step.
+    match (companion_move(t), player_move(t, round)) {
+        (Some(c), Some((seat, p))) => {
+            if round % 2 == 1 {
+                (Some(seat), p)
+            } else {
+                (None, c)
+            }
+        }
+        (Some(c), None) => (None, c),
+        (None, Some((seat, p))) => (Some(seat), p),
+        (None, None) => panic!("nobody may move in {:?}", t.game.phase()),
+    }
+}
+
+/// Plays one step (a Companion's move through the host, or a seat's) and
+/// waits until every player has applied it; asserts every copy equals the
+/// host's. Returns who moved.
+pub fn play_step(net: &mut Net, round: usize) -> Option<usize> {
+    let before = net.table().seq;
+    let (by, action) = next_step(net.table(), round);
+    match by {
+        None => {
+            net.host.world_mut().write_message(CompanionAct(action.clone()));
+        }
+        Some(seat) => net.act(seat, action.clone()),
+    }
+    let ok = net.pump(|n| n.table().seq > before && n.all_in_step());
+    assert!(
+        ok,
+        "after {action:?} by {by:?} (step {}), every copy equals the host's; refused: {:?}",
+        before + 1,
+        (0..net.players.len()).map(|p| net.remote(p).refusal.clone()).collect::<Vec<_>>()
+    );
+    by
 }
 
 /// Plays one move by its seat and waits until every player has applied it;

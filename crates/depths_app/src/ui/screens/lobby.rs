@@ -1,5 +1,6 @@
 //! Play online: host a table (its address and a short join code to pass on,
-//! the players as they sit down, which Hero each seat plays, Start) or join
+//! the players as they sit down, which Hero each seat plays and whether a
+//! Companion plays it for them, Start) or join
 //! one (an address or a code, and a name). The game itself is the usual
 //! board, with `crate::game::online` routing the moves through the host.
 
@@ -31,6 +32,8 @@ pub struct LobbyForm {
     pub address: String,
     /// Per Hero (Bren, Sil, Ava): in the game, and the seat that plays it.
     pub heroes: [(bool, usize); 3],
+    /// Per Hero: a Companion plays it for its seat (the host runs it).
+    pub companions: [bool; 3],
     pub error: Option<String>,
     /// The saves with two or more players, listed once the table is open.
     pub saves: Option<Vec<crate::game::saves::SaveSummary>>,
@@ -54,6 +57,7 @@ impl Default for LobbyForm {
             port: "5000".into(),
             address: String::new(),
             heroes: [(true, 0), (true, 1), (false, 0)],
+            companions: [false; 3],
             error: None,
             saves: None,
             resume: None,
@@ -64,11 +68,13 @@ impl Default for LobbyForm {
 const HEROES: [(&str, &str); 3] = [("bren", "Bren"), ("sil", "Sil"), ("ava", "Ava")];
 
 /// The host starts the online game: these Heroes (ids), Hero i played by
-/// seat `owners[i]`, from `seed`.
+/// seat `owners[i]` (by a Companion for it where `companions[i]`; empty:
+/// none), from `seed`.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct HostStart {
     pub heroes: Vec<String>,
     pub owners: Vec<usize>,
+    pub companions: Vec<bool>,
     pub seed: u64,
 }
 
@@ -242,6 +248,8 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
                             ui.selectable_value(&mut form.heroes[i].1, seat, name);
                         }
                     });
+                ui.checkbox(&mut form.companions[i], "Companion")
+                    .on_hover_text("A Companion plays this Hero for its seat (on your machine)");
             }
         });
     }
@@ -255,7 +263,8 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
     if start.clicked() {
         let heroes = chosen.iter().map(|(i, _)| HEROES[*i].0.to_owned()).collect();
         let owners = chosen.iter().map(|(_, o)| *o).collect();
-        starts.write(HostStart { heroes, owners, seed: crate::ui::screens::menu::clock_seed() });
+        let companions = chosen.iter().map(|(i, _)| form.companions[*i]).collect();
+        starts.write(HostStart { heroes, owners, companions, seed: crate::ui::screens::menu::clock_seed() });
     }
 }
 
@@ -353,6 +362,7 @@ fn resume_hosted(
                     game: resume.game.clone(),
                     owners: players.owners.clone(),
                     turn: turn.clone(),
+                    companions: players.companions.clone(),
                 });
                 let mut session = crate::game::saves::session_from(&resume.path, resume.game, Some(resume.table));
                 session.seats.players = players;
@@ -379,14 +389,23 @@ fn start_hosted(
     mut starts: MessageWriter<StartTable>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    for HostStart { heroes, owners, seed } in requests.read() {
+    for HostStart { heroes, owners, companions, seed } in requests.read() {
         let Some(content) = &content else { continue };
         let heroes: Vec<&str> = heroes.iter().map(String::as_str).collect();
         match Game::new(GameOptions::standard(&heroes, *seed), content.0.clone()) {
             Ok(game) => {
-                let players =
-                    Players { names: hosted.lobby.names.clone(), owners: owners.clone(), ..Players::default() };
-                starts.write(StartTable { game: game.clone(), owners: owners.clone(), turn: Default::default() });
+                let players = Players {
+                    names: hosted.lobby.names.clone(),
+                    owners: owners.clone(),
+                    companions: companions.clone(),
+                    ..Players::default()
+                };
+                starts.write(StartTable {
+                    game: game.clone(),
+                    owners: owners.clone(),
+                    turn: Default::default(),
+                    companions: companions.clone(),
+                });
                 let mut session = Session::new(game);
                 session.seats.players = players;
                 session.seats.seat = Some(0);
