@@ -3,8 +3,10 @@
 # as a player moves it with Bevy's picking: D draws a tile → a click on the
 # north gold cell puts it there → a right-click on it turns it → pressing it
 # and dragging it onto the east gold cell places it there → D draws again →
-# a click on the west gold cell, then a click on the tile, places it →
-# Ctrl+S. It then reads the save and checks that three tiles lie on the map.
+# a click on the west gold cell, then a click on the tile, places it → a
+# click selects the Monster token there → its Encounter button in the panel
+# (a click on egui over the board, which must stay egui's) starts the fight
+# → Ctrl+S. It then reads the save: three tiles on the map, and a Combat on.
 # Screenshots of each step go to $OUT (default /tmp).
 #
 # Needs what smoke.sh needs. Run from the repository root:
@@ -37,6 +39,10 @@ if [ "${1:-}" = --inside ]; then
   click 438 368                                            # the west gold cell
   click 438 368                                            # and the tile there: place it
   shot 5-placed-west
+  click 407 369                                            # the Monster token: selected
+  shot 6-selected
+  click 987 264                                            # its Encounter button in the panel
+  shot 7-encountered
   save_now
   kill %1 || true
   exit 0
@@ -44,3 +50,6 @@ fi
 
 BIN=${1:?the forgotten-depths binary}
 expect_tiles "$0" "$BIN" 3 "both tiles lie where they were put" "board-input-*.png"
+stage=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["game"]["stage"])' "$SAVE")
+if [ "$stage" = Combat ]; then echo "ok: the panel's Encounter button started the fight"
+else echo "FAIL: the game is at $stage after the Encounter button, expected Combat"; exit 1; fi

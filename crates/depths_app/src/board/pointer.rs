@@ -14,13 +14,14 @@
 //! board; from there `explore.rs` carries it as it carries one picked up here.
 
 use bevy::{ecs::system::SystemParam, picking::pointer::PointerButton, prelude::*, window::RequestRedraw};
+use bevy_egui::input::EguiWantsInput;
 use depths_rules::{
     Action, Game, Phase,
     map::{ElementRef, ElementState, Rotation},
 };
 
 use crate::{
-    board::explore::{CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, rotate},
+    board::explore::{BoardArea, CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, on_board, rotate},
     board::{BoardTile, ElementToken, TILE_SIZE, TOKEN_RADIUS, TableTop},
     game::session::{Delve, Seats, TileDrop},
     game::words::{element_help, element_text},
@@ -91,9 +92,18 @@ struct Exploring<'w> {
     delve: Option<Res<'w, Delve>>,
     seats: Option<Res<'w, Seats>>,
     table: Option<Res<'w, State<Table>>>,
+    egui: Res<'w, EguiWantsInput>,
+    area: Res<'w, BoardArea>,
 }
 
 impl Exploring<'_> {
+    /// Whether the pointer at `at` is on the board itself, not on a panel:
+    /// egui lets the picking through while a button is held down, and the
+    /// click that ends it must stay the button's.
+    fn reaches(&self, at: Vec2) -> bool {
+        on_board(Some(at), &self.area, &self.egui)
+    }
+
     /// The game, if the board takes the pointer now.
     fn game(&self) -> Option<&Game> {
         let (delve, seats, table) = (self.delve.as_ref()?, self.seats.as_ref()?, self.table.as_ref()?);
@@ -118,7 +128,7 @@ fn on_ghost_press(
     mut hand: ResMut<Hand>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if !board.tile_in_hand() {
+    if !board.tile_in_hand() || !board.reaches(ev.pointer_location.position) {
         return;
     }
     ev.propagate(false);
@@ -142,6 +152,9 @@ fn on_hint_click(
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let (Ok(hint), true) = (hints.get(ev.event_target()), board.tile_in_hand()) else { return };
+    if !board.reaches(ev.pointer_location.position) {
+        return;
+    }
     match ev.event.button {
         PointerButton::Secondary => rotate(&mut hand, 1),
         PointerButton::Primary if still(&pressed, ev.pointer_location.position) => {
@@ -176,7 +189,7 @@ fn on_board_click(
     mut selected: ResMut<SelectedElement>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if board.game().is_none() {
+    if board.game().is_none() || !board.reaches(ev.pointer_location.position) {
         return;
     }
     match ev.event.button {
@@ -253,12 +266,17 @@ fn on_click(
     pressed: Res<PressedAt>,
     mut selected: ResMut<SelectedElement>,
     mut redraw: MessageWriter<RequestRedraw>,
+    (egui, area): (Res<EguiWantsInput>, Res<BoardArea>),
 ) {
     if ev.event.button != PointerButton::Primary {
         return;
     }
     let (Ok(token), Some((delve, seats))) = (tokens.get(ev.event_target()), table) else { return };
     ev.propagate(false);
+    // Not through a panel (see `Exploring::reaches`).
+    if !on_board(Some(ev.pointer_location.position), &area, &egui) {
+        return;
+    }
     let exploring = matches!(delve.game.phase(), Phase::Exploring { tile_in_hand: false, .. });
     if exploring && still(&pressed, ev.pointer_location.position) && seats.curtain(&delve.game).is_none() {
         selected.0 = Some(element_ref(token));
