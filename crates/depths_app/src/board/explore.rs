@@ -318,10 +318,21 @@ fn keys(
     }
 }
 
+/// The turn the tile keeps on `cell` if it fits there so, else the first that fits.
+pub fn fitting_rotation(legal: &[Placement], cell: Cell, now: Rotation) -> Rotation {
+    if legal.iter().any(|p| p.cell == cell && p.rotation == now) {
+        return now;
+    }
+    legal.iter().find(|p| p.cell == cell).map_or(now, |p| p.rotation)
+}
+
 /// Carries the tile in hand while it is held: picked up on the board (its
 /// press, `pointer.rs`) or dragged out of the tray (egui's drag). It follows
 /// the pointer, a right press or the wheel turns it, and letting go drops it
-/// on the cell below, or back in the tray over a panel.
+/// on the cell below, or back in the tray over a panel. Let go on a cell
+/// where it fits only turned, it stays there turned to fit, for a click to
+/// place it (a refusal would only say what the turned tile shows).
+#[allow(clippy::too_many_arguments)]
 fn carry(
     buttons: Res<ButtonInput<MouseButton>>,
     scroll: Res<AccumulatedMouseScroll>,
@@ -330,6 +341,7 @@ fn carry(
     egui: Res<EguiWantsInput>,
     area: Res<BoardArea>,
     mut hand: ResMut<Hand>,
+    delve: Res<Delve>,
     mut drops: MessageWriter<TileDrop>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
@@ -359,10 +371,32 @@ fn carry(
         hand.drag_world = None;
         match world {
             Some(w) if on_board(cursor, &area, &egui) => {
-                drops.write(TileDrop { cell: cell_at(w), rotation: hand.rotation });
+                let cell = cell_at(w);
+                let legal = delve.legal_placements();
+                let turned = fitting_rotation(&legal, cell, hand.rotation);
+                if turned == hand.rotation {
+                    drops.write(TileDrop { cell, rotation: hand.rotation });
+                } else {
+                    hand.rotation = turned;
+                }
             }
             // Let go over a panel: back to the tray.
             _ => hand.cell = None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tile_keeps_its_turn_where_it_fits_so_and_takes_the_first_that_fits_elsewhere() {
+        let at = |cell: Cell, turns: u8| Placement { cell, rotation: Rotation::new(turns) };
+        let legal = [at((1, 0), 1), at((1, 0), 2), at((0, 1), 3)];
+        assert_eq!(fitting_rotation(&legal, (1, 0), Rotation::new(2)), Rotation::new(2), "fits as turned");
+        assert_eq!(fitting_rotation(&legal, (1, 0), Rotation::new(0)), Rotation::new(1), "turned to the first fit");
+        assert_eq!(fitting_rotation(&legal, (0, 1), Rotation::new(0)), Rotation::new(3));
+        assert_eq!(fitting_rotation(&legal, (5, 5), Rotation::new(2)), Rotation::new(2), "no fit: as it was");
     }
 }

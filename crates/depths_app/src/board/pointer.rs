@@ -17,11 +17,13 @@ use bevy::{ecs::system::SystemParam, picking::pointer::PointerButton, prelude::*
 use bevy_egui::input::EguiWantsInput;
 use depths_rules::{
     Action, Game, Phase,
-    map::{ElementRef, ElementState, Rotation},
+    map::{ElementRef, ElementState},
 };
 
 use crate::{
-    board::explore::{BoardArea, CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, on_board, rotate},
+    board::explore::{
+        BoardArea, CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, fitting_rotation, on_board, rotate,
+    },
     board::{BoardTile, ElementToken, TILE_SIZE, TOKEN_RADIUS, TableTop},
     game::session::{Delve, Seats, TileDrop},
     game::words::{element_help, element_text},
@@ -169,14 +171,6 @@ fn on_hint_click(
         _ => return,
     }
     redraw.write(RequestRedraw);
-}
-
-/// The turn the tile keeps on `cell` if it fits there so, else the first that fits.
-fn fitting_rotation(legal: &[depths_rules::map::Placement], cell: crate::board::view::Cell, now: Rotation) -> Rotation {
-    if legal.iter().any(|p| p.cell == cell && p.rotation == now) {
-        return now;
-    }
-    legal.iter().find(|p| p.cell == cell).map_or(now, |p| p.rotation)
 }
 
 /// A placed tile or the bare table: a click clears the selection, a right
