@@ -14,7 +14,11 @@
 //! arrives, so held Shift / Ctrl still reach widgets; a real change still goes
 //! through.
 
-use bevy::{platform::collections::HashMap, prelude::*, window::RequestRedraw};
+use bevy::{
+    platform::collections::HashMap,
+    prelude::*,
+    window::{RequestRedraw, WindowResized},
+};
 use bevy_egui::{EguiContexts, EguiInput, EguiInputSet, EguiPreUpdateSet, EguiPrimaryContextPass, egui};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -22,10 +26,27 @@ pub(crate) fn plugin(app: &mut App) {
         PreUpdate,
         drop_repeated_modifier_events.after(EguiInputSet::WriteEguiEvents).before(EguiPreUpdateSet::BeginPass),
     );
+    app.add_systems(Last, redraw_after_resize);
     // Dev aid: FD_FRAME_LOG=1 logs how many frames ran in each second and why.
     if std::env::var_os("FD_FRAME_LOG").is_some() {
         app.add_systems(Last, log_frame_rate);
         app.add_systems(EguiPrimaryContextPass, log_repaint_causes);
+    }
+}
+
+/// A resized window is laid out again at once, not at the next mouse move:
+/// egui learns the new size in one pass and lays out to it in the next.
+fn redraw_after_resize(
+    mut resized: MessageReader<WindowResized>,
+    mut redraw: MessageWriter<RequestRedraw>,
+    mut owed: Local<u8>,
+) {
+    if resized.read().count() > 0 {
+        *owed = 2;
+    }
+    if *owed > 0 {
+        *owed -= 1;
+        redraw.write(RequestRedraw);
     }
 }
 
