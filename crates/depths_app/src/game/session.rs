@@ -61,6 +61,8 @@ pub struct GameLog {
     pub drawn_cards: Vec<String>,
     /// Why the last choice was refused, shown until the next one is made.
     pub notice: Option<String>,
+    /// The Monsters of the Combat in progress, by number, as it began.
+    pub foes: Vec<String>,
 }
 
 /// Who sits at the table: the players and their Heroes, whose turn it is
@@ -377,7 +379,18 @@ impl GameLog {
     /// Writes one applied event into the log and the round summary (the
     /// `table_events` log reaction calls this for every published event).
     pub fn record(&mut self, game: &Game, event: &Event) {
-        let line = describe_event(game, event);
+        if let Event::CombatStarted { foes } = event {
+            self.foes = foes.clone();
+        }
+        let line = match event {
+            // The last Monster's fall ends the Combat: its name is remembered here.
+            Event::FoeDefeated { foe } if game.combat().is_none() => self
+                .foes
+                .get(usize::from(*foe))
+                .map(|name| describe_event(game, &Event::Note { text: format!("{name} is Defeated!") }))
+                .unwrap_or_else(|| describe_event(game, event)),
+            _ => describe_event(game, event),
+        };
         self.rounds.note(event, line.as_ref());
         self.lines.extend(line);
     }
