@@ -68,8 +68,8 @@ pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
 pub fn health_line(change: i16, due: u8) -> Option<String> {
     let now = match change {
         0 => None,
-        c if c < 0 => Some(format!("−{} Health just now", -c)),
-        c => Some(format!("+{c} Health just now")),
+        c if c < 0 => Some(format!("Last change −{} Health", -c)),
+        c => Some(format!("Last change +{c} Health")),
     };
     let later = (due > 0).then(|| {
         let more = if change < 0 { " more" } else { "" };
@@ -583,11 +583,11 @@ mod tests {
     #[test]
     fn a_heros_health_is_one_line() {
         assert_eq!(health_line(0, 0), None);
-        assert_eq!(health_line(-4, 0).as_deref(), Some("−4 Health just now"));
-        assert_eq!(health_line(3, 0).as_deref(), Some("+3 Health just now"));
+        assert_eq!(health_line(-4, 0).as_deref(), Some("Last change −4 Health"));
+        assert_eq!(health_line(3, 0).as_deref(), Some("Last change +3 Health"));
         assert_eq!(health_line(0, 6).as_deref(), Some("−6 Health when this Round ends"));
-        assert_eq!(health_line(-4, 6).as_deref(), Some("−4 Health just now · −6 more when this Round ends"));
-        assert_eq!(health_line(3, 2).as_deref(), Some("+3 Health just now · −2 when this Round ends"));
+        assert_eq!(health_line(-4, 6).as_deref(), Some("Last change −4 Health · −6 more when this Round ends"));
+        assert_eq!(health_line(3, 2).as_deref(), Some("Last change +3 Health · −2 when this Round ends"));
     }
 
     #[test]

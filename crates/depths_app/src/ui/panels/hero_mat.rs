@@ -71,7 +71,15 @@ pub(super) fn heroes_panel(
             if !usable.is_empty() {
                 ui.label(egui::RichText::new("Use an Ability").strong());
             }
-            for a in usable {
+            // An Ability with several targets says what it does once, after its last button.
+            let sources: Vec<Option<depths_rules::AbilitySource>> = usable
+                .iter()
+                .map(|a| match a {
+                    Action::ActivateAbility { source, .. } => Some(*source),
+                    _ => None,
+                })
+                .collect();
+            for (n, a) in usable.into_iter().enumerate() {
                 let Action::ActivateAbility { source, target, .. } = &a else { continue };
                 let ability = hero.ability(*source);
                 let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
@@ -80,8 +88,11 @@ pub(super) fn heroes_panel(
                     label = format!("{label}\u{a0}[{cost}]");
                 }
                 let text = ability.map_or(String::new(), |ab| ab.text());
+                let last_of_its_kind = sources.get(n + 1).copied().flatten() != Some(*source);
                 c.button(ui, a, label);
-                ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+                if last_of_its_kind {
+                    ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+                }
             }
             if !hero.discard.is_empty() {
                 // The discard pile is open information: its cards, newest first.
