@@ -611,3 +611,23 @@ mod round_summary_tests {
         assert_eq!(r, RoundSummary::default());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_monster_to_fall_is_named_in_the_log() {
+        // No Combat on the table: as after the last Monster of one is Defeated.
+        let game = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
+        let mut log = GameLog::default();
+        log.record(
+            &game,
+            &Event::CombatStarted { foes: vec!["Strangling Ivy Mass".into(), "the Final Entity".into()] },
+        );
+        log.record(&game, &Event::FoeDefeated { foe: 1 });
+        log.record(&game, &Event::FoeDefeated { foe: 0 });
+        let n = log.lines.len();
+        assert_eq!(log.lines[n - 2..], ["The Final Entity is Defeated!", "Strangling Ivy Mass is Defeated!"]);
+    }
+}
