@@ -492,8 +492,16 @@ fn party_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons) -> bool {
         let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
         ui.label(xp.to_string()).on_hover_text("XP in the pool");
         ui.add_space(6.0);
-        ui.label(egui::RichText::new(format!("{}\ntiles", adv.ecology.pile.len())).size(12.0).color(ui_style::MUTED))
-            .on_hover_text("Map tiles left in the pile");
+        ui.label(
+            egui::RichText::new(format!(
+                "{}\n{}",
+                adv.ecology.pile.len(),
+                if adv.ecology.pile.len() == 1 { "tile" } else { "tiles" }
+            ))
+            .size(12.0)
+            .color(ui_style::MUTED),
+        )
+        .on_hover_text("Map tiles left in the pile");
     });
     open
 }

@@ -153,7 +153,11 @@ pub(super) fn party_panel(
             c.button(
                 ui,
                 Action::EncounterLegendary { index: i as u8 },
-                format!("Encounter Legendary Location {} ({} tiles)", m.pattern, m.cells.len()),
+                format!(
+                    "Encounter Legendary Location {} ({})",
+                    m.pattern,
+                    words::counted(m.cells.len() as u64, "tile", "tiles")
+                ),
             );
         }
     }
@@ -178,7 +182,7 @@ pub(super) fn party_panel(
     let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
     ui.horizontal(|ui| {
         icons.show(ui, "ui", "xp", 18.0, ui_style::GOLD);
-        ui.label(format!("XP pool: {xp} in {} cards", adv.xp_pool.len()));
+        ui.label(format!("XP pool: {xp} in {}", words::counted(adv.xp_pool.len() as u64, "card", "cards")));
     });
     if !adv.xp_pool.is_empty() {
         // The pool as cards: each a small chip with its XP, the name on hover.
