@@ -510,6 +510,9 @@ fn party_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons) -> bool {
 /// with the file's name alone, and the whole path for its hover.
 fn short_path_line(line: &str) -> Option<(String, String)> {
     let (verb, rest) = line.split_once(' ')?;
+    if verb != "Loaded" {
+        return None;
+    }
     let path = rest.strip_suffix('.').unwrap_or(rest);
     let name = std::path::Path::new(path).file_name()?.to_str()?;
     (name != path).then(|| (format!("{verb} {name}."), path.to_owned()))
@@ -837,6 +840,17 @@ mod tests {
         // No renderer here to take the font texture.
         output.textures_delta.clear();
         chosen
+    }
+
+    #[test]
+    fn a_log_line_names_a_file_by_its_name() {
+        assert_eq!(
+            short_path_line("Loaded /tmp/fd-saves/tokens.json."),
+            Some(("Loaded tokens.json.".to_owned(), "/tmp/fd-saves/tokens.json".to_owned()))
+        );
+        assert_eq!(short_path_line("Loaded tokens.json."), None);
+        assert_eq!(short_path_line("Bren plays a 4."), None);
+        assert_eq!(short_path_line("Drew “Bones/Ash”."), None);
     }
 
     #[test]
