@@ -509,7 +509,8 @@ impl Content {
                 let list =
                     |v: &[Effect]| if v.is_empty() { "nothing happens.".to_string() } else { self.effect_text(v) };
                 format!(
-                    "Test: each Hero draws and plays {cards} Action Card(s); total {}/{}/{}. Success: {} Failure: {}",
+                    "Test: each Hero draws and plays {cards} Action Card{}; total {}/{}/{}. Success: {} Failure: {}",
+                    if *cards == 1 { "" } else { "s" },
                     target[0],
                     target[1],
                     target[2],

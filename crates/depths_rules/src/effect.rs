@@ -219,7 +219,8 @@ impl Effect {
             Effect::Test { target, cards, success, failure } => {
                 let list = |v: &[Effect]| v.iter().map(Effect::text).collect::<Vec<_>>().join(" ");
                 format!(
-                    "Test: each Hero draws and plays {cards} Action Card(s); total {}/{}/{}. Success: {} Failure: {}",
+                    "Test: each Hero draws and plays {cards} Action Card{}; total {}/{}/{}. Success: {} Failure: {}",
+                    if *cards == 1 { "" } else { "s" },
                     target[0],
                     target[1],
                     target[2],
@@ -227,8 +228,10 @@ impl Effect {
                     if failure.is_empty() { "nothing happens.".into() } else { list(failure) },
                 )
             }
-            Effect::Keys { amount } if *amount >= 0 => format!("Gain {amount} Key(s)."),
-            Effect::Keys { amount } => format!("Lose {} Key(s).", -amount),
+            Effect::Keys { amount } if *amount >= 0 => {
+                format!("Gain {amount} Key{}.", if *amount == 1 { "" } else { "s" })
+            }
+            Effect::Keys { amount } => format!("Lose {} Key{}.", -amount, if *amount == -1 { "" } else { "s" }),
             Effect::DrawItem => "One Hero draws an Item.".into(),
             Effect::GainItem { item } => format!("One Hero gains the Item \"{item}\"."),
             Effect::FightMonster => "Draw the next Monster Card and enter into Combat with it.".into(),
@@ -387,6 +390,16 @@ impl Ability {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_in_effect_text_take_the_right_number() {
+        assert_eq!(Effect::Keys { amount: 1 }.text(), "Gain 1 Key.");
+        assert_eq!(Effect::Keys { amount: 2 }.text(), "Gain 2 Keys.");
+        assert_eq!(Effect::Keys { amount: -1 }.text(), "Lose 1 Key.");
+        let test = |cards| Effect::Test { target: [5, 9, 13], cards, success: vec![], failure: vec![] }.text();
+        assert!(test(1).contains("plays 1 Action Card;"), "{}", test(1));
+        assert!(test(2).contains("plays 2 Action Cards;"), "{}", test(2));
+    }
 
     /// "When a Hero chooses to Resolve a Block, they may Activate a
     /// Block-Activated Ability": it comes after the pair is chosen, so it

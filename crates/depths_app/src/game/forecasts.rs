@@ -167,6 +167,15 @@ fn start_chunk(slot: &mut Slot, mut forecaster: Forecaster, proxy: Option<&bevy:
     }));
 }
 
+/// The widest ± (in points of chance) a figure may show: wider ones still
+/// jump from one chunk of playouts to the next.
+pub const STEADY: f64 = 0.06;
+
+/// Whether a figure is steady enough to show.
+pub fn steady(e: &Estimate) -> bool {
+    e.chance.half_width <= STEADY
+}
+
 /// "62% ± 4": a chance and its 95% uncertainty, in whole points.
 pub fn chance_text(e: &Estimate) -> String {
     format!("{:.0}% ± {:.0}", e.chance.value * 100.0, (e.chance.half_width * 100.0).max(1.0))

@@ -61,6 +61,8 @@ pub struct GameLog {
     pub drawn_cards: Vec<String>,
     /// Why the last choice was refused, shown until the next one is made.
     pub notice: Option<String>,
+    /// The Monsters of the Combat in progress, by number, as it began.
+    pub foes: Vec<String>,
 }
 
 /// Who sits at the table: the players and their Heroes, whose turn it is
@@ -377,7 +379,18 @@ impl GameLog {
     /// Writes one applied event into the log and the round summary (the
     /// `table_events` log reaction calls this for every published event).
     pub fn record(&mut self, game: &Game, event: &Event) {
-        let line = describe_event(game, event);
+        if let Event::CombatStarted { foes } = event {
+            self.foes = foes.clone();
+        }
+        let line = match event {
+            // The last Monster's fall ends the Combat: its name is remembered here.
+            Event::FoeDefeated { foe } if game.combat().is_none() => self
+                .foes
+                .get(usize::from(*foe))
+                .map(|name| describe_event(game, &Event::Note { text: format!("{name} is Defeated!") }))
+                .unwrap_or_else(|| describe_event(game, event)),
+            _ => describe_event(game, event),
+        };
         self.rounds.note(event, line.as_ref());
         self.lines.extend(line);
     }
@@ -596,5 +609,25 @@ mod round_summary_tests {
         assert_eq!(r.headline(), "Round 2: the Heroes dealt 0 damage and took 0, healed 2.");
         r.note(&Event::CombatStarted { foes: vec![] }, None);
         assert_eq!(r, RoundSummary::default());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_monster_to_fall_is_named_in_the_log() {
+        // No Combat on the table: as after the last Monster of one is Defeated.
+        let game = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
+        let mut log = GameLog::default();
+        log.record(
+            &game,
+            &Event::CombatStarted { foes: vec!["Strangling Ivy Mass".into(), "the Final Entity".into()] },
+        );
+        log.record(&game, &Event::FoeDefeated { foe: 1 });
+        log.record(&game, &Event::FoeDefeated { foe: 0 });
+        let n = log.lines.len();
+        assert_eq!(log.lines[n - 2..], ["The Final Entity is Defeated!", "Strangling Ivy Mass is Defeated!"]);
     }
 }

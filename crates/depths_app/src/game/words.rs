@@ -56,6 +56,33 @@ pub fn passage_text(from: Ecology, next: Ecology) -> String {
     format!("The {} are behind you — descend to the {}", from.name(), next.name())
 }
 
+/// "1 place", "3 places": a count with its noun in the right number.
+pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What a Hero's Health did just now and what the Round's end will take, in
+/// one line: `change` from the last action's events, `due` only while a
+/// Round is in progress (0 otherwise). `None` when there is nothing to say.
+pub fn health_line(change: i16, due: u8) -> Option<String> {
+    let now = match change {
+        0 => None,
+        c if c < 0 => Some(format!("Last change −{} Health", -c)),
+        c => Some(format!("Last change +{c} Health")),
+    };
+    let later = (due > 0).then(|| {
+        let more = if change < 0 { " more" } else { "" };
+        format!("−{due}{more} when this Round ends")
+    });
+    match (now, later) {
+        (Some(a), Some(b)) => Some(format!("{a} · {b}")),
+        (Some(a), None) => Some(a),
+        (None, Some(_)) => Some(format!("−{due} Health when this Round ends")),
+        (None, None) => None,
+    }
+}
+
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -71,7 +98,8 @@ fn hero_name(game: &Game, h: u8) -> String {
 fn foe_name(game: &Game, f: u8) -> String {
     game.combat()
         .and_then(|c| c.foes.get(usize::from(f)))
-        .map_or_else(|| format!("Monster {f}"), |f| f.name().to_owned())
+        // After the last Monster falls the Combat is gone, and its name with it.
+        .map_or_else(|| "the Monster".to_owned(), |f| f.name().to_owned())
 }
 
 fn individual_name(game: &Game, f: u8, i: u8) -> String {
@@ -91,6 +119,11 @@ pub fn outcome_name(o: Outcome) -> &'static str {
 
 /// One line of the log for an event, or `None` for bookkeeping.
 pub fn describe_event(game: &Game, e: &Event) -> Option<String> {
+    // A line may begin with a name such as "the Final Entity".
+    event_words(game, e).map(|line| capitalise(&line))
+}
+
+fn event_words(game: &Game, e: &Event) -> Option<String> {
     let h = |h: &u8| hero_name(game, *h);
     Some(match e {
         Event::CombatStarted { foes } => format!("Combat! Against {}.", foes.join(" and ")),
@@ -537,6 +570,33 @@ mod tests {
         g.apply(Action::DrawTile).unwrap();
         let place = g.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. }))?;
         Some(g.apply(place).unwrap())
+    }
+
+    #[test]
+    fn counts_take_the_right_number() {
+        assert_eq!(counted(1u8, "place", "places"), "1 place");
+        assert_eq!(counted(0u8, "place", "places"), "0 places");
+        assert_eq!(counted(2u16, "Key", "Keys"), "2 Keys");
+        assert_eq!(counted(1u32, "individual", "individuals"), "1 individual");
+    }
+
+    #[test]
+    fn a_heros_health_is_one_line() {
+        assert_eq!(health_line(0, 0), None);
+        assert_eq!(health_line(-4, 0).as_deref(), Some("Last change −4 Health"));
+        assert_eq!(health_line(3, 0).as_deref(), Some("Last change +3 Health"));
+        assert_eq!(health_line(0, 6).as_deref(), Some("−6 Health when this Round ends"));
+        assert_eq!(health_line(-4, 6).as_deref(), Some("Last change −4 Health · −6 more when this Round ends"));
+        assert_eq!(health_line(3, 2).as_deref(), Some("Last change +3 Health · −2 when this Round ends"));
+    }
+
+    #[test]
+    fn log_lines_begin_with_a_capital() {
+        let game = new_game(3);
+        // No Combat is on: the Monster that fell is still named, and the line is capitalised.
+        let line = describe_event(&game, &Event::FoeDefeated { foe: 0 }).unwrap();
+        assert_eq!(line, "The Monster is Defeated!");
+        assert!(!line.contains('0'));
     }
 
     #[test]

@@ -19,7 +19,12 @@ pub(super) fn combat_strip(
     // A steady height: lines coming and going must not shift the table under the pointer.
     egui::Panel::top("combat_strip").min_size(118.0).show(root, |ui| {
         ui.horizontal_wrapped(|ui| {
-            ui.label(ui_style::title(&format!("Combat — round {}", combat.round), 20.0));
+            let title = if combat.step == CombatStep::AssignMonsters || combat.round == 0 {
+                "Combat — assigning Monsters".to_owned()
+            } else {
+                format!("Combat — round {}", combat.round)
+            };
+            ui.label(ui_style::title(&title, 20.0));
             ui.label(egui::RichText::new(step_hint(combat.step)).color(ui_style::GOLD));
         });
         // How many cards each Hero plays this Round, and how many are down.
@@ -124,7 +129,12 @@ fn pass_buttons(ui: &mut egui::Ui, game: &Game, seats: &Seats, pass: &mut Messag
 /// "Chance to win this fight: 62% ± 4 · expected damage: Bren 3.1, Sil 4.8".
 fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game::forecasts::Forecasts>) {
     let Some(slot) = forecasts.map(|f| &f.fight) else { return };
-    let Some(e) = &slot.latest else { return };
+    let Some(e) = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy()) else {
+        if slot.busy() {
+            ui.label(egui::RichText::new("Chance to win this fight: estimating…").size(12.0).color(ui_style::MUTED));
+        }
+        return;
+    };
     let damage: Vec<String> =
         e.damage.iter().zip(&game.heroes).map(|(d, h)| format!("{} {:.1}", h.name(), d.value)).collect();
     let text = format!(

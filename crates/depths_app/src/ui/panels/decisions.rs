@@ -3,6 +3,7 @@
 //! next Ecology (with the Hero records), and anything else the rules ask.
 
 use super::*;
+use crate::game::words::counted;
 
 /// What an XP card or an Item is worth when paying.
 fn xp_of(game: &Game, card: &XpRef) -> u16 {
@@ -77,12 +78,12 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                     for (h, hero) in game.heroes.iter().enumerate() {
                         let hands: u8 = hero.items.iter().filter(|i| i.equipped).map(|i| i.card.hands).sum();
                         let state = format!(
-                            "{} ({}): {} / {} Health · {} Item(s), {hands} of 2 hands equipped",
+                            "{} ({}): {} / {} Health · {}, {hands} of 2 hands equipped",
                             hero.name(),
                             hero.mat.class.name(),
                             hero.health,
                             hero.max_health(),
-                            hero.items.len(),
+                            counted(hero.items.len() as u64, "Item", "Items"),
                         );
                         ui.horizontal_wrapped(|ui| {
                             c.button(ui, Action::ChooseHero { hero: h as u8 }, hero.name());
@@ -110,7 +111,11 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                 }
                 Pending::RemoveCards { hero, count } => {
                     let hero = &game.heroes[usize::from(*hero)];
-                    ui.label(format!("Remove {count} card(s) from {}'s Action Card deck. Click a value:", hero.name()));
+                    ui.label(format!(
+                        "Remove {} from {}'s Action Card deck. Click a value:",
+                        counted(*count, "card", "cards"),
+                        hero.name()
+                    ));
                     let mut cards: Vec<&depths_rules::ActionCard> = hero.draw.iter().collect();
                     cards.sort_by_key(|c| (c.power, c.value));
                     ui.horizontal_wrapped(|ui| {
@@ -155,6 +160,7 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                     let label = describe_action(game, &Action::FinishLevelUp);
                     c.button(ui, Action::FinishLevelUp, label);
                 }
+                Pending::SplitHealing { points } => split_healing(ui, game, *points, c),
                 _ => c.all(ui, game, |_| true),
             }
             // Anything else this decision allows.
@@ -206,10 +212,10 @@ pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, c:
         let cleared: Vec<&str> = adv.record.ecologies_cleared.iter().map(|e| e.name()).collect();
         ui.label(
             egui::RichText::new(format!(
-                "The party: {} Key(s), {xp} XP unspent · cleared: {} · {} Monsters defeated",
-                adv.keys,
+                "The party: {}, {xp} XP unspent · cleared: {} · {} defeated",
+                counted(adv.keys, "Key", "Keys"),
                 cleared.join(", "),
-                adv.record.monsters_defeated
+                counted(adv.record.monsters_defeated, "Monster", "Monsters")
             ))
             .color(ui_style::MUTED),
         );
@@ -217,4 +223,207 @@ pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, c:
         let label = describe_action(game, &Action::Descend);
         c.button(ui, Action::Descend, egui::RichText::new(label).strong().size(18.0));
     });
+}
+
+/// The splits the rules accept now (each a Hero's share, in Hero order).
+fn legal_splits(legal: &[Action]) -> Vec<Vec<u8>> {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::SplitHealing { amounts } => Some(amounts.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The − / + choice of how to share healing, kept to what the legal splits
+/// allow: every legal split heals the same total, and each Hero's share runs
+/// from 0 to the most any legal split gives them.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct SplitChoice {
+    pub amounts: Vec<u8>,
+    pub most: Vec<u8>,
+    pub total: u16,
+}
+
+impl SplitChoice {
+    /// Nothing given yet; `None` when no split is legal.
+    pub fn new(splits: &[Vec<u8>]) -> Option<Self> {
+        let first = splits.first()?;
+        let mut most = vec![0u8; first.len()];
+        for s in splits {
+            for (m, &x) in most.iter_mut().zip(s) {
+                *m = (*m).max(x);
+            }
+        }
+        let total = first.iter().map(|&x| u16::from(x)).sum();
+        Some(Self { amounts: vec![0; first.len()], most, total })
+    }
+
+    /// Health still to share.
+    pub fn left(&self) -> u16 {
+        self.total.saturating_sub(self.amounts.iter().map(|&x| u16::from(x)).sum())
+    }
+
+    pub fn can_add(&self, h: usize) -> bool {
+        self.left() > 0 && self.amounts.get(h).zip(self.most.get(h)).is_some_and(|(a, m)| a < m)
+    }
+
+    pub fn can_take(&self, h: usize) -> bool {
+        self.amounts.get(h).is_some_and(|&a| a > 0)
+    }
+
+    pub fn add(&mut self, h: usize) {
+        if self.can_add(h) {
+            self.amounts[h] += 1;
+        }
+    }
+
+    pub fn take(&mut self, h: usize) {
+        if self.can_take(h) {
+            self.amounts[h] -= 1;
+        }
+    }
+
+    /// As much of what is left as this Hero can take.
+    pub fn fill(&mut self, h: usize) {
+        while self.can_add(h) {
+            self.add(h);
+        }
+    }
+
+    /// The legal action for the chosen split, once it is one.
+    pub fn action(&self, legal: &[Action]) -> Option<Action> {
+        legal.iter().find(|a| matches!(a, Action::SplitHealing { amounts } if *amounts == self.amounts)).cloned()
+    }
+}
+
+/// "Share N Health": − / + per Hero, what is left to share, each Hero's
+/// Health now → after, and a Confirm that sends the matching legal split.
+fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
+    let splits = legal_splits(&c.legal);
+    // The rules' list is every split: none of it is shown as its own button.
+    c.shown.extend(splits.iter().map(|amounts| Action::SplitHealing { amounts: amounts.clone() }));
+    let Some(fresh) = SplitChoice::new(&splits) else {
+        ui.label("No way to share this healing is open to you.");
+        return;
+    };
+    let id = egui::Id::new(("split_healing", points, fresh.most.clone()));
+    let mut choice = ui
+        .ctx()
+        .data_mut(|d| d.get_temp::<SplitChoice>(id))
+        .filter(|s| s.most == fresh.most && s.total == fresh.total)
+        .unwrap_or(fresh);
+    if choice.total < u16::from(points) {
+        ui.label(
+            egui::RichText::new(format!(
+                "The Heroes miss only {} Health, so {} is shared.",
+                choice.total, choice.total
+            ))
+            .color(ui_style::MUTED),
+        );
+    }
+    let left = choice.left();
+    ui.label(egui::RichText::new(format!("Left to share: {left} Health")).strong().color(if left == 0 {
+        GOOD
+    } else {
+        ui_style::GOLD
+    }));
+    egui::Grid::new("split_healing_grid").num_columns(5).spacing([8.0, 6.0]).show(ui, |ui| {
+        for (h, hero) in game.heroes.iter().enumerate() {
+            let give = choice.amounts.get(h).copied().unwrap_or(0);
+            ui.label(ui_style::title(hero.name(), 18.0));
+            if ui.add_enabled(choice.can_take(h), egui::Button::new(egui::RichText::new(" − ").strong())).clicked() {
+                choice.take(h);
+            }
+            ui.label(egui::RichText::new(format!("+{give}")).strong().size(18.0));
+            ui.horizontal(|ui| {
+                if ui.add_enabled(choice.can_add(h), egui::Button::new(egui::RichText::new(" + ").strong())).clicked() {
+                    choice.add(h);
+                }
+                if ui
+                    .add_enabled(choice.can_add(h), egui::Button::new("all"))
+                    .on_hover_text("Give this Hero as much of what is left as they can take")
+                    .clicked()
+                {
+                    choice.fill(h);
+                }
+            });
+            let after = hero.health.saturating_add(give).min(hero.max_health());
+            let text = format!("{} ▶ {after} / {} Health", hero.health, hero.max_health());
+            ui.label(egui::RichText::new(text).color(if give > 0 { GOOD } else { ui_style::MUTED }));
+            ui.end_row();
+        }
+    });
+    ui.add_space(4.0);
+    let confirm = choice.action(&c.legal);
+    let label = if confirm.is_some() {
+        "Confirm the healing".to_owned()
+    } else {
+        format!("Share all of it first ({left} left)")
+    };
+    match confirm {
+        Some(a) => {
+            c.button(ui, a, egui::RichText::new(label).strong());
+        }
+        None => {
+            ui.add_enabled(false, egui::Button::new(label));
+        }
+    }
+    ui.ctx().data_mut(|d| d.insert_temp(id, choice));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split_actions(splits: &[Vec<u8>]) -> Vec<Action> {
+        splits.iter().map(|a| Action::SplitHealing { amounts: a.clone() }).collect()
+    }
+
+    #[test]
+    fn the_split_choice_reaches_exactly_the_legal_actions() {
+        // 5 to share; Bren misses 1, Sil 9, Ava 9.
+        let legal = split_actions(&depths_rules_splits(&[1, 9, 9], 5));
+        let mut choice = SplitChoice::new(&legal_splits(&legal)).unwrap();
+        assert_eq!((choice.total, choice.left(), choice.most.clone()), (5, 5, vec![1, 5, 5]));
+        assert_eq!(choice.action(&legal), None, "nothing shared yet");
+        choice.add(0);
+        choice.add(0);
+        assert_eq!(choice.amounts, vec![1, 0, 0], "Bren takes no more than he misses");
+        choice.fill(1);
+        assert_eq!(choice.amounts, vec![1, 4, 0]);
+        assert!(!choice.can_add(2), "nothing left for Ava");
+        choice.take(1);
+        choice.add(2);
+        assert_eq!(choice.left(), 0);
+        assert_eq!(choice.action(&legal), Some(Action::SplitHealing { amounts: vec![1, 3, 1] }));
+        choice.take(0);
+        choice.take(0);
+        assert_eq!(choice.amounts, vec![0, 3, 1], "never below 0");
+        assert_eq!(choice.action(&legal), None);
+    }
+
+    #[test]
+    fn with_little_missing_the_whole_split_is_the_only_one() {
+        let legal = split_actions(&depths_rules_splits(&[1, 0, 2], 15));
+        let mut choice = SplitChoice::new(&legal_splits(&legal)).unwrap();
+        assert_eq!(choice.total, 3);
+        choice.fill(0);
+        choice.fill(1);
+        choice.fill(2);
+        assert_eq!(choice.action(&legal), Some(Action::SplitHealing { amounts: vec![1, 0, 2] }));
+        assert_eq!(SplitChoice::new(&[]), None);
+    }
+
+    /// Every split of `points` (capped at what is missing), as the rules list them.
+    fn depths_rules_splits(missing: &[u8], points: u8) -> Vec<Vec<u8>> {
+        let total = u16::from(points).min(missing.iter().map(|&m| u16::from(m)).sum());
+        let mut out = vec![vec![]];
+        for &m in missing {
+            out = out.into_iter().flat_map(|s: Vec<u8>| (0..=m).map(move |x| [s.clone(), vec![x]].concat())).collect();
+        }
+        out.retain(|s| s.iter().map(|&x| u16::from(x)).sum::<u16>() == total);
+        out
+    }
 }

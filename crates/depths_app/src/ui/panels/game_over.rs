@@ -58,13 +58,13 @@ pub(super) fn game_over_window(
                 });
                 for hero in &game.heroes {
                     ui.label(format!(
-                        "{}: level {}, {} / {} Health, {} Items, {} Abilities",
+                        "{}: level {}, {} / {} Health, {}, {}",
                         hero.name(),
                         hero.level,
                         hero.health,
                         hero.max_health(),
-                        hero.items.len(),
-                        hero.abilities.len()
+                        counted(hero.items.len() as u64, "Item", "Items"),
+                        counted(hero.abilities.len() as u64, "Ability", "Abilities")
                     ));
                 }
             }

@@ -11,6 +11,7 @@ pub(super) fn heroes_panel(
     c: &mut Choices,
 ) {
     ui.label(ui_style::title("Heroes", 24.0));
+    let in_combat = matches!(game.phase(), Phase::Combat { .. });
     for (h, hero) in game.heroes.iter().enumerate() {
         let h = h as u8;
         ui_style::bar_frame().show(ui, |ui| {
@@ -32,22 +33,66 @@ pub(super) fn heroes_panel(
                     }
                 }
             });
-            health_bar(ui, ("hero", h), hero.health, hero.max_health(), game.hero_damage_due(h), ui.available_width());
-            // What the last action did to this Hero's Health (from its events).
-            if let Some((_, by)) = health.heroes.iter().find(|(hero, _)| *hero == h).filter(|(_, by)| *by != 0) {
-                let (text, color) =
-                    if *by < 0 { (format!("−{} Health", -by), BAD) } else { (format!("+{by} Health"), GOOD) };
-                ui.label(egui::RichText::new(text).color(color));
+            // What the Round's end will take: only while a Round is being
+            // played (an Item's wound each Round is no news outside Combat).
+            let due = if round_in_progress(game) { game.hero_damage_due(h) } else { 0 };
+            health_bar(ui, ("hero", h), hero.health, hero.max_health(), due, ui.available_width());
+            // What the last action did to this Hero's Health (from its events)
+            // and what is due, in one line.
+            let change = health.heroes.iter().find(|(hero, _)| *hero == h).map_or(0, |(_, by)| *by);
+            if let Some(text) = crate::game::words::health_line(change, due) {
+                let color = if change < 0 || due > 0 { BAD } else { GOOD };
+                ui.label(egui::RichText::new(text).color(color)).on_hover_text(
+                    "The last action's change to this Hero's Health; in a Round, the Monsters' side of the pairs \
+                     resolved so far (after Armor) that the Round's end takes unless it is avoided.",
+                );
             }
-            ui.label(format!(
-                "Power stored: {} · hand {} · draw {} · discard {}",
+            // One line however narrow the panel: the full words on hover.
+            let stats = format!(
+                "Power {} · hand {} · draw {} · discard {}",
                 hero.stored_power.len(),
                 hero.hand.len(),
                 hero.draw.len(),
                 hero.discard.len()
-            ));
+            );
+            ui.add(egui::Label::new(egui::RichText::new(stats).size(13.0)).truncate())
+                .on_hover_text("Power Cards stored · Action Cards in hand · in the draw pile · in the discard pile");
             if !hero.hand.is_empty() {
                 ui.label(format!("Hand: {}", pile_text(hero.hand.iter())));
+            }
+            // Abilities usable now: in Combat, and while Exploring (unlocking
+            // Doors, healing…), each with its cost and what it does.
+            let usable: Vec<Action> = c
+                .legal
+                .iter()
+                .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
+                .cloned()
+                .collect();
+            if !usable.is_empty() {
+                ui.label(egui::RichText::new("Use an Ability").strong());
+            }
+            // An Ability with several targets says what it does once, after its last button.
+            let sources: Vec<Option<depths_rules::AbilitySource>> = usable
+                .iter()
+                .map(|a| match a {
+                    Action::ActivateAbility { source, .. } => Some(*source),
+                    _ => None,
+                })
+                .collect();
+            for (n, a) in usable.into_iter().enumerate() {
+                let Action::ActivateAbility { source, target, .. } = &a else { continue };
+                let ability = hero.ability(*source);
+                let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
+                let mut label = describe_action(game, &a);
+                if *target != Target::None || !cost.is_empty() {
+                    label = format!("{label}\u{a0}[{cost}]");
+                }
+                let text = ability.map_or(String::new(), |ab| ab.text());
+                let last_of_its_kind = sources.get(n + 1).copied().flatten() != Some(*source);
+                c.button(ui, a, label);
+                if last_of_its_kind {
+                    ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+                }
             }
             if !hero.discard.is_empty() {
                 // The discard pile is open information: its cards, newest first.
@@ -71,64 +116,55 @@ pub(super) fn heroes_panel(
                 }
             });
             if !hero.items.is_empty() {
-                ui.label(egui::RichText::new("Items").strong());
-                for (i, item) in hero.items.iter().enumerate() {
-                    ui.horizontal_wrapped(|ui| {
-                        let hands = "✋".repeat(usize::from(item.card.hands));
-                        let mut text = format!("{hands} {}", item.card.name);
-                        if item.card.magic {
-                            text.push_str(" (Magic)");
-                        }
-                        if item.card.armor > 0 {
-                            text.push_str(&format!(" Armor {}", item.card.armor));
-                        }
-                        if let Some(u) = item.uses_left {
-                            text.push_str(&format!(" · {u} uses"));
-                        }
-                        text.push_str(&format!(" · {} XP", item.card.xp));
-                        ui.label(if item.equipped {
-                            egui::RichText::new(text).strong()
-                        } else {
-                            egui::RichText::new(text).color(ui_style::MUTED)
+                // In Combat the Items fold away (the Abilities to use come first
+                // and must stay in sight on a small window); open otherwise.
+                let header = egui::CollapsingHeader::new(format!("Items ({})", hero.items.len()))
+                    .id_salt(("items", h, in_combat))
+                    .default_open(!in_combat);
+                header.show(ui, |ui| {
+                    for (i, item) in hero.items.iter().enumerate() {
+                        ui.horizontal_wrapped(|ui| {
+                            let hands = "✋".repeat(usize::from(item.card.hands));
+                            let mut text = format!("{hands} {}", item.card.name);
+                            if item.card.magic {
+                                text.push_str(" (Magic)");
+                            }
+                            if item.card.armor > 0 {
+                                text.push_str(&format!(" Armor {}", item.card.armor));
+                            }
+                            if let Some(u) = item.uses_left {
+                                text.push_str(&format!(" · {u} uses"));
+                            }
+                            text.push_str(&format!(" · {} XP", item.card.xp));
+                            ui.label(if item.equipped {
+                                egui::RichText::new(text).strong()
+                            } else {
+                                egui::RichText::new(text).color(ui_style::MUTED)
+                            });
+                            let (a, label) = if item.equipped {
+                                (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
+                            } else {
+                                (Action::Equip { hero: h, item: i as u8 }, "Equip")
+                            };
+                            c.button(ui, a, label);
                         });
-                        let (a, label) = if item.equipped {
-                            (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
-                        } else {
-                            (Action::Equip { hero: h, item: i as u8 }, "Equip")
-                        };
-                        c.button(ui, a, label);
-                    });
-                    for ab in &item.card.abilities {
-                        ui.label(egui::RichText::new(format!("   {}", ab.text())).size(12.0).color(ui_style::MUTED));
+                        for ab in &item.card.abilities {
+                            ui.label(
+                                egui::RichText::new(format!("   {}", ab.text())).size(12.0).color(ui_style::MUTED),
+                            );
+                        }
                     }
-                }
-            }
-            // Abilities usable now: in Combat, and while Exploring (unlocking
-            // Doors, healing…), each with its cost and what it does.
-            let usable: Vec<Action> = c
-                .legal
-                .iter()
-                .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
-                .cloned()
-                .collect();
-            if !usable.is_empty() {
-                ui.label(egui::RichText::new("Use an Ability").strong());
-            }
-            for a in usable {
-                let Action::ActivateAbility { source, target, .. } = &a else { continue };
-                let ability = hero.ability(*source);
-                let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
-                let mut label = describe_action(game, &a);
-                if *target != Target::None || !cost.is_empty() {
-                    label = format!("{label}\u{a0}[{cost}]");
-                }
-                let text = ability.map_or(String::new(), |ab| ab.text());
-                c.button(ui, a, label);
-                ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+                });
             }
         });
         ui.add_space(6.0);
     }
+}
+
+/// A Combat Round is being played (Monsters assigned, the Combat not over).
+fn round_in_progress(game: &Game) -> bool {
+    matches!(game.phase(), Phase::Combat { step } if step != CombatStep::AssignMonsters)
+        && game.combat().is_some_and(|c| c.round > 0)
 }
 
 /// A row of cards in short: "P" for a Power Card, else the value.

@@ -24,7 +24,7 @@ use crate::{
     game::hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain},
     game::saves::{SaveDir, save_path},
     game::session::{Delve, DropRefused, GameLog, PlayerAction, SaveSlot, Seats, Undo, UndoPlacement},
-    game::words::{describe_action, loss_text, passage_text},
+    game::words::{counted, describe_action, loss_text, passage_text},
     ui::icons::Icons,
     ui::screens::{Screen, menu::MenuAction},
     ui::ui_style,
@@ -101,6 +101,20 @@ impl Choices<'_> {
         }
         self.shown.push(a);
         clicked
+    }
+
+    /// [`Self::button`] with words on hover (when it is enabled).
+    fn button_with_hover(&mut self, ui: &mut egui::Ui, a: Action, label: impl Into<egui::WidgetText>, hover: &str) {
+        let legal = self.is_legal(&a);
+        let key = self.next_key.filter(|n| legal && *n <= 9);
+        if key.is_some() {
+            self.next_key = key.map(|n| n + 1);
+        }
+        let response = ui.add_enabled(legal, egui::Button::new(label)).on_hover_text(hover);
+        if response.clicked() || key.is_some_and(|n| self.pressed == Some(n)) {
+            self.chosen.push(a.clone());
+        }
+        self.shown.push(a);
     }
 
     /// Buttons for every legal action matching `f`, labelled in words.
@@ -269,7 +283,11 @@ fn game_ui(
             {
                 toggle.0 = Some(true);
             }
-            egui::ScrollArea::vertical().show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
+            // A bar always in sight: what is below the window's edge (an
+            // Ability to use in Combat) is known to be there.
+            egui::ScrollArea::vertical()
+                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                .show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
         });
     }
 
@@ -307,17 +325,29 @@ fn game_ui(
                         ui,
                         |ui| {
                             for line in log.lines.iter().rev().take(300).rev() {
-                                ui.label(egui::RichText::new(line).size(13.0));
+                                match short_path_line(line) {
+                                    Some((short, full)) => {
+                                        ui.label(egui::RichText::new(short).size(13.0)).on_hover_text(full);
+                                    }
+                                    None => {
+                                        ui.label(egui::RichText::new(line).size(13.0));
+                                    }
+                                }
                             }
                         },
                     );
                 });
-                let saves_to = if delve.read_only {
-                    "A replay: nothing here is saved.".to_owned()
+                if delve.read_only {
+                    ui.label(egui::RichText::new("A replay: nothing here is saved.").size(11.0).color(ui_style::MUTED));
                 } else {
-                    format!("Saves to {}", save_path(&save_dir, &view.slot).display())
-                };
-                ui.label(egui::RichText::new(saves_to).size(11.0).color(ui_style::MUTED));
+                    // The file's name; the whole path on hover.
+                    let path = save_path(&save_dir, &view.slot);
+                    let name = path
+                        .file_name()
+                        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                    ui.label(egui::RichText::new(format!("Saves to {name}")).size(11.0).color(ui_style::MUTED))
+                        .on_hover_text(path.display().to_string());
+                }
             });
         });
     }
@@ -462,14 +492,35 @@ fn party_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons) -> bool {
         let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
         ui.label(xp.to_string()).on_hover_text("XP in the pool");
         ui.add_space(6.0);
-        ui.label(egui::RichText::new(format!("{}\ntiles", adv.ecology.pile.len())).size(12.0).color(ui_style::MUTED))
-            .on_hover_text("Map tiles left in the pile");
+        ui.label(
+            egui::RichText::new(format!(
+                "{}\n{}",
+                adv.ecology.pile.len(),
+                if adv.ecology.pile.len() == 1 { "tile" } else { "tiles" }
+            ))
+            .size(12.0)
+            .color(ui_style::MUTED),
+        )
+        .on_hover_text("Map tiles left in the pile");
     });
     open
 }
 
+/// A log line naming a file by its path ("Loaded /a/b/c.json."): the line
+/// with the file's name alone, and the whole path for its hover.
+fn short_path_line(line: &str) -> Option<(String, String)> {
+    let (verb, rest) = line.split_once(' ')?;
+    if verb != "Loaded" {
+        return None;
+    }
+    let path = rest.strip_suffix('.').unwrap_or(rest);
+    let name = std::path::Path::new(path).file_name()?.to_str()?;
+    (name != path).then(|| (format!("{verb} {name}."), path.to_owned()))
+}
+
 /// A forecast's line: "Chance to win this fight: 62% ± 4", its method on hover;
-/// "…" while the first playouts run.
+/// "estimating…" until the figure is steady (its ± within a few points), so
+/// no wide, jumping figure is ever shown.
 fn forecast_line(
     ui: &mut egui::Ui,
     forecasts: Option<&crate::game::forecasts::Forecasts>,
@@ -477,13 +528,14 @@ fn forecast_line(
     what: &str,
 ) {
     let Some(slot) = forecasts.map(|f| f.slot(subject)) else { return };
-    let text = match &slot.latest {
+    let steady = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy());
+    let text = match steady {
         Some(e) => format!("{what}: {}", crate::game::forecasts::chance_text(e)),
-        None if slot.busy() => format!("{what}: …"),
+        None if slot.busy() => format!("{what}: estimating…"),
         None => return,
     };
     let response = ui.label(egui::RichText::new(text).color(ui_style::MUTED).size(13.0));
-    if let Some(e) = &slot.latest {
+    if let Some(e) = steady {
         response.on_hover_text(crate::game::forecasts::method_text(e));
     }
 }
@@ -671,7 +723,9 @@ pub fn banner(game: &Game) -> String {
             HeroChoice::Damage(n) => format!("Choose the Hero who takes {n} damage"),
         },
         Some(Pending::ChooseItem { hero, .. }) => format!("{}: keep one Item", name(*hero)),
-        Some(Pending::RemoveCards { hero, count }) => format!("{}: remove {count} Action Card(s)", name(*hero)),
+        Some(Pending::RemoveCards { hero, count }) => {
+            format!("{}: remove {}", name(*hero), counted(*count, "Action Card", "Action Cards"))
+        }
         Some(Pending::ChooseAbility { hero, .. }) => format!("{}: keep one Ability", name(*hero)),
         Some(Pending::ChooseAbilityDraw { hero }) => {
             format!("{}: draw one Ability from each class, or two from the Primary class", name(*hero))
@@ -749,9 +803,7 @@ fn health_bar(ui: &mut egui::Ui, id: impl std::hash::Hash + std::fmt::Debug, hea
         let x = |v: u8| r.left() + r.width() * f32::from(v) / f32::from(max);
         let going = egui::Rect::from_x_y_ranges(x(health.saturating_sub(due))..=x(health), r.y_range());
         ui.painter().rect_filled(going.shrink(1.0), 2.0, BAD.gamma_multiply(0.55));
-        let why = "The Monsters' side of the pairs resolved so far, after Armor, unless it is avoided.";
-        bar.on_hover_text(why);
-        ui.label(egui::RichText::new(format!("−{due} Health when the Round ends")).color(BAD)).on_hover_text(why);
+        bar.on_hover_text("The Monsters' side of the pairs resolved so far, after Armor, unless it is avoided.");
     }
 }
 
@@ -788,6 +840,17 @@ mod tests {
         // No renderer here to take the font texture.
         output.textures_delta.clear();
         chosen
+    }
+
+    #[test]
+    fn a_log_line_names_a_file_by_its_name() {
+        assert_eq!(
+            short_path_line("Loaded /tmp/fd-saves/tokens.json."),
+            Some(("Loaded tokens.json.".to_owned(), "/tmp/fd-saves/tokens.json".to_owned()))
+        );
+        assert_eq!(short_path_line("Loaded tokens.json."), None);
+        assert_eq!(short_path_line("Bren plays a 4."), None);
+        assert_eq!(short_path_line("Drew “Bones/Ash”."), None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Healing, the Legend and the Ecology Reference Card.
 
 use super::*;
+use crate::game::words;
 
 pub(super) fn party_panel(
     ui: &mut egui::Ui,
@@ -98,13 +99,17 @@ pub(super) fn party_panel(
             if ui.button("⟳ Turn (R)").clicked() {
                 crate::board::explore::rotate(hand, 1);
             }
-            let fits = &places;
-            let now = fits.iter().filter(|p| p.rotation == hand.rotation).count();
-            ui.label(
-                egui::RichText::new(format!("{now} places fit this turn, {} in all", fits.len()))
-                    .color(ui_style::MUTED),
-            );
         });
+        // On a line of its own, so the panel's edge never cuts it.
+        let now = places.iter().filter(|p| p.rotation == hand.rotation).count();
+        ui.label(
+            egui::RichText::new(format!(
+                "{} this turn, {} in all",
+                words::counted(now as u64, "place fits", "places fit"),
+                places.len()
+            ))
+            .color(ui_style::MUTED),
+        );
         if let Some(r) = &refused.0 {
             ui.label(egui::RichText::new(format!("Not there: {r}")).color(ui_style::NOTICE));
         }
@@ -148,7 +153,11 @@ pub(super) fn party_panel(
             c.button(
                 ui,
                 Action::EncounterLegendary { index: i as u8 },
-                format!("Encounter Legendary Location {} ({} tiles)", m.pattern, m.cells.len()),
+                format!(
+                    "Encounter Legendary Location {} ({})",
+                    m.pattern,
+                    words::counted(m.cells.len() as u64, "tile", "tiles")
+                ),
             );
         }
     }
@@ -156,7 +165,16 @@ pub(super) fn party_panel(
 
     // Keys, XP, buying.
     ui.label(ui_style::title("The party", 22.0));
-    forecast_line(ui, forecasts, Subject::Game, "Chance to win the game from here");
+    if matches!(game.pending(), Some(Pending::Purchase { .. } | Pending::SplitHealing { .. })) {
+        // Mid-purchase the playouts would judge a half-paid bill: no figure.
+        ui.label(
+            egui::RichText::new("Chance to win the game from here: after the purchase")
+                .color(ui_style::MUTED)
+                .size(13.0),
+        );
+    } else {
+        forecast_line(ui, forecasts, Subject::Game, "Chance to win the game from here");
+    }
     ui.horizontal(|ui| {
         icons.show(ui, "ui", "key", 18.0, ui_style::GOLD);
         ui.label(format!("Keys: {}", adv.keys));
@@ -164,7 +182,7 @@ pub(super) fn party_panel(
     let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
     ui.horizontal(|ui| {
         icons.show(ui, "ui", "xp", 18.0, ui_style::GOLD);
-        ui.label(format!("XP pool: {xp} in {} cards", adv.xp_pool.len()));
+        ui.label(format!("XP pool: {xp} in {}", words::counted(adv.xp_pool.len() as u64, "card", "cards")));
     });
     if !adv.xp_pool.is_empty() {
         // The pool as cards: each a small chip with its XP, the name on hover.
@@ -190,13 +208,26 @@ pub(super) fn party_panel(
             });
     }
     let r = &eco.reference;
+    // "Items may be spent as XP": a purchase the pool alone cannot pay is
+    // still open when Items make up the rest, and the buttons say so.
+    let items_xp: u16 = game.heroes.iter().flat_map(|h| &h.items).map(|i| u16::from(i.card.xp)).sum();
+    let with_items = |cost: u16| xp < cost && xp + items_xp >= cost;
     ui.horizontal_wrapped(|ui| {
-        c.button(ui, Action::StartPurchase { what: Purchase::Key }, format!("Buy a Key ({} XP)", r.key_cost));
-        c.button(
-            ui,
-            Action::StartPurchase { what: Purchase::Healing { units: 1 } },
-            format!("Buy Healing ({} XP)", r.healing.xp),
-        );
+        for (what, name, cost) in [
+            (Purchase::Key, "Buy a Key", u16::from(r.key_cost)),
+            (Purchase::Healing { units: 1 }, "Buy Healing", u16::from(r.healing.xp)),
+        ] {
+            let a = Action::StartPurchase { what };
+            if with_items(cost) && c.is_legal(&a) {
+                let label = format!("{name} ({cost} XP, with Items)");
+                let hover = format!(
+                    "The XP pool holds {xp} XP; the Heroes' Items make up the rest (an Item spent as XP is lost)."
+                );
+                c.button_with_hover(ui, a, label, &hover);
+            } else {
+                c.button(ui, a, format!("{name} ({cost} XP)"));
+            }
+        }
     });
     let more: Vec<u8> = c
         .legal
