@@ -221,6 +221,29 @@ pub fn not_read_only(delve: Option<Res<Delve>>) -> bool {
     delve.is_none_or(|d| !d.read_only)
 }
 
+/// `moves` and `apply` for a holder of the six parts (the plain
+/// [`Session`] and the systems' [`SessionMut`]): one way to borrow them.
+macro_rules! moves_and_apply {
+    () => {
+        /// The parts borrowed together, to make moves.
+        pub fn moves(&mut self) -> Moves<'_> {
+            Moves {
+                delve: &mut self.delve,
+                news: &mut self.news,
+                log: &mut self.log,
+                seats: &mut self.seats,
+                undo: &mut self.undo,
+                saves: &mut self.saves,
+            }
+        }
+
+        /// Applies `action` (see [`Moves::apply`]).
+        pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
+            self.moves().apply(action)
+        }
+    };
+}
+
 impl Session {
     pub fn new(game: Game) -> Session {
         let seed = game.adventure().map_or(0, |a| a.options.seed);
@@ -262,22 +285,7 @@ impl Session {
         commands.remove_resource::<SaveSlot>();
     }
 
-    /// The parts borrowed together, to make moves.
-    pub fn moves(&mut self) -> Moves<'_> {
-        Moves {
-            delve: &mut self.delve,
-            news: &mut self.news,
-            log: &mut self.log,
-            seats: &mut self.seats,
-            undo: &mut self.undo,
-            saves: &mut self.saves,
-        }
-    }
-
-    /// Applies `action` (see [`Moves::apply`]).
-    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
-        self.moves().apply(action)
-    }
+    moves_and_apply!();
 
     /// Records the events applied since the last call without publishing
     /// them, for a session driven outside the app (tools, tests).
@@ -289,22 +297,7 @@ impl Session {
 }
 
 impl SessionMut<'_> {
-    /// The parts borrowed together, to make moves.
-    pub fn moves(&mut self) -> Moves<'_> {
-        Moves {
-            delve: &mut self.delve,
-            news: &mut self.news,
-            log: &mut self.log,
-            seats: &mut self.seats,
-            undo: &mut self.undo,
-            saves: &mut self.saves,
-        }
-    }
-
-    /// Applies `action` (see [`Moves::apply`]).
-    pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
-        self.moves().apply(action)
-    }
+    moves_and_apply!();
 }
 
 impl Moves<'_> {
