@@ -13,7 +13,7 @@ const GAP: f32 = 14.0;
 /// A label line (a Hero's name over a hand, an engagement's title).
 pub const LABEL: f32 = 18.0;
 /// Between a pair's two cards: its outcome and damage.
-pub const PAIR_TEXT: f32 = 36.0;
+pub const PAIR_TEXT: f32 = 42.0;
 /// A row of a Monster card (one individual).
 pub const FOE_ROW: f32 = 20.0;
 /// A line of a Monster card's small print.
@@ -51,12 +51,87 @@ impl TableLayout {
     pub fn get(&self, key: &CardKey) -> Option<Placed> {
         self.placed.iter().find(|(k, _)| k == key).map(|(_, p)| *p)
     }
+
+    /// Puts `key` at `at` instead (a card kept where it lay).
+    pub fn set(&mut self, key: &CardKey, at: Placed) {
+        if let Some((_, p)) = self.placed.iter_mut().find(|(k, _)| k == key) {
+            *p = at;
+        }
+    }
+
+    /// What the hand cards cover together (screen px), if any.
+    pub fn hands(&self, faces: &[Face]) -> Option<Rect> {
+        faces
+            .iter()
+            .filter(|f| f.kind == Kind::Hand)
+            .filter_map(|f| self.get(&f.key))
+            .map(|p| p.rect())
+            .reduce(|a, b| a.union(b))
+    }
 }
 
 /// About how many lines `text` takes at `px` in `width`.
 pub fn lines_for(text: &str, width: f32, px: f32) -> usize {
     let per_line = ((width / (px * 0.52)).floor() as usize).max(8);
     text.split('\n').map(|l| l.chars().count().div_ceil(per_line).max(1)).sum()
+}
+
+/// About how wide `text` is at `px` (its longest line): the body face runs
+/// about half an em a letter.
+pub fn text_width(text: &str, px: f32) -> f32 {
+    text.split('\n').map(|l| l.chars().count()).max().unwrap_or(0) as f32 * px * 0.5
+}
+
+/// `text` set to fit `width`: at `px` if it fits, else wrapped at its words
+/// over up to `lines` lines, a size smaller each try down to `min_px`; past
+/// that cut short with "…". Returns the text and its size.
+pub fn fit_text(text: &str, width: f32, px: f32, min_px: f32, lines: usize) -> (String, f32) {
+    let mut size = px;
+    loop {
+        let per_line = ((width / (size * 0.5)).floor() as usize).max(1);
+        let wrapped = wrap_words(text, per_line);
+        let last = size - 1.0 < min_px;
+        if wrapped.len() <= lines && wrapped.iter().all(|l| l.chars().count() <= per_line) {
+            return (wrapped.join("\n"), size);
+        }
+        if last {
+            let mut kept: Vec<String> = wrapped.into_iter().take(lines.max(1)).collect();
+            for l in &mut kept {
+                if l.chars().count() > per_line {
+                    *l = l.chars().take(per_line.saturating_sub(1)).collect();
+                    l.push('…');
+                }
+            }
+            if let Some(l) = kept.last_mut().filter(|l| !l.ends_with('…')) {
+                if text.split_whitespace().count() > 0 && !text.trim_end().ends_with(l.trim_end()) {
+                    if l.chars().count() >= per_line {
+                        l.pop();
+                    }
+                    l.push('…');
+                }
+            }
+            return (kept.join("\n"), size);
+        }
+        size -= 1.0;
+    }
+}
+
+/// Words in lines of at most `per_line` letters (a longer word has a line of its own).
+fn wrap_words(text: &str, per_line: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in text.split_whitespace() {
+        match out.last_mut() {
+            Some(last) if last.chars().count() + 1 + w.chars().count() <= per_line => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => out.push(w.to_owned()),
+        }
+    }
+    if out.is_empty() {
+        out.push(String::new());
+    }
+    out
 }
 
 /// The width of a Monster card's small print.
@@ -69,28 +144,58 @@ fn foe_height(face: &Face, width: f32) -> f32 {
     FOE_HEAD + face.rows.len() as f32 * FOE_ROW + print as f32 * PRINT_LINE + 12.0
 }
 
-/// Lays out `faces` in `area`.
+/// Lays out `faces` in `area`: in Combat the Monster cards go along the top
+/// or, where that leaves the other cards larger (a wide table), down the
+/// left side.
 pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
-    let w = area.width();
+    let on_top = lay_out_with(faces, area, false);
+    if !faces.iter().any(|f| f.kind == Kind::Foe) {
+        return on_top;
+    }
+    let aside = lay_out_with(faces, area, true);
+    if aside.card.y > on_top.card.y + 4.0 { aside } else { on_top }
+}
+
+fn lay_out_with(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
+    let mut area = whole;
+    let mut w = area.width();
     let h = area.height();
     let mut placed = Vec::new();
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
 
-    // The Monster cards, side by side along the top, at most two fifths of the height.
     let foes: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Foe).collect();
     let n = foes.len().max(1) as f32;
-    let foe_w = ((w - 2.0 * MARGIN - (n - 1.0) * GAP) / n).min(FOE_MAX_WIDTH);
-    // On a short table (a large UI scale) the Monster cards give up their
-    // small print first (it is in the hover box): the pairs and hands need the room.
-    let foe_cap = if h < 560.0 { 0.30 } else { 0.42 };
-    let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * foe_cap);
-    let row_w = n * foe_w + (n - 1.0) * GAP;
-    for (i, f) in foes.iter().enumerate() {
-        let height = foe_height(f, foe_w).min(foe_h);
-        let x = area.min.x + (w - row_w) / 2.0 + i as f32 * (foe_w + GAP) + foe_w / 2.0;
-        let y = area.min.y + MARGIN + height / 2.0;
-        placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size: Vec2::new(foe_w, height) }));
-    }
+    let top = if aside {
+        // The Monster cards one under another down the left; the rest of
+        // the table to their right.
+        let foe_w = (w * 0.34).min(FOE_MAX_WIDTH);
+        let each = (h - 2.0 * MARGIN - (n - 1.0) * GAP) / n;
+        let mut y = area.min.y + MARGIN;
+        for f in &foes {
+            let height = foe_height(f, foe_w).min(each);
+            let center = Vec2::new(area.min.x + MARGIN + foe_w / 2.0, y + height / 2.0);
+            placed.push((f.key.clone(), Placed { center, size: Vec2::new(foe_w, height) }));
+            y += height + GAP;
+        }
+        area.min.x += MARGIN + foe_w;
+        w = area.width();
+        area.min.y
+    } else {
+        // Side by side along the top, at most two fifths of the height.
+        let foe_w = ((w - 2.0 * MARGIN - (n - 1.0) * GAP) / n).min(FOE_MAX_WIDTH);
+        // On a short table (a large UI scale) the Monster cards give up their
+        // small print first (it is in the hover box): the pairs and hands need the room.
+        let foe_cap = if h < 560.0 { 0.30 } else { 0.42 };
+        let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * foe_cap);
+        let row_w = n * foe_w + (n - 1.0) * GAP;
+        for (i, f) in foes.iter().enumerate() {
+            let height = foe_height(f, foe_w).min(foe_h);
+            let x = area.min.x + (w - row_w) / 2.0 + i as f32 * (foe_w + GAP) + foe_w / 2.0;
+            let y = area.min.y + MARGIN + height / 2.0;
+            placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size: Vec2::new(foe_w, height) }));
+        }
+        if combat { area.min.y + MARGIN + foe_h + GAP } else { area.min.y }
+    };
 
     let mut cols: Vec<usize> = Vec::new();
     let mut rows: Vec<usize> = Vec::new();
@@ -111,7 +216,6 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     // Cards shrink to fit three of them (a pair and a hand) in what is left,
     // and the hands and pairs side by side in the width, down to a size
     // still read at a glance; past that the hands overlap like a fan.
-    let top = if combat { area.min.y + MARGIN + foe_h + GAP } else { area.min.y };
     let fixed = LABEL + PAIR_TEXT + GAP + LABEL + MARGIN + 16.0;
     let across = |n: usize, gaps: usize, gap: f32, extra: f32| {
         let n = n.max(1) as f32;
@@ -185,10 +289,11 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     for f in faces {
         if let Spot::Ecology { index } = f.spot {
             let size = CARD * 1.5;
+            let area = whole;
             let x = area.max.x - MARGIN - size.x / 2.0 - index as f32 * (size.x + GAP);
             let y = area.max.y - MARGIN - size.y / 2.0;
             placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size }));
         }
     }
-    TableLayout { area, card, play_line, placed }
+    TableLayout { area: whole, card, play_line, placed }
 }
