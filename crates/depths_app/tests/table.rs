@@ -6,7 +6,7 @@
 use bevy::math::Rect;
 use depths_app::table::{
     faces::{CardKey, Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
-    layout::{PAIR_TEXT, fit_text, lay_out, text_width},
+    layout::{PAIR_TEXT, fit_text, lay_out, lay_out_keeping, text_width},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
 use depths_tests::steady_policy;
@@ -190,55 +190,10 @@ fn fits_without_overlaps(area: Rect) {
         if fullest.as_ref().is_none_or(|(n, _)| faces.len() > *n) {
             fullest = Some((faces.len(), g.clone()));
         }
-        let layout = lay_out(&faces, area);
-        for f in &faces {
-            let p = layout.get(&f.key).unwrap_or_else(|| panic!("{} has no place", f.key));
-            let r = p.rect();
-            let inside = r.min.x >= area.min.x - 0.5
-                && r.max.x <= area.max.x + 0.5
-                && r.min.y >= area.min.y - 0.5
-                && r.max.y <= area.max.y + 0.5;
-            assert!(inside, "{} at {r:?} leaves {area:?}", f.key);
-            if f.kind != Kind::Label {
-                assert!(p.size.min_element() >= 40.0, "{} is too small to read: {:?}", f.key, p.size);
-            }
-        }
-        // Monster cards, pairs and hands never cover each other (a hand's own
-        // cards may fan; a pair's two cards lie inside its frame).
-        let blocks: Vec<(&Face, Rect)> = faces
-            .iter()
-            .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand))
-            .map(|f| (f, layout.get(&f.key).unwrap().rect()))
-            .collect();
-        for (i, (a, ra)) in blocks.iter().enumerate() {
-            for (b, rb) in &blocks[i + 1..] {
-                let same_hand = a.kind == Kind::Hand
-                    && b.kind == Kind::Hand
-                    && matches!((a.spot, b.spot), (Spot::Hand { row: x, .. }, Spot::Hand { row: y, .. }) if x == y);
-                if same_hand {
-                    continue;
-                }
-                let overlap = ra.intersect(*rb);
-                assert!(overlap.is_empty(), "{} and {} overlap: {ra:?} {rb:?}", a.key, b.key);
-            }
-        }
-        // The words on the cards fit them: a pair's outcome and damage stay
-        // inside its frame (so neighbours' never run together), and a name
-        // keeps all its words where the card is wide enough to read one.
-        for f in &faces {
-            let p = layout.get(&f.key).unwrap();
-            if f.kind == Kind::Pair && !f.value.is_empty() {
-                let (value, vpx) = fit_text(&f.value, p.size.x - 4.0, 12.0, 9.0, 1);
-                let (note, npx) = fit_text(&f.note, p.size.x - 4.0, 10.0, 8.0, 2);
-                assert!(!value.contains('…') && !note.contains('…'), "{} cut: {value} / {note}", f.key);
-                assert!(text_width(&note, npx) <= p.size.x - 4.0 && text_width(&value, vpx) <= p.size.x - 4.0);
-                let tall = vpx * 1.25 + note.lines().count() as f32 * npx * 1.25;
-                assert!(tall <= PAIR_TEXT + 2.0, "{}: {tall} px of words in a {PAIR_TEXT} px gap", f.key);
-            }
-            if matches!(f.kind, Kind::Monster | Kind::Hero | Kind::Hand) && p.size.x >= 66.0 {
-                let (name, _) = fit_text(&f.name, p.size.x - 6.0, 10.0, 8.0, 2);
-                assert!(!name.contains('…'), "{} at {} px wide reads {name:?}", f.key, p.size.x);
-            }
+        // A Combat keeps the arrangement it started in where it can: each must fit.
+        for kept in [None, Some(false), Some(true)] {
+            let layout = lay_out_keeping(&faces, area, kept);
+            fits(&faces, &layout, area);
         }
         checked += 1;
     });
@@ -249,6 +204,58 @@ fn fits_without_overlaps(area: Rect) {
     let small = lay_out(&faces, area).card;
     let big = lay_out(&faces, Rect::new(300.0, 100.0, 1570.0, 1040.0)).card;
     assert!(big.y > small.y, "{big:?} <= {small:?}");
+}
+
+fn fits(faces: &[Face], layout: &depths_app::table::layout::TableLayout, area: Rect) {
+    for f in faces {
+        let p = layout.get(&f.key).unwrap_or_else(|| panic!("{} has no place", f.key));
+        let r = p.rect();
+        let inside = r.min.x >= area.min.x - 0.5
+            && r.max.x <= area.max.x + 0.5
+            && r.min.y >= area.min.y - 0.5
+            && r.max.y <= area.max.y + 0.5;
+        assert!(inside, "{} at {r:?} leaves {area:?}", f.key);
+        if f.kind != Kind::Label {
+            assert!(p.size.min_element() >= 40.0, "{} is too small to read: {:?}", f.key, p.size);
+        }
+    }
+    // Monster cards, pairs and hands never cover each other (a hand's own
+    // cards may fan; a pair's two cards lie inside its frame).
+    let blocks: Vec<(&Face, Rect)> = faces
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand))
+        .map(|f| (f, layout.get(&f.key).unwrap().rect()))
+        .collect();
+    for (i, (a, ra)) in blocks.iter().enumerate() {
+        for (b, rb) in &blocks[i + 1..] {
+            let same_hand = a.kind == Kind::Hand
+                && b.kind == Kind::Hand
+                && matches!((a.spot, b.spot), (Spot::Hand { row: x, .. }, Spot::Hand { row: y, .. }) if x == y);
+            if same_hand {
+                continue;
+            }
+            let overlap = ra.intersect(*rb);
+            assert!(overlap.is_empty(), "{} and {} overlap: {ra:?} {rb:?}", a.key, b.key);
+        }
+    }
+    // The words on the cards fit them: a pair's outcome and damage stay
+    // inside its frame (so neighbours' never run together), and a name
+    // keeps all its words where the card is wide enough to read one.
+    for f in faces {
+        let p = layout.get(&f.key).unwrap();
+        if f.kind == Kind::Pair && !f.value.is_empty() {
+            let (value, vpx) = fit_text(&f.value, p.size.x - 4.0, 12.0, 9.0, 1);
+            let (note, npx) = fit_text(&f.note, p.size.x - 4.0, 10.0, 8.0, 2);
+            assert!(!value.contains('…') && !note.contains('…'), "{} cut: {value} / {note}", f.key);
+            assert!(text_width(&note, npx) <= p.size.x - 4.0 && text_width(&value, vpx) <= p.size.x - 4.0);
+            let tall = vpx * 1.25 + note.lines().count() as f32 * npx * 1.25;
+            assert!(tall <= PAIR_TEXT + 2.0, "{}: {tall} px of words in a {PAIR_TEXT} px gap", f.key);
+        }
+        if matches!(f.kind, Kind::Monster | Kind::Hero | Kind::Hand) && p.size.x >= 66.0 {
+            let (name, _) = fit_text(&f.name, p.size.x - 6.0, 10.0, 8.0, 2);
+            assert!(!name.contains('…'), "{} at {} px wide reads {name:?}", f.key, p.size.x);
+        }
+    }
 }
 
 /// Long words wrap, then shrink, and only past the smallest size are cut.

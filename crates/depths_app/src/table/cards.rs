@@ -18,7 +18,7 @@ use depths_rules::{Action, Outcome};
 
 use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
-    layout::{FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out, print_width},
+    layout::{FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_keeping, print_width},
 };
 use crate::{
     PlaySystems,
@@ -511,6 +511,7 @@ fn sync_cards(
     icons: Option<Res<Icons>>,
     mut last: Local<Option<(Rect, Vec2)>>,
     mut still_hand: Local<StillHand>,
+    mut arrangement: Local<Option<bool>>,
 ) {
     let now = time.elapsed_secs();
     let whole = Rect::new(0.0, 0.0, window.width(), window.height());
@@ -546,7 +547,12 @@ fn sync_cards(
             faces.push(f);
         }
     }
-    let mut layout = lay_out(&faces, area_rect);
+    // A Combat keeps the arrangement it was first laid out in (unless the
+    // window changes): Monster cards on top or down the side.
+    let in_combat = faces.iter().any(|f| f.kind == Kind::Foe);
+    let kept = (*arrangement).filter(|_| in_combat && !moved);
+    let mut layout = lay_out_keeping(&faces, area_rect, kept);
+    *arrangement = in_combat.then_some(layout.aside);
     // A card played from a hand by a click leaves a gap under the pointer:
     // the rest of the hand stays where it is until the pointer leaves (else
     // another card slides under it, and a second click plays that one). Not

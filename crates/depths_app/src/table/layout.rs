@@ -44,6 +44,8 @@ pub struct TableLayout {
     pub card: Vec2,
     /// A card dropped above this line is played.
     pub play_line: f32,
+    /// The Monster cards lie down the left side rather than along the top.
+    pub aside: bool,
     placed: Vec<(CardKey, Placed)>,
 }
 
@@ -148,15 +150,30 @@ fn foe_height(face: &Face, width: f32) -> f32 {
 /// or, where that leaves the other cards larger (a wide table), down the
 /// left side.
 pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
-    let on_top = lay_out_with(faces, area, false);
+    let on_top = lay_out_as(faces, area, false);
     if !faces.iter().any(|f| f.kind == Kind::Foe) {
         return on_top;
     }
-    let aside = lay_out_with(faces, area, true);
+    let aside = lay_out_as(faces, area, true);
     if aside.card.y > on_top.card.y + 4.0 { aside } else { on_top }
 }
 
-fn lay_out_with(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
+/// Lays out `faces` in `area` keeping the Monster cards `aside` or on top
+/// as they were (so the table does not turn over as cards are played),
+/// unless the other way gives cards a good deal larger.
+pub fn lay_out_keeping(faces: &[Face], area: Rect, aside: Option<bool>) -> TableLayout {
+    let best = lay_out(faces, area);
+    match aside {
+        Some(a) if a != best.aside => {
+            let kept = lay_out_as(faces, area, a);
+            if kept.card.y >= best.card.y * 0.8 { kept } else { best }
+        }
+        _ => best,
+    }
+}
+
+/// Lays out `faces` in `area` with the Monster cards `aside` or on top.
+pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
     let mut area = whole;
     let mut w = area.width();
     let h = area.height();
@@ -295,5 +312,5 @@ fn lay_out_with(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
             placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size }));
         }
     }
-    TableLayout { area: whole, card, play_line, placed }
+    TableLayout { area: whole, card, play_line, aside: aside && combat, placed }
 }
