@@ -557,9 +557,8 @@ fn sync_cards(
     // the rest of the hand stays where it is until the pointer leaves (else
     // another card slides under it, and a second click plays that one). Not
     // when cards come into the hand or the window changed.
-    let same_hand = faces.iter().filter(|f| f.kind == Kind::Hand).all(|f| {
-        cards.iter().any(|(_, c)| c.key == f.key && !c.leaving && layout.get(&f.key).is_some_and(|p| p.size == c.size))
-    });
+    let same_hand =
+        faces.iter().filter(|f| f.kind == Kind::Hand).all(|f| cards.iter().any(|(_, c)| c.key == f.key && !c.leaving));
     let keep = !moved && same_hand && over_hands(still_hand.band);
     if keep {
         for f in faces.iter().filter(|f| f.kind == Kind::Hand) {
