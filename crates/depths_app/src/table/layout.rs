@@ -104,13 +104,14 @@ pub fn fit_text(text: &str, width: f32, px: f32, min_px: f32, lines: usize) -> (
                     l.push('…');
                 }
             }
-            if let Some(l) = kept.last_mut().filter(|l| !l.ends_with('…')) {
-                if text.split_whitespace().count() > 0 && !text.trim_end().ends_with(l.trim_end()) {
-                    if l.chars().count() >= per_line {
-                        l.pop();
-                    }
-                    l.push('…');
+            // Words left off: the last line says so.
+            let shown: usize = kept.iter().map(|l| l.split_whitespace().count()).sum();
+            let dropped = shown < text.split_whitespace().count();
+            if let Some(l) = kept.last_mut().filter(|l| dropped && !l.ends_with('…')) {
+                if l.chars().count() >= per_line {
+                    l.pop();
                 }
+                l.push('…');
             }
             return (kept.join("\n"), size);
         }
