@@ -6,7 +6,7 @@
 use bevy::math::Rect;
 use depths_app::table::{
     faces::{CardKey, Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
-    layout::{PAIR_TEXT, fit_text, lay_out, lay_out_keeping, text_width},
+    layout::{PAIR_TEXT, fit_text, lay_out, lay_out_keeping, pair_words, text_width},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
 use depths_tests::steady_policy;
@@ -244,12 +244,12 @@ fn fits(faces: &[Face], layout: &depths_app::table::layout::TableLayout, area: R
     for f in faces {
         let p = layout.get(&f.key).unwrap();
         if f.kind == Kind::Pair && !f.value.is_empty() {
-            let (value, vpx) = fit_text(&f.value, p.size.x - 4.0, 12.0, 9.0, 1);
-            let (note, npx) = fit_text(&f.note, p.size.x - 4.0, 10.0, 8.0, 2);
+            let ((value, vpx), (note, npx)) = pair_words(&f.value, &f.note, p.size.x - 4.0);
             assert!(!value.contains('…') && !note.contains('…'), "{} cut: {value} / {note}", f.key);
             assert!(text_width(&note, npx) <= p.size.x - 4.0 && text_width(&value, vpx) <= p.size.x - 4.0);
-            let tall = vpx * 1.25 + note.lines().count() as f32 * npx * 1.25;
-            assert!(tall <= PAIR_TEXT + 2.0, "{}: {tall} px of words in a {PAIR_TEXT} px gap", f.key);
+            // Lines are 1.2 em; the cards' borders take 3 px each side of the gap.
+            let tall = vpx * 1.2 + note.lines().count() as f32 * npx * 1.2;
+            assert!(tall <= PAIR_TEXT - 6.0, "{}: {tall} px of words in a {PAIR_TEXT} px gap", f.key);
         }
         if matches!(f.kind, Kind::Monster | Kind::Hero | Kind::Hand) && p.size.x >= 66.0 {
             let (name, _) = fit_text(&f.name, p.size.x - 6.0, 10.0, 8.0, 2);

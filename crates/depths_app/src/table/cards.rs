@@ -18,7 +18,10 @@ use depths_rules::{Action, Outcome};
 
 use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
-    layout::{FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_keeping, print_width},
+    layout::{
+        FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_keeping, pair_words,
+        print_width,
+    },
 };
 use crate::{
     PlaySystems,
@@ -341,11 +344,10 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     c.spawn(body_rect(edge, size + Vec2::splat(width), Vec3::ZERO));
     c.spawn(body_rect(Color::srgba(0.08, 0.07, 0.06, 0.96), size, Vec3::Z * 0.1));
     if !face.value.is_empty() {
-        // Both fit the frame's width (wrapped or smaller): neighbours' never meet.
-        let (value, value_px) = fit_text(&face.value, size.x - 4.0, 12.0, 9.0, 1);
-        let (note, note_px) = fit_text(&face.note, size.x - 4.0, 10.0, 8.0, 2);
-        let note_y = if note.contains('\n') { -9.0 } else { -7.0 };
-        c.spawn(text(&value, value_px, Vec3::new(0.0, 11.0, 0.3), tone, art.body));
+        // Both fit the frame's width (split or smaller): neighbours' never meet.
+        let ((value, value_px), (note, note_px)) = pair_words(&face.value, &face.note, size.x - 4.0);
+        let (value_y, note_y) = if note.contains('\n') { (11.5, -6.0) } else { (9.0, -8.0) };
+        c.spawn(text(&value, value_px, Vec3::new(0.0, value_y, 0.3), tone, art.body));
         c.spawn(text(&note, note_px, Vec3::new(0.0, note_y, 0.3), TEXT, art.body));
     } else if !face.note.is_empty() {
         // An empty slot waiting for the Hero's next card.

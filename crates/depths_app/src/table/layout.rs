@@ -1,6 +1,8 @@
 //! Where each face lies on screen (logical pixels, y down), fitted to the
-//! free area between the panels: the Monster cards along the top, the pairs
-//! in the middle, the hands along the bottom. Plain geometry, tested headless.
+//! free area between the panels: the Monster cards along the top (or down
+//! the left side on a wide table), the pairs in the middle, the hands along
+//! the bottom; and how words are set to fit a card. Plain geometry, tested
+//! headless.
 
 use bevy::math::{Rect, Vec2};
 
@@ -117,6 +119,20 @@ pub fn fit_text(text: &str, width: f32, px: f32, min_px: f32, lines: usize) -> (
         }
         size -= 1.0;
     }
+}
+
+/// A pair's two lines of words between its cards (its outcome, then the
+/// damage both ways) set to `width`: the damage on one line, a size smaller
+/// if need be, else split in two ("deals 7" / "takes 4") with the outcome a
+/// size smaller to make room. Each with its size.
+pub fn pair_words(value: &str, note: &str, width: f32) -> ((String, f32), (String, f32)) {
+    let one = fit_text(note, width, 10.0, 8.0, 1);
+    if !one.0.contains('…') {
+        return (fit_text(value, width, 12.0, 9.0, 1), one);
+    }
+    let split = note.replacen(", ", "\n", 1);
+    let px = if text_width(&split, 9.0) <= width { 9.0 } else { 8.0 };
+    (fit_text(value, width, 11.0, 8.0, 1), (split, px))
 }
 
 /// Words in lines of at most `per_line` letters (a longer word has a line of its own).

@@ -1,7 +1,7 @@
 //! Card reveals: every card drawn or gained — the Monster cards of a new
 //! Combat, a Feature or Legendary Location card, an Item, an Ability — is
-//! shown large in the middle of the table with its name, icon, rules text and
-//! flavour, until a click, Space, or the next action. A Feature's test is
+//! shown large on the table, clear of any dialog, with its name, icon, rules
+//! text and flavour, until a click, Space, or the next action. A Feature's test is
 //! told on its card: the total, the target, passed or failed.
 //!
 //! [`reveals_for`] (what to show for a batch of events) is plain data, tested
