@@ -48,6 +48,8 @@ pub struct TableLayout {
     pub play_line: f32,
     /// The Monster cards lie down the left side rather than along the top.
     pub aside: bool,
+    /// Nothing lies over anything else (a trial arrangement may not).
+    fits: bool,
     placed: Vec<(CardKey, Placed)>,
 }
 
@@ -191,7 +193,21 @@ pub fn lay_out_keeping(faces: &[Face], area: Rect, aside: Option<bool>) -> Table
 
 /// Lays out `faces` in `area` with the Monster cards `aside` or on top.
 pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
+    let beside = lay_out_in(faces, whole, aside, false);
+    if !aside {
+        return beside;
+    }
+    // The hands may run the whole width, under the Monster cards, when these
+    // end above them.
+    match lay_out_in(faces, whole, true, true) {
+        under if under.card.y > beside.card.y && under.fits => under,
+        _ => beside,
+    }
+}
+
+fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> TableLayout {
     let mut area = whole;
+    let mut foe_bottom = whole.min.y;
     let mut w = area.width();
     let h = area.height();
     let mut placed = Vec::new();
@@ -209,6 +225,7 @@ pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
             let height = foe_height(f, foe_w).min(each);
             let center = Vec2::new(area.min.x + MARGIN + foe_w / 2.0, y + height / 2.0);
             placed.push((f.key.clone(), Placed { center, size: Vec2::new(foe_w, height) }));
+            foe_bottom = y + height;
             y += height + GAP;
         }
         area.min.x += MARGIN + foe_w;
@@ -251,12 +268,14 @@ pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
     // and the hands and pairs side by side in the width, down to a size
     // still read at a glance; past that the hands overlap like a fan.
     let fixed = LABEL + PAIR_TEXT + GAP + LABEL + MARGIN + 16.0;
-    let across = |n: usize, gaps: usize, gap: f32, extra: f32| {
+    let across = |w: f32, n: usize, gaps: usize, gap: f32, extra: f32| {
         let n = n.max(1) as f32;
         ((w - 2.0 * MARGIN - gaps as f32 * gap) / n - extra) * CARD.y / CARD.x
     };
-    let hands_fit = across(rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
-    let pairs_fit = across(cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
+    // Where the hands lie across.
+    let (hands_left, hands_width) = if hands_under { (whole.min.x, whole.width()) } else { (area.min.x, w) };
+    let hands_fit = across(hands_width, rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
+    let pairs_fit = across(w, cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
     let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(56.0, CARD.y * 1.5);
     let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
     let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
@@ -304,13 +323,13 @@ pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
     // like a fan when they do not fit.
     let natural: f32 =
         rows.iter().map(|n| *n as f32 * (card.x + 6.0)).sum::<f32>() + hand_gap * rows.len().saturating_sub(1) as f32;
-    let fit = ((w - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
+    let fit = ((hands_width - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
     let hand_step = ((card.x + 6.0) * fit).max(card.x * 0.4);
     let hands_w: f32 = rows.iter().map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x).sum::<f32>()
         + hand_gap * rows.len().saturating_sub(1) as f32;
     let row_x = |r: usize| {
         let before: f32 = rows.iter().take(r).map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x + hand_gap).sum();
-        area.min.x + (w - hands_w).max(0.0) / 2.0 + before
+        hands_left + (hands_width - hands_w).max(0.0) / 2.0 + before
     };
     for f in faces {
         if let Spot::Hand { row, index } = f.spot {
@@ -329,5 +348,6 @@ pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
             placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size }));
         }
     }
-    TableLayout { area: whole, card, play_line, aside: aside && combat, placed }
+    let fits = !hands_under || foe_bottom + 4.0 <= play_line;
+    TableLayout { area: whole, card, play_line, aside: aside && combat, fits, placed }
 }
