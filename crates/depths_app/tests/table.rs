@@ -258,6 +258,24 @@ fn fits(faces: &[Face], layout: &depths_app::table::layout::TableLayout, area: R
     }
 }
 
+/// At 1280×800 (the board's free area about 880×570 between today's
+/// panels) a three-Hero Combat's cards are large enough to read at a glance:
+/// the Monster cards go down the side and the hands run under them.
+#[test]
+fn a_three_hero_combat_at_1280_has_readable_cards() {
+    let area = Rect::new(330.0, 150.0, 1210.0, 720.0);
+    let mut game = new_game(&["bren", "sil", "ava"], 5);
+    let mut smallest = f32::MAX;
+    let seen = through_combats(&mut game, 3000, |g| {
+        let faces = table_faces(g, &g.legal_actions());
+        let layout = lay_out(&faces, area);
+        fits(&faces, &layout, area);
+        smallest = smallest.min(layout.card.y);
+    });
+    assert!(seen > 20, "{seen} Combat states");
+    assert!(smallest >= 85.0, "cards {smallest} px tall");
+}
+
 /// Long words wrap, then shrink, and only past the smallest size are cut.
 #[test]
 fn words_fit_their_width() {
