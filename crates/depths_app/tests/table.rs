@@ -6,7 +6,7 @@
 use bevy::math::Rect;
 use depths_app::table::{
     faces::{CardKey, Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
-    layout::lay_out,
+    layout::{PAIR_TEXT, fit_text, lay_out, lay_out_keeping, pair_words, text_width},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
 use depths_tests::steady_policy;
@@ -177,7 +177,12 @@ fn fits_without_overlaps(area: Rect) {
                 number: None,
             })
             .collect();
-        horde.print = vec!["alive [4] 3 2 1".into(), "Monster cards [2] 2 1 1".into(), "Hero cards [2] 2 2 2".into()];
+        horde.print = vec![
+            "Health States ([ ] = now):".into(),
+            "Individuals alive: [4] 3 2 1".into(),
+            "Monster cards vs each Hero: [2] 2 1 1".into(),
+            "Cards each Hero plays: [2] 2 2 2".into(),
+        ];
         horde.print.push("Flash of Anguish (1 Power): Deal 4 Damage to the Hero.".into());
         if foes < 2 {
             faces.push(horde);
@@ -185,37 +190,10 @@ fn fits_without_overlaps(area: Rect) {
         if fullest.as_ref().is_none_or(|(n, _)| faces.len() > *n) {
             fullest = Some((faces.len(), g.clone()));
         }
-        let layout = lay_out(&faces, area);
-        for f in &faces {
-            let p = layout.get(&f.key).unwrap_or_else(|| panic!("{} has no place", f.key));
-            let r = p.rect();
-            let inside = r.min.x >= area.min.x - 0.5
-                && r.max.x <= area.max.x + 0.5
-                && r.min.y >= area.min.y - 0.5
-                && r.max.y <= area.max.y + 0.5;
-            assert!(inside, "{} at {r:?} leaves {area:?}", f.key);
-            if f.kind != Kind::Label {
-                assert!(p.size.min_element() >= 40.0, "{} is too small to read: {:?}", f.key, p.size);
-            }
-        }
-        // Monster cards, pairs and hands never cover each other (a hand's own
-        // cards may fan; a pair's two cards lie inside its frame).
-        let blocks: Vec<(&Face, Rect)> = faces
-            .iter()
-            .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand))
-            .map(|f| (f, layout.get(&f.key).unwrap().rect()))
-            .collect();
-        for (i, (a, ra)) in blocks.iter().enumerate() {
-            for (b, rb) in &blocks[i + 1..] {
-                let same_hand = a.kind == Kind::Hand
-                    && b.kind == Kind::Hand
-                    && matches!((a.spot, b.spot), (Spot::Hand { row: x, .. }, Spot::Hand { row: y, .. }) if x == y);
-                if same_hand {
-                    continue;
-                }
-                let overlap = ra.intersect(*rb);
-                assert!(overlap.is_empty(), "{} and {} overlap: {ra:?} {rb:?}", a.key, b.key);
-            }
+        // A Combat keeps the arrangement it started in where it can: each must fit.
+        for kept in [None, Some(false), Some(true)] {
+            let layout = lay_out_keeping(&faces, area, kept);
+            fits(&faces, &layout, area);
         }
         checked += 1;
     });
@@ -226,6 +204,172 @@ fn fits_without_overlaps(area: Rect) {
     let small = lay_out(&faces, area).card;
     let big = lay_out(&faces, Rect::new(300.0, 100.0, 1570.0, 1040.0)).card;
     assert!(big.y > small.y, "{big:?} <= {small:?}");
+}
+
+fn fits(faces: &[Face], layout: &depths_app::table::layout::TableLayout, area: Rect) {
+    for f in faces {
+        let p = layout.get(&f.key).unwrap_or_else(|| panic!("{} has no place", f.key));
+        let r = p.rect();
+        let inside = r.min.x >= area.min.x - 0.5
+            && r.max.x <= area.max.x + 0.5
+            && r.min.y >= area.min.y - 0.5
+            && r.max.y <= area.max.y + 0.5;
+        assert!(inside, "{} at {r:?} leaves {area:?}", f.key);
+        if f.kind != Kind::Label {
+            assert!(p.size.min_element() >= 40.0, "{} is too small to read: {:?}", f.key, p.size);
+        }
+    }
+    // Monster cards, pairs and hands never cover each other (a hand's own
+    // cards may fan; a pair's two cards lie inside its frame).
+    let blocks: Vec<(&Face, Rect)> = faces
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand))
+        .map(|f| (f, layout.get(&f.key).unwrap().rect()))
+        .collect();
+    for (i, (a, ra)) in blocks.iter().enumerate() {
+        for (b, rb) in &blocks[i + 1..] {
+            let same_hand = a.kind == Kind::Hand
+                && b.kind == Kind::Hand
+                && matches!((a.spot, b.spot), (Spot::Hand { row: x, .. }, Spot::Hand { row: y, .. }) if x == y);
+            if same_hand {
+                continue;
+            }
+            let overlap = ra.intersect(*rb);
+            assert!(overlap.is_empty(), "{} and {} overlap: {ra:?} {rb:?}", a.key, b.key);
+        }
+    }
+    // The words on the cards fit them: a pair's outcome and damage stay
+    // inside its frame (so neighbours' never run together), and a name
+    // keeps all its words where the card is wide enough to read one.
+    for f in faces {
+        let p = layout.get(&f.key).unwrap();
+        if f.kind == Kind::Pair && !f.value.is_empty() {
+            let ((value, vpx), (note, npx)) = pair_words(&f.value, &f.note, p.size.x - 4.0);
+            assert!(!value.contains('…') && !note.contains('…'), "{} cut: {value} / {note}", f.key);
+            assert!(text_width(&note, npx) <= p.size.x - 4.0 && text_width(&value, vpx) <= p.size.x - 4.0);
+            // Lines are 1.2 em; the cards' borders take 3 px each side of the gap.
+            let tall = vpx * 1.2 + note.lines().count() as f32 * npx * 1.2;
+            assert!(tall <= PAIR_TEXT - 6.0, "{}: {tall} px of words in a {PAIR_TEXT} px gap", f.key);
+        }
+        if matches!(f.kind, Kind::Monster | Kind::Hero | Kind::Hand) && p.size.x >= 66.0 {
+            let (name, _) = fit_text(&f.name, p.size.x - 6.0, 10.0, 8.0, 2);
+            assert!(!name.contains('…'), "{} at {} px wide reads {name:?}", f.key, p.size.x);
+        }
+    }
+}
+
+/// At 1280×800 (the board's free area about 880×570 between today's
+/// panels) a three-Hero Combat's cards are large enough to read at a glance:
+/// the Monster cards go down the side and the hands run under them.
+#[test]
+fn a_three_hero_combat_at_1280_has_readable_cards() {
+    let area = Rect::new(330.0, 150.0, 1210.0, 720.0);
+    let mut game = new_game(&["bren", "sil", "ava"], 5);
+    let mut smallest = f32::MAX;
+    let seen = through_combats(&mut game, 3000, |g| {
+        let faces = table_faces(g, &g.legal_actions());
+        let layout = lay_out(&faces, area);
+        fits(&faces, &layout, area);
+        smallest = smallest.min(layout.card.y);
+    });
+    assert!(seen > 20, "{seen} Combat states");
+    assert!(smallest >= 85.0, "cards {smallest} px tall");
+}
+
+/// Long words wrap, then shrink, and only past the smallest size are cut.
+#[test]
+fn words_fit_their_width() {
+    assert_eq!(fit_text("deals 8, takes 5", 200.0, 10.0, 8.0, 2), ("deals 8, takes 5".into(), 10.0));
+    let (two, px) = fit_text("deals 8, takes 5", 60.0, 10.0, 8.0, 2);
+    assert_eq!(two.lines().count(), 2, "{two}");
+    assert!(text_width(&two, px) <= 60.0);
+    let (name, _) = fit_text("Shrieking Black Shroud", 58.0, 10.0, 8.0, 2);
+    assert!(!name.contains('…') && name.lines().count() == 2, "{name}");
+    let (cut, _) = fit_text("Shrieking Black Shroud of the Deep", 30.0, 10.0, 8.0, 2);
+    assert!(cut.ends_with('…') && cut.lines().count() <= 2, "{cut}");
+}
+
+/// A card's icon lies between its number badge and its health token.
+#[test]
+fn a_card_icon_clears_its_number_and_health() {
+    use depths_app::table::cards::icon_room;
+    for width in [40.0_f32, 48.0, 56.0, 66.0, 99.0] {
+        for (number, health) in [(false, false), (true, false), (false, true), (true, true)] {
+            let Some((x, px)) = icon_room(width, number, health) else {
+                assert!(width < 60.0 && number && health, "{width}: no icon");
+                continue;
+            };
+            let (left, right) = (x - px / 2.0, x + px / 2.0);
+            assert!(left >= -width / 2.0 && right <= width / 2.0);
+            if number {
+                assert!(left >= -width / 2.0 + 17.0, "{width}: icon under the number");
+            }
+            if health {
+                assert!(right <= width / 2.0 - 22.0, "{width}: icon under the health token");
+            }
+        }
+    }
+}
+
+/// A Monster card's Health States say what each line is and which column
+/// holds now; its short facts are explained in its hover box.
+#[test]
+fn a_monster_card_labels_its_health_states() {
+    let mut seen = 0;
+    for seed in 1..=4 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        through_combats(&mut game, 3000, |g| labelled(g, &mut seen));
+    }
+    assert!(seen > 0);
+}
+
+fn labelled(g: &Game, seen: &mut usize) {
+    for f in table_faces(g, &g.legal_actions()).iter().filter(|f| f.kind == Kind::Foe) {
+        if let Some(i) = f.print.iter().position(|l| l.starts_with("Health States")) {
+            assert!(f.print[i + 1].starts_with("Individuals alive: "), "{:?}", f.print);
+            assert!(f.print[i + 2].starts_with("Monster cards vs each Hero: "), "{:?}", f.print);
+            assert!(f.print[i + 3].starts_with("Cards each Hero plays: "), "{:?}", f.print);
+            assert_eq!(f.print[i + 1].matches('[').count(), 1, "one column is now: {:?}", f.print);
+            assert!(f.hover.contains("the column in [brackets] holds now"), "{}", f.hover);
+            *seen += 1;
+        }
+        assert!(f.hover.contains(" deck: the Monster's Action Cards come from"), "{}", f.hover);
+        if f.note.contains("card values +") {
+            assert!(f.hover.contains("counts"), "{}", f.hover);
+        }
+    }
+}
+
+/// A reveal is tall enough for all its words, and lies where no dialog is.
+#[test]
+fn a_reveal_is_whole_and_clear_of_dialogs() {
+    use depths_app::table::reveal::{RevealCard, card_height, fit_reveal, room_for_reveal};
+    let feature = RevealCard {
+        kind: "Feature".into(),
+        title: "Toppled Colossus".into(),
+        icon: ("elements", "feature".into()),
+        rules: vec![
+            "Test: each Hero draws and plays 3 Action Card(s); total 16/32/48. Success: One Hero gains the Item \
+             \"Ring of Crooked Keys\". Failure: Draw the next Monster Card and enter into Combat with it."
+                .into(),
+            "Worth 1 XP.".into(),
+            "Test: 32 against 32 — passed.".into(),
+        ],
+        flavour: "The great stone head lies on its side, hollow behind the eyes. Something glints inside; \
+                  something breathes inside."
+            .into(),
+    };
+    assert!(card_height(&feature) > 400.0, "{}", card_height(&feature));
+    // The Level Up dialog over the bottom of the board at 1280×800.
+    let area = Rect::new(330.0, 150.0, 950.0, 710.0);
+    let dialog = Rect::new(390.0, 530.0, 860.0, 705.0);
+    let size = bevy::math::Vec2::new(306.0, 472.0);
+    let room = room_for_reveal(size, area, &[dialog]);
+    let (center, scale) = fit_reveal(size, room);
+    let shown = Rect::from_center_size(center, size * scale);
+    assert!(shown.intersect(dialog).is_empty(), "{shown:?} under {dialog:?}");
+    assert!(scale > 0.6, "{scale}");
+    assert_eq!(room_for_reveal(size, area, &[]), area);
 }
 
 /// "Every card that is drawn or gained … appears large and readable": each

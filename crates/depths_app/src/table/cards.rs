@@ -18,7 +18,10 @@ use depths_rules::{Action, Outcome};
 
 use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
-    layout::{FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, lay_out, print_width},
+    layout::{
+        FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_keeping, pair_words,
+        print_width,
+    },
 };
 use crate::{
     PlaySystems,
@@ -225,8 +228,8 @@ fn body_rect(color: Color, size: Vec2, at: Vec3) -> impl Bundle {
 
 /// A number-key badge in a card's top-left corner.
 fn badge(c: &mut ChildSpawnerCommands, art: &Art, n: u8, size: Vec2) {
-    let at = Vec3::new(-size.x / 2.0 + 9.0, size.y / 2.0 - 9.0, 0.6);
-    c.spawn((rect(GOLD, Vec2::splat(16.0), at), Pickable::IGNORE));
+    let at = Vec3::new(-size.x / 2.0 + BADGE / 2.0 + 1.0, size.y / 2.0 - BADGE / 2.0 - 1.0, 0.6);
+    c.spawn((rect(GOLD, Vec2::splat(BADGE), at), Pickable::IGNORE));
     c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
 }
 
@@ -290,36 +293,41 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     let border = if face.action.is_some() { 6.0 } else { 4.0 };
     c.spawn(body_rect(edge, size + Vec2::splat(border), Vec3::ZERO));
     c.spawn(body_rect(body, size, Vec3::Z * 0.1));
+    // The icon sits between the number badge (top left) and the health
+    // token (top right), smaller when the card is narrow, never under them.
     let icon_y = size.y / 2.0 - 15.0;
+    let room = icon_room(size.x, face.number.is_some(), face.health.is_some());
+    let (icon_x, icon_px) = room.unwrap_or_default();
     match art.icons.and_then(|i| i.image(face.icon.0, &face.icon.1)) {
+        _ if room.is_none() => {}
         Some(image) => {
-            let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(20.0)), ..default() };
-            c.spawn((sprite, Transform::from_xyz(0.0, icon_y, 0.2), layer(), Pickable::IGNORE));
+            let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(icon_px)), ..default() };
+            c.spawn((sprite, Transform::from_xyz(icon_x, icon_y, 0.2), layer(), Pickable::IGNORE));
         }
         None => {
-            let mut t = Transform::from_xyz(0.0, icon_y, 0.2);
+            let mut t = Transform::from_xyz(icon_x, icon_y, 0.2);
             if face.kind != Kind::Ecology {
                 t.rotate_z(std::f32::consts::FRAC_PI_4);
             }
-            c.spawn((Sprite::from_color(edge, Vec2::splat(12.0)), t, layer(), Pickable::IGNORE));
+            c.spawn((Sprite::from_color(edge, Vec2::splat(icon_px * 0.6)), t, layer(), Pickable::IGNORE));
         }
     }
     // The health token: a heart in the corner with what is left.
     if let Some(hp) = face.health {
-        let corner = Vec3::new(size.x / 2.0 - 12.0, size.y / 2.0 - 12.0, 0.4);
+        let corner = Vec3::new(size.x / 2.0 - HEART / 2.0 + 1.0, size.y / 2.0 - HEART / 2.0 + 1.0, 0.4);
         let red = Color::srgb(0.78, 0.16, 0.14);
         let token = match art.icons.and_then(|i| i.image("ui", "health")) {
-            Some(image) => Sprite { image, color: red, custom_size: Some(Vec2::splat(28.0)), ..default() },
-            None => Sprite::from_color(red, Vec2::splat(22.0)),
+            Some(image) => Sprite { image, color: red, custom_size: Some(Vec2::splat(HEART)), ..default() },
+            None => Sprite::from_color(red, Vec2::splat(HEART - 4.0)),
         };
         c.spawn((token, Transform::from_translation(corner), layer(), Pickable::IGNORE));
-        c.spawn(text(&hp.to_string(), 12.0, corner + Vec3::new(0.0, 1.0, 0.1), TEXT, art.body));
+        c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), TEXT, art.body));
     }
     let big = if face.kind == Kind::Ecology { 22.0 } else { (size.y * 0.38).min(40.0) };
     c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06, 0.3), TEXT, art.font));
-    // As many letters as the card is wide: long Monster names keep their words.
-    let width = ((size.x / 5.6) as usize).max(9);
-    c.spawn(text(&wrap(&face.name, width, 2), 10.0, Vec3::new(0.0, -size.y * 0.24, 0.3), TEXT, art.body));
+    // Long Monster names keep their words: two lines, a size smaller if need be.
+    let (name, px) = fit_text(&face.name, size.x - 6.0, 10.0, 8.0, 2);
+    c.spawn(text(&name, px, Vec3::new(0.0, -size.y * 0.24, 0.3), TEXT, art.body));
     if !face.note.is_empty() {
         c.spawn(text(&face.note, 9.0, Vec3::new(0.0, -size.y * 0.42, 0.3), GOLD, art.body));
     }
@@ -336,8 +344,11 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     c.spawn(body_rect(edge, size + Vec2::splat(width), Vec3::ZERO));
     c.spawn(body_rect(Color::srgba(0.08, 0.07, 0.06, 0.96), size, Vec3::Z * 0.1));
     if !face.value.is_empty() {
-        c.spawn(text(&face.value, 12.0, Vec3::new(0.0, 8.0, 0.3), tone, art.body));
-        c.spawn(text(&face.note, 10.0, Vec3::new(0.0, -8.0, 0.3), TEXT, art.body));
+        // Both fit the frame's width (split or smaller): neighbours' never meet.
+        let ((value, value_px), (note, note_px)) = pair_words(&face.value, &face.note, size.x - 4.0);
+        let (value_y, note_y) = if note.contains('\n') { (11.5, -6.0) } else { (9.0, -8.0) };
+        c.spawn(text(&value, value_px, Vec3::new(0.0, value_y, 0.3), tone, art.body));
+        c.spawn(text(&note, note_px, Vec3::new(0.0, note_y, 0.3), TEXT, art.body));
     } else if !face.note.is_empty() {
         // An empty slot waiting for the Hero's next card.
         c.spawn(text(&face.note, 11.0, Vec3::new(0.0, -size.y / 4.0, 0.3), MUTED, art.body));
@@ -432,25 +443,27 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     }
 }
 
-/// `text` in lines of about `width` characters, at most `max` lines.
-fn wrap(text: &str, width: usize, max: usize) -> String {
-    let mut lines: Vec<String> = vec![String::new()];
-    for w in text.split_whitespace() {
-        let last = lines.last_mut().expect("one line");
-        if !last.is_empty() && last.len() + 1 + w.len() > width {
-            lines.push(w.to_owned());
-        } else {
-            if !last.is_empty() {
-                last.push(' ');
-            }
-            last.push_str(w);
-        }
-    }
-    if lines.len() > max {
-        lines.truncate(max);
-        lines[max - 1].push('…');
-    }
-    lines.join("\n")
+/// The health token's size.
+const HEART: f32 = 22.0;
+/// A number badge's size.
+const BADGE: f32 = 16.0;
+
+/// Where a card's icon goes across (from its centre) and how big it is: in
+/// the room the number badge and the health token leave.
+pub fn icon_room(width: f32, number: bool, health: bool) -> Option<(f32, f32)> {
+    let left = -width / 2.0 + if number { BADGE + 3.0 } else { 3.0 };
+    let right = width / 2.0 - if health { HEART + 1.0 } else { 3.0 };
+    let room = right - left;
+    // Too narrow for both: the name under the value says whose card it is.
+    (room >= 10.0).then(|| ((left + right) / 2.0, room.min(20.0)))
+}
+
+/// The hands as they lay when the pointer came onto them, and whether they
+/// are kept so.
+#[derive(Default)]
+struct StillHand {
+    band: Option<Rect>,
+    kept: bool,
 }
 
 /// Where a card of this kind comes from.
@@ -499,6 +512,8 @@ fn sync_cards(
     ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
     icons: Option<Res<Icons>>,
     mut last: Local<Option<(Rect, Vec2)>>,
+    mut still_hand: Local<StillHand>,
+    mut arrangement: Local<Option<bool>>,
 ) {
     let now = time.elapsed_secs();
     let whole = Rect::new(0.0, 0.0, window.width(), window.height());
@@ -507,8 +522,12 @@ fn sync_cards(
     let lingering = cards.iter().any(|(_, c)| c.linger_until.is_some_and(|t| now >= t));
     let moved = *last != Some((area_rect, screen));
     let has_drawn = !log.drawn_cards.is_empty();
+    // A hand kept still under the pointer closes up once the pointer leaves it.
+    let cursor = window.cursor_position();
+    let over_hands = |band: Option<Rect>| cursor.zip(band).is_some_and(|(c, b)| b.inflate(12.0).contains(c));
+    let closing = still_hand.kept && !over_hands(still_hand.band);
     // The cards follow the game and, behind the curtain, whose hands are shown.
-    if !delve.is_changed() && !seats.is_changed() && !moved && !lingering && !has_drawn {
+    if !delve.is_changed() && !seats.is_changed() && !moved && !lingering && !has_drawn && !closing {
         return;
     }
     *last = Some((area_rect, screen));
@@ -530,7 +549,29 @@ fn sync_cards(
             faces.push(f);
         }
     }
-    let layout = lay_out(&faces, area_rect);
+    // A Combat keeps the arrangement it was first laid out in (unless the
+    // window changes): Monster cards on top or down the side.
+    let in_combat = faces.iter().any(|f| f.kind == Kind::Foe);
+    let kept = (*arrangement).filter(|_| in_combat && !moved);
+    let mut layout = lay_out_keeping(&faces, area_rect, kept);
+    *arrangement = in_combat.then_some(layout.aside);
+    // A card played from a hand by a click leaves a gap under the pointer:
+    // the rest of the hand stays where it is until the pointer leaves (else
+    // another card slides under it, and a second click plays that one). Not
+    // when cards come into the hand or the window changed.
+    let same_hand =
+        faces.iter().filter(|f| f.kind == Kind::Hand).all(|f| cards.iter().any(|(_, c)| c.key == f.key && !c.leaving));
+    let keep = !moved && same_hand && over_hands(still_hand.band);
+    if keep {
+        for f in faces.iter().filter(|f| f.kind == Kind::Hand) {
+            if let Some((_, c)) = cards.iter().find(|(_, c)| c.key == f.key) {
+                layout.set(&f.key, Placed { center: c.to, size: c.size });
+            }
+        }
+    } else {
+        still_hand.band = layout.hands(&faces);
+    }
+    still_hand.kept = keep;
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
     let font = ui_assets.as_ref().map(|a| &a.title_font);
     let body = ui_assets.as_ref().map(|a| &a.body_font);

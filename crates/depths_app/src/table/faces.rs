@@ -305,9 +305,16 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
         let mut face = Face::new(CardKey::Foe(f), Kind::Foe, Spot::Foe { index: f });
         face.name = foe.name().to_owned();
         face.icon = foe_icon(foe);
-        let mut facts = vec![foe.difficulty.name().to_string()];
+        let mut facts = vec![format!("{} deck", foe.difficulty.name())];
+        // What the short facts mean, for the hover box.
+        let mut terms = vec![format!(
+            "{} deck: the Monster's Action Cards come from the {} Monster deck.",
+            foe.difficulty.name(),
+            foe.difficulty.name()
+        )];
         if foe.card_bonus > 0 {
-            facts.push(format!("cards +{}", foe.card_bonus));
+            facts.push(format!("card values +{}", foe.card_bonus));
+            terms.push(format!("Card values +{0}: each of its Monster Action Cards counts {0} more.", foe.card_bonus));
         }
         if foe.resists_non_magic {
             facts.push("resists non-Magic".into());
@@ -350,9 +357,15 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                         let cells: Vec<String> = card.health_states.iter().map(|s| cell(s.alive, v(s))).collect();
                         format!("{label} {}", cells.join(" "))
                     };
-                    face.print.push(line("alive", &|s| s.alive));
-                    face.print.push(line("Monster cards", &|s| s.monster_cards));
-                    face.print.push(line("Hero cards", &|s| s.hero_cards));
+                    face.print.push("Health States ([ ] = now):".into());
+                    face.print.push(line("Individuals alive:", &|s| s.alive));
+                    face.print.push(line("Monster cards vs each Hero:", &|s| s.monster_cards));
+                    face.print.push(line("Cards each Hero plays:", &|s| s.hero_cards));
+                    terms.push(
+                        "Health States: as its individuals fall, the Monster plays fewer cards against each \
+                         Hero and each Hero plays fewer; the column in [brackets] holds now."
+                            .into(),
+                    );
                 }
                 face.print.extend(card.abilities.iter().map(|a| a.text()));
                 if !card.description.is_empty() {
@@ -374,6 +387,7 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             hover.push(format!("{} {}: {} / {} Health{armor}", face.name, r.name, r.health, r.max));
         }
         hover.extend(face.print.iter().cloned());
+        hover.extend(terms);
         if face.rows.iter().any(|r| r.action.is_some()) {
             hover.push("Click an individual to put the damage there.".into());
         }

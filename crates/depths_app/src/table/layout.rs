@@ -1,6 +1,8 @@
 //! Where each face lies on screen (logical pixels, y down), fitted to the
-//! free area between the panels: the Monster cards along the top, the pairs
-//! in the middle, the hands along the bottom. Plain geometry, tested headless.
+//! free area between the panels: the Monster cards along the top (or down
+//! the left side on a wide table), the pairs in the middle, the hands along
+//! the bottom; and how words are set to fit a card. Plain geometry, tested
+//! headless.
 
 use bevy::math::{Rect, Vec2};
 
@@ -13,7 +15,7 @@ const GAP: f32 = 14.0;
 /// A label line (a Hero's name over a hand, an engagement's title).
 pub const LABEL: f32 = 18.0;
 /// Between a pair's two cards: its outcome and damage.
-pub const PAIR_TEXT: f32 = 36.0;
+pub const PAIR_TEXT: f32 = 42.0;
 /// A row of a Monster card (one individual).
 pub const FOE_ROW: f32 = 20.0;
 /// A line of a Monster card's small print.
@@ -44,6 +46,10 @@ pub struct TableLayout {
     pub card: Vec2,
     /// A card dropped above this line is played.
     pub play_line: f32,
+    /// The Monster cards lie down the left side rather than along the top.
+    pub aside: bool,
+    /// Nothing lies over anything else (a trial arrangement may not).
+    fits: bool,
     placed: Vec<(CardKey, Placed)>,
 }
 
@@ -51,12 +57,102 @@ impl TableLayout {
     pub fn get(&self, key: &CardKey) -> Option<Placed> {
         self.placed.iter().find(|(k, _)| k == key).map(|(_, p)| *p)
     }
+
+    /// Puts `key` at `at` instead (a card kept where it lay).
+    pub fn set(&mut self, key: &CardKey, at: Placed) {
+        if let Some((_, p)) = self.placed.iter_mut().find(|(k, _)| k == key) {
+            *p = at;
+        }
+    }
+
+    /// What the hand cards cover together (screen px), if any.
+    pub fn hands(&self, faces: &[Face]) -> Option<Rect> {
+        faces
+            .iter()
+            .filter(|f| f.kind == Kind::Hand)
+            .filter_map(|f| self.get(&f.key))
+            .map(|p| p.rect())
+            .reduce(|a, b| a.union(b))
+    }
 }
 
 /// About how many lines `text` takes at `px` in `width`.
 pub fn lines_for(text: &str, width: f32, px: f32) -> usize {
     let per_line = ((width / (px * 0.52)).floor() as usize).max(8);
     text.split('\n').map(|l| l.chars().count().div_ceil(per_line).max(1)).sum()
+}
+
+/// About how wide `text` is at `px` (its longest line): the body face runs
+/// about half an em a letter.
+pub fn text_width(text: &str, px: f32) -> f32 {
+    text.split('\n').map(|l| l.chars().count()).max().unwrap_or(0) as f32 * px * 0.5
+}
+
+/// `text` set to fit `width`: at `px` if it fits, else wrapped at its words
+/// over up to `lines` lines, a size smaller each try down to `min_px`; past
+/// that cut short with "…". Returns the text and its size.
+pub fn fit_text(text: &str, width: f32, px: f32, min_px: f32, lines: usize) -> (String, f32) {
+    let mut size = px;
+    loop {
+        let per_line = ((width / (size * 0.5)).floor() as usize).max(1);
+        let wrapped = wrap_words(text, per_line);
+        let last = size - 1.0 < min_px;
+        if wrapped.len() <= lines && wrapped.iter().all(|l| l.chars().count() <= per_line) {
+            return (wrapped.join("\n"), size);
+        }
+        if last {
+            let mut kept: Vec<String> = wrapped.into_iter().take(lines.max(1)).collect();
+            for l in &mut kept {
+                if l.chars().count() > per_line {
+                    *l = l.chars().take(per_line.saturating_sub(1)).collect();
+                    l.push('…');
+                }
+            }
+            // Words left off: the last line says so.
+            let shown: usize = kept.iter().map(|l| l.split_whitespace().count()).sum();
+            let dropped = shown < text.split_whitespace().count();
+            if let Some(l) = kept.last_mut().filter(|l| dropped && !l.ends_with('…')) {
+                if l.chars().count() >= per_line {
+                    l.pop();
+                }
+                l.push('…');
+            }
+            return (kept.join("\n"), size);
+        }
+        size -= 1.0;
+    }
+}
+
+/// A pair's two lines of words between its cards (its outcome, then the
+/// damage both ways) set to `width`: the damage on one line, a size smaller
+/// if need be, else split in two ("deals 7" / "takes 4") with the outcome a
+/// size smaller to make room. Each with its size.
+pub fn pair_words(value: &str, note: &str, width: f32) -> ((String, f32), (String, f32)) {
+    let one = fit_text(note, width, 10.0, 8.0, 1);
+    if !one.0.contains('…') {
+        return (fit_text(value, width, 12.0, 9.0, 1), one);
+    }
+    let split = note.replacen(", ", "\n", 1);
+    let px = if text_width(&split, 9.0) <= width { 9.0 } else { 8.0 };
+    (fit_text(value, width, 11.0, 8.0, 1), (split, px))
+}
+
+/// Words in lines of at most `per_line` letters (a longer word has a line of its own).
+fn wrap_words(text: &str, per_line: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in text.split_whitespace() {
+        match out.last_mut() {
+            Some(last) if last.chars().count() + 1 + w.chars().count() <= per_line => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => out.push(w.to_owned()),
+        }
+    }
+    if out.is_empty() {
+        out.push(String::new());
+    }
+    out
 }
 
 /// The width of a Monster card's small print.
@@ -69,28 +165,88 @@ fn foe_height(face: &Face, width: f32) -> f32 {
     FOE_HEAD + face.rows.len() as f32 * FOE_ROW + print as f32 * PRINT_LINE + 12.0
 }
 
-/// Lays out `faces` in `area`.
+/// Lays out `faces` in `area`: in Combat the Monster cards go along the top
+/// or, where that leaves the other cards larger (a wide table), down the
+/// left side.
 pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
-    let w = area.width();
+    let on_top = lay_out_as(faces, area, false);
+    if !faces.iter().any(|f| f.kind == Kind::Foe) {
+        return on_top;
+    }
+    let aside = lay_out_as(faces, area, true);
+    if aside.card.y > on_top.card.y + 4.0 { aside } else { on_top }
+}
+
+/// Lays out `faces` in `area` keeping the Monster cards `aside` or on top
+/// as they were (so the table does not turn over as cards are played),
+/// unless the other way gives cards a good deal larger.
+pub fn lay_out_keeping(faces: &[Face], area: Rect, aside: Option<bool>) -> TableLayout {
+    let best = lay_out(faces, area);
+    match aside {
+        Some(a) if a != best.aside => {
+            let kept = lay_out_as(faces, area, a);
+            if kept.card.y >= best.card.y * 0.8 { kept } else { best }
+        }
+        _ => best,
+    }
+}
+
+/// Lays out `faces` in `area` with the Monster cards `aside` or on top.
+pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
+    let beside = lay_out_in(faces, whole, aside, false);
+    if !aside {
+        return beside;
+    }
+    // The hands may run the whole width, under the Monster cards, when these
+    // end above them.
+    match lay_out_in(faces, whole, true, true) {
+        under if under.card.y > beside.card.y && under.fits => under,
+        _ => beside,
+    }
+}
+
+fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> TableLayout {
+    let mut area = whole;
+    let mut foe_bottom = whole.min.y;
+    let mut w = area.width();
     let h = area.height();
     let mut placed = Vec::new();
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
 
-    // The Monster cards, side by side along the top, at most two fifths of the height.
     let foes: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Foe).collect();
     let n = foes.len().max(1) as f32;
-    let foe_w = ((w - 2.0 * MARGIN - (n - 1.0) * GAP) / n).min(FOE_MAX_WIDTH);
-    // On a short table (a large UI scale) the Monster cards give up their
-    // small print first (it is in the hover box): the pairs and hands need the room.
-    let foe_cap = if h < 560.0 { 0.30 } else { 0.42 };
-    let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * foe_cap);
-    let row_w = n * foe_w + (n - 1.0) * GAP;
-    for (i, f) in foes.iter().enumerate() {
-        let height = foe_height(f, foe_w).min(foe_h);
-        let x = area.min.x + (w - row_w) / 2.0 + i as f32 * (foe_w + GAP) + foe_w / 2.0;
-        let y = area.min.y + MARGIN + height / 2.0;
-        placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size: Vec2::new(foe_w, height) }));
-    }
+    let top = if aside {
+        // The Monster cards one under another down the left; the rest of
+        // the table to their right.
+        let foe_w = (w * 0.34).min(FOE_MAX_WIDTH);
+        let each = (h - 2.0 * MARGIN - (n - 1.0) * GAP) / n;
+        let mut y = area.min.y + MARGIN;
+        for f in &foes {
+            let height = foe_height(f, foe_w).min(each);
+            let center = Vec2::new(area.min.x + MARGIN + foe_w / 2.0, y + height / 2.0);
+            placed.push((f.key.clone(), Placed { center, size: Vec2::new(foe_w, height) }));
+            foe_bottom = y + height;
+            y += height + GAP;
+        }
+        area.min.x += MARGIN + foe_w;
+        w = area.width();
+        area.min.y
+    } else {
+        // Side by side along the top, at most two fifths of the height.
+        let foe_w = ((w - 2.0 * MARGIN - (n - 1.0) * GAP) / n).min(FOE_MAX_WIDTH);
+        // On a short table (a large UI scale) the Monster cards give up their
+        // small print first (it is in the hover box): the pairs and hands need the room.
+        let foe_cap = if h < 560.0 { 0.30 } else { 0.42 };
+        let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * foe_cap);
+        let row_w = n * foe_w + (n - 1.0) * GAP;
+        for (i, f) in foes.iter().enumerate() {
+            let height = foe_height(f, foe_w).min(foe_h);
+            let x = area.min.x + (w - row_w) / 2.0 + i as f32 * (foe_w + GAP) + foe_w / 2.0;
+            let y = area.min.y + MARGIN + height / 2.0;
+            placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size: Vec2::new(foe_w, height) }));
+        }
+        if combat { area.min.y + MARGIN + foe_h + GAP } else { area.min.y }
+    };
 
     let mut cols: Vec<usize> = Vec::new();
     let mut rows: Vec<usize> = Vec::new();
@@ -111,14 +267,15 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     // Cards shrink to fit three of them (a pair and a hand) in what is left,
     // and the hands and pairs side by side in the width, down to a size
     // still read at a glance; past that the hands overlap like a fan.
-    let top = if combat { area.min.y + MARGIN + foe_h + GAP } else { area.min.y };
     let fixed = LABEL + PAIR_TEXT + GAP + LABEL + MARGIN + 16.0;
-    let across = |n: usize, gaps: usize, gap: f32, extra: f32| {
+    let across = |w: f32, n: usize, gaps: usize, gap: f32, extra: f32| {
         let n = n.max(1) as f32;
         ((w - 2.0 * MARGIN - gaps as f32 * gap) / n - extra) * CARD.y / CARD.x
     };
-    let hands_fit = across(rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
-    let pairs_fit = across(cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
+    // Where the hands lie across.
+    let (hands_left, hands_width) = if hands_under { (whole.min.x, whole.width()) } else { (area.min.x, w) };
+    let hands_fit = across(hands_width, rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
+    let pairs_fit = across(w, cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
     let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(56.0, CARD.y * 1.5);
     let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
     let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
@@ -166,13 +323,13 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     // like a fan when they do not fit.
     let natural: f32 =
         rows.iter().map(|n| *n as f32 * (card.x + 6.0)).sum::<f32>() + hand_gap * rows.len().saturating_sub(1) as f32;
-    let fit = ((w - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
+    let fit = ((hands_width - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
     let hand_step = ((card.x + 6.0) * fit).max(card.x * 0.4);
     let hands_w: f32 = rows.iter().map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x).sum::<f32>()
         + hand_gap * rows.len().saturating_sub(1) as f32;
     let row_x = |r: usize| {
         let before: f32 = rows.iter().take(r).map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x + hand_gap).sum();
-        area.min.x + (w - hands_w).max(0.0) / 2.0 + before
+        hands_left + (hands_width - hands_w).max(0.0) / 2.0 + before
     };
     for f in faces {
         if let Spot::Hand { row, index } = f.spot {
@@ -185,10 +342,12 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
     for f in faces {
         if let Spot::Ecology { index } = f.spot {
             let size = CARD * 1.5;
+            let area = whole;
             let x = area.max.x - MARGIN - size.x / 2.0 - index as f32 * (size.x + GAP);
             let y = area.max.y - MARGIN - size.y / 2.0;
             placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size }));
         }
     }
-    TableLayout { area, card, play_line, placed }
+    let fits = !hands_under || foe_bottom + 4.0 <= play_line;
+    TableLayout { area: whole, card, play_line, aside: aside && combat, fits, placed }
 }

@@ -1,7 +1,7 @@
 //! The table: the cards in play as entities under their own screen-fixed
 //! camera. In Combat the board dims and the table becomes the Combat mat —
-//! the Monster cards along the top, each Hero's Combat Pairs face to face in
-//! the middle, the hands along the bottom.
+//! the Monster cards along the top (or down the side), each Hero's Combat
+//! Pairs face to face in the middle, the hands along the bottom.
 //!
 //! [`faces`] says what lies where and what clicking it does (plain data,
 //! tested headless), [`layout`] where each card goes on screen, `cards`

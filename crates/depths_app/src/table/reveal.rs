@@ -1,7 +1,7 @@
 //! Card reveals: every card drawn or gained — the Monster cards of a new
 //! Combat, a Feature or Legendary Location card, an Item, an Ability — is
-//! shown large in the middle of the table with its name, icon, rules text and
-//! flavour, until a click, Space, or the next action. A Feature's test is
+//! shown large on the table, clear of any dialog, with its name, icon, rules
+//! text and flavour, until a click, Space, or the next action. A Feature's test is
 //! told on its card: the total, the target, passed or failed.
 //!
 //! [`reveals_for`] (what to show for a batch of events) is plain data, tested
@@ -140,6 +140,11 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
 #[derive(Component, Debug)]
 pub struct RevealSet;
 
+/// The revealed cards' own size (the prompt under them included), to fit
+/// them where no dialog lies.
+#[derive(Component, Debug)]
+struct RevealSize(Vec2);
+
 /// When the reveal on show came up: the next move takes it away only after a
 /// moment (a Companion moves on quickly; a click or Space is always at once).
 #[derive(Resource, Default, Debug)]
@@ -152,7 +157,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<ShownAt>();
     app.add_systems(
         Update,
-        (reveal.in_set(PlaySystems::Present), dismiss_with_space.in_set(PlaySystems::Input))
+        ((reveal, place_reveal).chain().in_set(PlaySystems::Present), dismiss_with_space.in_set(PlaySystems::Input))
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
 }
@@ -199,10 +204,13 @@ fn reveal(
     shown_at.0 = Some(now);
     let screen = Vec2::new(window.width(), window.height());
     let area = geometry.layout.as_ref().map_or(Rect::from_corners(Vec2::ZERO, screen), |l| l.area);
-    // Side by side, shrunk to fit the free area.
+    // Side by side, as tall as the longest needs, shrunk to fit the free area
+    // (`place_reveal` keeps them clear of any dialog).
     let n = cards.len().min(4);
-    let scale = ((area.width() - 40.0) / (n as f32 * (CARD.x + 16.0))).min((area.height() - 60.0) / CARD.y).min(1.0);
-    let center = to_world(area.center(), screen);
+    let card_h = cards.iter().take(n).map(card_height).fold(CARD.y, f32::max);
+    let size = reveal_size(n, card_h);
+    let (center, scale) = fit_reveal(size, area);
+    let center = to_world(center, screen);
     let title_font = ui_assets.as_ref().map(|a| a.title_font.clone());
     let body_font = ui_assets.as_ref().map(|a| a.body_font.clone());
     let font = |f: &Option<Handle<Font>>, px: f32| text_font(f.as_ref(), px);
@@ -223,6 +231,7 @@ fn reveal(
         .spawn((
             Name::new("Reveal"),
             RevealSet,
+            RevealSize(size),
             Transform::from_translation(center.extend(95.0)).with_scale(Vec3::new(scale, scale, 1.0)),
             Visibility::Inherited,
             layer.clone(),
@@ -230,21 +239,22 @@ fn reveal(
         ))
         .with_children(|c| {
             let width = n as f32 * (CARD.x + 16.0) - 16.0;
-            for (i, card) in cards.iter().take(n).enumerate() {
+            let card = Vec2::new(CARD.x, card_h);
+            for (i, revealed) in cards.iter().take(n).enumerate() {
                 let x = -width / 2.0 + CARD.x / 2.0 + i as f32 * (CARD.x + 16.0);
                 let at = |y: f32, z: f32| Transform::from_xyz(x, y, z);
-                c.spawn((Sprite::from_color(GOLD, CARD + Vec2::splat(6.0)), at(0.0, 0.1), layer.clone()));
-                c.spawn((Sprite::from_color(Color::srgb(0.12, 0.10, 0.08), CARD), at(0.0, 0.2), layer.clone()));
-                let top = CARD.y / 2.0;
+                c.spawn((Sprite::from_color(GOLD, card + Vec2::splat(6.0)), at(0.0, 0.1), layer.clone()));
+                c.spawn((Sprite::from_color(Color::srgb(0.12, 0.10, 0.08), card), at(0.0, 0.2), layer.clone()));
+                let top = card_h / 2.0;
                 c.spawn((
-                    Text2d::new(card.kind.to_uppercase()),
+                    Text2d::new(revealed.kind.to_uppercase()),
                     font(&body_font, 13.0),
                     TextColor(MUTED),
                     at(top - 22.0, 0.3),
                     layer.clone(),
                 ));
                 c.spawn((
-                    Text2d::new(card.title.clone()),
+                    Text2d::new(revealed.title.clone()),
                     font(&title_font, 28.0),
                     TextColor(GOLD),
                     TextLayout::justify(Justify::Center),
@@ -253,46 +263,122 @@ fn reveal(
                     at(top - 38.0, 0.3),
                     layer.clone(),
                 ));
-                if let Some(image) = icons.as_ref().and_then(|i| i.image(card.icon.0, &card.icon.1)) {
+                if let Some(image) = icons.as_ref().and_then(|i| i.image(revealed.icon.0, &revealed.icon.1)) {
                     let sprite = Sprite { image, color: GOLD, custom_size: Some(Vec2::splat(64.0)), ..default() };
                     c.spawn((sprite, at(top - 140.0, 0.3), layer.clone()));
                 }
-                let mut text = card.rules.join("\n");
-                if !card.flavour.is_empty() {
-                    text.push_str("\n\n");
-                }
+                // The flavour follows the rules in the same text, so however
+                // long the rules (a Feature's test result too) they never meet.
+                let flavour =
+                    if revealed.flavour.is_empty() { String::new() } else { format!("\n\n{}", revealed.flavour) };
                 c.spawn((
-                    Text2d::new(text),
-                    font(&body_font, 15.0),
+                    Text2d::new(revealed.rules.join("\n")),
+                    font(&body_font, RULES_PX),
                     TextColor(TEXT),
                     TextLayout::justify(Justify::Left),
-                    TextBounds::new_horizontal(CARD.x - 32.0),
+                    TextBounds::new_horizontal(TEXT_W),
                     Anchor::TOP_CENTER,
-                    at(top - 186.0, 0.3),
+                    at(top - TEXT_TOP, 0.3),
                     layer.clone(),
-                ));
-                if !card.flavour.is_empty() {
-                    c.spawn((
-                        Text2d::new(card.flavour.clone()),
-                        font(&body_font, 13.0),
-                        TextColor(MUTED),
-                        TextLayout::justify(Justify::Left),
-                        TextBounds::new_horizontal(CARD.x - 32.0),
-                        Anchor::BOTTOM_CENTER,
-                        at(-top + 34.0, 0.3),
-                        layer.clone(),
-                    ));
-                }
+                ))
+                .with_child((TextSpan::new(flavour), font(&body_font, FLAVOUR_PX), TextColor(MUTED)));
             }
             c.spawn((
                 Text2d::new("Click or press Space to continue"),
                 font(&body_font, 14.0),
                 TextColor(MUTED),
-                Transform::from_xyz(0.0, -CARD.y / 2.0 - 22.0, 0.3),
+                Transform::from_xyz(0.0, -card_h / 2.0 - 22.0, 0.3),
                 layer.clone(),
             ));
         });
     redraw.write(RequestRedraw);
+}
+
+const RULES_PX: f32 = 15.0;
+const FLAVOUR_PX: f32 = 13.0;
+/// Where the rules text starts under a card's top, and its width.
+const TEXT_TOP: f32 = 186.0;
+const TEXT_W: f32 = CARD.x - 32.0;
+
+/// How tall a revealed card must be for all its text (estimated a line
+/// long, so it errs taller).
+pub fn card_height(card: &RevealCard) -> f32 {
+    let lines = |t: &str, px: f32| (super::layout::lines_for(t, TEXT_W * 0.92, px) + 1) as f32 * px * 1.3;
+    let mut h = TEXT_TOP + lines(&card.rules.join("\n"), RULES_PX) + 20.0;
+    if !card.flavour.is_empty() {
+        h += RULES_PX * 1.3 + lines(&card.flavour, FLAVOUR_PX);
+    }
+    h.max(CARD.y)
+}
+
+/// The whole reveal's size: `n` cards side by side and the prompt under them
+/// (as much room above as below, so its centre is the cards' centre).
+fn reveal_size(n: usize, card_h: f32) -> Vec2 {
+    Vec2::new(n as f32 * (CARD.x + 16.0) - 10.0, card_h + 2.0 * 36.0)
+}
+
+/// Its centre and scale in `room` (screen px): as large as fits, at most full size.
+pub fn fit_reveal(size: Vec2, room: Rect) -> (Vec2, f32) {
+    let scale = ((room.width() - 24.0) / size.x).min((room.height() - 12.0) / size.y).clamp(0.05, 1.0);
+    (room.center(), scale)
+}
+
+/// The part of `area` a reveal of `size` is largest in, clear of `dialogs`
+/// (screen px): the whole area if none lies over it, else the room above,
+/// below, left or right of them.
+pub fn room_for_reveal(size: Vec2, area: Rect, dialogs: &[Rect]) -> Rect {
+    let over: Vec<Rect> = dialogs.iter().map(|d| d.intersect(area)).filter(|d| !d.is_empty()).collect();
+    if over.is_empty() {
+        return area;
+    }
+    let cover = over.iter().fold(over[0], |a, d| a.union(*d));
+    let candidates = [
+        Rect::new(area.min.x, area.min.y, area.max.x, cover.min.y),
+        Rect::new(area.min.x, cover.max.y, area.max.x, area.max.y),
+        Rect::new(area.min.x, area.min.y, cover.min.x, area.max.y),
+        Rect::new(cover.max.x, area.min.y, area.max.x, area.max.y),
+    ];
+    candidates
+        .into_iter()
+        .filter(|r| r.width() > 40.0 && r.height() > 40.0)
+        .max_by(|a, b| fit_reveal(size, *a).1.total_cmp(&fit_reveal(size, *b).1))
+        .unwrap_or(area)
+}
+
+/// Keeps the reveal where no egui dialog (a window) lies: egui is drawn over
+/// the cards, so a card under a dialog could not be read.
+fn place_reveal(
+    mut reveal: Query<(&RevealSize, &mut Transform)>,
+    geometry: Res<TableGeometry>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut contexts: bevy_egui::EguiContexts,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Ok((size, mut transform)) = reveal.single_mut() else { return };
+    let screen = Vec2::new(window.width(), window.height());
+    let area = geometry.layout.as_ref().map_or(Rect::from_corners(Vec2::ZERO, screen), |l| l.area);
+    let mut dialogs = Vec::new();
+    if let Ok(ctx) = contexts.ctx_mut() {
+        // egui points to the window's logical px.
+        let k = ctx.pixels_per_point() / window.scale_factor();
+        ctx.memory(|m| {
+            for layer in m.layer_ids() {
+                if layer.order != bevy_egui::egui::Order::Middle || !m.areas().is_visible(&layer) {
+                    continue;
+                }
+                if let Some(r) = m.area_rect(layer.id) {
+                    dialogs.push(Rect::new(r.min.x * k, r.min.y * k, r.max.x * k, r.max.y * k));
+                }
+            }
+        });
+    }
+    let (center, scale) = fit_reveal(size.0, room_for_reveal(size.0, area, &dialogs));
+    let target = to_world(center, screen).extend(transform.translation.z);
+    if transform.translation.distance(target) > 0.5 || (transform.scale.x - scale).abs() > 0.005 {
+        transform.translation = target;
+        transform.scale = Vec3::new(scale, scale, 1.0);
+        redraw.write(RequestRedraw);
+    }
 }
 
 /// Puts the revealed cards away.
