@@ -384,7 +384,10 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
         }
         for r in &face.rows {
             let armor = if r.armor > 0 { format!(", Armor {}", r.armor) } else { String::new() };
-            hover.push(format!("{} {}: {} / {} Health{armor}", face.name, r.name, r.health, r.max));
+            // An individual may carry the card's name already ("Strangling Ivy Mass").
+            let who =
+                if r.name.contains(face.name.as_str()) { r.name.clone() } else { format!("{} {}", face.name, r.name) };
+            hover.push(format!("{who}: {} / {} Health{armor}", r.health, r.max));
         }
         hover.extend(face.print.iter().cloned());
         hover.extend(terms);

@@ -45,8 +45,11 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
             Event::CombatStarted { .. } => {
                 let Some(c) = game.combat() else { continue };
                 for foe in &c.foes {
-                    let mut rules =
-                        vec![format!("{} · {} individual(s)", foe.difficulty.name(), foe.individuals.len())];
+                    let mut rules = vec![format!(
+                        "{} · {}",
+                        foe.difficulty.name(),
+                        crate::game::words::counted(foe.individuals.len() as u64, "individual", "individuals")
+                    )];
                     let health: Vec<String> =
                         foe.individuals.iter().map(|i| format!("{} {}", i.name, i.max_health)).collect();
                     rules.push(format!("Health: {}", health.join(", ")));
