@@ -889,7 +889,6 @@ fn star_mesh(points: usize, inner: f32) -> Mesh {
 fn spawn_table(mut commands: Commands, art: Res<Art>) {
     commands.spawn((
         Name::new("Table"),
-        crate::board::TableTop,
         Mesh2d(art.meshes[&Shape::Square].clone()),
         MeshMaterial2d(art.table.clone()),
         Transform::from_xyz(0.0, 0.0, -5.0).with_scale(Vec3::new(TABLE_SIZE, TABLE_SIZE, 1.0)),

@@ -47,11 +47,6 @@ pub struct Board {
     pub version: u64,
 }
 
-/// The wooden table under everything (a click on it, off the tiles, is a
-/// click on the bare table).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TableTop;
-
 /// A placed map tile; its walls, floor and markings never change.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardTile {

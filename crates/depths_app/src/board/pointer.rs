@@ -7,13 +7,24 @@
 //!   pointer until let go, see `explore.rs`), clicking it places it;
 //! - a gold placement cell: clicking moves the tile in hand there, turned to
 //!   fit;
-//! - a placed tile or the bare table: clicking clears the selection;
+//! - anywhere else on the board (a placed tile, the bare table: the window
+//!   itself, which Bevy's picking lists behind every entity): clicking clears
+//!   the selection;
 //! - any of them: a right-click turns the tile in hand.
+//!
+//! Only the tokens, the tile in hand and the gold cells carry an invisible
+//! sprite for the picking to find: a sprite under the whole table would be
+//! drawn, blended, over every pixel of every frame.
 //!
 //! A tile dragged out of the egui tray is egui's drag until it reaches the
 //! board; from there `explore.rs` carries it as it carries one picked up here.
 
-use bevy::{ecs::system::SystemParam, picking::pointer::PointerButton, prelude::*, window::RequestRedraw};
+use bevy::{
+    ecs::system::SystemParam,
+    picking::pointer::PointerButton,
+    prelude::*,
+    window::{PrimaryWindow, RequestRedraw},
+};
 use bevy_egui::input::EguiWantsInput;
 use depths_rules::{
     Action, Game, Phase,
@@ -24,7 +35,7 @@ use crate::{
     board::explore::{
         BoardArea, CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, fitting_rotation, on_board, rotate,
     },
-    board::{BoardTile, ElementToken, TILE_SIZE, TOKEN_RADIUS, TableTop},
+    board::{ElementToken, TILE_SIZE, TOKEN_RADIUS},
     game::session::{Delve, Seats, TileDrop},
     game::words::{element_help, element_text},
     table::pointer::Hovered,
@@ -38,6 +49,7 @@ struct PressedAt(Option<Vec2>);
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<PressedAt>();
     app.add_observer(remember_press);
+    app.add_observer(on_board_click);
     app.add_systems(PostUpdate, (make_tokens_pickable, make_board_pickable).run_if(in_state(Screen::Playing)));
 }
 
@@ -54,15 +66,12 @@ fn make_tokens_pickable(mut commands: Commands, tokens: Query<Entity, Added<Elem
     }
 }
 
-/// The tile in hand, the gold cells, the placed tiles and the table get an
-/// invisible square the picking finds (their art is meshes) and observers.
+/// The tile in hand and the gold cells get an invisible square the picking
+/// finds (their art is meshes) and observers.
 fn make_board_pickable(
     mut commands: Commands,
     ghosts: Query<Entity, Added<GhostTile>>,
     hints: Query<Entity, Added<PlacementHint>>,
-    tiles: Query<Entity, Added<BoardTile>>,
-    // Laid before the first game, on the menu's screen: found by what it lacks.
-    table: Query<Entity, (With<TableTop>, Without<Pickable>)>,
 ) {
     let square = || (Sprite::from_color(Color::NONE, Vec2::splat(TILE_SIZE)), Pickable::default());
     for e in &ghosts {
@@ -70,16 +79,6 @@ fn make_board_pickable(
     }
     for e in &hints {
         commands.entity(e).insert(square()).observe(on_hint_click);
-    }
-    for e in &tiles {
-        commands.entity(e).insert(square()).observe(on_board_click);
-    }
-    for e in &table {
-        // The table's mesh is a unit square scaled up: a unit sprite fills it.
-        commands
-            .entity(e)
-            .insert((Sprite::from_color(Color::NONE, Vec2::ONE), Pickable::default()))
-            .observe(on_board_click);
     }
 }
 
@@ -173,17 +172,18 @@ fn on_hint_click(
     redraw.write(RequestRedraw);
 }
 
-/// A placed tile or the bare table: a click clears the selection, a right
-/// click turns the tile in hand.
+/// A click that no token, gold cell or tile in hand took (it lands on the
+/// window): it clears the selection; a right click turns the tile in hand.
 fn on_board_click(
     ev: On<Pointer<Click>>,
+    windows: Query<(), With<PrimaryWindow>>,
     board: Exploring,
     pressed: Res<PressedAt>,
     mut hand: ResMut<Hand>,
     mut selected: ResMut<SelectedElement>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if board.game().is_none() || !board.reaches(ev.pointer_location.position) {
+    if !windows.contains(ev.event_target()) || board.game().is_none() || !board.reaches(ev.pointer_location.position) {
         return;
     }
     match ev.event.button {
