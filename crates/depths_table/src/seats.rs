@@ -410,6 +410,43 @@ pub fn player_may_take(
     Ok(())
 }
 
+/// The move a Companion makes now, if any: the careful bot's choice for a
+/// Companion's Hero that may act (or for the Companion's turn or decision),
+/// else the first legal move that is a Companion's, putting off Item swaps
+/// and purchases (they never move the game on). `None` while only players
+/// may act. The one choice the client's Companions and an online host's make.
+pub fn companion_choice(game: &Game, players: &Players, turn: &Turn) -> Option<Action> {
+    use depths_sim::{Bot, HeuristicBot};
+    if game.is_over() {
+        return None;
+    }
+    let ok = |a: &Action| game.check(a).is_ok() && companion_may_take(game, players, turn, a).is_ok();
+    let heroes: Vec<u8> = heroes_to_act(game).into_iter().filter(|&h| players.is_companion(h)).collect();
+    for &h in &heroes {
+        if let Some(a) = HeuristicBot.choose_for(game, h).filter(ok) {
+            return Some(a);
+        }
+    }
+    if heroes_to_act(game).is_empty() {
+        // Nothing of a Companion's to do: a player's turn, no Companion's decision.
+        if decision_hero(game).is_none() && turn_companion(game, players, turn).is_none() {
+            return None;
+        }
+        if let Some(a) = Some(HeuristicBot.choose(game)).filter(ok) {
+            return Some(a);
+        }
+    }
+    let legal = game.legal_actions();
+    let busy = |a: &&Action| {
+        !matches!(
+            a,
+            Action::Equip { .. } | Action::Unequip { .. } | Action::StartPurchase { .. } | Action::CancelPurchase
+        )
+    };
+    let mine: Vec<&Action> = legal.iter().filter(|a| ok(a)).collect();
+    mine.iter().copied().find(busy).or(mine.first().copied()).cloned()
+}
+
 #[cfg(test)]
 mod tests {
     use depths_rules::{Content, GameOptions};

@@ -24,11 +24,9 @@ use bevy::{
 };
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{Action, Game};
-use depths_sim::{Bot, HeuristicBot};
 
 use crate::{
     PlaySystems,
-    game::hotseat::heroes_to_act,
     game::session::{Delve, GameLog, Moves, PlayerAction, Seats, SessionMut},
     game::words::{describe_action, outcome_name},
     ui::screens::Screen,
@@ -76,40 +74,10 @@ pub fn companion_may_take(game: &Game, seats: &Seats, action: &Action) -> bool {
         && depths_table::seats::companion_may_take(game, &seats.players, &seats.turn, action).is_ok()
 }
 
-/// The move a Companion makes now, if any: the careful bot's choice for a
-/// Companion's Hero that may act (or for the Companion's turn), else the
-/// first legal move that is a Companion's. `None` while only players may act.
+/// The move a Companion makes now, if any (`seats::companion_choice`, the
+/// one choice an online host's Companions make too).
 pub fn companion_choice(game: &Game, seats: &Seats) -> Option<Action> {
-    if game.is_over() {
-        return None;
-    }
-    let players = &seats.players;
-    let ok = |a: &Action| companion_may_take(game, seats, a);
-    let heroes: Vec<u8> = heroes_to_act(game).into_iter().filter(|&h| players.is_companion(h)).collect();
-    for &h in &heroes {
-        if let Some(a) = HeuristicBot.choose_for(game, h).filter(ok) {
-            return Some(a);
-        }
-    }
-    if heroes_to_act(game).is_empty() {
-        if decision_hero(game).is_none() && turn_companion(game, seats).is_none() {
-            return None;
-        }
-        if let Some(a) = Some(HeuristicBot.choose(game)).filter(ok) {
-            return Some(a);
-        }
-    }
-    // The bot's choice was another seat's: the first move that is this seat's,
-    // putting off Item swaps and purchases (they never move the game on).
-    let legal = game.legal_actions();
-    let busy = |a: &&Action| {
-        !matches!(
-            a,
-            Action::Equip { .. } | Action::Unequip { .. } | Action::StartPurchase { .. } | Action::CancelPurchase
-        )
-    };
-    let mine: Vec<&Action> = legal.iter().filter(|a| ok(a)).collect();
-    mine.iter().copied().find(busy).or(mine.first().copied()).cloned()
+    depths_table::seats::companion_choice(game, &seats.players, &seats.turn)
 }
 
 /// The move's line in the log, in player words, with why it was made where

@@ -17,7 +17,7 @@ use depths_net::{
 };
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::{Bot, HeuristicBot};
-use depths_table::seats::{companion_may_take, decision_hero, heroes_to_act, player_may_take, turn_companion};
+use depths_table::seats::{heroes_to_act, player_may_take};
 
 pub fn host_app(name: &str) -> (App, SocketAddr) {
     let mut app = App::new();
@@ -169,40 +169,10 @@ pub fn player_move(t: &OnlineTable, round: usize) -> Option<(usize, Action)> {
     (0..t.players.count()).find(|&s| player_may_take(g, &t.players, &t.turn, s, &a).is_ok()).map(|seat| (seat, a))
 }
 
-/// The move a Companion makes now, if one may move: the careful bot's for a
-/// Companion's Hero that may act, or for the Companion's turn or decision,
-/// else the first legal move that is a Companion's (as the client's
-/// Companions choose).
+/// The move a Companion makes now, if one may move: the one choice the
+/// client's Companions make (`seats::companion_choice`).
 pub fn companion_move(t: &OnlineTable) -> Option<Action> {
-    let g = &t.game;
-    if g.is_over() {
-        return None;
-    }
-    let ok = |a: &Action| companion_may_take(g, &t.players, &t.turn, a).is_ok() && g.check(a).is_ok();
-    let heroes = heroes_to_act(g);
-    for &h in heroes.iter().filter(|&&h| t.players.is_companion(h)) {
-        if let Some(a) = HeuristicBot.choose_for(g, h).filter(ok) {
-            return Some(a);
-        }
-    }
-    if heroes.is_empty() {
-        // Nothing of a Companion's to do: a player's turn, no Companion's decision.
-        if decision_hero(g).is_none() && turn_companion(g, &t.players, &t.turn).is_none() {
-            return None;
-        }
-        if let Some(a) = Some(HeuristicBot.choose(g)).filter(ok) {
-            return Some(a);
-        }
-    }
-    let legal = g.legal_actions();
-    let busy = |a: &&Action| {
-        !matches!(
-            a,
-            Action::Equip { .. } | Action::Unequip { .. } | Action::StartPurchase { .. } | Action::CancelPurchase
-        )
-    };
-    let mine: Vec<&Action> = legal.iter().filter(|a| ok(a)).collect();
-    mine.iter().copied().find(busy).or(mine.first().copied()).cloned()
+    depths_table::seats::companion_choice(&t.game, &t.players, &t.turn)
 }
 
 /// The next move at a table with Companions: a Companion's (`None`) when
