@@ -85,7 +85,7 @@ pub fn plugin(app: &mut App) {
             .in_set(PlaySystems::Present)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
-    app.add_systems(PostUpdate, attach_hover.run_if(in_state(Screen::Playing)));
+    app.add_systems(PostUpdate, (attach_hover, xp_values_in_sight).run_if(in_state(Screen::Playing)));
     app.add_systems(OnExit(Screen::Playing), |mut edge: ResMut<PartyEdge>| edge.0 = None);
 }
 
@@ -445,6 +445,7 @@ fn spawn_xp(
             let inner = Sprite::from_color(Color::srgb(0.30, 0.24, 0.12), Vec2::new(15.0, 23.0));
             c.spawn((inner, Transform::from_xyz(0.0, 0.0, 0.05), layer(), Pickable::IGNORE));
             c.spawn((
+                XpValue,
                 Text2d::new(card.xp.to_string()),
                 text_font(body, 12.0),
                 TextColor(GOLD),
@@ -453,6 +454,56 @@ fn spawn_xp(
                 Pickable::IGNORE,
             ));
         });
+}
+
+/// The value printed on an XP card.
+#[derive(Component)]
+struct XpValue;
+
+/// Whether every XP card shows its value: not once they overlap past a
+/// digit's width, where side by side the values read as one long number
+/// ("1111112…"); the pile then shows the pool's total on its top card (in
+/// white, unlike a card's own gold value), and its hover lists every card.
+fn values_spread(step: f32) -> bool {
+    step >= 14.0
+}
+
+fn xp_values_in_sight(
+    delve: Option<Res<Delve>>,
+    edge: Res<PartyEdge>,
+    cards: Query<(&XpCardToken, &Children)>,
+    changed: Query<(), Changed<XpCardToken>>,
+    mut values: Query<(&mut Visibility, &mut Text2d, &mut TextColor), With<XpValue>>,
+) {
+    let (Some(delve), Some(rect)) = (delve, edge.0) else { return };
+    if !delve.is_changed() && !edge.is_changed() && changed.is_empty() {
+        return;
+    }
+    let spread = values_spread(edge_layout(&delve.game, rect).xp.1);
+    let Some(adv) = delve.game.adventure() else { return };
+    let top = adv.xp_pool.len().saturating_sub(1);
+    let total: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+    for (card, children) in &cards {
+        let is_top = usize::from(card.index) == top;
+        let (seen, text, color) = match (spread, is_top) {
+            (true, _) => (Visibility::Inherited, card.xp.to_string(), GOLD),
+            (false, true) => (Visibility::Inherited, total.to_string(), TEXT),
+            (false, false) => (Visibility::Hidden, card.xp.to_string(), GOLD),
+        };
+        for &child in children {
+            if let Ok((mut v, mut t, mut c)) = values.get_mut(child) {
+                if *v != seen {
+                    *v = seen;
+                }
+                if t.0 != text {
+                    t.0 = text.clone();
+                }
+                if c.0 != color {
+                    c.0 = color;
+                }
+            }
+        }
+    }
 }
 
 /// Moves the sliding pieces, despawns the ones that left, keeps the hover
