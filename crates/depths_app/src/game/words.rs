@@ -83,7 +83,8 @@ pub fn health_line(change: i16, due: u8) -> Option<String> {
     }
 }
 
-fn capitalise(s: &str) -> String {
+/// A title or a sentence starts with a capital ("the Final Entity" → "The Final Entity").
+pub fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),

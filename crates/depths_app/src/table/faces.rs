@@ -303,7 +303,8 @@ fn foe_icon(foe: &Foe) -> (&'static str, String) {
 fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
     for (f, foe) in c.foes.iter().enumerate() {
         let mut face = Face::new(CardKey::Foe(f), Kind::Foe, Spot::Foe { index: f });
-        face.name = foe.name().to_owned();
+        // A card title, whatever the name is in a sentence ("the Final Entity").
+        face.name = crate::game::words::capitalise(foe.name());
         face.icon = foe_icon(foe);
         let mut facts = vec![format!("{} deck", foe.difficulty.name())];
         // What the short facts mean, for the hover box.
