@@ -421,13 +421,13 @@ pub fn companion_choice(game: &Game, players: &Players, turn: &Turn) -> Option<A
         return None;
     }
     let ok = |a: &Action| game.check(a).is_ok() && companion_may_take(game, players, turn, a).is_ok();
-    let heroes: Vec<u8> = heroes_to_act(game).into_iter().filter(|&h| players.is_companion(h)).collect();
-    for &h in &heroes {
+    let acting = heroes_to_act(game);
+    for &h in acting.iter().filter(|&&h| players.is_companion(h)) {
         if let Some(a) = HeuristicBot.choose_for(game, h).filter(ok) {
             return Some(a);
         }
     }
-    if heroes_to_act(game).is_empty() {
+    if acting.is_empty() {
         // Nothing of a Companion's to do: a player's turn, no Companion's decision.
         if decision_hero(game).is_none() && turn_companion(game, players, turn).is_none() {
             return None;

@@ -237,12 +237,17 @@ pub(crate) fn input_plugin(app: &mut App) {
             .in_set(Stage::Exploring)
             .before(crate::game::session::drops_to_actions)
             .run_if(resource_exists::<Delve>)
-            // Nothing on the table moves behind the "pass to …" screen, nor in a replay.
             .run_if(|d: Option<Res<Delve>>, s: Option<Res<Seats>>| match (d, s) {
-                (Some(d), Some(s)) => s.curtain(&d.game).is_none() && !d.read_only,
+                (Some(d), Some(s)) => board_open(&d, &s),
                 _ => false,
             }),
     );
+}
+
+/// Nothing on the board moves behind the "pass to …" screen, nor in a
+/// replay: for the keys, the carried tile and the board's picking alike.
+pub fn board_open(delve: &Delve, seats: &Seats) -> bool {
+    seats.curtain(&delve.game).is_none() && !delve.read_only
 }
 
 /// Turns the tile in hand a quarter clockwise (`by` = 1) or back (`by` = 3).

@@ -194,19 +194,6 @@ pub fn element_position(map: &BoardView, tile: &Tile, area: usize, element: usiz
     cell_center(tile.cell) + area_anchor(tile, area) + slot_offset(element, count)
 }
 
-/// The element token under a world position: (cell, area, element).
-pub fn element_at(map: &BoardView, world: Vec2) -> Option<(Cell, usize, usize)> {
-    let tile = map.tile_at(cell_at(world))?;
-    for (a, area) in tile.areas().iter().enumerate() {
-        for e in 0..area.elements.len() {
-            if element_position(map, tile, a, e).distance(world) <= TOKEN_RADIUS + 4.0 {
-                return Some((tile.cell, a, e));
-            }
-        }
-    }
-    None
-}
-
 /// World position of the Lantern token: the last slot of its area.
 pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
     let tile = map.tile_at(map.lantern.cell)?;

@@ -33,7 +33,8 @@ use depths_rules::{
 
 use crate::{
     board::explore::{
-        BoardArea, CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, fitting_rotation, on_board, rotate,
+        BoardArea, CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, board_open, fitting_rotation, on_board,
+        rotate,
     },
     board::{ElementToken, TILE_SIZE, TOKEN_RADIUS},
     game::session::{Delve, Seats, TileDrop},
@@ -108,7 +109,7 @@ impl Exploring<'_> {
     /// The game, if the board takes the pointer now.
     fn game(&self) -> Option<&Game> {
         let (delve, seats, table) = (self.delve.as_ref()?, self.seats.as_ref()?, self.table.as_ref()?);
-        let open = *table.get() == Table::Exploring && seats.curtain(&delve.game).is_none() && !delve.read_only;
+        let open = *table.get() == Table::Exploring && board_open(delve, seats);
         open.then_some(&delve.game)
     }
 

@@ -9,6 +9,8 @@ use depths_rules::{Action, Game};
 use super::cards::{RowAction, TableCard, TableGeometry};
 use super::faces::Kind;
 use crate::{
+    // A press that moves past the board's click slop is a drag here too.
+    board::explore::CLICK_SLOP,
     game::hotseat::action_hero,
     game::session::{Delve, GameLog, PlayerAction, Seats},
     game::words::rule_error_text,
@@ -24,9 +26,6 @@ impl Hovered {
         self.0.as_ref().map(|(_, t)| t.as_str())
     }
 }
-
-/// Beyond this many pixels a press that moves is a drag, not a click.
-const CLICK_SLOP: f32 = 6.0;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Hovered>();
