@@ -26,7 +26,7 @@ use depths_rules::adventure::{Pending, Purchase, XpRef, class_index};
 use depths_rules::map::{ElementRef, Placement, Rotation};
 use depths_rules::{AbilitySource, Action, CardId, Content, Game, Phase, Target};
 
-use crate::{random_game, random_options};
+use crate::setups::{random_game, random_options};
 
 /// How long a run may be; the property tests and the fuzz target stop there.
 pub const MAX_STEPS: usize = 150;

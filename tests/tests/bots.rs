@@ -15,7 +15,7 @@ fn random_and_heuristic_bots_finish_every_game() {
             let mut options = GameOptions::standard(heroes, seed);
             options.start = [Ecology::Ruins, Ecology::Caverns][(seed % 2) as usize];
             let (r, _) = play_one(&content, options, seed, bot, false);
-            assert!(r.actions < depths_sim::sim::ACTION_LIMIT, "{bot:?} seed {seed} did not finish");
+            assert!(r.actions < depths_sim::playout::ACTION_LIMIT, "{bot:?} seed {seed} did not finish");
             assert!(r.won || r.loss.is_some(), "{bot:?} seed {seed}: a loss names its cause");
         }
     }
@@ -23,7 +23,7 @@ fn random_and_heuristic_bots_finish_every_game() {
 
 #[test]
 fn win_rate_interval_is_sound() {
-    let (lo, hi) = depths_sim::sim::wilson(50, 100);
+    let (lo, hi) = depths_sim::forecast::wilson(50, 100);
     assert!(lo < 0.5 && hi > 0.5 && (hi - lo) < 0.25, "{lo} {hi}");
-    assert_eq!(depths_sim::sim::wilson(0, 0), (0.0, 0.0));
+    assert_eq!(depths_sim::forecast::wilson(0, 0), (0.0, 0.0));
 }

@@ -2,7 +2,7 @@
 //! hidden order is, and its figures agree with what the simulator measures.
 
 use depths_rules::{Action, Content, Event, Game, GameOptions, Phase, Stage};
-use depths_sim::forecast::playout_seed;
+use depths_sim::playout::playout_seed;
 use depths_sim::{Bot, BotKind, Forecaster, HeuristicBot, Kind, play_many};
 use depths_tests::hidden::other_hidden_orders;
 use depths_tests::two_against_two;

@@ -1,8 +1,11 @@
 //! Forgotten Depths desktop client.
 //!
-//! One plugin per file, each a `pub(super) fn plugin(app: &mut App)`; [`AppPlugin`]
-//! only assembles them. [`core_plugin`] is the part that needs no window or GPU, so
-//! headless tests can run it under `MinimalPlugins`.
+//! One plugin per file, each a `pub(super) fn plugin(app: &mut App)`, added by
+//! its folder's `mod.rs`; the folders, bottom to top, are game → theme →
+//! board → table → ui → dev, each importing only those below it. A folder's
+//! `plugin` runs headless and its `desktop_plugin` needs the window;
+//! [`core_plugin`] is the headless part, so tests can run it under
+//! `MinimalPlugins`, and [`AppPlugin`] adds the rest.
 
 use bevy::{prelude::*, window::WindowResolution, winit::WinitSettings};
 use bevy_egui::EguiPlugin;
@@ -12,9 +15,10 @@ pub mod board;
 pub mod dev;
 pub mod game;
 pub mod table;
+pub mod theme;
 pub mod ui;
 
-pub use game::schedule::{PlaySystems, Stage};
+pub use game::schedule::{PlaySystems, StageSystems};
 
 /// The whole desktop client.
 pub struct AppPlugin;
@@ -33,7 +37,7 @@ impl Plugin for AppPlugin {
                     close_when_requested: false,
                     ..default()
                 })
-                .set(AssetPlugin { file_path: asset_dir(), ..default() }),
+                .set(AssetPlugin { file_path: game::asset_folder::asset_dir(), ..default() }),
         )
         // A board game must not burn a core while the players think.
         .insert_resource(WinitSettings::desktop_app())
@@ -42,43 +46,16 @@ impl Plugin for AppPlugin {
         // egui draws through its own camera, after the board's and the cards'.
         .insert_resource(bevy_egui::EguiGlobalSettings { auto_create_primary_context: false, ..default() });
 
-        app.init_resource::<game::cli::Options>();
         app.add_plugins((
             core_plugin,
-            ui::screens::loading::plugin,
-            ui::ui_style::plugin,
-            board::camera::plugin,
-            board::art::plugin,
-            board::explore::input_plugin,
-            ui::panels::plugin,
-            game::saves::input_plugin,
-            ui::redraw::plugin,
-            ui::rules_ref::ui_plugin,
-            game::settings::plugin,
-            table::cards::plugin,
-            table::pointer::plugin,
-            table::feedback::plugin,
-            table::reveal::plugin,
-        ));
-        app.add_plugins((
-            game::content_assets::plugin,
-            ui::icons::plugin,
-            ui::window_icon::plugin,
-            ui::window_scale::plugin,
-            game::saves::old_saves_plugin,
-            game::forecasts::plugin,
-            game::hint::plugin,
-            game::guide::ui_plugin,
-            game::replay::ui_plugin,
-            board::pointer::plugin,
-            game::companions::ui_plugin,
-            table::party::plugin,
-            board::tray_preview::plugin,
-            game::online::ui_plugin,
-            ui::sound::plugin,
+            game::desktop_plugin,
+            theme::desktop_plugin,
+            board::desktop_plugin,
+            table::desktop_plugin,
+            ui::desktop_plugin,
         ));
         #[cfg(feature = "dev-tools")]
-        app.add_plugins((dev::screenshot::plugin, dev::frame_bench::plugin));
+        app.add_plugins(dev::desktop_plugin);
     }
 }
 
@@ -86,54 +63,90 @@ impl Plugin for AppPlugin {
 /// board model and its entities. Used by [`AppPlugin`] and by headless tests.
 pub fn core_plugin(app: &mut App) {
     app.init_resource::<game::cli::Options>();
-    app.add_plugins((
-        game::schedule::plugin,
-        game::table_events::plugin,
-        game::session::plugin,
-        game::hotseat::plugin,
-        ui::rules_ref::plugin,
-        ui::screens::plugin,
-        board::plugin,
-        board::explore::plugin,
-        game::saves::plugin,
-        game::leaving::plugin,
-        game::guide::plugin,
-        game::replay::plugin,
-        game::companions::plugin,
-        game::online::plugin,
-    ));
+    app.add_plugins((game::plugin, board::plugin, ui::plugin));
 }
 
-/// The folder that holds `assets/`' files, as bevy's asset server finds it.
-pub fn asset_root() -> std::path::PathBuf {
-    let dir = std::path::PathBuf::from(asset_dir());
-    if dir.is_absolute() {
-        return dir;
-    }
-    let base = std::env::var_os("BEVY_ASSET_ROOT")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from))
-        .or_else(|| std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.to_path_buf())))
-        .unwrap_or_default();
-    base.join(dir)
-}
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
 
-/// Where the `assets/` folder is. Under cargo, BEVY_ASSET_ROOT (see
-/// .cargo/config.toml) points at the workspace root and bevy finds `assets`
-/// there; a binary started by hand looks beside itself, then in the checkout it
-/// was built from.
-fn asset_dir() -> String {
-    let relative = "assets".to_owned();
-    if std::env::var_os("BEVY_ASSET_ROOT").is_some() || std::env::var_os("CARGO_MANIFEST_DIR").is_some() {
-        return relative;
+    use bevy::{
+        ecs::schedule::{ScheduleLabel, SystemSet},
+        prelude::*,
+        state::app::StatesPlugin,
+    };
+    use bevy_egui::EguiPrimaryContextPass;
+
+    use super::*;
+    use game::schedule::COMBAT_STEPS;
+
+    /// Every stage set, in the book's order.
+    fn stage_sets() -> Vec<StageSystems> {
+        let mut all = vec![StageSystems::Setup, StageSystems::Exploring, StageSystems::Encountering];
+        all.extend(COMBAT_STEPS.map(StageSystems::Combat));
+        all.extend([StageSystems::LevelUp, StageSystems::Passage, StageSystems::GameOver]);
+        all
     }
-    let beside_exe = std::env::current_exe().ok().and_then(|exe| exe.parent().map(|dir| dir.join("assets")));
-    if beside_exe.is_some_and(|dir| dir.is_dir()) {
-        return relative;
+
+    /// Each stage set of `label` and its systems (a key and a name each),
+    /// once the schedule is built from the client's own plugins.
+    fn systems_by_stage(app: &mut App, label: impl ScheduleLabel) -> Vec<(StageSystems, Vec<(String, String)>)> {
+        app.world_mut().schedule_scope(label, |world, schedule| {
+            schedule.initialize(world).expect("the schedule builds");
+            let names: HashMap<_, String> =
+                schedule.systems().expect("initialized").map(|(key, s)| (key, s.name().to_string())).collect();
+            stage_sets()
+                .into_iter()
+                .map(|stage| {
+                    let keys = schedule.graph().systems_in_set(stage.intern()).map(|k| k.iter().copied().collect());
+                    let keys: Vec<_> = keys.unwrap_or_default();
+                    (stage, keys.iter().map(|k| (format!("{k:?}"), names[k].clone())).collect())
+                })
+                .collect()
+        })
     }
-    let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
-    if checkout.is_dir() {
-        return checkout.to_string_lossy().into_owned();
+
+    /// "The schedule is the book": each stage's set holds the systems that
+    /// turn that stage's input into moves, in `Update` (keys, drops, the
+    /// table's picks) and in egui's pass (the panels of that stage); no
+    /// system sits in two stages (so each runs only in its own: the sets'
+    /// gates are tested in `tests/headless.rs`), and no stage set is empty.
+    #[test]
+    fn each_stage_holds_its_own_systems_and_no_other_stages() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
+        // What the board's and the table's art ask of the renderer when they are built.
+        app.init_asset::<Mesh>().init_asset::<ColorMaterial>().init_asset::<Image>();
+        app.add_plugins((core_plugin, board::desktop_plugin, table::desktop_plugin, ui::desktop_plugin));
+        let update = systems_by_stage(&mut app, Update);
+        let egui = systems_by_stage(&mut app, EguiPrimaryContextPass);
+        type Stages = [(StageSystems, Vec<(String, String)>)];
+        let has = |stages: &Stages, stage: StageSystems, name: &str| {
+            stages.iter().any(|(s, systems)| *s == stage && systems.iter().any(|(_, n)| n.ends_with(name)))
+        };
+        assert!(has(&update, StageSystems::Exploring, "drops_to_actions"), "{update:#?}");
+        assert!(has(&update, StageSystems::Exploring, "explore::keys"), "{update:#?}");
+        for step in COMBAT_STEPS {
+            assert!(has(&update, StageSystems::Combat(step), "picks_to_actions"), "{step:?}: {update:#?}");
+            assert!(has(&egui, StageSystems::Combat(step), "combat_panel"), "{step:?}: {egui:#?}");
+        }
+        for stage in [StageSystems::Setup, StageSystems::Exploring, StageSystems::Encountering, StageSystems::LevelUp] {
+            assert!(has(&egui, stage, "decision_panel"), "{stage:?}: {egui:#?}");
+        }
+        assert!(has(&egui, StageSystems::Passage, "passage_panel"), "{egui:#?}");
+        assert!(has(&egui, StageSystems::GameOver, "game_over_panel"), "{egui:#?}");
+        for stages in [&update, &egui] {
+            let mut stage_of: HashMap<&str, StageSystems> = HashMap::new();
+            for (stage, systems) in stages.iter() {
+                for (key, name) in systems {
+                    let first = *stage_of.entry(key.as_str()).or_insert(*stage);
+                    assert_eq!(first, *stage, "{name} is in {first:?} and in {stage:?}");
+                }
+            }
+        }
+        for stage in stage_sets() {
+            let count = |s: &Stages| s.iter().filter(|(x, _)| *x == stage).map(|(_, n)| n.len()).sum::<usize>();
+            assert!(count(&update) + count(&egui) > 0, "{stage:?} is an empty set kept for show");
+        }
     }
-    relative
 }

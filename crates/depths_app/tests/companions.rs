@@ -14,7 +14,7 @@ use depths_app::{
     game::session::{Delve, GameContent, GameLog, PlayerAction, SaveSlot, Seats, StartGame},
     game::settings::Settings,
     game::settings::Speed,
-    ui::screens::{Screen, menu::MenuAction},
+    game::{flow::MenuAction, screen::Screen},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
 use depths_sim::{Bot, HeuristicBot};
@@ -61,7 +61,7 @@ fn delve(app: &App) -> &Delve {
 }
 
 fn game(app: &App) -> &Game {
-    &delve(app).game
+    delve(app).game()
 }
 
 fn seats(app: &App) -> &Seats {
@@ -144,7 +144,7 @@ fn play(app: &mut App, limit: usize, stop: impl Fn(&App) -> bool) -> Tally {
         }
         tally.frames += 1;
         let before = game(app).clone();
-        let (version, seen) = (delve(app).version, moves(app).len());
+        let (version, seen) = (delve(app).version(), moves(app).len());
         let mine = player_choice(game(app), seats(app));
         if let Some(a) = &mine {
             if let Some(h) = seat_hero(a) {
@@ -169,7 +169,7 @@ fn play(app: &mut App, limit: usize, stop: impl Fn(&App) -> bool) -> Tally {
         }
         assert_eq!(game_log(app).notice, None, "nothing was refused");
         // Someone always has a move: the table never stalls.
-        if delve(app).version == version && mine.is_none() && new.is_empty() {
+        if delve(app).version() == version && mine.is_none() && new.is_empty() {
             idle += 1;
             assert!(idle < 4, "nobody moves in {:?}: {:?}", game(app).phase(), companion_choice(game(app), seats(app)));
         } else {

@@ -77,7 +77,7 @@ fn edit(root: &Path, file: &str, from: &str, to: &str) {
 
 #[test]
 fn every_content_file_loads_as_an_asset_into_the_builtin_content() {
-    let app = load_from(&depths_app::asset_root());
+    let app = load_from(&depths_app::game::asset_folder::asset_root());
     assert_eq!(stage(&app), Stage::Done);
     let files = app.world().resource::<ContentFiles>();
     assert_eq!(files.files.len(), BUILTIN_FILES.len(), "one asset per file");
@@ -147,7 +147,7 @@ fn reload(app: &mut App, files: &[Handle<JsonText>], file: &str, from: &str, to:
 }
 
 fn shade_in(delve: &Delve) -> (String, String) {
-    let a = delve.game.adventure.as_ref().unwrap();
+    let a = delve.game().adventure.as_ref().unwrap();
     let card = a.content.ecologies[0].monsters.iter().find(|m| m.id == "withered_shade").unwrap();
     let copy = a.ecology.monsters.iter().find(|m| m.id == "withered_shade").expect("in the Monster deck");
     (card.name.clone(), copy.name.clone())
@@ -156,11 +156,11 @@ fn shade_in(delve: &Delve) -> (String, String) {
 #[test]
 fn a_reload_with_a_new_card_name_changes_the_card_in_the_running_game() {
     let (mut app, files) = running_game();
-    let version = app.world().resource::<Delve>().version;
+    let version = app.world().resource::<Delve>().version();
     reload(&mut app, &files, "ruins/monsters.json", "\"Withered Shade\"", "\"Wilted Shade\"");
     let delve = app.world().resource::<Delve>();
     assert_eq!(shade_in(delve), ("Wilted Shade".into(), "Wilted Shade".into()), "the content and the deck's copy");
-    assert!(delve.version > version, "the table redraws");
+    assert!(delve.version() > version, "the table redraws");
     let content = &app.world().resource::<GameContent>().0;
     assert_eq!(content.ecologies[0].monsters[0].name, "Wilted Shade", "new games too");
 }
@@ -187,6 +187,6 @@ fn a_reload_that_changes_the_rules_reaches_only_new_games() {
     let new = &app.world().resource::<GameContent>().0;
     assert_eq!(new.ecologies[0].monsters[0].xp, 3, "new games use it");
     let delve = app.world().resource::<Delve>();
-    let a = delve.game.adventure.as_ref().unwrap();
+    let a = delve.game().adventure.as_ref().unwrap();
     assert_eq!(*a.content, Content::builtin().unwrap(), "the game in progress keeps its cards");
 }

@@ -6,20 +6,17 @@ use std::path::PathBuf;
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
     board::explore::PlacementHint,
-    board::view::Cell,
-    board::{BoardTile, ElementToken, LanternToken, cell_center, lantern_position},
+    board::tiles::{BoardTile, ElementToken, LanternToken, cell_center, lantern_position},
     core_plugin,
     game::cli::Options,
+    game::flow::{MenuAction, MenuNotice},
     game::saves::{LoadSave, SaveDir, save_path},
+    game::screen::Screen,
     game::session::{
         Delve, DropRefused, GameContent, GameLog, PlayerAction, SaveSlot, Seats, Session, StartGame, TileDrop, Undo,
     },
-    ui::screens::{
-        Screen,
-        menu::{MenuAction, MenuNotice},
-    },
 };
-use depths_rules::{Action, Content, Game, GameOptions, Phase, map::Placement};
+use depths_rules::{Action, Content, Game, GameOptions, Phase, map::Cell, map::Placement};
 use depths_tests::steady_policy;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -71,7 +68,7 @@ fn act(app: &mut App, action: Action) {
 }
 
 fn game(app: &App) -> &Game {
-    &app.world().resource::<Delve>().game
+    app.world().resource::<Delve>().game()
 }
 
 fn tile_cells(app: &mut App) -> Vec<Cell> {
@@ -118,7 +115,7 @@ fn a_new_game_lays_the_rules_map_on_the_board() {
         .map(|t| t.translation)
         .collect();
     assert_eq!(lanterns.len(), 1, "exactly one Lantern");
-    let board = app.world().resource::<depths_app::board::Board>();
+    let board = app.world().resource::<depths_app::board::tiles::Board>();
     assert_eq!(Some(lanterns[0].truncate()), lantern_position(&board.view));
     // Further frames spawn nothing twice.
     frames(&mut app, 2);
@@ -228,7 +225,7 @@ fn turning_the_tile_in_hand_updates_the_highlights() {
     app.update();
     let legal = legal_placements(&app);
     for turns in 0..4u8 {
-        app.world_mut().resource_mut::<depths_app::board::explore::Hand>().rotation =
+        app.world_mut().resource_mut::<depths_app::game::focus::Hand>().rotation =
             depths_rules::map::Rotation::new(turns);
         frames(&mut app, 2);
         let mut shown: Vec<(Cell, bool)> =
@@ -282,7 +279,7 @@ fn every_legal_action_and_event_of_whole_games_has_words() {
             }
             n += 1;
         }
-        assert!(!depths_app::ui::panels::banner(&g).is_empty());
+        assert!(!depths_app::game::words::banner(&g).is_empty());
     }
 }
 
@@ -409,10 +406,10 @@ fn steady_until(g: &mut Game, stop: impl Fn(&Game) -> bool, limit: usize) {
 /// Plays a client session the steady way until `stop` holds or `limit` actions pass.
 fn session_until(session: &mut Session, stop: impl Fn(&Game) -> bool, limit: usize) {
     for _ in 0..limit {
-        if session.delve.game.is_over() || stop(&session.delve.game) {
+        if session.delve.game().is_over() || stop(session.delve.game()) {
             return;
         }
-        let a = steady_policy(&session.delve.game);
+        let a = steady_policy(session.delve.game());
         session.apply(a).unwrap();
         session.record_news();
     }
@@ -474,12 +471,12 @@ fn make_saves_for_screenshots() {
             Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap(),
         );
         session_until(&mut session, both(depths_rules::CombatStep::PlayCards), 2000);
-        if !both(depths_rules::CombatStep::PlayCards)(&session.delve.game) {
+        if !both(depths_rules::CombatStep::PlayCards)(session.delve.game()) {
             continue;
         }
         let playing = depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log);
         session_until(&mut session, both(depths_rules::CombatStep::Resolve), 200);
-        if both(depths_rules::CombatStep::Resolve)(&session.delve.game) {
+        if both(depths_rules::CombatStep::Resolve)(session.delve.game()) {
             std::fs::write(dir.join("combat-both.json"), playing).unwrap();
             std::fs::write(
                 dir.join("resolve-both.json"),
@@ -492,14 +489,14 @@ fn make_saves_for_screenshots() {
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap());
     for _ in 0..6000 {
-        if session.delve.game.is_over() || matches!(session.delve.game.phase(), Phase::Passage { .. }) {
+        if session.delve.game().is_over() || matches!(session.delve.game().phase(), Phase::Passage { .. }) {
             break;
         }
-        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &session.delve.game);
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, session.delve.game());
         session.apply(a).unwrap();
         session.record_news();
     }
-    assert!(matches!(session.delve.game.phase(), Phase::Passage { .. }));
+    assert!(matches!(session.delve.game().phase(), Phase::Passage { .. }));
     std::fs::write(
         dir.join("passage.json"),
         depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log),
@@ -509,8 +506,8 @@ fn make_saves_for_screenshots() {
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
     let mut n = 0;
-    while session.delve.game.combat().is_none_or(|c| c.round < 2) && !session.delve.game.is_over() && n < 1000 {
-        let a = steady_policy(&session.delve.game);
+    while session.delve.game().combat().is_none_or(|c| c.round < 2) && !session.delve.game().is_over() && n < 1000 {
+        let a = steady_policy(session.delve.game());
         session.apply(a).unwrap();
         session.record_news();
         n += 1;
@@ -536,7 +533,7 @@ fn make_saves_for_screenshots() {
     let content = Content::builtin().unwrap();
     let mut session = Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), content).unwrap());
     session_until(&mut session, |_| false, 5000);
-    assert!(session.delve.game.is_over());
+    assert!(session.delve.game().is_over());
     std::fs::write(
         dir.join("replayable.json"),
         depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log),
@@ -646,7 +643,7 @@ fn lift(app: &mut App) {
 
 #[test]
 fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
-    use depths_app::ui::panels::banner_line;
+    use depths_app::game::hotseat::banner_line;
     let mut app = hot_seat_app("banner", false);
     assert!(
         banner_line(game(&app), seats(&app)).starts_with("▶ Ann — Exploring"),
@@ -878,8 +875,8 @@ fn one_player_sees_no_curtain_and_the_plain_banner() {
     start(&mut app, 1);
     assert_eq!(seats(&app).curtain(game(&app)), None);
     assert_eq!(
-        depths_app::ui::panels::banner_line(game(&app), seats(&app)),
-        depths_app::ui::panels::banner(game(&app))
+        depths_app::game::hotseat::banner_line(game(&app), seats(&app)),
+        depths_app::game::words::banner(game(&app))
     );
 }
 
@@ -1010,14 +1007,14 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
     // in all, Heroes acting in any order) the careful bot wins it.
     start(&mut app, 9);
     use depths_app::game::hotseat::{PassTable, action_hero, heroes_to_act};
-    use depths_app::ui::screens::playing::Table;
+    use depths_app::game::play_phase::PlayPhase;
     let (mut passes, mut acted_by, mut drops, mut early) = (0, [0usize; 2], 0, 0);
-    let mut tables: Vec<Table> = Vec::new();
+    let mut tables: Vec<PlayPhase> = Vec::new();
     for _ in 0..10000 {
         if game(&app).is_over() {
             break;
         }
-        let table = *app.world().resource::<State<Table>>().get();
+        let table = *app.world().resource::<State<PlayPhase>>().get();
         if !tables.contains(&table) {
             tables.push(table);
         }
@@ -1068,11 +1065,11 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         "{drops} tiles dropped, the table passed {passes} times ({early} before a player was done), choices per player {acted_by:?}"
     );
     for t in [
-        Table::Exploring,
-        Table::Encountering,
-        Table::Combat(depths_rules::CombatStep::PlayCards),
-        Table::LevelUp,
-        Table::Passage,
+        PlayPhase::Exploring,
+        PlayPhase::Encountering,
+        PlayPhase::Combat(depths_rules::CombatStep::PlayCards),
+        PlayPhase::LevelUp,
+        PlayPhase::Passage,
     ] {
         assert!(tables.contains(&t), "the table went through {t:?}: {tables:?}");
     }
@@ -1088,7 +1085,7 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
 /// where it came from, to walk over.
 #[test]
 fn the_lantern_moves_with_the_heroes_and_remembers_where_from() {
-    use depths_app::board::LanternMove;
+    use depths_app::board::tiles::LanternMove;
     let mut app = menu_app("lantern");
     start(&mut app, 3);
     let at = |app: &mut App| {
@@ -1105,7 +1102,7 @@ fn the_lantern_moves_with_the_heroes_and_remembers_where_from() {
     }
     let now = at(&mut app);
     assert_ne!(now, first, "the Heroes went somewhere");
-    let board = app.world().resource::<depths_app::board::Board>();
+    let board = app.world().resource::<depths_app::board::tiles::Board>();
     assert_eq!(now.truncate(), lantern_position(&board.view).unwrap(), "the token is where the rules say");
     let moved = app.world_mut().query::<&LanternMove>().single(app.world()).map(|m| m.from).ok();
     assert_eq!(moved, Some(first), "the picture walks from the old place");
@@ -1115,11 +1112,11 @@ fn the_lantern_moves_with_the_heroes_and_remembers_where_from() {
 /// each Combat step, the end.
 #[test]
 fn the_table_state_follows_the_game() {
-    use depths_app::ui::screens::playing::Table;
+    use depths_app::game::play_phase::PlayPhase;
     let mut app = menu_app("table");
     start(&mut app, 3);
-    let table = |app: &App| *app.world().resource::<State<Table>>().get();
-    assert_eq!(table(&app), Table::Exploring);
+    let table = |app: &App| *app.world().resource::<State<PlayPhase>>().get();
+    assert_eq!(table(&app), PlayPhase::Exploring);
     let mut seen_combat = false;
     for _ in 0..3000 {
         if game(&app).is_over() {
@@ -1128,15 +1125,15 @@ fn the_table_state_follows_the_game() {
         let a = steady_policy(game(&app));
         act(&mut app, a);
         app.update();
-        assert_eq!(table(&app), Table::of(game(&app)), "the state follows after a frame");
-        seen_combat |= matches!(table(&app), Table::Combat(_));
+        assert_eq!(table(&app), PlayPhase::of(game(&app)), "the state follows after a frame");
+        seen_combat |= matches!(table(&app), PlayPhase::Combat(_));
     }
     assert!(seen_combat, "a Combat was reached");
-    assert_eq!(table(&app), Table::Over);
+    assert_eq!(table(&app), PlayPhase::Over);
     // Back to the menu: the sub-state goes with the board.
     app.world_mut().write_message(MenuAction::BackToMenu);
     frames(&mut app, 2);
-    assert!(app.world().get_resource::<State<Table>>().is_none());
+    assert!(app.world().get_resource::<State<PlayPhase>>().is_none());
 }
 
 /// Two Heroes against one Monster card, both still to play: the step's Heroes.
@@ -1150,15 +1147,15 @@ fn both_play(g: &Game) -> bool {
 /// one Combat Pair in all.
 #[test]
 fn both_heroes_act_in_a_combat_step_in_any_order() {
-    use depths_app::ui::screens::playing::Table;
+    use depths_app::game::play_phase::PlayPhase;
     use depths_rules::CombatStep;
     let mut app = menu_app("simultaneous");
     start(&mut app, 3);
     play_until(&mut app, both_play, 600);
     assert!(both_play(game(&app)), "a step where both Heroes play was reached");
     app.update();
-    assert_eq!(*app.world().resource::<State<Table>>().get(), Table::Combat(CombatStep::PlayCards));
-    let banner = depths_app::ui::panels::banner(game(&app));
+    assert_eq!(*app.world().resource::<State<PlayPhase>>().get(), PlayPhase::Combat(CombatStep::PlayCards));
+    let banner = depths_app::game::words::banner(game(&app));
     assert!(banner.contains("Bren and Sil play cards, in any order"), "{banner}");
     let bren_first = Action::PlayCard { hero: 0, card: game(&app).heroes[0].hand[0].id };
     assert!(game(&app).legal_actions().contains(&bren_first), "Bren may play too");
@@ -1240,8 +1237,8 @@ fn in_a_simultaneous_step_the_table_can_pass_between_players() {
 /// saved on the way in) until the players Descend to the next Ecology.
 #[test]
 fn after_level_up_the_passage_waits_for_descend() {
+    use depths_app::game::play_phase::PlayPhase;
     use depths_app::game::words::describe_action;
-    use depths_app::ui::screens::playing::Table;
     use depths_sim::{Bot, HeuristicBot};
     let mut g = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
     for _ in 0..6000 {
@@ -1259,16 +1256,16 @@ fn after_level_up_the_passage_waits_for_descend() {
     std::fs::write(&path, g.save_json()).unwrap();
     app.world_mut().write_message(LoadSave(path.clone()));
     frames(&mut app, 3);
-    let table = |app: &App| *app.world().resource::<State<Table>>().get();
-    assert_eq!(table(&app), Table::LevelUp);
+    let table = |app: &App| *app.world().resource::<State<PlayPhase>>().get();
+    assert_eq!(table(&app), PlayPhase::LevelUp);
     assert_eq!(describe_action(game(&app), &Action::FinishLevelUp), "Finish Level Up: the Ruins are complete");
     act(&mut app, Action::FinishLevelUp);
     app.update();
     assert_eq!(game(&app).phase(), Phase::Passage { next: depths_rules::Ecology::Caverns });
-    assert_eq!(table(&app), Table::Passage);
+    assert_eq!(table(&app), PlayPhase::Passage);
     assert_eq!(game(&app).legal_actions(), vec![Action::Descend], "only Descend goes on");
     assert_eq!(describe_action(game(&app), &Action::Descend), "Descend to the Caverns");
-    assert_eq!(depths_app::ui::panels::banner(game(&app)), "The Ruins are behind you — descend to the Caverns");
+    assert_eq!(depths_app::game::words::banner(game(&app)), "The Ruins are behind you — descend to the Caverns");
     assert!(game_log(&app).lines.last().is_some_and(|l| l.contains("record the Heroes")), "{:?}", game_log(&app).lines);
     // The phase change saved the game, at the Passage.
     let saved_to = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
@@ -1276,7 +1273,7 @@ fn after_level_up_the_passage_waits_for_descend() {
     assert_eq!(&saved, game(&app));
     act(&mut app, Action::Descend);
     app.update();
-    assert_eq!(table(&app), Table::Exploring);
+    assert_eq!(table(&app), PlayPhase::Exploring);
     assert_eq!(game(&app).adventure().unwrap().ecology.ecology, depths_rules::Ecology::Caverns);
     assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board shows the new Ecology's map");
     assert_eq!(tile_cells(&mut app).len(), 1);
@@ -1350,7 +1347,7 @@ fn a_tile_lands_alone_and_an_encounter_flips_only_its_token() {
     play_until(&mut app, |g| matches!(g.phase(), Phase::Exploring { .. }), 200);
     frames(&mut app, 2);
     assert_eq!(tile_cells(&mut app), rules_cells(&app));
-    let view = app.world().resource::<depths_app::board::Board>().view.clone();
+    let view = app.world().resource::<depths_app::board::tiles::Board>().view.clone();
     for (_, t) in tokens(&mut app) {
         let tile = view.tile_at(t.cell).unwrap();
         assert_eq!(
@@ -1363,25 +1360,25 @@ fn a_tile_lands_alone_and_an_encounter_flips_only_its_token() {
 
 /// Frames a stage's set ran in, and what the table said then.
 #[derive(Resource, Default)]
-struct StageRuns(Vec<(depths_app::Stage, depths_app::ui::screens::playing::Table)>);
+struct StageRuns(Vec<(depths_app::StageSystems, depths_app::game::play_phase::PlayPhase)>);
 
 /// The book's stage sets run only while the table stands at that stage.
 #[test]
 fn each_stage_set_runs_only_in_its_stage() {
-    use depths_app::{Stage, ui::screens::playing::Table};
+    use depths_app::{StageSystems, game::play_phase::PlayPhase};
     use depths_rules::CombatStep;
     let mut app = menu_app("stages");
     app.init_resource::<StageRuns>();
-    fn note(stage: Stage) -> impl FnMut(Res<State<Table>>, ResMut<StageRuns>) {
+    fn note(stage: StageSystems) -> impl FnMut(Res<State<PlayPhase>>, ResMut<StageRuns>) {
         move |table, mut runs| runs.0.push((stage, *table.get()))
     }
     let stages = [
-        (Stage::Exploring, Table::Exploring),
-        (Stage::Encountering, Table::Encountering),
-        (Stage::Combat(CombatStep::PlayCards), Table::Combat(CombatStep::PlayCards)),
-        (Stage::Combat(CombatStep::Resolve), Table::Combat(CombatStep::Resolve)),
-        (Stage::Combat(CombatStep::AssignDamage), Table::Combat(CombatStep::AssignDamage)),
-        (Stage::GameOver, Table::Over),
+        (StageSystems::Exploring, PlayPhase::Exploring),
+        (StageSystems::Encountering, PlayPhase::Encountering),
+        (StageSystems::Combat(CombatStep::PlayCards), PlayPhase::Combat(CombatStep::PlayCards)),
+        (StageSystems::Combat(CombatStep::Resolve), PlayPhase::Combat(CombatStep::Resolve)),
+        (StageSystems::Combat(CombatStep::AssignDamage), PlayPhase::Combat(CombatStep::AssignDamage)),
+        (StageSystems::GameOver, PlayPhase::Over),
     ];
     for (stage, _) in stages {
         app.add_systems(Update, note(stage).in_set(stage));
@@ -1393,7 +1390,7 @@ fn each_stage_set_runs_only_in_its_stage() {
     for (stage, table) in stages {
         assert!(runs.iter().filter(|(s, _)| *s == stage).all(|(_, t)| *t == table), "{stage:?} ran outside {table:?}");
     }
-    for stage in [Stage::Exploring, Stage::Combat(CombatStep::PlayCards), Stage::GameOver] {
+    for stage in [StageSystems::Exploring, StageSystems::Combat(CombatStep::PlayCards), StageSystems::GameOver] {
         assert!(runs.iter().any(|(s, _)| *s == stage), "{stage:?} ran");
     }
 }
@@ -1521,8 +1518,10 @@ fn the_party_edge_holds_health_tokens_keys_and_xp_cards_as_entities() {
     // The game changes: Bren is hurt, the party holds one Key more.
     {
         let mut delve = app.world_mut().resource_mut::<Delve>();
-        delve.game.heroes[0].health -= 3;
-        delve.game.adventure.as_mut().unwrap().keys += 1;
+        delve.edit(|g| {
+            g.heroes[0].health -= 3;
+            g.adventure.as_mut().unwrap().keys += 1;
+        });
     }
     frames(&mut app, 2);
     let (tokens, keys, _) = count(&mut app);

@@ -11,8 +11,9 @@ use depths_app::{
     game::companions::{CompanionMoves, SetCompanion},
     game::online::Online,
     game::saves::SaveDir,
+    game::screen::Screen,
     game::session::{Delve, GameContent, GameLog, PlayerAction, Seats},
-    ui::screens::{Screen, lobby::HostStart},
+    ui::screens::lobby::HostStart,
 };
 use depths_net::{HostTable, RemoteTable, client, host};
 use depths_rules::{Action, Content, Phase};
@@ -90,34 +91,34 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     );
     assert_eq!(ann.world().get_resource::<Online>(), Some(&Online::Host));
     assert_eq!(bo.world().get_resource::<Online>(), Some(&Online::Player));
-    assert_eq!(delve(&ann).game, delve(&bo).game, "the same game on both boards");
+    assert_eq!(delve(&ann).game(), delve(&bo).game(), "the same game on both boards");
     assert_eq!(seats(&bo).players.names, vec!["Ann".to_owned(), "Bo".to_owned()]);
 
     // Ann's turn: she draws on her board.
     ann.world_mut().write_message(PlayerAction(Action::DrawTile));
-    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[1]).version > 1 && delve(a[0]).version > 1));
-    assert!(matches!(delve(&bo).game.phase(), Phase::Exploring { tile_in_hand: true, .. }));
-    assert_eq!(delve(&ann).game, delve(&bo).game);
+    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[1]).version() > 1 && delve(a[0]).version() > 1));
+    assert!(matches!(delve(&bo).game().phase(), Phase::Exploring { tile_in_hand: true, .. }));
+    assert_eq!(delve(&ann).game(), delve(&bo).game());
 
     // Bo may not place Ann's tile: refused, shown, nothing changes.
-    let place = delve(&bo).game.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
-    let before = delve(&bo).game.clone();
+    let place = delve(&bo).game().legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
+    let before = delve(&bo).game().clone();
     bo.world_mut().write_message(PlayerAction(place.clone()));
     assert!(pump(&mut [&mut ann, &mut bo], |a| game_log(a[1]).notice.is_some()));
     assert_eq!(game_log(&bo).notice.as_deref(), Some("The host refused: it is Ann's turn."));
-    assert_eq!(delve(&bo).game, before);
-    assert_eq!(delve(&ann).game, before);
+    assert_eq!(delve(&bo).game(), &before);
+    assert_eq!(delve(&ann).game(), &before);
 
     // Ann places it; both boards follow; the turn passes to Bo, whose draw goes through.
     ann.world_mut().write_message(PlayerAction(place));
-    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[0]).game == delve(a[1]).game
-        && !matches!(delve(a[0]).game.phase(), Phase::Exploring { tile_in_hand: true, .. })));
-    if seats(&bo).turn.player == 1 && delve(&bo).game.check(&Action::DrawTile).is_ok() {
+    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[0]).game() == delve(a[1]).game()
+        && !matches!(delve(a[0]).game().phase(), Phase::Exploring { tile_in_hand: true, .. })));
+    if seats(&bo).turn.player == 1 && delve(&bo).game().check(&Action::DrawTile).is_ok() {
         bo.world_mut().write_message(PlayerAction(Action::DrawTile));
         assert!(pump(&mut [&mut ann, &mut bo], |a| matches!(
-            delve(a[0]).game.phase(),
+            delve(a[0]).game().phase(),
             Phase::Exploring { tile_in_hand: true, .. }
-        ) && delve(a[0]).game == delve(a[1]).game));
+        ) && delve(a[0]).game() == delve(a[1]).game()));
     }
     assert_eq!(seats(&ann).turn, seats(&bo).turn);
 
@@ -128,14 +129,14 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert!(!seats(&bo).players.is_companion(1) && !seats(&ann).players.is_companion(1));
 
     // Ann's box: a Companion plays Sil for Bo on both boards, and moves for him from the host's table.
-    let before = delve(&ann).version;
+    let before = delve(&ann).version();
     ann.world_mut().write_message(SetCompanion { hero: 1, on: true });
     assert!(pump(&mut [&mut ann, &mut bo], |a| seats(a[1]).players.is_companion(1)));
     assert!(seats(&ann).players.is_companion(1));
     assert!(
         pump(&mut [&mut ann, &mut bo], |a| !a[0].world().resource::<CompanionMoves>().0.is_empty()
-            && delve(a[0]).version > before + 1
-            && delve(a[0]).game == delve(a[1]).game),
+            && delve(a[0]).version() > before + 1
+            && delve(a[0]).game() == delve(a[1]).game()),
         "the host's Companion moves and both boards follow"
     );
     assert!(bo.world().resource::<CompanionMoves>().0.is_empty(), "Bo's table runs no Companion");

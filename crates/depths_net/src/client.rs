@@ -37,7 +37,7 @@ impl Plugin for ClientPlugin {
             Update,
             (join_when_connected, receive_from_host, send_actions)
                 .chain()
-                .in_set(crate::NetSystems)
+                .in_set(crate::schedule::NetSystems)
                 .run_if(resource_exists::<RenetClient>),
         );
     }

@@ -46,7 +46,7 @@ impl Plugin for HostPlugin {
             Update,
             (host_inputs, receive_from_players)
                 .chain()
-                .in_set(crate::NetSystems)
+                .in_set(crate::schedule::NetSystems)
                 .run_if(resource_exists::<RenetServer>),
         );
     }

@@ -21,24 +21,19 @@
 //! - [`host`]: [`host::HostPlugin`], seats, checking and relaying.
 //! - [`client`]: [`client::ClientPlugin`], a player's copy of the table.
 //! - [`join_code`]: a short code for the host's address, to read out.
+//! - [`schedule`]: [`NetSystems`], where the host's and players' systems run.
 
 pub mod client;
 pub mod host;
 pub mod join_code;
 pub mod protocol;
+pub mod schedule;
 pub mod table;
 pub mod transport;
-
-use bevy::ecs::schedule::SystemSet;
-
-/// The host's and the client's systems in `Update` (receiving, checking,
-/// applying, sending): a game's systems that react to `Applied` or
-/// `RemoteApplied` in the same frame run after this.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct NetSystems;
 
 pub use client::{ClientPlugin, RemoteTable, SendAction};
 pub use host::{HostPlugin, HostTable};
 pub use protocol::Lobby;
+pub use schedule::NetSystems;
 pub use table::OnlineTable;
 pub use transport::NetError;

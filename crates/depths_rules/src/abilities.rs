@@ -5,7 +5,7 @@
 
 use crate::action::{Action, Target};
 use crate::effect::{Ability, Activation, Effect, Whom};
-use crate::effects::EffectContext;
+use crate::effect_resolution::EffectContext;
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;

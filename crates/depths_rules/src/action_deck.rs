@@ -15,6 +15,7 @@ impl Game {
         let hero = &mut self.heroes[h as usize];
         if reshuffle && hero.draw.iter().all(|c| c.power) && !hero.discard.is_empty() {
             hero.reshuffle_discard(&mut self.rng);
+            events.push(Event::DiscardReshuffled { hero: h });
         }
         let stored = hero.stored_power.len();
         let card = hero.draw_card();

@@ -489,40 +489,6 @@ impl Content {
         self.classes.values().flat_map(|c| c.items.iter()).chain(self.treasures.iter()).find(|i| i.id == id)
     }
 
-    /// A card's rules text as players read it: like [`Effect::text`], with
-    /// Item and Monster names in place of their ids.
-    pub fn effect_text(&self, effects: &[Effect]) -> String {
-        let monster = |id: &str| {
-            self.ecologies
-                .iter()
-                .flat_map(|e| e.monsters.iter().chain(&e.stair_guardians))
-                .find(|m| m.id == id)
-                .map_or(id.to_string(), |m| m.name.clone())
-        };
-        let one = |e: &Effect| match e {
-            Effect::GainItem { item } => {
-                format!("One Hero gains the Item \"{}\".", self.item(item).map_or(item.as_str(), |i| i.name.as_str()))
-            }
-            Effect::FightNamedMonster { monster: m } => format!("Enter into Combat with \"{}\".", monster(m)),
-            Effect::ShuffleIntoMonsters { monster: m } => format!("Shuffle \"{}\" into the Monster deck.", monster(m)),
-            Effect::Test { target, cards, success, failure } => {
-                let list =
-                    |v: &[Effect]| if v.is_empty() { "nothing happens.".to_string() } else { self.effect_text(v) };
-                format!(
-                    "Test: each Hero draws and plays {cards} Action Card{}; total {}/{}/{}. Success: {} Failure: {}",
-                    if *cards == 1 { "" } else { "s" },
-                    target[0],
-                    target[1],
-                    target[2],
-                    list(success),
-                    list(failure)
-                )
-            }
-            other => other.text(),
-        };
-        effects.iter().map(one).collect::<Vec<_>>().join(" ")
-    }
-
     /// Structure, ids and references, every fault found; counts are
     /// [`Content::count_problems`].
     fn validate(&self) -> Vec<ContentFault> {

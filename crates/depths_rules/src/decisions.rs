@@ -49,7 +49,7 @@ impl Game {
                 let i = usize::from(index);
                 match p {
                     Pending::ChooseItem { hero, options } => self.choose_item(hero, options, i, events),
-                    Pending::ChooseAbilityDraw { hero } => self.choose_ability_draw(hero, i),
+                    Pending::ChooseAbilityDraw { hero } => self.choose_ability_draw(hero, i, events),
                     Pending::ChooseAbility { hero, options } => self.choose_ability(hero, options, i, events),
                     Pending::OrderFeatures { cards } => self.order_features(cards, i),
                     other => self.adv_mut().pending.insert(0, other),

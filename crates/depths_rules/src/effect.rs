@@ -1,6 +1,7 @@
 //! What cards do, as data. Every rule printed on a Monster, Ability, Item,
 //! Feature or Legendary Location card is a list of [`Effect`]s that the engine
-//! interprets; the text players read is generated from them ([`Effect::text`]).
+//! interprets (`effect_resolution`); the text players read is generated from
+//! them (`card_text`, [`Effect::text`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -176,82 +177,6 @@ impl Effect {
                 | Effect::ReplacePlayedCard
         )
     }
-
-    /// Rules text for a card, generated so it always says what the engine does.
-    pub fn text(&self) -> String {
-        fn whom(w: Whom) -> &'static str {
-            match w {
-                Whom::Hero => "the Hero",
-                Whom::Heroes => "all Heroes",
-                Whom::ChosenHero => "a Hero of your choice",
-            }
-        }
-        match self {
-            Effect::DamageHeroes { amount, whom: w, ignore_armor } => {
-                format!("Deal {amount} Damage to {}{}.", whom(*w), if *ignore_armor { " (Ignore Armor)" } else { "" })
-            }
-            Effect::HealHeroes { amount, whom: w } => format!("Heal {} by {amount}.", whom(*w)),
-            Effect::DamageMonster { amount, magic } => {
-                format!("Deal {amount}{} Damage to one individual Monster.", if *magic { " (Magic)" } else { "" })
-            }
-            Effect::HealMonster { amount } => format!("Each living Monster in the set Heals {amount}."),
-            Effect::SwapPlayedCards => "Swap the positions of your Played Action Cards.".into(),
-            Effect::ModifyPlayedCard { delta } => format!("{delta:+} to one of your Played Cards this Round."),
-            Effect::ModifyMonsterCard { delta } => {
-                format!("{delta:+} to one Monster Card played against you this Round.")
-            }
-            Effect::RedrawMonsterCard => {
-                "Discard one Monster Card played against you; the Monster draws a replacement.".into()
-            }
-            Effect::ReplacePlayedCard => "Draw a card to replace one of your Played Cards.".into(),
-            Effect::BonusDamage { amount } => format!("+{amount} Damage from your Combat Pair this Round."),
-            Effect::IgnoreResults => "Ignore Results: don't Resolve your Combat Pairs this Round.".into(),
-            Effect::Armor { amount } => format!("+{amount} Armor."),
-            Effect::Magic => "(Magic) attacks.".into(),
-            Effect::ResistNonMagic => "Resistant to non-magic attacks (half Damage).".into(),
-            Effect::MonsterCardBonus { amount } => format!("+{amount} to each Action Card it plays."),
-            Effect::PlayOneCardNextRound { whom: w } => {
-                format!("Next Round, {} may play only 1 Action Card.", whom(*w))
-            }
-            Effect::LoseStoredPower { whom: w } => format!("{} discard a Stored Power Card.", whom(*w)),
-            Effect::Retrieve => "Retrieve a card from your Discard Pile onto your Draw Pile.".into(),
-            Effect::RefreshSpells => "Refresh your Exhausted Spells.".into(),
-            Effect::Test { target, cards, success, failure } => {
-                let list = |v: &[Effect]| v.iter().map(Effect::text).collect::<Vec<_>>().join(" ");
-                format!(
-                    "Test: each Hero draws and plays {cards} Action Card{}; total {}/{}/{}. Success: {} Failure: {}",
-                    if *cards == 1 { "" } else { "s" },
-                    target[0],
-                    target[1],
-                    target[2],
-                    if success.is_empty() { "nothing happens.".into() } else { list(success) },
-                    if failure.is_empty() { "nothing happens.".into() } else { list(failure) },
-                )
-            }
-            Effect::Keys { amount } if *amount >= 0 => {
-                format!("Gain {amount} Key{}.", if *amount == 1 { "" } else { "s" })
-            }
-            Effect::Keys { amount } => format!("Lose {} Key{}.", -amount, if *amount == -1 { "" } else { "s" }),
-            Effect::DrawItem => "One Hero draws an Item.".into(),
-            Effect::GainItem { item } => format!("One Hero gains the Item \"{item}\"."),
-            Effect::FightMonster => "Draw the next Monster Card and enter into Combat with it.".into(),
-            Effect::FightNamedMonster { monster } => format!("Enter into Combat with \"{monster}\"."),
-            Effect::ShuffleIntoMonsters { monster } => {
-                format!("Shuffle \"{monster}\" into the Monster deck.")
-            }
-            Effect::RevealFeatures { count } => {
-                format!(
-                    "Reveal the next ({count}) Features. Assign them in any order to the next ({count}) Features Encountered."
-                )
-            }
-            Effect::UnlockDoor => "Unlock a Door.".into(),
-            Effect::StorePower => "Each Hero Stores a Power Card from their Draw or Discard Pile.".into(),
-            Effect::GoToPile { letter } => format!("Continue with pile {letter}."),
-            Effect::WoundEachRound { amount } => {
-                format!("At the end of every Combat Round, take {amount} Damage (Ignore Armor).")
-            }
-        }
-    }
 }
 
 /// What an activated ability needs the player to point at.
@@ -363,17 +288,6 @@ impl Ability {
         Ok(())
     }
 
-    pub fn text(&self) -> String {
-        let cost = match self.activation {
-            Activation::Passive => "Passive".to_string(),
-            Activation::Power(n) => format!("{n} Power"),
-            Activation::Block => "Block".to_string(),
-        };
-        let body: Vec<String> = self.effects.iter().map(Effect::text).collect();
-        let exhaust = if self.exhaust_after_use { " Exhaust After Use." } else { "" };
-        format!("{} ({cost}): {}{exhaust}", self.name, body.join(" "))
-    }
-
     /// Total of a standing quality among Passive effects.
     pub fn passive_armor(&self) -> u8 {
         if self.activation != Activation::Passive {
@@ -390,16 +304,6 @@ impl Ability {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_in_effect_text_take_the_right_number() {
-        assert_eq!(Effect::Keys { amount: 1 }.text(), "Gain 1 Key.");
-        assert_eq!(Effect::Keys { amount: 2 }.text(), "Gain 2 Keys.");
-        assert_eq!(Effect::Keys { amount: -1 }.text(), "Lose 1 Key.");
-        let test = |cards| Effect::Test { target: [5, 9, 13], cards, success: vec![], failure: vec![] }.text();
-        assert!(test(1).contains("plays 1 Action Card;"), "{}", test(1));
-        assert!(test(2).contains("plays 2 Action Cards;"), "{}", test(2));
-    }
 
     /// "When a Hero chooses to Resolve a Block, they may Activate a
     /// Block-Activated Ability": it comes after the pair is chosen, so it

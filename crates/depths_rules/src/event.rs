@@ -51,6 +51,13 @@ pub enum Event {
         slot: Option<u8>,
         card: ActionCard,
     },
+    /// A Monster played 1 card against a Hero's 2: it lies face up beside
+    /// them until the Hero places it (Combat step "place a Monster's card").
+    MonsterCardWaiting {
+        foe: u8,
+        engagement: u8,
+        card: ActionCard,
+    },
     MonsterDeckReshuffled {
         foe: u8,
     },
@@ -158,6 +165,12 @@ pub enum Event {
     CardDrawn {
         name: String,
     },
+    /// Item or Ability cards drawn for a Hero to choose from (or to take,
+    /// when only one is drawn).
+    CardsOffered {
+        hero: u8,
+        names: Vec<String>,
+    },
     TestResolved {
         total: u16,
         target: u8,
@@ -189,6 +202,85 @@ pub enum Event {
 }
 
 /// A short log line for the client.
+/// What a move let the players see that they could not know before it: the
+/// line an undo may not cross.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reveal {
+    /// A Map Tile was drawn.
+    Tile,
+    /// A Feature, Monster, Item, Ability or Legendary Location card was drawn.
+    Card,
+    /// Heroes drew Action Cards.
+    ActionCards,
+    /// A Monster's Action Card was turned over.
+    MonsterCard,
+    /// A deck or pile was shuffled (or a new Ecology laid out).
+    Shuffle,
+    /// A test's cards were drawn.
+    Test,
+}
+
+impl Event {
+    /// What this event revealed, if anything. Every kind is decided here (no
+    /// `_` arm): a new event does not build until it is classified.
+    pub fn reveal(&self) -> Option<Reveal> {
+        use Event as E;
+        match self {
+            E::CombatStarted { .. }
+            | E::MonsterCardPlayed { .. }
+            | E::MonsterCardWaiting { .. }
+            | E::MonsterPowerDrawn { .. } => Some(Reveal::MonsterCard),
+            E::CardsDrawn { .. } => Some(Reveal::ActionCards),
+            E::DiscardReshuffled { .. } | E::MonsterDeckReshuffled { .. } | E::EcologyStarted { .. } | E::Rested => {
+                Some(Reveal::Shuffle)
+            }
+            E::TileDrawn { .. } => Some(Reveal::Tile),
+            E::CardDrawn { .. } | E::CardsOffered { .. } | E::ItemGained { .. } | E::AbilityGained { .. } => {
+                Some(Reveal::Card)
+            }
+            E::TestResolved { .. } => Some(Reveal::Test),
+            E::MonstersAssigned { .. }
+            | E::RoundStarted { .. }
+            | E::PowerStored { .. }
+            | E::CannotPlay { .. }
+            | E::CardPlayed { .. }
+            | E::MonsterAbility { .. }
+            | E::MonsterPowerWasted { .. }
+            | E::MonsterCardMoved { .. }
+            | E::PairChosen { .. }
+            | E::AbilityActivated { .. }
+            | E::PowerSpent { .. }
+            | E::SpellExhausted { .. }
+            | E::MonsterDamaged { .. }
+            | E::IndividualDefeated { .. }
+            | E::MonsterHealed { .. }
+            | E::ReturnDamageAvoided { .. }
+            | E::HeroDamaged { .. }
+            | E::HeroHealed { .. }
+            | E::FoeDefeated { .. }
+            | E::RoundEnded { .. }
+            | E::CombatWon
+            | E::GameLost { .. }
+            | E::Note { .. }
+            | E::EcologyCompleted { .. }
+            | E::TilePlaced { .. }
+            | E::TileSetAside { .. }
+            | E::ElementEncountered { .. }
+            | E::LegendaryLocationEncountered { .. }
+            | E::XpGained { .. }
+            | E::XpSpent { .. }
+            | E::KeysChanged { .. }
+            | E::LevelUp { .. }
+            | E::GameWon => None,
+        }
+    }
+}
+
+/// The first thing `events` revealed, if any.
+pub fn revealed(events: &[Event]) -> Option<Reveal> {
+    events.iter().find_map(Event::reveal)
+}
+
 pub(crate) fn note(events: &mut Vec<Event>, text: impl Into<String>) {
     events.push(Event::Note { text: text.into() });
 }

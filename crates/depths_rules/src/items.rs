@@ -26,6 +26,9 @@ impl Game {
         {
             options.push(card);
         }
+        if !options.is_empty() {
+            events.push(Event::CardsOffered { hero: h, names: options.iter().map(|o| o.name.clone()).collect() });
+        }
         // A Secondary-class Item that Adds cards, with no Ally to take it, cannot be chosen.
         let keepable =
             |g: &Game, o: &ItemCard| o.deck == Some(mat.class) || o.add_cards.is_empty() || g.ally_for(h, o).is_some();

@@ -43,17 +43,17 @@ impl Game {
 
     /// Draws two Abilities for a Hero to keep one (Level Up, or a lower start);
     /// a multi-classed Hero first chooses which decks to draw from.
-    pub(crate) fn offer_abilities(&mut self, h: u8) {
+    pub(crate) fn offer_abilities(&mut self, h: u8, events: &mut Vec<Event>) {
         if self.is_multi_classed(h) {
             self.adv_mut().pending.push(Pending::ChooseAbilityDraw { hero: h });
         } else {
             let class = self.heroes[h as usize].mat.class;
-            self.draw_abilities(h, [class, class]);
+            self.draw_abilities(h, [class, class], events);
         }
     }
 
     /// Queues the choice between the Ability Cards drawn from these decks.
-    pub(crate) fn draw_abilities(&mut self, h: u8, decks: [HeroClass; 2]) {
+    pub(crate) fn draw_abilities(&mut self, h: u8, decks: [HeroClass; 2], events: &mut Vec<Event>) {
         let adv = self.adv_mut();
         let mut options = Vec::new();
         for c in decks {
@@ -62,16 +62,18 @@ impl Game {
             }
         }
         if !options.is_empty() {
+            events
+                .push(Event::CardsOffered { hero: h, names: options.iter().map(|o| o.ability.name.clone()).collect() });
             adv.pending.push(Pending::ChooseAbility { hero: h, options });
         }
     }
 
     /// "Draw 1 from each of their Primary and Secondary Class Ability Decks"
     /// (option 0), or "Draw 2 from their Primary Class Ability Deck" (option 1).
-    pub(crate) fn choose_ability_draw(&mut self, hero: u8, index: usize) {
+    pub(crate) fn choose_ability_draw(&mut self, hero: u8, index: usize, events: &mut Vec<Event>) {
         let mat = &self.heroes[hero as usize].mat;
         let (p, s) = (mat.class, mat.secondary_class.unwrap_or(mat.class));
-        self.draw_abilities(hero, if index == 0 { [p, s] } else { [p, p] });
+        self.draw_abilities(hero, if index == 0 { [p, s] } else { [p, p] }, events);
         let adv = self.adv_mut();
         if let Some(choice) = adv.pending.pop() {
             adv.pending.insert(0, choice);

@@ -215,7 +215,7 @@ impl Game {
                 if let Some(Pending::LevelUp { bought }) = self.adv_mut().pending.first_mut() {
                     bought[hero as usize] = true;
                 }
-                self.offer_abilities(hero);
+                self.offer_abilities(hero, events);
                 // offer_abilities queues at the back; the choice comes now.
                 let adv = self.adv_mut();
                 if let Some(p) = adv.pending.pop() {

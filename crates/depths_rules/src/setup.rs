@@ -98,14 +98,14 @@ impl Game {
         let mut events = Vec::new();
         for h in 0..game.heroes.len() as u8 {
             for _ in 0..abilities {
-                game.offer_abilities(h);
+                game.offer_abilities(h, &mut events);
             }
             if start_with_ability && start == Ecology::Ruins {
                 // "each Hero draws an Ability to start the game with." A
                 // multi-classed Hero draws as the book has them draw Abilities:
                 // one from each class deck or two from the Primary, keeping one.
                 if game.is_multi_classed(h) {
-                    game.offer_abilities(h);
+                    game.offer_abilities(h, &mut events);
                 } else {
                     let class = class_index(game.heroes[h as usize].mat.class);
                     if let Some(card) = game.adv_mut().ability_decks[class].pop() {

@@ -8,12 +8,14 @@ use depths_rules::effect::TargetKind;
 use depths_rules::map::{Element, ElementRef, Map, MapTile};
 use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
+use crate::search_stats::SearchStats;
+
 /// Chooses one legal action for the current decision.
 pub trait Bot {
     fn choose(&mut self, game: &Game) -> Action;
 
     /// What searching cost so far, for a bot that searches.
-    fn search_stats(&self) -> Option<crate::search::SearchStats> {
+    fn search_stats(&self) -> Option<SearchStats> {
         None
     }
 }

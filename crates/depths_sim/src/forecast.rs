@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use depths_rules::{Action, Event, Game, LossReason, Phase};
 
 use crate::bot::{Bot, HeuristicBot};
-use crate::sim::{ACTION_LIMIT, wilson};
+use crate::playout::{ACTION_LIMIT, playout_seed};
 
 /// What a forecast estimates; see the module documentation for the exact rules.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +98,17 @@ impl std::fmt::Display for Figure {
     }
 }
 
+/// Wilson score interval for a win rate, 95%.
+pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (p, n, z) = (wins as f64 / n as f64, n as f64, 1.96f64);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// The figures so far.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
@@ -125,14 +136,6 @@ pub struct Forecaster {
     damage_sq: Vec<f64>,
     actions: u64,
     busy: Duration,
-}
-
-/// The determinization seed of playout `i` (SplitMix64 of the two).
-pub fn playout_seed(seed: u64, i: u64) -> u64 {
-    let mut z = seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(0x632b_e59b_d9b4_e019);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// What one playout found.

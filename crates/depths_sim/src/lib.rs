@@ -4,10 +4,13 @@
 pub mod bench;
 pub mod bot;
 pub mod forecast;
+pub mod playout;
 pub mod search;
+pub mod search_stats;
 pub mod sim;
 
 pub use bot::{Bot, HeuristicBot, RandomBot};
 pub use forecast::{Estimate, Figure, Forecaster, Kind};
-pub use search::{SearchBot, SearchConfig, SearchStats};
+pub use search::{SearchBot, SearchConfig};
+pub use search_stats::SearchStats;
 pub use sim::{BotKind, GameResult, play_many, play_one, summary};

@@ -32,7 +32,8 @@ use std::time::{Duration, Instant};
 use depths_rules::{Action, Game, Phase};
 
 use crate::bot::{Bot, HeuristicBot};
-use crate::forecast::playout_seed;
+use crate::playout::playout_seed;
+use crate::search_stats::SearchStats;
 
 /// Actions a playout may take before it is cut short (a Combat takes far fewer).
 const PLAYOUT_LIMIT: usize = 3_000;
@@ -50,31 +51,6 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
         SearchConfig { playouts: 16, health_weight: 0.5 }
-    }
-}
-
-/// What the search cost so far: searched decisions, playouts and time.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SearchStats {
-    /// Decisions searched (Combat, more than one legal action).
-    pub searched: u64,
-    /// Decisions whose search changed the careful bot's choice.
-    pub changed: u64,
-    pub playouts: u64,
-    /// Time spent searching, in all.
-    pub seconds: f64,
-    /// The slowest searched decision, in seconds.
-    pub max_seconds: f64,
-}
-
-impl SearchStats {
-    /// Adds another game's figures.
-    pub fn add(&mut self, o: &SearchStats) {
-        self.searched += o.searched;
-        self.changed += o.changed;
-        self.playouts += o.playouts;
-        self.seconds += o.seconds;
-        self.max_seconds = self.max_seconds.max(o.max_seconds);
     }
 }
 

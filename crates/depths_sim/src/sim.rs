@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 use depths_rules::{Action, Content, Ecology, Game, GameOptions, GameRng, LossReason, Phase};
 
 use crate::bot::{Bot, HeuristicBot, RandomBot};
-use crate::search::{SearchBot, SearchConfig, SearchStats};
+use crate::forecast::wilson;
+use crate::playout::ACTION_LIMIT;
+use crate::search::{SearchBot, SearchConfig};
+use crate::search_stats::SearchStats;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BotKind {
@@ -42,9 +45,6 @@ pub struct GameResult {
     /// What searching cost in this game (a searching bot only).
     pub search: Option<SearchStats>,
 }
-
-/// The longest a game may run before it is called stuck (a bot bug).
-pub const ACTION_LIMIT: usize = 60_000;
 
 /// Plays one game; returns the result and, if asked, the action log.
 pub fn play_one(
@@ -128,17 +128,6 @@ pub fn play_many(
     });
     results.sort_by_key(|r| r.seed);
     results
-}
-
-/// Wilson score interval for a win rate, 95%.
-pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    let (p, n, z) = (wins as f64 / n as f64, n as f64, 1.96f64);
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / (1.0 + z * z / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// The summary printed by `depths-sim play`.

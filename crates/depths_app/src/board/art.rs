@@ -19,19 +19,20 @@ use bevy::{
     window::RequestRedraw,
 };
 
+use crate::theme::palette;
 use crate::{
     PlaySystems,
     board::explore::{GhostTile, PlacementHint, SelectionRing},
-    board::tray_preview::TrayTile,
-    board::view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
-    board::{
+    board::tiles::{
         Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, TILE_SIZE, TOKEN_RADIUS,
         WALL_THICKNESS, area_anchor, cell_center, side_dir, slot_offset, tokens_in_area,
     },
+    board::tray_preview::TrayTile,
+    board::view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
 };
 
 /// The table under the tiles.
-pub const TABLE_COLOR: Color = Color::srgb(0.085, 0.07, 0.06);
+pub const TABLE_COLOR: Color = palette::TABLE.sprite();
 
 /// Width of the passage in an open edge.
 const OPENING: f32 = TILE_SIZE * 0.42;
@@ -45,7 +46,7 @@ const TABLE_SIZE: f32 = 40_000.0;
 /// World units one repeat of the wood texture covers.
 const TABLE_TILE: f32 = 900.0;
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Art>();
     app.add_systems(Startup, spawn_table);
     app.add_systems(
@@ -133,14 +134,6 @@ fn hexa(rgb: u32, alpha: f32) -> Color {
     hex(rgb).with_alpha(alpha)
 }
 
-const WALL: u32 = 0x241e19;
-const WALL_TOP: u32 = 0x4a3f34;
-const RIM: u32 = 0x141009;
-const PARCHMENT: u32 = 0xd9c9a3;
-const TOKEN_RIM: u32 = 0x1e1812;
-const RUNE: u32 = 0x6fe3ff;
-const GOLD: u32 = 0xc9a24a;
-
 // Layers within a tile (world z, relative to the tile entity).
 const Z_SHADOW: f32 = 0.0;
 const Z_RIM: f32 = 0.02;
@@ -180,7 +173,7 @@ fn tile_base_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
     out.push(rect(hexa(0x000000, 0.28), Vec2::new(9.0, -12.0), Vec2::splat(t + 18.0), Z_SHADOW));
     out.push(rect(hexa(0x000000, 0.45), Vec2::new(6.0, -8.0), Vec2::splat(t + 2.0), Z_SHADOW + 0.01));
     // The tile's cardboard edge, then the stone floor.
-    out.push(rect(hex(RIM), Vec2::ZERO, Vec2::splat(t), Z_RIM));
+    out.push(rect(palette::RIM.sprite(), Vec2::ZERO, Vec2::splat(t), Z_RIM));
     let variant = floor_variant(map.seed, tile);
     out.push(Piece::new(Shape::Floor(variant), Color::WHITE, Vec2::ZERO, Vec2::splat(t - 6.0), Z_FLOOR));
 
@@ -233,10 +226,10 @@ fn token_pieces(out: &mut Vec<Piece>, token: Token, at: Vec2, z: f32) {
         }
         Token::Key => {
             let k = at + Vec2::new(20.0, -20.0);
-            out.push(circle(hex(TOKEN_RIM), k, 17.0, z));
-            out.push(circle(hex(GOLD), k, 15.0, z + 0.001));
+            out.push(circle(palette::TOKEN_RIM.sprite(), k, 17.0, z));
+            out.push(circle(palette::MAP_GOLD.sprite(), k, 15.0, z + 0.001));
             out.push(circle(hex(0x3d2a08), k + Vec2::new(-5.0, 0.0), 5.0, z + 0.002));
-            out.push(circle(hex(GOLD), k + Vec2::new(-5.0, 0.0), 2.5, z + 0.003));
+            out.push(circle(palette::MAP_GOLD.sprite(), k + Vec2::new(-5.0, 0.0), 2.5, z + 0.003));
             out.push(rect(hex(0x3d2a08), k + Vec2::new(4.0, 0.0), Vec2::new(12.0, 3.0), z + 0.002));
             out.push(rect(hex(0x3d2a08), k + Vec2::new(8.0, -3.0), Vec2::new(2.5, 5.0), z + 0.002));
         }
@@ -364,7 +357,7 @@ fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
         let mid = (from + to) / 2.0;
         let len = to - from;
         let center = normal * (h - w / 2.0) + along * mid;
-        out.push(rect(hex(WALL), center, Vec2::new(len, w), Z_WALL).rotated(rot));
+        out.push(rect(palette::WALL.sprite(), center, Vec2::new(len, w), Z_WALL).rotated(rot));
         // Masonry: blocks of slightly varied stone with dark joints between.
         let blocks = (len / 34.0).round().max(1.0) as usize;
         let block_len = len / blocks as f32;
@@ -392,7 +385,8 @@ fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
                     .rotated(rot),
             );
             out.push(
-                rect(hex(WALL_TOP), floor_mid + normal * 1.0, Vec2::new(hi - lo, 2.0), Z_WALL + 0.002).rotated(rot),
+                rect(palette::WALL_TOP.sprite(), floor_mid + normal * 1.0, Vec2::new(hi - lo, 2.0), Z_WALL + 0.002)
+                    .rotated(rot),
             );
         }
     }
@@ -442,17 +436,17 @@ fn clip_reach(p: Vec2, dir: Vec2, h: f32) -> (f32, f32) {
 }
 
 fn rune_node(out: &mut Vec<Piece>, at: Vec2, z: f32) {
-    out.push(circle(hexa(RUNE, 0.18), at, 24.0, z));
-    out.push(circle(hexa(RUNE, 0.25), at, 16.0, z + 0.001));
-    out.push(Piece::new(Shape::Diamond, hex(RUNE), at, Vec2::splat(26.0), z + 0.002));
+    out.push(circle(palette::RUNE.sprite().with_alpha(0.18), at, 24.0, z));
+    out.push(circle(palette::RUNE.sprite().with_alpha(0.25), at, 16.0, z + 0.001));
+    out.push(Piece::new(Shape::Diamond, palette::RUNE.sprite(), at, Vec2::splat(26.0), z + 0.002));
     out.push(Piece::new(Shape::Diamond, hex(0x1b5f7a), at, Vec2::splat(11.0), z + 0.003));
 }
 
 /// A round token with the element's icon on it.
 fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
     out.push(circle(hexa(0x000000, 0.5), at + Vec2::new(3.0, -4.0), TOKEN_RADIUS + 1.0, z));
-    out.push(circle(hex(TOKEN_RIM), at, TOKEN_RADIUS, z + 0.001));
-    out.push(circle(hex(PARCHMENT), at, TOKEN_RADIUS - 3.0, z + 0.002));
+    out.push(circle(palette::TOKEN_RIM.sprite(), at, TOKEN_RADIUS, z + 0.001));
+    out.push(circle(palette::PARCHMENT.sprite(), at, TOKEN_RADIUS - 3.0, z + 0.002));
     let z = z + 0.003;
     let p = |x: f32, y: f32| at + Vec2::new(x, y);
     let mut dz = 0.0;
@@ -526,7 +520,7 @@ fn lantern_pieces() -> Vec<Piece> {
     let warm = 0xffd86b;
     out.push(Piece::new(Shape::Glow, hexa(warm, 0.55), Vec2::ZERO, Vec2::splat(330.0), z));
     out.push(circle(hexa(0x000000, 0.55), Vec2::new(3.0, -5.0), 34.0, z + 0.003));
-    out.push(circle(hex(GOLD), Vec2::ZERO, 33.0, z + 0.004));
+    out.push(circle(palette::MAP_GOLD.sprite(), Vec2::ZERO, 33.0, z + 0.004));
     out.push(circle(hex(0x2d3340), Vec2::ZERO, 29.5, z + 0.005));
     let gold = hex(0xf2c14e);
     out.push(circle(gold, Vec2::new(0.0, 15.0), 6.5, z + 0.006));
@@ -1067,7 +1061,7 @@ mod tests {
         wall_pieces(&mut wall, Side::N, Edge::Wall, 100.0);
         let mut open = Vec::new();
         wall_pieces(&mut open, Side::N, Edge::Open, 100.0);
-        let bands = |p: &[Piece]| p.iter().filter(|p| p.color == hex(WALL)).count();
+        let bands = |p: &[Piece]| p.iter().filter(|p| p.color == palette::WALL.sprite()).count();
         assert_eq!(bands(&wall), 1);
         assert_eq!(bands(&open), 2);
     }

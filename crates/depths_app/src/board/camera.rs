@@ -11,11 +11,13 @@ use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 
 use crate::{
     PlaySystems,
-    board::BoardCamera,
-    board::explore::{BoardArea, CLICK_SLOP, Hand, PlacementHint, on_board},
-    board::{Board, TILE_SIZE, cell_center, map_bounds},
+    board::explore::{CLICK_SLOP, PlacementHint, on_board},
+    board::tiles::BoardCamera,
+    board::tiles::{Board, TILE_SIZE, cell_center, map_bounds},
+    game::focus::{BoardArea, Hand},
+    game::notices::FitRequested,
+    game::screen::Screen,
     game::session::Delve,
-    ui::screens::Screen,
 };
 
 /// A software renderer (Mesa's lavapipe, Windows' WARP…) pays for MSAA on
@@ -42,10 +44,6 @@ fn fit_msaa_to_renderer(
     }
 }
 
-/// Set to ask for the whole map to be framed on the next frame that can.
-#[derive(Resource, Default)]
-pub struct FitRequested(pub bool);
-
 const MIN_SCALE: f32 = 0.2;
 const MAX_SCALE: f32 = 5.0;
 /// Fitting a small map stops at about natural size (a tile ≈ 270 px).
@@ -64,8 +62,7 @@ pub struct Insets {
 
 const BOARD_INSETS: Insets = Insets { left: 320.0, right: 350.0, top: 50.0, bottom: 50.0 };
 
-pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<FitRequested>();
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera);
     app.add_systems(Update, fit_msaa_to_renderer);
     app.add_systems(OnEnter(Screen::Playing), |mut fit: ResMut<FitRequested>| {
@@ -81,7 +78,7 @@ pub(crate) fn plugin(app: &mut App) {
         )
             .in_set(PlaySystems::Input)
             // In Combat the mat covers the board and a drag moves a card.
-            .run_if(in_state(Screen::Playing).and_then(not(crate::ui::screens::playing::in_combat))),
+            .run_if(in_state(Screen::Playing).and_then(not(crate::game::play_phase::in_combat))),
     );
     app.add_systems(
         Update,

@@ -12,49 +12,28 @@ use bevy::{
 use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 use depths_rules::{
     Action,
-    map::{ElementRef, Placement, Rotation},
+    map::{Placement, Rotation},
 };
 
 use crate::{
-    PlaySystems, Stage,
-    board::BoardCamera,
+    PlaySystems, StageSystems,
+    board::tiles::BoardCamera,
+    board::tiles::{Board, cell_at, cell_center},
     board::view::{Cell, Tile},
-    board::{Board, cell_at, cell_center},
+    game::focus::{BoardArea, Hand, SelectedElement},
+    game::screen::Screen,
     game::session::{Delve, DropRefused, PlayerAction, Seats, TileDrop, Undo},
-    ui::screens::Screen,
 };
 
 /// Screen pixels the pointer may move between press and release and still
 /// count as a click (not a pan or a drag).
 pub const CLICK_SLOP: f32 = 6.0;
 
-/// The tile in hand: how it is turned and where its ghost stands.
-#[derive(Resource, Debug, Default, Clone, PartialEq)]
-pub struct Hand {
-    pub rotation: Rotation,
-    /// The cell the ghost stands on; `None` while the tile waits in the tray.
-    pub cell: Option<Cell>,
-    /// Being dragged with the mouse: the ghost follows `drag_world`.
-    pub dragging: bool,
-    pub drag_world: Option<Vec2>,
-    /// Id of the tile this hand state belongs to.
-    tile: Option<String>,
-}
-
-/// The part of the window the board shows through (not under a side panel),
-/// in logical pixels; set by the panels each frame. `None`: the whole window.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
-pub struct BoardArea(pub Option<Rect>);
-
 /// Whether the pointer at `cursor` is over the board rather than a panel or window.
 pub fn on_board(cursor: Option<Vec2>, area: &BoardArea, egui: &EguiWantsInput) -> bool {
     let Some(c) = cursor else { return false };
     !egui.is_pointer_over_area() && area.0.is_none_or(|r| r.contains(c))
 }
-
-/// The element whose details are shown.
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct SelectedElement(pub Option<ElementRef>);
 
 /// A cell where the tile in hand fits: `now` in its current turn, otherwise
 /// only in another turn.
@@ -78,10 +57,7 @@ pub struct GhostTile {
     pub legal: bool,
 }
 
-pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Hand>();
-    app.init_resource::<SelectedElement>();
-    app.init_resource::<BoardArea>();
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (follow_hand, sync_hints, sync_ghost, sync_selection)
@@ -129,7 +105,7 @@ fn sync_hints(
     hints: Query<(Entity, &PlacementHint)>,
     mut last: Local<Option<(u64, Rotation)>>,
 ) {
-    let key = (delve.version, hand.rotation);
+    let key = (delve.version(), hand.rotation);
     if *last == Some(key) && hints.is_empty() != delve.tile_in_hand().is_some() {
         return;
     }
@@ -202,7 +178,7 @@ fn sync_selection(
     let at = selected.0.zip(board.as_ref()).and_then(|(e, board)| {
         let tile = board.view.tile_at(e.cell)?;
         tile.element(usize::from(e.area), usize::from(e.element))?;
-        Some(crate::board::element_position(&board.view, tile, usize::from(e.area), usize::from(e.element)))
+        Some(crate::board::tiles::element_position(&board.view, tile, usize::from(e.area), usize::from(e.element)))
     });
     match (at, rings.single_mut()) {
         (Some(p), Ok((_, mut t))) => {
@@ -229,12 +205,12 @@ fn sync_selection(
 
 /// Board input that needs a window: keys, and carrying the tile in hand
 /// (clicks and presses on the board's entities are `pointer.rs`'s).
-pub(crate) fn input_plugin(app: &mut App) {
+pub(super) fn desktop_plugin(app: &mut App) {
     app.add_systems(
         Update,
         (keys.run_if(not(egui_wants_any_keyboard_input)), carry)
             // Tiles and tokens answer only while the Heroes explore.
-            .in_set(Stage::Exploring)
+            .in_set(StageSystems::Exploring)
             .before(crate::game::session::drops_to_actions)
             .run_if(resource_exists::<Delve>)
             .run_if(|d: Option<Res<Delve>>, s: Option<Res<Seats>>| match (d, s) {
@@ -247,7 +223,7 @@ pub(crate) fn input_plugin(app: &mut App) {
 /// Nothing on the board moves behind the "pass to …" screen, nor in a
 /// replay: for the keys, the carried tile and the board's picking alike.
 pub fn board_open(delve: &Delve, seats: &Seats) -> bool {
-    seats.curtain(&delve.game).is_none() && !delve.read_only
+    seats.curtain(delve.game()).is_none() && !delve.read_only
 }
 
 /// Turns the tile in hand a quarter clockwise (`by` = 1) or back (`by` = 3).
@@ -271,7 +247,7 @@ fn keys(
         return;
     }
     if keys.just_pressed(KeyCode::KeyD) && !ctrl {
-        if delve.game.check(&Action::DrawTile).is_ok() {
+        if delve.game().check(&Action::DrawTile).is_ok() {
             actions.write(PlayerAction(Action::DrawTile));
         }
         return;

@@ -32,22 +32,19 @@ use depths_rules::{
 };
 
 use crate::{
-    board::explore::{
-        BoardArea, CLICK_SLOP, GhostTile, Hand, PlacementHint, SelectedElement, board_open, fitting_rotation, on_board,
-        rotate,
-    },
-    board::{ElementToken, TILE_SIZE, TOKEN_RADIUS},
+    board::explore::{CLICK_SLOP, GhostTile, PlacementHint, board_open, fitting_rotation, on_board, rotate},
+    board::tiles::{ElementToken, TILE_SIZE, TOKEN_RADIUS},
+    game::focus::{BoardArea, Hand, Hovered, SelectedElement},
     game::session::{Delve, Seats, TileDrop},
     game::words::{element_help, element_text},
-    table::pointer::Hovered,
-    ui::screens::{Screen, playing::Table},
+    game::{play_phase::PlayPhase, screen::Screen},
 };
 
 /// Where the pointer was last pressed: a press that moves is a pan, not a click.
 #[derive(Resource, Default, Debug)]
 struct PressedAt(Option<Vec2>);
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PressedAt>();
     app.add_observer(remember_press);
     app.add_observer(on_board_click);
@@ -93,7 +90,7 @@ fn remember_press(ev: On<Pointer<Press>>, mut pressed: ResMut<PressedAt>) {
 struct Exploring<'w> {
     delve: Option<Res<'w, Delve>>,
     seats: Option<Res<'w, Seats>>,
-    table: Option<Res<'w, State<Table>>>,
+    table: Option<Res<'w, State<PlayPhase>>>,
     egui: Res<'w, EguiWantsInput>,
     area: Res<'w, BoardArea>,
 }
@@ -109,8 +106,8 @@ impl Exploring<'_> {
     /// The game, if the board takes the pointer now.
     fn game(&self) -> Option<&Game> {
         let (delve, seats, table) = (self.delve.as_ref()?, self.seats.as_ref()?, self.table.as_ref()?);
-        let open = *table.get() == Table::Exploring && board_open(delve, seats);
-        open.then_some(&delve.game)
+        let open = *table.get() == PlayPhase::Exploring && board_open(delve, seats);
+        open.then_some(delve.game())
     }
 
     fn tile_in_hand(&self) -> bool {
@@ -234,10 +231,10 @@ fn on_over(
 ) {
     let (Ok(token), Some(delve)) = (tokens.get(ev.event_target()), delve) else { return };
     // In Combat the mat covers the board.
-    if matches!(delve.game.phase(), Phase::Combat { .. }) {
+    if matches!(delve.game().phase(), Phase::Combat { .. }) {
         return;
     }
-    let text = token_text(&delve.game, element_ref(token));
+    let text = token_text(delve.game(), element_ref(token));
     if !text.is_empty() {
         hovered.0 = Some((ev.event_target(), text));
         redraw.write(RequestRedraw);
@@ -272,8 +269,8 @@ fn on_click(
     if !on_board(Some(ev.pointer_location.position), &area, &egui) {
         return;
     }
-    let exploring = matches!(delve.game.phase(), Phase::Exploring { tile_in_hand: false, .. });
-    if exploring && still(&pressed, ev.pointer_location.position) && seats.curtain(&delve.game).is_none() {
+    let exploring = matches!(delve.game().phase(), Phase::Exploring { tile_in_hand: false, .. });
+    if exploring && still(&pressed, ev.pointer_location.position) && seats.curtain(delve.game()).is_none() {
         selected.0 = Some(element_ref(token));
         redraw.write(RequestRedraw);
     }

@@ -12,7 +12,8 @@ use bevy::{
 use bevy_egui::{EguiTextureHandle, EguiUserTextures, egui};
 
 use crate::{
-    PlaySystems, board::TILE_SIZE, board::explore::Hand, board::view::Tile, game::session::Delve, ui::screens::Screen,
+    PlaySystems, board::tiles::TILE_SIZE, board::view::Tile, game::focus::Hand, game::screen::Screen,
+    game::session::Delve,
 };
 
 /// The preview's own render layer: neither the board's nor the cards'.
@@ -41,13 +42,14 @@ pub struct TrayPreview {
     showing: Option<(String, u8)>,
 }
 
-/// Where the tray finds the preview's texture, in egui's memory: set while a
-/// tile is drawn into it, so the panel needs no extra system parameter.
-pub fn texture_id() -> egui::Id {
-    egui::Id::new("tray_preview_texture")
+impl TrayPreview {
+    /// The picture of the tile in the tray, while one is drawn into it.
+    pub fn texture(&self) -> Option<egui::TextureId> {
+        self.showing.as_ref().and(self.texture)
+    }
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TrayPreview>();
     app.add_systems(Startup, spawn_camera);
     app.add_systems(
@@ -93,7 +95,6 @@ fn show_tile_in_hand(
     mut preview: ResMut<TrayPreview>,
     mut camera: Single<&mut Camera, With<TrayCamera>>,
     shown: Query<Entity, With<TrayTile>>,
-    mut contexts: bevy_egui::EguiContexts,
 ) {
     let in_tray = delve.tile_in_hand().filter(|_| hand.cell.is_none()).map(|(t, _)| t.clone());
     let wanted = in_tray.as_ref().map(|t| (t.id.clone(), hand.rotation.quarter_turns()));
@@ -116,10 +117,6 @@ fn show_tile_in_hand(
     }
     camera.is_active = wanted.is_some();
     preview.showing = wanted;
-    let texture = preview.showing.as_ref().and(preview.texture);
-    if let Ok(ctx) = contexts.ctx_mut() {
-        ctx.data_mut(|d| d.insert_temp(texture_id(), texture));
-    }
 }
 
 /// The board's art spawns the tile's pieces as plain children: they join the

@@ -5,7 +5,7 @@
 
 use bevy::{prelude::*, window::RequestRedraw};
 
-use crate::{board::BoardCamera, game::cli::Options, ui::screens::Screen};
+use crate::{board::tiles::BoardCamera, game::cli::Options, game::screen::Screen};
 
 /// Frames on the board before timing starts (shaders, egui fonts, fit).
 const WARM_UP: u32 = 30;
@@ -19,7 +19,7 @@ struct FrameBench {
     start: Option<Vec3>,
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     let Some(wanted) = app.world().get_resource::<Options>().and_then(|o| o.frame_bench) else {
         return;
     };

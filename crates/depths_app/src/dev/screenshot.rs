@@ -12,7 +12,8 @@ use bevy::{
 
 use crate::{
     game::cli::{OpenScreen, Options},
-    ui::screens::{Screen, loading::LoadErrors},
+    game::screen::Screen,
+    ui::screens::loading::LoadErrors,
 };
 
 /// Frames to let the board settle (egui layout, camera fit) before capturing.
@@ -30,7 +31,7 @@ struct ScreenshotJob {
     requested: bool,
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     let Some(path) = app.world().get_resource::<Options>().and_then(|o| o.screenshot.clone()) else {
         return;
     };

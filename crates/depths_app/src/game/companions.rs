@@ -22,14 +22,13 @@ use bevy::{
     prelude::*,
     window::RequestRedraw,
 };
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{Action, Game};
 
 use crate::{
     PlaySystems,
-    game::session::{Delve, GameLog, Moves, PlayerAction, Seats, SessionMut},
+    game::screen::Screen,
+    game::session::{Delve, GameLog, PlayerAction, Seats, SessionMut},
     game::words::{describe_action, outcome_name},
-    ui::screens::Screen,
 };
 
 /// Seat a Companion at Hero `hero` (`on`), or take the seat back for its owner.
@@ -138,7 +137,7 @@ pub fn reason(game: &Game, seats: &Seats, action: &Action) -> String {
     }
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_message::<SetCompanion>();
     app.add_message::<CompanionAction>();
     app.init_resource::<CompanionMoves>();
@@ -147,60 +146,6 @@ pub(crate) fn plugin(app: &mut App) {
         Update,
         companions_play.in_set(PlaySystems::Input).after(seat_companions).run_if(in_state(Screen::Playing)),
     );
-}
-
-/// The Hero mats' seat boxes, passed on as [`SetCompanion`] messages.
-pub(crate) fn ui_plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, seat_requests.run_if(in_state(Screen::Playing)));
-}
-
-/// Where a Hero mat leaves a seat change (egui's memory) for [`seat_requests`].
-fn requests_id() -> egui::Id {
-    egui::Id::new("companion seat requests")
-}
-
-/// Asks for Hero `hero`'s seat to go to a Companion (`on`) or back to its owner.
-pub(crate) fn request_seat(ctx: &egui::Context, hero: u8, on: bool) {
-    ctx.data_mut(|d| d.get_temp_mut_or_default::<Vec<(u8, bool)>>(requests_id()).push((hero, on)));
-    ctx.request_repaint();
-}
-
-fn seat_requests(
-    mut contexts: EguiContexts,
-    mut seats: MessageWriter<SetCompanion>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let requests = ctx.data_mut(|d| d.remove_temp::<Vec<(u8, bool)>>(requests_id())).unwrap_or_default();
-    for (hero, on) in requests {
-        seats.write(SetCompanion { hero, on });
-        redraw.write(RequestRedraw);
-    }
-    Ok(())
-}
-
-/// Hands Hero `hero`'s seat to a Companion (`on`) or back to its owner,
-/// keeping the turn with the same seat as every online copy does
-/// (`depths_table::seats::seat_companion`); the log says so. Returns
-/// whether anything changed.
-pub fn seat_companion(table: &mut Moves, hero: u8, on: bool) -> bool {
-    let game = &table.delve.game;
-    let seats = &mut *table.seats;
-    if depths_table::seats::seat_companion(&mut seats.players, &mut seats.turn, game.heroes.len(), hero, on) != Ok(true)
-    {
-        return false;
-    }
-    let owner = seats.players.name(seats.players.owner(hero)).to_owned();
-    let name = game.heroes[usize::from(hero)].name().to_owned();
-    let line = if on {
-        format!("A Companion plays {name} for {owner} now.")
-    } else {
-        format!("{owner} takes {name}'s seat back from the Companion.")
-    };
-    table.log.lines.push(line);
-    table.saves.due = true;
-    table.delve.version += 1;
-    true
 }
 
 /// A seat handed to a Companion or taken back (offline; online the host
@@ -215,7 +160,7 @@ fn seat_companions(
         return;
     };
     for &SetCompanion { hero, on } in sets.read() {
-        if seat_companion(&mut table.moves(), hero, on) {
+        if table.moves().seat_companion(hero, on) {
             redraw.write(RequestRedraw);
         }
     }
@@ -232,7 +177,7 @@ fn companions_play(
     mut seen: Local<MessageCursor<PlayerAction>>,
     mut moves: ResMut<CompanionMoves>,
     mut waiting: Local<Option<(u64, f32)>>,
-    reveals: Query<(), With<crate::table::reveal::RevealSet>>,
+    reveals: Query<(), With<crate::game::notices::RevealSet>>,
     mut redraw: MessageWriter<RequestRedraw>,
     (online, mut online_moves, mut sent): (
         Option<Res<CompanionsOnline>>,
@@ -249,7 +194,7 @@ fn companions_play(
         *waiting = None;
         return;
     };
-    let game = &delve.game;
+    let game = delve.game();
     // A player must hand the table over first; a replay only looks; online
     // only the host's Companions move, and not while the table waits.
     let online = online.map(|o| *o);
@@ -269,13 +214,13 @@ fn companions_play(
     let now = time.elapsed_secs();
     // Online the move comes back from the host a frame or more later: one
     // move per table state (again after a while, should it have been lost).
-    if sent.is_some_and(|(version, at)| version == delve.version && now - at < 3.0) {
+    if sent.is_some_and(|(version, at)| version == delve.version() && now - at < 3.0) {
         return;
     }
     let since = match *waiting {
-        Some((version, since)) if version == delve.version => since,
+        Some((version, since)) if version == delve.version() => since,
         _ => {
-            *waiting = Some((delve.version, now));
+            *waiting = Some((delve.version(), now));
             now
         }
     };
@@ -293,7 +238,7 @@ fn companions_play(
     log.lines.push(line);
     moves.0.push(action.clone());
     if online.is_some() {
-        *sent = Some((delve.version, now));
+        *sent = Some((delve.version(), now));
         online_moves.write(CompanionAction(action));
     } else {
         actions.write(PlayerAction(action));

@@ -21,8 +21,8 @@ use bevy_asset_loader::prelude::*;
 use depths_rules::{Content, ContentError};
 
 use crate::{
+    game::notices::Toast,
     game::session::{Delve, GameContent},
-    table::feedback::Toast,
 };
 
 /// A JSON file's text and its path under the assets folder. The rules core
@@ -100,11 +100,12 @@ impl DynamicAsset for ContentFileList {
 }
 
 pub fn plugin(app: &mut App) {
+    // Reload notices; registered here too, for this plugin used on its own (tests).
+    app.add_message::<Toast>();
     app.init_asset::<JsonText>();
     app.init_asset_loader::<JsonTextLoader>();
     app.init_resource::<DynamicAssets>();
     app.world_mut().resource_mut::<DynamicAssets>().register_asset(CONTENT_KEY, Box::new(ContentFileList));
-    app.add_message::<Toast>();
     app.add_message::<RequestRedraw>();
     app.add_systems(Update, reload_content);
 }
@@ -171,11 +172,9 @@ pub fn apply_reload(
     content.0 = new.clone();
     info!("content reloaded: new games use it");
     let Some(delve) = delve else { return "Content reloaded".into() };
-    match delve.game.swap_content(Arc::new(new)) {
+    match delve.swap_content(Arc::new(new)) {
         Ok(cards) => {
             info!("content reloaded: {cards} card(s) of the game in progress have new words");
-            // The board and panels redraw from the game.
-            delve.version += 1;
             format!("Content reloaded: {cards} card(s) updated")
         }
         Err(refused) => {

@@ -19,7 +19,7 @@ use bevy::{
 use depths_rules::{Action, Game, Phase};
 use depths_sim::{Estimate, Forecaster, Kind};
 
-use crate::{PlaySystems, board::explore::SelectedElement, game::session::Delve, ui::screens::Screen};
+use crate::{PlaySystems, game::focus::SelectedElement, game::screen::Screen, game::session::Delve};
 
 /// Playing time of one chunk of playouts.
 const CHUNK: Duration = Duration::from_millis(120);
@@ -90,7 +90,7 @@ impl Forecasts {
     }
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Forecasts>();
     // The frame benchmark times the table alone.
     if app.world().get_resource::<crate::game::cli::Options>().is_some_and(|o| o.frame_bench.is_some()) {
@@ -123,7 +123,7 @@ fn drive(
     mut forecasts: ResMut<Forecasts>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
-    let game = &delve.game;
+    let game = delve.game();
     // Only an Encounter the rules allow now is forecast.
     let encounter = selected
         .0
@@ -131,12 +131,12 @@ fn drive(
         .filter(|a| matches!(game.phase(), Phase::Exploring { .. }) && game.check(a).is_ok());
     for (subject, kind) in questions(game, encounter) {
         let slot = forecasts.slot_mut(subject);
-        let key = kind.clone().map(|k| (delve.version, k));
+        let key = kind.clone().map(|k| (delve.version(), k));
         if slot.key != key {
             // A new situation: drop the old work (its chunk finishes unseen).
             *slot = Slot { key: key.clone(), ..Slot::default() };
             if let Some(kind) = kind {
-                let seed = delve.seed() ^ delve.version.wrapping_mul(0x9e37_79b9);
+                let seed = delve.seed() ^ delve.version().wrapping_mul(0x9e37_79b9);
                 start_chunk(slot, Forecaster::new(game, kind, seed), proxy.as_deref());
             }
             continue;

@@ -4,15 +4,13 @@
 //! as soon as the table shows it done. It can be skipped at any time.
 
 use bevy::{prelude::*, window::RequestRedraw};
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{CombatStep, Game, GameOptions, Phase};
 
 use crate::{
     PlaySystems,
     game::flow::MenuAction,
+    game::screen::Screen,
     game::session::{Delve, StartGame},
-    ui::screens::Screen,
-    ui::ui_style,
 };
 
 /// The guided game's seed: its first tiles lead to a Monster within a few turns.
@@ -89,7 +87,7 @@ pub const STEPS: &[Step] = &[
     },
 ];
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Guide>();
     app.add_systems(Update, start_guided_game.in_set(PlaySystems::Rules));
     app.add_systems(
@@ -97,13 +95,6 @@ pub(crate) fn plugin(app: &mut App) {
         advance.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnEnter(Screen::Menu), |mut guide: ResMut<Guide>| guide.0 = None);
-}
-
-pub(crate) fn ui_plugin(app: &mut App) {
-    app.add_systems(
-        EguiPrimaryContextPass,
-        guide_ui.run_if(in_state(Screen::Playing).and_then(|g: Res<Guide>| g.0.is_some())),
-    );
 }
 
 fn start_guided_game(
@@ -122,55 +113,11 @@ fn start_guided_game(
 /// Moves on past every step the table already shows done.
 fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>, mut redraw: MessageWriter<RequestRedraw>) {
     let Some(mut step) = guide.0 else { return };
-    while step + 1 < STEPS.len() && (STEPS[step].done)(&delve.game) {
+    while step + 1 < STEPS.len() && (STEPS[step].done)(delve.game()) {
         step += 1;
     }
     if guide.0 != Some(step) {
         guide.0 = Some(step);
         redraw.write(RequestRedraw);
     }
-}
-
-fn guide_ui(
-    mut contexts: EguiContexts,
-    mut guide: ResMut<Guide>,
-    area: Res<crate::board::explore::BoardArea>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    // The table's top-left corner: clear of the tray, the hands and the
-    // middle of the board; in a Combat, the left edge halfway down, clear of
-    // the Monster cards along the top.
-    let Some(step) = guide.0 else { return Ok(()) };
-    let z = ctx.zoom_factor();
-    let combat = (3..6).contains(&step);
-    let corner = area.0.map_or(egui::pos2(320.0, 90.0), |r| {
-        let y = if combat { r.min.y + r.height() * 0.42 } else { r.min.y + 10.0 };
-        egui::pos2(r.min.x / z + 10.0, y / z)
-    });
-    let Some(s) = STEPS.get(step) else { return Ok(()) };
-    let last = step + 1 == STEPS.len();
-    let mut close = false;
-    egui::Window::new("Guide").id(egui::Id::new("guide")).title_bar(false).fixed_pos(corner).resizable(false).show(
-        ctx,
-        |ui| {
-            ui.set_max_width(if combat { 220.0 } else { 280.0 });
-            ui.label(
-                egui::RichText::new(format!("Guide · step {} of {}", step + 1, STEPS.len()))
-                    .size(12.0)
-                    .color(ui_style::MUTED),
-            );
-            ui.label(ui_style::title(s.title, 20.0));
-            ui.label(s.text);
-            ui.horizontal(|ui| {
-                let label = if last { "Finish the guide" } else { "Skip the guide" };
-                if ui.button(label).clicked() {
-                    close = true;
-                }
-            });
-        },
-    );
-    if close {
-        guide.0 = None;
-    }
-    Ok(())
 }

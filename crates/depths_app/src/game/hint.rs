@@ -4,25 +4,16 @@
 //! element is selected on the map, and a hinted card, pair or individual is
 //! framed in gold. It lasts until the next action.
 
-use bevy::{
-    camera::visibility::RenderLayers,
-    prelude::*,
-    window::{PrimaryWindow, RequestRedraw},
-};
-use bevy_egui::input::egui_wants_any_keyboard_input;
-use depths_rules::{Action, Game, Outcome, Phase};
+use bevy::{prelude::*, window::RequestRedraw};
+use depths_rules::{Action, Game, Outcome};
 use depths_sim::{Bot, HeuristicBot};
 
 use crate::{
     PlaySystems,
-    board::explore::{Hand, SelectedElement},
+    game::focus::{Hand, SelectedElement},
+    game::screen::Screen,
     game::session::Delve,
     game::words::{describe_action, outcome_name},
-    table::{
-        cards::{TABLE_LAYER, TableGeometry, to_world},
-        faces::same_place,
-    },
-    ui::screens::Screen,
 };
 
 /// Ask for a hint (the banner's button writes this too).
@@ -38,26 +29,12 @@ pub struct Hint {
     pub text: String,
 }
 
-/// The gold frame around a hinted card on the table.
-#[derive(Component)]
-pub struct HintFrame;
-
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hint>();
     app.add_message::<AskHint>();
     app.add_systems(
         Update,
-        (
-            (|keys: Res<ButtonInput<KeyCode>>, mut ask: MessageWriter<AskHint>| {
-                if keys.just_pressed(KeyCode::KeyH) {
-                    ask.write(AskHint);
-                }
-            })
-            .run_if(not(egui_wants_any_keyboard_input))
-            .in_set(PlaySystems::Input),
-            (give_hint, frame_hint).chain().in_set(PlaySystems::Present),
-        )
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
+        (give_hint.in_set(PlaySystems::Present),).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), |mut hint: ResMut<Hint>| *hint = Hint::default());
 }
@@ -127,7 +104,7 @@ fn reason(game: &Game, action: &Action) -> String {
     }
 }
 
-fn give_hint(
+pub(crate) fn give_hint(
     mut asks: MessageReader<AskHint>,
     settings: Option<Res<crate::game::settings::Settings>>,
     delve: Res<Delve>,
@@ -136,7 +113,7 @@ fn give_hint(
     mut selected: ResMut<SelectedElement>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    if hint.action.is_some() && hint.version != delve.version {
+    if hint.action.is_some() && hint.version != delve.version() {
         *hint = Hint::default();
         redraw.write(RequestRedraw);
     }
@@ -144,8 +121,8 @@ fn give_hint(
         return;
     }
     let strong = settings.is_some_and(|s| s.strong_hints);
-    let Some((action, text)) = hint_with(&delve.game, strong) else {
-        *hint = Hint { version: delve.version, action: None, text: "No move to hint: the game is over.".into() };
+    let Some((action, text)) = hint_with(delve.game(), strong) else {
+        *hint = Hint { version: delve.version(), action: None, text: "No move to hint: the game is over.".into() };
         return;
     };
     // Shown where the move is made.
@@ -157,56 +134,6 @@ fn give_hint(
         Action::Encounter { element } => selected.0 = Some(*element),
         _ => {}
     }
-    *hint = Hint { version: delve.version, action: Some(action), text };
+    *hint = Hint { version: delve.version(), action: Some(action), text };
     redraw.write(RequestRedraw);
-}
-
-/// A gold glow around the card or row that makes the hinted move. Steady, not
-/// pulsing: a hint may stay while the players think, and the table must sleep.
-fn frame_hint(
-    mut commands: Commands,
-    hint: Res<Hint>,
-    delve: Res<Delve>,
-    geometry: Res<TableGeometry>,
-    window: Single<&Window, With<PrimaryWindow>>,
-    mut frames: Query<(Entity, &mut Sprite, &mut Transform), With<HintFrame>>,
-) {
-    let target = hint
-        .action
-        .as_ref()
-        .filter(|_| hint.version == delve.version && matches!(delve.game.phase(), Phase::Combat { .. }))
-        .and_then(|a| {
-            let exact = geometry.targets.iter().find(|t| &t.action == a);
-            exact.or_else(|| geometry.targets.iter().find(|t| same_place(a, &t.action))).map(|t| (t.rect, t.z))
-        });
-    let Some((rect, z)) = target else {
-        for (e, ..) in &frames {
-            commands.entity(e).despawn();
-        }
-        return;
-    };
-    let screen = Vec2::new(window.width(), window.height());
-    let at = to_world(rect.center(), screen).extend(z);
-    let size = rect.size() + Vec2::splat(14.0);
-    match frames.single_mut() {
-        Ok((_, mut sprite, mut transform)) => {
-            if sprite.custom_size != Some(size) {
-                sprite.custom_size = Some(size);
-            }
-            if transform.translation != at {
-                transform.translation = at;
-            }
-        }
-        Err(_) => {
-            commands.spawn((
-                Name::new("Hint frame"),
-                HintFrame,
-                Sprite::from_color(Color::srgba(1.0, 0.85, 0.3, 0.8), size),
-                Transform::from_translation(at),
-                RenderLayers::layer(TABLE_LAYER),
-                Pickable::IGNORE,
-                DespawnOnExit(Screen::Playing),
-            ));
-        }
-    }
 }

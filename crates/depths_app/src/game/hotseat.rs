@@ -140,7 +140,7 @@ impl Seats {
     }
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Players>();
     app.add_message::<LiftCurtain>();
     app.add_message::<PassTable>();
@@ -167,7 +167,7 @@ fn seat_messages(
         switches.clear();
         return;
     };
-    let game = &delve.game;
+    let game = delve.game();
     for SetCurtain(on) in switches.read() {
         seats.players.curtain = *on;
         // Switched on at the table: whoever must act is the one there now,
@@ -202,4 +202,13 @@ fn seat_messages(
         seats.turn.handing_over = false;
         redraw.write(RequestRedraw);
     }
+}
+
+/// The banner: the player (and Hero) who must act, and what they must do.
+pub fn banner_line(game: &Game, seats: &Seats) -> String {
+    let solo = seats.players.count() < 2 && seats.players.names.first().is_none_or(|n| n == "Player 1");
+    if game.is_over() || solo {
+        return crate::game::words::banner(game);
+    }
+    format!("▶ {} — {}", seats.acting_text(game), crate::game::words::banner(game))
 }

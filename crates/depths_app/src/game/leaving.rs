@@ -11,10 +11,10 @@ use bevy::{prelude::*, window::WindowCloseRequested};
 use crate::{
     game::cli::Options,
     game::saves::{SaveDir, Saving, only_looks},
-    ui::screens::Screen,
+    game::screen::Screen,
 };
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     // Registered by bevy's WindowPlugin too; here so headless apps have it.
     app.add_message::<WindowCloseRequested>();
     // Menu: the game's resources are removed on leaving Playing, by a command that

@@ -1,22 +1,58 @@
-//! The game's state and flow around the rules core: the game on the table
-//! (the game, its log, seats, undo and saves as resources), seats and turns (hot-seat, Companions, online), saves and
-//! leaving, settings, the schedule in the book's stages, the rules' events
-//! as messages, words, forecasts, hints, the guide and the replay.
+//! The bottom layer: the game's state and flow around the rules core,
+//! headless. The screens and the play phase (derived only from
+//! `Game::phase()`), the schedule in the book's stages, the game on the table
+//! and the one place that changes it, seats and turns (hot-seat, Companions,
+//! online), saves and leaving, settings, the rules' events as messages, what
+//! the player holds and points at, notices for the table, the words players
+//! read, forecasts, hints, the guide and the replay. Nothing here names
+//! egui, a sprite or a module above.
 
+pub mod asset_folder;
 pub mod cli;
 pub mod companions;
 pub mod content_assets;
 pub mod flow;
+pub mod focus;
 pub mod forecasts;
 pub mod guide;
 pub mod hint;
 pub mod hotseat;
 pub(crate) mod leaving;
+pub mod notices;
 pub mod online;
+pub mod play_phase;
 pub mod replay;
 pub mod saves;
 pub mod schedule;
+pub mod screen;
 pub mod session;
 pub mod settings;
 pub mod table_events;
 pub mod words;
+
+use bevy::prelude::*;
+
+/// What runs headless (the tests run it under `MinimalPlugins`).
+pub(crate) fn plugin(app: &mut App) {
+    app.add_plugins((
+        screen::plugin,
+        schedule::plugin,
+        focus::plugin,
+        notices::plugin,
+        table_events::plugin,
+        session::plugin,
+        hotseat::plugin,
+        saves::plugin,
+        leaving::plugin,
+        guide::plugin,
+        replay::plugin,
+        companions::plugin,
+        online::plugin,
+    ));
+}
+
+/// What needs the desktop: the asset server's content, the player's
+/// settings and old save folders, background forecasts, hints.
+pub(crate) fn desktop_plugin(app: &mut App) {
+    app.add_plugins((content_assets::plugin, settings::plugin, saves::desktop_plugin, forecasts::plugin, hint::plugin));
+}

@@ -25,20 +25,18 @@ use bevy::{
     window::RequestRedraw,
     winit::{UpdateMode, WinitSettings},
 };
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_net::{
     ClientPlugin, HostPlugin, HostTable, NetSystems, RemoteTable, SendAction,
     client::{AskCompanion, Link, RemoteApplied, RemoteCompanion},
-    host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, SeatCompanion, StandIn},
+    host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, SeatCompanion},
 };
 use depths_rules::Action;
 
 use crate::{
-    PlaySystems, Stage,
-    game::companions::{CompanionAction, CompanionsOnline, SetCompanion, reason, seat_companion},
+    PlaySystems, StageSystems,
+    game::companions::{CompanionAction, CompanionsOnline, SetCompanion, reason},
+    game::screen::Screen,
     game::session::{GameLog, Moves, PlayerAction, SessionMut, UndoPlacement},
-    ui::screens::Screen,
-    ui::ui_style,
 };
 
 /// The lobby is open (a table hosted or joined, not yet playing).
@@ -57,9 +55,9 @@ pub enum Online {
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct RouteActions;
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_plugins((HostPlugin, ClientPlugin));
-    app.configure_sets(Update, RouteActions.after(Stage::GameOver).before(PlaySystems::Rules));
+    app.configure_sets(Update, RouteActions.after(StageSystems::GameOver).before(PlaySystems::Rules));
     app.add_systems(Update, route_actions.in_set(RouteActions).run_if(resource_exists::<Online>));
     app.add_systems(
         Update,
@@ -70,10 +68,6 @@ pub(crate) fn plugin(app: &mut App) {
         (apply_hosted, apply_remote).in_set(PlaySystems::Rules).after(NetSystems).run_if(resource_exists::<Online>),
     );
     app.add_systems(OnEnter(Screen::Menu), close);
-}
-
-pub(crate) fn ui_plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, banner.run_if(in_state(Screen::Playing)).run_if(resource_exists::<Online>));
 }
 
 /// While online the app must keep receiving: 20 updates a second, not only
@@ -187,7 +181,7 @@ fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
         match step {
             Step::Act(action, companion) => {
                 if companion {
-                    let line = reason(&table.delve.game, table.seats, &action);
+                    let line = reason(table.delve.game(), table.seats, &action);
                     table.log.lines.push(line);
                 }
                 if let Err(e) = table.apply(action.clone()) {
@@ -195,7 +189,7 @@ fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
                 }
             }
             Step::Seat { hero, on } => {
-                seat_companion(table, hero, on);
+                table.seat_companion(hero, on);
             }
         }
         table.undo.0 = None;
@@ -265,73 +259,14 @@ fn apply_remote(
     }
     if let Some(table) = &remote.table
         && remote.link == Link::Seated
-        && (table.game != session.delve.game
+        && (table.game != *session.delve.game()
             || table.turn != session.seats.turn
             || table.players.companions != session.seats.players.companions)
     {
-        session.delve.game = table.game.clone();
+        session.moves().replace_game(table.game.clone());
         session.seats.turn = table.turn.clone();
         session.seats.players = table.players.clone();
-        session.news.rebuild = true;
-        session.delve.version += 1;
         session.log.lines.push("The table was brought in step with the host's.".into());
         redraw.write(RequestRedraw);
     }
-}
-
-/// Whom the table waits for, a lost connection, and the host's choice for
-/// an away player's Heroes: stand in, or Companions.
-fn banner(
-    mut contexts: EguiContexts,
-    online: Res<Online>,
-    hosted: Res<HostTable>,
-    remote: Res<RemoteTable>,
-    mut stand_ins: MessageWriter<StandIn>,
-    mut seats: MessageWriter<SeatCompanion>,
-) -> Result {
-    let (lobby, lost, waiting) = match *online {
-        Online::Host => (&hosted.lobby, None, hosted.waiting_for()),
-        Online::Player => (
-            &remote.lobby,
-            if let Link::Lost(why) = &remote.link { Some(why.clone()) } else { None },
-            remote.waiting_for(),
-        ),
-    };
-    if waiting.is_empty() && lost.is_none() {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("online_banner")).anchor(egui::Align2::CENTER_TOP, [0.0, 48.0]).show(ctx, |ui| {
-        ui_style::panel_frame().show(ui, |ui| {
-            if let Some(why) = &lost {
-                ui.label(egui::RichText::new(format!("Connection to the host lost: {why}")).color(ui_style::NOTICE));
-            }
-            for &seat in &waiting {
-                ui.horizontal(|ui| {
-                    ui.label(
-                        egui::RichText::new(format!("Waiting for {} to come back…", lobby.name(seat)))
-                            .color(ui_style::NOTICE),
-                    );
-                    if *online == Online::Host
-                        && ui.button("Play their Heroes").on_hover_text("Until they rejoin").clicked()
-                    {
-                        stand_ins.write(StandIn { seat, by: Some(0) });
-                    }
-                    if *online == Online::Host
-                        && let Some(table) = &hosted.table
-                        && ui
-                            .button("Companions play them")
-                            .on_hover_text("Until you give their seats back (the Companion box on each Hero)")
-                            .clicked()
-                    {
-                        let heroes = table.game.heroes.len() as u8;
-                        for hero in (0..heroes).filter(|&h| table.players.owner(h) == seat) {
-                            seats.write(SeatCompanion { hero, on: true });
-                        }
-                    }
-                });
-            }
-        });
-    });
-    Ok(())
 }

@@ -9,16 +9,13 @@
 //! that move's events, so the table shows it happen.
 
 use bevy::{prelude::*, window::RequestRedraw};
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_rules::{Action, Content, Event, Game, GameOptions};
 
 use crate::{
     PlaySystems,
-    game::flow::MenuAction,
     game::hotseat::Players,
+    game::screen::Screen,
     game::session::{GameContent, Session, SessionMut},
-    ui::screens::Screen,
-    ui::ui_style,
 };
 
 /// A replay on the table.
@@ -105,21 +102,13 @@ pub fn marks(options: &GameOptions, content: &Content, history: &[Action]) -> Ve
     out
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_message::<WatchReplay>();
     app.add_message::<GoToStep>();
     app.add_message::<ReplaySave>();
     app.add_message::<WatchSeed>();
     app.add_systems(Update, (replay_save, watch_seed, watch, go_to_step).chain().in_set(PlaySystems::Rules));
     app.add_systems(OnEnter(Screen::Menu), |mut commands: Commands| commands.remove_resource::<Replay>());
-}
-
-pub(crate) fn ui_plugin(app: &mut App) {
-    app.add_systems(
-        EguiPrimaryContextPass,
-        replay_bar.run_if(in_state(Screen::Playing).and_then(resource_exists::<Replay>)),
-    );
-    app.add_systems(Update, replay_keys.in_set(PlaySystems::Input).run_if(resource_exists::<Replay>));
 }
 
 fn replay_save(
@@ -193,7 +182,7 @@ fn watch(
 
 fn go_to_step(
     mut steps: MessageReader<GoToStep>,
-    fit: Option<ResMut<crate::board::camera::FitRequested>>,
+    fit: Option<ResMut<crate::game::notices::FitRequested>>,
     replay: Option<ResMut<Replay>>,
     session: Option<SessionMut>,
     content: Option<Res<GameContent>>,
@@ -214,9 +203,7 @@ fn go_to_step(
             {
                 fit.0 = true;
             }
-            session.delve.game = game;
-            session.news.rebuild = true;
-            session.delve.version += 1;
+            session.moves().replace_game(game);
             // One step forward: the table shows the move happen.
             session.news.events = if forward { events } else { Vec::new() };
             session.log.lines.push(format!("— step {want} of {} —", replay.history.len()));
@@ -225,70 +212,4 @@ fn go_to_step(
         Err(e) => session.log.notice = Some(format!("The replay stops here: {e}")),
     }
     redraw.write(RequestRedraw);
-}
-
-/// ← → step, Home / End to the ends.
-fn replay_keys(keys: Res<ButtonInput<KeyCode>>, replay: Res<Replay>, mut go: MessageWriter<GoToStep>) {
-    let step = replay.step;
-    if keys.just_pressed(KeyCode::ArrowRight) || keys.just_pressed(KeyCode::Period) {
-        go.write(GoToStep(step + 1));
-    }
-    if keys.just_pressed(KeyCode::ArrowLeft) || keys.just_pressed(KeyCode::Comma) {
-        go.write(GoToStep(step.saturating_sub(1)));
-    }
-    if keys.just_pressed(KeyCode::Home) {
-        go.write(GoToStep(0));
-    }
-    if keys.just_pressed(KeyCode::End) {
-        go.write(GoToStep(replay.history.len()));
-    }
-}
-
-fn replay_bar(
-    mut contexts: EguiContexts,
-    replay: Res<Replay>,
-    mut go: MessageWriter<GoToStep>,
-    mut menu: MessageWriter<MenuAction>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let total = replay.history.len();
-    egui::Window::new("Replay")
-        .id(egui::Id::new("replay_bar"))
-        .title_bar(false)
-        // Over the foot of the Hero mats: clear of the board and the hands.
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(44.0 + crate::table::party::EDGE_HEIGHT)])
-        .resizable(false)
-        .show(ctx, |ui| {
-            ui.set_max_width(270.0);
-            ui.horizontal(|ui| {
-                ui.label(ui_style::title("Replay", 20.0));
-                ui.label(format!("move {} of {total}", replay.step));
-            });
-            ui.horizontal_wrapped(|ui| {
-                let step = replay.step;
-                if ui.button("⏮").on_hover_text("The start (Home)").clicked() {
-                    go.write(GoToStep(0));
-                }
-                if ui.button("◀").on_hover_text("One move back (←)").clicked() {
-                    go.write(GoToStep(step.saturating_sub(1)));
-                }
-                if ui.button("▶").on_hover_text("One move on (→)").clicked() {
-                    go.write(GoToStep(step + 1));
-                }
-                if ui.button("⏭").on_hover_text("The end (End)").clicked() {
-                    go.write(GoToStep(total));
-                }
-                egui::ComboBox::from_id_salt("replay_marks").selected_text("Jump to…").show_ui(ui, |ui| {
-                    for (at, name) in &replay.marks {
-                        if ui.selectable_label(false, format!("{name} (move {at})")).clicked() {
-                            go.write(GoToStep(*at));
-                        }
-                    }
-                });
-                if ui.button("Leave the replay").clicked() {
-                    menu.write(MenuAction::BackToMenu);
-                }
-            });
-        });
-    Ok(())
 }

@@ -10,7 +10,6 @@
 use std::path::{Path, PathBuf};
 
 use bevy::{ecs::system::SystemParam, prelude::*, window::RequestRedraw};
-use bevy_egui::input::egui_wants_any_keyboard_input;
 use depths_rules::Game;
 use serde::{Deserialize, Serialize};
 
@@ -18,8 +17,8 @@ use crate::{
     PlaySystems,
     game::flow::MenuNotice,
     game::hotseat::{Players, Turn},
+    game::screen::Screen,
     game::session::{Delve, GameLog, RoundSummary, SaveSlot, Seats, Session},
-    ui::screens::Screen,
 };
 
 /// How many log lines a save keeps (the newest).
@@ -27,7 +26,7 @@ const SAVED_LOG_LINES: usize = 300;
 
 /// What the client keeps beside the rules state.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Table {
+pub struct SavedTable {
     pub players: Players,
     pub turn: Turn,
     pub log: Vec<String>,
@@ -43,7 +42,7 @@ pub struct Table {
 /// The file: the table and the rules core's own save, untouched inside it.
 #[derive(Serialize, Deserialize)]
 struct SaveFile {
-    table: Table,
+    table: SavedTable,
     game: serde_json::Value,
 }
 
@@ -165,7 +164,7 @@ fn move_old_saves(dir: Res<SaveDir>, options: Option<Res<crate::game::cli::Optio
 }
 
 /// Run by the game itself (not by headless tests): moves old saves into place.
-pub(crate) fn old_saves_plugin(app: &mut App) {
+pub(super) fn desktop_plugin(app: &mut App) {
     app.add_systems(Startup, move_old_saves);
 }
 
@@ -200,9 +199,9 @@ pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
 
 /// The text of a save of the game, the seats and the log.
 pub fn save_text(delve: &Delve, seats: &Seats, log: &GameLog) -> String {
-    let game = serde_json::from_str(&delve.game.save_json()).expect("the rules save is JSON");
+    let game = serde_json::from_str(&delve.game().save_json()).expect("the rules save is JSON");
     let skip = log.lines.len().saturating_sub(SAVED_LOG_LINES);
-    let table = Table {
+    let table = SavedTable {
         players: seats.players.clone(),
         turn: seats.turn.clone(),
         log: log.lines[skip..].to_vec(),
@@ -213,12 +212,12 @@ pub fn save_text(delve: &Delve, seats: &Seats, log: &GameLog) -> String {
 }
 
 /// Reads a save; the file is never changed. A bare rules save has no table.
-pub fn read_save(path: &Path) -> Result<(Game, Option<Table>), String> {
+pub fn read_save(path: &Path) -> Result<(Game, Option<SavedTable>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     parse_save(&text)
 }
 
-fn parse_save(text: &str) -> Result<(Game, Option<Table>), String> {
+fn parse_save(text: &str) -> Result<(Game, Option<SavedTable>), String> {
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("not a Forgotten Depths save: {e}"))?;
     if value.get("table").is_none() {
@@ -234,7 +233,7 @@ fn parse_save(text: &str) -> Result<(Game, Option<Table>), String> {
 
 /// The game a save at `path` holds: its game and the table around it
 /// (players, turn, log, moves), saved again under the same name.
-pub fn session_from(path: &Path, game: Game, table: Option<Table>) -> Session {
+pub fn session_from(path: &Path, game: Game, table: Option<SavedTable>) -> Session {
     let mut session = Session::new(game);
     session.log.lines.clear();
     // Only a save that kept them knows the moves since the start.
@@ -301,40 +300,10 @@ pub fn utc_date(time: std::time::SystemTime) -> String {
         .map_or_else(|_| "unknown date".to_owned(), |t| t.strftime("%Y-%m-%d %H:%M").to_string())
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveDir>();
     app.add_message::<LoadSave>();
     app.add_systems(Update, (load_saves.in_set(PlaySystems::Rules), autosave.in_set(PlaySystems::Present)));
-}
-
-/// Ctrl+S on the board.
-pub(crate) fn input_plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        ctrl_s
-            .run_if(not(egui_wants_any_keyboard_input))
-            .in_set(PlaySystems::Input)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
-    );
-}
-
-fn ctrl_s(
-    keys: Res<ButtonInput<KeyCode>>,
-    delve: Res<Delve>,
-    mut log: ResMut<GameLog>,
-    mut slot: ResMut<SaveSlot>,
-    mut toast: MessageWriter<crate::table::feedback::Toast>,
-) {
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft, KeyCode::SuperRight]);
-    if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        if delve.read_only {
-            toast.write(crate::table::feedback::Toast("A replay saves nothing".into()));
-            return;
-        }
-        slot.due = true;
-        log.lines.push("Game saved.".into());
-        toast.write(crate::table::feedback::Toast("Game saved".into()));
-    }
 }
 
 /// The file this game saves to.
@@ -514,7 +483,7 @@ mod tests {
         write_atomic(&old.join("game-9-seed3.json"), &save_text(&session.delve, &session.seats, &session.log)).unwrap();
         move_saves(&old, &new);
         let (game, table) = read_save(&new.join("game-9-seed3.json")).unwrap();
-        assert_eq!(game, session.delve.game);
+        assert_eq!(&game, session.delve.game());
         assert_eq!(table.unwrap().log, session.log.lines);
         std::fs::remove_dir_all(&old).unwrap();
         std::fs::remove_dir_all(&new).unwrap();
@@ -534,7 +503,7 @@ mod tests {
         session.log.lines.push("Ann drew a tile.".into());
         session.log.rounds.last.push("Bren takes 3 damage.".into());
         let (game, table) = parse_save(&save_text(&session.delve, &session.seats, &session.log)).unwrap();
-        assert_eq!(game, session.delve.game);
+        assert_eq!(&game, session.delve.game());
         let table = table.expect("the table is saved");
         assert_eq!(table.players, session.seats.players);
         assert_eq!(table.turn, session.seats.turn);

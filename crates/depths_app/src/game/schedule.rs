@@ -2,7 +2,7 @@
 //!
 //! Cross-cutting work (camera, menus, saving) keeps the generic
 //! Input → Rules → Events → Sync → Present sets; between Input and Rules, each
-//! of the book's stages has its own set, run only while [`Table`] (derived from
+//! of the book's stages has its own set, run only while [`PlayPhase`] (derived from
 //! `Game::phase()`) says play stands there. A stage's systems turn that stage's
 //! input into `PlayerAction`s; `session::apply_player_actions` (in Rules) is
 //! the one system that applies them.
@@ -10,7 +10,7 @@
 use bevy::prelude::*;
 use depths_rules::CombatStep;
 
-use crate::ui::screens::playing::Table;
+use crate::game::play_phase::PlayPhase;
 
 /// Every game system in `Update` joins one of these, run in this order.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,7 +30,7 @@ pub enum PlaySystems {
 /// The book's stages of play. A system in one of these runs only while the
 /// game stands there.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Stage {
+pub enum StageSystems {
     /// "Starting at a Lower Ecology": Abilities and Items are chosen first.
     Setup,
     /// Drawing and placing Map Tiles, choosing what to Encounter.
@@ -44,25 +44,44 @@ pub enum Stage {
     GameOver,
 }
 
-pub(crate) fn plugin(app: &mut App) {
-    use CombatStep::*;
-    let combat = |step| Stage::Combat(step).run_if(in_state(Table::Combat(step)));
+/// The Combat steps in the book's order.
+pub const COMBAT_STEPS: [CombatStep; 6] = [
+    CombatStep::AssignMonsters,
+    CombatStep::PlayCards,
+    CombatStep::PlaceMonsterCard,
+    CombatStep::Resolve,
+    CombatStep::AssignDamage,
+    CombatStep::AvoidReturnDamage,
+];
+
+/// The stage sets in the book's order, each run only while play stands
+/// there; `Update` and the panels' pass (`ui`) configure them alike.
+pub fn stages() -> impl IntoScheduleConfigs<bevy::ecs::schedule::InternedSystemSet, ()> {
+    let combat = |step| StageSystems::Combat(step).run_if(in_state(PlayPhase::Combat(step)));
+    let [assign, play, place, resolve, damage, avoid] = COMBAT_STEPS;
+    (
+        StageSystems::Setup.run_if(in_state(PlayPhase::Setup)),
+        StageSystems::Exploring.run_if(in_state(PlayPhase::Exploring)),
+        StageSystems::Encountering.run_if(in_state(PlayPhase::Encountering)),
+        combat(assign),
+        combat(play),
+        combat(place),
+        combat(resolve),
+        combat(damage),
+        combat(avoid),
+        StageSystems::LevelUp.run_if(in_state(PlayPhase::LevelUp)),
+        StageSystems::Passage.run_if(in_state(PlayPhase::Passage)),
+        StageSystems::GameOver.run_if(in_state(PlayPhase::Over)),
+    )
+        .chain()
+}
+
+pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
         (
             PlaySystems::Input,
-            Stage::Setup.run_if(in_state(Table::Setup)),
-            Stage::Exploring.run_if(in_state(Table::Exploring)),
-            Stage::Encountering.run_if(in_state(Table::Encountering)),
-            combat(AssignMonsters),
-            combat(PlayCards),
-            combat(PlaceMonsterCard),
-            combat(Resolve),
-            combat(AssignDamage),
-            combat(AvoidReturnDamage),
-            Stage::LevelUp.run_if(in_state(Table::LevelUp)),
-            Stage::Passage.run_if(in_state(Table::Passage)),
-            Stage::GameOver.run_if(in_state(Table::Over)),
+            stages(),
             PlaySystems::Rules,
             PlaySystems::Events,
             PlaySystems::Sync,

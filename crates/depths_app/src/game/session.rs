@@ -15,7 +15,8 @@ use depths_rules::{
 use crate::game::words::{describe_event, rule_error_text};
 use depths_table::seats::{Players, Turn};
 
-use crate::{PlaySystems, Stage, board::view::Cell, ui::screens::Screen};
+use crate::{PlaySystems, StageSystems, game::play_phase::PlayPhase, game::screen::Screen};
+use depths_rules::map::Cell;
 
 /// The cards and tiles, loaded from `assets/content/` on the loading screen.
 #[derive(Resource, Clone, Debug)]
@@ -25,9 +26,10 @@ pub struct GameContent(pub Content);
 /// the replay follow of it. Present exactly while a game is at the table.
 #[derive(Resource, Debug)]
 pub struct Delve {
-    pub game: Game,
-    /// Bumped after every applied action (and on load): the board re-syncs.
-    pub version: u64,
+    /// Changed only by [`Moves`] (and [`Delve::swap_content`]), which bump `version`.
+    game: Game,
+    /// Bumped after every change of the game (and on load): the board re-syncs.
+    version: u64,
     /// Every action applied since the game began, for the replay; `None` for
     /// a game loaded from a save that did not keep them.
     pub history: Option<Vec<Action>>,
@@ -349,6 +351,40 @@ impl Moves<'_> {
         }
     }
 
+    /// Hands Hero `hero`'s seat to a Companion (`on`) or back to its owner,
+    /// keeping the turn with the same seat as every online copy does
+    /// (`depths_table::seats::seat_companion`); the log says so. Returns
+    /// whether anything changed.
+    pub fn seat_companion(&mut self, hero: u8, on: bool) -> bool {
+        let game = &self.delve.game;
+        let seats = &mut *self.seats;
+        if depths_table::seats::seat_companion(&mut seats.players, &mut seats.turn, game.heroes.len(), hero, on)
+            != Ok(true)
+        {
+            return false;
+        }
+        let owner = seats.players.name(seats.players.owner(hero)).to_owned();
+        let name = game.heroes[usize::from(hero)].name().to_owned();
+        let line = if on {
+            format!("A Companion plays {name} for {owner} now.")
+        } else {
+            format!("{owner} takes {name}'s seat back from the Companion.")
+        };
+        self.log.lines.push(line);
+        self.saves.due = true;
+        self.delve.version += 1;
+        true
+    }
+
+    /// Replaces the game wholesale (an online resync, a replay's step): the
+    /// board is laid again; the undo point no longer applies.
+    pub fn replace_game(&mut self, game: Game) {
+        self.delve.game = game;
+        self.news.rebuild = true;
+        self.undo.0 = None;
+        self.delve.version += 1;
+    }
+
     /// Client-side undo of the last tile placement: restores the game saved
     /// just before it. Possible until the next action.
     pub fn undo_placement(&mut self) -> Result<(), String> {
@@ -390,6 +426,32 @@ impl GameLog {
 }
 
 impl Delve {
+    /// The game on the table.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Counts every change of the game: what was built from it is stale
+    /// when this differs.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Changes the game by hand, outside the rules (tools and tests set up
+    /// a situation this way); what was built from it follows.
+    pub fn edit(&mut self, change: impl FnOnce(&mut Game)) {
+        change(&mut self.game);
+        self.version += 1;
+    }
+
+    /// The game's cards take new words from reloaded content (ids, counts
+    /// and places unchanged); how many cards changed.
+    pub fn swap_content(&mut self, content: std::sync::Arc<Content>) -> Result<usize, depths_rules::SwapRefused> {
+        let cards = self.game.swap_content(content)?;
+        self.version += 1;
+        Ok(cards)
+    }
+
     /// Seed of the game (varies the floor art).
     pub fn seed(&self) -> u64 {
         self.game.adventure().map_or(0, |a| a.options.seed)
@@ -469,7 +531,7 @@ pub struct StartGame(pub GameOptions);
 #[derive(Resource, Default, Debug, Clone)]
 pub struct SetupNotice(pub Option<String>);
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_message::<PlayerAction>();
     app.add_message::<TileDrop>();
     app.add_message::<StartGame>();
@@ -477,8 +539,32 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<DropRefused>();
     app.init_resource::<SetupNotice>();
     // A dropped tile is Exploring's input; the Rules set applies every action.
-    app.add_systems(Update, drops_to_actions.in_set(Stage::Exploring));
+    app.add_systems(Update, drops_to_actions.in_set(StageSystems::Exploring));
     app.add_systems(Update, (start_game, apply_player_actions, apply_undo).chain().in_set(PlaySystems::Rules));
+    // The play phase follows the game; leaving the board ends the game on the table.
+    app.add_sub_state::<PlayPhase>();
+    app.add_systems(OnExit(Screen::Playing), |mut commands: Commands| {
+        Session::remove(&mut commands);
+    });
+    app.add_systems(
+        Update,
+        follow_game.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
+    );
+    app.add_systems(Update, log_phases);
+}
+
+/// Sets the play phase from the game's own, after every change.
+fn follow_game(delve: Res<Delve>, phase: Res<State<PlayPhase>>, mut next: ResMut<NextState<PlayPhase>>) {
+    let now = PlayPhase::of(&delve.game);
+    if *phase.get() != now {
+        next.set(now);
+    }
+}
+
+fn log_phases(mut transitions: MessageReader<StateTransitionEvent<PlayPhase>>) {
+    for t in transitions.read() {
+        debug!("play phase: {:?} → {:?}", t.exited, t.entered);
+    }
 }
 
 fn start_game(

@@ -10,11 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
-use bevy::{prelude::*, window::RequestRedraw};
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::{game::flow::MenuNotice, ui::screens::Screen};
+use crate::{game::flow::MenuNotice, game::screen::Screen};
 
 /// The UI scales offered.
 pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
@@ -213,10 +212,9 @@ fn parse_old(text: &str) -> Settings {
     settings
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.insert_resource(Settings::load());
     app.add_systems(Update, tell_problem_on_menu.run_if(in_state(Screen::Menu)));
-    app.add_systems(EguiPrimaryContextPass, (apply_zoom, settings_ui.run_if(|s: Res<Settings>| s.open)).chain());
 }
 
 /// A settings file that did not read is named on the menu once.
@@ -227,159 +225,6 @@ fn tell_problem_on_menu(settings: Res<Settings>, mut notice: ResMut<MenuNotice>,
             notice.0.clone_from(&settings.problem);
         }
     }
-}
-
-/// Keeps egui's zoom and the setting together: the setting drives egui, and
-/// egui's own Ctrl+plus / Ctrl+minus are remembered too.
-fn apply_zoom(mut contexts: EguiContexts, mut settings: ResMut<Settings>, mut last: Local<Option<f32>>) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let zoom = ctx.zoom_factor();
-    match *last {
-        // egui zoomed by keyboard since the last pass: remember it.
-        Some(l) if (zoom - l).abs() > 1e-3 && (zoom - settings.ui_scale).abs() > 1e-3 => {
-            settings.ui_scale = zoom;
-            let _ = settings.write();
-        }
-        _ => {
-            if (zoom - settings.ui_scale).abs() > 1e-3 {
-                ctx.set_zoom_factor(settings.ui_scale);
-            }
-        }
-    }
-    *last = Some(zoom);
-    Ok(())
-}
-
-fn settings_ui(
-    mut contexts: EguiContexts,
-    mut settings: ResMut<Settings>,
-    seats: Option<Res<crate::game::session::Seats>>,
-    mut switch: MessageWriter<crate::game::hotseat::SetCurtain>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let mut open = settings.open;
-    let mut chosen = None;
-    // In a game the box shows (and switches) that game's curtain.
-    let mut curtain = seats.as_ref().map_or(settings.curtain, |s| s.players.curtain);
-    let mut curtain_changed = false;
-    let mut speed_chosen = None;
-    let mut strong_changed = false;
-    let mut sound_changed = false;
-    egui::Window::new("Settings")
-        .id(egui::Id::new("settings"))
-        .open(&mut open)
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::RIGHT_TOP, [-12.0, 44.0])
-        .show(ctx, |ui| {
-            ui.label(egui::RichText::new("UI scale").strong());
-            ui.horizontal(|ui| {
-                for s in UI_SCALES {
-                    let on = (settings.ui_scale - s).abs() < 1e-3;
-                    if ui.selectable_label(on, format!("{}%", (s * 100.0).round())).clicked() {
-                        chosen = Some(s);
-                    }
-                }
-            });
-            ui.label(
-                egui::RichText::new(format!("Ctrl + / Ctrl − also zoom. Remembered in {}", settings.file.display()))
-                    .size(11.0)
-                    .color(crate::ui::ui_style::MUTED),
-            );
-            if let Some(problem) = &settings.problem {
-                ui.label(egui::RichText::new(problem).size(11.0).color(crate::ui::ui_style::NOTICE));
-            }
-            ui.separator();
-            curtain_changed = ui
-                .checkbox(&mut curtain, "\"Pass to …\" screen between players")
-                .on_hover_text(
-                    "Hot-seat: hide the table when it changes hands, after the player who acted has seen the result",
-                )
-                .changed();
-            ui.separator();
-            strong_changed = ui
-                .checkbox(&mut settings.strong_hints, "Stronger hints (search every Combat choice)")
-                .on_hover_text(
-                    "The Hint plays each Combat choice out in 16 reshuffled worlds per option (a few \
-                     milliseconds) instead of the careful bot's rules of thumb; it wins about 58% of \
-                     games to the careful bot's 43%",
-                )
-                .changed();
-            ui.separator();
-            ui.label(egui::RichText::new("Companions play").strong());
-            ui.horizontal(|ui| {
-                for speed in Speed::ALL {
-                    if ui
-                        .selectable_label(settings.companion_speed == speed, speed.name())
-                        .on_hover_text(speed.hint())
-                        .clicked()
-                    {
-                        speed_chosen = Some(speed);
-                    }
-                }
-            });
-            ui.separator();
-            sound_changed = sound_controls(ui, &mut settings);
-        });
-    if sound_changed && let Err(e) = settings.write() {
-        warn!("could not write {}: {e}", settings.file.display());
-    }
-    if strong_changed {
-        if let Err(e) = settings.write() {
-            warn!("could not write {}: {e}", settings.file.display());
-        }
-        redraw.write(RequestRedraw);
-    }
-    if let Some(speed) = speed_chosen {
-        settings.companion_speed = speed;
-        if let Err(e) = settings.write() {
-            warn!("could not write {}: {e}", settings.file.display());
-        }
-        redraw.write(RequestRedraw);
-    }
-    if curtain_changed {
-        settings.curtain = curtain;
-        if let Err(e) = settings.write() {
-            warn!("could not write {}: {e}", settings.file.display());
-        }
-        if seats.is_some() {
-            switch.write(crate::game::hotseat::SetCurtain(curtain));
-        }
-        redraw.write(RequestRedraw);
-    }
-    if let Some(s) = chosen {
-        settings.ui_scale = s;
-        if let Err(e) = settings.write() {
-            warn!("could not write {}: {e}", settings.file.display());
-        }
-        redraw.write(RequestRedraw);
-    }
-    if settings.open != open {
-        settings.open = open;
-    }
-    Ok(())
-}
-
-/// Mute and the volumes (greyed, with the reason, in a build without
-/// sound); true when a change is to be saved.
-fn sound_controls(ui: &mut egui::Ui, settings: &mut Settings) -> bool {
-    ui.label(egui::RichText::new("Sound").strong());
-    let mut save = false;
-    ui.add_enabled_ui(AVAILABLE, |ui| {
-        save |= ui.checkbox(&mut settings.muted, "Mute").changed();
-        for (label, value) in [("Volume", &mut settings.master_volume), ("Music", &mut settings.music_volume)] {
-            let slider =
-                egui::Slider::new(value, 0.0..=1.0).text(label).custom_formatter(|v, _| format!("{:.0}%", v * 100.0));
-            let response = ui.add(slider);
-            // Saved when let go, not at every step of a drag.
-            save |= response.drag_stopped() || (response.changed() && !response.dragged());
-        }
-    });
-    if !AVAILABLE {
-        ui.label(egui::RichText::new(NO_SOUND).size(11.0).color(crate::ui::ui_style::MUTED));
-    }
-    save
 }
 
 /// How long a Companion waits before each move, so the players can follow.

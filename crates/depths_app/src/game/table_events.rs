@@ -5,13 +5,12 @@
 //! game, a load, an undo or a new Ecology.
 
 use bevy::prelude::*;
-use depths_rules::Event;
+use depths_rules::{Event, map::Cell};
 
 use crate::{
     PlaySystems,
-    board::view::Cell,
+    game::screen::Screen,
     game::session::{Delve, GameLog, TableNews},
-    ui::screens::Screen,
 };
 
 /// One event of the rules core, as it happened, oldest first.
@@ -79,6 +78,8 @@ pub fn reaction(event: &Event) -> Reaction {
         | Event::CannotPlay { .. }
         | Event::CardPlayed { .. }
         | Event::MonsterCardPlayed { .. }
+        | Event::MonsterCardWaiting { .. }
+        | Event::CardsOffered { .. }
         | Event::MonsterDeckReshuffled { .. }
         | Event::MonsterPowerDrawn { .. }
         | Event::MonsterPowerWasted { .. }
@@ -136,7 +137,7 @@ pub struct HealthNews {
     pub heroes: Vec<(u8, i16)>,
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_message::<TableEvent>();
     app.add_message::<RebuildBoard>();
     app.add_message::<TileLifted>();
@@ -158,7 +159,7 @@ pub(crate) fn plugin(app: &mut App) {
 /// The log and the round summary take every event in words.
 fn write_log(mut events: MessageReader<TableEvent>, delve: Res<Delve>, mut log: ResMut<GameLog>) {
     for TableEvent(event) in events.read() {
-        log.record(&delve.game, event);
+        log.record(delve.game(), event);
     }
 }
 
@@ -253,75 +254,10 @@ fn dispatch(
 mod tests {
     use super::*;
 
-    /// Names every event kind: adding one to the rules core breaks this
-    /// test's build until it is listed here, and `reaction` until it has a
-    /// reaction.
-    fn every_event() -> Vec<Event> {
-        use depths_rules::map::ElementRef;
-        let _exhaustive = |e: &Event| match e {
-            Event::CombatStarted { .. }
-            | Event::MonstersAssigned { .. }
-            | Event::RoundStarted { .. }
-            | Event::CardsDrawn { .. }
-            | Event::PowerStored { .. }
-            | Event::DiscardReshuffled { .. }
-            | Event::CannotPlay { .. }
-            | Event::CardPlayed { .. }
-            | Event::MonsterCardPlayed { .. }
-            | Event::MonsterDeckReshuffled { .. }
-            | Event::MonsterPowerDrawn { .. }
-            | Event::MonsterAbility { .. }
-            | Event::MonsterPowerWasted { .. }
-            | Event::MonsterCardMoved { .. }
-            | Event::PairChosen { .. }
-            | Event::AbilityActivated { .. }
-            | Event::PowerSpent { .. }
-            | Event::SpellExhausted { .. }
-            | Event::MonsterDamaged { .. }
-            | Event::IndividualDefeated { .. }
-            | Event::MonsterHealed { .. }
-            | Event::ReturnDamageAvoided { .. }
-            | Event::HeroDamaged { .. }
-            | Event::HeroHealed { .. }
-            | Event::FoeDefeated { .. }
-            | Event::RoundEnded { .. }
-            | Event::CombatWon
-            | Event::GameLost { .. }
-            | Event::Note { .. }
-            | Event::EcologyStarted { .. }
-            | Event::EcologyCompleted { .. }
-            | Event::TileDrawn { .. }
-            | Event::TilePlaced { .. }
-            | Event::TileSetAside { .. }
-            | Event::ElementEncountered { .. }
-            | Event::LegendaryLocationEncountered { .. }
-            | Event::CardDrawn { .. }
-            | Event::TestResolved { .. }
-            | Event::XpGained { .. }
-            | Event::XpSpent { .. }
-            | Event::KeysChanged { .. }
-            | Event::ItemGained { .. }
-            | Event::AbilityGained { .. }
-            | Event::Rested
-            | Event::LevelUp { .. }
-            | Event::GameWon => (),
-        };
-        let element = ElementRef { cell: (0, 0), area: 0, element: 0 };
-        vec![
-            Event::EcologyStarted { ecology: depths_rules::Ecology::Ruins },
-            Event::CombatWon,
-            Event::GameWon,
-            Event::Rested,
-            Event::Note { text: String::new() },
-            Event::ElementEncountered { element },
-        ]
-    }
-
+    /// `reaction` matches every event kind without `_`, so a new kind does
+    /// not build until its reaction is decided; here, that the board's are right.
     #[test]
-    fn every_event_has_a_reaction_and_the_board_ones_are_right() {
-        for e in every_event() {
-            let _ = reaction(&e);
-        }
+    fn the_board_reacts_to_its_events() {
         assert_eq!(reaction(&Event::EcologyStarted { ecology: depths_rules::Ecology::Ruins }), Reaction::NewMap);
         let element = depths_rules::map::ElementRef { cell: (0, 0), area: 0, element: 0 };
         assert_eq!(reaction(&Event::ElementEncountered { element }), Reaction::Encounter);

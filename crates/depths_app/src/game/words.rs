@@ -2,7 +2,8 @@
 //! [`Action`] as the label of its button, and why an action was refused.
 
 use depths_rules::{
-    Action, Ecology, Event, Game, LossReason, Outcome, Pending, Phase, Purchase, RuleError, Target, XpRef,
+    Action, CombatStep, Ecology, Encountering, Event, Game, LossReason, Outcome, Pending, Phase, Purchase, RuleError,
+    Target, XpRef,
     adventure::HeroChoice,
     hero::AbilitySource,
     map::{Cell, Edge, Element, ElementRef, Map, PlacementError, Side, TileKind},
@@ -157,7 +158,8 @@ fn event_words(game: &Game, e: &Event) -> Option<String> {
         Event::MonsterPowerWasted { foe } => {
             format!("{}'s Power fizzles.", foe_name(game, *foe))
         }
-        Event::MonsterCardMoved { .. } => return None,
+        // On the table, face up: the Hero places it, or picks one, next.
+        Event::MonsterCardMoved { .. } | Event::MonsterCardWaiting { .. } | Event::CardsOffered { .. } => return None,
         Event::PairChosen { hero, outcome, .. } => {
             format!("{} resolves a {}.", h(hero), outcome_name(*outcome))
         }
@@ -550,6 +552,104 @@ pub fn item_facts(item: &depths_rules::hero::ItemCard) -> String {
     }
     facts.push(format!("{} XP", item.xp));
     facts.join(" · ")
+}
+
+/// Who must act now, in words, from the rules' phase.
+pub fn banner(game: &Game) -> String {
+    let name = |h: u8| game.heroes.get(usize::from(h)).map_or("?", |h| h.name());
+    let phase = game.phase();
+    match &phase {
+        Phase::Won => return "The Heroes have won!".into(),
+        Phase::Lost(r) => return format!("The Heroes have lost: {}.", loss_text(game, r)),
+        Phase::Combat { step } => {
+            let Some(c) = game.combat() else { return "Combat".into() };
+            // "All Heroes perform each Step simultaneously": name them all.
+            let heroes: Vec<&str> = c.heroes_to_act().into_iter().map(name).collect();
+            let who = and_list(&heroes);
+            let several = heroes.len() > 1;
+            return match step {
+                CombatStep::AssignMonsters => "Combat: the players assign the Monsters to Heroes".into(),
+                CombatStep::AvoidReturnDamage => "Combat: choose who avoids Return Damage".into(),
+                _ if heroes.is_empty() => "Combat".into(),
+                CombatStep::PlayCards if several => {
+                    format!("Combat, round {}: {who} play cards, in any order", c.round)
+                }
+                CombatStep::PlayCards => format!("Combat, round {}: {who} plays a card", c.round),
+                CombatStep::PlaceMonsterCard if several => format!("Combat: {who} place the Monsters' cards"),
+                CombatStep::PlaceMonsterCard => format!("Combat: {who} places the Monster's card"),
+                CombatStep::Resolve if several => {
+                    format!("Combat, round {}: {who} each resolve one pair, in any order", c.round)
+                }
+                CombatStep::Resolve => format!("Combat, round {}: {who} resolves one pair", c.round),
+                CombatStep::AssignDamage if several => format!("Combat: {who} choose whom to damage"),
+                CombatStep::AssignDamage => format!("Combat: {who} chooses whom to damage"),
+            };
+        }
+        Phase::Passage { next } => {
+            let from = game.adventure().map_or(Ecology::Ruins, |a| a.ecology.ecology);
+            return passage_text(from, *next);
+        }
+        _ => {}
+    }
+    match game.pending() {
+        Some(Pending::Purchase { what, cost, .. }) => format!("Pay {cost} XP for {}", purchase_name(game, *what)),
+        Some(Pending::SplitHealing { points }) => format!("Share {points} Health among the Heroes"),
+        Some(Pending::ChooseHero(why)) => match why {
+            HeroChoice::DrawItem => "Choose the Hero who draws an Item".into(),
+            HeroChoice::GainItem(i) => format!("Choose the Hero who gains {}", i.name),
+            HeroChoice::Heal(n) => format!("Choose the Hero healed by {n}"),
+            HeroChoice::Damage(n) => format!("Choose the Hero who takes {n} damage"),
+        },
+        Some(Pending::ChooseItem { hero, .. }) => format!("{}: keep one Item", name(*hero)),
+        Some(Pending::RemoveCards { hero, count }) => {
+            format!("{}: remove {}", name(*hero), counted(*count, "Action Card", "Action Cards"))
+        }
+        Some(Pending::ChooseAbility { hero, .. }) => format!("{}: keep one Ability", name(*hero)),
+        Some(Pending::ChooseAbilityDraw { hero }) => {
+            format!("{}: draw one Ability from each class, or two from the Primary class", name(*hero))
+        }
+        Some(Pending::OrderFeatures { .. }) => "Choose the order of the revealed Features".into(),
+        Some(Pending::LevelUp { .. }) => "Level Up: buy Abilities, then finish the Ecology".into(),
+        Some(Pending::Passage { .. }) => "Passage to the next Ecology".into(),
+        None => match phase {
+            Phase::Encountering { element, .. } => format!("Encountering {}", encountering_name(element)),
+            Phase::Exploring { tile_in_hand: true, .. } => "Exploring: place the drawn tile".into(),
+            _ => "Exploring: draw a tile, or Encounter something".into(),
+        },
+    }
+}
+
+/// "Bren", "Bren and Sil", "Bren, Sil and Ava".
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// What is being Encountered, with its article.
+fn encountering_name(e: Encountering) -> &'static str {
+    match e {
+        Encountering::Monster => "a Monster",
+        Encountering::Feature => "a Feature",
+        Encountering::Door => "a Door",
+        Encountering::Chest => "a Chest",
+        Encountering::LegendaryLocation => "a Legendary Location",
+        Encountering::Campfire => "a Campfire",
+        Encountering::StairGuardian => "the Stair Guardian",
+        Encountering::FinalEntity => "the Final Entity",
+    }
+}
+
+fn purchase_name(game: &Game, p: Purchase) -> String {
+    match p {
+        Purchase::Key => "a Key".into(),
+        Purchase::Healing { units } => format!("Healing ×{units}"),
+        Purchase::Ability { hero } => {
+            format!("an Ability for {}", game.heroes.get(usize::from(hero)).map_or("?", |h| h.name()))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -23,12 +23,13 @@ use super::{
         print_width,
     },
 };
+use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT, MAT};
 use crate::{
     PlaySystems,
-    board::explore::BoardArea,
+    game::focus::BoardArea,
+    game::screen::Screen,
     game::session::{Delve, GameLog, Seats},
-    ui::icons::Icons,
-    ui::screens::Screen,
+    theme::icons::Icons,
 };
 
 /// The render layer of the table's cards: only [`TableCamera`] draws it.
@@ -127,7 +128,7 @@ pub struct TableGeometry {
     pub targets: Vec<Target>,
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TableGeometry>();
     app.add_systems(Startup, spawn_table_camera);
     app.add_systems(
@@ -160,12 +161,6 @@ fn layer() -> RenderLayers {
     RenderLayers::layer(TABLE_LAYER)
 }
 
-/// The Combat mat: dark felt, opaque, so the board under it rests.
-const MAT: Color = Color::srgb(0.085, 0.075, 0.062);
-const TEXT: Color = Color::srgb(0.96, 0.93, 0.86);
-const MUTED: Color = Color::srgb(0.72, 0.68, 0.60);
-const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
-
 fn color(kind: Kind) -> (Color, Color) {
     match kind {
         Kind::Hero | Kind::Hand => (Color::srgb(0.20, 0.28, 0.42), Color::srgb(0.55, 0.72, 0.95)),
@@ -178,7 +173,7 @@ fn color(kind: Kind) -> (Color, Color) {
 fn tone_color(tone: Tone) -> Color {
     match tone {
         Tone::Plain => Color::srgb(0.45, 0.40, 0.33),
-        Tone::Outcome(Outcome::Block) => GOLD,
+        Tone::Outcome(Outcome::Block) => CARD_GOLD.sprite(),
         Tone::Outcome(Outcome::HeroHit) => Color::srgb(0.56, 0.82, 0.48),
         Tone::Outcome(Outcome::MonsterHit) => Color::srgb(0.88, 0.35, 0.29),
         Tone::Chosen => Color::srgb(1.0, 0.92, 0.55),
@@ -229,7 +224,7 @@ fn body_rect(color: Color, size: Vec2, at: Vec3) -> impl Bundle {
 /// A number-key badge in a card's top-left corner.
 fn badge(c: &mut ChildSpawnerCommands, art: &Art, n: u8, size: Vec2) {
     let at = Vec3::new(-size.x / 2.0 + BADGE / 2.0 + 1.0, size.y / 2.0 - BADGE / 2.0 - 1.0, 0.6);
-    c.spawn((rect(GOLD, Vec2::splat(BADGE), at), Pickable::IGNORE));
+    c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(BADGE), at), Pickable::IGNORE));
     c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
 }
 
@@ -278,7 +273,7 @@ fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, f
             Kind::Pair => pair_frame(c, art, face, size),
             Kind::Label => {
                 c.spawn(body_rect(Color::NONE, size, Vec3::ZERO));
-                c.spawn(text(&face.name, 13.0, Vec3::Z * 0.2, MUTED, art.body));
+                c.spawn(text(&face.name, 13.0, Vec3::Z * 0.2, CARD_MUTED.sprite(), art.body));
             }
             _ => small_card(c, art, face, size),
         });
@@ -288,7 +283,7 @@ fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, f
 fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let (body, mut edge) = color(face.kind);
     if face.action.is_some() {
-        edge = GOLD;
+        edge = CARD_GOLD.sprite();
     }
     let border = if face.action.is_some() { 6.0 } else { 4.0 };
     c.spawn(body_rect(edge, size + Vec2::splat(border), Vec3::ZERO));
@@ -321,15 +316,15 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
             None => Sprite::from_color(red, Vec2::splat(HEART - 4.0)),
         };
         c.spawn((token, Transform::from_translation(corner), layer(), Pickable::IGNORE));
-        c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), TEXT, art.body));
+        c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), CARD_TEXT.sprite(), art.body));
     }
     let big = if face.kind == Kind::Ecology { 22.0 } else { (size.y * 0.38).min(40.0) };
-    c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06, 0.3), TEXT, art.font));
+    c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06, 0.3), CARD_TEXT.sprite(), art.font));
     // Long Monster names keep their words: two lines, a size smaller if need be.
     let (name, px) = fit_text(&face.name, size.x - 6.0, 10.0, 8.0, 2);
-    c.spawn(text(&name, px, Vec3::new(0.0, -size.y * 0.24, 0.3), TEXT, art.body));
+    c.spawn(text(&name, px, Vec3::new(0.0, -size.y * 0.24, 0.3), CARD_TEXT.sprite(), art.body));
     if !face.note.is_empty() {
-        c.spawn(text(&face.note, 9.0, Vec3::new(0.0, -size.y * 0.42, 0.3), GOLD, art.body));
+        c.spawn(text(&face.note, 9.0, Vec3::new(0.0, -size.y * 0.42, 0.3), CARD_GOLD.sprite(), art.body));
     }
     if let Some(n) = face.number {
         badge(c, art, n, size);
@@ -340,7 +335,7 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
 /// two cards, lit by what the pair would do.
 fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let tone = tone_color(face.tone);
-    let (edge, width) = if face.action.is_some() { (GOLD, 4.0) } else { (tone.with_alpha(0.8), 2.0) };
+    let (edge, width) = if face.action.is_some() { (CARD_GOLD.sprite(), 4.0) } else { (tone.with_alpha(0.8), 2.0) };
     c.spawn(body_rect(edge, size + Vec2::splat(width), Vec3::ZERO));
     c.spawn(body_rect(Color::srgba(0.08, 0.07, 0.06, 0.96), size, Vec3::Z * 0.1));
     if !face.value.is_empty() {
@@ -348,16 +343,16 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         let ((value, value_px), (note, note_px)) = pair_words(&face.value, &face.note, size.x - 4.0);
         let (value_y, note_y) = if note.contains('\n') { (11.5, -6.0) } else { (9.0, -8.0) };
         c.spawn(text(&value, value_px, Vec3::new(0.0, value_y, 0.3), tone, art.body));
-        c.spawn(text(&note, note_px, Vec3::new(0.0, note_y, 0.3), TEXT, art.body));
+        c.spawn(text(&note, note_px, Vec3::new(0.0, note_y, 0.3), CARD_TEXT.sprite(), art.body));
     } else if !face.note.is_empty() {
         // An empty slot waiting for the Hero's next card.
-        c.spawn(text(&face.note, 11.0, Vec3::new(0.0, -size.y / 4.0, 0.3), MUTED, art.body));
+        c.spawn(text(&face.note, 11.0, Vec3::new(0.0, -size.y / 4.0, 0.3), CARD_MUTED.sprite(), art.body));
     }
     if let Some(n) = face.number {
         // In the frame's top-left corner, over the Monster's card (where a
         // hand card has its number), clear of the outcome in the gap.
         let at = Vec3::new(-size.x / 2.0 + 9.0, size.y / 2.0 - 9.0, 12.0);
-        c.spawn((rect(GOLD, Vec2::splat(16.0), at), Pickable::IGNORE));
+        c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(16.0), at), Pickable::IGNORE));
         c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
     }
 }
@@ -367,7 +362,7 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
 fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let (body, edge) = color(Kind::Foe);
     let defeated = face.rows.iter().all(|r| r.health == 0);
-    let edge = if defeated { MUTED } else { edge };
+    let edge = if defeated { CARD_MUTED.sprite() } else { edge };
     c.spawn(body_rect(edge, size + Vec2::splat(4.0), Vec3::ZERO));
     c.spawn(body_rect(body, size, Vec3::Z * 0.1));
     let left = -size.x / 2.0 + 8.0;
@@ -377,8 +372,15 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
         c.spawn((sprite, Transform::from_xyz(left + 15.0, top - 20.0, 0.2), layer(), Pickable::IGNORE));
     }
     let name_at = Vec3::new(left + 36.0, top - 20.0, 0.3);
-    c.spawn(text_at(&face.name, 18.0, name_at, GOLD, art.font, Anchor::CENTER_LEFT));
-    c.spawn(text_at(&face.note, 11.0, Vec3::new(left, top - 44.0, 0.3), MUTED, art.body, Anchor::CENTER_LEFT));
+    c.spawn(text_at(&face.name, 18.0, name_at, CARD_GOLD.sprite(), art.font, Anchor::CENTER_LEFT));
+    c.spawn(text_at(
+        &face.note,
+        11.0,
+        Vec3::new(left, top - 44.0, 0.3),
+        CARD_MUTED.sprite(),
+        art.body,
+        Anchor::CENTER_LEFT,
+    ));
     let bar_w = (size.x * 0.45).min(130.0);
     for (i, row) in face.rows.iter().enumerate() {
         let y = top - FOE_HEAD - FOE_ROW * (i as f32 + 0.5);
@@ -386,7 +388,7 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
         // The whole row answers a click when damage may go there.
         c.spawn((
             Sprite::from_color(
-                if lit { GOLD.with_alpha(0.18) } else { Color::NONE },
+                if lit { CARD_GOLD.sprite().with_alpha(0.18) } else { Color::NONE },
                 Vec2::new(size.x - 8.0, FOE_ROW - 2.0),
             ),
             Transform::from_xyz(0.0, y, 0.15),
@@ -394,7 +396,7 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             Pickable::default(),
             RowAction(row.action.clone()),
         ));
-        c.spawn(text_at(&row.name, 11.0, Vec3::new(left, y, 0.3), TEXT, art.body, Anchor::CENTER_LEFT));
+        c.spawn(text_at(&row.name, 11.0, Vec3::new(left, y, 0.3), CARD_TEXT.sprite(), art.body, Anchor::CENTER_LEFT));
         let bar_x = size.x / 2.0 - 8.0 - bar_w / 2.0;
         let f = if row.max == 0 { 0.0 } else { f32::from(row.health) / f32::from(row.max) };
         let fill = if f > 0.5 {
@@ -414,10 +416,16 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             c.spawn((rect(fill, Vec2::new(w, 14.0), at), Pickable::IGNORE));
         }
         let armor = if row.armor > 0 { format!("  armor {}", row.armor) } else { String::new() };
-        c.spawn(text(&format!("{} / {}{armor}", row.health, row.max), 10.0, Vec3::new(bar_x, y, 0.3), TEXT, art.body));
+        c.spawn(text(
+            &format!("{} / {}{armor}", row.health, row.max),
+            10.0,
+            Vec3::new(bar_x, y, 0.3),
+            CARD_TEXT.sprite(),
+            art.body,
+        ));
         if let Some(n) = row.number {
             let at = Vec3::new(bar_x - bar_w / 2.0 - 12.0, y, 0.6);
-            c.spawn((rect(GOLD, Vec2::splat(14.0), at), Pickable::IGNORE));
+            c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(14.0), at), Pickable::IGNORE));
             c.spawn(text(&n.to_string(), 11.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
         }
     }
@@ -428,15 +436,21 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
         if y - PRINT_LINE * (lines as f32) < bottom {
             // The rest is in the hover box (said here when a line is left for it).
             if y - PRINT_LINE >= bottom {
-                let more =
-                    text_at("… (hover for all)", 10.0, Vec3::new(left, y, 0.3), MUTED, art.body, Anchor::TOP_LEFT);
+                let more = text_at(
+                    "… (hover for all)",
+                    10.0,
+                    Vec3::new(left, y, 0.3),
+                    CARD_MUTED.sprite(),
+                    art.body,
+                    Anchor::TOP_LEFT,
+                );
                 c.spawn(more);
             }
             break;
         }
         let at = Vec3::new(left, y, 0.3);
         c.spawn((
-            text_at(line, PRINT_PX, at, MUTED, art.body, Anchor::TOP_LEFT),
+            text_at(line, PRINT_PX, at, CARD_MUTED.sprite(), art.body, Anchor::TOP_LEFT),
             TextBounds::new_horizontal(print_width(size.x)),
         ));
         y -= PRINT_LINE * lines as f32;
@@ -492,9 +506,9 @@ pub fn legal_at_table(delve: &Delve, seats: &Seats) -> Vec<Action> {
     if delve.read_only {
         return Vec::new();
     }
-    let mut legal = delve.game.legal_actions();
+    let mut legal = delve.game().legal_actions();
     legal.retain(|a| crate::game::hotseat::action_hero(a).is_none_or(|h| !seats.players.is_companion(h)));
-    if let Some(mine) = seats.heroes_at_table(&delve.game) {
+    if let Some(mine) = seats.heroes_at_table(delve.game()) {
         legal.retain(|a| crate::game::hotseat::action_hero(a).is_none_or(|h| mine.contains(&h)));
     }
     legal
@@ -509,7 +523,7 @@ fn sync_cards(
     mut cards: Query<(Entity, &mut TableCard)>,
     mut mat: Query<(&mut Sprite, &mut Transform, &mut Visibility), With<CombatMat>>,
     mut geometry: ResMut<TableGeometry>,
-    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
+    ui_assets: Option<Res<crate::theme::style::UiAssets>>,
     icons: Option<Res<Icons>>,
     mut last: Local<Option<(Rect, Vec2)>>,
     mut still_hand: Local<StillHand>,
@@ -533,7 +547,7 @@ fn sync_cards(
     *last = Some((area_rect, screen));
     let drawn = if log.drawn_cards.is_empty() { Vec::new() } else { std::mem::take(&mut log.drawn_cards) };
     let legal = legal_at_table(&delve, &seats);
-    let mut faces = table_faces(&delve.game, &legal);
+    let mut faces = table_faces(delve.game(), &legal);
     super::faces::keep_numbers(&mut faces, &geometry.numbers);
     geometry.numbers = super::faces::numbers_of(&mut faces);
     // A card drawn and resolved at once still shows for a moment.
@@ -628,7 +642,7 @@ fn sync_cards(
             commands.spawn((
                 Name::new("Combat mat"),
                 CombatMat,
-                Sprite::from_color(MAT, area_rect.size()),
+                Sprite::from_color(MAT.sprite(), area_rect.size()),
                 Transform::from_translation(center.extend(0.0)),
                 if combat { Visibility::Inherited } else { Visibility::Hidden },
                 layer(),

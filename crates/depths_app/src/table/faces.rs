@@ -119,7 +119,7 @@ pub struct Face {
     pub spot: Spot,
     /// A line under the name (the pair's outcome…).
     pub note: String,
-    /// Its icon: a group and key of [`crate::ui::icons::Icons`].
+    /// Its icon: a group and key of [`crate::theme::icons::Icons`].
     pub icon: (&'static str, String),
     /// The Monster's health token (what its living individuals have left), on
     /// the first of its cards in each engagement.

@@ -14,7 +14,10 @@ use super::{
     cards::{TABLE_LAYER, TableGeometry, text_font, to_world},
     layout::{FOE_HEAD, FOE_ROW},
 };
-use crate::{PlaySystems, board::explore::BoardArea, game::table_events::TableEvent, ui::screens::Screen};
+use crate::theme::palette::{CARD_GOLD, HEAL, HURT};
+use crate::{
+    PlaySystems, game::focus::BoardArea, game::notices::Toast, game::screen::Screen, game::table_events::TableEvent,
+};
 
 /// How long a number floats.
 const FLOAT: f32 = 1.4;
@@ -36,10 +39,6 @@ pub struct Banner {
     born: f32,
 }
 
-/// A short note at the top of the table ("Game saved", "Keys: 2", "Level Up").
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct Toast(pub String);
-
 /// A toast on show.
 #[derive(Component, Debug)]
 pub struct ToastNote {
@@ -49,8 +48,7 @@ pub struct ToastNote {
 /// How long a toast stays.
 const TOAST: f32 = 2.2;
 
-pub(crate) fn plugin(app: &mut App) {
-    app.add_message::<Toast>();
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (toasts.in_set(PlaySystems::Present).after(spawn_feedback), fade_toasts.in_set(PlaySystems::Present))
@@ -62,10 +60,6 @@ pub(crate) fn plugin(app: &mut App) {
             .run_if(in_state(Screen::Playing)),
     );
 }
-
-const HURT: Color = Color::srgb(1.0, 0.42, 0.32);
-const HEAL: Color = Color::srgb(0.55, 0.9, 0.5);
-const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
 
 /// Where individual `row` of foe `foe` lies on screen, if its card is on the table.
 fn row_at(geometry: &TableGeometry, foe: u8, row: u8) -> Option<Vec2> {
@@ -98,7 +92,7 @@ fn spawn_feedback(
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
     banners: Query<Entity, With<Banner>>,
-    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
+    ui_assets: Option<Res<crate::theme::style::UiAssets>>,
 ) {
     let now = time.elapsed_secs();
     let body = ui_assets.as_ref().map(|a| a.body_font.clone());
@@ -108,20 +102,24 @@ fn spawn_feedback(
         let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color);
         let number = match event {
             Event::MonsterDamaged { foe, individual, amount, .. } => {
-                Some(float(format!("-{amount}"), row_at(&geometry, *foe, *individual), HURT))
+                Some(float(format!("-{amount}"), row_at(&geometry, *foe, *individual), HURT.sprite()))
             }
             Event::MonsterHealed { foe, individual, amount } => {
-                Some(float(format!("+{amount}"), row_at(&geometry, *foe, *individual), HEAL))
+                Some(float(format!("+{amount}"), row_at(&geometry, *foe, *individual), HEAL.sprite()))
             }
             // Over the Hero's pairs on the table (the Hero mat shows it too).
-            Event::HeroDamaged { hero, amount } => Some(float(format!("-{amount}"), hero_at(&geometry, *hero), HURT)),
-            Event::HeroHealed { hero, amount } => Some(float(format!("+{amount}"), hero_at(&geometry, *hero), HEAL)),
+            Event::HeroDamaged { hero, amount } => {
+                Some(float(format!("-{amount}"), hero_at(&geometry, *hero), HURT.sprite()))
+            }
+            Event::HeroHealed { hero, amount } => {
+                Some(float(format!("+{amount}"), hero_at(&geometry, *hero), HEAL.sprite()))
+            }
             Event::IndividualDefeated { foe, individual } => {
                 let left = row_at(&geometry, *foe, *individual).zip(foe_width(&geometry, *foe));
-                Some(float("defeated".into(), left.map(|(p, w)| p - Vec2::X * (w - 20.0)), GOLD))
+                Some(float("defeated".into(), left.map(|(p, w)| p - Vec2::X * (w - 20.0)), CARD_GOLD.sprite()))
             }
             Event::CombatWon => {
-                title = Some(("Victory", GOLD));
+                title = Some(("Victory", CARD_GOLD.sprite()));
                 None
             }
             Event::XpGained { name, xp } => {
@@ -199,7 +197,7 @@ fn toasts(
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
     shown: Query<(), With<ToastNote>>,
-    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
+    ui_assets: Option<Res<crate::theme::style::UiAssets>>,
 ) {
     let mut lines: Vec<String> = notes.read().map(|Toast(t)| t.clone()).collect();
     for TableEvent(event) in events.read() {
@@ -223,7 +221,7 @@ fn toasts(
             ToastNote { born: now },
             Text2d::new(line),
             text_font(body.as_ref(), 20.0),
-            TextColor(GOLD),
+            TextColor(CARD_GOLD.sprite()),
             Text2dShadow { offset: Vec2::new(2.0, -2.0), color: Color::BLACK },
             Transform::from_translation(to_world(at, screen(&window)).extend(92.0)),
             RenderLayers::layer(TABLE_LAYER),
@@ -248,7 +246,7 @@ fn fade_toasts(
         }
         // Steady, then a quick fade: frames only while it fades.
         if age > TOAST - 0.5 {
-            color.0 = GOLD.with_alpha((TOAST - age) / 0.5);
+            color.0 = CARD_GOLD.sprite().with_alpha((TOAST - age) / 0.5);
         }
         redraw.write(RequestRedraw);
     }

@@ -13,7 +13,21 @@
 pub mod cards;
 pub mod faces;
 pub mod feedback;
+pub mod hint_frame;
 pub mod layout;
 pub mod party;
 pub mod pointer;
 pub mod reveal;
+
+use bevy::prelude::*;
+
+pub(crate) fn desktop_plugin(app: &mut App) {
+    app.add_plugins((
+        cards::plugin,
+        pointer::plugin,
+        feedback::plugin,
+        reveal::plugin,
+        party::plugin,
+        hint_frame::plugin,
+    ));
+}

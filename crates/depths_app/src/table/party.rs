@@ -9,7 +9,8 @@ use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, window:
 use depths_rules::Game;
 
 use super::cards::{TABLE_LAYER, text_font, to_world};
-use crate::{PlaySystems, game::session::Delve, ui::icons::Icons, ui::screens::Screen};
+use crate::theme::palette::{CARD_GOLD, CARD_TEXT, FELT, LIT, RED, SPACE};
+use crate::{PlaySystems, game::screen::Screen, game::session::Delve, theme::icons::Icons};
 
 /// The edge's height, in logical pixels.
 pub const EDGE_HEIGHT: f32 = 46.0;
@@ -89,13 +90,6 @@ pub fn plugin(app: &mut App) {
     app.add_systems(OnExit(Screen::Playing), |mut edge: ResMut<PartyEdge>| edge.0 = None);
 }
 
-const FELT: Color = Color::srgb(0.13, 0.10, 0.08);
-const SPACE: Color = Color::srgb(0.22, 0.18, 0.15);
-const LIT: Color = Color::srgb(0.42, 0.30, 0.24);
-const TEXT: Color = Color::srgb(0.96, 0.93, 0.86);
-const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
-const RED: Color = Color::srgb(0.78, 0.16, 0.14);
-
 /// The pieces' places on the edge, worked out from the game alone.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EdgeLayout {
@@ -167,7 +161,7 @@ fn sync_edge(
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
     icons: Option<Res<Icons>>,
-    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
+    ui_assets: Option<Res<crate::theme::style::UiAssets>>,
     felt: Query<Entity, Or<(With<EdgeFelt>, With<HealthToken>, With<KeyToken>, With<XpCardToken>)>>,
     mut tokens: Query<(&mut HealthToken, &mut Slide, &mut EdgeHover), Without<KeyToken>>,
     keys: Query<(Entity, &KeyToken, &Slide), Without<HealthToken>>,
@@ -179,7 +173,7 @@ fn sync_edge(
     }
     let screen = Vec2::new(window.width(), window.height());
     let now = time.elapsed_secs();
-    let game = &delve.game;
+    let game = delve.game();
     let Some(rect) = edge.0 else {
         for e in &felt {
             commands.entity(e).despawn();
@@ -321,7 +315,7 @@ fn spawn_felt(
         .spawn((
             Name::new("The party's edge"),
             EdgeFelt,
-            Sprite::from_color(FELT, rect.size()),
+            Sprite::from_color(FELT.sprite(), rect.size()),
             piece_at(rect.center(), screen, 1.0),
             layer(),
             Pickable::IGNORE,
@@ -347,14 +341,15 @@ fn spawn_felt(
                     });
                 let label_at = first - Vec2::new(step / 2.0 + 12.0, 0.0) + Vec2::Y * 2.0;
                 if let Some(image) = icons.and_then(|i| i.image("classes", &hero.mat.class.name().to_lowercase())) {
-                    let sprite = Sprite { image, color: GOLD, custom_size: Some(Vec2::splat(18.0)), ..default() };
+                    let sprite =
+                        Sprite { image, color: CARD_GOLD.sprite(), custom_size: Some(Vec2::splat(18.0)), ..default() };
                     c.spawn((sprite, rel(label_at, 0.2), layer(), Pickable::IGNORE));
                 }
                 let name_at = first + Vec2::new(-step / 2.0, -15.0);
                 c.spawn((
                     Text2d::new(format!("{} · {} / {}", hero.name(), hero.health, max)),
                     text_font(body, 11.0),
-                    TextColor(TEXT.with_alpha(0.8)),
+                    TextColor(CARD_TEXT.sprite().with_alpha(0.8)),
                     Anchor::CENTER_LEFT,
                     rel(name_at, 0.2),
                     layer(),
@@ -367,8 +362,8 @@ fn spawn_felt(
     for (h, hero) in game.heroes.iter().enumerate() {
         let at = layout.space(h, hero.health);
         let token = match icons.and_then(|i| i.image("ui", "health")) {
-            Some(image) => Sprite { image, color: RED, custom_size: Some(Vec2::splat(18.0)), ..default() },
-            None => Sprite::from_color(RED, Vec2::splat(12.0)),
+            Some(image) => Sprite { image, color: RED.sprite(), custom_size: Some(Vec2::splat(18.0)), ..default() },
+            None => Sprite::from_color(RED.sprite(), Vec2::splat(12.0)),
         };
         commands.spawn((
             Name::new(format!("Health Token of {}", hero.name())),
@@ -394,7 +389,7 @@ struct TrackSpace {
 impl TrackSpace {
     fn color(&self, health: u8) -> Color {
         // Every fifth space stands out, as on a printed track.
-        let base = if health >= self.value { LIT } else { SPACE };
+        let base = if health >= self.value { LIT.sprite() } else { SPACE.sprite() };
         if self.value.is_multiple_of(5) { base.lighter(0.08) } else { base }
     }
 }
@@ -405,8 +400,8 @@ struct HealthLabel(u8);
 
 fn spawn_key(commands: &mut Commands, i: u8, slide: Slide, screen: Vec2, icons: Option<&Icons>, hover: String) {
     let sprite = match icons.and_then(|ic| ic.image("ui", "key")) {
-        Some(image) => Sprite { image, color: GOLD, custom_size: Some(Vec2::splat(18.0)), ..default() },
-        None => Sprite::from_color(GOLD, Vec2::new(8.0, 16.0)),
+        Some(image) => Sprite { image, color: CARD_GOLD.sprite(), custom_size: Some(Vec2::splat(18.0)), ..default() },
+        None => Sprite::from_color(CARD_GOLD.sprite(), Vec2::new(8.0, 16.0)),
     };
     commands.spawn((
         Name::new(format!("Key {}", i + 1)),
@@ -434,7 +429,7 @@ fn spawn_xp(
             Name::new(format!("XP card {} ({} XP)", card.index + 1, card.xp)),
             card,
             slide,
-            Sprite::from_color(GOLD, Vec2::new(18.0, 26.0)),
+            Sprite::from_color(CARD_GOLD.sprite(), Vec2::new(18.0, 26.0)),
             piece_at(slide.from, screen, 32.0 + f32::from(card.index) * 0.01),
             layer(),
             Pickable::default(),
@@ -448,7 +443,7 @@ fn spawn_xp(
                 XpValue,
                 Text2d::new(card.xp.to_string()),
                 text_font(body, 12.0),
-                TextColor(GOLD),
+                TextColor(CARD_GOLD.sprite()),
                 Transform::from_xyz(0.0, 0.0, 0.1),
                 layer(),
                 Pickable::IGNORE,
@@ -479,16 +474,16 @@ fn xp_values_in_sight(
     if !delve.is_changed() && !edge.is_changed() && changed.is_empty() {
         return;
     }
-    let spread = values_spread(edge_layout(&delve.game, rect).xp.1);
-    let Some(adv) = delve.game.adventure() else { return };
+    let spread = values_spread(edge_layout(delve.game(), rect).xp.1);
+    let Some(adv) = delve.game().adventure() else { return };
     let top = adv.xp_pool.len().saturating_sub(1);
     let total: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
     for (card, children) in &cards {
         let is_top = usize::from(card.index) == top;
         let (seen, text, color) = match (spread, is_top) {
-            (true, _) => (Visibility::Inherited, card.xp.to_string(), GOLD),
-            (false, true) => (Visibility::Inherited, total.to_string(), TEXT),
-            (false, false) => (Visibility::Hidden, card.xp.to_string(), GOLD),
+            (true, _) => (Visibility::Inherited, card.xp.to_string(), CARD_GOLD.sprite()),
+            (false, true) => (Visibility::Inherited, total.to_string(), CARD_TEXT.sprite()),
+            (false, false) => (Visibility::Hidden, card.xp.to_string(), CARD_GOLD.sprite()),
         };
         for &child in children {
             if let Ok((mut v, mut t, mut c)) = values.get_mut(child) {
@@ -528,7 +523,7 @@ fn slide(
     let now = time.elapsed_secs();
     let screen = Vec2::new(window.width(), window.height());
     let mut busy = false;
-    let adv = delve.game.adventure();
+    let adv = delve.game().adventure();
     for (e, s, mut transform, key, xp, hover) in &mut pieces {
         let z = transform.translation.z;
         let at = to_world(s.at(now), screen).extend(z);
@@ -557,7 +552,7 @@ fn slide(
     }
     if delve.is_changed() {
         for (space, mut sprite) in &mut spaces {
-            if let Some(hero) = delve.game.heroes.get(usize::from(space.hero)) {
+            if let Some(hero) = delve.game().heroes.get(usize::from(space.hero)) {
                 let want = space.color(hero.health);
                 if sprite.color != want {
                     sprite.color = want;
@@ -565,7 +560,7 @@ fn slide(
             }
         }
         for (label, mut text) in &mut labels {
-            if let Some(hero) = delve.game.heroes.get(usize::from(label.0)) {
+            if let Some(hero) = delve.game().heroes.get(usize::from(label.0)) {
                 let want = format!("{} · {} / {}", hero.name(), hero.health, hero.max_health());
                 if text.0 != want {
                     text.0 = want;
@@ -588,7 +583,7 @@ fn attach_hover(mut commands: Commands, added: Query<Entity, Added<EdgeHover>>) 
 fn on_over(
     ev: On<Pointer<Over>>,
     pieces: Query<&EdgeHover>,
-    mut hovered: ResMut<super::pointer::Hovered>,
+    mut hovered: ResMut<crate::game::focus::Hovered>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     if let Ok(h) = pieces.get(ev.event_target())
@@ -601,7 +596,7 @@ fn on_over(
 
 fn on_out(
     ev: On<Pointer<Out>>,
-    mut hovered: ResMut<super::pointer::Hovered>,
+    mut hovered: ResMut<crate::game::focus::Hovered>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     if hovered.0.as_ref().is_some_and(|(e, _)| *e == ev.event_target()) {

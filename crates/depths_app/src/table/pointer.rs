@@ -9,29 +9,31 @@ use depths_rules::{Action, Game};
 use super::cards::{RowAction, TableCard, TableGeometry};
 use super::faces::Kind;
 use crate::{
+    StageSystems,
     // A press that moves past the board's click slop is a drag here too.
     board::explore::CLICK_SLOP,
+    game::focus::Hovered,
     game::hotseat::action_hero,
+    game::schedule::COMBAT_STEPS,
+    game::screen::Screen,
     game::session::{Delve, GameLog, PlayerAction, Seats},
     game::words::rule_error_text,
-    ui::screens::Screen,
 };
 
-/// The card under the pointer and what it says, for the hover box.
-#[derive(Resource, Default, Debug, PartialEq, Eq)]
-pub struct Hovered(pub Option<(Entity, String)>);
+/// A card, pair, individual or row on the table was chosen: the pointer's
+/// observers write this, and the Combat step's own system makes it a move.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct TablePick(pub Action);
 
-impl Hovered {
-    pub fn text(&self) -> Option<&str> {
-        self.0.as_ref().map(|(_, t)| t.as_str())
-    }
-}
-
-pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Hovered>();
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<TablePick>();
     // After Update's commands are in: a card spawned this frame answers the
     // pointer from the next event on.
     app.add_systems(PostUpdate, (attach_observers, forget_gone).run_if(in_state(Screen::Playing)));
+    // Each Combat step turns the table's picks into its moves.
+    for step in COMBAT_STEPS {
+        app.add_systems(Update, picks_to_actions.in_set(StageSystems::Combat(step)));
+    }
     app.add_systems(OnExit(Screen::Playing), |mut hovered: ResMut<Hovered>| hovered.0 = None);
 }
 
@@ -105,7 +107,7 @@ fn on_click(
     ev: On<Pointer<Click>>,
     cards: Query<&TableCard>,
     (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
-    mut actions: MessageWriter<PlayerAction>,
+    mut picks: MessageWriter<TablePick>,
 ) {
     if ev.event.button != PointerButton::Primary {
         return;
@@ -116,9 +118,9 @@ fn on_click(
     }
     match (&card.action, &card.intent) {
         (Some(a), _) => {
-            actions.write(PlayerAction(a.clone()));
+            picks.write(TablePick(a.clone()));
         }
-        (None, Some(intent)) => log.notice = Some(refusal(&delve.game, &seats, intent)),
+        (None, Some(intent)) => log.notice = Some(refusal(delve.game(), &seats, intent)),
         (None, None) => {}
     }
 }
@@ -159,7 +161,7 @@ fn on_drag_end(
     geometry: Res<TableGeometry>,
     time: Res<Time>,
     (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
-    mut actions: MessageWriter<PlayerAction>,
+    mut picks: MessageWriter<TablePick>,
 ) {
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     let Some(at) = card.held else { return };
@@ -167,22 +169,32 @@ fn on_drag_end(
     if on_table {
         match (&card.action, &card.intent) {
             (Some(a), _) => {
-                actions.write(PlayerAction(a.clone()));
+                picks.write(TablePick(a.clone()));
             }
-            (None, Some(intent)) => log.notice = Some(refusal(&delve.game, &seats, intent)),
+            (None, Some(intent)) => log.notice = Some(refusal(delve.game(), &seats, intent)),
             (None, None) => {}
         }
     }
     card.let_go(time.elapsed_secs());
 }
 
-fn on_row_click(mut ev: On<Pointer<Click>>, rows: Query<&RowAction>, mut actions: MessageWriter<PlayerAction>) {
+fn on_row_click(mut ev: On<Pointer<Click>>, rows: Query<&RowAction>, mut picks: MessageWriter<TablePick>) {
     if ev.event.button != PointerButton::Primary {
         return;
     }
     if let Ok(RowAction(Some(a))) = rows.get(ev.event_target()) {
-        actions.write(PlayerAction(a.clone()));
+        picks.write(TablePick(a.clone()));
         ev.propagate(false);
+    }
+}
+
+/// The picks of this step that the rules take now become moves (a pick
+/// made in the step before, still in the message buffer, is not one of them).
+fn picks_to_actions(mut picks: MessageReader<TablePick>, delve: Res<Delve>, mut actions: MessageWriter<PlayerAction>) {
+    for TablePick(a) in picks.read() {
+        if delve.game().check(a).is_ok() {
+            actions.write(PlayerAction(a.clone()));
+        }
     }
 }
 

@@ -18,11 +18,13 @@ use bevy::{
 use depths_rules::{Content, Event, Game, combat::FoeCard};
 
 use super::cards::{TABLE_LAYER, TableGeometry, text_font, to_world};
+use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT};
 use crate::{
     PlaySystems,
+    game::notices::RevealSet,
+    game::screen::Screen,
     game::session::{Delve, GameContent},
     game::table_events::TableEvent,
-    ui::screens::Screen,
 };
 
 /// One card to reveal.
@@ -139,10 +141,6 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
     out
 }
 
-/// The cards being revealed, on top of the table.
-#[derive(Component, Debug)]
-pub struct RevealSet;
-
 /// The revealed cards' own size (the prompt under them included), to fit
 /// them where no dialog lies.
 #[derive(Component, Debug)]
@@ -156,7 +154,7 @@ struct ShownAt(Option<f32>);
 /// A reveal stays at least this long against the next moves.
 const READ_TIME: f32 = 1.5;
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ShownAt>();
     app.add_systems(
         Update,
@@ -166,9 +164,6 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 const CARD: Vec2 = Vec2::new(300.0, 400.0);
-const GOLD: Color = Color::srgb(0.95, 0.78, 0.35);
-const TEXT: Color = Color::srgb(0.96, 0.93, 0.86);
-const MUTED: Color = Color::srgb(0.72, 0.68, 0.60);
 
 fn reveal(
     mut commands: Commands,
@@ -178,8 +173,8 @@ fn reveal(
     shown: Query<Entity, With<RevealSet>>,
     geometry: Res<TableGeometry>,
     window: Single<&Window, With<PrimaryWindow>>,
-    ui_assets: Option<Res<crate::ui::screens::loading::UiAssets>>,
-    icons: Option<Res<crate::ui::icons::Icons>>,
+    ui_assets: Option<Res<crate::theme::style::UiAssets>>,
+    icons: Option<Res<crate::theme::icons::Icons>>,
     time: Res<Time>,
     mut shown_at: ResMut<ShownAt>,
     mut redraw: MessageWriter<RequestRedraw>,
@@ -189,7 +184,7 @@ fn reveal(
         return;
     }
     let Some(content) = content else { return };
-    let cards = reveals_for(&delve.game, &content.0, &batch);
+    let cards = reveals_for(delve.game(), &content.0, &batch);
     let now = time.elapsed_secs();
     // The next action takes the last reveal away, once it has been up a moment.
     let young = shown_at.0.is_some_and(|t| now - t < READ_TIME);
@@ -246,20 +241,20 @@ fn reveal(
             for (i, revealed) in cards.iter().take(n).enumerate() {
                 let x = -width / 2.0 + CARD.x / 2.0 + i as f32 * (CARD.x + 16.0);
                 let at = |y: f32, z: f32| Transform::from_xyz(x, y, z);
-                c.spawn((Sprite::from_color(GOLD, card + Vec2::splat(6.0)), at(0.0, 0.1), layer.clone()));
+                c.spawn((Sprite::from_color(CARD_GOLD.sprite(), card + Vec2::splat(6.0)), at(0.0, 0.1), layer.clone()));
                 c.spawn((Sprite::from_color(Color::srgb(0.12, 0.10, 0.08), card), at(0.0, 0.2), layer.clone()));
                 let top = card_h / 2.0;
                 c.spawn((
                     Text2d::new(revealed.kind.to_uppercase()),
                     font(&body_font, 13.0),
-                    TextColor(MUTED),
+                    TextColor(CARD_MUTED.sprite()),
                     at(top - 22.0, 0.3),
                     layer.clone(),
                 ));
                 c.spawn((
                     Text2d::new(revealed.title.clone()),
                     font(&title_font, 28.0),
-                    TextColor(GOLD),
+                    TextColor(CARD_GOLD.sprite()),
                     TextLayout::justify(Justify::Center),
                     TextBounds::new_horizontal(CARD.x - 24.0),
                     Anchor::TOP_CENTER,
@@ -267,7 +262,8 @@ fn reveal(
                     layer.clone(),
                 ));
                 if let Some(image) = icons.as_ref().and_then(|i| i.image(revealed.icon.0, &revealed.icon.1)) {
-                    let sprite = Sprite { image, color: GOLD, custom_size: Some(Vec2::splat(64.0)), ..default() };
+                    let sprite =
+                        Sprite { image, color: CARD_GOLD.sprite(), custom_size: Some(Vec2::splat(64.0)), ..default() };
                     c.spawn((sprite, at(top - 140.0, 0.3), layer.clone()));
                 }
                 // The flavour follows the rules in the same text, so however
@@ -277,19 +273,23 @@ fn reveal(
                 c.spawn((
                     Text2d::new(revealed.rules.join("\n")),
                     font(&body_font, RULES_PX),
-                    TextColor(TEXT),
+                    TextColor(CARD_TEXT.sprite()),
                     TextLayout::justify(Justify::Left),
                     TextBounds::new_horizontal(TEXT_W),
                     Anchor::TOP_CENTER,
                     at(top - TEXT_TOP, 0.3),
                     layer.clone(),
                 ))
-                .with_child((TextSpan::new(flavour), font(&body_font, FLAVOUR_PX), TextColor(MUTED)));
+                .with_child((
+                    TextSpan::new(flavour),
+                    font(&body_font, FLAVOUR_PX),
+                    TextColor(CARD_MUTED.sprite()),
+                ));
             }
             c.spawn((
                 Text2d::new("Click or press Space to continue"),
                 font(&body_font, 14.0),
-                TextColor(MUTED),
+                TextColor(CARD_MUTED.sprite()),
                 Transform::from_xyz(0.0, -card_h / 2.0 - 22.0, 0.3),
                 layer.clone(),
             ));

@@ -1,13 +1,42 @@
 //! What the players look at and click outside the board and the card
-//! table: the screens (loading, menu, setup, lobby, playing), the egui
-//! panels, the rules reference, icons, style, the window, sound.
+//! table: the screens (loading, menu, setup, lobby), the in-game panels and
+//! windows (settings, guide, replay bar, online banner), the rules
+//! reference, the keyboard shortcuts, the window, sound, and redrawing.
 
-pub mod icons;
+pub mod guide_window;
+pub mod online_banner;
 pub mod panels;
 pub(crate) mod redraw;
+pub mod replay_bar;
 pub mod rules_ref;
 pub mod screens;
+pub mod settings_window;
+pub mod shortcuts;
 pub mod sound;
-pub(crate) mod ui_style;
 pub(crate) mod window_icon;
 pub mod window_scale;
+
+use bevy::prelude::*;
+
+/// The menus' flow and the rules reference's state: runs headless.
+pub(crate) fn plugin(app: &mut App) {
+    app.add_plugins((screens::plugin, rules_ref::plugin));
+}
+
+/// Everything egui draws, the window, sound and the redraw policy.
+pub(crate) fn desktop_plugin(app: &mut App) {
+    app.add_plugins((
+        screens::desktop_plugin,
+        panels::plugin,
+        redraw::plugin,
+        rules_ref::desktop_plugin,
+        settings_window::plugin,
+        guide_window::plugin,
+        replay_bar::plugin,
+        online_banner::plugin,
+        shortcuts::plugin,
+        window_icon::plugin,
+        window_scale::plugin,
+        sound::plugin,
+    ));
+}

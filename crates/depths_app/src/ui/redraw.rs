@@ -21,7 +21,7 @@ use bevy::{
 };
 use bevy_egui::{EguiContexts, EguiInput, EguiInputSet, EguiPreUpdateSet, EguiPrimaryContextPass, egui};
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         PreUpdate,
         drop_repeated_modifier_events.after(EguiInputSet::WriteEguiEvents).before(EguiPreUpdateSet::BeginPass),

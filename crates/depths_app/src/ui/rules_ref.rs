@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use bevy::{input::keyboard::KeyboardInput, prelude::*, window::RequestRedraw};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_keyboard_input};
 
-use crate::{PlaySystems, ui::screens::playing::Table, ui::ui_style};
+use crate::{PlaySystems, game::play_phase::PlayPhase, theme::style};
 
 /// The rulebook as the project ships it.
 pub const RULEBOOK: &str = include_str!("../../../../assets/rules/RULEBOOK.txt");
@@ -177,14 +177,14 @@ pub struct RulesWindow {
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToggleRules(pub Tab);
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<RulesWindow>();
     app.add_message::<ToggleRules>();
     app.add_systems(Update, (function_keys, toggle_rules).chain().in_set(PlaySystems::Input));
 }
 
 /// The window (needs egui).
-pub(crate) fn ui_plugin(app: &mut App) {
+pub(super) fn desktop_plugin(app: &mut App) {
     app.add_systems(Update, question_mark.run_if(not(egui_wants_any_keyboard_input)).in_set(PlaySystems::Input));
     app.add_systems(EguiPrimaryContextPass, rules_ui.run_if(|w: Res<RulesWindow>| w.open));
 }
@@ -213,15 +213,15 @@ fn question_mark(mut input: MessageReader<KeyboardInput>, mut toggles: MessageWr
 }
 
 /// The rulebook's section for where play stands.
-pub fn section_for(table: Table) -> Option<usize> {
-    let title = match table {
-        Table::Setup => "Game Setup",
-        Table::Exploring => "Exploring",
-        Table::Encountering => "Encountering",
-        Table::Combat(_) => "Combat",
-        Table::LevelUp => "Level Up",
-        Table::Passage => "Passage",
-        Table::Over => return None,
+pub fn section_for(phase: PlayPhase) -> Option<usize> {
+    let title = match phase {
+        PlayPhase::Setup => "Game Setup",
+        PlayPhase::Exploring => "Exploring",
+        PlayPhase::Encountering => "Encountering",
+        PlayPhase::Combat(_) => "Combat",
+        PlayPhase::LevelUp => "Level Up",
+        PlayPhase::Passage => "Passage",
+        PlayPhase::Over => return None,
     };
     sections().iter().position(|s| s.title.to_lowercase().starts_with(&title.to_lowercase()))
 }
@@ -230,7 +230,7 @@ fn toggle_rules(
     mut toggles: MessageReader<ToggleRules>,
     mut window: ResMut<RulesWindow>,
     mut redraw: MessageWriter<RequestRedraw>,
-    table: Option<Res<State<Table>>>,
+    table: Option<Res<State<PlayPhase>>>,
 ) {
     for ToggleRules(tab) in toggles.read() {
         if window.open && window.tab == *tab {
@@ -303,7 +303,7 @@ fn rulebook_page(ui: &mut egui::Ui, w: &mut RulesWindow) {
     ui.horizontal_top(|ui| {
         ui.vertical(|ui| {
             ui.set_width(230.0);
-            ui.label(egui::RichText::new(format!("{} sections", found.len())).size(12.0).color(ui_style::MUTED));
+            ui.label(egui::RichText::new(format!("{} sections", found.len())).size(12.0).color(style::MUTED));
             egui::ScrollArea::vertical().id_salt("rules_toc").max_height(height - 20.0).show(ui, |ui| {
                 for i in &found {
                     let s = &sections()[*i];
@@ -319,11 +319,11 @@ fn rulebook_page(ui: &mut egui::Ui, w: &mut RulesWindow) {
         ui.separator();
         ui.vertical(|ui| {
             if found.is_empty() {
-                ui.label(egui::RichText::new("Nothing in the rulebook matches.").color(ui_style::NOTICE));
+                ui.label(egui::RichText::new("Nothing in the rulebook matches.").color(style::NOTICE));
                 return;
             }
             let Some(s) = sections().get(w.selected) else { return };
-            ui.label(ui_style::title(&s.title, 26.0));
+            ui.label(style::title(&s.title, 26.0));
             egui::ScrollArea::vertical().id_salt(("rules_text", w.selected)).max_height(height - 40.0).show(ui, |ui| {
                 let words = words(&w.query);
                 for para in s.body.split("\n\n").filter(|p| !p.trim().is_empty()) {
@@ -340,12 +340,12 @@ fn rulebook_page(ui: &mut egui::Ui, w: &mut RulesWindow) {
 fn glossary_page(ui: &mut egui::Ui, query: &str) {
     let terms = matching_terms(query);
     if terms.is_empty() {
-        ui.label(egui::RichText::new("No glossary entry matches.").color(ui_style::NOTICE));
+        ui.label(egui::RichText::new("No glossary entry matches.").color(style::NOTICE));
     }
     egui::ScrollArea::vertical().id_salt("glossary").show(ui, |ui| {
         for t in terms {
             ui.horizontal_wrapped(|ui| {
-                ui.label(egui::RichText::new(&t.term).strong().color(ui_style::GOLD));
+                ui.label(egui::RichText::new(&t.term).strong().color(style::GOLD));
                 ui.label(&t.meaning);
             });
             ui.add_space(2.0);
@@ -356,7 +356,7 @@ fn glossary_page(ui: &mut egui::Ui, query: &str) {
 fn shortcuts_page(ui: &mut egui::Ui) {
     egui::Grid::new("shortcuts").striped(true).num_columns(2).show(ui, |ui| {
         for (keys, what) in SHORTCUTS {
-            ui.label(egui::RichText::new(*keys).strong().color(ui_style::GOLD));
+            ui.label(egui::RichText::new(*keys).strong().color(style::GOLD));
             ui.label(*what);
             ui.end_row();
         }

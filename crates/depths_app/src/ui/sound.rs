@@ -102,6 +102,8 @@ pub fn effect_for(event: &Event) -> Option<Effect> {
         | Event::MonsterAbility { .. }
         | Event::MonsterPowerWasted { .. }
         | Event::MonsterCardMoved { .. }
+        | Event::MonsterCardWaiting { .. }
+        | Event::CardsOffered { .. }
         | Event::PairChosen { .. }
         | Event::AbilityActivated { .. }
         | Event::PowerSpent { .. }
@@ -214,7 +216,7 @@ pub fn fade(elapsed: f32, seconds: f32) -> f32 {
     (elapsed / seconds).clamp(0.0, 1.0)
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     #[cfg(any(feature = "sound", not(target_os = "linux")))]
     playback::plugin(app);
     // Without audio there is nothing to do: the settings window says so.
@@ -233,8 +235,8 @@ mod playback {
 
     use super::{Effect, MUSIC_LEVEL, effects_for, fade, gain, loop_window, music_file, track_for};
     use crate::{
-        PlaySystems, game::session::Delve, game::settings::Settings, game::table_events::TableEvent,
-        ui::screens::Screen,
+        PlaySystems, game::screen::Screen, game::session::Delve, game::settings::Settings,
+        game::table_events::TableEvent,
     };
 
     /// A loop fades in and out over this long when the Ecology changes.
@@ -324,7 +326,7 @@ mod playback {
         let Some(sounds) = sounds else { return };
         let now = time.elapsed_secs();
         let wanted = match (screen.get(), &delve) {
-            (Screen::Playing, Some(delve)) => track_for(&delve.game),
+            (Screen::Playing, Some(delve)) => track_for(delve.game()),
             _ => None,
         };
         let playing = voices.iter().find(|(_, v, _)| v.leaving.is_none()).map(|(_, v, _)| v.ecology);

@@ -11,7 +11,7 @@ use bevy::{
 /// The icon file, under the assets folder.
 pub const ICON_FILE: &str = "icons/app.png";
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, set_window_icon);
 }
 
@@ -25,7 +25,7 @@ fn set_window_icon(
         return;
     }
     let Ok(entity) = window.single() else { return };
-    let path = crate::asset_root().join(ICON_FILE);
+    let path = crate::game::asset_folder::asset_root().join(ICON_FILE);
     match icon.get_or_insert_with(|| read_icon(&path)) {
         Ok(icon) => {
             let icon = icon.clone();
@@ -50,7 +50,7 @@ fn read_icon(path: &std::path::Path) -> Result<winit::window::Icon, String> {
 }
 
 fn read_rgba(path: &std::path::Path) -> Result<(Vec<u8>, u32, u32), String> {
-    let image = crate::ui::icons::decode_png(path)?;
+    let image = crate::theme::icons::decode_png(path)?;
     let rgba = image.convert(TextureFormat::Rgba8UnormSrgb).ok_or("cannot convert to RGBA")?;
     let (width, height) = (rgba.width(), rgba.height());
     let data = rgba.data.ok_or("no pixels")?;

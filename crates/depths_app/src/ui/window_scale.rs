@@ -16,7 +16,7 @@ pub const DESIGN: Vec2 = Vec2::new(1280.0, 800.0);
 /// The most a big window grows everything by.
 pub const MAX_GROWTH: f32 = 1.6;
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(PreUpdate, grow_with_window);
 }
 

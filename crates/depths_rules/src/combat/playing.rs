@@ -5,7 +5,7 @@
 use super::{Combat, CombatStep, Slot};
 use crate::action_card::{ActionCard, CardId};
 use crate::effect::{Effect, Whom};
-use crate::effects::EffectContext;
+use crate::effect_resolution::EffectContext;
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
@@ -93,6 +93,9 @@ impl Game {
             }
             for &card in &en.unpaired {
                 events.push(Event::MonsterCardPlayed { foe, engagement: e as u8, slot: None, card });
+            }
+            if let Some(card) = en.waiting {
+                events.push(Event::MonsterCardWaiting { foe, engagement: e as u8, card });
             }
         }
         if !self.is_over() {

@@ -14,7 +14,7 @@ pub use features::feature_order;
 
 use crate::Ecology;
 use crate::adventure::{Resolving, XpCard, XpSource};
-use crate::effects::EffectContext;
+use crate::effect_resolution::EffectContext;
 use crate::event::Event;
 use crate::game::{Game, Stage};
 use crate::map::{Element, ElementRef};

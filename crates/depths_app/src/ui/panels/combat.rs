@@ -4,7 +4,7 @@
 //! avoids Return Damage). The cards themselves lie on the table
 //! (`crate::table`); Abilities are on the Hero mats.
 
-use super::*;
+use super::widgets::*;
 
 pub(super) fn combat_strip(
     root: &mut egui::Ui,
@@ -24,8 +24,8 @@ pub(super) fn combat_strip(
             } else {
                 format!("Combat — round {}", combat.round)
             };
-            ui.label(ui_style::title(&title, 20.0));
-            ui.label(egui::RichText::new(step_hint(combat.step)).color(ui_style::GOLD));
+            ui.label(style::title(&title, 20.0));
+            ui.label(egui::RichText::new(step_hint(combat.step)).color(style::GOLD));
         });
         // How many cards each Hero plays this Round, and how many are down.
         if combat.step == CombatStep::PlayCards {
@@ -40,11 +40,11 @@ pub(super) fn combat_strip(
             ui.label(
                 egui::RichText::new(format!("Cards to play this Round: {}", counts.join(" · ")))
                     .size(12.0)
-                    .color(ui_style::MUTED),
+                    .color(style::MUTED),
             );
         }
         let notice = log.notice.as_deref().unwrap_or("");
-        ui.label(egui::RichText::new(notice).size(12.0).color(ui_style::NOTICE));
+        ui.label(egui::RichText::new(notice).size(12.0).color(style::NOTICE));
         fight_forecast(ui, game, forecasts);
         // The last round's totals in one line, its events one by one on hover.
         let summary = &log.rounds;
@@ -52,7 +52,7 @@ pub(super) fn combat_strip(
             ui.label(
                 egui::RichText::new(format!("Last round: {} (hover for each step)", summary.headline()))
                     .size(12.0)
-                    .color(ui_style::MUTED),
+                    .color(style::MUTED),
             )
             .on_hover_text(summary.last.join("\n"));
         }
@@ -83,7 +83,7 @@ pub(super) fn combat_strip(
                         ind.name
                     ))
                     .size(12.0)
-                    .color(ui_style::MUTED),
+                    .color(style::MUTED),
                 );
             }
         }
@@ -131,7 +131,7 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
     let Some(slot) = forecasts.map(|f| &f.fight) else { return };
     let Some(e) = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy()) else {
         if slot.busy() {
-            ui.label(egui::RichText::new("Chance to win this fight: estimating…").size(12.0).color(ui_style::MUTED));
+            ui.label(egui::RichText::new("Chance to win this fight: estimating…").size(12.0).color(style::MUTED));
         }
         return;
     };
@@ -142,6 +142,6 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
         crate::game::forecasts::chance_text(e),
         damage.join(", ")
     );
-    ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED))
+    ui.label(egui::RichText::new(text).size(12.0).color(style::MUTED))
         .on_hover_text(crate::game::forecasts::method_text(e));
 }

@@ -2,7 +2,7 @@
 //! Ability or an Item, removing Action Cards, Level Up, the Passage to the
 //! next Ecology (with the Hero records), and anything else the rules ask.
 
-use super::*;
+use super::widgets::*;
 use crate::game::words::counted;
 
 /// What an XP card or an Item is worth when paying.
@@ -58,10 +58,10 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                 Pending::ChooseHero(why) => {
                     match why {
                         HeroChoice::GainItem(item) => {
-                            ui.label(egui::RichText::new(&item.name).strong().color(ui_style::GOLD));
+                            ui.label(egui::RichText::new(&item.name).strong().color(style::GOLD));
                             ui.label(crate::game::words::item_facts(item));
                             for ab in &item.abilities {
-                                ui.label(egui::RichText::new(ab.text()).color(ui_style::MUTED));
+                                ui.label(egui::RichText::new(ab.text()).color(style::MUTED));
                             }
                         }
                         HeroChoice::DrawItem => {
@@ -87,7 +87,7 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                         );
                         ui.horizontal_wrapped(|ui| {
                             c.button(ui, Action::ChooseHero { hero: h as u8 }, hero.name());
-                            ui.label(egui::RichText::new(state).size(13.0).color(ui_style::MUTED));
+                            ui.label(egui::RichText::new(state).size(13.0).color(style::MUTED));
                         });
                     }
                 }
@@ -104,7 +104,7 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                             egui::RichText::new(format!("{} {}", "✋".repeat(usize::from(o.hands)), o.name)).strong(),
                         );
                         for ab in &o.abilities {
-                            ui.label(egui::RichText::new(ab.text()).color(ui_style::MUTED));
+                            ui.label(egui::RichText::new(ab.text()).color(style::MUTED));
                         }
                         c.button(ui, Action::ChooseOption { index: i as u8 }, format!("Keep {}", o.name));
                     }
@@ -154,7 +154,7 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                     if let Some(next) = game.adventure().and_then(|a| a.ecology.ecology.next()) {
                         ui.label(
                             egui::RichText::new(format!("Then the Passage to the {}.", next.name()))
-                                .color(ui_style::MUTED),
+                                .color(style::MUTED),
                         );
                     }
                     let label = describe_action(game, &Action::FinishLevelUp);
@@ -190,7 +190,7 @@ pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, c:
         ui.add_space(4.0);
         egui::Grid::new("hero_records").striped(true).max_col_width(300.0).show(ui, |ui| {
             for hero in &game.heroes {
-                ui.label(ui_style::title(hero.name(), 18.0));
+                ui.label(style::title(hero.name(), 18.0));
                 let abilities: Vec<&str> = hero.abilities.iter().map(|a| a.card.ability.name.as_str()).collect();
                 let items: Vec<&str> = hero.items.iter().map(|i| i.card.name.as_str()).collect();
                 let deck = hero.draw.len() + hero.hand.len() + hero.discard.len();
@@ -217,7 +217,7 @@ pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, c:
                 cleared.join(", "),
                 counted(adv.record.monsters_defeated, "Monster", "Monsters")
             ))
-            .color(ui_style::MUTED),
+            .color(style::MUTED),
         );
         ui.add_space(6.0);
         let label = describe_action(game, &Action::Descend);
@@ -320,19 +320,19 @@ fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
                 "The Heroes miss only {} Health, so {} is shared.",
                 choice.total, choice.total
             ))
-            .color(ui_style::MUTED),
+            .color(style::MUTED),
         );
     }
     let left = choice.left();
     ui.label(egui::RichText::new(format!("Left to share: {left} Health")).strong().color(if left == 0 {
         GOOD
     } else {
-        ui_style::GOLD
+        style::GOLD
     }));
     egui::Grid::new("split_healing_grid").num_columns(5).spacing([8.0, 6.0]).show(ui, |ui| {
         for (h, hero) in game.heroes.iter().enumerate() {
             let give = choice.amounts.get(h).copied().unwrap_or(0);
-            ui.label(ui_style::title(hero.name(), 18.0));
+            ui.label(style::title(hero.name(), 18.0));
             if ui.add_enabled(choice.can_take(h), egui::Button::new(egui::RichText::new(" − ").strong())).clicked() {
                 choice.take(h);
             }
@@ -351,7 +351,7 @@ fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
             });
             let after = hero.health.saturating_add(give).min(hero.max_health());
             let text = format!("{} ▶ {after} / {} Health", hero.health, hero.max_health());
-            ui.label(egui::RichText::new(text).color(if give > 0 { GOOD } else { ui_style::MUTED }));
+            ui.label(egui::RichText::new(text).color(if give > 0 { GOOD } else { style::MUTED }));
             ui.end_row();
         }
     });

@@ -1,6 +1,6 @@
 //! The game-over sheet: won or lost and why, and the Adventure Record.
 
-use super::*;
+use super::widgets::*;
 
 pub(super) fn game_over_window(
     ctx: &egui::Context,
@@ -9,7 +9,7 @@ pub(super) fn game_over_window(
     menu: &mut MessageWriter<MenuAction>,
     replay: &mut MessageWriter<crate::game::replay::WatchReplay>,
 ) {
-    let game = &delve.game;
+    let game = delve.game();
     egui::Window::new("Game over")
         .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
         .collapsible(true)
@@ -20,11 +20,11 @@ pub(super) fn game_over_window(
             ui.set_max_width(560.0);
             match &game.phase() {
                 Phase::Won => {
-                    ui.label(ui_style::title("Victory", 44.0));
+                    ui.label(style::title("Victory", 44.0));
                     ui.label("The Final Entity is defeated and the Heroes climb back into the light.");
                 }
                 Phase::Lost(r) => {
-                    ui.label(ui_style::title("Defeat", 44.0));
+                    ui.label(style::title("Defeat", 44.0));
                     ui.label(format!("The Heroes lose: {}.", loss_text(game, r)));
                 }
                 _ => {}
@@ -32,7 +32,7 @@ pub(super) fn game_over_window(
             if let Some(a) = game.adventure() {
                 let rec = &a.record;
                 ui.separator();
-                ui.label(ui_style::title("Adventure Record", 24.0));
+                ui.label(style::title("Adventure Record", 24.0));
                 // Long lists (Legendary Locations) wrap inside the second column.
                 egui::Grid::new("record").max_col_width(380.0).show(ui, |ui| {
                     let cleared: Vec<&str> = rec.ecologies_cleared.iter().map(|e| e.name()).collect();
@@ -70,7 +70,7 @@ pub(super) fn game_over_window(
             }
             ui.add_space(8.0);
             if let (Some(history), Some(a)) = (&delve.history, game.adventure())
-                && ui.add(ui_style::menu_button("Watch the replay")).clicked()
+                && ui.add(style::menu_button("Watch the replay")).clicked()
             {
                 replay.write(crate::game::replay::WatchReplay {
                     options: a.options.clone(),
@@ -78,7 +78,7 @@ pub(super) fn game_over_window(
                     players: seats.players.clone(),
                 });
             }
-            if ui.add(ui_style::menu_button("Back to the menu")).clicked() {
+            if ui.add(style::menu_button("Back to the menu")).clicked() {
                 menu.write(MenuAction::BackToMenu);
             }
         });

@@ -1,7 +1,7 @@
 //! The Hero Mats: name, class, level, Health, stored Power, hand, draw and
 //! discard piles, Abilities with their activation, Items with equip / unequip.
 
-use super::*;
+use super::widgets::*;
 
 pub(super) fn heroes_panel(
     ui: &mut egui::Ui,
@@ -10,26 +10,26 @@ pub(super) fn heroes_panel(
     health: &crate::game::table_events::HealthNews,
     c: &mut Choices,
 ) {
-    ui.label(ui_style::title("Heroes", 24.0));
+    ui.label(style::title("Heroes", 24.0));
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
     for (h, hero) in game.heroes.iter().enumerate() {
         let h = h as u8;
-        ui_style::bar_frame().show(ui, |ui| {
+        style::bar_frame().show(ui, |ui| {
             ui.set_width(ui.available_width());
             let class = match hero.mat.secondary_class {
                 Some(s) => format!("{} / {}", hero.mat.class.name(), s.name()),
                 None => hero.mat.class.name().to_string(),
             };
             ui.horizontal(|ui| {
-                icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, ui_style::GOLD);
-                ui.label(ui_style::title(hero.name(), 22.0));
-                ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(ui_style::MUTED));
+                icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, style::GOLD);
+                ui.label(style::title(hero.name(), 22.0));
+                ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(style::MUTED));
                 // The seat: a Companion plays this Hero, or its owner does.
                 if let Some((_, seats)) = c.table {
                     let mut on = seats.players.is_companion(h);
                     let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
                     if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
-                        crate::game::companions::request_seat(ui.ctx(), h, on);
+                        super::seat_requests::request_seat(ui.ctx(), h, on);
                     }
                 }
             });
@@ -91,7 +91,7 @@ pub(super) fn heroes_panel(
                 let last_of_its_kind = sources.get(n + 1).copied().flatten() != Some(*source);
                 c.button(ui, a, label);
                 if last_of_its_kind {
-                    ui.label(egui::RichText::new(text).size(12.0).color(ui_style::MUTED));
+                    ui.label(egui::RichText::new(text).size(12.0).color(style::MUTED));
                 }
             }
             if !hero.discard.is_empty() {
@@ -111,7 +111,7 @@ pub(super) fn heroes_panel(
                         activation_text(ability.activation),
                         if exhausted { " · exhausted" } else { "" }
                     );
-                    ui.label(egui::RichText::new(head).size(12.0).color(ui_style::GOLD));
+                    ui.label(egui::RichText::new(head).size(12.0).color(style::GOLD));
                     ui.label(egui::RichText::new(ability.text()).size(13.0));
                 }
             });
@@ -139,7 +139,7 @@ pub(super) fn heroes_panel(
                             ui.label(if item.equipped {
                                 egui::RichText::new(text).strong()
                             } else {
-                                egui::RichText::new(text).color(ui_style::MUTED)
+                                egui::RichText::new(text).color(style::MUTED)
                             });
                             let (a, label) = if item.equipped {
                                 (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
@@ -149,9 +149,7 @@ pub(super) fn heroes_panel(
                             c.button(ui, a, label);
                         });
                         for ab in &item.card.abilities {
-                            ui.label(
-                                egui::RichText::new(format!("   {}", ab.text())).size(12.0).color(ui_style::MUTED),
-                            );
+                            ui.label(egui::RichText::new(format!("   {}", ab.text())).size(12.0).color(style::MUTED));
                         }
                     }
                 });

@@ -2,7 +2,7 @@
 //! element and what Encountering it does, Keys, the XP pool, buying Keys and
 //! Healing, the Legend and the Ecology Reference Card.
 
-use super::*;
+use super::widgets::*;
 use crate::game::words;
 
 pub(super) fn party_panel(
@@ -16,17 +16,18 @@ pub(super) fn party_panel(
     c: &mut Choices,
     undo: &mut MessageWriter<UndoPlacement>,
     forecasts: Option<&crate::game::forecasts::Forecasts>,
+    tray: Option<egui::TextureId>,
 ) {
     use crate::game::forecasts::Subject;
-    let game = &delve.game;
+    let game = delve.game();
     let Some(adv) = game.adventure() else { return };
     let eco = &adv.ecology;
 
     // The tile tray.
-    ui.label(ui_style::title("Map tiles", 22.0));
+    ui.label(style::title("Map tiles", 22.0));
     ui.horizontal(|ui| {
         c.button(ui, Action::DrawTile, "Draw tile (D)");
-        ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(ui_style::MUTED));
+        ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(style::MUTED));
     });
     dead_end_gauge(ui, delve);
     if undo_point.0.is_some() {
@@ -37,33 +38,20 @@ pub(super) fn party_panel(
             undo.write(UndoPlacement);
         }
     }
-    if let Some((tile, set_aside)) = delve.tile_in_hand() {
+    if let Some((_, set_aside)) = delve.tile_in_hand() {
         let (rect, response) =
             ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(0x3a, 0x2e, 0x22));
-        painter.rect_stroke(rect, 6.0, egui::Stroke::new(2.0, ui_style::GOLD), egui::StrokeKind::Inside);
+        painter.rect_stroke(rect, 6.0, egui::Stroke::new(2.0, style::GOLD), egui::StrokeKind::Inside);
         let square = egui::Rect::from_min_size(rect.min + egui::vec2(10.0, 10.0), egui::vec2(100.0, 100.0));
         // The board's own art for the tile, turned as in hand (tray_preview.rs);
-        // a plain sketch for the frame before that picture is ready.
-        let picture =
-            ui.ctx().data(|d| d.get_temp::<Option<egui::TextureId>>(crate::board::tray_preview::texture_id()));
-        if hand.cell.is_none() {
-            match picture.flatten() {
-                Some(texture) => {
-                    let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-                    painter.image(texture, square, uv, egui::Color32::WHITE);
-                }
-                None => {
-                    let turned = crate::board::view::Tile::from_printed(
-                        tile,
-                        depths_rules::map::Placement { cell: (0, 0), rotation: hand.rotation },
-                    );
-                    paint_tile(&painter, square, &turned);
-                }
-            }
+        // an empty square on the board and in the frame before it is drawn.
+        if let Some(texture) = tray.filter(|_| hand.cell.is_none()) {
+            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+            painter.image(texture, square, uv, egui::Color32::WHITE);
         } else {
-            painter.rect_stroke(square, 4.0, egui::Stroke::new(1.5, ui_style::MUTED), egui::StrokeKind::Inside);
+            painter.rect_stroke(square, 4.0, egui::Stroke::new(1.5, style::MUTED), egui::StrokeKind::Inside);
         }
         let state = if hand.cell.is_some() { "on the board" } else { "in the tray" };
         // Where it fits in this turn, or that it must be turned first.
@@ -84,7 +72,7 @@ pub(super) fn party_panel(
                 u32::from(hand.rotation.quarter_turns()) * 90
             ),
             egui::FontId::proportional(14.0),
-            ui_style::GOLD,
+            style::GOLD,
         );
         if response.drag_started() {
             hand.dragging = true;
@@ -108,10 +96,10 @@ pub(super) fn party_panel(
                 words::counted(now as u64, "place fits", "places fit"),
                 places.len()
             ))
-            .color(ui_style::MUTED),
+            .color(style::MUTED),
         );
         if let Some(r) = &refused.0 {
-            ui.label(egui::RichText::new(format!("Not there: {r}")).color(ui_style::NOTICE));
+            ui.label(egui::RichText::new(format!("Not there: {r}")).color(style::NOTICE));
         }
         forecast_line(ui, forecasts, Subject::Tile, "Chance a later tile finds no place");
     }
@@ -121,7 +109,7 @@ pub(super) fn party_panel(
     if let Some(e) = selected.0
         && let Some((element, state)) = eco.map.element(e)
     {
-        ui.label(ui_style::title(element.name(), 20.0));
+        ui.label(style::title(element.name(), 20.0));
         ui.label(crate::game::words::element_help(element));
         ui.label(
             egui::RichText::new(match state {
@@ -130,7 +118,7 @@ pub(super) fn party_panel(
                 ElementState::Defeated => "Defeated (red X).",
                 ElementState::Unlocked => "Unlocked (Key token).",
             })
-            .color(ui_style::MUTED),
+            .color(style::MUTED),
         );
         c.button(ui, Action::Encounter { element: e }, "Encounter");
         if matches!(element, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian) {
@@ -164,24 +152,22 @@ pub(super) fn party_panel(
     ui.separator();
 
     // Keys, XP, buying.
-    ui.label(ui_style::title("The party", 22.0));
+    ui.label(style::title("The party", 22.0));
     if matches!(game.pending(), Some(Pending::Purchase { .. } | Pending::SplitHealing { .. })) {
         // Mid-purchase the playouts would judge a half-paid bill: no figure.
         ui.label(
-            egui::RichText::new("Chance to win the game from here: after the purchase")
-                .color(ui_style::MUTED)
-                .size(13.0),
+            egui::RichText::new("Chance to win the game from here: after the purchase").color(style::MUTED).size(13.0),
         );
     } else {
         forecast_line(ui, forecasts, Subject::Game, "Chance to win the game from here");
     }
     ui.horizontal(|ui| {
-        icons.show(ui, "ui", "key", 18.0, ui_style::GOLD);
+        icons.show(ui, "ui", "key", 18.0, style::GOLD);
         ui.label(format!("Keys: {}", adv.keys));
     });
     let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
     ui.horizontal(|ui| {
-        icons.show(ui, "ui", "xp", 18.0, ui_style::GOLD);
+        icons.show(ui, "ui", "xp", 18.0, style::GOLD);
         ui.label(format!("XP pool: {xp} in {}", words::counted(adv.xp_pool.len() as u64, "card", "cards")));
     });
     if !adv.xp_pool.is_empty() {
@@ -195,11 +181,11 @@ pub(super) fn party_panel(
                     for card in &adv.xp_pool {
                         egui::Frame::new()
                             .fill(egui::Color32::from_rgb(0x3a, 0x30, 0x1c))
-                            .stroke(egui::Stroke::new(1.0, ui_style::GOLD.gamma_multiply(0.6)))
+                            .stroke(egui::Stroke::new(1.0, style::GOLD.gamma_multiply(0.6)))
                             .corner_radius(3.0)
                             .inner_margin(egui::Margin::symmetric(4, 1))
                             .show(ui, |ui| {
-                                ui.label(egui::RichText::new(card.xp.to_string()).strong().color(ui_style::GOLD));
+                                ui.label(egui::RichText::new(card.xp.to_string()).strong().color(style::GOLD));
                             })
                             .response
                             .on_hover_text(&card.name);
@@ -245,7 +231,7 @@ pub(super) fn party_panel(
             }
         });
     }
-    egui::CollapsingHeader::new("Legend").default_open(false).show(ui, ui_style::legend);
+    egui::CollapsingHeader::new("Legend").default_open(false).show(ui, style::legend);
     egui::CollapsingHeader::new("Reference Card").default_open(false).show(ui, |ui| {
         ui.label(format!("Ecology: {}", r.ecology.name()));
         ui.label(format!("Monster XP: {} · Feature XP: {}", r.monster_xp, r.feature_xp));
@@ -258,7 +244,7 @@ pub(super) fn party_panel(
 /// How many tiles left in the pile would have no legal place right now.
 fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
     // Once the Stair Guardian is met, no tile of this Ecology will be drawn again.
-    if matches!(delve.game.phase(), depths_rules::Phase::LevelUp { .. } | depths_rules::Phase::Passage { .. }) {
+    if matches!(delve.game().phase(), depths_rules::Phase::LevelUp { .. } | depths_rules::Phase::Passage { .. }) {
         return;
     }
     let (dead, total) = delve.dead_ends_in_pile();
@@ -269,7 +255,7 @@ fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
     let color = if dead == 0 {
         GOOD
     } else if f < 0.25 {
-        ui_style::NOTICE
+        style::NOTICE
     } else {
         BAD
     };
@@ -285,73 +271,4 @@ fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
             "Tiles left in the pile that have no legal place on the map as it is now: drawing one loses the game.",
         );
     });
-}
-
-/// A small drawing of a tile as it would lie on the table.
-fn paint_tile(p: &egui::Painter, r: egui::Rect, tile: &crate::board::view::Tile) {
-    use crate::board::view::{Edge as E, Element as El, Side};
-    p.rect_filled(r, 2.0, egui::Color32::from_rgb(0x8a, 0x80, 0x72));
-    let wall = egui::Color32::from_rgb(0x24, 0x1e, 0x19);
-    let t = 9.0;
-    for side in Side::ALL {
-        let (a, b) = match side {
-            Side::N => (r.left_top(), r.right_top()),
-            Side::E => (r.right_top(), r.right_bottom()),
-            Side::S => (r.right_bottom(), r.left_bottom()),
-            Side::W => (r.left_bottom(), r.left_top()),
-        };
-        let inward = (r.center() - a.lerp(b, 0.5)).normalized() * (t / 2.0);
-        let (a, b) = (a + inward, b + inward);
-        let line = |p0: egui::Pos2, p1: egui::Pos2, c: egui::Color32| {
-            p.line_segment([p0, p1], egui::Stroke::new(t, c));
-        };
-        match tile.edge(side) {
-            E::Wall => line(a, b, wall),
-            E::Water => line(a, b, egui::Color32::from_rgb(0x1f, 0x5f, 0x80)),
-            e => {
-                line(a, a.lerp(b, 0.3), wall);
-                line(a.lerp(b, 0.7), b, wall);
-                if e != E::Open {
-                    let c = if e == E::Upper {
-                        egui::Color32::from_rgb(0xbf, 0xb4, 0x9a)
-                    } else {
-                        egui::Color32::from_rgb(0x15, 0x11, 0x0d)
-                    };
-                    line(a.lerp(b, 0.3), a.lerp(b, 0.7), c);
-                }
-            }
-        }
-    }
-    for side in tile.turned.nodes.iter() {
-        let d = crate::board::side_dir(side);
-        let at = r.center() + egui::vec2(d.x, -d.y) * (r.width() / 2.0 - t);
-        p.circle_filled(at, 5.0, egui::Color32::from_rgb(0x6f, 0xe3, 0xff));
-    }
-    let scale = r.width() / crate::board::TILE_SIZE;
-    for (a, area) in tile.areas().iter().enumerate() {
-        let anchor = crate::board::area_anchor(tile, a);
-        let n = area.elements.len();
-        for (i, e) in area.elements.iter().enumerate() {
-            let off = anchor + crate::board::slot_offset(i, n);
-            let at = r.center() + egui::vec2(off.x, -off.y) * scale;
-            let (letter, color) = match e {
-                El::Monster { .. } => ("M", egui::Color32::from_rgb(0xb3, 0x26, 0x1e)),
-                El::Feature => ("F", egui::Color32::from_rgb(0x2a, 0x8f, 0x9f)),
-                El::Door => ("D", egui::Color32::from_rgb(0x8a, 0x54, 0x28)),
-                El::Chest => ("C", egui::Color32::from_rgb(0xd4, 0xa0, 0x17)),
-                El::Campfire => ("R", egui::Color32::from_rgb(0xe8, 0x73, 0x1c)),
-                El::StairGuardian => ("S", egui::Color32::from_rgb(0x7d, 0x81, 0x88)),
-            };
-            p.circle_filled(at, 9.0, egui::Color32::from_rgb(0xd9, 0xc9, 0xa3));
-            p.text(at, egui::Align2::CENTER_CENTER, letter, egui::FontId::proportional(12.0), color);
-        }
-        if area.secret_passage || area.warp_portal || area.level_stair {
-            let off = anchor + bevy::math::Vec2::new(0.0, -52.0);
-            p.circle_filled(
-                r.center() + egui::vec2(off.x, -off.y) * scale,
-                5.0,
-                egui::Color32::from_rgb(0xa6, 0x78, 0xe0),
-            );
-        }
-    }
 }

@@ -13,17 +13,17 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
     game::content_assets::{ContentFiles, JsonText, assemble, content_paths},
+    game::screen::Screen,
     game::session::GameContent,
-    ui::icons::IconFiles,
-    ui::screens::Screen,
+    theme::icons::IconFiles,
 };
 
-pub use crate::ui::ui_style::UiAssets;
+use crate::theme::style::UiAssets;
 
 /// The font files (for the progress shown while loading).
 const FONT_PATHS: [&str; 2] = ["fonts/EBGaramond12-Regular.otf", "fonts/Ubuntu-Light.ttf"];
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     // No `continue_to_state`: `finish_loading` moves on, once the content is
     // checked, to the menu or to the faults (never a frame of menu first).
     app.add_loading_state(
@@ -39,7 +39,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         finish_loading
-            .after(crate::ui::icons::make_icons)
+            .after(crate::theme::icons::make_icons)
             .run_if(in_state(Screen::Loading))
             .run_if(resource_exists::<UiAssets>)
             .run_if(resource_exists::<IconFiles>)
@@ -147,7 +147,7 @@ fn load_failed_ui(
     let ctx = contexts.ctx_mut()?;
     let room = ctx.content_rect().height() * 0.6;
     egui::Area::new(egui::Id::new("load_failed")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-        crate::ui::ui_style::panel_frame().show(ui, |ui| {
+        crate::theme::style::panel_frame().show(ui, |ui| {
             ui.set_max_width(720.0);
             ui.heading("The game's files could not be loaded");
             ui.add_space(8.0);
@@ -158,7 +158,7 @@ fn load_failed_ui(
             }
             egui::ScrollArea::vertical().max_height(room).auto_shrink([false, true]).show(ui, |ui| {
                 for line in &errors.0 {
-                    ui.label(egui::RichText::new(line).color(crate::ui::ui_style::NOTICE));
+                    ui.label(egui::RichText::new(line).color(crate::theme::style::NOTICE));
                 }
             });
             ui.add_space(8.0);

@@ -19,8 +19,8 @@ use depths_table::seats::{Players, same_name};
 use crate::{
     game::online::{LobbyOpen, Online, stay_awake},
     game::session::{GameContent, Session},
-    ui::screens::{Screen, menu::MenuAction},
-    ui::ui_style,
+    game::{flow::MenuAction, screen::Screen},
+    theme::style,
 };
 
 /// What the lobby's fields hold.
@@ -46,7 +46,7 @@ pub struct LobbyForm {
 pub struct Resume {
     pub path: std::path::PathBuf,
     pub game: Game,
-    pub table: crate::game::saves::Table,
+    pub table: crate::game::saves::SavedTable,
 }
 
 impl Default for LobbyForm {
@@ -149,9 +149,9 @@ fn lobby_ui(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("lobby")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-        ui_style::panel_frame().show(ui, |ui| {
+        style::panel_frame().show(ui, |ui| {
             ui.set_width(460.0);
-            ui.label(ui_style::title("Play online", 36.0));
+            ui.label(style::title("Play online", 36.0));
             ui.add_space(8.0);
             if open.is_none() {
                 ui.horizontal(|ui| {
@@ -167,7 +167,7 @@ fn lobby_ui(
                         ui.label("Port:");
                         ui.text_edit_singleline(&mut form.port);
                     });
-                    if ui.add(ui_style::menu_button("Open the table")).clicked() {
+                    if ui.add(style::menu_button("Open the table")).clicked() {
                         commands.queue(open_table);
                     }
                 } else {
@@ -175,7 +175,7 @@ fn lobby_ui(
                         ui.label("Address or code:");
                         ui.text_edit_singleline(&mut form.address);
                     });
-                    if ui.add(ui_style::menu_button("Join")).clicked() {
+                    if ui.add(style::menu_button("Join")).clicked() {
                         commands.queue(join_table);
                     }
                 }
@@ -208,7 +208,7 @@ fn lobby_ui(
                 }
             }
             if let Some(e) = &form.error {
-                ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+                ui.label(egui::RichText::new(e).color(style::NOTICE));
             }
             ui.add_space(8.0);
             if ui.button("Back").clicked() {
@@ -258,7 +258,7 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
     let every_seat_plays = (0..seats).all(|s| chosen.iter().any(|(_, o)| *o == s));
     let ready = !chosen.is_empty() && every_seat_plays && seats >= 2;
     let start = ui
-        .add_enabled(ready, ui_style::menu_button("Start"))
+        .add_enabled(ready, style::menu_button("Start"))
         .on_disabled_hover_text("Wait for a player, and give every seat a Hero");
     if start.clicked() {
         let heroes = chosen.iter().map(|(i, _)| HEROES[*i].0.to_owned()).collect();
@@ -272,7 +272,7 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
 fn dial_line(ui: &mut egui::Ui, hosted: &HostTable) {
     if let Some(addr) = hosted.addr {
         let code = code_of(addr).map_or_else(String::new, |c| format!("  ·  code {c}"));
-        ui.label(egui::RichText::new(format!("Players dial {addr}{code}")).color(ui_style::GOLD));
+        ui.label(egui::RichText::new(format!("Players dial {addr}{code}")).color(style::GOLD));
     }
 }
 
@@ -341,7 +341,7 @@ fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool 
         (Ok(_), false) => format!("{} did not play this game", strangers.join(" and ")),
         (Ok(_), true) => String::new(),
     };
-    ui.add_enabled(why.is_empty(), ui_style::menu_button("Resume")).on_disabled_hover_text(why).clicked()
+    ui.add_enabled(why.is_empty(), style::menu_button("Resume")).on_disabled_hover_text(why).clicked()
 }
 
 /// The host resumes the chosen save: its players at their new seats, its

@@ -7,10 +7,10 @@ use crate::{
     PlaySystems,
     game::cli::{OpenScreen, Options},
     game::saves::{LoadSave, SaveDir, SaveSummary, list_saves, summarize_saves},
+    game::screen::Screen,
     game::session::StartGame,
+    theme::style,
     ui::rules_ref::{Tab, ToggleRules},
-    ui::screens::Screen,
-    ui::ui_style,
 };
 
 pub use crate::game::flow::{MenuAction, MenuNotice};
@@ -162,18 +162,18 @@ fn main_menu_ui(
                 "Icons: Game Icons (game-icons.net) by Lorc, Delapouite, Skoll, Sbed, Caro Asercion and Cathelineau, CC BY 3.0 · Font: EB Garamond by Georg Duffner, OFL",
             )
             .size(11.0)
-            .color(ui_style::MUTED),
+            .color(style::MUTED),
         );
     });
     egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-        ui_style::panel_frame().show(ui, |ui| {
+        style::panel_frame().show(ui, |ui| {
             ui.set_width(440.0);
             ui.vertical_centered(|ui| {
-                ui.label(ui_style::title("Forgotten Depths", 54.0));
+                ui.label(style::title("Forgotten Depths", 54.0));
                 ui.label(
                     egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
                         .italics()
-                        .color(ui_style::MUTED),
+                        .color(style::MUTED),
                 );
                 ui.add_space(24.0);
                 let buttons = [
@@ -190,7 +190,7 @@ fn main_menu_ui(
                 for (label, action) in buttons {
                     let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
                     let button = ui
-                        .add_enabled(enabled, ui_style::menu_button(label))
+                        .add_enabled(enabled, style::menu_button(label))
                         .on_disabled_hover_text("No saved game yet: start one with New Game");
                     if button.clicked() {
                         actions.write(action);
@@ -207,7 +207,7 @@ fn main_menu_ui(
                     egui::ScrollArea::vertical().max_height(260.0).min_scrolled_height(240.0).show(ui, |ui| {
                         for save in saves {
                             let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
-                            let text = if save.loads { text } else { text.color(ui_style::NOTICE) };
+                            let text = if save.loads { text } else { text.color(style::NOTICE) };
                             let button = egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
                             if ui.add_enabled(save.loads, button).clicked() {
                                 loads.write(LoadSave(save.path.clone()));
@@ -225,7 +225,7 @@ fn main_menu_ui(
                 }
                 if let Some(text) = &notice.0 {
                     ui.add_space(8.0);
-                    ui.label(egui::RichText::new(text).color(ui_style::NOTICE));
+                    ui.label(egui::RichText::new(text).color(style::NOTICE));
                 }
             });
         });

@@ -1,38 +1,17 @@
-//! The top-level screens and how the game moves between them.
-
-use bevy::prelude::*;
+//! The top-level screens: loading, the menu, New Game, the lobby.
 
 pub mod loading;
 pub mod lobby;
 pub mod menu;
-pub mod playing;
 pub mod setup;
 
-/// Which screen is up. Entities spawned for a screen carry
-/// `DespawnOnExit(Screen::…)` so nothing leaks between screens.
-#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Screen {
-    /// Fonts (and later card and tile content) load here.
-    #[default]
-    Loading,
-    /// A file could not be loaded: says which and why.
-    LoadFailed,
-    Menu,
-    /// New Game: Heroes, starting Ecology, variants, seed.
-    Setup,
-    /// Play online: host or join a table (`lobby.rs`).
-    Lobby,
-    Playing,
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins((menu::plugin, setup::plugin, lobby::plugin));
 }
 
-pub(crate) fn plugin(app: &mut App) {
-    app.init_state::<Screen>();
-    app.add_plugins((menu::plugin, playing::plugin, setup::plugin, lobby::plugin));
-    app.add_systems(Update, log_transitions);
-}
-
-fn log_transitions(mut transitions: MessageReader<StateTransitionEvent<Screen>>) {
-    for t in transitions.read() {
-        info!("screen: {:?} → {:?}", t.exited, t.entered);
-    }
+/// The loading screen needs the asset server and egui.
+pub(super) fn desktop_plugin(app: &mut App) {
+    app.add_plugins(loading::plugin);
 }

@@ -8,11 +8,9 @@ use depths_rules::{Ecology, GameOptions, Variants};
 use crate::{
     game::hotseat::Players,
     game::session::{SetupNotice, StartGame},
-    ui::screens::{
-        Screen,
-        menu::{MenuAction, clock_seed},
-    },
-    ui::ui_style,
+    game::{flow::MenuAction, screen::Screen},
+    theme::style,
+    ui::screens::menu::clock_seed,
 };
 
 /// The form's state.
@@ -138,7 +136,7 @@ fn setup_ui(
     notice: Res<SetupNotice>,
     mut starts: MessageWriter<StartGame>,
     mut menu: MessageWriter<MenuAction>,
-    icons: Option<Res<crate::ui::icons::Icons>>,
+    icons: Option<Res<crate::theme::icons::Icons>>,
     content: Option<Res<crate::game::session::GameContent>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -146,18 +144,18 @@ fn setup_ui(
     // players, 150 % UI scale); Start and Back stay in sight below it.
     let room = ctx.content_rect().height() - 150.0;
     egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-        ui_style::panel_frame().show(ui, |ui| {
+        style::panel_frame().show(ui, |ui| {
           // The width is the frame's; the scroll bar takes its share inside.
           ui.set_width(640.0);
           egui::ScrollArea::vertical().auto_shrink([false, true]).max_height(room).min_scrolled_height(room).show(ui, |ui| {
             ui.set_width(ui.available_width() - 24.0);
-            ui.label(ui_style::title("New Game", 34.0));
+            ui.label(style::title("New Game", 34.0));
             ui.add_space(8.0);
-            ui.label(ui_style::title("Heroes", 22.0));
+            ui.label(style::title("Heroes", 22.0));
             for (i, (_, name, class)) in HEROES.iter().enumerate() {
                 ui.horizontal(|ui| {
                     if let Some(icons) = &icons {
-                        icons.show(ui, "classes", &class.to_lowercase(), 20.0, ui_style::GOLD);
+                        icons.show(ui, "classes", &class.to_lowercase(), 20.0, style::GOLD);
                     }
                     let mat = content.as_ref().and_then(|c| {
                         let id = if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
@@ -178,12 +176,12 @@ fn setup_ui(
                     let id = if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
                     c.0.heroes.iter().find(|h| h.id == id).cloned()
                 });
-                ui.label(egui::RichText::new(hero_blurb(class, mat.as_ref())).size(12.0).color(ui_style::MUTED))
+                ui.label(egui::RichText::new(hero_blurb(class, mat.as_ref())).size(12.0).color(style::MUTED))
                     .on_hover_text(hero_rules(mat.as_ref()));
             }
             ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
             ui.add_space(8.0);
-            ui.label(ui_style::title("Players", 22.0));
+            ui.label(style::title("Players", 22.0));
             ui.horizontal(|ui| {
                 ui.label("At the table:");
                 for n in 1..=3 {
@@ -218,14 +216,14 @@ fn setup_ui(
                 }
             }
             ui.add_space(8.0);
-            ui.label(ui_style::title("Starting Ecology", 22.0));
+            ui.label(style::title("Starting Ecology", 22.0));
             ui.horizontal(|ui| {
                 for e in Ecology::ALL {
                     ui.radio_value(&mut form.start, e, e.name());
                 }
             });
             ui.add_space(8.0);
-            ui.label(ui_style::title("Variants", 22.0));
+            ui.label(style::title("Variants", 22.0));
             ui.columns(2, |cols| {
                 let v = &mut form.variants;
                 // Each variant with what it changes, in the book's words.
@@ -234,7 +232,7 @@ fn setup_ui(
                     (&mut v.no_level_up_heal, "No healing at Level Up", "Heroes do not heal when they Level Up after a Stair Guardian."),
                     (&mut v.locked_chests, "Locked Chests", "Chests must be Unlocked like Doors (a Key, or an unlocking Ability or Item)."),
                 ];
-                cols[0].label(egui::RichText::new("Harder").color(ui_style::MUTED));
+                cols[0].label(egui::RichText::new("Harder").color(style::MUTED));
                 for (on, label, what) in harder {
                     variant(&mut cols[0], on, label, what);
                 }
@@ -245,7 +243,7 @@ fn setup_ui(
                     (&mut v.one_dead_end, "One Dead-End per Ecology", "Once per Ecology a tile that fits nowhere is set aside (it may be placed later); draw another or Encounter something instead."),
                     (&mut v.double_healing, "Twice as much Healing", "Healing paid with XP heals twice what the Reference Card lists."),
                 ];
-                cols[1].label(egui::RichText::new("Easier").color(ui_style::MUTED));
+                cols[1].label(egui::RichText::new("Easier").color(style::MUTED));
                 for (on, label, what) in easier {
                     variant(&mut cols[1], on, label, what);
                 }
@@ -259,7 +257,7 @@ fn setup_ui(
             ui.add_space(12.0);
             let options = form.options();
             ui.horizontal(|ui| {
-                if ui.add_enabled(options.is_ok(), ui_style::menu_button("Start")).clicked()
+                if ui.add_enabled(options.is_ok(), style::menu_button("Start")).clicked()
                     && let Ok(o) = &options
                     && let Ok(p) = form.players()
                 {
@@ -271,10 +269,10 @@ fn setup_ui(
                 }
             });
             if let Err(e) = &options {
-                ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+                ui.label(egui::RichText::new(e).color(style::NOTICE));
             }
             if let Some(e) = &notice.0 {
-                ui.label(egui::RichText::new(e).color(ui_style::NOTICE));
+                ui.label(egui::RichText::new(e).color(style::NOTICE));
             }
         });
     });
@@ -300,7 +298,7 @@ fn hero_rules(mat: Option<&depths_rules::HeroMat>) -> String {
 fn variant(ui: &mut egui::Ui, on: &mut bool, label: &str, what: &str) {
     ui.checkbox(on, label);
     // Indented under the box, wrapped to the column.
-    ui.indent(label, |ui| ui.label(egui::RichText::new(what).size(11.5).color(ui_style::MUTED)));
+    ui.indent(label, |ui| ui.label(egui::RichText::new(what).size(11.5).color(style::MUTED)));
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@ use egui::{Color32, Pos2, Shape, Stroke, pos2, vec2};
 
 use bevy_asset_loader::prelude::*;
 
+use super::palette;
+
 /// Assets every screen can use once loading is done.
 #[derive(AssetCollection, Resource)]
 pub struct UiAssets {
@@ -20,19 +22,20 @@ pub struct UiAssets {
     pub body_font: Handle<Font>,
 }
 
-/// Parchment-gold for titles.
-pub const GOLD: Color32 = Color32::from_rgb(0xE8, 0xC8, 0x7A);
-/// Secondary text.
-pub const MUTED: Color32 = Color32::from_rgb(0xB8, 0xA8, 0x8E);
-/// Notices such as "not yet available".
-pub const NOTICE: Color32 = Color32::from_rgb(0xF0, 0xA8, 0x60);
+// egui's names for the palette's panel colours (`theme::palette`).
+pub const GOLD: Color32 = palette::TITLE_GOLD.egui();
+pub const MUTED: Color32 = palette::MUTED.egui();
+pub const NOTICE: Color32 = palette::NOTICE.egui();
+pub const GOOD: Color32 = palette::GOOD.egui();
+pub const BAD: Color32 = palette::BAD.egui();
+/// A panel's fill: the table's dark, nearly opaque.
 const PANEL: Color32 = Color32::from_rgba_premultiplied(0x1A, 0x15, 0x11, 0xF0);
-const EDGE: Color32 = Color32::from_rgb(0x6B, 0x55, 0x3A);
+const EDGE: Color32 = palette::EDGE.egui();
 
 /// The egui font family of the title face.
 const TITLE_FAMILY: &str = "title";
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, (apply_style, install_title_font.run_if(resource_exists::<UiAssets>)));
 }
 
@@ -156,7 +159,7 @@ fn token(p: &egui::Painter, c: Pos2, face: Color32) {
     p.circle_filled(c, 12.5, face);
 }
 
-const PARCHMENT: Color32 = Color32::from_rgb(0xD9, 0xC9, 0xA3);
+const PARCHMENT: Color32 = palette::PARCHMENT.egui();
 
 fn icon_monster(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);

@@ -111,6 +111,9 @@ impl Game {
                 if let Some(c) = self.combat.as_mut() {
                     c.engagements[engagement as usize].slots[slot as usize].monster = new;
                 }
+                if let Some(card) = new {
+                    events.push(Event::MonsterCardPlayed { foe, engagement, slot: Some(slot), card });
+                }
             }
             Effect::ReplacePlayedCard => {
                 let (Some(h), Target::HeroSlot { engagement, slot }, true) = (acting, target, in_combat) else {
@@ -118,6 +121,7 @@ impl Game {
                 };
                 // "Any Action Cards Drawn for a Hero's Ability are Discarded at the end of the Round."
                 let Some(new) = self.draw_action_card(h, true, events) else { return };
+                events.push(Event::CardsDrawn { hero: h, count: 1 });
                 let s = &mut self.cbt().engagements[engagement as usize].slots[slot as usize];
                 let old = s.hero.replace(new);
                 s.hero_delta = 0;

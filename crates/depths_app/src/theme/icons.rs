@@ -70,7 +70,7 @@ pub struct IconFiles {
     pub files: bevy::platform::collections::HashMap<AssetFileStem, UntypedHandle>,
 }
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Icons>();
     app.add_systems(Update, make_icons.run_if(resource_added::<IconFiles>));
 }
@@ -170,7 +170,7 @@ mod tests {
     /// Every icon the mapping names exists and decodes.
     #[test]
     fn every_mapped_icon_decodes() {
-        let dir = crate::asset_root().join("icons");
+        let dir = crate::game::asset_folder::asset_root().join("icons");
         let map = read_map(&dir.join("icons.json")).expect("icons.json");
         assert!(map.get("monsters").is_some_and(|m| !m.is_empty()), "no monster icons");
         for (group, names) in &map {
@@ -200,7 +200,7 @@ mod tests {
     /// Every Monster in the shipped content has an icon.
     #[test]
     fn every_monster_has_an_icon() {
-        let map = read_map(&crate::asset_root().join(MAP_FILE)).expect("icons.json");
+        let map = read_map(&crate::game::asset_folder::asset_root().join(MAP_FILE)).expect("icons.json");
         let content = depths_rules::Content::builtin().expect("content");
         let monsters = map.get("monsters").cloned().unwrap_or_default();
         let missing: Vec<&str> = content

@@ -1,0 +1,378 @@
+//! The board the client shows, and the entities that stand for it.
+//!
+//! [`Board`] is rebuilt from the rules map after every applied action (plain
+//! data, cheap). The entities follow the rules' events (`table_events`): one
+//! [`BoardTile`] per placed tile, spawned when that tile lands; one
+//! [`ElementToken`] per element and one [`ReachShade`] per tile, children of
+//! their tile, changed only when their own state changes; one
+//! [`LanternToken`]. Every tile is laid again only on a new game, a load, an
+//! undo or a new Ecology. How they look is `board_art`'s business, so this
+//! module runs headless.
+
+use bevy::prelude::*;
+
+/// Marks the one 2D camera that looks at the board (`camera.rs` moves it).
+#[derive(Component)]
+pub struct BoardCamera;
+
+use crate::{
+    PlaySystems,
+    board::view::{BoardView, Cell, Side, Tile, Token},
+    game::screen::Screen,
+    game::session::Delve,
+    game::table_events::BoardNews,
+};
+
+/// World units per tile side.
+pub const TILE_SIZE: f32 = 240.0;
+/// Thickness of a wall drawn along a tile edge.
+pub const WALL_THICKNESS: f32 = 26.0;
+/// Distance between the centres of two tokens side by side in an area.
+pub const TOKEN_SPACING: f32 = 70.0;
+/// Radius of an element token.
+pub const TOKEN_RADIUS: f32 = 30.0;
+
+/// The map on the table, as drawn; follows [`Delve`].
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct Board {
+    pub view: BoardView,
+    /// The [`Delve::version`] it was built from.
+    pub version: u64,
+}
+
+/// A placed map tile; its walls, floor and markings never change.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardTile {
+    pub cell: Cell,
+}
+
+/// An Ecology Element's token on its tile (a child of the tile, placed
+/// relative to it), with the Encounter Token or Key lying on it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElementToken {
+    pub cell: Cell,
+    pub area: usize,
+    pub element: usize,
+    pub token: Token,
+}
+
+/// Which areas of a tile the Heroes can reach (lit or dark); a child of the tile.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct ReachShade {
+    pub cell: Cell,
+    pub accessible: Vec<bool>,
+}
+
+/// Height of element `element`'s token above its tile (later ones on top).
+pub fn token_z(element: usize) -> f32 {
+    0.2 + element as f32 * 0.05
+}
+
+/// A tile just laid on a cell that was empty: it settles onto the table
+/// (drawn by the board art) from `since` (seconds of [`Time`]).
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Landing {
+    pub since: f32,
+}
+
+/// The Lantern just moved from `from` (world position) at `since`: the board
+/// art slides its picture over from there; the entity itself is already in
+/// its new place.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct LanternMove {
+    pub from: Vec3,
+    pub since: f32,
+}
+
+/// The Lantern token, which marks where the heroes are.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LanternToken;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (follow_game, lay_board, land_tiles, lift_tiles, refresh_tokens, place_lantern)
+            .chain()
+            .in_set(PlaySystems::Sync)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
+    );
+    app.add_systems(OnExit(Screen::Playing), |mut commands: Commands| {
+        commands.remove_resource::<Board>();
+    });
+}
+
+/// Rebuilds [`Board`] when the game changed.
+fn follow_game(mut commands: Commands, delve: Res<Delve>, board: Option<Res<Board>>) {
+    if board.as_ref().is_some_and(|b| b.version == delve.version()) {
+        return;
+    }
+    let Some(adventure) = delve.game().adventure() else {
+        return;
+    };
+    let mut view = BoardView::from_map(&adventure.ecology.map, delve.seed());
+    // The red X goes down when the Monster is beaten, not while the fight is on.
+    if delve.game().combat().is_some()
+        && let Some(e) = adventure.ecology.encountering
+        && let Some(tile) = view.tiles.iter_mut().find(|t| t.cell == e.cell)
+        && let Some(token) = tile.tokens.get_mut(usize::from(e.area)).and_then(|a| a.get_mut(usize::from(e.element)))
+        && *token == crate::board::view::Token::Defeated
+    {
+        *token = crate::board::view::Token::None;
+    }
+    commands.insert_resource(Board { view, version: delve.version() });
+}
+
+/// World position of a cell's centre.
+pub fn cell_center(cell: Cell) -> Vec2 {
+    Vec2::new(cell.0 as f32, cell.1 as f32) * TILE_SIZE
+}
+
+/// The cell under a world position.
+pub fn cell_at(world: Vec2) -> Cell {
+    let c = (world / TILE_SIZE).round();
+    (c.x as i32, c.y as i32)
+}
+
+/// The rectangle the placed tiles cover, in world units.
+pub fn map_bounds(map: &BoardView) -> Rect {
+    let mut bounds = Rect::EMPTY;
+    for tile in &map.tiles {
+        let c = cell_center(tile.cell);
+        bounds = bounds.union(Rect::from_center_size(c, Vec2::splat(TILE_SIZE)));
+    }
+    bounds
+}
+
+/// Unit vector from a tile's centre towards the middle of `side`.
+pub fn side_dir(side: Side) -> Vec2 {
+    let (x, y) = side.offset();
+    Vec2::new(x as f32, y as f32)
+}
+
+/// Where an area's tokens gather, relative to the tile centre: the middle of the
+/// tile for a tile with one area, otherwise pulled towards the area's exits.
+pub fn area_anchor(tile: &Tile, area: usize) -> Vec2 {
+    if tile.areas().len() <= 1 {
+        return Vec2::ZERO;
+    }
+    let exits = tile.areas()[area].exits;
+    if exits.is_empty() {
+        // A sealed area (reached by a passage or portal): spread them out.
+        let a = std::f32::consts::TAU * area as f32 / tile.areas().len() as f32;
+        return Vec2::new(a.cos(), a.sin()) * TILE_SIZE * 0.2;
+    }
+    let sum: Vec2 = exits.iter().map(side_dir).sum();
+    let mean = sum / exits.len() as f32;
+    if mean.length() < 0.1 {
+        return Vec2::new(0.0, (area as f32 - 0.5) * TILE_SIZE * 0.2);
+    }
+    mean * TILE_SIZE * 0.25
+}
+
+/// Offset of token `index` among `count` tokens in a row centred on an anchor.
+pub fn slot_offset(index: usize, count: usize) -> Vec2 {
+    let x = (index as f32 - (count.saturating_sub(1)) as f32 / 2.0) * TOKEN_SPACING;
+    Vec2::new(x, 0.0)
+}
+
+/// How many tokens stand in an area: its elements, plus the Lantern if it is there.
+pub fn tokens_in_area(map: &BoardView, tile: &Tile, area: usize) -> usize {
+    let lantern = usize::from(map.lantern.cell == tile.cell && map.lantern.area == area);
+    tile.areas()[area].elements.len() + lantern
+}
+
+/// World position of element `element` of area `area` on `tile`.
+pub fn element_position(map: &BoardView, tile: &Tile, area: usize, element: usize) -> Vec2 {
+    let count = tokens_in_area(map, tile, area);
+    cell_center(tile.cell) + area_anchor(tile, area) + slot_offset(element, count)
+}
+
+/// World position of the Lantern token: the last slot of its area.
+pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
+    let tile = map.tile_at(map.lantern.cell)?;
+    let count = tokens_in_area(map, tile, map.lantern.area);
+    Some(cell_center(tile.cell) + area_anchor(tile, map.lantern.area) + slot_offset(count - 1, count))
+}
+
+/// Spawns the entity of one placed tile, with its tokens and shade.
+fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: Option<Landing>) -> Entity {
+    let cell = tile.cell;
+    let mut entity = commands.spawn((
+        Name::new(format!("Tile ({}, {})", cell.0, cell.1)),
+        BoardTile { cell },
+        Transform::from_translation(cell_center(cell).extend(0.0)),
+        Visibility::default(),
+        DespawnOnExit(Screen::Playing),
+    ));
+    if let Some(landing) = landing {
+        entity.insert(landing);
+    }
+    let id = entity.id();
+    for (a, tokens) in tile.tokens.iter().enumerate() {
+        for (e, token) in tokens.iter().enumerate() {
+            commands.spawn((
+                ElementToken { cell, area: a, element: e, token: *token },
+                token_transform(view, tile, a, e),
+                Visibility::default(),
+                ChildOf(id),
+            ));
+        }
+    }
+    commands.spawn((
+        ReachShade { cell, accessible: tile.accessible.clone() },
+        Transform::default(),
+        Visibility::default(),
+        ChildOf(id),
+    ));
+    id
+}
+
+/// Where a token stands on its tile (the Lantern shares its area's slots).
+fn token_transform(view: &BoardView, tile: &Tile, area: usize, element: usize) -> Transform {
+    let at = element_position(view, tile, area, element) - cell_center(tile.cell);
+    Transform::from_translation(at.extend(token_z(element)))
+}
+
+/// Lays every tile again: a new game, a load, an undo, a new Ecology.
+fn lay_board(
+    mut commands: Commands,
+    board: Option<Res<Board>>,
+    news: Res<BoardNews>,
+    existing: Query<Entity, With<BoardTile>>,
+) {
+    let Some(board) = board else { return };
+    if !news.is_changed() || !news.rebuild {
+        return;
+    }
+    for entity in &existing {
+        commands.entity(entity).despawn();
+    }
+    for tile in &board.view.tiles {
+        spawn_tile(&mut commands, &board.view, tile, None);
+    }
+}
+
+/// A tile was laid: spawn that one, which settles onto the table.
+fn land_tiles(
+    mut commands: Commands,
+    board: Option<Res<Board>>,
+    news: Res<BoardNews>,
+    existing: Query<&BoardTile>,
+    time: Res<Time>,
+) {
+    let Some(board) = board else { return };
+    if !news.is_changed() || news.rebuild {
+        return;
+    }
+    for cell in &news.landed {
+        if existing.iter().any(|t| t.cell == *cell) {
+            continue;
+        }
+        if let Some(tile) = board.view.tile_at(*cell) {
+            spawn_tile(&mut commands, &board.view, tile, Some(Landing { since: time.elapsed_secs() }));
+        }
+    }
+}
+
+/// An undone placement: the tile goes back to the hand, the others stay.
+fn lift_tiles(
+    mut commands: Commands,
+    board: Option<Res<Board>>,
+    news: Res<BoardNews>,
+    existing: Query<(Entity, &BoardTile)>,
+) {
+    let Some(board) = board else { return };
+    if !news.is_changed() || news.rebuild || !news.lifted {
+        return;
+    }
+    for (entity, tile) in &existing {
+        if board.view.tile_at(tile.cell).is_none() {
+            commands.entity(entity).despawn();
+        }
+    }
+}
+
+/// Tokens flipped, the Lantern moved (its area's tokens shift over), or
+/// reachability changed: update only the tokens and shades that differ.
+fn refresh_tokens(
+    board: Option<Res<Board>>,
+    news: Res<BoardNews>,
+    mut tokens: Query<(&mut ElementToken, &mut Transform)>,
+    mut shades: Query<&mut ReachShade>,
+) {
+    let Some(board) = board else { return };
+    if !news.is_changed() || news.rebuild || !news.tokens {
+        return;
+    }
+    for (mut token, mut transform) in &mut tokens {
+        let Some(tile) = board.view.tile_at(token.cell) else { continue };
+        let Some((_, now)) = tile.element(token.area, token.element) else {
+            continue;
+        };
+        if token.token != now {
+            token.token = now;
+        }
+        let at = token_transform(&board.view, tile, token.area, token.element);
+        if transform.translation != at.translation {
+            transform.translation = at.translation;
+        }
+    }
+    for mut shade in &mut shades {
+        let Some(tile) = board.view.tile_at(shade.cell) else { continue };
+        if shade.accessible != tile.accessible {
+            shade.accessible = tile.accessible.clone();
+        }
+    }
+}
+
+fn place_lantern(
+    mut commands: Commands,
+    board: Option<Res<Board>>,
+    mut lantern: Query<(Entity, &mut Transform), With<LanternToken>>,
+    news: Res<BoardNews>,
+    time: Res<Time>,
+) {
+    let Some(board) = board else { return };
+    // It walks on an Encounter (or a new map); otherwise it stays put.
+    let walks = news.is_changed() && (news.tokens || news.rebuild);
+    if !walks && !lantern.is_empty() {
+        return;
+    }
+    let Some(pos) = lantern_position(&board.view) else {
+        return;
+    };
+    // Above every tile and token.
+    let translation = pos.extend(10.0);
+    match lantern.single_mut() {
+        Ok((entity, mut transform)) => {
+            if transform.translation != translation {
+                let from = transform.translation;
+                transform.translation = translation;
+                commands.entity(entity).insert(LanternMove { from, since: time.elapsed_secs() });
+            }
+        }
+        Err(_) => {
+            commands.spawn((
+                Name::new("Lantern"),
+                LanternToken,
+                Transform::from_translation(translation),
+                Visibility::default(),
+                DespawnOnExit(Screen::Playing),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_and_world_positions_agree() {
+        for (x, y) in [(0, 0), (3, -2), (-1, 4)] {
+            let c: Cell = (x, y);
+            assert_eq!(cell_at(cell_center(c)), c);
+            assert_eq!(cell_at(cell_center(c) + Vec2::splat(TILE_SIZE * 0.45)), c);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+//! What the player holds and points at, as plain resources: the tile in hand,
+//! the part of the window the board shows through, the element whose details
+//! are open, and the card under the pointer. Input systems above set them;
+//! hints, forecasts and panels read them.
+
+use bevy::prelude::*;
+use depths_rules::map::{Cell, ElementRef, Rotation};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Hand>()
+        .init_resource::<BoardArea>()
+        .init_resource::<SelectedElement>()
+        .init_resource::<Hovered>();
+}
+
+/// The tile in hand: how it is turned and where its ghost stands.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct Hand {
+    pub rotation: Rotation,
+    /// The cell the ghost stands on; `None` while the tile waits in the tray.
+    pub cell: Option<Cell>,
+    /// Being dragged with the mouse: the ghost follows `drag_world`.
+    pub dragging: bool,
+    pub drag_world: Option<Vec2>,
+    /// Id of the tile this hand state belongs to.
+    pub(crate) tile: Option<String>,
+}
+
+/// The part of the window the board shows through (not under a side panel),
+/// in logical pixels; set by the panels each frame. `None`: the whole window.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct BoardArea(pub Option<Rect>);
+
+/// The element whose details are shown.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SelectedElement(pub Option<ElementRef>);
+
+/// The card under the pointer and what it says, for the hover box.
+#[derive(Resource, Default, Debug, PartialEq, Eq)]
+pub struct Hovered(pub Option<(Entity, String)>);
+
+impl Hovered {
+    pub fn text(&self) -> Option<&str> {
+        self.0.as_ref().map(|(_, t)| t.as_str())
+    }
+}

@@ -1,0 +1,21 @@
+//! What the game's flow asks of the table without knowing how it is shown: a
+//! short note, framing the whole map, and the mark of cards on show (which
+//! Companions wait for).
+
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Toast>().init_resource::<FitRequested>();
+}
+
+/// A short note at the top of the table ("Game saved", "Keys: 2", "Level Up").
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Toast(pub String);
+
+/// Set to ask for the whole map to be framed on the next frame that can.
+#[derive(Resource, Default)]
+pub struct FitRequested(pub bool);
+
+/// The cards being revealed, on top of the table.
+#[derive(Component, Debug)]
+pub struct RevealSet;

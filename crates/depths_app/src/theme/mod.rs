@@ -1,0 +1,12 @@
+//! The look shared by every layer above: the egui style and its colours, the
+//! fonts, and the icons.
+
+pub mod icons;
+pub mod palette;
+pub mod style;
+
+use bevy::prelude::*;
+
+pub(crate) fn desktop_plugin(app: &mut App) {
+    app.add_plugins((style::plugin, icons::plugin));
+}

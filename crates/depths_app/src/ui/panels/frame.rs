@@ -1,0 +1,435 @@
+//! The in-game panels, drawn each frame as a chain in egui's pass: the frame
+//! (banner, side panels, help line), then the book's stage sets (the Combat
+//! strip in each Combat step, the pending decision, the Passage, the game-over
+//! sheet), then what is left (the board's room, other choices, the hover
+//! box, the moves chosen). They hand each other a [`PanelPass`].
+
+use super::widgets::*;
+use super::{
+    combat::combat_strip,
+    decisions::{passage_window, pending_window},
+    game_over::game_over_window,
+    hero_mat::heroes_panel,
+    party::party_panel,
+};
+
+/// The panels' pass around the book's stages.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum PanelSystems {
+    Frame,
+    Finish,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    use crate::{StageSystems as S, game::schedule::COMBAT_STEPS};
+    app.init_resource::<PanelPass>();
+    let at_table = || in_state(Screen::Playing).and_then(resource_exists::<Delve>);
+    app.configure_sets(
+        EguiPrimaryContextPass,
+        (PanelSystems::Frame, crate::game::schedule::stages(), PanelSystems::Finish).chain(),
+    );
+    app.add_systems(EguiPrimaryContextPass, game_ui.in_set(PanelSystems::Frame).run_if(at_table()));
+    for step in COMBAT_STEPS {
+        app.add_systems(EguiPrimaryContextPass, combat_panel.in_set(S::Combat(step)).run_if(at_table()));
+    }
+    for stage in [S::Setup, S::Exploring, S::Encountering, S::LevelUp] {
+        app.add_systems(EguiPrimaryContextPass, decision_panel.in_set(stage).run_if(at_table()));
+    }
+    app.add_systems(EguiPrimaryContextPass, passage_panel.in_set(S::Passage).run_if(at_table()));
+    app.add_systems(EguiPrimaryContextPass, game_over_panel.in_set(S::GameOver).run_if(at_table()));
+    app.add_systems(EguiPrimaryContextPass, finish.in_set(PanelSystems::Finish).run_if(at_table()));
+}
+
+fn game_ui(
+    mut contexts: EguiContexts,
+    view: TableView,
+    mut pass_on: ResMut<PanelPass>,
+    mut hand: ResMut<Hand>,
+    refused: Res<DropRefused>,
+    selected: Res<SelectedElement>,
+    save_dir: Res<SaveDir>,
+    mut menu: MessageWriter<MenuAction>,
+    (mut lift, mut hand_over, mut curtain_switch): (
+        MessageWriter<LiftCurtain>,
+        MessageWriter<HandOver>,
+        MessageWriter<SetCurtain>,
+    ),
+    mut curtain_seen: Local<Option<usize>>,
+    mut undo: MessageWriter<UndoPlacement>,
+    mut settings: ResMut<crate::game::settings::Settings>,
+    icons: Res<Icons>,
+    health: Res<crate::game::table_events::HealthNews>,
+    (tray, geometry, forecasts, hint, mut ask_hint): (
+        Option<Res<crate::board::tray_preview::TrayPreview>>,
+        Res<crate::table::cards::TableGeometry>,
+        Option<Res<crate::game::forecasts::Forecasts>>,
+        Option<Res<crate::game::hint::Hint>>,
+        MessageWriter<crate::game::hint::AskHint>,
+    ),
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let (delve, seats, log) = (&*view.delve, &*view.seats, &*view.log);
+    let game = delve.game();
+    let pressed = number_key(ctx);
+    // Behind the curtain each player acts for their own Heroes.
+    let legal = crate::table::cards::legal_at_table(delve, seats);
+    let mut c =
+        Choices { table: Some((game, seats)), legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
+    // The cards on the table take the first numbers; egui's buttons the next.
+    let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.clone() } else { Vec::new() };
+    if let Some((_, a)) = pressed.and_then(|n| on_table.iter().find(|(k, _)| *k == n)) {
+        c.chosen.push(a.clone());
+        c.pressed = None;
+    }
+    *pass_on = PanelPass { on_table, ..default() };
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "game_viewport".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+
+    egui::Panel::top("banner").show(&mut root, |ui| {
+        // Wraps: in Combat the line names every player who may act, and the
+        // "Pass to …" button must stay on screen.
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("☰ Menu").clicked() {
+                menu.write(MenuAction::BackToMenu);
+            }
+            if ui.button("📖 Rules").on_hover_text("Rules reference and glossary (F1); shortcuts (F2 or ?)").clicked()
+            {
+                menu.write(MenuAction::Rules);
+            }
+            if ui
+                .button("⚙")
+                .on_hover_text("Settings: UI scale, the \"Pass to …\" screen, sound, Companions' pace, hints")
+                .clicked()
+            {
+                settings.open = !settings.open;
+            }
+            if ui.button("💡 Hint").on_hover_text("What the careful bot would do now, and why (H)").clicked() {
+                ask_hint.write(crate::game::hint::AskHint);
+            }
+            ui.separator();
+            ui.label(style::title("Forgotten Depths", 22.0));
+            if let Some(a) = game.adventure() {
+                ui.label(
+                    egui::RichText::new(format!("{} · seed {}", a.ecology.ecology.name(), a.options.seed))
+                        .color(style::MUTED),
+                );
+            }
+            ui.separator();
+            ui.label(egui::RichText::new(banner_line(game, seats)).strong().color(style::GOLD));
+            if let Some(next) = seats.hand_off_due(game) {
+                let text = format!("Pass to {} ▶", seats.players.name(next));
+                let button =
+                    egui::Button::new(egui::RichText::new(text).strong().color(egui::Color32::BLACK)).fill(style::GOLD);
+                if ui.add(button).on_hover_text("Hide the table until the next player comes to it").clicked() {
+                    hand_over.write(HandOver);
+                }
+            }
+            if seats.players.count() >= 2 {
+                let mut on = seats.players.curtain;
+                if ui
+                    .checkbox(&mut on, "Pass screen")
+                    .on_hover_text("A \"Pass to …\" screen when the table changes hands (remembered)")
+                    .changed()
+                {
+                    curtain_switch.write(SetCurtain(on));
+                    settings.curtain = on;
+                    let _ = settings.write();
+                }
+            }
+        });
+        // In a Combat the strip carries it, in a line kept for it.
+        if let Some(n) = log.notice.as_ref().filter(|_| !matches!(game.phase(), Phase::Combat { .. })) {
+            ui.label(egui::RichText::new(n).color(style::NOTICE));
+        }
+        if let Some(h) = hint.as_deref().filter(|h| h.version == delve.version() && !h.text.is_empty()) {
+            ui.label(egui::RichText::new(format!("💡 {}", h.text)).color(style::GOLD));
+        }
+    });
+
+    let up = seats.curtain(game);
+    // Enter lifts the curtain only once it has been on screen for a pass, so
+    // the Enter that placed a tile cannot also lift the curtain after it.
+    let was_up = std::mem::replace(&mut *curtain_seen, up) == up;
+    if let Some(p) = up {
+        curtain(&mut root, game, seats, p, was_up, &mut lift);
+        pass_on.curtain = true;
+        return Ok(());
+    }
+
+    // Room for the board: each side panel folds to a slim strip and opens on
+    // demand; in a Combat on a narrow window the party panel starts folded,
+    // and on a cramped one the Hero mats.
+    let folds_id = egui::Id::new("panel_folds");
+    let (fold_heroes, fold_party) =
+        ctx.data_mut(|d| *d.get_temp_mut_or_default::<(Option<bool>, Option<bool>)>(folds_id));
+    let narrow = ctx.content_rect().width() < 1500.0;
+    // At a large UI scale (150 % of 1280×800 is 853 points wide) the Hero
+    // mats start folded too; the party panel keeps the tile tray open.
+    let cramped = ctx.content_rect().width() < 1000.0;
+    let in_combat = matches!(game.phase(), Phase::Combat { .. });
+    let heroes_folded = fold_heroes.unwrap_or(cramped);
+    let party_folded = fold_party.unwrap_or(in_combat && narrow);
+    let mut toggle: (Option<bool>, Option<bool>) = (None, None);
+
+    if heroes_folded {
+        egui::Panel::left("heroes_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
+            if heroes_strip(ui, game, &icons, &c) {
+                toggle.0 = Some(false);
+            }
+        });
+    } else {
+        egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
+            if ui
+                .small_button("◀ fold")
+                .on_hover_text("Fold the Hero mats to a strip: more room for the table")
+                .clicked()
+            {
+                toggle.0 = Some(true);
+            }
+            // A bar always in sight: what is below the window's edge (an
+            // Ability to use in Combat) is known to be there.
+            egui::ScrollArea::vertical()
+                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                .show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
+        });
+    }
+
+    if party_folded {
+        egui::Panel::right("party_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
+            if party_strip(ui, game, &icons) {
+                toggle.1 = Some(false);
+            }
+        });
+    } else {
+        egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
+            if ui
+                .small_button("fold ▶")
+                .on_hover_text("Fold the party panel to a strip: more room for the table")
+                .clicked()
+            {
+                toggle.1 = Some(true);
+            }
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                party_panel(
+                    ui,
+                    delve,
+                    &view.undo,
+                    &mut hand,
+                    &refused,
+                    &selected,
+                    &icons,
+                    &mut c,
+                    &mut undo,
+                    forecasts.as_deref(),
+                    tray.as_deref().and_then(|t| t.texture()),
+                );
+                ui.separator();
+                egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
+                    egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(
+                        ui,
+                        |ui| {
+                            for line in log.lines.iter().rev().take(300).rev() {
+                                match short_path_line(line) {
+                                    Some((short, full)) => {
+                                        ui.label(egui::RichText::new(short).size(13.0)).on_hover_text(full);
+                                    }
+                                    None => {
+                                        ui.label(egui::RichText::new(line).size(13.0));
+                                    }
+                                }
+                            }
+                        },
+                    );
+                });
+                if delve.read_only {
+                    ui.label(egui::RichText::new("A replay: nothing here is saved.").size(11.0).color(style::MUTED));
+                } else {
+                    // The file's name; the whole path on hover.
+                    let path = save_path(&save_dir, &view.slot);
+                    let name = path
+                        .file_name()
+                        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                    ui.label(egui::RichText::new(format!("Saves to {name}")).size(11.0).color(style::MUTED))
+                        .on_hover_text(path.display().to_string());
+                }
+            });
+        });
+    }
+    if toggle != (None, None) {
+        ctx.data_mut(|d| {
+            let folds = d.get_temp_mut_or_default::<(Option<bool>, Option<bool>)>(folds_id);
+            folds.0 = toggle.0.or(folds.0);
+            folds.1 = toggle.1.or(folds.1);
+        });
+        ctx.request_repaint();
+    }
+
+    // The keys and gestures of what is on screen.
+    let help = if in_combat {
+        "Drag a card from a hand onto the table, click it or press its number · click a pair to resolve it · click an individual to damage it · hover a card to read it · H: hint · Space: put a revealed card away · F1: rules"
+    } else {
+        "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo placement · Ctrl+S: save"
+    };
+    egui::Panel::bottom("help").show(&mut root, |ui| {
+        ui.label(egui::RichText::new(help).size(12.0).color(style::MUTED));
+    });
+
+    pass_on.room = Some(root.available_rect_before_wrap());
+    c.suspend(&mut pass_on);
+    Ok(())
+}
+
+/// The Combat strip over the Combat mat, in each Combat step.
+fn combat_panel(
+    mut contexts: EguiContexts,
+    view: TableView,
+    mut pass_on: ResMut<PanelPass>,
+    mut pass: MessageWriter<PassTable>,
+    forecasts: Option<Res<crate::game::forecasts::Forecasts>>,
+) -> Result {
+    let (Some(room), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let (game, seats) = (view.delve.game(), &*view.seats);
+    let Some(combat) = game.combat() else { return Ok(()) };
+    let next_key = pass_on.on_table.iter().map(|(k, _)| *k).max().unwrap_or(0) + 1;
+    let mut c = Choices::resume(&mut pass_on, Some((game, seats)));
+    c.next_key = Some(next_key);
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "combat_viewport".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(room),
+    );
+    combat_strip(&mut root, game, seats, &view.log, combat, &mut c, &mut pass, forecasts.as_deref());
+    c.suspend(&mut pass_on);
+    pass_on.room = Some(root.available_rect_before_wrap());
+    Ok(())
+}
+
+/// The pending decision of Setup, Exploring, Encountering or Level Up; on a
+/// new player's first turns, what to do first.
+fn decision_panel(
+    mut contexts: EguiContexts,
+    view: TableView,
+    mut pass_on: ResMut<PanelPass>,
+    guide: Option<Res<crate::game::guide::Guide>>,
+) -> Result {
+    if pass_on.curtain {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let (delve, seats) = (&*view.delve, &*view.seats);
+    let game = delve.game();
+    let mut c = Choices::resume(&mut pass_on, Some((game, seats)));
+    if let Some(p) = game.pending() {
+        pending_window(ctx, game, p, &mut c);
+    } else if first_steps(&game.phase(), game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !delve.read_only {
+        first_steps_window(ctx);
+    }
+    c.suspend(&mut pass_on);
+    Ok(())
+}
+
+/// The Passage to the next Ecology.
+fn passage_panel(mut contexts: EguiContexts, view: TableView, mut pass_on: ResMut<PanelPass>) -> Result {
+    if pass_on.curtain {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let game = view.delve.game();
+    let Phase::Passage { next } = game.phase() else { return Ok(()) };
+    let mut c = Choices::resume(&mut pass_on, Some((game, &*view.seats)));
+    passage_window(ctx, game, next, &mut c);
+    c.suspend(&mut pass_on);
+    Ok(())
+}
+
+/// The game-over sheet (a replay's last move is no new ending).
+fn game_over_panel(
+    mut contexts: EguiContexts,
+    view: TableView,
+    pass_on: Res<PanelPass>,
+    mut menu: MessageWriter<MenuAction>,
+    mut watch: MessageWriter<crate::game::replay::WatchReplay>,
+) -> Result {
+    if pass_on.curtain || view.delve.read_only {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    game_over_window(ctx, &view.delve, &view.seats, &mut menu, &mut watch);
+    Ok(())
+}
+
+/// What is left once the stages drew theirs: the room the board shows
+/// through and the party's edge, any legal move no widget offered, the hover
+/// box, and the moves chosen this frame.
+fn finish(
+    mut contexts: EguiContexts,
+    view: TableView,
+    mut pass_on: ResMut<PanelPass>,
+    (mut board_area, mut party_edge): (ResMut<BoardArea>, ResMut<crate::table::party::PartyEdge>),
+    (hovered, geometry): (Res<crate::game::focus::Hovered>, Res<crate::table::cards::TableGeometry>),
+    mut actions: MessageWriter<PlayerAction>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) -> Result {
+    let (Some(free), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let game = view.delve.game();
+    let mut c = Choices::resume(&mut pass_on, Some((game, &*view.seats)));
+    // egui points → window (logical) pixels: the UI scale zooms egui.
+    let z = ctx.zoom_factor();
+    let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
+    // The party's edge (Health Tracks, Keys, XP) along the board's foot.
+    let edge_h = crate::table::party::EDGE_HEIGHT.min(free.height() / 4.0);
+    let edge = Rect::new(free.min.x, free.max.y - edge_h, free.max.x, free.max.y);
+    let free = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y - edge_h);
+    if party_edge.0 != Some(edge) {
+        party_edge.0 = Some(edge);
+    }
+    if board_area.0 != Some(free) {
+        board_area.0 = Some(free);
+        // The table lays itself out again in the next frame: ask for one.
+        redraw.write(bevy::window::RequestRedraw);
+    }
+
+    // Anything legal that no widget above and no card on the table offered
+    // (a row on a Monster card takes one Hero's damage, then the other's:
+    // the second Hero's is on the table too).
+    let on_table = |a: &Action| {
+        matches!(game.phase(), Phase::Combat { .. })
+            && geometry.offered.iter().any(|o| crate::table::faces::same_place(o, a))
+    };
+    let rest: Vec<Action> = c
+        .legal
+        .iter()
+        .filter(|a| !c.shown.contains(a) && !on_table(a))
+        .filter(|a| !matches!(a, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. }))
+        .cloned()
+        .collect();
+    if !rest.is_empty() && !game.is_over() {
+        egui::Window::new("Other choices")
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -FOOT])
+            .collapsible(true)
+            .default_open(false)
+            .vscroll(true)
+            .max_height(240.0)
+            .show(ctx, |ui| {
+                for a in rest {
+                    let label = describe_action(game, &a);
+                    c.button(ui, a, label);
+                }
+            });
+    }
+
+    if let Some(text) = hovered.text() {
+        hover_box(ctx, text);
+    }
+
+    for a in std::mem::take(&mut c.chosen) {
+        actions.write(PlayerAction(a));
+    }
+    c.suspend(&mut pass_on);
+    Ok(())
+}

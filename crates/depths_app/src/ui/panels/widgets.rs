@@ -1,0 +1,475 @@
+//! What every panel shares: the view of the game on the table, the legal
+//! buttons with their number keys ([`Choices`]), the banner's words, the
+//! health bar and the hover box; and the imports the panels all use.
+
+pub(super) use bevy::{ecs::system::SystemParam, prelude::*};
+pub(super) use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+pub(super) use depths_rules::{
+    Action, Activation, CombatStep, Ecology, Game, Pending, Phase, Purchase, Target, XpRef, adventure::HeroChoice,
+    combat::Combat, map::ElementState,
+};
+
+pub(super) use crate::{
+    game::focus::{BoardArea, Hand, SelectedElement},
+    game::hotseat::banner_line,
+    game::hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain},
+    game::saves::{SaveDir, save_path},
+    game::session::{Delve, DropRefused, GameLog, PlayerAction, SaveSlot, Seats, Undo, UndoPlacement},
+    game::words::banner,
+    game::words::{counted, describe_action, loss_text, passage_text},
+    game::{flow::MenuAction, screen::Screen},
+    theme::icons::Icons,
+    theme::style,
+};
+
+pub(super) use crate::theme::style::{BAD, GOOD};
+
+/// What the panels show of the game on the table: all of it but the change
+/// feed (the game, the seats, the log, the undo point, the save slot).
+#[derive(SystemParam)]
+pub struct TableView<'w> {
+    pub delve: Res<'w, Delve>,
+    pub seats: Res<'w, Seats>,
+    pub log: Res<'w, GameLog>,
+    pub undo: Res<'w, Undo>,
+    pub slot: Res<'w, SaveSlot>,
+}
+
+/// What the panels' systems of one frame hand each other, in order: the
+/// legal moves, which were shown and chosen, the number keys, whether the
+/// "Pass to …" curtain is up, and the room left for the next panel (egui
+/// points). The frame system fills it; the stage systems add to it; the
+/// finish system makes the chosen moves.
+#[derive(Resource, Default, Debug)]
+pub(super) struct PanelPass {
+    pub(super) legal: Vec<Action>,
+    pub(super) shown: Vec<Action>,
+    pub(super) chosen: Vec<Action>,
+    pub(super) next_key: Option<u8>,
+    pub(super) pressed: Option<u8>,
+    /// The curtain is up: nothing but it is drawn, nothing is chosen.
+    pub(super) curtain: bool,
+    /// The numbers the cards on the table took (in Combat).
+    pub(super) on_table: Vec<(u8, Action)>,
+    /// What the side panels, the help line and the Combat strip left free.
+    pub(super) room: Option<egui::Rect>,
+}
+
+/// Buttons for legal actions; remembers which were shown and what was clicked.
+pub(super) struct Choices<'a> {
+    /// To say why a greyed-out button is refused, in the rules' words.
+    pub(super) table: Option<(&'a Game, &'a Seats)>,
+    pub(super) legal: Vec<Action>,
+    pub(super) shown: Vec<Action>,
+    pub(super) chosen: Vec<Action>,
+    /// In a decision or Combat window the legal buttons are numbered, so
+    /// number keys answer them: the next number to hand out.
+    pub(super) next_key: Option<u8>,
+    /// The number key (1–9) pressed this frame.
+    pub(super) pressed: Option<u8>,
+}
+
+impl<'a> Choices<'a> {
+    /// Carries on where the pass's systems before this one left off.
+    pub(super) fn resume(pass: &mut PanelPass, table: Option<(&'a Game, &'a Seats)>) -> Self {
+        Choices {
+            table,
+            legal: std::mem::take(&mut pass.legal),
+            shown: std::mem::take(&mut pass.shown),
+            chosen: std::mem::take(&mut pass.chosen),
+            next_key: pass.next_key,
+            pressed: pass.pressed,
+        }
+    }
+
+    /// Hands what this system added on to the next.
+    pub(super) fn suspend(self, pass: &mut PanelPass) {
+        pass.legal = self.legal;
+        pass.shown = self.shown;
+        pass.chosen = self.chosen;
+        pass.next_key = self.next_key;
+        pass.pressed = self.pressed;
+    }
+
+    pub(super) fn is_legal(&self, a: &Action) -> bool {
+        self.legal.contains(a)
+    }
+
+    /// A button for `a`, enabled only when it is legal.
+    pub(super) fn button(&mut self, ui: &mut egui::Ui, a: Action, label: impl Into<egui::WidgetText>) -> bool {
+        let legal = self.is_legal(&a);
+        let key = self.next_key.filter(|n| legal && *n <= 9);
+        let button = match key {
+            Some(n) => {
+                self.next_key = Some(n + 1);
+                let mark = egui::RichText::new(format!("[{n}]")).size(11.0).color(style::MUTED);
+                // The label, not the tag, takes the squeeze: "[1]" stays whole
+                // and beside the words it answers.
+                egui::Button::new((mark, egui::AtomExt::atom_shrink(label.into(), true)))
+            }
+            None => egui::Button::new(label),
+        };
+        let mut response = ui.add_enabled(legal, button);
+        if !legal && let Some((game, seats)) = self.table {
+            // "Every greyed-out button says why": the rules' own refusal.
+            response = response.on_disabled_hover_text(crate::table::pointer::refusal(game, seats, &a));
+        }
+        let clicked = response.clicked() || key.is_some_and(|n| self.pressed == Some(n));
+        if clicked {
+            self.chosen.push(a.clone());
+        }
+        self.shown.push(a);
+        clicked
+    }
+
+    /// [`Self::button`] with words on hover (when it is enabled).
+    pub(super) fn button_with_hover(
+        &mut self,
+        ui: &mut egui::Ui,
+        a: Action,
+        label: impl Into<egui::WidgetText>,
+        hover: &str,
+    ) {
+        let legal = self.is_legal(&a);
+        let key = self.next_key.filter(|n| legal && *n <= 9);
+        if key.is_some() {
+            self.next_key = key.map(|n| n + 1);
+        }
+        let response = ui.add_enabled(legal, egui::Button::new(label)).on_hover_text(hover);
+        if response.clicked() || key.is_some_and(|n| self.pressed == Some(n)) {
+            self.chosen.push(a.clone());
+        }
+        self.shown.push(a);
+    }
+
+    /// Buttons for every legal action matching `f`, labelled in words.
+    pub(super) fn all(&mut self, ui: &mut egui::Ui, game: &Game, f: impl Fn(&Action) -> bool) {
+        let list: Vec<Action> = self.legal.iter().filter(|a| f(a)).cloned().collect();
+        for a in list {
+            let label = describe_action(game, &a);
+            self.button(ui, a, label);
+        }
+    }
+}
+
+/// Windows at the foot of the board sit above the help line and the
+/// party's edge (Health Tracks, Keys, XP), never over them.
+pub const FOOT: f32 = 50.0 + crate::table::party::EDGE_HEIGHT;
+
+/// The Hero mats folded: each Hero's icon, Health and a mark when an Ability
+/// may be used now. Returns whether the player asked to open the mats.
+pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Choices) -> bool {
+    let mut open = ui.button("▶").on_hover_text("Open the Hero mats").clicked();
+    for (h, hero) in game.heroes.iter().enumerate() {
+        ui.separator();
+        let usable =
+            c.legal.iter().any(|a| matches!(a, Action::ActivateAbility { hero, .. } if usize::from(*hero) == h));
+        let response = ui
+            .vertical_centered(|ui| {
+                icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, style::GOLD);
+                ui.label(egui::RichText::new(hero.name()).size(12.0));
+                let color = if hero.health * 4 <= hero.max_health() { BAD } else { GOOD };
+                ui.label(egui::RichText::new(format!("{}/{}", hero.health, hero.max_health())).size(12.0).color(color));
+                if usable {
+                    ui.label(egui::RichText::new("⚡").color(style::GOLD));
+                }
+            })
+            .response;
+        let text = format!(
+            "{}: {} / {} Health{}",
+            hero.name(),
+            hero.health,
+            hero.max_health(),
+            if usable { " · an Ability may be used now (open the mats)" } else { "" }
+        );
+        if response.interact(egui::Sense::click()).on_hover_text(text).clicked() {
+            open = true;
+        }
+    }
+    open
+}
+
+/// The party panel folded: Keys, XP and tiles left. Returns whether the
+/// player asked to open it.
+pub(super) fn party_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons) -> bool {
+    let open = ui.button("◀").on_hover_text("Open the party panel: the tiles, Keys, XP and the log").clicked();
+    let Some(adv) = game.adventure() else { return open };
+    ui.separator();
+    ui.vertical_centered(|ui| {
+        icons.show(ui, "ui", "key", 20.0, style::GOLD);
+        ui.label(adv.keys.to_string()).on_hover_text("Keys");
+        ui.add_space(6.0);
+        icons.show(ui, "ui", "xp", 20.0, style::GOLD);
+        let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+        ui.label(xp.to_string()).on_hover_text("XP in the pool");
+        ui.add_space(6.0);
+        ui.label(
+            egui::RichText::new(format!(
+                "{}\n{}",
+                adv.ecology.pile.len(),
+                if adv.ecology.pile.len() == 1 { "tile" } else { "tiles" }
+            ))
+            .size(12.0)
+            .color(style::MUTED),
+        )
+        .on_hover_text("Map tiles left in the pile");
+    });
+    open
+}
+
+/// A log line naming a file by its path ("Loaded /a/b/c.json."): the line
+/// with the file's name alone, and the whole path for its hover.
+pub(super) fn short_path_line(line: &str) -> Option<(String, String)> {
+    let (verb, rest) = line.split_once(' ')?;
+    if verb != "Loaded" {
+        return None;
+    }
+    let path = rest.strip_suffix('.').unwrap_or(rest);
+    let name = std::path::Path::new(path).file_name()?.to_str()?;
+    (name != path).then(|| (format!("{verb} {name}."), path.to_owned()))
+}
+
+/// A forecast's line: "Chance to win this fight: 62% ± 4", its method on hover;
+/// "estimating…" until the figure is steady (its ± within a few points), so
+/// no wide, jumping figure is ever shown.
+pub(super) fn forecast_line(
+    ui: &mut egui::Ui,
+    forecasts: Option<&crate::game::forecasts::Forecasts>,
+    subject: crate::game::forecasts::Subject,
+    what: &str,
+) {
+    let Some(slot) = forecasts.map(|f| f.slot(subject)) else { return };
+    let steady = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy());
+    let text = match steady {
+        Some(e) => format!("{what}: {}", crate::game::forecasts::chance_text(e)),
+        None if slot.busy() => format!("{what}: estimating…"),
+        None => return,
+    };
+    let response = ui.label(egui::RichText::new(text).color(style::MUTED).size(13.0));
+    if let Some(e) = steady {
+        response.on_hover_text(crate::game::forecasts::method_text(e));
+    }
+}
+
+/// The full text of the card under the pointer, in the other half of the
+/// screen from the pointer (so it never covers the card or the row beside it
+/// that may be the next click), kept on screen.
+pub(super) fn hover_box(ctx: &egui::Context, text: &str) {
+    let Some(at) = ctx.pointer_latest_pos() else { return };
+    let screen = ctx.content_rect();
+    let right = at.x > screen.center().x;
+    let upper = at.y < screen.center().y;
+    let pivot = match (right, upper) {
+        (false, true) => egui::Align2::LEFT_TOP,
+        (true, true) => egui::Align2::RIGHT_TOP,
+        (false, false) => egui::Align2::LEFT_BOTTOM,
+        (true, false) => egui::Align2::RIGHT_BOTTOM,
+    };
+    let y = if upper { screen.center().y + 40.0 } else { screen.center().y - 40.0 };
+    let x = if right { at.x + 20.0 } else { at.x - 20.0 };
+    egui::Area::new(egui::Id::new("card_hover"))
+        .order(egui::Order::Tooltip)
+        .interactable(false)
+        .pivot(pivot)
+        .fixed_pos(egui::pos2(x, y))
+        .constrain(true)
+        .show(ctx, |ui| {
+            let frame = egui::Frame::new()
+                .fill(egui::Color32::from_rgb(0x1e, 0x19, 0x14))
+                .stroke(egui::Stroke::new(1.0, style::GOLD))
+                .corner_radius(4.0)
+                .inner_margin(8.0);
+            frame.show(ui, |ui| {
+                ui.set_max_width(340.0);
+                let mut lines = text.lines();
+                if let Some(first) = lines.next() {
+                    ui.label(egui::RichText::new(first).strong().color(style::GOLD));
+                }
+                for line in lines {
+                    ui.label(line);
+                }
+            });
+        });
+}
+
+/// A new delve that has not drawn its first tile yet (once a tile is in
+/// hand the tray says what to do, and the board needs all its room).
+pub(super) fn first_steps(phase: &Phase, game: &Game) -> bool {
+    matches!(phase, Phase::Exploring { tile_in_hand: false, decision: None })
+        && game.adventure().is_some_and(|a| {
+            a.ecology.map.tiles().len() == 1 && a.ecology.drawn.is_none() && a.record.ecologies_cleared.is_empty()
+        })
+}
+
+/// How to begin, on the table until the first tile is laid.
+pub(super) fn first_steps_window(ctx: &egui::Context) {
+    egui::Window::new("How to play")
+        .id(egui::Id::new("first_steps"))
+        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -FOOT])
+        .collapsible(true)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width(440.0);
+            for line in [
+                "1. Press D (or Draw tile) to draw a map tile.",
+                "2. Drag it from the tray onto a gold cell; R or right-click turns it.",
+                "3. Click a token on the map to see what Encountering it does.",
+                "4. Reach the Stair Guardian, defeat it, and go deeper. F1 has the rules.",
+            ] {
+                ui.label(line);
+            }
+        });
+}
+
+/// An Action Card on a button or in a list: "Power" or its value.
+pub(super) fn card_label(card: &depths_rules::ActionCard) -> String {
+    if card.power { "Power".into() } else { card.value.to_string() }
+}
+
+/// The number key 1–9 pressed this frame, unless a text field has the keyboard.
+pub(super) fn number_key(ctx: &egui::Context) -> Option<u8> {
+    use egui::Key::*;
+    if ctx.egui_wants_keyboard_input() {
+        return None;
+    }
+    let keys = [Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9];
+    ctx.input(|i| keys.iter().position(|k| i.key_pressed(*k))).map(|n| n as u8 + 1)
+}
+
+/// The "pass to …" screen: hides the table until `player` comes to it.
+pub(super) fn curtain(
+    root: &mut egui::Ui,
+    game: &Game,
+    seats: &Seats,
+    player: usize,
+    enter_lifts: bool,
+    lift: &mut MessageWriter<LiftCurtain>,
+) {
+    let name = seats.players.name(player);
+    egui::CentralPanel::default().frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x14, 0x10, 0x0c))).show(
+        root,
+        |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(ui.available_height() * 0.3);
+                ui.label(style::title(&format!("Pass to {name}"), 48.0));
+                ui.add_space(8.0);
+                let heroes: Vec<&str> = game
+                    .heroes
+                    .iter()
+                    .enumerate()
+                    .filter(|(h, _)| seats.players.owner(*h as u8) == player)
+                    .map(|(_, h)| h.name())
+                    .collect();
+                ui.label(
+                    egui::RichText::new(format!("{name} plays {}. The other players look away.", heroes.join(" and ")))
+                        .color(style::MUTED),
+                );
+                ui.add_space(6.0);
+                ui.label(egui::RichText::new(banner(game)).color(style::GOLD));
+                ui.add_space(16.0);
+                let enter = enter_lifts && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+                if ui.add(style::menu_button(&format!("I am {name}"))).on_hover_text("or press Enter").clicked()
+                    || enter
+                {
+                    lift.write(LiftCurtain);
+                }
+            });
+        },
+    );
+}
+
+pub(super) fn activation_text(a: Activation) -> String {
+    match a {
+        Activation::Passive => "Passive".into(),
+        Activation::Power(n) => format!("Power ×{n}"),
+        Activation::Block => "Block".into(),
+    }
+}
+
+/// A health bar; `id` keeps its animation: the bar slides to a new value
+/// (egui asks for the frames it needs, so reactive rendering still idles).
+/// A Hero's Health bar; `due` is the Health this Round's end will take if
+/// nothing changes, shown as the part of the bar about to go.
+pub(super) fn health_bar(
+    ui: &mut egui::Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    health: u8,
+    max: u8,
+    due: u8,
+    width: f32,
+) {
+    let f = if max == 0 { 0.0 } else { f32::from(health) / f32::from(max) };
+    let shown = ui.ctx().animate_value_with_time(egui::Id::new(("health", id)), f, 0.35);
+    let color = if f > 0.5 {
+        GOOD
+    } else if f > 0.25 {
+        style::NOTICE
+    } else {
+        BAD
+    };
+    let text = format!("{health} / {max}");
+    let bar = ui.add(egui::ProgressBar::new(shown).desired_width(width).fill(color.gamma_multiply(0.7)).text(text));
+    if due > 0 && max > 0 {
+        let r = bar.rect;
+        let x = |v: u8| r.left() + r.width() * f32::from(v) / f32::from(max);
+        let going = egui::Rect::from_x_y_ranges(x(health.saturating_sub(due))..=x(health), r.y_range());
+        ui.painter().rect_filled(going.shrink(1.0), 2.0, BAD.gamma_multiply(0.55));
+        bar.on_hover_text("The Monsters' side of the pairs resolved so far, after Armor, unless it is avoided.");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One egui pass over three buttons (the middle one not legal) with
+    /// `key` pressed; returns what was chosen.
+    fn press(key: Option<egui::Key>) -> Vec<Action> {
+        let ctx = egui::Context::default();
+        let mut input = egui::RawInput::default();
+        if let Some(key) = key {
+            let pressed = |pressed| egui::Event::Key {
+                key,
+                physical_key: None,
+                pressed,
+                repeat: false,
+                modifiers: egui::Modifiers::NONE,
+            };
+            input.events = vec![pressed(true), pressed(false)];
+        }
+        let mut chosen = Vec::new();
+        let mut output = ctx.run_ui(input, |ui| {
+            let pressed = number_key(ui.ctx());
+            let legal = vec![Action::DrawTile, Action::FinishLevelUp];
+            let mut c =
+                Choices { table: None, legal, shown: Vec::new(), chosen: Vec::new(), next_key: Some(1), pressed };
+            c.button(ui, Action::DrawTile, "draw");
+            c.button(ui, Action::CancelPurchase, "not legal");
+            c.button(ui, Action::FinishLevelUp, "finish");
+            chosen = c.chosen;
+        });
+        // No renderer here to take the font texture.
+        output.textures_delta.clear();
+        chosen
+    }
+
+    #[test]
+    fn a_log_line_names_a_file_by_its_name() {
+        assert_eq!(
+            short_path_line("Loaded /tmp/fd-saves/tokens.json."),
+            Some(("Loaded tokens.json.".to_owned(), "/tmp/fd-saves/tokens.json".to_owned()))
+        );
+        assert_eq!(short_path_line("Loaded tokens.json."), None);
+        assert_eq!(short_path_line("Bren plays a 4."), None);
+        assert_eq!(short_path_line("Drew “Bones/Ash”."), None);
+    }
+
+    #[test]
+    fn number_keys_answer_the_numbered_legal_buttons() {
+        assert_eq!(press(None), vec![]);
+        assert_eq!(press(Some(egui::Key::Num1)), vec![Action::DrawTile]);
+        // The refused button gets no number: 2 is the next legal one.
+        assert_eq!(press(Some(egui::Key::Num2)), vec![Action::FinishLevelUp]);
+        assert_eq!(press(Some(egui::Key::Num3)), vec![]);
+    }
+}

@@ -1,0 +1,86 @@
+//! The replay's bar over the foot of the Hero mats, and its keys (← → Home End).
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::{
+    PlaySystems,
+    game::flow::MenuAction,
+    game::replay::{GoToStep, Replay},
+    game::screen::Screen,
+    theme::style,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        replay_bar.run_if(in_state(Screen::Playing).and_then(resource_exists::<Replay>)),
+    );
+    app.add_systems(Update, replay_keys.in_set(PlaySystems::Input).run_if(resource_exists::<Replay>));
+}
+
+/// ← → step, Home / End to the ends.
+fn replay_keys(keys: Res<ButtonInput<KeyCode>>, replay: Res<Replay>, mut go: MessageWriter<GoToStep>) {
+    let step = replay.step;
+    if keys.just_pressed(KeyCode::ArrowRight) || keys.just_pressed(KeyCode::Period) {
+        go.write(GoToStep(step + 1));
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) || keys.just_pressed(KeyCode::Comma) {
+        go.write(GoToStep(step.saturating_sub(1)));
+    }
+    if keys.just_pressed(KeyCode::Home) {
+        go.write(GoToStep(0));
+    }
+    if keys.just_pressed(KeyCode::End) {
+        go.write(GoToStep(replay.history.len()));
+    }
+}
+
+fn replay_bar(
+    mut contexts: EguiContexts,
+    replay: Res<Replay>,
+    mut go: MessageWriter<GoToStep>,
+    mut menu: MessageWriter<MenuAction>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let total = replay.history.len();
+    egui::Window::new("Replay")
+        .id(egui::Id::new("replay_bar"))
+        .title_bar(false)
+        // Over the foot of the Hero mats: clear of the board and the hands.
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(44.0 + crate::table::party::EDGE_HEIGHT)])
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width(270.0);
+            ui.horizontal(|ui| {
+                ui.label(style::title("Replay", 20.0));
+                ui.label(format!("move {} of {total}", replay.step));
+            });
+            ui.horizontal_wrapped(|ui| {
+                let step = replay.step;
+                if ui.button("⏮").on_hover_text("The start (Home)").clicked() {
+                    go.write(GoToStep(0));
+                }
+                if ui.button("◀").on_hover_text("One move back (←)").clicked() {
+                    go.write(GoToStep(step.saturating_sub(1)));
+                }
+                if ui.button("▶").on_hover_text("One move on (→)").clicked() {
+                    go.write(GoToStep(step + 1));
+                }
+                if ui.button("⏭").on_hover_text("The end (End)").clicked() {
+                    go.write(GoToStep(total));
+                }
+                egui::ComboBox::from_id_salt("replay_marks").selected_text("Jump to…").show_ui(ui, |ui| {
+                    for (at, name) in &replay.marks {
+                        if ui.selectable_label(false, format!("{name} (move {at})")).clicked() {
+                            go.write(GoToStep(*at));
+                        }
+                    }
+                });
+                if ui.button("Leave the replay").clicked() {
+                    menu.write(MenuAction::BackToMenu);
+                }
+            });
+        });
+    Ok(())
+}

@@ -1,0 +1,173 @@
+//! The state of a Combat, in the book's nouns: the Round's [`CombatStep`],
+//! each Hero's [`Engagement`]s with their Combat Pairs, the Round's
+//! modifiers ([`HeroRound`]), the Damage still to place ([`DamagePacket`]) and
+//! the individuals defeated ([`Kill`]). The step files read and change it;
+//! it lives apart from `combat/mod.rs` so they share it without importing
+//! their parent.
+
+use serde::{Deserialize, Serialize};
+
+use super::combat_pair::{Outcome, Slot};
+use super::foe::Foe;
+use crate::action_card::ActionCard;
+
+/// Where a Round stands; the client mirrors this as a Bevy sub-state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CombatStep {
+    /// Two Monster Cards: the players assign them to Heroes.
+    AssignMonsters,
+    /// "1. Draw Cards" is automatic; Heroes play their cards.
+    PlayCards,
+    /// A Monster played 1 card against 2: the Hero places it.
+    PlaceMonsterCard,
+    /// "3. Evaluate Combat Pairs" and "4. Activate Hero Abilities".
+    Resolve,
+    /// "5. Apply Damage": a Hero picks the individual Monster to damage.
+    AssignDamage,
+    /// Several Heroes defeated an individual together: who avoids Return Damage.
+    AvoidReturnDamage,
+}
+
+/// One Hero facing one Monster Card for a Round (a single Hero facing two
+/// Monster Cards has two engagements, played one after the other).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Engagement {
+    pub hero: u8,
+    pub foe: u8,
+    /// 0 for the Hero's first Monster Card, 1 for the second.
+    pub group: u8,
+    pub hero_cards: u8,
+    pub monster_cards: u8,
+    pub slots: Vec<Slot>,
+    /// Monster Cards with no Hero card opposite them.
+    pub unpaired: Vec<ActionCard>,
+    /// A Monster's single card waiting to be placed by the Hero.
+    pub waiting: Option<ActionCard>,
+    pub chosen: Option<u8>,
+}
+
+impl Engagement {
+    pub(super) fn played(&self) -> u8 {
+        self.slots.iter().filter(|s| s.hero.is_some()).count() as u8
+    }
+}
+
+/// A Hero's choices and modifiers for the current Round.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HeroRound {
+    pub done: bool,
+    pub block_ability_used: bool,
+    pub bonus_damage: u8,
+    pub armor: u8,
+    pub ignore_results: bool,
+    /// An ability made the Hero's attacks (Magic) this Round. Casting a Spell
+    /// does not: only the Spell's own attack is (Magic).
+    pub magic: bool,
+    /// "All of a Hero's Damage must be applied to one Individual Monster": the
+    /// individual (foe, individual) the Hero's Damage went to this Round.
+    #[serde(default)]
+    pub target: Option<(u8, u8)>,
+    pub avoids_return_damage: bool,
+    pub play_one_card: bool,
+}
+
+/// Damage a Hero still has to put on an individual Monster.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DamagePacket {
+    pub hero: u8,
+    pub foe: u8,
+    pub amount: u8,
+    pub magic: bool,
+    /// Horde overflow: already reduced once, not again.
+    pub overflow: bool,
+}
+
+/// An individual defeated this Round and the Heroes whose damage did it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Kill {
+    pub foe: u8,
+    pub individual: u8,
+    pub contributors: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Combat {
+    pub foes: Vec<Foe>,
+    /// The Monster Cards each Hero fights.
+    pub assignment: Vec<Vec<u8>>,
+    pub round: u32,
+    pub step: CombatStep,
+    /// Which of a Hero's engagements is being played (steps 1–2 repeat per card).
+    pub group: u8,
+    pub engagements: Vec<Engagement>,
+    pub heroes: Vec<HeroRound>,
+    pub play_one_next_round: Vec<bool>,
+    pub packets: Vec<DamagePacket>,
+    /// (foe, individual, hero) for every hit that took health this Round.
+    pub hits: Vec<(u8, u8, u8)>,
+    pub kills: Vec<Kill>,
+    /// Kills still waiting for the players to name the Hero who avoids Return Damage.
+    pub avoid_queue: Vec<usize>,
+}
+
+impl Combat {
+    /// "All Heroes perform each Step simultaneously": every Hero who still has
+    /// something to do in this step, in Hero order. Any of them may act next;
+    /// the step ends when none is left.
+    pub fn heroes_to_act(&self) -> Vec<u8> {
+        (0..self.heroes.len() as u8).filter(|&h| self.may_act(h)).collect()
+    }
+
+    /// The first Hero who may act (see [`Combat::heroes_to_act`]).
+    pub fn acting_hero(&self) -> Option<u8> {
+        self.heroes_to_act().first().copied()
+    }
+
+    /// Whether `hero` still has something to do in the current step.
+    pub fn may_act(&self, hero: u8) -> bool {
+        match self.step {
+            CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage => false,
+            CombatStep::PlayCards => self.playing_engagement(hero).is_some(),
+            CombatStep::PlaceMonsterCard => self.engagements.iter().any(|e| e.hero == hero && e.waiting.is_some()),
+            CombatStep::Resolve => self.heroes.get(usize::from(hero)).is_some_and(|h| !h.done),
+            CombatStep::AssignDamage => self.packets.iter().any(|p| p.hero == hero),
+        }
+    }
+
+    /// The engagement in which `hero` must still play a card this group.
+    pub fn playing_engagement(&self, hero: u8) -> Option<usize> {
+        self.engagements.iter().position(|e| e.hero == hero && e.group == self.group && e.played() < e.hero_cards)
+    }
+
+    /// The engagement holding the Combat Pair `hero` chose to Resolve this Round.
+    pub fn chosen_engagement(&self, hero: u8) -> Option<usize> {
+        self.engagements.iter().position(|e| e.hero == hero && e.chosen.is_some())
+    }
+
+    /// Every full Combat Pair in front of `hero`, as (engagement, slot, outcome).
+    pub fn pairs_of(&self, hero: u8) -> Vec<(usize, u8, Outcome)> {
+        let mut out = Vec::new();
+        for (e, en) in self.engagements_of(hero) {
+            let bonus = self.foes[en.foe as usize].card_bonus;
+            for (s, slot) in en.slots.iter().enumerate() {
+                if let Some(o) = slot.outcome(bonus) {
+                    out.push((e, s as u8, o));
+                }
+            }
+        }
+        out
+    }
+
+    /// The first packet of `hero`'s Damage still waiting for an individual.
+    pub fn packet_of(&self, hero: u8) -> Option<usize> {
+        self.packets.iter().position(|p| p.hero == hero)
+    }
+
+    pub fn engagements_of(&self, hero: u8) -> impl Iterator<Item = (usize, &Engagement)> {
+        self.engagements.iter().enumerate().filter(move |(_, e)| e.hero == hero)
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.foes.iter().all(Foe::is_defeated)
+    }
+}

@@ -1,0 +1,29 @@
+//! What searching costs: the figures a searching bot reports through
+//! [`Bot::search_stats`](crate::bot::Bot::search_stats) and the simulator sums
+//! per game. Kept apart from `search` so that the [`Bot`](crate::bot::Bot)
+//! trait, below every bot, can name them.
+
+/// What the search cost so far: searched decisions, playouts and time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Decisions searched (Combat, more than one legal action).
+    pub searched: u64,
+    /// Decisions whose search changed the careful bot's choice.
+    pub changed: u64,
+    pub playouts: u64,
+    /// Time spent searching, in all.
+    pub seconds: f64,
+    /// The slowest searched decision, in seconds.
+    pub max_seconds: f64,
+}
+
+impl SearchStats {
+    /// Adds another game's figures.
+    pub fn add(&mut self, o: &SearchStats) {
+        self.searched += o.searched;
+        self.changed += o.changed;
+        self.playouts += o.playouts;
+        self.seconds += o.seconds;
+        self.max_seconds = self.max_seconds.max(o.max_seconds);
+    }
+}
