@@ -103,7 +103,7 @@ pub struct RowAction(pub Option<Action>);
 
 /// A place on the table that makes a move: a card, a pair, an individual's row.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Target {
+pub struct ClickTarget {
     /// On screen (logical px, y down).
     pub rect: Rect,
     pub action: Action,
@@ -125,7 +125,7 @@ pub struct TableGeometry {
     /// Where each Hero's name lies over their pairs (screen px).
     pub heroes: Vec<(u8, Vec2)>,
     /// Every card, pair and row that makes a move, with its place.
-    pub targets: Vec<Target>,
+    pub targets: Vec<ClickTarget>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -662,7 +662,7 @@ fn sync_cards(
 }
 
 /// Where each move on the table is made.
-fn targets(faces: &[Face], layout: &TableLayout) -> Vec<Target> {
+fn targets(faces: &[Face], layout: &TableLayout) -> Vec<ClickTarget> {
     let mut out = Vec::new();
     for f in faces {
         let Some(p) = layout.get(&f.key) else { continue };
@@ -671,7 +671,7 @@ fn targets(faces: &[Face], layout: &TableLayout) -> Vec<Target> {
                 Kind::Pair | Kind::Label | Kind::Foe => 9.9,
                 _ => 19.9,
             };
-            out.push(Target { rect: p.rect(), action: a.clone(), z });
+            out.push(ClickTarget { rect: p.rect(), action: a.clone(), z });
         }
         let top = p.center.y - p.size.y / 2.0;
         for (i, r) in f.rows.iter().enumerate() {
@@ -679,7 +679,7 @@ fn targets(faces: &[Face], layout: &TableLayout) -> Vec<Target> {
             let center = Vec2::new(p.center.x, top + FOE_HEAD + FOE_ROW * (i as f32 + 0.5));
             let rect = Rect::from_center_size(center, Vec2::new(p.size.x - 20.0, FOE_ROW - 12.0));
             // Over the card's body, under its text.
-            out.push(Target { rect, action: a.clone(), z: 10.12 });
+            out.push(ClickTarget { rect, action: a.clone(), z: 10.12 });
         }
     }
     out
