@@ -88,7 +88,7 @@ pub fn host_transport(
         public_addresses,
         // Players meet through an address or a join code, with no matchmaking
         // server to sign tokens; netcode still encrypts nothing then, which
-        // the README says.
+        // docs/online.md says.
         authentication: ServerAuthentication::Unsecure,
     };
     let transport = NetcodeServerTransport::new(config, socket).map_err(|e| NetError::Bind { addr: bind, error: e })?;

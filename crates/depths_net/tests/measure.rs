@@ -1,4 +1,4 @@
-//! Figures for the README (ignored: run on demand):
+//! Figures for docs/online.md (ignored: run on demand):
 //! `cargo test --workspace --features depths_app/dev-tools --test measure -- --ignored --nocapture`
 //! (the workspace's features, so the engine is not built a second time).
 //!
