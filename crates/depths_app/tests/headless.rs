@@ -213,7 +213,7 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     assert_eq!(summary.round, 1);
     assert!(summary.last.iter().any(|l| l.contains("damage")), "{:?}", summary.last);
     // The Hero mats heard the Health events.
-    let health = app.world().resource::<depths_app::game::table_events::HealthNews>();
+    let health = app.world().resource::<depths_app::game::rules_events::HealthNews>();
     assert!(health.heroes.iter().any(|(_, by)| *by != 0), "{health:?}");
 }
 

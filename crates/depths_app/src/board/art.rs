@@ -16,7 +16,6 @@ use bevy::{
     prelude::*,
     render::render_resource::{Extent3d, TextureDimension, TextureFormat},
     sprite_render::AlphaMode2d,
-    window::RequestRedraw,
 };
 
 use crate::theme::palette;
@@ -29,6 +28,7 @@ use crate::{
     },
     board::tray_preview::TrayTile,
     board::view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
+    game::animating::Animating,
 };
 
 /// The table under the tiles.
@@ -278,7 +278,7 @@ fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
         out.push(Piece::new(Shape::Circle, hex(0x8a5428), at, Vec2::new(20.0, 7.0), Z_NODE + 0.012));
         out.push(Piece::new(
             Shape::Triangle,
-            hex(0xe6dbc8),
+            palette::TEXT.sprite(),
             at + Vec2::new(2.0, 15.0),
             Vec2::new(14.0, 20.0),
             Z_NODE + 0.012,
@@ -439,7 +439,7 @@ fn rune_node(out: &mut Vec<Piece>, at: Vec2, z: f32) {
     out.push(circle(palette::RUNE.sprite().with_alpha(0.18), at, 24.0, z));
     out.push(circle(palette::RUNE.sprite().with_alpha(0.25), at, 16.0, z + 0.001));
     out.push(Piece::new(Shape::Diamond, palette::RUNE.sprite(), at, Vec2::splat(26.0), z + 0.002));
-    out.push(Piece::new(Shape::Diamond, hex(0x1b5f7a), at, Vec2::splat(11.0), z + 0.003));
+    out.push(Piece::new(Shape::Diamond, palette::RUNE_DEEP.sprite(), at, Vec2::splat(11.0), z + 0.003));
 }
 
 /// A round token with the element's icon on it.
@@ -456,7 +456,7 @@ fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
     };
     match element {
         Element::Monster { count: n } => {
-            let crimson = hex(0xb3261e);
+            let crimson = palette::CRIMSON.sprite();
             let spots: &[(f32, f32, f32)] =
                 if n >= 2 { &[(-9.0, 5.0, 13.5), (9.0, -5.0, 13.5)] } else { &[(0.0, 0.0, 21.0)] };
             for &(x, y, r) in spots {
@@ -578,7 +578,7 @@ impl FromWorld for Art {
         let floors = floor_images.into_iter().map(|image| materials.add(ColorMaterial::from(image))).collect();
         let table = materials.add(ColorMaterial {
             // Dimmed, so the board stands out from the table.
-            color: Color::srgb(0.62, 0.62, 0.62),
+            color: palette::TABLE_DIM.sprite(),
             texture: Some(table_image),
             uv_transform: Affine2::from_scale(Vec2::splat(TABLE_SIZE / TABLE_TILE)),
             alpha_mode: AlphaMode2d::Opaque,
@@ -695,17 +695,14 @@ fn land_tiles(
     mut commands: Commands,
     time: Res<Time>,
     mut tiles: Query<(Entity, &Landing, &BoardTile, &mut Transform)>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for (entity, landing, tile, mut transform) in &mut tiles {
         let t = ((time.elapsed_secs() - landing.since) / LANDING_SECS).clamp(0.0, 1.0);
         let lift = (1.0 - t).powi(3);
         transform.scale = Vec3::splat(1.0 + 0.12 * lift);
         transform.translation = cell_center(tile.cell).extend(if t < 1.0 { 5.0 } else { 0.0 });
-        if t < 1.0 {
-            redraw.write(RequestRedraw);
-        } else {
-            commands.entity(entity).remove::<Landing>();
+        if t >= 1.0 {
+            commands.entity(entity).remove::<(Landing, Animating)>();
         }
     }
 }
@@ -833,7 +830,6 @@ fn slide_lantern(
     time: Res<Time>,
     lanterns: Query<(Entity, &LanternMove, &Transform, &Children), With<LanternToken>>,
     mut pictures: Query<&mut Transform, (With<LanternArt>, Without<LanternToken>)>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for (entity, moved, transform, children) in &lanterns {
         let t = ((time.elapsed_secs() - moved.since) / LANTERN_SECS).clamp(0.0, 1.0);
@@ -845,10 +841,8 @@ fn slide_lantern(
                 picture.translation = offset.extend(0.0);
             }
         }
-        if t < 1.0 {
-            redraw.write(RequestRedraw);
-        } else {
-            commands.entity(entity).remove::<LanternMove>();
+        if t >= 1.0 {
+            commands.entity(entity).remove::<(LanternMove, Animating)>();
         }
     }
 }

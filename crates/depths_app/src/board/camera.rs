@@ -5,7 +5,7 @@
 use bevy::{
     input::mouse::{AccumulatedMouseScroll, MouseScrollUnit},
     prelude::*,
-    window::{PrimaryWindow, RequestRedraw},
+    window::PrimaryWindow,
 };
 use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 
@@ -184,7 +184,6 @@ fn keyboard_pan(
     delve: Option<Res<Delve>>,
     time: Res<Time>,
     camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     // With a tile in hand the arrows move its ghost instead.
     if delve.is_some_and(|s| s.tile_in_hand().is_some()) {
@@ -210,7 +209,6 @@ fn keyboard_pan(
     let step = dir.normalize() * KEY_PAN_SPEED * ortho_scale(projection) * dt;
     transform.translation += step.extend(0.0);
     // Reactive rendering sleeps between events; keep frames coming while held.
-    redraw.write(RequestRedraw);
 }
 
 /// Pans once the pointer has moved more than [`CLICK_SLOP`] with a button

@@ -7,7 +7,7 @@
 use bevy::{
     input::mouse::{AccumulatedMouseScroll, MouseScrollUnit},
     prelude::*,
-    window::{PrimaryWindow, RequestRedraw},
+    window::PrimaryWindow,
 };
 use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 use depths_rules::{
@@ -239,7 +239,6 @@ fn keys(
     mut actions: MessageWriter<PlayerAction>,
     mut drops: MessageWriter<TileDrop>,
     mut undo: MessageWriter<crate::game::session::UndoPlacement>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) && undo_point.0.is_some() {
@@ -255,11 +254,9 @@ fn keys(
     if delve.tile_in_hand().is_none() {
         return;
     }
-    let mut changed = false;
     if keys.just_pressed(KeyCode::KeyR) {
         let back = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
         rotate(&mut hand, if back { 3 } else { 1 });
-        changed = true;
     }
     for (key, (dx, dy)) in [
         (KeyCode::ArrowUp, (0, 1)),
@@ -279,12 +276,10 @@ fn keys(
                     .map_or((0, 1), |p| p.cell),
             };
             hand.cell = Some(cell);
-            changed = true;
         }
     }
     if keys.just_pressed(KeyCode::Escape) && hand.cell.is_some() {
         hand.cell = None;
-        changed = true;
     }
     if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter])
         && let Some(cell) = hand.cell
@@ -293,9 +288,6 @@ fn keys(
         // The Enter is spent on the tile: nothing later this frame answers it too.
         keys.clear_just_pressed(KeyCode::Enter);
         keys.clear_just_pressed(KeyCode::NumpadEnter);
-    }
-    if changed {
-        redraw.write(RequestRedraw);
     }
 }
 
@@ -324,7 +316,6 @@ fn carry(
     mut hand: ResMut<Hand>,
     delve: Res<Delve>,
     mut drops: MessageWriter<TileDrop>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     if !hand.dragging {
         return;
@@ -346,7 +337,6 @@ fn carry(
         hand.drag_world = Some(w);
         hand.cell = Some(cell_at(w));
     }
-    redraw.write(RequestRedraw);
     if buttons.just_released(MouseButton::Left) || !buttons.pressed(MouseButton::Left) {
         hand.dragging = false;
         hand.drag_world = None;

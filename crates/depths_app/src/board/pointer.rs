@@ -19,12 +19,7 @@
 //! A tile dragged out of the egui tray is egui's drag until it reaches the
 //! board; from there `explore.rs` carries it as it carries one picked up here.
 
-use bevy::{
-    ecs::system::SystemParam,
-    picking::pointer::PointerButton,
-    prelude::*,
-    window::{PrimaryWindow, RequestRedraw},
-};
+use bevy::{ecs::system::SystemParam, picking::pointer::PointerButton, prelude::*, window::PrimaryWindow};
 use bevy_egui::input::EguiWantsInput;
 use depths_rules::{
     Action, Game, Phase,
@@ -121,12 +116,7 @@ fn still(pressed: &PressedAt, at: Vec2) -> bool {
 }
 
 /// Pressing the tile in hand picks it up; a right press turns it.
-fn on_ghost_press(
-    mut ev: On<Pointer<Press>>,
-    board: Exploring,
-    mut hand: ResMut<Hand>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn on_ghost_press(mut ev: On<Pointer<Press>>, board: Exploring, mut hand: ResMut<Hand>) {
     if !board.tile_in_hand() || !board.reaches(ev.pointer_location.position) {
         return;
     }
@@ -134,9 +124,8 @@ fn on_ghost_press(
     match ev.event.button {
         PointerButton::Primary => hand.dragging = true,
         PointerButton::Secondary => rotate(&mut hand, 1),
-        PointerButton::Middle => return,
+        PointerButton::Middle => {}
     }
-    redraw.write(RequestRedraw);
 }
 
 /// A gold cell: the tile in hand goes there, turned to fit if its turn does
@@ -148,7 +137,6 @@ fn on_hint_click(
     pressed: Res<PressedAt>,
     mut hand: ResMut<Hand>,
     mut drops: MessageWriter<TileDrop>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let (Ok(hint), true) = (hints.get(ev.event_target()), board.tile_in_hand()) else { return };
     if !board.reaches(ev.pointer_location.position) {
@@ -165,9 +153,8 @@ fn on_hint_click(
                 hand.rotation = fitting_rotation(&legal, hint.cell, hand.rotation);
             }
         }
-        _ => return,
+        _ => {}
     }
-    redraw.write(RequestRedraw);
 }
 
 /// A click that no token, gold cell or tile in hand took (it lands on the
@@ -179,7 +166,6 @@ fn on_board_click(
     pressed: Res<PressedAt>,
     mut hand: ResMut<Hand>,
     mut selected: ResMut<SelectedElement>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     if !windows.contains(ev.event_target()) || board.game().is_none() || !board.reaches(ev.pointer_location.position) {
         return;
@@ -189,9 +175,8 @@ fn on_board_click(
         PointerButton::Primary if still(&pressed, ev.pointer_location.position) && selected.0.is_some() => {
             selected.0 = None;
         }
-        _ => return,
+        _ => {}
     }
-    redraw.write(RequestRedraw);
 }
 
 fn element_ref(token: &ElementToken) -> ElementRef {
@@ -227,7 +212,6 @@ fn on_over(
     tokens: Query<&ElementToken>,
     delve: Option<Res<Delve>>,
     mut hovered: ResMut<Hovered>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let (Ok(token), Some(delve)) = (tokens.get(ev.event_target()), delve) else { return };
     // In Combat the mat covers the board.
@@ -237,14 +221,12 @@ fn on_over(
     let text = token_text(delve.game(), element_ref(token));
     if !text.is_empty() {
         hovered.0 = Some((ev.event_target(), text));
-        redraw.write(RequestRedraw);
     }
 }
 
-fn on_out(ev: On<Pointer<Out>>, mut hovered: ResMut<Hovered>, mut redraw: MessageWriter<RequestRedraw>) {
+fn on_out(ev: On<Pointer<Out>>, mut hovered: ResMut<Hovered>) {
     if hovered.0.as_ref().is_some_and(|(e, _)| *e == ev.event_target()) {
         hovered.0 = None;
-        redraw.write(RequestRedraw);
     }
 }
 
@@ -257,7 +239,6 @@ fn on_click(
     table: Option<(Res<Delve>, Res<Seats>)>,
     pressed: Res<PressedAt>,
     mut selected: ResMut<SelectedElement>,
-    mut redraw: MessageWriter<RequestRedraw>,
     (egui, area): (Res<EguiWantsInput>, Res<BoardArea>),
 ) {
     if ev.event.button != PointerButton::Primary {
@@ -272,6 +253,5 @@ fn on_click(
     let exploring = matches!(delve.game().phase(), Phase::Exploring { tile_in_hand: false, .. });
     if exploring && still(&pressed, ev.pointer_location.position) && seats.curtain(delve.game()).is_none() {
         selected.0 = Some(element_ref(token));
-        redraw.write(RequestRedraw);
     }
 }

@@ -1,7 +1,7 @@
 //! The board the client shows, and the entities that stand for it.
 //!
 //! [`Board`] is rebuilt from the rules map after every applied action (plain
-//! data, cheap). The entities follow the rules' events (`table_events`): one
+//! data, cheap). The entities follow the rules' events (`rules_events`): one
 //! [`BoardTile`] per placed tile, spawned when that tile lands; one
 //! [`ElementToken`] per element and one [`ReachShade`] per tile, children of
 //! their tile, changed only when their own state changes; one
@@ -18,9 +18,9 @@ pub struct BoardCamera;
 use crate::{
     PlaySystems,
     board::view::{BoardView, Cell, Side, Tile, Token},
+    game::rules_events::BoardNews,
     game::screen::Screen,
     game::session::Delve,
-    game::table_events::BoardNews,
 };
 
 /// World units per tile side.
@@ -71,6 +71,7 @@ pub fn token_z(element: usize) -> f32 {
 /// A tile just laid on a cell that was empty: it settles onto the table
 /// (drawn by the board art) from `since` (seconds of [`Time`]).
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[require(crate::game::animating::Animating)]
 pub struct Landing {
     pub since: f32,
 }
@@ -79,6 +80,7 @@ pub struct Landing {
 /// art slides its picture over from there; the entity itself is already in
 /// its new place.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[require(crate::game::animating::Animating)]
 pub struct LanternMove {
     pub from: Vec3,
     pub since: f32,

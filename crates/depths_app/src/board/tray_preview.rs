@@ -125,14 +125,12 @@ fn layer_new_pieces(
     mut commands: Commands,
     tiles: Query<&Children, With<TrayTile>>,
     unlayered: Query<(), (With<Mesh2d>, Without<RenderLayers>)>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     for children in &tiles {
         for child in children.iter() {
             if unlayered.contains(child) {
                 commands.entity(child).insert(RenderLayers::layer(PREVIEW_LAYER));
                 // Reactive rendering: the preview's next frame must come now.
-                redraw.write(bevy::window::RequestRedraw);
             }
         }
     }

@@ -3,9 +3,14 @@
 //! and the window redraw each frame, as during any animation); after a short
 //! warm-up, N frames are timed and the figures printed, then the game exits.
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::prelude::*;
 
-use crate::{board::tiles::BoardCamera, game::cli::Options, game::screen::Screen};
+use crate::{
+    board::tiles::BoardCamera,
+    game::animating::{Wait, Waiting},
+    game::cli::Options,
+    game::screen::Screen,
+};
 
 /// Frames on the board before timing starts (shaders, egui fonts, fit).
 const WARM_UP: u32 = 30;
@@ -25,12 +30,8 @@ pub(super) fn plugin(app: &mut App) {
     };
     app.insert_resource(FrameBench { wanted, ..default() });
     app.add_systems(Update, glide.run_if(in_state(Screen::Playing)));
-    app.add_systems(Update, keep_drawing);
-}
-
-/// Reactive rendering sleeps without input: ask for every frame.
-fn keep_drawing(mut redraw: MessageWriter<RequestRedraw>) {
-    redraw.write(RequestRedraw);
+    // Reactive rendering sleeps without input: ask for every frame.
+    app.add_systems(Startup, |mut w: ResMut<Waiting>| w.set(Wait::Tool, true));
 }
 
 fn glide(

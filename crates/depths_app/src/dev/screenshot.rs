@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use bevy::{
     prelude::*,
     render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk},
-    window::RequestRedraw,
 };
 
 use crate::{
+    game::animating::{Wait, Waiting},
     game::cli::{OpenScreen, Options},
     game::screen::Screen,
     ui::screens::loading::LoadErrors,
@@ -48,11 +48,11 @@ fn drive_screenshot(
     mut job: ResMut<ScreenshotJob>,
     screen: Res<State<Screen>>,
     options: Res<Options>,
-    mut redraw: MessageWriter<RequestRedraw>,
+    mut waiting: ResMut<Waiting>,
     mut exit: MessageWriter<AppExit>,
 ) {
     // Reactive rendering would sleep until an input event: keep frames coming.
-    redraw.write(RequestRedraw);
+    waiting.set(Wait::Tool, true);
     job.frames += 1;
     if job.frames > GIVE_UP_FRAMES {
         error!("no screenshot was captured after {GIVE_UP_FRAMES} frames (stuck on {:?}?)", screen.get());

@@ -20,12 +20,12 @@
 use bevy::{
     ecs::message::{MessageCursor, Messages},
     prelude::*,
-    window::RequestRedraw,
 };
 use depths_rules::{Action, Game};
 
 use crate::{
     PlaySystems,
+    game::animating::{Wait, Waiting},
     game::screen::Screen,
     game::session::{Delve, GameLog, PlayerAction, Seats, SessionMut},
     game::words::{describe_action, outcome_name},
@@ -150,24 +150,18 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A seat handed to a Companion or taken back (offline; online the host
 /// does it, through `online.rs`).
-fn seat_companions(
-    mut sets: MessageReader<SetCompanion>,
-    table: Option<SessionMut>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn seat_companions(mut sets: MessageReader<SetCompanion>, table: Option<SessionMut>) {
     let Some(mut table) = table else {
         sets.clear();
         return;
     };
     for &SetCompanion { hero, on } in sets.read() {
-        if table.moves().seat_companion(hero, on) {
-            redraw.write(RequestRedraw);
-        }
+        table.moves().seat_companion(hero, on);
     }
 }
 
 /// When a Companion may move, waits the setting's pause (asking for frames
-/// meanwhile: the window only draws on input), then writes its move.
+/// meanwhile: [`Wait::CompanionPause`]), then writes its move.
 #[allow(clippy::too_many_arguments)]
 fn companions_play(
     time: Res<Time<Real>>,
@@ -178,13 +172,15 @@ fn companions_play(
     mut moves: ResMut<CompanionMoves>,
     mut waiting: Local<Option<(u64, f32)>>,
     reveals: Query<(), With<crate::game::notices::RevealSet>>,
-    mut redraw: MessageWriter<RequestRedraw>,
-    (online, mut online_moves, mut sent): (
+    (online, mut online_moves, mut sent, mut pause): (
         Option<Res<CompanionsOnline>>,
         MessageWriter<CompanionAction>,
         Local<Option<(u64, f32)>>,
+        ResMut<Waiting>,
     ),
 ) {
+    // Frames keep coming only while a pause below runs out.
+    pause.set(Wait::CompanionPause, false);
     // A move is on its way (a player's, or the last one's): judge the table after it.
     if seen.read(&actions).count() > 0 {
         *waiting = None;
@@ -231,7 +227,7 @@ fn companions_play(
         delay = (delay * 2.5).max(2.0);
     }
     if now - since < delay {
-        redraw.write(RequestRedraw);
+        pause.set(Wait::CompanionPause, true);
         return;
     }
     let line = reason(game, &seats, &action);
@@ -244,5 +240,4 @@ fn companions_play(
         actions.write(PlayerAction(action));
     }
     *waiting = None;
-    redraw.write(RequestRedraw);
 }

@@ -15,7 +15,6 @@ use std::sync::Arc;
 use bevy::{
     asset::{AssetLoader, LoadContext, io::Reader},
     prelude::*,
-    window::RequestRedraw,
 };
 use bevy_asset_loader::prelude::*;
 use depths_rules::{Content, ContentError};
@@ -106,7 +105,6 @@ pub fn plugin(app: &mut App) {
     app.init_asset_loader::<JsonTextLoader>();
     app.init_resource::<DynamicAssets>();
     app.world_mut().resource_mut::<DynamicAssets>().register_asset(CONTENT_KEY, Box::new(ContentFileList));
-    app.add_message::<RequestRedraw>();
     app.add_systems(Update, reload_content);
 }
 
@@ -132,7 +130,6 @@ fn reload_content(
     content: Option<ResMut<GameContent>>,
     delve: Option<ResMut<Delve>>,
     mut toast: MessageWriter<Toast>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let (Some(files), Some(mut content)) = (files, content) else {
         changes.clear();
@@ -145,7 +142,6 @@ fn reload_content(
     }
     let note = apply_reload(assemble(&files, &texts), &mut content, delve.map(|d| d.into_inner()));
     toast.write(Toast(note));
-    redraw.write(RequestRedraw);
 }
 
 /// Takes reloaded content: new games use it, and the game in progress (if

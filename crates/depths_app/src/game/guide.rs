@@ -3,7 +3,7 @@
 //! draw, place, Encounter, one fight — saying what to do next and moving on
 //! as soon as the table shows it done. It can be skipped at any time.
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::prelude::*;
 use depths_rules::{CombatStep, Game, GameOptions, Phase};
 
 use crate::{
@@ -111,13 +111,12 @@ fn start_guided_game(
 }
 
 /// Moves on past every step the table already shows done.
-fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>, mut redraw: MessageWriter<RequestRedraw>) {
+fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>) {
     let Some(mut step) = guide.0 else { return };
     while step + 1 < STEPS.len() && (STEPS[step].done)(delve.game()) {
         step += 1;
     }
     if guide.0 != Some(step) {
         guide.0 = Some(step);
-        redraw.write(RequestRedraw);
     }
 }

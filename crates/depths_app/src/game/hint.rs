@@ -4,7 +4,7 @@
 //! element is selected on the map, and a hinted card, pair or individual is
 //! framed in gold. It lasts until the next action.
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::prelude::*;
 use depths_rules::{Action, Game, Outcome};
 use depths_sim::{Bot, HeuristicBot};
 
@@ -111,11 +111,9 @@ pub(crate) fn give_hint(
     mut hint: ResMut<Hint>,
     mut hand: ResMut<Hand>,
     mut selected: ResMut<SelectedElement>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     if hint.action.is_some() && hint.version != delve.version() {
         *hint = Hint::default();
-        redraw.write(RequestRedraw);
     }
     if asks.read().count() == 0 {
         return;
@@ -135,5 +133,4 @@ pub(crate) fn give_hint(
         _ => {}
     }
     *hint = Hint { version: delve.version(), action: Some(action), text };
-    redraw.write(RequestRedraw);
 }

@@ -24,7 +24,7 @@
 //! play uses the same ones); this file keeps the Bevy side: the curtain, the
 //! hand-overs and their messages.
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::prelude::*;
 use depths_rules::{Game, Phase};
 // The seats and turns themselves are pure rules of the table, shared with
 // online play: one copy, in `depths_table`.
@@ -158,7 +158,6 @@ fn seat_messages(
     delve: Option<Res<Delve>>,
     seats: Option<ResMut<Seats>>,
     saves: Option<ResMut<SaveSlot>>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let (Some(delve), Some(mut seats), Some(mut saves)) = (delve, seats, saves) else {
         passes.clear();
@@ -177,19 +176,16 @@ fn seat_messages(
         seats.turn.handing_over = false;
         seats.turn.pass_to = None;
         saves.due = true;
-        redraw.write(RequestRedraw);
     }
     for PassTable(player) in passes.read() {
         // Only to a player who owns a Hero that may act now.
         if players_heroes_to_act(game, &seats.players).iter().any(|&h| seats.players.owner(h) == *player) {
             seats.turn.pass_to = Some(*player);
             seats.turn.handing_over = true;
-            redraw.write(RequestRedraw);
         }
     }
     if hand_overs.read().count() > 0 && seats.hand_off_due(game).is_some() {
         seats.turn.handing_over = true;
-        redraw.write(RequestRedraw);
     }
     // The table came back to the player at it (an undo, say): nothing to hand over.
     if seats.turn.handing_over && seats.turn.shown_to == Some(seats.acting(game).player) {
@@ -200,7 +196,6 @@ fn seat_messages(
         seats.turn.shown_to = Some(who);
         seats.turn.pass_to = None;
         seats.turn.handing_over = false;
-        redraw.write(RequestRedraw);
     }
 }
 

@@ -7,6 +7,7 @@
 //! read, forecasts, hints, the guide and the replay. Nothing here names
 //! egui, a sprite or a module above.
 
+pub mod animating;
 pub mod asset_folder;
 pub mod cli;
 pub mod companions;
@@ -22,12 +23,12 @@ pub mod notices;
 pub mod online;
 pub mod play_phase;
 pub mod replay;
+pub mod rules_events;
 pub mod saves;
 pub mod schedule;
 pub mod screen;
 pub mod session;
 pub mod settings;
-pub mod table_events;
 pub mod words;
 
 use bevy::prelude::*;
@@ -36,10 +37,11 @@ use bevy::prelude::*;
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((
         screen::plugin,
+        animating::plugin,
         schedule::plugin,
         focus::plugin,
         notices::plugin,
-        table_events::plugin,
+        rules_events::plugin,
         session::plugin,
         hotseat::plugin,
         saves::plugin,

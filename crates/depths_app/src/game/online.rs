@@ -22,7 +22,6 @@ use std::time::Duration;
 
 use bevy::{
     prelude::*,
-    window::RequestRedraw,
     winit::{UpdateMode, WinitSettings},
 };
 use depths_net::{
@@ -202,7 +201,6 @@ fn apply_hosted(
     mut seated: MessageReader<CompanionSeated>,
     mut refused: MessageReader<HostRefused>,
     session: Option<SessionMut>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(mut session) = session else {
         applied.clear();
@@ -219,11 +217,9 @@ fn apply_hosted(
     if !steps.is_empty() {
         apply_steps(&mut session.moves(), steps);
         session.saves.due = true;
-        redraw.write(RequestRedraw);
     }
     for HostRefused(reason) in refused.read() {
         session.log.notice = Some(reason.clone());
-        redraw.write(RequestRedraw);
     }
 }
 
@@ -235,7 +231,6 @@ fn apply_remote(
     mut refusals: MessageReader<depths_net::client::Refusal>,
     remote: Res<RemoteTable>,
     session: Option<SessionMut>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(mut session) = session else {
         applied.clear();
@@ -251,11 +246,9 @@ fn apply_remote(
     if !steps.is_empty() {
         // Should this table differ, the host's copy replaces it below.
         apply_steps(&mut session.moves(), steps);
-        redraw.write(RequestRedraw);
     }
     for depths_net::client::Refusal(reason) in refusals.read() {
         session.log.notice = Some(format!("The host refused: {reason}."));
-        redraw.write(RequestRedraw);
     }
     if let Some(table) = &remote.table
         && remote.link == Link::Seated
@@ -267,6 +260,5 @@ fn apply_remote(
         session.seats.turn = table.turn.clone();
         session.seats.players = table.players.clone();
         session.log.lines.push("The table was brought in step with the host's.".into());
-        redraw.write(RequestRedraw);
     }
 }

@@ -8,7 +8,7 @@
 //! deterministic from its options and seed); a forward step also publishes
 //! that move's events, so the table shows it happen.
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::prelude::*;
 use depths_rules::{Action, Content, Event, Game, GameOptions};
 
 use crate::{
@@ -148,7 +148,6 @@ fn watch(
     content: Option<Res<GameContent>>,
     mut next: ResMut<NextState<Screen>>,
     screen: Res<State<Screen>>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(ask) = asks.read().last().cloned() else { return };
     let Some(content) = content else { return };
@@ -177,7 +176,6 @@ fn watch(
     if *screen.get() != Screen::Playing {
         next.set(Screen::Playing);
     }
-    redraw.write(RequestRedraw);
 }
 
 fn go_to_step(
@@ -186,7 +184,6 @@ fn go_to_step(
     replay: Option<ResMut<Replay>>,
     session: Option<SessionMut>,
     content: Option<Res<GameContent>>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(GoToStep(want)) = steps.read().last().copied() else { return };
     let (Some(mut replay), Some(mut session), Some(content)) = (replay, session, content) else { return };
@@ -211,5 +208,4 @@ fn go_to_step(
         }
         Err(e) => session.log.notice = Some(format!("The replay stops here: {e}")),
     }
-    redraw.write(RequestRedraw);
 }

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use bevy::{ecs::system::SystemParam, prelude::*, window::RequestRedraw};
+use bevy::{ecs::system::SystemParam, prelude::*};
 use depths_rules::Game;
 use serde::{Deserialize, Serialize};
 
@@ -367,10 +367,8 @@ fn load_saves(
     mut loads: MessageReader<LoadSave>,
     mut notice: ResMut<MenuNotice>,
     mut next: ResMut<NextState<Screen>>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for LoadSave(path) in loads.read() {
-        redraw.write(RequestRedraw);
         match read_save(path) {
             Ok((game, table)) => {
                 session_from(path, game, table).insert(&mut commands);

@@ -1,12 +1,12 @@
 //! The game on the table, as resources by role: the game itself ([`Delve`]),
-//! its change feed ([`TableNews`]), the log in words ([`GameLog`]), who sits
+//! its change feed ([`EventFeed`]), the log in words ([`GameLog`]), who sits
 //! where ([`Seats`]), the undo point ([`Undo`]) and the saves ([`SaveSlot`]).
 //! Systems ask only for the parts they read; a move touches them all, so it
 //! is applied in one place, [`Moves::apply`] (through [`SessionMut`] in the
 //! app). The UI and the board input only write [`PlayerAction`] (or
 //! [`TileDrop`]) messages; this runs headless.
 
-use bevy::{ecs::system::SystemParam, prelude::*, window::RequestRedraw};
+use bevy::{ecs::system::SystemParam, prelude::*};
 use depths_rules::{
     Action, Content, Event, Game, GameOptions, Phase,
     map::{Placement, Rotation},
@@ -38,10 +38,10 @@ pub struct Delve {
 }
 
 /// The table's change feed: what the rules said since it was last published
-/// as messages (`table_events`), kept apart so the game itself changes only
+/// as messages (`rules_events`), kept apart so the game itself changes only
 /// when a move is made.
 #[derive(Resource, Debug, Default)]
-pub struct TableNews {
+pub struct EventFeed {
     /// Events applied since they were last published, oldest first.
     pub events: Vec<Event>,
     /// The whole board must be laid again (a new game, a load).
@@ -100,7 +100,7 @@ pub struct SaveSlot {
 #[derive(Debug)]
 pub struct Session {
     pub delve: Delve,
-    pub news: TableNews,
+    pub news: EventFeed,
     pub log: GameLog,
     pub seats: Seats,
     pub undo: Undo,
@@ -112,7 +112,7 @@ pub struct Session {
 #[derive(SystemParam)]
 pub struct SessionMut<'w> {
     pub delve: ResMut<'w, Delve>,
-    pub news: ResMut<'w, TableNews>,
+    pub news: ResMut<'w, EventFeed>,
     pub log: ResMut<'w, GameLog>,
     pub seats: ResMut<'w, Seats>,
     pub undo: ResMut<'w, Undo>,
@@ -124,7 +124,7 @@ pub struct SessionMut<'w> {
 /// same code.
 pub struct Moves<'a> {
     pub delve: &'a mut Delve,
-    pub news: &'a mut TableNews,
+    pub news: &'a mut EventFeed,
     pub log: &'a mut GameLog,
     pub seats: &'a mut Seats,
     pub undo: &'a mut Undo,
@@ -253,7 +253,7 @@ impl Session {
         let names: Vec<String> = game.heroes.iter().map(|h| h.name().to_owned()).collect();
         Session {
             delve: Delve { game, version: 1, history: Some(Vec::new()), read_only: false },
-            news: TableNews { rebuild: true, ..default() },
+            news: EventFeed { rebuild: true, ..default() },
             log: GameLog { lines: vec![format!("A new delve begins: {}.", names.join(", "))], ..default() },
             seats: Seats::default(),
             undo: Undo::default(),
@@ -280,7 +280,7 @@ impl Session {
     /// Clears the table: every part of the game leaves together.
     pub fn remove(commands: &mut Commands) {
         commands.remove_resource::<Delve>();
-        commands.remove_resource::<TableNews>();
+        commands.remove_resource::<EventFeed>();
         commands.remove_resource::<GameLog>();
         commands.remove_resource::<Seats>();
         commands.remove_resource::<Undo>();
@@ -406,7 +406,7 @@ impl Moves<'_> {
 
 impl GameLog {
     /// Writes one applied event into the log and the round summary (the
-    /// `table_events` log reaction calls this for every published event).
+    /// `rules_events` log reaction calls this for every published event).
     pub fn record(&mut self, game: &Game, event: &Event) {
         if let Event::CombatStarted { foes } = event {
             self.foes = foes.clone();
@@ -574,10 +574,8 @@ fn start_game(
     players: Res<Players>,
     mut notice: ResMut<SetupNotice>,
     mut next: ResMut<NextState<Screen>>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for StartGame(options) in starts.read() {
-        redraw.write(RequestRedraw);
         let Some(content) = &content else {
             notice.0 = Some("The game's content is not loaded.".into());
             continue;
@@ -595,17 +593,12 @@ fn start_game(
     }
 }
 
-fn apply_player_actions(
-    mut actions: MessageReader<PlayerAction>,
-    session: Option<SessionMut>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn apply_player_actions(mut actions: MessageReader<PlayerAction>, session: Option<SessionMut>) {
     let Some(mut session) = session else {
         actions.clear();
         return;
     };
     for PlayerAction(action) in actions.read() {
-        redraw.write(RequestRedraw);
         let game = &session.delve.game;
         if session.seats.hand_over_instead(game) {
             continue;
@@ -623,14 +616,12 @@ pub(crate) fn drops_to_actions(
     delve: Option<Res<Delve>>,
     mut refused: ResMut<DropRefused>,
     mut actions: MessageWriter<PlayerAction>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Some(delve) = delve else {
         drops.clear();
         return;
     };
     for drop in drops.read() {
-        redraw.write(RequestRedraw);
         // A hand-off that is due is handled where the action is applied.
         let Some(action) = delve.place_action(drop.cell, drop.rotation) else {
             refused.0 = Some("There is no tile in hand: draw one first.".into());
@@ -647,18 +638,12 @@ pub(crate) fn drops_to_actions(
     }
 }
 
-fn apply_undo(
-    mut undos: MessageReader<UndoPlacement>,
-    session: Option<SessionMut>,
-    mut refused: ResMut<DropRefused>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn apply_undo(mut undos: MessageReader<UndoPlacement>, session: Option<SessionMut>, mut refused: ResMut<DropRefused>) {
     let Some(mut session) = session else {
         undos.clear();
         return;
     };
     for _ in undos.read() {
-        redraw.write(RequestRedraw);
         refused.0 = None;
         if let Err(e) = session.moves().undo_placement() {
             session.log.notice = Some(e);

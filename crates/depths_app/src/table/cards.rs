@@ -7,13 +7,7 @@
 //! is redrawn where it lies. In Combat a dark mat covers the board. Reactive
 //! rendering: a frame is requested only while something moves.
 
-use bevy::{
-    camera::visibility::RenderLayers,
-    prelude::*,
-    sprite::Anchor,
-    text::TextBounds,
-    window::{PrimaryWindow, RequestRedraw},
-};
+use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, text::TextBounds, window::PrimaryWindow};
 use depths_rules::{Action, Outcome};
 
 use super::{
@@ -23,9 +17,10 @@ use super::{
         print_width,
     },
 };
-use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT, MAT};
+use crate::theme::palette::{self, CARD_GOLD, CARD_MUTED, CARD_TEXT, MAT};
 use crate::{
     PlaySystems,
+    game::animating::{Animating, mark_motion},
     game::focus::BoardArea,
     game::screen::Screen,
     game::session::{Delve, GameLog, Seats},
@@ -163,21 +158,21 @@ fn layer() -> RenderLayers {
 
 fn color(kind: Kind) -> (Color, Color) {
     match kind {
-        Kind::Hero | Kind::Hand => (Color::srgb(0.20, 0.28, 0.42), Color::srgb(0.55, 0.72, 0.95)),
-        Kind::Monster | Kind::Foe => (Color::srgb(0.33, 0.13, 0.11), Color::srgb(0.92, 0.45, 0.38)),
-        Kind::Ecology => (Color::srgb(0.33, 0.27, 0.14), Color::srgb(0.91, 0.76, 0.42)),
-        Kind::Pair | Kind::Label => (Color::srgba(0.0, 0.0, 0.0, 0.0), Color::srgb(0.45, 0.40, 0.33)),
+        Kind::Hero | Kind::Hand => (palette::HERO_CARD.sprite(), palette::HERO_EDGE.sprite()),
+        Kind::Monster | Kind::Foe => (palette::MONSTER_CARD.sprite(), palette::MONSTER_EDGE.sprite()),
+        Kind::Ecology => (palette::ECOLOGY_CARD.sprite(), palette::ECOLOGY_EDGE.sprite()),
+        Kind::Pair | Kind::Label => (Color::NONE, palette::PLAIN_EDGE.sprite()),
     }
 }
 
 fn tone_color(tone: Tone) -> Color {
     match tone {
-        Tone::Plain => Color::srgb(0.45, 0.40, 0.33),
+        Tone::Plain => palette::PLAIN_EDGE.sprite(),
         Tone::Outcome(Outcome::Block) => CARD_GOLD.sprite(),
-        Tone::Outcome(Outcome::HeroHit) => Color::srgb(0.56, 0.82, 0.48),
-        Tone::Outcome(Outcome::MonsterHit) => Color::srgb(0.88, 0.35, 0.29),
-        Tone::Chosen => Color::srgb(1.0, 0.92, 0.55),
-        Tone::Muted => Color::srgb(0.35, 0.32, 0.28),
+        Tone::Outcome(Outcome::HeroHit) => palette::HERO_HITS.sprite(),
+        Tone::Outcome(Outcome::MonsterHit) => palette::MONSTER_HITS.sprite(),
+        Tone::Chosen => palette::CHOSEN_EDGE.sprite(),
+        Tone::Muted => palette::DIM_EDGE.sprite(),
     }
 }
 
@@ -225,7 +220,7 @@ fn body_rect(color: Color, size: Vec2, at: Vec3) -> impl Bundle {
 fn badge(c: &mut ChildSpawnerCommands, art: &Art, n: u8, size: Vec2) {
     let at = Vec3::new(-size.x / 2.0 + BADGE / 2.0 + 1.0, size.y / 2.0 - BADGE / 2.0 - 1.0, 0.6);
     c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(BADGE), at), Pickable::IGNORE));
-    c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
+    c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.body));
 }
 
 struct Art<'a> {
@@ -310,7 +305,7 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     // The health token: a heart in the corner with what is left.
     if let Some(hp) = face.health {
         let corner = Vec3::new(size.x / 2.0 - HEART / 2.0 + 1.0, size.y / 2.0 - HEART / 2.0 + 1.0, 0.4);
-        let red = Color::srgb(0.78, 0.16, 0.14);
+        let red = palette::RED.sprite();
         let token = match art.icons.and_then(|i| i.image("ui", "health")) {
             Some(image) => Sprite { image, color: red, custom_size: Some(Vec2::splat(HEART)), ..default() },
             None => Sprite::from_color(red, Vec2::splat(HEART - 4.0)),
@@ -337,7 +332,7 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     let tone = tone_color(face.tone);
     let (edge, width) = if face.action.is_some() { (CARD_GOLD.sprite(), 4.0) } else { (tone.with_alpha(0.8), 2.0) };
     c.spawn(body_rect(edge, size + Vec2::splat(width), Vec3::ZERO));
-    c.spawn(body_rect(Color::srgba(0.08, 0.07, 0.06, 0.96), size, Vec3::Z * 0.1));
+    c.spawn(body_rect(palette::CARD_FACE.sprite_alpha(0.96), size, Vec3::Z * 0.1));
     if !face.value.is_empty() {
         // Both fit the frame's width (split or smaller): neighbours' never meet.
         let ((value, value_px), (note, note_px)) = pair_words(&face.value, &face.note, size.x - 4.0);
@@ -353,7 +348,7 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         // hand card has its number), clear of the outcome in the gap.
         let at = Vec3::new(-size.x / 2.0 + 9.0, size.y / 2.0 - 9.0, 12.0);
         c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(16.0), at), Pickable::IGNORE));
-        c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
+        c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.body));
     }
 }
 
@@ -400,16 +395,13 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
         let bar_x = size.x / 2.0 - 8.0 - bar_w / 2.0;
         let f = if row.max == 0 { 0.0 } else { f32::from(row.health) / f32::from(row.max) };
         let fill = if f > 0.5 {
-            Color::srgb(0.40, 0.62, 0.34)
+            palette::HEALTHY.sprite()
         } else if f > 0.25 {
-            Color::srgb(0.85, 0.62, 0.25)
+            palette::WOUNDED.sprite()
         } else {
-            Color::srgb(0.75, 0.25, 0.20)
+            palette::DYING.sprite()
         };
-        c.spawn((
-            rect(Color::srgb(0.12, 0.10, 0.09), Vec2::new(bar_w, 14.0), Vec3::new(bar_x, y, 0.2)),
-            Pickable::IGNORE,
-        ));
+        c.spawn((rect(palette::BAR_BACK.sprite(), Vec2::new(bar_w, 14.0), Vec3::new(bar_x, y, 0.2)), Pickable::IGNORE));
         if f > 0.0 {
             let w = bar_w * f;
             let at = Vec3::new(bar_x - bar_w / 2.0 + w / 2.0, y, 0.25);
@@ -426,7 +418,7 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
         if let Some(n) = row.number {
             let at = Vec3::new(bar_x - bar_w / 2.0 - 12.0, y, 0.6);
             c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(14.0), at), Pickable::IGNORE));
-            c.spawn(text(&n.to_string(), 11.0, at + Vec3::Z * 0.1, Color::BLACK, art.body));
+            c.spawn(text(&n.to_string(), 11.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.body));
         }
     }
     let mut y = top - FOE_HEAD - FOE_ROW * face.rows.len() as f32 - 4.0;
@@ -701,19 +693,17 @@ pub fn to_world(p: Vec2, screen: Vec2) -> Vec2 {
 }
 
 /// Puts every card at its place, moves flying ones, despawns arrived
-/// discards, and asks for frames while anything moves or a drawn card waits
+/// discards, and marks a card [`Animating`] while it moves or, drawn, waits
 /// to leave.
 fn move_cards(
     mut commands: Commands,
     time: Res<Time>,
     window: Single<&Window, With<PrimaryWindow>>,
-    mut cards: Query<(Entity, &TableCard, &mut Transform, &mut Visibility)>,
-    mut redraw: MessageWriter<RequestRedraw>,
+    mut cards: Query<(Entity, &TableCard, &mut Transform, &mut Visibility, Has<Animating>)>,
 ) {
     let now = time.elapsed_secs();
     let screen = Vec2::new(window.width(), window.height());
-    let mut busy = false;
-    for (entity, card, mut transform, mut visibility) in &mut cards {
+    for (entity, card, mut transform, mut visibility, marked) in &mut cards {
         let moving = card.held.is_none() && progress(card, now) < 1.0;
         let z = match (card.held.is_some(), moving, card.kind) {
             (true, _, _) => 50.0,
@@ -732,14 +722,9 @@ fn move_cards(
         }
         if card.leaving && !moving {
             commands.entity(entity).despawn();
-        } else if moving {
-            busy = true;
+            continue;
         }
-        if !card.leaving && card.linger_until.is_some_and(|t| now < t) {
-            busy = true;
-        }
-    }
-    if busy {
-        redraw.write(RequestRedraw);
+        let lingers = !card.leaving && card.linger_until.is_some_and(|t| now < t);
+        mark_motion(&mut commands, entity, moving || lingers, marked);
     }
 }

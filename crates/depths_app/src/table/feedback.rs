@@ -3,20 +3,19 @@
 //! and the end of a fight is a banner in the middle of the table with the XP
 //! gained until the next click or a few seconds pass (a lost game has its
 //! own sheet). All are
-//! reactions to the rules' events ([`crate::game::table_events::TableEvent`]).
+//! reactions to the rules' events ([`crate::game::rules_events::RulesEvent`]).
 
-use bevy::{
-    camera::visibility::RenderLayers, prelude::*, sprite::Text2dShadow, window::PrimaryWindow, window::RequestRedraw,
-};
+use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Text2dShadow, window::PrimaryWindow};
 use depths_rules::Event;
 
 use super::{
     cards::{TABLE_LAYER, TableGeometry, text_font, to_world},
     layout::{FOE_HEAD, FOE_ROW},
 };
-use crate::theme::palette::{CARD_GOLD, HEAL, HURT};
+use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, CARD_TEXT, HEAL, HURT};
 use crate::{
-    PlaySystems, game::focus::BoardArea, game::notices::Toast, game::screen::Screen, game::table_events::TableEvent,
+    PlaySystems, game::animating::Animating, game::focus::BoardArea, game::notices::Toast,
+    game::rules_events::RulesEvent, game::screen::Screen,
 };
 
 /// How long a number floats.
@@ -26,6 +25,7 @@ const BANNER: f32 = 3.5;
 
 /// A number rising from where it happened, fading out.
 #[derive(Component, Debug)]
+#[require(Animating)]
 pub struct Floater {
     /// Screen position (logical px) it starts from.
     at: Vec2,
@@ -33,14 +33,16 @@ pub struct Floater {
     color: Color,
 }
 
-/// The end-of-fight banner.
+/// The end-of-fight banner (it leaves by itself after a while).
 #[derive(Component, Debug)]
+#[require(Animating)]
 pub struct Banner {
     born: f32,
 }
 
-/// A toast on show.
+/// A toast on show (it fades and leaves by itself).
 #[derive(Component, Debug)]
+#[require(Animating)]
 pub struct ToastNote {
     born: f32,
 }
@@ -86,7 +88,7 @@ fn middle(area: &BoardArea, window: &Window) -> Vec2 {
 
 fn spawn_feedback(
     mut commands: Commands,
-    mut events: MessageReader<TableEvent>,
+    mut events: MessageReader<RulesEvent>,
     geometry: Res<TableGeometry>,
     area: Res<BoardArea>,
     window: Single<&Window, With<PrimaryWindow>>,
@@ -98,7 +100,7 @@ fn spawn_feedback(
     let body = ui_assets.as_ref().map(|a| a.body_font.clone());
     let mut lines: Vec<String> = Vec::new();
     let mut title: Option<(&str, Color)> = None;
-    for TableEvent(event) in events.read() {
+    for RulesEvent(event) in events.read() {
         let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color);
         let number = match event {
             Event::MonsterDamaged { foe, individual, amount, .. } => {
@@ -135,7 +137,7 @@ fn spawn_feedback(
                 Text2d::new(text),
                 text_font(body.as_ref(), 30.0),
                 TextColor(color),
-                Text2dShadow { offset: Vec2::new(2.0, -2.0), color: Color::BLACK },
+                Text2dShadow { offset: Vec2::new(2.0, -2.0), color: BLACK.sprite() },
                 Transform::from_translation(to_world(at, screen(&window)).extend(80.0)),
                 RenderLayers::layer(TABLE_LAYER),
                 Pickable::IGNORE,
@@ -163,7 +165,7 @@ fn spawn_feedback(
                 let layer = RenderLayers::layer(TABLE_LAYER);
                 c.spawn((Sprite::from_color(color, Vec2::new(424.0, height + 4.0)), layer.clone()));
                 c.spawn((
-                    Sprite::from_color(Color::srgb(0.09, 0.075, 0.06), Vec2::new(420.0, height)),
+                    Sprite::from_color(BANNER_GROUND.sprite(), Vec2::new(420.0, height)),
                     Transform::from_xyz(0.0, 0.0, 0.1),
                     layer.clone(),
                 ));
@@ -178,7 +180,7 @@ fn spawn_feedback(
                     c.spawn((
                         Text2d::new(line.clone()),
                         text_font(body.as_ref(), 18.0),
-                        TextColor(Color::srgb(0.96, 0.93, 0.86)),
+                        TextColor(CARD_TEXT.sprite()),
                         Transform::from_xyz(0.0, height / 2.0 - 92.0 - 26.0 * i as f32, 0.2),
                         layer.clone(),
                     ));
@@ -191,7 +193,7 @@ fn spawn_feedback(
 /// at the top of the table.
 fn toasts(
     mut commands: Commands,
-    mut events: MessageReader<TableEvent>,
+    mut events: MessageReader<RulesEvent>,
     mut notes: MessageReader<Toast>,
     geometry: Res<TableGeometry>,
     window: Single<&Window, With<PrimaryWindow>>,
@@ -200,7 +202,7 @@ fn toasts(
     ui_assets: Option<Res<crate::theme::style::UiAssets>>,
 ) {
     let mut lines: Vec<String> = notes.read().map(|Toast(t)| t.clone()).collect();
-    for TableEvent(event) in events.read() {
+    for RulesEvent(event) in events.read() {
         match event {
             Event::KeysChanged { keys } => lines.push(format!("Keys: {keys}")),
             Event::LevelUp { level } => lines.push(format!("Level Up: the Heroes reach level {level}")),
@@ -222,7 +224,7 @@ fn toasts(
             Text2d::new(line),
             text_font(body.as_ref(), 20.0),
             TextColor(CARD_GOLD.sprite()),
-            Text2dShadow { offset: Vec2::new(2.0, -2.0), color: Color::BLACK },
+            Text2dShadow { offset: Vec2::new(2.0, -2.0), color: BLACK.sprite() },
             Transform::from_translation(to_world(at, screen(&window)).extend(92.0)),
             RenderLayers::layer(TABLE_LAYER),
             Pickable::IGNORE,
@@ -231,12 +233,7 @@ fn toasts(
     }
 }
 
-fn fade_toasts(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut toasts: Query<(Entity, &ToastNote, &mut TextColor)>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn fade_toasts(mut commands: Commands, time: Res<Time>, mut toasts: Query<(Entity, &ToastNote, &mut TextColor)>) {
     let now = time.elapsed_secs();
     for (e, t, mut color) in &mut toasts {
         let age = now - t.born;
@@ -244,11 +241,10 @@ fn fade_toasts(
             commands.entity(e).despawn();
             continue;
         }
-        // Steady, then a quick fade: frames only while it fades.
+        // Steady, then a quick fade.
         if age > TOAST - 0.5 {
             color.0 = CARD_GOLD.sprite().with_alpha((TOAST - age) / 0.5);
         }
-        redraw.write(RequestRedraw);
     }
 }
 
@@ -265,10 +261,8 @@ fn animate(
     mut banners: Query<(Entity, &Banner, &mut Transform), Without<Floater>>,
     area: Res<BoardArea>,
     mouse: Res<ButtonInput<MouseButton>>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let now = time.elapsed_secs();
-    let mut busy = false;
     for (e, f, mut transform, mut color) in &mut floaters {
         let t = (now - f.born) / FLOAT;
         if t >= 1.0 {
@@ -278,7 +272,6 @@ fn animate(
         let at = f.at - Vec2::Y * 40.0 * t;
         transform.translation = to_world(at, screen(&window)).extend(80.0);
         color.0 = f.color.with_alpha(1.0 - t * t);
-        busy = true;
     }
     let clicked = mouse.get_just_pressed().next().is_some();
     let middle = to_world(middle(&area, &window), screen(&window));
@@ -290,11 +283,6 @@ fn animate(
         // A click made in the same frame as the fight's end does not count.
         if now - b.born >= BANNER || (clicked && now - b.born > 0.3) {
             commands.entity(e).despawn();
-        } else {
-            busy = true;
         }
-    }
-    if busy {
-        redraw.write(RequestRedraw);
     }
 }

@@ -69,7 +69,7 @@ fn frame_hint(
             commands.spawn((
                 Name::new("Hint frame"),
                 HintFrame,
-                Sprite::from_color(Color::srgba(1.0, 0.85, 0.3, 0.8), size),
+                Sprite::from_color(crate::theme::palette::HINT.sprite_alpha(0.8), size),
                 Transform::from_translation(at),
                 RenderLayers::layer(TABLE_LAYER),
                 Pickable::IGNORE,

@@ -9,8 +9,14 @@ use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, window:
 use depths_rules::Game;
 
 use super::cards::{TABLE_LAYER, text_font, to_world};
-use crate::theme::palette::{CARD_GOLD, CARD_TEXT, FELT, LIT, RED, SPACE};
-use crate::{PlaySystems, game::screen::Screen, game::session::Delve, theme::icons::Icons};
+use crate::theme::palette::{CARD_GOLD, CARD_TEXT, FELT, LIT, RED, SPACE, XP_FACE};
+use crate::{
+    PlaySystems,
+    game::animating::{Animating, mark_motion},
+    game::screen::Screen,
+    game::session::Delve,
+    theme::icons::Icons,
+};
 
 /// The edge's height, in logical pixels.
 pub const EDGE_HEIGHT: f32 = 46.0;
@@ -437,7 +443,7 @@ fn spawn_xp(
             DespawnOnExit(Screen::Playing),
         ))
         .with_children(|c| {
-            let inner = Sprite::from_color(Color::srgb(0.30, 0.24, 0.12), Vec2::new(15.0, 23.0));
+            let inner = Sprite::from_color(XP_FACE.sprite(), Vec2::new(15.0, 23.0));
             c.spawn((inner, Transform::from_xyz(0.0, 0.0, 0.05), layer(), Pickable::IGNORE));
             c.spawn((
                 XpValue,
@@ -502,7 +508,7 @@ fn xp_values_in_sight(
 }
 
 /// Moves the sliding pieces, despawns the ones that left, keeps the hover
-/// texts and the track labels true, and asks for frames while anything moves.
+/// texts and the track labels true, and marks what moves [`Animating`].
 fn slide(
     mut commands: Commands,
     time: Res<Time>,
@@ -515,27 +521,25 @@ fn slide(
         Option<&KeyToken>,
         Option<&XpCardToken>,
         Option<&mut EdgeHover>,
+        Has<Animating>,
     )>,
     mut labels: Query<(&HealthLabel, &mut Text2d)>,
     mut spaces: Query<(&TrackSpace, &mut Sprite)>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     let now = time.elapsed_secs();
     let screen = Vec2::new(window.width(), window.height());
-    let mut busy = false;
     let adv = delve.game().adventure();
-    for (e, s, mut transform, key, xp, hover) in &mut pieces {
+    for (e, s, mut transform, key, xp, hover, marked) in &mut pieces {
         let z = transform.translation.z;
         let at = to_world(s.at(now), screen).extend(z);
         if transform.translation != at {
             transform.translation = at;
         }
-        if s.moving(now) {
-            busy = true;
-        } else if s.leaving {
+        if !s.moving(now) && s.leaving {
             commands.entity(e).despawn();
             continue;
         }
+        mark_motion(&mut commands, e, s.moving(now), marked);
         // The texts change only with the game, not every frame.
         if let (true, Some(mut hover), Some(adv)) = (delve.is_changed(), hover, adv) {
             let text = if key.is_some() {
@@ -568,9 +572,6 @@ fn slide(
             }
         }
     }
-    if busy {
-        redraw.write(bevy::window::RequestRedraw);
-    }
 }
 
 /// The pieces tell what they are under the pointer (the same hover box as the cards').
@@ -580,27 +581,16 @@ fn attach_hover(mut commands: Commands, added: Query<Entity, Added<EdgeHover>>) 
     }
 }
 
-fn on_over(
-    ev: On<Pointer<Over>>,
-    pieces: Query<&EdgeHover>,
-    mut hovered: ResMut<crate::game::focus::Hovered>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
-) {
+fn on_over(ev: On<Pointer<Over>>, pieces: Query<&EdgeHover>, mut hovered: ResMut<crate::game::focus::Hovered>) {
     if let Ok(h) = pieces.get(ev.event_target())
         && !h.0.is_empty()
     {
         hovered.0 = Some((ev.event_target(), h.0.clone()));
-        redraw.write(bevy::window::RequestRedraw);
     }
 }
 
-fn on_out(
-    ev: On<Pointer<Out>>,
-    mut hovered: ResMut<crate::game::focus::Hovered>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
-) {
+fn on_out(ev: On<Pointer<Out>>, mut hovered: ResMut<crate::game::focus::Hovered>) {
     if hovered.0.as_ref().is_some_and(|(e, _)| *e == ev.event_target()) {
         hovered.0 = None;
-        redraw.write(bevy::window::RequestRedraw);
     }
 }

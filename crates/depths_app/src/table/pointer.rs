@@ -3,7 +3,7 @@
 //! drag a card from a hand onto the table to play it. A drop or click the
 //! rules refuse springs back and says why, in the rules' own words.
 
-use bevy::{picking::pointer::PointerButton, prelude::*, window::RequestRedraw};
+use bevy::{picking::pointer::PointerButton, prelude::*};
 use depths_rules::{Action, Game};
 
 use super::cards::{RowAction, TableCard, TableGeometry};
@@ -60,39 +60,26 @@ fn attach_observers(
 
 /// A card (or token) redrawn or gone from under a still pointer takes its
 /// text along.
-fn forget_gone(mut hovered: ResMut<Hovered>, all: Query<Entity>, mut redraw: MessageWriter<RequestRedraw>) {
+fn forget_gone(mut hovered: ResMut<Hovered>, all: Query<Entity>) {
     if hovered.0.as_ref().is_some_and(|(e, _)| !all.contains(*e)) {
         hovered.0 = None;
-        redraw.write(RequestRedraw);
     }
 }
 
-fn on_over(
-    ev: On<Pointer<Over>>,
-    mut cards: Query<&mut TableCard>,
-    mut hovered: ResMut<Hovered>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn on_over(ev: On<Pointer<Over>>, mut cards: Query<&mut TableCard>, mut hovered: ResMut<Hovered>) {
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     card.hovered = true;
     if !card.hover.is_empty() {
         hovered.0 = Some((ev.event_target(), card.hover.clone()));
     }
-    redraw.write(RequestRedraw);
 }
 
-fn on_out(
-    ev: On<Pointer<Out>>,
-    mut cards: Query<&mut TableCard>,
-    mut hovered: ResMut<Hovered>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn on_out(ev: On<Pointer<Out>>, mut cards: Query<&mut TableCard>, mut hovered: ResMut<Hovered>) {
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     card.hovered = false;
     if hovered.0.as_ref().is_some_and(|(e, _)| *e == ev.event_target()) {
         hovered.0 = None;
     }
-    redraw.write(RequestRedraw);
 }
 
 fn on_press(ev: On<Pointer<Press>>, mut cards: Query<&mut TableCard>) {
@@ -144,12 +131,11 @@ fn on_drag_start(
     }
 }
 
-fn on_drag(ev: On<Pointer<Drag>>, mut cards: Query<&mut TableCard>, mut redraw: MessageWriter<RequestRedraw>) {
+fn on_drag(ev: On<Pointer<Drag>>, mut cards: Query<&mut TableCard>) {
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     card.moved = card.moved.max(ev.event.distance.length());
     if card.held.is_some() {
         card.held = Some(ev.pointer_location.position - card.grab);
-        redraw.write(RequestRedraw);
     }
 }
 

@@ -5,15 +5,11 @@
 //! told on its card: the total, the target, passed or failed.
 //!
 //! [`reveals_for`] (what to show for a batch of events) is plain data, tested
-//! headless; the entities are a reaction to [`TableEvent`]s.
+//! headless; the entities are a reaction to [`RulesEvent`]s.
 
 use bevy::{
-    camera::visibility::RenderLayers,
-    picking::pointer::PointerButton,
-    prelude::*,
-    sprite::Anchor,
-    text::TextBounds,
-    window::{PrimaryWindow, RequestRedraw},
+    camera::visibility::RenderLayers, picking::pointer::PointerButton, prelude::*, sprite::Anchor, text::TextBounds,
+    window::PrimaryWindow,
 };
 use depths_rules::{Content, Event, Game, combat::FoeCard};
 
@@ -22,9 +18,9 @@ use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT};
 use crate::{
     PlaySystems,
     game::notices::RevealSet,
+    game::rules_events::RulesEvent,
     game::screen::Screen,
     game::session::{Delve, GameContent},
-    game::table_events::TableEvent,
 };
 
 /// One card to reveal.
@@ -167,7 +163,7 @@ const CARD: Vec2 = Vec2::new(300.0, 400.0);
 
 fn reveal(
     mut commands: Commands,
-    mut events: MessageReader<TableEvent>,
+    mut events: MessageReader<RulesEvent>,
     delve: Res<Delve>,
     content: Option<Res<GameContent>>,
     shown: Query<Entity, With<RevealSet>>,
@@ -177,9 +173,8 @@ fn reveal(
     icons: Option<Res<crate::theme::icons::Icons>>,
     time: Res<Time>,
     mut shown_at: ResMut<ShownAt>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
-    let batch: Vec<Event> = events.read().map(|TableEvent(e)| e.clone()).collect();
+    let batch: Vec<Event> = events.read().map(|RulesEvent(e)| e.clone()).collect();
     if batch.is_empty() {
         return;
     }
@@ -196,7 +191,6 @@ fn reveal(
     }
     shown_at.0 = None;
     if cards.is_empty() {
-        redraw.write(RequestRedraw);
         return;
     }
     shown_at.0 = Some(now);
@@ -218,7 +212,7 @@ fn reveal(
         .spawn((
             Name::new("Reveal veil"),
             RevealSet,
-            Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.55), screen),
+            Sprite::from_color(crate::theme::palette::BLACK.sprite_alpha(0.55), screen),
             Transform::from_xyz(0.0, 0.0, 94.0),
             layer.clone(),
             Pickable::default(),
@@ -242,7 +236,11 @@ fn reveal(
                 let x = -width / 2.0 + CARD.x / 2.0 + i as f32 * (CARD.x + 16.0);
                 let at = |y: f32, z: f32| Transform::from_xyz(x, y, z);
                 c.spawn((Sprite::from_color(CARD_GOLD.sprite(), card + Vec2::splat(6.0)), at(0.0, 0.1), layer.clone()));
-                c.spawn((Sprite::from_color(Color::srgb(0.12, 0.10, 0.08), card), at(0.0, 0.2), layer.clone()));
+                c.spawn((
+                    Sprite::from_color(crate::theme::palette::REVEAL_FACE.sprite(), card),
+                    at(0.0, 0.2),
+                    layer.clone(),
+                ));
                 let top = card_h / 2.0;
                 c.spawn((
                     Text2d::new(revealed.kind.to_uppercase()),
@@ -294,7 +292,6 @@ fn reveal(
                 layer.clone(),
             ));
         });
-    redraw.write(RequestRedraw);
 }
 
 const RULES_PX: f32 = 15.0;
@@ -355,7 +352,6 @@ fn place_reveal(
     geometry: Res<TableGeometry>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut contexts: bevy_egui::EguiContexts,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Ok((size, mut transform)) = reveal.single_mut() else { return };
     let screen = Vec2::new(window.width(), window.height());
@@ -380,36 +376,24 @@ fn place_reveal(
     if transform.translation.distance(target) > 0.5 || (transform.scale.x - scale).abs() > 0.005 {
         transform.translation = target;
         transform.scale = Vec3::new(scale, scale, 1.0);
-        redraw.write(RequestRedraw);
     }
 }
 
 /// Puts the revealed cards away.
-fn dismiss(commands: &mut Commands, shown: &Query<Entity, With<RevealSet>>, redraw: &mut MessageWriter<RequestRedraw>) {
+fn dismiss(commands: &mut Commands, shown: &Query<Entity, With<RevealSet>>) {
     for e in shown {
         commands.entity(e).despawn();
     }
-    redraw.write(RequestRedraw);
 }
 
-fn dismiss_on_click(
-    ev: On<Pointer<Click>>,
-    mut commands: Commands,
-    shown: Query<Entity, With<RevealSet>>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn dismiss_on_click(ev: On<Pointer<Click>>, mut commands: Commands, shown: Query<Entity, With<RevealSet>>) {
     if ev.event.button == PointerButton::Primary {
-        dismiss(&mut commands, &shown, &mut redraw);
+        dismiss(&mut commands, &shown);
     }
 }
 
-fn dismiss_with_space(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut commands: Commands,
-    shown: Query<Entity, With<RevealSet>>,
-    mut redraw: MessageWriter<RequestRedraw>,
-) {
+fn dismiss_with_space(keys: Res<ButtonInput<KeyCode>>, mut commands: Commands, shown: Query<Entity, With<RevealSet>>) {
     if keys.just_pressed(KeyCode::Space) && !shown.is_empty() {
-        dismiss(&mut commands, &shown, &mut redraw);
+        dismiss(&mut commands, &shown);
     }
 }

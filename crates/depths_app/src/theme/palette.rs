@@ -31,14 +31,28 @@ impl Tone {
         Color::srgb(self.r, self.g, self.b)
     }
 
+    /// For a sprite, see-through by `alpha` (0–1).
+    pub const fn sprite_alpha(self, alpha: f32) -> Color {
+        Color::srgba(self.r, self.g, self.b, alpha)
+    }
+
     /// For egui.
     pub const fn egui(self) -> Color32 {
-        const fn byte(x: f32) -> u8 {
-            (x * 255.0 + 0.5) as u8
-        }
         Color32::from_rgb(byte(self.r), byte(self.g), byte(self.b))
     }
+
+    /// For egui, see-through by `alpha` (0–255, not premultiplied).
+    pub fn egui_alpha(self, alpha: u8) -> Color32 {
+        Color32::from_rgba_unmultiplied(byte(self.r), byte(self.g), byte(self.b), alpha)
+    }
 }
+
+const fn byte(x: f32) -> u8 {
+    (x * 255.0 + 0.5) as u8
+}
+
+/// Black: shadows, ink on gold, the veil under a reveal.
+pub const BLACK: Tone = Tone::rgb(0.0, 0.0, 0.0);
 
 // The panels (egui).
 /// Parchment-gold for titles.
@@ -53,6 +67,22 @@ pub const EDGE: Tone = Tone::hex(0x6B553A);
 pub const GOOD: Tone = Tone::hex(0x8FD17A);
 /// A bad one (damage taken, a loss).
 pub const BAD: Tone = Tone::hex(0xE05A4A);
+/// The panels' text, and the map's lettering.
+pub const TEXT: Tone = Tone::hex(0xE6DBC8);
+/// A panel's fill: the table's dark, nearly opaque (premultiplied).
+pub const PANEL: Color32 = Color32::from_rgba_premultiplied(0x1A, 0x15, 0x11, 0xF0);
+/// A button at rest, under the pointer, pressed; also the tile tray's well.
+pub const WIDGET: Tone = Tone::hex(0x3A2E22);
+pub const WIDGET_HOVER: Tone = Tone::hex(0x5A442C);
+pub const WIDGET_PRESSED: Tone = Tone::hex(0x725634);
+/// The hover box over the table.
+pub const POPUP: Tone = Tone::hex(0x1E1914);
+/// The "Pass to …" curtain.
+pub const CURTAIN: Tone = Tone::hex(0x14100C);
+/// An XP card in the party panel.
+pub const XP_CARD: Tone = Tone::hex(0x3A301C);
+/// A paragraph of the rulebook that matches the search.
+pub const SEARCH_HIT: Tone = Tone::hex(0x4A3A18);
 
 // The board and the card table (sprites).
 /// Behind everything: the table the game lies on.
@@ -73,6 +103,36 @@ pub const RED: Tone = Tone::rgb(0.78, 0.16, 0.14);
 /// Damage and healing as they happen.
 pub const HURT: Tone = Tone::rgb(1.0, 0.42, 0.32);
 pub const HEAL: Tone = Tone::rgb(0.55, 0.9, 0.5);
+/// The table's wood under the board, dimmed so the board stands out.
+pub const TABLE_DIM: Tone = Tone::rgb(0.62, 0.62, 0.62);
+/// A card's face: a revealed card's, a table card's (see-through a little).
+pub const REVEAL_FACE: Tone = Tone::rgb(0.12, 0.10, 0.08);
+pub const CARD_FACE: Tone = Tone::rgb(0.08, 0.07, 0.06);
+/// The end-of-fight banner's ground.
+pub const BANNER_GROUND: Tone = Tone::rgb(0.09, 0.075, 0.06);
+/// The XP card's inner face on the party's edge.
+pub const XP_FACE: Tone = Tone::rgb(0.30, 0.24, 0.12);
+/// The table's cards by kind: ground and edge.
+pub const HERO_CARD: Tone = Tone::rgb(0.20, 0.28, 0.42);
+pub const HERO_EDGE: Tone = Tone::rgb(0.55, 0.72, 0.95);
+pub const MONSTER_CARD: Tone = Tone::rgb(0.33, 0.13, 0.11);
+pub const MONSTER_EDGE: Tone = Tone::rgb(0.92, 0.45, 0.38);
+pub const ECOLOGY_CARD: Tone = Tone::rgb(0.33, 0.27, 0.14);
+pub const ECOLOGY_EDGE: Tone = Tone::rgb(0.91, 0.76, 0.42);
+/// A plain edge (a pair, a label), a dimmed one, the chosen one.
+pub const PLAIN_EDGE: Tone = Tone::rgb(0.45, 0.40, 0.33);
+pub const DIM_EDGE: Tone = Tone::rgb(0.35, 0.32, 0.28);
+pub const CHOSEN_EDGE: Tone = Tone::rgb(1.0, 0.92, 0.55);
+/// A pair's outcome: the Hero hits, the Monster hits.
+pub const HERO_HITS: Tone = Tone::rgb(0.56, 0.82, 0.48);
+pub const MONSTER_HITS: Tone = Tone::rgb(0.88, 0.35, 0.29);
+/// A Monster's Health bar: its back, and its fill by what is left.
+pub const BAR_BACK: Tone = Tone::rgb(0.12, 0.10, 0.09);
+pub const HEALTHY: Tone = Tone::rgb(0.40, 0.62, 0.34);
+pub const WOUNDED: Tone = Tone::rgb(0.85, 0.62, 0.25);
+pub const DYING: Tone = Tone::rgb(0.75, 0.25, 0.20);
+/// The hint's frame around a card.
+pub const HINT: Tone = Tone::rgb(1.0, 0.85, 0.3);
 
 // The map's tiles.
 pub const WALL: Tone = Tone::hex(0x241e19);
@@ -84,6 +144,25 @@ pub const TOKEN_RIM: Tone = Tone::hex(0x1e1812);
 pub const RUNE: Tone = Tone::hex(0x6fe3ff);
 /// Gold on the map: the Encountered slash, the placement hints.
 pub const MAP_GOLD: Tone = Tone::hex(0xc9a24a);
+/// The map's pieces, shared by the board's art and the panels' glyphs.
+pub const CRIMSON: Tone = Tone::hex(0xb3261e);
+pub const RUNE_DEEP: Tone = Tone::hex(0x1b5f7a);
+pub const LANTERN_GLOW: Tone = Tone::hex(0xffd86b);
+pub const LANTERN_GOLD: Tone = Tone::hex(0xf2c14e);
+pub const DARK_WOOD: Tone = Tone::hex(0x5b3a1e);
+
+// The panels' glyphs of the map's elements (theme/style.rs).
+pub const FEATURE_TEAL: Tone = Tone::hex(0x2A7F8F);
+pub const FEATURE_PUPIL: Tone = Tone::hex(0x102024);
+pub const DOOR_WOOD: Tone = Tone::hex(0x7A4A22);
+pub const CHEST_WOOD: Tone = Tone::hex(0x8A5A2B);
+pub const CHEST_LID: Tone = Tone::hex(0x5E3A1C);
+pub const CHEST_LOCK: Tone = Tone::hex(0xD4A017);
+pub const FLAME: Tone = Tone::hex(0xE8731C);
+pub const FLAME_CORE: Tone = Tone::hex(0xFFD23F);
+pub const STAIR_STONE: Tone = Tone::hex(0x55585F);
+pub const LANTERN_BODY: Tone = Tone::hex(0x2D3340);
+pub const LANTERN_LIGHT: Tone = Tone::hex(0xFFF6D5);
 
 #[cfg(test)]
 mod tests {

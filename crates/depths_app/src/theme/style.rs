@@ -29,7 +29,7 @@ pub const NOTICE: Color32 = palette::NOTICE.egui();
 pub const GOOD: Color32 = palette::GOOD.egui();
 pub const BAD: Color32 = palette::BAD.egui();
 /// A panel's fill: the table's dark, nearly opaque.
-const PANEL: Color32 = Color32::from_rgba_premultiplied(0x1A, 0x15, 0x11, 0xF0);
+const PANEL: Color32 = palette::PANEL;
 const EDGE: Color32 = palette::EDGE.egui();
 
 /// The egui font family of the title face.
@@ -82,12 +82,12 @@ fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     ctx.set_fonts(font_definitions(None));
 
     let mut visuals = egui::Visuals::dark();
-    visuals.override_text_color = Some(Color32::from_rgb(0xE6, 0xDB, 0xC8));
-    visuals.widgets.inactive.weak_bg_fill = Color32::from_rgb(0x3A, 0x2E, 0x22);
+    visuals.override_text_color = Some(palette::TEXT.egui());
+    visuals.widgets.inactive.weak_bg_fill = palette::WIDGET.egui();
     visuals.widgets.inactive.bg_stroke = Stroke::new(1.0, EDGE);
-    visuals.widgets.hovered.weak_bg_fill = Color32::from_rgb(0x5A, 0x44, 0x2C);
+    visuals.widgets.hovered.weak_bg_fill = palette::WIDGET_HOVER.egui();
     visuals.widgets.hovered.bg_stroke = Stroke::new(1.5, GOLD);
-    visuals.widgets.active.weak_bg_fill = Color32::from_rgb(0x72, 0x56, 0x34);
+    visuals.widgets.active.weak_bg_fill = palette::WIDGET_PRESSED.egui();
     // A blinking cursor in a focused text field would ask for frames forever.
     visuals.text_cursor.blink = false;
     ctx.set_visuals(visuals);
@@ -112,7 +112,7 @@ pub fn panel_frame() -> egui::Frame {
         .stroke(Stroke::new(2.0, EDGE))
         .corner_radius(10.0)
         .inner_margin(32.0)
-        .shadow(egui::Shadow { offset: [0, 8], blur: 24, spread: 0, color: Color32::from_black_alpha(160) })
+        .shadow(egui::Shadow { offset: [0, 8], blur: 24, spread: 0, color: palette::BLACK.egui_alpha(160) })
 }
 
 /// The frame of a small bar over the board.
@@ -155,7 +155,7 @@ pub fn legend(ui: &mut egui::Ui) {
 }
 
 fn token(p: &egui::Painter, c: Pos2, face: Color32) {
-    p.circle_filled(c, 14.0, Color32::from_rgb(0x1E, 0x18, 0x12));
+    p.circle_filled(c, 14.0, palette::TOKEN_RIM.egui());
     p.circle_filled(c, 12.5, face);
 }
 
@@ -163,12 +163,12 @@ const PARCHMENT: Color32 = palette::PARCHMENT.egui();
 
 fn icon_monster(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);
-    star(p, c, 10.0, 4.5, 7, Color32::from_rgb(0xB3, 0x26, 0x1E));
+    star(p, c, 10.0, 4.5, 7, palette::CRIMSON.egui());
 }
 
 fn icon_feature(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);
-    let teal = Color32::from_rgb(0x2A, 0x7F, 0x8F);
+    let teal = palette::FEATURE_TEAL.egui();
     let eye: Vec<Pos2> = (0..24)
         .map(|i| {
             let a = i as f32 / 24.0 * std::f32::consts::TAU;
@@ -176,39 +176,27 @@ fn icon_feature(p: &egui::Painter, c: Pos2) {
         })
         .collect();
     p.add(Shape::convex_polygon(eye, teal, Stroke::NONE));
-    p.circle_filled(c, 3.0, Color32::from_rgb(0x10, 0x20, 0x24));
+    p.circle_filled(c, 3.0, palette::FEATURE_PUPIL.egui());
 }
 
 fn icon_door(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);
-    let wood = Color32::from_rgb(0x7A, 0x4A, 0x22);
+    let wood = palette::DOOR_WOOD.egui();
     p.rect_filled(egui::Rect::from_min_max(pos2(c.x - 5.5, c.y - 2.0), pos2(c.x + 5.5, c.y + 8.0)), 0.0, wood);
     p.circle_filled(pos2(c.x, c.y - 2.0), 5.5, wood);
-    p.circle_filled(pos2(c.x, c.y + 1.0), 1.5, Color32::BLACK);
+    p.circle_filled(pos2(c.x, c.y + 1.0), 1.5, palette::BLACK.egui());
 }
 
 fn icon_chest(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);
-    p.rect_filled(
-        egui::Rect::from_center_size(pos2(c.x, c.y + 2.0), vec2(16.0, 9.0)),
-        1.0,
-        Color32::from_rgb(0x8A, 0x5A, 0x2B),
-    );
-    p.rect_filled(
-        egui::Rect::from_center_size(pos2(c.x, c.y - 4.0), vec2(17.0, 5.0)),
-        1.0,
-        Color32::from_rgb(0x5E, 0x3A, 0x1C),
-    );
-    p.rect_filled(
-        egui::Rect::from_center_size(pos2(c.x, c.y - 0.5), vec2(3.0, 4.0)),
-        0.0,
-        Color32::from_rgb(0xD4, 0xA0, 0x17),
-    );
+    p.rect_filled(egui::Rect::from_center_size(pos2(c.x, c.y + 2.0), vec2(16.0, 9.0)), 1.0, palette::CHEST_WOOD.egui());
+    p.rect_filled(egui::Rect::from_center_size(pos2(c.x, c.y - 4.0), vec2(17.0, 5.0)), 1.0, palette::CHEST_LID.egui());
+    p.rect_filled(egui::Rect::from_center_size(pos2(c.x, c.y - 0.5), vec2(3.0, 4.0)), 0.0, palette::CHEST_LOCK.egui());
 }
 
 fn icon_campfire(p: &egui::Painter, c: Pos2) {
     token(p, c, PARCHMENT);
-    let log = Stroke::new(3.0, Color32::from_rgb(0x5B, 0x3A, 0x1E));
+    let log = Stroke::new(3.0, palette::DARK_WOOD.egui());
     p.line_segment([pos2(c.x - 8.0, c.y + 8.0), pos2(c.x + 8.0, c.y + 4.0)], log);
     p.line_segment([pos2(c.x - 8.0, c.y + 4.0), pos2(c.x + 8.0, c.y + 8.0)], log);
     let flame = |h: f32, w: f32, col| {
@@ -218,8 +206,8 @@ fn icon_campfire(p: &egui::Painter, c: Pos2) {
             Stroke::NONE,
         )
     };
-    p.add(flame(10.0, 6.5, Color32::from_rgb(0xE8, 0x73, 0x1C)));
-    p.add(flame(4.0, 3.5, Color32::from_rgb(0xFF, 0xD2, 0x3F)));
+    p.add(flame(10.0, 6.5, palette::FLAME.egui()));
+    p.add(flame(4.0, 3.5, palette::FLAME_CORE.egui()));
 }
 
 fn icon_stairs(p: &egui::Painter, c: Pos2) {
@@ -230,28 +218,28 @@ fn icon_stairs(p: &egui::Painter, c: Pos2) {
         p.rect_filled(
             egui::Rect::from_min_size(pos2(c.x - 8.0, y - 1.5), vec2(w, 3.5)),
             0.0,
-            Color32::from_rgb(0x55, 0x58, 0x5F),
+            palette::STAIR_STONE.egui(),
         );
     }
 }
 
 fn icon_rune(p: &egui::Painter, c: Pos2) {
-    p.circle_filled(c, 11.0, Color32::from_rgba_unmultiplied(0x6F, 0xE3, 0xFF, 50));
+    p.circle_filled(c, 11.0, palette::RUNE.egui_alpha(50));
     let d = |r: f32| vec![pos2(c.x, c.y - r), pos2(c.x + r, c.y), pos2(c.x, c.y + r), pos2(c.x - r, c.y)];
-    p.add(Shape::convex_polygon(d(9.0), Color32::from_rgb(0x6F, 0xE3, 0xFF), Stroke::NONE));
-    p.add(Shape::convex_polygon(d(4.0), Color32::from_rgb(0x1B, 0x5F, 0x7A), Stroke::NONE));
+    p.add(Shape::convex_polygon(d(9.0), palette::RUNE.egui(), Stroke::NONE));
+    p.add(Shape::convex_polygon(d(4.0), palette::RUNE_DEEP.egui(), Stroke::NONE));
 }
 
 fn icon_lantern(p: &egui::Painter, c: Pos2) {
-    p.circle_filled(c, 15.0, Color32::from_rgba_unmultiplied(0xFF, 0xD8, 0x6B, 60));
-    token(p, c, Color32::from_rgb(0x2D, 0x33, 0x40));
+    p.circle_filled(c, 15.0, palette::LANTERN_GLOW.egui_alpha(60));
+    token(p, c, palette::LANTERN_BODY.egui());
     p.circle_stroke(pos2(c.x, c.y - 7.0), 3.0, Stroke::new(1.5, GOLD));
     p.rect_filled(
         egui::Rect::from_center_size(pos2(c.x, c.y + 1.0), vec2(9.0, 11.0)),
         3.0,
-        Color32::from_rgb(0xF2, 0xC1, 0x4E),
+        palette::LANTERN_GOLD.egui(),
     );
-    p.circle_filled(pos2(c.x, c.y + 1.0), 2.5, Color32::from_rgb(0xFF, 0xF6, 0xD5));
+    p.circle_filled(pos2(c.x, c.y + 1.0), 2.5, palette::LANTERN_LIGHT.egui());
 }
 
 /// A filled star from convex pieces (egui fills only convex polygons).

@@ -1,32 +1,56 @@
-//! Keeps the client idle when nothing happens (reactive rendering).
+//! The redraw policy: the window draws only on input or a `RequestRedraw`
+//! (reactive rendering), and [`redraw_on_news`] is the one system that asks
+//! for the next frame: when the game, the table or a screen changed this
+//! frame (so what reads it next frame shows it), while anything is
+//! [`Animating`] or [`Waiting`], and twice after a resize. Systems change
+//! state; none asks for frames itself.
 //!
-//! `WinitSettings::desktop_app()` only redraws on input or a `RequestRedraw`.
-//! bevy_egui 0.42 defeats that: its `write_egui_input_system` pushes an
-//! `egui::Event::ModifiersChanged` into every context's input on EVERY frame,
-//! changed or not. egui treats any input event as a reason to repaint at once
+//! The egui half: `WinitSettings::desktop_app()` only redraws on input or a
+//! `RequestRedraw`, and bevy_egui 0.42 defeats that: its
+//! `write_egui_input_system` pushes an `egui::Event::ModifiersChanged` into
+//! every context's input on EVERY frame, changed or not. egui treats any
+//! input event as a reason to repaint at once
 //! (`InputState::wants_repaint_after` → zero delay), bevy_egui's
-//! `process_output_system` turns that into a `RequestRedraw`, and the next frame
-//! pushes the event again: an endless redraw loop (measured here: ~27 frames/s
-//! and ~120–150 % CPU under Xvfb with software rendering, on an idle menu).
-//!
-//! The fix drops a `ModifiersChanged` event that repeats the modifiers egui was
-//! last told about. egui keeps the previous pass's modifiers when no such event
-//! arrives, so held Shift / Ctrl still reach widgets; a real change still goes
-//! through.
+//! `process_output_system` turns that into a `RequestRedraw`, and the next
+//! frame pushes the event again: an endless redraw loop (measured here: ~27
+//! frames/s and ~120–150 % CPU under Xvfb with software rendering, on an
+//! idle menu). The fix drops a `ModifiersChanged` event that repeats the
+//! modifiers egui was last told about. egui keeps the previous pass's
+//! modifiers when no such event arrives, so held Shift / Ctrl still reach
+//! widgets; a real change still goes through.
 
 use bevy::{
+    ecs::system::SystemParam,
     platform::collections::HashMap,
     prelude::*,
     window::{RequestRedraw, WindowResized},
 };
 use bevy_egui::{EguiContexts, EguiInput, EguiInputSet, EguiPreUpdateSet, EguiPrimaryContextPass, egui};
 
+use crate::{
+    game::animating::{Animating, Waiting},
+    game::flow::MenuNotice,
+    game::focus::{BoardArea, Hand, Hovered, SelectedElement},
+    game::guide::Guide,
+    game::hint::Hint,
+    game::notices::{FitRequested, Toast},
+    game::play_phase::PlayPhase,
+    game::replay::Replay,
+    game::screen::Screen,
+    game::session::{Delve, DropRefused, GameContent, GameLog, Seats, SetupNotice, Undo},
+    game::settings::Settings,
+    table::cards::TableCard,
+    table::party::PartyEdge,
+    ui::rules_ref::RulesWindow,
+    ui::screens::menu::ShowSaves,
+};
+
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         PreUpdate,
         drop_repeated_modifier_events.after(EguiInputSet::WriteEguiEvents).before(EguiPreUpdateSet::BeginPass),
     );
-    app.add_systems(Last, redraw_after_resize);
+    app.add_systems(Last, redraw_on_news);
     // Dev aid: FD_FRAME_LOG=1 logs how many frames ran in each second and why.
     if std::env::var_os("FD_FRAME_LOG").is_some() {
         app.add_systems(Last, log_frame_rate);
@@ -34,18 +58,104 @@ pub(super) fn plugin(app: &mut App) {
     }
 }
 
-/// A resized window is laid out again at once, not at the next mouse move:
-/// egui learns the new size in one pass and lays out to it in the next.
-fn redraw_after_resize(
+/// Whether `res` exists and changed since the system last ran.
+fn changed<T: Resource>(res: &Option<Res<T>>) -> bool {
+    res.as_ref().is_some_and(|r| r.is_changed())
+}
+
+/// The game's state: the game on the table and around it.
+#[derive(SystemParam)]
+struct GameNews<'w> {
+    delve: Option<Res<'w, Delve>>,
+    seats: Option<Res<'w, Seats>>,
+    log: Option<Res<'w, GameLog>>,
+    undo: Option<Res<'w, Undo>>,
+    replay: Option<Res<'w, Replay>>,
+    guide: Option<Res<'w, Guide>>,
+    hint: Option<Res<'w, Hint>>,
+    content: Option<Res<'w, GameContent>>,
+}
+
+impl GameNews<'_> {
+    fn any(&self) -> bool {
+        changed(&self.delve)
+            || changed(&self.seats)
+            || changed(&self.log)
+            || changed(&self.undo)
+            || changed(&self.replay)
+            || changed(&self.guide)
+            || changed(&self.hint)
+            || changed(&self.content)
+    }
+}
+
+/// The table and the screens: what the player holds, points at and opened.
+#[derive(SystemParam)]
+struct ViewNews<'w, 's> {
+    hand: Option<Res<'w, Hand>>,
+    hovered: Option<Res<'w, Hovered>>,
+    selected: Option<Res<'w, SelectedElement>>,
+    room: (Option<Res<'w, BoardArea>>, Option<Res<'w, PartyEdge>>, Option<Res<'w, FitRequested>>),
+    notices: (Option<Res<'w, DropRefused>>, Option<Res<'w, SetupNotice>>, Option<Res<'w, MenuNotice>>),
+    windows: (Option<Res<'w, Settings>>, Option<Res<'w, RulesWindow>>, Option<Res<'w, ShowSaves>>),
+    states: (Option<Res<'w, State<Screen>>>, Option<Res<'w, State<PlayPhase>>>),
+    toasts: MessageReader<'w, 's, Toast>,
+    cards: Query<'w, 's, (), Changed<TableCard>>,
+    cameras: Query<'w, 's, (), (With<Camera>, Or<(Changed<Transform>, Changed<Projection>)>)>,
+    spawned: Query<'w, 's, (), Added<Transform>>,
+    despawned: RemovedComponents<'w, 's, Transform>,
+}
+
+impl ViewNews<'_, '_> {
+    fn any(&mut self) -> bool {
+        let (area, edge, fit) = &self.room;
+        let (refused, setup, menu) = &self.notices;
+        let (settings, rules, saves) = &self.windows;
+        let (screen, phase) = &self.states;
+        // Messages and removals are read to the end, so none counts twice.
+        let toasts = self.toasts.read().count() > 0;
+        let despawned = self.despawned.read().count() > 0;
+        toasts
+            || despawned
+            || changed(&self.hand)
+            || changed(&self.hovered)
+            || changed(&self.selected)
+            || changed(area)
+            || changed(edge)
+            || changed(fit)
+            || changed(refused)
+            || changed(setup)
+            || changed(menu)
+            || changed(settings)
+            || changed(rules)
+            || changed(saves)
+            || changed(screen)
+            || changed(phase)
+            || !self.cards.is_empty()
+            || !self.cameras.is_empty()
+            || !self.spawned.is_empty()
+    }
+}
+
+/// The one system that asks for the next frame (see the module's docs).
+/// Runs last, after every change of the frame.
+fn redraw_on_news(
+    game: GameNews,
+    mut table: ViewNews,
+    animating: Query<(), With<Animating>>,
+    waiting: Res<Waiting>,
     mut resized: MessageReader<WindowResized>,
-    mut redraw: MessageWriter<RequestRedraw>,
     mut owed: Local<u8>,
+    mut redraw: MessageWriter<RequestRedraw>,
 ) {
+    // A resized window is laid out again at once, not at the next mouse
+    // move: egui learns the new size in one pass and lays out to it in the next.
     if resized.read().count() > 0 {
         *owed = 2;
     }
-    if *owed > 0 {
-        *owed -= 1;
+    let news = table.any() || game.any();
+    if news || *owed > 0 || !animating.is_empty() || waiting.any() {
+        *owed = owed.saturating_sub(1);
         redraw.write(RequestRedraw);
     }
 }

@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use bevy::{input::keyboard::KeyboardInput, prelude::*, window::RequestRedraw};
+use bevy::{input::keyboard::KeyboardInput, prelude::*};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui, input::egui_wants_any_keyboard_input};
 
 use crate::{PlaySystems, game::play_phase::PlayPhase, theme::style};
@@ -229,7 +229,6 @@ pub fn section_for(phase: PlayPhase) -> Option<usize> {
 fn toggle_rules(
     mut toggles: MessageReader<ToggleRules>,
     mut window: ResMut<RulesWindow>,
-    mut redraw: MessageWriter<RequestRedraw>,
     table: Option<Res<State<PlayPhase>>>,
 ) {
     for ToggleRules(tab) in toggles.read() {
@@ -247,7 +246,6 @@ fn toggle_rules(
                 window.selected = i;
             }
         }
-        redraw.write(RequestRedraw);
     }
 }
 
@@ -329,7 +327,7 @@ fn rulebook_page(ui: &mut egui::Ui, w: &mut RulesWindow) {
                 for para in s.body.split("\n\n").filter(|p| !p.trim().is_empty()) {
                     let hit = !words.is_empty() && words.iter().any(|q| para.to_lowercase().contains(q.as_str()));
                     let text = egui::RichText::new(para.trim()).size(15.0);
-                    ui.label(if hit { text.background_color(egui::Color32::from_rgb(0x4a, 0x3a, 0x18)) } else { text });
+                    ui.label(if hit { text.background_color(crate::theme::palette::SEARCH_HIT.egui()) } else { text });
                     ui.add_space(4.0);
                 }
             });

@@ -1,6 +1,6 @@
 //! The ⚙ Settings window, and egui's zoom kept equal to the UI scale setting.
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::game::settings::{AVAILABLE, NO_SOUND, Settings, Speed, UI_SCALES};
@@ -35,7 +35,6 @@ fn settings_ui(
     mut settings: ResMut<Settings>,
     seats: Option<Res<crate::game::session::Seats>>,
     mut switch: MessageWriter<crate::game::hotseat::SetCurtain>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut open = settings.open;
@@ -102,38 +101,22 @@ fn settings_ui(
             ui.separator();
             sound_changed = sound_controls(ui, &mut settings);
         });
-    if sound_changed && let Err(e) = settings.write() {
-        warn!("could not write {}: {e}", settings.file.display());
-    }
-    if strong_changed {
-        if let Err(e) = settings.write() {
-            warn!("could not write {}: {e}", settings.file.display());
-        }
-        redraw.write(RequestRedraw);
-    }
     if let Some(speed) = speed_chosen {
         settings.companion_speed = speed;
-        if let Err(e) = settings.write() {
-            warn!("could not write {}: {e}", settings.file.display());
-        }
-        redraw.write(RequestRedraw);
     }
     if curtain_changed {
         settings.curtain = curtain;
-        if let Err(e) = settings.write() {
-            warn!("could not write {}: {e}", settings.file.display());
-        }
         if seats.is_some() {
             switch.write(crate::game::hotseat::SetCurtain(curtain));
         }
-        redraw.write(RequestRedraw);
     }
     if let Some(s) = chosen {
         settings.ui_scale = s;
-        if let Err(e) = settings.write() {
-            warn!("could not write {}: {e}", settings.file.display());
-        }
-        redraw.write(RequestRedraw);
+    }
+    // Every change is written at once: nothing chosen is lost on a crash.
+    let changed = sound_changed || strong_changed || speed_chosen.is_some() || curtain_changed || chosen.is_some();
+    if changed && let Err(e) = settings.write() {
+        warn!("could not write {}: {e}", settings.file.display());
     }
     if settings.open != open {
         settings.open = open;

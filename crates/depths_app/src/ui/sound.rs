@@ -229,14 +229,13 @@ mod playback {
     use bevy::{
         audio::{AudioPlayer, AudioSink, AudioSinkPlayback, AudioSource, PlaybackSettings, Volume},
         prelude::*,
-        window::RequestRedraw,
     };
     use depths_rules::Ecology;
 
     use super::{Effect, MUSIC_LEVEL, effects_for, fade, gain, loop_window, music_file, track_for};
     use crate::{
-        PlaySystems, game::screen::Screen, game::session::Delve, game::settings::Settings,
-        game::table_events::TableEvent,
+        PlaySystems, game::animating::Animating, game::rules_events::RulesEvent, game::screen::Screen,
+        game::session::Delve, game::settings::Settings,
     };
 
     /// A loop fades in and out over this long when the Ecology changes.
@@ -281,13 +280,13 @@ mod playback {
 
     fn play_effects(
         mut commands: Commands,
-        mut events: MessageReader<TableEvent>,
+        mut events: MessageReader<RulesEvent>,
         sounds: Option<Res<Sounds>>,
         settings: Res<Settings>,
         voices: Query<(Entity, &EffectVoice)>,
         mut count: Local<u64>,
     ) {
-        let effects = effects_for(events.read().map(|TableEvent(e)| e));
+        let effects = effects_for(events.read().map(|RulesEvent(e)| e));
         let volume = gain(settings.master_volume, 1.0, settings.muted);
         let Some(sounds) = sounds else { return };
         if effects.is_empty() || volume <= 0.0 {
@@ -311,8 +310,8 @@ mod playback {
     }
 
     /// Starts, fades and stops the Ecology's loop. Cheap when nothing
-    /// changes; asks for frames only while a fade runs (a few seconds), so
-    /// the app goes back to idling.
+    /// changes; a voice is [`Animating`] only while it fades (a few seconds),
+    /// so the app goes back to idling.
     fn music(
         mut commands: Commands,
         sounds: Option<Res<Sounds>>,
@@ -320,8 +319,7 @@ mod playback {
         screen: Res<State<Screen>>,
         delve: Option<Res<Delve>>,
         time: Res<Time<Real>>,
-        mut voices: Query<(Entity, &mut MusicVoice, Option<&mut AudioSink>)>,
-        mut redraw: MessageWriter<RequestRedraw>,
+        mut voices: Query<(Entity, &mut MusicVoice, Option<&mut AudioSink>, Has<Animating>)>,
     ) {
         let Some(sounds) = sounds else { return };
         let now = time.elapsed_secs();
@@ -329,9 +327,9 @@ mod playback {
             (Screen::Playing, Some(delve)) => track_for(delve.game()),
             _ => None,
         };
-        let playing = voices.iter().find(|(_, v, _)| v.leaving.is_none()).map(|(_, v, _)| v.ecology);
+        let playing = voices.iter().find(|(_, v, ..)| v.leaving.is_none()).map(|(_, v, ..)| v.ecology);
         if playing != wanted {
-            for (_, mut voice, _) in &mut voices {
+            for (_, mut voice, ..) in &mut voices {
                 if voice.leaving.is_none() {
                     voice.leaving = Some(now);
                 }
@@ -345,20 +343,20 @@ mod playback {
                     AudioPlayer(handle.clone()),
                     PlaybackSettings::LOOP.with_volume(Volume::SILENT).with_start_position(start).with_duration(length),
                     MusicVoice { ecology, born: now, leaving: None },
+                    Animating,
                 ));
-                redraw.write(RequestRedraw);
             }
         }
         let full = gain(settings.master_volume, settings.music_volume, settings.muted) * MUSIC_LEVEL;
-        let mut fading = false;
-        for (entity, voice, sink) in &mut voices {
+        for (entity, voice, sink, marked) in &mut voices {
             let rise = fade(now - voice.born, FADE_SECONDS);
             let fall = voice.leaving.map_or(1.0, |t| 1.0 - fade(now - t, FADE_SECONDS));
             if voice.leaving.is_some() && fall <= 0.0 {
                 commands.entity(entity).despawn();
                 continue;
             }
-            fading |= rise < 1.0 || voice.leaving.is_some();
+            // Time-based, so it ends even when no device ever gives a sink.
+            crate::game::animating::mark_motion(&mut commands, entity, rise < 1.0 || voice.leaving.is_some(), marked);
             if let Some(mut sink) = sink {
                 let level = full * rise * fall;
                 // Muted music is paused, not played at zero: no decoding for nothing.
@@ -375,10 +373,6 @@ mod playback {
                     }
                 }
             }
-        }
-        // Time-based, so it ends even when no device ever gives a sink.
-        if fading {
-            redraw.write(RequestRedraw);
         }
     }
 }

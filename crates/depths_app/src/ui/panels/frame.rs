@@ -22,7 +22,7 @@ enum PanelSystems {
 
 pub(super) fn plugin(app: &mut App) {
     use crate::{StageSystems as S, game::schedule::COMBAT_STEPS};
-    app.init_resource::<PanelPass>();
+    app.init_resource::<PanelPass>().init_resource::<PanelFolds>();
     let at_table = || in_state(Screen::Playing).and_then(resource_exists::<Delve>);
     app.configure_sets(
         EguiPrimaryContextPass,
@@ -40,9 +40,17 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, finish.in_set(PanelSystems::Finish).run_if(at_table()));
 }
 
+/// The side panels folded (`true`) or opened by the player; `None` until the
+/// player touches one (then the window's width decides).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+struct PanelFolds {
+    heroes: Option<bool>,
+    party: Option<bool>,
+}
+
 fn game_ui(
     mut contexts: EguiContexts,
-    view: TableView,
+    view: GameView,
     mut pass_on: ResMut<PanelPass>,
     mut hand: ResMut<Hand>,
     refused: Res<DropRefused>,
@@ -54,11 +62,11 @@ fn game_ui(
         MessageWriter<HandOver>,
         MessageWriter<SetCurtain>,
     ),
-    mut curtain_seen: Local<Option<usize>>,
+    (mut curtain_seen, mut folds): (Local<Option<usize>>, ResMut<PanelFolds>),
     mut undo: MessageWriter<UndoPlacement>,
     mut settings: ResMut<crate::game::settings::Settings>,
     icons: Res<Icons>,
-    health: Res<crate::game::table_events::HealthNews>,
+    health: Res<crate::game::rules_events::HealthNews>,
     (tray, geometry, forecasts, hint, mut ask_hint): (
         Option<Res<crate::board::tray_preview::TrayPreview>>,
         Res<crate::table::cards::TableGeometry>,
@@ -73,8 +81,15 @@ fn game_ui(
     let pressed = number_key(ctx);
     // Behind the curtain each player acts for their own Heroes.
     let legal = crate::table::cards::legal_at_table(delve, seats);
-    let mut c =
-        Choices { table: Some((game, seats)), legal, shown: Vec::new(), chosen: Vec::new(), next_key: None, pressed };
+    let mut c = Choices {
+        table: Some((game, seats)),
+        legal,
+        shown: Vec::new(),
+        chosen: Vec::new(),
+        next_key: None,
+        pressed,
+        seats_asked: Vec::new(),
+    };
     // The cards on the table take the first numbers; egui's buttons the next.
     let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.clone() } else { Vec::new() };
     if let Some((_, a)) = pressed.and_then(|n| on_table.iter().find(|(k, _)| *k == n)) {
@@ -122,7 +137,8 @@ fn game_ui(
             if let Some(next) = seats.hand_off_due(game) {
                 let text = format!("Pass to {} ▶", seats.players.name(next));
                 let button =
-                    egui::Button::new(egui::RichText::new(text).strong().color(egui::Color32::BLACK)).fill(style::GOLD);
+                    egui::Button::new(egui::RichText::new(text).strong().color(crate::theme::palette::BLACK.egui()))
+                        .fill(style::GOLD);
                 if ui.add(button).on_hover_text("Hide the table until the next player comes to it").clicked() {
                     hand_over.write(HandOver);
                 }
@@ -162,9 +178,7 @@ fn game_ui(
     // Room for the board: each side panel folds to a slim strip and opens on
     // demand; in a Combat on a narrow window the party panel starts folded,
     // and on a cramped one the Hero mats.
-    let folds_id = egui::Id::new("panel_folds");
-    let (fold_heroes, fold_party) =
-        ctx.data_mut(|d| *d.get_temp_mut_or_default::<(Option<bool>, Option<bool>)>(folds_id));
+    let PanelFolds { heroes: fold_heroes, party: fold_party } = *folds;
     let narrow = ctx.content_rect().width() < 1500.0;
     // At a large UI scale (150 % of 1280×800 is 853 points wide) the Hero
     // mats start folded too; the party panel keeps the tile tray open.
@@ -259,12 +273,8 @@ fn game_ui(
         });
     }
     if toggle != (None, None) {
-        ctx.data_mut(|d| {
-            let folds = d.get_temp_mut_or_default::<(Option<bool>, Option<bool>)>(folds_id);
-            folds.0 = toggle.0.or(folds.0);
-            folds.1 = toggle.1.or(folds.1);
-        });
-        ctx.request_repaint();
+        folds.heroes = toggle.0.or(folds.heroes);
+        folds.party = toggle.1.or(folds.party);
     }
 
     // The keys and gestures of what is on screen.
@@ -285,7 +295,7 @@ fn game_ui(
 /// The Combat strip over the Combat mat, in each Combat step.
 fn combat_panel(
     mut contexts: EguiContexts,
-    view: TableView,
+    view: GameView,
     mut pass_on: ResMut<PanelPass>,
     mut pass: MessageWriter<PassTable>,
     forecasts: Option<Res<crate::game::forecasts::Forecasts>>,
@@ -312,7 +322,7 @@ fn combat_panel(
 /// new player's first turns, what to do first.
 fn decision_panel(
     mut contexts: EguiContexts,
-    view: TableView,
+    view: GameView,
     mut pass_on: ResMut<PanelPass>,
     guide: Option<Res<crate::game::guide::Guide>>,
 ) -> Result {
@@ -333,7 +343,7 @@ fn decision_panel(
 }
 
 /// The Passage to the next Ecology.
-fn passage_panel(mut contexts: EguiContexts, view: TableView, mut pass_on: ResMut<PanelPass>) -> Result {
+fn passage_panel(mut contexts: EguiContexts, view: GameView, mut pass_on: ResMut<PanelPass>) -> Result {
     if pass_on.curtain {
         return Ok(());
     }
@@ -349,7 +359,7 @@ fn passage_panel(mut contexts: EguiContexts, view: TableView, mut pass_on: ResMu
 /// The game-over sheet (a replay's last move is no new ending).
 fn game_over_panel(
     mut contexts: EguiContexts,
-    view: TableView,
+    view: GameView,
     pass_on: Res<PanelPass>,
     mut menu: MessageWriter<MenuAction>,
     mut watch: MessageWriter<crate::game::replay::WatchReplay>,
@@ -367,12 +377,14 @@ fn game_over_panel(
 /// box, and the moves chosen this frame.
 fn finish(
     mut contexts: EguiContexts,
-    view: TableView,
+    view: GameView,
     mut pass_on: ResMut<PanelPass>,
     (mut board_area, mut party_edge): (ResMut<BoardArea>, ResMut<crate::table::party::PartyEdge>),
     (hovered, geometry): (Res<crate::game::focus::Hovered>, Res<crate::table::cards::TableGeometry>),
-    mut actions: MessageWriter<PlayerAction>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+    (mut actions, mut seat_changes): (
+        MessageWriter<PlayerAction>,
+        MessageWriter<crate::game::companions::SetCompanion>,
+    ),
 ) -> Result {
     let (Some(free), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -388,10 +400,9 @@ fn finish(
     if party_edge.0 != Some(edge) {
         party_edge.0 = Some(edge);
     }
+    // A changed room is news: the table lays itself out again next frame.
     if board_area.0 != Some(free) {
         board_area.0 = Some(free);
-        // The table lays itself out again in the next frame: ask for one.
-        redraw.write(bevy::window::RequestRedraw);
     }
 
     // Anything legal that no widget above and no card on the table offered
@@ -429,6 +440,9 @@ fn finish(
 
     for a in std::mem::take(&mut c.chosen) {
         actions.write(PlayerAction(a));
+    }
+    for (hero, on) in std::mem::take(&mut c.seats_asked) {
+        seat_changes.write(crate::game::companions::SetCompanion { hero, on });
     }
     c.suspend(&mut pass_on);
     Ok(())

@@ -7,7 +7,7 @@ pub(super) fn heroes_panel(
     ui: &mut egui::Ui,
     game: &Game,
     icons: &Icons,
-    health: &crate::game::table_events::HealthNews,
+    health: &crate::game::rules_events::HealthNews,
     c: &mut Choices,
 ) {
     ui.label(style::title("Heroes", 24.0));
@@ -29,7 +29,7 @@ pub(super) fn heroes_panel(
                     let mut on = seats.players.is_companion(h);
                     let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
                     if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
-                        super::seat_requests::request_seat(ui.ctx(), h, on);
+                        c.seats_asked.push((h, on));
                     }
                 }
             });

@@ -12,11 +12,10 @@ mod frame;
 mod game_over;
 mod hero_mat;
 mod party;
-mod seat_requests;
 mod widgets;
 
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((frame::plugin, seat_requests::plugin));
+    app.add_plugins(frame::plugin);
 }

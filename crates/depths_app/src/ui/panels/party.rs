@@ -9,7 +9,7 @@ pub(super) fn party_panel(
     ui: &mut egui::Ui,
     delve: &Delve,
     undo_point: &Undo,
-    hand: &mut Hand,
+    hand: &mut ResMut<Hand>,
     refused: &DropRefused,
     selected: &SelectedElement,
     icons: &Icons,
@@ -42,7 +42,7 @@ pub(super) fn party_panel(
         let (rect, response) =
             ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
         let painter = ui.painter_at(rect);
-        painter.rect_filled(rect, 6.0, egui::Color32::from_rgb(0x3a, 0x2e, 0x22));
+        painter.rect_filled(rect, 6.0, crate::theme::palette::WIDGET.egui());
         painter.rect_stroke(rect, 6.0, egui::Stroke::new(2.0, style::GOLD), egui::StrokeKind::Inside);
         let square = egui::Rect::from_min_size(rect.min + egui::vec2(10.0, 10.0), egui::vec2(100.0, 100.0));
         // The board's own art for the tile, turned as in hand (tray_preview.rs);
@@ -82,10 +82,10 @@ pub(super) fn party_panel(
         }
         ui.horizontal(|ui| {
             if ui.button("⟲").on_hover_text("Turn back (Shift+R)").clicked() {
-                crate::board::explore::rotate(hand, 3);
+                crate::board::explore::rotate(&mut *hand, 3);
             }
             if ui.button("⟳ Turn (R)").clicked() {
-                crate::board::explore::rotate(hand, 1);
+                crate::board::explore::rotate(&mut *hand, 1);
             }
         });
         // On a line of its own, so the panel's edge never cuts it.
@@ -180,7 +180,7 @@ pub(super) fn party_panel(
                     ui.spacing_mut().item_spacing = egui::vec2(4.0, 4.0);
                     for card in &adv.xp_pool {
                         egui::Frame::new()
-                            .fill(egui::Color32::from_rgb(0x3a, 0x30, 0x1c))
+                            .fill(crate::theme::palette::XP_CARD.egui())
                             .stroke(egui::Stroke::new(1.0, style::GOLD.gamma_multiply(0.6)))
                             .corner_radius(3.0)
                             .inner_margin(egui::Margin::symmetric(4, 1))

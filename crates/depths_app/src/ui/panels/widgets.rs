@@ -27,7 +27,7 @@ pub(super) use crate::theme::style::{BAD, GOOD};
 /// What the panels show of the game on the table: all of it but the change
 /// feed (the game, the seats, the log, the undo point, the save slot).
 #[derive(SystemParam)]
-pub struct TableView<'w> {
+pub struct GameView<'w> {
     pub delve: Res<'w, Delve>,
     pub seats: Res<'w, Seats>,
     pub log: Res<'w, GameLog>,
@@ -53,6 +53,8 @@ pub(super) struct PanelPass {
     pub(super) on_table: Vec<(u8, Action)>,
     /// What the side panels, the help line and the Combat strip left free.
     pub(super) room: Option<egui::Rect>,
+    /// Seats the Hero mats asked to hand to a Companion (`true`) or back.
+    pub(super) seats_asked: Vec<(u8, bool)>,
 }
 
 /// Buttons for legal actions; remembers which were shown and what was clicked.
@@ -67,6 +69,8 @@ pub(super) struct Choices<'a> {
     pub(super) next_key: Option<u8>,
     /// The number key (1–9) pressed this frame.
     pub(super) pressed: Option<u8>,
+    /// Seats the Hero mats asked to hand to a Companion (`true`) or back.
+    pub(super) seats_asked: Vec<(u8, bool)>,
 }
 
 impl<'a> Choices<'a> {
@@ -79,6 +83,7 @@ impl<'a> Choices<'a> {
             chosen: std::mem::take(&mut pass.chosen),
             next_key: pass.next_key,
             pressed: pass.pressed,
+            seats_asked: std::mem::take(&mut pass.seats_asked),
         }
     }
 
@@ -89,6 +94,7 @@ impl<'a> Choices<'a> {
         pass.chosen = self.chosen;
         pass.next_key = self.next_key;
         pass.pressed = self.pressed;
+        pass.seats_asked = self.seats_asked;
     }
 
     pub(super) fn is_legal(&self, a: &Action) -> bool {
@@ -275,7 +281,7 @@ pub(super) fn hover_box(ctx: &egui::Context, text: &str) {
         .constrain(true)
         .show(ctx, |ui| {
             let frame = egui::Frame::new()
-                .fill(egui::Color32::from_rgb(0x1e, 0x19, 0x14))
+                .fill(crate::theme::palette::POPUP.egui())
                 .stroke(egui::Stroke::new(1.0, style::GOLD))
                 .corner_radius(4.0)
                 .inner_margin(8.0);
@@ -346,7 +352,7 @@ pub(super) fn curtain(
     lift: &mut MessageWriter<LiftCurtain>,
 ) {
     let name = seats.players.name(player);
-    egui::CentralPanel::default().frame(egui::Frame::new().fill(egui::Color32::from_rgb(0x14, 0x10, 0x0c))).show(
+    egui::CentralPanel::default().frame(egui::Frame::new().fill(crate::theme::palette::CURTAIN.egui())).show(
         root,
         |ui| {
             ui.vertical_centered(|ui| {
@@ -441,8 +447,15 @@ mod tests {
         let mut output = ctx.run_ui(input, |ui| {
             let pressed = number_key(ui.ctx());
             let legal = vec![Action::DrawTile, Action::FinishLevelUp];
-            let mut c =
-                Choices { table: None, legal, shown: Vec::new(), chosen: Vec::new(), next_key: Some(1), pressed };
+            let mut c = Choices {
+                table: None,
+                legal,
+                shown: Vec::new(),
+                chosen: Vec::new(),
+                next_key: Some(1),
+                pressed,
+                seats_asked: Vec::new(),
+            };
             c.button(ui, Action::DrawTile, "draw");
             c.button(ui, Action::CancelPurchase, "not legal");
             c.button(ui, Action::FinishLevelUp, "finish");

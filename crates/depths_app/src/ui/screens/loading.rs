@@ -6,12 +6,12 @@
 use bevy::{
     asset::{AssetLoadError, UntypedAssetLoadFailedEvent, io::AssetReaderError},
     prelude::*,
-    window::RequestRedraw,
 };
 use bevy_asset_loader::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
+    game::animating::{Wait, Waiting},
     game::content_assets::{ContentFiles, JsonText, assemble, content_paths},
     game::screen::Screen,
     game::session::GameContent,
@@ -52,13 +52,8 @@ pub(super) fn plugin(app: &mut App) {
     // Assets finish loading off the main thread, which wakes nothing: under
     // reactive rendering the next frame would wait for input or the 5 s (60 s
     // unfocused) timeout. Keep frames coming while loading.
-    app.add_systems(
-        Update,
-        (|mut redraw: MessageWriter<RequestRedraw>| {
-            redraw.write(RequestRedraw);
-        })
-        .run_if(in_state(Screen::Loading)),
-    );
+    app.add_systems(OnEnter(Screen::Loading), |mut w: ResMut<Waiting>| w.set(Wait::Loading, true));
+    app.add_systems(OnExit(Screen::Loading), |mut w: ResMut<Waiting>| w.set(Wait::Loading, false));
 }
 
 /// Every fault found while loading, one line each ("path: card: reason").

@@ -1,6 +1,6 @@
 //! The main menu: New Game, Continue, Load, Rules, Quit.
 
-use bevy::{prelude::*, window::RequestRedraw};
+use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
@@ -27,7 +27,6 @@ pub struct ShowSaves(pub Option<Vec<SaveSummary>>);
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<MenuAction>();
     // Registered by bevy's WindowPlugin too; here so headless apps have it.
-    app.add_message::<RequestRedraw>();
     app.init_resource::<MenuNotice>();
     app.init_resource::<ShowSaves>();
     app.init_resource::<HasSaves>();
@@ -99,12 +98,10 @@ fn apply_menu_actions(
     mut loads: MessageWriter<LoadSave>,
     mut exit: MessageWriter<AppExit>,
     mut rules: MessageWriter<ToggleRules>,
-    mut redraw: MessageWriter<RequestRedraw>,
 ) {
     for action in actions.read() {
         // The state changes on the next frame, and the new screen must be
         // drawn: under reactive rendering nothing else would ask for frames.
-        redraw.write(RequestRedraw);
         match action {
             MenuAction::NewGame => next.set(Screen::Setup),
             MenuAction::PlayOnline => next.set(Screen::Lobby),

@@ -1,5 +1,5 @@
 //! Events drive the table: every [`Event`] the rules core's `apply` returns is
-//! published as a [`TableEvent`] message, and [`reaction`] says which part of
+//! published as a [`RulesEvent`] message, and [`reaction`] says which part of
 //! the table answers it. The board spawns a landed tile, flips tokens and
 //! walks the Lantern from these, and lays the whole board again only on a new
 //! game, a load, an undo or a new Ecology.
@@ -10,12 +10,12 @@ use depths_rules::{Event, map::Cell};
 use crate::{
     PlaySystems,
     game::screen::Screen,
-    game::session::{Delve, GameLog, TableNews},
+    game::session::{Delve, EventFeed, GameLog},
 };
 
 /// One event of the rules core, as it happened, oldest first.
 #[derive(Message, Clone, Debug, PartialEq)]
-pub struct TableEvent(pub Event);
+pub struct RulesEvent(pub Event);
 
 /// Lay the whole board again (new game, load).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,7 +138,7 @@ pub struct HealthNews {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<TableEvent>();
+    app.add_message::<RulesEvent>();
     app.add_message::<RebuildBoard>();
     app.add_message::<TileLifted>();
     app.init_resource::<BoardNews>();
@@ -146,7 +146,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            publish.run_if(resource_exists::<TableNews>.and_then(in_state(Screen::Playing))),
+            publish.run_if(resource_exists::<EventFeed>.and_then(in_state(Screen::Playing))),
             dispatch,
             (write_log.run_if(resource_exists::<GameLog>), health_bars),
         )
@@ -157,16 +157,16 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The log and the round summary take every event in words.
-fn write_log(mut events: MessageReader<TableEvent>, delve: Res<Delve>, mut log: ResMut<GameLog>) {
-    for TableEvent(event) in events.read() {
+fn write_log(mut events: MessageReader<RulesEvent>, delve: Res<Delve>, mut log: ResMut<GameLog>) {
+    for RulesEvent(event) in events.read() {
         log.record(delve.game(), event);
     }
 }
 
 /// Health events: the Hero mats show each Hero's change beside the bar.
-fn health_bars(mut events: MessageReader<TableEvent>, mut health: ResMut<HealthNews>) {
+fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthNews>) {
     let mut changes: Vec<(u8, i16)> = Vec::new();
-    for TableEvent(event) in events.read() {
+    for RulesEvent(event) in events.read() {
         if reaction(event) != Reaction::Health {
             continue;
         }
@@ -191,8 +191,8 @@ fn health_bars(mut events: MessageReader<TableEvent>, mut health: ResMut<HealthN
 
 /// Publishes what the rules said since the last frame.
 fn publish(
-    mut news: ResMut<TableNews>,
-    mut events: MessageWriter<TableEvent>,
+    mut news: ResMut<EventFeed>,
+    mut events: MessageWriter<RulesEvent>,
     mut rebuild: MessageWriter<RebuildBoard>,
     mut lifted: MessageWriter<TileLifted>,
 ) {
@@ -205,13 +205,13 @@ fn publish(
         lifted.write(TileLifted);
     }
     if !news.events.is_empty() {
-        events.write_batch(std::mem::take(&mut news.events).into_iter().map(TableEvent));
+        events.write_batch(std::mem::take(&mut news.events).into_iter().map(RulesEvent));
     }
 }
 
 /// Sends every event to its reaction.
 fn dispatch(
-    mut events: MessageReader<TableEvent>,
+    mut events: MessageReader<RulesEvent>,
     mut rebuilds: MessageReader<RebuildBoard>,
     mut lifts: MessageReader<TileLifted>,
     mut news: ResMut<BoardNews>,
@@ -219,7 +219,7 @@ fn dispatch(
     let lifted = lifts.read().count() > 0;
     // Undoing may unflip tokens and relight areas too.
     let mut next = BoardNews { rebuild: rebuilds.read().count() > 0, lifted, tokens: lifted, ..default() };
-    for TableEvent(event) in events.read() {
+    for RulesEvent(event) in events.read() {
         let kind = reaction(event);
         match kind {
             Reaction::NewMap => next.rebuild = true,

@@ -1,0 +1,65 @@
+//! What keeps the window drawing with no input. The window draws only on
+//! input (reactive rendering); the one redraw system (`ui/redraw.rs`) asks for
+//! the next frame when the game or the table changed, and for every frame
+//! while something moves or waits by itself: an entity marked [`Animating`],
+//! or a [`Waiting`] reason that no entity shows.
+
+use std::collections::BTreeSet;
+
+use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Waiting>();
+}
+
+/// An entity that changes by itself from frame to frame (a tile landing, the
+/// Lantern walking, a card sliding, a toast fading, music fading): while any
+/// entity carries it, every frame is drawn. Taken off when the motion ends.
+#[derive(Component, Debug, Default)]
+pub struct Animating;
+
+/// A wait measured in time that no entity shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Wait {
+    /// A Companion's pause before its move (the setting's pace).
+    CompanionPause,
+    /// Assets load off the main thread, which wakes nothing.
+    Loading,
+    /// A development tool wants every frame (the screenshot, the frame bench).
+    Tool,
+}
+
+/// The waits under way: while any is, every frame is drawn.
+#[derive(Resource, Debug, Default)]
+pub struct Waiting(BTreeSet<Wait>);
+
+impl Waiting {
+    /// Starts (`on`) or ends a wait; touches the set only when that changes it.
+    pub fn set(&mut self, wait: Wait, on: bool) {
+        if self.0.contains(&wait) != on {
+            if on {
+                self.0.insert(wait);
+            } else {
+                self.0.remove(&wait);
+            }
+        }
+    }
+
+    pub fn any(&self) -> bool {
+        !self.0.is_empty()
+    }
+}
+
+/// Marks `entity` as [`Animating`] while `moving`, taking the mark off when it
+/// stops (`marked`: whether it carries the mark now).
+pub fn mark_motion(commands: &mut Commands, entity: Entity, moving: bool, marked: bool) {
+    match (moving, marked) {
+        (true, false) => {
+            commands.entity(entity).insert(Animating);
+        }
+        (false, true) => {
+            commands.entity(entity).remove::<Animating>();
+        }
+        _ => {}
+    }
+}
