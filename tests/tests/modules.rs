@@ -642,6 +642,32 @@ fn parent_modules_only_declare_and_wire_their_children() {
     assert!(faults.is_empty(), "files that import from a parent module:\n{}", faults.join("\n"));
 }
 
+/// The files of `sources` whose code (comments and strings left out) names `word`.
+fn files_naming(sources: &BTreeMap<String, String>, word: &str) -> Vec<String> {
+    sources.iter().filter(|(_, text)| code(text).contains(word)).map(|(rel, _)| rel.clone()).collect()
+}
+
+/// One redraw policy: only `ui/redraw.rs` asks the window for frames; every
+/// other system changes state, or marks what moves `Animating`.
+#[test]
+fn only_the_redraw_policy_asks_for_frames() {
+    let (_, sources) = workspace_crates().into_iter().find(|(n, _)| n == "depths_app").expect("the client crate");
+    assert_eq!(files_naming(&sources, "RequestRedraw"), vec!["ui/redraw.rs".to_owned()]);
+}
+
+#[test]
+fn a_planted_redraw_request_is_found() {
+    let sources: BTreeMap<String, String> = [
+        ("ui/redraw.rs", "fn a(mut r: MessageWriter<RequestRedraw>) { r.write(RequestRedraw); }"),
+        ("board/art.rs", "// no RequestRedraw here\nfn b() { let s = \"RequestRedraw\"; }"),
+        ("table/cards.rs", "fn c(mut r: MessageWriter<bevy::window::RequestRedraw>) {}"),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.to_owned(), b.to_owned()))
+    .collect();
+    assert_eq!(files_naming(&sources, "RequestRedraw"), vec!["table/cards.rs".to_owned(), "ui/redraw.rs".to_owned()]);
+}
+
 // The guard itself, on planted sources: it must see what it is meant to see.
 
 fn planted(files: &[(&str, &str)]) -> Graph {
