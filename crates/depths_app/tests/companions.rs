@@ -11,7 +11,7 @@ use depths_app::{
     game::companions::{CompanionMoves, SetCompanion, companion_choice, decision_hero, seat_hero, turn_companion},
     game::hotseat::{Players, Seat, heroes_to_act},
     game::saves::{LoadSave, SaveDir, save_path},
-    game::session::{Delve, GameContent, GameLog, PlayerAction, SaveSlot, Seats, StartGame},
+    game::session::{Delve, GameContent, GameLog, PlayerAction, PutBack, SaveSlot, Seats, StartGame, TakeBack},
     game::settings::Settings,
     game::settings::Speed,
     game::{flow::MenuAction, screen::Screen},
@@ -369,4 +369,42 @@ fn a_companion_never_needs_the_pass_screen() {
         moves(&app).len()
     );
     assert!(moves(&app).iter().all(|a| seat_hero(a).is_none_or(|h| h == 1)), "the Companion played Sil only");
+}
+
+/// A Companion's move is taken back like anyone's, and the Companion does
+/// not make it again at once: it waits until the table moves on (here, Redo).
+#[test]
+fn a_companion_does_not_make_again_a_move_just_taken_back() {
+    let mut app = app("undo", Speed::Instant);
+    let players =
+        Players { names: vec!["Ann".into()], owners: vec![0, 0], companions: vec![true, true], ..Players::default() };
+    start(&mut app, players, &["bren", "sil"], 3);
+    // The Companions play until one of them makes a move that revealed nothing.
+    let mut taken = None;
+    for _ in 0..5_000 {
+        let before = game(&app).clone();
+        let seen = moves(&app).len();
+        app.update();
+        if moves(&app).len() > seen && app.world().resource::<depths_app::game::session::Undo>().undoable() > 0 {
+            taken = Some((before, game(&app).clone(), moves(&app)[seen].clone()));
+            break;
+        }
+    }
+    let (before, after, action) = taken.expect("a Companion made a move that revealed nothing");
+    app.world_mut().write_message(TakeBack);
+    app.update();
+    assert_eq!(game(&app), &before, "the Companion's move was taken back: {action:?}");
+    let seen = moves(&app).len();
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_eq!(game(&app), &before, "the Companion did not make {action:?} again");
+    assert_eq!(moves(&app).len(), seen);
+    app.world_mut().write_message(PutBack);
+    app.update();
+    assert_eq!(game(&app), &after, "Redo makes it again, exactly");
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_ne!(game(&app), &after, "and the Companions play on");
 }

@@ -913,9 +913,17 @@ fn f1_opens_the_rules_reference_and_search_filters_it() {
     }));
 }
 
+fn undo_state(app: &App) -> &Undo {
+    app.world().resource::<Undo>()
+}
+
+fn last_line(app: &App) -> String {
+    app.world().resource::<GameLog>().lines.last().cloned().unwrap_or_default()
+}
+
 #[test]
-fn undo_restores_the_game_from_before_the_placement() {
-    use depths_app::game::session::UndoPlacement;
+fn undo_takes_the_placement_back_and_redo_makes_it_again_but_not_across_the_draw() {
+    use depths_app::game::session::{PutBack, TakeBack};
     let mut app = menu_app("undo");
     start(&mut app, 1);
     act(&mut app, Action::DrawTile);
@@ -925,22 +933,75 @@ fn undo_restores_the_game_from_before_the_placement() {
     let p = legal_placements(&app)[0];
     act(&mut app, Action::PlaceTile { placement: p });
     app.update();
+    let after = game(&app).clone();
     assert_ne!(tile_cells(&mut app), cells);
-    assert!(app.world().resource::<Undo>().0.is_some());
-    app.world_mut().write_message(UndoPlacement);
+    assert_eq!(undo_state(&app).undoable(), 1);
+    app.world_mut().write_message(TakeBack);
     frames(&mut app, 2);
     assert_eq!(game(&app), &before, "the rules state is back");
     assert_eq!(tile_cells(&mut app), cells, "and the board");
     assert_eq!(tile_entities(&mut app), entities, "only the placed tile left the table");
     assert!(game(&app).adventure().unwrap().ecology.drawn.is_some(), "the tile is in hand again");
-    assert!(app.world().resource::<Undo>().0.is_none(), "one undo per placement");
-    // Placing again, then drawing: no more undo.
-    act(&mut app, Action::PlaceTile { placement: p });
-    assert!(app.world().resource::<Undo>().0.is_some());
+    assert!(last_line(&app).starts_with("Took back: "), "{}", last_line(&app));
+    // The tile's draw revealed it: nothing before that is taken back.
+    app.world_mut().write_message(TakeBack);
+    frames(&mut app, 2);
+    assert_eq!(game(&app), &before, "an undo across the draw changes nothing");
+    let notice = app.world().resource::<GameLog>().notice.clone().unwrap_or_default();
+    assert!(notice.contains("a Map Tile was drawn since"), "{notice}");
+    // Redo lays it again.
+    app.world_mut().write_message(PutBack);
+    frames(&mut app, 2);
+    assert_eq!(game(&app), &after, "made again exactly");
+    assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board shows it");
+    assert!(undo_state(&app).next_redo().is_none());
     if game(&app).check(&Action::DrawTile).is_ok() {
         act(&mut app, Action::DrawTile);
-        assert!(app.world().resource::<Undo>().0.is_none(), "the next tile drawn ends the undo");
+        assert_eq!(undo_state(&app).undoable(), 0, "the next tile drawn ends what can be taken back");
     }
+}
+
+/// "Take back any move that revealed nothing": a whole three-Hero game
+/// through the client, in which a card played, a pair chosen and a
+/// purchase are each taken back (the game exactly as before, the log saying
+/// so) and made again (exactly as after), then played on to the end.
+#[test]
+fn a_card_a_pair_and_a_purchase_are_taken_back_and_made_again_in_a_three_hero_game() {
+    use depths_app::game::session::{PutBack, TakeBack};
+    use depths_sim::{Bot, HeuristicBot};
+    let mut app = menu_app("undo3");
+    app.world_mut().write_message(StartGame(GameOptions::standard(&["bren", "sil", "ava"], 2)));
+    frames(&mut app, 3);
+    let mut tried: Vec<&str> = Vec::new();
+    for _ in 0..20_000 {
+        if game(&app).is_over() {
+            break;
+        }
+        let before = game(&app).clone();
+        let a = HeuristicBot.choose(&before);
+        let kind = match &a {
+            Action::PlayCard { .. } => "card",
+            Action::ChoosePair { .. } => "pair",
+            Action::StartPurchase { .. } => "purchase",
+            _ => "",
+        };
+        act(&mut app, a.clone());
+        if kind.is_empty() || tried.contains(&kind) || undo_state(&app).undoable() == 0 {
+            continue;
+        }
+        let after = game(&app).clone();
+        app.world_mut().write_message(TakeBack);
+        frames(&mut app, 2);
+        assert_eq!(game(&app), &before, "{kind} taken back exactly: {a:?}");
+        assert!(last_line(&app).starts_with("Took back: "), "{}", last_line(&app));
+        app.world_mut().write_message(PutBack);
+        frames(&mut app, 2);
+        assert_eq!(game(&app), &after, "{kind} made again exactly");
+        tried.push(kind);
+    }
+    assert!(game(&app).is_over(), "the game played on to its end");
+    tried.sort();
+    assert_eq!(tried, ["card", "pair", "purchase"]);
 }
 
 #[test]

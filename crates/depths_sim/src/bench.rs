@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use depths_rules::{Action, Content, Foe, Game, GameOptions, Phase};
+use depths_rules::{Action, Content, Foe, Game, GameOptions, History, Phase};
 
 use crate::sim::{BotKind, play_one};
 
@@ -114,6 +114,14 @@ pub fn run() -> Result<(), String> {
         map.determinized(seed)
     });
     time("a plain copy of the same game", 500, || map.clone());
+    // What undo costs at the table: the history keeps the game before each
+    // move (one copy), and taking it back puts that copy in place.
+    let place =
+        map.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).ok_or("no placement")?;
+    time("a placement made through the undo history, then taken back (one copy included)", 500, || {
+        let (mut g, mut history) = (map.clone(), History::default());
+        history.apply(&mut g, place.clone()).map(|_| history.undo(&mut g).is_ok())
+    });
     let (us, n) = worst_combat_call(&content)?;
     println!("slowest legal_actions call, 3 Heroes against 2 Monster Cards: {us:.1} µs ({n} actions)");
     let text = map.save_json();

@@ -22,7 +22,7 @@ use crate::{
     board::view::{Cell, Tile},
     game::focus::{BoardArea, Hand, SelectedElement},
     game::screen::Screen,
-    game::session::{Delve, DropRefused, PlayerAction, Seats, TileDrop, Undo},
+    game::session::{Delve, DropRefused, PlayerAction, Seats, TileDrop},
 };
 
 /// Screen pixels the pointer may move between press and release and still
@@ -234,17 +234,11 @@ pub fn rotate(hand: &mut Hand, by: u8) {
 fn keys(
     mut keys: ResMut<ButtonInput<KeyCode>>,
     delve: Res<Delve>,
-    undo_point: Res<Undo>,
     mut hand: ResMut<Hand>,
     mut actions: MessageWriter<PlayerAction>,
     mut drops: MessageWriter<TileDrop>,
-    mut undo: MessageWriter<crate::game::session::UndoPlacement>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) && undo_point.0.is_some() {
-        undo.write(crate::game::session::UndoPlacement);
-        return;
-    }
     if keys.just_pressed(KeyCode::KeyD) && !ctrl {
         if delve.game().check(&Action::DrawTile).is_ok() {
             actions.write(PlayerAction(Action::DrawTile));

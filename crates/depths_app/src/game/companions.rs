@@ -27,7 +27,7 @@ use crate::{
     PlaySystems,
     game::animating::{Wait, Waiting},
     game::screen::Screen,
-    game::session::{Delve, GameLog, PlayerAction, Seats, SessionMut},
+    game::session::{Delve, GameLog, PlayerAction, Seats, SessionMut, Undo},
     game::words::{describe_action, outcome_name},
 };
 
@@ -165,7 +165,7 @@ fn seat_companions(mut sets: MessageReader<SetCompanion>, table: Option<SessionM
 #[allow(clippy::too_many_arguments)]
 fn companions_play(
     time: Res<Time<Real>>,
-    table: Option<(Res<Delve>, Res<Seats>, ResMut<GameLog>)>,
+    table: Option<(Res<Delve>, Res<Seats>, ResMut<GameLog>, Res<Undo>)>,
     settings: Option<Res<crate::game::settings::Settings>>,
     mut actions: ResMut<Messages<PlayerAction>>,
     mut seen: Local<MessageCursor<PlayerAction>>,
@@ -186,7 +186,7 @@ fn companions_play(
         *waiting = None;
         return;
     }
-    let Some((delve, seats, mut log)) = table else {
+    let Some((delve, seats, mut log, undo)) = table else {
         *waiting = None;
         return;
     };
@@ -207,6 +207,12 @@ fn companions_play(
         *waiting = None;
         return;
     };
+    // A move just taken back is not made again until the table moves on
+    // (a new move, or Redo).
+    if undo.next_redo() == Some(&action) {
+        *waiting = None;
+        return;
+    }
     let now = time.elapsed_secs();
     // Online the move comes back from the host a frame or more later: one
     // move per table state (again after a while, should it have been lost).

@@ -7,7 +7,7 @@
 //! like a local move ([`SessionMut::apply`]), so the log, the board and the
 //! saves work as ever. A refusal shows as the log's notice; a resynchronised
 //! copy replaces the table's game. The host saves after every applied action.
-//! Undo is off online (a placement others saw stays).
+//! Undo is off online (a move the others saw stays).
 //!
 //! Companions are the host's: only the host seats them (the Hero mats' box
 //! becomes the host's `SeatCompanion`; a player's box asks, and the host
@@ -35,7 +35,7 @@ use crate::{
     PlaySystems, StageSystems,
     game::companions::{CompanionAction, CompanionsOnline, SetCompanion, reason},
     game::screen::Screen,
-    game::session::{GameLog, Moves, PlayerAction, SessionMut, UndoPlacement},
+    game::session::{GameLog, Moves, PlayerAction, PutBack, SessionMut, TakeBack, Undo},
 };
 
 /// The lobby is open (a table hosted or joined, not yet playing).
@@ -101,7 +101,7 @@ fn route_actions(
     online: Res<Online>,
     mut actions: ResMut<Messages<PlayerAction>>,
     mut companion_moves: ResMut<Messages<CompanionAction>>,
-    mut undos: ResMut<Messages<UndoPlacement>>,
+    (mut undos, mut redos): (ResMut<Messages<TakeBack>>, ResMut<Messages<PutBack>>),
     mut host_acts: MessageWriter<HostAct>,
     mut companion_acts: MessageWriter<CompanionAct>,
     mut sends: MessageWriter<SendAction>,
@@ -122,11 +122,11 @@ fn route_actions(
             }
         }
     }
-    // A placement the others have already seen cannot be taken back.
-    if undos.drain().count() > 0
+    // A move the others have already seen is not taken back (yet).
+    if undos.drain().count() + redos.drain().count() > 0
         && let Some(mut log) = log
     {
-        log.notice = Some("Online, a placed tile stays placed.".into());
+        log.notice = Some("Online, moves are not taken back yet: what the others saw stands.".into());
     }
 }
 
@@ -191,7 +191,7 @@ fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
                 table.seat_companion(hero, on);
             }
         }
-        table.undo.0 = None;
+        *table.undo = Undo::default();
     }
 }
 

@@ -21,10 +21,11 @@ pub struct RulesEvent(pub Event);
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RebuildBoard;
 
-/// The last placement was undone: its tile goes back to the hand. (Client
-/// side undo restores a saved game, so the rules core reports no event.)
+/// A move was taken back: tiles no longer on the map leave the board, tokens
+/// and the Lantern go back. (An undo restores the game before the move, so
+/// the rules core reports no event.)
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TileLifted;
+pub struct TakenBack;
 
 /// Which part of the table answers an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,7 +141,7 @@ pub struct HealthNews {
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<RulesEvent>();
     app.add_message::<RebuildBoard>();
-    app.add_message::<TileLifted>();
+    app.add_message::<TakenBack>();
     app.init_resource::<BoardNews>();
     app.init_resource::<HealthNews>();
     app.add_systems(
@@ -194,15 +195,15 @@ fn publish(
     mut news: ResMut<EventFeed>,
     mut events: MessageWriter<RulesEvent>,
     mut rebuild: MessageWriter<RebuildBoard>,
-    mut lifted: MessageWriter<TileLifted>,
+    mut lifted: MessageWriter<TakenBack>,
 ) {
     if news.rebuild {
         news.rebuild = false;
         rebuild.write(RebuildBoard);
     }
-    if news.tile_lifted {
-        news.tile_lifted = false;
-        lifted.write(TileLifted);
+    if news.taken_back {
+        news.taken_back = false;
+        lifted.write(TakenBack);
     }
     if !news.events.is_empty() {
         events.write_batch(std::mem::take(&mut news.events).into_iter().map(RulesEvent));
@@ -213,7 +214,7 @@ fn publish(
 fn dispatch(
     mut events: MessageReader<RulesEvent>,
     mut rebuilds: MessageReader<RebuildBoard>,
-    mut lifts: MessageReader<TileLifted>,
+    mut lifts: MessageReader<TakenBack>,
     mut news: ResMut<BoardNews>,
 ) {
     let lifted = lifts.read().count() > 0;

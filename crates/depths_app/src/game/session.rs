@@ -1,6 +1,7 @@
 //! The game on the table, as resources by role: the game itself ([`Delve`]),
 //! its change feed ([`EventFeed`]), the log in words ([`GameLog`]), who sits
-//! where ([`Seats`]), the undo point ([`Undo`]) and the saves ([`SaveSlot`]).
+//! where ([`Seats`]), the moves that can be taken back ([`Undo`]) and the
+//! saves ([`SaveSlot`]).
 //! Systems ask only for the parts they read; a move touches them all, so it
 //! is applied in one place, [`Moves::apply`] (through [`SessionMut`] in the
 //! app). The UI and the board input only write [`PlayerAction`] (or
@@ -8,11 +9,11 @@
 
 use bevy::{ecs::system::SystemParam, prelude::*};
 use depths_rules::{
-    Action, Content, Event, Game, GameOptions, Phase,
+    Action, Content, Event, Game, GameOptions, History, Phase, UndoRefused,
     map::{Placement, Rotation},
 };
 
-use crate::game::words::{describe_event, rule_error_text};
+use crate::game::words::{describe_action, describe_event, rule_error_text, undo_refused_text};
 use depths_table::seats::{Players, Turn};
 
 use crate::{PlaySystems, StageSystems, game::play_phase::PlayPhase, game::screen::Screen};
@@ -46,13 +47,14 @@ pub struct EventFeed {
     pub events: Vec<Event>,
     /// The whole board must be laid again (a new game, a load).
     pub rebuild: bool,
-    /// The last placement was undone: its tile leaves the board.
-    pub tile_lifted: bool,
+    /// A move was taken back: tiles no longer on the map leave the board,
+    /// tokens and the Lantern go back.
+    pub taken_back: bool,
 }
 
 /// The game in words: the log, the Combat round summary, the cards just
 /// drawn and why the last choice was refused.
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Clone, Debug, Default)]
 pub struct GameLog {
     /// The log lines, oldest first.
     pub lines: Vec<String>,
@@ -80,10 +82,58 @@ pub struct Seats {
     pub seat: Option<usize>,
 }
 
-/// The game as it was before the last tile placement (client-side undo,
-/// until the next action).
+/// The moves the table can take back: the rules core's [`History`] (every
+/// move since the last one that revealed something, with the game before
+/// it) and, beside each, what the table kept then that the game does not
+/// hold (the round summary and notes of the log, the turn).
 #[derive(Resource, Debug, Default)]
-pub struct Undo(pub Option<UndoPoint>);
+pub struct Undo {
+    history: History,
+    /// The table before each move of the history, oldest first.
+    before: Vec<TableBefore>,
+    /// The moves taken back, in words, the next to make again last.
+    taken_back: Vec<String>,
+}
+
+/// The table's own state before a move: restored with the game when the
+/// move is taken back (the log's lines stay: they say what happened).
+#[derive(Clone, Debug)]
+struct TableBefore {
+    log: GameLog,
+    turn: Turn,
+    /// The move in words, said in the game it was made in.
+    words: String,
+}
+
+impl Undo {
+    /// The move an undo would take back, or why there is none.
+    pub fn next_undo(&self) -> Result<&Action, UndoRefused> {
+        self.history.next_undo()
+    }
+
+    /// The move a redo would make again.
+    pub fn next_redo(&self) -> Option<&Action> {
+        self.history.next_redo()
+    }
+
+    /// How many moves can be taken back.
+    pub fn undoable(&self) -> usize {
+        self.history.undoable()
+    }
+
+    /// What Undo would take back, in words, or why nothing can be.
+    pub fn undo_words(&self) -> Result<&str, String> {
+        match self.history.next_undo() {
+            Ok(_) => Ok(self.before.last().map_or("the last move", |t| t.words.as_str())),
+            Err(why) => Err(undo_refused_text(&why)),
+        }
+    }
+
+    /// What Redo would make again, in words.
+    pub fn redo_words(&self) -> Option<&str> {
+        self.history.next_redo().and(self.taken_back.last().map(String::as_str))
+    }
+}
 
 /// Where this game saves to, and whether a save is due.
 #[derive(Resource, Debug)]
@@ -207,17 +257,6 @@ impl RoundSummary {
     }
 }
 
-/// What client-side undo restores: the rules core has no undo, so the client
-/// keeps the save JSON from before a tile placement.
-#[derive(Clone, Debug)]
-pub struct UndoPoint {
-    pub json: String,
-    pub log_len: usize,
-    pub turn: Turn,
-    /// The tile that was placed, for the log.
-    pub tile: String,
-}
-
 /// A run condition: moves may be made (no game, or not a replay's read-only one).
 pub fn not_read_only(delve: Option<Res<Delve>>) -> bool {
     delve.is_none_or(|d| !d.read_only)
@@ -312,35 +351,18 @@ impl Moves<'_> {
             return Err(text);
         }
         let before = phase_key(&self.delve.game);
-        let placing = matches!(action, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. });
-        let undo = placing.then(|| UndoPoint {
-            json: self.delve.game.save_json(),
-            log_len: self.log.lines.len(),
-            turn: self.seats.turn.clone(),
-            tile: self.delve.tile_in_hand().map_or_else(String::new, |(t, _)| t.id.to_string()),
-        });
-        match self.delve.game.apply(action.clone()) {
+        let table = self.table_before(&action);
+        match self.undo.history.apply(&mut self.delve.game, action.clone()) {
             Ok(events) => {
-                self.undo.0 = undo;
-                if let Some(h) = &mut self.delve.history {
-                    h.push(action);
+                // A move that revealed something starts a new stretch; any
+                // move forgets what was taken back.
+                self.undo.taken_back.clear();
+                if self.undo.history.undoable() == 0 {
+                    self.undo.before.clear();
+                } else {
+                    self.undo.before.push(table);
                 }
-                let seats = &mut *self.seats;
-                depths_table::seats::after_events(&self.delve.game, &seats.players, &mut seats.turn, &events);
-                for e in &events {
-                    if let Event::CardDrawn { name } = e {
-                        if self.log.drawn_cards.len() >= 4 {
-                            self.log.drawn_cards.remove(0);
-                        }
-                        self.log.drawn_cards.push(name.clone());
-                    }
-                }
-                self.news.events.extend(events.iter().cloned());
-                self.delve.version += 1;
-                self.log.notice = None;
-                if phase_key(&self.delve.game) != before {
-                    self.saves.due = true;
-                }
+                self.applied(action, &events, &before);
                 Ok(events)
             }
             Err(e) => {
@@ -349,6 +371,94 @@ impl Moves<'_> {
                 Err(text)
             }
         }
+    }
+
+    /// What the table keeps beside the game before `action` is made.
+    fn table_before(&self, action: &Action) -> TableBefore {
+        TableBefore {
+            log: self.log.clone(),
+            turn: self.seats.turn.clone(),
+            words: describe_action(&self.delve.game, action),
+        }
+    }
+
+    /// What follows every move made (or made again): the saved moves, the
+    /// turn, the cards drawn, the events to publish, a save at a new phase.
+    fn applied(&mut self, action: Action, events: &[Event], before: &PhaseKey) {
+        if let Some(h) = &mut self.delve.history {
+            h.push(action);
+        }
+        let seats = &mut *self.seats;
+        depths_table::seats::after_events(&self.delve.game, &seats.players, &mut seats.turn, events);
+        for e in events {
+            if let Event::CardDrawn { name } = e {
+                if self.log.drawn_cards.len() >= 4 {
+                    self.log.drawn_cards.remove(0);
+                }
+                self.log.drawn_cards.push(name.clone());
+            }
+        }
+        self.news.events.extend(events.iter().cloned());
+        self.delve.version += 1;
+        self.log.notice = None;
+        if phase_key(&self.delve.game) != *before {
+            self.saves.due = true;
+        }
+    }
+
+    /// Takes back the table's last move, if it revealed nothing: the game
+    /// exactly as before it, the turn and the round summary too; the log
+    /// says so. Refused (with the reason, in words) across a reveal.
+    pub fn undo(&mut self) -> Result<(), String> {
+        if self.delve.read_only {
+            return Err("This is a replay: moves are not taken back here.".to_owned());
+        }
+        let action = self.undo.history.undo(&mut self.delve.game).map_err(|why| undo_refused_text(&why))?;
+        let words = match self.undo.before.pop() {
+            Some(table) => {
+                let lines = std::mem::take(&mut self.log.lines);
+                *self.log = GameLog { lines, ..table.log };
+                self.seats.turn = table.turn;
+                table.words
+            }
+            None => describe_action(&self.delve.game, &action),
+        };
+        if let Some(h) = &mut self.delve.history {
+            h.pop();
+        }
+        self.log.lines.push(format!("Took back: {words}"));
+        self.undo.taken_back.push(words);
+        // Not yet published, they belong to the move taken back.
+        self.news.events.clear();
+        self.news.taken_back = true;
+        self.delve.version += 1;
+        self.saves.due = true;
+        Ok(())
+    }
+
+    /// Makes again the last move taken back (until a new move is made).
+    pub fn redo(&mut self) -> Result<(), String> {
+        if self.delve.read_only {
+            return Err("This is a replay: moves are not made here.".to_owned());
+        }
+        let Some(next) = self.undo.next_redo().cloned() else {
+            return Err(undo_refused_text(&UndoRefused::NothingToRedo));
+        };
+        let table = self.table_before(&next);
+        let before = phase_key(&self.delve.game);
+        let (action, events) = match self.undo.history.redo(&mut self.delve.game) {
+            Ok(done) => done,
+            Err(why) => {
+                self.undo.taken_back.clear();
+                return Err(undo_refused_text(&why));
+            }
+        };
+        self.undo.taken_back.pop();
+        self.log.lines.push(format!("Made again: {}", table.words));
+        self.undo.before.push(table);
+        self.applied(action, &events, &before);
+        self.saves.due = true;
+        Ok(())
     }
 
     /// Hands Hero `hero`'s seat to a Companion (`on`) or back to its owner,
@@ -377,30 +487,12 @@ impl Moves<'_> {
     }
 
     /// Replaces the game wholesale (an online resync, a replay's step): the
-    /// board is laid again; the undo point no longer applies.
+    /// board is laid again; nothing before it can be taken back.
     pub fn replace_game(&mut self, game: Game) {
         self.delve.game = game;
         self.news.rebuild = true;
-        self.undo.0 = None;
+        *self.undo = Undo::default();
         self.delve.version += 1;
-    }
-
-    /// Client-side undo of the last tile placement: restores the game saved
-    /// just before it. Possible until the next action.
-    pub fn undo_placement(&mut self) -> Result<(), String> {
-        let point = self.undo.0.take().ok_or("There is no tile placement to undo.")?;
-        self.delve.game = Game::load_json(&point.json).map_err(|e| e.to_string())?;
-        if let Some(h) = &mut self.delve.history {
-            h.pop();
-        }
-        self.log.lines.truncate(point.log_len);
-        self.log.lines.push("Took the last tile back.".to_owned());
-        self.seats.turn = point.turn;
-        self.news.events.clear();
-        self.news.tile_lifted = true;
-        self.delve.version += 1;
-        self.log.notice = None;
-        Ok(())
     }
 }
 
@@ -500,13 +592,19 @@ impl Delve {
 
 /// What a phase change is, for autosave: the kind of [`Game::phase`] (not its
 /// details, so drawing a tile or a Combat step does not save) and the Ecology.
-fn phase_key(game: &Game) -> (std::mem::Discriminant<Phase>, Option<depths_rules::Ecology>) {
+type PhaseKey = (std::mem::Discriminant<Phase>, Option<depths_rules::Ecology>);
+
+fn phase_key(game: &Game) -> PhaseKey {
     (std::mem::discriminant(&game.phase()), game.adventure().map(|a| a.ecology.ecology))
 }
 
-/// Undo the last tile placement (client-side).
+/// Take back the table's last move that revealed nothing (Ctrl+Z, Undo).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UndoPlacement;
+pub struct TakeBack;
+
+/// Make again the last move taken back (Ctrl+Shift+Z, Redo).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PutBack;
 
 /// A player's choice, from the panels or the board.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -535,7 +633,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<PlayerAction>();
     app.add_message::<TileDrop>();
     app.add_message::<StartGame>();
-    app.add_message::<UndoPlacement>();
+    app.add_message::<TakeBack>().add_message::<PutBack>();
     app.init_resource::<DropRefused>();
     app.init_resource::<SetupNotice>();
     // A dropped tile is Exploring's input; the Rules set applies every action.
@@ -638,14 +736,26 @@ pub(crate) fn drops_to_actions(
     }
 }
 
-fn apply_undo(mut undos: MessageReader<UndoPlacement>, session: Option<SessionMut>, mut refused: ResMut<DropRefused>) {
+fn apply_undo(
+    mut undos: MessageReader<TakeBack>,
+    mut redos: MessageReader<PutBack>,
+    session: Option<SessionMut>,
+    mut refused: ResMut<DropRefused>,
+) {
     let Some(mut session) = session else {
         undos.clear();
+        redos.clear();
         return;
     };
     for _ in undos.read() {
         refused.0 = None;
-        if let Err(e) = session.moves().undo_placement() {
+        if let Err(e) = session.moves().undo() {
+            session.log.notice = Some(e);
+        }
+    }
+    for _ in redos.read() {
+        refused.0 = None;
+        if let Err(e) = session.moves().redo() {
             session.log.notice = Some(e);
         }
     }

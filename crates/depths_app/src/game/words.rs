@@ -652,6 +652,16 @@ fn purchase_name(game: &Game, p: Purchase) -> String {
     }
 }
 
+/// Why nothing can be taken back (or made again), as the Undo button says it.
+pub fn undo_refused_text(why: &depths_rules::UndoRefused) -> String {
+    use depths_rules::UndoRefused::*;
+    match why {
+        NoMove => "Nothing to take back: no move was made since the game began or was loaded.".to_owned(),
+        Revealed(reveal) => format!("Nothing to take back: {} since.", reveal.words()),
+        NothingToRedo => "Nothing to make again: no move was taken back since the last one.".to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use depths_rules::{Content, GameOptions};

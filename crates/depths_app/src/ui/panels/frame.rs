@@ -40,6 +40,36 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, finish.in_set(PanelSystems::Finish).run_if(at_table()));
 }
 
+/// Undo and Redo, in every phase: greyed with the reason when there is
+/// nothing to take back (a reveal since, say) or to make again.
+fn undo_buttons(
+    ui: &mut egui::Ui,
+    undo: &Undo,
+    online: bool,
+    take_back: &mut MessageWriter<TakeBack>,
+    put_back: &mut MessageWriter<PutBack>,
+) {
+    let offline = |r: Result<String, String>| {
+        if online { Err("Online, moves are not taken back yet: what the others saw stands.".to_owned()) } else { r }
+    };
+    let back = offline(undo.undo_words().map(|w| format!("Take back: {w} (Ctrl+Z)")));
+    let again = offline(undo.redo_words().map(|w| format!("Make again: {w} (Ctrl+Shift+Z)")).ok_or_else(String::new));
+    let (enabled, tip) = match &back {
+        Ok(tip) => (true, tip.as_str()),
+        Err(why) => (false, why.as_str()),
+    };
+    let b = ui.add_enabled(enabled, egui::Button::new("⟲ Undo"));
+    if b.on_hover_text(tip).on_disabled_hover_text(tip).clicked() {
+        take_back.write(TakeBack);
+    }
+    // Redo shows only once something was taken back: it has nothing else to say.
+    if let Ok(tip) = &again
+        && ui.button("⟳ Redo").on_hover_text(tip).clicked()
+    {
+        put_back.write(PutBack);
+    }
+}
+
 /// The side panels folded (`true`) or opened by the player; `None` until the
 /// player touches one (then the window's width decides).
 #[derive(Resource, Clone, Copy, Debug, Default)]
@@ -63,7 +93,7 @@ fn game_ui(
         MessageWriter<SetCurtain>,
     ),
     (mut curtain_seen, mut folds): (Local<Option<usize>>, ResMut<PanelFolds>),
-    mut undo: MessageWriter<UndoPlacement>,
+    (mut take_back, mut put_back): (MessageWriter<TakeBack>, MessageWriter<PutBack>),
     mut settings: ResMut<crate::game::settings::Settings>,
     icons: Res<Icons>,
     health: Res<crate::game::rules_events::HealthNews>,
@@ -123,6 +153,9 @@ fn game_ui(
             }
             if ui.button("💡 Hint").on_hover_text("What the careful bot would do now, and why (H)").clicked() {
                 ask_hint.write(crate::game::hint::AskHint);
+            }
+            if !delve.read_only {
+                undo_buttons(ui, &view.undo, seats.seat.is_some(), &mut take_back, &mut put_back);
             }
             ui.separator();
             ui.label(style::title("Forgotten Depths", 22.0));
@@ -230,13 +263,11 @@ fn game_ui(
                 party_panel(
                     ui,
                     delve,
-                    &view.undo,
                     &mut hand,
                     &refused,
                     &selected,
                     &icons,
                     &mut c,
-                    &mut undo,
                     forecasts.as_deref(),
                     tray.as_deref().and_then(|t| t.texture()),
                 );
@@ -281,7 +312,7 @@ fn game_ui(
     let help = if in_combat {
         "Drag a card from a hand onto the table, click it or press its number · click a pair to resolve it · click an individual to damage it · hover a card to read it · H: hint · Space: put a revealed card away · F1: rules"
     } else {
-        "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo placement · Ctrl+S: save"
+        "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save"
     };
     egui::Panel::bottom("help").show(&mut root, |ui| {
         ui.label(egui::RichText::new(help).size(12.0).color(style::MUTED));

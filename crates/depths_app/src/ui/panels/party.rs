@@ -8,13 +8,11 @@ use crate::game::words;
 pub(super) fn party_panel(
     ui: &mut egui::Ui,
     delve: &Delve,
-    undo_point: &Undo,
     hand: &mut ResMut<Hand>,
     refused: &DropRefused,
     selected: &SelectedElement,
     icons: &Icons,
     c: &mut Choices,
-    undo: &mut MessageWriter<UndoPlacement>,
     forecasts: Option<&crate::game::forecasts::Forecasts>,
     tray: Option<egui::TextureId>,
 ) {
@@ -30,14 +28,6 @@ pub(super) fn party_panel(
         ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(style::MUTED));
     });
     dead_end_gauge(ui, delve);
-    if undo_point.0.is_some() {
-        let b = ui
-            .button("⟲ Undo the last tile (Ctrl+Z)")
-            .on_hover_text("Takes the last placed tile back into the tray. Possible until the next action.");
-        if b.clicked() {
-            undo.write(UndoPlacement);
-        }
-    }
     if let Some((_, set_aside)) = delve.tile_in_hand() {
         let (rect, response) =
             ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());

@@ -14,7 +14,7 @@ pub(super) use crate::{
     game::hotseat::banner_line,
     game::hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain},
     game::saves::{SaveDir, save_path},
-    game::session::{Delve, DropRefused, GameLog, PlayerAction, SaveSlot, Seats, Undo, UndoPlacement},
+    game::session::{Delve, DropRefused, GameLog, PlayerAction, PutBack, SaveSlot, Seats, TakeBack, Undo},
     game::words::banner,
     game::words::{counted, describe_action, loss_text, passage_text},
     game::{flow::MenuAction, screen::Screen},
@@ -25,7 +25,7 @@ pub(super) use crate::{
 pub(super) use crate::theme::style::{BAD, GOOD};
 
 /// What the panels show of the game on the table: all of it but the change
-/// feed (the game, the seats, the log, the undo point, the save slot).
+/// feed (the game, the seats, the log, the moves that can be taken back, the save slot).
 #[derive(SystemParam)]
 pub struct GameView<'w> {
     pub delve: Res<'w, Delve>,
