@@ -381,3 +381,69 @@ fn usable_in_combat(
 fn is_door(g: &Game, e: depths_rules::map::ElementRef) -> bool {
     g.adventure().unwrap().ecology.map.element(e).map(|x| x.0) == Some(Element::Door)
 }
+
+/// A game of one or more Heroes; `single` plays the Alternate Heroes with their
+/// Primary Class only.
+fn alternate_game(heroes: &[&str], single: bool) -> Game {
+    let mut o = GameOptions::standard(heroes, 21);
+    o.single_classed = single;
+    Game::new(o, fixture()).expect("setup")
+}
+
+/// A class Item of `class` that only that class may Equip, (Magic), one hand,
+/// Adding no cards.
+fn class_only_magic_item(g: &Game, class: HeroClass) -> depths_rules::hero::ItemCard {
+    let deck = &g.adventure().unwrap().content.class_deck(class).items;
+    let mut item = deck.iter().find(|i| i.add_cards.is_empty() && i.remove_cards == 0).unwrap().clone();
+    item.class_only = Some(class);
+    item.magic = true;
+    item.hands = 1;
+    item
+}
+
+/// "Playing Alternate Heroes as Single-Classed: The Alternate Heroes can also be
+/// played as only having their Primary Class … without the additional
+/// multi-class considerations": such a Hero cannot Equip an Item of her
+/// Secondary class, gains no (Magic) attack from one, and draws no Item from
+/// that class. Played multi-classed, the same Hero may.
+#[test]
+fn a_single_classed_alternate_hero_has_only_her_primary_class() {
+    for (id, secondary) in
+        [("bren_alt", HeroClass::Wizard), ("sil_alt", HeroClass::Rogue), ("ava_alt", HeroClass::Fighter)]
+    {
+        for single in [true, false] {
+            let mut g = alternate_game(&[id], single);
+            let item = class_only_magic_item(&g, secondary);
+            g.adventure
+                .as_deref_mut()
+                .unwrap()
+                .pending
+                .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(item)));
+            act(&mut g, Action::ChooseHero { hero: 0 });
+            let hero = &g.heroes[0];
+            assert_eq!(hero.items[0].equipped, !single, "{id} single={single}: Equipped on gaining");
+            assert_eq!(hero.has_magic(), !single, "{id} single={single}: (Magic) from a Secondary-class Item");
+            if single {
+                assert_eq!(g.check(&Action::Equip { hero: 0, item: 0 }), Err(RuleError::WrongClass));
+                let before = g.clone();
+                assert!(g.apply(Action::Equip { hero: 0, item: 0 }).is_err());
+                assert_eq!(g, before, "a refused Equip changes nothing");
+            }
+            // A Chest: a single-classed Hero is offered her Primary class only.
+            let primary = g.heroes[0].mat.class;
+            lay(&mut g, "ruins-chest", (1, 0));
+            act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+            act(&mut g, Action::ChooseHero { hero: 0 });
+            match g.pending() {
+                Some(Pending::ChooseItem { options, .. }) => {
+                    assert!(!single, "{id}: a single-classed Hero draws one Item");
+                    assert!(options.iter().any(|o| o.deck == Some(secondary)));
+                }
+                _ => {
+                    assert!(single, "{id}: a multi-classed Hero draws from both classes");
+                    assert_eq!(g.heroes[0].items[1].card.deck, Some(primary));
+                }
+            }
+        }
+    }
+}

@@ -261,11 +261,23 @@ impl Hero {
         self.draw.remove(index)
     }
 
+    /// "Some Items … can only be equipped by a specific Hero Class": the
+    /// Hero's Primary class, or the Secondary class of a Hero played
+    /// multi-classed (a single-classed Alternate Hero's mat has none in play).
+    pub fn fits_class(&self, item: &ItemCard) -> bool {
+        item.class_only.is_none_or(|c| c == self.mat.class || Some(c) == self.mat.secondary_class)
+    }
+
+    /// An Item the Hero is using: Equipped, and of a class the Hero may Equip.
+    pub fn in_use(&self, item: &OwnedItem) -> bool {
+        item.equipped && self.fits_class(&item.card)
+    }
+
     /// Every ability the Hero can use now: mat, Ability Cards, Equipped Items.
     pub fn abilities(&self) -> impl Iterator<Item = (AbilitySource, &Ability)> {
         let mat = self.mat.abilities.iter().enumerate().map(|(i, a)| (AbilitySource::Mat(i as u8), a));
         let cards = self.abilities.iter().enumerate().map(|(i, a)| (AbilitySource::Card(i as u8), &a.card.ability));
-        let items = self.items.iter().enumerate().filter(|(_, it)| it.equipped).flat_map(|(i, it)| {
+        let items = self.items.iter().enumerate().filter(|(_, it)| self.in_use(it)).flat_map(|(i, it)| {
             it.card.abilities.iter().enumerate().map(move |(j, a)| (AbilitySource::Item(i as u8, j as u8), a))
         });
         mat.chain(cards).chain(items)
@@ -278,7 +290,7 @@ impl Hero {
             AbilitySource::Item(i, j) => self
                 .items
                 .get(usize::from(i))
-                .filter(|it| it.equipped)
+                .filter(|it| self.in_use(it))
                 .and_then(|it| it.card.abilities.get(usize::from(j))),
         }
     }
@@ -299,14 +311,14 @@ impl Hero {
 
     /// Armor: summed over Equipped Items and Passive abilities.
     pub fn armor(&self) -> u8 {
-        let items: u8 = self.items.iter().filter(|i| i.equipped).map(|i| i.card.armor).sum();
+        let items: u8 = self.items.iter().filter(|i| self.in_use(i)).map(|i| i.card.armor).sum();
         let passive: u8 = self.abilities().map(|(_, a)| a.passive_armor()).sum();
         items + passive
     }
 
     /// Unless a Hero has a (Magic) Item Equipped, they make non-magic attacks.
     pub fn has_magic(&self) -> bool {
-        self.items.iter().any(|i| i.equipped && i.card.magic)
+        self.items.iter().any(|i| self.in_use(i) && i.card.magic)
             || self.abilities().any(|(_, a)| a.passive_has(|e| matches!(e, Effect::Magic)))
     }
 

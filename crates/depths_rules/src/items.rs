@@ -75,7 +75,7 @@ impl Game {
             }
         }
         let hero = &mut self.heroes[h as usize];
-        let equipped = fits_class(hero, &item) && hands_equipped(hero) + item.hands <= 2;
+        let equipped = hero.fits_class(&item) && hands_equipped(hero) + item.hands <= 2;
         hero.items.push(OwnedItem { uses_left: item.uses, card: item, equipped });
     }
 
@@ -152,7 +152,7 @@ impl Game {
             return Err(RuleError::NothingToDo);
         }
         if equip {
-            if !fits_class(h, &it.card) {
+            if !h.fits_class(&it.card) {
                 return Err(RuleError::WrongClass);
             }
             // "Heroes are limited to Equipping no more than 2 hand icons worth of Items at a time."
@@ -179,9 +179,4 @@ impl Game {
 
 pub(crate) fn hands_equipped(h: &Hero) -> u8 {
     h.items.iter().filter(|i| i.equipped).map(|i| i.card.hands).sum()
-}
-
-/// "Some Items … can only be equipped by a specific Hero Class."
-pub(crate) fn fits_class(h: &Hero, item: &ItemCard) -> bool {
-    item.class_only.is_none_or(|c| c == h.mat.class || Some(c) == h.mat.secondary_class)
 }
