@@ -447,3 +447,83 @@ fn a_single_classed_alternate_hero_has_only_her_primary_class() {
         }
     }
 }
+
+/// Puts the first Item of `class`'s deck that Adds Item Action Cards on top of
+/// that deck and returns its id; with `empty_other`, empties the deck of `other`.
+fn card_adding_item_on_top(g: &mut Game, class: HeroClass, other: Option<HeroClass>) -> String {
+    let adv = g.adventure.as_deref_mut().unwrap();
+    let deck = &mut adv.item_decks[depths_rules::adventure::class_index(class)];
+    let i = deck.iter().position(|c| !c.add_cards.is_empty()).expect("an Item that Adds cards");
+    let item = deck.remove(i);
+    let id = item.id.clone();
+    deck.push(item);
+    if let Some(o) = other {
+        adv.item_decks[depths_rules::adventure::class_index(o)].clear();
+    }
+    id
+}
+
+/// "Items from their Secondary class that require adding Item Action Cards to
+/// their Action Card Deck cannot be selected, but the Hero may give an Ally with
+/// that Primary Class the Item instead": also when it is the only Item drawn
+/// (the Primary class's deck is empty), and with the Ally's offer made there too.
+#[test]
+fn a_lone_secondary_item_that_adds_cards_is_never_kept_but_may_go_to_an_ally() {
+    for (id, primary, secondary, ally) in [
+        ("bren_alt", HeroClass::Fighter, HeroClass::Wizard, "sil"),
+        ("sil_alt", HeroClass::Wizard, HeroClass::Rogue, "ava"),
+        ("ava_alt", HeroClass::Rogue, HeroClass::Fighter, "bren"),
+    ] {
+        for with_ally in [false, true] {
+            let heroes: &[&str] = if with_ally { &[id, ally] } else { &[id] };
+            let mut g = alternate_game(heroes, false);
+            let item = card_adding_item_on_top(&mut g, secondary, Some(primary));
+            lay(&mut g, "ruins-chest", (1, 0));
+            act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+            act(&mut g, Action::ChooseHero { hero: 0 });
+            assert!(g.heroes[0].items.is_empty(), "{id}: cannot keep {item}");
+            if with_ally {
+                let Some(Pending::ChooseItem { hero: 0, options }) = g.pending().cloned() else {
+                    panic!("{id}: the Ally is offered {item}: {:?}", g.pending())
+                };
+                assert_eq!(options.iter().map(|o| o.id.as_str()).collect::<Vec<_>>(), [item.as_str()]);
+                act(&mut g, Action::ChooseOption { index: 0 });
+                assert_eq!(g.heroes[1].items[0].card.id, item, "{id}: given to the Ally");
+            } else {
+                assert!(g.pending().is_none(), "{id}: nothing to choose");
+                let deck = &g.adventure().unwrap().item_decks[depths_rules::adventure::class_index(secondary)];
+                assert_eq!(deck[0].id, item, "{id}: not selected, so back at the bottom of its deck");
+            }
+        }
+    }
+}
+
+/// The same rule when a card names the Item: "cannot be selected" by the
+/// multi-classed Hero, who "may give an Ally with that Primary Class the Item
+/// instead" — the players may choose the Ally, not her.
+#[test]
+fn a_named_secondary_item_that_adds_cards_goes_to_an_ally_not_the_multi_classed_hero() {
+    let mut g = alternate_game(&["bren_alt", "sil"], false);
+    let content = g.adventure().unwrap().content.clone();
+    let item = content.class_deck(HeroClass::Wizard).items.iter().find(|i| !i.add_cards.is_empty()).unwrap().clone();
+    g.adventure
+        .as_deref_mut()
+        .unwrap()
+        .pending
+        .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(item.clone())));
+    let before = g.clone();
+    assert_eq!(g.check(&Action::ChooseHero { hero: 0 }), Err(RuleError::WrongClass));
+    assert!(g.apply(Action::ChooseHero { hero: 0 }).is_err());
+    assert_eq!(g, before);
+    assert!(!g.legal_actions().contains(&Action::ChooseHero { hero: 0 }));
+    act(&mut g, Action::ChooseHero { hero: 1 });
+    assert_eq!(g.heroes[1].items[0].card.id, item.id);
+    // Played single-classed she has no Secondary class: the rule does not arise.
+    let mut g = alternate_game(&["bren_alt", "sil"], true);
+    g.adventure
+        .as_deref_mut()
+        .unwrap()
+        .pending
+        .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(item)));
+    assert_eq!(g.check(&Action::ChooseHero { hero: 0 }), Ok(()));
+}

@@ -193,7 +193,12 @@ impl Game {
             Effect::DrawItem => self.adv_mut().pending.push(Pending::ChooseHero(HeroChoice::DrawItem)),
             Effect::GainItem { item } => {
                 if let Some(card) = self.adv().content.item(item).cloned() {
-                    self.adv_mut().pending.push(Pending::ChooseHero(HeroChoice::GainItem(card)));
+                    // Only when some Hero may select it (see `may_select_item`).
+                    if (0..n).any(|h| self.may_select_item(h, &card)) {
+                        self.adv_mut().pending.push(Pending::ChooseHero(HeroChoice::GainItem(card)));
+                    } else {
+                        crate::event::note(events, format!("No Hero can take {}.", card.name));
+                    }
                 }
             }
             Effect::FightMonster => {
