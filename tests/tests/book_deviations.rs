@@ -527,3 +527,69 @@ fn a_named_secondary_item_that_adds_cards_goes_to_an_ally_not_the_multi_classed_
         .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(item)));
     assert_eq!(g.check(&Action::ChooseHero { hero: 0 }), Ok(()));
 }
+
+/// Ids of the cards in a Hero's Draw Pile, hand and Discard Pile, and those
+/// played on the table.
+fn cards_in_play(g: &Game, h: usize) -> Vec<depths_rules::CardId> {
+    let hero = &g.heroes[h];
+    let mut out: Vec<_> = hero.draw.iter().chain(&hero.hand).chain(&hero.discard).map(|c| c.id).collect();
+    if let Some(c) = g.combat() {
+        let played = c.engagements.iter().filter(|e| usize::from(e.hero) == h).flat_map(|e| e.slots.iter());
+        out.extend(played.filter_map(|s| s.hero.map(|c| c.id)));
+    }
+    out
+}
+
+/// "Once a Feature has been Resolved, any Action Cards that were drawn or
+/// played for it are Discarded": the cards drawn for a Feature's test stay out
+/// until the Feature is Resolved, also through a Combat its failed test starts
+/// (whose reshuffle of the Discard does not take them).
+#[test]
+fn feature_test_cards_stay_out_until_the_feature_is_resolved() {
+    for heroes in [&["bren"][..], &["bren", "sil"]] {
+        let mut g = new_game(heroes, Variants::default());
+        let pit = depths_rules::feature::FeatureCard {
+            id: "pit".into(),
+            name: "Lurking Pit".into(),
+            description: String::new(),
+            xp: 1,
+            effects: vec![depths_rules::effect::Effect::Test {
+                target: [99, 99, 99],
+                cards: 2,
+                success: vec![],
+                failure: vec![depths_rules::effect::Effect::FightMonster],
+            }],
+        };
+        g.adventure.as_deref_mut().unwrap().ecology.features.push(pit);
+        // Each Draw Pile holds just the two cards the test draws.
+        let mut drawn = Vec::new();
+        for h in 0..heroes.len() {
+            let top: Vec<u8> = {
+                let mut v: Vec<u8> = g.heroes[h].draw.iter().filter(|c| !c.power).map(|c| c.value).collect();
+                v.sort_unstable();
+                v[v.len() - 2..].to_vec()
+            };
+            stack_hero(&mut g, h, &[], &top);
+            drawn.push(g.heroes[h].draw.iter().map(|c| c.id).collect::<Vec<_>>());
+        }
+        lay(&mut g, "ruins-feature", (1, 0));
+        let events = act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+        assert!(g.in_combat(), "the failed test starts a Combat");
+        let mut reshuffled = events.iter().any(|e| matches!(e, depths_rules::Event::DiscardReshuffled { .. }));
+        while g.in_combat() {
+            for (h, ids) in drawn.iter().enumerate() {
+                let now = cards_in_play(&g, h);
+                assert!(ids.iter().all(|id| !now.contains(id)), "Hero {h}: the test's cards are still out");
+            }
+            let a = steady_policy(&g);
+            let events = act(&mut g, a);
+            reshuffled |= events.iter().any(|e| matches!(e, depths_rules::Event::DiscardReshuffled { .. }));
+        }
+        assert!(reshuffled, "the Combat reshuffled a Discard");
+        assert!(g.adventure().unwrap().encounter.is_none(), "the Feature is Resolved");
+        for (h, ids) in drawn.iter().enumerate() {
+            let discard: Vec<_> = g.heroes[h].discard.iter().map(|c| c.id).collect();
+            assert!(ids.iter().all(|id| discard.contains(id)), "Hero {h}: Discarded once the Feature is Resolved");
+        }
+    }
+}

@@ -157,6 +157,11 @@ pub struct Hero {
     /// face up by Retrieve); the rest of the Draw Pile's order is hidden.
     #[serde(default)]
     pub known_on_top: u8,
+    /// Cards drawn for the test of the Feature (or Legendary Location card)
+    /// being Resolved: "Once a Feature has been Resolved, any Action Cards that
+    /// were drawn or played for it are Discarded", not before.
+    #[serde(default)]
+    pub test_cards: Vec<ActionCard>,
 }
 
 /// The id of the Power Card that joins a class's deck only at level 3 (the
@@ -199,6 +204,7 @@ impl Hero {
             items: Vec::new(),
             abilities: Vec::new(),
             known_on_top: 0,
+            test_cards: Vec::new(),
         }
     }
 
@@ -347,7 +353,12 @@ impl Hero {
 
     /// Count of every Action Card the Hero owns, wherever it lies outside Combat.
     pub fn cards_held(&self) -> usize {
-        self.draw.len() + self.hand.len() + self.discard.len() + self.stored_power.len() + self.out_of_deck.len()
+        self.draw.len()
+            + self.hand.len()
+            + self.discard.len()
+            + self.stored_power.len()
+            + self.out_of_deck.len()
+            + self.test_cards.len()
     }
 
     pub fn find_hand(&self, id: CardId) -> Option<usize> {

@@ -60,7 +60,7 @@ impl Game {
                     health: h.health,
                     items: h.items.clone(),
                     abilities: h.abilities.clone(),
-                    deck: h.draw.iter().chain(&h.hand).chain(&h.discard).copied().collect(),
+                    deck: h.draw.iter().chain(&h.hand).chain(&h.discard).chain(&h.test_cards).copied().collect(),
                     stored_power: h.stored_power.len(),
                     stored: h.stored_power.clone(),
                     out_of_deck: h.out_of_deck.clone(),
