@@ -593,3 +593,79 @@ fn feature_test_cards_stay_out_until_the_feature_is_resolved() {
         }
     }
 }
+
+/// Plays a game from `start` to the Passage after its Level Up, with a Power
+/// Card Spent, cards in hand and in the Discard Pile.
+fn to_passage(heroes: &[&str], start: Ecology) -> Game {
+    let mut o = GameOptions::standard(heroes, 21);
+    o.start = start;
+    let mut g = Game::new(o, fixture()).expect("setup");
+    while g.pending().is_some() {
+        let a = steady_policy(&g);
+        act(&mut g, a);
+    }
+    let stairs = format!("{}-stairs", start.name().to_lowercase().split(' ').next().unwrap());
+    lay(&mut g, &stairs, (1, 0));
+    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
+        let a = steady_policy(&g);
+        act(&mut g, a);
+    }
+    act(&mut g, Action::FinishLevelUp);
+    assert!(matches!(g.pending(), Some(Pending::Passage { .. })));
+    for hero in &mut g.heroes {
+        if let Some(p) = hero.stored_power.pop() {
+            hero.discard.push(p);
+        }
+        while hero.hand.len() < 2 {
+            let Some(c) = hero.draw.iter().position(|c| !c.power) else { break };
+            let card = hero.take_from_draw(c);
+            hero.hand.push(card);
+        }
+        if hero.discard.iter().all(|c| c.power)
+            && let Some(c) = hero.draw.iter().position(|c| !c.power)
+        {
+            let card = hero.take_from_draw(c);
+            hero.discard.push(card);
+        }
+    }
+    g
+}
+
+/// "Passage to Next Ecology … Note: Each Ecology follows the same Setup", and
+/// the Setup says: "retrieve the … Power Cards … You begin the game with them
+/// Stored" and "Shuffle the rest of your Action Cards … to form a Draw Pile".
+/// A continuing game and one resumed from the Record Sheets start the new
+/// Ecology with the same decks: every Power Card in the deck Stored, every
+/// other card (hand and Discard too) in the Draw Pile.
+#[test]
+fn a_new_ecology_starts_every_heros_deck_by_the_setup() {
+    for (heroes, start) in [(&["bren", "sil"][..], Ecology::Ruins), (&["sil", "ava"][..], Ecology::Caverns)] {
+        let mut g = to_passage(heroes, start);
+        let all: Vec<Vec<u16>> = g
+            .heroes
+            .iter()
+            .map(|h| ids(h.draw.iter().chain(&h.hand).chain(&h.discard).chain(&h.stored_power).copied()))
+            .collect();
+        let record = g.party_record().unwrap();
+        act(&mut g, Action::Descend);
+        let resumed = Game::from_record(&record, fixture(), 5).unwrap();
+        for game in [&g, &resumed] {
+            for (h, hero) in game.heroes.iter().enumerate() {
+                assert!(
+                    hero.hand.is_empty() && hero.discard.is_empty(),
+                    "{}: hand and Discard shuffled in",
+                    hero.name()
+                );
+                assert!(hero.draw.iter().all(|c| !c.power), "{}: every Power Card retrieved", hero.name());
+                assert!(hero.stored_power.iter().all(|c| c.power));
+                let now = ids(hero.draw.iter().chain(&hero.stored_power).copied());
+                assert_eq!(now, all[h], "{}: the same cards", hero.name());
+            }
+        }
+        for (a, b) in g.heroes.iter().zip(&resumed.heroes) {
+            assert_eq!(ids(a.stored_power.iter().copied()), ids(b.stored_power.iter().copied()), "{}", a.name());
+            assert_eq!(ids(a.draw.iter().copied()), ids(b.draw.iter().copied()), "{}", a.name());
+        }
+    }
+}

@@ -208,6 +208,21 @@ impl Hero {
         }
     }
 
+    /// "Hero Action Cards" at the Setup each Ecology follows: "retrieve the …
+    /// Power Cards … You begin the game with them Stored", and "Shuffle the
+    /// rest of your Action Cards … to form a Draw Pile" — hand and Discard
+    /// included. Cards out of the deck stay out.
+    pub fn set_up_action_cards(&mut self, rng: &mut GameRng) {
+        let mut all: Vec<ActionCard> = std::mem::take(&mut self.draw);
+        for pile in [&mut self.hand, &mut self.discard, &mut self.stored_power, &mut self.test_cards] {
+            all.append(pile);
+        }
+        let (power, rest): (Vec<ActionCard>, Vec<ActionCard>) = all.into_iter().partition(|c| c.power);
+        self.stored_power = power;
+        self.draw = rest;
+        self.shuffle_draw(rng);
+    }
+
     pub fn name(&self) -> &str {
         &self.mat.name
     }

@@ -106,9 +106,10 @@ impl Game {
                 hero.out_of_deck = r.out_of_deck.clone();
             }
             hero.draw = deck;
-            hero.shuffle_draw(&mut game.rng);
             hero.hand.clear();
             hero.discard.clear();
+            // The new Ecology's Setup, as a continuing game has it (see `descend`).
+            hero.set_up_action_cards(&mut game.rng);
         }
         let adv = game.adventure.as_deref_mut().expect("full game");
         for hero in &game.heroes {
