@@ -511,6 +511,51 @@ fn all_of_a_heros_damage_ability_and_pair_goes_to_one_individual() {
     assert_eq!(foe_health(&g, 0), vec![20, 20 - 2 - 8, 20, 20]);
 }
 
+/// "When facing non-singular Monster Types, Heroes may freely assign damage to
+/// any Individual Monster within the Set. All of a Hero's Damage must be
+/// applied to one Individual Monster": the rule binds the individuals of one
+/// set. A lone Hero against two Monster Cards who throws a dagger at one card
+/// still deals the Combat Pair's Direct Damage to the other, and may throw at
+/// one individual of each.
+#[test]
+fn one_individual_per_set_a_lone_hero_damages_both_monster_cards() {
+    let mut g = table(&["bren"]);
+    g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+    stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
+    stack_monster(&mut g, Difficulty::I, &[2, 2, 3, 4]);
+    g.heroes[0].stored_power.push(ActionCard::power(300));
+    fight(&mut g, vec![group([20, 20, 20]), monster("Right", Difficulty::I, [30, 30, 30], vec![])]);
+    play(&mut g, 0, &[8, 7]);
+    play(&mut g, 0, &[6, 5]);
+    assert_eq!(slots(&g, 0), vec![(Some(8), Some(2)), (Some(7), Some(2))]);
+    let throw = |foe, individual| Action::ActivateAbility {
+        hero: 0,
+        source: AbilitySource::Mat(2),
+        target: Target::Individual { foe, individual },
+    };
+    act(&mut g, throw(1, 0));
+    assert_eq!(g.check(&throw(0, 1)), Ok(()), "an individual of the other set");
+    act(&mut g, throw(0, 1));
+    assert_eq!(g.check(&throw(0, 2)), Err(RuleError::OneIndividualPerRound), "but one per set");
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![20, 20 - 2 - 8, 20, 20], "the pair's Direct Damage follows the dagger");
+    assert_eq!(foe_health(&g, 1), vec![30 - 2]);
+    // Only the dagger thrown at the other card: the pair's Damage is not lost.
+    let mut g = table(&["bren"]);
+    g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+    stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
+    stack_monster(&mut g, Difficulty::I, &[2, 2, 3, 4]);
+    fight(&mut g, vec![monster("Left", Difficulty::I, [30, 30, 30], vec![]), group([20, 20, 20])]);
+    play(&mut g, 0, &[8, 7]);
+    play(&mut g, 0, &[6, 5]);
+    act(&mut g, throw(1, 3));
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![30 - 8], "Direct Damage to the opponent of the pair");
+    assert_eq!(foe_health(&g, 1), vec![20, 20, 20, 18]);
+}
+
 /// "A Hero may freely apply Damage to any one of these parts each Round": one
 /// part per Round for all of the Hero's Damage.
 #[test]

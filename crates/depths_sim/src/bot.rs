@@ -273,16 +273,16 @@ pub fn aimed_target(g: &Game, c: &Combat, hero: u8, ability: &Ability) -> Option
     match ability.target_kind() {
         TargetKind::Individual => {
             // "All of a Hero's Damage must be applied to one Individual
-            // Monster": the one already hit this Round, or the one the
-            // ability and the chosen pair's Damage together serve best.
-            if let Some((foe, individual)) = c.heroes[hero as usize].target {
-                return Some(Target::Individual { foe, individual });
-            }
+            // Monster" of a set: the one already aimed at this Round, or the
+            // one the ability and the chosen pair's Damage together serve best.
             let chosen = c.chosen_engagement(hero).map(|e| &c.engagements[e]);
             let en = match chosen {
                 Some(en) => en,
                 None => c.engagements_of(hero).map(|(_, en)| en).find(|en| !c.foes[en.foe as usize].is_defeated())?,
             };
+            if let Some(individual) = c.heroes[hero as usize].target_in(en.foe) {
+                return Some(Target::Individual { foe: en.foe, individual });
+            }
             let foe = &c.foes[en.foe as usize];
             let amount = ability
                 .effects

@@ -58,8 +58,9 @@ impl Game {
                 let engaged = c.engagements_of(h).any(|(_, e)| e.foe == foe);
                 let f = c.foes.get(usize::from(foe)).ok_or(RuleError::BadTarget)?;
                 let ind = f.individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
-                // "All of a Hero's Damage must be applied to one Individual Monster."
-                if c.heroes[h as usize].target.is_some_and(|t| t != (foe, individual)) {
+                // "All of a Hero's Damage must be applied to one Individual Monster"
+                // within the set.
+                if c.heroes[h as usize].target_in(foe).is_some_and(|i| i != individual) {
                     return Err(RuleError::OneIndividualPerRound);
                 }
                 engaged && !f.is_defeated() && ind.alive()

@@ -51,13 +51,10 @@ impl Game {
             return Ok(None);
         }
         if !p.overflow
-            && let Some((f, i)) = c.heroes[p.hero as usize].target
+            && let Some(i) = c.heroes[p.hero as usize].target_in(p.foe)
         {
-            // "All of a Hero's Damage must be applied to one Individual Monster":
-            // the Hero already chose it this Round (with an ability's damage).
-            if f != p.foe {
-                return Ok(None);
-            }
+            // "All of a Hero's Damage must be applied to one Individual Monster"
+            // of the set: the Hero already chose it this Round (with an ability's damage).
             if foe.individuals[i as usize].alive() {
                 return Ok(Some(i));
             }
@@ -99,8 +96,8 @@ impl Game {
     pub(crate) fn hit_individual(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
         let c = self.cbt();
         let round = &mut c.heroes[p.hero as usize];
-        if round.target.is_none() {
-            round.target = Some((p.foe, individual));
+        if round.target_in(p.foe).is_none() {
+            round.targets.push((p.foe, individual));
         }
         let foe = &mut c.foes[p.foe as usize];
         let was_defeated = foe.is_defeated();

@@ -63,12 +63,21 @@ pub struct HeroRound {
     /// An ability made the Hero's attacks (Magic) this Round. Casting a Spell
     /// does not: only the Spell's own attack is (Magic).
     pub magic: bool,
-    /// "All of a Hero's Damage must be applied to one Individual Monster": the
-    /// individual (foe, individual) the Hero's Damage went to this Round.
+    /// "All of a Hero's Damage must be applied to one Individual Monster",
+    /// within each set ("any Individual Monster within the Set"): the
+    /// individual of each Monster Card the Hero's Damage goes to this Round,
+    /// as (foe, individual).
     #[serde(default)]
-    pub target: Option<(u8, u8)>,
+    pub targets: Vec<(u8, u8)>,
     pub avoids_return_damage: bool,
     pub play_one_card: bool,
+}
+
+impl HeroRound {
+    /// The individual of `foe` the Hero's Damage goes to this Round, once named.
+    pub fn target_in(&self, foe: u8) -> Option<u8> {
+        self.targets.iter().find(|(f, _)| *f == foe).map(|&(_, i)| i)
+    }
 }
 
 /// Damage a Hero still has to put on an individual Monster.
