@@ -270,10 +270,13 @@ fn spells_exhaust_refresh_and_count_as_magic() {
         target: Target::Individual { foe: 0, individual: 0 },
     };
     act(&mut g, ember.clone());
-    assert_eq!(foe_health(&g, 0), vec![24], "a Spell's damage is Magic: not halved");
     assert_eq!(g.check(&ember), Err(RuleError::SpellExhausted));
     g.heroes[0].refresh_spells();
     assert_eq!(g.check(&ember), Ok(()), "Refreshed");
+    // The Block: only the Spell's Damage lands, with the Round's in step 5.
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![24], "a Spell's damage is Magic: not halved");
 }
 
 /// "Certain Monsters are resistant to non-magic attacks. Unless a Hero has a
@@ -486,6 +489,63 @@ fn all_heroes_perform_each_step_simultaneously_in_any_order() {
     assert_eq!(foe_health(&g, 0), vec![40 - 8 - 7]);
 }
 
+/// Every outcome of one Round of Bren (8 against 2) and Ava (4 against 2)
+/// against a Monster of 8 Health, seated in `order`: for each way the players
+/// may settle Avoiding Return Damage, each Hero's Health lost, by name.
+fn shared_kill_outcomes(order: [&str; 2]) -> Vec<Vec<(String, u8)>> {
+    let mut g = table(&order);
+    for (h, name) in order.iter().enumerate() {
+        let hand: &[u8] = if *name == "bren" { &[8, 7, 6] } else { &[4, 3, 2] };
+        stack_hero(&mut g, h, hand, &[]);
+    }
+    custom_monster_deck(&mut g, Difficulty::I, &[2; 8]);
+    fight(&mut g, vec![monster("Lurker", Difficulty::I, [4, 8, 12], vec![])]);
+    for (h, name) in order.iter().enumerate() {
+        play(&mut g, h, if *name == "bren" { &[8, 7] } else { &[4, 3] });
+    }
+    let before: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
+    for h in 0..2u8 {
+        act(&mut g, Action::ChoosePair { hero: h, engagement: h, slot: 0 });
+        act(&mut g, Action::EndTurn { hero: h });
+    }
+    let lost = |g: &depths_rules::Game| {
+        let mut v: Vec<(String, u8)> =
+            g.heroes.iter().zip(&before).map(|(h, b)| (h.mat.id.clone(), b - h.health)).collect();
+        v.sort();
+        v
+    };
+    if g.in_combat() && g.combat().unwrap().step == CombatStep::AvoidReturnDamage {
+        let mut all: Vec<Vec<(String, u8)>> = (0..2u8)
+            .map(|hero| {
+                let mut choice = g.clone();
+                act(&mut choice, Action::AvoidReturnDamage { hero });
+                lost(&choice)
+            })
+            .collect();
+        all.sort();
+        all
+    } else {
+        vec![lost(&g)]
+    }
+}
+
+/// "All Heroes perform each Step simultaneously" and "If more than one Hero
+/// contributed to the Damage needed to Defeat the Monster, only ONE Hero, from
+/// among those that contributed Damage, may Avoid Return Damage": the Round's
+/// Damage lands at once, so both Heroes contributed (8 + 4 against 8 Health)
+/// however they are seated, and the players choose who avoids it.
+#[test]
+fn simultaneous_damage_the_same_round_gives_the_same_return_damage_however_the_heroes_sit() {
+    let a = shared_kill_outcomes(["bren", "ava"]);
+    let b = shared_kill_outcomes(["ava", "bren"]);
+    assert_eq!(a, b, "the seating changes nothing");
+    let want = vec![
+        vec![("ava".to_string(), 0), ("bren".to_string(), 8 - 2)],
+        vec![("ava".to_string(), 4 - 2), ("bren".to_string(), 0)],
+    ];
+    assert_eq!(a, want, "both contributed: the one the players choose avoids Return Damage");
+}
+
 /// "All of a Hero's Damage must be applied to one Individual Monster; it cannot
 /// be spread across multiple Individual Monsters" — an ability's Damage and the
 /// pair's Damage in one Round go to the same individual.
@@ -604,10 +664,14 @@ fn casting_a_spell_does_not_make_the_heros_card_hits_magic() {
             target: Target::Individual { foe: 0, individual: 0 },
         },
     );
-    assert_eq!(foe_health(&g, 0), vec![34], "the Spell: 6 (Magic), not halved");
     act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
-    act(&mut g, Action::EndTurn { hero: 0 });
-    assert_eq!(foe_health(&g, 0), vec![34 - 4], "the card hit of 8 is non-magic: halved");
+    let events = act(&mut g, Action::EndTurn { hero: 0 });
+    let dealt: Vec<u8> = events
+        .iter()
+        .filter_map(|e| if let Event::MonsterDamaged { amount, .. } = e { Some(*amount) } else { None })
+        .collect();
+    assert_eq!(dealt, [6, 4], "the Spell: 6 (Magic), not halved; the card hit of 8 is non-magic: halved");
+    assert_eq!(foe_health(&g, 0), vec![40 - 6 - 4]);
 }
 
 /// "The Heroes Lose if … One of the Heroes is Defeated."

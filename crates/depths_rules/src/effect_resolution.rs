@@ -67,8 +67,10 @@ impl Game {
                 };
                 // "A Wizard's Spells are considered (Magic) attacks."
                 let magic = magic || spell || self.heroes[h as usize].has_magic();
-                let p = DamagePacket { hero: h, foe, amount, magic, overflow: false };
-                self.hit_individual(p, individual, events);
+                // Dealt in step 5 with the Round's other Damage ("All Heroes
+                // perform each Step simultaneously").
+                let p = DamagePacket { hero: h, foe, amount, magic, overflow: false, individual: None, owners: 0 };
+                self.add_ability_damage(p, individual);
             }
             &Effect::HealMonster { amount } => {
                 let EffectContext::Monster { foe, .. } = ctx else { return };

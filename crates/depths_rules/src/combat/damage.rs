@@ -1,6 +1,12 @@
 //! "5. Apply Damage": Direct and Return Damage from the pair each Hero
 //! Resolves, "Applying Damage to Pairs, Groups, or Hordes" (all of a Hero's
-//! Damage to one individual; a Horde's excess spills over).
+//! Damage to one individual of a set; a Horde's excess spills over).
+//!
+//! "All Heroes perform each Step simultaneously": the Round's Damage — the
+//! abilities' of step 4 and the Combat Pairs' — lands all at once, once every
+//! packet has its individual. Nothing depends on the order the Heroes sit in
+//! or act in: an individual takes the sum of what was put on it, and every
+//! Hero whose Damage took health from it contributed to its defeat.
 
 use super::{Combat, CombatStep, DamagePacket, Kill};
 use crate::action::Action;
@@ -32,6 +38,8 @@ impl Game {
                     amount: dealt.saturating_add(round.bonus_damage).saturating_add(hero.passive_bonus_damage()),
                     magic: hero.has_magic() || round.magic,
                     overflow: false,
+                    individual: None,
+                    owners: 0,
                 });
             }
         }
@@ -39,96 +47,160 @@ impl Game {
         self.advance_damage(events);
     }
 
-    /// Where a packet of damage goes without asking, if it needs no choice:
-    /// `Ok(Some(i))` to individual `i`, `Ok(None)` nowhere (it is lost), and
-    /// `Err(())` when the players must choose the individual.
-    pub(crate) fn packet_destination(&self, p: &DamagePacket) -> Result<Option<u8>, ()> {
+    /// Where a packet not yet placed goes without asking: `Ok(Some(i))` to
+    /// individual `i`, `Ok(None)` nowhere (no individual is left to take it),
+    /// and `Err(())` when the players must choose the individual.
+    fn packet_destination(&self, p: &DamagePacket) -> Result<Option<u8>, ()> {
         let c = self.combat.as_ref().expect("in Combat");
         let foe = &c.foes[p.foe as usize];
-        let alive: Vec<u8> =
-            foe.individuals.iter().enumerate().filter(|(_, i)| i.alive()).map(|(i, _)| i as u8).collect();
-        if foe.is_defeated() || alive.is_empty() {
+        let mut alive = foe.individuals.iter().enumerate().filter(|(_, i)| i.alive()).map(|(i, _)| i as u8);
+        let Some(first) = alive.next() else { return Ok(None) };
+        if foe.is_defeated() {
             return Ok(None);
         }
         if !p.overflow
             && let Some(i) = c.heroes[p.hero as usize].target_in(p.foe)
         {
             // "All of a Hero's Damage must be applied to one Individual Monster"
-            // of the set: the Hero already chose it this Round (with an ability's damage).
-            if foe.individuals[i as usize].alive() {
-                return Ok(Some(i));
-            }
-            // "…in a Horde … any excess Damage may be applied to any other individual."
-            if !foe.is_horde() {
-                return Ok(None);
-            }
+            // of the set: the Hero already named it this Round.
+            return Ok(foe.individuals[i as usize].alive().then_some(i));
         }
-        if alive.len() > 1 { Err(()) } else { Ok(Some(alive[0])) }
+        if alive.next().is_some() { Err(()) } else { Ok(Some(first)) }
     }
 
-    /// Puts pending damage on individuals, asking only when there is a choice.
-    /// The Heroes may place their damage in any order.
+    /// Places every packet whose individual needs no choice; asks for the
+    /// others; once all are placed, applies them together (and then any
+    /// Horde overflow the same way) and goes on to Avoiding Return Damage.
     pub(crate) fn advance_damage(&mut self, events: &mut Vec<Event>) {
         loop {
-            let c = self.combat.as_ref().expect("in Combat");
-            let found = c.packets.iter().enumerate().find_map(|(k, p)| self.packet_destination(p).ok().map(|d| (k, d)));
-            let Some((k, destination)) = found else { break };
-            let p = self.cbt().packets.remove(k);
-            match destination {
-                Some(individual) => self.hit_individual(p, individual, events),
-                None if !self.cbt().foes[p.foe as usize].is_defeated() => {
-                    let name = self.heroes[p.hero as usize].name().to_string();
-                    events.push(Event::Note {
-                        text: format!("{name}'s {} Damage is lost: all of it must go to one individual.", p.amount),
-                    });
+            let mut waiting = false;
+            let mut k = 0;
+            while k < self.cbt().packets.len() {
+                let p = self.cbt().packets[k];
+                if p.individual.is_some() {
+                    k += 1;
+                    continue;
                 }
-                None => {}
+                match self.packet_destination(&p) {
+                    Ok(Some(individual)) => {
+                        self.place_packet(k, individual);
+                        k += 1;
+                    }
+                    Ok(None) => {
+                        self.cbt().packets.remove(k);
+                    }
+                    Err(()) => {
+                        waiting = true;
+                        k += 1;
+                    }
+                }
             }
-        }
-        if !self.cbt().packets.is_empty() {
-            self.cbt().step = CombatStep::AssignDamage;
-            return;
+            if waiting {
+                self.cbt().step = CombatStep::AssignDamage;
+                return;
+            }
+            if self.cbt().packets.is_empty() {
+                break;
+            }
+            self.apply_packets(events);
         }
         self.begin_avoidance(events);
     }
 
-    /// One source of a Hero's damage lands on one individual.
-    pub(crate) fn hit_individual(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
+    /// Packet `k` goes to `individual`, and so does the rest of its Hero's
+    /// Damage to that set this Round.
+    fn place_packet(&mut self, k: usize, individual: u8) {
         let c = self.cbt();
-        let round = &mut c.heroes[p.hero as usize];
-        if round.target_in(p.foe).is_none() {
-            round.targets.push((p.foe, individual));
+        let p = &mut c.packets[k];
+        p.individual = Some(individual);
+        let (hero, foe, overflow) = (p.hero, p.foe, p.overflow);
+        let round = &mut c.heroes[hero as usize];
+        if !overflow && round.target_in(foe).is_none() {
+            round.targets.push((foe, individual));
         }
-        let foe = &mut c.foes[p.foe as usize];
-        let was_defeated = foe.is_defeated();
-        let horde = foe.is_horde();
-        let amount = if p.overflow { p.amount } else { foe.damage_taken(usize::from(individual), p.amount, p.magic) };
-        let ind = &mut foe.individuals[individual as usize];
-        let dealt = amount.min(ind.health);
-        ind.health -= dealt;
-        let killed = dealt > 0 && ind.health == 0;
-        if dealt == 0 {
-            return;
-        }
-        events.push(Event::MonsterDamaged { hero: p.hero, foe: p.foe, individual, amount: dealt });
-        c.hits.push((p.foe, individual, p.hero));
-        if killed {
-            events.push(Event::IndividualDefeated { foe: p.foe, individual });
-            let mut contributors: Vec<u8> =
-                c.hits.iter().filter(|(f, i, _)| *f == p.foe && *i == individual).map(|(_, _, h)| *h).collect();
-            contributors.sort_unstable();
-            contributors.dedup();
-            c.kills.push(Kill { foe: p.foe, individual, contributors });
-            let excess = amount - dealt;
+    }
+
+    /// An ability's Damage in step 4: named now, dealt with the Round's other
+    /// Damage in step 5.
+    pub(crate) fn add_ability_damage(&mut self, p: DamagePacket, individual: u8) {
+        let c = self.cbt();
+        c.packets.push(p);
+        let k = c.packets.len() - 1;
+        self.place_packet(k, individual);
+    }
+
+    /// Every placed packet lands at once: each individual loses the sum of
+    /// the Damage put on it (each source reduced by its Armor on its own), and
+    /// every Hero whose Damage took health from a defeated individual shared
+    /// in its defeat. A Horde's excess becomes a new packet of all of them.
+    fn apply_packets(&mut self, events: &mut Vec<Event>) {
+        let c = self.combat.as_mut().expect("in Combat");
+        let mut placed = std::mem::take(&mut c.packets);
+        placed.sort_by_key(|p| (p.foe, p.individual, p.hero));
+        let was_defeated: Vec<bool> = c.foes.iter().map(|f| f.is_defeated()).collect();
+        let mut spill = Vec::new();
+        let mut i = 0;
+        while i < placed.len() {
+            let (foe_ix, individual) = (placed[i].foe, placed[i].individual.expect("placed"));
+            let end =
+                i + placed[i..].iter().take_while(|p| p.foe == foe_ix && p.individual == Some(individual)).count();
+            let foe = &mut c.foes[foe_ix as usize];
+            let horde = foe.is_horde();
+            let before = foe.individuals[individual as usize].health;
+            let mut total: u16 = 0;
+            let mut contributors: u8 = 0;
+            let mut magic = false;
+            for p in &placed[i..end] {
+                let amount =
+                    if p.overflow { p.amount } else { foe.damage_taken(usize::from(individual), p.amount, p.magic) };
+                if amount == 0 || before == 0 {
+                    continue;
+                }
+                total += u16::from(amount);
+                contributors |= p.owner_bits();
+                magic |= p.magic;
+                events.push(Event::MonsterDamaged {
+                    hero: p.hero,
+                    foe: foe_ix,
+                    individual,
+                    amount: amount.min(before),
+                });
+            }
+            i = end;
+            if total == 0 {
+                continue;
+            }
+            let dealt = total.min(u16::from(before)) as u8;
+            foe.individuals[individual as usize].health -= dealt;
+            let heroes: Vec<u8> = (0..8u8).filter(|h| contributors & (1 << h) != 0).collect();
+            c.hits.extend(heroes.iter().map(|&h| (foe_ix, individual, h)));
+            if foe.individuals[individual as usize].health > 0 {
+                continue;
+            }
+            events.push(Event::IndividualDefeated { foe: foe_ix, individual });
+            let excess = total - u16::from(dealt);
             // "If an individual Monster in a Horde is Defeated, any excess Damage
             // may be applied to any other individual Monster in that Horde."
-            if horde && excess > 0 && c.foes[p.foe as usize].alive_count() > 0 {
-                c.packets.insert(0, DamagePacket { amount: excess, overflow: true, ..p });
+            if horde && excess > 0 {
+                spill.push(DamagePacket {
+                    hero: heroes[0],
+                    foe: foe_ix,
+                    amount: excess.min(255) as u8,
+                    magic,
+                    overflow: true,
+                    individual: None,
+                    owners: contributors,
+                });
             }
-            if !was_defeated && c.foes[p.foe as usize].is_defeated() {
-                events.push(Event::FoeDefeated { foe: p.foe });
+            c.kills.push(Kill { foe: foe_ix, individual, contributors: heroes });
+        }
+        for (f, foe) in c.foes.iter().enumerate() {
+            if !was_defeated[f] && foe.is_defeated() {
+                events.push(Event::FoeDefeated { foe: f as u8 });
             }
         }
+        spill.retain(|p| c.foes[p.foe as usize].alive_count() > 0);
+        c.packets = spill;
     }
 
     pub(crate) fn check_assign_damage(&self, c: &Combat, hero: u8, individual: u8) -> Result<(), RuleError> {
@@ -141,8 +213,7 @@ impl Game {
 
     pub(crate) fn assign_damage(&mut self, hero: u8, individual: u8, events: &mut Vec<Event>) {
         let k = self.cbt().packet_of(hero).expect("checked");
-        let p = self.cbt().packets.remove(k);
-        self.hit_individual(p, individual, events);
+        self.place_packet(k, individual);
         self.advance_damage(events);
     }
 

@@ -80,15 +80,38 @@ impl HeroRound {
     }
 }
 
-/// Damage a Hero still has to put on an individual Monster.
+/// One source of a Hero's Damage this Round, waiting for step 5 ("Apply
+/// Damage"), when all of the Round's Damage lands at once.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DamagePacket {
+    /// The Hero whose Damage it is (for Horde overflow, the first of `owners`).
     pub hero: u8,
     pub foe: u8,
     pub amount: u8,
     pub magic: bool,
     /// Horde overflow: already reduced once, not again.
     pub overflow: bool,
+    /// The individual it goes to, once named; `None` while the players must
+    /// still choose ("Heroes may freely assign damage to any Individual Monster
+    /// within the Set").
+    #[serde(default)]
+    pub individual: Option<u8>,
+    /// Horde overflow carries the Damage of every Hero who shared the kill:
+    /// one bit per Hero (0 means `hero` alone).
+    #[serde(default)]
+    pub owners: u8,
+}
+
+impl DamagePacket {
+    /// Whether this is (part of) `hero`'s Damage.
+    pub fn owned_by(&self, hero: u8) -> bool {
+        if self.owners == 0 { self.hero == hero } else { self.owners & (1 << hero) != 0 }
+    }
+
+    /// The bits of the Heroes whose Damage this is.
+    pub fn owner_bits(&self) -> u8 {
+        if self.owners == 0 { 1 << self.hero } else { self.owners }
+    }
 }
 
 /// An individual defeated this Round and the Heroes whose damage did it.
@@ -111,6 +134,8 @@ pub struct Combat {
     pub engagements: Vec<Engagement>,
     pub heroes: Vec<HeroRound>,
     pub play_one_next_round: Vec<bool>,
+    /// The Round's Damage not yet applied: abilities' from step 4, then the
+    /// Combat Pairs' and any Horde overflow in step 5.
     pub packets: Vec<DamagePacket>,
     /// (foe, individual, hero) for every hit that took health this Round.
     pub hits: Vec<(u8, u8, u8)>,
@@ -139,7 +164,7 @@ impl Combat {
             CombatStep::PlayCards => self.playing_engagement(hero).is_some(),
             CombatStep::PlaceMonsterCard => self.engagements.iter().any(|e| e.hero == hero && e.waiting.is_some()),
             CombatStep::Resolve => self.heroes.get(usize::from(hero)).is_some_and(|h| !h.done),
-            CombatStep::AssignDamage => self.packets.iter().any(|p| p.hero == hero),
+            CombatStep::AssignDamage => self.packet_of(hero).is_some(),
         }
     }
 
@@ -169,7 +194,7 @@ impl Combat {
 
     /// The first packet of `hero`'s Damage still waiting for an individual.
     pub fn packet_of(&self, hero: u8) -> Option<usize> {
-        self.packets.iter().position(|p| p.hero == hero)
+        self.packets.iter().position(|p| p.individual.is_none() && p.owned_by(hero))
     }
 
     pub fn engagements_of(&self, hero: u8) -> impl Iterator<Item = (usize, &Engagement)> {
