@@ -31,6 +31,9 @@ pub fn reseat(g: &Game, order: &[usize]) -> Game {
         p.hero = seat[usize::from(p.hero)];
         p.owners = bits(p.owners);
     }
+    for w in &mut c.wounds {
+        w.heroes = bits(w.heroes);
+    }
     for hit in &mut c.hits {
         hit.2 = seat[usize::from(hit.2)];
     }

@@ -27,7 +27,8 @@ fn evaluating(seed: u64, steps: usize) -> Option<Game> {
         let fresh = c.step == CombatStep::Resolve
             && c.heroes.iter().all(|h| !h.done)
             && c.engagements.iter().all(|e| e.chosen.is_none())
-            && c.packets.is_empty();
+            && c.packets.is_empty()
+            && c.wounds.is_empty();
         if taken >= steps && fresh {
             return Some(g);
         }

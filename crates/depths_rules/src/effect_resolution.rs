@@ -67,10 +67,9 @@ impl Game {
                 };
                 // "A Wizard's Spells are considered (Magic) attacks."
                 let magic = magic || spell || self.heroes[h as usize].has_magic();
-                // Dealt in step 5 with the Round's other Damage ("All Heroes
-                // perform each Step simultaneously").
+                // It lands now; with the Round's other Damage it is settled in step 5.
                 let p = DamagePacket { hero: h, foe, amount, magic, overflow: false, individual: None, owners: 0 };
-                self.add_ability_damage(p, individual);
+                self.add_ability_damage(p, individual, events);
             }
             &Effect::HealMonster { amount } => {
                 let EffectContext::Monster { foe, .. } = ctx else { return };

@@ -3,12 +3,13 @@
 //! Damage to one individual of a set; a Horde's excess spills over).
 //!
 //! "All Heroes perform each Step simultaneously": the Round's Damage — the
-//! abilities' of step 4 and the Combat Pairs' — lands all at once, once every
-//! packet has its individual. Nothing depends on the order the Heroes sit in
-//! or act in: an individual takes the sum of what was put on it, and every
-//! Hero whose Damage took health from it contributed to its defeat.
+//! abilities' of step 4 and the Combat Pairs' — counts as dealt at once.
+//! Health drops as each source lands, but an individual brought down this
+//! Round may still be named until step 5 settles the sum ([`Wound`]): who
+//! Defeated it (every Hero whose Damage took part) and a Horde's excess.
+//! Nothing depends on the order the Heroes sit in or act in.
 
-use super::{Combat, CombatStep, DamagePacket, Kill};
+use super::{Combat, CombatStep, DamagePacket, Kill, Wound};
 use crate::action::Action;
 use crate::error::RuleError;
 use crate::event::Event;
@@ -52,25 +53,23 @@ impl Game {
     /// and `Err(())` when the players must choose the individual.
     fn packet_destination(&self, p: &DamagePacket) -> Result<Option<u8>, ()> {
         let c = self.combat.as_ref().expect("in Combat");
-        let foe = &c.foes[p.foe as usize];
-        let mut alive = foe.individuals.iter().enumerate().filter(|(_, i)| i.alive()).map(|(i, _)| i as u8);
-        let Some(first) = alive.next() else { return Ok(None) };
-        if foe.is_defeated() {
-            return Ok(None);
-        }
+        let count = c.foes[p.foe as usize].individuals.len() as u8;
         if !p.overflow
             && let Some(i) = c.heroes[p.hero as usize].target_in(p.foe)
         {
             // "All of a Hero's Damage must be applied to one Individual Monster"
             // of the set: the Hero already named it this Round.
-            return Ok(foe.individuals[i as usize].alive().then_some(i));
+            return Ok(c.open(p.foe, i).then_some(i));
         }
-        if alive.next().is_some() { Err(()) } else { Ok(Some(first)) }
+        let mut open = (0..count).filter(|&i| c.open(p.foe, i));
+        let Some(first) = open.next() else { return Ok(None) };
+        if open.next().is_some() { Err(()) } else { Ok(Some(first)) }
     }
 
-    /// Places every packet whose individual needs no choice; asks for the
-    /// others; once all are placed, applies them together (and then any
-    /// Horde overflow the same way) and goes on to Avoiding Return Damage.
+    /// Places every packet whose individual needs no choice and asks for the
+    /// others; once all are placed they land, the Round's Damage is settled
+    /// (and then any Horde overflow the same way), and play goes on to
+    /// Avoiding Return Damage.
     pub(crate) fn advance_damage(&mut self, events: &mut Vec<Event>) {
         loop {
             let mut waiting = false;
@@ -99,10 +98,15 @@ impl Game {
                 self.cbt().step = CombatStep::AssignDamage;
                 return;
             }
+            let placed = std::mem::take(&mut self.cbt().packets);
+            for p in placed {
+                let individual = p.individual.expect("placed");
+                self.wound(p, individual, events);
+            }
+            self.settle_wounds();
             if self.cbt().packets.is_empty() {
                 break;
             }
-            self.apply_packets(events);
         }
         self.begin_avoidance(events);
     }
@@ -120,95 +124,92 @@ impl Game {
         }
     }
 
-    /// An ability's Damage in step 4: named now, dealt with the Round's other
-    /// Damage in step 5.
-    pub(crate) fn add_ability_damage(&mut self, p: DamagePacket, individual: u8) {
-        let c = self.cbt();
-        c.packets.push(p);
-        let k = c.packets.len() - 1;
-        self.place_packet(k, individual);
+    /// An ability's Damage in step 4 lands on the individual named; it is
+    /// settled with the Round's other Damage in step 5.
+    pub(crate) fn add_ability_damage(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
+        let round = &mut self.cbt().heroes[p.hero as usize];
+        if round.target_in(p.foe).is_none() {
+            round.targets.push((p.foe, individual));
+        }
+        self.wound(p, individual, events);
     }
 
-    /// Every placed packet lands at once: each individual loses the sum of
-    /// the Damage put on it (each source reduced by its Armor on its own), and
-    /// every Hero whose Damage took health from a defeated individual shared
-    /// in its defeat. A Horde's excess becomes a new packet of all of them.
-    fn apply_packets(&mut self, events: &mut Vec<Event>) {
-        let c = self.combat.as_mut().expect("in Combat");
-        let mut placed = std::mem::take(&mut c.packets);
-        placed.sort_by_key(|p| (p.foe, p.individual, p.hero));
-        let was_defeated: Vec<bool> = c.foes.iter().map(|f| f.is_defeated()).collect();
-        let mut spill = Vec::new();
-        let mut i = 0;
-        while i < placed.len() {
-            let (foe_ix, individual) = (placed[i].foe, placed[i].individual.expect("placed"));
-            let end =
-                i + placed[i..].iter().take_while(|p| p.foe == foe_ix && p.individual == Some(individual)).count();
-            let foe = &mut c.foes[foe_ix as usize];
-            let horde = foe.is_horde();
-            let before = foe.individuals[individual as usize].health;
-            let mut total: u16 = 0;
-            let mut contributors: u8 = 0;
-            let mut magic = false;
-            for p in &placed[i..end] {
-                let amount =
-                    if p.overflow { p.amount } else { foe.damage_taken(usize::from(individual), p.amount, p.magic) };
-                if amount == 0 || before == 0 {
-                    continue;
-                }
-                total += u16::from(amount);
-                contributors |= p.owner_bits();
-                magic |= p.magic;
-                events.push(Event::MonsterDamaged {
-                    hero: p.hero,
-                    foe: foe_ix,
-                    individual,
-                    amount: amount.min(before),
-                });
+    /// One source of Damage lands: reduced by the individual's Armor (Horde
+    /// overflow is not reduced again), added to the Round's wound, and taken
+    /// off its Health at once.
+    fn wound(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
+        let c = self.cbt();
+        let foe = &mut c.foes[p.foe as usize];
+        let amount = if p.overflow { p.amount } else { foe.damage_taken(usize::from(individual), p.amount, p.magic) };
+        if amount == 0 {
+            return;
+        }
+        let was_defeated = foe.is_defeated();
+        let ind = &mut foe.individuals[individual as usize];
+        let before = ind.health;
+        let w = match c.wounds.iter().position(|w| w.foe == p.foe && w.individual == individual && !w.settled) {
+            Some(w) => w,
+            None => {
+                c.wounds.push(Wound { foe: p.foe, individual, start: before, total: 0, heroes: 0, settled: false });
+                c.wounds.len() - 1
             }
-            i = end;
-            if total == 0 {
+        };
+        let w = &mut c.wounds[w];
+        w.total += u16::from(amount);
+        w.heroes |= p.owner_bits();
+        ind.health = before.saturating_sub(amount);
+        let heroes = (0..8u8).filter(|h| p.owner_bits() & (1 << h) != 0);
+        c.hits.extend(heroes.map(|h| (p.foe, individual, h)));
+        if before > 0 {
+            events.push(Event::MonsterDamaged { hero: p.hero, foe: p.foe, individual, amount: amount.min(before) });
+        }
+        if before > 0 && ind.health == 0 {
+            events.push(Event::IndividualDefeated { foe: p.foe, individual });
+            if !was_defeated && c.foes[p.foe as usize].is_defeated() {
+                events.push(Event::FoeDefeated { foe: p.foe });
+            }
+        }
+    }
+
+    /// The Round's Damage so far counts as dealt at once: each individual its
+    /// sum brought down is Defeated, with every Hero whose Damage took part
+    /// as a contributor, and a Horde's excess becomes Damage of all of them,
+    /// to be placed on another of its individuals.
+    fn settle_wounds(&mut self) {
+        let c = self.cbt();
+        let mut order: Vec<usize> = (0..c.wounds.len()).filter(|&w| !c.wounds[w].settled).collect();
+        order.sort_by_key(|&w| (c.wounds[w].foe, c.wounds[w].individual));
+        for w in order {
+            let Wound { foe, individual, start, total, heroes, .. } = c.wounds[w];
+            if total < u16::from(start) || start == 0 {
                 continue;
             }
-            let dealt = total.min(u16::from(before)) as u8;
-            foe.individuals[individual as usize].health -= dealt;
-            let heroes: Vec<u8> = (0..8u8).filter(|h| contributors & (1 << h) != 0).collect();
-            c.hits.extend(heroes.iter().map(|&h| (foe_ix, individual, h)));
-            if foe.individuals[individual as usize].health > 0 {
-                continue;
-            }
-            events.push(Event::IndividualDefeated { foe: foe_ix, individual });
-            let excess = total - u16::from(dealt);
+            c.wounds[w].settled = true;
+            let contributors: Vec<u8> = (0..8u8).filter(|h| heroes & (1 << h) != 0).collect();
+            let excess = total - u16::from(start);
             // "If an individual Monster in a Horde is Defeated, any excess Damage
             // may be applied to any other individual Monster in that Horde."
-            if horde && excess > 0 {
-                spill.push(DamagePacket {
-                    hero: heroes[0],
-                    foe: foe_ix,
+            if c.foes[foe as usize].is_horde() && excess > 0 {
+                c.packets.push(DamagePacket {
+                    hero: contributors[0],
+                    foe,
                     amount: excess.min(255) as u8,
-                    magic,
+                    magic: true,
                     overflow: true,
                     individual: None,
-                    owners: contributors,
+                    owners: heroes,
                 });
             }
-            c.kills.push(Kill { foe: foe_ix, individual, contributors: heroes });
+            c.kills.push(Kill { foe, individual, contributors });
         }
-        for (f, foe) in c.foes.iter().enumerate() {
-            if !was_defeated[f] && foe.is_defeated() {
-                events.push(Event::FoeDefeated { foe: f as u8 });
-            }
-        }
-        spill.retain(|p| c.foes[p.foe as usize].alive_count() > 0);
-        c.packets = spill;
     }
 
     pub(crate) fn check_assign_damage(&self, c: &Combat, hero: u8, individual: u8) -> Result<(), RuleError> {
         super::steps::step_is(c, CombatStep::AssignDamage, "Damage to be assigned")?;
         self.may_act(c, hero)?;
         let p = &c.packets[c.packet_of(hero).ok_or(RuleError::NothingToDo)?];
-        let ind = c.foes[p.foe as usize].individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
-        if ind.alive() { Ok(()) } else { Err(RuleError::IndividualDefeated) }
+        c.foes[p.foe as usize].individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
+        if c.open(p.foe, individual) { Ok(()) } else { Err(RuleError::IndividualDefeated) }
     }
 
     pub(crate) fn assign_damage(&mut self, hero: u8, individual: u8, events: &mut Vec<Event>) {

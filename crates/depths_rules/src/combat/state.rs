@@ -114,6 +114,24 @@ impl DamagePacket {
     }
 }
 
+/// The Damage one individual took this Round. Its Health drops as each
+/// source lands, but the Round's Damage counts as dealt at once: whether it
+/// is Defeated, who contributed and a Horde's excess are settled in step 5 from
+/// the sum, whatever order it came in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Wound {
+    pub foe: u8,
+    pub individual: u8,
+    /// Its Health before this Round's first Damage.
+    pub start: u8,
+    /// All the Damage put on it this Round (after Armor), beyond its Health too.
+    pub total: u16,
+    /// The Heroes whose Damage took part, one bit each.
+    pub heroes: u8,
+    /// Defeated and accounted for (a Kill), or spared this Round.
+    pub settled: bool,
+}
+
 /// An individual defeated this Round and the Heroes whose damage did it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Kill {
@@ -139,6 +157,9 @@ pub struct Combat {
     pub packets: Vec<DamagePacket>,
     /// (foe, individual, hero) for every hit that took health this Round.
     pub hits: Vec<(u8, u8, u8)>,
+    /// The Damage each individual has taken this Round, settled in step 5.
+    #[serde(default)]
+    pub wounds: Vec<Wound>,
     pub kills: Vec<Kill>,
     /// Kills still waiting for the players to name the Hero who avoids Return Damage.
     pub avoid_queue: Vec<usize>,
@@ -203,5 +224,13 @@ impl Combat {
 
     pub fn is_over(&self) -> bool {
         self.foes.iter().all(Foe::is_defeated)
+    }
+
+    /// Whether Damage may still go to this individual this Round: alive, or
+    /// brought down by this Round's Damage, which is not settled before step 5.
+    pub fn open(&self, foe: u8, individual: u8) -> bool {
+        self.foes.get(usize::from(foe)).and_then(|f| f.individuals.get(usize::from(individual))).is_some_and(|i| {
+            i.alive() || self.wounds.iter().any(|w| w.foe == foe && w.individual == individual && !w.settled)
+        })
     }
 }
