@@ -1,14 +1,15 @@
 //! Shared helpers for the acceptance tests, all reachable from the crate's
 //! root: a tiny scenario builder with stacked decks (`scenario`), cards made
 //! in code (`cards`), games set up from a seed (`setups`), the content fixture
-//! (`fixture`), the hidden orders (`hidden`) and the property checks
-//! (`properties`).
+//! (`fixture`), the hidden orders (`hidden`), the property checks
+//! (`properties`) and the same Combat seated differently (`seating`).
 
 mod cards;
 pub mod fixture;
 pub mod hidden;
 pub mod properties;
 mod scenario;
+pub mod seating;
 mod setups;
 
 pub use cards::*;

@@ -74,7 +74,8 @@ pub fn start(kind: Kind, seed: u64) -> Game {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Census {
     /// Each Hero's own Action Cards (not Item Action Cards): Draw Pile, hand,
-    /// Discard Pile, Stored Power, out of the deck, and played on the table.
+    /// Discard Pile, Stored Power, out of the deck, drawn for a Feature's test,
+    /// and played on the table.
     pub heroes: Vec<Vec<CardId>>,
     /// Per class (Fighter, Wizard, Rogue): the Item Action Cards not yet
     /// Added, and those in the decks of the Heroes of that Primary Class.
@@ -98,6 +99,7 @@ impl Census {
         };
         for (h, hero) in g.heroes.iter().enumerate() {
             let piles = hero.draw.iter().chain(&hero.hand).chain(&hero.discard).chain(&hero.stored_power);
+            let piles = piles.chain(&hero.test_cards);
             for card in piles.chain(&hero.out_of_deck) {
                 hero_card(h, card);
             }

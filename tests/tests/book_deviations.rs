@@ -381,3 +381,291 @@ fn usable_in_combat(
 fn is_door(g: &Game, e: depths_rules::map::ElementRef) -> bool {
     g.adventure().unwrap().ecology.map.element(e).map(|x| x.0) == Some(Element::Door)
 }
+
+/// A game of one or more Heroes; `single` plays the Alternate Heroes with their
+/// Primary Class only.
+fn alternate_game(heroes: &[&str], single: bool) -> Game {
+    let mut o = GameOptions::standard(heroes, 21);
+    o.single_classed = single;
+    Game::new(o, fixture()).expect("setup")
+}
+
+/// A class Item of `class` that only that class may Equip, (Magic), one hand,
+/// Adding no cards.
+fn class_only_magic_item(g: &Game, class: HeroClass) -> depths_rules::hero::ItemCard {
+    let deck = &g.adventure().unwrap().content.class_deck(class).items;
+    let mut item = deck.iter().find(|i| i.add_cards.is_empty() && i.remove_cards == 0).unwrap().clone();
+    item.class_only = Some(class);
+    item.magic = true;
+    item.hands = 1;
+    item
+}
+
+/// "Playing Alternate Heroes as Single-Classed: The Alternate Heroes can also be
+/// played as only having their Primary Class … without the additional
+/// multi-class considerations": such a Hero cannot Equip an Item of her
+/// Secondary class, gains no (Magic) attack from one, and draws no Item from
+/// that class. Played multi-classed, the same Hero may.
+#[test]
+fn a_single_classed_alternate_hero_has_only_her_primary_class() {
+    for (id, secondary) in
+        [("bren_alt", HeroClass::Wizard), ("sil_alt", HeroClass::Rogue), ("ava_alt", HeroClass::Fighter)]
+    {
+        for single in [true, false] {
+            let mut g = alternate_game(&[id], single);
+            let item = class_only_magic_item(&g, secondary);
+            g.adventure
+                .as_deref_mut()
+                .unwrap()
+                .pending
+                .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(item)));
+            act(&mut g, Action::ChooseHero { hero: 0 });
+            let hero = &g.heroes[0];
+            assert_eq!(hero.items[0].equipped, !single, "{id} single={single}: Equipped on gaining");
+            assert_eq!(hero.has_magic(), !single, "{id} single={single}: (Magic) from a Secondary-class Item");
+            if single {
+                assert_eq!(g.check(&Action::Equip { hero: 0, item: 0 }), Err(RuleError::WrongClass));
+                let before = g.clone();
+                assert!(g.apply(Action::Equip { hero: 0, item: 0 }).is_err());
+                assert_eq!(g, before, "a refused Equip changes nothing");
+            }
+            // A Chest: a single-classed Hero is offered her Primary class only.
+            let primary = g.heroes[0].mat.class;
+            lay(&mut g, "ruins-chest", (1, 0));
+            act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+            act(&mut g, Action::ChooseHero { hero: 0 });
+            match g.pending() {
+                Some(Pending::ChooseItem { options, .. }) => {
+                    assert!(!single, "{id}: a single-classed Hero draws one Item");
+                    assert!(options.iter().any(|o| o.deck == Some(secondary)));
+                }
+                _ => {
+                    assert!(single, "{id}: a multi-classed Hero draws from both classes");
+                    assert_eq!(g.heroes[0].items[1].card.deck, Some(primary));
+                }
+            }
+        }
+    }
+}
+
+/// Puts the first Item of `class`'s deck that Adds Item Action Cards on top of
+/// that deck and returns its id; with `empty_other`, empties the deck of `other`.
+fn card_adding_item_on_top(g: &mut Game, class: HeroClass, other: Option<HeroClass>) -> String {
+    let adv = g.adventure.as_deref_mut().unwrap();
+    let deck = &mut adv.item_decks[depths_rules::adventure::class_index(class)];
+    let i = deck.iter().position(|c| !c.add_cards.is_empty()).expect("an Item that Adds cards");
+    let item = deck.remove(i);
+    let id = item.id.clone();
+    deck.push(item);
+    if let Some(o) = other {
+        adv.item_decks[depths_rules::adventure::class_index(o)].clear();
+    }
+    id
+}
+
+/// "Items from their Secondary class that require adding Item Action Cards to
+/// their Action Card Deck cannot be selected, but the Hero may give an Ally with
+/// that Primary Class the Item instead": also when it is the only Item drawn
+/// (the Primary class's deck is empty), and with the Ally's offer made there too.
+#[test]
+fn a_lone_secondary_item_that_adds_cards_is_never_kept_but_may_go_to_an_ally() {
+    for (id, primary, secondary, ally) in [
+        ("bren_alt", HeroClass::Fighter, HeroClass::Wizard, "sil"),
+        ("sil_alt", HeroClass::Wizard, HeroClass::Rogue, "ava"),
+        ("ava_alt", HeroClass::Rogue, HeroClass::Fighter, "bren"),
+    ] {
+        for with_ally in [false, true] {
+            let heroes: &[&str] = if with_ally { &[id, ally] } else { &[id] };
+            let mut g = alternate_game(heroes, false);
+            let item = card_adding_item_on_top(&mut g, secondary, Some(primary));
+            lay(&mut g, "ruins-chest", (1, 0));
+            act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+            act(&mut g, Action::ChooseHero { hero: 0 });
+            assert!(g.heroes[0].items.is_empty(), "{id}: cannot keep {item}");
+            if with_ally {
+                let Some(Pending::ChooseItem { hero: 0, options }) = g.pending().cloned() else {
+                    panic!("{id}: the Ally is offered {item}: {:?}", g.pending())
+                };
+                assert_eq!(options.iter().map(|o| o.id.as_str()).collect::<Vec<_>>(), [item.as_str()]);
+                act(&mut g, Action::ChooseOption { index: 0 });
+                assert_eq!(g.heroes[1].items[0].card.id, item, "{id}: given to the Ally");
+            } else {
+                assert!(g.pending().is_none(), "{id}: nothing to choose");
+                let deck = &g.adventure().unwrap().item_decks[depths_rules::adventure::class_index(secondary)];
+                assert_eq!(deck[0].id, item, "{id}: not selected, so back at the bottom of its deck");
+            }
+        }
+    }
+}
+
+/// The same rule when a card names the Item: "cannot be selected" by the
+/// multi-classed Hero, who "may give an Ally with that Primary Class the Item
+/// instead" — the players may choose the Ally, not her.
+#[test]
+fn a_named_secondary_item_that_adds_cards_goes_to_an_ally_not_the_multi_classed_hero() {
+    let mut g = alternate_game(&["bren_alt", "sil"], false);
+    let content = g.adventure().unwrap().content.clone();
+    let item = content.class_deck(HeroClass::Wizard).items.iter().find(|i| !i.add_cards.is_empty()).unwrap().clone();
+    g.adventure
+        .as_deref_mut()
+        .unwrap()
+        .pending
+        .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(item.clone())));
+    let before = g.clone();
+    assert_eq!(g.check(&Action::ChooseHero { hero: 0 }), Err(RuleError::WrongClass));
+    assert!(g.apply(Action::ChooseHero { hero: 0 }).is_err());
+    assert_eq!(g, before);
+    assert!(!g.legal_actions().contains(&Action::ChooseHero { hero: 0 }));
+    act(&mut g, Action::ChooseHero { hero: 1 });
+    assert_eq!(g.heroes[1].items[0].card.id, item.id);
+    // Played single-classed she has no Secondary class: the rule does not arise.
+    let mut g = alternate_game(&["bren_alt", "sil"], true);
+    g.adventure
+        .as_deref_mut()
+        .unwrap()
+        .pending
+        .push(Pending::ChooseHero(depths_rules::adventure::HeroChoice::GainItem(item)));
+    assert_eq!(g.check(&Action::ChooseHero { hero: 0 }), Ok(()));
+}
+
+/// Ids of the cards in a Hero's Draw Pile, hand and Discard Pile, and those
+/// played on the table.
+fn cards_in_play(g: &Game, h: usize) -> Vec<depths_rules::CardId> {
+    let hero = &g.heroes[h];
+    let mut out: Vec<_> = hero.draw.iter().chain(&hero.hand).chain(&hero.discard).map(|c| c.id).collect();
+    if let Some(c) = g.combat() {
+        let played = c.engagements.iter().filter(|e| usize::from(e.hero) == h).flat_map(|e| e.slots.iter());
+        out.extend(played.filter_map(|s| s.hero.map(|c| c.id)));
+    }
+    out
+}
+
+/// "Once a Feature has been Resolved, any Action Cards that were drawn or
+/// played for it are Discarded": the cards drawn for a Feature's test stay out
+/// until the Feature is Resolved, also through a Combat its failed test starts
+/// (whose reshuffle of the Discard does not take them).
+#[test]
+fn feature_test_cards_stay_out_until_the_feature_is_resolved() {
+    for heroes in [&["bren"][..], &["bren", "sil"]] {
+        let mut g = new_game(heroes, Variants::default());
+        let pit = depths_rules::feature::FeatureCard {
+            id: "pit".into(),
+            name: "Lurking Pit".into(),
+            description: String::new(),
+            xp: 1,
+            effects: vec![depths_rules::effect::Effect::Test {
+                target: [99, 99, 99],
+                cards: 2,
+                success: vec![],
+                failure: vec![depths_rules::effect::Effect::FightMonster],
+            }],
+        };
+        g.adventure.as_deref_mut().unwrap().ecology.features.push(pit);
+        // Each Draw Pile holds just the two cards the test draws.
+        let mut drawn = Vec::new();
+        for h in 0..heroes.len() {
+            let top: Vec<u8> = {
+                let mut v: Vec<u8> = g.heroes[h].draw.iter().filter(|c| !c.power).map(|c| c.value).collect();
+                v.sort_unstable();
+                v[v.len() - 2..].to_vec()
+            };
+            stack_hero(&mut g, h, &[], &top);
+            drawn.push(g.heroes[h].draw.iter().map(|c| c.id).collect::<Vec<_>>());
+        }
+        lay(&mut g, "ruins-feature", (1, 0));
+        let events = act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+        assert!(g.in_combat(), "the failed test starts a Combat");
+        let mut reshuffled = events.iter().any(|e| matches!(e, depths_rules::Event::DiscardReshuffled { .. }));
+        while g.in_combat() {
+            for (h, ids) in drawn.iter().enumerate() {
+                let now = cards_in_play(&g, h);
+                assert!(ids.iter().all(|id| !now.contains(id)), "Hero {h}: the test's cards are still out");
+            }
+            let a = steady_policy(&g);
+            let events = act(&mut g, a);
+            reshuffled |= events.iter().any(|e| matches!(e, depths_rules::Event::DiscardReshuffled { .. }));
+        }
+        assert!(reshuffled, "the Combat reshuffled a Discard");
+        assert!(g.adventure().unwrap().encounter.is_none(), "the Feature is Resolved");
+        for (h, ids) in drawn.iter().enumerate() {
+            let discard: Vec<_> = g.heroes[h].discard.iter().map(|c| c.id).collect();
+            assert!(ids.iter().all(|id| discard.contains(id)), "Hero {h}: Discarded once the Feature is Resolved");
+        }
+    }
+}
+
+/// Plays a game from `start` to the Passage after its Level Up, with a Power
+/// Card Spent, cards in hand and in the Discard Pile.
+fn to_passage(heroes: &[&str], start: Ecology) -> Game {
+    let mut o = GameOptions::standard(heroes, 21);
+    o.start = start;
+    let mut g = Game::new(o, fixture()).expect("setup");
+    while g.pending().is_some() {
+        let a = steady_policy(&g);
+        act(&mut g, a);
+    }
+    let stairs = format!("{}-stairs", start.name().to_lowercase().split(' ').next().unwrap());
+    lay(&mut g, &stairs, (1, 0));
+    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
+        let a = steady_policy(&g);
+        act(&mut g, a);
+    }
+    act(&mut g, Action::FinishLevelUp);
+    assert!(matches!(g.pending(), Some(Pending::Passage { .. })));
+    for hero in &mut g.heroes {
+        if let Some(p) = hero.stored_power.pop() {
+            hero.discard.push(p);
+        }
+        while hero.hand.len() < 2 {
+            let Some(c) = hero.draw.iter().position(|c| !c.power) else { break };
+            let card = hero.take_from_draw(c);
+            hero.hand.push(card);
+        }
+        if hero.discard.iter().all(|c| c.power)
+            && let Some(c) = hero.draw.iter().position(|c| !c.power)
+        {
+            let card = hero.take_from_draw(c);
+            hero.discard.push(card);
+        }
+    }
+    g
+}
+
+/// "Passage to Next Ecology … Note: Each Ecology follows the same Setup", and
+/// the Setup says: "retrieve the … Power Cards … You begin the game with them
+/// Stored" and "Shuffle the rest of your Action Cards … to form a Draw Pile".
+/// A continuing game and one resumed from the Record Sheets start the new
+/// Ecology with the same decks: every Power Card in the deck Stored, every
+/// other card (hand and Discard too) in the Draw Pile.
+#[test]
+fn a_new_ecology_starts_every_heros_deck_by_the_setup() {
+    for (heroes, start) in [(&["bren", "sil"][..], Ecology::Ruins), (&["sil", "ava"][..], Ecology::Caverns)] {
+        let mut g = to_passage(heroes, start);
+        let all: Vec<Vec<u16>> = g
+            .heroes
+            .iter()
+            .map(|h| ids(h.draw.iter().chain(&h.hand).chain(&h.discard).chain(&h.stored_power).copied()))
+            .collect();
+        let record = g.party_record().unwrap();
+        act(&mut g, Action::Descend);
+        let resumed = Game::from_record(&record, fixture(), 5).unwrap();
+        for game in [&g, &resumed] {
+            for (h, hero) in game.heroes.iter().enumerate() {
+                assert!(
+                    hero.hand.is_empty() && hero.discard.is_empty(),
+                    "{}: hand and Discard shuffled in",
+                    hero.name()
+                );
+                assert!(hero.draw.iter().all(|c| !c.power), "{}: every Power Card retrieved", hero.name());
+                assert!(hero.stored_power.iter().all(|c| c.power));
+                let now = ids(hero.draw.iter().chain(&hero.stored_power).copied());
+                assert_eq!(now, all[h], "{}: the same cards", hero.name());
+            }
+        }
+        for (a, b) in g.heroes.iter().zip(&resumed.heroes) {
+            assert_eq!(ids(a.stored_power.iter().copied()), ids(b.stored_power.iter().copied()), "{}", a.name());
+            assert_eq!(ids(a.draw.iter().copied()), ids(b.draw.iter().copied()), "{}", a.name());
+        }
+    }
+}

@@ -486,6 +486,63 @@ fn all_heroes_perform_each_step_simultaneously_in_any_order() {
     assert_eq!(foe_health(&g, 0), vec![40 - 8 - 7]);
 }
 
+/// Every outcome of one Round of Bren (8 against 2) and Ava (4 against 2)
+/// against a Monster of 8 Health, seated in `order`: for each way the players
+/// may settle Avoiding Return Damage, each Hero's Health lost, by name.
+fn shared_kill_outcomes(order: [&str; 2]) -> Vec<Vec<(String, u8)>> {
+    let mut g = table(&order);
+    for (h, name) in order.iter().enumerate() {
+        let hand: &[u8] = if *name == "bren" { &[8, 7, 6] } else { &[4, 3, 2] };
+        stack_hero(&mut g, h, hand, &[]);
+    }
+    custom_monster_deck(&mut g, Difficulty::I, &[2; 8]);
+    fight(&mut g, vec![monster("Lurker", Difficulty::I, [4, 8, 12], vec![])]);
+    for (h, name) in order.iter().enumerate() {
+        play(&mut g, h, if *name == "bren" { &[8, 7] } else { &[4, 3] });
+    }
+    let before: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
+    for h in 0..2u8 {
+        act(&mut g, Action::ChoosePair { hero: h, engagement: h, slot: 0 });
+        act(&mut g, Action::EndTurn { hero: h });
+    }
+    let lost = |g: &depths_rules::Game| {
+        let mut v: Vec<(String, u8)> =
+            g.heroes.iter().zip(&before).map(|(h, b)| (h.mat.id.clone(), b - h.health)).collect();
+        v.sort();
+        v
+    };
+    if g.in_combat() && g.combat().unwrap().step == CombatStep::AvoidReturnDamage {
+        let mut all: Vec<Vec<(String, u8)>> = (0..2u8)
+            .map(|hero| {
+                let mut choice = g.clone();
+                act(&mut choice, Action::AvoidReturnDamage { hero });
+                lost(&choice)
+            })
+            .collect();
+        all.sort();
+        all
+    } else {
+        vec![lost(&g)]
+    }
+}
+
+/// "All Heroes perform each Step simultaneously" and "If more than one Hero
+/// contributed to the Damage needed to Defeat the Monster, only ONE Hero, from
+/// among those that contributed Damage, may Avoid Return Damage": the Round's
+/// Damage lands at once, so both Heroes contributed (8 + 4 against 8 Health)
+/// however they are seated, and the players choose who avoids it.
+#[test]
+fn simultaneous_damage_the_same_round_gives_the_same_return_damage_however_the_heroes_sit() {
+    let a = shared_kill_outcomes(["bren", "ava"]);
+    let b = shared_kill_outcomes(["ava", "bren"]);
+    assert_eq!(a, b, "the seating changes nothing");
+    let want = vec![
+        vec![("ava".to_string(), 0), ("bren".to_string(), 8 - 2)],
+        vec![("ava".to_string(), 4 - 2), ("bren".to_string(), 0)],
+    ];
+    assert_eq!(a, want, "both contributed: the one the players choose avoids Return Damage");
+}
+
 /// "All of a Hero's Damage must be applied to one Individual Monster; it cannot
 /// be spread across multiple Individual Monsters" — an ability's Damage and the
 /// pair's Damage in one Round go to the same individual.
@@ -509,6 +566,51 @@ fn all_of_a_heros_damage_ability_and_pair_goes_to_one_individual() {
     act(&mut g, Action::EndTurn { hero: 0 });
     assert_ne!(g.combat().unwrap().step, CombatStep::AssignDamage, "no choice left: the pair's Damage follows");
     assert_eq!(foe_health(&g, 0), vec![20, 20 - 2 - 8, 20, 20]);
+}
+
+/// "When facing non-singular Monster Types, Heroes may freely assign damage to
+/// any Individual Monster within the Set. All of a Hero's Damage must be
+/// applied to one Individual Monster": the rule binds the individuals of one
+/// set. A lone Hero against two Monster Cards who throws a dagger at one card
+/// still deals the Combat Pair's Direct Damage to the other, and may throw at
+/// one individual of each.
+#[test]
+fn one_individual_per_set_a_lone_hero_damages_both_monster_cards() {
+    let mut g = table(&["bren"]);
+    g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+    stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
+    stack_monster(&mut g, Difficulty::I, &[2, 2, 3, 4]);
+    g.heroes[0].stored_power.push(ActionCard::power(300));
+    fight(&mut g, vec![group([20, 20, 20]), monster("Right", Difficulty::I, [30, 30, 30], vec![])]);
+    play(&mut g, 0, &[8, 7]);
+    play(&mut g, 0, &[6, 5]);
+    assert_eq!(slots(&g, 0), vec![(Some(8), Some(2)), (Some(7), Some(2))]);
+    let throw = |foe, individual| Action::ActivateAbility {
+        hero: 0,
+        source: AbilitySource::Mat(2),
+        target: Target::Individual { foe, individual },
+    };
+    act(&mut g, throw(1, 0));
+    assert_eq!(g.check(&throw(0, 1)), Ok(()), "an individual of the other set");
+    act(&mut g, throw(0, 1));
+    assert_eq!(g.check(&throw(0, 2)), Err(RuleError::OneIndividualPerRound), "but one per set");
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![20, 20 - 2 - 8, 20, 20], "the pair's Direct Damage follows the dagger");
+    assert_eq!(foe_health(&g, 1), vec![30 - 2]);
+    // Only the dagger thrown at the other card: the pair's Damage is not lost.
+    let mut g = table(&["bren"]);
+    g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+    stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
+    stack_monster(&mut g, Difficulty::I, &[2, 2, 3, 4]);
+    fight(&mut g, vec![monster("Left", Difficulty::I, [30, 30, 30], vec![]), group([20, 20, 20])]);
+    play(&mut g, 0, &[8, 7]);
+    play(&mut g, 0, &[6, 5]);
+    act(&mut g, throw(1, 3));
+    act(&mut g, Action::ChoosePair { hero: 0, engagement: 0, slot: 0 });
+    act(&mut g, Action::EndTurn { hero: 0 });
+    assert_eq!(foe_health(&g, 0), vec![30 - 8], "Direct Damage to the opponent of the pair");
+    assert_eq!(foe_health(&g, 1), vec![20, 20, 20, 18]);
 }
 
 /// "A Hero may freely apply Damage to any one of these parts each Round": one

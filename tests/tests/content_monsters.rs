@@ -8,7 +8,7 @@ use depths_rules::combat::{FinalEntity, Outcome, Slot, may_choose};
 use depths_rules::{
     Action, Activation, CombatStep, Content, Ecology, Effect, Event, Foe, Game, MonsterCard, MonsterType, Phase, Target,
 };
-use depths_sim::bot::{aimed_target, pick_individual};
+use depths_sim::bot::{aimed_target, pick_for_packet};
 use depths_tests::mat;
 
 fn content() -> Content {
@@ -260,9 +260,10 @@ fn greedy(game: &Game) -> Action {
             Action::PlaceMonsterCard { hero: e.hero, slot: if value(1) > value(0) { 1 } else { 0 } }
         }
         CombatStep::AssignDamage => {
-            let p = c.packets[0];
-            let foe = &c.foes[p.foe as usize];
-            Action::AssignDamage { hero: p.hero, individual: pick_individual(foe, p.amount, p.magic) as u8 }
+            // Damage lands all at once: aim where what is placed already leaves health.
+            let hero = c.acting_hero().expect("someone places Damage");
+            let p = c.packets[c.packet_of(hero).expect("a packet to place")];
+            Action::AssignDamage { hero, individual: pick_for_packet(c, &p) }
         }
         CombatStep::Resolve => resolve(game),
     }

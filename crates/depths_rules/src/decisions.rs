@@ -16,8 +16,13 @@ impl Game {
                 if usize::from(*hero) >= self.heroes.len() {
                     return Err(RuleError::NoSuchHero(*hero));
                 }
-                // Any Hero may take a class Item; only that class can Equip it.
+                // Any Hero may take a class Item; only that class can Equip it,
+                // and a multi-classed Hero cannot select a Secondary-class
+                // Item that Adds cards (an Ally of that class may take it).
                 match pending {
+                    Some(Pending::ChooseHero(HeroChoice::GainItem(item))) if !self.may_select_item(*hero, item) => {
+                        Err(RuleError::WrongClass)
+                    }
                     Some(Pending::ChooseHero(_)) => Ok(()),
                     _ => Err(RuleError::WrongStep { expected: "a Hero to be chosen" }),
                 }

@@ -67,8 +67,9 @@ impl Game {
                 };
                 // "A Wizard's Spells are considered (Magic) attacks."
                 let magic = magic || spell || self.heroes[h as usize].has_magic();
-                let p = DamagePacket { hero: h, foe, amount, magic, overflow: false };
-                self.hit_individual(p, individual, events);
+                // It lands now; with the Round's other Damage it is settled in step 5.
+                let p = DamagePacket { hero: h, foe, amount, magic, overflow: false, individual: None, owners: 0 };
+                self.add_ability_damage(p, individual, events);
             }
             &Effect::HealMonster { amount } => {
                 let EffectContext::Monster { foe, .. } = ctx else { return };
@@ -193,7 +194,12 @@ impl Game {
             Effect::DrawItem => self.adv_mut().pending.push(Pending::ChooseHero(HeroChoice::DrawItem)),
             Effect::GainItem { item } => {
                 if let Some(card) = self.adv().content.item(item).cloned() {
-                    self.adv_mut().pending.push(Pending::ChooseHero(HeroChoice::GainItem(card)));
+                    // Only when some Hero may select it (see `may_select_item`).
+                    if (0..n).any(|h| self.may_select_item(h, &card)) {
+                        self.adv_mut().pending.push(Pending::ChooseHero(HeroChoice::GainItem(card)));
+                    } else {
+                        crate::event::note(events, format!("No Hero can take {}.", card.name));
+                    }
                 }
             }
             Effect::FightMonster => {

@@ -157,6 +157,11 @@ pub struct Hero {
     /// face up by Retrieve); the rest of the Draw Pile's order is hidden.
     #[serde(default)]
     pub known_on_top: u8,
+    /// Cards drawn for the test of the Feature (or Legendary Location card)
+    /// being Resolved: "Once a Feature has been Resolved, any Action Cards that
+    /// were drawn or played for it are Discarded", not before.
+    #[serde(default)]
+    pub test_cards: Vec<ActionCard>,
 }
 
 /// The id of the Power Card that joins a class's deck only at level 3 (the
@@ -199,7 +204,23 @@ impl Hero {
             items: Vec::new(),
             abilities: Vec::new(),
             known_on_top: 0,
+            test_cards: Vec::new(),
         }
+    }
+
+    /// "Hero Action Cards" at the Setup each Ecology follows: "retrieve the …
+    /// Power Cards … You begin the game with them Stored", and "Shuffle the
+    /// rest of your Action Cards … to form a Draw Pile" — hand and Discard
+    /// included. Cards out of the deck stay out.
+    pub fn set_up_action_cards(&mut self, rng: &mut GameRng) {
+        let mut all: Vec<ActionCard> = std::mem::take(&mut self.draw);
+        for pile in [&mut self.hand, &mut self.discard, &mut self.stored_power, &mut self.test_cards] {
+            all.append(pile);
+        }
+        let (power, rest): (Vec<ActionCard>, Vec<ActionCard>) = all.into_iter().partition(|c| c.power);
+        self.stored_power = power;
+        self.draw = rest;
+        self.shuffle_draw(rng);
     }
 
     pub fn name(&self) -> &str {
@@ -261,11 +282,23 @@ impl Hero {
         self.draw.remove(index)
     }
 
+    /// "Some Items … can only be equipped by a specific Hero Class": the
+    /// Hero's Primary class, or the Secondary class of a Hero played
+    /// multi-classed (a single-classed Alternate Hero's mat has none in play).
+    pub fn fits_class(&self, item: &ItemCard) -> bool {
+        item.class_only.is_none_or(|c| c == self.mat.class || Some(c) == self.mat.secondary_class)
+    }
+
+    /// An Item the Hero is using: Equipped, and of a class the Hero may Equip.
+    pub fn in_use(&self, item: &OwnedItem) -> bool {
+        item.equipped && self.fits_class(&item.card)
+    }
+
     /// Every ability the Hero can use now: mat, Ability Cards, Equipped Items.
     pub fn abilities(&self) -> impl Iterator<Item = (AbilitySource, &Ability)> {
         let mat = self.mat.abilities.iter().enumerate().map(|(i, a)| (AbilitySource::Mat(i as u8), a));
         let cards = self.abilities.iter().enumerate().map(|(i, a)| (AbilitySource::Card(i as u8), &a.card.ability));
-        let items = self.items.iter().enumerate().filter(|(_, it)| it.equipped).flat_map(|(i, it)| {
+        let items = self.items.iter().enumerate().filter(|(_, it)| self.in_use(it)).flat_map(|(i, it)| {
             it.card.abilities.iter().enumerate().map(move |(j, a)| (AbilitySource::Item(i as u8, j as u8), a))
         });
         mat.chain(cards).chain(items)
@@ -278,7 +311,7 @@ impl Hero {
             AbilitySource::Item(i, j) => self
                 .items
                 .get(usize::from(i))
-                .filter(|it| it.equipped)
+                .filter(|it| self.in_use(it))
                 .and_then(|it| it.card.abilities.get(usize::from(j))),
         }
     }
@@ -299,14 +332,14 @@ impl Hero {
 
     /// Armor: summed over Equipped Items and Passive abilities.
     pub fn armor(&self) -> u8 {
-        let items: u8 = self.items.iter().filter(|i| i.equipped).map(|i| i.card.armor).sum();
+        let items: u8 = self.items.iter().filter(|i| self.in_use(i)).map(|i| i.card.armor).sum();
         let passive: u8 = self.abilities().map(|(_, a)| a.passive_armor()).sum();
         items + passive
     }
 
     /// Unless a Hero has a (Magic) Item Equipped, they make non-magic attacks.
     pub fn has_magic(&self) -> bool {
-        self.items.iter().any(|i| i.equipped && i.card.magic)
+        self.items.iter().any(|i| self.in_use(i) && i.card.magic)
             || self.abilities().any(|(_, a)| a.passive_has(|e| matches!(e, Effect::Magic)))
     }
 
@@ -335,7 +368,12 @@ impl Hero {
 
     /// Count of every Action Card the Hero owns, wherever it lies outside Combat.
     pub fn cards_held(&self) -> usize {
-        self.draw.len() + self.hand.len() + self.discard.len() + self.stored_power.len() + self.out_of_deck.len()
+        self.draw.len()
+            + self.hand.len()
+            + self.discard.len()
+            + self.stored_power.len()
+            + self.out_of_deck.len()
+            + self.test_cards.len()
     }
 
     pub fn find_hand(&self, id: CardId) -> Option<usize> {

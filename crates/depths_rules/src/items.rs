@@ -30,22 +30,37 @@ impl Game {
             events.push(Event::CardsOffered { hero: h, names: options.iter().map(|o| o.name.clone()).collect() });
         }
         // A Secondary-class Item that Adds cards, with no Ally to take it, cannot be chosen.
-        let keepable =
-            |g: &Game, o: &ItemCard| o.deck == Some(mat.class) || o.add_cards.is_empty() || g.ally_for(h, o).is_some();
-        if !options.is_empty() && !options.iter().any(|o| keepable(self, o)) {
+        if !options.iter().any(|o| self.item_destination(h, o).is_some()) {
             for o in options.drain(..) {
                 let deck = class_index(o.deck.unwrap_or(mat.class));
                 self.adv_mut().put_under_item_deck(deck, o);
             }
         }
         match options.len() {
-            0 => note(events, "No Items are left to draw."),
-            1 => self.gain_item(h, options.remove(0), events),
+            0 => note(events, "No Item is left that this Hero can take."),
+            // A lone Item the Hero may keep is hers; one only an Ally may
+            // take is offered to the Ally, as when choosing between two.
+            1 if self.item_destination(h, &options[0]) == Some(h) => self.gain_item(h, options.remove(0), events),
             _ => {
                 let adv = self.adv_mut();
                 adv.pending.insert(0, Pending::ChooseItem { hero: h, options });
             }
         }
+    }
+
+    /// "Items from their Secondary class that require adding Item Action
+    /// Cards to their Action Card Deck cannot be selected" by a multi-classed
+    /// Hero, however the Item reaches her.
+    pub(crate) fn may_select_item(&self, h: u8, item: &ItemCard) -> bool {
+        let mat = &self.heroes[h as usize].mat;
+        let secondary = mat.secondary_class.is_some() && item.deck == mat.secondary_class;
+        !(secondary && !item.add_cards.is_empty() && self.is_multi_classed(h))
+    }
+
+    /// Who takes an Item drawn for Hero `h`: she, or "an Ally with that Primary
+    /// Class" when she cannot select it; `None` when neither can.
+    pub(crate) fn item_destination(&self, h: u8, item: &ItemCard) -> Option<u8> {
+        if self.may_select_item(h, item) { Some(h) } else { self.ally_for(h, item) }
     }
 
     /// The Hero takes an Item: "Adding / Removing Action Cards", then Equip it if it fits.
@@ -75,7 +90,7 @@ impl Game {
             }
         }
         let hero = &mut self.heroes[h as usize];
-        let equipped = fits_class(hero, &item) && hands_equipped(hero) + item.hands <= 2;
+        let equipped = hero.fits_class(&item) && hands_equipped(hero) + item.hands <= 2;
         hero.items.push(OwnedItem { uses_left: item.uses, card: item, equipped });
     }
 
@@ -84,8 +99,7 @@ impl Game {
     /// the Item instead."
     pub(crate) fn check_choose_item(&self, hero: u8, options: &[ItemCard], index: usize) -> Result<(), RuleError> {
         let item = options.get(index).ok_or(RuleError::NoSuchItem)?;
-        let mat = &self.heroes[hero as usize].mat;
-        if item.deck != Some(mat.class) && !item.add_cards.is_empty() && self.ally_for(hero, item).is_none() {
+        if self.item_destination(hero, item).is_none() {
             return Err(RuleError::WrongClass);
         }
         Ok(())
@@ -99,12 +113,7 @@ impl Game {
             let deck = class_index(other.deck.unwrap_or(self.heroes[hero as usize].mat.class));
             self.adv_mut().put_under_item_deck(deck, other);
         }
-        let mat_class = self.heroes[hero as usize].mat.class;
-        let to = if keep.deck != Some(mat_class) && !keep.add_cards.is_empty() {
-            self.ally_for(hero, &keep).unwrap_or(hero)
-        } else {
-            hero
-        };
+        let to = self.item_destination(hero, &keep).unwrap_or(hero);
         self.gain_item(to, keep, events);
     }
 
@@ -152,7 +161,7 @@ impl Game {
             return Err(RuleError::NothingToDo);
         }
         if equip {
-            if !fits_class(h, &it.card) {
+            if !h.fits_class(&it.card) {
                 return Err(RuleError::WrongClass);
             }
             // "Heroes are limited to Equipping no more than 2 hand icons worth of Items at a time."
@@ -179,9 +188,4 @@ impl Game {
 
 pub(crate) fn hands_equipped(h: &Hero) -> u8 {
     h.items.iter().filter(|i| i.equipped).map(|i| i.card.hands).sum()
-}
-
-/// "Some Items … can only be equipped by a specific Hero Class."
-pub(crate) fn fits_class(h: &Hero, item: &ItemCard) -> bool {
-    item.class_only.is_none_or(|c| c == h.mat.class || Some(c) == h.mat.secondary_class)
 }

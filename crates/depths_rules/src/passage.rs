@@ -25,6 +25,10 @@ impl Game {
         for deck in &mut self.monster_decks {
             deck.gather(&mut self.rng);
         }
+        // "9. Hero Play Area … Hero Action Cards": Power Cards Stored, the rest shuffled.
+        for hero in &mut self.heroes {
+            hero.set_up_action_cards(&mut self.rng);
+        }
         let adv = self.adventure.as_deref_mut().expect("full game");
         match setup_ecology(&adv.content, next, &adv.options, &mut self.rng) {
             Ok(eco) => adv.ecology = eco,

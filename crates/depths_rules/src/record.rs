@@ -60,7 +60,7 @@ impl Game {
                     health: h.health,
                     items: h.items.clone(),
                     abilities: h.abilities.clone(),
-                    deck: h.draw.iter().chain(&h.hand).chain(&h.discard).copied().collect(),
+                    deck: h.draw.iter().chain(&h.hand).chain(&h.discard).chain(&h.test_cards).copied().collect(),
                     stored_power: h.stored_power.len(),
                     stored: h.stored_power.clone(),
                     out_of_deck: h.out_of_deck.clone(),
@@ -106,9 +106,10 @@ impl Game {
                 hero.out_of_deck = r.out_of_deck.clone();
             }
             hero.draw = deck;
-            hero.shuffle_draw(&mut game.rng);
             hero.hand.clear();
             hero.discard.clear();
+            // The new Ecology's Setup, as a continuing game has it (see `descend`).
+            hero.set_up_action_cards(&mut game.rng);
         }
         let adv = game.adventure.as_deref_mut().expect("full game");
         for hero in &game.heroes {

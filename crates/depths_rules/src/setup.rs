@@ -36,7 +36,12 @@ impl Game {
         };
         let mut mats: Vec<HeroMat> = Vec::new();
         for id in &options.heroes {
-            let mat = content.hero(id).ok_or_else(|| SetupError::UnknownHero(id.clone()))?.clone();
+            let mut mat = content.hero(id).ok_or_else(|| SetupError::UnknownHero(id.clone()))?.clone();
+            // "Playing Alternate Heroes as Single-Classed": the Hero in play has
+            // only her Primary Class (no Secondary-class Items, Equipping or draws).
+            if options.single_classed {
+                mat.secondary_class = None;
+            }
             if mats.iter().any(|m| m.name == mat.name) {
                 return Err(SetupError::HeroTwice(mat.name));
             }

@@ -2,7 +2,7 @@
 //! see the [`Game`] and answer with one legal [`Action`].
 
 use depths_rules::adventure::{HeroChoice, Pending, Purchase, XpRef};
-use depths_rules::combat::Combat;
+use depths_rules::combat::{Combat, DamagePacket};
 use depths_rules::combat::{Slot, may_choose};
 use depths_rules::effect::TargetKind;
 use depths_rules::map::{Element, ElementRef, Map, MapTile};
@@ -273,17 +273,17 @@ pub fn aimed_target(g: &Game, c: &Combat, hero: u8, ability: &Ability) -> Option
     match ability.target_kind() {
         TargetKind::Individual => {
             // "All of a Hero's Damage must be applied to one Individual
-            // Monster": the one already hit this Round, or the one the
-            // ability and the chosen pair's Damage together serve best.
-            if let Some((foe, individual)) = c.heroes[hero as usize].target {
-                return Some(Target::Individual { foe, individual });
-            }
+            // Monster" of a set: the one already aimed at this Round, or the
+            // one the ability and the chosen pair's Damage together serve best.
             let chosen = c.chosen_engagement(hero).map(|e| &c.engagements[e]);
             let en = match chosen {
                 Some(en) => en,
                 None => c.engagements_of(hero).map(|(_, en)| en).find(|en| !c.foes[en.foe as usize].is_defeated())?,
             };
-            let foe = &c.foes[en.foe as usize];
+            if let Some(individual) = c.heroes[hero as usize].target_in(en.foe) {
+                return Some(Target::Individual { foe: en.foe, individual });
+            }
+            let foe = &foe_after_placed(c, en.foe);
             let amount = ability
                 .effects
                 .iter()
@@ -305,6 +305,30 @@ pub fn aimed_target(g: &Game, c: &Combat, hero: u8, ability: &Ability) -> Option
         TargetKind::None => Some(Target::None),
         _ => None,
     }
+}
+
+/// The foe as it will stand once the Damage already placed this Round lands
+/// (all of a Round's Damage lands together in step 5).
+pub fn foe_after_placed(c: &Combat, f: u8) -> Foe {
+    let mut foe = c.foes[f as usize].clone();
+    for p in c.packets.iter().filter(|p| p.foe == f) {
+        if let Some(i) = p.individual {
+            let amount = if p.overflow { p.amount } else { foe.damage_taken(usize::from(i), p.amount, p.magic) };
+            let ind = &mut foe.individuals[usize::from(i)];
+            ind.health = ind.health.saturating_sub(amount);
+        }
+    }
+    foe
+}
+
+/// Where to put a packet of Damage: the best individual once what is placed
+/// already lands, or, if that leaves none standing, the best of those alive now.
+pub fn pick_for_packet(c: &Combat, p: &DamagePacket) -> u8 {
+    let after = foe_after_placed(c, p.foe);
+    if after.alive_count() > 0 {
+        return pick_individual(&after, p.amount, p.magic) as u8;
+    }
+    pick_individual(&c.foes[p.foe as usize], p.amount, p.magic) as u8
 }
 
 /// The individual to hit: the one closest to falling that the damage hurts.
@@ -370,10 +394,12 @@ fn combat_choice(g: &Game, legal: &[Action], hero: Option<u8>) -> Action {
             .filter(|a| legal.contains(a))
         }
         CombatStep::AssignDamage => {
-            let p = *c.packets.iter().find(|p| hero.is_none_or(|h| p.hero == h)).unwrap_or(&c.packets[0]);
-            let foe = &c.foes[p.foe as usize];
-            let a = Action::AssignDamage { hero: p.hero, individual: pick_individual(foe, p.amount, p.magic) as u8 };
-            legal.contains(&a).then_some(a)
+            let heroes = hero.map_or_else(|| c.heroes_to_act(), |h| vec![h]);
+            heroes.into_iter().find_map(|h| {
+                let p = c.packets[c.packet_of(h)?];
+                let a = Action::AssignDamage { hero: h, individual: pick_for_packet(c, &p) };
+                legal.contains(&a).then_some(a)
+            })
         }
         CombatStep::Resolve => acting.and_then(|h| resolve(g, legal, h)),
     };

@@ -57,12 +57,15 @@ impl Game {
             (TargetKind::Individual, Target::Individual { foe, individual }) => {
                 let engaged = c.engagements_of(h).any(|(_, e)| e.foe == foe);
                 let f = c.foes.get(usize::from(foe)).ok_or(RuleError::BadTarget)?;
-                let ind = f.individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
-                // "All of a Hero's Damage must be applied to one Individual Monster."
-                if c.heroes[h as usize].target.is_some_and(|t| t != (foe, individual)) {
+                f.individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
+                // "All of a Hero's Damage must be applied to one Individual Monster"
+                // within the set.
+                if c.heroes[h as usize].target_in(foe).is_some_and(|i| i != individual) {
                     return Err(RuleError::OneIndividualPerRound);
                 }
-                engaged && !f.is_defeated() && ind.alive()
+                // Brought down by this Round's Damage, it may still be named: the
+                // Round's Damage is dealt at once ("simultaneously").
+                engaged && c.open(foe, individual)
             }
             (TargetKind::HeroSlot, Target::HeroSlot { engagement, slot }) => {
                 open_engagement(engagement)?.slots.get(usize::from(slot)).is_some_and(|s| s.hero.is_some())

@@ -1,8 +1,15 @@
 //! "5. Apply Damage": Direct and Return Damage from the pair each Hero
 //! Resolves, "Applying Damage to Pairs, Groups, or Hordes" (all of a Hero's
-//! Damage to one individual; a Horde's excess spills over).
+//! Damage to one individual of a set; a Horde's excess spills over).
+//!
+//! "All Heroes perform each Step simultaneously": the Round's Damage — the
+//! abilities' of step 4 and the Combat Pairs' — counts as dealt at once.
+//! Health drops as each source lands, but an individual brought down this
+//! Round may still be named until step 5 settles the sum ([`Wound`]): who
+//! Defeated it (every Hero whose Damage took part) and a Horde's excess.
+//! Nothing depends on the order the Heroes sit in or act in.
 
-use super::{Combat, CombatStep, DamagePacket, Kill};
+use super::{Combat, CombatStep, DamagePacket, Kill, Wound};
 use crate::action::Action;
 use crate::error::RuleError;
 use crate::event::Event;
@@ -32,6 +39,8 @@ impl Game {
                     amount: dealt.saturating_add(round.bonus_damage).saturating_add(hero.passive_bonus_damage()),
                     magic: hero.has_magic() || round.magic,
                     overflow: false,
+                    individual: None,
+                    owners: 0,
                 });
             }
         }
@@ -39,98 +48,159 @@ impl Game {
         self.advance_damage(events);
     }
 
-    /// Where a packet of damage goes without asking, if it needs no choice:
-    /// `Ok(Some(i))` to individual `i`, `Ok(None)` nowhere (it is lost), and
-    /// `Err(())` when the players must choose the individual.
-    pub(crate) fn packet_destination(&self, p: &DamagePacket) -> Result<Option<u8>, ()> {
+    /// Where a packet not yet placed goes without asking: `Ok(Some(i))` to
+    /// individual `i`, `Ok(None)` nowhere (no individual is left to take it),
+    /// and `Err(())` when the players must choose the individual.
+    fn packet_destination(&self, p: &DamagePacket) -> Result<Option<u8>, ()> {
         let c = self.combat.as_ref().expect("in Combat");
-        let foe = &c.foes[p.foe as usize];
-        let alive: Vec<u8> =
-            foe.individuals.iter().enumerate().filter(|(_, i)| i.alive()).map(|(i, _)| i as u8).collect();
-        if foe.is_defeated() || alive.is_empty() {
-            return Ok(None);
-        }
+        let count = c.foes[p.foe as usize].individuals.len() as u8;
         if !p.overflow
-            && let Some((f, i)) = c.heroes[p.hero as usize].target
+            && let Some(i) = c.heroes[p.hero as usize].target_in(p.foe)
         {
-            // "All of a Hero's Damage must be applied to one Individual Monster":
-            // the Hero already chose it this Round (with an ability's damage).
-            if f != p.foe {
-                return Ok(None);
-            }
-            if foe.individuals[i as usize].alive() {
-                return Ok(Some(i));
-            }
-            // "…in a Horde … any excess Damage may be applied to any other individual."
-            if !foe.is_horde() {
-                return Ok(None);
-            }
+            // "All of a Hero's Damage must be applied to one Individual Monster"
+            // of the set: the Hero already named it this Round.
+            return Ok(c.open(p.foe, i).then_some(i));
         }
-        if alive.len() > 1 { Err(()) } else { Ok(Some(alive[0])) }
+        let mut open = (0..count).filter(|&i| c.open(p.foe, i));
+        let Some(first) = open.next() else { return Ok(None) };
+        if open.next().is_some() { Err(()) } else { Ok(Some(first)) }
     }
 
-    /// Puts pending damage on individuals, asking only when there is a choice.
-    /// The Heroes may place their damage in any order.
+    /// Places every packet whose individual needs no choice and asks for the
+    /// others; once all are placed they land, the Round's Damage is settled
+    /// (and then any Horde overflow the same way), and play goes on to
+    /// Avoiding Return Damage.
     pub(crate) fn advance_damage(&mut self, events: &mut Vec<Event>) {
         loop {
-            let c = self.combat.as_ref().expect("in Combat");
-            let found = c.packets.iter().enumerate().find_map(|(k, p)| self.packet_destination(p).ok().map(|d| (k, d)));
-            let Some((k, destination)) = found else { break };
-            let p = self.cbt().packets.remove(k);
-            match destination {
-                Some(individual) => self.hit_individual(p, individual, events),
-                None if !self.cbt().foes[p.foe as usize].is_defeated() => {
-                    let name = self.heroes[p.hero as usize].name().to_string();
-                    events.push(Event::Note {
-                        text: format!("{name}'s {} Damage is lost: all of it must go to one individual.", p.amount),
-                    });
+            let mut waiting = false;
+            let mut k = 0;
+            while k < self.cbt().packets.len() {
+                let p = self.cbt().packets[k];
+                if p.individual.is_some() {
+                    k += 1;
+                    continue;
                 }
-                None => {}
+                match self.packet_destination(&p) {
+                    Ok(Some(individual)) => {
+                        self.place_packet(k, individual);
+                        k += 1;
+                    }
+                    Ok(None) => {
+                        self.cbt().packets.remove(k);
+                    }
+                    Err(()) => {
+                        waiting = true;
+                        k += 1;
+                    }
+                }
             }
-        }
-        if !self.cbt().packets.is_empty() {
-            self.cbt().step = CombatStep::AssignDamage;
-            return;
+            if waiting {
+                self.cbt().step = CombatStep::AssignDamage;
+                return;
+            }
+            let placed = std::mem::take(&mut self.cbt().packets);
+            for p in placed {
+                let individual = p.individual.expect("placed");
+                self.wound(p, individual, events);
+            }
+            self.settle_wounds();
+            if self.cbt().packets.is_empty() {
+                break;
+            }
         }
         self.begin_avoidance(events);
     }
 
-    /// One source of a Hero's damage lands on one individual.
-    pub(crate) fn hit_individual(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
+    /// Packet `k` goes to `individual`, and so does the rest of its Hero's
+    /// Damage to that set this Round.
+    fn place_packet(&mut self, k: usize, individual: u8) {
         let c = self.cbt();
-        let round = &mut c.heroes[p.hero as usize];
-        if round.target.is_none() {
-            round.target = Some((p.foe, individual));
+        let p = &mut c.packets[k];
+        p.individual = Some(individual);
+        let (hero, foe, overflow) = (p.hero, p.foe, p.overflow);
+        let round = &mut c.heroes[hero as usize];
+        if !overflow && round.target_in(foe).is_none() {
+            round.targets.push((foe, individual));
         }
+    }
+
+    /// An ability's Damage in step 4 lands on the individual named; it is
+    /// settled with the Round's other Damage in step 5.
+    pub(crate) fn add_ability_damage(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
+        let round = &mut self.cbt().heroes[p.hero as usize];
+        if round.target_in(p.foe).is_none() {
+            round.targets.push((p.foe, individual));
+        }
+        self.wound(p, individual, events);
+    }
+
+    /// One source of Damage lands: reduced by the individual's Armor (Horde
+    /// overflow is not reduced again), added to the Round's wound, and taken
+    /// off its Health at once.
+    fn wound(&mut self, p: DamagePacket, individual: u8, events: &mut Vec<Event>) {
+        let c = self.cbt();
         let foe = &mut c.foes[p.foe as usize];
-        let was_defeated = foe.is_defeated();
-        let horde = foe.is_horde();
         let amount = if p.overflow { p.amount } else { foe.damage_taken(usize::from(individual), p.amount, p.magic) };
-        let ind = &mut foe.individuals[individual as usize];
-        let dealt = amount.min(ind.health);
-        ind.health -= dealt;
-        let killed = dealt > 0 && ind.health == 0;
-        if dealt == 0 {
+        if amount == 0 {
             return;
         }
-        events.push(Event::MonsterDamaged { hero: p.hero, foe: p.foe, individual, amount: dealt });
-        c.hits.push((p.foe, individual, p.hero));
-        if killed {
-            events.push(Event::IndividualDefeated { foe: p.foe, individual });
-            let mut contributors: Vec<u8> =
-                c.hits.iter().filter(|(f, i, _)| *f == p.foe && *i == individual).map(|(_, _, h)| *h).collect();
-            contributors.sort_unstable();
-            contributors.dedup();
-            c.kills.push(Kill { foe: p.foe, individual, contributors });
-            let excess = amount - dealt;
-            // "If an individual Monster in a Horde is Defeated, any excess Damage
-            // may be applied to any other individual Monster in that Horde."
-            if horde && excess > 0 && c.foes[p.foe as usize].alive_count() > 0 {
-                c.packets.insert(0, DamagePacket { amount: excess, overflow: true, ..p });
+        let was_defeated = foe.is_defeated();
+        let ind = &mut foe.individuals[individual as usize];
+        let before = ind.health;
+        let w = match c.wounds.iter().position(|w| w.foe == p.foe && w.individual == individual && !w.settled) {
+            Some(w) => w,
+            None => {
+                c.wounds.push(Wound { foe: p.foe, individual, start: before, total: 0, heroes: 0, settled: false });
+                c.wounds.len() - 1
             }
+        };
+        let w = &mut c.wounds[w];
+        w.total += u16::from(amount);
+        w.heroes |= p.owner_bits();
+        ind.health = before.saturating_sub(amount);
+        let heroes = (0..8u8).filter(|h| p.owner_bits() & (1 << h) != 0);
+        c.hits.extend(heroes.map(|h| (p.foe, individual, h)));
+        if before > 0 {
+            events.push(Event::MonsterDamaged { hero: p.hero, foe: p.foe, individual, amount: amount.min(before) });
+        }
+        if before > 0 && ind.health == 0 {
+            events.push(Event::IndividualDefeated { foe: p.foe, individual });
             if !was_defeated && c.foes[p.foe as usize].is_defeated() {
                 events.push(Event::FoeDefeated { foe: p.foe });
             }
+        }
+    }
+
+    /// The Round's Damage so far counts as dealt at once: each individual its
+    /// sum brought down is Defeated, with every Hero whose Damage took part
+    /// as a contributor, and a Horde's excess becomes Damage of all of them,
+    /// to be placed on another of its individuals.
+    fn settle_wounds(&mut self) {
+        let c = self.cbt();
+        let mut order: Vec<usize> = (0..c.wounds.len()).filter(|&w| !c.wounds[w].settled).collect();
+        order.sort_by_key(|&w| (c.wounds[w].foe, c.wounds[w].individual));
+        for w in order {
+            let Wound { foe, individual, start, total, heroes, .. } = c.wounds[w];
+            if total < u16::from(start) || start == 0 {
+                continue;
+            }
+            c.wounds[w].settled = true;
+            let contributors: Vec<u8> = (0..8u8).filter(|h| heroes & (1 << h) != 0).collect();
+            let excess = total - u16::from(start);
+            // "If an individual Monster in a Horde is Defeated, any excess Damage
+            // may be applied to any other individual Monster in that Horde."
+            if c.foes[foe as usize].is_horde() && excess > 0 {
+                c.packets.push(DamagePacket {
+                    hero: contributors[0],
+                    foe,
+                    amount: excess.min(255) as u8,
+                    magic: true,
+                    overflow: true,
+                    individual: None,
+                    owners: heroes,
+                });
+            }
+            c.kills.push(Kill { foe, individual, contributors });
         }
     }
 
@@ -138,14 +208,13 @@ impl Game {
         super::steps::step_is(c, CombatStep::AssignDamage, "Damage to be assigned")?;
         self.may_act(c, hero)?;
         let p = &c.packets[c.packet_of(hero).ok_or(RuleError::NothingToDo)?];
-        let ind = c.foes[p.foe as usize].individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
-        if ind.alive() { Ok(()) } else { Err(RuleError::IndividualDefeated) }
+        c.foes[p.foe as usize].individuals.get(usize::from(individual)).ok_or(RuleError::BadTarget)?;
+        if c.open(p.foe, individual) { Ok(()) } else { Err(RuleError::IndividualDefeated) }
     }
 
     pub(crate) fn assign_damage(&mut self, hero: u8, individual: u8, events: &mut Vec<Event>) {
         let k = self.cbt().packet_of(hero).expect("checked");
-        let p = self.cbt().packets.remove(k);
-        self.hit_individual(p, individual, events);
+        self.place_packet(k, individual);
         self.advance_damage(events);
     }
 

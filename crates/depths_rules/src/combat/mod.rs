@@ -22,4 +22,4 @@ mod steps;
 
 pub use combat_pair::{Outcome, Slot, may_choose, may_choose_outcome};
 pub use foe::{FinalEntity, Foe, FoeCard, Individual, PowerList};
-pub use state::{Combat, CombatStep, DamagePacket, Engagement, HeroRound, Kill};
+pub use state::{Combat, CombatStep, DamagePacket, Engagement, HeroRound, Kill, Wound};

@@ -24,6 +24,7 @@ impl Game {
             play_one_next_round: vec![false; n],
             packets: Vec::new(),
             hits: Vec::new(),
+            wounds: Vec::new(),
             kills: Vec::new(),
             avoid_queue: Vec::new(),
             foes,
@@ -61,6 +62,7 @@ impl Game {
         c.play_one_next_round = vec![false; n];
         c.engagements.clear();
         c.hits.clear();
+        c.wounds.clear();
         c.kills.clear();
         for h in 0..n {
             for (g, &f) in c.assignment[h].iter().enumerate() {

@@ -63,23 +63,73 @@ pub struct HeroRound {
     /// An ability made the Hero's attacks (Magic) this Round. Casting a Spell
     /// does not: only the Spell's own attack is (Magic).
     pub magic: bool,
-    /// "All of a Hero's Damage must be applied to one Individual Monster": the
-    /// individual (foe, individual) the Hero's Damage went to this Round.
+    /// "All of a Hero's Damage must be applied to one Individual Monster",
+    /// within each set ("any Individual Monster within the Set"): the
+    /// individual of each Monster Card the Hero's Damage goes to this Round,
+    /// as (foe, individual).
     #[serde(default)]
-    pub target: Option<(u8, u8)>,
+    pub targets: Vec<(u8, u8)>,
     pub avoids_return_damage: bool,
     pub play_one_card: bool,
 }
 
-/// Damage a Hero still has to put on an individual Monster.
+impl HeroRound {
+    /// The individual of `foe` the Hero's Damage goes to this Round, once named.
+    pub fn target_in(&self, foe: u8) -> Option<u8> {
+        self.targets.iter().find(|(f, _)| *f == foe).map(|&(_, i)| i)
+    }
+}
+
+/// One source of a Hero's Damage this Round, waiting for step 5 ("Apply
+/// Damage"), when all of the Round's Damage lands at once.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DamagePacket {
+    /// The Hero whose Damage it is (for Horde overflow, the first of `owners`).
     pub hero: u8,
     pub foe: u8,
     pub amount: u8,
     pub magic: bool,
     /// Horde overflow: already reduced once, not again.
     pub overflow: bool,
+    /// The individual it goes to, once named; `None` while the players must
+    /// still choose ("Heroes may freely assign damage to any Individual Monster
+    /// within the Set").
+    #[serde(default)]
+    pub individual: Option<u8>,
+    /// Horde overflow carries the Damage of every Hero who shared the kill:
+    /// one bit per Hero (0 means `hero` alone).
+    #[serde(default)]
+    pub owners: u8,
+}
+
+impl DamagePacket {
+    /// Whether this is (part of) `hero`'s Damage.
+    pub fn owned_by(&self, hero: u8) -> bool {
+        if self.owners == 0 { self.hero == hero } else { self.owners & (1 << hero) != 0 }
+    }
+
+    /// The bits of the Heroes whose Damage this is.
+    pub fn owner_bits(&self) -> u8 {
+        if self.owners == 0 { 1 << self.hero } else { self.owners }
+    }
+}
+
+/// The Damage one individual took this Round. Its Health drops as each
+/// source lands, but the Round's Damage counts as dealt at once: whether it
+/// is Defeated, who contributed and a Horde's excess are settled in step 5 from
+/// the sum, whatever order it came in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Wound {
+    pub foe: u8,
+    pub individual: u8,
+    /// Its Health before this Round's first Damage.
+    pub start: u8,
+    /// All the Damage put on it this Round (after Armor), beyond its Health too.
+    pub total: u16,
+    /// The Heroes whose Damage took part, one bit each.
+    pub heroes: u8,
+    /// Defeated and accounted for (a Kill), or spared this Round.
+    pub settled: bool,
 }
 
 /// An individual defeated this Round and the Heroes whose damage did it.
@@ -102,9 +152,14 @@ pub struct Combat {
     pub engagements: Vec<Engagement>,
     pub heroes: Vec<HeroRound>,
     pub play_one_next_round: Vec<bool>,
+    /// The Round's Damage not yet applied: abilities' from step 4, then the
+    /// Combat Pairs' and any Horde overflow in step 5.
     pub packets: Vec<DamagePacket>,
     /// (foe, individual, hero) for every hit that took health this Round.
     pub hits: Vec<(u8, u8, u8)>,
+    /// The Damage each individual has taken this Round, settled in step 5.
+    #[serde(default)]
+    pub wounds: Vec<Wound>,
     pub kills: Vec<Kill>,
     /// Kills still waiting for the players to name the Hero who avoids Return Damage.
     pub avoid_queue: Vec<usize>,
@@ -130,7 +185,7 @@ impl Combat {
             CombatStep::PlayCards => self.playing_engagement(hero).is_some(),
             CombatStep::PlaceMonsterCard => self.engagements.iter().any(|e| e.hero == hero && e.waiting.is_some()),
             CombatStep::Resolve => self.heroes.get(usize::from(hero)).is_some_and(|h| !h.done),
-            CombatStep::AssignDamage => self.packets.iter().any(|p| p.hero == hero),
+            CombatStep::AssignDamage => self.packet_of(hero).is_some(),
         }
     }
 
@@ -160,7 +215,7 @@ impl Combat {
 
     /// The first packet of `hero`'s Damage still waiting for an individual.
     pub fn packet_of(&self, hero: u8) -> Option<usize> {
-        self.packets.iter().position(|p| p.hero == hero)
+        self.packets.iter().position(|p| p.individual.is_none() && p.owned_by(hero))
     }
 
     pub fn engagements_of(&self, hero: u8) -> impl Iterator<Item = (usize, &Engagement)> {
@@ -169,5 +224,13 @@ impl Combat {
 
     pub fn is_over(&self) -> bool {
         self.foes.iter().all(Foe::is_defeated)
+    }
+
+    /// Whether Damage may still go to this individual this Round: alive, or
+    /// brought down by this Round's Damage, which is not settled before step 5.
+    pub fn open(&self, foe: u8, individual: u8) -> bool {
+        self.foes.get(usize::from(foe)).and_then(|f| f.individuals.get(usize::from(individual))).is_some_and(|i| {
+            i.alive() || self.wounds.iter().any(|w| w.foe == foe && w.individual == individual && !w.settled)
+        })
     }
 }

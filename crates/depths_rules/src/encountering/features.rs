@@ -26,7 +26,8 @@ impl Game {
     /// A Feature test: "each Hero draws and plays" the stated number of Action
     /// Cards from their Draw Pile; the total against the target for the number
     /// of Heroes; then the Success or Failure effects. "Once a Feature has been
-    /// Resolved, any Action Cards that were drawn or played for it are Discarded."
+    /// Resolved, any Action Cards that were drawn or played for it are
+    /// Discarded": until then they lie apart (see [`Game::discard_test_cards`]).
     pub(crate) fn feature_test(
         &mut self,
         target: [u8; 3],
@@ -43,7 +44,7 @@ impl Game {
                 drawn.extend(self.draw_action_card(h, true, events));
             }
             total += drawn.iter().map(|c| u16::from(c.value)).sum::<u16>();
-            self.heroes[h as usize].discard.extend(drawn);
+            self.heroes[h as usize].test_cards.extend(drawn);
         }
         let goal = target[n.clamp(1, 3) - 1];
         let passed = total >= u16::from(goal);
@@ -52,6 +53,14 @@ impl Game {
         let adv = self.adv_mut();
         for (i, e) in next.iter().enumerate() {
             adv.queue.insert(i, e.clone());
+        }
+    }
+
+    /// The card being Resolved is done: the cards drawn for its tests are Discarded.
+    pub(crate) fn discard_test_cards(&mut self) {
+        for hero in &mut self.heroes {
+            let cards = std::mem::take(&mut hero.test_cards);
+            hero.discard.extend(cards);
         }
     }
 

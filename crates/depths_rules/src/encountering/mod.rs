@@ -66,6 +66,9 @@ impl Game {
                 continue;
             }
             let Some(top) = adv.resolving.pop() else { break };
+            if matches!(top, Resolving::Feature(_) | Resolving::Legendary { .. }) {
+                self.discard_test_cards();
+            }
             match top {
                 Resolving::Feature(card) => self.gain_xp(card.name, card.xp, XpSource::Feature, events),
                 Resolving::Legendary { pattern, card, next } => {

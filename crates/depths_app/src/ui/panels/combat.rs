@@ -73,9 +73,11 @@ pub(super) fn combat_strip(
         });
         // "All of a Hero's Damage must be applied to one Individual Monster."
         for (h, round) in combat.heroes.iter().enumerate() {
-            if let Some((f, i)) = round.target
-                && let Some(ind) = combat.foes.get(usize::from(f)).and_then(|foe| foe.individuals.get(usize::from(i)))
-            {
+            for &(f, i) in &round.targets {
+                let Some(ind) = combat.foes.get(usize::from(f)).and_then(|foe| foe.individuals.get(usize::from(i)))
+                else {
+                    continue;
+                };
                 ui.label(
                     egui::RichText::new(format!(
                         "All of {}'s Damage this Round goes to {}.",
