@@ -67,10 +67,26 @@ pub struct HeroRound {
     /// within each set ("any Individual Monster within the Set"): the
     /// individual of each Monster Card the Hero's Damage goes to this Round,
     /// as (foe, individual).
-    #[serde(default)]
+    /// (A save from before kept one `target` for the whole Round: it is read
+    /// as that one individual.)
+    #[serde(default, alias = "target", deserialize_with = "targets_or_one")]
     pub targets: Vec<(u8, u8)>,
     pub avoids_return_damage: bool,
     pub play_one_card: bool,
+}
+
+/// `targets` as saved now (a list) or before (one `target`, or none).
+fn targets_or_one<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(u8, u8)>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Saved {
+        Many(Vec<(u8, u8)>),
+        One(Option<(u8, u8)>),
+    }
+    Ok(match Saved::deserialize(d)? {
+        Saved::Many(all) => all,
+        Saved::One(one) => one.into_iter().collect(),
+    })
 }
 
 impl HeroRound {
@@ -232,5 +248,20 @@ impl Combat {
         self.foes.get(usize::from(foe)).and_then(|f| f.individuals.get(usize::from(individual))).is_some_and(|i| {
             i.alive() || self.wounds.iter().any(|w| w.foe == foe && w.individual == individual && !w.settled)
         })
+    }
+}
+
+#[cfg(test)]
+mod saved_round_tests {
+    use super::HeroRound;
+
+    #[test]
+    fn a_round_saved_with_one_target_keeps_it() {
+        let round = |json: &str| -> HeroRound { serde_json::from_str(json).expect("a saved round") };
+        let base = r#""done":false,"block_ability_used":false,"bonus_damage":0,"armor":0,"ignore_results":false,"magic":false,"avoids_return_damage":false,"play_one_card":false"#;
+        assert_eq!(round(&format!("{{{base},\"target\":[1,2]}}")).targets, vec![(1, 2)]);
+        assert_eq!(round(&format!("{{{base},\"target\":null}}")).targets, vec![]);
+        assert_eq!(round(&format!("{{{base},\"targets\":[[0,1],[1,0]]}}")).targets, vec![(0, 1), (1, 0)]);
+        assert_eq!(round(&format!("{{{base}}}")).targets, vec![]);
     }
 }
