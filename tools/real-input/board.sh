@@ -41,7 +41,7 @@ if [ "${1:-}" = --inside ]; then
   shot 5-placed-west
   click 407 369                                            # the Monster token: selected
   shot 6-selected
-  click 985 281                                            # its Encounter button in the panel
+  click 1003 251                                           # its Encounter button in the panel
   shot 7-encountered
   save_now
   kill %1 || true
