@@ -965,6 +965,41 @@ fn undo_takes_the_placement_back_and_redo_makes_it_again_but_not_across_the_draw
 /// through the client, in which a card played, a pair chosen and a
 /// purchase are each taken back (the game exactly as before, the log saying
 /// so) and made again (exactly as after), then played on to the end.
+/// "A save after an undo holds only the moves that stand": the move list
+/// saved replays to the game as it now is, and Continue returns to it.
+#[test]
+fn a_save_after_an_undo_holds_only_the_moves_that_stand() {
+    use depths_app::game::session::TakeBack;
+    let mut app = menu_app("undo-save");
+    start(&mut app, 1);
+    for _ in 0..2 {
+        act(&mut app, Action::DrawTile);
+        let p = legal_placements(&app)[0];
+        act(&mut app, Action::PlaceTile { placement: p });
+    }
+    let moves = |app: &App| app.world().resource::<Delve>().history.clone().expect("a game's moves");
+    let made = moves(&app).len();
+    app.world_mut().write_message(TakeBack);
+    frames(&mut app, 3);
+    let standing = game(&app).clone();
+    assert_eq!(moves(&app).len(), made - 1, "the move taken back left the move list");
+    // The undo asked for a save: the newest save is the game as it now is.
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
+    assert!(path.is_file(), "saved to {}", path.display());
+    let mut replayed = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
+    for a in moves(&app) {
+        replayed.apply(a).expect("every standing move replays");
+    }
+    assert_eq!(replayed, standing, "the saved moves replay to the game on the table");
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    app.world_mut().write_message(MenuAction::Continue);
+    frames(&mut app, 4);
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(game(&app), &standing, "Continue returns to the game after the undo");
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
 #[test]
 fn a_card_a_pair_and_a_purchase_are_taken_back_and_made_again_in_a_three_hero_game() {
     use depths_app::game::session::{PutBack, TakeBack};
