@@ -94,6 +94,9 @@ fn close(world: &mut World) {
     }
 }
 
+/// Why Undo and Redo do nothing online (the panels and the keys say it).
+pub const NO_UNDO_ONLINE: &str = "Online, moves are not taken back yet: what the others saw stands.";
+
 /// The players' moves go to the host, not onto the table; so do the
 /// host's Companions' (a remote table runs none).
 #[allow(clippy::too_many_arguments)]
@@ -126,7 +129,7 @@ fn route_actions(
     if undos.drain().count() + redos.drain().count() > 0
         && let Some(mut log) = log
     {
-        log.notice = Some("Online, moves are not taken back yet: what the others saw stands.".into());
+        log.notice = Some(NO_UNDO_ONLINE.into());
     }
 }
 

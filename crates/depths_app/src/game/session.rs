@@ -91,12 +91,11 @@ pub struct Undo {
     history: History,
     /// The table before each move of the history, oldest first.
     before: Vec<TableBefore>,
-    /// The moves taken back, in words, the next to make again last.
-    taken_back: Vec<String>,
 }
 
 /// The table's own state before a move: restored with the game when the
-/// move is taken back (the log's lines stay: they say what happened).
+/// move is taken back. The log is kept without its lines: they stay, since
+/// they say what happened.
 #[derive(Clone, Debug)]
 struct TableBefore {
     log: GameLog,
@@ -129,9 +128,10 @@ impl Undo {
         }
     }
 
-    /// What Redo would make again, in words.
-    pub fn redo_words(&self) -> Option<&str> {
-        self.history.next_redo().and(self.taken_back.last().map(String::as_str))
+    /// What Redo would make again, in words. After an undo `game` is the
+    /// game the move was first made in, so its words are said the same way.
+    pub fn redo_words(&self, game: &Game) -> Option<String> {
+        self.history.next_redo().map(|a| describe_action(game, a))
     }
 }
 
@@ -354,9 +354,7 @@ impl Moves<'_> {
         let table = self.table_before(&action);
         match self.undo.history.apply(&mut self.delve.game, action.clone()) {
             Ok(events) => {
-                // A move that revealed something starts a new stretch; any
-                // move forgets what was taken back.
-                self.undo.taken_back.clear();
+                // A move that revealed something starts a new stretch.
                 if self.undo.history.undoable() == 0 {
                     self.undo.before.clear();
                 } else {
@@ -376,7 +374,13 @@ impl Moves<'_> {
     /// What the table keeps beside the game before `action` is made.
     fn table_before(&self, action: &Action) -> TableBefore {
         TableBefore {
-            log: self.log.clone(),
+            log: GameLog {
+                lines: Vec::new(),
+                rounds: self.log.rounds.clone(),
+                drawn_cards: self.log.drawn_cards.clone(),
+                notice: self.log.notice.clone(),
+                foes: self.log.foes.clone(),
+            },
             turn: self.seats.turn.clone(),
             words: describe_action(&self.delve.game, action),
         }
@@ -427,7 +431,6 @@ impl Moves<'_> {
             h.pop();
         }
         self.log.lines.push(format!("Took back: {words}"));
-        self.undo.taken_back.push(words);
         // Not yet published, they belong to the move taken back.
         self.news.events.clear();
         self.news.taken_back = true;
@@ -446,14 +449,7 @@ impl Moves<'_> {
         };
         let table = self.table_before(&next);
         let before = phase_key(&self.delve.game);
-        let (action, events) = match self.undo.history.redo(&mut self.delve.game) {
-            Ok(done) => done,
-            Err(why) => {
-                self.undo.taken_back.clear();
-                return Err(undo_refused_text(&why));
-            }
-        };
-        self.undo.taken_back.pop();
+        let (action, events) = self.undo.history.redo(&mut self.delve.game).map_err(|why| undo_refused_text(&why))?;
         self.log.lines.push(format!("Made again: {}", table.words));
         self.undo.before.push(table);
         self.applied(action, &events, &before);

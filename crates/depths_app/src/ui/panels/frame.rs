@@ -44,27 +44,23 @@ pub(super) fn plugin(app: &mut App) {
 /// nothing to take back (a reveal since, say) or to make again.
 fn undo_buttons(
     ui: &mut egui::Ui,
-    undo: &Undo,
+    (game, undo): (&Game, &Undo),
     online: bool,
     take_back: &mut MessageWriter<TakeBack>,
     put_back: &mut MessageWriter<PutBack>,
 ) {
-    let offline = |r: Result<String, String>| {
-        if online { Err("Online, moves are not taken back yet: what the others saw stands.".to_owned()) } else { r }
-    };
-    let back = offline(undo.undo_words().map(|w| format!("Take back: {w} (Ctrl+Z)")));
-    let again = offline(undo.redo_words().map(|w| format!("Make again: {w} (Ctrl+Shift+Z)")).ok_or_else(String::new));
-    let (enabled, tip) = match &back {
-        Ok(tip) => (true, tip.as_str()),
-        Err(why) => (false, why.as_str()),
+    let (enabled, tip) = match undo.undo_words() {
+        _ if online => (false, crate::game::online::NO_UNDO_ONLINE.to_owned()),
+        Ok(words) => (true, format!("Take back: {words} (Ctrl+Z)")),
+        Err(why) => (false, why),
     };
     let b = ui.add_enabled(enabled, egui::Button::new("⟲ Undo"));
-    if b.on_hover_text(tip).on_disabled_hover_text(tip).clicked() {
+    if b.on_hover_text(&tip).on_disabled_hover_text(&tip).clicked() {
         take_back.write(TakeBack);
     }
     // Redo shows only once something was taken back: it has nothing else to say.
-    if let Ok(tip) = &again
-        && ui.button("⟳ Redo").on_hover_text(tip).clicked()
+    if let (false, Some(words)) = (online, undo.redo_words(game))
+        && ui.button("⟳ Redo").on_hover_text(format!("Make again: {words} (Ctrl+Shift+Z)")).clicked()
     {
         put_back.write(PutBack);
     }
@@ -155,7 +151,7 @@ fn game_ui(
                 ask_hint.write(crate::game::hint::AskHint);
             }
             if !delve.read_only {
-                undo_buttons(ui, &view.undo, seats.seat.is_some(), &mut take_back, &mut put_back);
+                undo_buttons(ui, (game, &view.undo), seats.seat.is_some(), &mut take_back, &mut put_back);
             }
             ui.separator();
             ui.label(style::title("Forgotten Depths", 22.0));
