@@ -12,7 +12,7 @@ use depths_app::{
     game::online::Online,
     game::saves::SaveDir,
     game::screen::Screen,
-    game::session::{Delve, GameContent, GameLog, PlayerAction, Seats},
+    game::session::{Delve, GameContent, GameLog, PlayerAction, Seats, TakeBack},
     ui::screens::lobby::HostStart,
 };
 use depths_net::{HostTable, RemoteTable, client, host};
@@ -70,13 +70,16 @@ fn screen(app: &App) -> Screen {
 /// changes nothing; the player's Companion box is refused by the host; the
 /// host's seats a Companion on both boards, and that Companion's moves, made
 /// on the host's table only, land on both; leaving for the menu closes the
-/// table.
+/// table. Undo online: the player's Ctrl+Z on the host's move is refused on
+/// his board with the reason; the host's takes it back on both boards, and
+/// the same move made again gives the same game.
 #[test]
 fn host_and_player_clients_play_the_same_game_through_the_host() {
     let mut ann = client_app("ann");
     let mut bo = client_app("bo");
-    let addr = host::open(ann.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], "Ann").unwrap();
-    client::join(bo.world_mut(), addr, "Bo").unwrap();
+    host::open(ann.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], "Ann").unwrap();
+    let invite = ann.world().resource::<HostTable>().invite.clone().unwrap();
+    client::join(bo.world_mut(), &invite, "Bo", None).unwrap();
     assert!(pump(&mut [&mut ann, &mut bo], |a| a[0].world().resource::<HostTable>().lobby.online == vec![true, true]));
 
     ann.world_mut().write_message(HostStart {
@@ -109,10 +112,35 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert_eq!(delve(&bo).game(), &before);
     assert_eq!(delve(&ann).game(), &before);
 
-    // Ann places it; both boards follow; the turn passes to Bo, whose draw goes through.
+    // Ann places it; both boards follow.
+    let placed = |a: &[&mut App]| {
+        delve(a[0]).game() == delve(a[1]).game()
+            && !matches!(delve(a[0]).game().phase(), Phase::Exploring { tile_in_hand: true, .. })
+    };
+    ann.world_mut().write_message(PlayerAction(place.clone()));
+    assert!(pump(&mut [&mut ann, &mut bo], placed));
+    let after = delve(&ann).game().clone();
+
+    // Bo may not take back Ann's move: refused on his board with why, nothing changes.
+    bo.world_mut().resource_mut::<GameLog>().notice = None;
+    bo.world_mut().write_message(TakeBack);
+    assert!(pump(&mut [&mut ann, &mut bo], |a| game_log(a[1]).notice.is_some()));
+    assert_eq!(
+        game_log(&bo).notice.as_deref(),
+        Some("The last move was Ann's: only they or the host can take it back.")
+    );
+    assert_eq!(delve(&bo).game(), &after);
+    // Ann may: the tile is back in her hand on both boards, the turn hers again.
+    ann.world_mut().write_message(TakeBack);
+    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[0]).game() == &before && delve(a[1]).game() == &before));
+    assert!(game_log(&bo).lines.iter().any(|l| l.starts_with("Took back:")), "Bo's log says so");
+    assert_eq!(seats(&ann).turn, seats(&bo).turn);
+    assert_eq!(seats(&bo).turn.player, 0, "Ann's turn again");
+
+    // She places it again; the turn passes to Bo, whose draw goes through.
     ann.world_mut().write_message(PlayerAction(place));
-    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[0]).game() == delve(a[1]).game()
-        && !matches!(delve(a[0]).game().phase(), Phase::Exploring { tile_in_hand: true, .. })));
+    assert!(pump(&mut [&mut ann, &mut bo], placed));
+    assert_eq!(delve(&bo).game(), &after, "the same move, the same game");
     if seats(&bo).turn.player == 1 && delve(&bo).game().check(&Action::DrawTile).is_ok() {
         bo.world_mut().write_message(PlayerAction(Action::DrawTile));
         assert!(pump(&mut [&mut ann, &mut bo], |a| matches!(

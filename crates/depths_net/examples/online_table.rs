@@ -2,8 +2,8 @@
 //! waiting table's CPU use:
 //!
 //! ```text
-//! online_table host [PORT] [HZ]        # waits for one player, starts a two-Hero game, then idles
-//! online_table join ADDR:PORT NAME [HZ]
+//! online_table host [PORT] [HZ]        # prints `invite: INVITE`, waits for one player, starts a two-Hero game, then idles
+//! online_table join INVITE NAME [HZ]   # INVITE as printed (quote it if it has a space)
 //! ```
 //!
 //! HZ is how often the app updates (a window's frame rate; default 60).
@@ -12,7 +12,7 @@ use std::{net::SocketAddr, time::Duration};
 
 use bevy::{app::ScheduleRunnerPlugin, log::LogPlugin, prelude::*};
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, RemoteTable,
+    ClientPlugin, HostPlugin, HostTable, Invite, RemoteTable,
     host::{self, StartTable},
     transport::lan_address,
 };
@@ -20,7 +20,7 @@ use depths_rules::{Content, Game, GameOptions};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: online_table host [PORT] [HZ] | online_table join ADDR:PORT NAME [HZ]";
+    let usage = "usage: online_table host [PORT] [HZ] | online_table join INVITE NAME [HZ]";
     let hz = |i: usize| -> Result<f64, String> {
         args.get(i).map_or(Ok(60.0), |s| s.parse::<f64>().map_err(|e| format!("HZ {s:?}: {e}")))
     };
@@ -35,14 +35,15 @@ fn main() -> Result<(), String> {
             let bound = host::open(app.world_mut(), SocketAddr::from(([0, 0, 0, 0], port)), &public, "Host")
                 .map_err(|e| e.to_string())?;
             println!("hosting on {bound}; players dial one of {public:?}");
+            let invite = app.world().resource::<HostTable>().invite.as_ref().map(Invite::text).unwrap_or_default();
+            println!("invite: {invite}");
             app.add_systems(Update, start_when_two_seated);
         }
         Some("join") => {
-            let addr: SocketAddr =
-                args.get(1).ok_or(usage)?.parse().map_err(|e| format!("ADDR:PORT {:?}: {e}", args[1]))?;
+            let invite = Invite::parse(args.get(1).ok_or(usage)?).map_err(|e| format!("INVITE: {e}"))?;
             let name = args.get(2).ok_or(usage)?.clone();
             app.add_plugins((MinimalPlugins.set(frame(hz(3)?)), LogPlugin::default(), ClientPlugin));
-            depths_net::client::join(app.world_mut(), addr, &name).map_err(|e| e.to_string())?;
+            depths_net::client::join(app.world_mut(), &invite, &name, None).map_err(|e| e.to_string())?;
             app.add_systems(Update, report_link);
         }
         _ => return Err(usage.into()),

@@ -5,19 +5,18 @@
 //! Seat changes (a Companion seated or a seat given back) come the same way,
 //! numbered among the actions; a player runs no Companion of its own.
 
-use std::net::SocketAddr;
-
 use bevy::{log::warn, prelude::*};
 use bevy_renet::{
     RenetClient, RenetClientPlugin,
-    netcode::{NetcodeClientPlugin, NetcodeClientTransport},
+    netcode::{NetcodeClientPlugin, NetcodeClientTransport, NetcodeDisconnectReason},
 };
 use depths_rules::{Action, Event};
 
 use crate::{
-    protocol::{Lobby, PROTOCOL_VERSION, ToHost, ToPlayer, decode_to_player, encode},
+    invite::Invite,
+    protocol::{Lobby, PROTOCOL_VERSION, SeatSecret, ToHost, ToPlayer, decode_to_player, encode},
     table::OnlineTable,
-    transport::{CHANNEL, NetError, client_transport},
+    transport::{CHANNEL, NetError, TIMEOUT_SECONDS, client_transport},
 };
 
 pub struct ClientPlugin;
@@ -33,6 +32,8 @@ impl Plugin for ClientPlugin {
         app.add_message::<AskCompanion>();
         app.add_message::<RemoteCompanion>();
         app.add_message::<Refusal>();
+        app.add_message::<AskTakeBack>();
+        app.add_message::<RemoteTookBack>();
         app.add_systems(
             Update,
             (join_when_connected, receive_from_host, send_actions)
@@ -77,6 +78,19 @@ pub struct RemoteCompanion {
     pub on: bool,
 }
 
+/// Ask the host to take back my seat's last move (one that revealed nothing).
+/// The answer is a [`RemoteTookBack`], or a [`Refusal`] saying why not.
+#[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AskTakeBack;
+
+/// The host took back the last move as the `seq`-th step, and this copy did
+/// too (`action`: the move taken back, for the client's table to lift).
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct RemoteTookBack {
+    pub seq: u64,
+    pub action: Action,
+}
+
 /// The host did not take my message, and why (for the player to read).
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct Refusal(pub String);
@@ -110,6 +124,10 @@ pub struct ClientStats {
 #[derive(Resource, Default, Debug)]
 pub struct RemoteTable {
     pub name: String,
+    /// The invite this player joined with (to reconnect with).
+    pub invite: Option<Invite>,
+    /// The seat's secret from the host (keep it: it takes the seat back).
+    pub secret: Option<SeatSecret>,
     pub seat: Option<usize>,
     pub lobby: Lobby,
     /// This player's copy of the game, once the host started it.
@@ -119,6 +137,9 @@ pub struct RemoteTable {
     pub refusal: Option<String>,
     pub stats: ClientStats,
     joined: bool,
+    /// The host's own words for why it closes the connection, kept for when
+    /// the connection is gone.
+    goodbye: Option<String>,
 }
 
 impl RemoteTable {
@@ -137,17 +158,49 @@ impl RemoteTable {
     }
 }
 
-/// Dials the host at `server` as the player `name` (a new seat, or one's own
-/// seat back after a drop). A connection already open is replaced.
-pub fn join(world: &mut World, server: SocketAddr, name: &str) -> Result<(), NetError> {
-    let (client, transport) = client_transport(server)?;
+/// Dials the host of `invite` as the player `name`: a new seat, or with
+/// `secret` (from an earlier [`ToPlayer::Welcome`]) one's own seat back. A
+/// connection already open is replaced.
+pub fn join(world: &mut World, invite: &Invite, name: &str, secret: Option<SeatSecret>) -> Result<(), NetError> {
+    let (client, transport) = client_transport(invite)?;
     world.insert_resource(client);
     world.insert_resource(transport);
     let mut remote = world.resource_mut::<RemoteTable>();
     remote.name = name.to_owned();
+    remote.invite = Some(invite.clone());
+    remote.secret = secret;
     remote.link = Link::Connecting;
     remote.joined = false;
+    remote.goodbye = None;
     Ok(())
+}
+
+/// Dials the same table again with the same name and seat secret (after a drop).
+pub fn reconnect(world: &mut World) -> Result<(), NetError> {
+    let remote = world.resource::<RemoteTable>();
+    let Some(invite) = remote.invite.clone() else {
+        return Err(NetError::Netcode("there is no table to reconnect to".into()));
+    };
+    let (name, secret) = (remote.name.clone(), remote.secret.clone());
+    join(world, &invite, &name, secret)
+}
+
+/// Why a connection ended, in words for the player, with what to do next.
+pub fn why_lost(reason: Option<NetcodeDisconnectReason>) -> String {
+    use NetcodeDisconnectReason::*;
+    match reason {
+        Some(ConnectionTimedOut) => {
+            format!("the host stopped answering (nothing for {TIMEOUT_SECONDS} s): check your network, then Reconnect")
+        }
+        Some(ConnectionRequestTimedOut | ConnectionResponseTimedOut) => {
+            "the host did not answer: check that the invite is the current one and that the host's table is open".into()
+        }
+        Some(ConnectionDenied) => "the host's table is full: ask the host, then try again".into(),
+        Some(ConnectTokenExpired) => "the invite's connection expired before the host answered: Reconnect".into(),
+        Some(DisconnectedByServer) => "the host closed the connection".into(),
+        Some(DisconnectedByClient) => "you left the table".into(),
+        None => "the connection closed".into(),
+    }
 }
 
 /// Leaves the table (the host sees the seat go away).
@@ -173,11 +226,16 @@ fn send(client: &mut RenetClient, remote: &mut RemoteTable, message: &ToHost) {
     client.send_message(CHANNEL, bytes);
 }
 
-fn join_when_connected(mut client: ResMut<RenetClient>, mut remote: ResMut<RemoteTable>) {
+fn join_when_connected(
+    mut client: ResMut<RenetClient>,
+    mut remote: ResMut<RemoteTable>,
+    transport: Option<Res<NetcodeClientTransport>>,
+) {
     if client.is_disconnected() {
         if !matches!(remote.link, Link::Lost(_) | Link::Idle) {
-            // Gone on its own (the host left, a timeout): say so.
-            let why = client.disconnect_reason().map_or_else(|| "the connection closed".to_owned(), |r| r.to_string());
+            // Gone on its own (the host left, a timeout): say why, in the
+            // host's words if it gave them.
+            let why = remote.goodbye.clone().unwrap_or_else(|| why_lost(transport.and_then(|t| t.disconnect_reason())));
             remote.link = Link::Lost(why);
         }
         return;
@@ -185,7 +243,7 @@ fn join_when_connected(mut client: ResMut<RenetClient>, mut remote: ResMut<Remot
     if client.is_connected() && !remote.joined {
         remote.joined = true;
         remote.link = Link::Joining;
-        let join = ToHost::Join { name: remote.name.clone(), version: PROTOCOL_VERSION };
+        let join = ToHost::Join { name: remote.name.clone(), version: PROTOCOL_VERSION, secret: remote.secret.clone() };
         send(&mut client, &mut remote, &join);
     }
 }
@@ -193,11 +251,14 @@ fn join_when_connected(mut client: ResMut<RenetClient>, mut remote: ResMut<Remot
 fn send_actions(
     mut actions: MessageReader<SendAction>,
     mut asks: MessageReader<AskCompanion>,
+    mut take_backs: MessageReader<AskTakeBack>,
     mut client: ResMut<RenetClient>,
     mut remote: ResMut<RemoteTable>,
 ) {
     let asks = asks.read().map(|&AskCompanion { hero, on }| ToHost::SetCompanion { hero, on });
-    for message in actions.read().map(|SendAction(a)| ToHost::Act(a.clone())).chain(asks) {
+    let seen = remote.table.as_ref().map_or(0, |t| t.seq);
+    let take_backs = take_backs.read().map(|_| ToHost::TakeBack { seq: seen }).collect::<Vec<_>>();
+    for message in actions.read().map(|SendAction(a)| ToHost::Act(a.clone())).chain(asks).chain(take_backs) {
         if !client.is_connected() {
             remote.refusal = Some("not connected to the host".into());
             continue;
@@ -235,6 +296,7 @@ fn receive_from_host(
     mut applied: MessageWriter<RemoteApplied>,
     mut seated: MessageWriter<RemoteCompanion>,
     mut refusals: MessageWriter<Refusal>,
+    mut took_back: MessageWriter<RemoteTookBack>,
 ) {
     while let Some(bytes) = client.receive_message(CHANNEL) {
         remote.stats.bytes_in += bytes.len() as u64;
@@ -249,8 +311,9 @@ fn receive_from_host(
             }
         };
         match message {
-            ToPlayer::Welcome { seat } => {
+            ToPlayer::Welcome { seat, secret } => {
                 remote.seat = Some(seat);
+                remote.secret = Some(secret);
                 remote.link = Link::Seated;
             }
             ToPlayer::Lobby(lobby) => remote.lobby = lobby,
@@ -272,7 +335,9 @@ fn receive_from_host(
                 if seq <= table.seq {
                     continue;
                 }
-                match step(table, seq, checksum, |t| t.apply(action.clone()).map_err(|e| e.to_string())) {
+                // A Companion's move is the host's (its seat is 0's, for the seat checks).
+                let by = (!companion).then_some(seat);
+                match step(table, seq, checksum, |t| t.apply(action.clone(), by).map_err(|e| e.to_string())) {
                     Ok(events) => {
                         remote.stats.applied += 1;
                         applied.write(RemoteApplied { seq, seat, action, events, companion });
@@ -299,6 +364,29 @@ fn receive_from_host(
                     }
                     Err(why) => resync(&mut client, &mut remote, seq, &why),
                 }
+            }
+            ToPlayer::TakenBack { seq, checksum } => {
+                if remote.link == Link::Resyncing {
+                    continue;
+                }
+                let Some(table) = remote.table.as_mut() else { continue };
+                if seq <= table.seq {
+                    continue;
+                }
+                // A copy that joined by a whole table has nothing to rewind: it resyncs.
+                match step(table, seq, checksum, |t| t.take_back().map_err(|e| e.to_string())) {
+                    Ok(action) => {
+                        took_back.write(RemoteTookBack { seq, action });
+                    }
+                    Err(why) => resync(&mut client, &mut remote, seq, &why),
+                }
+            }
+            ToPlayer::Goodbye { reason } => {
+                warn!("the host closes the connection: {reason}");
+                remote.goodbye = Some(reason.clone());
+                remote.link = Link::Lost(reason.clone());
+                remote.refusal = Some(reason.clone());
+                refusals.write(Refusal(reason));
             }
             ToPlayer::Refused { reason, .. } => {
                 // Refused a seat: there is nothing more to wait for.

@@ -8,7 +8,11 @@
 //! the host's Companions move ([`CompanionAct`], checked, applied and sent
 //! like any action). A player's ask to seat one is refused.
 
-use std::{collections::BTreeMap, net::SocketAddr};
+use std::{
+    collections::BTreeMap,
+    net::{IpAddr, SocketAddr},
+    time::{Duration, Instant},
+};
 
 use bevy::{log::warn, prelude::*};
 use bevy_renet::{
@@ -20,10 +24,31 @@ use depths_rules::{Action, Event, Game};
 use depths_table::seats::{Players, Turn, companion_may_take, player_may_take};
 
 use crate::{
-    protocol::{Lobby, MAX_NAME, PROTOCOL_VERSION, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode},
+    invite::Invite,
+    protocol::{
+        Lobby, PROTOCOL_VERSION, SeatSecret, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode, name_key,
+        normal_name,
+    },
     table::OnlineTable,
     transport::{CHANNEL, MAX_PLAYERS, NetError, host_transport},
 };
+
+/// A connection that has not asked for a seat within this is dropped: it
+/// holds one of the few connection slots a real player may need to rejoin.
+pub const JOIN_WITHIN: Duration = Duration::from_secs(5);
+
+/// The most connections from one address at once: a player's stale
+/// connection and its rejoin, and one more (two friends behind one router).
+pub const PER_ADDRESS: usize = 3;
+
+/// The most connections without a seat at once. Netcode has few slots
+/// (`transport::MAX_PLAYERS` + 4); beyond this the oldest seatless one
+/// makes room, so a player rejoining always finds one.
+pub const MAX_SEATLESS: usize = 2;
+
+/// How long a goodbye has to reach its player before the connection closes
+/// (the reason travels as a message; closing at once would lose it).
+const GOODBYE_GRACE: Duration = Duration::from_millis(300);
 
 pub struct HostPlugin;
 
@@ -41,10 +66,13 @@ impl Plugin for HostPlugin {
         app.add_message::<Applied>();
         app.add_message::<CompanionSeated>();
         app.add_message::<HostRefused>();
+        app.add_message::<Kick>();
+        app.add_message::<HostTakeBack>();
+        app.add_message::<TookBack>();
         app.add_observer(connection_events);
         app.add_systems(
             Update,
-            (host_inputs, receive_from_players)
+            (host_inputs, receive_from_players, tend_connections)
                 .chain()
                 .in_set(crate::schedule::NetSystems)
                 .run_if(resource_exists::<RenetServer>),
@@ -112,6 +140,32 @@ pub struct Applied {
     pub events: Vec<Event>,
 }
 
+/// The host sends seat `seat`'s player away (in the lobby or during play);
+/// `ban`: their name and address cannot come back to this table. Before the
+/// game starts the seat is freed for someone else; during play it is away
+/// (its Heroes wait, or the host stands in or seats Companions) and its seat
+/// secret no longer works.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kick {
+    pub seat: usize,
+    pub ban: bool,
+}
+
+/// The host takes back the table's last move (any seat's, a Companion's
+/// too), if it revealed nothing.
+#[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostTakeBack;
+
+/// A move was taken back, as the `seq`-th step (the hook for the client's
+/// table: the move's tile or card returns).
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct TookBack {
+    pub seq: u64,
+    pub action: Action,
+    /// The seat whose move it was (`None`: a Companion's).
+    pub by: Option<usize>,
+}
+
 /// The host's own action or command was not taken, and why.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct HostRefused(pub String);
@@ -126,10 +180,21 @@ pub struct HostStats {
     pub bytes_in: u64,
     pub bytes_out: u64,
     pub snapshots_sent: u64,
+    /// Connections dropped for never asking for a seat, or over the bound
+    /// per address.
+    pub idle_dropped: u64,
     /// Time spent checking, applying and relaying the applied actions (the
     /// host's cost per action is this over `applied`), and the longest one.
     pub take_time: std::time::Duration,
     pub take_time_max: std::time::Duration,
+}
+
+/// One connection: its seat once it joined, when it came, from where.
+#[derive(Clone, Copy, Debug)]
+struct Conn {
+    seat: Option<usize>,
+    since: Instant,
+    ip: Option<IpAddr>,
 }
 
 /// The host's table: the seats, who is connected as which seat, and the game.
@@ -138,19 +203,37 @@ pub struct HostTable {
     pub lobby: Lobby,
     pub table: Option<OnlineTable>,
     pub stats: HostStats,
-    /// The address players dial (set by [`open`]).
-    pub addr: Option<SocketAddr>,
+    /// What players need to join (set by [`open`]): the address and secret.
+    pub invite: Option<Invite>,
     /// Connected players by connection, with their seat once they joined.
-    clients: BTreeMap<ClientId, Option<usize>>,
+    clients: BTreeMap<ClientId, Conn>,
+    /// Per seat, the secret its player rejoins with (never sent to anyone else).
+    secrets: Vec<Option<SeatSecret>>,
+    /// Names (their comparison keys) sent away for good; their seat
+    /// secrets are void too. (Not addresses: friends behind one router, or
+    /// on one machine, share one.)
+    banned_names: Vec<String>,
+    /// Connections to close once their goodbye has gone out.
+    closing: Vec<(ClientId, Instant)>,
 }
 
 impl HostTable {
     fn seat_of(&self, client: ClientId) -> Option<usize> {
-        self.clients.get(&client).copied().flatten()
+        self.clients.get(&client).and_then(|c| c.seat)
     }
 
     fn client_of(&self, seat: usize) -> Option<ClientId> {
-        self.clients.iter().find(|(_, s)| **s == Some(seat)).map(|(c, _)| *c)
+        self.clients.iter().find(|(_, c)| c.seat == Some(seat)).map(|(c, _)| *c)
+    }
+
+    /// How many connections are open (seated or not), for the tests.
+    pub fn connections(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// The address players dial.
+    pub fn addr(&self) -> Option<SocketAddr> {
+        self.invite.as_ref().map(|i| i.addr)
     }
 
     /// The seats the table waits for: away, nobody standing in for them, and
@@ -202,16 +285,21 @@ impl HostTable {
     }
 }
 
-/// Starts hosting on `bind` (port 0: any free port) as the player `name`.
-/// `public`: the addresses players will dial, if not the bound one (a host
-/// bound to 0.0.0.0 lists its LAN address). Returns the bound address.
+/// Starts hosting on `bind` (port 0: any free port) as the player `name`,
+/// with a new invite ([`HostTable::invite`]: pass it on). `public`: the
+/// addresses players will dial, if not the bound one (a host bound to
+/// 0.0.0.0 lists its LAN address); the invite names the first. Returns the
+/// bound address.
 pub fn open(world: &mut World, bind: SocketAddr, public: &[SocketAddr], name: &str) -> Result<SocketAddr, NetError> {
-    let (server, transport, bound) = host_transport(bind, public)?;
+    let name = normal_name(name).map_err(NetError::Netcode)?;
+    let secret = Invite::new(bind);
+    let (server, transport, bound) = host_transport(bind, public, secret.key())?;
     world.insert_resource(server);
     world.insert_resource(transport);
     let mut host = world.resource_mut::<HostTable>();
-    host.lobby = Lobby { names: vec![name.to_owned()], online: vec![true], stand_ins: vec![None], started: false };
-    host.addr = Some(public.first().copied().unwrap_or(bound));
+    host.lobby = Lobby { names: vec![name], online: vec![true], stand_ins: vec![None], started: false };
+    host.secrets = vec![None];
+    host.invite = Some(secret.at(public.first().copied().unwrap_or(bound)));
     Ok(bound)
 }
 
@@ -237,7 +325,7 @@ fn send(server: &mut RenetServer, stats: &mut HostStats, client: ClientId, messa
 /// To every player who has a seat.
 fn broadcast(server: &mut RenetServer, host: &mut HostTable, message: &ToPlayer) {
     let bytes = encode(message);
-    for client in host.clients.iter().filter(|(_, s)| s.is_some()).map(|(c, _)| *c).collect::<Vec<_>>() {
+    for client in host.clients.iter().filter(|(_, c)| c.seat.is_some()).map(|(c, _)| *c).collect::<Vec<_>>() {
         host.stats.bytes_out += bytes.len() as u64;
         if matches!(message, ToPlayer::Snapshot(_)) {
             host.stats.snapshots_sent += 1;
@@ -246,18 +334,126 @@ fn broadcast(server: &mut RenetServer, host: &mut HostTable, message: &ToPlayer)
     }
 }
 
-fn connection_events(event: On<RenetServerEvent>, mut host: ResMut<HostTable>, mut server: ResMut<RenetServer>) {
+fn connection_events(
+    event: On<RenetServerEvent>,
+    mut host: ResMut<HostTable>,
+    mut server: ResMut<RenetServer>,
+    transport: Res<NetcodeServerTransport>,
+) {
     match **event {
         ServerEvent::ClientConnected { client_id } => {
-            host.clients.insert(client_id, None);
+            let ip = transport.client_addr(client_id).map(|a| a.ip());
+            host.clients.insert(client_id, Conn { seat: None, since: Instant::now(), ip });
+            make_room(&mut host, &mut server, client_id);
         }
         ServerEvent::ClientDisconnected { client_id, reason } => {
-            let Some(seat) = host.clients.remove(&client_id).flatten() else { return };
+            // A seat whose connection was replaced by a rejoin stays online.
+            let Some(seat) = host.clients.remove(&client_id).and_then(|c| c.seat) else { return };
             info!("{} left the table ({reason})", host.lobby.name(seat));
             host.lobby.online[seat] = false;
+            if !host.lobby.started {
+                // Gone before the start: the seat is free again (a departed
+                // stranger must not block Start).
+                free_seat(&mut host, &mut server, seat);
+            }
             let lobby = ToPlayer::Lobby(host.lobby.clone());
             broadcast(&mut server, &mut host, &lobby);
         }
+    }
+}
+
+/// Keeps the connections within bounds after `newcomer` came: per address,
+/// and seatless in all. The oldest seatless connection goes first (one that
+/// sat down is a player); if every other one from its address is seated,
+/// the newcomer goes.
+fn make_room(host: &mut HostTable, server: &mut RenetServer, newcomer: ClientId) {
+    let ip = host.clients[&newcomer].ip;
+    let open = |host: &HostTable, c: &ClientId| !host.closing.iter().any(|(k, _)| k == c);
+    loop {
+        let live: Vec<(ClientId, Conn)> =
+            host.clients.iter().filter(|(c, _)| open(host, c)).map(|(c, conn)| (*c, *conn)).collect();
+        let from_ip: Vec<&(ClientId, Conn)> = live.iter().filter(|(_, c)| c.ip.is_some() && c.ip == ip).collect();
+        let seatless: Vec<&(ClientId, Conn)> = live.iter().filter(|(_, c)| c.seat.is_none()).collect();
+        let (pool, why) = if from_ip.len() > PER_ADDRESS {
+            (from_ip, "too many connections from your address")
+        } else if seatless.len() > MAX_SEATLESS {
+            (seatless, "too many connections are waiting to sit down")
+        } else {
+            return;
+        };
+        let oldest = pool.iter().filter(|(_, c)| c.seat.is_none()).min_by_key(|(_, c)| c.since).map(|(id, _)| *id);
+        let out = oldest.unwrap_or(newcomer);
+        host.stats.idle_dropped += 1;
+        info!("closed connection {out} from {ip:?} to make room: {why}");
+        goodbye(host, server, out, why);
+        if out == newcomer {
+            return;
+        }
+    }
+}
+
+/// Tells `client` why it must go, then closes its connection shortly after
+/// (so the reason arrives first).
+fn goodbye(host: &mut HostTable, server: &mut RenetServer, client: ClientId, reason: &str) {
+    send(server, &mut host.stats, client, &ToPlayer::Goodbye { reason: reason.to_owned() });
+    host.closing.push((client, Instant::now() + GOODBYE_GRACE));
+}
+
+/// Removes seat `seat` from a lobby whose game has not started; the seats
+/// after it move down one, and their players are told their new number.
+fn free_seat(host: &mut HostTable, server: &mut RenetServer, seat: usize) {
+    if host.lobby.started || seat == 0 || seat >= host.lobby.names.len() {
+        return;
+    }
+    host.lobby.names.remove(seat);
+    host.lobby.online.remove(seat);
+    host.lobby.stand_ins.remove(seat);
+    host.secrets.remove(seat);
+    for stand_in in &mut host.lobby.stand_ins {
+        *stand_in = None;
+    }
+    let moved: Vec<(ClientId, usize)> = host
+        .clients
+        .iter_mut()
+        .filter_map(|(&id, c)| match c.seat {
+            Some(s) if s == seat => {
+                c.seat = None;
+                None
+            }
+            Some(s) if s > seat => {
+                c.seat = Some(s - 1);
+                Some((id, s - 1))
+            }
+            _ => None,
+        })
+        .collect();
+    for (client, seat) in moved {
+        let secret = host.secrets[seat].clone().expect("a seated player has a secret");
+        send(server, &mut host.stats, client, &ToPlayer::Welcome { seat, secret });
+    }
+}
+
+/// Closes the connections whose goodbye is out, and drops those that never
+/// asked for a seat.
+fn tend_connections(mut host: ResMut<HostTable>, mut server: ResMut<RenetServer>) {
+    let now = Instant::now();
+    let idle: Vec<ClientId> = host
+        .clients
+        .iter()
+        .filter(|(id, c)| {
+            c.seat.is_none() && now - c.since > JOIN_WITHIN && !host.closing.iter().any(|(k, _)| k == *id)
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    for client in idle {
+        host.stats.idle_dropped += 1;
+        info!("dropped connection {client}: it did not ask for a seat within {JOIN_WITHIN:?}");
+        goodbye(&mut host, &mut server, client, "the host waited for you to sit down: join again");
+    }
+    let (due, later): (Vec<_>, Vec<_>) = host.closing.drain(..).partition(|(_, at)| *at <= now);
+    host.closing = later;
+    for (client, _) in due {
+        server.disconnect(client);
     }
 }
 
@@ -268,9 +464,15 @@ fn host_inputs(
     mut stand_ins: MessageReader<StandIn>,
     mut seatings: MessageReader<SeatCompanion>,
     mut companion_acts: MessageReader<CompanionAct>,
+    mut kicks: MessageReader<Kick>,
+    mut take_backs: MessageReader<HostTakeBack>,
     mut host: ResMut<HostTable>,
     mut server: ResMut<RenetServer>,
-    (mut applied, mut seated): (MessageWriter<Applied>, MessageWriter<CompanionSeated>),
+    (mut applied, mut seated, mut took_back): (
+        MessageWriter<Applied>,
+        MessageWriter<CompanionSeated>,
+        MessageWriter<TookBack>,
+    ),
     mut refused: MessageWriter<HostRefused>,
 ) {
     for StartTable { game, owners, turn, companions } in starts.read() {
@@ -308,6 +510,11 @@ fn host_inputs(
         let snapshot = ToPlayer::Snapshot(Snapshot::of(host.table.as_ref().expect("just set")));
         broadcast(&mut server, &mut host, &snapshot);
     }
+    for &Kick { seat, ban } in kicks.read() {
+        if let Err(reason) = kick(&mut host, &mut server, seat, ban) {
+            refused.write(HostRefused(reason));
+        }
+    }
     for &StandIn { seat, by } in stand_ins.read() {
         let seats = host.lobby.names.len();
         if seat >= seats || by.is_some_and(|b| b >= seats || b == seat) {
@@ -334,6 +541,16 @@ fn host_inputs(
             }
         }
     }
+    for HostTakeBack in take_backs.read() {
+        match take_back(&mut host, &mut server, None, None) {
+            Ok(t) => {
+                took_back.write(t);
+            }
+            Err(reason) => {
+                refused.write(HostRefused(reason));
+            }
+        }
+    }
     let moves = acts
         .read()
         .map(|HostAct(a)| (Mover::Seat(0), a))
@@ -348,6 +565,32 @@ fn host_inputs(
             }
         }
     }
+}
+
+/// Sends seat `seat`'s player away (see [`Kick`]).
+fn kick(host: &mut HostTable, server: &mut RenetServer, seat: usize, ban: bool) -> Result<(), String> {
+    if seat == 0 || seat >= host.lobby.names.len() {
+        return Err(format!("there is no player at seat {seat} to send away"));
+    }
+    let name = host.lobby.name(seat).to_owned();
+    let client = host.client_of(seat);
+    if ban {
+        host.banned_names.push(name_key(&name));
+    }
+    // Their secret no longer opens the seat: only the host can let them back.
+    host.secrets[seat] = None;
+    if let Some(client) = client {
+        let reason =
+            if ban { "the host has sent you away from this table" } else { "the host asked you to leave the table" };
+        goodbye(host, server, client, reason);
+        host.clients.get_mut(&client).expect("connected").seat = None;
+    }
+    info!("{name} was sent away{}", if ban { " for good" } else { "" });
+    host.lobby.online[seat] = false;
+    free_seat(host, server, seat);
+    let lobby = ToPlayer::Lobby(host.lobby.clone());
+    broadcast(server, host, &lobby);
+    Ok(())
 }
 
 /// Seats or unseats a Companion as the next numbered step and tells every
@@ -386,7 +629,11 @@ fn take(host: &mut HostTable, server: &mut RenetServer, by: Mover, action: Actio
         return Err(reason);
     }
     let table = host.table.as_mut().expect("may_take: the game has started");
-    let events = table.apply(action.clone()).map_err(|e| e.to_string())?;
+    let mover = match by {
+        Mover::Seat(_) => Some(seat),
+        Mover::Companion => None,
+    };
+    let events = table.apply(action.clone(), mover).map_err(|e| e.to_string())?;
     let (seq, checksum) = (table.seq, table.checksum());
     host.stats.applied += 1;
     let companion = matches!(by, Mover::Companion);
@@ -397,21 +644,56 @@ fn take(host: &mut HostTable, server: &mut RenetServer, by: Mover, action: Actio
     Ok(Applied { seq, seat, action, events })
 }
 
+/// Takes back the table's last move for `asker` (`None`: the host, who may
+/// take back any seat's; a seat only its own or one it stands in for), then
+/// tells every player. `seen`: the step the asker saw last (a player's ask:
+/// a move that came in between is not taken back by mistake).
+fn take_back(
+    host: &mut HostTable,
+    server: &mut RenetServer,
+    asker: Option<usize>,
+    seen: Option<u64>,
+) -> Result<TookBack, String> {
+    let table = host.playing()?;
+    if seen.is_some_and(|s| s != table.seq) {
+        return Err("the table moved on since you asked: nothing was taken back".into());
+    }
+    let by = table.last_move_by().map_err(|why| format!("nothing to take back: {why}"))?;
+    if let Some(seat) = asker {
+        let yours = by.is_some_and(|b| host.lobby.acts_as(seat).contains(&b));
+        if !yours {
+            let whose = by.map_or_else(|| "a Companion's".to_owned(), |b| format!("{}'s", host.lobby.name(b)));
+            return Err(format!("the last move was {whose}: only they or the host can take it back"));
+        }
+    }
+    let table = host.table.as_mut().expect("playing");
+    let action = table.take_back().map_err(|why| format!("nothing to take back: {why}"))?;
+    let (seq, checksum) = (table.seq, table.checksum());
+    info!("took back step {} for {}", seq - 1, asker.map_or("the host", |s| host.lobby.name(s)));
+    broadcast(server, host, &ToPlayer::TakenBack { seq, checksum });
+    Ok(TookBack { seq, action, by })
+}
+
 /// Every player's messages, in the order they came.
 fn receive_from_players(
     mut host: ResMut<HostTable>,
     mut server: ResMut<RenetServer>,
     mut applied: MessageWriter<Applied>,
+    mut took_back: MessageWriter<TookBack>,
 ) {
     for client in server.clients_id() {
         while let Some(bytes) = server.receive_message(client, CHANNEL) {
             host.stats.bytes_in += bytes.len() as u64;
             match decode_to_host(&bytes) {
-                Ok(message) => {
-                    if let Some(a) = handle(&mut host, &mut server, client, message) {
+                Ok(message) => match handle(&mut host, &mut server, client, message) {
+                    Some(Step::Applied(a)) => {
                         applied.write(a);
                     }
-                }
+                    Some(Step::TookBack(t)) => {
+                        took_back.write(t);
+                    }
+                    None => {}
+                },
                 Err(e) => drop_bad(&mut host, &mut server, client, &e),
             }
         }
@@ -428,13 +710,19 @@ fn drop_bad(host: &mut HostTable, server: &mut RenetServer, client: ClientId, er
     send(server, &mut host.stats, client, &reply);
 }
 
-fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, message: ToHost) -> Option<Applied> {
+/// What a player's message made happen at the table.
+enum Step {
+    Applied(Applied),
+    TookBack(TookBack),
+}
+
+fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, message: ToHost) -> Option<Step> {
     let refuse = |host: &mut HostTable, server: &mut RenetServer, action: Option<Action>, reason: String| {
         host.stats.refused += 1;
         send(server, &mut host.stats, client, &ToPlayer::Refused { action, reason });
     };
     match message {
-        ToHost::Join { name, version } => {
+        ToHost::Join { name, version, secret } => {
             // One seat per connection: a second join would leave the first
             // seat "online" with nobody behind it.
             if let Some(seat) = host.seat_of(client) {
@@ -442,14 +730,24 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
                 refuse(host, server, None, reason);
                 return None;
             }
-            match seat_for(host, &name, version) {
+            match seat_for(host, &name, version, secret.as_ref()) {
                 Ok(seat) => {
-                    host.clients.insert(client, Some(seat));
+                    // The same player on a new connection (a crash, a new
+                    // network): the old one is replaced now, not after its timeout.
+                    if let Some(stale) = host.client_of(seat) {
+                        info!("{} is back on a new connection: closing the old one", host.lobby.name(seat));
+                        host.clients.get_mut(&stale).expect("connected").seat = None;
+                        goodbye(host, server, stale, "you sat down again on another connection");
+                    }
+                    if let Some(conn) = host.clients.get_mut(&client) {
+                        conn.seat = Some(seat);
+                    }
                     host.lobby.online[seat] = true;
                     // Back at the table: nobody needs to stand in any more.
                     host.lobby.stand_ins[seat] = None;
                     info!("{} sits at seat {seat}", host.lobby.name(seat));
-                    send(server, &mut host.stats, client, &ToPlayer::Welcome { seat });
+                    let secret = host.secrets[seat].get_or_insert_with(SeatSecret::new).clone();
+                    send(server, &mut host.stats, client, &ToPlayer::Welcome { seat, secret });
                     let lobby = ToPlayer::Lobby(host.lobby.clone());
                     broadcast(server, host, &lobby);
                     if let Some(table) = &host.table {
@@ -470,7 +768,7 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
                 return None;
             };
             match take(host, server, Mover::Seat(seat), action.clone()) {
-                Ok(a) => Some(a),
+                Ok(a) => Some(Step::Applied(a)),
                 Err(reason) => {
                     send(server, &mut host.stats, client, &ToPlayer::Refused { action: Some(action), reason });
                     None
@@ -491,36 +789,58 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
             refuse(host, server, None, "only the host seats Companions".into());
             None
         }
+        ToHost::TakeBack { seq } => {
+            let Some(seat) = host.seat_of(client) else {
+                refuse(host, server, None, "join the table first".into());
+                return None;
+            };
+            match take_back(host, server, Some(seat), Some(seq)) {
+                Ok(t) => Some(Step::TookBack(t)),
+                Err(reason) => {
+                    refuse(host, server, None, reason);
+                    None
+                }
+            }
+        }
     }
 }
 
-/// The seat for a player joining as `name`: their own seat back if they
-/// were here before and are away, else a new one while the game has not begun.
-fn seat_for(host: &mut HostTable, name: &str, version: u32) -> Result<usize, String> {
+/// The seat for a player joining as `name`: their own seat back with its
+/// secret (given at their first join), else a new one while the game has not
+/// begun. A name is never proof: a seat is taken back only with its secret.
+/// A seat of a game resumed from a save has no secret until its player
+/// first sits down again (by name, in the lobby the host watches).
+fn seat_for(host: &mut HostTable, name: &str, version: u32, secret: Option<&SeatSecret>) -> Result<usize, String> {
     if version != PROTOCOL_VERSION {
         return Err(format!(
             "the host plays protocol {PROTOCOL_VERSION}, you {version}: use the same version of the game"
         ));
     }
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
-        return Err(format!("a name is 1 to {MAX_NAME} letters"));
+    let name = normal_name(name)?;
+    let key = name_key(&name);
+    if host.banned_names.contains(&key) {
+        return Err("the host has sent you away from this table".into());
     }
-    if let Some(seat) = host.lobby.names.iter().position(|n| n == name) {
-        if host.lobby.online[seat] {
-            return Err(format!("{name} is already at the table: choose another name"));
-        }
-        return Ok(seat);
+    if let Some(seat) = host.lobby.names.iter().position(|n| name_key(n) == key) {
+        return match (&host.secrets[seat], secret) {
+            (Some(theirs), Some(given)) if theirs.matches(given) => Ok(seat),
+            // Resumed from a save: the seat waits for its name, before the start only.
+            (None, _) if seat != 0 && !host.lobby.started && !host.lobby.online[seat] => Ok(seat),
+            // The same words whether the seat is taken or away: a stranger
+            // learns nothing about who sits here.
+            _ => Err(format!("the name {name} is taken at this table: choose another")),
+        };
     }
     if host.lobby.started {
-        return Err("the game has started: only its players can rejoin, under their names".into());
+        return Err("the game has started: only its players can rejoin".into());
     }
     if host.lobby.names.len() > MAX_PLAYERS {
         return Err("the table is full".into());
     }
-    host.lobby.names.push(name.to_owned());
+    host.lobby.names.push(name);
     host.lobby.online.push(false);
     host.lobby.stand_ins.push(None);
+    host.secrets.push(None);
     Ok(host.lobby.names.len() - 1)
 }
 

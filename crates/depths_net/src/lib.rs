@@ -20,12 +20,12 @@
 //! - [`transport`]: the UDP connection (renet + netcode).
 //! - [`host`]: [`host::HostPlugin`], seats, checking and relaying.
 //! - [`client`]: [`client::ClientPlugin`], a player's copy of the table.
-//! - [`join_code`]: a short code for the host's address, to read out.
+//! - [`invite`]: the invite a host passes on: its address and a secret.
 //! - [`schedule`]: [`NetSystems`], where the host's and players' systems run.
 
 pub mod client;
 pub mod host;
-pub mod join_code;
+pub mod invite;
 pub mod protocol;
 pub mod schedule;
 pub mod table;
@@ -33,6 +33,7 @@ pub mod transport;
 
 pub use client::{ClientPlugin, RemoteTable, SendAction};
 pub use host::{HostPlugin, HostTable};
+pub use invite::Invite;
 pub use protocol::Lobby;
 pub use schedule::NetSystems;
 pub use table::OnlineTable;

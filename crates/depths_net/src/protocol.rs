@@ -19,7 +19,13 @@ use crate::table::OnlineTable;
 /// 2: Companions online. The host alone seats them and runs them; a seat
 /// change is a numbered step among the actions ([`ToPlayer::Companion`]),
 /// and the checksum covers the seats as well as the game and the turn.
-pub const PROTOCOL_VERSION: u32 = 2;
+///
+/// 3: Private tables. Netcode's secure mode, keyed by the invite; a seat
+/// secret in [`ToPlayer::Welcome`], given back in [`ToHost::Join`] to take
+/// the seat again; [`ToPlayer::Goodbye`] says why a connection closes; a
+/// move taken back is a numbered step ([`ToHost::TakeBack`],
+/// [`ToPlayer::TakenBack`]).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest message a player may send. An `Action` is a few dozen bytes,
 /// a join a name: anything near this is not a player's message.
@@ -35,8 +41,14 @@ pub const MAX_NAME: usize = 24;
 /// A player's message to the host.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToHost {
-    /// Take a seat (or take one's seat back) under this name.
-    Join { name: String, version: u32 },
+    /// Take a seat under this name, or one's seat back with its `secret`
+    /// (from the [`ToPlayer::Welcome`] of one's first join).
+    Join {
+        name: String,
+        version: u32,
+        #[serde(default)]
+        secret: Option<SeatSecret>,
+    },
     /// Please apply this action for me.
     Act(Action),
     /// My copy differs from yours: send me the whole table.
@@ -44,13 +56,18 @@ pub enum ToHost {
     /// Let a Companion play Hero `hero` (`on`), or give it back. Only the
     /// host seats Companions: a player's ask is always refused, with why.
     SetCompanion { hero: u8, on: bool },
+    /// Take back my seat's last move (one that revealed nothing); `seq` is
+    /// the step I saw last, so a move that came in between is not taken
+    /// back by mistake.
+    TakeBack { seq: u64 },
 }
 
 /// The host's message to a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToPlayer {
-    /// You sit at seat `seat`.
-    Welcome { seat: usize },
+    /// You sit at seat `seat`; `secret` takes it back after a drop (keep it,
+    /// show it to nobody: a name alone never does).
+    Welcome { seat: usize, secret: SeatSecret },
     /// Who is at the table (sent whenever that changes).
     Lobby(Lobby),
     /// The whole table: at the start, on a rejoin, on a resync.
@@ -77,8 +94,103 @@ pub enum ToPlayer {
     /// A Companion's own moves come as [`ToPlayer::Applied`], for seat 0
     /// (the host runs every Companion).
     Companion { seq: u64, hero: u8, on: bool, checksum: u64 },
+    /// The host took back the last move, as the `seq`-th step; after doing
+    /// the same a copy's checksum must be `checksum`.
+    TakenBack { seq: u64, checksum: u64 },
     /// Your message was not taken, and why (in words for the player).
     Refused { action: Option<Action>, reason: String },
+    /// The host closes your connection, and why (sent away, idle, too many
+    /// connections, the table closing).
+    Goodbye { reason: String },
+}
+
+/// A seat's secret: 128 bits from the OS, written as hex. Compared in
+/// constant time, so its digits cannot be guessed one by one from timing.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SeatSecret(String);
+
+impl std::fmt::Debug for SeatSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SeatSecret(..)")
+    }
+}
+
+impl SeatSecret {
+    pub fn new() -> SeatSecret {
+        let bytes: [u8; 16] = bevy_renet::netcode::generate_random_bytes();
+        SeatSecret(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// The secret as kept on disk.
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// A secret read back from disk, if it is one.
+    pub fn from_text(text: &str) -> Option<SeatSecret> {
+        let text = text.trim();
+        (text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit())).then(|| SeatSecret(text.to_ascii_lowercase()))
+    }
+
+    pub fn matches(&self, given: &SeatSecret) -> bool {
+        let (a, b) = (self.0.as_bytes(), given.0.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+    }
+}
+
+impl Default for SeatSecret {
+    fn default() -> Self {
+        SeatSecret::new()
+    }
+}
+
+/// A player's name as the table shows it (spaces trimmed and single), or
+/// why it cannot be one: 1 to [`MAX_NAME`] letters, digits, spaces and
+/// `-'_.`, from one script. Invisible characters (a zero-width space),
+/// combining marks and a mix of Latin, Greek and Cyrillic letters are
+/// refused: they make names that look like another's.
+pub fn normal_name(name: &str) -> Result<String, String> {
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let count = name.chars().count();
+    if count == 0 || count > MAX_NAME {
+        return Err(format!("a name is 1 to {MAX_NAME} letters"));
+    }
+    if let Some(c) = name.chars().find(|&c| !(c.is_alphanumeric() || matches!(c, ' ' | '-' | '\'' | '_' | '.'))) {
+        return Err(format!("a name has letters, digits, spaces and - ' _ . only, not {:?}", c));
+    }
+    let script = |c: char| match u32::from(c) {
+        0x0370..=0x03ff | 0x1f00..=0x1fff => Some("Greek"),
+        0x0400..=0x052f => Some("Cyrillic"),
+        _ if c.is_ascii_alphabetic()
+            || ('\u{c0}'..='\u{24f}').contains(&c)
+            || ('\u{1e00}'..='\u{1eff}').contains(&c) =>
+        {
+            Some("Latin")
+        }
+        _ => None,
+    };
+    let mut scripts: Vec<&str> = name.chars().filter_map(script).collect();
+    scripts.dedup();
+    scripts.sort_unstable();
+    scripts.dedup();
+    if scripts.len() > 1 {
+        return Err(format!("a name's letters come from one alphabet, not {}", scripts.join(" and ")));
+    }
+    Ok(name)
+}
+
+/// The key two names are compared by: case and the digits that pass for
+/// letters (0/O, 1/I/L) do not make a different name.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+        .chars()
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | 'i' => 'l',
+            c => c,
+        })
+        .collect()
 }
 
 /// The seats at an online table. Seat 0 is the host's.
@@ -151,7 +263,7 @@ impl Snapshot {
     /// The table it describes, or why the save inside does not load.
     pub fn table(&self) -> Result<OnlineTable, String> {
         let game = Game::load_json(&self.game).map_err(|e| format!("the host's game does not load here: {e}"))?;
-        Ok(OnlineTable { game, players: self.players.clone(), turn: self.turn.clone(), seq: self.seq })
+        Ok(OnlineTable::at(game, self.players.clone(), self.turn.clone(), self.seq))
     }
 }
 
@@ -248,5 +360,31 @@ mod tests {
         }
         let ask = ToHost::SetCompanion { hero: 1, on: false };
         assert_eq!(decode_to_host(&encode(&ask)), Ok(ask));
+        let back = ToPlayer::TakenBack { seq: 7, checksum: 3 };
+        assert_eq!(decode_to_player(&encode(&back)), Ok(back));
+    }
+
+    #[test]
+    fn names_are_normalised_and_look_alikes_refused() {
+        assert_eq!(normal_name("  Bo   Ann "), Ok("Bo Ann".into()));
+        assert_eq!(normal_name("Zoë"), Ok("Zoë".into()));
+        assert!(normal_name("Bo\u{200b}").unwrap_err().contains("not"), "a zero-width space");
+        assert!(normal_name("B\u{43e}").unwrap_err().contains("Cyrillic"), "a Cyrillic o in a Latin name");
+        assert!(normal_name("Вова").is_ok(), "a Cyrillic name");
+        assert!(normal_name("").is_err());
+        assert!(normal_name(&"x".repeat(MAX_NAME + 1)).is_err());
+        assert_eq!(name_key("B0"), name_key("bo"));
+        assert_eq!(name_key("Lia"), name_key("1ia"));
+        assert_ne!(name_key("Bo"), name_key("Bob"));
+    }
+
+    #[test]
+    fn a_seat_secret_matches_only_itself_and_reads_back() {
+        let (a, b) = (SeatSecret::new(), SeatSecret::new());
+        assert!(a.matches(&a.clone()));
+        assert!(!a.matches(&b));
+        assert_eq!(SeatSecret::from_text(a.text()), Some(a.clone()));
+        assert_eq!(SeatSecret::from_text("not a secret"), None);
+        assert!(!format!("{a:?}").contains(a.text()));
     }
 }

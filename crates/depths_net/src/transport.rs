@@ -3,19 +3,22 @@
 
 use std::{
     net::{SocketAddr, UdpSocket},
-    sync::atomic::{AtomicU64, Ordering},
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
 use bevy_renet::{
     RenetClient, RenetServer,
     netcode::{
-        ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication, ServerConfig,
+        ClientAuthentication, ConnectToken, NETCODE_KEY_BYTES, NetcodeClientTransport, NetcodeServerTransport,
+        ServerAuthentication, ServerConfig, generate_random_bytes,
     },
     renet::{ChannelConfig, ConnectionConfig, SendType},
 };
 
-use crate::protocol::{MAX_FROM_HOST, MAX_FROM_PLAYER};
+use crate::{
+    invite::Invite,
+    protocol::{MAX_FROM_HOST, MAX_FROM_PLAYER},
+};
 
 /// Netcode's protocol id: this game and this protocol version, so a
 /// stranger's netcode program (or an older build) is not let in.
@@ -66,12 +69,18 @@ fn now() -> Duration {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default()
 }
 
-/// The host's side, listening on `bind` (port 0: any free port). `public`
-/// are the addresses players dial (netcode only admits those); empty means
-/// the bound address. Returns the bound address.
+/// How long a player's connection lasts without a packet: a crashed player
+/// is seen gone after this (one rejoining sooner takes the seat back at once).
+pub const TIMEOUT_SECONDS: i32 = 15;
+
+/// The host's side, listening on `bind` (port 0: any free port), admitting
+/// only connect tokens sealed with `key` (an invite's). `public` are the
+/// addresses players dial (netcode only admits those); empty means the bound
+/// address. Returns the bound address.
 pub fn host_transport(
     bind: SocketAddr,
     public: &[SocketAddr],
+    key: [u8; NETCODE_KEY_BYTES],
 ) -> Result<(RenetServer, NetcodeServerTransport, SocketAddr), NetError> {
     let socket = UdpSocket::bind(bind).map_err(|error| NetError::Bind { addr: bind, error })?;
     let bound = socket.local_addr().map_err(|error| NetError::Bind { addr: bind, error })?;
@@ -86,25 +95,34 @@ pub fn host_transport(
         max_clients: MAX_PLAYERS + 4,
         protocol_id: PROTOCOL_ID,
         public_addresses,
-        // Players meet through an address or a join code, with no matchmaking
-        // server to sign tokens; netcode still encrypts nothing then, which
-        // docs/online.md says.
-        authentication: ServerAuthentication::Unsecure,
+        // Secure: a token sealed with the invite's key, every packet
+        // encrypted and authenticated with that connection's own keys.
+        authentication: ServerAuthentication::Secure { private_key: key },
     };
     let transport = NetcodeServerTransport::new(config, socket).map_err(|e| NetError::Bind { addr: bind, error: e })?;
     Ok((RenetServer::new(connection_config()), transport, bound))
 }
 
-/// A player's side, dialing `server`.
-pub fn client_transport(server: SocketAddr) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
+/// A player's side, dialing the host of `invite` with a connect token made
+/// from its secret (as a matchmaking server would make one: whoever holds the
+/// invite may).
+pub fn client_transport(invite: &Invite) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
+    let server = invite.addr;
     let local: SocketAddr = if server.is_ipv4() { "0.0.0.0:0" } else { "[::]:0" }.parse().expect("literal address");
     let socket = UdpSocket::bind(local).map_err(|error| NetError::Bind { addr: local, error })?;
-    let authentication = ClientAuthentication::Unsecure {
-        client_id: client_id(),
-        protocol_id: PROTOCOL_ID,
-        server_addr: server,
-        user_data: None,
-    };
+    // Valid for five minutes: enough to connect, too short to reuse a captured one later.
+    let token = ConnectToken::generate(
+        now(),
+        PROTOCOL_ID,
+        300,
+        client_id(),
+        TIMEOUT_SECONDS,
+        vec![server],
+        None,
+        &invite.key(),
+    )
+    .map_err(|e| NetError::Netcode(e.to_string()))?;
+    let authentication = ClientAuthentication::Secure { connect_token: token };
     let transport =
         NetcodeClientTransport::new(now(), authentication, socket).map_err(|e| NetError::Netcode(e.to_string()))?;
     Ok((RenetClient::new(connection_config()), transport))
@@ -119,12 +137,8 @@ pub fn lan_address() -> Option<std::net::IpAddr> {
     probe.local_addr().ok().map(|a| a.ip()).filter(|ip| !ip.is_unspecified())
 }
 
-/// Netcode needs each connection's id to differ: the clock's nanoseconds, the
-/// process and a counter (two players joining in the same instant differ).
+/// Netcode needs each connection's id to differ, and an id a stranger could
+/// guess would let them collide with a player's: random from the OS.
 fn client_id() -> u64 {
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let nanos = now().as_nanos() as u64;
-    nanos
-        ^ (u64::from(std::process::id()) << 40)
-        ^ COUNT.fetch_add(1, Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    u64::from_le_bytes(generate_random_bytes())
 }

@@ -1,4 +1,5 @@
-//! Figures for docs/online.md (ignored: run on demand):
+//! Figures for docs/online.md (ignored: run on demand), and what an
+//! eavesdropper on the wire sees (run with the other tests):
 //! `cargo test --workspace --features depths_app/dev-tools --test measure -- --ignored --nocapture`
 //! (the workspace's features, so the engine is not built a second time).
 //!
@@ -11,7 +12,7 @@ mod common;
 use std::{
     net::{SocketAddr, UdpSocket},
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicBool, AtomicU64, Ordering},
     },
     thread::JoinHandle,
@@ -32,6 +33,8 @@ struct Counts {
     up_packets: AtomicU64,
     down_bytes: AtomicU64,
     down_packets: AtomicU64,
+    /// Every datagram's bytes, both ways, as an eavesdropper would capture them.
+    captured: Mutex<Vec<u8>>,
 }
 
 impl Counts {
@@ -80,6 +83,7 @@ impl Relay {
                     idle = false;
                     player = Some(from);
                     counts.up_bytes.fetch_add(n as u64, Ordering::Relaxed);
+                    counts.captured.lock().unwrap().extend_from_slice(&buf[..n]);
                     counts.up_packets.fetch_add(1, Ordering::Relaxed);
                     let _ = back.send(&buf[..n]);
                 }
@@ -87,6 +91,7 @@ impl Relay {
                     idle = false;
                     if let Some(p) = player {
                         counts.down_bytes.fetch_add(n as u64, Ordering::Relaxed);
+                        counts.captured.lock().unwrap().extend_from_slice(&buf[..n]);
                         counts.down_packets.fetch_add(1, Ordering::Relaxed);
                         let _ = front.send_to(&buf[..n], p);
                     }
@@ -108,17 +113,19 @@ impl Drop for Relay {
     }
 }
 
-fn net_through_relays(relays: &mut [Relay]) -> Net {
+fn net_through_relays(relays: &mut [Relay], names: [&str; 2]) -> Net {
     let mut host = App::new();
     host.add_plugins((MinimalPlugins, HostPlugin));
     let public: Vec<SocketAddr> = relays.iter().map(|r| r.addr).collect();
     let addr = host::open(host.world_mut(), "127.0.0.1:0".parse().unwrap(), &public, "Ann").unwrap();
-    let mut net = Net { host, addr, players: Vec::new(), pace: None };
-    for (i, (relay, name)) in relays.iter_mut().zip(["Bo", "Cy"]).enumerate() {
+    let invite = host.world().resource::<depths_net::HostTable>().invite.clone().unwrap();
+    // A rejoin dials the host itself, not a relay (a relay serves one player).
+    let mut net = Net { host, invite: invite.at(addr), players: Vec::new(), pace: None };
+    for (i, (relay, name)) in relays.iter_mut().zip(names).enumerate() {
         relay.start(addr);
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, ClientPlugin));
-        client::join(app.world_mut(), relay.addr, name).unwrap();
+        client::join(app.world_mut(), &invite.at(relay.addr), name, None).unwrap();
         net.players.push(app);
         assert!(net.pump(|n| n.remote(i).seat == Some(i + 1)));
     }
@@ -129,7 +136,7 @@ fn net_through_relays(relays: &mut [Relay]) -> Net {
 #[ignore = "prints measurements; run on demand"]
 fn measure_wire_bytes_host_time_and_rejoin() {
     let mut relays = [Relay::bind(), Relay::bind()];
-    let mut net = net_through_relays(&mut relays);
+    let mut net = net_through_relays(&mut relays, ["Bo", "Cy"]);
     // Every app updates at 60 Hz, as a window would while online: the
     // keep-alives and acks per second are then what a real table sends.
     net.pace = Some(Duration::from_secs_f64(1.0 / 60.0));
@@ -197,13 +204,43 @@ fn measure_wire_bytes_host_time_and_rejoin() {
     ))
     .len();
     let t = Instant::now();
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, ClientPlugin));
-    client::join(app.world_mut(), net.addr, "Cy").unwrap();
-    net.players[1] = app;
+    net.rejoin(1, "Cy");
     assert!(net.pump(|n| n.remote(1).seat == Some(2) && n.all_in_step()));
     println!(
         "rejoin with the late-game table ({late} B snapshot): back in step after {:?} (dial, handshake, seat, snapshot, load)",
         t.elapsed()
     );
+}
+
+/// Threat: unsecured netcode could be read (the Join with the name, the
+/// whole table with the random generator, every action). Captured on the
+/// wire through a relay, a start, a dozen moves and a rejoin's table hold
+/// none of it in the clear.
+#[test]
+fn captured_traffic_holds_no_plaintext() {
+    let mut relays = [Relay::bind(), Relay::bind()];
+    let mut net = net_through_relays(&mut relays, ["Bartholomew", "Cyprianus"]);
+    net.start(&["bren", "sil", "ava"], &[0, 1, 2], 12);
+    for round in 0..12 {
+        play_one(&mut net, round);
+    }
+    let mut wire = Vec::new();
+    for relay in &relays {
+        wire.extend_from_slice(&relay.counts.captured.lock().unwrap());
+    }
+    assert!(wire.len() > 100_000, "the table went over the wire ({} B)", wire.len());
+    let table = net.table();
+    let plain = [
+        "Bartholomew".to_owned(),
+        "Cyprianus".to_owned(),
+        "DrawTile".to_owned(),
+        "PlaceTile".to_owned(),
+        "Welcome".to_owned(),
+        "Snapshot".to_owned(),
+        "\"rng\"".to_owned(),
+        table.game.save_json()[..40].to_owned(),
+    ];
+    for text in plain {
+        assert!(!wire.windows(text.len()).any(|w| w == text.as_bytes()), "{text:?} crossed the wire in the clear");
+    }
 }

@@ -120,7 +120,7 @@ fn a_player_who_drops_mid_combat_pauses_the_table_rejoins_and_the_game_completes
     assert_eq!(net.remote(1).refusal.as_deref(), Some("the table waits for Bo to come back"));
     assert_eq!(net.table().seq, seq, "nothing is played while the table waits");
 
-    net.players[0] = player_app(net.addr, "Bo");
+    net.rejoin(0, "Bo");
     assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo is back at seat 1, in step");
     assert!(matches!(net.remote(0).table.as_ref().unwrap().game.phase(), Phase::Combat { .. }));
     assert!(net.host_table().lobby.waiting_for().is_empty());
@@ -153,7 +153,7 @@ fn the_host_stands_in_for_an_away_player_until_they_return() {
         assert!(net.pump(|n| n.table().seq == seq + 1), "the host's move for seat {seat} is applied");
     }
     assert!(for_bo > 0, "some of those moves were Bo's");
-    net.players[0] = player_app(net.addr, "Bo");
+    net.rejoin(0, "Bo");
     assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()));
     assert_eq!(net.host_table().lobby.stand_in(1), None, "Bo plays again");
 }
@@ -179,7 +179,7 @@ fn a_copy_that_drifts_resynchronises_from_the_host() {
 fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
     let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
     let reason_for = |net: &mut Net, name: &str| -> String {
-        net.players.push(player_app(net.addr, name));
+        net.players.push(player_app(&net.invite, name));
         let last = net.players.len() - 1;
         assert!(net.pump(|n| matches!(n.remote(last).link, Link::Lost(_))), "{name} is turned away");
         let r = net.remote(last).refusal.clone().unwrap_or_else(|| panic!("{:?}", net.remote(last).link));
@@ -187,11 +187,13 @@ fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
         r
     };
     assert_eq!(reason_for(&mut net, "Di"), "the table is full");
-    assert_eq!(reason_for(&mut net, "Bo"), "Bo is already at the table: choose another name");
+    assert_eq!(reason_for(&mut net, "Bo"), "the name Bo is taken at this table: choose another");
+    assert_eq!(reason_for(&mut net, "b0"), "the name b0 is taken at this table: choose another", "a look-alike");
     // A seated player asking for a second seat.
     let join = depths_net::protocol::encode(&depths_net::protocol::ToHost::Join {
         name: "Zed".into(),
         version: depths_net::protocol::PROTOCOL_VERSION,
+        secret: None,
     });
     net.players[0].world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, join);
     assert!(net.pump(|n| n.remote(0).refusal.is_some()));
@@ -200,7 +202,8 @@ fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
     net.start(&HEROES, &[0, 1, 2], 1);
     client::leave(net.players[1].world_mut());
     assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![2]));
-    assert_eq!(reason_for(&mut net, "Eve"), "the game has started: only its players can rejoin, under their names");
+    assert_eq!(reason_for(&mut net, "Eve"), "the game has started: only its players can rejoin");
+    assert_eq!(reason_for(&mut net, "Cy"), "the name Cy is taken at this table: choose another", "no secret, no seat");
 }
 
 /// Proves: a saved online game resumes. Ann, Bo and Cy play part of a game;
@@ -370,7 +373,7 @@ fn a_dropped_players_heroes_played_by_companions_let_the_game_go_on() {
     }
     assert!(by_companion > 0, "the Companions played for Bo");
 
-    net.players[0] = player_app(net.addr, "Bo");
+    net.rejoin(0, "Bo");
     assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo is back, in step");
     assert!(net.remote(0).table.as_ref().unwrap().players.is_companion(2), "his Heroes shown as the Companions'");
     assert!(net.seat_companion(1, false) && net.seat_companion(2, false));
@@ -382,4 +385,64 @@ fn a_dropped_players_heroes_played_by_companions_let_the_game_go_on() {
     }
     assert!(net.all_in_step());
     assert_eq!(net.remote(0).stats.resyncs, 0);
+}
+
+/// Proves (undo online): a player's ask to take back another seat's move is
+/// refused with the reason and changes nothing; the owner's ask takes it
+/// back on every copy (the rewind is a numbered step with the checksum, so
+/// every copy equals the host's, game and turn as before the move); the
+/// host takes back any seat's move; nothing is taken back across a reveal;
+/// and the game plays on to its end in step.
+#[test]
+fn a_move_taken_back_online_is_taken_back_on_every_copy() {
+    use depths_net::{client::AskTakeBack, host::HostTakeBack};
+    let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
+    net.start(&HEROES, &[0, 1, 2], 11);
+    let mut round = 0;
+    let mut taken_back = 0;
+    let mut refused = 0;
+    while !net.table().game.is_over() && round < 20_000 {
+        let before = net.table().clone();
+        let (seat, action) = next_move(&before, round);
+        play_one(&mut net, round);
+        round += 1;
+        let Ok(Some(by)) = net.table().last_move_by() else { continue };
+        assert_eq!(by, seat, "the history names who moved");
+        if seat == 0 || taken_back >= 6 {
+            continue;
+        }
+        // Another player asks first: refused in words, nothing changes.
+        let other = if seat == 1 { 2 } else { 1 };
+        let seq = net.table().seq;
+        net.players[other - 1].world_mut().write_message(AskTakeBack);
+        assert!(net.pump(|n| n.remote(other - 1).refusal.is_some()));
+        let name = net.table().players.name(seat).to_owned();
+        assert_eq!(
+            net.remote_mut(other - 1).refusal.take(),
+            Some(format!("the last move was {name}'s: only they or the host can take it back"))
+        );
+        assert_eq!(net.table().seq, seq, "nothing was taken back");
+        refused += 1;
+        // Its owner asks (or, every other time, the host does): taken back everywhere.
+        if taken_back % 2 == 0 {
+            net.players[seat - 1].world_mut().write_message(AskTakeBack);
+        } else {
+            net.host.world_mut().write_message(HostTakeBack);
+        }
+        assert!(net.pump(|n| n.table().seq == seq + 1 && n.all_in_step()), "every copy takes {action:?} back");
+        assert_eq!(net.table().game, before.game, "the game as before the move");
+        assert_eq!(net.table().turn, before.turn, "the turn as before the move");
+        taken_back += 1;
+        // Made again, so the game goes on as the bot plays it.
+        net.act(seat, action);
+        assert!(net.pump(|n| n.table().seq == seq + 2 && n.all_in_step()));
+    }
+    assert!(net.table().game.is_over(), "the game ends");
+    assert!(taken_back >= 4 && refused >= 4, "moves were taken back ({taken_back}) and refused ({refused})");
+    // The last move ended the game (or revealed something): nothing goes back across it.
+    let seq = net.table().seq;
+    net.host.world_mut().write_message(HostTakeBack);
+    net.host.update();
+    assert_eq!(net.table().seq, seq);
+    assert_eq!(net.remote(0).stats.resyncs + net.remote(1).stats.resyncs, 0, "no copy needed the host's table");
 }

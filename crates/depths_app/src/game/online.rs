@@ -7,7 +7,11 @@
 //! like a local move ([`SessionMut::apply`]), so the log, the board and the
 //! saves work as ever. A refusal shows as the log's notice; a resynchronised
 //! copy replaces the table's game. The host saves after every applied action.
-//! Undo is off online (a move the others saw stays).
+//! Undo goes to the host too: the host may take back any seat's last move, a
+//! player only their own (or one of a seat they stand in for), never across
+//! a reveal; the rewind comes back numbered among the actions and every
+//! table takes it back as a local undo. A move taken back online is not made
+//! again by Redo (the table has moved on for everyone).
 //!
 //! Companions are the host's: only the host seats them (the Hero mats' box
 //! becomes the host's `SeatCompanion`; a player's box asks, and the host
@@ -26,8 +30,8 @@ use bevy::{
 };
 use depths_net::{
     ClientPlugin, HostPlugin, HostTable, NetSystems, RemoteTable, SendAction,
-    client::{AskCompanion, Link, RemoteApplied, RemoteCompanion},
-    host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, SeatCompanion},
+    client::{AskCompanion, AskTakeBack, Link, RemoteApplied, RemoteCompanion, RemoteTookBack},
+    host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, HostTakeBack, SeatCompanion, TookBack},
 };
 use depths_rules::Action;
 
@@ -60,7 +64,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, route_actions.in_set(RouteActions).run_if(resource_exists::<Online>));
     app.add_systems(
         Update,
-        (route_companion_seats, companions_online).before(PlaySystems::Input).run_if(resource_exists::<Online>),
+        (route_companion_seats, companions_online, who_may_take_back)
+            .before(PlaySystems::Input)
+            .run_if(resource_exists::<Online>),
     );
     app.add_systems(
         Update,
@@ -94,8 +100,8 @@ fn close(world: &mut World) {
     }
 }
 
-/// Why Undo and Redo do nothing online (the panels and the keys say it).
-pub const NO_UNDO_ONLINE: &str = "Online, moves are not taken back yet: what the others saw stands.";
+/// Why Redo does nothing online (the keys say it).
+pub const NO_REDO_ONLINE: &str = "Online, a move taken back is not made again: make it anew.";
 
 /// The players' moves go to the host, not onto the table; so do the
 /// host's Companions' (a remote table runs none).
@@ -108,7 +114,8 @@ fn route_actions(
     mut host_acts: MessageWriter<HostAct>,
     mut companion_acts: MessageWriter<CompanionAct>,
     mut sends: MessageWriter<SendAction>,
-    log: Option<ResMut<GameLog>>,
+    (mut host_take_backs, mut asks): (MessageWriter<HostTakeBack>, MessageWriter<AskTakeBack>),
+    (log, undo): (Option<ResMut<GameLog>>, Option<Res<Undo>>),
 ) {
     for CompanionAction(action) in companion_moves.drain() {
         if *online == Online::Host {
@@ -125,11 +132,48 @@ fn route_actions(
             }
         }
     }
-    // A move the others have already seen is not taken back (yet).
-    if undos.drain().count() + redos.drain().count() > 0
-        && let Some(mut log) = log
-    {
-        log.notice = Some(NO_UNDO_ONLINE.into());
+    // Taken back by the host for everyone, or refused here with the reason
+    // the Undo button shows (no round trip for a move that is not ours).
+    let mut notice = None;
+    for TakeBack in undos.drain() {
+        match (undo.as_deref().map(Undo::undo_words), *online) {
+            (Some(Err(why)), _) => notice = Some(why),
+            (_, Online::Host) => {
+                host_take_backs.write(HostTakeBack);
+            }
+            (_, Online::Player) => {
+                asks.write(AskTakeBack);
+            }
+        }
+    }
+    if redos.drain().count() > 0 {
+        notice = Some(NO_REDO_ONLINE.into());
+    }
+    if let (Some(notice), Some(mut log)) = (notice, log) {
+        log.notice = Some(notice);
+    }
+}
+
+/// Whether this seat may ask for the table's last move back: the host any
+/// seat's, a player their own or a seat's they stand in for (the host
+/// judges again; this greys the button with the reason).
+fn who_may_take_back(online: Res<Online>, remote: Res<RemoteTable>, undo: Option<ResMut<Undo>>) {
+    let Some(mut undo) = undo else { return };
+    let now = match (*online, &remote.table, remote.seat) {
+        (Online::Host, ..) => Ok(()),
+        (Online::Player, Some(table), Some(seat)) => match table.last_move_by() {
+            Ok(by) if by.is_some_and(|b| remote.lobby.acts_as(seat).contains(&b)) => Ok(()),
+            Ok(by) => {
+                let whose = by.map_or_else(|| "a Companion's".to_owned(), |b| format!("{}'s", remote.lobby.name(b)));
+                Err(format!("The last move was {whose}: only they or the host can take it back."))
+            }
+            // The table's own history says why (a reveal since, no move yet).
+            Err(_) => Ok(()),
+        },
+        (Online::Player, ..) => Err("Not at the table: nothing to take back.".to_owned()),
+    };
+    if undo.online.as_ref() != Some(&now) {
+        undo.online = Some(now);
     }
 }
 
@@ -173,6 +217,8 @@ enum Step {
         hero: u8,
         on: bool,
     },
+    /// The last move taken back.
+    TakeBack,
 }
 
 /// Takes the host's steps onto this table in the host's order (a seat
@@ -192,9 +238,15 @@ fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
             }
             Step::Seat { hero, on } => {
                 table.seat_companion(hero, on);
+                // As on the host: nothing is taken back across a seat change.
+                table.undo.forget();
+            }
+            Step::TakeBack => {
+                if let Err(e) = table.undo() {
+                    warn!("the host took back a move but this table could not ({e})");
+                }
             }
         }
-        *table.undo = Undo::default();
     }
 }
 
@@ -202,12 +254,14 @@ fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
 fn apply_hosted(
     mut applied: MessageReader<Applied>,
     mut seated: MessageReader<CompanionSeated>,
+    mut took_back: MessageReader<TookBack>,
     mut refused: MessageReader<HostRefused>,
     session: Option<SessionMut>,
 ) {
     let Some(mut session) = session else {
         applied.clear();
         seated.clear();
+        took_back.clear();
         refused.clear();
         return;
     };
@@ -216,6 +270,7 @@ fn apply_hosted(
         .read()
         .map(|a| (a.seq, Step::Act(a.action.clone(), false)))
         .chain(seated.read().map(|s| (s.seq, Step::Seat { hero: s.hero, on: s.on })))
+        .chain(took_back.read().map(|t| (t.seq, Step::TakeBack)))
         .collect();
     if !steps.is_empty() {
         apply_steps(&mut session.moves(), steps);
@@ -231,6 +286,7 @@ fn apply_hosted(
 fn apply_remote(
     mut applied: MessageReader<RemoteApplied>,
     mut seated: MessageReader<RemoteCompanion>,
+    mut took_back: MessageReader<RemoteTookBack>,
     mut refusals: MessageReader<depths_net::client::Refusal>,
     remote: Res<RemoteTable>,
     session: Option<SessionMut>,
@@ -238,6 +294,7 @@ fn apply_remote(
     let Some(mut session) = session else {
         applied.clear();
         seated.clear();
+        took_back.clear();
         refusals.clear();
         return;
     };
@@ -245,6 +302,7 @@ fn apply_remote(
         .read()
         .map(|a| (a.seq, Step::Act(a.action.clone(), a.companion)))
         .chain(seated.read().map(|s| (s.seq, Step::Seat { hero: s.hero, on: s.on })))
+        .chain(took_back.read().map(|t| (t.seq, Step::TakeBack)))
         .collect();
     if !steps.is_empty() {
         // Should this table differ, the host's copy replaces it below.

@@ -91,6 +91,10 @@ pub struct Undo {
     history: History,
     /// The table before each move of the history, oldest first.
     before: Vec<TableBefore>,
+    /// Online (`Some`): whether this seat may ask for the last move back now
+    /// (the host may take back any seat's move, a player only their own);
+    /// a move taken back online is not made again.
+    pub online: Option<Result<(), String>>,
 }
 
 /// The table's own state before a move: restored with the game when the
@@ -120,8 +124,18 @@ impl Undo {
         self.history.undoable()
     }
 
+    /// Nothing before now can be taken back (an online seat change: the
+    /// turns after a move depend on the seats).
+    pub fn forget(&mut self) {
+        self.history = History::default();
+        self.before.clear();
+    }
+
     /// What Undo would take back, in words, or why nothing can be.
     pub fn undo_words(&self) -> Result<&str, String> {
+        if let Some(Err(why)) = &self.online {
+            return Err(why.clone());
+        }
         match self.history.next_undo() {
             Ok(_) => Ok(self.before.last().map_or("the last move", |t| t.words.as_str())),
             Err(why) => Err(undo_refused_text(&why)),
@@ -131,6 +145,9 @@ impl Undo {
     /// What Redo would make again, in words. After an undo `game` is the
     /// game the move was first made in, so its words are said the same way.
     pub fn redo_words(&self, game: &Game) -> Option<String> {
+        if self.online.is_some() {
+            return None;
+        }
         self.history.next_redo().map(|a| describe_action(game, a))
     }
 }

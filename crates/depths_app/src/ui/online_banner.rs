@@ -11,6 +11,13 @@ use depths_net::{
 
 use crate::{game::online::Online, game::screen::Screen, theme::style};
 
+/// Dials the table again as the same player, from the banner of a lost connection.
+fn reconnect(world: &mut World) {
+    if let Err(e) = depths_net::client::reconnect(world) {
+        world.resource_mut::<RemoteTable>().link = Link::Lost(e.to_string());
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, banner.run_if(in_state(Screen::Playing)).run_if(resource_exists::<Online>));
 }
@@ -24,6 +31,7 @@ fn banner(
     remote: Res<RemoteTable>,
     mut stand_ins: MessageWriter<StandIn>,
     mut seats: MessageWriter<SeatCompanion>,
+    mut commands: Commands,
 ) -> Result {
     let (lobby, lost, waiting) = match *online {
         Online::Host => (&hosted.lobby, None, hosted.waiting_for()),
@@ -40,7 +48,17 @@ fn banner(
     egui::Area::new(egui::Id::new("online_banner")).anchor(egui::Align2::CENTER_TOP, [0.0, 48.0]).show(ctx, |ui| {
         style::panel_frame().show(ui, |ui| {
             if let Some(why) = &lost {
-                ui.label(egui::RichText::new(format!("Connection to the host lost: {why}")).color(style::NOTICE));
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new(format!("Connection to the host lost: {why}")).color(style::NOTICE));
+                    if remote.invite.is_some()
+                        && ui
+                            .button("Reconnect")
+                            .on_hover_text("Dial the same table again, as the same player")
+                            .clicked()
+                    {
+                        commands.queue(reconnect);
+                    }
+                });
             }
             for &seat in &waiting {
                 ui.horizontal(|ui| {

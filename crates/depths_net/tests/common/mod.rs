@@ -4,14 +4,11 @@
 
 #![allow(dead_code)]
 
-use std::{
-    net::SocketAddr,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, OnlineTable, RemoteTable, SendAction,
+    ClientPlugin, HostPlugin, HostTable, Invite, OnlineTable, RemoteTable, SendAction,
     client::{self, Link},
     host::{self, CompanionAct, HostAct, SeatCompanion, StartTable},
 };
@@ -19,24 +16,25 @@ use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::{Bot, HeuristicBot};
 use depths_table::seats::{heroes_to_act, player_may_take};
 
-pub fn host_app(name: &str) -> (App, SocketAddr) {
+pub fn host_app(name: &str) -> (App, Invite) {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, HostPlugin));
-    let addr = host::open(app.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], name).expect("host on loopback");
-    (app, addr)
+    host::open(app.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], name).expect("host on loopback");
+    let invite = app.world().resource::<HostTable>().invite.clone().expect("an open table has an invite");
+    (app, invite)
 }
 
-pub fn player_app(addr: SocketAddr, name: &str) -> App {
+pub fn player_app(invite: &Invite, name: &str) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, ClientPlugin));
-    client::join(app.world_mut(), addr, name).expect("dial loopback");
+    client::join(app.world_mut(), invite, name, None).expect("dial loopback");
     app
 }
 
 /// A host (seat 0) and its players, updated together.
 pub struct Net {
     pub host: App,
-    pub addr: SocketAddr,
+    pub invite: Invite,
     pub players: Vec<App>,
     /// The least time a round of updates takes (a real app's frame), if any;
     /// the tests run flat out.
@@ -46,10 +44,10 @@ pub struct Net {
 impl Net {
     /// A host called `names[0]` and one seated player for each other name.
     pub fn seated(names: &[&str]) -> Net {
-        let (host, addr) = host_app(names[0]);
-        let mut net = Net { host, addr, players: Vec::new(), pace: None };
+        let (host, invite) = host_app(names[0]);
+        let mut net = Net { host, invite, players: Vec::new(), pace: None };
         for (i, name) in names.iter().enumerate().skip(1) {
-            net.players.push(player_app(addr, name));
+            net.players.push(player_app(&net.invite, name));
             assert!(
                 net.pump(|n| n.remote(i - 1).seat == Some(i) && n.host_table().lobby.online.len() == i + 1),
                 "{name} gets seat {i}"
@@ -60,8 +58,13 @@ impl Net {
 
     /// Updates every app until `done` holds; false after 10 s (generous for
     /// CI's two busy cores; loopback answers in microseconds).
-    pub fn pump(&mut self, mut done: impl FnMut(&Net) -> bool) -> bool {
-        let deadline = Instant::now() + Duration::from_secs(10);
+    pub fn pump(&mut self, done: impl FnMut(&Net) -> bool) -> bool {
+        self.pump_for(Duration::from_secs(10), done)
+    }
+
+    /// [`Net::pump`], giving up after `limit`.
+    pub fn pump_for(&mut self, limit: Duration, mut done: impl FnMut(&Net) -> bool) -> bool {
+        let deadline = Instant::now() + limit;
         loop {
             if done(self) {
                 return true;
@@ -123,6 +126,17 @@ impl Net {
         let stepped = self.table().seq == before + 1;
         assert!(self.pump(|n| n.all_in_step()), "every copy takes Hero {hero}'s seat change");
         stepped
+    }
+
+    /// Player `player` comes back as `name` on a new connection with the
+    /// seat secret its last one was given (a crash, a drop, a new network).
+    pub fn rejoin(&mut self, player: usize, name: &str) {
+        let secret = self.remote(player).secret.clone();
+        assert!(secret.is_some(), "{name} was given a seat secret");
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, ClientPlugin));
+        client::join(app.world_mut(), &self.invite, name, secret).expect("dial loopback");
+        self.players[player] = app;
     }
 
     /// Every seated player's copy is the host's: same game, turn and count.

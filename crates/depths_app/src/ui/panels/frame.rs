@@ -45,12 +45,10 @@ pub(super) fn plugin(app: &mut App) {
 fn undo_buttons(
     ui: &mut egui::Ui,
     (game, undo): (&Game, &Undo),
-    online: bool,
     take_back: &mut MessageWriter<TakeBack>,
     put_back: &mut MessageWriter<PutBack>,
 ) {
     let (enabled, tip) = match undo.undo_words() {
-        _ if online => (false, crate::game::online::NO_UNDO_ONLINE.to_owned()),
         Ok(words) => (true, format!("Take back: {words} (Ctrl+Z)")),
         Err(why) => (false, why),
     };
@@ -59,7 +57,7 @@ fn undo_buttons(
         take_back.write(TakeBack);
     }
     // Redo shows only once something was taken back: it has nothing else to say.
-    if let (false, Some(words)) = (online, undo.redo_words(game))
+    if let Some(words) = undo.redo_words(game)
         && ui.button("⟳ Redo").on_hover_text(format!("Make again: {words} (Ctrl+Shift+Z)")).clicked()
     {
         put_back.write(PutBack);
@@ -151,7 +149,7 @@ fn game_ui(
                 ask_hint.write(crate::game::hint::AskHint);
             }
             if !delve.read_only {
-                undo_buttons(ui, (game, &view.undo), seats.seat.is_some(), &mut take_back, &mut put_back);
+                undo_buttons(ui, (game, &view.undo), &mut take_back, &mut put_back);
             }
             ui.separator();
             ui.label(style::title("Forgotten Depths", 22.0));

@@ -1,16 +1,15 @@
-//! Play online: host a table (its address and a short join code to pass on,
-//! the players as they sit down, which Hero each seat plays and whether a
-//! Companion plays it for them, Start) or join
-//! one (an address or a code, and a name). The game itself is the usual
-//! board, with `crate::game::online` routing the moves through the host.
+//! Play online: host a table (its invite to pass on, the players as they
+//! sit down — each may be sent away — which Hero each seat plays and whether
+//! a Companion plays it for them, Start) or join one (the invite and a
+//! name; Reconnect after a drop). The game itself is the usual board, with
+//! `crate::game::online` routing the moves through the host.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_net::{
-    HostTable, RemoteTable,
+    HostTable, Invite, RemoteTable,
     client::{self, Link},
-    host::{self, StartTable},
-    join_code::{code_of, parse_join},
+    host::{self, Kick, StartTable},
     transport::lan_address,
 };
 use depths_rules::{Game, GameOptions};
@@ -118,8 +117,12 @@ fn join_table(world: &mut World) {
     let form = world.resource::<LobbyForm>().clone();
     let result = (|| {
         let name = form.player_name()?;
-        let addr = parse_join(&form.address)?;
-        client::join(world, addr, &name).map_err(|e| e.to_string())
+        let invite = Invite::parse(&form.address)?;
+        // The same table and name as the last drop: the seat's secret takes the seat back.
+        let remote = world.resource::<RemoteTable>();
+        let secret =
+            (remote.invite.as_ref() == Some(&invite) && remote.name == name).then(|| remote.secret.clone()).flatten();
+        client::join(world, &invite, &name, secret).map_err(|e| e.to_string())
     })();
     finish_opening(world, result);
 }
@@ -145,6 +148,7 @@ fn lobby_ui(
     mut menu: MessageWriter<MenuAction>,
     mut starts: MessageWriter<HostStart>,
     mut resumes: MessageWriter<HostResume>,
+    mut kicks: MessageWriter<Kick>,
     save_dir: Res<crate::game::saves::SaveDir>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -172,7 +176,8 @@ fn lobby_ui(
                     }
                 } else {
                     ui.horizontal(|ui| {
-                        ui.label("Address or code:");
+                        ui.label("Invite:")
+                            .on_hover_text("The invite your host gave you: six groups of five letters and digits");
                         ui.text_edit_singleline(&mut form.address);
                     });
                     if ui.add(style::menu_button("Join")).clicked() {
@@ -192,7 +197,7 @@ fn lobby_ui(
                             resumes.write(HostResume);
                         }
                     }
-                    None => host_panel(ui, &mut form, &hosted, &mut starts),
+                    None => host_panel(ui, &mut form, &hosted, &mut starts, &mut kicks),
                 }
             } else {
                 let status = match &remote.link {
@@ -202,6 +207,12 @@ fn lobby_ui(
                     Link::Lost(why) => format!("Not at the table: {why}"),
                 };
                 ui.label(status);
+                if matches!(remote.link, Link::Lost(_))
+                    && remote.invite.is_some()
+                    && ui.button("Reconnect").on_hover_text("Dial the same table again, as the same player").clicked()
+                {
+                    commands.queue(reconnect);
+                }
                 for (seat, name) in remote.lobby.names.iter().enumerate() {
                     let here = remote.lobby.online.get(seat).copied().unwrap_or(false);
                     ui.label(format!("{}. {name}{}", seat + 1, if here { "" } else { " (away)" }));
@@ -221,7 +232,13 @@ fn lobby_ui(
 
 /// The host's view: where to dial, who sits where, which Hero each seat
 /// plays, and Start.
-fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, starts: &mut MessageWriter<HostStart>) {
+fn host_panel(
+    ui: &mut egui::Ui,
+    form: &mut LobbyForm,
+    hosted: &HostTable,
+    starts: &mut MessageWriter<HostStart>,
+    kicks: &mut MessageWriter<Kick>,
+) {
     dial_line(ui, hosted);
     let seats = hosted.lobby.names.len();
     for (seat, name) in hosted.lobby.names.iter().enumerate() {
@@ -233,7 +250,12 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
         } else {
             " (away)"
         };
-        ui.label(format!("{}. {name}{you}", seat + 1));
+        ui.horizontal(|ui| {
+            ui.label(format!("{}. {name}{you}", seat + 1));
+            if seat > 0 {
+                send_away_buttons(ui, seat, kicks);
+            }
+        });
     }
     ui.add_space(6.0);
     for (i, (_, hero)) in HEROES.iter().enumerate() {
@@ -268,12 +290,29 @@ fn host_panel(ui: &mut egui::Ui, form: &mut LobbyForm, hosted: &HostTable, start
     }
 }
 
-/// Where the players dial the host: its address and join code.
-fn dial_line(ui: &mut egui::Ui, hosted: &HostTable) {
-    if let Some(addr) = hosted.addr {
-        let code = code_of(addr).map_or_else(String::new, |c| format!("  ·  code {c}"));
-        ui.label(egui::RichText::new(format!("Players dial {addr}{code}")).color(style::GOLD));
+/// "Send away" and "Ban" for a seat's player (the host's, in the lobby).
+pub fn send_away_buttons(ui: &mut egui::Ui, seat: usize, kicks: &mut MessageWriter<Kick>) {
+    if ui.small_button("Send away").on_hover_text("They leave the table (they may join again)").clicked() {
+        kicks.write(Kick { seat, ban: false });
     }
+    if ui.small_button("Ban").on_hover_text("They leave and cannot come back to this table").clicked() {
+        kicks.write(Kick { seat, ban: true });
+    }
+}
+
+/// The invite the players need: where to dial and the table's secret.
+fn dial_line(ui: &mut egui::Ui, hosted: &HostTable) {
+    if let Some(invite) = &hosted.invite {
+        ui.label("Give your players this invite (paste it, or read it out):");
+        ui.label(egui::RichText::new(invite.text()).monospace().size(18.0).color(style::GOLD))
+            .on_hover_text(format!("The table at {}; without the invite nobody can connect", invite.addr));
+    }
+}
+
+/// Dials the last table again as the same player (after a drop).
+fn reconnect(world: &mut World) {
+    let result = client::reconnect(world).map_err(|e| e.to_string());
+    finish_opening(world, result);
 }
 
 /// "Resume a saved game": the saves of two or more players, or a new game.
