@@ -91,8 +91,10 @@ pub fn host_transport(
     let config = ServerConfig {
         current_time: now(),
         // More connections than seats: a player turned away (table full,
-        // name taken) is told why by the host, not cut off by netcode.
-        max_clients: MAX_PLAYERS + 4,
+        // name taken) is told why by the host, not cut off by netcode; and
+        // room beyond the host's own bounds (`host::MAX_SEATLESS`,
+        // `host::PER_ADDRESS`) for connections being closed.
+        max_clients: MAX_PLAYERS + 6,
         protocol_id: PROTOCOL_ID,
         public_addresses,
         // Secure: a token sealed with the invite's key, every packet

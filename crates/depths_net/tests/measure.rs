@@ -33,8 +33,8 @@ struct Counts {
     up_packets: AtomicU64,
     down_bytes: AtomicU64,
     down_packets: AtomicU64,
-    /// Every datagram's bytes, both ways, as an eavesdropper would capture them.
-    captured: Mutex<Vec<u8>>,
+    /// Every datagram, both ways, as an eavesdropper would capture them.
+    captured: Mutex<Vec<Vec<u8>>>,
 }
 
 impl Counts {
@@ -83,7 +83,7 @@ impl Relay {
                     idle = false;
                     player = Some(from);
                     counts.up_bytes.fetch_add(n as u64, Ordering::Relaxed);
-                    counts.captured.lock().unwrap().extend_from_slice(&buf[..n]);
+                    counts.captured.lock().unwrap().push(buf[..n].to_vec());
                     counts.up_packets.fetch_add(1, Ordering::Relaxed);
                     let _ = back.send(&buf[..n]);
                 }
@@ -91,7 +91,7 @@ impl Relay {
                     idle = false;
                     if let Some(p) = player {
                         counts.down_bytes.fetch_add(n as u64, Ordering::Relaxed);
-                        counts.captured.lock().unwrap().extend_from_slice(&buf[..n]);
+                        counts.captured.lock().unwrap().push(buf[..n].to_vec());
                         counts.down_packets.fetch_add(1, Ordering::Relaxed);
                         let _ = front.send_to(&buf[..n], p);
                     }
@@ -213,9 +213,12 @@ fn measure_wire_bytes_host_time_and_rejoin() {
 }
 
 /// Threat: unsecured netcode could be read (the Join with the name, the
-/// whole table with the random generator, every action). Captured on the
-/// wire through a relay, a start, a dozen moves and a rejoin's table hold
-/// none of it in the clear.
+/// whole table with the random generator, every action): its connect token
+/// is sealed with a key everyone knows (zeros), so whoever captures the
+/// handshake unseals the session keys. Captured on the wire through a relay
+/// (a join, the start, a dozen moves): the connection request's token does
+/// not open with the known key, only with the invite's; and none of the
+/// traffic holds a name, an action or the table in the clear.
 #[test]
 fn captured_traffic_holds_no_plaintext() {
     let mut relays = [Relay::bind(), Relay::bind()];
@@ -224,10 +227,25 @@ fn captured_traffic_holds_no_plaintext() {
     for round in 0..12 {
         play_one(&mut net, round);
     }
-    let mut wire = Vec::new();
-    for relay in &relays {
-        wire.extend_from_slice(&relay.counts.captured.lock().unwrap());
+    let packets: Vec<Vec<u8>> = relays.iter().flat_map(|r| r.counts.captured.lock().unwrap().clone()).collect();
+    // Netcode 1.02's connection request: prefix 0, then the version (13
+    // bytes), protocol id and expiry (8 each; the token's additional data),
+    // the token's nonce (24) and its sealed private part (1024).
+    let requests: Vec<&Vec<u8>> = packets.iter().filter(|p| p.len() == 1078 && p[0] == 0).collect();
+    assert!(!requests.is_empty(), "the handshake was captured");
+    let unseal = |packet: &[u8], key: &[u8; 32]| {
+        use chacha20poly1305::{KeyInit, Tag, XChaCha20Poly1305, XNonce, aead::AeadInPlace};
+        let (aad, nonce, mut sealed) = (&packet[1..30], &packet[30..54], packet[54..].to_vec());
+        let (data, tag) = sealed.split_at_mut(1024 - 16);
+        XChaCha20Poly1305::new(key.into())
+            .decrypt_in_place_detached(XNonce::from_slice(nonce), aad, data, Tag::from_slice(tag))
+            .is_ok()
+    };
+    for request in requests {
+        assert!(!unseal(request, &[0; 32]), "the token does not open with the key everyone knows");
+        assert!(unseal(request, &net.invite.key()), "it opens with the invite's (the packet read right)");
     }
+    let wire: Vec<u8> = packets.concat();
     assert!(wire.len() > 100_000, "the table went over the wire ({} B)", wire.len());
     let table = net.table();
     let plain = [
