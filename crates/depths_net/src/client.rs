@@ -384,6 +384,8 @@ fn receive_from_host(
             ToPlayer::Goodbye { reason } => {
                 warn!("the host closes the connection: {reason}");
                 remote.goodbye = Some(reason.clone());
+                // Sent away: the seats are no longer this player's to see.
+                remote.lobby = Lobby::default();
                 remote.link = Link::Lost(reason.clone());
                 remote.refusal = Some(reason.clone());
                 refusals.write(Refusal(reason));

@@ -17,13 +17,13 @@ use std::{
 use bevy::{log::warn, prelude::*};
 use bevy_renet::{
     RenetServer, RenetServerEvent, RenetServerPlugin,
-    netcode::{NetcodeServerPlugin, NetcodeServerTransport},
     renet::{ClientId, ServerEvent},
 };
 use depths_rules::{Action, Event, Game};
 use depths_table::seats::{Players, Turn, companion_may_take, player_may_take};
 
 use crate::{
+    gate::HostGate,
     invite::Invite,
     protocol::{
         Lobby, PROTOCOL_VERSION, SeatSecret, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode, name_key,
@@ -42,7 +42,7 @@ pub const JOIN_WITHIN: Duration = Duration::from_secs(5);
 pub const PER_ADDRESS: usize = 3;
 
 /// The most connections without a seat at once. Netcode has few slots
-/// (`transport::MAX_PLAYERS` + 4); beyond this the oldest seatless one
+/// (`transport::MAX_PLAYERS` + 6); beyond this the oldest seatless one
 /// makes room, so a player rejoining always finds one.
 pub const MAX_SEATLESS: usize = 2;
 
@@ -55,8 +55,9 @@ pub struct HostPlugin;
 impl Plugin for HostPlugin {
     fn build(&self, app: &mut App) {
         if !app.is_plugin_added::<RenetServerPlugin>() {
-            app.add_plugins((RenetServerPlugin, NetcodeServerPlugin));
+            app.add_plugins(RenetServerPlugin);
         }
+        crate::gate::plugin(app);
         app.init_resource::<HostTable>();
         app.add_message::<HostAct>();
         app.add_message::<StartTable>();
@@ -306,7 +307,7 @@ pub fn open(world: &mut World, bind: SocketAddr, public: &[SocketAddr], name: &s
 /// Stops hosting: tells every player the table closed, forgets the table.
 pub fn close(world: &mut World) {
     if let (Some(mut server), Some(mut transport)) =
-        (world.remove_resource::<RenetServer>(), world.remove_resource::<NetcodeServerTransport>())
+        (world.remove_resource::<RenetServer>(), world.remove_resource::<HostGate>())
     {
         transport.disconnect_all(&mut server);
     }
@@ -338,7 +339,7 @@ fn connection_events(
     event: On<RenetServerEvent>,
     mut host: ResMut<HostTable>,
     mut server: ResMut<RenetServer>,
-    transport: Res<NetcodeServerTransport>,
+    transport: Res<HostGate>,
 ) {
     match **event {
         ServerEvent::ClientConnected { client_id } => {

@@ -18,12 +18,14 @@
 //! - [`protocol`]: the messages and their encoding, with size limits.
 //! - [`table`]: the state each copy keeps and its checksum.
 //! - [`transport`]: the UDP connection (renet + netcode).
+//! - [`gate`]: the host's socket, looking at each datagram before netcode.
 //! - [`host`]: [`host::HostPlugin`], seats, checking and relaying.
 //! - [`client`]: [`client::ClientPlugin`], a player's copy of the table.
 //! - [`invite`]: the invite a host passes on: its address and a secret.
 //! - [`schedule`]: [`NetSystems`], where the host's and players' systems run.
 
 pub mod client;
+pub mod gate;
 pub mod host;
 pub mod invite;
 pub mod protocol;

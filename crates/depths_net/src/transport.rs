@@ -9,13 +9,14 @@ use std::{
 use bevy_renet::{
     RenetClient, RenetServer,
     netcode::{
-        ClientAuthentication, ConnectToken, NETCODE_KEY_BYTES, NetcodeClientTransport, NetcodeServerTransport,
-        ServerAuthentication, ServerConfig, generate_random_bytes,
+        ClientAuthentication, ConnectToken, NETCODE_KEY_BYTES, NetcodeClientTransport, ServerAuthentication,
+        ServerConfig, generate_random_bytes,
     },
     renet::{ChannelConfig, ConnectionConfig, SendType},
 };
 
 use crate::{
+    gate::HostGate,
     invite::Invite,
     protocol::{MAX_FROM_HOST, MAX_FROM_PLAYER},
 };
@@ -81,7 +82,7 @@ pub fn host_transport(
     bind: SocketAddr,
     public: &[SocketAddr],
     key: [u8; NETCODE_KEY_BYTES],
-) -> Result<(RenetServer, NetcodeServerTransport, SocketAddr), NetError> {
+) -> Result<(RenetServer, HostGate, SocketAddr), NetError> {
     let socket = UdpSocket::bind(bind).map_err(|error| NetError::Bind { addr: bind, error })?;
     let bound = socket.local_addr().map_err(|error| NetError::Bind { addr: bind, error })?;
     let mut public_addresses: Vec<SocketAddr> = public.to_vec();
@@ -101,7 +102,7 @@ pub fn host_transport(
         // encrypted and authenticated with that connection's own keys.
         authentication: ServerAuthentication::Secure { private_key: key },
     };
-    let transport = NetcodeServerTransport::new(config, socket).map_err(|e| NetError::Bind { addr: bind, error: e })?;
+    let transport = HostGate::new(config, socket).map_err(|e| NetError::Bind { addr: bind, error: e })?;
     Ok((RenetServer::new(connection_config()), transport, bound))
 }
 

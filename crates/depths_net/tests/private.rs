@@ -201,8 +201,11 @@ fn seatless_connections_make_room_and_do_not_block_a_rejoin() {
     assert!(JOIN_WITHIN < Duration::from_secs(10), "the pump waits 10 s");
 }
 
-/// Threat: garbage. 2,000 datagrams of noise at the host's port change
-/// nothing: the table plays on and every copy stays the host's.
+/// Threat: garbage flooded the log (1,531 lines for 2,000 datagrams, no
+/// sender). Now 2,000 datagrams of noise, and 200 connection requests
+/// shaped right but made without the invite, change nothing: the table
+/// plays on, every copy stays the host's, each datagram is counted, and the
+/// log has a line per sender per second.
 #[test]
 fn a_flood_of_garbage_leaves_the_table_playing() {
     let mut net = Net::seated(&["Ann", "Bo"]);
@@ -220,10 +223,30 @@ fn a_flood_of_garbage_leaves_the_table_playing() {
             })
             .collect();
         let _ = noise.send_to(&bytes, net.invite.addr);
+        if i % 50 == 49 {
+            // As fast as the host reads: no datagram lost in the socket's buffer.
+            net.host.update();
+        }
+    }
+    // Requests from a second sender, with a token sealed by another invite.
+    let forger = Invite::new(net.invite.addr);
+    let mut forgers: Vec<App> = (0..4).map(|_| silent_app(&forger)).collect();
+    let started = Instant::now();
+    for _ in 0..50 {
+        for app in &mut forgers {
+            app.update();
+        }
+        net.host.update();
+        std::thread::sleep(Duration::from_millis(2));
     }
     for round in 0..6 {
         play_one(&mut net, round);
     }
     assert!(net.all_in_step());
     assert_eq!(net.host_table().connections(), 1, "the noise opened nothing");
+    let gate = net.host.world().resource::<depths_net::gate::HostGate>().stats;
+    assert!(gate.hostile >= 2000, "every datagram counted: {gate:?}");
+    // One line per sender per second: the noise, and each forger's socket.
+    let seconds = started.elapsed().as_secs() + 2;
+    assert!(gate.logged <= 5 * seconds, "{} lines logged in about {seconds} s", gate.logged);
 }

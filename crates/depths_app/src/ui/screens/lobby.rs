@@ -178,7 +178,8 @@ fn lobby_ui(
                     ui.horizontal(|ui| {
                         ui.label("Invite:")
                             .on_hover_text("The invite your host gave you: six groups of five letters and digits");
-                        ui.text_edit_singleline(&mut form.address);
+                        // The whole invite in view, to check it against what the host read out.
+                        ui.add(egui::TextEdit::singleline(&mut form.address).desired_width(360.0));
                     });
                     if ui.add(style::menu_button("Join")).clicked() {
                         commands.queue(join_table);

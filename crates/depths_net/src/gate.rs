@@ -1,0 +1,246 @@
+//! The host's door: its UDP socket and netcode's server, with a look at each
+//! datagram before netcode's decoding (which logs every failure, with no
+//! sender and no limit). Datagrams from players and from addresses in the
+//! middle of a handshake go straight through; from anyone else only what
+//! is shaped like this game's connection request does. The rest, and every
+//! datagram of an address that sent such in the last second, is counted and
+//! dropped, and logged at most once a second per sender, with the sender.
+//!
+//! It stands where `bevy_renet`'s `NetcodeServerTransport` would, doing the
+//! same work between renet and the socket.
+
+use std::{
+    collections::HashMap,
+    io,
+    net::{SocketAddr, UdpSocket},
+    time::{Duration, Instant},
+};
+
+use bevy::{log::warn, prelude::*};
+use bevy_renet::{RenetReceive, RenetSend, RenetServer, RenetServerPlugin};
+use renetcode::{NETCODE_MAX_PACKET_BYTES, NetcodeServer, ServerConfig, ServerResult};
+
+/// How long a sender's hostile datagrams stay muted and unlogged after one.
+const QUIET: Duration = Duration::from_secs(1);
+
+/// How long an address may take from its connection request to its answer.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// The most senders remembered at once (spoofed source addresses cannot
+/// grow the table without end: past this it starts afresh).
+const MAX_SENDERS: usize = 1024;
+
+/// A netcode 1.02 connection request: prefix 0, the version, the protocol
+/// id, the expiry, the token's nonce and its sealed private part.
+const REQUEST_LEN: usize = 1 + 13 + 8 + 8 + 24 + 1024;
+const VERSION_INFO: &[u8; 13] = b"NETCODE 1.02\0";
+
+/// What the door turned away.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GateStats {
+    /// Datagrams dropped before netcode, or that netcode refused.
+    pub hostile: u64,
+    /// Lines logged about them.
+    pub logged: u64,
+}
+
+#[derive(Debug)]
+struct Sender {
+    last: Instant,
+    logged: Option<Instant>,
+    unlogged: u64,
+}
+
+#[derive(Resource, Debug)]
+pub struct HostGate {
+    socket: UdpSocket,
+    netcode: NetcodeServer,
+    protocol_id: u64,
+    buffer: [u8; NETCODE_MAX_PACKET_BYTES],
+    /// Addresses whose connection request netcode answered, and when.
+    handshakes: HashMap<SocketAddr, Instant>,
+    senders: HashMap<SocketAddr, Sender>,
+    pub stats: GateStats,
+}
+
+impl HostGate {
+    pub fn new(config: ServerConfig, socket: UdpSocket) -> io::Result<HostGate> {
+        socket.set_nonblocking(true)?;
+        let protocol_id = config.protocol_id;
+        Ok(HostGate {
+            socket,
+            netcode: NetcodeServer::new(config),
+            protocol_id,
+            buffer: [0; NETCODE_MAX_PACKET_BYTES],
+            handshakes: HashMap::new(),
+            senders: HashMap::new(),
+            stats: GateStats::default(),
+        })
+    }
+
+    pub fn client_addr(&self, client_id: u64) -> Option<SocketAddr> {
+        self.netcode.client_addr(client_id)
+    }
+
+    /// Closes every connection now (the table closing).
+    pub fn disconnect_all(&mut self, server: &mut RenetServer) {
+        for client_id in self.netcode.clients_id() {
+            let result = self.netcode.disconnect(client_id);
+            deliver(result, &self.socket, server);
+        }
+    }
+
+    /// Receives what came, passes on what may, times connections out.
+    pub fn update(&mut self, duration: Duration, server: &mut RenetServer) -> io::Result<()> {
+        self.netcode.update(duration);
+        let now = Instant::now();
+        self.handshakes.retain(|_, at| now - *at < HANDSHAKE);
+        let players: Vec<SocketAddr> =
+            self.netcode.clients_id_iter().filter_map(|id| self.netcode.client_addr(id)).collect();
+        loop {
+            let (len, from) = match self.socket.recv_from(&mut self.buffer) {
+                Ok(got) => got,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock || e.kind() == io::ErrorKind::Interrupted => break,
+                Err(e) if e.kind() == io::ErrorKind::ConnectionReset => continue,
+                Err(e) => return Err(e),
+            };
+            let known = players.contains(&from) || self.handshakes.contains_key(&from);
+            if !known && let Some(why) = self.stranger(from, len, now) {
+                self.hostile(from, why, now);
+                continue;
+            }
+            let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
+            let (answered, refused) =
+                (matches!(result, ServerResult::PacketToSend { .. }), matches!(result, ServerResult::None));
+            deliver(result, &self.socket, server);
+            if !known && answered {
+                self.handshakes.insert(from, now);
+            } else if !known && refused {
+                // Shaped right, but no token of this table's invite.
+                self.hostile(from, "a connection request without this table's invite", now);
+            }
+        }
+        for client_id in self.netcode.clients_id() {
+            let result = self.netcode.update_client(client_id);
+            deliver(result, &self.socket, server);
+        }
+        for client_id in server.disconnections_id() {
+            let result = self.netcode.disconnect(client_id);
+            deliver(result, &self.socket, server);
+        }
+        Ok(())
+    }
+
+    /// Why a datagram from an unknown address does not reach netcode, if it
+    /// does not: muted, or not a connection request of this game.
+    fn stranger(&self, from: SocketAddr, len: usize, now: Instant) -> Option<&'static str> {
+        if self.senders.get(&from).is_some_and(|s| now - s.last < QUIET) {
+            return Some("more after a bad one");
+        }
+        let bytes = &self.buffer[..len];
+        let request = len == REQUEST_LEN
+            && bytes[0] == 0
+            && &bytes[1..14] == VERSION_INFO
+            && bytes[14..22] == self.protocol_id.to_le_bytes();
+        (!request).then_some("not a packet of this game")
+    }
+
+    /// Counts a hostile datagram; logs the sender at most once per `QUIET`.
+    fn hostile(&mut self, from: SocketAddr, why: &str, now: Instant) {
+        self.stats.hostile += 1;
+        if self.senders.len() >= MAX_SENDERS && !self.senders.contains_key(&from) {
+            self.senders.clear();
+        }
+        let sender = self.senders.entry(from).or_insert(Sender { last: now, logged: None, unlogged: 0 });
+        sender.last = now;
+        sender.unlogged += 1;
+        if sender.logged.is_none_or(|at| now - at >= QUIET) {
+            warn!("dropped {} datagram(s) from {from}: {why}", sender.unlogged);
+            sender.logged = Some(now);
+            sender.unlogged = 0;
+            self.stats.logged += 1;
+        }
+    }
+
+    /// Sends renet's packets for every connection.
+    pub fn send_packets(&mut self, server: &mut RenetServer) {
+        for client_id in server.clients_id() {
+            let Ok(packets) = server.get_packets_to_send(client_id) else { continue };
+            for packet in packets {
+                match self.netcode.generate_payload_packet(client_id, &packet) {
+                    Ok((addr, payload)) => {
+                        if let Err(e) = self.socket.send_to(payload, addr) {
+                            warn!("could not send to player {client_id} ({addr}): {e}");
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        warn!("could not seal a packet for player {client_id}: {e}");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn deliver(result: ServerResult, socket: &UdpSocket, server: &mut RenetServer) {
+    let send = |packet: &[u8], addr: SocketAddr| {
+        if let Err(e) = socket.send_to(packet, addr) {
+            warn!("could not send to {addr}: {e}");
+        }
+    };
+    match result {
+        ServerResult::None => {}
+        ServerResult::PacketToSend { payload, addr } => send(payload, addr),
+        ServerResult::Payload { client_id, payload } => {
+            if server.process_packet_from(payload, client_id).is_err() {
+                warn!("a packet for player {client_id}, who is not connected");
+            }
+        }
+        ServerResult::ClientConnected { client_id, addr, payload, .. } => {
+            server.add_connection(client_id);
+            send(payload, addr);
+        }
+        ServerResult::ClientDisconnected { client_id, addr, payload } => {
+            server.remove_connection(client_id);
+            if let Some(payload) = payload {
+                send(payload, addr);
+            }
+        }
+    }
+}
+
+/// The door's systems, where `bevy_renet`'s netcode plugin would run its own.
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        PreUpdate,
+        receive
+            .in_set(RenetReceive)
+            .run_if(resource_exists::<HostGate>)
+            .run_if(resource_exists::<RenetServer>)
+            .after(RenetServerPlugin::update_system)
+            .before(RenetServerPlugin::emit_server_events_system),
+    );
+    app.add_systems(
+        PostUpdate,
+        send.in_set(RenetSend).run_if(resource_exists::<HostGate>).run_if(resource_exists::<RenetServer>),
+    );
+    app.add_systems(Last, close_on_exit.run_if(resource_exists::<HostGate>).run_if(resource_exists::<RenetServer>));
+}
+
+fn receive(mut gate: ResMut<HostGate>, mut server: ResMut<RenetServer>, time: Res<Time<Real>>) {
+    if let Err(e) = gate.update(time.delta(), &mut server) {
+        warn!("the host's socket failed: {e}");
+    }
+}
+
+fn send(mut gate: ResMut<HostGate>, mut server: ResMut<RenetServer>) {
+    gate.send_packets(&mut server);
+}
+
+fn close_on_exit(exit: MessageReader<AppExit>, mut gate: ResMut<HostGate>, mut server: ResMut<RenetServer>) {
+    if !exit.is_empty() {
+        gate.disconnect_all(&mut server);
+    }
+}
