@@ -176,6 +176,16 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert_eq!(seats(&ann).turn, seats(&bo).turn);
     assert_eq!(seats(&ann).players.companions, seats(&bo).players.companions);
 
+    // The host saves the game; a player's copy is not a save.
+    let saves = |app: &App| {
+        let dir = &app.world().resource::<SaveDir>().0;
+        std::fs::read_dir(dir).map_or(0, |d| {
+            d.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "json")).count()
+        })
+    };
+    assert!(saves(&ann) >= 1, "the host saved");
+    assert_eq!(saves(&bo), 0, "Bo's machine keeps no copy of Ann's game");
+
     // Back to the menu: the table closes for both.
     ann.world_mut().write_message(depths_app::ui::screens::menu::MenuAction::BackToMenu);
     assert!(pump(&mut [&mut ann, &mut bo], |a| a[1].world().resource::<RemoteTable>().waiting_for().is_empty()

@@ -350,7 +350,9 @@ fn autosave(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<crate
         return;
     }
     saving.slot.due = false;
-    if only_looks(options.as_deref()) {
+    // Online, the game is the host's, saved there: a player's copy is not a
+    // save (a Load list of every join and rejoin, each a stale copy).
+    if only_looks(options.as_deref()) || saving.seats.seat.is_some_and(|s| s > 0) {
         return;
     }
     saving.write(&dir);

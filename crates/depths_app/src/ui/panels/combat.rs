@@ -115,7 +115,8 @@ fn pass_buttons(ui: &mut egui::Ui, game: &Game, seats: &Seats, pass: &mut Messag
             .filter(|h| mine.as_ref().is_some_and(|m| !m.contains(h)))
             .map(|h| game.heroes[usize::from(*h)].name())
             .collect();
-        if elsewhere.is_empty() {
+        // Online each player is at their own table: there is nothing to pass.
+        if elsewhere.is_empty() || seats.seat.is_some() {
             continue;
         }
         let name = seats.players.name(player);

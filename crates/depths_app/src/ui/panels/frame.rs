@@ -161,7 +161,8 @@ fn game_ui(
             }
             ui.separator();
             ui.label(egui::RichText::new(banner_line(game, seats)).strong().color(style::GOLD));
-            if let Some(next) = seats.hand_off_due(game) {
+            // Hot-seat only: online each player has their own screen.
+            if let Some(next) = seats.hand_off_due(game).filter(|_| seats.seat.is_none()) {
                 let text = format!("Pass to {} ▶", seats.players.name(next));
                 let button =
                     egui::Button::new(egui::RichText::new(text).strong().color(crate::theme::palette::BLACK.egui()))
@@ -170,7 +171,7 @@ fn game_ui(
                     hand_over.write(HandOver);
                 }
             }
-            if seats.players.count() >= 2 {
+            if seats.players.count() >= 2 && seats.seat.is_none() {
                 let mut on = seats.players.curtain;
                 if ui
                     .checkbox(&mut on, "Pass screen")
@@ -285,6 +286,11 @@ fn game_ui(
                 });
                 if delve.read_only {
                     ui.label(egui::RichText::new("A replay: nothing here is saved.").size(11.0).color(style::MUTED));
+                } else if seats.seat.is_some_and(|s| s > 0) {
+                    let host = seats.players.name(0);
+                    ui.label(
+                        egui::RichText::new(format!("{host}'s game: {host} saves it.")).size(11.0).color(style::MUTED),
+                    );
                 } else {
                     // The file's name; the whole path on hover.
                     let path = save_path(&save_dir, &view.slot);
