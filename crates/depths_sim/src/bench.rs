@@ -80,7 +80,7 @@ fn worst_combat_call(content: &Content) -> Result<(f64, usize), String> {
 }
 
 pub fn run() -> Result<(), String> {
-    let content = Content::builtin().map_err(|e| e.to_string())?;
+    let content = std::sync::Arc::new(Content::builtin().map_err(|e| e.to_string())?);
     let options = GameOptions::standard(&["bren", "sil"], 0);
     for bot in [BotKind::Random, BotKind::Heuristic] {
         let started = Instant::now();

@@ -4,6 +4,8 @@
 //! move (an order of legal actions, a tie broken differently) turns this red.
 //! `tools/same-games.sh` checks the full 1,000 careful and 20,000 random games.
 
+use std::sync::Arc;
+
 use depths_rules::{Content, GameOptions};
 use depths_sim::{BotKind, play_one, sim::result_line};
 
@@ -27,7 +29,7 @@ impl Digest {
 /// The digest of `games` games from seed 1, two Heroes: every action as
 /// JSON, then the game's `play --per-game` line.
 fn digest(bot: BotKind, games: u64) -> u64 {
-    let content = Content::builtin().expect("content");
+    let content = Arc::new(Content::builtin().expect("content"));
     let options = GameOptions::standard(&["bren", "sil"], 0);
     let mut d = Digest::new();
     for seed in 1..=games {
