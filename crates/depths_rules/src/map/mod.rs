@@ -18,5 +18,6 @@ pub use map_tile::{
 };
 pub use rune_pattern::{
     NodeRef, RuneCell, RuneError, RuneMatch, RunePattern, Symmetry, UsedRunes, discovered_legendary_locations,
+    legendary_locations_through,
 };
 pub use tile_pile::{PileError, TilePile};
