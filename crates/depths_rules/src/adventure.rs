@@ -181,7 +181,7 @@ pub struct Adventure {
     pub options: GameOptions,
     /// Every card of the game, shared by the copies of a game (a forecast
     /// copies the game for every playout); saved as the cards themselves.
-    #[serde(with = "shared_content")]
+    #[serde(with = "shared")]
     pub content: Arc<Content>,
     pub ecology: EcologyState,
     pub xp_pool: Vec<XpCard>,
@@ -263,21 +263,20 @@ pub enum Encountering {
     FinalEntity,
 }
 
-/// Saves the shared cards as the cards themselves. (serde's own `rc`
-/// feature would do the same, but switching a feature of serde rebuilds every
-/// crate that uses it, the client's engine included.)
-mod shared_content {
+/// Saves what copies of a game share (the cards, a placed tile as printed)
+/// as the things themselves. (serde's own `rc` feature would do the same,
+/// but switching a feature of serde rebuilds every crate that uses it, the
+/// client's engine included.)
+pub(crate) mod shared {
     use std::sync::Arc;
 
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use crate::content::Content;
-
-    pub fn serialize<S: Serializer>(content: &Arc<Content>, s: S) -> Result<S::Ok, S::Error> {
-        content.as_ref().serialize(s)
+    pub fn serialize<T: Serialize, S: Serializer>(shared: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
+        shared.as_ref().serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Content>, D::Error> {
-        Content::deserialize(d).map(Arc::new)
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<Arc<T>, D::Error> {
+        T::deserialize(d).map(Arc::new)
     }
 }

@@ -46,7 +46,7 @@ impl Game {
             }
             Action::Encounter { element } => {
                 no_tile()?;
-                if !eco.map.reachable_unencountered_elements().contains(element) {
+                if !eco.map.reachable_unencountered().any(|e| e == *element) {
                     return Err(RuleError::NotReachable);
                 }
                 let (kind, _) = eco.map.element(*element).ok_or(RuleError::NotReachable)?;
@@ -91,17 +91,15 @@ impl Game {
         let mut out = Vec::new();
         let eco = &self.adv().ecology;
         if let Some(tile) = &eco.drawn {
-            out.extend(eco.map.legal_placements(tile).into_iter().map(|placement| Action::PlaceTile { placement }));
+            out.extend(eco.map.frontier().placements(tile).map(|placement| Action::PlaceTile { placement }));
         } else {
             out.push(Action::DrawTile);
             if let Some(tile) = &eco.dead_end.set_aside {
                 out.extend(
-                    eco.map.legal_placements(tile).into_iter().map(|placement| Action::PlaceSetAsideTile { placement }),
+                    eco.map.frontier().placements(tile).map(|placement| Action::PlaceSetAsideTile { placement }),
                 );
             }
-            out.extend(
-                eco.map.reachable_unencountered_elements().into_iter().map(|element| Action::Encounter { element }),
-            );
+            out.extend(eco.map.reachable_unencountered().map(|element| Action::Encounter { element }));
             out.extend(
                 (0..self.discovered_legendary_locations().len() as u8)
                     .map(|index| Action::EncounterLegendary { index }),
@@ -153,12 +151,12 @@ impl Game {
     pub(crate) fn is_stranded(&self) -> bool {
         let adv = self.adv();
         let eco = &adv.ecology;
-        let placeable = |t: &MapTile| !eco.map.legal_placements(t).is_empty();
+        let placeable = |t: &MapTile| !eco.map.is_dead_end(t);
         adv.pending.is_empty()
             && eco.pile.is_empty()
             && !eco.drawn.as_ref().is_some_and(placeable)
             && !eco.dead_end.set_aside.as_ref().is_some_and(placeable)
-            && !eco.map.reachable_unencountered_elements().into_iter().any(|element| self.can_open(element))
+            && !eco.map.reachable_unencountered().any(|element| self.can_open(element))
             && self.discovered_legendary_locations().is_empty()
     }
 

@@ -48,10 +48,24 @@ pub fn from_json(text: &str) -> Result<Game, SaveError> {
     if header.format_version > FORMAT_VERSION {
         return Err(SaveError::NewerFormat { found: header.format_version, supported: FORMAT_VERSION });
     }
-    serde_json::from_str(text).map_err(|e| {
+    let game: Game = serde_json::from_str(text).map_err(|e| {
         let (line, column, reason) = json_position(&e);
         SaveError::Corrupt { line, column, reason }
-    })
+    })?;
+    check_map_content(&game).map_err(|reason| SaveError::Corrupt { line: 0, column: 0, reason })?;
+    Ok(game)
+}
+
+/// The tiles of a save still to be placed, checked as content loading checks
+/// them: play trusts them and does not check them again on every question
+/// (placed tiles are checked with the map).
+fn check_map_content(game: &Game) -> Result<(), String> {
+    let Some(adv) = game.adventure() else { return Ok(()) };
+    let eco = &adv.ecology;
+    for tile in eco.pile.tiles().iter().chain(&eco.drawn).chain(&eco.dead_end.set_aside) {
+        tile.validate().map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 impl Game {
