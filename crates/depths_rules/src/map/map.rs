@@ -783,6 +783,32 @@ impl Shape {
     }
 }
 
+/// [`Frontier::placements`]: each turn at each spot in turn. (A loop of its
+/// own: nested iterator adapters cost more than the test of a fit.)
+struct Placements<'a> {
+    shape: Option<Shape>,
+    graph: &'a Graph,
+    /// The next spot, times 4, plus the next turn.
+    next: usize,
+}
+
+impl Iterator for Placements<'_> {
+    type Item = Placement;
+
+    fn next(&mut self) -> Option<Placement> {
+        let shape = self.shape.as_ref()?;
+        let g = self.graph;
+        while self.next < g.spots.len() * 4 {
+            let (spot, rotation) = (&g.spots[self.next / 4], Rotation::new((self.next % 4) as u8));
+            self.next += 1;
+            if shape.fits(spot, rotation, g.secret_open, g.portal_open) {
+                return Some(Placement { cell: spot.cell, rotation });
+            }
+        }
+        None
+    }
+}
+
 /// The empty cells around the map, where [`Map::legal_placements`] looks.
 #[derive(Debug)]
 pub struct Frontier<'a> {
@@ -798,16 +824,7 @@ impl<'a> Frontier<'a> {
     /// them, or to learn whether there is any.
     pub fn placements(&self, tile: &MapTile) -> impl Iterator<Item = Placement> + use<'a> {
         let g = &self.map.graph;
-        let (secret_open, portal_open) = (g.secret_open, g.portal_open);
-        let shape = self.map.shape(tile).ok();
-        shape.into_iter().flat_map(move |shape| {
-            g.spots.iter().flat_map(move |spot| {
-                Rotation::ALL
-                    .into_iter()
-                    .filter(move |&r| shape.fits(spot, r, secret_open, portal_open))
-                    .map(move |rotation| Placement { cell: spot.cell, rotation })
-            })
-        })
+        Placements { shape: self.map.shape(tile).ok(), graph: g, next: 0 }
     }
 
     /// Empty cells touching the map.
