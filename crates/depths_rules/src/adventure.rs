@@ -14,7 +14,7 @@ use crate::effect::Effect;
 use crate::feature::{FeatureCard, ReferenceCard};
 use crate::hero::{AbilityCard, HeroClass, ItemCard};
 use crate::legendary_location::{LegendaryCard, LegendaryPiles};
-use crate::map::{DeadEndAllowance, ElementRef, Map, MapTile, RunePattern, TilePile, UsedRunes};
+use crate::map::{DeadEndAllowance, ElementRef, Map, MapTile, RuneMatches, RunePattern, TilePile, UsedRunes};
 use crate::monster::MonsterCard;
 use crate::options::GameOptions;
 
@@ -162,6 +162,9 @@ pub struct EcologyState {
     pub reference: ReferenceCard,
     /// The element being Encountered (for its Encounter Token).
     pub encountering: Option<ElementRef>,
+    /// The matches of `patterns` on `map`, brought up to date as tiles are placed.
+    #[serde(skip)]
+    pub(crate) rune_matches: RuneMatches,
 }
 
 /// What the Adventure Record Sheet holds.

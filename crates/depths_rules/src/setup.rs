@@ -11,7 +11,7 @@ use crate::error::SetupError;
 use crate::game::Game;
 use crate::hero::{HeroMat, ITEM_CARD_ID_BASE};
 use crate::legendary_location::LegendaryPiles;
-use crate::map::{DeadEndAllowance, Map, TilePile, UsedRunes};
+use crate::map::{DeadEndAllowance, Map, RuneMatches, TilePile, UsedRunes};
 use crate::monster::MonsterCard;
 use crate::options::GameOptions;
 use crate::{Ecology, GameRng};
@@ -172,7 +172,10 @@ pub(crate) fn setup_ecology(
     rng.shuffle(&mut stair_guardians);
     let legendary =
         c.patterns.iter().map(|p| LegendaryPiles::arrange(p.id.parse().unwrap_or(0), &c.legendary, rng)).collect();
+    let mut rune_matches = RuneMatches::default();
+    rune_matches.refresh(&map, &c.patterns);
     Ok(EcologyState {
+        rune_matches,
         ecology,
         map,
         pile,

@@ -743,9 +743,8 @@ struct Legendary<'a> {
 }
 
 impl<'a> Legendary<'a> {
-    fn new(eco: &'a EcologyState) -> Legendary<'a> {
-        let now = depths_rules::map::discovered_legendary_locations(&eco.map, &eco.patterns, &eco.used_runes).len();
-        Legendary { eco, now }
+    fn new(g: &'a Game) -> Legendary<'a> {
+        Legendary { eco: &g.adventure().expect("full game").ecology, now: g.discovered_legendary_count() }
     }
 
     /// On `map`, the Ecology's map with a tile placed at `cell`.
@@ -767,7 +766,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         Some(map_score(&m, remaining, legendary.after_placing(&m, placement.cell)))
     };
     if let Some(tile) = &eco.drawn {
-        let legendary = Legendary::new(eco);
+        let legendary = Legendary::new(g);
         let pick = best_by(legal, |a| match a {
             Action::PlaceTile { placement } => placed_score(tile, *placement, &legendary),
             _ => None,
@@ -775,7 +774,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         return pick.unwrap_or_else(|| legal[0].clone());
     }
     if let Some(tile) = &eco.dead_end.set_aside {
-        let legendary = Legendary::new(eco);
+        let legendary = Legendary::new(g);
         if let Some(a) = best_by(legal, |a| match a {
             Action::PlaceSetAsideTile { placement } => placed_score(tile, *placement, &legendary),
             _ => None,
@@ -886,7 +885,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let _ = cells;
     // Weigh every blocker the Heroes can reach (Doors even without a Key):
     // what it does for the map against what it costs.
-    let legendary = Legendary::new(eco).now;
+    let legendary = Legendary::new(g).now;
     let base = map_score(map, remaining, legendary);
     let key_cost = u16::from(r.key_cost);
     let mut best: Option<(i32, ElementRef, Element)> = None;

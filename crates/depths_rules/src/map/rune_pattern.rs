@@ -153,6 +153,58 @@ pub fn discovered_legendary_locations(map: &Map, patterns: &[RunePattern], used:
     matches(map, patterns, used, None)
 }
 
+/// Every match of an Ecology's patterns on its map, used Nodes or not, in
+/// the order [`discovered_legendary_locations`] finds them. Worked out again
+/// when a tile is placed, so that asking what the Heroes may Encounter (every
+/// list of legal actions while Exploring) filters a list instead of searching
+/// the map. A map it was not worked out for is searched as before.
+#[derive(Clone, Debug, Default)]
+pub struct RuneMatches {
+    /// The map's tile count and last placed cell when worked out.
+    map: Option<(usize, Cell)>,
+    matches: Vec<RuneMatch>,
+}
+
+/// Worked out from the rest of the state: never what tells two games apart.
+impl PartialEq for RuneMatches {
+    fn eq(&self, _: &RuneMatches) -> bool {
+        true
+    }
+}
+
+impl RuneMatches {
+    pub fn refresh(&mut self, map: &Map, patterns: &[RunePattern]) {
+        self.matches = matches(map, patterns, &UsedRunes::default(), None);
+        self.map = Some(map_key(map));
+    }
+
+    /// [`discovered_legendary_locations`].
+    pub fn discovered(&self, map: &Map, patterns: &[RunePattern], used: &UsedRunes) -> Vec<RuneMatch> {
+        if self.map != Some(map_key(map)) {
+            return discovered_legendary_locations(map, patterns, used);
+        }
+        self.matches.iter().filter(|m| usable(m, used)).cloned().collect()
+    }
+
+    /// How many [`RuneMatches::discovered`] lists, without the list.
+    pub fn count(&self, map: &Map, patterns: &[RunePattern], used: &UsedRunes) -> usize {
+        if self.map != Some(map_key(map)) {
+            return discovered_legendary_locations(map, patterns, used).len();
+        }
+        self.matches.iter().filter(|m| usable(m, used)).count()
+    }
+}
+
+fn map_key(map: &Map) -> (usize, Cell) {
+    (map.tiles().len(), map.tiles().last().map_or((0, 0), |t| t.cell))
+}
+
+/// A match found with no Node used is still there to Encounter: its pattern
+/// not yet Encountered, and none of its Nodes used.
+fn usable(m: &RuneMatch, used: &UsedRunes) -> bool {
+    !used.patterns.contains(&m.pattern) && m.nodes.iter().all(|n| !used.nodes.contains(n))
+}
+
 /// The [`discovered_legendary_locations`] that use the tile at `cell`. A
 /// tile placed takes no match away: the map's matches are those it had
 /// before and those through the new tile, so a bot weighing where to put a
