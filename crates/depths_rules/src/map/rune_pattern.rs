@@ -249,10 +249,14 @@ fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Optio
                         }
                     }
                 }
-                Some((x, y)) => {
+                Some(cell) => {
+                    let Some(placed) = map.tile_at(cell) else { continue };
                     for c in &pattern.cells {
-                        let (dx, dy) = symmetry.apply_offset(c.offset);
-                        try_at((x - dx, y - dy));
+                        // As with an anchor: the tile must carry this cell's Nodes.
+                        if nodes_on_map(placed).contains_all(symmetry.apply_sides(c.nodes)) {
+                            let (dx, dy) = symmetry.apply_offset(c.offset);
+                            try_at((cell.0 - dx, cell.1 - dy));
+                        }
                     }
                 }
             }
