@@ -5,7 +5,7 @@ use depths_rules::adventure::{EcologyState, HeroChoice, Pending, Purchase, XpRef
 use depths_rules::combat::{Combat, DamagePacket};
 use depths_rules::combat::{Slot, may_choose};
 use depths_rules::effect::TargetKind;
-use depths_rules::map::{Cell, Element, ElementRef, Map, MapTile, Placement};
+use depths_rules::map::{Cell, Element, ElementRef, Map, MapTile, Placement, Rotation};
 use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
 use crate::search_stats::SearchStats;
@@ -706,19 +706,39 @@ fn stuck_count(map: &Map, tiles: &[MapTile]) -> usize {
     tiles.iter().filter(|t| map.is_dead_end(t)).count()
 }
 
+/// The tiles, one of each shape with how many have it. Tiles whose edges are
+/// the same up to a turn, with the same passages, fit in as many places on
+/// any map: each shape is counted once for each map weighed.
+fn shapes(tiles: &[MapTile]) -> Vec<(&MapTile, usize)> {
+    let key = |t: &MapTile| {
+        let turns = Rotation::ALL.map(|r| t.edges.rotated(r).to_array().iter().fold(0u32, |k, &e| k << 4 | e as u32));
+        (turns.into_iter().min(), t.has_secret_passage(), t.has_warp_portal())
+    };
+    let mut out: Vec<(&MapTile, usize, _)> = Vec::new();
+    for t in tiles {
+        let k = key(t);
+        match out.iter_mut().find(|(_, _, u)| *u == k) {
+            Some((_, n, _)) => *n += 1,
+            None => out.push((t, 1, k)),
+        }
+    }
+    out.into_iter().map(|(t, n, _)| (t, n)).collect()
+}
+
 /// How good a map is to keep exploring from: few stuck tiles, many places.
-/// `legendary`: the Legendary Locations it shows (see [`Legendary`]).
-fn map_score(map: &Map, tiles: &[MapTile], legendary: usize) -> i32 {
+/// `shapes`: the remaining tiles ([`shapes`]); `legendary`: the Legendary
+/// Locations the map shows (see [`Legendary`]).
+fn map_score(map: &Map, shapes: &[(&MapTile, usize)], legendary: usize) -> i32 {
     let f = map.frontier();
     let mut stuck = 0;
     let mut options = 0;
-    for t in tiles {
+    for &(t, tiles) in shapes {
         // At most 8 count: no need to list the rest.
         let n = f.placements(t).take(8).count();
         if n == 0 {
-            stuck += 1;
+            stuck += tiles as i32;
         }
-        options += n;
+        options += n * tiles;
     }
     let rewards = map
         .reachable_unencountered()
@@ -759,11 +779,12 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let eco = &adv.ecology;
     let map = &eco.map;
     let remaining = eco.pile.tiles();
+    let shapes = shapes(remaining);
     // Place the drawn tile where it leaves the most room to grow.
     let placed_score = |tile: &MapTile, placement: Placement, legendary: &Legendary| {
         let mut m = map.clone();
         m.place(tile, placement).ok()?;
-        Some(map_score(&m, remaining, legendary.after_placing(&m, placement.cell)))
+        Some(map_score(&m, &shapes, legendary.after_placing(&m, placement.cell)))
     };
     if let Some(tile) = &eco.drawn {
         let legendary = Legendary::new(g);
@@ -886,7 +907,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     // Weigh every blocker the Heroes can reach (Doors even without a Key):
     // what it does for the map against what it costs.
     let legendary = Legendary::new(g).now;
-    let base = map_score(map, remaining, legendary);
+    let base = map_score(map, &shapes, legendary);
     let key_cost = u16::from(r.key_cost);
     let mut best: Option<(i32, ElementRef, Element)> = None;
     for e in map.reachable_unencountered() {
@@ -918,7 +939,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         if m.encounter(e).is_err() {
             continue;
         }
-        let net = map_score(&m, remaining, legendary) - base - cost;
+        let net = map_score(&m, &shapes, legendary) - base - cost;
         if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
             best = Some((net, e, k));
         }
