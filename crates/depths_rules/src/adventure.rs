@@ -184,7 +184,7 @@ pub struct Adventure {
     pub options: GameOptions,
     /// Every card of the game, shared by the copies of a game (a forecast
     /// copies the game for every playout); saved as the cards themselves.
-    #[serde(with = "shared")]
+    #[serde(with = "crate::shared")]
     pub content: Arc<Content>,
     pub ecology: EcologyState,
     pub xp_pool: Vec<XpCard>,
@@ -264,22 +264,4 @@ pub enum Encountering {
     Campfire,
     StairGuardian,
     FinalEntity,
-}
-
-/// Saves what copies of a game share (the cards, a placed tile as printed)
-/// as the things themselves. (serde's own `rc` feature would do the same,
-/// but switching a feature of serde rebuilds every crate that uses it, the
-/// client's engine included.)
-pub(crate) mod shared {
-    use std::sync::Arc;
-
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Serialize, S: Serializer>(shared: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
-        shared.as_ref().serialize(s)
-    }
-
-    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<Arc<T>, D::Error> {
-        T::deserialize(d).map(Arc::new)
-    }
 }

@@ -67,7 +67,7 @@ pub enum ElementState {
 pub struct PlacedTile {
     /// The tile as printed; `rotation` turns it onto the map. Shared by the
     /// copies of the map (a bot copies it for every place it weighs).
-    #[serde(with = "crate::adventure::shared")]
+    #[serde(with = "crate::shared")]
     pub tile: Arc<MapTile>,
     pub cell: Cell,
     pub rotation: Rotation,
