@@ -14,7 +14,7 @@ use crate::effect::Effect;
 use crate::feature::{FeatureCard, ReferenceCard};
 use crate::hero::{AbilityCard, HeroClass, ItemCard};
 use crate::legendary_location::{LegendaryCard, LegendaryPiles};
-use crate::map::{DeadEndAllowance, ElementRef, Map, MapTile, RunePattern, TilePile, UsedRunes};
+use crate::map::{DeadEndAllowance, ElementRef, Map, MapTile, RuneMatches, RunePattern, TilePile, UsedRunes};
 use crate::monster::MonsterCard;
 use crate::options::GameOptions;
 
@@ -162,6 +162,9 @@ pub struct EcologyState {
     pub reference: ReferenceCard,
     /// The element being Encountered (for its Encounter Token).
     pub encountering: Option<ElementRef>,
+    /// The matches of `patterns` on `map`, brought up to date as tiles are placed.
+    #[serde(skip)]
+    pub(crate) rune_matches: RuneMatches,
 }
 
 /// What the Adventure Record Sheet holds.
@@ -181,7 +184,7 @@ pub struct Adventure {
     pub options: GameOptions,
     /// Every card of the game, shared by the copies of a game (a forecast
     /// copies the game for every playout); saved as the cards themselves.
-    #[serde(with = "shared_content")]
+    #[serde(with = "crate::shared")]
     pub content: Arc<Content>,
     pub ecology: EcologyState,
     pub xp_pool: Vec<XpCard>,
@@ -261,23 +264,4 @@ pub enum Encountering {
     Campfire,
     StairGuardian,
     FinalEntity,
-}
-
-/// Saves the shared cards as the cards themselves. (serde's own `rc`
-/// feature would do the same, but switching a feature of serde rebuilds every
-/// crate that uses it, the client's engine included.)
-mod shared_content {
-    use std::sync::Arc;
-
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::content::Content;
-
-    pub fn serialize<S: Serializer>(content: &Arc<Content>, s: S) -> Result<S::Ok, S::Error> {
-        content.as_ref().serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Content>, D::Error> {
-        Content::deserialize(d).map(Arc::new)
-    }
 }

@@ -17,7 +17,14 @@ impl Game {
     pub fn discovered_legendary_locations(&self) -> Vec<RuneMatch> {
         let Some(a) = self.adventure() else { return Vec::new() };
         let e = &a.ecology;
-        crate::map::discovered_legendary_locations(&e.map, &e.patterns, &e.used_runes)
+        e.rune_matches.discovered(&e.map, &e.patterns, &e.used_runes)
+    }
+
+    /// How many [`Game::discovered_legendary_locations`] lists, without the list.
+    pub fn discovered_legendary_count(&self) -> usize {
+        let Some(a) = self.adventure() else { return 0 };
+        let e = &a.ecology;
+        e.rune_matches.count(&e.map, &e.patterns, &e.used_runes)
     }
 
     /// The decision the game waits for outside Combat, if any.
@@ -46,7 +53,7 @@ impl Game {
             }
             Action::Encounter { element } => {
                 no_tile()?;
-                if !eco.map.reachable_unencountered_elements().contains(element) {
+                if !eco.map.reachable_unencountered().any(|e| e == *element) {
                     return Err(RuleError::NotReachable);
                 }
                 let (kind, _) = eco.map.element(*element).ok_or(RuleError::NotReachable)?;
@@ -56,7 +63,7 @@ impl Game {
             }
             Action::EncounterLegendary { index } => {
                 no_tile()?;
-                if usize::from(*index) < self.discovered_legendary_locations().len() {
+                if usize::from(*index) < self.discovered_legendary_count() {
                     Ok(())
                 } else {
                     Err(RuleError::NotReachable)
@@ -91,21 +98,16 @@ impl Game {
         let mut out = Vec::new();
         let eco = &self.adv().ecology;
         if let Some(tile) = &eco.drawn {
-            out.extend(eco.map.legal_placements(tile).into_iter().map(|placement| Action::PlaceTile { placement }));
+            out.extend(eco.map.frontier().placements(tile).map(|placement| Action::PlaceTile { placement }));
         } else {
             out.push(Action::DrawTile);
             if let Some(tile) = &eco.dead_end.set_aside {
                 out.extend(
-                    eco.map.legal_placements(tile).into_iter().map(|placement| Action::PlaceSetAsideTile { placement }),
+                    eco.map.frontier().placements(tile).map(|placement| Action::PlaceSetAsideTile { placement }),
                 );
             }
-            out.extend(
-                eco.map.reachable_unencountered_elements().into_iter().map(|element| Action::Encounter { element }),
-            );
-            out.extend(
-                (0..self.discovered_legendary_locations().len() as u8)
-                    .map(|index| Action::EncounterLegendary { index }),
-            );
+            out.extend(eco.map.reachable_unencountered().map(|element| Action::Encounter { element }));
+            out.extend((0..self.discovered_legendary_count() as u8).map(|index| Action::EncounterLegendary { index }));
             out.push(Action::StartPurchase { what: Purchase::Key });
         }
         self.healing_candidates(&mut out);
@@ -137,6 +139,8 @@ impl Game {
     pub(crate) fn place_tile(&mut self, tile: MapTile, placement: Placement, events: &mut Vec<Event>) {
         let adv = self.adv_mut();
         if adv.ecology.map.place(&tile, placement).is_ok() {
+            let eco = &mut adv.ecology;
+            eco.rune_matches.refresh(&eco.map, &eco.patterns);
             adv.record.tiles_placed += 1;
             events.push(Event::TilePlaced { tile: tile.id, placement });
         }
@@ -153,13 +157,13 @@ impl Game {
     pub(crate) fn is_stranded(&self) -> bool {
         let adv = self.adv();
         let eco = &adv.ecology;
-        let placeable = |t: &MapTile| !eco.map.legal_placements(t).is_empty();
+        let placeable = |t: &MapTile| !eco.map.is_dead_end(t);
         adv.pending.is_empty()
             && eco.pile.is_empty()
             && !eco.drawn.as_ref().is_some_and(placeable)
             && !eco.dead_end.set_aside.as_ref().is_some_and(placeable)
-            && !eco.map.reachable_unencountered_elements().into_iter().any(|element| self.can_open(element))
-            && self.discovered_legendary_locations().is_empty()
+            && !eco.map.reachable_unencountered().any(|element| self.can_open(element))
+            && self.discovered_legendary_count() == 0
     }
 
     /// Whether the Heroes can Encounter the element now, or could after

@@ -44,43 +44,45 @@ impl Game {
         let mut rng = GameRng::from_seed(seed);
         for hero in &mut self.heroes {
             let hidden = hero.draw.len() - usize::from(hero.known_on_top).min(hero.draw.len());
-            reshuffle_by(&mut hero.draw[..hidden], &mut rng, |c| c.id);
+            reshuffle_by(&mut hero.draw[..hidden], &mut rng, |c| &c.id);
         }
         for deck in &mut self.monster_decks {
-            reshuffle_by(&mut deck.draw, &mut rng, |c| c.id);
+            reshuffle_by(&mut deck.draw, &mut rng, |c| &c.id);
         }
         if let Some(adv) = self.adventure.as_deref_mut() {
             let eco = &mut adv.ecology;
             eco.pile.reshuffle_hidden(&mut rng);
-            reshuffle_by(&mut eco.monsters, &mut rng, |m| m.id.clone());
-            reshuffle_by(&mut eco.features, &mut rng, |f| f.id.clone());
-            reshuffle_by(&mut eco.stair_guardians, &mut rng, |m| m.id.clone());
+            reshuffle_by(&mut eco.monsters, &mut rng, |m| &m.id);
+            reshuffle_by(&mut eco.features, &mut rng, |f| &f.id);
+            reshuffle_by(&mut eco.stair_guardians, &mut rng, |m| &m.id);
             for piles in &mut eco.legendary {
                 reshuffle_legendary(piles, &mut rng);
             }
             for (class, deck) in adv.item_decks.iter_mut().enumerate() {
                 let known = usize::from(adv.known_at_bottom.items.get(class).copied().unwrap_or(0)).min(deck.len());
-                reshuffle_by(&mut deck[known..], &mut rng, |c| c.id.clone());
+                reshuffle_by(&mut deck[known..], &mut rng, |c| &c.id);
             }
             for (class, deck) in adv.ability_decks.iter_mut().enumerate() {
                 let known = usize::from(adv.known_at_bottom.abilities.get(class).copied().unwrap_or(0)).min(deck.len());
-                reshuffle_by(&mut deck[known..], &mut rng, |c| c.id.clone());
+                reshuffle_by(&mut deck[known..], &mut rng, |c| &c.id);
             }
         }
         self.rng = GameRng::from_seed(u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32()));
     }
 }
 
-/// Sorts the cards by `key` first, so the new order owes nothing to the old one.
-fn reshuffle_by<T, K: Ord>(cards: &mut [T], rng: &mut GameRng, key: impl FnMut(&T) -> K) {
-    cards.sort_by_key(key);
+/// Sorts the cards by `key` first, so the new order owes nothing to the old
+/// one. The key is borrowed: a forecast determinizes a game for every
+/// playout, and copying every id for every comparison cost more than the rest.
+fn reshuffle_by<T, K: Ord + ?Sized>(cards: &mut [T], rng: &mut GameRng, key: impl Fn(&T) -> &K) {
+    cards.sort_by(|a, b| key(a).cmp(key(b)));
     rng.shuffle(cards);
 }
 
 /// The number-only pile wholly; a lettered pile within each run of cards
 /// sharing a numeral.
 fn reshuffle_legendary(piles: &mut LegendaryPiles, rng: &mut GameRng) {
-    reshuffle_by(&mut piles.entry, rng, |c| c.id.clone());
+    reshuffle_by(&mut piles.entry, rng, |c| &c.id);
     for (_, pile) in &mut piles.lettered {
         let mut start = 0;
         while start < pile.len() {
@@ -88,7 +90,7 @@ fn reshuffle_legendary(piles: &mut LegendaryPiles, rng: &mut GameRng) {
             let label = back(&pile[start]);
             let end = start + pile[start..].iter().take_while(|c| back(c) == label).count();
             if label.is_some() {
-                reshuffle_by(&mut pile[start..end], rng, |c| c.id.clone());
+                reshuffle_by(&mut pile[start..end], rng, |c| &c.id);
             }
             start = end;
         }

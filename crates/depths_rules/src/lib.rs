@@ -41,6 +41,7 @@ pub mod record;
 pub mod rng;
 pub mod save;
 pub mod setup;
+pub(crate) mod shared;
 
 pub use action::{Action, Target};
 pub use action_card::{ActionCard, CardId, Difficulty, MonsterDeck};

@@ -80,7 +80,7 @@ impl Game {
         options.seed = seed;
         options.variants.start_with_ability = false;
         // The starting bonuses of a lower start are already in the records.
-        let mut game = Game::set_up(options, content, false)?;
+        let mut game = Game::set_up(options, std::sync::Arc::new(content), false)?;
         let adv = game.adventure.as_deref_mut().expect("full game");
         adv.pending.clear();
         adv.keys = record.keys;

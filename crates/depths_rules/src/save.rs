@@ -48,10 +48,28 @@ pub fn from_json(text: &str) -> Result<Game, SaveError> {
     if header.format_version > FORMAT_VERSION {
         return Err(SaveError::NewerFormat { found: header.format_version, supported: FORMAT_VERSION });
     }
-    serde_json::from_str(text).map_err(|e| {
+    let mut game: Game = serde_json::from_str(text).map_err(|e| {
         let (line, column, reason) = json_position(&e);
         SaveError::Corrupt { line, column, reason }
-    })
+    })?;
+    check_map_content(&game).map_err(|reason| SaveError::Corrupt { line: 0, column: 0, reason })?;
+    if let Some(adv) = game.adventure.as_deref_mut() {
+        let eco = &mut adv.ecology;
+        eco.rune_matches.refresh(&eco.map, &eco.patterns);
+    }
+    Ok(game)
+}
+
+/// The tiles of a save still to be placed, checked as content loading checks
+/// them: play trusts them and does not check them again on every question
+/// (placed tiles are checked with the map).
+fn check_map_content(game: &Game) -> Result<(), String> {
+    let Some(adv) = game.adventure() else { return Ok(()) };
+    let eco = &adv.ecology;
+    for tile in eco.pile.tiles().iter().chain(&eco.drawn).chain(&eco.dead_end.set_aside) {
+        tile.validate().map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 impl Game {
@@ -62,5 +80,21 @@ impl Game {
     /// Loads a save, refusing corrupt data or a newer format.
     pub fn load_json(text: &str) -> Result<Game, SaveError> {
         from_json(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::map::MapTile;
+    use crate::{Content, Game, GameOptions};
+
+    #[test]
+    fn a_save_with_a_malformed_tile_still_to_place_is_refused() {
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
+        assert_eq!(Game::load_json(&g.save_json()).as_ref(), Ok(&g));
+        let eco = &mut g.adventure.as_deref_mut().unwrap().ecology;
+        eco.drawn = Some(MapTile { id: " ".into(), ..eco.pile.tiles()[0].clone() });
+        let refused = Game::load_json(&g.save_json()).unwrap_err().to_string();
+        assert!(refused.contains("the id is empty"), "{refused}");
     }
 }

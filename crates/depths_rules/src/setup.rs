@@ -2,6 +2,8 @@
 //! ("Starting at a Lower Ecology", "Making the Game Harder / Easier"), and the
 //! Setup each Ecology follows.
 
+use std::sync::Arc;
+
 use crate::action_card::ActionCard;
 use crate::adventure::{Adventure, AdventureRecord, EcologyState, class_index};
 use crate::content::{Content, ContentError};
@@ -9,7 +11,7 @@ use crate::error::SetupError;
 use crate::game::Game;
 use crate::hero::{HeroMat, ITEM_CARD_ID_BASE};
 use crate::legendary_location::LegendaryPiles;
-use crate::map::{DeadEndAllowance, Map, TilePile, UsedRunes};
+use crate::map::{DeadEndAllowance, Map, RuneMatches, TilePile, UsedRunes};
 use crate::monster::MonsterCard;
 use crate::options::GameOptions;
 use crate::{Ecology, GameRng};
@@ -17,12 +19,18 @@ use crate::{Ecology, GameRng};
 impl Game {
     /// "Game Setup" for the chosen Heroes, starting Ecology and variants.
     pub fn new(options: GameOptions, content: Content) -> Result<Game, SetupError> {
+        Game::new_shared(options, Arc::new(content))
+    }
+
+    /// [`Game::new`] with cards already shared: many games played from one
+    /// content (a simulation) need not copy every card for each game.
+    pub fn new_shared(options: GameOptions, content: Arc<Content>) -> Result<Game, SetupError> {
         Game::set_up(options, content, true)
     }
 
     /// Game Setup; `lower_start` gives the Abilities and Items of "Starting
     /// at a Lower Ecology" (a game recreated from its records has them already).
-    pub(crate) fn set_up(options: GameOptions, content: Content, lower_start: bool) -> Result<Game, SetupError> {
+    pub(crate) fn set_up(options: GameOptions, content: Arc<Content>, lower_start: bool) -> Result<Game, SetupError> {
         if options.heroes.is_empty() {
             return Err(SetupError::NoHeroes);
         }
@@ -76,7 +84,7 @@ impl Game {
         let start_with_ability = options.variants.start_with_ability;
         game.adventure = Some(Box::new(Adventure {
             options,
-            content: std::sync::Arc::new(content),
+            content,
             ecology,
             xp_pool: Vec::new(),
             keys,
@@ -164,7 +172,10 @@ pub(crate) fn setup_ecology(
     rng.shuffle(&mut stair_guardians);
     let legendary =
         c.patterns.iter().map(|p| LegendaryPiles::arrange(p.id.parse().unwrap_or(0), &c.legendary, rng)).collect();
+    let mut rune_matches = RuneMatches::default();
+    rune_matches.refresh(&map, &c.patterns);
     Ok(EcologyState {
+        rune_matches,
         ecology,
         map,
         pile,

@@ -1,11 +1,11 @@
 //! Players made of code: a random bot and a careful heuristic bot. Both only
 //! see the [`Game`] and answer with one legal [`Action`].
 
-use depths_rules::adventure::{HeroChoice, Pending, Purchase, XpRef};
+use depths_rules::adventure::{EcologyState, HeroChoice, Pending, Purchase, XpRef};
 use depths_rules::combat::{Combat, DamagePacket};
 use depths_rules::combat::{Slot, may_choose};
 use depths_rules::effect::TargetKind;
-use depths_rules::map::{Element, ElementRef, Map, MapTile};
+use depths_rules::map::{Cell, Element, ElementRef, Map, MapTile, Placement, Rotation};
 use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
 use crate::search_stats::SearchStats;
@@ -703,30 +703,47 @@ fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action {
 
 /// Remaining tiles that could not be placed now.
 fn stuck_count(map: &Map, tiles: &[MapTile]) -> usize {
-    let f = map.frontier();
-    tiles.iter().filter(|t| f.legal_placements(t).is_empty()).count()
+    tiles.iter().filter(|t| map.is_dead_end(t)).count()
+}
+
+/// The tiles, one of each shape with how many have it. Tiles whose edges are
+/// the same up to a turn, with the same passages, fit in as many places on
+/// any map: each shape is counted once for each map weighed.
+fn shapes(tiles: &[MapTile]) -> Vec<(&MapTile, usize)> {
+    let key = |t: &MapTile| {
+        let turns = Rotation::ALL.map(|r| t.edges.rotated(r).to_array().iter().fold(0u32, |k, &e| k << 4 | e as u32));
+        (turns.into_iter().min(), t.has_secret_passage(), t.has_warp_portal())
+    };
+    let mut out: Vec<(&MapTile, usize, _)> = Vec::new();
+    for t in tiles {
+        let k = key(t);
+        match out.iter_mut().find(|(_, _, u)| *u == k) {
+            Some((_, n, _)) => *n += 1,
+            None => out.push((t, 1, k)),
+        }
+    }
+    out.into_iter().map(|(t, n, _)| (t, n)).collect()
 }
 
 /// How good a map is to keep exploring from: few stuck tiles, many places.
-fn map_score(g: &Game, map: &Map, tiles: &[MapTile]) -> i32 {
+/// `shapes`: the remaining tiles ([`shapes`]); `legendary`: the Legendary
+/// Locations the map shows (see [`Legendary`]).
+fn map_score(map: &Map, shapes: &[(&MapTile, usize)], legendary: usize) -> i32 {
     let f = map.frontier();
     let mut stuck = 0;
     let mut options = 0;
-    for t in tiles {
-        let n = f.legal_placements(t).len();
+    for &(t, tiles) in shapes {
+        // At most 8 count: no need to list the rest.
+        let n = f.placements(t).take(8).count();
         if n == 0 {
-            stuck += 1;
+            stuck += tiles as i32;
         }
-        options += n.min(8);
+        options += n * tiles;
     }
-    let adv = g.adventure().expect("full game");
-    let eco = &adv.ecology;
-    let legendary = depths_rules::map::discovered_legendary_locations(map, &eco.patterns, &eco.used_runes).len();
     let rewards = map
-        .reachable_unencountered_elements()
-        .iter()
+        .reachable_unencountered()
         .filter(|e| {
-            map.element(**e)
+            map.element(*e)
                 .is_some_and(|(k, _)| matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian))
         })
         .count();
@@ -737,34 +754,54 @@ fn map_score(g: &Game, map: &Map, tiles: &[MapTile]) -> i32 {
         + rewards as i32 * knob(8, 8.0) as i32
 }
 
+/// The Legendary Locations the map of the Ecology shows now, and those a
+/// map weighed shows: a tile placed only adds the matches through it, and an
+/// Encounter changes none, so the whole map is searched once per decision.
+struct Legendary<'a> {
+    eco: &'a EcologyState,
+    now: usize,
+}
+
+impl<'a> Legendary<'a> {
+    fn new(g: &'a Game) -> Legendary<'a> {
+        Legendary { eco: &g.adventure().expect("full game").ecology, now: g.discovered_legendary_count() }
+    }
+
+    /// On `map`, the Ecology's map with a tile placed at `cell`.
+    fn after_placing(&self, map: &Map, cell: Cell) -> usize {
+        let eco = self.eco;
+        self.now + depths_rules::map::legendary_locations_through(map, cell, &eco.patterns, &eco.used_runes).len()
+    }
+}
+
 fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let adv = g.adventure().expect("full game");
     let eco = &adv.ecology;
     let map = &eco.map;
     let remaining = eco.pile.tiles();
+    let shapes = shapes(remaining);
     // Place the drawn tile where it leaves the most room to grow.
+    let placed_score = |tile: &MapTile, placement: Placement, legendary: &Legendary| {
+        let mut m = map.clone();
+        m.place(tile, placement).ok()?;
+        Some(map_score(&m, &shapes, legendary.after_placing(&m, placement.cell)))
+    };
     if let Some(tile) = &eco.drawn {
+        let legendary = Legendary::new(g);
         let pick = best_by(legal, |a| match a {
-            Action::PlaceTile { placement } => {
-                let mut m = map.clone();
-                m.place(tile, *placement).ok()?;
-                Some(map_score(g, &m, remaining))
-            }
+            Action::PlaceTile { placement } => placed_score(tile, *placement, &legendary),
             _ => None,
         });
         return pick.unwrap_or_else(|| legal[0].clone());
     }
-    if let Some(tile) = &eco.dead_end.set_aside
-        && let Some(a) = best_by(legal, |a| match a {
-            Action::PlaceSetAsideTile { placement } => {
-                let mut m = map.clone();
-                m.place(tile, *placement).ok()?;
-                Some(map_score(g, &m, remaining))
-            }
+    if let Some(tile) = &eco.dead_end.set_aside {
+        let legendary = Legendary::new(g);
+        if let Some(a) = best_by(legal, |a| match a {
+            Action::PlaceSetAsideTile { placement } => placed_score(tile, *placement, &legendary),
             _ => None,
-        })
-    {
-        return a;
+        }) {
+            return a;
+        }
     }
     // Equip what is not equipped yet, best first.
     if let Some(a) = best_by(legal, |a| match a {
@@ -869,10 +906,11 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let _ = cells;
     // Weigh every blocker the Heroes can reach (Doors even without a Key):
     // what it does for the map against what it costs.
-    let base = map_score(g, map, remaining);
+    let legendary = Legendary::new(g).now;
+    let base = map_score(map, &shapes, legendary);
     let key_cost = u16::from(r.key_cost);
     let mut best: Option<(i32, ElementRef, Element)> = None;
-    for e in map.reachable_unencountered_elements() {
+    for e in map.reachable_unencountered() {
         let Some((k, _)) = map.element(e) else { continue };
         if !k.blocks_movement() {
             continue;
@@ -901,7 +939,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         if m.encounter(e).is_err() {
             continue;
         }
-        let net = map_score(g, &m, remaining) - base - cost;
+        let net = map_score(&m, &shapes, legendary) - base - cost;
         if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
             best = Some((net, e, k));
         }

@@ -203,7 +203,7 @@ fn run(cli: Cli) -> Result<(), String> {
             replay,
             json,
         } => {
-            let c = content()?;
+            let c = std::sync::Arc::new(content()?);
             let opts = game.options();
             let bot = match bot {
                 BotArg::Heuristic => BotKind::Heuristic,

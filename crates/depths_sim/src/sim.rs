@@ -1,6 +1,7 @@
 //! Plays many seeded games with a bot and sums up what happened.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use depths_rules::{Action, Content, Ecology, Game, GameOptions, GameRng, LossReason, Phase};
 
@@ -48,14 +49,14 @@ pub struct GameResult {
 
 /// Plays one game; returns the result and, if asked, the action log.
 pub fn play_one(
-    content: &Content,
+    content: &Arc<Content>,
     mut options: GameOptions,
     seed: u64,
     bot: BotKind,
     log: bool,
 ) -> (GameResult, Vec<Action>) {
     options.seed = seed;
-    let mut g = Game::new(options, content.clone()).expect("content is valid");
+    let mut g = Game::new_shared(options, Arc::clone(content)).expect("content is valid");
     let mut b = bot.make(seed);
     let mut actions = Vec::new();
     let mut count = 0;
@@ -104,7 +105,7 @@ pub fn play_one(
 
 /// Plays `games` seeds from `seed` on `threads` threads.
 pub fn play_many(
-    content: &Content,
+    content: &Arc<Content>,
     options: &GameOptions,
     seed: u64,
     games: u64,

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -64,8 +65,10 @@ pub enum ElementState {
 /// A tile on the map with the state of each of its elements.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlacedTile {
-    /// The tile as printed; `rotation` turns it onto the map.
-    pub tile: MapTile,
+    /// The tile as printed; `rotation` turns it onto the map. Shared by the
+    /// copies of the map (a bot copies it for every place it weighs).
+    #[serde(with = "crate::shared")]
+    pub tile: Arc<MapTile>,
     pub cell: Cell,
     pub rotation: Rotation,
     /// `states[area][element]`, parallel to `tile.areas[area].elements`.
@@ -75,7 +78,7 @@ pub struct PlacedTile {
 impl PlacedTile {
     fn new(tile: MapTile, placement: Placement) -> PlacedTile {
         let states = tile.areas.iter().map(|a| vec![ElementState::Present; a.elements.len()]).collect();
-        PlacedTile { tile, cell: placement.cell, rotation: placement.rotation, states }
+        PlacedTile { tile: Arc::new(tile), cell: placement.cell, rotation: placement.rotation, states }
     }
 
     /// The edge on a side of the map (after rotation).
@@ -92,7 +95,6 @@ impl PlacedTile {
 /// Why a tile cannot go where asked.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlacementError {
-    InvalidTile(TileError),
     WrongEcology {
         tile: Ecology,
         map: Ecology,
@@ -113,7 +115,6 @@ pub enum PlacementError {
 impl fmt::Display for PlacementError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlacementError::InvalidTile(e) => write!(f, "{e}"),
             PlacementError::WrongEcology { tile, map } => {
                 write!(f, "a {} tile cannot go on the {} map", tile.name(), map.name())
             }
@@ -185,6 +186,12 @@ struct Node {
     warp_portal: bool,
     /// Holds a present Monster or Feature or a locked Door.
     blocking: bool,
+    /// The Heroes can reach it from the Lantern (see [`Map::flood`]).
+    reached: bool,
+    /// Reached and passable: its exits and passages lead on.
+    expanded: bool,
+    /// The node it was first reached from.
+    parent: u32,
 }
 
 /// Geometry of a placed tile on the map, precomputed.
@@ -192,9 +199,18 @@ struct Node {
 struct Footprint {
     edges: [Edge; 4],
     area_on: [u8; 4],
+    /// [`id_hash`] of the tile's id.
+    id: u64,
 }
 
-/// Everything derived from the placed tiles; rebuilt after loading.
+fn id_hash(id: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(id)
+}
+
+/// Everything derived from the placed tiles and their states; rebuilt after
+/// loading and brought up to date by every change, so that the questions the
+/// rules and the bots ask (many for each change) only read it.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Graph {
     /// Looked up on every step of every placement and match: a fast hasher
@@ -204,17 +220,13 @@ struct Graph {
     /// First node of each tile.
     base: Vec<u32>,
     nodes: Vec<Node>,
-}
-
-/// Who the Heroes can reach from the Lantern.
-#[derive(Clone, Debug)]
-struct Access {
-    reached: Vec<bool>,
-    /// Reached and passable: its exits and passages lead on.
-    expanded: Vec<bool>,
-    /// The node a reached node was first reached from.
-    parent: Vec<u32>,
+    /// The empty cells touching the map, sorted; kept as tiles are placed.
+    open: Vec<Cell>,
+    /// The neighbourhood of each cell of `open`, in the same order.
+    spots: Vec<Spot>,
+    /// The Heroes reach a Secret Passage: every Secret Passage leads on.
     secret_open: bool,
+    /// The Heroes reach a Warp Portal: both do.
     portal_open: bool,
 }
 
@@ -277,6 +289,7 @@ impl TryFrom<MapSave> for Map {
         if map.node(save.lantern).is_none() || map.node(save.anchor).is_none() {
             return Err(String::from("the Lantern is not on an area of the map"));
         }
+        map.refresh();
         Ok(map)
     }
 }
@@ -294,6 +307,7 @@ impl Map {
             Map { ecology: entry.ecology, tiles: Vec::new(), lantern: start, anchor: start, graph: Graph::default() };
         map.tiles.push(PlacedTile::new(entry, Placement { cell: (0, 0), rotation: Rotation::default() }));
         map.attach(0);
+        map.refresh();
         Ok(map)
     }
 
@@ -329,39 +343,30 @@ impl Map {
 
     /// Why `tile` cannot go at `placement`, if it cannot. Agrees with [`Map::legal_placements`].
     pub fn check_placement(&self, tile: &MapTile, placement: Placement) -> Result<(), PlacementError> {
-        let access = self.access();
         let shape = self.shape(tile)?;
         if self.graph.index.contains_key(&placement.cell) {
             return Err(PlacementError::Occupied(placement.cell));
         }
-        let Some(spot) = self.spot(placement.cell, &access) else {
+        let g = &self.graph;
+        let Ok(i) = g.spots.binary_search_by_key(&placement.cell, |s| s.cell) else {
             return Err(PlacementError::NotAdjacent(placement.cell));
         };
-        shape.fit(&spot, placement.rotation, access.secret_open, access.portal_open)
+        let spot = &g.spots[i];
+        if shape.fits(spot, placement.rotation, g.secret_open, g.portal_open) {
+            Ok(())
+        } else {
+            Err(shape.why_not(spot, placement.rotation))
+        }
     }
 
     /// "It is possible to lose by drawing a Map Tile that cannot be placed."
     pub fn is_dead_end(&self, tile: &MapTile) -> bool {
-        self.legal_placements(tile).is_empty()
+        self.frontier().placements(tile).next().is_none()
     }
 
-    /// Everything [`Map::legal_placements`] needs that does not depend on
-    /// the tile; compute once to test many tiles.
+    /// The empty cells around the map, to test many tiles.
     pub fn frontier(&self) -> Frontier<'_> {
-        let access = self.access();
-        let mut cells: Vec<Cell> = Vec::with_capacity(self.tiles.len() * 2);
-        for placed in &self.tiles {
-            for side in Side::ALL {
-                let cell = step(placed.cell, side);
-                if !self.graph.index.contains_key(&cell) {
-                    cells.push(cell);
-                }
-            }
-        }
-        cells.sort_unstable();
-        cells.dedup();
-        let spots = cells.into_iter().filter_map(|c| self.spot(c, &access)).collect();
-        Frontier { map: self, spots, secret_open: access.secret_open, portal_open: access.portal_open }
+        Frontier { map: self }
     }
 
     /// Places a tile after checking it.
@@ -369,34 +374,50 @@ impl Map {
         self.check_placement(tile, placement)?;
         self.tiles.push(PlacedTile::new(tile.clone(), placement));
         self.attach(self.tiles.len() - 1);
+        self.refresh();
         Ok(())
     }
 
+    /// The tile's edges under each turn. The tile itself was checked when it
+    /// came into the game (content, pile or save), not on every question.
     fn shape(&self, tile: &MapTile) -> Result<Shape, PlacementError> {
         if tile.ecology != self.ecology {
             return Err(PlacementError::WrongEcology { tile: tile.ecology, map: self.ecology });
         }
-        if self.tiles.iter().any(|p| p.tile.id == tile.id) {
+        // Asked for every remaining tile in every place a bot weighs: compare
+        // the ids' hashes first, and the ids only when these are equal.
+        let id = id_hash(&tile.id);
+        let g = &self.graph;
+        if (0..self.tiles.len()).any(|t| g.footprints[t].id == id && self.tiles[t].tile.id == tile.id) {
             return Err(PlacementError::AlreadyPlaced(tile.id.clone()));
         }
-        tile.validate().map_err(PlacementError::InvalidTile)?;
         Ok(Shape::of(tile))
     }
 
     /// The neighbourhood of an empty cell; `None` when it touches no tile.
-    fn spot(&self, cell: Cell, access: &Access) -> Option<Spot> {
-        let mut spot = Spot { cell, neighbour: [None; 4], entry: [false; 4] };
+    fn spot(&self, cell: Cell) -> Option<Spot> {
+        let mut spot = Spot { cell, neighbour: [None; 4], allow: u32::MAX, join: 0 };
         for side in Side::ALL {
             let Some(&t) = self.graph.index.get(&step(cell, side)) else {
                 continue;
             };
-            let back = side.opposite().index();
+            let (i, back) = (side.index(), side.opposite().index());
             let foot = &self.graph.footprints[t as usize];
-            spot.neighbour[side.index()] = Some(foot.edges[back]);
+            let theirs = foot.edges[back];
+            spot.neighbour[i] = Some(theirs);
+            // "All edges of the new Map Tile must match": the same edge, or water on either.
+            if theirs != Edge::Water {
+                spot.allow &= !(0xff << (8 * i));
+                spot.allow |= edge_bit(i, theirs) | edge_bit(i, Edge::Water);
+            }
+            // The Heroes can walk in through the same passable edge, from an area they pass through.
             let area = foot.area_on[back];
-            spot.entry[side.index()] = foot.edges[back].is_passable()
+            let entry = theirs.is_passable()
                 && area != NO_AREA
-                && access.expanded[(self.graph.base[t as usize] + u32::from(area)) as usize];
+                && self.graph.nodes[(self.graph.base[t as usize] + u32::from(area)) as usize].expanded;
+            if entry {
+                spot.join |= edge_bit(i, theirs);
+            }
         }
         spot.neighbour.iter().any(Option::is_some).then_some(spot)
     }
@@ -405,35 +426,39 @@ impl Map {
 
     /// Every area the Heroes can reach from the Lantern, blocked ones included.
     pub fn accessible_areas(&self) -> Vec<AreaRef> {
-        let access = self.access();
-        (0..self.graph.nodes.len()).filter(|&n| access.reached[n]).map(|n| self.area_ref(n as u32)).collect()
+        (0..self.graph.nodes.len() as u32).filter(|&n| self.reached(n)).map(|n| self.area_ref(n)).collect()
     }
 
     pub fn is_accessible(&self, area: AreaRef) -> bool {
-        self.node(area).is_some_and(|n| self.access().reached[n as usize])
+        self.node(area).is_some_and(|n| self.reached(n))
+    }
+
+    fn reached(&self, node: u32) -> bool {
+        self.graph.nodes[node as usize].reached
     }
 
     /// Every element the Heroes may choose to Encounter now: reachable, not
     /// yet Encountered (Doors: still locked), and no Chest whose Monsters
     /// are still present.
     pub fn reachable_unencountered_elements(&self) -> Vec<ElementRef> {
-        let access = self.access();
-        let mut out = Vec::new();
-        for (n, node) in self.graph.nodes.iter().enumerate() {
-            if !access.reached[n] {
-                continue;
-            }
+        self.reachable_unencountered().collect()
+    }
+
+    /// [`Map::reachable_unencountered_elements`] one by one, without a list.
+    pub fn reachable_unencountered(&self) -> impl Iterator<Item = ElementRef> + '_ {
+        self.graph.nodes.iter().filter(|node| node.reached).flat_map(move |node| {
             let placed = &self.tiles[node.tile as usize];
             let area = usize::from(node.area);
             let guarded = guarded(placed, area);
-            for (i, (&element, &state)) in placed.tile.areas[area].elements.iter().zip(&placed.states[area]).enumerate()
-            {
-                if state == ElementState::Present && !(element == Element::Chest && guarded) {
-                    out.push(ElementRef { cell: placed.cell, area: node.area, element: i as u8 });
-                }
-            }
-        }
-        out
+            let states = placed.tile.areas[area].elements.iter().zip(&placed.states[area]);
+            states.enumerate().filter_map(move |(i, (&element, &state))| {
+                (state == ElementState::Present && !(element == Element::Chest && guarded)).then_some(ElementRef {
+                    cell: placed.cell,
+                    area: node.area,
+                    element: i as u8,
+                })
+            })
+        })
     }
 
     /// The Heroes choose to Encounter an element: mark it and move the
@@ -445,8 +470,7 @@ impl Map {
             return Err(MapError::AlreadyEncountered(e));
         }
         let node = self.node(e.area_ref()).ok_or(MapError::NoSuchElement(e))?;
-        let access = self.access();
-        if !access.reached[node as usize] {
+        if !self.reached(node) {
             return Err(MapError::NotReachable(e));
         }
         let t = self.graph.nodes[node as usize].tile as usize;
@@ -464,8 +488,9 @@ impl Map {
         if element == Element::StairGuardian || !self.graph.nodes[node as usize].blocking {
             self.anchor = self.lantern;
         } else if node != anchor {
-            self.anchor = self.area_ref(access.parent[node as usize]);
+            self.anchor = self.area_ref(self.graph.nodes[node as usize].parent);
         }
+        self.refresh();
         Ok(element)
     }
 
@@ -481,7 +506,7 @@ impl Map {
     /// Move the Lantern anywhere the Heroes can go and stand.
     pub fn move_lantern(&mut self, area: AreaRef) -> Result<(), MapError> {
         let node = self.node(area).ok_or(MapError::NoSuchArea(area))?;
-        if !self.access().reached[node as usize] {
+        if !self.reached(node) {
             return Err(MapError::AreaNotReachable(area));
         }
         if self.graph.nodes[node as usize].blocking {
@@ -489,6 +514,7 @@ impl Map {
         }
         self.lantern = area;
         self.anchor = area;
+        self.refresh();
         Ok(())
     }
 
@@ -505,6 +531,7 @@ impl Map {
         for n in 0..self.graph.nodes.len() {
             self.refresh_blocking(n as u32);
         }
+        self.refresh();
     }
 
     /// The area of a Stair Guardian already Encountered: "they cannot go
@@ -522,61 +549,73 @@ impl Map {
         })
     }
 
-    fn access(&self) -> Access {
-        let n = self.graph.nodes.len();
-        let mut access = Access {
-            reached: vec![false; n],
-            expanded: vec![false; n],
-            parent: vec![NONE; n],
-            secret_open: false,
-            portal_open: false,
-        };
-        if let Some(stairs) = self.guardian_taken() {
-            access.reached[stairs as usize] = true;
-            return access;
+    /// Brings what the questions read up to date after a change: who the
+    /// Heroes reach, and the empty cells a tile could go to.
+    fn refresh(&mut self) {
+        self.flood();
+        let mut spots = std::mem::take(&mut self.graph.spots);
+        spots.clear();
+        spots.extend(self.graph.open.iter().filter_map(|&c| self.spot(c)));
+        self.graph.spots = spots;
+    }
+
+    /// Floods from the anchor through joined exits and passages, depth first.
+    /// The order matters: the node an area is first reached from is where the
+    /// Lantern turns back to ([`Map::encounter`]).
+    fn flood(&mut self) {
+        let stairs = self.guardian_taken();
+        let start = self.node(self.anchor);
+        let g = &mut self.graph;
+        for node in &mut g.nodes {
+            (node.reached, node.expanded, node.parent) = (false, false, NONE);
         }
-        let Some(start) = self.node(self.anchor) else {
-            return access;
+        (g.secret_open, g.portal_open) = (false, false);
+        if let Some(stairs) = stairs {
+            g.nodes[stairs as usize].reached = true;
+            return;
+        }
+        let Some(start) = start else {
+            return;
         };
-        access.reached[start as usize] = true;
+        g.nodes[start as usize].reached = true;
         let mut stack = vec![start];
+        let visit = |nodes: &mut [Node], v: u32, from: u32, stack: &mut Vec<u32>| {
+            let node = &mut nodes[v as usize];
+            if !node.reached {
+                (node.reached, node.parent) = (true, from);
+                stack.push(v);
+            }
+        };
         while let Some(u) = stack.pop() {
-            let node = &self.graph.nodes[u as usize];
+            let node = &mut g.nodes[u as usize];
             if node.blocking {
                 continue;
             }
-            access.expanded[u as usize] = true;
-            let visit = |v: u32, access: &mut Access, stack: &mut Vec<u32>| {
-                if !access.reached[v as usize] {
-                    access.reached[v as usize] = true;
-                    access.parent[v as usize] = u;
-                    stack.push(v);
-                }
-            };
-            for &v in &node.links {
+            node.expanded = true;
+            let (links, secret, portal) = (node.links, node.secret_passage, node.warp_portal);
+            for v in links {
                 if v != NONE {
-                    visit(v, &mut access, &mut stack);
+                    visit(&mut g.nodes, v, u, &mut stack);
                 }
             }
             // All Secret Passages are one place, and so are both Warp Portals.
-            if node.secret_passage && !access.secret_open {
-                access.secret_open = true;
-                for v in 0..n as u32 {
-                    if self.graph.nodes[v as usize].secret_passage {
-                        visit(v, &mut access, &mut stack);
+            if secret && !g.secret_open {
+                g.secret_open = true;
+                for v in 0..g.nodes.len() as u32 {
+                    if g.nodes[v as usize].secret_passage {
+                        visit(&mut g.nodes, v, u, &mut stack);
                     }
                 }
             }
-            if node.warp_portal && !access.portal_open {
-                access.portal_open = true;
-                for v in 0..n as u32 {
-                    if self.graph.nodes[v as usize].warp_portal {
-                        visit(v, &mut access, &mut stack);
+            if portal && !g.portal_open {
+                g.portal_open = true;
+                for v in 0..g.nodes.len() as u32 {
+                    if g.nodes[v as usize].warp_portal {
+                        visit(&mut g.nodes, v, u, &mut stack);
                     }
                 }
             }
         }
-        access
     }
 
     // ---- the movement graph ----
@@ -607,7 +646,7 @@ impl Map {
     /// Adds the nodes of a newly placed tile and links them to the neighbours.
     fn attach(&mut self, t: usize) {
         let placed = &self.tiles[t];
-        let mut foot = Footprint { edges: [Edge::Wall; 4], area_on: [NO_AREA; 4] };
+        let mut foot = Footprint { edges: [Edge::Wall; 4], area_on: [NO_AREA; 4], id: id_hash(&placed.tile.id) };
         for side in Side::ALL {
             foot.edges[side.index()] = placed.edge(side);
             foot.area_on[side.index()] = placed.area_at(side).map_or(NO_AREA, |a| a as u8);
@@ -621,11 +660,27 @@ impl Map {
                 secret_passage: area.secret_passage,
                 warp_portal: area.warp_portal,
                 blocking: false,
+                reached: false,
+                expanded: false,
+                parent: NONE,
             });
         }
         let cell = placed.cell;
         self.graph.index.insert(cell, t as u32);
         self.graph.base.push(base);
+        // The new tile's cell is no longer open; its empty neighbours are.
+        let open = &mut self.graph.open;
+        if let Ok(i) = open.binary_search(&cell) {
+            open.remove(i);
+        }
+        for side in Side::ALL {
+            let c = step(cell, side);
+            if !self.graph.index.contains_key(&c)
+                && let Err(i) = open.binary_search(&c)
+            {
+                open.insert(i, c);
+            }
+        }
         for side in Side::ALL {
             let here = foot.area_on[side.index()];
             let Some(&u) = self.graph.index.get(&step(cell, side)) else {
@@ -662,18 +717,30 @@ pub(crate) fn step((x, y): Cell, side: Side) -> Cell {
 }
 
 /// An empty cell next to the map, seen from the cell.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct Spot {
     cell: Cell,
     /// The placed edge across each side, if a tile is there.
     neighbour: [Option<Edge>; 4],
-    /// Heroes stand in a passable area that owns that neighbour edge.
-    entry: [bool; 4],
+    /// The [`edge_bit`]s of the edges the new tile may have on each side.
+    allow: u32,
+    /// The edge bits through which the Heroes could walk into the new tile.
+    join: u32,
+}
+
+/// One bit for each kind of edge, in the byte of its side: the four edges of
+/// a turned tile, and the edges a spot accepts, are tested all at once (the
+/// bots test every remaining tile at every spot for every move they weigh).
+fn edge_bit(side: usize, edge: Edge) -> u32 {
+    1 << (8 * side + edge as usize)
 }
 
 /// A tile's edges under each rotation.
+#[derive(Clone, Copy)]
 struct Shape {
     edges: [[Edge; 4]; 4],
+    /// The [`edge_bit`]s of `edges`.
+    bits: [u32; 4],
     secret_passage: bool,
     warp_portal: bool,
 }
@@ -681,57 +748,87 @@ struct Shape {
 impl Shape {
     fn of(tile: &MapTile) -> Shape {
         let mut edges = [[Edge::Wall; 4]; 4];
+        let mut bits = [0; 4];
         for r in Rotation::ALL {
-            edges[usize::from(r.quarter_turns())] = tile.edges.rotated(r).to_array();
+            let turned = tile.edges.rotated(r).to_array();
+            let q = usize::from(r.quarter_turns());
+            edges[q] = turned;
+            bits[q] = turned.iter().enumerate().map(|(i, &e)| edge_bit(i, e)).sum();
         }
-        Shape { edges, secret_passage: tile.has_secret_passage(), warp_portal: tile.has_warp_portal() }
+        Shape { edges, bits, secret_passage: tile.has_secret_passage(), warp_portal: tile.has_warp_portal() }
     }
 
-    fn fit(&self, spot: &Spot, rotation: Rotation, secret_open: bool, portal_open: bool) -> Result<(), PlacementError> {
+    /// Every edge matches its neighbour's, and the Heroes can walk in (or
+    /// come through a Secret Passage or Warp Portal they already reach).
+    fn fits(&self, spot: &Spot, rotation: Rotation, secret_open: bool, portal_open: bool) -> bool {
+        let bits = self.bits[usize::from(rotation.quarter_turns())];
+        let passage = (self.secret_passage && secret_open) || (self.warp_portal && portal_open);
+        bits & !spot.allow == 0 && (passage || bits & spot.join != 0)
+    }
+
+    /// Why a tile that does not [`fit`](Shape::fits) does not: the first edge
+    /// that does not match, else no path.
+    fn why_not(&self, spot: &Spot, rotation: Rotation) -> PlacementError {
         let edges = &self.edges[usize::from(rotation.quarter_turns())];
-        let mut path = (self.secret_passage && secret_open) || (self.warp_portal && portal_open);
-        for side in Side::ALL {
-            let i = side.index();
-            let Some(theirs) = spot.neighbour[i] else {
-                continue;
-            };
-            if !edges[i].matches(theirs) {
-                return Err(PlacementError::EdgeMismatch { side, tile_edge: edges[i], neighbour_edge: theirs });
-            }
-            path |= spot.entry[i] && edges[i].joins(theirs);
-        }
-        if path { Ok(()) } else { Err(PlacementError::NoPath) }
+        let mismatch = Side::ALL.into_iter().find_map(|side| {
+            let theirs = spot.neighbour[side.index()]?;
+            let tile_edge = edges[side.index()];
+            (!tile_edge.matches(theirs)).then_some(PlacementError::EdgeMismatch {
+                side,
+                tile_edge,
+                neighbour_edge: theirs,
+            })
+        });
+        mismatch.unwrap_or(PlacementError::NoPath)
     }
 }
 
-/// The empty cells around the map and what the Heroes can reach, computed
-/// once by [`Map::frontier`] to test many tiles.
+/// [`Frontier::placements`]: each turn at each spot in turn. (A loop of its
+/// own: nested iterator adapters cost more than the test of a fit.)
+struct Placements<'a> {
+    shape: Option<Shape>,
+    graph: &'a Graph,
+    /// The next spot, times 4, plus the next turn.
+    next: usize,
+}
+
+impl Iterator for Placements<'_> {
+    type Item = Placement;
+
+    fn next(&mut self) -> Option<Placement> {
+        let shape = self.shape.as_ref()?;
+        let g = self.graph;
+        while self.next < g.spots.len() * 4 {
+            let (spot, rotation) = (&g.spots[self.next / 4], Rotation::new((self.next % 4) as u8));
+            self.next += 1;
+            if shape.fits(spot, rotation, g.secret_open, g.portal_open) {
+                return Some(Placement { cell: spot.cell, rotation });
+            }
+        }
+        None
+    }
+}
+
+/// The empty cells around the map, where [`Map::legal_placements`] looks.
 #[derive(Debug)]
 pub struct Frontier<'a> {
     map: &'a Map,
-    spots: Vec<Spot>,
-    secret_open: bool,
-    portal_open: bool,
 }
 
-impl Frontier<'_> {
+impl<'a> Frontier<'a> {
     pub fn legal_placements(&self, tile: &MapTile) -> Vec<Placement> {
-        let Ok(shape) = self.map.shape(tile) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for spot in &self.spots {
-            for rotation in Rotation::ALL {
-                if shape.fit(spot, rotation, self.secret_open, self.portal_open).is_ok() {
-                    out.push(Placement { cell: spot.cell, rotation });
-                }
-            }
-        }
-        out
+        self.placements(tile).collect()
+    }
+
+    /// [`Frontier::legal_placements`] one by one, without a list: to count
+    /// them, or to learn whether there is any.
+    pub fn placements(&self, tile: &MapTile) -> impl Iterator<Item = Placement> + use<'a> {
+        let g = &self.map.graph;
+        Placements { shape: self.map.shape(tile).ok(), graph: g, next: 0 }
     }
 
     /// Empty cells touching the map.
-    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.spots.iter().map(|s| s.cell)
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + use<'a> {
+        self.map.graph.spots.iter().map(|s| s.cell)
     }
 }

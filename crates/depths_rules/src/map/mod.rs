@@ -17,6 +17,7 @@ pub use map_tile::{
     TileProblem,
 };
 pub use rune_pattern::{
-    NodeRef, RuneCell, RuneError, RuneMatch, RunePattern, Symmetry, UsedRunes, discovered_legendary_locations,
+    NodeRef, RuneCell, RuneError, RuneMatch, RuneMatches, RunePattern, Symmetry, UsedRunes,
+    discovered_legendary_locations, legendary_locations_through,
 };
 pub use tile_pile::{PileError, TilePile};

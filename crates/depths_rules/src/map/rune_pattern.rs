@@ -150,25 +150,113 @@ impl std::error::Error for RuneError {}
 /// pattern not yet Encountered that uses no used Node. Two listed matches
 /// may share a Node; once one is recorded the other is no longer listed.
 pub fn discovered_legendary_locations(map: &Map, patterns: &[RunePattern], used: &UsedRunes) -> Vec<RuneMatch> {
+    matches(map, patterns, used, None)
+}
+
+/// Every match of an Ecology's patterns on its map, used Nodes or not, in
+/// the order [`discovered_legendary_locations`] finds them. Worked out again
+/// when a tile is placed, so that asking what the Heroes may Encounter (every
+/// list of legal actions while Exploring) filters a list instead of searching
+/// the map. A map it was not worked out for is searched as before.
+#[derive(Clone, Debug, Default)]
+pub struct RuneMatches {
+    /// The map's tile count and last placed cell when worked out.
+    map: Option<(usize, Cell)>,
+    matches: Vec<RuneMatch>,
+}
+
+/// Worked out from the rest of the state: never what tells two games apart.
+impl PartialEq for RuneMatches {
+    fn eq(&self, _: &RuneMatches) -> bool {
+        true
+    }
+}
+
+impl RuneMatches {
+    pub fn refresh(&mut self, map: &Map, patterns: &[RunePattern]) {
+        self.matches = matches(map, patterns, &UsedRunes::default(), None);
+        self.map = Some(map_key(map));
+    }
+
+    /// [`discovered_legendary_locations`].
+    pub fn discovered(&self, map: &Map, patterns: &[RunePattern], used: &UsedRunes) -> Vec<RuneMatch> {
+        if self.map != Some(map_key(map)) {
+            return discovered_legendary_locations(map, patterns, used);
+        }
+        self.matches.iter().filter(|m| usable(m, used)).cloned().collect()
+    }
+
+    /// How many [`RuneMatches::discovered`] lists, without the list.
+    pub fn count(&self, map: &Map, patterns: &[RunePattern], used: &UsedRunes) -> usize {
+        if self.map != Some(map_key(map)) {
+            return discovered_legendary_locations(map, patterns, used).len();
+        }
+        self.matches.iter().filter(|m| usable(m, used)).count()
+    }
+}
+
+fn map_key(map: &Map) -> (usize, Cell) {
+    (map.tiles().len(), map.tiles().last().map_or((0, 0), |t| t.cell))
+}
+
+/// A match found with no Node used is still there to Encounter: its pattern
+/// not yet Encountered, and none of its Nodes used.
+fn usable(m: &RuneMatch, used: &UsedRunes) -> bool {
+    !used.patterns.contains(&m.pattern) && m.nodes.iter().all(|n| !used.nodes.contains(n))
+}
+
+/// The [`discovered_legendary_locations`] that use the tile at `cell`. A
+/// tile placed takes no match away: the map's matches are those it had
+/// before and those through the new tile, so a bot weighing where to put a
+/// tile need not look at the whole map again for each place.
+pub fn legendary_locations_through(
+    map: &Map,
+    cell: Cell,
+    patterns: &[RunePattern],
+    used: &UsedRunes,
+) -> Vec<RuneMatch> {
+    matches(map, patterns, used, Some(cell))
+}
+
+/// The matches of every pattern under every symmetry: with the pattern's
+/// first cell on each placed tile, or, `through` a cell, with any of its
+/// cells on that one.
+fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Option<Cell>) -> Vec<RuneMatch> {
     let mut out: Vec<RuneMatch> = Vec::new();
     for pattern in patterns {
         if used.patterns.contains(&pattern.id) || pattern.validate().is_err() {
             continue;
         }
-        let mut shape: Vec<((i32, i32), Sides)> = Vec::with_capacity(pattern.cells.len());
         for symmetry in Symmetry::all() {
-            shape.clear();
-            shape
-                .extend(pattern.cells.iter().map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes))));
-            let (first, _) = shape[0];
-            for anchor in map.tiles() {
-                let shift = (anchor.cell.0 - first.0, anchor.cell.1 - first.1);
-                if let Some(m) = try_match(map, pattern, symmetry, &shape, shift, used) {
-                    let same = |o: &RuneMatch| {
-                        o.pattern == m.pattern && o.nodes == m.nodes && sorted(&o.cells) == sorted(&m.cells)
-                    };
-                    if !out.iter().any(same) {
-                        out.push(m);
+            let mut try_at = |shift: (i32, i32)| {
+                let Some(m) = try_match(map, pattern, symmetry, shift, used) else { return };
+                let same = |o: &RuneMatch| {
+                    o.pattern == m.pattern && o.nodes == m.nodes && sorted(&o.cells) == sorted(&m.cells)
+                };
+                if !out.iter().any(same) {
+                    out.push(m);
+                }
+            };
+            let first = &pattern.cells[0];
+            let (origin, want) = (symmetry.apply_offset(first.offset), symmetry.apply_sides(first.nodes));
+            match through {
+                None => {
+                    for anchor in map.tiles() {
+                        // Most anchors lack the first cell's Nodes: look at
+                        // the anchor itself before looking anything up.
+                        if nodes_on_map(anchor).contains_all(want) {
+                            try_at((anchor.cell.0 - origin.0, anchor.cell.1 - origin.1));
+                        }
+                    }
+                }
+                Some(cell) => {
+                    let Some(placed) = map.tile_at(cell) else { continue };
+                    for c in &pattern.cells {
+                        // As with an anchor: the tile must carry this cell's Nodes.
+                        if nodes_on_map(placed).contains_all(symmetry.apply_sides(c.nodes)) {
+                            let (dx, dy) = symmetry.apply_offset(c.offset);
+                            try_at((cell.0 - dx, cell.1 - dy));
+                        }
                     }
                 }
             }
@@ -183,33 +271,40 @@ fn sorted(cells: &[Cell]) -> Vec<Cell> {
     v
 }
 
+/// The tile's Nodes as they lie on the map.
+fn nodes_on_map(placed: &PlacedTile) -> Sides {
+    placed.tile.nodes.rotated(placed.rotation)
+}
+
 fn try_match(
     map: &Map,
     pattern: &RunePattern,
     symmetry: Symmetry,
-    shape: &[((i32, i32), Sides)],
     shift: (i32, i32),
     used: &UsedRunes,
 ) -> Option<RuneMatch> {
+    // The pattern turned, and moved onto the map: (cell, Nodes wanted there).
+    let shape = || {
+        pattern.cells.iter().map(move |c| {
+            let (x, y) = symmetry.apply_offset(c.offset);
+            ((x + shift.0, y + shift.1), symmetry.apply_sides(c.nodes))
+        })
+    };
     // Most anchors fail on their first cells: look before allocating
     // (this runs for every anchor, symmetry and pattern on each check).
-    let fits = shape.iter().all(|&((x, y), want)| {
-        let cell = (x + shift.0, y + shift.1);
+    let fits = shape().all(|(cell, want)| {
         map.tile_at(cell).is_some_and(|placed| {
-            placed.tile.nodes.rotated(placed.rotation).contains_all(want)
+            nodes_on_map(placed).contains_all(want)
                 && want.iter().all(|side| !used.nodes.contains(&NodeRef { cell, side }))
         })
     });
     if !fits {
         return None;
     }
-    let cells: Vec<Cell> = shape.iter().map(|&((x, y), _)| (x + shift.0, y + shift.1)).collect();
+    let cells: Vec<Cell> = shape().map(|(cell, _)| cell).collect();
     let tiles: Vec<&PlacedTile> = cells.iter().map(|&c| map.tile_at(c).expect("fits")).collect();
-    let mut nodes: Vec<NodeRef> = shape
-        .iter()
-        .zip(&cells)
-        .flat_map(|(&(_, want), &cell)| want.iter().map(move |side| NodeRef { cell, side }))
-        .collect();
+    let mut nodes: Vec<NodeRef> =
+        shape().flat_map(|(cell, want)| want.iter().map(move |side| NodeRef { cell, side })).collect();
     if pattern.boat_first_sword_last && !(tiles[0].tile.boat && tiles[tiles.len() - 1].tile.sword) {
         return None;
     }

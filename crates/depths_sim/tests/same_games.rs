@@ -1,0 +1,66 @@
+//! The bots play the same games move for move: a digest of every action of
+//! many seeded games, and of their results, against the digest the code gave
+//! before the rules core was made faster. A speed-up that changes a single
+//! move (an order of legal actions, a tie broken differently) turns this red.
+//! `tools/same-games.sh` checks the full 1,000 careful and 20,000 random games.
+
+use std::sync::Arc;
+
+use depths_rules::{Content, GameOptions};
+use depths_sim::{BotKind, play_one, sim::result_line};
+
+/// FNV-1a, 64 bits: no dependency, and the same on every machine.
+struct Digest(u64);
+
+impl Digest {
+    fn new() -> Digest {
+        Digest(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        // A separator, so that two texts never hash as their concatenation.
+        self.0 = (self.0 ^ 0xff).wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+/// The digest of `games` games from seed 1, two Heroes: every action as
+/// JSON, then the game's `play --per-game` line.
+fn digest(bot: BotKind, games: u64) -> u64 {
+    let content = Arc::new(Content::builtin().expect("content"));
+    let options = GameOptions::standard(&["bren", "sil"], 0);
+    let mut d = Digest::new();
+    for seed in 1..=games {
+        let (result, log) = play_one(&content, options.clone(), seed, bot, true);
+        for a in &log {
+            d.add(serde_json::to_string(a).expect("json").as_bytes());
+        }
+        d.add(result_line(&result).to_string().as_bytes());
+    }
+    d.0
+}
+
+fn check(bot: BotKind, games: u64, want: u64) {
+    let got = digest(bot, games);
+    assert_eq!(got, want, "{bot:?} bot, {games} games: digest {got:#018x}, the committed one {want:#018x}");
+}
+
+#[test]
+fn careful_bot_plays_the_same_games() {
+    check(BotKind::Heuristic, 40, 0xf9b6_f389_d543_389b);
+}
+
+#[test]
+fn random_bot_plays_the_same_games() {
+    check(BotKind::Random, 400, 0x4f4d_4286_1fb5_8b47);
+}
+
+/// Five times as many games: `cargo test --release -p depths_sim --test same_games -- --ignored`.
+#[test]
+#[ignore]
+fn more_games_are_the_same() {
+    check(BotKind::Heuristic, 200, 0xb1a3_9b99_3676_3ffb);
+    check(BotKind::Random, 2000, 0x6186_dedc_a12e_cfc7);
+}
