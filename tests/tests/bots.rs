@@ -7,7 +7,7 @@ use depths_tests::fixture::fixture;
 
 #[test]
 fn random_and_heuristic_bots_finish_every_game() {
-    let content = fixture();
+    let content = std::sync::Arc::new(fixture());
     for (bot, games) in [(BotKind::Random, 300u64), (BotKind::Heuristic, 100)] {
         for seed in 0..games {
             let heroes: &[&str] =

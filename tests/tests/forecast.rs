@@ -143,7 +143,8 @@ fn agrees(a: depths_sim::Figure, b: depths_sim::Figure) -> bool {
 /// Dead End figure the share of games lost to a Dead End in the Ruins.
 fn forecast_agrees_with_the_simulator(games: u64) {
     let g = new_game(1_000_000);
-    let results = play_many(&Content::builtin().unwrap(), &options(), 5_000, games, BotKind::Heuristic, 1);
+    let content = std::sync::Arc::new(Content::builtin().unwrap());
+    let results = play_many(&content, &options(), 5_000, games, BotKind::Heuristic, 1);
     let wins = results.iter().filter(|r| r.won).count() as u64;
     let dead_ends = results.iter().filter(|r| r.loss.as_deref() == Some("dead end in Ruins")).count() as u64;
     let measured = depths_sim::Figure::share(wins, games);

@@ -48,7 +48,7 @@ fn the_search_bot_chooses_legal_actions_and_replays_from_its_seed() {
 
 #[test]
 fn the_search_bot_finishes_a_whole_game_and_replays_it() {
-    let content = Content::builtin().unwrap();
+    let content = std::sync::Arc::new(Content::builtin().unwrap());
     let bot = BotKind::Search(config(2));
     let options = GameOptions::standard(&["bren", "sil"], 5);
     let (r, log) = play_one(&content, options.clone(), 5, bot, true);
