@@ -966,7 +966,8 @@ fn undo_takes_the_placement_back_and_redo_makes_it_again_but_not_across_the_draw
 /// purchase are each taken back (the game exactly as before, the log saying
 /// so) and made again (exactly as after), then played on to the end.
 /// "A save after an undo holds only the moves that stand": the move list
-/// saved replays to the game as it now is, and Continue returns to it.
+/// saved replays to the game as it now is, Continue returns to it, and the
+/// replay viewer's last step is it.
 #[test]
 fn a_save_after_an_undo_holds_only_the_moves_that_stand() {
     use depths_app::game::session::TakeBack;
@@ -997,6 +998,17 @@ fn a_save_after_an_undo_holds_only_the_moves_that_stand() {
     frames(&mut app, 4);
     assert_eq!(screen(&app), Screen::Playing);
     assert_eq!(game(&app), &standing, "Continue returns to the game after the undo");
+    // The replay viewer, from the same save, ends at the game as it now is.
+    use depths_app::game::replay::{GoToStep, Replay, ReplaySave};
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    app.world_mut().write_message(ReplaySave(path.clone()));
+    frames(&mut app, 4);
+    let steps = app.world().resource::<Replay>().history.len();
+    assert_eq!(steps, made - 1, "the replay holds the standing moves only");
+    app.world_mut().write_message(GoToStep(steps));
+    frames(&mut app, 3);
+    assert_eq!(game(&app), &standing, "the replay's last step is the game after the undo");
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 

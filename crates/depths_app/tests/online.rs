@@ -176,6 +176,14 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert_eq!(seats(&ann).turn, seats(&bo).turn);
     assert_eq!(seats(&ann).players.companions, seats(&bo).players.companions);
 
+    // Bo's machine keeps the seat's secret beside its saves: after a crash his
+    // client finds it (by the invite and his name) and takes the seat back.
+    let secret = bo.world().resource::<RemoteTable>().secret.clone();
+    assert!(secret.is_some(), "the host gave Bo a seat secret");
+    let dir = bo.world().resource::<SaveDir>().clone();
+    assert_eq!(depths_app::game::online::remembered_seat(&dir, &invite, "Bo"), secret);
+    assert_eq!(depths_app::game::online::remembered_seat(&dir, &invite, "Cy"), None);
+
     // The host saves the game; a player's copy is not a save.
     let saves = |app: &App| {
         let dir = &app.world().resource::<SaveDir>().0;

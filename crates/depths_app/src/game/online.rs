@@ -29,7 +29,7 @@ use bevy::{
     winit::{UpdateMode, WinitSettings},
 };
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, NetSystems, RemoteTable, SendAction,
+    ClientPlugin, HostPlugin, HostTable, Invite, NetSystems, RemoteTable, SendAction,
     client::{AskCompanion, AskTakeBack, Link, RemoteApplied, RemoteCompanion, RemoteTookBack},
     host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, HostTakeBack, SeatCompanion, TookBack},
 };
@@ -73,6 +73,72 @@ pub(super) fn plugin(app: &mut App) {
         (apply_hosted, apply_remote).in_set(PlaySystems::Rules).after(NetSystems).run_if(resource_exists::<Online>),
     );
     app.add_systems(OnEnter(Screen::Menu), close);
+    app.add_systems(Update, remember_seat.run_if(resource_changed::<RemoteTable>));
+}
+
+/// The seat secrets this machine was given, one line per table and name
+/// (the invite, the name, the secret), newest last: a player whose program
+/// crashed takes the seat back with it. Not a save (not `.json`).
+const SEATS_FILE: &str = "online-seats.txt";
+
+/// The most tables remembered, and the most of the file read (it is only
+/// ever ours, but a file on disk is read as if it were not).
+const SEATS_KEPT: usize = 16;
+const SEATS_MAX_BYTES: u64 = 64 * 1024;
+
+fn seat_lines(dir: &crate::game::saves::SaveDir) -> Vec<(String, String, depths_net::protocol::SeatSecret)> {
+    use std::io::Read;
+    let mut text = String::new();
+    if let Ok(file) = std::fs::File::open(dir.0.join(SEATS_FILE)) {
+        let _ = file.take(SEATS_MAX_BYTES).read_to_string(&mut text);
+    }
+    text.lines()
+        .filter_map(|line| {
+            let mut parts = line.split('\t');
+            let (invite, name, secret) = (parts.next()?, parts.next()?, parts.next()?);
+            let invite = Invite::parse(invite).ok()?.text();
+            Some((invite, name.to_owned(), depths_net::protocol::SeatSecret::from_text(secret)?))
+        })
+        .collect()
+}
+
+/// The seat secret this machine was given at the table of `invite` as `name`, if any.
+pub fn remembered_seat(
+    dir: &crate::game::saves::SaveDir,
+    invite: &Invite,
+    name: &str,
+) -> Option<depths_net::protocol::SeatSecret> {
+    let (invite, key) = (invite.text(), depths_net::protocol::name_key(name.trim()));
+    seat_lines(dir)
+        .into_iter()
+        .rev()
+        .find(|(i, n, _)| *i == invite && depths_net::protocol::name_key(n) == key)
+        .map(|(_, _, s)| s)
+}
+
+/// Keeps the seat secret the host gave, beside the saves.
+fn remember_seat(
+    remote: Res<RemoteTable>,
+    dir: Option<Res<crate::game::saves::SaveDir>>,
+    mut kept: Local<Option<depths_net::protocol::SeatSecret>>,
+) {
+    let (Some(invite), Some(secret), Some(dir)) = (&remote.invite, &remote.secret, dir) else { return };
+    if kept.as_ref() == Some(secret) {
+        return;
+    }
+    *kept = Some(secret.clone());
+    let invite = invite.text();
+    let mut lines = seat_lines(&dir);
+    lines.retain(|(i, n, _)| {
+        !(*i == invite && depths_net::protocol::name_key(n) == depths_net::protocol::name_key(&remote.name))
+    });
+    lines.push((invite, remote.name.trim().to_owned(), secret.clone()));
+    let start = lines.len().saturating_sub(SEATS_KEPT);
+    let text: String = lines[start..].iter().map(|(i, n, s)| format!("{i}\t{n}\t{}\n", s.text())).collect();
+    let _ = std::fs::create_dir_all(&dir.0);
+    if let Err(e) = crate::game::saves::write_atomic(&dir.0.join(SEATS_FILE), &text) {
+        warn!("could not keep the seat's secret: {e}");
+    }
 }
 
 /// While online the app must keep receiving: 20 updates a second, not only

@@ -118,10 +118,15 @@ fn join_table(world: &mut World) {
     let result = (|| {
         let name = form.player_name()?;
         let invite = Invite::parse(&form.address)?;
-        // The same table and name as the last drop: the seat's secret takes the seat back.
+        // The same table and name as before (a drop, a crash): the seat's secret takes the seat back.
         let remote = world.resource::<RemoteTable>();
-        let secret =
-            (remote.invite.as_ref() == Some(&invite) && remote.name == name).then(|| remote.secret.clone()).flatten();
+        let secret = (remote.invite.as_ref() == Some(&invite) && remote.name == name)
+            .then(|| remote.secret.clone())
+            .flatten()
+            .or_else(|| {
+                let dir = world.resource::<crate::game::saves::SaveDir>();
+                crate::game::online::remembered_seat(dir, &invite, &name)
+            });
         client::join(world, &invite, &name, secret).map_err(|e| e.to_string())
     })();
     finish_opening(world, result);
