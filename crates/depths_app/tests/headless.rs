@@ -1626,3 +1626,126 @@ fn the_party_edge_holds_health_tokens_keys_and_xp_cards_as_entities() {
     assert_eq!(bren.health, g.heroes[0].health - 3, "the Token follows the Health");
     assert_eq!(keys, usize::from(adv.keys) + 1, "the new Key is on the edge");
 }
+
+/// A Monster's fall is one line of the log, with its name: no "X is
+/// defeated." before "X is Defeated!", and no individual named by its
+/// number alone ("#4 is defeated.") once the Combat it fell in is over.
+#[test]
+fn a_monster_falls_in_one_named_line_of_the_log() {
+    use depths_sim::{Bot, HeuristicBot};
+    let mut falls = 0;
+    for seed in [5, 6] {
+        let mut app = menu_app(&format!("falls{seed}"));
+        start(&mut app, seed);
+        for _ in 0..20_000 {
+            if game(&app).is_over() {
+                break;
+            }
+            let a = HeuristicBot.choose(game(&app));
+            act(&mut app, a);
+        }
+        let lines = &app.world().resource::<GameLog>().lines;
+        for (i, line) in lines.iter().enumerate() {
+            assert!(!line.starts_with('#'), "an individual with no name: {line:?}");
+            let Some(name) = line.strip_suffix(" is Defeated!") else { continue };
+            falls += 1;
+            let before = i.checked_sub(1).map(|j| lines[j].as_str()).unwrap_or_default();
+            assert_ne!(before, format!("{name} is defeated."), "told twice");
+        }
+    }
+    assert!(falls > 3, "the games saw Monsters fall: {falls}");
+}
+
+/// The party panel shows the element being Encountered, however it was
+/// chosen, and a Monster being fought is not yet "Defeated" there.
+#[test]
+fn the_element_being_encountered_is_the_one_shown_and_a_fought_monster_is_not_defeated() {
+    use depths_app::game::focus::SelectedElement;
+    use depths_sim::{Bot, HeuristicBot};
+    let mut app = menu_app("encountered");
+    start(&mut app, 5);
+    let (mut encounters, mut fights) = (0, 0);
+    for _ in 0..3000 {
+        if game(&app).is_over() || (encounters > 2 && fights > 0) {
+            break;
+        }
+        let a = HeuristicBot.choose(game(&app));
+        if let Action::Encounter { element } = a {
+            // Another element's details were open: as after a click elsewhere.
+            app.world_mut().resource_mut::<SelectedElement>().0 = None;
+            act(&mut app, a);
+            app.update();
+            assert_eq!(app.world().resource::<SelectedElement>().0, Some(element), "the panel shows the element met");
+            encounters += 1;
+            if in_combat(game(&app)) {
+                // The rules marked it Defeated at the Encounter; the panel does not say so yet.
+                let words = depths_app::game::words::element_state_text(game(&app), element);
+                let monster = game(&app).adventure().unwrap().ecology.map.element(element).is_some_and(|(e, _)| {
+                    matches!(e, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian)
+                });
+                let want = if monster { "Being fought now." } else { "Being Encountered now." };
+                assert_eq!(words, want, "the panel's word for the element fought over");
+                fights += 1;
+            }
+            continue;
+        }
+        act(&mut app, a);
+    }
+    assert!(encounters > 2 && fights > 0, "{encounters} encounters, {fights} fights");
+}
+
+/// A replay started from a loaded game's sheet lays the first move's map at
+/// once, not the map the game was loaded with (the loaded table and the
+/// replay's first move must never pass for the same state of the board).
+#[test]
+fn a_replay_from_a_loaded_game_starts_on_the_first_map() {
+    use depths_app::game::replay::WatchReplay;
+    let mut app = menu_app("replay-first");
+    start(&mut app, 1);
+    for _ in 0..3 {
+        act(&mut app, Action::DrawTile);
+        let p = legal_placements(&app)[0];
+        act(&mut app, Action::PlaceTile { placement: p });
+    }
+    app.world_mut().resource_mut::<SaveSlot>().due = true;
+    app.update();
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    app.world_mut().write_message(LoadSave(path.clone()));
+    frames(&mut app, 3);
+    assert_eq!(tile_cells(&mut app).len(), 4, "the loaded map");
+    // As the game-over sheet's "Watch the replay" asks, on the loaded table.
+    let history = app.world().resource::<Delve>().history.clone().unwrap();
+    let options = game(&app).adventure().unwrap().options.clone();
+    let players = seats(&app).players.clone();
+    app.world_mut().write_message(WatchReplay { options, history, players });
+    frames(&mut app, 3);
+    assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board is the replay's move 0");
+    assert_eq!(tile_cells(&mut app), vec![(0, 0)]);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// Ctrl+Z with nothing to take back says why where the eye is: a note at
+/// the top of the table, as well as the banner's notice.
+#[test]
+fn an_undo_with_nothing_to_take_back_says_why_in_a_note() {
+    use bevy::ecs::message::Messages;
+    use depths_app::game::{notices::Toast, session::TakeBack};
+    let toasts = |app: &App| {
+        let messages = app.world().resource::<Messages<Toast>>();
+        messages.get_cursor().read(messages).map(|Toast(t)| t.clone()).collect::<Vec<_>>()
+    };
+    let mut app = menu_app("undo-nothing");
+    start(&mut app, 1);
+    app.world_mut().write_message(TakeBack);
+    app.update();
+    let said = toasts(&app);
+    assert!(said.iter().any(|t| t.starts_with("Nothing to take back")), "{said:?}");
+    // After a draw (a reveal) the note says what came between.
+    act(&mut app, Action::DrawTile);
+    app.world_mut().write_message(TakeBack);
+    app.update();
+    let said = toasts(&app);
+    assert!(said.iter().any(|t| t.contains("a Map Tile was drawn since")), "{said:?}");
+}

@@ -6,7 +6,7 @@ pub(super) use bevy::{ecs::system::SystemParam, prelude::*};
 pub(super) use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) use depths_rules::{
     Action, Activation, CombatStep, Ecology, Game, Pending, Phase, Purchase, Target, XpRef, adventure::HeroChoice,
-    combat::Combat, map::ElementState,
+    combat::Combat,
 };
 
 pub(super) use crate::{
