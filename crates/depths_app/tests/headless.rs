@@ -91,6 +91,13 @@ fn legal_placements(app: &App) -> Vec<Placement> {
     app.world().resource::<Delve>().legal_placements()
 }
 
+/// Draws a tile and places it at its first legal place.
+fn draw_and_place(app: &mut App) {
+    act(app, Action::DrawTile);
+    let p = legal_placements(app)[0];
+    act(app, Action::PlaceTile { placement: p });
+}
+
 #[test]
 fn a_new_game_lays_the_rules_map_on_the_board() {
     let mut app = menu_app("new");
@@ -296,9 +303,7 @@ fn saving_then_loading_restores_the_same_board() {
     app.insert_resource(players.clone());
     start(&mut app, 1);
     for _ in 0..3 {
-        act(&mut app, Action::DrawTile);
-        let p = legal_placements(&app)[0];
-        act(&mut app, Action::PlaceTile { placement: p });
+        draw_and_place(&mut app);
     }
     app.world_mut().resource_mut::<SaveSlot>().due = true;
     app.update();
@@ -781,9 +786,7 @@ fn with_the_curtain_on_it_shows_only_when_the_acting_player_changes() {
 fn an_action_tried_while_the_table_should_pass_brings_the_curtain_instead() {
     let mut app = hot_seat_app("curtain-input", true);
     lift(&mut app);
-    act(&mut app, Action::DrawTile);
-    let p = legal_placements(&app)[0];
-    act(&mut app, Action::PlaceTile { placement: p });
+    draw_and_place(&mut app);
     if seats(&app).hand_off_due(game(&app)) == Some(1) {
         let before = game(&app).clone();
         act(&mut app, Action::DrawTile);
@@ -818,9 +821,7 @@ fn menu_then_continue_returns_to_the_very_last_move() {
     let mut app = menu_app("leave-menu");
     start(&mut app, 5);
     for _ in 0..2 {
-        act(&mut app, Action::DrawTile);
-        let p = legal_placements(&app)[0];
-        act(&mut app, Action::PlaceTile { placement: p });
+        draw_and_place(&mut app);
     }
     // A tile drawn but not placed is no phase change: no autosave wrote it.
     act(&mut app, Action::DrawTile);
@@ -841,9 +842,7 @@ fn a_close_request_saves_the_game_before_the_app_exits() {
     use bevy::window::WindowCloseRequested;
     let mut app = menu_app("leave-close");
     start(&mut app, 6);
-    act(&mut app, Action::DrawTile);
-    let p = legal_placements(&app)[0];
-    act(&mut app, Action::PlaceTile { placement: p });
+    draw_and_place(&mut app);
     act(&mut app, Action::DrawTile);
     let last = game(&app).save_json();
     let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
@@ -973,9 +972,7 @@ fn a_save_after_an_undo_holds_only_the_moves_that_stand() {
     let mut app = menu_app("undo-save");
     start(&mut app, 1);
     for _ in 0..2 {
-        act(&mut app, Action::DrawTile);
-        let p = legal_placements(&app)[0];
-        act(&mut app, Action::PlaceTile { placement: p });
+        draw_and_place(&mut app);
     }
     let moves = |app: &App| app.world().resource::<Delve>().history.clone().expect("a game's moves");
     let made = moves(&app).len();
@@ -1703,9 +1700,7 @@ fn a_replay_from_a_loaded_game_starts_on_the_first_map() {
     let mut app = menu_app("replay-first");
     start(&mut app, 1);
     for _ in 0..3 {
-        act(&mut app, Action::DrawTile);
-        let p = legal_placements(&app)[0];
-        act(&mut app, Action::PlaceTile { placement: p });
+        draw_and_place(&mut app);
     }
     app.world_mut().resource_mut::<SaveSlot>().due = true;
     app.update();
@@ -1748,4 +1743,105 @@ fn an_undo_with_nothing_to_take_back_says_why_in_a_note() {
     app.update();
     let said = toasts(&app);
     assert!(said.iter().any(|t| t.contains("a Map Tile was drawn since")), "{said:?}");
+}
+
+/// The game with every tile left in its pile a dead end (each from another
+/// Ecology, so it fits nowhere on this map).
+fn dead_end_pile(game: &Game) -> Game {
+    let mut v = serde_json::to_value(game).unwrap();
+    for t in v["adventure"]["ecology"]["pile"]["tiles"].as_array_mut().unwrap() {
+        t["ecology"] = "caverns".into();
+    }
+    serde_json::from_value(v).unwrap()
+}
+
+/// "Confirm the irreversible": a draw when every tile left fits nowhere
+/// (the dead-end count at its limit) is asked about once, says so and what
+/// it costs, offers the other moves; Cancel changes nothing, going on loses.
+/// An ordinary draw is not asked about.
+#[test]
+fn a_draw_that_loses_the_game_is_asked_about_first() {
+    use depths_app::game::confirm::{Answer, Asking, TryAction};
+    let mut app = menu_app("ask-draw");
+    start(&mut app, 1);
+    app.world_mut().write_message(TryAction(Action::DrawTile));
+    app.update();
+    assert!(app.world().resource::<Asking>().0.is_none(), "an ordinary draw is made at once");
+    assert!(game(&app).adventure().unwrap().ecology.drawn.is_some());
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    let walled = dead_end_pile(game(&app));
+    app.world_mut().resource_mut::<Delve>().edit(|g| *g = walled);
+    app.update();
+    let (dead, total) = app.world().resource::<Delve>().dead_ends_in_pile();
+    assert!(dead == total && total > 0, "{dead} of {total}");
+    let before = game(&app).clone();
+    app.world_mut().write_message(TryAction(Action::DrawTile));
+    frames(&mut app, 2);
+    let ask = app.world().resource::<Asking>().ask().cloned().expect("the draw is asked about");
+    assert!(ask.cost.contains("Every tile left fits nowhere"), "{}", ask.cost);
+    assert!(ask.cost.contains("Defeat"), "says what it costs: {}", ask.cost);
+    assert!(
+        ask.alternatives.iter().all(|a| before.legal_actions().contains(a) && *a != Action::DrawTile),
+        "the other moves are offered: {:?}",
+        ask.alternatives
+    );
+    assert_eq!(game(&app), &before, "nothing is drawn while the table asks");
+    app.world_mut().write_message(Answer::Cancel);
+    frames(&mut app, 2);
+    assert!(app.world().resource::<Asking>().0.is_none());
+    assert_eq!(game(&app), &before, "Cancel draws nothing");
+    // Asked again, once, and answered: the draw is made and the game lost.
+    app.world_mut().write_message(TryAction(Action::DrawTile));
+    frames(&mut app, 2);
+    assert!(app.world().resource::<Asking>().0.is_some());
+    app.world_mut().write_message(Answer::Go);
+    frames(&mut app, 2);
+    assert!(app.world().resource::<Asking>().0.is_none(), "asked once");
+    assert!(matches!(game(&app).phase(), Phase::Lost(_)), "{:?}", game(&app).phase());
+}
+
+/// "Finish Level Up" with XP unspent and no Ability bought is asked about,
+/// offering the purchases; with an Ability bought (or too little XP) it is not.
+#[test]
+fn finishing_level_up_with_xp_unspent_and_no_ability_is_asked_about() {
+    use depths_app::game::confirm::{Answer, Asking, TryAction, pool_xp};
+    use depths_rules::{Pending, Purchase};
+    use depths_sim::{Bot, HeuristicBot};
+    let mut app = menu_app("ask-levelup");
+    start(&mut app, 6);
+    let mut asked = 0;
+    for _ in 0..20_000 {
+        if game(&app).is_over() || asked > 0 {
+            break;
+        }
+        let g = game(&app).clone();
+        let level_up = matches!(g.adventure().and_then(|a| a.pending.first()), Some(Pending::LevelUp { bought }) if !bought.contains(&true));
+        let cost = g.adventure().map_or(0, |a| u16::from(a.ecology.reference.ability_cost));
+        if level_up && g.legal_actions().contains(&Action::FinishLevelUp) {
+            app.world_mut().write_message(TryAction(Action::FinishLevelUp));
+            frames(&mut app, 2);
+            let ask = app.world().resource::<Asking>().ask().cloned();
+            if pool_xp(&g) < cost {
+                assert!(ask.is_none(), "nothing to buy with: not asked");
+                continue;
+            }
+            let ask = ask.expect("asked about");
+            assert!(ask.cost.contains("XP unspent") && ask.cost.contains("only at Level Up"), "{}", ask.cost);
+            assert!(
+                ask.alternatives.iter().any(|a| matches!(a, Action::StartPurchase { what: Purchase::Ability { .. } }))
+            );
+            assert_eq!(game(&app), &g, "nothing happens while the table asks");
+            // A purchase offered instead is made.
+            let buy = ask.alternatives[0].clone();
+            app.world_mut().write_message(Answer::Instead(buy.clone()));
+            frames(&mut app, 2);
+            assert_ne!(game(&app), &g, "{buy:?} was made");
+            asked += 1;
+            continue;
+        }
+        let a = HeuristicBot.choose(&g);
+        act(&mut app, a);
+    }
+    assert_eq!(asked, 1, "a Level Up with XP to spend was reached");
 }

@@ -20,10 +20,11 @@ use crate::{
     board::tiles::BoardCamera,
     board::tiles::{Board, cell_at, cell_center},
     board::view::{Cell, Tile},
+    game::confirm::TryAction,
     game::focus::{BoardArea, Hand, SelectedElement},
     game::rules_events::RulesEvent,
     game::screen::Screen,
-    game::session::{Delve, DropRefused, PlayerAction, Seats, TileDrop},
+    game::session::{Delve, DropRefused, Seats, TileDrop},
 };
 
 /// Screen pixels the pointer may move between press and release and still
@@ -252,13 +253,14 @@ fn keys(
     mut keys: ResMut<ButtonInput<KeyCode>>,
     delve: Res<Delve>,
     mut hand: ResMut<Hand>,
-    mut actions: MessageWriter<PlayerAction>,
+    mut actions: MessageWriter<TryAction>,
     mut drops: MessageWriter<TileDrop>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if keys.just_pressed(KeyCode::KeyD) && !ctrl {
+        // A draw that loses the game is asked about first.
         if delve.game().check(&Action::DrawTile).is_ok() {
-            actions.write(PlayerAction(Action::DrawTile));
+            actions.write(TryAction(Action::DrawTile));
         }
         return;
     }
