@@ -823,7 +823,7 @@ fn menu_then_continue_returns_to_the_very_last_move() {
     for _ in 0..2 {
         draw_and_place(&mut app);
     }
-    // A tile drawn but not placed is no phase change: no autosave wrote it.
+    // A tile drawn just now: its save may still be on its way; leaving writes it at once.
     act(&mut app, Action::DrawTile);
     let last = game(&app).save_json();
     let turn = seats(&app).turn.clone();
@@ -1844,4 +1844,31 @@ fn finishing_level_up_with_xp_unspent_and_no_ability_is_asked_about() {
         act(&mut app, a);
     }
     assert_eq!(asked, 1, "a Level Up with XP to spend was reached");
+}
+
+/// "Save after every move": a tile placed (no new phase) is on disk soon
+/// after, written off the frame, so a crash (no quit, no close) loses it not.
+#[test]
+fn every_move_is_saved_without_a_phase_change() {
+    let mut app = menu_app("every-move");
+    start(&mut app, 1);
+    draw_and_place(&mut app);
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
+    let tiles = |path: &std::path::Path| {
+        let text = std::fs::read_to_string(path).ok()?;
+        let (g, _) = depths_app::game::saves::read_save(path).ok().filter(|_| !text.is_empty())?;
+        Some(g.adventure()?.ecology.map.tiles().len())
+    };
+    // The write runs on the I/O pool: wait for it as a crash would not.
+    let mut saved = None;
+    for _ in 0..400 {
+        app.update();
+        saved = tiles(&path);
+        if saved == Some(2) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert_eq!(saved, Some(2), "the placed tile is in the save at {}", path.display());
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

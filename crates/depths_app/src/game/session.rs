@@ -143,8 +143,10 @@ impl Undo {
 pub struct SaveSlot {
     /// Where this game's saves go (file stem), fixed when it starts.
     pub name: String,
-    /// A phase change (or Ctrl+S) asks for a save.
+    /// A phase change, an undo or Ctrl+S asks for a save, written at once.
     pub due: bool,
+    /// A move was made: a save is written off the frame.
+    pub moved: bool,
 }
 
 /// One game's resources in hand: what a start, a load, a replay or an online
@@ -299,7 +301,7 @@ impl Session {
             log: GameLog { lines: vec![format!("A new delve begins: {}.", names.join(", "))], ..default() },
             seats: Seats::default(),
             undo: Undo::default(),
-            saves: SaveSlot { name: format!("game-{stamp}-seed{seed}"), due: false },
+            saves: SaveSlot { name: format!("game-{stamp}-seed{seed}"), due: false, moved: false },
         }
     }
 
@@ -408,6 +410,8 @@ impl Moves<'_> {
         self.news.events.extend(events.iter().cloned());
         self.delve.version += 1;
         self.log.notice = None;
+        // Every move is saved (a crash loses nothing); a new phase at once.
+        self.saves.moved = true;
         if phase_key(&self.delve.game) != *before {
             self.saves.due = true;
         }
