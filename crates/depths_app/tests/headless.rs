@@ -91,6 +91,13 @@ fn legal_placements(app: &App) -> Vec<Placement> {
     app.world().resource::<Delve>().legal_placements()
 }
 
+/// Draws a tile and places it at its first legal place.
+fn draw_and_place(app: &mut App) {
+    act(app, Action::DrawTile);
+    let p = legal_placements(app)[0];
+    act(app, Action::PlaceTile { placement: p });
+}
+
 #[test]
 fn a_new_game_lays_the_rules_map_on_the_board() {
     let mut app = menu_app("new");
@@ -296,9 +303,7 @@ fn saving_then_loading_restores_the_same_board() {
     app.insert_resource(players.clone());
     start(&mut app, 1);
     for _ in 0..3 {
-        act(&mut app, Action::DrawTile);
-        let p = legal_placements(&app)[0];
-        act(&mut app, Action::PlaceTile { placement: p });
+        draw_and_place(&mut app);
     }
     app.world_mut().resource_mut::<SaveSlot>().due = true;
     app.update();
@@ -781,9 +786,7 @@ fn with_the_curtain_on_it_shows_only_when_the_acting_player_changes() {
 fn an_action_tried_while_the_table_should_pass_brings_the_curtain_instead() {
     let mut app = hot_seat_app("curtain-input", true);
     lift(&mut app);
-    act(&mut app, Action::DrawTile);
-    let p = legal_placements(&app)[0];
-    act(&mut app, Action::PlaceTile { placement: p });
+    draw_and_place(&mut app);
     if seats(&app).hand_off_due(game(&app)) == Some(1) {
         let before = game(&app).clone();
         act(&mut app, Action::DrawTile);
@@ -818,11 +821,9 @@ fn menu_then_continue_returns_to_the_very_last_move() {
     let mut app = menu_app("leave-menu");
     start(&mut app, 5);
     for _ in 0..2 {
-        act(&mut app, Action::DrawTile);
-        let p = legal_placements(&app)[0];
-        act(&mut app, Action::PlaceTile { placement: p });
+        draw_and_place(&mut app);
     }
-    // A tile drawn but not placed is no phase change: no autosave wrote it.
+    // A tile drawn just now: its save may still be on its way; leaving writes it at once.
     act(&mut app, Action::DrawTile);
     let last = game(&app).save_json();
     let turn = seats(&app).turn.clone();
@@ -841,9 +842,7 @@ fn a_close_request_saves_the_game_before_the_app_exits() {
     use bevy::window::WindowCloseRequested;
     let mut app = menu_app("leave-close");
     start(&mut app, 6);
-    act(&mut app, Action::DrawTile);
-    let p = legal_placements(&app)[0];
-    act(&mut app, Action::PlaceTile { placement: p });
+    draw_and_place(&mut app);
     act(&mut app, Action::DrawTile);
     let last = game(&app).save_json();
     let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
@@ -974,9 +973,7 @@ fn a_save_after_an_undo_holds_only_the_moves_that_stand() {
     let mut app = menu_app("undo-save");
     start(&mut app, 1);
     for _ in 0..2 {
-        act(&mut app, Action::DrawTile);
-        let p = legal_placements(&app)[0];
-        act(&mut app, Action::PlaceTile { placement: p });
+        draw_and_place(&mut app);
     }
     let moves = |app: &App| app.world().resource::<Delve>().history.clone().expect("a game's moves");
     let made = moves(&app).len();
@@ -1637,4 +1634,253 @@ fn the_party_edge_holds_health_tokens_keys_and_xp_cards_as_entities() {
     let bren = tokens.iter().find(|t| t.hero == 0).unwrap();
     assert_eq!(bren.health, g.heroes[0].health - 3, "the Token follows the Health");
     assert_eq!(keys, usize::from(adv.keys) + 1, "the new Key is on the edge");
+}
+
+/// A Monster's fall is one line of the log, with its name: no "X is
+/// defeated." before "X is Defeated!", and no individual named by its
+/// number alone ("#4 is defeated.") once the Combat it fell in is over.
+#[test]
+fn a_monster_falls_in_one_named_line_of_the_log() {
+    use depths_sim::{Bot, HeuristicBot};
+    let mut falls = 0;
+    for seed in [5, 6] {
+        let mut app = menu_app(&format!("falls{seed}"));
+        start(&mut app, seed);
+        for _ in 0..20_000 {
+            if game(&app).is_over() {
+                break;
+            }
+            let a = HeuristicBot.choose(game(&app));
+            act(&mut app, a);
+        }
+        let lines = &app.world().resource::<GameLog>().lines;
+        for (i, line) in lines.iter().enumerate() {
+            assert!(!line.starts_with('#'), "an individual with no name: {line:?}");
+            let Some(name) = line.strip_suffix(" is Defeated!") else { continue };
+            falls += 1;
+            let before = i.checked_sub(1).map(|j| lines[j].as_str()).unwrap_or_default();
+            assert_ne!(before, format!("{name} is defeated."), "told twice");
+        }
+    }
+    assert!(falls > 3, "the games saw Monsters fall: {falls}");
+}
+
+/// The party panel shows the element being Encountered, however it was
+/// chosen, and a Monster being fought is not yet "Defeated" there.
+#[test]
+fn the_element_being_encountered_is_the_one_shown_and_a_fought_monster_is_not_defeated() {
+    use depths_app::game::focus::SelectedElement;
+    use depths_sim::{Bot, HeuristicBot};
+    let mut app = menu_app("encountered");
+    start(&mut app, 5);
+    let (mut encounters, mut fights) = (0, 0);
+    for _ in 0..3000 {
+        if game(&app).is_over() || (encounters > 2 && fights > 0) {
+            break;
+        }
+        let a = HeuristicBot.choose(game(&app));
+        if let Action::Encounter { element } = a {
+            // Another element's details were open: as after a click elsewhere.
+            app.world_mut().resource_mut::<SelectedElement>().0 = None;
+            act(&mut app, a);
+            app.update();
+            assert_eq!(app.world().resource::<SelectedElement>().0, Some(element), "the panel shows the element met");
+            encounters += 1;
+            if in_combat(game(&app)) {
+                // The rules marked it Defeated at the Encounter; the panel does not say so yet.
+                let words = depths_app::game::words::element_state_text(game(&app), element);
+                let monster = game(&app).adventure().unwrap().ecology.map.element(element).is_some_and(|(e, _)| {
+                    matches!(e, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian)
+                });
+                let want = if monster { "Being fought now." } else { "Being Encountered now." };
+                assert_eq!(words, want, "the panel's word for the element fought over");
+                fights += 1;
+            }
+            continue;
+        }
+        act(&mut app, a);
+    }
+    assert!(encounters > 2 && fights > 0, "{encounters} encounters, {fights} fights");
+}
+
+/// A replay started from a loaded game's sheet lays the first move's map at
+/// once, not the map the game was loaded with (the loaded table and the
+/// replay's first move must never pass for the same state of the board).
+#[test]
+fn a_replay_from_a_loaded_game_starts_on_the_first_map() {
+    use depths_app::game::replay::WatchReplay;
+    let mut app = menu_app("replay-first");
+    start(&mut app, 1);
+    for _ in 0..3 {
+        draw_and_place(&mut app);
+    }
+    app.world_mut().resource_mut::<SaveSlot>().due = true;
+    app.update();
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    app.world_mut().write_message(LoadSave(path.clone()));
+    frames(&mut app, 3);
+    assert_eq!(tile_cells(&mut app).len(), 4, "the loaded map");
+    // As the game-over sheet's "Watch the replay" asks, on the loaded table.
+    let history = app.world().resource::<Delve>().history.clone().unwrap();
+    let options = game(&app).adventure().unwrap().options.clone();
+    let players = seats(&app).players.clone();
+    app.world_mut().write_message(WatchReplay { options, history, players });
+    frames(&mut app, 3);
+    assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board is the replay's move 0");
+    assert_eq!(tile_cells(&mut app), vec![(0, 0)]);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// Ctrl+Z with nothing to take back says why where the eye is: a note at
+/// the top of the table, as well as the banner's notice.
+#[test]
+fn an_undo_with_nothing_to_take_back_says_why_in_a_note() {
+    use bevy::ecs::message::Messages;
+    use depths_app::game::{notices::Toast, session::TakeBack};
+    let toasts = |app: &App| {
+        let messages = app.world().resource::<Messages<Toast>>();
+        messages.get_cursor().read(messages).map(|Toast(t)| t.clone()).collect::<Vec<_>>()
+    };
+    let mut app = menu_app("undo-nothing");
+    start(&mut app, 1);
+    app.world_mut().write_message(TakeBack);
+    app.update();
+    let said = toasts(&app);
+    assert!(said.iter().any(|t| t.starts_with("Nothing to take back")), "{said:?}");
+    // After a draw (a reveal) the note says what came between.
+    act(&mut app, Action::DrawTile);
+    app.world_mut().write_message(TakeBack);
+    app.update();
+    let said = toasts(&app);
+    assert!(said.iter().any(|t| t.contains("a Map Tile was drawn since")), "{said:?}");
+}
+
+/// The game with every tile left in its pile a dead end (each from another
+/// Ecology, so it fits nowhere on this map).
+fn dead_end_pile(game: &Game) -> Game {
+    let mut v = serde_json::to_value(game).unwrap();
+    for t in v["adventure"]["ecology"]["pile"]["tiles"].as_array_mut().unwrap() {
+        t["ecology"] = "caverns".into();
+    }
+    serde_json::from_value(v).unwrap()
+}
+
+/// "Confirm the irreversible": a draw when every tile left fits nowhere
+/// (the dead-end count at its limit) is asked about once, says so and what
+/// it costs, offers the other moves; Cancel changes nothing, going on loses.
+/// An ordinary draw is not asked about.
+#[test]
+fn a_draw_that_loses_the_game_is_asked_about_first() {
+    use depths_app::game::confirm::{Answer, Asking, TryAction};
+    let mut app = menu_app("ask-draw");
+    start(&mut app, 1);
+    app.world_mut().write_message(TryAction(Action::DrawTile));
+    app.update();
+    assert!(app.world().resource::<Asking>().0.is_none(), "an ordinary draw is made at once");
+    assert!(game(&app).adventure().unwrap().ecology.drawn.is_some());
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    let walled = dead_end_pile(game(&app));
+    app.world_mut().resource_mut::<Delve>().edit(|g| *g = walled);
+    app.update();
+    let (dead, total) = app.world().resource::<Delve>().dead_ends_in_pile();
+    assert!(dead == total && total > 0, "{dead} of {total}");
+    let before = game(&app).clone();
+    app.world_mut().write_message(TryAction(Action::DrawTile));
+    frames(&mut app, 2);
+    let ask = app.world().resource::<Asking>().ask().cloned().expect("the draw is asked about");
+    assert!(ask.cost.contains("Every tile left fits nowhere"), "{}", ask.cost);
+    assert!(ask.cost.contains("Defeat"), "says what it costs: {}", ask.cost);
+    assert!(
+        ask.alternatives.iter().all(|a| before.legal_actions().contains(a) && *a != Action::DrawTile),
+        "the other moves are offered: {:?}",
+        ask.alternatives
+    );
+    assert_eq!(game(&app), &before, "nothing is drawn while the table asks");
+    app.world_mut().write_message(Answer::Cancel);
+    frames(&mut app, 2);
+    assert!(app.world().resource::<Asking>().0.is_none());
+    assert_eq!(game(&app), &before, "Cancel draws nothing");
+    // Asked again, once, and answered: the draw is made and the game lost.
+    app.world_mut().write_message(TryAction(Action::DrawTile));
+    frames(&mut app, 2);
+    assert!(app.world().resource::<Asking>().0.is_some());
+    app.world_mut().write_message(Answer::Go);
+    frames(&mut app, 2);
+    assert!(app.world().resource::<Asking>().0.is_none(), "asked once");
+    assert!(matches!(game(&app).phase(), Phase::Lost(_)), "{:?}", game(&app).phase());
+}
+
+/// "Finish Level Up" with XP unspent and no Ability bought is asked about,
+/// offering the purchases; with an Ability bought (or too little XP) it is not.
+#[test]
+fn finishing_level_up_with_xp_unspent_and_no_ability_is_asked_about() {
+    use depths_app::game::confirm::{Answer, Asking, TryAction, pool_xp};
+    use depths_rules::{Pending, Purchase};
+    use depths_sim::{Bot, HeuristicBot};
+    let mut app = menu_app("ask-levelup");
+    start(&mut app, 6);
+    let mut asked = 0;
+    for _ in 0..20_000 {
+        if game(&app).is_over() || asked > 0 {
+            break;
+        }
+        let g = game(&app).clone();
+        let level_up = matches!(g.adventure().and_then(|a| a.pending.first()), Some(Pending::LevelUp { bought }) if !bought.contains(&true));
+        let cost = g.adventure().map_or(0, |a| u16::from(a.ecology.reference.ability_cost));
+        if level_up && g.legal_actions().contains(&Action::FinishLevelUp) {
+            app.world_mut().write_message(TryAction(Action::FinishLevelUp));
+            frames(&mut app, 2);
+            let ask = app.world().resource::<Asking>().ask().cloned();
+            if pool_xp(&g) < cost {
+                assert!(ask.is_none(), "nothing to buy with: not asked");
+                continue;
+            }
+            let ask = ask.expect("asked about");
+            assert!(ask.cost.contains("XP unspent") && ask.cost.contains("only at Level Up"), "{}", ask.cost);
+            assert!(
+                ask.alternatives.iter().any(|a| matches!(a, Action::StartPurchase { what: Purchase::Ability { .. } }))
+            );
+            assert_eq!(game(&app), &g, "nothing happens while the table asks");
+            // A purchase offered instead is made.
+            let buy = ask.alternatives[0].clone();
+            app.world_mut().write_message(Answer::Instead(buy.clone()));
+            frames(&mut app, 2);
+            assert_ne!(game(&app), &g, "{buy:?} was made");
+            asked += 1;
+            continue;
+        }
+        let a = HeuristicBot.choose(&g);
+        act(&mut app, a);
+    }
+    assert_eq!(asked, 1, "a Level Up with XP to spend was reached");
+}
+
+/// "Save after every move": a tile placed (no new phase) is on disk soon
+/// after, written off the frame, so a crash (no quit, no close) loses it not.
+#[test]
+fn every_move_is_saved_without_a_phase_change() {
+    let mut app = menu_app("every-move");
+    start(&mut app, 1);
+    draw_and_place(&mut app);
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
+    let tiles = |path: &std::path::Path| {
+        let text = std::fs::read_to_string(path).ok()?;
+        let (g, _) = depths_app::game::saves::read_save(path).ok().filter(|_| !text.is_empty())?;
+        Some(g.adventure()?.ecology.map.tiles().len())
+    };
+    // The write runs on the I/O pool: wait for it as a crash would not.
+    let mut saved = None;
+    for _ in 0..400 {
+        app.update();
+        saved = tiles(&path);
+        if saved == Some(2) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    assert_eq!(saved, Some(2), "the placed tile is in the save at {}", path.display());
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

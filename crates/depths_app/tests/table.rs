@@ -223,7 +223,7 @@ fn fits(faces: &[Face], layout: &depths_app::table::layout::TableLayout, area: R
     // cards may fan; a pair's two cards lie inside its frame).
     let blocks: Vec<(&Face, Rect)> = faces
         .iter()
-        .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand))
+        .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand | Kind::Ecology))
         .map(|f| (f, layout.get(&f.key).unwrap().rect()))
         .collect();
     for (i, (a, ra)) in blocks.iter().enumerate() {
@@ -256,6 +256,29 @@ fn fits(faces: &[Face], layout: &depths_app::table::layout::TableLayout, area: R
             assert!(!name.contains('…'), "{} at {} px wide reads {name:?}", f.key, p.size.x);
         }
     }
+}
+
+/// A Feature card whose test began a fight is not laid over the hands for
+/// the whole fight: it waits off the table until the fight is over.
+#[test]
+fn a_feature_card_leaves_the_table_while_its_fight_is_on() {
+    use depths_rules::adventure::Resolving;
+    let content = Content::builtin().unwrap();
+    let card = content.ecologies.iter().flat_map(|e| &e.features).next().cloned().expect("a Feature card");
+    let mut game = new_game(&["bren", "sil"], 5);
+    let mut fights = 0;
+    through_combats(&mut game, 3000, |g| {
+        let mut g = g.clone();
+        g.adventure.as_mut().unwrap().resolving.insert(0, Resolving::Feature(card.clone()));
+        let faces = table_faces(&g, &g.legal_actions());
+        assert!(faces.iter().all(|f| f.kind != Kind::Ecology), "a Feature card lies on the Combat table");
+        fights += 1;
+    });
+    assert!(fights > 10);
+    // Out of a fight it lies on the table as it is resolved.
+    let mut g = new_game(&["bren", "sil"], 5);
+    g.adventure.as_mut().unwrap().resolving.push(Resolving::Feature(card));
+    assert!(table_faces(&g, &g.legal_actions()).iter().any(|f| f.kind == Kind::Ecology));
 }
 
 /// At 1280×800 (the board's free area about 880×570 between today's
@@ -406,6 +429,11 @@ fn every_card_drawn_or_gained_is_revealed_with_its_rules() {
             for c in &cards {
                 assert!(!c.title.is_empty() && c.rules.iter().any(|r| !r.trim().is_empty()), "{c:?}");
                 *seen.entry(c.kind.split(' ').next().unwrap().to_owned()).or_default() += 1;
+                // An Item is drawn as itself (its id picks the icon), not as a bag for all.
+                if c.kind.starts_with("Item") {
+                    assert_eq!(c.icon.0, "items", "{c:?}");
+                    assert_ne!(c.icon.1, "item", "an Item's own id: {c:?}");
+                }
             }
             // A Feature's test is told on its card.
             if let Some(depths_rules::Event::TestResolved { target, .. }) =

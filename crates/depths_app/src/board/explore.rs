@@ -11,7 +11,7 @@ use bevy::{
 };
 use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 use depths_rules::{
-    Action,
+    Action, Event,
     map::{Placement, Rotation},
 };
 
@@ -20,9 +20,11 @@ use crate::{
     board::tiles::BoardCamera,
     board::tiles::{Board, cell_at, cell_center},
     board::view::{Cell, Tile},
+    game::confirm::TryAction,
     game::focus::{BoardArea, Hand, SelectedElement},
+    game::rules_events::RulesEvent,
     game::screen::Screen,
-    game::session::{Delve, DropRefused, PlayerAction, Seats, TileDrop},
+    game::session::{Delve, DropRefused, Seats, TileDrop},
 };
 
 /// Screen pixels the pointer may move between press and release and still
@@ -60,7 +62,7 @@ pub struct GhostTile {
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (follow_hand, sync_hints, sync_ghost, sync_selection)
+        (follow_hand, follow_encounter, sync_hints, sync_ghost, sync_selection)
             .chain()
             .in_set(PlaySystems::Sync)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
@@ -95,6 +97,22 @@ fn follow_hand(delve: Res<Delve>, mut hand: ResMut<Hand>, refused: Res<DropRefus
         hand.cell = None;
         hand.dragging = false;
         hand.drag_world = None;
+    }
+}
+
+/// The element being Encountered is the one whose details are shown, however
+/// the Encounter was chosen (a "Within reach" button, a hint); a Legendary
+/// Location, which is no element, leaves none shown.
+fn follow_encounter(mut events: MessageReader<RulesEvent>, mut selected: ResMut<SelectedElement>) {
+    for RulesEvent(event) in events.read() {
+        let now = match event {
+            Event::ElementEncountered { element } => Some(*element),
+            Event::LegendaryLocationEncountered { .. } => None,
+            _ => continue,
+        };
+        if selected.0 != now {
+            selected.0 = now;
+        }
     }
 }
 
@@ -235,13 +253,14 @@ fn keys(
     mut keys: ResMut<ButtonInput<KeyCode>>,
     delve: Res<Delve>,
     mut hand: ResMut<Hand>,
-    mut actions: MessageWriter<PlayerAction>,
+    mut actions: MessageWriter<TryAction>,
     mut drops: MessageWriter<TileDrop>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if keys.just_pressed(KeyCode::KeyD) && !ctrl {
+        // A draw that loses the game is asked about first.
         if delve.game().check(&Action::DrawTile).is_ok() {
-            actions.write(PlayerAction(Action::DrawTile));
+            actions.write(TryAction(Action::DrawTile));
         }
         return;
     }

@@ -21,10 +21,7 @@
 
 use bevy::{ecs::system::SystemParam, picking::pointer::PointerButton, prelude::*, window::PrimaryWindow};
 use bevy_egui::input::EguiWantsInput;
-use depths_rules::{
-    Action, Game, Phase,
-    map::{ElementRef, ElementState},
-};
+use depths_rules::{Action, Game, Phase, map::ElementRef};
 
 use crate::{
     board::explore::{CLICK_SLOP, GhostTile, PlacementHint, board_open, fitting_rotation, on_board, rotate},
@@ -185,13 +182,8 @@ fn element_ref(token: &ElementToken) -> ElementRef {
 
 /// What a token says on hover.
 pub fn token_text(game: &Game, e: ElementRef) -> String {
-    let Some((element, state)) = game.adventure().and_then(|a| a.ecology.map.element(e)) else { return String::new() };
-    let state = match state {
-        ElementState::Present => "Not yet Encountered.",
-        ElementState::Encountered => "Encountered.",
-        ElementState::Defeated => "Defeated.",
-        ElementState::Unlocked => "Unlocked.",
-    };
+    let Some((element, _)) = game.adventure().and_then(|a| a.ecology.map.element(e)) else { return String::new() };
+    let state = crate::game::words::element_state_text(game, e);
     let reach = if game.check(&Action::Encounter { element: e }).is_ok() {
         "Within reach: click it, then Encounter."
     } else {

@@ -36,8 +36,8 @@ pub const TOKEN_RADIUS: f32 = 30.0;
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct Board {
     pub view: BoardView,
-    /// The [`Delve::version`] it was built from.
-    pub version: u64,
+    /// The [`Delve::stamp`] it was built from.
+    pub version: (u64, u64),
 }
 
 /// A placed map tile; its walls, floor and markings never change.
@@ -105,7 +105,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Rebuilds [`Board`] when the game changed.
 fn follow_game(mut commands: Commands, delve: Res<Delve>, board: Option<Res<Board>>) {
-    if board.as_ref().is_some_and(|b| b.version == delve.version()) {
+    if board.as_ref().is_some_and(|b| b.version == delve.stamp()) {
         return;
     }
     let Some(adventure) = delve.game().adventure() else {
@@ -121,7 +121,7 @@ fn follow_game(mut commands: Commands, delve: Res<Delve>, board: Option<Res<Boar
     {
         *token = crate::board::view::Token::None;
     }
-    commands.insert_resource(Board { view, version: delve.version() });
+    commands.insert_resource(Board { view, version: delve.stamp() });
 }
 
 /// World position of a cell's centre.

@@ -1,8 +1,8 @@
 //! Leaving is safe: going back to the menu, closing the window and quitting
 //! all save the game first, so Continue always returns to the very last move.
 //!
-//! Autosave writes only on phase changes and Ctrl+S; the moves in between
-//! (a tile placed, a card played) would be lost without this. The window's
+//! Autosave writes every move's save off the frame; leaving writes at once,
+//! so the last move is on disk before the table goes. The window's
 //! close button does not close it directly (`close_when_requested: false` in
 //! `lib.rs`): [`close_requested`] saves, then exits.
 

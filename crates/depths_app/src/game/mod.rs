@@ -3,7 +3,7 @@
 //! `Game::phase()`), the schedule in the book's stages, the game on the table
 //! and the one place that changes it, seats and turns (hot-seat, Companions,
 //! online), saves and leaving, settings, the rules' events as messages, what
-//! the player holds and points at, notices for the table, the words players
+//! the player holds and points at, questions before the irreversible, notices for the table, the words players
 //! read, forecasts, hints, the guide and the replay. Nothing here names
 //! egui, a sprite or a module above.
 
@@ -11,6 +11,7 @@ pub mod animating;
 pub mod asset_folder;
 pub mod cli;
 pub mod companions;
+pub mod confirm;
 pub mod content_assets;
 pub mod flow;
 pub mod focus;
@@ -49,6 +50,7 @@ pub(crate) fn plugin(app: &mut App) {
         guide::plugin,
         replay::plugin,
         companions::plugin,
+        confirm::plugin,
         online::plugin,
     ));
 }

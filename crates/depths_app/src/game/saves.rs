@@ -1,6 +1,9 @@
 //! Saved games: one JSON file per game in the platform's data folder, written
-//! atomically (a temporary file, then a rename) on every phase change and on
-//! Ctrl+S. A save that does not load is reported and left untouched.
+//! atomically (a temporary file, then a rename) after every move, so a crash
+//! loses nothing. A move's save is written off the frame (the I/O task pool);
+//! a phase change, Ctrl+S and leaving write at once. Saves of one file land
+//! in the order they were asked for, whichever thread writes them. A save
+//! that does not load is reported and left untouched.
 //!
 //! A save holds the rules state and the table around it (the players, whose
 //! turn it is, the log), so a hot-seat game resumes with the same owners.
@@ -179,6 +182,34 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// Which save of each file was asked for last, and which landed: a save
+/// finished late never replaces a newer one.
+struct SaveOrder {
+    next: std::sync::atomic::AtomicU64,
+    landed: std::sync::Mutex<std::collections::HashMap<PathBuf, u64>>,
+}
+
+static SAVE_ORDER: std::sync::LazyLock<SaveOrder> = std::sync::LazyLock::new(|| SaveOrder {
+    next: std::sync::atomic::AtomicU64::new(1),
+    landed: std::sync::Mutex::new(std::collections::HashMap::new()),
+});
+
+/// A place in the order of saves, taken when a save is asked for.
+fn next_in_order() -> u64 {
+    SAVE_ORDER.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Writes save number `seq` of `path` unless a later one landed already.
+fn write_in_order(path: &Path, seq: u64, text: &str) -> std::io::Result<()> {
+    let mut landed = SAVE_ORDER.landed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if landed.get(path).is_some_and(|n| *n > seq) {
+        return Ok(());
+    }
+    write_atomic(path, text)?;
+    landed.insert(path.to_owned(), seq);
+    Ok(())
+}
+
 /// Saves in `dir`, newest first.
 pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -199,7 +230,16 @@ pub fn list_saves(dir: &Path) -> Vec<PathBuf> {
 
 /// The text of a save of the game, the seats and the log.
 pub fn save_text(delve: &Delve, seats: &Seats, log: &GameLog) -> String {
-    let game = serde_json::from_str(&delve.game().save_json()).expect("the rules save is JSON");
+    snapshot(delve, seats, log).text()
+}
+
+/// What a save holds, copied off the table (to be written elsewhere).
+struct Snapshot {
+    game: Game,
+    table: SavedTable,
+}
+
+fn snapshot(delve: &Delve, seats: &Seats, log: &GameLog) -> Snapshot {
     let skip = log.lines.len().saturating_sub(SAVED_LOG_LINES);
     let table = SavedTable {
         players: seats.players.clone(),
@@ -208,7 +248,14 @@ pub fn save_text(delve: &Delve, seats: &Seats, log: &GameLog) -> String {
         rounds: log.rounds.clone(),
         history: delve.history.clone(),
     };
-    serde_json::to_string(&SaveFile { table, game }).expect("a save always serializes")
+    Snapshot { game: delve.game().clone(), table }
+}
+
+impl Snapshot {
+    fn text(self) -> String {
+        let game = serde_json::from_str(&self.game.save_json()).expect("the rules save is JSON");
+        serde_json::to_string(&SaveFile { table: self.table, game }).expect("a save always serializes")
+    }
 }
 
 /// Reads a save; the file is never changed. A bare rules save has no table.
@@ -329,7 +376,7 @@ impl Saving<'_> {
             return true;
         }
         let path = save_path(dir, &self.slot);
-        match write_atomic(&path, &save_text(&self.delve, &self.seats, &self.log)) {
+        match write_in_order(&path, next_in_order(), &save_text(&self.delve, &self.seats, &self.log)) {
             Ok(()) => {
                 info!("saved {}", path.display());
                 true
@@ -346,17 +393,43 @@ impl Saving<'_> {
 
 fn autosave(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<crate::game::cli::Options>>) {
     let Some(mut saving) = saving else { return };
-    if !saving.slot.due {
+    if !saving.slot.due && !saving.slot.moved {
         return;
     }
-    saving.slot.due = false;
+    let now = std::mem::take(&mut saving.slot.due);
+    saving.slot.moved = false;
     // Online, the game is the host's, saved there: a player's copy is not a
     // save (a Load list of every join and rejoin, each a stale copy).
-    if only_looks(options.as_deref()) || saving.seats.seat.is_some_and(|s| s > 0) {
+    if only_looks(options.as_deref()) || saving.delve.read_only || saving.seats.seat.is_some_and(|s| s > 0) {
         return;
     }
-    saving.write(&dir);
+    if now {
+        saving.write(&dir);
+        return;
+    }
+    // A move: copied now, written on the I/O pool, the frame goes on.
+    let (path, seq) = (save_path(&dir, &saving.slot), next_in_order());
+    let copy = snapshot(&saving.delve, &saving.seats, &saving.log);
+    let mut waiting = WAITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Moves faster than the disk: only the newest copy waits, one task writes it.
+    if waiting.insert(path.clone(), (seq, copy)).is_some() {
+        return;
+    }
+    bevy::tasks::IoTaskPool::get()
+        .spawn(async move {
+            let newest = WAITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&path);
+            if let Some((seq, copy)) = newest
+                && let Err(e) = write_in_order(&path, seq, &copy.text())
+            {
+                error!("Could not save to {}: {e}", path.display());
+            }
+        })
+        .detach();
 }
+
+/// The newest copy of each file waiting for the I/O pool.
+static WAITING: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<PathBuf, (u64, Snapshot)>>> =
+    std::sync::LazyLock::new(Default::default);
 
 /// A `--screenshot` or `--frame-bench` run only looks; it leaves the
 /// player's saves alone.

@@ -16,7 +16,7 @@ use depths_rules::{
 use crate::game::words::{describe_action, describe_event, rule_error_text, undo_refused_text};
 use depths_table::seats::{Players, Turn};
 
-use crate::{PlaySystems, StageSystems, game::play_phase::PlayPhase, game::screen::Screen};
+use crate::{PlaySystems, StageSystems, game::notices::Toast, game::play_phase::PlayPhase, game::screen::Screen};
 use depths_rules::map::Cell;
 
 /// The cards and tiles, loaded from `assets/content/` on the loading screen.
@@ -31,6 +31,9 @@ pub struct Delve {
     game: Game,
     /// Bumped after every change of the game (and on load): the board re-syncs.
     version: u64,
+    /// This table among all laid in this run (a start, a load, a replay): a
+    /// new one is never taken for the last at the same version.
+    table: u64,
     /// Every action applied since the game began, for the replay; `None` for
     /// a game loaded from a save that did not keep them.
     pub history: Option<Vec<Action>>,
@@ -157,8 +160,10 @@ impl Undo {
 pub struct SaveSlot {
     /// Where this game's saves go (file stem), fixed when it starts.
     pub name: String,
-    /// A phase change (or Ctrl+S) asks for a save.
+    /// A phase change, an undo or Ctrl+S asks for a save, written at once.
     pub due: bool,
+    /// A move was made: a save is written off the frame.
+    pub moved: bool,
 }
 
 /// One game's resources in hand: what a start, a load, a replay or an online
@@ -308,12 +313,12 @@ impl Session {
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let names: Vec<String> = game.heroes.iter().map(|h| h.name().to_owned()).collect();
         Session {
-            delve: Delve { game, version: 1, history: Some(Vec::new()), read_only: false },
+            delve: Delve { game, version: 1, table: next_table(), history: Some(Vec::new()), read_only: false },
             news: EventFeed { rebuild: true, ..default() },
             log: GameLog { lines: vec![format!("A new delve begins: {}.", names.join(", "))], ..default() },
             seats: Seats::default(),
             undo: Undo::default(),
-            saves: SaveSlot { name: format!("game-{stamp}-seed{seed}"), due: false },
+            saves: SaveSlot { name: format!("game-{stamp}-seed{seed}"), due: false, moved: false },
         }
     }
 
@@ -422,6 +427,8 @@ impl Moves<'_> {
         self.news.events.extend(events.iter().cloned());
         self.delve.version += 1;
         self.log.notice = None;
+        // Every move is saved (a crash loses nothing); a new phase at once.
+        self.saves.moved = true;
         if phase_key(&self.delve.game) != *before {
             self.saves.due = true;
         }
@@ -517,6 +524,13 @@ impl GameLog {
             self.foes = foes.clone();
         }
         let line = match event {
+            // A Monster whose last individual falls is told once, by its own line.
+            Event::IndividualDefeated { foe, .. } if foe_falls(game, *foe) => None,
+            // After the Combat the individual's name is gone with it (a lost game).
+            Event::IndividualDefeated { foe, individual } if game.combat().is_none() => {
+                let name = self.foes.get(usize::from(*foe)).map_or("The Monster", String::as_str);
+                describe_event(game, &Event::Note { text: format!("{name} #{} is defeated.", individual + 1) })
+            }
             // The last Monster's fall ends the Combat: its name is remembered here.
             Event::FoeDefeated { foe } if game.combat().is_none() => self
                 .foes
@@ -530,6 +544,21 @@ impl GameLog {
     }
 }
 
+/// A number for each table laid in this run.
+fn next_table() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether Monster `foe` is Defeated in `game` (the state after the move):
+/// still on the table and down, or gone with a Combat that was won.
+fn foe_falls(game: &Game, foe: u8) -> bool {
+    match game.combat() {
+        Some(c) => c.foes.get(usize::from(foe)).is_some_and(|f| f.is_defeated()),
+        None => !matches!(game.phase(), Phase::Lost(_)),
+    }
+}
+
 impl Delve {
     /// The game on the table.
     pub fn game(&self) -> &Game {
@@ -540,6 +569,13 @@ impl Delve {
     /// when this differs.
     pub fn version(&self) -> u64 {
         self.version
+    }
+
+    /// Which table and which change of it: what was built from the table
+    /// is stale when this differs, across a load or a replay too (each
+    /// starts again at version 1).
+    pub fn stamp(&self) -> (u64, u64) {
+        (self.table, self.version)
     }
 
     /// Changes the game by hand, outside the rules (tools and tests set up
@@ -754,21 +790,21 @@ fn apply_undo(
     mut redos: MessageReader<PutBack>,
     session: Option<SessionMut>,
     mut refused: ResMut<DropRefused>,
+    mut toast: MessageWriter<Toast>,
 ) {
     let Some(mut session) = session else {
         undos.clear();
         redos.clear();
         return;
     };
-    for _ in undos.read() {
+    let undone = undos.read().map(|_| session.moves().undo()).collect::<Vec<_>>();
+    let redone = redos.read().map(|_| session.moves().redo()).collect::<Vec<_>>();
+    for result in undone.into_iter().chain(redone) {
         refused.0 = None;
-        if let Err(e) = session.moves().undo() {
-            session.log.notice = Some(e);
-        }
-    }
-    for _ in redos.read() {
-        refused.0 = None;
-        if let Err(e) = session.moves().redo() {
+        // A refusal is said where the eye is (a key press has no button to
+        // grey out), and kept in the banner's notice line.
+        if let Err(e) = result {
+            toast.write(Toast(e.clone()));
             session.log.notice = Some(e);
         }
     }

@@ -6,7 +6,7 @@ use depths_rules::{
     Target, XpRef,
     adventure::HeroChoice,
     hero::AbilitySource,
-    map::{Cell, Edge, Element, ElementRef, Map, PlacementError, Side, TileKind},
+    map::{Cell, Edge, Element, ElementRef, ElementState, Map, PlacementError, Side, TileKind},
 };
 
 /// Why an action was refused, as a sentence.
@@ -503,6 +503,31 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             Phase::Passage { next } => format!("Descend to the {}", next.name()),
             _ => "Descend to the next Ecology".into(),
         },
+    }
+}
+
+/// The token on element `e`, in words. The rules mark a Monster Defeated
+/// as it is Encountered; the table says so only once the fight is won.
+pub fn element_state_text(game: &Game, e: ElementRef) -> &'static str {
+    let Some(adv) = game.adventure() else { return "" };
+    let Some((element, state)) = adv.ecology.map.element(e) else { return "" };
+    if adv.ecology.encountering == Some(e) {
+        let fought = matches!(element, Element::Monster { .. } | Element::StairGuardian);
+        match game.phase() {
+            Phase::Combat { .. } if fought => return "Being fought now.",
+            // A Feature's test began the fight.
+            Phase::Combat { .. } => return "Being Encountered now.",
+            Phase::Encountering { element, .. } if element != Encountering::LegendaryLocation => {
+                return "Being Encountered now.";
+            }
+            _ => {}
+        }
+    }
+    match state {
+        ElementState::Present => "Not yet Encountered.",
+        ElementState::Encountered => "Encountered (gold slash).",
+        ElementState::Defeated => "Defeated (red X).",
+        ElementState::Unlocked => "Unlocked (Key token).",
     }
 }
 

@@ -187,8 +187,11 @@ pub fn table_faces(game: &Game, legal: &[Action]) -> Vec<Face> {
         foes(game, c, legal, &mut out);
         pairs(game, c, legal, &mut out);
         hands(game, c, legal, &mut out);
+    } else {
+        // A Feature whose test began a fight waits off the table until the
+        // fight is over (it was revealed when drawn): the hands need the room.
+        ecology_cards(game, &mut out);
     }
-    ecology_cards(game, &mut out);
     number(&mut out);
     out
 }

@@ -217,11 +217,14 @@ fn toasts(
     let area = geometry.layout.as_ref().map_or(Rect::new(0.0, 0.0, window.width(), window.height()), |l| l.area);
     let first = shown.iter().count();
     for (i, line) in lines.into_iter().enumerate() {
+        // A long note wraps inside the table rather than running under the panels.
         let at = Vec2::new(area.center().x, area.min.y + 28.0 + 30.0 * (first + i) as f32);
         commands.spawn((
             Name::new("Toast"),
             ToastNote { born: now },
             Text2d::new(line),
+            TextLayout::justify(Justify::Center),
+            bevy::text::TextBounds::new_horizontal((area.width() - 24.0).max(120.0)),
             text_font(body.as_ref(), 20.0),
             TextColor(CARD_GOLD.sprite()),
             Text2dShadow { offset: Vec2::new(2.0, -2.0), color: BLACK.sprite() },

@@ -115,7 +115,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                 out.push(RevealCard {
                     kind: format!("Item for {}", h.name()),
                     title: name.clone(),
-                    icon: ("ui", "item".into()),
+                    icon: ("items", item.id.clone()),
                     rules,
                     flavour: item.description.clone(),
                 });

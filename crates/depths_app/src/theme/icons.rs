@@ -38,9 +38,16 @@ pub struct Icons {
     textures: HashMap<String, egui::TextureId>,
 }
 
+/// The icon `map` gives `key` in `group`: its own, else the group's `"*"`
+/// (every Item without one of its own is a bag).
+pub fn icon_name<'a>(map: &'a IconMap, group: &str, key: &str) -> Option<&'a str> {
+    let names = map.get(group)?;
+    names.get(key).or_else(|| names.get("*")).map(String::as_str)
+}
+
 impl Icons {
     fn name(&self, group: &str, key: &str) -> Option<&str> {
-        self.map.get(group)?.get(key).map(String::as_str)
+        icon_name(&self.map, group, key)
     }
 
     /// The icon of `key` in `group` as an image for sprites.
@@ -195,6 +202,17 @@ mod tests {
         straight.data.as_mut().unwrap()[4..8].copy_from_slice(&[255, 255, 255, 128]);
         let out = premultiplied(&straight);
         assert_eq!(out.data.as_deref().unwrap(), &[0, 0, 0, 0, 128, 128, 128, 128]);
+    }
+
+    /// An Item is drawn as what it is where the set has it (the Dented Pot
+    /// Helm as a helm, not the bag every other Item gets).
+    #[test]
+    fn an_item_has_its_own_icon_or_the_bag() {
+        let map = read_map(&crate::game::asset_folder::asset_root().join(MAP_FILE)).expect("icons.json");
+        assert_eq!(icon_name(&map, "items", "fighter_pot_helm"), Some("visored_helm"));
+        assert_eq!(icon_name(&map, "items", "fighter_tower_shield"), Some("shield"));
+        assert_eq!(icon_name(&map, "items", "flash_powder"), Some("bag"));
+        assert_eq!(icon_name(&map, "ui", "no_such_symbol"), None, "only a group with a \"*\" falls back");
     }
 
     /// Every Monster in the shipped content has an icon.

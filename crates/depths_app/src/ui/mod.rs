@@ -1,8 +1,9 @@
 //! What the players look at and click outside the board and the card
 //! table: the screens (loading, menu, setup, lobby), the in-game panels and
-//! windows (settings, guide, replay bar, online banner), the rules
+//! windows (settings, the question before an irreversible move, guide, replay bar, online banner), the rules
 //! reference, the keyboard shortcuts, the window, sound, and redrawing.
 
+pub mod confirm_window;
 pub mod guide_window;
 pub mod online_banner;
 pub mod panels;
@@ -31,6 +32,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         redraw::plugin,
         rules_ref::desktop_plugin,
         settings_window::plugin,
+        confirm_window::plugin,
         guide_window::plugin,
         replay_bar::plugin,
         online_banner::plugin,

@@ -29,6 +29,7 @@ use bevy_egui::{EguiContexts, EguiInput, EguiInputSet, EguiPreUpdateSet, EguiPri
 
 use crate::{
     game::animating::{Animating, Waiting},
+    game::confirm::Asking,
     game::flow::MenuNotice,
     game::focus::{BoardArea, Hand, Hovered, SelectedElement},
     game::guide::Guide,
@@ -97,7 +98,8 @@ struct ViewNews<'w, 's> {
     selected: Option<Res<'w, SelectedElement>>,
     room: (Option<Res<'w, BoardArea>>, Option<Res<'w, PartyEdge>>, Option<Res<'w, FitRequested>>),
     notices: (Option<Res<'w, DropRefused>>, Option<Res<'w, SetupNotice>>, Option<Res<'w, MenuNotice>>),
-    windows: (Option<Res<'w, Settings>>, Option<Res<'w, RulesWindow>>, Option<Res<'w, ShowSaves>>),
+    windows:
+        (Option<Res<'w, Settings>>, Option<Res<'w, RulesWindow>>, Option<Res<'w, ShowSaves>>, Option<Res<'w, Asking>>),
     states: (Option<Res<'w, State<Screen>>>, Option<Res<'w, State<PlayPhase>>>),
     toasts: MessageReader<'w, 's, Toast>,
     cards: Query<'w, 's, (), Changed<TableCard>>,
@@ -110,7 +112,7 @@ impl ViewNews<'_, '_> {
     fn any(&mut self) -> bool {
         let (area, edge, fit) = &self.room;
         let (refused, setup, menu) = &self.notices;
-        let (settings, rules, saves) = &self.windows;
+        let (settings, rules, saves, asking) = &self.windows;
         let (screen, phase) = &self.states;
         // Messages and removals are read to the end, so none counts twice.
         let toasts = self.toasts.read().count() > 0;
@@ -129,6 +131,7 @@ impl ViewNews<'_, '_> {
             || changed(settings)
             || changed(rules)
             || changed(saves)
+            || changed(asking)
             || changed(screen)
             || changed(phase)
             || !self.cards.is_empty()

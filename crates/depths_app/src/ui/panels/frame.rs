@@ -413,7 +413,7 @@ fn finish(
     (mut board_area, mut party_edge): (ResMut<BoardArea>, ResMut<crate::table::party::PartyEdge>),
     (hovered, geometry): (Res<crate::game::focus::Hovered>, Res<crate::table::cards::TableGeometry>),
     (mut actions, mut seat_changes): (
-        MessageWriter<PlayerAction>,
+        MessageWriter<crate::game::confirm::TryAction>,
         MessageWriter<crate::game::companions::SetCompanion>,
     ),
 ) -> Result {
@@ -469,8 +469,9 @@ fn finish(
         hover_box(ctx, text);
     }
 
+    // A move that cannot be taken back and costs the game is asked about first.
     for a in std::mem::take(&mut c.chosen) {
-        actions.write(PlayerAction(a));
+        actions.write(crate::game::confirm::TryAction(a));
     }
     for (hero, on) in std::mem::take(&mut c.seats_asked) {
         seat_changes.write(crate::game::companions::SetCompanion { hero, on });

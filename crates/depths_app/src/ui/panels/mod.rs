@@ -3,7 +3,8 @@
 //! decision, Combat, the log and the game-over sheet.
 //!
 //! Every button is built from `Game::legal_actions()` and only writes a
-//! [`PlayerAction`]; whatever no nicer widget shows is listed under "Other
+//! [`TryAction`](crate::game::confirm::TryAction) (made at once unless it
+//! must be asked about); whatever no nicer widget shows is listed under "Other
 //! choices", so a whole game can always be finished here.
 
 mod combat;

@@ -97,19 +97,11 @@ pub(super) fn party_panel(
 
     // The selected element.
     if let Some(e) = selected.0
-        && let Some((element, state)) = eco.map.element(e)
+        && let Some((element, _)) = eco.map.element(e)
     {
         ui.label(style::title(element.name(), 20.0));
         ui.label(crate::game::words::element_help(element));
-        ui.label(
-            egui::RichText::new(match state {
-                ElementState::Present => "Not yet Encountered.",
-                ElementState::Encountered => "Encountered (gold slash).",
-                ElementState::Defeated => "Defeated (red X).",
-                ElementState::Unlocked => "Unlocked (Key token).",
-            })
-            .color(style::MUTED),
-        );
+        ui.label(egui::RichText::new(words::element_state_text(game, e)).color(style::MUTED));
         c.button(ui, Action::Encounter { element: e }, "Encounter");
         if matches!(element, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian) {
             forecast_line(ui, forecasts, Subject::Fight, "Chance to win this fight");

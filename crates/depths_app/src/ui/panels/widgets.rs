@@ -6,7 +6,7 @@ pub(super) use bevy::{ecs::system::SystemParam, prelude::*};
 pub(super) use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) use depths_rules::{
     Action, Activation, CombatStep, Ecology, Game, Pending, Phase, Purchase, Target, XpRef, adventure::HeroChoice,
-    combat::Combat, map::ElementState,
+    combat::Combat,
 };
 
 pub(super) use crate::{
@@ -14,7 +14,7 @@ pub(super) use crate::{
     game::hotseat::banner_line,
     game::hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain},
     game::saves::{SaveDir, save_path},
-    game::session::{Delve, DropRefused, GameLog, PlayerAction, PutBack, SaveSlot, Seats, TakeBack, Undo},
+    game::session::{Delve, DropRefused, GameLog, PutBack, SaveSlot, Seats, TakeBack, Undo},
     game::words::banner,
     game::words::{counted, describe_action, loss_text, passage_text},
     game::{flow::MenuAction, screen::Screen},

@@ -1,0 +1,175 @@
+//! Asking once before a player's move that cannot be taken back and costs
+//! what cannot be won back: a tile drawn when every tile left fits nowhere
+//! (the game is lost), or Finish Level Up with XP unspent and no Ability
+//! bought (Abilities are bought only then). The question says what the move
+//! costs and offers what else can be done. A move Undo can take back is not
+//! asked about: a slip there costs one Ctrl+Z.
+//!
+//! The panels and keys write [`TryAction`]; [`screen_tries`] passes a move
+//! on as a [`PlayerAction`] at once or holds it in [`Asking`] until the
+//! player [`Answer`]s. Companions write their moves straight on.
+
+use bevy::prelude::*;
+use depths_rules::{Action, Game, Pending, Phase, Purchase};
+
+use crate::{
+    PlaySystems,
+    game::session::{Delve, PlayerAction},
+    game::words::counted,
+};
+
+/// A move a player chose at the table, not yet made.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct TryAction(pub Action);
+
+/// The player's answer to the question on the table.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Make the move asked about.
+    Go,
+    /// Make this move instead (one of the alternatives offered).
+    Instead(Action),
+    /// Make no move.
+    Cancel,
+}
+
+/// The question about a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ask {
+    pub action: Action,
+    /// "Drawing a tile loses the game".
+    pub title: String,
+    /// What the move costs, in a sentence or two.
+    pub cost: String,
+    /// The button that makes the move anyway.
+    pub go: String,
+    /// What else the table offers now, instead.
+    pub alternatives: Vec<Action>,
+}
+
+/// The question on the table, for the table state it was asked in.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct Asking(pub Option<((u64, u64), Ask)>);
+
+impl Asking {
+    pub fn ask(&self) -> Option<&Ask> {
+        self.0.as_ref().map(|(_, a)| a)
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<TryAction>().add_message::<Answer>().init_resource::<Asking>();
+    app.add_systems(Update, (answers, screen_tries).chain().in_set(PlaySystems::Input));
+}
+
+/// The XP in the party's pool.
+pub fn pool_xp(game: &Game) -> u16 {
+    game.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum())
+}
+
+/// Whether every tile left in the pile is a dead end and none can be set
+/// aside: the next tile drawn, whichever it is, loses the game.
+pub fn draw_surely_loses(game: &Game) -> bool {
+    let Some(eco) = game.adventure().map(|a| &a.ecology) else { return false };
+    let tiles = eco.pile.tiles();
+    let frontier = eco.map.frontier();
+    !tiles.is_empty()
+        && tiles.iter().all(|t| frontier.legal_placements(t).is_empty())
+        && tiles.iter().all(|t| eco.dead_end.check_set_aside(&eco.map, t).is_err())
+}
+
+/// The question to ask before `action`, if it must be asked.
+pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
+    let legal = game.legal_actions();
+    if !legal.contains(action) {
+        return None;
+    }
+    let others = |keep: &dyn Fn(&Action) -> bool| legal.iter().filter(|a| keep(a)).cloned().collect::<Vec<_>>();
+    match action {
+        // A draw reveals a tile: it can never be taken back.
+        Action::DrawTile if draw_surely_loses(game) => {
+            let n = game.adventure().map_or(0, |a| a.ecology.pile.len());
+            let alternatives = others(&|a| !matches!(a, Action::DrawTile));
+            let instead = if alternatives.is_empty() {
+                "Nothing else can be done: the draw is the last move of this game."
+            } else {
+                "Something else may open the map first:"
+            };
+            Some(Ask {
+                action: action.clone(),
+                title: "Drawing a tile loses the game".into(),
+                cost: format!(
+                    "Every tile left fits nowhere: {} in the pile, all dead ends, and no tile can be set aside. \
+                     The tile drawn ends the game in Defeat. {instead}",
+                    counted(n as u64, "tile", "tiles"),
+                ),
+                go: "Draw and lose".into(),
+                alternatives,
+            })
+        }
+        // Abilities are bought only at Level Up: once the Heroes descend the chance is gone.
+        Action::FinishLevelUp => {
+            let Phase::LevelUp { .. } = game.phase() else { return None };
+            let Some(Pending::LevelUp { bought }) = game.adventure().and_then(|a| a.pending.first()) else {
+                return None;
+            };
+            let cost = game.adventure().map_or(0, |a| u16::from(a.ecology.reference.ability_cost));
+            let xp = pool_xp(game);
+            if bought.iter().any(|b| *b) || xp < cost {
+                return None;
+            }
+            let alternatives = others(&|a| matches!(a, Action::StartPurchase { what: Purchase::Ability { .. } }));
+            Some(Ask {
+                action: action.clone(),
+                title: "Finish Level Up without an Ability?".into(),
+                cost: format!(
+                    "{xp} XP unspent and no Hero bought an Ability ({cost} XP each). Abilities are bought \
+                     only at Level Up: after it the XP buys Keys and Healing only."
+                ),
+                go: "Finish without one".into(),
+                alternatives,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A player's move goes on at once, or waits for an answer.
+fn screen_tries(
+    mut tries: MessageReader<TryAction>,
+    delve: Option<Res<Delve>>,
+    mut asking: ResMut<Asking>,
+    mut actions: MessageWriter<PlayerAction>,
+) {
+    let Some(delve) = delve else {
+        tries.clear();
+        return;
+    };
+    for TryAction(action) in tries.read() {
+        match ask_for(delve.game(), action) {
+            Some(ask) => asking.0 = Some((delve.stamp(), ask)),
+            None => {
+                actions.write(PlayerAction(action.clone()));
+            }
+        }
+    }
+    // The table moved on (a Companion, an undo): the question no longer stands.
+    if asking.0.as_ref().is_some_and(|(stamp, _)| *stamp != delve.stamp()) {
+        asking.0 = None;
+    }
+}
+
+fn answers(mut answers: MessageReader<Answer>, mut asking: ResMut<Asking>, mut actions: MessageWriter<PlayerAction>) {
+    for answer in answers.read() {
+        let Some((_, ask)) = asking.0.take() else { continue };
+        match answer {
+            Answer::Go => {
+                actions.write(PlayerAction(ask.action));
+            }
+            Answer::Instead(a) => {
+                actions.write(PlayerAction(a.clone()));
+            }
+            Answer::Cancel => {}
+        }
+    }
+}
