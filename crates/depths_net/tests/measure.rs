@@ -210,6 +210,14 @@ fn measure_wire_bytes_host_time_and_rejoin() {
         "rejoin with the late-game table ({late} B snapshot): back in step after {:?} (dial, handshake, seat, snapshot, load)",
         t.elapsed()
     );
+    // A crash: the program is gone without a word, and the host still holds its connection.
+    let t = Instant::now();
+    net.rejoin(1, "Cy");
+    assert!(net.pump(|n| n.remote(1).seat == Some(2) && n.all_in_step()));
+    println!(
+        "a crashed player with its seat secret: back in step after {:?} (the old connection replaced)",
+        t.elapsed()
+    );
 }
 
 /// Threat: unsecured netcode could be read (the Join with the name, the
