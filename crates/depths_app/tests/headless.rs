@@ -960,10 +960,6 @@ fn undo_takes_the_placement_back_and_redo_makes_it_again_but_not_across_the_draw
     }
 }
 
-/// "Take back any move that revealed nothing": a whole three-Hero game
-/// through the client, in which a card played, a pair chosen and a
-/// purchase are each taken back (the game exactly as before, the log saying
-/// so) and made again (exactly as after), then played on to the end.
 /// "A save after an undo holds only the moves that stand": the move list
 /// saved replays to the game as it now is, Continue returns to it, and the
 /// replay viewer's last step is it.
@@ -1009,6 +1005,10 @@ fn a_save_after_an_undo_holds_only_the_moves_that_stand() {
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
+/// "Take back any move that revealed nothing": a whole three-Hero game
+/// through the client, in which a card played, a pair chosen and a
+/// purchase are each taken back (the game exactly as before, the log saying
+/// so) and made again (exactly as after), then played on to the end.
 #[test]
 fn a_card_a_pair_and_a_purchase_are_taken_back_and_made_again_in_a_three_hero_game() {
     use depths_app::game::session::{PutBack, TakeBack};

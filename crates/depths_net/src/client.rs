@@ -282,6 +282,15 @@ fn step<T>(
     if table.checksum() == checksum { Ok(done) } else { Err("checksum differs".to_owned()) }
 }
 
+/// This copy, if it takes the host's `seq`-th step: not while a whole table
+/// is on its way, and not a step it already took.
+fn awaiting(remote: &mut RemoteTable, seq: u64) -> Option<&mut OnlineTable> {
+    if remote.link == Link::Resyncing {
+        return None;
+    }
+    remote.table.as_mut().filter(|t| seq > t.seq)
+}
+
 /// Out of step: ask for the host's table and ignore its steps until it comes.
 fn resync(client: &mut RenetClient, remote: &mut RemoteTable, seq: u64, why: &str) {
     warn!("out of step with the host after step {seq} ({why}): asking for its table");
@@ -328,13 +337,7 @@ fn receive_from_host(
                 }
             },
             ToPlayer::Applied { seq, seat, action, checksum, companion } => {
-                if remote.link == Link::Resyncing {
-                    continue;
-                }
-                let Some(table) = remote.table.as_mut() else { continue };
-                if seq <= table.seq {
-                    continue;
-                }
+                let Some(table) = awaiting(&mut remote, seq) else { continue };
                 // A Companion's move is the host's (its seat is 0's, for the seat checks).
                 let by = (!companion).then_some(seat);
                 match step(table, seq, checksum, |t| t.apply(action.clone(), by).map_err(|e| e.to_string())) {
@@ -346,13 +349,7 @@ fn receive_from_host(
                 }
             }
             ToPlayer::Companion { seq, hero, on, checksum } => {
-                if remote.link == Link::Resyncing {
-                    continue;
-                }
-                let Some(table) = remote.table.as_mut() else { continue };
-                if seq <= table.seq {
-                    continue;
-                }
+                let Some(table) = awaiting(&mut remote, seq) else { continue };
                 // The host numbers only real changes: one that changes nothing here is a drift.
                 let changed = |t: &mut OnlineTable| match t.seat_companion(hero, on)? {
                     true => Ok(()),
@@ -366,13 +363,7 @@ fn receive_from_host(
                 }
             }
             ToPlayer::TakenBack { seq, checksum } => {
-                if remote.link == Link::Resyncing {
-                    continue;
-                }
-                let Some(table) = remote.table.as_mut() else { continue };
-                if seq <= table.seq {
-                    continue;
-                }
+                let Some(table) = awaiting(&mut remote, seq) else { continue };
                 // A copy that joined by a whole table has nothing to rewind: it resyncs.
                 match step(table, seq, checksum, |t| t.take_back().map_err(|e| e.to_string())) {
                     Ok(action) => {

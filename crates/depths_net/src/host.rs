@@ -46,6 +46,9 @@ pub const PER_ADDRESS: usize = 3;
 /// makes room, so a player rejoining always finds one.
 pub const MAX_SEATLESS: usize = 2;
 
+/// What a banned player is told, when sent away and when they try again.
+const BANNED: &str = "the host has sent you away from this table";
+
 /// How long a goodbye has to reach its player before the connection closes
 /// (the reason travels as a message; closing at once would lose it).
 const GOODBYE_GRACE: Duration = Duration::from_millis(300);
@@ -335,6 +338,12 @@ fn broadcast(server: &mut RenetServer, host: &mut HostTable, message: &ToPlayer)
     }
 }
 
+/// Who is at the table, to every seated player (whenever it changes).
+fn broadcast_lobby(server: &mut RenetServer, host: &mut HostTable) {
+    let lobby = ToPlayer::Lobby(host.lobby.clone());
+    broadcast(server, host, &lobby);
+}
+
 fn connection_events(
     event: On<RenetServerEvent>,
     mut host: ResMut<HostTable>,
@@ -357,8 +366,7 @@ fn connection_events(
                 // stranger must not block Start).
                 free_seat(&mut host, &mut server, seat);
             }
-            let lobby = ToPlayer::Lobby(host.lobby.clone());
-            broadcast(&mut server, &mut host, &lobby);
+            broadcast_lobby(&mut server, &mut host);
         }
     }
 }
@@ -506,8 +514,7 @@ fn host_inputs(
         table.turn = turn.clone();
         host.table = Some(table);
         host.lobby.started = true;
-        let lobby = ToPlayer::Lobby(host.lobby.clone());
-        broadcast(&mut server, &mut host, &lobby);
+        broadcast_lobby(&mut server, &mut host);
         let snapshot = ToPlayer::Snapshot(Snapshot::of(host.table.as_ref().expect("just set")));
         broadcast(&mut server, &mut host, &snapshot);
     }
@@ -527,8 +534,7 @@ fn host_inputs(
             continue;
         }
         host.lobby.stand_ins[seat] = by;
-        let lobby = ToPlayer::Lobby(host.lobby.clone());
-        broadcast(&mut server, &mut host, &lobby);
+        broadcast_lobby(&mut server, &mut host);
     }
     // In the order the host made them: a seat change, then the moves judged after it.
     for &SeatCompanion { hero, on } in seatings.read() {
@@ -581,16 +587,14 @@ fn kick(host: &mut HostTable, server: &mut RenetServer, seat: usize, ban: bool) 
     // Their secret no longer opens the seat: only the host can let them back.
     host.secrets[seat] = None;
     if let Some(client) = client {
-        let reason =
-            if ban { "the host has sent you away from this table" } else { "the host asked you to leave the table" };
+        let reason = if ban { BANNED } else { "the host asked you to leave the table" };
         goodbye(host, server, client, reason);
         host.clients.get_mut(&client).expect("connected").seat = None;
     }
     info!("{name} was sent away{}", if ban { " for good" } else { "" });
     host.lobby.online[seat] = false;
     free_seat(host, server, seat);
-    let lobby = ToPlayer::Lobby(host.lobby.clone());
-    broadcast(server, host, &lobby);
+    broadcast_lobby(server, host);
     Ok(())
 }
 
@@ -749,8 +753,7 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
                     info!("{} sits at seat {seat}", host.lobby.name(seat));
                     let secret = host.secrets[seat].get_or_insert_with(SeatSecret::new).clone();
                     send(server, &mut host.stats, client, &ToPlayer::Welcome { seat, secret });
-                    let lobby = ToPlayer::Lobby(host.lobby.clone());
-                    broadcast(server, host, &lobby);
+                    broadcast_lobby(server, host);
                     if let Some(table) = &host.table {
                         let snapshot = ToPlayer::Snapshot(Snapshot::of(table));
                         send(server, &mut host.stats, client, &snapshot);
@@ -820,7 +823,7 @@ fn seat_for(host: &mut HostTable, name: &str, version: u32, secret: Option<&Seat
     let name = normal_name(name)?;
     let key = name_key(&name);
     if host.banned_names.contains(&key) {
-        return Err("the host has sent you away from this table".into());
+        return Err(BANNED.into());
     }
     if let Some(seat) = host.lobby.names.iter().position(|n| name_key(n) == key) {
         return match (&host.secrets[seat], secret) {

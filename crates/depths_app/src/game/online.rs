@@ -28,6 +28,7 @@ use bevy::{
     prelude::*,
     winit::{UpdateMode, WinitSettings},
 };
+use depths_net::protocol::{SeatSecret, name_key};
 use depths_net::{
     ClientPlugin, HostPlugin, HostTable, Invite, NetSystems, RemoteTable, SendAction,
     client::{AskCompanion, AskTakeBack, Link, RemoteApplied, RemoteCompanion, RemoteTookBack},
@@ -86,7 +87,21 @@ const SEATS_FILE: &str = "online-seats.txt";
 const SEATS_KEPT: usize = 16;
 const SEATS_MAX_BYTES: u64 = 64 * 1024;
 
-fn seat_lines(dir: &crate::game::saves::SaveDir) -> Vec<(String, String, depths_net::protocol::SeatSecret)> {
+/// One table's seat on this machine: the invite (canonical), the name, the secret.
+struct SeatLine {
+    invite: String,
+    name: String,
+    secret: SeatSecret,
+}
+
+impl SeatLine {
+    /// This table's seat under this name (a look-alike is the same name).
+    fn is(&self, invite: &str, key: &str) -> bool {
+        self.invite == invite && name_key(&self.name) == key
+    }
+}
+
+fn seat_lines(dir: &crate::game::saves::SaveDir) -> Vec<SeatLine> {
     use std::io::Read;
     let mut text = String::new();
     if let Ok(file) = std::fs::File::open(dir.0.join(SEATS_FILE)) {
@@ -97,44 +112,36 @@ fn seat_lines(dir: &crate::game::saves::SaveDir) -> Vec<(String, String, depths_
             let mut parts = line.split('\t');
             let (invite, name, secret) = (parts.next()?, parts.next()?, parts.next()?);
             let invite = Invite::parse(invite).ok()?.text();
-            Some((invite, name.to_owned(), depths_net::protocol::SeatSecret::from_text(secret)?))
+            Some(SeatLine { invite, name: name.to_owned(), secret: SeatSecret::from_text(secret)? })
         })
         .collect()
 }
 
 /// The seat secret this machine was given at the table of `invite` as `name`, if any.
-pub fn remembered_seat(
-    dir: &crate::game::saves::SaveDir,
-    invite: &Invite,
-    name: &str,
-) -> Option<depths_net::protocol::SeatSecret> {
-    let (invite, key) = (invite.text(), depths_net::protocol::name_key(name.trim()));
-    seat_lines(dir)
-        .into_iter()
-        .rev()
-        .find(|(i, n, _)| *i == invite && depths_net::protocol::name_key(n) == key)
-        .map(|(_, _, s)| s)
+pub fn remembered_seat(dir: &crate::game::saves::SaveDir, invite: &Invite, name: &str) -> Option<SeatSecret> {
+    let (invite, key) = (invite.text(), name_key(name.trim()));
+    seat_lines(dir).into_iter().rev().find(|line| line.is(&invite, &key)).map(|line| line.secret)
 }
 
 /// Keeps the seat secret the host gave, beside the saves.
 fn remember_seat(
     remote: Res<RemoteTable>,
     dir: Option<Res<crate::game::saves::SaveDir>>,
-    mut kept: Local<Option<depths_net::protocol::SeatSecret>>,
+    mut kept: Local<Option<SeatSecret>>,
 ) {
     let (Some(invite), Some(secret), Some(dir)) = (&remote.invite, &remote.secret, dir) else { return };
     if kept.as_ref() == Some(secret) {
         return;
     }
     *kept = Some(secret.clone());
-    let invite = invite.text();
+    let (invite, name) = (invite.text(), remote.name.trim().to_owned());
+    let key = name_key(&name);
     let mut lines = seat_lines(&dir);
-    lines.retain(|(i, n, _)| {
-        !(*i == invite && depths_net::protocol::name_key(n) == depths_net::protocol::name_key(&remote.name))
-    });
-    lines.push((invite, remote.name.trim().to_owned(), secret.clone()));
+    lines.retain(|line| !line.is(&invite, &key));
+    lines.push(SeatLine { invite, name, secret: secret.clone() });
     let start = lines.len().saturating_sub(SEATS_KEPT);
-    let text: String = lines[start..].iter().map(|(i, n, s)| format!("{i}\t{n}\t{}\n", s.text())).collect();
+    let text: String =
+        lines[start..].iter().map(|l| format!("{}\t{}\t{}\n", l.invite, l.name, l.secret.text())).collect();
     let _ = std::fs::create_dir_all(&dir.0);
     if let Err(e) = crate::game::saves::write_atomic(&dir.0.join(SEATS_FILE), &text) {
         warn!("could not keep the seat's secret: {e}");
