@@ -103,12 +103,16 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert!(matches!(delve(&bo).game().phase(), Phase::Exploring { tile_in_hand: true, .. }));
     assert_eq!(delve(&ann).game(), delve(&bo).game());
 
-    // Bo may not place Ann's tile: refused, shown, nothing changes.
+    // Bo may not place Ann's tile: greyed on his table, refused there with
+    // the host's own reason (no round trip), nothing changes.
     let place = delve(&bo).game().legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
+    assert!(!depths_app::table::cards::legal_at_table(delve(&bo), seats(&bo)).contains(&place), "greyed for Bo");
     let before = delve(&bo).game().clone();
+    let host_refusals = ann.world().resource::<HostTable>().stats.refused;
     bo.world_mut().write_message(PlayerAction(place.clone()));
     assert!(pump(&mut [&mut ann, &mut bo], |a| game_log(a[1]).notice.is_some()));
-    assert_eq!(game_log(&bo).notice.as_deref(), Some("The host refused: it is Ann's turn."));
+    assert_eq!(game_log(&bo).notice.as_deref(), Some("It is Ann's turn."));
+    assert_eq!(ann.world().resource::<HostTable>().stats.refused, host_refusals, "never sent");
     assert_eq!(delve(&bo).game(), &before);
     assert_eq!(delve(&ann).game(), &before);
 

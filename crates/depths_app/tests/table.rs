@@ -570,12 +570,16 @@ fn inputs_for_a_five_round_two_hero_combat() {
 
 /// Online, a machine plays its own seat: in a Combat the table offers only
 /// the moves of that seat's Heroes (the host would refuse the others'), and
-/// at one screen without the curtain, every Hero's.
+/// at one screen without the curtain, every Hero's. A seat standing in for
+/// an away player is offered that player's Heroes' moves too (the host's
+/// "Play their Heroes" was refused on the table), and a table waiting for a
+/// player offers nothing.
 #[test]
 fn online_the_table_offers_only_the_seats_own_heroes() {
     use depths_app::{game::session::Session, table::cards::legal_at_table};
     use depths_table::seats::Players;
-    let mut checked = 0;
+    use depths_table::seats::player_may_take;
+    let (mut checked, mut stood_in) = (0, 0);
     for seed in 1..=4 {
         let mut game = new_game(&["bren", "sil"], seed);
         through_combats(&mut game, 2000, |g| {
@@ -590,7 +594,70 @@ fn online_the_table_offers_only_the_seats_own_heroes() {
                 assert!(bo.len() < everyone.len(), "Bren's moves are not Bo's to make");
                 checked += 1;
             }
+            // Ann standing in for Bo (the host's "Play their Heroes"): her
+            // table offers exactly what the host takes from her, his Heroes'
+            // moves among them.
+            session.seats.seat = Some(0);
+            session.seats.acts_as = vec![0, 1];
+            let (players, turn) = (session.seats.players.clone(), session.seats.turn.clone());
+            let host_takes = |a: &Action| (0..2).any(|s| player_may_take(g, &players, &turn, s, a).is_ok());
+            let standing_in = legal_at_table(&session.delve, &session.seats);
+            assert_eq!(standing_in, everyone.iter().filter(|a| host_takes(a)).cloned().collect::<Vec<_>>());
+            if standing_in.iter().any(|a| depths_app::game::hotseat::action_hero(a) == Some(1)) {
+                stood_in += 1;
+            }
+            // While the table waits for a player, nothing, and the reason is his absence.
+            session.seats.waiting_for = vec!["Bo".into()];
+            assert!(legal_at_table(&session.delve, &session.seats).is_empty());
+            let why = depths_app::table::pointer::refusal(g, &session.seats, &everyone[0]);
+            assert_eq!(why, "The table waits for Bo to come back.");
         });
     }
     assert!(checked > 10, "checked {checked}");
+    assert!(stood_in > 10, "stood in {stood_in}");
+}
+
+/// Fewer inputs: once every Hero to act has chosen its pair, one "End round"
+/// ends every Hero's turn, and each of those ends is still legal after the
+/// others. Counts the inputs of three-Hero Combat rounds both ways.
+#[test]
+fn one_end_round_when_no_hero_has_more_to_do() {
+    use depths_app::table::cards::end_round;
+    let (mut before, mut after, mut merged, mut rounds) = (0usize, 0usize, 0usize, 0usize);
+    for seed in 1..=8 {
+        let mut g = new_game(&["bren", "sil", "ava"], seed);
+        let mut round = 0;
+        for _ in 0..4000 {
+            if g.is_over() {
+                break;
+            }
+            let Some(c) = g.combat() else {
+                g.apply(steady_policy(&g)).unwrap();
+                continue;
+            };
+            if c.round != round {
+                round = c.round;
+                rounds += 1;
+            }
+            if let Some(ends) = end_round(&g.legal_actions()) {
+                before += ends.len();
+                after += 1;
+                merged += 1;
+                for end in ends {
+                    g.apply(end).expect("each End turn stays legal after the others");
+                }
+                continue;
+            }
+            before += 1;
+            after += 1;
+            g.apply(steady_policy(&g)).unwrap();
+        }
+    }
+    println!(
+        "three-Hero Combat, {rounds} rounds: {before} inputs with an End turn per Hero ({:.2} a round), {after} with End round ({:.2} a round); merged {merged} times",
+        before as f64 / rounds as f64,
+        after as f64 / rounds as f64
+    );
+    assert!(merged > 10, "End round offered {merged} times");
+    assert!(after + merged <= before, "each End round saves at least one input");
 }

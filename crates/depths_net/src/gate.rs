@@ -18,7 +18,10 @@ use std::{
 
 use bevy::{log::warn, prelude::*};
 use bevy_renet::{RenetReceive, RenetSend, RenetServer, RenetServerPlugin};
-use renetcode::{NETCODE_MAX_PACKET_BYTES, NetcodeServer, ServerConfig, ServerResult};
+use renetcode::{
+    NETCODE_KEY_BYTES, NETCODE_MAX_PACKET_BYTES, NETCODE_USER_DATA_BYTES, NetcodeServer, ServerAuthentication,
+    ServerConfig, ServerResult,
+};
 
 /// How long a sender's hostile datagrams stay muted and unlogged after one.
 const QUIET: Duration = Duration::from_secs(1);
@@ -54,7 +57,14 @@ struct Sender {
 #[derive(Resource, Debug)]
 pub struct HostGate {
     socket: UdpSocket,
+    /// The netcode server of the current invite: the only one that takes new connections.
     netcode: NetcodeServer,
+    /// Servers of earlier invites (keyed by their secrets), kept while a
+    /// player they admitted is still connected; they admit nobody new.
+    retired: Vec<NetcodeServer>,
+    /// What a server of a new invite is made with: all but the key.
+    max_clients: usize,
+    public_addresses: Vec<SocketAddr>,
     protocol_id: u64,
     buffer: [u8; NETCODE_MAX_PACKET_BYTES],
     /// Addresses whose connection request netcode answered, and when.
@@ -66,10 +76,14 @@ pub struct HostGate {
 impl HostGate {
     pub fn new(config: ServerConfig, socket: UdpSocket) -> io::Result<HostGate> {
         socket.set_nonblocking(true)?;
-        let protocol_id = config.protocol_id;
+        let (protocol_id, max_clients, public_addresses) =
+            (config.protocol_id, config.max_clients, config.public_addresses.clone());
         Ok(HostGate {
             socket,
             netcode: NetcodeServer::new(config),
+            retired: Vec::new(),
+            max_clients,
+            public_addresses,
             protocol_id,
             buffer: [0; NETCODE_MAX_PACKET_BYTES],
             handshakes: HashMap::new(),
@@ -78,25 +92,61 @@ impl HostGate {
         })
     }
 
+    /// Every netcode server, the current one first.
+    fn servers(&self) -> impl Iterator<Item = &NetcodeServer> {
+        std::iter::once(&self.netcode).chain(&self.retired)
+    }
+
     pub fn client_addr(&self, client_id: u64) -> Option<SocketAddr> {
-        self.netcode.client_addr(client_id)
+        self.servers().find_map(|s| s.client_addr(client_id))
+    }
+
+    /// What the player's connect token carried for the host (its version).
+    pub fn user_data(&self, client_id: u64) -> Option<[u8; NETCODE_USER_DATA_BYTES]> {
+        self.servers().find_map(|s| s.user_data(client_id))
+    }
+
+    /// From now on only connect tokens sealed with `key` (a new invite's)
+    /// are admitted; the players already connected stay.
+    pub fn rekey(&mut self, key: [u8; NETCODE_KEY_BYTES]) {
+        let config = ServerConfig {
+            current_time: self.netcode.current_time(),
+            max_clients: self.max_clients,
+            protocol_id: self.protocol_id,
+            public_addresses: self.public_addresses.clone(),
+            authentication: ServerAuthentication::Secure { private_key: key },
+        };
+        let old = std::mem::replace(&mut self.netcode, NetcodeServer::new(config));
+        self.retired.push(old);
+        // A handshake half made with the old invite does not finish.
+        self.handshakes.clear();
     }
 
     /// Closes every connection now (the table closing).
     pub fn disconnect_all(&mut self, server: &mut RenetServer) {
-        for client_id in self.netcode.clients_id() {
-            let result = self.netcode.disconnect(client_id);
-            deliver(result, &self.socket, server);
+        for netcode in std::iter::once(&mut self.netcode).chain(&mut self.retired) {
+            for client_id in netcode.clients_id() {
+                let result = netcode.disconnect(client_id);
+                deliver(result, &self.socket, server);
+            }
         }
     }
 
     /// Receives what came, passes on what may, times connections out.
     pub fn update(&mut self, duration: Duration, server: &mut RenetServer) -> io::Result<()> {
         self.netcode.update(duration);
+        for old in &mut self.retired {
+            old.update(duration);
+        }
+        self.retired.retain(|old| old.connected_clients() > 0);
         let now = Instant::now();
         self.handshakes.retain(|_, at| now - *at < HANDSHAKE);
         let players: Vec<SocketAddr> =
             self.netcode.clients_id_iter().filter_map(|id| self.netcode.client_addr(id)).collect();
+        // An earlier invite's players, each with the server that admitted it.
+        let elders: Vec<(SocketAddr, usize)> = (self.retired.iter().enumerate())
+            .flat_map(|(i, old)| old.clients_id_iter().filter_map(move |id| old.client_addr(id).map(|a| (a, i))))
+            .collect();
         loop {
             let (len, from) = match self.socket.recv_from(&mut self.buffer) {
                 Ok(got) => got,
@@ -104,6 +154,11 @@ impl HostGate {
                 Err(e) if e.kind() == io::ErrorKind::ConnectionReset => continue,
                 Err(e) => return Err(e),
             };
+            if let Some(&(_, i)) = elders.iter().find(|(addr, _)| *addr == from) {
+                let result = self.retired[i].process_packet(from, &mut self.buffer[..len]);
+                deliver(result, &self.socket, server);
+                continue;
+            }
             let known = players.contains(&from) || self.handshakes.contains_key(&from);
             if !known && let Some(why) = self.stranger(from, len, now) {
                 self.hostile(from, why, now);
@@ -120,12 +175,14 @@ impl HostGate {
                 self.hostile(from, "a connection request without this table's invite", now);
             }
         }
-        for client_id in self.netcode.clients_id() {
-            let result = self.netcode.update_client(client_id);
-            deliver(result, &self.socket, server);
+        for netcode in std::iter::once(&mut self.netcode).chain(&mut self.retired) {
+            for client_id in netcode.clients_id() {
+                let result = netcode.update_client(client_id);
+                deliver(result, &self.socket, server);
+            }
         }
         for client_id in server.disconnections_id() {
-            let result = self.netcode.disconnect(client_id);
+            let result = admitted(&mut self.netcode, &mut self.retired, client_id).disconnect(client_id);
             deliver(result, &self.socket, server);
         }
         Ok(())
@@ -167,7 +224,9 @@ impl HostGate {
         for client_id in server.clients_id() {
             let Ok(packets) = server.get_packets_to_send(client_id) else { continue };
             for packet in packets {
-                match self.netcode.generate_payload_packet(client_id, &packet) {
+                match admitted(&mut self.netcode, &mut self.retired, client_id)
+                    .generate_payload_packet(client_id, &packet)
+                {
                     Ok((addr, payload)) => {
                         if let Err(e) = self.socket.send_to(payload, addr) {
                             warn!("could not send to player {client_id} ({addr}): {e}");
@@ -181,6 +240,18 @@ impl HostGate {
                 }
             }
         }
+    }
+}
+
+/// The netcode server that admitted `client_id`: an earlier invite's, or the current one.
+fn admitted<'a>(
+    current: &'a mut NetcodeServer,
+    retired: &'a mut [NetcodeServer],
+    client_id: u64,
+) -> &'a mut NetcodeServer {
+    match retired.iter().position(|s| s.is_client_connected(client_id)) {
+        Some(i) => &mut retired[i],
+        None => current,
     }
 }
 

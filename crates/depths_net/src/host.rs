@@ -30,7 +30,7 @@ use crate::{
         normal_name,
     },
     table::OnlineTable,
-    transport::{CHANNEL, MAX_PLAYERS, NetError, host_transport},
+    transport::{CHANNEL, MAX_PLAYERS, NetError, host_transport, version_of},
 };
 
 /// A connection that has not asked for a seat within this is dropped: it
@@ -312,9 +312,31 @@ pub fn close(world: &mut World) {
     if let (Some(mut server), Some(mut transport)) =
         (world.remove_resource::<RenetServer>(), world.remove_resource::<HostGate>())
     {
+        let mut host = world.resource_mut::<HostTable>();
+        broadcast(&mut server, &mut host, &ToPlayer::Goodbye { reason: CLOSED.into() });
+        transport.send_packets(&mut server);
         transport.disconnect_all(&mut server);
     }
     *world.resource_mut::<HostTable>() = HostTable::default();
+}
+
+/// What the players hear when the host closes the table.
+pub const CLOSED: &str = "the host closed the table: ask them for a new invite to play again";
+
+/// Makes a new invite for the table: from now on only it lets anyone in
+/// (the old one stops working for new connections; the players at the
+/// table stay, and a player who drops needs the new one to come back).
+pub fn new_invite(world: &mut World) -> Result<Invite, NetError> {
+    let Some(old) = world.resource::<HostTable>().invite.clone() else {
+        return Err(NetError::Netcode("no table is open".into()));
+    };
+    let Some(mut gate) = world.get_resource_mut::<HostGate>() else {
+        return Err(NetError::Netcode("no table is open".into()));
+    };
+    let invite = Invite::new(old.addr);
+    gate.rekey(invite.key());
+    world.resource_mut::<HostTable>().invite = Some(invite.clone());
+    Ok(invite)
 }
 
 fn send(server: &mut RenetServer, stats: &mut HostStats, client: ClientId, message: &ToPlayer) {
@@ -354,6 +376,12 @@ fn connection_events(
         ServerEvent::ClientConnected { client_id } => {
             let ip = transport.client_addr(client_id).map(|a| a.ip());
             host.clients.insert(client_id, Conn { seat: None, since: Instant::now(), ip });
+            let version = transport.user_data(client_id).map(|data| version_of(&data)).unwrap_or(0);
+            if version != PROTOCOL_VERSION {
+                info!("connection {client_id} plays protocol {version}, not {PROTOCOL_VERSION}");
+                goodbye(&mut host, &mut server, client_id, &other_version(version));
+                return;
+            }
             make_room(&mut host, &mut server, client_id);
         }
         ServerEvent::ClientDisconnected { client_id, reason } => {
@@ -399,6 +427,15 @@ fn make_room(host: &mut HostTable, server: &mut RenetServer, newcomer: ClientId)
             return;
         }
     }
+}
+
+/// What a player of protocol `theirs` is told.
+fn other_version(theirs: u32) -> String {
+    let (newer, older) = if theirs < PROTOCOL_VERSION { ("host's", "yours") } else { ("yours", "host's") };
+    format!(
+        "the host's game is another version (online protocol {PROTOCOL_VERSION}, yours {theirs}): the {newer} is \
+         newer than the {older}; play the same release as the host"
+    )
 }
 
 /// Tells `client` why it must go, then closes its connection shortly after
@@ -816,9 +853,7 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
 /// first sits down again (by name, in the lobby the host watches).
 fn seat_for(host: &mut HostTable, name: &str, version: u32, secret: Option<&SeatSecret>) -> Result<usize, String> {
     if version != PROTOCOL_VERSION {
-        return Err(format!(
-            "the host plays protocol {PROTOCOL_VERSION}, you {version}: use the same version of the game"
-        ));
+        return Err(other_version(version));
     }
     let name = normal_name(name)?;
     let key = name_key(&name);

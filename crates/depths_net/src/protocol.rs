@@ -25,7 +25,12 @@ use crate::table::OnlineTable;
 /// the seat again; [`ToPlayer::Goodbye`] says why a connection closes; a
 /// move taken back is a numbered step ([`ToHost::TakeBack`],
 /// [`ToPlayer::TakenBack`]).
-pub const PROTOCOL_VERSION: u32 = 3;
+///
+/// 4: One netcode protocol id for every version; the version rides in the
+/// connect token, and a player of another version is sent a
+/// [`ToPlayer::Goodbye`] saying so (its shape never changes, so every
+/// version reads it).
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// The largest message a player may send. An `Action` is a few dozen bytes,
 /// a join a name: anything near this is not a player's message.
@@ -100,7 +105,8 @@ pub enum ToPlayer {
     /// Your message was not taken, and why (in words for the player).
     Refused { action: Option<Action>, reason: String },
     /// The host closes your connection, and why (sent away, idle, too many
-    /// connections, the table closing).
+    /// connections, another version, the table closing). Never changes
+    /// shape: it is how a player of another version is told.
     Goodbye { reason: String },
 }
 

@@ -9,8 +9,8 @@ use std::{
 use bevy_renet::{
     RenetClient, RenetServer,
     netcode::{
-        ClientAuthentication, ConnectToken, NETCODE_KEY_BYTES, NetcodeClientTransport, ServerAuthentication,
-        ServerConfig, generate_random_bytes,
+        ClientAuthentication, ConnectToken, NETCODE_KEY_BYTES, NETCODE_USER_DATA_BYTES, NetcodeClientTransport,
+        ServerAuthentication, ServerConfig, generate_random_bytes,
     },
     renet::{ChannelConfig, ConnectionConfig, SendType},
 };
@@ -21,9 +21,23 @@ use crate::{
     protocol::{MAX_FROM_HOST, MAX_FROM_PLAYER},
 };
 
-/// Netcode's protocol id: this game and this protocol version, so a
-/// stranger's netcode program (or an older build) is not let in.
-pub const PROTOCOL_ID: u64 = 0x4644_4550_5448_0000 | crate::protocol::PROTOCOL_VERSION as u64;
+/// Netcode's protocol id: this game's online play, the same in every
+/// version since 4, so a player of another version reaches the host and is
+/// told in words ([`version_data`]) instead of hearing nothing.
+pub const PROTOCOL_ID: u64 = 0x4644_4550_5448_0000;
+
+/// The connect token's user data, which the host reads before any message:
+/// the protocol version, little-endian, in its first four bytes.
+pub fn version_data() -> [u8; NETCODE_USER_DATA_BYTES] {
+    let mut data = [0; NETCODE_USER_DATA_BYTES];
+    data[..4].copy_from_slice(&crate::protocol::PROTOCOL_VERSION.to_le_bytes());
+    data
+}
+
+/// The protocol version a connect token's user data names.
+pub fn version_of(data: &[u8; NETCODE_USER_DATA_BYTES]) -> u32 {
+    u32::from_le_bytes([data[0], data[1], data[2], data[3]])
+}
 
 /// The one channel each way (everything is reliable and in order: an action
 /// lost or reordered would fork the game).
@@ -121,7 +135,7 @@ pub fn client_transport(invite: &Invite) -> Result<(RenetClient, NetcodeClientTr
         client_id(),
         TIMEOUT_SECONDS,
         vec![server],
-        None,
+        Some(&version_data()),
         &invite.key(),
     )
     .map_err(|e| NetError::Netcode(e.to_string()))?;

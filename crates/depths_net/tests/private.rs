@@ -13,7 +13,9 @@ use std::{
 use bevy::prelude::*;
 use bevy_renet::{
     RenetClient, RenetClientPlugin,
-    netcode::{ClientAuthentication, NetcodeClientPlugin, NetcodeClientTransport},
+    netcode::{
+        ClientAuthentication, ConnectToken, NETCODE_USER_DATA_BYTES, NetcodeClientPlugin, NetcodeClientTransport,
+    },
 };
 use depths_net::{
     ClientPlugin, Invite, RemoteTable,
@@ -199,6 +201,80 @@ fn seatless_connections_make_room_and_do_not_block_a_rejoin() {
     );
     assert!(net.host_table().stats.idle_dropped >= 5);
     assert!(JOIN_WITHIN < Duration::from_secs(10), "the pump waits 10 s");
+}
+
+/// A player of another version heard nothing ("the host did not answer":
+/// the version was in netcode's protocol id). Now the version rides in the
+/// connect token and the host says in words what is wrong, before reading
+/// any message of a shape it may not know.
+#[test]
+fn a_player_of_another_version_is_told_so() {
+    let mut net = Net::seated(&["Ann"]);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, ClientPlugin));
+    client::join(app.world_mut(), &net.invite, "Bo", None).unwrap();
+    // The same dial, but a token of version 3.
+    let mut data = [0; NETCODE_USER_DATA_BYTES];
+    data[..4].copy_from_slice(&3u32.to_le_bytes());
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    let timeout = depths_net::transport::TIMEOUT_SECONDS;
+    let token = ConnectToken::generate(
+        now,
+        PROTOCOL_ID,
+        300,
+        99,
+        timeout,
+        vec![net.invite.addr],
+        Some(&data),
+        &net.invite.key(),
+    )
+    .unwrap();
+    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let auth = ClientAuthentication::Secure { connect_token: token };
+    app.insert_resource(NetcodeClientTransport::new(now, auth, socket).unwrap());
+    net.players.push(app);
+    assert!(net.pump(|n| matches!(n.remote(0).link, Link::Lost(_))), "Bo is turned away");
+    let Link::Lost(why) = &net.remote(0).link else { unreachable!() };
+    assert!(why.contains("another version (online protocol 4, yours 3)"), "{why}");
+    assert!(why.contains("the host's is newer"), "{why}");
+    assert_eq!(net.host_table().lobby.names, vec!["Ann".to_owned()], "no seat for him");
+}
+
+/// Threat: an invite that got out let anyone in for as long as the table
+/// ran. A new invite shuts the old one for new connections at once; the
+/// players already at the table play on, and one who drops comes back with
+/// the new invite and the seat's secret.
+#[test]
+fn a_new_invite_shuts_the_old_one_and_keeps_the_table() {
+    let mut net = Net::seated(&["Ann", "Bo"]);
+    net.start(&["bren", "sil"], &[0, 1], 11);
+    play_one(&mut net, 0);
+    let old = net.invite.clone();
+    let new = depths_net::host::new_invite(net.host.world_mut()).unwrap();
+    assert_eq!(new.addr, old.addr);
+    assert_ne!(new.text(), old.text());
+    assert_eq!(net.host_table().invite.as_ref(), Some(&new));
+    for round in 1..4 {
+        play_one(&mut net, round);
+    }
+    // A stranger with the old invite: refused at the door, never connected.
+    let gate = |n: &Net| n.host.world().resource::<depths_net::gate::HostGate>().stats.hostile;
+    let hostile = gate(&net);
+    net.players.push(silent_app(&old));
+    assert!(net.pump_for(Duration::from_secs(5), |n| gate(n) > hostile), "the old invite's request is refused");
+    assert!(!connected(net.players.last().unwrap()));
+    assert_eq!(net.host_table().connections(), 1, "Bo only");
+    net.players.pop();
+    // Bo's program dies; he comes back with the new invite.
+    let bo = net.remote(0).secret.clone();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, ClientPlugin));
+    client::join(app.world_mut(), &new, "Bo", bo).unwrap();
+    net.players[0] = app;
+    assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo is back with the new invite");
+    for round in 4..6 {
+        play_one(&mut net, round);
+    }
 }
 
 /// Threat: garbage flooded the log (1,531 lines for 2,000 datagrams, no

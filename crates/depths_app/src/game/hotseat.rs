@@ -25,12 +25,12 @@
 //! hand-overs and their messages.
 
 use bevy::prelude::*;
-use depths_rules::{Game, Phase};
+use depths_rules::{Action, Game, Phase};
 // The seats and turns themselves are pure rules of the table, shared with
 // online play: one copy, in `depths_table`.
 pub use depths_table::seats::{
-    Acting, Players, Seat, Turn, acting, action_hero, after_events, heroes_to_act, players_heroes_to_act,
-    players_to_act,
+    Acting, Players, Seat, Turn, acting, action_hero, after_events, heroes_to_act, player_may_take,
+    players_heroes_to_act, players_to_act,
 };
 
 use crate::{
@@ -104,13 +104,44 @@ impl Seats {
         if !matches!(game.phase(), Phase::Combat { .. }) {
             return None;
         }
-        // Online, this machine's seat; at one screen, the player at it.
-        let player = match self.seat {
-            Some(seat) => seat,
-            None if self.uses_curtain() => self.acting(game).player,
+        // Online, this machine's seats; at one screen, the player at it.
+        let players = match self.seat {
+            Some(_) => self.online_seats(),
+            None if self.uses_curtain() => vec![self.acting(game).player],
             None => return None,
         };
-        Some((0..game.heroes.len() as u8).filter(|&h| self.players.owner(h) == player).collect())
+        Some((0..game.heroes.len() as u8).filter(|&h| players.contains(&self.players.owner(h))).collect())
+    }
+
+    /// Online: the seats this machine plays for (its own, and any it stands in for).
+    fn online_seats(&self) -> Vec<usize> {
+        match self.seat {
+            Some(seat) if !self.acts_as.contains(&seat) => vec![seat],
+            Some(_) => self.acts_as.clone(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Online: why this machine may not take `action` now as far as the
+    /// seats go, in the host's own words and by the host's own test (the
+    /// table waits for nobody; the seat, or one it stands in for, may make
+    /// the move), so the table greys it and nothing is refused after a round
+    /// trip. `None` when it may, and always at one screen.
+    pub fn online_refusal(&self, game: &Game, action: &Action) -> Option<String> {
+        self.seat?;
+        if !self.waiting_for.is_empty() {
+            return Some(format!("The table waits for {} to come back.", self.waiting_for.join(" and ")));
+        }
+        let mut first = None;
+        for seat in self.online_seats() {
+            match player_may_take(game, &self.players, &self.turn, seat, action) {
+                Ok(()) => return None,
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        first.map(|e| format!("{}.", crate::game::words::capitalise(&e)))
     }
 
     /// "Ann (Bren)" — the player who must act, and the Hero if one is named;

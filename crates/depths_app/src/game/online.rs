@@ -40,7 +40,7 @@ use crate::{
     PlaySystems, StageSystems,
     game::companions::{CompanionAction, CompanionsOnline, SetCompanion, reason},
     game::screen::Screen,
-    game::session::{GameLog, Moves, PlayerAction, PutBack, SessionMut, TakeBack, Undo},
+    game::session::{Delve, GameLog, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
 };
 
 /// The lobby is open (a table hosted or joined, not yet playing).
@@ -65,7 +65,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, route_actions.in_set(RouteActions).run_if(resource_exists::<Online>));
     app.add_systems(
         Update,
-        (route_companion_seats, companions_online, who_may_take_back)
+        (route_companion_seats, companions_online, who_may_take_back, seat_rights)
             .before(PlaySystems::Input)
             .run_if(resource_exists::<Online>),
     );
@@ -119,8 +119,15 @@ fn seat_lines(dir: &crate::game::saves::SaveDir) -> Vec<SeatLine> {
 
 /// The seat secret this machine was given at the table of `invite` as `name`, if any.
 pub fn remembered_seat(dir: &crate::game::saves::SaveDir, invite: &Invite, name: &str) -> Option<SeatSecret> {
-    let (invite, key) = (invite.text(), name_key(name.trim()));
-    seat_lines(dir).into_iter().rev().find(|line| line.is(&invite, &key)).map(|line| line.secret)
+    let (text, key) = (invite.text(), name_key(name.trim()));
+    let lines = seat_lines(dir);
+    // This invite's; else the newest at the same address under this name
+    // (the host made a new invite for the table: the seat's secret holds).
+    let same_table = |line: &&SeatLine| {
+        name_key(&line.name) == key && Invite::parse(&line.invite).is_ok_and(|i| i.addr == invite.addr)
+    };
+    let line = lines.iter().rev().find(|line| line.is(&text, &key)).or_else(|| lines.iter().rev().find(same_table));
+    line.map(|line| line.secret.clone())
 }
 
 /// Keeps the seat secret the host gave, beside the saves.
@@ -189,13 +196,22 @@ fn route_actions(
     mut sends: MessageWriter<SendAction>,
     (mut host_take_backs, mut asks): (MessageWriter<HostTakeBack>, MessageWriter<AskTakeBack>),
     (log, undo): (Option<ResMut<GameLog>>, Option<Res<Undo>>),
+    (seats, delve): (Option<Res<Seats>>, Option<Res<Delve>>),
 ) {
     for CompanionAction(action) in companion_moves.drain() {
         if *online == Online::Host {
             companion_acts.write(CompanionAct(action));
         }
     }
+    let mut notice = None;
     for PlayerAction(action) in actions.drain() {
+        // Refused here, in the host's words, rather than after a round trip.
+        if let (Some(seats), Some(delve)) = (&seats, &delve)
+            && let Some(why) = seats.online_refusal(delve.game(), &action)
+        {
+            notice = Some(why);
+            continue;
+        }
         match *online {
             Online::Host => {
                 host_acts.write(HostAct(action));
@@ -207,7 +223,6 @@ fn route_actions(
     }
     // Taken back by the host for everyone, or refused here with the reason
     // the Undo button shows (no round trip for a move that is not ours).
-    let mut notice = None;
     for TakeBack in undos.drain() {
         match (undo.as_deref().map(Undo::undo_words), *online) {
             (Some(Err(why)), _) => notice = Some(why),
@@ -247,6 +262,24 @@ fn who_may_take_back(online: Res<Online>, remote: Res<RemoteTable>, undo: Option
     };
     if undo.online.as_ref() != Some(&now) {
         undo.online = Some(now);
+    }
+}
+
+/// Keeps the table's view of this machine's seats to the lobby's: the seats
+/// it plays for (its own, and any the host made it stand in for) and whom
+/// the table waits for, so the table offers exactly the moves the host takes.
+fn seat_rights(online: Res<Online>, hosted: Res<HostTable>, remote: Res<RemoteTable>, seats: Option<ResMut<Seats>>) {
+    let Some(mut seats) = seats else { return };
+    let (lobby, seat, waiting) = match *online {
+        Online::Host => (&hosted.lobby, Some(0), hosted.waiting_for()),
+        Online::Player => (&remote.lobby, remote.seat, remote.waiting_for()),
+    };
+    let acts_as = seat.map(|s| lobby.acts_as(s)).unwrap_or_default();
+    let waiting: Vec<String> = waiting.iter().map(|&s| lobby.name(s).to_owned()).collect();
+    // Written only when it changed: a changed table is redrawn.
+    if seats.acts_as != acts_as || seats.waiting_for != waiting {
+        seats.acts_as = acts_as;
+        seats.waiting_for = waiting;
     }
 }
 

@@ -83,6 +83,11 @@ pub struct Seats {
     /// Online: the seat this machine plays. The table offers only its
     /// Heroes' moves (the host would refuse the others').
     pub seat: Option<usize>,
+    /// Online: the seats it plays for, its own first, then those it stands
+    /// in for (`online.rs` keeps it to the lobby's).
+    pub acts_as: Vec<usize>,
+    /// Online: the players the table waits for (no one may move meanwhile).
+    pub waiting_for: Vec<String>,
 }
 
 /// The moves the table can take back: the rules core's [`History`] (every

@@ -492,7 +492,7 @@ fn discard(kind: Kind, area: Rect) -> Vec2 {
 
 /// The legal Actions of the players at the table: not those of a Hero whose
 /// seat is a Companion's (it plays them itself), nor behind the curtain
-/// another player's.
+/// another player's, nor online another seat's.
 pub fn legal_at_table(delve: &Delve, seats: &Seats) -> Vec<Action> {
     // A replay only looks.
     if delve.read_only {
@@ -503,7 +503,22 @@ pub fn legal_at_table(delve: &Delve, seats: &Seats) -> Vec<Action> {
     if let Some(mine) = seats.heroes_at_table(delve.game()) {
         legal.retain(|a| crate::game::hotseat::action_hero(a).is_none_or(|h| mine.contains(&h)));
     }
+    // Online, what the host would refuse this seat is greyed here, with its reason.
+    legal.retain(|a| seats.online_refusal(delve.game(), a).is_none());
     legal
+}
+
+/// Every Hero's End turn, once two or more Heroes may end theirs and every
+/// Hero with a move left may (each has its pair chosen, or none to choose):
+/// one button makes them all, instead of a press per Hero. An Ability still
+/// usable is used first, or not at all.
+pub fn end_round(legal: &[Action]) -> Option<Vec<Action>> {
+    use crate::game::hotseat::action_hero;
+    let ends: Vec<Action> = legal.iter().filter(|a| matches!(a, Action::EndTurn { .. })).cloned().collect();
+    let may_end = |h: u8| ends.contains(&Action::EndTurn { hero: h });
+    // A choice that is no Hero's (the table's) is never skipped by it.
+    let every_hero_may_end = legal.iter().all(|a| action_hero(a).is_some_and(may_end));
+    (ends.len() >= 2 && every_hero_may_end).then_some(ends)
 }
 
 fn sync_cards(

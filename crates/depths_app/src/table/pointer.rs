@@ -190,6 +190,9 @@ pub fn refusal(game: &Game, seats: &Seats, intent: &Action) -> String {
     match game.check(intent) {
         Err(e) => rule_error_text(game, &e),
         Ok(()) => {
+            if let Some(why) = seats.online_refusal(game, intent) {
+                return why;
+            }
             if let Some(h) = action_hero(intent).filter(|h| seats.players.is_companion(*h)) {
                 let name = game.heroes.get(usize::from(h)).map_or("that Hero", |x| x.name());
                 return format!("A Companion plays {name}: take the seat back on the Hero mat to play it yourself.");

@@ -3,6 +3,7 @@
 //! windows (settings, the question before an irreversible move, guide, replay bar, online banner), the rules
 //! reference, the keyboard shortcuts, the window, sound, and redrawing.
 
+pub mod clipboard;
 pub mod confirm_window;
 pub mod guide_window;
 pub mod online_banner;
@@ -35,10 +36,10 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         confirm_window::plugin,
         guide_window::plugin,
         replay_bar::plugin,
-        online_banner::plugin,
         shortcuts::plugin,
         window_icon::plugin,
         window_scale::plugin,
         sound::plugin,
+        clipboard::plugin,
     ));
 }

@@ -1,15 +1,17 @@
 //! Online: whom the table waits for, a lost connection, and the host's
-//! choice for an away player's Heroes (stand in, or Companions).
+//! choice for an away player's Heroes (stand in, or Companions). Lines of
+//! the game's banner (`panels/frame.rs` shows them under its own), so they
+//! take room of their own and never cover the table's header or notices.
 
-use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy::{ecs::system::SystemParam, prelude::*};
+use bevy_egui::egui;
 use depths_net::{
     HostTable, RemoteTable,
     client::Link,
     host::{SeatCompanion, StandIn},
 };
 
-use crate::{game::online::Online, game::screen::Screen, theme::style};
+use crate::{game::online::Online, theme::style};
 
 /// Dials the table again as the same player, from the banner of a lost connection.
 fn reconnect(world: &mut World) {
@@ -18,74 +20,80 @@ fn reconnect(world: &mut World) {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, banner.run_if(in_state(Screen::Playing)).run_if(resource_exists::<Online>));
+/// What the online lines read and what their buttons do.
+#[derive(SystemParam)]
+pub struct OnlineBanner<'w, 's> {
+    online: Option<Res<'w, Online>>,
+    hosted: Res<'w, HostTable>,
+    remote: Res<'w, RemoteTable>,
+    stand_ins: MessageWriter<'w, StandIn>,
+    seats: MessageWriter<'w, SeatCompanion>,
+    commands: Commands<'w, 's>,
+    /// What the invite's buttons last said.
+    said: Local<'s, Option<String>>,
 }
 
-/// Whom the table waits for, a lost connection, and the host's choice for
-/// an away player's Heroes: stand in, or Companions.
-fn banner(
-    mut contexts: EguiContexts,
-    online: Res<Online>,
-    hosted: Res<HostTable>,
-    remote: Res<RemoteTable>,
-    mut stand_ins: MessageWriter<StandIn>,
-    mut seats: MessageWriter<SeatCompanion>,
-    mut commands: Commands,
-) -> Result {
-    let (lobby, lost, waiting) = match *online {
-        Online::Host => (&hosted.lobby, None, hosted.waiting_for()),
-        Online::Player => (
-            &remote.lobby,
-            if let Link::Lost(why) = &remote.link { Some(why.clone()) } else { None },
-            remote.waiting_for(),
-        ),
-    };
-    if waiting.is_empty() && lost.is_none() {
-        return Ok(());
+impl OnlineBanner<'_, '_> {
+    /// The host's invite during play, with Copy and New invite (a player
+    /// who drops needs it to come back; one that got out is replaced).
+    pub fn invite(&mut self, ui: &mut egui::Ui) {
+        if self.online.as_deref() != Some(&Online::Host) {
+            return;
+        }
+        ui.separator();
+        if let Some(said) = crate::ui::screens::lobby::invite_line(ui, &self.hosted, &mut self.commands) {
+            *self.said = Some(said);
+        }
+        if let Some(said) = self.said.as_ref() {
+            ui.label(egui::RichText::new(said).size(12.0).color(style::MUTED));
+        }
     }
-    let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("online_banner")).anchor(egui::Align2::CENTER_TOP, [0.0, 48.0]).show(ctx, |ui| {
-        style::panel_frame().show(ui, |ui| {
-            if let Some(why) = &lost {
-                ui.horizontal(|ui| {
-                    ui.label(egui::RichText::new(format!("Connection to the host lost: {why}")).color(style::NOTICE));
-                    if remote.invite.is_some()
-                        && ui
-                            .button("Reconnect")
-                            .on_hover_text("Dial the same table again, as the same player")
-                            .clicked()
-                    {
-                        commands.queue(reconnect);
+
+    /// The online lines, if any: a lost connection (with Reconnect), and
+    /// each player the table waits for (with the host's choices).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let Some(online) = self.online.as_deref().copied() else { return };
+        let (lobby, lost, waiting) = match online {
+            Online::Host => (&self.hosted.lobby, None, self.hosted.waiting_for()),
+            Online::Player => (
+                &self.remote.lobby,
+                if let Link::Lost(why) = &self.remote.link { Some(why.clone()) } else { None },
+                self.remote.waiting_for(),
+            ),
+        };
+        if let Some(why) = &lost {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(format!("Connection to the host lost: {why}")).color(style::NOTICE));
+                if self.remote.invite.is_some()
+                    && ui.button("Reconnect").on_hover_text("Dial the same table again, as the same player").clicked()
+                {
+                    self.commands.queue(reconnect);
+                }
+            });
+        }
+        for &seat in &waiting {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(
+                    egui::RichText::new(format!("Waiting for {} to come back…", lobby.name(seat))).color(style::NOTICE),
+                );
+                if online != Online::Host {
+                    return;
+                }
+                if ui.button("Play their Heroes").on_hover_text("Until they rejoin").clicked() {
+                    self.stand_ins.write(StandIn { seat, by: Some(0) });
+                }
+                if let Some(table) = &self.hosted.table
+                    && ui
+                        .button("Companions play them")
+                        .on_hover_text("Until you give their seats back (the Companion box on each Hero)")
+                        .clicked()
+                {
+                    let heroes = table.game.heroes.len() as u8;
+                    for hero in (0..heroes).filter(|&h| table.players.owner(h) == seat) {
+                        self.seats.write(SeatCompanion { hero, on: true });
                     }
-                });
-            }
-            for &seat in &waiting {
-                ui.horizontal(|ui| {
-                    ui.label(
-                        egui::RichText::new(format!("Waiting for {} to come back…", lobby.name(seat)))
-                            .color(style::NOTICE),
-                    );
-                    if *online == Online::Host
-                        && ui.button("Play their Heroes").on_hover_text("Until they rejoin").clicked()
-                    {
-                        stand_ins.write(StandIn { seat, by: Some(0) });
-                    }
-                    if *online == Online::Host
-                        && let Some(table) = &hosted.table
-                        && ui
-                            .button("Companions play them")
-                            .on_hover_text("Until you give their seats back (the Companion box on each Hero)")
-                            .clicked()
-                    {
-                        let heroes = table.game.heroes.len() as u8;
-                        for hero in (0..heroes).filter(|&h| table.players.owner(h) == seat) {
-                            seats.write(SeatCompanion { hero, on: true });
-                        }
-                    }
-                });
-            }
-        });
-    });
-    Ok(())
+                }
+            });
+        }
+    }
 }

@@ -62,11 +62,30 @@ pub(super) fn combat_strip(
                 CombatStep::AvoidReturnDamage => c.all(ui, game, |a| matches!(a, Action::AvoidReturnDamage { .. })),
                 _ => {}
             }
-            for h in 0..game.heroes.len() as u8 {
-                let end = Action::EndTurn { hero: h };
-                if c.is_legal(&end) {
-                    let name = game.heroes[usize::from(h)].name();
-                    c.button(ui, end, egui::RichText::new(format!("{name}: end turn")).strong());
+            match crate::table::cards::end_round(&c.legal) {
+                Some(ends) => {
+                    let names: Vec<&str> = ends
+                        .iter()
+                        .filter_map(crate::game::hotseat::action_hero)
+                        .map(|h| game.heroes[usize::from(h)].name())
+                        .collect();
+                    // Online another seat's Heroes may still be at it: then it ends only these.
+                    let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
+                        "End round".to_owned()
+                    } else {
+                        format!("End turn: {}", names.join(", "))
+                    };
+                    let hover = format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
+                    c.button_all(ui, ends, egui::RichText::new(label).strong(), &hover);
+                }
+                None => {
+                    for h in 0..game.heroes.len() as u8 {
+                        let end = Action::EndTurn { hero: h };
+                        if c.is_legal(&end) {
+                            let name = game.heroes[usize::from(h)].name();
+                            c.button(ui, end, egui::RichText::new(format!("{name}: end turn")).strong());
+                        }
+                    }
                 }
             }
             pass_buttons(ui, game, seats, pass);

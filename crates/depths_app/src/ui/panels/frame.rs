@@ -88,6 +88,7 @@ fn game_ui(
     ),
     (mut curtain_seen, mut folds): (Local<Option<usize>>, ResMut<PanelFolds>),
     (mut take_back, mut put_back): (MessageWriter<TakeBack>, MessageWriter<PutBack>),
+    mut online: crate::ui::online_banner::OnlineBanner,
     mut settings: ResMut<crate::game::settings::Settings>,
     icons: Res<Icons>,
     health: Res<crate::game::rules_events::HealthNews>,
@@ -191,6 +192,7 @@ fn game_ui(
         if let Some(h) = hint.as_deref().filter(|h| h.version == delve.version() && !h.text.is_empty()) {
             ui.label(egui::RichText::new(format!("💡 {}", h.text)).color(style::GOLD));
         }
+        online.show(ui);
     });
 
     let up = seats.curtain(game);
@@ -300,6 +302,7 @@ fn game_ui(
                     ui.label(egui::RichText::new(format!("Saves to {name}")).size(11.0).color(style::MUTED))
                         .on_hover_text(path.display().to_string());
                 }
+                online.invite(ui);
             });
         });
     }

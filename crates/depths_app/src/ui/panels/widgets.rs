@@ -102,9 +102,9 @@ impl<'a> Choices<'a> {
     }
 
     /// A button for `a`, enabled only when it is legal.
-    pub(super) fn button(&mut self, ui: &mut egui::Ui, a: Action, label: impl Into<egui::WidgetText>) -> bool {
-        let legal = self.is_legal(&a);
-        let key = self.next_key.filter(|n| legal && *n <= 9);
+    /// A button for `label`, with the next number key when it is enabled.
+    fn numbered<'b>(&mut self, enabled: bool, label: impl Into<egui::WidgetText>) -> (Option<u8>, egui::Button<'b>) {
+        let key = self.next_key.filter(|n| enabled && *n <= 9);
         let button = match key {
             Some(n) => {
                 self.next_key = Some(n + 1);
@@ -115,6 +115,12 @@ impl<'a> Choices<'a> {
             }
             None => egui::Button::new(label),
         };
+        (key, button)
+    }
+
+    pub(super) fn button(&mut self, ui: &mut egui::Ui, a: Action, label: impl Into<egui::WidgetText>) -> bool {
+        let legal = self.is_legal(&a);
+        let (key, button) = self.numbered(legal, label);
         let mut response = ui.add_enabled(legal, button);
         if !legal && let Some((game, seats)) = self.table {
             // "Every greyed-out button says why": the rules' own refusal.
@@ -126,6 +132,16 @@ impl<'a> Choices<'a> {
         }
         self.shown.push(a);
         clicked
+    }
+
+    /// One button for several moves made together, each legal now (every
+    /// Hero's End turn), numbered like any other.
+    pub(super) fn button_all(&mut self, ui: &mut egui::Ui, all: Vec<Action>, label: egui::RichText, hover: &str) {
+        let (key, button) = self.numbered(true, label);
+        if ui.add(button).on_hover_text(hover).clicked() || key.is_some_and(|n| self.pressed == Some(n)) {
+            self.chosen.extend(all.iter().cloned());
+        }
+        self.shown.extend(all);
     }
 
     /// [`Self::button`] with words on hover (when it is enabled).

@@ -185,6 +185,16 @@ fn lobby_ui(
                             .on_hover_text("The invite your host gave you: six groups of five letters and digits");
                         // The whole invite in view, to check it against what the host read out.
                         ui.add(egui::TextEdit::singleline(&mut form.address).desired_width(360.0));
+                        if ui
+                            .button("Paste")
+                            .on_hover_text("The invite from the clipboard (or Ctrl+V in the field)")
+                            .clicked()
+                        {
+                            match crate::ui::clipboard::pasted() {
+                                Some(text) => form.address = text.trim().to_owned(),
+                                None => form.error = Some("The clipboard holds no text.".into()),
+                            }
+                        }
                     });
                     if ui.add(style::menu_button("Join")).clicked() {
                         commands.queue(join_table);
@@ -197,6 +207,9 @@ fn lobby_ui(
                     form.saves = Some(saves.into_iter().filter(|s| s.loads && s.players >= 2).collect());
                 }
                 resume_picker(ui, &mut form);
+                if let Some(said) = invite_line(ui, &hosted, &mut commands) {
+                    form.error = Some(said);
+                }
                 match &form.resume {
                     Some(resume) => {
                         if resume_panel(ui, resume, &hosted) {
@@ -245,7 +258,6 @@ fn host_panel(
     starts: &mut MessageWriter<HostStart>,
     kicks: &mut MessageWriter<Kick>,
 ) {
-    dial_line(ui, hosted);
     let seats = hosted.lobby.names.len();
     for (seat, name) in hosted.lobby.names.iter().enumerate() {
         let here = hosted.lobby.online.get(seat).copied().unwrap_or(false);
@@ -306,13 +318,38 @@ pub fn send_away_buttons(ui: &mut egui::Ui, seat: usize, kicks: &mut MessageWrit
     }
 }
 
-/// The invite the players need: where to dial and the table's secret.
-fn dial_line(ui: &mut egui::Ui, hosted: &HostTable) {
-    if let Some(invite) = &hosted.invite {
-        ui.label("Give your players this invite (paste it, or read it out):");
+/// The invite the players need (where to dial and the table's secret),
+/// with Copy and New invite. Returns what a button has to say.
+pub fn invite_line(ui: &mut egui::Ui, hosted: &HostTable, commands: &mut Commands) -> Option<String> {
+    let invite = hosted.invite.as_ref()?;
+    let mut said = None;
+    ui.label("Give your players this invite (paste it, or read it out):");
+    ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new(invite.text()).monospace().size(18.0).color(style::GOLD))
             .on_hover_text(format!("The table at {}; without the invite nobody can connect", invite.addr));
-    }
+        if ui.button("Copy").on_hover_text("Put the invite on the clipboard").clicked() {
+            said = Some(match crate::ui::clipboard::copy(&invite.text()) {
+                Ok(()) => "The invite is on the clipboard.".to_owned(),
+                Err(e) => format!("Could not copy the invite: {e}. Read it out instead."),
+            });
+        }
+        if ui
+            .button("New invite")
+            .on_hover_text(
+                "The old invite stops letting anyone in (if it got out); the players at the table stay. \
+                 A player who drops needs the new one.",
+            )
+            .clicked()
+        {
+            commands.queue(|world: &mut World| {
+                if let Err(e) = host::new_invite(world) {
+                    warn!("no new invite: {e}");
+                }
+            });
+            said = Some("A new invite: the old one no longer lets anyone in.".to_owned());
+        }
+    });
+    said
 }
 
 /// Dials the last table again as the same player (after a drop).
@@ -366,7 +403,6 @@ fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
 fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool {
     let saved = &resume.table.players;
     let seats = &hosted.lobby.names;
-    dial_line(ui, hosted);
     ui.label("The saved game's players join again under the same names:");
     for p in 0..saved.count() {
         let heroes: Vec<&str> = (0..resume.game.heroes.len() as u8)
