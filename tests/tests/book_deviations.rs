@@ -175,10 +175,21 @@ fn owned_and_decked(g: &Game) -> (BTreeMap<String, usize>, BTreeMap<String, usiz
     let adv = g.adventure().unwrap();
     let mut items = BTreeMap::new();
     let mut abilities = BTreeMap::new();
-    for i in adv.item_decks.iter().flatten().chain(g.heroes.iter().flat_map(|h| h.items.iter().map(|o| &o.card))) {
+    for i in adv
+        .item_decks
+        .iter()
+        .flatten()
+        .map(|c| &**c)
+        .chain(g.heroes.iter().flat_map(|h| h.items.iter().map(|o| &o.card)))
+    {
         *items.entry(i.id.clone()).or_insert(0) += 1;
     }
-    for a in adv.ability_decks.iter().flatten().chain(g.heroes.iter().flat_map(|h| h.abilities.iter().map(|o| &o.card)))
+    for a in adv
+        .ability_decks
+        .iter()
+        .flatten()
+        .map(|c| &**c)
+        .chain(g.heroes.iter().flat_map(|h| h.abilities.iter().map(|o| &o.card)))
     {
         *abilities.entry(a.id.clone()).or_insert(0) += 1;
     }
@@ -200,9 +211,9 @@ fn heroes_recreated_from_the_record_have_the_decks_of_a_continuing_game() {
     // Bren found a class Item that Adds and Removes cards; Sil has an Ability.
     let adv = g.adventure.as_deref_mut().unwrap();
     let i = adv.item_decks[0].iter().position(|c| c.id == "fighter_blade").unwrap();
-    let blade = adv.item_decks[0].remove(i);
+    let blade = adv.item_decks[0].remove(i).into_inner();
     let j = adv.ability_decks[1].iter().position(|c| c.id == "wizard_rally").unwrap();
-    let rally = adv.ability_decks[1].remove(j);
+    let rally = adv.ability_decks[1].remove(j).into_inner();
     g.heroes[1].abilities.push(OwnedAbility { card: rally, exhausted: false });
     g.heroes[0].items.push(OwnedItem { card: blade, equipped: true, uses_left: None });
     let nine = adv.item_action_cards[0].remove(0);
@@ -560,7 +571,7 @@ fn feature_test_cards_stay_out_until_the_feature_is_resolved() {
                 failure: vec![depths_rules::effect::Effect::FightMonster],
             }],
         };
-        g.adventure.as_deref_mut().unwrap().ecology.features.push(pit);
+        g.adventure.as_deref_mut().unwrap().ecology.features.push(pit.into());
         // Each Draw Pile holds just the two cards the test draws.
         let mut drawn = Vec::new();
         for h in 0..heroes.len() {

@@ -94,7 +94,7 @@ fn follow(
                 };
                 r.piles.push(letter);
                 // The top of a pile is its last card.
-                let order: Vec<LegendaryCard> = pile.iter().rev().cloned().collect();
+                let order: Vec<LegendaryCard> = pile.iter().rev().map(|c| LegendaryCard::clone(c)).collect();
                 match order.split_first() {
                     Some((top, below)) => out.extend(follow(piles, top, below, &r)),
                     None => out.push(Err(format!("{}: pile {letter} is empty", card.id))),

@@ -169,7 +169,7 @@ fn features_revealed_and_put_back_in_order_stay_in_that_order() {
     let mut g = new_game(10);
     let eco = &mut g.adventure.as_deref_mut().unwrap().ecology;
     for _ in 0..2 {
-        let f = eco.features.pop().unwrap();
+        let f = eco.features.pop().unwrap().into_inner();
         eco.revealed_features.push(f);
     }
     let revealed = eco.revealed_features.clone();

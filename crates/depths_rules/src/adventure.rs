@@ -17,6 +17,7 @@ use crate::legendary_location::{LegendaryCard, LegendaryPiles};
 use crate::map::{DeadEndAllowance, ElementRef, Map, MapTile, RuneMatches, RunePattern, TilePile, UsedRunes};
 use crate::monster::MonsterCard;
 use crate::options::GameOptions;
+use crate::shared::Shared;
 
 /// Where a card in the communal Experience Point pool came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,13 +150,13 @@ pub struct EcologyState {
     /// Drawn and waiting to be placed.
     pub drawn: Option<MapTile>,
     pub dead_end: DeadEndAllowance,
-    /// Top = last.
-    pub monsters: Vec<MonsterCard>,
-    pub set_aside_monsters: Vec<MonsterCard>,
-    pub features: Vec<FeatureCard>,
+    /// Top = last. The cards of the piles are shared by the copies of a game.
+    pub monsters: Vec<Shared<MonsterCard>>,
+    pub set_aside_monsters: Vec<Shared<MonsterCard>>,
+    pub features: Vec<Shared<FeatureCard>>,
     /// Features revealed by a card, in the order they will be met (next = last).
     pub revealed_features: Vec<FeatureCard>,
-    pub stair_guardians: Vec<MonsterCard>,
+    pub stair_guardians: Vec<Shared<MonsterCard>>,
     pub patterns: Vec<RunePattern>,
     pub legendary: Vec<LegendaryPiles>,
     pub used_runes: UsedRunes,
@@ -190,8 +191,8 @@ pub struct Adventure {
     pub xp_pool: Vec<XpCard>,
     pub keys: u8,
     /// Item and Ability draw piles per class (Fighter, Wizard, Rogue); top = last.
-    pub item_decks: Vec<Vec<ItemCard>>,
-    pub ability_decks: Vec<Vec<AbilityCard>>,
+    pub item_decks: Vec<Vec<Shared<ItemCard>>>,
+    pub ability_decks: Vec<Vec<Shared<AbilityCard>>>,
     /// Item Action Cards not yet Added, per class.
     pub item_action_cards: Vec<Vec<ActionCard>>,
     pub pending: Vec<Pending>,
@@ -230,14 +231,16 @@ pub struct KnownAtBottom {
 
 impl Adventure {
     /// Puts a seen Item Card at the bottom of class deck `deck`.
-    pub fn put_under_item_deck(&mut self, deck: usize, card: ItemCard) {
+    pub fn put_under_item_deck(&mut self, deck: usize, card: impl Into<Shared<ItemCard>>) {
+        let card = card.into();
         let known = &mut self.known_at_bottom.items[deck];
         *known = (*known).min(self.item_decks[deck].len() as u8).saturating_add(1);
         self.item_decks[deck].insert(0, card);
     }
 
     /// Puts a seen Ability Card at the bottom of its class's deck.
-    pub fn put_under_ability_deck(&mut self, card: AbilityCard) {
+    pub fn put_under_ability_deck(&mut self, card: impl Into<Shared<AbilityCard>>) {
+        let card = card.into();
         let deck = class_index(card.class);
         let known = &mut self.known_at_bottom.abilities[deck];
         *known = (*known).min(self.ability_decks[deck].len() as u8).saturating_add(1);

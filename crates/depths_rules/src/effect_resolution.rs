@@ -9,6 +9,7 @@ use crate::combat::DamagePacket;
 use crate::effect::{Effect, Whom};
 use crate::event::Event;
 use crate::game::Game;
+use crate::shared::Shared;
 
 /// Who an effect acts for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -203,7 +204,7 @@ impl Game {
                 }
             }
             Effect::FightMonster => {
-                let Some(card) = self.adv_mut().ecology.monsters.pop() else { return };
+                let Some(card) = self.adv_mut().ecology.monsters.pop().map(Shared::into_inner) else { return };
                 self.fight_monsters(vec![card], events);
             }
             Effect::FightNamedMonster { monster } => {

@@ -153,7 +153,7 @@ impl Game {
     /// Every legal action now; each passes [`Game::check`].
     pub fn legal_actions(&self) -> Vec<Action> {
         let phase = self.phase();
-        let candidates = match phase {
+        let mut candidates = match phase {
             Phase::Won | Phase::Lost(_) => Vec::new(),
             Phase::Combat { .. } => self.combat_candidates(),
             _ => match self.pending() {
@@ -161,7 +161,19 @@ impl Game {
                 None => self.exploring_candidates(),
             },
         };
-        candidates.into_iter().filter(|a| self.check_in(&phase, a).is_ok()).collect()
+        // Placements come from the map's own list of the places a tile fits:
+        // whether this step allows placing that tile at all is checked once
+        // (checking each place again was most of the call).
+        let mut placing = [None, None];
+        candidates.retain(|a| {
+            let kind = match a {
+                Action::PlaceTile { .. } => 0,
+                Action::PlaceSetAsideTile { .. } => 1,
+                _ => return self.check_in(&phase, a).is_ok(),
+            };
+            *placing[kind].get_or_insert_with(|| self.check_in(&phase, a).is_ok())
+        });
+        candidates
     }
 
     /// Ends the game: "The Heroes Lose if … One of the Heroes is Defeated."

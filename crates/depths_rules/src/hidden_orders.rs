@@ -25,7 +25,7 @@
 
 use crate::GameRng;
 use crate::game::Game;
-use crate::legendary_location::{LegendaryCard, LegendaryPiles};
+use crate::legendary_location::LegendaryPiles;
 
 impl Game {
     /// A copy of the game in which every order the players cannot know is
@@ -84,12 +84,21 @@ fn reshuffle_by<T, K: Ord + ?Sized>(cards: &mut [T], rng: &mut GameRng, key: imp
 fn reshuffle_legendary(piles: &mut LegendaryPiles, rng: &mut GameRng) {
     reshuffle_by(&mut piles.entry, rng, |c| &c.id);
     for (_, pile) in &mut piles.lettered {
+        // Each back is parsed once: a determinized copy is made per playout.
         let mut start = 0;
-        while start < pile.len() {
-            let back = |c: &LegendaryCard| c.label().ok();
-            let label = back(&pile[start]);
-            let end = start + pile[start..].iter().take_while(|c| back(c) == label).count();
-            if label.is_some() {
+        let mut label = pile.first().map(|c| c.label().ok());
+        while let Some(run) = label {
+            let mut end = start + 1;
+            label = None;
+            while end < pile.len() {
+                let next = pile[end].label().ok();
+                if next != run {
+                    label = Some(next);
+                    break;
+                }
+                end += 1;
+            }
+            if run.is_some() {
                 reshuffle_by(&mut pile[start..end], rng, |c| &c.id);
             }
             start = end;

@@ -19,12 +19,12 @@ impl Game {
         let adv = self.adv_mut();
         let mut options = Vec::new();
         if let Some(card) = adv.item_decks[class_index(mat.class)].pop() {
-            options.push(card);
+            options.push(card.into_inner());
         }
         if let (Some(s), false) = (mat.secondary_class, single)
             && let Some(card) = adv.item_decks[class_index(s)].pop()
         {
-            options.push(card);
+            options.push(card.into_inner());
         }
         if !options.is_empty() {
             events.push(Event::CardsOffered { hero: h, names: options.iter().map(|o| o.name.clone()).collect() });

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::GameRng;
 use crate::effect::Effect;
+use crate::shared::Shared;
 
 /// The back of a Legendary Location Card: "2", or "2A" with a roman numeral.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -18,18 +19,21 @@ pub struct PileLabel {
 }
 
 impl PileLabel {
-    /// Parses "2", "2A I", "2A-II", "3B III".
+    /// Parses "2", "2A I", "2A-II", "3B III". Without allocating unless it
+    /// fails: a determinized copy parses the back of every lettered card.
     pub fn parse(text: &str) -> Result<PileLabel, String> {
         let t = text.trim();
-        let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+        let digits = &t[..t.bytes().take_while(u8::is_ascii_digit).count()];
         let number: u8 = digits.parse().map_err(|_| format!("label \"{text}\" must start with a number"))?;
         let rest = t[digits.len()..].trim_start();
         if rest.is_empty() {
             return Ok(PileLabel { number, letter: None, roman: None });
         }
         let mut chars = rest.chars();
-        let letter =
-            chars.next().filter(char::is_ascii_uppercase).ok_or(format!("label \"{text}\": expected a letter"))?;
+        let letter = chars
+            .next()
+            .filter(char::is_ascii_uppercase)
+            .ok_or_else(|| format!("label \"{text}\": expected a letter"))?;
         let roman_text = chars.as_str().trim_start_matches(['-', ' ']);
         let roman = match roman_text {
             "I" => 1,
@@ -82,8 +86,8 @@ impl LegendaryCard {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LegendaryPiles {
     pub number: u8,
-    pub entry: Vec<LegendaryCard>,
-    pub lettered: Vec<(char, Vec<LegendaryCard>)>,
+    pub entry: Vec<Shared<LegendaryCard>>,
+    pub lettered: Vec<(char, Vec<Shared<LegendaryCard>>)>,
 }
 
 impl LegendaryPiles {
@@ -93,8 +97,8 @@ impl LegendaryPiles {
     pub fn arrange(number: u8, cards: &[LegendaryCard], rng: &mut GameRng) -> LegendaryPiles {
         let labelled: Vec<(PileLabel, &LegendaryCard)> =
             cards.iter().filter_map(|c| c.label().ok().map(|l| (l, c))).filter(|(l, _)| l.number == number).collect();
-        let mut entry: Vec<LegendaryCard> =
-            labelled.iter().filter(|(l, _)| l.letter.is_none()).map(|(_, c)| (*c).clone()).collect();
+        let mut entry: Vec<Shared<LegendaryCard>> =
+            labelled.iter().filter(|(l, _)| l.letter.is_none()).map(|(_, c)| Shared::new((*c).clone())).collect();
         rng.shuffle(&mut entry);
         let mut letters: Vec<char> = labelled.iter().filter_map(|(l, _)| l.letter).collect();
         letters.sort_unstable();
@@ -109,10 +113,10 @@ impl LegendaryPiles {
                 let mut pile = Vec::new();
                 // Bottom first: the highest numeral goes in first.
                 for roman in romans.into_iter().rev() {
-                    let mut same: Vec<LegendaryCard> = labelled
+                    let mut same: Vec<Shared<LegendaryCard>> = labelled
                         .iter()
                         .filter(|(l, _)| l.letter == Some(letter) && l.roman == Some(roman))
-                        .map(|(_, c)| (*c).clone())
+                        .map(|(_, c)| Shared::new((*c).clone()))
                         .collect();
                     rng.shuffle(&mut same);
                     pile.extend(same);
@@ -123,7 +127,7 @@ impl LegendaryPiles {
         LegendaryPiles { number, entry, lettered }
     }
 
-    pub fn pile_mut(&mut self, letter: char) -> Option<&mut Vec<LegendaryCard>> {
+    pub fn pile_mut(&mut self, letter: char) -> Option<&mut Vec<Shared<LegendaryCard>>> {
         self.lettered.iter_mut().find(|(l, _)| *l == letter).map(|(_, p)| p)
     }
 }

@@ -58,7 +58,7 @@ impl Game {
         let mut options = Vec::new();
         for c in decks {
             if let Some(card) = adv.ability_decks[class_index(c)].pop() {
-                options.push(card);
+                options.push(card.into_inner());
             }
         }
         if !options.is_empty() {

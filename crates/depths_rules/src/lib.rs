@@ -41,7 +41,7 @@ pub mod record;
 pub mod rng;
 pub mod save;
 pub mod setup;
-pub(crate) mod shared;
+pub mod shared;
 
 pub use action::{Action, Target};
 pub use action_card::{ActionCard, CardId, Difficulty, MonsterDeck};
@@ -61,3 +61,4 @@ pub use options::{GameOptions, Variants};
 pub use phase::{Decision, Encountering, Phase};
 pub use rng::GameRng;
 pub use save::SaveError;
+pub use shared::Shared;

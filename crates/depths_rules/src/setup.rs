@@ -8,12 +8,14 @@ use crate::action_card::ActionCard;
 use crate::adventure::{Adventure, AdventureRecord, EcologyState, class_index};
 use crate::content::{Content, ContentError};
 use crate::error::SetupError;
+use crate::feature::FeatureCard;
 use crate::game::Game;
-use crate::hero::{HeroMat, ITEM_CARD_ID_BASE};
+use crate::hero::{AbilityCard, HeroMat, ITEM_CARD_ID_BASE, ItemCard};
 use crate::legendary_location::LegendaryPiles;
 use crate::map::{DeadEndAllowance, Map, RuneMatches, TilePile, UsedRunes};
 use crate::monster::MonsterCard;
 use crate::options::GameOptions;
+use crate::shared::Shared;
 use crate::{Ecology, GameRng};
 
 impl Game {
@@ -63,10 +65,10 @@ impl Game {
         let mut item_action_cards = Vec::new();
         for (class, _) in crate::content::CLASSES {
             let deck = content.class_deck(class);
-            let mut items = deck.items.clone();
+            let mut items: Vec<Shared<ItemCard>> = deck.items.iter().cloned().map(Shared::new).collect();
             rng.shuffle(&mut items);
             item_decks.push(items);
-            let mut abilities = deck.abilities.clone();
+            let mut abilities: Vec<Shared<AbilityCard>> = deck.abilities.iter().cloned().map(Shared::new).collect();
             rng.shuffle(&mut abilities);
             ability_decks.push(abilities);
             item_action_cards.push(
@@ -121,7 +123,7 @@ impl Game {
                     game.offer_abilities(h, &mut events);
                 } else {
                     let class = class_index(game.heroes[h as usize].mat.class);
-                    if let Some(card) = game.adv_mut().ability_decks[class].pop() {
+                    if let Some(card) = game.adv_mut().ability_decks[class].pop().map(Shared::into_inner) {
                         game.heroes[h as usize].abilities.push(crate::hero::OwnedAbility { card, exhausted: false });
                     }
                 }
@@ -164,11 +166,14 @@ pub(crate) fn setup_ecology(
     let c = content.ecology(ecology);
     let (entry, pile) = TilePile::deal(c.tiles.clone(), rng).map_err(|e| format!("{}: {e:?}", ecology.name()))?;
     let map = Map::new(entry).map_err(|e| format!("{}: {e:?}", ecology.name()))?;
-    let mut monsters: Vec<MonsterCard> = c.monsters.iter().filter(|m| !m.set_aside).cloned().collect();
+    let shared =
+        |cards: &[MonsterCard]| -> Vec<Shared<MonsterCard>> { cards.iter().cloned().map(Shared::new).collect() };
+    let mut monsters: Vec<Shared<MonsterCard>> =
+        c.monsters.iter().filter(|m| !m.set_aside).cloned().map(Shared::new).collect();
     rng.shuffle(&mut monsters);
-    let mut features = c.features.clone();
+    let mut features: Vec<Shared<FeatureCard>> = c.features.iter().cloned().map(Shared::new).collect();
     rng.shuffle(&mut features);
-    let mut stair_guardians = c.stair_guardians.clone();
+    let mut stair_guardians = shared(&c.stair_guardians);
     rng.shuffle(&mut stair_guardians);
     let legendary =
         c.patterns.iter().map(|p| LegendaryPiles::arrange(p.id.parse().unwrap_or(0), &c.legendary, rng)).collect();
@@ -182,7 +187,7 @@ pub(crate) fn setup_ecology(
         drawn: None,
         dead_end: DeadEndAllowance::new(options.variants.one_dead_end),
         monsters,
-        set_aside_monsters: c.monsters.iter().filter(|m| m.set_aside).cloned().collect(),
+        set_aside_monsters: c.monsters.iter().filter(|m| m.set_aside).cloned().map(Shared::new).collect(),
         features,
         revealed_features: Vec::new(),
         stair_guardians,

@@ -5,7 +5,10 @@ use depths_rules::adventure::{EcologyState, HeroChoice, Pending, Purchase, XpRef
 use depths_rules::combat::{Combat, DamagePacket};
 use depths_rules::combat::{Slot, may_choose};
 use depths_rules::effect::TargetKind;
-use depths_rules::map::{Cell, Element, ElementRef, Map, MapTile, Placement, Rotation};
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use depths_rules::map::{Cell, Element, ElementRef, Map, MapTile, Placement, Rotation, TileShape};
 use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
 use crate::search_stats::SearchStats;
@@ -708,8 +711,9 @@ fn stuck_count(map: &Map, tiles: &[MapTile]) -> usize {
 
 /// The tiles, one of each shape with how many have it. Tiles whose edges are
 /// the same up to a turn, with the same passages, fit in as many places on
-/// any map: each shape is counted once for each map weighed.
-fn shapes(tiles: &[MapTile]) -> Vec<(&MapTile, usize)> {
+/// any map: each shape is counted once for each map weighed, its turns
+/// worked out once for the decision.
+fn shapes(tiles: &[MapTile]) -> Vec<(TileShape, usize)> {
     let key = |t: &MapTile| {
         let turns = Rotation::ALL.map(|r| t.edges.rotated(r).to_array().iter().fold(0u32, |k, &e| k << 4 | e as u32));
         (turns.into_iter().min(), t.has_secret_passage(), t.has_warp_portal())
@@ -722,19 +726,20 @@ fn shapes(tiles: &[MapTile]) -> Vec<(&MapTile, usize)> {
             None => out.push((t, 1, k)),
         }
     }
-    out.into_iter().map(|(t, n, _)| (t, n)).collect()
+    out.into_iter().map(|(t, n, _)| (TileShape::of(t), n)).collect()
 }
 
 /// How good a map is to keep exploring from: few stuck tiles, many places.
 /// `shapes`: the remaining tiles ([`shapes`]); `legendary`: the Legendary
 /// Locations the map shows (see [`Legendary`]).
-fn map_score(map: &Map, shapes: &[(&MapTile, usize)], legendary: usize) -> i32 {
+fn map_score(map: &Map, shapes: &[(TileShape, usize)], legendary: usize) -> i32 {
     let f = map.frontier();
     let mut stuck = 0;
     let mut options = 0;
-    for &(t, tiles) in shapes {
+    for (t, tiles) in shapes {
+        let tiles = *tiles;
         // At most 8 count: no need to list the rest.
-        let n = f.placements(t).take(8).count();
+        let n = f.placements_of(t).take(8).count();
         if n == 0 {
             stuck += tiles as i32;
         }
@@ -780,13 +785,23 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let map = &eco.map;
     let remaining = eco.pile.tiles();
     let shapes = shapes(remaining);
+    // Every map weighed is the map copied onto this one, whose lists are reused.
+    let scratch: RefCell<Option<Map>> = RefCell::new(None);
+    let copy = |scratch: &mut Option<Map>| match scratch {
+        Some(m) => m.clone_from(map),
+        None => *scratch = Some(map.clone()),
+    };
     // Place the drawn tile where it leaves the most room to grow.
-    let placed_score = |tile: &MapTile, placement: Placement, legendary: &Legendary| {
-        let mut m = map.clone();
-        m.place(tile, placement).ok()?;
-        Some(map_score(&m, &shapes, legendary.after_placing(&m, placement.cell)))
+    let placed_score = |tile: &Arc<MapTile>, placement: Placement, legendary: &Legendary| {
+        let mut scratch = scratch.borrow_mut();
+        copy(&mut scratch);
+        let m = scratch.as_mut()?;
+        m.place_shared(tile, placement).ok()?;
+        Some(map_score(m, &shapes, legendary.after_placing(m, placement.cell)))
     };
     if let Some(tile) = &eco.drawn {
+        let tile = Arc::new(tile.clone());
+        let tile = &tile;
         let legendary = Legendary::new(g);
         let pick = best_by(legal, |a| match a {
             Action::PlaceTile { placement } => placed_score(tile, *placement, &legendary),
@@ -795,6 +810,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         return pick.unwrap_or_else(|| legal[0].clone());
     }
     if let Some(tile) = &eco.dead_end.set_aside {
+        let tile = &Arc::new(tile.clone());
         let legendary = Legendary::new(g);
         if let Some(a) = best_by(legal, |a| match a {
             Action::PlaceSetAsideTile { placement } => placed_score(tile, *placement, &legendary),
@@ -935,11 +951,13 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
             }
             _ => continue,
         };
-        let mut m = map.clone();
+        let mut scratch = scratch.borrow_mut();
+        copy(&mut scratch);
+        let Some(m) = scratch.as_mut() else { continue };
         if m.encounter(e).is_err() {
             continue;
         }
-        let net = map_score(&m, &shapes, legendary) - base - cost;
+        let net = map_score(m, &shapes, legendary) - base - cost;
         if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
             best = Some((net, e, k));
         }

@@ -9,12 +9,13 @@ use crate::event::Event;
 use crate::event::note;
 use crate::feature::FeatureCard;
 use crate::game::Game;
+use crate::shared::Shared;
 
 impl Game {
     pub(crate) fn draw_feature(&mut self, events: &mut Vec<Event>) {
         let adv = self.adv_mut();
         let eco = &mut adv.ecology;
-        let Some(card) = eco.revealed_features.pop().or_else(|| eco.features.pop()) else {
+        let Some(card) = eco.revealed_features.pop().or_else(|| eco.features.pop().map(Shared::into_inner)) else {
             note(events, "The Feature deck is empty: nothing happens.");
             return;
         };
@@ -70,7 +71,7 @@ impl Game {
         let eco = &mut self.adv_mut().ecology;
         let mut cards = Vec::new();
         for _ in 0..count {
-            if let Some(c) = eco.revealed_features.pop().or_else(|| eco.features.pop()) {
+            if let Some(c) = eco.revealed_features.pop().or_else(|| eco.features.pop().map(Shared::into_inner)) {
                 cards.push(c);
             }
         }

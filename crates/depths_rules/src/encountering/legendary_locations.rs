@@ -7,6 +7,7 @@ use crate::game::Game;
 use crate::legendary_location::LegendaryCard;
 use crate::map::RuneMatch;
 use crate::phase::Encountering;
+use crate::shared::Shared;
 
 impl Game {
     pub(crate) fn encounter_legendary(&mut self, m: RuneMatch, events: &mut Vec<Event>) {
@@ -18,7 +19,10 @@ impl Game {
         events.push(Event::LegendaryLocationEncountered { pattern: m.pattern.clone() });
         adv.encounter = Some(Encountering::LegendaryLocation);
         let Some(pattern) = eco.patterns.iter().position(|p| p.id == m.pattern) else { return };
-        let Some(card) = eco.legendary.get_mut(pattern).and_then(|piles| piles.entry.pop()) else { return };
+        let Some(card) = eco.legendary.get_mut(pattern).and_then(|piles| piles.entry.pop()).map(Shared::into_inner)
+        else {
+            return;
+        };
         adv.record.legendary_locations_found.push(card.name.clone());
         self.begin_legendary_card(pattern, card, events);
     }
@@ -35,7 +39,10 @@ impl Game {
     /// This letter indicates which Draw Pile … to draw from for the next card."
     pub(crate) fn continue_legendary(&mut self, pattern: usize, letter: Option<char>, events: &mut Vec<Event>) {
         let piles = &mut self.adv_mut().ecology.legendary[pattern];
-        let Some(mut card) = letter.and_then(|l| piles.pile_mut(l)).and_then(|p| p.pop()) else { return };
+        let Some(mut card) = letter.and_then(|l| piles.pile_mut(l)).and_then(|p| p.pop()).map(Shared::into_inner)
+        else {
+            return;
+        };
         // A card without a letter continues with the pile being drawn from.
         if card.next.is_none() {
             card.next = letter;

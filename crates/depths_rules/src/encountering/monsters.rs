@@ -16,7 +16,7 @@ impl Game {
         let mut cards = Vec::new();
         for _ in 0..count {
             if let Some(card) = adv.ecology.monsters.pop() {
-                cards.push(card);
+                cards.push(card.into_inner());
             }
         }
         if cards.is_empty() {

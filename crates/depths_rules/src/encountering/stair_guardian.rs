@@ -9,6 +9,7 @@ use crate::content::Content;
 use crate::event::Event;
 use crate::event::note;
 use crate::game::Game;
+use crate::shared::Shared;
 
 impl Game {
     pub(crate) fn encounter_stair_guardian(&mut self, events: &mut Vec<Event>) {
@@ -30,7 +31,7 @@ impl Game {
             return;
         }
         let adv = self.adv_mut();
-        let Some(card) = adv.ecology.stair_guardians.pop() else {
+        let Some(card) = adv.ecology.stair_guardians.pop().map(Shared::into_inner) else {
             self.level_up(events);
             return;
         };

@@ -63,7 +63,7 @@ pub enum ElementState {
 }
 
 /// A tile on the map with the state of each of its elements.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlacedTile {
     /// The tile as printed; `rotation` turns it onto the map. Shared by the
     /// copies of the map (a bot copies it for every place it weighs).
@@ -75,10 +75,29 @@ pub struct PlacedTile {
     pub states: Vec<Vec<ElementState>>,
 }
 
+/// By hand for `clone_from`: a bot copies a map onto the same scratch map
+/// for every place it weighs, and the states' lists are reused.
+impl Clone for PlacedTile {
+    fn clone(&self) -> PlacedTile {
+        PlacedTile {
+            tile: Arc::clone(&self.tile),
+            cell: self.cell,
+            rotation: self.rotation,
+            states: self.states.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &PlacedTile) {
+        self.tile = Arc::clone(&source.tile);
+        (self.cell, self.rotation) = (source.cell, source.rotation);
+        self.states.clone_from(&source.states);
+    }
+}
+
 impl PlacedTile {
-    fn new(tile: MapTile, placement: Placement) -> PlacedTile {
+    fn new(tile: Arc<MapTile>, placement: Placement) -> PlacedTile {
         let states = tile.areas.iter().map(|a| vec![ElementState::Present; a.elements.len()]).collect();
-        PlacedTile { tile: Arc::new(tile), cell: placement.cell, rotation: placement.rotation, states }
+        PlacedTile { tile, cell: placement.cell, rotation: placement.rotation, states }
     }
 
     /// The edge on a side of the map (after rotation).
@@ -211,7 +230,7 @@ fn id_hash(id: &str) -> u64 {
 /// Everything derived from the placed tiles and their states; rebuilt after
 /// loading and brought up to date by every change, so that the questions the
 /// rules and the bots ask (many for each change) only read it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default)]
 struct Graph {
     /// Looked up on every step of every placement and match: a fast hasher
     /// with a fixed seed (the same on every machine; nothing is saved from it).
@@ -228,10 +247,48 @@ struct Graph {
     secret_open: bool,
     /// The Heroes reach a Warp Portal: both do.
     portal_open: bool,
+    /// The flood's stack, kept to be reused (empty between floods).
+    stack: Vec<u32>,
+}
+
+/// The stack is scratch space: not part of what the graph says.
+impl PartialEq for Graph {
+    fn eq(&self, o: &Graph) -> bool {
+        (&self.index, &self.footprints, &self.base, &self.nodes, &self.open, &self.spots)
+            == (&o.index, &o.footprints, &o.base, &o.nodes, &o.open, &o.spots)
+            && (self.secret_open, self.portal_open) == (o.secret_open, o.portal_open)
+    }
+}
+
+/// By hand for `clone_from`, which reuses every list (see [`PlacedTile`]).
+impl Clone for Graph {
+    fn clone(&self) -> Graph {
+        Graph {
+            index: self.index.clone(),
+            footprints: self.footprints.clone(),
+            base: self.base.clone(),
+            nodes: self.nodes.clone(),
+            open: self.open.clone(),
+            spots: self.spots.clone(),
+            secret_open: self.secret_open,
+            portal_open: self.portal_open,
+            stack: Vec::new(),
+        }
+    }
+
+    fn clone_from(&mut self, s: &Graph) {
+        self.index.clone_from(&s.index);
+        self.footprints.clone_from(&s.footprints);
+        self.base.clone_from(&s.base);
+        self.nodes.clone_from(&s.nodes);
+        self.open.clone_from(&s.open);
+        self.spots.clone_from(&s.spots);
+        (self.secret_open, self.portal_open) = (s.secret_open, s.portal_open);
+    }
 }
 
 /// The placed map of the current Ecology.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "MapSave", into = "MapSave")]
 pub struct Map {
     ecology: Ecology,
@@ -242,6 +299,26 @@ pub struct Map {
     /// the Heroes came from, so they can turn back but not pass.
     anchor: AreaRef,
     graph: Graph,
+}
+
+/// By hand for `clone_from`: a bot weighing places copies the map onto one
+/// scratch map again and again, reusing its lists.
+impl Clone for Map {
+    fn clone(&self) -> Map {
+        Map {
+            ecology: self.ecology,
+            tiles: self.tiles.clone(),
+            lantern: self.lantern,
+            anchor: self.anchor,
+            graph: self.graph.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Map) {
+        (self.ecology, self.lantern, self.anchor) = (source.ecology, source.lantern, source.anchor);
+        self.tiles.clone_from(&source.tiles);
+        self.graph.clone_from(&source.graph);
+    }
 }
 
 /// What a save holds of a [`Map`].
@@ -305,7 +382,7 @@ impl Map {
         let start = AreaRef { cell: (0, 0), area: 0 };
         let mut map =
             Map { ecology: entry.ecology, tiles: Vec::new(), lantern: start, anchor: start, graph: Graph::default() };
-        map.tiles.push(PlacedTile::new(entry, Placement { cell: (0, 0), rotation: Rotation::default() }));
+        map.tiles.push(PlacedTile::new(Arc::new(entry), Placement { cell: (0, 0), rotation: Rotation::default() }));
         map.attach(0);
         map.refresh();
         Ok(map)
@@ -372,10 +449,22 @@ impl Map {
     /// Places a tile after checking it.
     pub fn place(&mut self, tile: &MapTile, placement: Placement) -> Result<(), PlacementError> {
         self.check_placement(tile, placement)?;
-        self.tiles.push(PlacedTile::new(tile.clone(), placement));
+        self.attach_new(Arc::new(tile.clone()), placement);
+        Ok(())
+    }
+
+    /// [`Map::place`] with the tile already shared: a bot weighing many
+    /// places for one tile copies the tile once, not for every place.
+    pub fn place_shared(&mut self, tile: &Arc<MapTile>, placement: Placement) -> Result<(), PlacementError> {
+        self.check_placement(tile, placement)?;
+        self.attach_new(Arc::clone(tile), placement);
+        Ok(())
+    }
+
+    fn attach_new(&mut self, tile: Arc<MapTile>, placement: Placement) {
+        self.tiles.push(PlacedTile::new(tile, placement));
         self.attach(self.tiles.len() - 1);
         self.refresh();
-        Ok(())
     }
 
     /// The tile's edges under each turn. The tile itself was checked when it
@@ -578,7 +667,8 @@ impl Map {
             return;
         };
         g.nodes[start as usize].reached = true;
-        let mut stack = vec![start];
+        let mut stack = std::mem::take(&mut g.stack);
+        stack.push(start);
         let visit = |nodes: &mut [Node], v: u32, from: u32, stack: &mut Vec<u32>| {
             let node = &mut nodes[v as usize];
             if !node.reached {
@@ -616,6 +706,7 @@ impl Map {
                 }
             }
         }
+        g.stack = stack;
     }
 
     // ---- the movement graph ----
@@ -783,6 +874,20 @@ impl Shape {
     }
 }
 
+/// A tile's edges under each turn, worked out once: a bot asks where each
+/// tile still in the pile could go on every map it weighs.
+#[derive(Clone, Copy)]
+pub struct TileShape {
+    shape: Shape,
+    ecology: Ecology,
+}
+
+impl TileShape {
+    pub fn of(tile: &MapTile) -> TileShape {
+        TileShape { shape: Shape::of(tile), ecology: tile.ecology }
+    }
+}
+
 /// [`Frontier::placements`]: each turn at each spot in turn. (A loop of its
 /// own: nested iterator adapters cost more than the test of a fit.)
 struct Placements<'a> {
@@ -825,6 +930,13 @@ impl<'a> Frontier<'a> {
     pub fn placements(&self, tile: &MapTile) -> impl Iterator<Item = Placement> + use<'a> {
         let g = &self.map.graph;
         Placements { shape: self.map.shape(tile).ok(), graph: g, next: 0 }
+    }
+
+    /// [`Frontier::placements`] of a tile not on the map (one still in the
+    /// pile) by its shape.
+    pub fn placements_of(&self, shape: &TileShape) -> impl Iterator<Item = Placement> + use<'a> {
+        let shape = (shape.ecology == self.map.ecology).then_some(shape.shape);
+        Placements { shape, graph: &self.map.graph, next: 0 }
     }
 
     /// Empty cells touching the map.
