@@ -184,7 +184,7 @@ fn lobby_ui(
                         ui.label("Invite:")
                             .on_hover_text("The invite your host gave you: six groups of five letters and digits");
                         // The whole invite in view, to check it against what the host read out.
-                        ui.add(egui::TextEdit::singleline(&mut form.address).desired_width(360.0));
+                        ui.add(egui::TextEdit::singleline(&mut form.address).desired_width(310.0));
                         if ui
                             .button("Paste")
                             .on_hover_text("The invite from the clipboard (or Ctrl+V in the field)")
