@@ -431,10 +431,10 @@ fn make_room(host: &mut HostTable, server: &mut RenetServer, newcomer: ClientId)
 
 /// What a player of protocol `theirs` is told.
 fn other_version(theirs: u32) -> String {
-    let (newer, older) = if theirs < PROTOCOL_VERSION { ("host's", "yours") } else { ("yours", "host's") };
+    let (newer, older) = if theirs < PROTOCOL_VERSION { ("the host's", "yours") } else { ("yours", "the host's") };
     format!(
-        "the host's game is another version (online protocol {PROTOCOL_VERSION}, yours {theirs}): the {newer} is \
-         newer than the {older}; play the same release as the host"
+        "the host's game is another version (online protocol {PROTOCOL_VERSION}, yours {theirs}): {newer} is newer \
+         than {older}; play the same release as the host"
     )
 }
 

@@ -236,7 +236,7 @@ fn a_player_of_another_version_is_told_so() {
     assert!(net.pump(|n| matches!(n.remote(0).link, Link::Lost(_))), "Bo is turned away");
     let Link::Lost(why) = &net.remote(0).link else { unreachable!() };
     assert!(why.contains("another version (online protocol 4, yours 3)"), "{why}");
-    assert!(why.contains("the host's is newer"), "{why}");
+    assert!(why.contains("the host's is newer than yours; play the same release"), "{why}");
     assert_eq!(net.host_table().lobby.names, vec!["Ann".to_owned()], "no seat for him");
 }
 
