@@ -20,7 +20,7 @@ use bevy_renet::{
     renet::{ClientId, ServerEvent},
 };
 use depths_rules::{Action, Event, Game};
-use depths_table::seats::{Players, Turn, companion_may_take, player_may_take};
+use depths_table::seats::{Players, Turn, companion_may_take, seats_may_take};
 
 use crate::{
     gate::HostGate,
@@ -276,16 +276,8 @@ impl HostTable {
     /// it stands in for) may make this move, and the rules allow it.
     pub fn may_take(&self, seat: usize, action: &Action) -> Result<(), String> {
         let table = self.playing()?;
-        let mut first_error = None;
-        for as_seat in self.lobby.acts_as(seat) {
-            match player_may_take(&table.game, &table.players, &table.turn, as_seat, action) {
-                Ok(()) => return table.game.check(action).map_err(|e| e.to_string()),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        Err(first_error.unwrap_or_else(|| "not your move".into()))
+        seats_may_take(&table.game, &table.players, &table.turn, &self.lobby.acts_as(seat), action)?;
+        table.game.check(action).map_err(|e| e.to_string())
     }
 }
 
@@ -327,10 +319,8 @@ pub const CLOSED: &str = "the host closed the table: ask them for a new invite t
 /// (the old one stops working for new connections; the players at the
 /// table stay, and a player who drops needs the new one to come back).
 pub fn new_invite(world: &mut World) -> Result<Invite, NetError> {
-    let Some(old) = world.resource::<HostTable>().invite.clone() else {
-        return Err(NetError::Netcode("no table is open".into()));
-    };
-    let Some(mut gate) = world.get_resource_mut::<HostGate>() else {
+    let old = world.resource::<HostTable>().invite.clone();
+    let (Some(old), Some(mut gate)) = (old, world.get_resource_mut::<HostGate>()) else {
         return Err(NetError::Netcode("no table is open".into()));
     };
     let invite = Invite::new(old.addr);

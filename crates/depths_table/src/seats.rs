@@ -410,6 +410,28 @@ pub fn player_may_take(
     Ok(())
 }
 
+/// Whether any of `seats` may take `action` now as far as the seats go (a
+/// player standing in for another acts for both): [`player_may_take`] for
+/// each, and the first seat's refusal when none may.
+pub fn seats_may_take(
+    game: &Game,
+    players: &Players,
+    turn: &Turn,
+    seats: &[usize],
+    action: &Action,
+) -> Result<(), String> {
+    let mut first = None;
+    for &seat in seats {
+        match player_may_take(game, players, turn, seat, action) {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    Err(first.unwrap_or_else(|| "not your move".into()))
+}
+
 /// The move a Companion makes now, if any: the careful bot's choice for a
 /// Companion's Hero that may act (or for the Companion's turn or decision),
 /// else the first legal move that is a Companion's, putting off Item swaps

@@ -29,8 +29,8 @@ use depths_rules::{Action, Game, Phase};
 // The seats and turns themselves are pure rules of the table, shared with
 // online play: one copy, in `depths_table`.
 pub use depths_table::seats::{
-    Acting, Players, Seat, Turn, acting, action_hero, after_events, heroes_to_act, player_may_take,
-    players_heroes_to_act, players_to_act,
+    Acting, Players, Seat, Turn, acting, action_hero, after_events, heroes_to_act, players_heroes_to_act,
+    players_to_act, seats_may_take,
 };
 
 use crate::{
@@ -132,16 +132,8 @@ impl Seats {
         if !self.waiting_for.is_empty() {
             return Some(format!("The table waits for {} to come back.", self.waiting_for.join(" and ")));
         }
-        let mut first = None;
-        for seat in self.online_seats() {
-            match player_may_take(game, &self.players, &self.turn, seat, action) {
-                Ok(()) => return None,
-                Err(e) => {
-                    first.get_or_insert(e);
-                }
-            }
-        }
-        first.map(|e| format!("{}.", crate::game::words::capitalise(&e)))
+        let why = seats_may_take(game, &self.players, &self.turn, &self.online_seats(), action).err()?;
+        Some(format!("{}.", crate::game::words::capitalise(&why)))
     }
 
     /// "Ann (Bren)" — the player who must act, and the Hero if one is named;
