@@ -6,14 +6,12 @@
 //! numbered among the actions; a player runs no Companion of its own.
 
 use bevy::{log::warn, prelude::*};
-use bevy_renet::{
-    RenetClient, RenetClientPlugin,
-    netcode::{NetcodeClientPlugin, NetcodeClientTransport, NetcodeDisconnectReason},
-};
+use bevy_renet::{RenetClient, RenetClientPlugin, netcode::NetcodeDisconnectReason};
 use depths_rules::{Action, Event};
 
 use crate::{
     invite::Invite,
+    link::PlayerLink,
     protocol::{Lobby, PROTOCOL_VERSION, SeatSecret, ToHost, ToPlayer, decode_to_player, encode},
     table::OnlineTable,
     transport::{CHANNEL, NetError, TIMEOUT_SECONDS, client_transport},
@@ -24,8 +22,10 @@ pub struct ClientPlugin;
 impl Plugin for ClientPlugin {
     fn build(&self, app: &mut App) {
         if !app.is_plugin_added::<RenetClientPlugin>() {
-            app.add_plugins((RenetClientPlugin, NetcodeClientPlugin));
+            app.add_plugins(RenetClientPlugin);
+            crate::link::plugin(app);
         }
+        crate::transport::plugin(app);
         app.init_resource::<RemoteTable>();
         app.add_message::<SendAction>();
         app.add_message::<RemoteApplied>();
@@ -162,7 +162,8 @@ impl RemoteTable {
 /// `secret` (from an earlier [`ToPlayer::Welcome`]) one's own seat back. A
 /// connection already open is replaced.
 pub fn join(world: &mut World, invite: &Invite, name: &str, secret: Option<SeatSecret>) -> Result<(), NetError> {
-    let (client, transport) = client_transport(invite)?;
+    let wake = world.get_resource::<crate::socket::NetWake>().and_then(|w| w.0.clone());
+    let (client, transport) = client_transport(invite, wake)?;
     world.insert_resource(client);
     world.insert_resource(transport);
     let mut remote = world.resource_mut::<RemoteTable>();
@@ -213,7 +214,7 @@ pub fn leave(world: &mut World) {
 
 /// Closes the connection (the host sees the seat go away) and forgets the table.
 pub fn close(world: &mut World) {
-    if let Some(mut transport) = world.remove_resource::<NetcodeClientTransport>() {
+    if let Some(mut transport) = world.remove_resource::<PlayerLink>() {
         transport.disconnect();
     }
     world.remove_resource::<RenetClient>();
@@ -229,7 +230,7 @@ fn send(client: &mut RenetClient, remote: &mut RemoteTable, message: &ToHost) {
 fn join_when_connected(
     mut client: ResMut<RenetClient>,
     mut remote: ResMut<RemoteTable>,
-    transport: Option<Res<NetcodeClientTransport>>,
+    transport: Option<Res<PlayerLink>>,
 ) {
     if client.is_disconnected() {
         if !matches!(remote.link, Link::Lost(_) | Link::Idle) {

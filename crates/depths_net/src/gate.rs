@@ -7,7 +7,8 @@
 //! dropped, and logged at most once a second per sender, with the sender.
 //!
 //! It stands where `bevy_renet`'s `NetcodeServerTransport` would, doing the
-//! same work between renet and the socket.
+//! same work between renet and the socket, with the socket read off the
+//! frame ([`Inbox`]) and acknowledgements sent only when owed ([`Acks`]).
 
 use std::{
     collections::HashMap,
@@ -19,9 +20,10 @@ use std::{
 use bevy::{log::warn, prelude::*};
 use bevy_renet::{RenetReceive, RenetSend, RenetServer, RenetServerPlugin};
 use renetcode::{
-    NETCODE_KEY_BYTES, NETCODE_MAX_PACKET_BYTES, NETCODE_USER_DATA_BYTES, NetcodeServer, ServerAuthentication,
-    ServerConfig, ServerResult,
+    NETCODE_KEY_BYTES, NETCODE_USER_DATA_BYTES, NetcodeServer, ServerAuthentication, ServerConfig, ServerResult,
 };
+
+use crate::socket::{Acks, Inbox, Wake};
 
 /// How long a sender's hostile datagrams stay muted and unlogged after one.
 const QUIET: Duration = Duration::from_secs(1);
@@ -57,6 +59,7 @@ struct Sender {
 #[derive(Resource, Debug)]
 pub struct HostGate {
     socket: UdpSocket,
+    inbox: Inbox,
     /// The netcode server of the current invite: the only one that takes new connections.
     netcode: NetcodeServer,
     /// Servers of earlier invites (keyed by their secrets), kept while a
@@ -66,7 +69,8 @@ pub struct HostGate {
     max_clients: usize,
     public_addresses: Vec<SocketAddr>,
     protocol_id: u64,
-    buffer: [u8; NETCODE_MAX_PACKET_BYTES],
+    /// Each player's acknowledgements owed.
+    acks: HashMap<u64, Acks>,
     /// Addresses whose connection request netcode answered, and when.
     handshakes: HashMap<SocketAddr, Instant>,
     senders: HashMap<SocketAddr, Sender>,
@@ -74,18 +78,21 @@ pub struct HostGate {
 }
 
 impl HostGate {
-    pub fn new(config: ServerConfig, socket: UdpSocket) -> io::Result<HostGate> {
-        socket.set_nonblocking(true)?;
+    /// The door of `socket`, waking the table with `wake` when a datagram
+    /// worth a frame arrives.
+    pub fn new(config: ServerConfig, socket: UdpSocket, wake: Option<Wake>) -> io::Result<HostGate> {
+        let inbox = Inbox::open(&socket, wake)?;
         let (protocol_id, max_clients, public_addresses) =
             (config.protocol_id, config.max_clients, config.public_addresses.clone());
         Ok(HostGate {
             socket,
+            inbox,
             netcode: NetcodeServer::new(config),
             retired: Vec::new(),
             max_clients,
             public_addresses,
             protocol_id,
-            buffer: [0; NETCODE_MAX_PACKET_BYTES],
+            acks: HashMap::new(),
             handshakes: HashMap::new(),
             senders: HashMap::new(),
             stats: GateStats::default(),
@@ -127,7 +134,7 @@ impl HostGate {
         for netcode in std::iter::once(&mut self.netcode).chain(&mut self.retired) {
             for client_id in netcode.clients_id() {
                 let result = netcode.disconnect(client_id);
-                deliver(result, &self.socket, server);
+                deliver(result, &self.socket, server, &mut self.acks);
             }
         }
     }
@@ -147,27 +154,22 @@ impl HostGate {
         let elders: Vec<(SocketAddr, usize)> = (self.retired.iter().enumerate())
             .flat_map(|(i, old)| old.clients_id_iter().filter_map(move |id| old.client_addr(id).map(|a| (a, i))))
             .collect();
-        loop {
-            let (len, from) = match self.socket.recv_from(&mut self.buffer) {
-                Ok(got) => got,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock || e.kind() == io::ErrorKind::Interrupted => break,
-                Err(e) if e.kind() == io::ErrorKind::ConnectionReset => continue,
-                Err(e) => return Err(e),
-            };
+        while let Some((from, mut datagram)) = self.inbox.next() {
+            let datagram = datagram.as_mut_slice();
             if let Some(&(_, i)) = elders.iter().find(|(addr, _)| *addr == from) {
-                let result = self.retired[i].process_packet(from, &mut self.buffer[..len]);
-                deliver(result, &self.socket, server);
+                let result = self.retired[i].process_packet(from, datagram);
+                deliver(result, &self.socket, server, &mut self.acks);
                 continue;
             }
             let known = players.contains(&from) || self.handshakes.contains_key(&from);
-            if !known && let Some(why) = self.stranger(from, len, now) {
+            if !known && let Some(why) = self.stranger(from, datagram, now) {
                 self.hostile(from, why, now);
                 continue;
             }
-            let result = self.netcode.process_packet(from, &mut self.buffer[..len]);
+            let result = self.netcode.process_packet(from, datagram);
             let (answered, refused) =
                 (matches!(result, ServerResult::PacketToSend { .. }), matches!(result, ServerResult::None));
-            deliver(result, &self.socket, server);
+            deliver(result, &self.socket, server, &mut self.acks);
             if !known && answered {
                 self.handshakes.insert(from, now);
             } else if !known && refused {
@@ -178,24 +180,23 @@ impl HostGate {
         for netcode in std::iter::once(&mut self.netcode).chain(&mut self.retired) {
             for client_id in netcode.clients_id() {
                 let result = netcode.update_client(client_id);
-                deliver(result, &self.socket, server);
+                deliver(result, &self.socket, server, &mut self.acks);
             }
         }
         for client_id in server.disconnections_id() {
             let result = admitted(&mut self.netcode, &mut self.retired, client_id).disconnect(client_id);
-            deliver(result, &self.socket, server);
+            deliver(result, &self.socket, server, &mut self.acks);
         }
         Ok(())
     }
 
     /// Why a datagram from an unknown address does not reach netcode, if it
     /// does not: muted, or not a connection request of this game.
-    fn stranger(&self, from: SocketAddr, len: usize, now: Instant) -> Option<&'static str> {
+    fn stranger(&self, from: SocketAddr, bytes: &[u8], now: Instant) -> Option<&'static str> {
         if self.senders.get(&from).is_some_and(|s| now - s.last < QUIET) {
             return Some("more after a bad one");
         }
-        let bytes = &self.buffer[..len];
-        let request = len == REQUEST_LEN
+        let request = bytes.len() == REQUEST_LEN
             && bytes[0] == 0
             && &bytes[1..14] == VERSION_INFO
             && bytes[14..22] == self.protocol_id.to_le_bytes();
@@ -223,7 +224,8 @@ impl HostGate {
     pub fn send_packets(&mut self, server: &mut RenetServer) {
         for client_id in server.clients_id() {
             let Ok(packets) = server.get_packets_to_send(client_id) else { continue };
-            for packet in packets {
+            let acks = self.acks.entry(client_id).or_default();
+            for packet in packets.iter().filter(|p| acks.send(p)) {
                 match admitted(&mut self.netcode, &mut self.retired, client_id)
                     .generate_payload_packet(client_id, &packet)
                 {
@@ -239,6 +241,7 @@ impl HostGate {
                     }
                 }
             }
+            acks.sent();
         }
     }
 }
@@ -255,7 +258,7 @@ fn admitted<'a>(
     }
 }
 
-fn deliver(result: ServerResult, socket: &UdpSocket, server: &mut RenetServer) {
+fn deliver(result: ServerResult, socket: &UdpSocket, server: &mut RenetServer, acks: &mut HashMap<u64, Acks>) {
     let send = |packet: &[u8], addr: SocketAddr| {
         if let Err(e) = socket.send_to(packet, addr) {
             warn!("could not send to {addr}: {e}");
@@ -265,6 +268,7 @@ fn deliver(result: ServerResult, socket: &UdpSocket, server: &mut RenetServer) {
         ServerResult::None => {}
         ServerResult::PacketToSend { payload, addr } => send(payload, addr),
         ServerResult::Payload { client_id, payload } => {
+            acks.entry(client_id).or_default().received(payload);
             if server.process_packet_from(payload, client_id).is_err() {
                 warn!("a packet for player {client_id}, who is not connected");
             }
@@ -275,6 +279,7 @@ fn deliver(result: ServerResult, socket: &UdpSocket, server: &mut RenetServer) {
         }
         ServerResult::ClientDisconnected { client_id, addr, payload } => {
             server.remove_connection(client_id);
+            acks.remove(&client_id);
             if let Some(payload) = payload {
                 send(payload, addr);
             }

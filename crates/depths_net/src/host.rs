@@ -61,6 +61,7 @@ impl Plugin for HostPlugin {
             app.add_plugins(RenetServerPlugin);
         }
         crate::gate::plugin(app);
+        crate::transport::plugin(app);
         app.init_resource::<HostTable>();
         app.add_message::<HostAct>();
         app.add_message::<StartTable>();
@@ -289,7 +290,8 @@ impl HostTable {
 pub fn open(world: &mut World, bind: SocketAddr, public: &[SocketAddr], name: &str) -> Result<SocketAddr, NetError> {
     let name = normal_name(name).map_err(NetError::Netcode)?;
     let secret = Invite::new(bind);
-    let (server, transport, bound) = host_transport(bind, public, secret.key())?;
+    let wake = world.get_resource::<crate::socket::NetWake>().and_then(|w| w.0.clone());
+    let (server, transport, bound) = host_transport(bind, public, secret.key(), wake)?;
     world.insert_resource(server);
     world.insert_resource(transport);
     let mut host = world.resource_mut::<HostTable>();

@@ -18,7 +18,9 @@
 //! - [`protocol`]: the messages and their encoding, with size limits.
 //! - [`table`]: the state each copy keeps and its checksum.
 //! - [`transport`]: the UDP connection (renet + netcode).
+//! - [`socket`]: each socket read off the frame, waking a sleeping table.
 //! - [`gate`]: the host's socket, looking at each datagram before netcode.
+//! - [`link`]: a player's socket and netcode client.
 //! - [`host`]: [`host::HostPlugin`], seats, checking and relaying.
 //! - [`client`]: [`client::ClientPlugin`], a player's copy of the table.
 //! - [`invite`]: the invite a host passes on: its address and a secret.
@@ -28,8 +30,10 @@ pub mod client;
 pub mod gate;
 pub mod host;
 pub mod invite;
+pub mod link;
 pub mod protocol;
 pub mod schedule;
+pub mod socket;
 pub mod table;
 pub mod transport;
 
@@ -38,5 +42,6 @@ pub use host::{HostPlugin, HostTable};
 pub use invite::Invite;
 pub use protocol::Lobby;
 pub use schedule::NetSystems;
+pub use socket::NetWake;
 pub use table::OnlineTable;
 pub use transport::NetError;

@@ -1,16 +1,18 @@
 //! Opening the connection: renet's reliable ordered channel each way over
-//! UDP, with netcode's connection handshake and timeouts.
+//! UDP, with netcode's connection handshake and timeouts; and whether a
+//! message is still on its way.
 
 use std::{
     net::{SocketAddr, UdpSocket},
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
+use bevy::prelude::*;
 use bevy_renet::{
-    RenetClient, RenetServer,
+    RenetClient, RenetSend, RenetServer,
     netcode::{
-        ClientAuthentication, ConnectToken, NETCODE_KEY_BYTES, NETCODE_USER_DATA_BYTES, NetcodeClientTransport,
-        ServerAuthentication, ServerConfig, generate_random_bytes,
+        ClientAuthentication, ConnectToken, NETCODE_KEY_BYTES, NETCODE_USER_DATA_BYTES, ServerAuthentication,
+        ServerConfig, generate_random_bytes,
     },
     renet::{ChannelConfig, ConnectionConfig, SendType},
 };
@@ -18,7 +20,9 @@ use bevy_renet::{
 use crate::{
     gate::HostGate,
     invite::Invite,
+    link::PlayerLink,
     protocol::{MAX_FROM_HOST, MAX_FROM_PLAYER},
+    socket::Wake,
 };
 
 /// Netcode's protocol id: this game's online play, the same in every
@@ -64,20 +68,56 @@ impl std::fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
+/// Room for a few whole-table messages in flight from the host, and for
+/// many actions from a player.
+const HOST_SENDS: usize = 4 * MAX_FROM_HOST;
+const PLAYER_SENDS: usize = 8 * MAX_FROM_PLAYER;
+
 fn connection_config() -> ConnectionConfig {
     let channel = |max_memory_usage_bytes| {
         vec![ChannelConfig {
             channel_id: CHANNEL,
-            // Room for a few whole-table messages in flight.
             max_memory_usage_bytes,
             send_type: SendType::ReliableOrdered { resend_time: Duration::from_millis(200) },
         }]
     };
     ConnectionConfig {
-        server_channels_config: channel(4 * MAX_FROM_HOST),
-        client_channels_config: channel(8 * MAX_FROM_PLAYER),
+        server_channels_config: channel(HOST_SENDS),
+        client_channels_config: channel(PLAYER_SENDS),
         ..Default::default()
     }
+}
+
+/// Whether a message this end sent is not yet acknowledged, as of this
+/// frame's sending: a table that would sleep keeps updating until it is,
+/// so a lost packet is sent again in time.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Unacknowledged(pub bool);
+
+/// Keeps [`Unacknowledged`] (the host's and the player's plugins both add it).
+pub(crate) fn plugin(app: &mut App) {
+    if app.world().contains_resource::<Unacknowledged>() {
+        return;
+    }
+    app.init_resource::<Unacknowledged>();
+    app.add_systems(PostUpdate, note_unacknowledged.after(RenetSend));
+}
+
+fn note_unacknowledged(
+    server: Option<Res<RenetServer>>,
+    client: Option<Res<RenetClient>>,
+    mut flag: ResMut<Unacknowledged>,
+) {
+    flag.set_if_neq(Unacknowledged(unacknowledged(server.as_deref(), client.as_deref())));
+}
+
+/// Whether any message sent is unacknowledged (renet frees a message's
+/// room in its channel only then).
+fn unacknowledged(server: Option<&RenetServer>, client: Option<&RenetClient>) -> bool {
+    let host =
+        server.is_some_and(|s| s.clients_id_iter().any(|id| s.channel_available_memory(id, CHANNEL) < HOST_SENDS));
+    let player = client.is_some_and(|c| c.is_connected() && c.channel_available_memory(CHANNEL) < PLAYER_SENDS);
+    host || player
 }
 
 fn now() -> Duration {
@@ -96,6 +136,7 @@ pub fn host_transport(
     bind: SocketAddr,
     public: &[SocketAddr],
     key: [u8; NETCODE_KEY_BYTES],
+    wake: Option<Wake>,
 ) -> Result<(RenetServer, HostGate, SocketAddr), NetError> {
     let socket = UdpSocket::bind(bind).map_err(|error| NetError::Bind { addr: bind, error })?;
     let bound = socket.local_addr().map_err(|error| NetError::Bind { addr: bind, error })?;
@@ -116,14 +157,14 @@ pub fn host_transport(
         // encrypted and authenticated with that connection's own keys.
         authentication: ServerAuthentication::Secure { private_key: key },
     };
-    let transport = HostGate::new(config, socket).map_err(|e| NetError::Bind { addr: bind, error: e })?;
+    let transport = HostGate::new(config, socket, wake).map_err(|e| NetError::Bind { addr: bind, error: e })?;
     Ok((RenetServer::new(connection_config()), transport, bound))
 }
 
 /// A player's side, dialing the host of `invite` with a connect token made
 /// from its secret (as a matchmaking server would make one: whoever holds the
-/// invite may).
-pub fn client_transport(invite: &Invite) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
+/// invite may), waking the table with `wake` when the host says something.
+pub fn client_transport(invite: &Invite, wake: Option<Wake>) -> Result<(RenetClient, PlayerLink), NetError> {
     let server = invite.addr;
     let local: SocketAddr = if server.is_ipv4() { "0.0.0.0:0" } else { "[::]:0" }.parse().expect("literal address");
     let socket = UdpSocket::bind(local).map_err(|error| NetError::Bind { addr: local, error })?;
@@ -140,8 +181,7 @@ pub fn client_transport(invite: &Invite) -> Result<(RenetClient, NetcodeClientTr
     )
     .map_err(|e| NetError::Netcode(e.to_string()))?;
     let authentication = ClientAuthentication::Secure { connect_token: token };
-    let transport =
-        NetcodeClientTransport::new(now(), authentication, socket).map_err(|e| NetError::Netcode(e.to_string()))?;
+    let transport = PlayerLink::new(now(), authentication, socket, wake).map_err(NetError::Netcode)?;
     Ok((RenetClient::new(connection_config()), transport))
 }
 

@@ -21,6 +21,7 @@ use depths_net::{
     ClientPlugin, Invite, RemoteTable,
     client::{self, Link},
     host::{JOIN_WITHIN, Kick},
+    link::{self, PlayerLink},
     transport::{PROTOCOL_ID, client_transport},
 };
 
@@ -29,8 +30,8 @@ use common::{Net, play_one};
 /// A connection that never asks for a seat: netcode and renet only.
 fn silent_app(invite: &Invite) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, RenetClientPlugin, NetcodeClientPlugin));
-    let (client, transport) = client_transport(invite).expect("dial loopback");
+    app.add_plugins((MinimalPlugins, RenetClientPlugin, link::plugin));
+    let (client, transport) = client_transport(invite, None).expect("dial loopback");
     app.insert_resource(client);
     app.insert_resource(transport);
     // Not a player: the checks of every player's copy pass it by.
@@ -231,7 +232,7 @@ fn a_player_of_another_version_is_told_so() {
     .unwrap();
     let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
     let auth = ClientAuthentication::Secure { connect_token: token };
-    app.insert_resource(NetcodeClientTransport::new(now, auth, socket).unwrap());
+    app.insert_resource(PlayerLink::new(now, auth, socket, None).unwrap());
     net.players.push(app);
     assert!(net.pump(|n| matches!(n.remote(0).link, Link::Lost(_))), "Bo is turned away");
     let Link::Lost(why) = &net.remote(0).link else { unreachable!() };

@@ -29,8 +29,9 @@ use bevy::{
     winit::{UpdateMode, WinitSettings},
 };
 use depths_net::protocol::{SeatSecret, name_key};
+use depths_net::transport::Unacknowledged;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, Invite, NetSystems, RemoteTable, SendAction,
+    ClientPlugin, HostPlugin, HostTable, Invite, NetSystems, NetWake, RemoteTable, SendAction,
     client::{AskCompanion, AskTakeBack, Link, RemoteApplied, RemoteCompanion, RemoteTookBack},
     host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, HostTakeBack, SeatCompanion, TookBack},
 };
@@ -74,6 +75,9 @@ pub(super) fn plugin(app: &mut App) {
         (apply_hosted, apply_remote).in_set(PlaySystems::Rules).after(NetSystems).run_if(resource_exists::<Online>),
     );
     app.add_systems(OnEnter(Screen::Menu), close);
+    app.init_resource::<NetWake>();
+    app.add_systems(Startup, wake_the_window);
+    app.add_systems(Last, keep_pace.run_if(resource_exists::<Online>.or_else(resource_exists::<LobbyOpen>)));
     app.add_systems(Update, remember_seat.run_if(resource_changed::<RemoteTable>));
 }
 
@@ -155,15 +159,55 @@ fn remember_seat(
     }
 }
 
-/// While online the app must keep receiving: 20 updates a second, not only
-/// on input (the window would otherwise sleep between clicks and the host
-/// would time the player out).
+/// How long a waiting online table sleeps at most: netcode's keep-alives go
+/// out and are read at each update, well inside its timeout
+/// (`transport::TIMEOUT_SECONDS`). A message wakes the table at once
+/// (`depths_net::socket`).
+const ONLINE_SLEEP: Duration = Duration::from_secs(5);
+
+/// How often a table updates while a message it sent is unacknowledged, so
+/// a lost packet is sent again in time.
+const RESEND_TICK: Duration = Duration::from_millis(50);
+
+/// The window's pace online: asleep up to [`ONLINE_SLEEP`] whether focused
+/// or not (an unfocused desktop app sleeps a minute, past the timeout),
+/// every [`RESEND_TICK`] while a message is on its way.
+fn online_pace(busy: bool) -> WinitSettings {
+    if busy {
+        let tick = UpdateMode::reactive_low_power(RESEND_TICK);
+        WinitSettings { focused_mode: UpdateMode::reactive(RESEND_TICK), unfocused_mode: tick }
+    } else {
+        let sleep = UpdateMode::reactive_low_power(ONLINE_SLEEP);
+        WinitSettings { focused_mode: UpdateMode::reactive(ONLINE_SLEEP), unfocused_mode: sleep }
+    }
+}
+
+/// Online, the window keeps the online pace (see [`online_pace`]).
 pub fn stay_awake(world: &mut World) {
     if let Some(mut winit) = world.get_resource_mut::<WinitSettings>() {
-        let every = UpdateMode::reactive(Duration::from_millis(50));
-        winit.focused_mode = every;
-        winit.unfocused_mode = every;
+        *winit = online_pace(false);
     }
+}
+
+/// Keeps updating while a message is unacknowledged, sleeps otherwise.
+fn keep_pace(winit: Option<ResMut<WinitSettings>>, unacknowledged: Res<Unacknowledged>) {
+    let Some(mut winit) = winit else { return };
+    let pace = online_pace(unacknowledged.0);
+    if winit.focused_mode != pace.focused_mode {
+        *winit = pace;
+    }
+}
+
+/// Lets a connection's reader thread wake the window (desktop only; a
+/// headless app updates on its own).
+fn wake_the_window(proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>, mut wake: ResMut<NetWake>) {
+    let Some(proxy) = proxy else { return };
+    let proxy = std::sync::Mutex::new((**proxy).clone());
+    wake.0 = Some(std::sync::Arc::new(move || {
+        if let Ok(proxy) = proxy.lock() {
+            let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+        }
+    }));
 }
 
 /// Leaving for the menu ends the online game.
