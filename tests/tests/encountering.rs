@@ -100,6 +100,55 @@ fn buying_a_key_gives_no_change() {
     assert_eq!(pool, vec![1], "the 3 was spent whole for a cost of 2");
 }
 
+/// "Spending Experience Points … No change is given": the one-click payment
+/// the table offers is the pool's cards that overpay least, the fewest such
+/// (checked against every subset of the pool), and paying them in its order
+/// completes the purchase with exactly those cards gone.
+#[test]
+fn the_offered_payment_overpays_least_with_the_fewest_cards() {
+    let pools: [&[u8]; 6] = [&[3, 1, 1, 2], &[1, 1, 1, 1, 1], &[4, 3, 3], &[5], &[2, 2, 1, 3, 1, 4], &[1, 3]];
+    for pool in pools {
+        let mut g = new_game(&["bren", "sil"], Variants::default());
+        g.adventure.as_deref_mut().unwrap().xp_pool.clear();
+        give_xp(&mut g, pool);
+        act(&mut g, Action::StartPurchase { what: Purchase::Key });
+        let Some(Pending::Purchase { cost, .. }) = g.pending().cloned() else { panic!("a purchase is under way") };
+        let cost = u32::from(cost);
+        let payment = g.xp_payment().expect("the pool covers a Key");
+        let chosen: Vec<usize> = payment
+            .iter()
+            .map(|r| match r {
+                XpRef::Pool(i) => usize::from(*i),
+                XpRef::Item { .. } => panic!("an Item is never spent unasked"),
+            })
+            .collect();
+        let sum = |set: &[usize]| set.iter().map(|&i| u32::from(pool[i])).sum::<u32>();
+        // Every subset of the pool that pays: none overpays less, or as little with fewer cards.
+        let best = (1u32..1 << pool.len())
+            .map(|mask| (0..pool.len()).filter(|i| mask & (1 << i) != 0).collect::<Vec<_>>())
+            .filter(|set| sum(set) >= cost)
+            .map(|set| (sum(&set), set.len()))
+            .min()
+            .unwrap();
+        assert_eq!((sum(&chosen), chosen.len()), best, "pool {pool:?}, cost {cost}: {chosen:?}");
+        let keys_before = keys(&g);
+        for r in payment {
+            act(&mut g, Action::PayXp { card: r });
+        }
+        assert_eq!(keys(&g), keys_before + 1, "pool {pool:?}: the Key is bought");
+        assert!(g.pending().is_none());
+        let mut left: Vec<u8> = g.adventure().unwrap().xp_pool.iter().map(|c| c.xp).collect();
+        let mut want: Vec<u8> = (0..pool.len()).filter(|i| !chosen.contains(i)).map(|i| pool[i]).collect();
+        left.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(left, want, "pool {pool:?}: exactly the chosen cards were spent");
+    }
+    // Nothing to pay for, nothing offered.
+    let mut g = new_game(&["bren"], Variants::default());
+    give_xp(&mut g, &[1, 2]);
+    assert!(g.xp_payment().is_none(), "no purchase under way");
+}
+
 /// "Keys can be bought while Heroes are Exploring, but … not … between drawing and placing a new Map Tile."
 #[test]
 fn no_keys_between_drawing_and_placing() {

@@ -17,6 +17,42 @@ impl Game {
         pool + items
     }
 
+    /// The pool's cards that pay what the purchase under way still owes:
+    /// those that overpay least ("No change is given"), the fewest such,
+    /// highest index first so each stays where it is until paid. `None`
+    /// when no purchase is under way or the pool alone cannot pay (Items
+    /// are never spent unasked).
+    pub fn xp_payment(&self) -> Option<Vec<XpRef>> {
+        let a = self.adventure()?;
+        let Some(Pending::Purchase { cost, paid, items, .. }) = a.pending.first() else { return None };
+        let so_far: usize = paid.iter().map(|c| usize::from(c.xp)).sum::<usize>()
+            + items.iter().map(|o| usize::from(o.item.card.xp)).sum::<usize>();
+        let owed = usize::from(*cost).saturating_sub(so_far);
+        let values: Vec<usize> = a.xp_pool.iter().map(|c| usize::from(c.xp)).collect();
+        let total: usize = values.iter().sum();
+        if owed == 0 || total < owed {
+            return None;
+        }
+        // fewest[s]: the fewest cards that sum to exactly s; each card used
+        // at most once (the sums walked downwards).
+        let mut fewest: Vec<Option<Vec<usize>>> = vec![None; total + 1];
+        fewest[0] = Some(Vec::new());
+        for (i, &v) in values.iter().enumerate() {
+            for s in (v..=total).rev() {
+                if let Some(fewer) = &fewest[s - v]
+                    && fewest[s].as_ref().is_none_or(|have| fewer.len() + 1 < have.len())
+                {
+                    let mut cards = fewer.clone();
+                    cards.push(i);
+                    fewest[s] = Some(cards);
+                }
+            }
+        }
+        let mut cards = (owed..=total).find_map(|s| fewest[s].take())?;
+        cards.sort_unstable_by(|a, b| b.cmp(a));
+        Some(cards.into_iter().map(|i| XpRef::Pool(i as u8)).collect())
+    }
+
     pub(crate) fn purchase_cost(&self, what: Purchase) -> u8 {
         let r = &self.adv().ecology.reference;
         match what {

@@ -38,9 +38,24 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                 Pending::Purchase { cost, paid, items, .. } => {
                     let so_far: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
                         + items.iter().map(|o| u16::from(o.item.card.xp)).sum::<u16>();
-                    ui.label(format!("Paid {so_far} of {cost} XP. Choose cards (or Items) to pay with:"));
                     // "No change is given": say so before a card pays too much.
                     let owed = u16::from(*cost).saturating_sub(so_far);
+                    ui.label(format!("Paid {so_far} of {cost} XP."));
+                    // One click: the pool's cards that overpay least, the fewest of them (the rules' own choice).
+                    if let Some(payment) = game.xp_payment() {
+                        let values: Vec<u16> = payment.iter().map(|card| xp_of(game, card)).collect();
+                        let sum: u16 = values.iter().sum();
+                        let cards = values.iter().map(u16::to_string).collect::<Vec<_>>().join(" + ");
+                        let mut label = format!("Pay {owed} XP with {cards}");
+                        if sum > owed {
+                            label.push_str(&format!(" (overpays by {}, no change)", sum - owed));
+                        }
+                        let moves = payment.into_iter().map(|card| Action::PayXp { card }).collect();
+                        let hover = "The XP pool's cards that leave the least over, the fewest of them";
+                        c.button_all(ui, moves, egui::RichText::new(label).strong(), hover);
+                        ui.add_space(4.0);
+                    }
+                    ui.label("Or choose cards (or Items) one at a time:");
                     let pays: Vec<Action> =
                         c.legal.iter().filter(|a| matches!(a, Action::PayXp { .. })).cloned().collect();
                     for a in pays {
