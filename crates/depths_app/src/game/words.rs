@@ -375,6 +375,29 @@ pub fn element_text(game: &Game, e: ElementRef) -> String {
     }
 }
 
+/// A choice of who avoids Return Damage with what it leaves each Hero:
+/// "Sil avoids Return Damage (saves Sil 3): then Bren −2, Sil −0", read off
+/// the rules applied to a copy for every choice (`Game::health_after_round`),
+/// never worked out here. Without amounts while the Damage waits for
+/// another choice.
+pub fn avoidance_label(game: &Game, choices: &[Action], choice: &Action) -> String {
+    let base = describe_action(game, choice);
+    let (&Action::AvoidReturnDamage { hero }, Some(after)) = (choice, game.health_after_round(choice)) else {
+        return base;
+    };
+    let h = usize::from(hero);
+    let others = choices.iter().filter(|o| *o != choice).filter_map(|o| game.health_after_round(o));
+    let saves = others.map(|other| after[h].saturating_sub(other[h])).max().unwrap_or(0);
+    let name = game.heroes.get(h).map_or("?", |x| x.name());
+    let changes: Vec<String> = (game.heroes.iter().zip(&after))
+        .map(|(x, &a)| match i16::from(a) - i16::from(x.health) {
+            d if d > 0 => format!("{} +{d}", x.name()),
+            d => format!("{} −{}", x.name(), -d),
+        })
+        .collect();
+    format!("{base} (saves {name} {saves}): then {}", changes.join(", "))
+}
+
 /// A readable label for any legal action.
 pub fn describe_action(game: &Game, a: &Action) -> String {
     let h = |h: &u8| hero_name(game, *h);
@@ -695,6 +718,50 @@ mod tests {
 
     fn new_game(seed: u64) -> Game {
         Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap()
+    }
+
+    /// "Important! Avoiding Return Damage": each choice's button says what
+    /// the choice then does to every Hero, and what it saves the Hero who
+    /// avoids compared with the other choices: checked against each choice
+    /// applied, over random combats' last choices of who avoids.
+    #[test]
+    fn each_avoidance_choice_says_what_it_then_deals() {
+        let mut checked = 0;
+        for seed in 0..600u64 {
+            let mut g = depths_tests::random_game(seed);
+            let mut rng = depths_rules::GameRng::from_seed(seed);
+            while matches!(g.phase(), Phase::Combat { .. }) && checked < 40 {
+                let legal = g.legal_actions();
+                let c = g.combat().unwrap();
+                if c.step == depths_rules::CombatStep::AvoidReturnDamage && c.avoid_queue.len() == 1 {
+                    let choices: Vec<Action> =
+                        legal.iter().filter(|a| matches!(a, Action::AvoidReturnDamage { .. })).cloned().collect();
+                    let applied: Vec<Vec<u8>> = (choices.iter())
+                        .map(|a| {
+                            let mut copy = g.clone();
+                            copy.apply(a.clone()).unwrap();
+                            copy.heroes.iter().map(|h| h.health).collect()
+                        })
+                        .collect();
+                    for (i, a) in choices.iter().enumerate() {
+                        let &Action::AvoidReturnDamage { hero } = a else { unreachable!() };
+                        let h = usize::from(hero);
+                        let label = avoidance_label(&g, &choices, a);
+                        let least = (0..choices.len()).filter(|&j| j != i).map(|j| applied[j][h]).min();
+                        let saves = least.map_or(0, |l| applied[i][h].saturating_sub(l));
+                        assert!(label.contains(&format!("(saves {} {saves})", g.heroes[h].name())), "{label}");
+                        for (x, after) in g.heroes.iter().zip(&applied[i]) {
+                            let loss = x.health - after;
+                            assert!(label.contains(&format!("{} −{loss}", x.name())), "{label}");
+                        }
+                        checked += 1;
+                    }
+                }
+                let pick = legal[rng.below(legal.len() as u32) as usize].clone();
+                g.apply(pick).unwrap();
+            }
+        }
+        assert!(checked >= 40, "only {checked} choices met");
     }
 
     /// Draws and places the first legal tile; the events of the placing,

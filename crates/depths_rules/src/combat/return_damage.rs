@@ -76,6 +76,29 @@ impl Game {
         hits.saturating_add(h.wound_each_round()).min(h.health)
     }
 
+    /// Each Hero's Health once `action` is taken and this Round's Monsters
+    /// have dealt their Damage: the rules applied to a copy, read up to the
+    /// Round's end (what comes after may draw face-down cards, which a
+    /// preview must not see). `None` when the rules refuse the action, or
+    /// when the Damage still waits for another choice.
+    pub fn health_after_round(&self, action: &Action) -> Option<Vec<u8>> {
+        let mut copy = self.clone();
+        let events = copy.apply(action.clone()).ok()?;
+        let mut health: Vec<u8> = self.heroes.iter().map(|h| h.health).collect();
+        for event in &events {
+            let (hero, change) = match *event {
+                Event::HeroDamaged { hero, amount } => (hero, -i16::from(amount)),
+                Event::HeroHealed { hero, amount } => (hero, i16::from(amount)),
+                Event::RoundEnded { .. } => return Some(health),
+                _ => continue,
+            };
+            if let Some(h) = health.get_mut(usize::from(hero)) {
+                *h = (i16::from(*h) + change).clamp(0, 255) as u8;
+            }
+        }
+        copy.is_over().then_some(health)
+    }
+
     /// The Monsters' side of every Resolved pair, then "6. Discard Cards".
     pub(crate) fn monsters_deal_damage(&mut self, events: &mut Vec<Event>) {
         for (h, amount) in self.return_damage_due() {

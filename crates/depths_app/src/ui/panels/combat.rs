@@ -59,7 +59,14 @@ pub(super) fn combat_strip(
         ui.horizontal_wrapped(|ui| {
             match combat.step {
                 CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
-                CombatStep::AvoidReturnDamage => c.all(ui, game, |a| matches!(a, Action::AvoidReturnDamage { .. })),
+                CombatStep::AvoidReturnDamage => {
+                    let choices: Vec<Action> =
+                        c.legal.iter().filter(|a| matches!(a, Action::AvoidReturnDamage { .. })).cloned().collect();
+                    for a in &choices {
+                        let label = crate::game::words::avoidance_label(game, &choices, a);
+                        c.button(ui, a.clone(), label);
+                    }
+                }
                 _ => {}
             }
             match crate::table::cards::end_round(&c.legal) {
