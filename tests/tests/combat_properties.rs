@@ -35,8 +35,9 @@ fn arbitrary_action(rng: &mut GameRng) -> Action {
 /// brings. Each choice's preview (`Game::health_after_round`, the rules on
 /// a copy) is the Health the action leaves, and for every Hero who does not
 /// avoid it is the Hero mat's "when this Round ends" figure
-/// (`Game::hero_damage_due`) taken off; avoiding never costs Health. Over
-/// 4,000 random combats, at every last choice of who avoids.
+/// (`Game::hero_damage_due`) taken off; avoiding never costs Health; and
+/// that figure is what the Hero's resolved pairs' frames say they take
+/// (`Game::pair_takes`). Over 4,000 random combats, at every step.
 #[test]
 fn the_round_ends_previews_are_what_the_round_end_deals() {
     let mut checked = 0;
@@ -47,6 +48,17 @@ fn the_round_ends_previews_are_what_the_round_end_deals() {
         while matches!(g.phase(), Phase::Combat { .. }) && steps < 5_000 {
             let legal = g.legal_actions();
             let c = g.combat().expect("in Combat");
+            // The pairs' frames and the mats agree: a mat's figure is its
+            // Hero's resolved pairs' "takes" (after Armor) and the Items' cost.
+            for (h, hero) in g.heroes.iter().enumerate() {
+                let pairs: u16 = (c.engagements.iter().enumerate())
+                    .filter(|(_, e)| usize::from(e.hero) == h)
+                    .filter_map(|(i, e)| g.pair_takes(i, usize::from(e.chosen?)))
+                    .map(u16::from)
+                    .sum();
+                let want = (pairs + u16::from(hero.wound_each_round())).min(u16::from(hero.health));
+                assert_eq!(u16::from(g.hero_damage_due(h as u8)), want, "seed {seed}: Hero {h}'s frames and mat");
+            }
             if c.step == CombatStep::AvoidReturnDamage && c.avoid_queue.len() == 1 {
                 let health: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
                 let due: Vec<u8> = (0..g.heroes.len() as u8).map(|h| g.hero_damage_due(h)).collect();

@@ -79,8 +79,10 @@ fn reason(game: &Game, action: &Action) -> String {
             let Some(en) = c.engagements.get(usize::from(*engagement)) else { return String::new() };
             let Some(s) = en.slots.get(usize::from(*slot)) else { return String::new() };
             let bonus = c.foes.get(usize::from(en.foe)).map_or(0, |f| f.card_bonus);
-            match (s.outcome(bonus), s.damage(bonus)) {
-                (Some(o), Some((dealt, taken))) => {
+            // The same "takes" as the pair's frame: the rules' figure, after Armor.
+            let taken = game.pair_takes(usize::from(*engagement), usize::from(*slot));
+            match (s.outcome(bonus), s.damage(bonus), taken) {
+                (Some(o), Some((dealt, _)), Some(taken)) => {
                     let trade = match o {
                         Outcome::MonsterHit => "the Monster Hit that costs least",
                         _ => "the pair that trades least Health for the damage dealt",

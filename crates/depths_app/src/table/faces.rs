@@ -464,7 +464,9 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             let mut frame = Face::new(CardKey::Pair { engagement: e, slot: s }, Kind::Pair, spot);
             frame.action = pair_action.clone();
             frame.intent = pair_intent.clone();
-            if let (Some(o), Some((dealt, taken))) = (slot.outcome(bonus), slot.damage(bonus)) {
+            if let (Some(o), Some((dealt, _))) = (slot.outcome(bonus), slot.damage(bonus)) {
+                // What the Round's end takes from the Hero for this pair: the rules' figure, after Armor.
+                let taken = game.pair_takes(e, s).unwrap_or_default();
                 let counts = !chosen && may_choose_outcome(o, &outcomes);
                 frame.value = outcome_name(o).to_owned();
                 frame.note = format!("deals {dealt}, takes {taken}");
@@ -476,7 +478,7 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                     Tone::Muted
                 };
                 let mut hover = format!(
-                    "{hero} {} against {} {}: {}. {hero} deals {dealt} Damage and takes {taken}.",
+                    "{hero} {} against {} {}: {}. {hero} deals {dealt} Damage and takes {taken} (after Armor).",
                     value_text(slot.hero.is_some_and(|c| c.power), slot.hero_value()),
                     foe.name(),
                     value_text(slot.monster.is_some_and(|c| c.power), slot.monster_value(bonus)),

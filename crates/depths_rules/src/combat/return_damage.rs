@@ -43,22 +43,11 @@ impl Game {
     /// avoids Return Damage after this takes none). Empty outside Combat.
     pub fn return_damage_due(&self) -> Vec<(u8, u8)> {
         let Some(c) = self.combat.as_ref() else { return Vec::new() };
-        let mut hits = Vec::new();
-        for e in &c.engagements {
-            let round = &c.heroes[e.hero as usize];
-            let Some(slot) = e.chosen.map(|s| e.slots[s as usize]) else { continue };
-            if round.ignore_results {
-                continue;
-            }
-            let bonus = c.foes[e.foe as usize].card_bonus;
-            let Some(outcome) = slot.outcome(bonus) else { continue };
-            let (_, taken) = slot.damage(bonus).unwrap_or((0, 0));
-            let avoided = outcome == Outcome::HeroHit && round.avoids_return_damage;
-            if taken > 0 && !avoided {
-                hits.push((e.hero, taken));
-            }
-        }
-        hits
+        let hits = c.engagements.iter().enumerate().filter_map(|(i, e)| {
+            let taken = pair_hit(c, i, usize::from(e.chosen?))?;
+            (taken > 0).then_some((e.hero, taken))
+        });
+        hits.collect()
     }
 
     /// The Health `hero` will lose when this Round's Monsters deal their
@@ -66,7 +55,7 @@ impl Game {
     /// Item's cost paid every Round.
     pub fn hero_damage_due(&self, hero: u8) -> u8 {
         let Some(h) = self.heroes.get(usize::from(hero)) else { return 0 };
-        let armor = h.armor() + self.combat.as_ref().map_or(0, |c| c.heroes[usize::from(hero)].armor);
+        let armor = self.armor_of(hero);
         let hits: u8 = self
             .return_damage_due()
             .into_iter()
@@ -74,6 +63,16 @@ impl Game {
             .map(|(_, amount)| amount.saturating_sub(armor))
             .fold(0, u8::saturating_add);
         hits.saturating_add(h.wound_each_round()).min(h.health)
+    }
+
+    /// The Health a pair's Hero loses to it when this Round's Monsters deal
+    /// their Damage, if it is (or was) the pair resolved: the Monster's side
+    /// less the Hero's Armor, none for a Hero Hit a Hero avoids. `None` for
+    /// a pair without both cards.
+    pub fn pair_takes(&self, engagement: usize, slot: usize) -> Option<u8> {
+        let c = self.combat.as_ref()?;
+        let hero = c.engagements.get(engagement)?.hero;
+        Some(pair_hit(c, engagement, slot)?.saturating_sub(self.armor_of(hero)))
     }
 
     /// Each Hero's Health once `action` is taken and this Round's Monsters
@@ -133,4 +132,17 @@ impl Game {
     pub(crate) fn avoidance_candidates(&self, out: &mut Vec<Action>) {
         out.extend((0..self.heroes.len() as u8).map(|hero| Action::AvoidReturnDamage { hero }));
     }
+}
+
+/// The Monsters' side of one pair, before Armor: the Damage its Monster
+/// deals, none when the Hero ignores the Round's results or avoids a Hero
+/// Hit's Return Damage. `None` for a pair without both cards.
+fn pair_hit(c: &Combat, engagement: usize, slot: usize) -> Option<u8> {
+    let e = c.engagements.get(engagement)?;
+    let bonus = c.foes.get(usize::from(e.foe))?.card_bonus;
+    let pair = e.slots.get(slot)?;
+    let (outcome, (_, taken)) = (pair.outcome(bonus)?, pair.damage(bonus)?);
+    let round = c.heroes.get(usize::from(e.hero))?;
+    let avoided = outcome == Outcome::HeroHit && round.avoids_return_damage;
+    Some(if round.ignore_results || avoided { 0 } else { taken })
 }
