@@ -231,6 +231,13 @@ impl HostTable {
         self.clients.iter().find(|(_, c)| c.seat == Some(seat)).map(|(c, _)| *c)
     }
 
+    /// Whether something is due by the clock: a connection that has not
+    /// sat down yet (dropped after [`JOIN_WITHIN`]), or one to close once
+    /// its goodbye has gone out. A sleeping table must wake for it.
+    pub fn clock_running(&self) -> bool {
+        self.clients.values().any(|c| c.seat.is_none()) || !self.closing.is_empty()
+    }
+
     /// How many connections are open (seated or not), for the tests.
     pub fn connections(&self) -> usize {
         self.clients.len()

@@ -1,12 +1,13 @@
 //! A player's end of the connection: netcode's client between renet and the
 //! socket, where `bevy_renet`'s `NetcodeClientTransport` would stand, doing
-//! the same work, with the socket read off the frame ([`Inbox`]) and
-//! acknowledgements sent only when owed ([`Acks`]), so a waiting player's
-//! table sleeps.
+//! the same work, but with netcode kept by a reader thread
+//! ([`crate::socket`]): the handshake, keep-alives and timeouts go on while
+//! the table sleeps, and only renet's packets wait for its next update.
 
 use std::{
     io,
     net::{SocketAddr, UdpSocket},
+    sync::{Arc, Mutex, mpsc::SyncSender},
     time::Duration,
 };
 
@@ -14,14 +15,58 @@ use bevy::{log::warn, prelude::*};
 use bevy_renet::{RenetClient, RenetClientPlugin, RenetReceive, RenetSend};
 use renetcode::{ClientAuthentication, DisconnectReason, NetcodeClient};
 
-use crate::socket::{Acks, Inbox, Wake};
+use crate::socket::{Acks, Queue, Reader, Reading, Shared, Wake, lock, spawn_reader, worth_a_frame};
 
 #[derive(Resource, Debug)]
 pub struct PlayerLink {
     socket: UdpSocket,
-    inbox: Inbox,
-    netcode: NetcodeClient,
+    netcode: Shared<NetcodeClient>,
+    /// Renet's packets from the host, decrypted by the reader.
+    packets: Queue<Vec<u8>>,
     acks: Acks,
+    _reading: Reading,
+}
+
+/// The reader's part: every datagram from the host through netcode, and
+/// netcode's clock.
+struct LinkReader {
+    netcode: Shared<NetcodeClient>,
+    packets: SyncSender<Vec<u8>>,
+    /// Whether netcode was connected, and disconnected, at the last look.
+    state: (bool, bool),
+}
+
+/// Whether the connection opened or closed since the last look (`state`).
+fn changed(state: &mut (bool, bool), netcode: &NetcodeClient) -> bool {
+    let now = (netcode.is_connected(), netcode.is_disconnected());
+    std::mem::replace(state, now) != now
+}
+
+impl Reader for LinkReader {
+    fn datagram(&mut self, from: SocketAddr, datagram: &mut [u8], _: &UdpSocket) -> bool {
+        let mut netcode = lock(&self.netcode);
+        // Only the host speaks to a player.
+        if from != netcode.server_addr() {
+            return false;
+        }
+        let wake = match netcode.process_packet(datagram) {
+            Some(packet) => {
+                // Full: dropped, as a full socket buffer would drop it.
+                let _ = self.packets.try_send(packet.to_vec());
+                worth_a_frame(packet)
+            }
+            None => false,
+        };
+        wake | changed(&mut self.state, &netcode)
+    }
+
+    fn tick(&mut self, elapsed: Duration, socket: &UdpSocket) -> bool {
+        let mut netcode = lock(&self.netcode);
+        if let Some((packet, addr)) = netcode.update(elapsed) {
+            send_to(socket, packet, addr);
+        }
+        changed(&mut self.state, &netcode)
+    }
 }
 
 impl PlayerLink {
@@ -32,29 +77,33 @@ impl PlayerLink {
         wake: Option<Wake>,
     ) -> Result<PlayerLink, String> {
         let netcode = NetcodeClient::new(current_time, authentication).map_err(|e| e.to_string())?;
-        let inbox = Inbox::open(&socket, wake).map_err(|e| e.to_string())?;
-        Ok(PlayerLink { socket, inbox, netcode, acks: Acks::default() })
+        let netcode = Arc::new(Mutex::new(netcode));
+        let (packets, tx) = Queue::new();
+        let reader = LinkReader { netcode: netcode.clone(), packets: tx, state: (false, false) };
+        let reading = spawn_reader(&socket, wake, reader).map_err(|e| e.to_string())?;
+        Ok(PlayerLink { socket, netcode, packets, acks: Acks::default(), _reading: reading })
     }
 
     /// If the connection ended, why (netcode's words).
     pub fn disconnect_reason(&self) -> Option<DisconnectReason> {
-        self.netcode.disconnect_reason()
+        lock(&self.netcode).disconnect_reason()
     }
 
     /// Says goodbye to the host now (closing, leaving the program).
     pub fn disconnect(&mut self) {
-        if self.netcode.is_disconnected() {
+        let mut netcode = lock(&self.netcode);
+        if netcode.is_disconnected() {
             return;
         }
-        match self.netcode.disconnect() {
+        match netcode.disconnect() {
             Ok((addr, packet)) => send_to(&self.socket, packet, addr),
             Err(e) => warn!("could not say goodbye to the host: {e}"),
         }
     }
 
-    /// Receives what came, keeps the connection (keep-alives, timeouts).
-    fn update(&mut self, duration: Duration, client: &mut RenetClient) {
-        if self.netcode.is_disconnected() {
+    /// Hands renet what the reader received; follows the connection's state.
+    fn update(&mut self, client: &mut RenetClient) {
+        if lock(&self.netcode).is_disconnected() {
             client.disconnect_due_to_transport();
             return;
         }
@@ -62,34 +111,28 @@ impl PlayerLink {
             self.disconnect();
             return;
         }
-        if self.netcode.is_connected() {
-            client.set_connected();
-        } else if self.netcode.is_connecting() {
-            client.set_connecting();
-        }
-        let host = self.netcode.server_addr();
-        while let Some((from, mut datagram)) = self.inbox.next() {
-            // Only the host speaks to a player.
-            if from != host {
-                continue;
-            }
-            if let Some(payload) = self.netcode.process_packet(&mut datagram) {
-                self.acks.received(payload);
-                client.process_packet(payload);
+        {
+            let netcode = lock(&self.netcode);
+            if netcode.is_connected() {
+                client.set_connected();
+            } else if netcode.is_connecting() {
+                client.set_connecting();
             }
         }
-        if let Some((packet, addr)) = self.netcode.update(duration) {
-            send_to(&self.socket, packet, addr);
+        while let Some(packet) = self.packets.next() {
+            self.acks.received(&packet);
+            client.process_packet(&packet);
         }
     }
 
     /// Sends renet's packets (an acknowledgement only when owed).
     fn send_packets(&mut self, client: &mut RenetClient) {
-        if self.netcode.is_disconnected() {
+        let mut netcode = lock(&self.netcode);
+        if netcode.is_disconnected() {
             return;
         }
         for packet in client.get_packets_to_send().iter().filter(|p| self.acks.send(p)) {
-            match self.netcode.generate_payload_packet(packet) {
+            match netcode.generate_payload_packet(packet) {
                 Ok((addr, payload)) => send_to(&self.socket, payload, addr),
                 Err(e) => {
                     warn!("could not seal a packet for the host: {e}");
@@ -130,8 +173,8 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Last, goodbye_on_exit.run_if(resource_exists::<PlayerLink>));
 }
 
-fn receive(mut link: ResMut<PlayerLink>, mut client: ResMut<RenetClient>, time: Res<Time<Real>>) {
-    link.update(time.delta(), &mut client);
+fn receive(mut link: ResMut<PlayerLink>, mut client: ResMut<RenetClient>) {
+    link.update(&mut client);
 }
 
 fn send(mut link: ResMut<PlayerLink>, mut client: ResMut<RenetClient>) {

@@ -1,10 +1,9 @@
-//! A connection's UDP socket read off the frame, so a waiting table can
-//! sleep: a thread takes every datagram off the socket into an [`Inbox`]
-//! (the host's door and a player's link read it at their next update) and
-//! wakes the table ([`NetWake`]) for those worth a frame. Netcode's
-//! keep-alives are not (its packet type is sent in the clear and
-//! authenticated): they only keep the connection, and are read at the
-//! table's next update anyway, which comes every few seconds while online.
+//! A connection's UDP socket kept off the frame, so a waiting table can
+//! sleep: a thread of its own ([`spawn_reader`]) reads every datagram and
+//! keeps the connection (netcode's handshake, keep-alives and timeouts),
+//! queueing for the table only what renet must see, and wakes the table
+//! ([`NetWake`]) for what is worth a frame: a message, a connection opened
+//! or lost. A table with nothing to show draws nothing, however long.
 //!
 //! Renet acknowledges every packet it receives, acknowledgements included,
 //! so two connected copies would trade one acknowledgement per update for
@@ -16,9 +15,9 @@ use std::{
     io,
     net::{SocketAddr, UdpSocket},
     sync::{
-        Arc, Mutex, PoisonError,
+        Arc, Mutex, MutexGuard, PoisonError,
         atomic::{AtomicBool, Ordering},
-        mpsc::{Receiver, SyncSender, TryRecvError, sync_channel},
+        mpsc::{Receiver, SyncSender, sync_channel},
     },
     thread::JoinHandle,
     time::{Duration, Instant},
@@ -36,120 +35,126 @@ pub type Wake = Arc<dyn Fn() + Send + Sync>;
 #[derive(Resource, Clone, Default)]
 pub struct NetWake(pub Option<Wake>);
 
-/// Netcode's packet type in a datagram's first byte (its low four bits).
-const KEEP_ALIVE: u8 = 4;
-
 /// Renet's packet type (the first byte of netcode's payload) of an acknowledgement.
 const RENET_ACK: u8 = 4;
 
-/// The shortest time between two wake-ups: a flood of datagrams costs at
-/// most this many frames a second, the rate an awake online table had.
-const WAKE_GAP: Duration = Duration::from_millis(50);
+/// How often the reader keeps the connection (netcode's send rate is 250 ms),
+/// and the shortest time between two wake-ups: a flood of datagrams costs at
+/// most 20 frames a second, the rate an awake online table had.
+const TICK: Duration = Duration::from_millis(50);
 
-/// How many datagrams wait for the next update at most; past this they are
+/// How many packets wait for the next update at most; past this they are
 /// dropped, as a full socket buffer would drop them.
-const QUEUED: usize = 1024;
+pub(crate) const QUEUED: usize = 1024;
 
-/// Whether a datagram is worth waking the table for: anything but a
-/// netcode keep-alive (a message, an acknowledgement of one, a handshake,
-/// a goodbye; a stranger's garbage too, which the door then counts).
-pub fn wakes(datagram: &[u8]) -> bool {
-    datagram.first().is_some_and(|b| b & 0x0f != KEEP_ALIVE)
+/// Whether a renet packet is worth a frame: anything but an acknowledgement.
+pub fn worth_a_frame(renet_packet: &[u8]) -> bool {
+    renet_packet.first() != Some(&RENET_ACK)
 }
 
-/// The datagrams a socket received, read off the frame by a thread of its own.
-pub struct Inbox {
-    /// Behind a lock only so the inbox may be a resource (a receiver is not `Sync`).
-    queue: Mutex<Receiver<(SocketAddr, Vec<u8>)>>,
+/// What a connection's reader thread does: with each datagram, and as time
+/// passes. Each returns whether the table should wake.
+pub trait Reader: Send + 'static {
+    fn datagram(&mut self, from: SocketAddr, datagram: &mut [u8], socket: &UdpSocket) -> bool;
+    fn tick(&mut self, elapsed: Duration, socket: &UdpSocket) -> bool;
+}
+
+/// A reader thread at work; dropping it stops the thread and frees the socket.
+pub struct Reading {
     stop: Arc<AtomicBool>,
-    reader: Option<JoinHandle<()>>,
+    thread: Option<JoinHandle<()>>,
 }
 
-impl std::fmt::Debug for Inbox {
+impl std::fmt::Debug for Reading {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Inbox")
+        f.write_str("Reading")
     }
 }
 
-impl Inbox {
-    /// Starts reading `socket` (a clone of it: the caller keeps sending
-    /// through its own). The socket becomes blocking with a short read
-    /// timeout, so the thread notices when the inbox is dropped.
-    pub fn open(socket: &UdpSocket, wake: Option<Wake>) -> io::Result<Inbox> {
-        let reader = socket.try_clone()?;
-        reader.set_nonblocking(false)?;
-        reader.set_read_timeout(Some(WAKE_GAP))?;
-        let (tx, queue) = sync_channel(QUEUED);
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopped = stop.clone();
-        let reader = std::thread::Builder::new()
-            .name("net-inbox".into())
-            .spawn(move || read(&reader, &tx, &stopped, wake.as_deref()))?;
-        Ok(Inbox { queue: Mutex::new(queue), stop, reader: Some(reader) })
-    }
-
-    /// The next datagram received, if any.
-    pub fn next(&self) -> Option<(SocketAddr, Vec<u8>)> {
-        let queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
-        match queue.try_recv() {
-            Ok(got) => Some(got),
-            Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
-        }
-    }
-}
-
-impl Drop for Inbox {
+impl Drop for Reading {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        // Within one read timeout: the port is free again when this returns.
-        if let Some(reader) = self.reader.take() {
-            let _ = reader.join();
+        // Within one tick: the port is free again when this returns.
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
     }
 }
 
-/// The reader thread: queue each datagram, wake the table for those that
-/// matter, at most once per [`WAKE_GAP`] (a wake held back is paid when
-/// the gap has passed).
-fn read(
-    socket: &UdpSocket,
-    queue: &SyncSender<(SocketAddr, Vec<u8>)>,
-    stop: &AtomicBool,
-    wake: Option<&(dyn Fn() + Send + Sync)>,
-) {
-    let mut buffer = [0u8; NETCODE_MAX_PACKET_BYTES];
-    let mut last_wake: Option<Instant> = None;
-    let mut owed = false;
-    while !stop.load(Ordering::Relaxed) {
-        match socket.recv_from(&mut buffer) {
-            Ok((len, from)) => {
-                let datagram = &buffer[..len];
-                owed |= wakes(datagram);
-                // Full: dropped, as the socket's own buffer would.
-                let _ = queue.try_send((from, datagram.to_vec()));
+/// Starts `reader` on `socket` (a clone of it: the caller keeps sending
+/// through its own). The socket becomes blocking with a short read timeout,
+/// the reader's tick.
+pub fn spawn_reader(socket: &UdpSocket, wake: Option<Wake>, mut reader: impl Reader) -> io::Result<Reading> {
+    let socket = socket.try_clone()?;
+    socket.set_nonblocking(false)?;
+    socket.set_read_timeout(Some(TICK))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    let thread = std::thread::Builder::new().name("net-reader".into()).spawn(move || {
+        let mut buffer = [0u8; NETCODE_MAX_PACKET_BYTES];
+        let (mut last_tick, mut last_wake) = (Instant::now(), None::<Instant>);
+        let mut owed = false;
+        while !stopped.load(Ordering::Relaxed) {
+            match socket.recv_from(&mut buffer) {
+                Ok((len, from)) => owed |= reader.datagram(from, &mut buffer[..len], &socket),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock
+                            | io::ErrorKind::TimedOut
+                            | io::ErrorKind::Interrupted
+                            | io::ErrorKind::ConnectionReset
+                    ) => {}
+                Err(e) => {
+                    warn!("the connection's socket failed: {e}");
+                    break;
+                }
             }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock
-                        | io::ErrorKind::TimedOut
-                        | io::ErrorKind::Interrupted
-                        | io::ErrorKind::ConnectionReset
-                ) => {}
-            Err(e) => {
-                warn!("the connection's socket failed: {e}");
-                break;
+            let now = Instant::now();
+            if now - last_tick >= TICK {
+                owed |= reader.tick(now - last_tick, &socket);
+                last_tick = now;
+            }
+            if owed && last_wake.is_none_or(|at| now - at >= TICK) {
+                owed = false;
+                last_wake = Some(now);
+                if let Some(wake) = &wake {
+                    wake();
+                }
             }
         }
-        let now = Instant::now();
-        if owed && last_wake.is_none_or(|at| now - at >= WAKE_GAP) {
-            owed = false;
-            last_wake = Some(now);
-            if let Some(wake) = wake {
-                wake();
-            }
-        }
+    })?;
+    Ok(Reading { stop, thread: Some(thread) })
+}
+
+/// What a reader hands the table, in order, for its next update.
+pub struct Queue<T>(Mutex<Receiver<T>>);
+
+impl<T> Queue<T> {
+    /// A queue and the reader's end of it.
+    pub fn new() -> (Queue<T>, SyncSender<T>) {
+        let (tx, rx) = sync_channel(QUEUED);
+        (Queue(Mutex::new(rx)), tx)
     }
+
+    /// The next item, if any.
+    pub fn next(&self) -> Option<T> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).try_recv().ok()
+    }
+}
+
+impl<T> std::fmt::Debug for Queue<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Queue")
+    }
+}
+
+/// Netcode's state, shared by the reader thread and the table.
+pub type Shared<T> = Arc<Mutex<T>>;
+
+/// The shared state, locked (a panic elsewhere does not poison the table).
+pub fn lock<T>(shared: &Shared<T>) -> MutexGuard<'_, T> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Renet's acknowledgements on one connection, sent only when owed.
@@ -161,13 +166,13 @@ pub struct Acks {
 impl Acks {
     /// A renet packet arrived on this connection.
     pub fn received(&mut self, packet: &[u8]) {
-        self.owed |= packet.first() != Some(&RENET_ACK);
+        self.owed |= worth_a_frame(packet);
     }
 
     /// Whether to send this outgoing renet packet: all but an
     /// acknowledgement that only acknowledges acknowledgements.
     pub fn send(&self, packet: &[u8]) -> bool {
-        self.owed || packet.first() != Some(&RENET_ACK)
+        self.owed || worth_a_frame(packet)
     }
 
     /// The packets of one update went out.
@@ -178,17 +183,9 @@ impl Acks {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::sync::atomic::AtomicUsize;
 
-    #[test]
-    fn keep_alives_do_not_wake_the_table_and_everything_else_does() {
-        // Netcode's prefix byte: the type in the low bits, the sequence's length above.
-        assert!(!wakes(&[0x04, 0, 0]), "a keep-alive");
-        assert!(wakes(&[0x15, 1, 2, 3]), "a payload");
-        assert!(wakes(&[0x06]), "a disconnect");
-        assert!(wakes(&[0x00]), "a connection request");
-        assert!(!wakes(&[]));
-    }
+    use super::*;
 
     #[test]
     fn an_acknowledgement_goes_out_only_when_something_else_came() {
@@ -204,41 +201,49 @@ mod tests {
         assert!(!acks.send(&ack), "once");
     }
 
+    /// Wakes for datagrams starting with 1, counts ticks.
+    struct Counting(Arc<AtomicUsize>);
+
+    impl Reader for Counting {
+        fn datagram(&mut self, _: SocketAddr, datagram: &mut [u8], _: &UdpSocket) -> bool {
+            datagram.first() == Some(&1)
+        }
+        fn tick(&mut self, _: Duration, _: &UdpSocket) -> bool {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            false
+        }
+    }
+
     #[test]
-    fn the_inbox_queues_datagrams_and_wakes_for_all_but_keep_alives() {
+    fn the_reader_keeps_time_and_wakes_the_table_only_when_asked() {
         let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
-        let woken = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (woken, ticks) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
         let count = woken.clone();
         let wake: Wake = Arc::new(move || {
             count.fetch_add(1, Ordering::SeqCst);
         });
-        let inbox = Inbox::open(&socket, Some(wake)).unwrap();
+        let reading = spawn_reader(&socket, Some(wake), Counting(ticks.clone())).unwrap();
         let peer = UdpSocket::bind("127.0.0.1:0").unwrap();
         let to = socket.local_addr().unwrap();
-        peer.send_to(&[KEEP_ALIVE, 9], to).unwrap();
-        let waited = |want: usize| {
-            let start = Instant::now();
-            while woken.load(Ordering::SeqCst) < want && start.elapsed() < Duration::from_secs(5) {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        };
-        std::thread::sleep(WAKE_GAP * 4);
-        assert_eq!(woken.load(Ordering::SeqCst), 0, "a keep-alive wakes nobody");
-        peer.send_to(&[0x15, 1, 2], to).unwrap();
-        waited(1);
-        assert_eq!(woken.load(Ordering::SeqCst), 1, "a payload wakes the table");
-        let got: Vec<Vec<u8>> = std::iter::from_fn(|| inbox.next()).map(|(_, d)| d).collect();
-        assert_eq!(got, vec![vec![KEEP_ALIVE, 9], vec![0x15, 1, 2]], "both wait for the update");
-        assert_eq!(inbox.next().map(|(from, _)| from), None);
-        // A burst wakes the table a bounded number of times, the last one included.
-        for _ in 0..200 {
-            peer.send_to(&[0x15, 1], to).unwrap();
+        peer.send_to(&[0, 9], to).unwrap();
+        std::thread::sleep(TICK * 6);
+        assert_eq!(woken.load(Ordering::SeqCst), 0, "a datagram the reader keeps to itself wakes nobody");
+        assert!(ticks.load(Ordering::SeqCst) >= 3, "time passes for the reader with no datagram");
+        peer.send_to(&[1, 2], to).unwrap();
+        let start = Instant::now();
+        while woken.load(Ordering::SeqCst) == 0 && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(5));
         }
-        std::thread::sleep(WAKE_GAP * 4);
+        assert_eq!(woken.load(Ordering::SeqCst), 1, "one that matters wakes the table");
+        // A burst wakes the table a bounded number of times.
+        for _ in 0..200 {
+            peer.send_to(&[1], to).unwrap();
+        }
+        std::thread::sleep(TICK * 4);
         let after = woken.load(Ordering::SeqCst);
         assert!((2..=6).contains(&after), "{after} wake-ups for a burst of 200");
-        drop(inbox);
-        // The reader let the socket go: a new one can read it again.
-        assert!(Inbox::open(&socket, None).is_ok());
+        drop(reading);
+        // The reader let the socket go.
+        assert!(spawn_reader(&socket, None, Counting(ticks)).is_ok());
     }
 }

@@ -259,7 +259,7 @@ fn a_new_invite_shuts_the_old_one_and_keeps_the_table() {
         play_one(&mut net, round);
     }
     // A stranger with the old invite: refused at the door, never connected.
-    let gate = |n: &Net| n.host.world().resource::<depths_net::gate::HostGate>().stats.hostile;
+    let gate = |n: &Net| n.host.world().resource::<depths_net::gate::HostGate>().stats().hostile;
     let hostile = gate(&net);
     net.players.push(silent_app(&old));
     assert!(net.pump_for(Duration::from_secs(5), |n| gate(n) > hostile), "the old invite's request is refused");
@@ -321,7 +321,7 @@ fn a_flood_of_garbage_leaves_the_table_playing() {
     }
     assert!(net.all_in_step());
     assert_eq!(net.host_table().connections(), 1, "the noise opened nothing");
-    let gate = net.host.world().resource::<depths_net::gate::HostGate>().stats;
+    let gate = net.host.world().resource::<depths_net::gate::HostGate>().stats();
     assert!(gate.hostile >= 2000, "every datagram counted: {gate:?}");
     // One line per sender per second: the noise, and each forger's socket.
     let seconds = started.elapsed().as_secs() + 2;

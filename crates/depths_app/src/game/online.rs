@@ -159,40 +159,43 @@ fn remember_seat(
     }
 }
 
-/// How long a waiting online table sleeps at most: netcode's keep-alives go
-/// out and are read at each update, well inside its timeout
-/// (`transport::TIMEOUT_SECONDS`). A message wakes the table at once
-/// (`depths_net::socket`).
-const ONLINE_SLEEP: Duration = Duration::from_secs(5);
+/// How long a waiting online table sleeps at most. The connection keeps
+/// itself meanwhile (`depths_net::socket`: keep-alives and timeouts on a
+/// thread of its own), and a message wakes the table at once.
+const ONLINE_SLEEP: Duration = Duration::from_secs(60);
 
 /// How often a table updates while a message it sent is unacknowledged, so
 /// a lost packet is sent again in time.
 const RESEND_TICK: Duration = Duration::from_millis(50);
 
-/// The window's pace online: asleep up to [`ONLINE_SLEEP`] whether focused
-/// or not (an unfocused desktop app sleeps a minute, past the timeout),
-/// every [`RESEND_TICK`] while a message is on its way.
-fn online_pace(busy: bool) -> WinitSettings {
-    if busy {
-        let tick = UpdateMode::reactive_low_power(RESEND_TICK);
-        WinitSettings { focused_mode: UpdateMode::reactive(RESEND_TICK), unfocused_mode: tick }
-    } else {
-        let sleep = UpdateMode::reactive_low_power(ONLINE_SLEEP);
-        WinitSettings { focused_mode: UpdateMode::reactive(ONLINE_SLEEP), unfocused_mode: sleep }
-    }
+/// How often the host's table updates while something is due by the clock
+/// (a connection that has not sat down, a goodbye to finish).
+const CLOCK_TICK: Duration = Duration::from_millis(500);
+
+/// The window's pace online, focused or not: `wait` between updates at most.
+fn online_pace(wait: Duration) -> WinitSettings {
+    WinitSettings { focused_mode: UpdateMode::reactive(wait), unfocused_mode: UpdateMode::reactive_low_power(wait) }
 }
 
-/// Online, the window keeps the online pace (see [`online_pace`]).
+/// Online, the window keeps the online pace (see [`keep_pace`]).
 pub fn stay_awake(world: &mut World) {
     if let Some(mut winit) = world.get_resource_mut::<WinitSettings>() {
-        *winit = online_pace(false);
+        *winit = online_pace(ONLINE_SLEEP);
     }
 }
 
-/// Keeps updating while a message is unacknowledged, sleeps otherwise.
-fn keep_pace(winit: Option<ResMut<WinitSettings>>, unacknowledged: Res<Unacknowledged>) {
+/// Asleep until something happens; every [`RESEND_TICK`] while a message is
+/// unacknowledged, every [`CLOCK_TICK`] while the host has something due.
+fn keep_pace(winit: Option<ResMut<WinitSettings>>, unacknowledged: Res<Unacknowledged>, host: Res<HostTable>) {
     let Some(mut winit) = winit else { return };
-    let pace = online_pace(unacknowledged.0);
+    let wait = if unacknowledged.0 {
+        RESEND_TICK
+    } else if host.clock_running() {
+        CLOCK_TICK
+    } else {
+        ONLINE_SLEEP
+    };
+    let pace = online_pace(wait);
     if winit.focused_mode != pace.focused_mode {
         *winit = pace;
     }
