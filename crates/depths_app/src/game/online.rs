@@ -177,8 +177,8 @@ fn online_pace(wait: Duration) -> WinitSettings {
     WinitSettings { focused_mode: UpdateMode::reactive(wait), unfocused_mode: UpdateMode::reactive_low_power(wait) }
 }
 
-/// Online, the window keeps the online pace (see [`keep_pace`]).
-pub fn stay_awake(world: &mut World) {
+/// Online, the window sleeps at the online pace (see [`keep_pace`]).
+pub fn keep_online_pace(world: &mut World) {
     if let Some(mut winit) = world.get_resource_mut::<WinitSettings>() {
         *winit = online_pace(ONLINE_SLEEP);
     }

@@ -16,7 +16,7 @@ use depths_rules::{Game, GameOptions};
 use depths_table::seats::{Players, same_name};
 
 use crate::{
-    game::online::{LobbyOpen, Online, stay_awake},
+    game::online::{LobbyOpen, Online, keep_online_pace},
     game::session::{GameContent, Session},
     game::{flow::MenuAction, screen::Screen},
     theme::style,
@@ -136,7 +136,7 @@ fn finish_opening(world: &mut World, result: Result<(), String>) {
     match result {
         Ok(()) => {
             world.insert_resource(LobbyOpen);
-            stay_awake(world);
+            keep_online_pace(world);
             world.resource_mut::<LobbyForm>().error = None;
         }
         Err(e) => world.resource_mut::<LobbyForm>().error = Some(e),
