@@ -2,8 +2,7 @@
 # An online game between two instances on one X display (Xvfb, 2560×800),
 # through real X input (xdotool), and how much CPU each uses while the table
 # waits: the host (left, "Ann") opens a table and copies the invite; the
-# player (right, "Bo") pastes it and joins; the host gives Sil to Bo and
-# starts. With both boards up and nobody moving, it prints each instance's
+# player (right, "Bo") pastes it and joins, and gets Sil; the host starts. With both boards up and nobody moving, it prints each instance's
 # CPU clock ticks over 30 s with the pointer on the host's board, then 30 s
 # with it on the host's side panel; then Ann draws a tile, and the player's
 # table shows it (online-4-ann-drew.png). Screenshots go to $OUT (default /tmp).
@@ -71,8 +70,7 @@ if [ "${1:-}" = --inside ]; then
     wait_log "$HOST_LOG" "Bo sits at seat" 15 || fail "Bo never sat down (host log: $(tail -1 "$HOST_LOG"))"
   fi
   sleep 2; shot 1-lobby
-  # Sil, given to Ann while she sat alone, goes to Bo; then Start.
-  click 500 442; sleep 1; click 490 505; sleep 1          # Sil's seat → Bo
+  # Bo sat down with no Hero: the lobby gave him Sil (Ann held both); Start.
   click 530 500                                           # Start
   wait_log "$HOST_LOG" "Some(Playing)" 20 || fail "the host's board never came up"
   wait_log "$PLAYER_LOG" "Some(Playing)" 20 || fail "the player's board never came up"

@@ -276,6 +276,7 @@ fn host_panel(
         });
     }
     ui.add_space(6.0);
+    give_newcomers_a_hero(&mut form.heroes, seats);
     for (i, (_, hero)) in HEROES.iter().enumerate() {
         ui.horizontal(|ui| {
             ui.checkbox(&mut form.heroes[i].0, *hero);
@@ -305,6 +306,21 @@ fn host_panel(
         let owners = chosen.iter().map(|(_, o)| *o).collect();
         let companions = chosen.iter().map(|(i, _)| form.companions[*i]).collect();
         starts.write(HostStart { heroes, owners, companions, seed: crate::ui::screens::menu::clock_seed() });
+    }
+}
+
+/// A player who sits down with no Hero gets one from a seat that has more
+/// than one (the last such), so Start is ready once everyone is seated;
+/// the host may still change it. `heroes`: per Hero, chosen and its seat.
+fn give_newcomers_a_hero(heroes: &mut [(bool, usize)], seats: usize) {
+    for seat in 0..seats {
+        let owned = |heroes: &[(bool, usize)], s: usize| heroes.iter().filter(|(on, o)| *on && *o == s).count();
+        if owned(heroes, seat) > 0 {
+            continue;
+        }
+        if let Some(i) = (0..heroes.len()).rev().find(|&i| heroes[i].0 && owned(heroes, heroes[i].1) > 1) {
+            heroes[i].1 = seat;
+        }
     }
 }
 
@@ -519,4 +535,29 @@ fn sit_down_to_play(
     session.insert(&mut commands);
     commands.insert_resource(Online::Player);
     next.set(Screen::Playing);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_player_who_sits_down_gets_a_hero_from_a_seat_with_two() {
+        // Ann (seat 0) holds Bren and Sil when Bo sits down: Sil goes to Bo.
+        let mut heroes = [(true, 0), (true, 0), (false, 0)];
+        give_newcomers_a_hero(&mut heroes, 2);
+        assert_eq!(heroes, [(true, 0), (true, 1), (false, 0)]);
+        // The host's own choice stands once every seat has a Hero.
+        let mut chosen = [(true, 1), (true, 0), (false, 0)];
+        give_newcomers_a_hero(&mut chosen, 2);
+        assert_eq!(chosen, [(true, 1), (true, 0), (false, 0)]);
+        // Three seats, two Heroes: nobody has two to give.
+        let mut short = [(true, 0), (true, 1), (false, 0)];
+        give_newcomers_a_hero(&mut short, 3);
+        assert_eq!(short, [(true, 0), (true, 1), (false, 0)]);
+        // A third player takes Ava when Ann holds her besides Bren.
+        let mut three = [(true, 0), (true, 1), (true, 0)];
+        give_newcomers_a_hero(&mut three, 3);
+        assert_eq!(three, [(true, 0), (true, 1), (true, 2)]);
+    }
 }
