@@ -239,9 +239,10 @@ mod tests {
         for _ in 0..200 {
             peer.send_to(&[1], to).unwrap();
         }
-        std::thread::sleep(TICK * 4);
+        std::thread::sleep(TICK * 10);
         let after = woken.load(Ordering::SeqCst);
-        assert!((2..=6).contains(&after), "{after} wake-ups for a burst of 200");
+        // At most one a tick, however busy the machine: not one per datagram.
+        assert!((2..=12).contains(&after), "{after} wake-ups for a burst of 200");
         drop(reading);
         // The reader let the socket go.
         assert!(spawn_reader(&socket, None, Counting(ticks)).is_ok());
