@@ -3,7 +3,7 @@
 //! the players decide ("Healing Cost").
 
 use crate::action::Action;
-use crate::adventure::{OfferedItem, Pending, Purchase, XpRef};
+use crate::adventure::{OfferedItem, Pending, Purchase, XpCard, XpRef};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
@@ -25,9 +25,7 @@ impl Game {
     pub fn xp_payment(&self) -> Option<Vec<XpRef>> {
         let a = self.adventure()?;
         let Some(Pending::Purchase { cost, paid, items, .. }) = a.pending.first() else { return None };
-        let so_far: usize = paid.iter().map(|c| usize::from(c.xp)).sum::<usize>()
-            + items.iter().map(|o| usize::from(o.item.card.xp)).sum::<usize>();
-        let owed = usize::from(*cost).saturating_sub(so_far);
+        let owed = usize::from(u16::from(*cost).saturating_sub(paid_so_far(paid, items)));
         let values: Vec<usize> = a.xp_pool.iter().map(|c| usize::from(c.xp)).collect();
         let total: usize = values.iter().sum();
         if owed == 0 || total < owed {
@@ -227,8 +225,7 @@ impl Game {
         let Some(Pending::Purchase { what, cost, paid, items }) = self.adv_mut().pending.first().cloned() else {
             return;
         };
-        let total: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
-            + items.iter().map(|o| u16::from(o.item.card.xp)).sum::<u16>();
+        let total = paid_so_far(&paid, &items);
         let _ = paid_xp;
         if total < u16::from(cost) {
             return;
@@ -260,6 +257,12 @@ impl Game {
             }
         }
     }
+}
+
+/// What a purchase under way has been paid so far: its XP cards and the
+/// Items offered.
+pub fn paid_so_far(paid: &[XpCard], items: &[OfferedItem]) -> u16 {
+    paid.iter().map(|c| u16::from(c.xp)).sum::<u16>() + items.iter().map(|o| u16::from(o.item.card.xp)).sum::<u16>()
 }
 
 /// Every way to share `points` (capped at what the Heroes are missing).

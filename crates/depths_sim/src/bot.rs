@@ -651,8 +651,7 @@ fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action {
             _ => None,
         }),
         Pending::Purchase { cost, paid, items, .. } => {
-            let have: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
-                + items.iter().map(|o| u16::from(o.item.card.xp)).sum::<u16>();
+            let have = depths_rules::purchases::paid_so_far(paid, items);
             let left = u16::from(*cost).saturating_sub(have);
             let pool = &g.adventure().expect("full game").xp_pool;
             // A card that pays exactly what is left, else the smallest card.

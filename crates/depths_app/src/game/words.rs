@@ -375,27 +375,31 @@ pub fn element_text(game: &Game, e: ElementRef) -> String {
     }
 }
 
-/// A choice of who avoids Return Damage with what it leaves each Hero:
-/// "Sil avoids Return Damage (saves Sil 3): then Bren −2, Sil −0", read off
-/// the rules applied to a copy for every choice (`Game::health_after_round`),
-/// never worked out here. Without amounts while the Damage waits for
-/// another choice.
-pub fn avoidance_label(game: &Game, choices: &[Action], choice: &Action) -> String {
-    let base = describe_action(game, choice);
-    let (&Action::AvoidReturnDamage { hero }, Some(after)) = (choice, game.health_after_round(choice)) else {
-        return base;
+/// The choices of who avoids Return Damage, each with what it leaves each
+/// Hero: "Sil avoids Return Damage (saves Sil 3): then Bren −5, Sil −0", read
+/// off the rules applied to a copy for every choice
+/// (`Game::health_after_round`), never worked out here. Without amounts
+/// while the Damage waits for another choice.
+pub fn avoidance_labels(game: &Game, choices: &[Action]) -> Vec<String> {
+    let afters: Vec<Option<Vec<u8>>> = choices.iter().map(|a| game.health_after_round(a)).collect();
+    let label = |i: usize, choice: &Action| {
+        let base = describe_action(game, choice);
+        let (&Action::AvoidReturnDamage { hero }, Some(after)) = (choice, &afters[i]) else {
+            return base;
+        };
+        let h = usize::from(hero);
+        let others = afters.iter().enumerate().filter(|&(j, _)| j != i).filter_map(|(_, other)| other.as_ref());
+        let saves = others.map(|other| after[h].saturating_sub(other[h])).max().unwrap_or(0);
+        let name = game.heroes.get(h).map_or("?", |x| x.name());
+        let changes: Vec<String> = (game.heroes.iter().zip(after))
+            .map(|(x, &a)| match i16::from(a) - i16::from(x.health) {
+                d if d > 0 => format!("{} +{d}", x.name()),
+                d => format!("{} −{}", x.name(), -d),
+            })
+            .collect();
+        format!("{base} (saves {name} {saves}): then {}", changes.join(", "))
     };
-    let h = usize::from(hero);
-    let others = choices.iter().filter(|o| *o != choice).filter_map(|o| game.health_after_round(o));
-    let saves = others.map(|other| after[h].saturating_sub(other[h])).max().unwrap_or(0);
-    let name = game.heroes.get(h).map_or("?", |x| x.name());
-    let changes: Vec<String> = (game.heroes.iter().zip(&after))
-        .map(|(x, &a)| match i16::from(a) - i16::from(x.health) {
-            d if d > 0 => format!("{} +{d}", x.name()),
-            d => format!("{} −{}", x.name(), -d),
-        })
-        .collect();
-    format!("{base} (saves {name} {saves}): then {}", changes.join(", "))
+    choices.iter().enumerate().map(|(i, choice)| label(i, choice)).collect()
 }
 
 /// A readable label for any legal action.
@@ -743,10 +747,11 @@ mod tests {
                             copy.heroes.iter().map(|h| h.health).collect()
                         })
                         .collect();
+                    let labels = avoidance_labels(&g, &choices);
                     for (i, a) in choices.iter().enumerate() {
                         let &Action::AvoidReturnDamage { hero } = a else { unreachable!() };
                         let h = usize::from(hero);
-                        let label = avoidance_label(&g, &choices, a);
+                        let label = &labels[i];
                         let least = (0..choices.len()).filter(|&j| j != i).map(|j| applied[j][h]).min();
                         let saves = least.map_or(0, |l| applied[i][h].saturating_sub(l));
                         assert!(label.contains(&format!("(saves {} {saves})", g.heroes[h].name())), "{label}");

@@ -55,12 +55,10 @@ impl Game {
     /// Item's cost paid every Round.
     pub fn hero_damage_due(&self, hero: u8) -> u8 {
         let Some(h) = self.heroes.get(usize::from(hero)) else { return 0 };
-        let armor = self.armor_of(hero);
-        let hits: u8 = self
-            .return_damage_due()
-            .into_iter()
-            .filter(|(who, _)| *who == hero)
-            .map(|(_, amount)| amount.saturating_sub(armor))
+        let engagements = self.combat.iter().flat_map(|c| c.engagements.iter().enumerate());
+        let hits: u8 = engagements
+            .filter(|(_, e)| e.hero == hero)
+            .filter_map(|(i, e)| self.pair_takes(i, usize::from(e.chosen?)))
             .fold(0, u8::saturating_add);
         hits.saturating_add(h.wound_each_round()).min(h.health)
     }

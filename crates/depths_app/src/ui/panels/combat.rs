@@ -62,9 +62,9 @@ pub(super) fn combat_strip(
                 CombatStep::AvoidReturnDamage => {
                     let choices: Vec<Action> =
                         c.legal.iter().filter(|a| matches!(a, Action::AvoidReturnDamage { .. })).cloned().collect();
-                    for a in &choices {
-                        let label = crate::game::words::avoidance_label(game, &choices, a);
-                        c.button(ui, a.clone(), label);
+                    let labels = crate::game::words::avoidance_labels(game, &choices);
+                    for (a, label) in choices.into_iter().zip(labels) {
+                        c.button(ui, a, label);
                     }
                 }
                 _ => {}

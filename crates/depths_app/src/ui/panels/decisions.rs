@@ -36,8 +36,7 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
         egui::ScrollArea::vertical().max_height(400.0).show(ui, |ui| {
             match p {
                 Pending::Purchase { cost, paid, items, .. } => {
-                    let so_far: u16 = paid.iter().map(|c| u16::from(c.xp)).sum::<u16>()
-                        + items.iter().map(|o| u16::from(o.item.card.xp)).sum::<u16>();
+                    let so_far = depths_rules::purchases::paid_so_far(paid, items);
                     // "No change is given": say so before a card pays too much.
                     let owed = u16::from(*cost).saturating_sub(so_far);
                     ui.label(format!("Paid {so_far} of {cost} XP."));
