@@ -140,7 +140,7 @@ impl Game {
         let adv = self.adv_mut();
         if adv.ecology.map.place(&tile, placement).is_ok() {
             let eco = &mut adv.ecology;
-            eco.rune_matches.refresh(&eco.map, &eco.patterns);
+            eco.rune_matches.placed(&eco.map, &eco.patterns);
             adv.record.tiles_placed += 1;
             events.push(Event::TilePlaced { tile: tile.id, placement });
         }

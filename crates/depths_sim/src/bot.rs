@@ -8,7 +8,7 @@ use depths_rules::effect::TargetKind;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use depths_rules::map::{Cell, Element, ElementRef, Map, MapTile, Placement, Rotation, TileShape};
+use depths_rules::map::{Element, ElementRef, Map, MapTile, PlaceCounts, Placement, Preview, Rotation, TileShape};
 use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
 use crate::search_stats::SearchStats;
@@ -733,29 +733,67 @@ fn shapes(tiles: &[MapTile]) -> Vec<(TileShape, usize)> {
 /// Locations the map shows (see [`Legendary`]).
 fn map_score(map: &Map, shapes: &[(TileShape, usize)], legendary: usize) -> i32 {
     let f = map.frontier();
+    // At most 8 count: no need to list the rest.
+    let places = shapes.iter().map(|(t, _)| f.placements_of(t).take(8).count());
+    let rewards = map.reachable_unencountered().filter(|e| map.element(*e).is_some_and(|(k, _)| is_reward(k))).count();
+    score(shapes, places, f.cells().count(), legendary, rewards)
+}
+
+/// What [`map_score`] counts as a reward to reach.
+fn is_reward(k: Element) -> bool {
+    matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian)
+}
+
+/// [`map_score`] from its counts: the places of each shape (at most 8
+/// count), the empty cells around the map, the Legendary Locations shown
+/// and the rewards reachable.
+fn score(
+    shapes: &[(TileShape, usize)],
+    places: impl Iterator<Item = usize>,
+    cells: usize,
+    legendary: usize,
+    rewards: usize,
+) -> i32 {
     let mut stuck = 0;
     let mut options = 0;
-    for (t, tiles) in shapes {
+    for ((_, tiles), n) in shapes.iter().zip(places) {
         let tiles = *tiles;
-        // At most 8 count: no need to list the rest.
-        let n = f.placements_of(t).take(8).count();
         if n == 0 {
             stuck += tiles as i32;
         }
         options += n * tiles;
     }
-    let rewards = map
-        .reachable_unencountered()
-        .filter(|e| {
-            map.element(*e)
-                .is_some_and(|(k, _)| matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian))
-        })
-        .count();
-    -stuck * 40
-        + options as i32
-        + f.cells().count() as i32 * 2
-        + legendary as i32 * 15
-        + rewards as i32 * knob(8, 8.0) as i32
+    -stuck * 40 + options as i32 + cells as i32 * 2 + legendary as i32 * 15 + rewards as i32 * knob(8, 8.0) as i32
+}
+
+/// [`map_score`] of the map with a tile placed, for every place weighed
+/// for that tile: worked out from a [`Preview`] of each place, what the map
+/// has counted once for the decision.
+struct PlaceScorer<'a> {
+    map: &'a Map,
+    shapes: &'a [(TileShape, usize)],
+    counts: PlaceCounts,
+    rewards: usize,
+    preview: Preview,
+}
+
+impl<'a> PlaceScorer<'a> {
+    fn new(map: &'a Map, shapes: &'a [(TileShape, usize)]) -> PlaceScorer<'a> {
+        let rewards =
+            map.reachable_unencountered().filter(|e| map.element(*e).is_some_and(|(k, _)| is_reward(k))).count();
+        let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
+        PlaceScorer { map, shapes, counts, rewards, preview: Preview::default() }
+    }
+
+    /// `None` where the tile cannot go.
+    fn score(&mut self, tile: &Arc<MapTile>, placement: Placement, legendary: &Legendary) -> Option<i32> {
+        let (map, p) = (self.map, &mut self.preview);
+        map.preview(tile, placement, p).ok()?;
+        let p = &self.preview;
+        let places = (0..self.shapes.len()).map(|k| self.counts.after(k, map, p).min(8));
+        let rewards = self.rewards + p.newly_reachable(map).filter(|&k| is_reward(k)).count();
+        Some(score(self.shapes, places, p.cells(), legendary.after_preview(map, p), rewards))
+    }
 }
 
 /// The Legendary Locations the map of the Ecology shows now, and those a
@@ -771,10 +809,10 @@ impl<'a> Legendary<'a> {
         Legendary { eco: &g.adventure().expect("full game").ecology, now: g.discovered_legendary_count() }
     }
 
-    /// On `map`, the Ecology's map with a tile placed at `cell`.
-    fn after_placing(&self, map: &Map, cell: Cell) -> usize {
+    /// On the Ecology's map with the tile of `preview` placed.
+    fn after_preview(&self, map: &Map, preview: &Preview) -> usize {
         let eco = self.eco;
-        self.now + depths_rules::map::legendary_locations_through(map, cell, &eco.patterns, &eco.used_runes).len()
+        self.now + depths_rules::map::legendary_count_through(map, preview, &eco.patterns, &eco.used_runes)
     }
 }
 
@@ -791,12 +829,10 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         None => *scratch = Some(map.clone()),
     };
     // Place the drawn tile where it leaves the most room to grow.
+    let scorer = RefCell::new(None);
     let placed_score = |tile: &Arc<MapTile>, placement: Placement, legendary: &Legendary| {
-        let mut scratch = scratch.borrow_mut();
-        copy(&mut scratch);
-        let m = scratch.as_mut()?;
-        m.place_shared(tile, placement).ok()?;
-        Some(map_score(m, &shapes, legendary.after_placing(m, placement.cell)))
+        let mut scorer = scorer.borrow_mut();
+        scorer.get_or_insert_with(|| PlaceScorer::new(map, &shapes)).score(tile, placement, legendary)
     };
     if let Some(tile) = &eco.drawn {
         let tile = Arc::new(tile.clone());

@@ -10,7 +10,8 @@ pub mod tile_pile;
 
 pub use dead_end::{DeadEndAllowance, DeadEndError};
 pub use map::{
-    AreaRef, Cell, ElementRef, ElementState, Frontier, Map, MapError, PlacedTile, Placement, PlacementError, TileShape,
+    AreaRef, Cell, ElementRef, ElementState, Frontier, Map, MapError, PlaceCounts, PlacedTile, Placement,
+    PlacementError, Preview, TileShape,
 };
 pub use map_tile::{
     Area, Corner, Corners, Edge, Edges, Element, MapTile, Marking, Rotation, Side, Sides, TileError, TileKind,
@@ -18,6 +19,6 @@ pub use map_tile::{
 };
 pub use rune_pattern::{
     NodeRef, RuneCell, RuneError, RuneMatch, RuneMatches, RunePattern, Symmetry, UsedRunes,
-    discovered_legendary_locations, legendary_locations_through,
+    discovered_legendary_locations, legendary_count_through, legendary_locations_through,
 };
 pub use tile_pile::{PileError, TilePile};

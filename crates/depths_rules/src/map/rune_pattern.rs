@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::map::{Cell, Map, PlacedTile, step};
+use super::map::{Cell, Map, PlacedTile, Preview, step};
 use super::map_tile::{Corner, Corners, MapTile, Rotation, Side, Sides};
 
 /// One square rune of a pattern: a tile at `offset` with Nodes on `nodes`.
@@ -163,6 +163,10 @@ pub struct RuneMatches {
     /// The map's tile count and last placed cell when worked out.
     map: Option<(usize, Cell)>,
     matches: Vec<RuneMatch>,
+    /// Where the search of the whole map first finds each match: (pattern,
+    /// symmetry, index of the tile under the pattern's first cell). The list
+    /// is in this order.
+    keys: Vec<(usize, usize, usize)>,
 }
 
 /// Worked out from the rest of the state: never what tells two games apart.
@@ -173,8 +177,32 @@ impl PartialEq for RuneMatches {
 }
 
 impl RuneMatches {
+    /// Searches the whole map.
     pub fn refresh(&mut self, map: &Map, patterns: &[RunePattern]) {
-        self.matches = matches(map, patterns, &UsedRunes::default(), None);
+        (self.matches, self.keys) = keyed_matches(map, patterns, None);
+        self.map = Some(map_key(map));
+    }
+
+    /// Brings the list up to date after a tile is placed: a placed tile takes
+    /// no match away, so only the matches through it are searched and put in
+    /// their places in the order of [`RuneMatches::refresh`], which gives the
+    /// same list. Searches the whole map unless the list was last worked out
+    /// for the map as it was before this tile.
+    pub fn placed(&mut self, map: &Map, patterns: &[RunePattern]) {
+        let tiles = map.tiles();
+        let Some(new) = tiles.last() else { return self.refresh(map, patterns) };
+        let before = (tiles.len() - 1, tiles.len().checked_sub(2).map_or((0, 0), |i| tiles[i].cell));
+        if self.map != Some(before) {
+            return self.refresh(map, patterns);
+        }
+        let (found, keys) = keyed_matches(map, patterns, Some(new));
+        if !found.is_empty() {
+            let old = std::mem::take(&mut self.matches).into_iter().zip(std::mem::take(&mut self.keys));
+            let mut all: Vec<(RuneMatch, (usize, usize, usize))> = old.chain(found.into_iter().zip(keys)).collect();
+            // Keys are distinct: each (pattern, symmetry, anchor) finds one place.
+            all.sort_by_key(|(_, k)| *k);
+            (self.matches, self.keys) = all.into_iter().unzip();
+        }
         self.map = Some(map_key(map));
     }
 
@@ -218,30 +246,81 @@ pub fn legendary_locations_through(
     matches(map, patterns, used, Some(cell))
 }
 
-/// The matches of every pattern under every symmetry: with the pattern's
-/// first cell on each placed tile, or, `through` a cell, with any of its
-/// cells on that one.
-fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Option<Cell>) -> Vec<RuneMatch> {
-    let mut out: Vec<RuneMatch> = Vec::new();
-    for pattern in patterns {
-        if used.patterns.contains(&pattern.id) || pattern.validate().is_err() {
+/// Where a search looks: the map, and a tile not placed yet (a
+/// [`crate::map::Preview`]'s) as if it were.
+#[derive(Clone, Copy)]
+struct Look<'m> {
+    map: &'m Map,
+    extra: Option<&'m PlacedTile>,
+}
+
+impl<'m> Look<'m> {
+    fn at(self, cell: Cell) -> Option<&'m PlacedTile> {
+        match self.extra {
+            Some(p) if p.cell == cell => Some(p),
+            _ => self.map.tile_at(cell),
+        }
+    }
+}
+
+/// The longest pattern turned on the stack; longer ones use the heap.
+const SHORT: usize = 8;
+
+/// Every match of every pattern under every symmetry, in the order
+/// [`discovered_legendary_locations`] lists them (duplicates included): with
+/// the pattern's first cell on each placed tile, or, `through` a tile, with
+/// any of its cells on that one. `found` gets the pattern's index, the
+/// symmetry's (as [`Symmetry::all`] lists them), the anchor (the map's tile
+/// under the first cell, or `None` for `look`'s extra tile) and the pattern
+/// as it lies on the map: (cell, Nodes) in the pattern's order.
+fn search(
+    look: Look,
+    patterns: &[RunePattern],
+    used: &UsedRunes,
+    through: Option<&PlacedTile>,
+    mut found: impl FnMut(usize, usize, &[(Cell, Sides)]),
+) {
+    let mut short = [((0, 0), Sides::NONE); SHORT];
+    let mut long = Vec::new();
+    let mut moved_short = [((0, 0), Sides::NONE); SHORT];
+    let mut moved_long = Vec::new();
+    let no_used = used.nodes.is_empty();
+    for (p, pattern) in patterns.iter().enumerate() {
+        if (!used.patterns.is_empty() && used.patterns.contains(&pattern.id)) || pattern.validate().is_err() {
             continue;
         }
-        for symmetry in Symmetry::all() {
+        let n = pattern.cells.len();
+        let (shape, moved) = if n <= SHORT {
+            (&mut short[..n], &mut moved_short[..n])
+        } else {
+            long.resize(n, ((0, 0), Sides::NONE));
+            moved_long.resize(n, ((0, 0), Sides::NONE));
+            (&mut long[..], &mut moved_long[..])
+        };
+        for (s, symmetry) in Symmetry::all().enumerate() {
+            for (turned, c) in shape.iter_mut().zip(&pattern.cells) {
+                *turned = (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes));
+            }
             let mut try_at = |shift: (i32, i32)| {
-                let Some(m) = try_match(map, pattern, symmetry, shift, used) else { return };
-                let same = |o: &RuneMatch| {
-                    o.pattern == m.pattern && o.nodes == m.nodes && sorted(&o.cells) == sorted(&m.cells)
-                };
-                if !out.iter().any(same) {
-                    out.push(m);
+                for (m, &((x, y), want)) in moved.iter_mut().zip(shape.iter()) {
+                    let cell = (x + shift.0, y + shift.1);
+                    let fits = look.at(cell).is_some_and(|placed| {
+                        nodes_on_map(placed).contains_all(want)
+                            && (no_used || want.iter().all(|side| !used.nodes.contains(&NodeRef { cell, side })))
+                    });
+                    if !fits {
+                        return;
+                    }
+                    *m = (cell, want);
+                }
+                if extras_hold(look, pattern, moved) {
+                    found(p, s, moved);
                 }
             };
-            let first = &pattern.cells[0];
-            let (origin, want) = (symmetry.apply_offset(first.offset), symmetry.apply_sides(first.nodes));
+            let (origin, want) = shape[0];
             match through {
                 None => {
-                    for anchor in map.tiles() {
+                    for anchor in look.map.tiles() {
                         // Most anchors lack the first cell's Nodes: look at
                         // the anchor itself before looking anything up.
                         if nodes_on_map(anchor).contains_all(want) {
@@ -249,70 +328,136 @@ fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Optio
                         }
                     }
                 }
-                Some(cell) => {
-                    let Some(placed) = map.tile_at(cell) else { continue };
-                    for c in &pattern.cells {
+                Some(placed) => {
+                    let nodes = nodes_on_map(placed);
+                    for &((dx, dy), want) in shape.iter() {
                         // As with an anchor: the tile must carry this cell's Nodes.
-                        if nodes_on_map(placed).contains_all(symmetry.apply_sides(c.nodes)) {
-                            let (dx, dy) = symmetry.apply_offset(c.offset);
-                            try_at((cell.0 - dx, cell.1 - dy));
+                        if nodes.contains_all(want) {
+                            try_at((placed.cell.0 - dx, placed.cell.1 - dy));
                         }
                     }
                 }
             }
         }
     }
+}
+
+/// The Caverns' conditions beyond the Nodes: the Boat and the Sword, and water.
+fn extras_hold(look: Look, pattern: &RunePattern, moved: &[(Cell, Sides)]) -> bool {
+    let tile = |i: usize| look.at(moved[i].0).expect("fits");
+    if pattern.boat_first_sword_last && !(tile(0).tile.boat && tile(moved.len() - 1).tile.sword) {
+        return false;
+    }
+    if pattern.water_connected {
+        let tiles: Vec<&PlacedTile> = (0..moved.len()).map(tile).collect();
+        return water_connected(&tiles);
+    }
+    true
+}
+
+/// Two finds are one match: the same pattern on the same cells with the same
+/// Nodes (a pattern that looks the same turned is found once per turn).
+/// The cells of a valid pattern are distinct.
+fn same_match(a: &[(Cell, Sides)], b: &[(Cell, Sides)]) -> bool {
+    a.len() == b.len() && a.iter().all(|x| b.contains(x))
+}
+
+fn to_match(pattern: &RunePattern, symmetry: Symmetry, moved: &[(Cell, Sides)]) -> RuneMatch {
+    let cells: Vec<Cell> = moved.iter().map(|&(cell, _)| cell).collect();
+    let mut nodes: Vec<NodeRef> =
+        moved.iter().flat_map(|&(cell, want)| want.iter().map(move |side| NodeRef { cell, side })).collect();
+    nodes.sort_unstable();
+    RuneMatch { pattern: pattern.id.clone(), symmetry, cells, nodes }
+}
+
+/// The matches [`search`] finds, each once, in the order first found.
+fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Option<Cell>) -> Vec<RuneMatch> {
+    let look = Look { map, extra: None };
+    let through = match through {
+        Some(cell) => match map.tile_at(cell) {
+            Some(placed) => Some(placed),
+            None => return Vec::new(),
+        },
+        None => None,
+    };
+    let mut out: Vec<RuneMatch> = Vec::new();
+    search(look, patterns, used, through, |p, s, moved| {
+        let pattern = &patterns[p];
+        let is_same = |o: &RuneMatch| {
+            o.pattern == pattern.id
+                && o.cells.len() == moved.len()
+                && moved.iter().all(|&(cell, want)| {
+                    o.cells.contains(&cell) && want.iter().all(|side| o.nodes.contains(&NodeRef { cell, side }))
+                })
+                && o.nodes.len() == moved.iter().map(|(_, w)| w.len()).sum::<usize>()
+        };
+        if !out.iter().any(is_same) {
+            out.push(to_match(pattern, symmetry_at(s), moved));
+        }
+    });
     out
 }
 
-fn sorted(cells: &[Cell]) -> Vec<Cell> {
-    let mut v = cells.to_vec();
-    v.sort_unstable();
-    v
+/// [`matches`] with no Node used and each match's key (see
+/// [`RuneMatches`]), sorted by key; `through` a tile of the map, only the
+/// matches that use it (each where a search of the whole map first finds it).
+fn keyed_matches(
+    map: &Map,
+    patterns: &[RunePattern],
+    through: Option<&PlacedTile>,
+) -> (Vec<RuneMatch>, Vec<(usize, usize, usize)>) {
+    let look = Look { map, extra: None };
+    let mut finds: Vec<((usize, usize, usize), RuneMatch)> = Vec::new();
+    search(look, patterns, &UsedRunes::default(), through, |p, s, moved| {
+        let anchor = map.tile_index(moved[0].0).expect("fits");
+        finds.push(((p, s, anchor), to_match(&patterns[p], symmetry_at(s), moved)));
+    });
+    if through.is_some() {
+        finds.sort_by_key(|(k, _)| *k);
+    }
+    let mut out: (Vec<RuneMatch>, Vec<(usize, usize, usize)>) = (Vec::new(), Vec::new());
+    for (key, m) in finds {
+        let is_same = |o: &RuneMatch| o.pattern == m.pattern && o.nodes == m.nodes && same_cells(&o.cells, &m.cells);
+        if !out.0.iter().any(is_same) {
+            out.0.push(m);
+            out.1.push(key);
+        }
+    }
+    out
+}
+
+/// The same cells, in any order (a valid pattern's cells are distinct).
+fn same_cells(a: &[Cell], b: &[Cell]) -> bool {
+    a.len() == b.len() && a.iter().all(|c| b.contains(c))
+}
+
+fn symmetry_at(s: usize) -> Symmetry {
+    Symmetry::all().nth(s).expect("eight symmetries")
+}
+
+/// How many [`legendary_locations_through`] the tile of `preview` would
+/// list once placed, without placing it or listing them.
+pub fn legendary_count_through(map: &Map, preview: &Preview, patterns: &[RunePattern], used: &UsedRunes) -> usize {
+    let Some(placed) = preview.placed() else { return 0 };
+    let look = Look { map, extra: Some(placed) };
+    // Each find as (pattern, where in `cells`), to tell duplicates apart.
+    let mut finds: Vec<(usize, usize, usize)> = Vec::new();
+    let mut cells: Vec<(Cell, Sides)> = Vec::new();
+    search(look, patterns, used, Some(placed), |p, _, moved| {
+        let seen = finds
+            .iter()
+            .any(|&(q, at, len)| patterns[q].id == patterns[p].id && same_match(&cells[at..at + len], moved));
+        if !seen {
+            finds.push((p, cells.len(), moved.len()));
+            cells.extend_from_slice(moved);
+        }
+    });
+    finds.len()
 }
 
 /// The tile's Nodes as they lie on the map.
 fn nodes_on_map(placed: &PlacedTile) -> Sides {
     placed.tile.nodes.rotated(placed.rotation)
-}
-
-fn try_match(
-    map: &Map,
-    pattern: &RunePattern,
-    symmetry: Symmetry,
-    shift: (i32, i32),
-    used: &UsedRunes,
-) -> Option<RuneMatch> {
-    // The pattern turned, and moved onto the map: (cell, Nodes wanted there).
-    let shape = || {
-        pattern.cells.iter().map(move |c| {
-            let (x, y) = symmetry.apply_offset(c.offset);
-            ((x + shift.0, y + shift.1), symmetry.apply_sides(c.nodes))
-        })
-    };
-    // Most anchors fail on their first cells: look before allocating
-    // (this runs for every anchor, symmetry and pattern on each check).
-    let fits = shape().all(|(cell, want)| {
-        map.tile_at(cell).is_some_and(|placed| {
-            nodes_on_map(placed).contains_all(want)
-                && want.iter().all(|side| !used.nodes.contains(&NodeRef { cell, side }))
-        })
-    });
-    if !fits {
-        return None;
-    }
-    let cells: Vec<Cell> = shape().map(|(cell, _)| cell).collect();
-    let tiles: Vec<&PlacedTile> = cells.iter().map(|&c| map.tile_at(c).expect("fits")).collect();
-    let mut nodes: Vec<NodeRef> =
-        shape().flat_map(|(cell, want)| want.iter().map(move |side| NodeRef { cell, side })).collect();
-    if pattern.boat_first_sword_last && !(tiles[0].tile.boat && tiles[tiles.len() - 1].tile.sword) {
-        return None;
-    }
-    if pattern.water_connected && !water_connected(&tiles) {
-        return None;
-    }
-    nodes.sort_unstable();
-    Some(RuneMatch { pattern: pattern.id.clone(), symmetry, cells, nodes })
 }
 
 /// The tile's water corners as they lie on the map.
