@@ -273,12 +273,21 @@ fn feature_tests_and_xp_whatever_the_result() {
     let discard = g.heroes[0].discard.len();
     let events = act(&mut g, Action::Encounter { element: element_at((0, 1)) });
     let test = events.iter().find_map(|e| {
-        if let Event::TestResolved { total, target, passed } = e { Some((*total, *target, *passed)) } else { None }
+        if let Event::TestResolved { total, target, passed, drawn } = e {
+            Some((*total, *target, *passed, drawn.clone()))
+        } else {
+            None
+        }
     });
-    let (total, target, passed) = test.expect("a test was made");
+    let (total, target, passed, drawn) = test.expect("a test was made");
     assert_eq!(target, 5);
     assert_eq!(passed, total >= 5);
     assert_eq!(g.heroes[0].discard.len(), discard + 2, "the 2 cards drawn are Discarded");
+    // The cards drawn are told, so the table can lay them out: the very
+    // cards now on top of the Discard pile, adding up to the total.
+    let on_top: Vec<u8> = g.heroes[0].discard[discard..].iter().map(|c| c.value).collect();
+    assert_eq!(drawn, vec![on_top]);
+    assert_eq!(drawn.iter().flatten().map(|&v| u16::from(v)).sum::<u16>(), total);
     assert!(events.contains(&Event::XpGained { name: "Old Well".into(), xp: 1 }));
 }
 

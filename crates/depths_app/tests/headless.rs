@@ -608,6 +608,15 @@ fn make_saves_for_screenshots() {
                     write(&g, "final-entity.json");
                 }
                 let a = if careful { HeuristicBot.choose(&g) } else { steady_policy(&g) };
+                // The moment before a Monster's Power or a Feature's test, to
+                // see them revealed (the next move: the hint's, or a Companion's).
+                let events = g.clone().apply(a.clone()).unwrap();
+                for (kind, name) in [("MonsterAbility", "before-power.json"), ("TestResolved", "before-test.json")] {
+                    let named = |e: &depths_rules::Event| format!("{e:?}").starts_with(kind);
+                    if events.iter().any(named) && !dir.join(name).exists() {
+                        write(&g, name);
+                    }
+                }
                 g.apply(a).unwrap();
                 n += 1;
             }

@@ -170,6 +170,7 @@ fn fits_without_overlaps(area: Rect) {
         horde.rows = (0..4)
             .map(|i| depths_app::table::faces::Row {
                 name: format!("#{i}"),
+                tag: String::new(),
                 health: 12,
                 max: 12,
                 armor: 0,
@@ -381,6 +382,7 @@ fn a_reveal_is_whole_and_clear_of_dialogs() {
         flavour: "The great stone head lies on its side, hollow behind the eyes. Something glints inside; \
                   something breathes inside."
             .into(),
+        rows: Vec::new(),
     };
     assert!(card_height(&feature) > 400.0, "{}", card_height(&feature));
     // The Level Up dialog over the bottom of the board at 1280×800.
@@ -424,7 +426,7 @@ fn every_card_drawn_or_gained_is_revealed_with_its_rules() {
                     _ => 0,
                 })
                 .sum();
-            let told: usize = cards.iter().filter(|c| c.kind != "Test").count();
+            let told: usize = cards.iter().filter(|c| c.kind != "Test" && !c.kind.ends_with("'s Power")).count();
             assert_eq!(told, wanted, "{events:?} revealed {cards:?}");
             for c in &cards {
                 assert!(!c.title.is_empty() && c.rules.iter().any(|r| !r.trim().is_empty()), "{c:?}");
@@ -442,9 +444,38 @@ fn every_card_drawn_or_gained_is_revealed_with_its_rules() {
                 let line = format!("against {target}");
                 assert!(cards.iter().any(|c| c.rules.iter().any(|r| r.contains(&line))), "{cards:?}");
             }
+            // … with the cards each Hero drew laid out on it.
+            let (mut drawn, mut total) = (Vec::new(), 0);
+            for e in &events {
+                if let depths_rules::Event::TestResolved { drawn: d, total: t, .. } = e {
+                    drawn.extend(d.iter().cloned());
+                    total += t;
+                }
+            }
+            let rows: Vec<Vec<u8>> = cards.iter().flat_map(|c| &c.rows).map(|r| r.values.clone()).collect();
+            assert_eq!(rows, drawn, "{cards:?}");
+            assert_eq!(rows.iter().flatten().map(|&v| u16::from(v)).sum::<u16>(), total);
+            if !rows.is_empty() {
+                *seen.entry("Test cards".into()).or_default() += 1;
+            }
+            // A Monster's Power is shown with its ability and whom it hits.
+            for e in &events {
+                if let depths_rules::Event::MonsterAbility { name, heroes, .. } = e {
+                    let shown = cards.iter().find(|c| c.kind.ends_with("'s Power") && &c.title == name);
+                    let shown = shown.unwrap_or_else(|| panic!("{name} not revealed: {cards:?}"));
+                    assert!(
+                        shown.rules[0].starts_with(name.as_str()) || shown.rules[0].contains(&format!(": {name}")),
+                        "{shown:?}"
+                    );
+                    for h in heroes {
+                        assert!(shown.rules[1].contains(game.heroes[usize::from(*h)].name()), "{shown:?}");
+                    }
+                    *seen.entry("Power".into()).or_default() += 1;
+                }
+            }
         }
     }
-    for kind in ["Monster", "Feature", "Item", "Ability"] {
+    for kind in ["Monster", "Feature", "Item", "Ability", "Test cards", "Power"] {
         assert!(seen.get(kind).is_some_and(|n| *n > 0), "no {kind} revealed in six games: {seen:?}");
     }
 }
@@ -660,4 +691,56 @@ fn one_end_round_when_no_hero_has_more_to_do() {
     );
     assert!(merged > 10, "End round offered {merged} times");
     assert!(after + merged <= before, "each End round saves at least one input");
+}
+
+/// "Which Hero fights which Monster card" is on the card itself, and the
+/// Final Entity's parts say Head or Body and how it falls: "To Defeat the
+/// Final Entity, Heroes must either Defeat both of its Heads, or its Body and
+/// one of its Heads."
+#[test]
+fn monster_cards_name_their_heroes_and_the_final_entity_its_parts() {
+    use depths_sim::{Bot, HeuristicBot};
+    let (mut fought, mut final_entity) = (0, 0);
+    for seed in 1..=12 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        for _ in 0..8000 {
+            if game.is_over() || final_entity > 0 && fought > 20 {
+                break;
+            }
+            if let (Phase::Combat { .. }, Some(c)) = (game.phase(), game.combat()) {
+                let faces = table_faces(&game, &game.legal_actions());
+                for (f, foe) in c.foes.iter().enumerate() {
+                    let face = faces.iter().find(|x| x.key == CardKey::Foe(f)).unwrap();
+                    let mut heroes: Vec<&str> = c
+                        .engagements
+                        .iter()
+                        .filter(|e| usize::from(e.foe) == f)
+                        .map(|e| game.heroes[usize::from(e.hero)].name())
+                        .collect();
+                    heroes.dedup();
+                    if !foe.is_defeated() && !heroes.is_empty() {
+                        for h in &heroes {
+                            assert!(face.note.contains(h), "{h} not on {}: {}", face.name, face.note);
+                        }
+                        fought += 1;
+                    }
+                    if let depths_rules::combat::FoeCard::FinalEntity(_) = &foe.card {
+                        let tags: Vec<&str> = face.rows.iter().map(|r| r.tag.as_str()).collect();
+                        assert_eq!(tags, ["Head I", "Head II", "Body"]);
+                        assert!(
+                            face.print.iter().any(|p| p.contains("Defeat both Heads, or the Body and one Head")),
+                            "{:?}",
+                            face.print
+                        );
+                        final_entity += 1;
+                    } else {
+                        assert!(face.rows.iter().all(|r| r.tag.is_empty()));
+                    }
+                }
+            }
+            let a = HeuristicBot.choose(&game);
+            game.apply(a).unwrap();
+        }
+    }
+    assert!(fought > 20 && final_entity > 0, "fought {fought}, the Final Entity {final_entity}");
 }

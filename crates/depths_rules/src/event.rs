@@ -175,6 +175,10 @@ pub enum Event {
         total: u16,
         target: u8,
         passed: bool,
+        /// The values of the cards each Hero drew for the test, by Hero
+        /// (so the table can lay them out; they are Discarded later).
+        #[serde(default)]
+        drawn: Vec<Vec<u8>>,
     },
     XpGained {
         name: String,

@@ -204,7 +204,7 @@ fn event_words(game: &Game, e: &Event) -> Option<String> {
             format!("Legendary Location {pattern} is Encountered!")
         }
         Event::CardDrawn { name } => format!("Drew “{name}”."),
-        Event::TestResolved { total, target, passed } => {
+        Event::TestResolved { total, target, passed, .. } => {
             format!("Test: {total} against {target} — {}.", if *passed { "passed" } else { "failed" })
         }
         Event::XpGained { name, xp } => format!("Gained {name} ({xp} XP)."),
@@ -672,7 +672,7 @@ pub fn banner(game: &Game) -> String {
 }
 
 /// "Bren", "Bren and Sil", "Bren, Sil and Ava".
-fn and_list(names: &[&str]) -> String {
+pub fn and_list(names: &[&str]) -> String {
     match names {
         [] => String::new(),
         [one] => (*one).to_owned(),

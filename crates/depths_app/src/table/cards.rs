@@ -408,8 +408,9 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             c.spawn((rect(fill, Vec2::new(w, 14.0), at), Pickable::IGNORE));
         }
         let armor = if row.armor > 0 { format!("  armor {}", row.armor) } else { String::new() };
+        let tag = if row.tag.is_empty() { String::new() } else { format!("{} · ", row.tag) };
         c.spawn(text(
-            &format!("{} / {}{armor}", row.health, row.max),
+            &format!("{tag}{} / {}{armor}", row.health, row.max),
             10.0,
             Vec3::new(bar_x, y, 0.3),
             CARD_TEXT.sprite(),

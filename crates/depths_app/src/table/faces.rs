@@ -11,6 +11,7 @@ use depths_rules::{
     Action, ActionCard, CardId, CombatStep, Game, Outcome, Phase,
     adventure::Resolving,
     combat::{Combat, Foe, FoeCard, Slot, may_choose_outcome},
+    monster::EntityPart,
 };
 
 use crate::game::words::outcome_name;
@@ -99,6 +100,8 @@ pub enum Tone {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Row {
     pub name: String,
+    /// Which part of the Final Entity it is ("Head I", "Body"); empty for a Monster.
+    pub tag: String,
     pub health: u8,
     pub max: u8,
     pub armor: u8,
@@ -325,6 +328,18 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
         }
         if foe.is_defeated() {
             facts.push("DEFEATED".into());
+        } else {
+            // Who fights it, on the card itself (the pairs below name the Heroes).
+            let mut fighters: Vec<&str> = Vec::new();
+            for e in c.engagements.iter().filter(|e| usize::from(e.foe) == f) {
+                let name = game.heroes.get(usize::from(e.hero)).map_or("a Hero", |h| h.name());
+                if !fighters.contains(&name) {
+                    fighters.push(name);
+                }
+            }
+            if !fighters.is_empty() {
+                facts.push(format!("fights {}", crate::game::words::and_list(&fighters)));
+            }
         }
         face.note = facts.join(" · ");
         for (i, ind) in foe.individuals.iter().enumerate() {
@@ -342,8 +357,15 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 .cloned();
             // "#2" rather than the Monster's name again.
             let short = ind.name.strip_prefix(foe.name()).map(str::trim).filter(|s| !s.is_empty());
+            let tag = match ind.part {
+                Some(EntityPart::HeadI) => "Head I",
+                Some(EntityPart::HeadII) => "Head II",
+                Some(EntityPart::Body) => "Body",
+                None => "",
+            };
             face.rows.push(Row {
                 name: short.unwrap_or(&ind.name).to_owned(),
+                tag: tag.to_owned(),
                 health: ind.health,
                 max: ind.max_health,
                 armor: ind.armor,
@@ -377,6 +399,12 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 }
             }
             FoeCard::FinalEntity(fe) => {
+                // "To Defeat the Final Entity, Heroes must either Defeat both
+                // of its Heads, or its Body and one of its Heads."
+                face.print.push(format!(
+                    "Heads: {} and {}. Body: {}. Defeat both Heads, or the Body and one Head.",
+                    fe.head_1.name, fe.head_2.name, fe.body.name
+                ));
                 let parts = fe.parts().map(|p| (&p.name, &p.abilities));
                 for (name, abilities) in parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]) {
                     face.print.extend(abilities.iter().map(|ab| format!("{name}: {}", ab.text())));
@@ -388,6 +416,7 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
         }
         for r in &face.rows {
             let armor = if r.armor > 0 { format!(", Armor {}", r.armor) } else { String::new() };
+            let armor = if r.tag.is_empty() { armor } else { format!("{armor} ({})", r.tag) };
             // An individual may carry the card's name already ("Strangling Ivy Mass").
             let who =
                 if r.name.contains(face.name.as_str()) { r.name.clone() } else { format!("{} {}", face.name, r.name) };

@@ -14,7 +14,7 @@ use bevy::{
 use depths_rules::{Content, Event, Game, combat::FoeCard};
 
 use super::cards::{TABLE_LAYER, TableGeometry, text_font, to_world};
-use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT};
+use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT, HERO_CARD, HERO_EDGE};
 use crate::{
     PlaySystems,
     game::notices::RevealSet,
@@ -33,12 +33,70 @@ pub struct RevealCard {
     /// Its rules, one line each.
     pub rules: Vec<String>,
     pub flavour: String,
+    /// Cards laid out on it, a row each: a Feature test's draws by Hero.
+    pub rows: Vec<CardRow>,
+}
+
+/// A row of small cards on a revealed card: whose, and their values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardRow {
+    pub label: String,
+    pub values: Vec<u8>,
+}
+
+/// The Monster whose Power is drawn: its name, icon and ability texts.
+fn power_source(game: &Game, foe: u8) -> Option<(String, (&'static str, String), Vec<(String, String)>)> {
+    let foe = game.combat()?.foes.get(usize::from(foe))?;
+    Some(match &foe.card {
+        FoeCard::Monster(m) => (
+            foe.name().to_owned(),
+            ("monsters", m.id.clone()),
+            m.abilities.iter().map(|a| (a.name.clone(), a.text())).collect(),
+        ),
+        FoeCard::FinalEntity(fe) => {
+            let parts = fe.parts().map(|p| (&p.name, &p.abilities));
+            let all = parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]);
+            let texts =
+                all.flat_map(|(part, abs)| abs.iter().map(move |a| (a.name.clone(), format!("{part}: {}", a.text()))));
+            (foe.name().to_owned(), ("elements", "final_entity".to_owned()), texts.collect())
+        }
+    })
+}
+
+/// A Monster's Power at work: the ability, whom it hits and what it did to
+/// them (the events that follow it in the batch, in the log's words).
+fn power_reveal(game: &Game, foe: u8, name: &str, heroes: &[u8], after: &[Event]) -> RevealCard {
+    let (monster, icon, texts) =
+        power_source(game, foe).unwrap_or_else(|| ("The Monster".into(), ("elements", "monster".into()), Vec::new()));
+    let mut rules: Vec<String> = texts.into_iter().filter(|(n, _)| n == name).map(|(_, t)| t).take(1).collect();
+    let names: Vec<&str> = heroes.iter().filter_map(|h| game.heroes.get(usize::from(*h))).map(|h| h.name()).collect();
+    rules.push(format!(
+        "{} drew a Power Card: it hits {}.",
+        crate::game::words::capitalise(&monster),
+        crate::game::words::and_list(&names)
+    ));
+    // What it did, up to the next thing the Monster or a Hero does.
+    let effects = after.iter().take_while(|e| {
+        matches!(
+            e,
+            Event::HeroDamaged { .. } | Event::HeroHealed { .. } | Event::MonsterHealed { .. } | Event::GameLost { .. }
+        )
+    });
+    rules.extend(effects.filter_map(|e| crate::game::words::describe_event(game, e)));
+    RevealCard {
+        kind: format!("{monster}'s Power"),
+        title: name.to_owned(),
+        icon,
+        rules,
+        flavour: String::new(),
+        rows: Vec::new(),
+    }
 }
 
 /// What a batch of events (one action's) reveals, in the state after it.
 pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<RevealCard> {
     let mut out: Vec<RevealCard> = Vec::new();
-    for event in events {
+    for (at, event) in events.iter().enumerate() {
         match event {
             Event::CombatStarted { .. } => {
                 let Some(c) = game.combat() else { continue };
@@ -65,7 +123,8 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                             (("elements", "final_entity".to_owned()), lore.unwrap_or_default())
                         }
                     };
-                    out.push(RevealCard { kind: "Monster".into(), title: foe.name().to_owned(), icon, rules, flavour });
+                    let title = foe.name().to_owned();
+                    out.push(RevealCard { kind: "Monster".into(), title, icon, rules, flavour, rows: Vec::new() });
                 }
             }
             Event::CardDrawn { name } => {
@@ -87,21 +146,56 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     icon: ("elements", icon.to_owned()),
                     rules,
                     flavour: flavour.clone(),
+                    rows: Vec::new(),
                 });
             }
-            Event::TestResolved { total, target, passed } => {
+            Event::TestResolved { total, target, passed, drawn } => {
                 let verdict = if *passed { "passed" } else { "failed" };
                 let line = format!("Test: {total} against {target} — {verdict}.");
+                // The cards each Hero drew, laid out on the card.
+                let rows = drawn.iter().enumerate().map(|(h, values)| CardRow {
+                    label: game.heroes.get(h).map_or_else(|| format!("Hero {}", h + 1), |h| h.name().to_owned()),
+                    values: values.clone(),
+                });
                 match out.iter_mut().rev().find(|r| r.kind == "Feature" || r.kind == "Legendary Location") {
-                    Some(card) => card.rules.push(line),
+                    Some(card) => {
+                        card.rules.push(line);
+                        card.rows.extend(rows);
+                    }
                     None => out.push(RevealCard {
                         kind: "Test".into(),
                         title: if *passed { "Test passed".into() } else { "Test failed".into() },
                         icon: ("elements", "feature".into()),
                         rules: vec![line],
                         flavour: String::new(),
+                        rows: rows.collect(),
                     }),
                 }
+            }
+            Event::MonsterAbility { foe, name, heroes } => {
+                out.push(power_reveal(game, *foe, name, heroes, &events[at + 1..]));
+            }
+            // A Monster with no Power ability just plays on: nothing to show.
+            Event::MonsterPowerWasted { foe }
+                if game
+                    .combat()
+                    .and_then(|c| c.foes.get(usize::from(*foe)))
+                    .is_some_and(|f| !f.power_lists.is_empty()) =>
+            {
+                let (monster, icon, _) = power_source(game, *foe)
+                    .unwrap_or_else(|| ("The Monster".into(), ("elements", "monster".into()), Vec::new()));
+                out.push(RevealCard {
+                    kind: format!("{monster}'s Power"),
+                    title: "Power wasted".into(),
+                    icon,
+                    rules: vec![format!(
+                        "{} drew another Power Card this Round: a Monster Activates its Power only once a Round, so \
+                         this one is wasted.",
+                        crate::game::words::capitalise(&monster)
+                    )],
+                    flavour: String::new(),
+                    rows: Vec::new(),
+                });
             }
             Event::ItemGained { hero, name } => {
                 let Some(h) = game.heroes.get(usize::from(*hero)) else { continue };
@@ -118,6 +212,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     icon: ("items", item.id.clone()),
                     rules,
                     flavour: item.description.clone(),
+                    rows: Vec::new(),
                 });
             }
             Event::AbilityGained { hero, name } => {
@@ -129,6 +224,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     icon: ("ui", "ability".into()),
                     rules: vec![ability.text()],
                     flavour: String::new(),
+                    rows: Vec::new(),
                 });
             }
             _ => {}
@@ -283,6 +379,43 @@ fn reveal(
                     font(&body_font, FLAVOUR_PX),
                     TextColor(CARD_MUTED.sprite()),
                 ));
+                // The cards laid out on it, a row each, at its foot.
+                let rows = revealed.rows.len();
+                for (r, row) in revealed.rows.iter().enumerate() {
+                    let y = -card_h / 2.0 + 12.0 + (rows - r) as f32 * ROW_H - ROW_H / 2.0;
+                    let left = x - CARD.x / 2.0 + 16.0;
+                    let sum: u16 = row.values.iter().map(|&v| u16::from(v)).sum();
+                    let small = |t: String, px: f32, dx: f32, color: Color| {
+                        (
+                            Text2d::new(t),
+                            font(&body_font, px),
+                            TextColor(color),
+                            Anchor::CENTER_LEFT,
+                            Transform::from_xyz(left + dx, y, 0.4),
+                            layer.clone(),
+                        )
+                    };
+                    c.spawn(small(row.label.clone(), 15.0, 0.0, CARD_TEXT.sprite()));
+                    for (i, v) in row.values.iter().enumerate() {
+                        let cx = left + 78.0 + i as f32 * (MINI.x + 6.0) + MINI.x / 2.0;
+                        let at = |z: f32| Transform::from_xyz(cx, y, z);
+                        c.spawn((
+                            Sprite::from_color(HERO_EDGE.sprite(), MINI + Vec2::splat(4.0)),
+                            at(0.3),
+                            layer.clone(),
+                        ));
+                        c.spawn((Sprite::from_color(HERO_CARD.sprite(), MINI), at(0.35), layer.clone()));
+                        c.spawn((
+                            Text2d::new(v.to_string()),
+                            font(&title_font, 24.0),
+                            TextColor(CARD_TEXT.sprite()),
+                            at(0.4),
+                            layer.clone(),
+                        ));
+                    }
+                    let after = 78.0 + row.values.len() as f32 * (MINI.x + 6.0) + 4.0;
+                    c.spawn(small(format!("= {sum}"), 17.0, after, CARD_GOLD.sprite()));
+                }
             }
             c.spawn((
                 Text2d::new("Click or press Space to continue"),
@@ -295,6 +428,9 @@ fn reveal(
 }
 
 const RULES_PX: f32 = 15.0;
+/// A laid-out card, and the height of its row.
+const MINI: Vec2 = Vec2::new(34.0, 46.0);
+const ROW_H: f32 = 58.0;
 const FLAVOUR_PX: f32 = 13.0;
 /// Where the rules text starts under a card's top, and its width.
 const TEXT_TOP: f32 = 186.0;
@@ -308,7 +444,8 @@ pub fn card_height(card: &RevealCard) -> f32 {
     if !card.flavour.is_empty() {
         h += RULES_PX * 1.3 + lines(&card.flavour, FLAVOUR_PX);
     }
-    h.max(CARD.y)
+    // The laid-out cards take their own room under the words.
+    h.max(CARD.y) + card.rows.len() as f32 * ROW_H
 }
 
 /// The whole reveal's size: `n` cards side by side and the prompt under them

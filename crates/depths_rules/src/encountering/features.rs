@@ -39,17 +39,19 @@ impl Game {
     ) {
         let n = self.heroes.len();
         let mut total: u16 = 0;
+        let mut values = Vec::with_capacity(n);
         for h in 0..n as u8 {
             let mut drawn = Vec::new();
             for _ in 0..cards {
                 drawn.extend(self.draw_action_card(h, true, events));
             }
             total += drawn.iter().map(|c| u16::from(c.value)).sum::<u16>();
+            values.push(drawn.iter().map(|c| c.value).collect());
             self.heroes[h as usize].test_cards.extend(drawn);
         }
         let goal = target[n.clamp(1, 3) - 1];
         let passed = total >= u16::from(goal);
-        events.push(Event::TestResolved { total, target: goal, passed });
+        events.push(Event::TestResolved { total, target: goal, passed, drawn: values });
         let next = if passed { success } else { failure };
         let adv = self.adv_mut();
         for (i, e) in next.iter().enumerate() {
