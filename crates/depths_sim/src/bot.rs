@@ -8,7 +8,9 @@ use depths_rules::effect::TargetKind;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use depths_rules::map::{Element, ElementRef, Map, MapTile, PlaceCounts, Placement, Preview, Rotation, TileShape};
+use depths_rules::map::{
+    Element, ElementRef, Map, MapTile, PlaceCounts, Placement, Preview, Rotation, TileShape, TurnedPatterns,
+};
 use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
 use crate::search_stats::SearchStats;
@@ -237,19 +239,32 @@ fn mk(h: u8, m: u8) -> Slot {
 /// what is left in the Monster deck.
 fn expected(g: &Game, foe: &Foe, ctx: &PairCtx, hero_cards: &[u8], monster_cards: u8) -> f64 {
     let deck = &g.monster_decks[foe.difficulty.index()];
-    let mut pool: Vec<u8> = deck.draw.iter().filter(|c| !c.power).map(|c| c.value).collect();
-    if pool.len() < 2 {
-        pool = foe.difficulty.action_values().to_vec();
-    }
-    // Values repeat: count each distinct value once, weighted.
+    // Values repeat: count each distinct value once, weighted (no list: this
+    // runs for every pair the bot weighs).
     let mut counts = [0u32; 16];
-    for v in &pool {
-        counts[usize::from(*v).min(15)] += 1;
+    let mut pool = 0;
+    for c in deck.draw.iter().filter(|c| !c.power) {
+        counts[usize::from(c.value).min(15)] += 1;
+        pool += 1;
     }
-    let vals: Vec<(u8, u32)> = (0..16u8).filter(|v| counts[*v as usize] > 0).map(|v| (v, counts[v as usize])).collect();
+    if pool < 2 {
+        counts = [0; 16];
+        for v in foe.difficulty.action_values() {
+            counts[usize::from(v).min(15)] += 1;
+        }
+    }
+    let mut vals = [(0u8, 0u32); 16];
+    let mut len = 0;
+    for v in 0..16u8 {
+        if counts[usize::from(v)] > 0 {
+            vals[len] = (v, counts[usize::from(v)]);
+            len += 1;
+        }
+    }
+    let vals = &vals[..len];
     let (mut total, mut n) = (0.0, 0.0);
-    for &(a, ca) in &vals {
-        for &(b, cb) in &vals {
+    for &(a, ca) in vals {
+        for &(b, cb) in vals {
             let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
             if w == 0.0 {
                 continue;
@@ -802,17 +817,21 @@ impl<'a> PlaceScorer<'a> {
 struct Legendary<'a> {
     eco: &'a EcologyState,
     now: usize,
+    turned: TurnedPatterns,
 }
 
 impl<'a> Legendary<'a> {
     fn new(g: &'a Game) -> Legendary<'a> {
-        Legendary { eco: &g.adventure().expect("full game").ecology, now: g.discovered_legendary_count() }
+        let eco = &g.adventure().expect("full game").ecology;
+        let turned = TurnedPatterns::new(&eco.patterns, &eco.used_runes);
+        Legendary { eco, now: g.discovered_legendary_count(), turned }
     }
 
     /// On the Ecology's map with the tile of `preview` placed.
     fn after_preview(&self, map: &Map, preview: &Preview) -> usize {
         let eco = self.eco;
-        self.now + depths_rules::map::legendary_count_through(map, preview, &eco.patterns, &eco.used_runes)
+        self.now
+            + depths_rules::map::legendary_count_through(map, preview, &eco.patterns, &self.turned, &eco.used_runes)
     }
 }
 
@@ -957,7 +976,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let _ = cells;
     // Weigh every blocker the Heroes can reach (Doors even without a Key):
     // what it does for the map against what it costs.
-    let legendary = Legendary::new(g).now;
+    let legendary = g.discovered_legendary_count();
     let base = map_score(map, &shapes, legendary);
     let key_cost = u16::from(r.key_cost);
     let mut best: Option<(i32, ElementRef, Element)> = None;

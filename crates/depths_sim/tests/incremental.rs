@@ -11,8 +11,8 @@
 use std::sync::Arc;
 
 use depths_rules::map::{
-    Element, Map, MapTile, PlaceCounts, Placement, Preview, RuneMatches, RunePattern, TileShape, UsedRunes,
-    discovered_legendary_locations, legendary_count_through, legendary_locations_through,
+    Element, Map, MapTile, PlaceCounts, Placement, Preview, RuneMatches, RunePattern, TileShape, TurnedPatterns,
+    UsedRunes, discovered_legendary_locations, legendary_count_through, legendary_locations_through,
 };
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::BotKind;
@@ -40,6 +40,7 @@ fn check_places(map: &Map, tile: &MapTile, pile: &[MapTile], patterns: &[RunePat
     }
     let reachable_before = reachable_kinds(map);
     let mut preview = Preview::default();
+    let turned = TurnedPatterns::new(patterns, used);
     let mut checked = 0;
     for placement in map.legal_placements(tile) {
         map.preview(&shared, placement, &mut preview).expect("a legal place");
@@ -57,7 +58,8 @@ fn check_places(map: &Map, tile: &MapTile, pile: &[MapTile], patterns: &[RunePat
         newly.sort();
         assert_eq!(newly, reachable_kinds(&after), "{placement:?}");
         let through = legendary_locations_through(&after, placement.cell, patterns, used).len();
-        assert_eq!(legendary_count_through(map, &preview, patterns, used), through, "{placement:?}");
+        let counted = legendary_count_through(map, &preview, patterns, &turned, used);
+        assert_eq!(counted, through, "{placement:?}");
         checked += 1;
     }
     // A place the tile does not fit is refused as `place` refuses it.

@@ -75,8 +75,12 @@ pub fn may_choose(slots: &[Slot], index: usize, bonus: u8) -> bool {
     let Some(outcome) = slots.get(index).and_then(|s| s.outcome(bonus)) else {
         return false;
     };
-    let all: Vec<Outcome> = slots.iter().filter_map(|s| s.outcome(bonus)).collect();
-    may_choose_outcome(outcome, &all)
+    // `may_choose_outcome` over the slots' outcomes, without listing them:
+    // asked for every pair a bot weighs.
+    match outcome {
+        Outcome::Block | Outcome::MonsterHit => true,
+        Outcome::HeroHit => !slots.iter().any(|s| s.outcome(bonus) == Some(Outcome::MonsterHit)),
+    }
 }
 
 /// Whether a pair with `outcome` may be chosen when the Hero's pairs (against

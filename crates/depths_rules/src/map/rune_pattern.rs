@@ -263,78 +263,105 @@ impl<'m> Look<'m> {
     }
 }
 
-/// The longest pattern turned on the stack; longer ones use the heap.
+/// The patterns not yet Encountered under every symmetry, worked out once
+/// to be searched many times (a bot looks for matches through every place
+/// it weighs for a tile).
+#[derive(Clone, Debug, Default)]
+pub struct TurnedPatterns {
+    /// (pattern index, symmetry index as [`Symmetry::all`] lists them, and
+    /// where in `cells` its cells start and end).
+    turns: Vec<(usize, usize, usize, usize)>,
+    /// Each pattern cell turned: (offset, Nodes).
+    cells: Vec<((i32, i32), Sides)>,
+    /// The most cells of a pattern.
+    longest: usize,
+}
+
+impl TurnedPatterns {
+    /// The patterns not in `used` and valid, turned.
+    pub fn new(patterns: &[RunePattern], used: &UsedRunes) -> TurnedPatterns {
+        let mut t = TurnedPatterns::default();
+        for (p, pattern) in patterns.iter().enumerate() {
+            if (!used.patterns.is_empty() && used.patterns.contains(&pattern.id)) || pattern.validate().is_err() {
+                continue;
+            }
+            t.longest = t.longest.max(pattern.cells.len());
+            for (s, symmetry) in Symmetry::all().enumerate() {
+                let start = t.cells.len();
+                t.cells.extend(
+                    pattern.cells.iter().map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes))),
+                );
+                t.turns.push((p, s, start, t.cells.len()));
+            }
+        }
+        t
+    }
+}
+
+/// The longest pattern moved on the stack; longer ones use the heap.
 const SHORT: usize = 8;
 
 /// Every match of every pattern under every symmetry, in the order
 /// [`discovered_legendary_locations`] lists them (duplicates included): with
 /// the pattern's first cell on each placed tile, or, `through` a tile, with
-/// any of its cells on that one. `found` gets the pattern's index, the
-/// symmetry's (as [`Symmetry::all`] lists them), the anchor (the map's tile
-/// under the first cell, or `None` for `look`'s extra tile) and the pattern
-/// as it lies on the map: (cell, Nodes) in the pattern's order.
+/// any of its cells on that one. `turned` are the patterns not in `used`.
+/// `found` gets the pattern's index, the symmetry's (as [`Symmetry::all`]
+/// lists them) and the pattern as it lies on the map: (cell, Nodes) in the
+/// pattern's order.
 fn search(
     look: Look,
     patterns: &[RunePattern],
+    turned: &TurnedPatterns,
     used: &UsedRunes,
     through: Option<&PlacedTile>,
     mut found: impl FnMut(usize, usize, &[(Cell, Sides)]),
 ) {
     let mut short = [((0, 0), Sides::NONE); SHORT];
     let mut long = Vec::new();
-    let mut moved_short = [((0, 0), Sides::NONE); SHORT];
-    let mut moved_long = Vec::new();
+    let moved_all: &mut [(Cell, Sides)] = if turned.longest <= SHORT {
+        &mut short
+    } else {
+        long.resize(turned.longest, ((0, 0), Sides::NONE));
+        &mut long
+    };
     let no_used = used.nodes.is_empty();
-    for (p, pattern) in patterns.iter().enumerate() {
-        if (!used.patterns.is_empty() && used.patterns.contains(&pattern.id)) || pattern.validate().is_err() {
-            continue;
-        }
-        let n = pattern.cells.len();
-        let (shape, moved) = if n <= SHORT {
-            (&mut short[..n], &mut moved_short[..n])
-        } else {
-            long.resize(n, ((0, 0), Sides::NONE));
-            moved_long.resize(n, ((0, 0), Sides::NONE));
-            (&mut long[..], &mut moved_long[..])
-        };
-        for (s, symmetry) in Symmetry::all().enumerate() {
-            for (turned, c) in shape.iter_mut().zip(&pattern.cells) {
-                *turned = (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes));
+    let through_nodes = through.map(nodes_on_map);
+    for &(p, s, start, end) in &turned.turns {
+        let pattern = &patterns[p];
+        let shape = &turned.cells[start..end];
+        let moved = &mut moved_all[..shape.len()];
+        let mut try_at = |shift: (i32, i32)| {
+            for (m, &((x, y), want)) in moved.iter_mut().zip(shape) {
+                let cell = (x + shift.0, y + shift.1);
+                let fits = look.at(cell).is_some_and(|placed| {
+                    nodes_on_map(placed).contains_all(want)
+                        && (no_used || want.iter().all(|side| !used.nodes.contains(&NodeRef { cell, side })))
+                });
+                if !fits {
+                    return;
+                }
+                *m = (cell, want);
             }
-            let mut try_at = |shift: (i32, i32)| {
-                for (m, &((x, y), want)) in moved.iter_mut().zip(shape.iter()) {
-                    let cell = (x + shift.0, y + shift.1);
-                    let fits = look.at(cell).is_some_and(|placed| {
-                        nodes_on_map(placed).contains_all(want)
-                            && (no_used || want.iter().all(|side| !used.nodes.contains(&NodeRef { cell, side })))
-                    });
-                    if !fits {
-                        return;
-                    }
-                    *m = (cell, want);
-                }
-                if extras_hold(look, pattern, moved) {
-                    found(p, s, moved);
-                }
-            };
-            let (origin, want) = shape[0];
-            match through {
-                None => {
-                    for anchor in look.map.tiles() {
-                        // Most anchors lack the first cell's Nodes: look at
-                        // the anchor itself before looking anything up.
-                        if nodes_on_map(anchor).contains_all(want) {
-                            try_at((anchor.cell.0 - origin.0, anchor.cell.1 - origin.1));
-                        }
+            if extras_hold(look, pattern, moved) {
+                found(p, s, moved);
+            }
+        };
+        match (through, through_nodes) {
+            (Some(placed), Some(nodes)) => {
+                for &((dx, dy), want) in shape {
+                    // As with an anchor: the tile must carry this cell's Nodes.
+                    if nodes.contains_all(want) {
+                        try_at((placed.cell.0 - dx, placed.cell.1 - dy));
                     }
                 }
-                Some(placed) => {
-                    let nodes = nodes_on_map(placed);
-                    for &((dx, dy), want) in shape.iter() {
-                        // As with an anchor: the tile must carry this cell's Nodes.
-                        if nodes.contains_all(want) {
-                            try_at((placed.cell.0 - dx, placed.cell.1 - dy));
-                        }
+            }
+            _ => {
+                let (origin, want) = shape[0];
+                for anchor in look.map.tiles() {
+                    // Most anchors lack the first cell's Nodes: look at
+                    // the anchor itself before looking anything up.
+                    if nodes_on_map(anchor).contains_all(want) {
+                        try_at((anchor.cell.0 - origin.0, anchor.cell.1 - origin.1));
                     }
                 }
             }
@@ -381,7 +408,8 @@ fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Optio
         None => None,
     };
     let mut out: Vec<RuneMatch> = Vec::new();
-    search(look, patterns, used, through, |p, s, moved| {
+    let turned = TurnedPatterns::new(patterns, used);
+    search(look, patterns, &turned, used, through, |p, s, moved| {
         let pattern = &patterns[p];
         let is_same = |o: &RuneMatch| {
             o.pattern == pattern.id
@@ -408,7 +436,8 @@ fn keyed_matches(
 ) -> (Vec<RuneMatch>, Vec<(usize, usize, usize)>) {
     let look = Look { map, extra: None };
     let mut finds: Vec<((usize, usize, usize), RuneMatch)> = Vec::new();
-    search(look, patterns, &UsedRunes::default(), through, |p, s, moved| {
+    let none = UsedRunes::default();
+    search(look, patterns, &TurnedPatterns::new(patterns, &none), &none, through, |p, s, moved| {
         let anchor = map.tile_index(moved[0].0).expect("fits");
         finds.push(((p, s, anchor), to_match(&patterns[p], symmetry_at(s), moved)));
     });
@@ -436,14 +465,21 @@ fn symmetry_at(s: usize) -> Symmetry {
 }
 
 /// How many [`legendary_locations_through`] the tile of `preview` would
-/// list once placed, without placing it or listing them.
-pub fn legendary_count_through(map: &Map, preview: &Preview, patterns: &[RunePattern], used: &UsedRunes) -> usize {
+/// list once placed, without placing it or listing them. `turned`: the
+/// patterns as [`TurnedPatterns::new`] turns them for `used`.
+pub fn legendary_count_through(
+    map: &Map,
+    preview: &Preview,
+    patterns: &[RunePattern],
+    turned: &TurnedPatterns,
+    used: &UsedRunes,
+) -> usize {
     let Some(placed) = preview.placed() else { return 0 };
     let look = Look { map, extra: Some(placed) };
     // Each find as (pattern, where in `cells`), to tell duplicates apart.
     let mut finds: Vec<(usize, usize, usize)> = Vec::new();
     let mut cells: Vec<(Cell, Sides)> = Vec::new();
-    search(look, patterns, used, Some(placed), |p, _, moved| {
+    search(look, patterns, turned, used, Some(placed), |p, _, moved| {
         let seen = finds
             .iter()
             .any(|&(q, at, len)| patterns[q].id == patterns[p].id && same_match(&cells[at..at + len], moved));
