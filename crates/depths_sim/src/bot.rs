@@ -262,18 +262,30 @@ fn expected(g: &Game, foe: &Foe, ctx: &PairCtx, hero_cards: &[u8], monster_cards
         }
     }
     let vals = &vals[..len];
+    // Each Hero card against each value, worked out once: (is a Hero Hit,
+    // is a Monster Hit, its value), as `PairCtx::value` gives it.
+    let mut pairs = [[(false, false, 0.0); 16]; 2];
+    for (k, &h) in hero_cards.iter().take(2).enumerate() {
+        for (j, &(m, _)) in vals.iter().enumerate() {
+            let slot = mk(h, m);
+            let outcome = slot.outcome(ctx.bonus);
+            pairs[k][j] = (outcome == Some(Outcome::HeroHit), outcome == Some(Outcome::MonsterHit), ctx.value(&slot));
+        }
+    }
     let (mut total, mut n) = (0.0, 0.0);
-    for &(a, ca) in vals {
-        for &(b, cb) in vals {
+    for (i, &(a, ca)) in vals.iter().enumerate() {
+        for (j, &(b, cb)) in vals.iter().enumerate() {
             let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
             if w == 0.0 {
                 continue;
             }
-            let v = match (hero_cards, monster_cards) {
-                ([h], 1) => ctx.value(&mk(*h, a)),
-                ([h], _) => ctx.value(&mk(*h, a.max(b))),
-                ([h1, h2], 1) => ctx.best(&[mk(*h1, a)]).1.max(ctx.best(&[mk(*h2, a)]).1),
-                ([h1, h2], _) => ctx.best(&[mk(*h1, a), mk(*h2, b)]).1,
+            let v = match (hero_cards.len(), monster_cards) {
+                (1, 1) => pairs[0][i].2,
+                // The higher Monster card: values are listed lowest first.
+                (1, _) => pairs[0][i.max(j)].2,
+                // `ctx.best` of one pair is its value.
+                (2, 1) => pairs[0][i].2.max(pairs[1][i].2),
+                (2, _) => best_of_two(pairs[0][i], pairs[1][j]),
                 _ => 0.0,
             };
             total += v * w;
@@ -281,6 +293,19 @@ fn expected(g: &Game, foe: &Foe, ctx: &PairCtx, hero_cards: &[u8], monster_cards
         }
     }
     if n == 0.0 { 0.0 } else { total / n }
+}
+
+/// `PairCtx::best` of two pairs (is a Hero Hit, is a Monster Hit, value):
+/// a Hero Hit may be chosen only when neither pair is a Monster Hit.
+fn best_of_two(first: (bool, bool, f64), second: (bool, bool, f64)) -> f64 {
+    let monster_hit = first.1 || second.1;
+    let mut best = f64::NEG_INFINITY;
+    for (hero_hit, _, v) in [first, second] {
+        if (!hero_hit || !monster_hit) && v > best {
+            best = v;
+        }
+    }
+    best
 }
 
 /// Where a damage or healing ability is aimed: the individual closest to

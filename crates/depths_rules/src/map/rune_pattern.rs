@@ -7,6 +7,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -167,6 +168,8 @@ pub struct RuneMatches {
     /// symmetry, index of the tile under the pattern's first cell). The list
     /// is in this order.
     keys: Vec<(usize, usize, usize)>,
+    /// The Ecology's patterns turned, for the searches after each placement.
+    turned: Option<Arc<TurnedPatterns>>,
 }
 
 /// Worked out from the rest of the state: never what tells two games apart.
@@ -179,7 +182,9 @@ impl PartialEq for RuneMatches {
 impl RuneMatches {
     /// Searches the whole map.
     pub fn refresh(&mut self, map: &Map, patterns: &[RunePattern]) {
-        (self.matches, self.keys) = keyed_matches(map, patterns, None);
+        let turned = Arc::new(TurnedPatterns::new(patterns, &UsedRunes::default()));
+        (self.matches, self.keys) = keyed_matches(map, patterns, &turned, None);
+        self.turned = Some(turned);
         self.map = Some(map_key(map));
     }
 
@@ -192,10 +197,11 @@ impl RuneMatches {
         let tiles = map.tiles();
         let Some(new) = tiles.last() else { return self.refresh(map, patterns) };
         let before = (tiles.len() - 1, tiles.len().checked_sub(2).map_or((0, 0), |i| tiles[i].cell));
-        if self.map != Some(before) {
-            return self.refresh(map, patterns);
-        }
-        let (found, keys) = keyed_matches(map, patterns, Some(new));
+        let turned = match &self.turned {
+            Some(t) if self.map == Some(before) && t.patterns == patterns.len() => Arc::clone(t),
+            _ => return self.refresh(map, patterns),
+        };
+        let (found, keys) = keyed_matches(map, patterns, &turned, Some(new));
         if !found.is_empty() {
             let old = std::mem::take(&mut self.matches).into_iter().zip(std::mem::take(&mut self.keys));
             let mut all: Vec<(RuneMatch, (usize, usize, usize))> = old.chain(found.into_iter().zip(keys)).collect();
@@ -275,12 +281,14 @@ pub struct TurnedPatterns {
     cells: Vec<((i32, i32), Sides)>,
     /// The most cells of a pattern.
     longest: usize,
+    /// How many patterns were given.
+    patterns: usize,
 }
 
 impl TurnedPatterns {
     /// The patterns not in `used` and valid, turned.
     pub fn new(patterns: &[RunePattern], used: &UsedRunes) -> TurnedPatterns {
-        let mut t = TurnedPatterns::default();
+        let mut t = TurnedPatterns { patterns: patterns.len(), ..TurnedPatterns::default() };
         for (p, pattern) in patterns.iter().enumerate() {
             if (!used.patterns.is_empty() && used.patterns.contains(&pattern.id)) || pattern.validate().is_err() {
                 continue;
@@ -432,12 +440,12 @@ fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Optio
 fn keyed_matches(
     map: &Map,
     patterns: &[RunePattern],
+    turned: &TurnedPatterns,
     through: Option<&PlacedTile>,
 ) -> (Vec<RuneMatch>, Vec<(usize, usize, usize)>) {
     let look = Look { map, extra: None };
     let mut finds: Vec<((usize, usize, usize), RuneMatch)> = Vec::new();
-    let none = UsedRunes::default();
-    search(look, patterns, &TurnedPatterns::new(patterns, &none), &none, through, |p, s, moved| {
+    search(look, patterns, turned, &UsedRunes::default(), through, |p, s, moved| {
         let anchor = map.tile_index(moved[0].0).expect("fits");
         finds.push(((p, s, anchor), to_match(&patterns[p], symmetry_at(s), moved)));
     });
