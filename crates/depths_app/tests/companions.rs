@@ -198,7 +198,7 @@ fn whole_game(seed: u64) {
         tally.companion_moves.len(),
         g.phase()
     );
-    let companion_lines = game_log(&app).lines.iter().filter(|l| l.starts_with("Companion "));
+    let companion_lines = game_log(&app).lines.iter().filter(|l| l.contains("Companion"));
     let damage_lines = companion_lines.clone().filter(|l| l.contains(": damage ")).take(3);
     for line in companion_lines.take(12).chain(damage_lines) {
         eprintln!("  {line}");
@@ -213,13 +213,19 @@ fn whole_game(seed: u64) {
         tally.companion_moves.iter().any(|a| matches!(a, Action::DrawTile)),
         "the Companions took their share of Exploring turns"
     );
-    // Each Companion move has its reason in the log.
-    let lines = game_log(&app).lines.iter().filter(|l| l.starts_with("Companion ")).count();
+    // Each Companion move is in the log once, with its reason.
+    let log = &game_log(&app).lines;
+    let lines = log.iter().filter(|l| l.contains("(Companion") || l.starts_with("Companion ")).count();
     assert!(lines >= tally.companion_moves.len().min(250), "{lines} reasons for {} moves", tally.companion_moves.len());
+    let played = "Sil plays a";
     assert!(
-        game_log(&app).lines.iter().any(|l| l.starts_with("Companion Sil plays a") && l.contains(" against the ")),
+        log.iter().any(|l| l.starts_with(played) && l.contains("(Companion — the card with the best expected result")),
         "a card played is explained"
     );
+    assert!(!log.iter().any(|l| l.starts_with("Companion Sil plays")), "a card played is told once");
+    let sil_cards = tally.companion_moves.iter().filter(|a| matches!(a, Action::PlayCard { hero: 1, .. })).count();
+    let sil_lines = log.iter().filter(|l| l.starts_with(played)).count();
+    assert!(sil_lines <= sil_cards, "{sil_lines} lines for Sil's {sil_cards} cards");
 }
 
 #[test]
@@ -323,7 +329,9 @@ fn a_companion_waits_the_setting_s_pause_before_moving() {
     app.update();
     assert_eq!(moves(&app), vec![Action::DrawTile], "then the first move");
     let log = &game_log(&app).lines;
-    assert_eq!(log[log.len() - 2..], ["Companion Bren: Draw a map tile".to_owned(), "Drew a map tile.".to_owned()]);
+    // Told once, with the careful bot's reason.
+    assert_eq!(log[log.len() - 1], "Drew a map tile (Companion — nothing within reach is worth Encountering yet).");
+    assert!(!log.iter().any(|l| l.starts_with("Companion ")), "{log:?}");
 }
 
 #[test]

@@ -27,7 +27,7 @@ use crate::{
     PlaySystems,
     game::animating::{Wait, Waiting},
     game::screen::Screen,
-    game::session::{Delve, GameLog, PlayerAction, Seats, SessionMut, Undo},
+    game::session::{CompanionNote, Delve, GameLog, PlayerAction, Seats, SessionMut, Undo},
     game::words::{describe_action, outcome_name},
 };
 
@@ -171,7 +171,7 @@ fn companions_play(
     mut seen: Local<MessageCursor<PlayerAction>>,
     mut moves: ResMut<CompanionMoves>,
     mut waiting: Local<Option<(u64, f32)>>,
-    reveals: Query<(), With<crate::game::notices::RevealSet>>,
+    reveals: Query<&crate::game::notices::ReadFor>,
     (online, mut online_moves, mut sent, mut pause): (
         Option<Res<CompanionsOnline>>,
         MessageWriter<CompanionAction>,
@@ -226,18 +226,23 @@ fn companions_play(
             now
         }
     };
-    let mut delay = settings.map_or(crate::game::settings::Speed::default(), |s| s.companion_speed).delay();
-    // A card shown large on the table is given time to be read (a click
-    // or Space takes it away sooner).
-    if !reveals.is_empty() && delay > 0.0 {
-        delay = (delay * 2.5).max(2.0);
+    let speed = settings.map_or(crate::game::settings::Speed::default(), |s| s.companion_speed);
+    let mut delay = speed.delay();
+    // A card shown large on the table is given the time its words take to
+    // read at the chosen pace (a click or Space takes it away sooner).
+    for read in &reveals {
+        delay = delay.max(read.0 * speed.reading_share());
     }
     if now - since < delay {
         pause.set(Wait::CompanionPause, true);
         return;
     }
-    let line = reason(game, &seats, &action);
-    log.lines.push(line);
+    // Told once: with the move's own line in the log, once it is made.
+    log.companion = Some(CompanionNote {
+        version: delve.version(),
+        alone: reason(game, &seats, &action),
+        why: crate::game::hint::why(game, &action),
+    });
     moves.0.push(action.clone());
     if online.is_some() {
         *sent = Some((delve.version(), now));

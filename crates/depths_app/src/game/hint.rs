@@ -61,15 +61,16 @@ pub fn hint_with(game: &Game, strong: bool) -> Option<(Action, String)> {
     let why = if strong && action != careful {
         "played out in many reshuffled worlds, it keeps the party alive and healthiest".to_owned()
     } else {
-        reason(game, &action)
+        why(game, &action)
     };
     let text = if why.is_empty() { what } else { format!("{what} — {why}") };
     Some((action, text))
 }
 
 /// Why the careful bot chooses `action`: its rule for that kind of choice,
-/// with the figures of this situation where they are plain.
-fn reason(game: &Game, action: &Action) -> String {
+/// with the figures of this situation where they are plain (the hint's
+/// words, and a Companion's in the log).
+pub fn why(game: &Game, action: &Action) -> String {
     match action {
         Action::PlayCard { .. } => "the card with the best expected result against what is left in the Monster deck, \
                                     keeping high cards when it costs little"

@@ -19,3 +19,14 @@ pub struct FitRequested(pub bool);
 /// The cards being revealed, on top of the table.
 #[derive(Component, Debug)]
 pub struct RevealSet;
+
+/// How long the cards on show take to read at an easy pace, in seconds (on
+/// the reveal's root): a Companion waits that long before its next move.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct ReadFor(pub f32);
+
+/// The time to read `words` words: a second to take the card in, then 240
+/// words a minute.
+pub fn reading_time(words: usize) -> f32 {
+    1.0 + words as f32 * 0.25
+}

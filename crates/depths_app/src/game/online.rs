@@ -41,7 +41,7 @@ use crate::{
     PlaySystems, StageSystems,
     game::companions::{CompanionAction, CompanionsOnline, SetCompanion, reason},
     game::screen::Screen,
-    game::session::{Delve, GameLog, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
+    game::session::{CompanionNote, Delve, GameLog, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
 };
 
 /// The lobby is open (a table hosted or joined, not yet playing).
@@ -382,8 +382,13 @@ fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
         match step {
             Step::Act(action, companion) => {
                 if companion {
-                    let line = reason(table.delve.game(), table.seats, &action);
-                    table.log.lines.push(line);
+                    // Told once, with the move's own line (see `GameLog::tell_companion`).
+                    let game = table.delve.game();
+                    table.log.companion = Some(CompanionNote {
+                        version: table.delve.version(),
+                        alone: reason(game, table.seats, &action),
+                        why: crate::game::hint::why(game, &action),
+                    });
                 }
                 if let Err(e) = table.apply(action.clone()) {
                     warn!("the host applied {action:?} but this table refused it ({e})");

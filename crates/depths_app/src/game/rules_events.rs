@@ -159,9 +159,11 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The log and the round summary take every event in words.
 fn write_log(mut events: MessageReader<RulesEvent>, delve: Res<Delve>, mut log: ResMut<GameLog>) {
+    let from = log.lines.len();
     for RulesEvent(event) in events.read() {
         log.record(delve.game(), event);
     }
+    log.tell_companion(delve.version(), from);
 }
 
 /// Health events: the Hero mats show each Hero's change beside the bar.

@@ -70,6 +70,20 @@ pub struct GameLog {
     pub notice: Option<String>,
     /// The Monsters of the Combat in progress, by number, as it began.
     pub foes: Vec<String>,
+    /// A Companion's move on its way: its reason joins the move's own line.
+    pub companion: Option<CompanionNote>,
+}
+
+/// What a Companion says of the move it made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompanionNote {
+    /// The table's version when it chose: the move is made once this changes.
+    pub version: u64,
+    /// The line for a move that logs nothing of its own ("Companion Sil is
+    /// done this Round").
+    pub alone: String,
+    /// Why it chose it (the careful bot's rule), or empty.
+    pub why: String,
 }
 
 /// Who sits at the table: the players and their Heroes, whose turn it is
@@ -407,6 +421,7 @@ impl Moves<'_> {
                 drawn_cards: self.log.drawn_cards.clone(),
                 notice: self.log.notice.clone(),
                 foes: self.log.foes.clone(),
+                companion: None,
             },
             turn: self.seats.turn.clone(),
             words: describe_action(&self.delve.game, action),
@@ -522,6 +537,20 @@ impl Moves<'_> {
 }
 
 impl GameLog {
+    /// Once the Companion's move is made: its reason joins the first line the
+    /// move logged (`from` on), or the move is told alone when it logged none.
+    pub fn tell_companion(&mut self, version: u64, from: usize) {
+        let Some(note) = self.companion.take_if(|n| n.version != version) else { return };
+        let why = if note.why.is_empty() { String::new() } else { format!(" — {}", note.why) };
+        match self.lines.get_mut(from) {
+            Some(line) => {
+                let said = line.trim_end_matches(['.', '!']).to_owned();
+                *line = format!("{said} (Companion{why}).");
+            }
+            None => self.lines.push(format!("{}{why}.", note.alone)),
+        }
+    }
+
     /// Writes one applied event into the log and the round summary (the
     /// `rules_events` log reaction calls this for every published event).
     pub fn record(&mut self, game: &Game, event: &Event) {

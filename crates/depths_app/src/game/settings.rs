@@ -242,6 +242,16 @@ impl Speed {
     pub const ALL: [Speed; 4] = [Speed::Slow, Speed::Normal, Speed::Fast, Speed::Instant];
 
     /// The pause before each move, in seconds.
+    /// How much of a revealed card's reading time a Companion waits.
+    pub fn reading_share(self) -> f32 {
+        match self {
+            Speed::Slow => 1.5,
+            Speed::Normal => 1.0,
+            Speed::Fast => 0.4,
+            Speed::Instant => 0.0,
+        }
+    }
+
     pub fn delay(self) -> f32 {
         match self {
             Speed::Slow => 1.5,

@@ -17,7 +17,7 @@ use super::cards::{TABLE_LAYER, TableGeometry, text_font, to_world};
 use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT, HERO_CARD, HERO_EDGE};
 use crate::{
     PlaySystems,
-    game::notices::RevealSet,
+    game::notices::{ReadFor, RevealSet, reading_time},
     game::rules_events::RulesEvent,
     game::screen::Screen,
     game::session::{Delve, GameContent},
@@ -315,10 +315,21 @@ fn reveal(
             DespawnOnExit(Screen::Playing),
         ))
         .observe(dismiss_on_click);
+    let words: usize = cards
+        .iter()
+        .take(n)
+        .map(|c| {
+            let rows: usize = c.rows.iter().map(|r| r.values.len() + 1).sum();
+            c.title.split_whitespace().count()
+                + c.rules.iter().chain([&c.flavour]).map(|t| t.split_whitespace().count()).sum::<usize>()
+                + rows
+        })
+        .sum();
     commands
         .spawn((
             Name::new("Reveal"),
             RevealSet,
+            ReadFor(reading_time(words)),
             RevealSize(size),
             Transform::from_translation(center.extend(95.0)).with_scale(Vec3::new(scale, scale, 1.0)),
             Visibility::Inherited,
