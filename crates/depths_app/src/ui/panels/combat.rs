@@ -15,6 +15,7 @@ pub(super) fn combat_strip(
     c: &mut Choices,
     pass: &mut MessageWriter<PassTable>,
     forecasts: Option<&crate::game::forecasts::Forecasts>,
+    hint: Option<&str>,
 ) {
     // A steady height: lines coming and going must not shift the table under the pointer.
     egui::Panel::top("combat_strip").min_size(118.0).show(root, |ui| {
@@ -43,8 +44,17 @@ pub(super) fn combat_strip(
                     .color(style::MUTED),
             );
         }
-        let notice = log.notice.as_deref().unwrap_or("");
-        ui.label(egui::RichText::new(notice).size(12.0).color(style::NOTICE));
+        // One line kept for a notice or the hint: one line, whole on hover,
+        // so the table never moves when either comes or goes.
+        let (note, color) = match (log.notice.as_deref(), hint) {
+            (Some(n), _) => (n.to_owned(), style::NOTICE),
+            (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
+            (None, None) => (String::new(), style::NOTICE),
+        };
+        let line = ui.add(egui::Label::new(egui::RichText::new(&note).size(12.0).color(color)).truncate());
+        if !note.is_empty() {
+            line.on_hover_text(note);
+        }
         fight_forecast(ui, game, forecasts);
         // The last round's totals in one line, its events one by one on hover.
         let summary = &log.rounds;

@@ -185,13 +185,6 @@ fn game_ui(
                 }
             }
         });
-        // In a Combat the strip carries it, in a line kept for it.
-        if let Some(n) = log.notice.as_ref().filter(|_| !matches!(game.phase(), Phase::Combat { .. })) {
-            ui.label(egui::RichText::new(n).color(style::NOTICE));
-        }
-        if let Some(h) = hint.as_deref().filter(|h| h.version == delve.version() && !h.text.is_empty()) {
-            ui.label(egui::RichText::new(format!("💡 {}", h.text)).color(style::GOLD));
-        }
         online.show(ui);
     });
 
@@ -321,9 +314,44 @@ fn game_ui(
         ui.label(egui::RichText::new(help).size(12.0).color(style::MUTED));
     });
 
-    pass_on.room = Some(root.available_rect_before_wrap());
+    let room = root.available_rect_before_wrap();
+    // A notice or the hint floats over the board's top edge: it takes no
+    // room, so nothing moves under the pointer when it comes or goes. (In a
+    // Combat the strip carries them, in a line kept for them.)
+    if !in_combat {
+        let hint = current_hint(hint.as_deref(), delve.version());
+        notes_over_board(ctx, room, log.notice.as_deref(), hint);
+    }
+    pass_on.room = Some(room);
     c.suspend(&mut pass_on);
     Ok(())
+}
+
+/// The hint's words while they are for the table as it is.
+pub(super) fn current_hint(hint: Option<&crate::game::hint::Hint>, version: u64) -> Option<&str> {
+    hint.filter(|h| h.version == version && !h.text.is_empty()).map(|h| h.text.as_str())
+}
+
+/// The notice and the hint, over the top of the board.
+fn notes_over_board(ctx: &egui::Context, room: egui::Rect, notice: Option<&str>, hint: Option<&str>) {
+    if notice.is_none() && hint.is_none() {
+        return;
+    }
+    egui::Area::new("notes_over_board".into())
+        .order(egui::Order::Foreground)
+        .fixed_pos(room.min + egui::vec2(8.0, 6.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.set_max_width((room.width() - 16.0).max(120.0));
+            egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
+                if let Some(n) = notice {
+                    ui.label(egui::RichText::new(n).color(style::NOTICE));
+                }
+                if let Some(h) = hint {
+                    ui.label(egui::RichText::new(format!("💡 {h}")).color(style::GOLD));
+                }
+            });
+        });
 }
 
 /// The Combat strip over the Combat mat, in each Combat step.
@@ -332,7 +360,7 @@ fn combat_panel(
     view: GameView,
     mut pass_on: ResMut<PanelPass>,
     mut pass: MessageWriter<PassTable>,
-    forecasts: Option<Res<crate::game::forecasts::Forecasts>>,
+    (forecasts, hint): (Option<Res<crate::game::forecasts::Forecasts>>, Option<Res<crate::game::hint::Hint>>),
 ) -> Result {
     let (Some(room), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -346,7 +374,8 @@ fn combat_panel(
         "combat_viewport".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(room),
     );
-    combat_strip(&mut root, game, seats, &view.log, combat, &mut c, &mut pass, forecasts.as_deref());
+    let hint = current_hint(hint.as_deref(), view.delve.version());
+    combat_strip(&mut root, game, seats, &view.log, combat, &mut c, &mut pass, forecasts.as_deref(), hint);
     c.suspend(&mut pass_on);
     pass_on.room = Some(root.available_rect_before_wrap());
     Ok(())
