@@ -775,8 +775,12 @@ fn map_score(map: &Map, shapes: &[(TileShape, usize)], legendary: usize) -> i32 
     let f = map.frontier();
     // At most 8 count: no need to list the rest.
     let places = shapes.iter().map(|(t, _)| f.placements_of(t).take(8).count());
-    let rewards = map.reachable_unencountered().filter(|e| map.element(*e).is_some_and(|(k, _)| is_reward(k))).count();
-    score(shapes, places, f.cells().count(), legendary, rewards)
+    score(shapes, places, f.cells().count(), legendary, rewards(map))
+}
+
+/// The rewards the Heroes reach on `map`.
+fn rewards(map: &Map) -> usize {
+    map.reachable_unencountered_kinds().filter(|&k| is_reward(k)).count()
 }
 
 /// What [`map_score`] counts as a reward to reach.
@@ -819,8 +823,7 @@ struct PlaceScorer<'a> {
 
 impl<'a> PlaceScorer<'a> {
     fn new(map: &'a Map, shapes: &'a [(TileShape, usize)]) -> PlaceScorer<'a> {
-        let rewards =
-            map.reachable_unencountered().filter(|e| map.element(*e).is_some_and(|(k, _)| is_reward(k))).count();
+        let rewards = rewards(map);
         let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
         PlaceScorer { map, shapes, counts, rewards, preview: Preview::default() }
     }
@@ -1003,6 +1006,10 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     // what it does for the map against what it costs.
     let legendary = g.discovered_legendary_count();
     let base = map_score(map, &shapes, legendary);
+    // Each blocker weighed is the map copied and the blocker Encountered:
+    // the same tiles, so the places are counted again only where the ways in changed.
+    let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
+    let mut places = Vec::with_capacity(shapes.len());
     let key_cost = u16::from(r.key_cost);
     let mut best: Option<(i32, ElementRef, Element)> = None;
     for e in map.reachable_unencountered() {
@@ -1036,7 +1043,10 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         if m.encounter(e).is_err() {
             continue;
         }
-        let net = map_score(m, &shapes, legendary) - base - cost;
+        counts.on_copy(map, m, &mut places);
+        let score =
+            score(&shapes, places.iter().map(|&n| n.min(8)), m.frontier().cells().count(), legendary, rewards(m));
+        let net = score - base - cost;
         if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
             best = Some((net, e, k));
         }

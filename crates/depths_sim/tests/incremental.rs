@@ -6,7 +6,9 @@
 //! placed; and every placement's Rune Pattern matches kept up to date
 //! ([`RuneMatches::placed`]) are compared with a search of the whole map,
 //! order included (the random bot picks Legendary Locations by their place
-//! in the list of legal actions).
+//! in the list of legal actions). The places after each Encounter the Heroes
+//! could make are counted from the map's ([`PlaceCounts::on_copy`]), and
+//! the map kept after every step equals the map worked out from its save.
 
 use std::sync::Arc;
 
@@ -68,6 +70,37 @@ fn check_places(map: &Map, tile: &MapTile, pile: &[MapTile], patterns: &[RunePat
     checked
 }
 
+/// Every element the Heroes reach Encountered on a copy of the map: the
+/// places counted on the copy from the map's counts ([`PlaceCounts::on_copy`])
+/// equal those of the copy; the number of copies checked.
+fn check_encounters(map: &Map, pile: &[MapTile]) -> usize {
+    let shapes: Vec<TileShape> = pile.iter().map(TileShape::of).collect();
+    let counts = PlaceCounts::new(map, &shapes);
+    let kinds: Vec<Element> = map.reachable_unencountered().map(|e| map.element(e).expect("on the map").0).collect();
+    assert_eq!(map.reachable_unencountered_kinds().collect::<Vec<_>>(), kinds);
+    let mut out = Vec::new();
+    let mut checked = 0;
+    for e in map.reachable_unencountered() {
+        let mut copy = map.clone();
+        if copy.encounter(e).is_err() {
+            continue;
+        }
+        counts.on_copy(map, &copy, &mut out);
+        let whole: Vec<usize> = shapes.iter().map(|s| copy.frontier().placements_of(s).count()).collect();
+        assert_eq!(out, whole, "after encountering {e:?}");
+        checked += 1;
+    }
+    checked
+}
+
+/// What the map keeps after a change (an Encounter, a rest or a Lantern move
+/// brings only the ways in up to date) equals the map worked out again from
+/// its save.
+fn check_kept(map: &Map) {
+    let again: Map = serde_json::from_str(&serde_json::to_string(map).expect("save")).expect("load");
+    assert!(again == *map, "the map as kept differs from the map worked out from scratch");
+}
+
 /// Plays `games` games and checks every state with a tile in hand, and every
 /// placement; returns the places and placements checked.
 fn check_games(bot: BotKind, games: u64) -> (usize, usize) {
@@ -86,7 +119,10 @@ fn check_games(bot: BotKind, games: u64) -> (usize, usize) {
             let eco = &g.adventure().expect("full game").ecology;
             if let Some(tile) = eco.drawn.as_ref().or(eco.dead_end.set_aside.as_ref()) {
                 places += check_places(&eco.map, tile, eco.pile.tiles(), &eco.patterns, &eco.used_runes);
+            } else if steps % 4 == 0 {
+                places += check_encounters(&eco.map, eco.pile.tiles());
             }
+            check_kept(&eco.map);
             let (tiles, ecology) = (eco.map.tiles().len(), eco.ecology);
             if kept_for != Some(ecology) {
                 kept.refresh(&eco.map, &eco.patterns);

@@ -490,7 +490,7 @@ impl Map {
 
     /// The neighbourhood of an empty cell; `None` when it touches no tile.
     fn spot(&self, cell: Cell) -> Option<Spot> {
-        let mut spot = Spot { cell, neighbour: [None; 4], allow: u32::MAX, join: 0 };
+        let mut spot = Spot { cell, neighbour: [None; 4], allow: u32::MAX, join: 0, entry: [NONE; 4] };
         for side in Side::ALL {
             let Some(&t) = self.graph.index.get(&step(cell, side)) else {
                 continue;
@@ -506,11 +506,12 @@ impl Map {
             }
             // The Heroes can walk in through the same passable edge, from an area they pass through.
             let area = foot.area_on[back];
-            let entry = theirs.is_passable()
-                && area != NO_AREA
-                && self.graph.nodes[(self.graph.base[t as usize] + u32::from(area)) as usize].expanded;
-            if entry {
-                spot.join |= edge_bit(i, theirs);
+            if theirs.is_passable() && area != NO_AREA {
+                let node = self.graph.base[t as usize] + u32::from(area);
+                spot.entry[i] = node;
+                if self.graph.nodes[node as usize].expanded {
+                    spot.join |= edge_bit(i, theirs);
+                }
             }
         }
         spot.neighbour.iter().any(Option::is_some).then_some(spot)
@@ -540,17 +541,24 @@ impl Map {
 
     /// [`Map::reachable_unencountered_elements`] one by one, without a list.
     pub fn reachable_unencountered(&self) -> impl Iterator<Item = ElementRef> + '_ {
+        self.reachable_present().map(|(e, _)| e)
+    }
+
+    /// What each of [`Map::reachable_unencountered`] is, in the same order
+    /// (without looking each up again).
+    pub fn reachable_unencountered_kinds(&self) -> impl Iterator<Item = Element> + '_ {
+        self.reachable_present().map(|(_, k)| k)
+    }
+
+    fn reachable_present(&self) -> impl Iterator<Item = (ElementRef, Element)> + '_ {
         self.graph.nodes.iter().filter(|node| node.reached).flat_map(move |node| {
             let placed = &self.tiles[node.tile as usize];
             let area = usize::from(node.area);
             let guarded = guarded(placed, area);
             let states = placed.tile.areas[area].elements.iter().zip(&placed.states[area]);
             states.enumerate().filter_map(move |(i, (&element, &state))| {
-                (state == ElementState::Present && !(element == Element::Chest && guarded)).then_some(ElementRef {
-                    cell: placed.cell,
-                    area: node.area,
-                    element: i as u8,
-                })
+                (state == ElementState::Present && !(element == Element::Chest && guarded))
+                    .then_some((ElementRef { cell: placed.cell, area: node.area, element: i as u8 }, element))
             })
         })
     }
@@ -584,7 +592,7 @@ impl Map {
         } else if node != anchor {
             self.anchor = self.area_ref(self.graph.nodes[node as usize].parent);
         }
-        self.refresh();
+        self.refresh_reach();
         Ok(element)
     }
 
@@ -608,7 +616,7 @@ impl Map {
         }
         self.lantern = area;
         self.anchor = area;
-        self.refresh();
+        self.refresh_reach();
         Ok(())
     }
 
@@ -625,7 +633,7 @@ impl Map {
         for n in 0..self.graph.nodes.len() {
             self.refresh_blocking(n as u32);
         }
-        self.refresh();
+        self.refresh_reach();
     }
 
     /// The area of a Stair Guardian already Encountered: "they cannot go
@@ -651,6 +659,22 @@ impl Map {
         spots.clear();
         spots.extend(self.graph.open.iter().filter_map(|&c| self.spot(c)));
         self.graph.spots = spots;
+    }
+
+    /// [`Map::refresh`] when no tile came or went: the empty cells and their
+    /// edges stay, and only the ways in follow the flood.
+    fn refresh_reach(&mut self) {
+        self.flood();
+        let g = &mut self.graph;
+        for spot in &mut g.spots {
+            spot.join = 0;
+            for (i, &node) in spot.entry.iter().enumerate() {
+                if node != NONE && g.nodes[node as usize].expanded {
+                    let edge = spot.neighbour[i].expect("an entry has a neighbour");
+                    spot.join |= edge_bit(i, edge);
+                }
+            }
+        }
     }
 
     /// Floods from the anchor through joined exits and passages, depth first.
@@ -822,6 +846,9 @@ struct Spot {
     allow: u32,
     /// The edge bits through which the Heroes could walk into the new tile.
     join: u32,
+    /// The area across each side whose passable edge leads in, if any:
+    /// `join` has that side's bit when the Heroes pass through it.
+    entry: [u32; 4],
 }
 
 /// One bit for each kind of edge, in the byte of its side: the four edges of
@@ -1228,11 +1255,12 @@ impl Map {
         p.cells = g.spots.len() - 1 + added;
     }
 
-    /// [`Map::spot`] on the map with the previewed tile.
+    /// [`Map::spot`] on the map with the previewed tile (its `entry` left
+    /// out: a preview's spots are only counted).
     fn preview_spot(&self, p: &Preview, cell: Cell) -> Spot {
         let g = &self.graph;
         let new_cell = p.placed.as_ref().expect("placed").cell;
-        let mut spot = Spot { cell, neighbour: [None; 4], allow: u32::MAX, join: 0 };
+        let mut spot = Spot { cell, neighbour: [None; 4], allow: u32::MAX, join: 0, entry: [NONE; 4] };
         for side in Side::ALL {
             let c = step(cell, side);
             let (i, back) = (side.index(), side.opposite().index());
@@ -1314,6 +1342,39 @@ impl PlaceCounts {
         let n = self.shapes.len();
         let gone: usize = p.gone.iter().map(|&i| usize::from(self.per_spot[i as usize * n + k])).sum();
         self.totals[k] - gone + new
+    }
+}
+
+impl PlaceCounts {
+    /// The places of every shape on `other`, a copy of `map` (the map these
+    /// counts are for) after an Encounter, a rest or a Lantern move: the
+    /// same tiles, so only the spots whose ways in changed are counted again.
+    pub fn on_copy(&self, map: &Map, other: &Map, out: &mut Vec<usize>) {
+        let (a, b) = (&map.graph, &other.graph);
+        let (so, po) = (b.secret_open, b.portal_open);
+        out.clear();
+        let same_cells = a.spots.len() == b.spots.len() && a.spots.iter().zip(&b.spots).all(|(x, y)| x.cell == y.cell);
+        let n = self.shapes.len();
+        for (k, shape) in self.shapes.iter().enumerate() {
+            let Some(shape) = shape else {
+                out.push(0);
+                continue;
+            };
+            let fits = |spot: &Spot| usize::from(turns_fitting(shape, spot, so, po));
+            let passages_differ =
+                (shape.secret_passage && so != self.secret_open) || (shape.warp_portal && po != self.portal_open);
+            if !same_cells || passages_differ {
+                out.push(b.spots.iter().map(fits).sum());
+                continue;
+            }
+            let mut total = self.totals[k];
+            for (i, (x, y)) in a.spots.iter().zip(&b.spots).enumerate() {
+                if (x.join, x.allow) != (y.join, y.allow) {
+                    total = total - usize::from(self.per_spot[i * n + k]) + fits(y);
+                }
+            }
+            out.push(total);
+        }
     }
 }
 
