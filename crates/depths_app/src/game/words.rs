@@ -264,6 +264,38 @@ fn target_text(game: &Game, t: &Target) -> String {
     }
 }
 
+/// An Ability's target on its own ("Withered Shade #2", "Bren"), for a
+/// button beside the Ability's name; empty for none.
+pub fn target_words(game: &Game, t: &Target) -> String {
+    let text = target_text(game, t);
+    let text = text.trim_start();
+    text.strip_prefix("on ").unwrap_or(text).to_owned()
+}
+
+/// What several labels begin with, word by word ("Withered Shade " of
+/// "Withered Shade #1" and "Withered Shade #2"), and the rest of each; no
+/// common part when one would be left empty.
+pub fn split_common_start(labels: &[String]) -> (String, Vec<String>) {
+    let whole = || (String::new(), labels.to_vec());
+    let Some(first) = labels.first() else { return whole() };
+    if labels.len() < 2 {
+        return whole();
+    }
+    let mut end = 0;
+    for (i, _) in first.match_indices(' ') {
+        let start = &first[..=i];
+        if labels.iter().all(|l| l.starts_with(start) && l.len() > start.len()) {
+            end = i + 1;
+        } else {
+            break;
+        }
+    }
+    if end == 0 {
+        return whole();
+    }
+    (first[..end].trim_end().to_owned(), labels.iter().map(|l| l[end..].to_owned()).collect())
+}
+
 /// The Monster Card a Hero faces in engagement `e`.
 fn engagement_foe(game: &Game, e: u8) -> String {
     let foe = game.combat().and_then(|c| c.engagements.get(usize::from(e))).map(|en| en.foe);
@@ -722,6 +754,17 @@ mod tests {
 
     fn new_game(seed: u64) -> Game {
         Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn targets_share_their_common_start_once() {
+        let labels = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let (common, rest) = split_common_start(&labels(&["Withered Shade #1", "Withered Shade #3"]));
+        assert_eq!((common.as_str(), rest), ("Withered Shade", labels(&["#1", "#3"])));
+        // Nothing in common, one label, or a label that would be left empty: kept whole.
+        for l in [&["Bren", "Sil"][..], &["Withered Shade #1"], &["Shade", "Shade #2"]] {
+            assert_eq!(split_common_start(&labels(l)), (String::new(), labels(l)));
+        }
     }
 
     /// "Important! Avoiding Return Damage": each choice's button says what

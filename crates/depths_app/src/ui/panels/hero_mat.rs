@@ -71,28 +71,47 @@ pub(super) fn heroes_panel(
             if !usable.is_empty() {
                 ui.label(egui::RichText::new("Use an Ability").strong());
             }
-            // An Ability with several targets says what it does once, after its last button.
-            let sources: Vec<Option<depths_rules::AbilitySource>> = usable
-                .iter()
-                .map(|a| match a {
-                    Action::ActivateAbility { source, .. } => Some(*source),
-                    _ => None,
-                })
-                .collect();
-            for (n, a) in usable.into_iter().enumerate() {
-                let Action::ActivateAbility { source, target, .. } = &a else { continue };
-                let ability = hero.ability(*source);
+            // One row per Ability: its name and cost, then a small button
+            // per target, what it does under it. A row keeps its place while
+            // its targets come and go, so the others do not move under the
+            // pointer.
+            let mut sources: Vec<depths_rules::AbilitySource> = Vec::new();
+            for a in &usable {
+                if let Action::ActivateAbility { source, .. } = a
+                    && !sources.contains(source)
+                {
+                    sources.push(*source);
+                }
+            }
+            for source in sources {
+                let actions: Vec<&Action> = usable
+                    .iter()
+                    .filter(|a| matches!(a, Action::ActivateAbility { source: s, .. } if *s == source))
+                    .collect();
+                let ability = hero.ability(source);
+                let name = ability.map_or_else(|| "Ability".to_owned(), |ab| ab.name.clone());
                 let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
-                let mut label = describe_action(game, &a);
-                if *target != Target::None || !cost.is_empty() {
-                    label = format!("{label}\u{a0}[{cost}]");
-                }
                 let text = ability.map_or(String::new(), |ab| ab.text());
-                let last_of_its_kind = sources.get(n + 1).copied().flatten() != Some(*source);
-                c.button(ui, a, label);
-                if last_of_its_kind {
-                    ui.label(egui::RichText::new(text).size(12.0).color(style::MUTED));
-                }
+                let targets: Vec<String> = actions
+                    .iter()
+                    .map(|a| match a {
+                        Action::ActivateAbility { target, .. } => crate::game::words::target_words(game, target),
+                        _ => String::new(),
+                    })
+                    .collect();
+                let (common, shorts) = crate::game::words::split_common_start(&targets);
+                ui.horizontal_wrapped(|ui| {
+                    let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
+                    ui.label(egui::RichText::new(head).strong().color(style::GOLD)).on_hover_text(&text);
+                    if !common.is_empty() {
+                        ui.label(format!("on {common}:"));
+                    }
+                    for (a, short) in actions.into_iter().zip(shorts) {
+                        let label = if short.is_empty() { "Use".to_owned() } else { short };
+                        c.button(ui, a.clone(), label);
+                    }
+                });
+                ui.label(egui::RichText::new(text).size(12.0).color(style::MUTED));
             }
             if !hero.discard.is_empty() {
                 // The discard pile is open information: its cards, newest first.

@@ -5,7 +5,7 @@
 pub(super) use bevy::{ecs::system::SystemParam, prelude::*};
 pub(super) use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub(super) use depths_rules::{
-    Action, Activation, CombatStep, Ecology, Game, Pending, Phase, Purchase, Target, XpRef, adventure::HeroChoice,
+    Action, Activation, CombatStep, Ecology, Game, Pending, Phase, Purchase, XpRef, adventure::HeroChoice,
     combat::Combat,
 };
 
