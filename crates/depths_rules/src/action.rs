@@ -7,6 +7,9 @@ use crate::adventure::{Purchase, XpRef};
 use crate::hero::AbilitySource;
 use crate::map::{ElementRef, Placement};
 
+/// Room made at once for the candidates of a list of legal actions.
+pub(crate) const CANDIDATES: usize = 32;
+
 /// What an activated ability points at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Target {

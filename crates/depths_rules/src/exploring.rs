@@ -4,7 +4,7 @@
 //! Encountering Ecology Elements"). Spending XP is in `purchases`, Equipping
 //! in `items`, Abilities used while Exploring in `abilities`.
 
-use crate::action::Action;
+use crate::action::{Action, CANDIDATES};
 use crate::adventure::{Pending, Purchase};
 use crate::effect::Effect;
 use crate::error::RuleError;
@@ -95,7 +95,8 @@ impl Game {
 
     /// Everything the Heroes might do while Exploring with no choice pending.
     pub(crate) fn exploring_candidates(&self) -> Vec<Action> {
-        let mut out = Vec::new();
+        // Room for most lists at once: growing it was a tenth of the call.
+        let mut out = Vec::with_capacity(CANDIDATES);
         let eco = &self.adv().ecology;
         if let Some(tile) = &eco.drawn {
             out.extend(eco.map.frontier().placements(tile).map(|placement| Action::PlaceTile { placement }));

@@ -34,22 +34,19 @@ pub struct RandomBot {
 impl Bot for RandomBot {
     fn choose(&mut self, g: &Game) -> Action {
         let legal = g.legal_actions();
-        let busy: Vec<&Action> = legal
-            .iter()
-            .filter(|a| {
-                !matches!(
-                    a,
-                    Action::Equip { .. }
-                        | Action::Unequip { .. }
-                        | Action::StartPurchase { .. }
-                        | Action::CancelPurchase
-                )
-            })
-            .collect();
-        if busy.is_empty() || self.rng.below(20) == 0 {
+        let is_busy = |a: &&Action| {
+            !matches!(
+                a,
+                Action::Equip { .. } | Action::Unequip { .. } | Action::StartPurchase { .. } | Action::CancelPurchase
+            )
+        };
+        // Counted, not listed: the n-th busy action is found again below.
+        let busy = legal.iter().filter(is_busy).count();
+        if busy == 0 || self.rng.below(20) == 0 {
             legal[self.rng.below(legal.len() as u32) as usize].clone()
         } else {
-            busy[self.rng.below(busy.len() as u32) as usize].clone()
+            let pick = self.rng.below(busy as u32) as usize;
+            legal.iter().filter(is_busy).nth(pick).expect("fewer than busy").clone()
         }
     }
 }

@@ -75,20 +75,21 @@ pub fn may_choose(slots: &[Slot], index: usize, bonus: u8) -> bool {
     let Some(outcome) = slots.get(index).and_then(|s| s.outcome(bonus)) else {
         return false;
     };
-    // `may_choose_outcome` over the slots' outcomes, without listing them:
-    // asked for every pair a bot weighs.
-    match outcome {
-        Outcome::Block | Outcome::MonsterHit => true,
-        Outcome::HeroHit => !slots.iter().any(|s| s.outcome(bonus) == Some(Outcome::MonsterHit)),
-    }
+    // Asked for every pair a bot weighs: the outcomes are not listed.
+    may_choose_among(outcome, slots.iter().filter_map(|s| s.outcome(bonus)))
 }
 
 /// Whether a pair with `outcome` may be chosen when the Hero's pairs (against
 /// every Monster Card they face) have `all` these outcomes.
 pub fn may_choose_outcome(outcome: Outcome, all: &[Outcome]) -> bool {
+    may_choose_among(outcome, all.iter().copied())
+}
+
+/// [`may_choose_outcome`] with the outcomes one by one.
+pub(crate) fn may_choose_among(outcome: Outcome, mut all: impl Iterator<Item = Outcome>) -> bool {
     match outcome {
         Outcome::Block | Outcome::MonsterHit => true,
-        Outcome::HeroHit => !all.contains(&Outcome::MonsterHit),
+        Outcome::HeroHit => !all.any(|o| o == Outcome::MonsterHit),
     }
 }
 

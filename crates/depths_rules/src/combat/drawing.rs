@@ -59,7 +59,7 @@ impl Game {
                 events.push(Event::CannotPlay { hero: h });
             }
         }
-        if self.cbt().heroes_to_act().is_empty() {
+        if self.cbt().acting_hero().is_none() {
             self.monsters_play(events);
         }
     }

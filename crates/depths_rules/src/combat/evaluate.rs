@@ -1,7 +1,8 @@
 //! "3. Evaluate Combat Pairs": each Hero chooses one pair to Resolve (Blocks
 //! always, Monster Hits over Hero Hits), then is done for Steps 3–4.
 
-use super::{Combat, CombatStep, Outcome, may_choose_outcome};
+use super::combat_pair::may_choose_among;
+use super::{Combat, CombatStep};
 use crate::action::Action;
 use crate::error::RuleError;
 use crate::event::Event;
@@ -20,8 +21,11 @@ impl Game {
         let bonus = c.foes[e.foe as usize].card_bonus;
         let s = e.slots.get(usize::from(slot)).ok_or(RuleError::NoSuchSlot)?;
         let Some(outcome) = s.outcome(bonus) else { return Err(RuleError::NotACombatPair) };
-        let outcomes: Vec<Outcome> = c.pairs_of(hero).into_iter().map(|(_, _, o)| o).collect();
-        if may_choose_outcome(outcome, &outcomes) { Ok(()) } else { Err(RuleError::MonsterHitTakesPriority) }
+        if may_choose_among(outcome, c.pairs(hero).map(|(_, _, o)| o)) {
+            Ok(())
+        } else {
+            Err(RuleError::MonsterHitTakesPriority)
+        }
     }
 
     pub(crate) fn choose_pair(&mut self, hero: u8, engagement: u8, slot: u8, events: &mut Vec<Event>) {
@@ -38,7 +42,7 @@ impl Game {
         super::steps::step_is(c, CombatStep::Resolve, "Combat Pairs to be chosen")?;
         self.may_act(c, hero)?;
         let round = &c.heroes[hero as usize];
-        if !round.ignore_results && c.chosen_engagement(hero).is_none() && !c.pairs_of(hero).is_empty() {
+        if !round.ignore_results && c.chosen_engagement(hero).is_none() && c.pairs(hero).next().is_some() {
             return Err(RuleError::PairsNotChosen);
         }
         Ok(())

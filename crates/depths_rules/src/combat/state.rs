@@ -191,7 +191,7 @@ impl Combat {
 
     /// The first Hero who may act (see [`Combat::heroes_to_act`]).
     pub fn acting_hero(&self) -> Option<u8> {
-        self.heroes_to_act().first().copied()
+        (0..self.heroes.len() as u8).find(|&h| self.may_act(h))
     }
 
     /// Whether `hero` still has something to do in the current step.
@@ -217,16 +217,16 @@ impl Combat {
 
     /// Every full Combat Pair in front of `hero`, as (engagement, slot, outcome).
     pub fn pairs_of(&self, hero: u8) -> Vec<(usize, u8, Outcome)> {
-        let mut out = Vec::new();
-        for (e, en) in self.engagements_of(hero) {
+        self.pairs(hero).collect()
+    }
+
+    /// [`Combat::pairs_of`] one by one, without a list (asked while checking
+    /// every legal action).
+    pub fn pairs(&self, hero: u8) -> impl Iterator<Item = (usize, u8, Outcome)> + '_ {
+        self.engagements_of(hero).flat_map(move |(e, en)| {
             let bonus = self.foes[en.foe as usize].card_bonus;
-            for (s, slot) in en.slots.iter().enumerate() {
-                if let Some(o) = slot.outcome(bonus) {
-                    out.push((e, s as u8, o));
-                }
-            }
-        }
-        out
+            en.slots.iter().enumerate().filter_map(move |(s, slot)| Some((e, s as u8, slot.outcome(bonus)?)))
+        })
     }
 
     /// The first packet of `hero`'s Damage still waiting for an individual.

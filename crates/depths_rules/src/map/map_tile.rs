@@ -324,12 +324,11 @@ impl Edges {
     /// The edges after turning the tile: what was on `side` is now on
     /// `side.rotated(rotation)`.
     pub fn rotated(self, rotation: Rotation) -> Edges {
-        let old = self.to_array();
-        let mut new = old;
-        for side in Side::ALL {
-            new[side.rotated(rotation).index()] = old[side.index()];
-        }
-        Edges::from_array(new)
+        // Side `i` goes to `i + turns`: the array turned right (asked for
+        // each turn of each tile a bot weighs).
+        let mut edges = self.to_array();
+        edges.rotate_right(usize::from(rotation.quarter_turns()));
+        Edges::from_array(edges)
     }
 }
 
