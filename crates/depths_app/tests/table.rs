@@ -744,3 +744,31 @@ fn monster_cards_name_their_heroes_and_the_final_entity_its_parts() {
     }
     assert!(fought > 20 && final_entity > 0, "fought {fought}, the Final Entity {final_entity}");
 }
+
+/// "The Hint names the same badge the table shows": a pair is named by its
+/// two cards, as they lie on the table, never by a place number that can
+/// differ from its badge.
+#[test]
+fn a_pair_is_named_by_its_cards() {
+    use depths_app::game::words::describe_action;
+    let mut named = 0;
+    for seed in 1..=3 {
+        let mut game = new_game(&["bren", "sil", "ava"], seed);
+        through_combats(&mut game, 3000, |g| {
+            let c = g.combat().unwrap();
+            for a in g.legal_actions() {
+                if let Action::ChoosePair { engagement, slot, .. } = a {
+                    let en = &c.engagements[usize::from(engagement)];
+                    let s = &en.slots[usize::from(slot)];
+                    let bonus = c.foes[usize::from(en.foe)].card_bonus;
+                    let (mine, theirs) = (s.hero_value().unwrap(), s.monster_value(bonus).unwrap());
+                    let words = describe_action(g, &a);
+                    assert!(words.contains(&format!("pair of {mine} against the ")), "{words}");
+                    assert!(words.ends_with(&format!("'s {theirs}")), "{words}");
+                    named += 1;
+                }
+            }
+        });
+    }
+    assert!(named > 50, "{named}");
+}

@@ -458,7 +458,19 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             format!("{}: activate {}{}", h(hero), source_name(game, *hero, *source), target_text(game, target))
         }
         Action::ChoosePair { hero, engagement, slot } => {
-            format!("{}: resolve pair {} against {}", h(hero), slot + 1, engagement_foe(game, *engagement))
+            // Named by its cards, as they lie on the table: a pair's place
+            // and its number badge are two different numbers.
+            let values = game.combat().and_then(|c| {
+                let en = c.engagements.get(usize::from(*engagement))?;
+                let bonus = c.foes.get(usize::from(en.foe))?.card_bonus;
+                let s = en.slots.get(usize::from(*slot))?;
+                Some((s.hero_value()?, s.monster_value(bonus)?))
+            });
+            let foe = engagement_foe(game, *engagement);
+            match values {
+                Some((mine, theirs)) => format!("{}: resolve the pair of {mine} against the {foe}'s {theirs}", h(hero)),
+                None => format!("{}: resolve a pair against {foe}", h(hero)),
+            }
         }
         Action::EndTurn { hero } => format!("{}: end turn", h(hero)),
         Action::AssignDamage { hero, individual } => {

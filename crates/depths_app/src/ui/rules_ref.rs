@@ -148,6 +148,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
         "In Combat: the card, pair or individual on the table with that gold number; else the button marked with it",
     ),
     ("Drag a card", "In Combat: play a card from a hand by dropping it on the table"),
+    ("E", "In Combat: End round (or End turn, when one Hero may end it); no number key ever does"),
     ("H", "Hint: what the careful bot would do now, and why"),
     ("Space", "Put a revealed card away"),
     ("Enter", "Lift the \"pass to\" curtain (when it is your turn)"),

@@ -79,6 +79,8 @@ pub(super) fn combat_strip(
                 }
                 _ => {}
             }
+            // E ends the turn or Round; no number key ever does.
+            let e_key = ui.ctx().input(|i| i.key_pressed(egui::Key::E)) && ui.ctx().memory(|m| m.focused().is_none());
             match crate::table::cards::end_round(&c.legal) {
                 Some(ends) => {
                     let names: Vec<&str> = ends
@@ -93,15 +95,19 @@ pub(super) fn combat_strip(
                         format!("End turn: {}", names.join(", "))
                     };
                     let hover = format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
-                    c.button_all(ui, ends, egui::RichText::new(label).strong(), &hover);
+                    c.button_keyed(ui, ends, Some(("E", e_key)), egui::RichText::new(label).strong(), &hover);
                 }
                 None => {
-                    for h in 0..game.heroes.len() as u8 {
-                        let end = Action::EndTurn { hero: h };
-                        if c.is_legal(&end) {
-                            let name = game.heroes[usize::from(h)].name();
-                            c.button(ui, end, egui::RichText::new(format!("{name}: end turn")).strong());
-                        }
+                    let ends: Vec<u8> =
+                        (0..game.heroes.len() as u8).filter(|h| c.is_legal(&Action::EndTurn { hero: *h })).collect();
+                    // E is for the one Hero who may end a turn now; with several, a click says whose.
+                    let one = ends.len() == 1;
+                    for h in ends {
+                        let name = game.heroes[usize::from(h)].name();
+                        let label = egui::RichText::new(format!("{name}: end turn")).strong();
+                        let hover = format!("{name} does nothing more this Round");
+                        let end = vec![Action::EndTurn { hero: h }];
+                        c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
                     }
                 }
             }

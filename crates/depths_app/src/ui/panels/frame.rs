@@ -306,7 +306,7 @@ fn game_ui(
 
     // The keys and gestures of what is on screen.
     let help = if in_combat {
-        "Drag a card from a hand onto the table, click it or press its number · click a pair to resolve it · click an individual to damage it · hover a card to read it · H: hint · Space: put a revealed card away · F1: rules"
+        "Drag a card from a hand onto the table, click it or press its number · click a pair to resolve it · click an individual to damage it · E: end round · hover a card to read it · H: hint · Space: put a revealed card away · F1: rules"
     } else {
         "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save"
     };

@@ -144,6 +144,32 @@ impl<'a> Choices<'a> {
         self.shown.extend(all);
     }
 
+    /// One button for several moves made together that never takes a number
+    /// key (a number means a card, pair or choice; a number that became
+    /// "End turn" once its pair was chosen ended turns by a second press):
+    /// `pressed` is its own key, said in the label.
+    pub(super) fn button_keyed(
+        &mut self,
+        ui: &mut egui::Ui,
+        all: Vec<Action>,
+        key: Option<(&str, bool)>,
+        label: egui::RichText,
+        hover: &str,
+    ) {
+        let button = match key {
+            Some((key, _)) => {
+                let mark = egui::RichText::new(format!("[{key}]")).size(11.0).color(style::MUTED);
+                egui::Button::new((mark, egui::AtomExt::atom_shrink(egui::WidgetText::from(label), true)))
+            }
+            None => egui::Button::new(label),
+        };
+        let pressed = key.is_some_and(|(_, pressed)| pressed);
+        if ui.add(button).on_hover_text(hover).clicked() || pressed {
+            self.chosen.extend(all.iter().cloned());
+        }
+        self.shown.extend(all);
+    }
+
     /// [`Self::button`] with words on hover (when it is enabled).
     pub(super) fn button_with_hover(
         &mut self,
