@@ -65,8 +65,11 @@ pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
 
 /// What a Hero's Health did just now and what the Round's end will take, in
 /// one line: `change` from the last action's events, `due` only while a
-/// Round is in progress (0 otherwise). `None` when there is nothing to say.
-pub fn health_line(change: i16, due: u8) -> Option<String> {
+/// Round is in progress (0 otherwise), `avoidable` the part of `due` that is
+/// Return Damage ("In Rounds where Heroes Defeat a Monster, they avoid some
+/// Return Damage"; Direct Damage they still suffer). `None` when there is
+/// nothing to say.
+pub fn health_line(change: i16, due: u8, avoidable: u8) -> Option<String> {
     let now = match change {
         0 => None,
         c if c < 0 => Some(format!("Last change −{} Health", -c)),
@@ -74,13 +77,18 @@ pub fn health_line(change: i16, due: u8) -> Option<String> {
     };
     let later = (due > 0).then(|| {
         let more = if change < 0 { " more" } else { "" };
-        format!("−{due}{more} when this Round ends")
+        let unit = if now.is_none() { " Health" } else { "" };
+        let kept = due.saturating_sub(avoidable);
+        let unless = match avoidable.min(due) {
+            0 => String::new(),
+            _ if kept == 0 => ", unless a Monster falls".to_owned(),
+            _ => format!(" (−{kept} if a Monster falls)"),
+        };
+        format!("−{due}{more}{unit} when this Round ends{unless}")
     });
     match (now, later) {
         (Some(a), Some(b)) => Some(format!("{a} · {b}")),
-        (Some(a), None) => Some(a),
-        (None, Some(_)) => Some(format!("−{due} Health when this Round ends")),
-        (None, None) => None,
+        (a, b) => a.or(b),
     }
 }
 
@@ -845,12 +853,18 @@ mod tests {
 
     #[test]
     fn a_heros_health_is_one_line() {
-        assert_eq!(health_line(0, 0), None);
-        assert_eq!(health_line(-4, 0).as_deref(), Some("Last change −4 Health"));
-        assert_eq!(health_line(3, 0).as_deref(), Some("Last change +3 Health"));
-        assert_eq!(health_line(0, 6).as_deref(), Some("−6 Health when this Round ends"));
-        assert_eq!(health_line(-4, 6).as_deref(), Some("Last change −4 Health · −6 more when this Round ends"));
-        assert_eq!(health_line(3, 2).as_deref(), Some("Last change +3 Health · −2 when this Round ends"));
+        assert_eq!(health_line(0, 0, 0), None);
+        assert_eq!(health_line(-4, 0, 0).as_deref(), Some("Last change −4 Health"));
+        assert_eq!(health_line(3, 0, 0).as_deref(), Some("Last change +3 Health"));
+        assert_eq!(health_line(0, 6, 0).as_deref(), Some("−6 Health when this Round ends"));
+        assert_eq!(health_line(-4, 6, 0).as_deref(), Some("Last change −4 Health · −6 more when this Round ends"));
+        assert_eq!(health_line(3, 2, 0).as_deref(), Some("Last change +3 Health · −2 when this Round ends"));
+        // Return Damage is not certain: a Monster that falls this Round lets Heroes avoid it.
+        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 Health when this Round ends, unless a Monster falls"));
+        assert_eq!(
+            health_line(-4, 5, 2).as_deref(),
+            Some("Last change −4 Health · −5 more when this Round ends (−3 if a Monster falls)")
+        );
     }
 
     #[test]

@@ -40,11 +40,26 @@ pub(super) fn heroes_panel(
             // What the last action did to this Hero's Health (from its events)
             // and what is due, in one line.
             let change = health.heroes.iter().find(|(hero, _)| *hero == h).map_or(0, |(_, by)| *by);
-            if let Some(text) = crate::game::words::health_line(change, due) {
+            // The part of it that is Return Damage (a Hero Hit's): avoided if a Monster falls.
+            let avoidable: u8 = match game.combat().filter(|_| due > 0) {
+                Some(cbt) => cbt
+                    .engagements_of(h)
+                    .filter_map(|(e, en)| {
+                        let slot = usize::from(en.chosen?);
+                        let bonus = cbt.foes.get(usize::from(en.foe))?.card_bonus;
+                        let hit = en.slots.get(slot)?.outcome(bonus) == Some(depths_rules::Outcome::HeroHit);
+                        if hit { game.pair_takes(e, slot) } else { None }
+                    })
+                    .fold(0, u8::saturating_add),
+                None => 0,
+            };
+            if let Some(text) = crate::game::words::health_line(change, due, avoidable) {
                 let color = if change < 0 || due > 0 { BAD } else { GOOD };
                 ui.label(egui::RichText::new(text).color(color)).on_hover_text(
                     "The last action's change to this Hero's Health; in a Round, the Monsters' side of the pairs \
-                     resolved so far (after Armor) that the Round's end takes unless it is avoided.",
+                     resolved so far (after Armor) that the Round's end takes. A Hero Hit's Return Damage is avoided when \
+                     a Monster falls this Round: by every Hero if one Hero's Damage alone Defeated it, else by one of \
+                     those who dealt it.",
                 );
             }
             // One line however narrow the panel: the full words on hover.
