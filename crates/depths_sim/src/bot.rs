@@ -1,7 +1,7 @@
 //! Players made of code: a random bot and a careful heuristic bot. Both only
 //! see the [`Game`] and answer with one legal [`Action`].
 
-use depths_rules::adventure::{EcologyState, HeroChoice, Pending, Purchase, XpRef};
+use depths_rules::adventure::{HeroChoice, Pending, Purchase, XpRef};
 use depths_rules::combat::{Combat, DamagePacket};
 use depths_rules::combat::{Slot, may_choose};
 use depths_rules::effect::TargetKind;
@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use depths_rules::map::{
-    Element, ElementRef, Map, MapTile, PlaceCounts, Placement, Preview, Rotation, TileShape, TurnedPatterns,
+    Element, ElementRef, Map, MapTile, PlaceCounts, Placement, Preview, Rotation, ThroughCounter, TileShape,
 };
 use depths_rules::{Ability, Action, Activation, CombatStep, Effect, Foe, Game, GameRng, Outcome, Phase, Target};
 
@@ -832,7 +832,7 @@ impl<'a> PlaceScorer<'a> {
         let p = &self.preview;
         let places = (0..self.shapes.len()).map(|k| self.counts.after(k, map, p).min(8));
         let rewards = self.rewards + p.newly_reachable(map).filter(|&k| is_reward(k)).count();
-        Some(score(self.shapes, places, p.cells(), legendary.after_preview(map, p), rewards))
+        Some(score(self.shapes, places, p.cells(), legendary.after_preview(p), rewards))
     }
 }
 
@@ -840,23 +840,20 @@ impl<'a> PlaceScorer<'a> {
 /// map weighed shows: a tile placed only adds the matches through it, and an
 /// Encounter changes none, so the whole map is searched once per decision.
 struct Legendary<'a> {
-    eco: &'a EcologyState,
     now: usize,
-    turned: TurnedPatterns,
+    through: ThroughCounter<'a>,
 }
 
 impl<'a> Legendary<'a> {
     fn new(g: &'a Game) -> Legendary<'a> {
         let eco = &g.adventure().expect("full game").ecology;
-        let turned = TurnedPatterns::new(&eco.patterns, &eco.used_runes);
-        Legendary { eco, now: g.discovered_legendary_count(), turned }
+        let through = ThroughCounter::new(&eco.map, &eco.patterns, &eco.used_runes);
+        Legendary { now: g.discovered_legendary_count(), through }
     }
 
     /// On the Ecology's map with the tile of `preview` placed.
-    fn after_preview(&self, map: &Map, preview: &Preview) -> usize {
-        let eco = self.eco;
-        self.now
-            + depths_rules::map::legendary_count_through(map, preview, &eco.patterns, &self.turned, &eco.used_runes)
+    fn after_preview(&self, preview: &Preview) -> usize {
+        self.now + self.through.count(preview)
     }
 }
 

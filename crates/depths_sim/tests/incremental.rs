@@ -2,7 +2,7 @@
 //! change without making it, equals what it works out from scratch: at
 //! every state of the bots' games where a tile is in hand, every place for
 //! it is previewed ([`Map::preview`], [`PlaceCounts`],
-//! [`legendary_count_through`]) and compared with the map that has the tile
+//! [`ThroughCounter`]) and compared with the map that has the tile
 //! placed; and every placement's Rune Pattern matches kept up to date
 //! ([`RuneMatches::placed`]) are compared with a search of the whole map,
 //! order included (the random bot picks Legendary Locations by their place
@@ -13,8 +13,8 @@
 use std::sync::Arc;
 
 use depths_rules::map::{
-    Element, Map, MapTile, PlaceCounts, Placement, Preview, RuneMatches, RunePattern, TileShape, TurnedPatterns,
-    UsedRunes, discovered_legendary_locations, legendary_count_through, legendary_locations_through,
+    Element, Map, MapTile, PlaceCounts, Placement, Preview, RuneMatches, RunePattern, ThroughCounter, TileShape,
+    UsedRunes, discovered_legendary_locations, legendary_locations_through,
 };
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::BotKind;
@@ -42,7 +42,7 @@ fn check_places(map: &Map, tile: &MapTile, pile: &[MapTile], patterns: &[RunePat
     }
     let reachable_before = reachable_kinds(map);
     let mut preview = Preview::default();
-    let turned = TurnedPatterns::new(patterns, used);
+    let counter = ThroughCounter::new(map, patterns, used);
     let mut checked = 0;
     for placement in map.legal_placements(tile) {
         map.preview(&shared, placement, &mut preview).expect("a legal place");
@@ -60,7 +60,7 @@ fn check_places(map: &Map, tile: &MapTile, pile: &[MapTile], patterns: &[RunePat
         newly.sort();
         assert_eq!(newly, reachable_kinds(&after), "{placement:?}");
         let through = legendary_locations_through(&after, placement.cell, patterns, used).len();
-        let counted = legendary_count_through(map, &preview, patterns, &turned, used);
+        let counted = counter.count(&preview);
         assert_eq!(counted, through, "{placement:?}");
         checked += 1;
     }

@@ -18,7 +18,7 @@ pub use map_tile::{
     TileProblem,
 };
 pub use rune_pattern::{
-    NodeRef, RuneCell, RuneError, RuneMatch, RuneMatches, RunePattern, Symmetry, TurnedPatterns, UsedRunes,
-    discovered_legendary_locations, legendary_count_through, legendary_locations_through,
+    NodeRef, RuneCell, RuneError, RuneMatch, RuneMatches, RunePattern, Symmetry, ThroughCounter, TurnedPatterns,
+    UsedRunes, discovered_legendary_locations, legendary_locations_through,
 };
 pub use tile_pile::{PileError, TilePile};

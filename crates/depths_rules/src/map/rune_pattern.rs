@@ -258,6 +258,51 @@ pub fn legendary_locations_through(
 struct Look<'m> {
     map: &'m Map,
     extra: Option<&'m PlacedTile>,
+    /// The map's Nodes, for the cells other than the extra tile's.
+    grid: Option<&'m NodeGrid>,
+}
+
+/// The Nodes of the map's tiles that are not used, by cell, in an array
+/// (a search looks a cell up for every try; the index is a hash map).
+struct NodeGrid {
+    corner: Cell,
+    width: i32,
+    height: i32,
+    /// `None` where no tile lies.
+    cells: Vec<Option<Sides>>,
+}
+
+impl NodeGrid {
+    fn new(map: &Map, used: &UsedRunes) -> NodeGrid {
+        let tiles = map.tiles();
+        let (mut lo, mut hi) = ((0, 0), (0, 0));
+        for t in tiles {
+            lo = (lo.0.min(t.cell.0), lo.1.min(t.cell.1));
+            hi = (hi.0.max(t.cell.0), hi.1.max(t.cell.1));
+        }
+        let (width, height) = (hi.0 - lo.0 + 1, hi.1 - lo.1 + 1);
+        let mut grid = NodeGrid { corner: lo, width, height, cells: vec![None; (width * height) as usize] };
+        for t in tiles {
+            let nodes = nodes_on_map(t);
+            let free = Side::ALL
+                .into_iter()
+                .filter(|&side| nodes.contains(side) && !used.nodes.contains(&NodeRef { cell: t.cell, side }))
+                .fold(Sides::NONE, Sides::with);
+            let i = grid.index(t.cell).expect("inside");
+            grid.cells[i] = Some(free);
+        }
+        grid
+    }
+
+    fn index(&self, (x, y): Cell) -> Option<usize> {
+        let (x, y) = (x - self.corner.0, y - self.corner.1);
+        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
+    }
+
+    /// A tile lies at `cell` with every Node of `want`, none of them used.
+    fn fits(&self, cell: Cell, want: Sides) -> bool {
+        self.index(cell).and_then(|i| self.cells[i]).is_some_and(|free| free.contains_all(want))
+    }
 }
 
 impl<'m> Look<'m> {
@@ -341,10 +386,13 @@ fn search(
         let mut try_at = |shift: (i32, i32)| {
             for (m, &((x, y), want)) in moved.iter_mut().zip(shape) {
                 let cell = (x + shift.0, y + shift.1);
-                let fits = look.at(cell).is_some_and(|placed| {
-                    nodes_on_map(placed).contains_all(want)
-                        && (no_used || want.iter().all(|side| !used.nodes.contains(&NodeRef { cell, side })))
-                });
+                let fits = match look.grid {
+                    Some(grid) if look.extra.is_none_or(|p| p.cell != cell) => grid.fits(cell, want),
+                    _ => look.at(cell).is_some_and(|placed| {
+                        nodes_on_map(placed).contains_all(want)
+                            && (no_used || want.iter().all(|side| !used.nodes.contains(&NodeRef { cell, side })))
+                    }),
+                };
                 if !fits {
                     return;
                 }
@@ -407,7 +455,7 @@ fn to_match(pattern: &RunePattern, symmetry: Symmetry, moved: &[(Cell, Sides)]) 
 
 /// The matches [`search`] finds, each once, in the order first found.
 fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Option<Cell>) -> Vec<RuneMatch> {
-    let look = Look { map, extra: None };
+    let look = Look { map, extra: None, grid: None };
     let through = match through {
         Some(cell) => match map.tile_at(cell) {
             Some(placed) => Some(placed),
@@ -443,7 +491,7 @@ fn keyed_matches(
     turned: &TurnedPatterns,
     through: Option<&PlacedTile>,
 ) -> (Vec<RuneMatch>, Vec<(usize, usize, usize)>) {
-    let look = Look { map, extra: None };
+    let look = Look { map, extra: None, grid: None };
     let mut finds: Vec<((usize, usize, usize), RuneMatch)> = Vec::new();
     search(look, patterns, turned, &UsedRunes::default(), through, |p, s, moved| {
         let anchor = map.tile_index(moved[0].0).expect("fits");
@@ -472,18 +520,35 @@ fn symmetry_at(s: usize) -> Symmetry {
     Symmetry::all().nth(s).expect("eight symmetries")
 }
 
-/// How many [`legendary_locations_through`] the tile of `preview` would
-/// list once placed, without placing it or listing them. `turned`: the
-/// patterns as [`TurnedPatterns::new`] turns them for `used`.
-pub fn legendary_count_through(
-    map: &Map,
-    preview: &Preview,
-    patterns: &[RunePattern],
-    turned: &TurnedPatterns,
-    used: &UsedRunes,
-) -> usize {
+/// Counts the Legendary Locations a tile not yet placed would show on one
+/// map, for many places ([`Preview`]s of it): the patterns are turned and the
+/// map's Nodes laid out once.
+pub struct ThroughCounter<'m> {
+    map: &'m Map,
+    patterns: &'m [RunePattern],
+    used: &'m UsedRunes,
+    turned: TurnedPatterns,
+    grid: NodeGrid,
+}
+
+impl<'m> ThroughCounter<'m> {
+    pub fn new(map: &'m Map, patterns: &'m [RunePattern], used: &'m UsedRunes) -> ThroughCounter<'m> {
+        let (turned, grid) = (TurnedPatterns::new(patterns, used), NodeGrid::new(map, used));
+        ThroughCounter { map, patterns, used, turned, grid }
+    }
+
+    /// How many [`legendary_locations_through`] the tile of `preview` (a
+    /// preview on this counter's map) would list once placed, without
+    /// placing it or listing them.
+    pub fn count(&self, preview: &Preview) -> usize {
+        legendary_count_through(self, preview)
+    }
+}
+
+fn legendary_count_through(counter: &ThroughCounter, preview: &Preview) -> usize {
+    let ThroughCounter { map, patterns, used, ref turned, ref grid } = *counter;
     let Some(placed) = preview.placed() else { return 0 };
-    let look = Look { map, extra: Some(placed) };
+    let look = Look { map, extra: Some(placed), grid: Some(grid) };
     // Each find as (pattern, where in `cells`), to tell duplicates apart.
     let mut finds: Vec<(usize, usize, usize)> = Vec::new();
     let mut cells: Vec<(Cell, Sides)> = Vec::new();
