@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use depths_rules::{Content, GameOptions};
-use depths_sim::bench::mid_game;
+use depths_sim::bench::{mid_game, weigh_places};
 use depths_sim::{BotKind, play_one};
 
 fn single_calls(c: &mut Criterion) {
@@ -23,6 +23,9 @@ fn single_calls(c: &mut Criterion) {
         })
     });
     c.bench_function("a plain copy of the same game", |b| b.iter(|| game.clone()));
+    c.bench_function("every place for the tile in hand weighed from previews (the same game)", |b| {
+        b.iter(|| weigh_places(&game))
+    });
 }
 
 /// Whole two-Hero games, a fixed set of seeds per iteration (games differ

@@ -3,6 +3,9 @@
 
 use std::time::Instant;
 
+use std::sync::Arc;
+
+use depths_rules::map::{PlaceCounts, Preview, ThroughCounter, TileShape};
 use depths_rules::{Action, Content, Foe, Game, GameOptions, History, Phase};
 
 use crate::sim::{BotKind, play_one};
@@ -71,6 +74,56 @@ pub fn mid_game(content: &Content) -> Result<Game, String> {
     Ok(best)
 }
 
+/// What the careful bot works out for each place it weighs for the tile in
+/// hand, for every place: a [`Preview`], the places of each remaining tile
+/// there and the Legendary Locations through it (here and in `cargo bench`).
+/// Returns (places weighed, a sum of the figures).
+pub fn weigh_places(g: &Game) -> (usize, usize) {
+    let Some(eco) = g.adventure().map(|a| &a.ecology) else { return (0, 0) };
+    let Some(tile) = eco.drawn.as_ref() else { return (0, 0) };
+    let (map, tile) = (&eco.map, Arc::new(tile.clone()));
+    let shapes: Vec<TileShape> = eco.pile.tiles().iter().map(TileShape::of).collect();
+    let counts = PlaceCounts::new(map, &shapes);
+    let through = ThroughCounter::new(map, &eco.patterns, &eco.used_runes);
+    let mut preview = Preview::default();
+    let (mut places, mut sum) = (0, 0);
+    for placement in map.frontier().placements(&tile) {
+        if map.preview(&tile, placement, &mut preview).is_ok() {
+            places += 1;
+            sum += preview.cells() + through.count(&preview);
+            sum += (0..shapes.len()).map(|k| counts.after(k, map, &preview).min(8)).sum::<usize>();
+        }
+    }
+    (places, sum)
+}
+
+/// [`weigh_places`] as it was done before previews: the map copied, the
+/// tile placed (the whole map worked out again) and the places counted.
+fn weigh_places_by_copy(g: &Game) -> usize {
+    let Some(eco) = g.adventure().map(|a| &a.ecology) else { return 0 };
+    let Some(tile) = eco.drawn.as_ref() else { return 0 };
+    let (map, tile) = (&eco.map, Arc::new(tile.clone()));
+    let shapes: Vec<TileShape> = eco.pile.tiles().iter().map(TileShape::of).collect();
+    let mut scratch = map.clone();
+    let mut sum = 0;
+    for placement in map.frontier().placements(&tile) {
+        scratch.clone_from(map);
+        if scratch.place_shared(&tile, placement).is_ok() {
+            let f = scratch.frontier();
+            sum += f.cells().count();
+            sum += depths_rules::map::legendary_locations_through(
+                &scratch,
+                placement.cell,
+                &eco.patterns,
+                &eco.used_runes,
+            )
+            .len();
+            sum += shapes.iter().map(|s| f.placements_of(s).take(8).count()).sum::<usize>();
+        }
+    }
+    sum
+}
+
 /// The slowest `legal_actions` call met while three Heroes fight two Monster
 /// Cards with the heuristic bot, over several seeds: (µs, actions listed).
 fn worst_combat_call(content: &Content) -> Result<(f64, usize), String> {
@@ -101,7 +154,7 @@ fn worst_combat_call(content: &Content) -> Result<(f64, usize), String> {
 }
 
 pub fn run() -> Result<(), String> {
-    let content = std::sync::Arc::new(Content::builtin().map_err(|e| e.to_string())?);
+    let content = Arc::new(Content::builtin().map_err(|e| e.to_string())?);
     let options = GameOptions::standard(&["bren", "sil"], 0);
     for bot in [BotKind::Random, BotKind::Heuristic] {
         let started = cpu_seconds();
@@ -129,6 +182,14 @@ pub fn run() -> Result<(), String> {
         remaining.iter().map(|t| f.legal_placements(t).len()).sum::<usize>()
     });
     time("accessible areas (kept up to date by the map, listed)", 5_000, || m.accessible_areas().len());
+    let (places, sum) = weigh_places(&map);
+    if weigh_places_by_copy(&map) != sum {
+        return Err(String::from("a preview disagrees with the map placed"));
+    }
+    time(&format!("every place for the tile in hand weighed from previews ({places} places)"), 500, || {
+        weigh_places(&map)
+    });
+    time("the same by copying the map and placing the tile", 500, || weigh_places_by_copy(&map));
     let mut seed = 0;
     time(&format!("a determinized copy of the {tiles}-tile game (every hidden order dealt afresh)"), 500, || {
         seed += 1;
