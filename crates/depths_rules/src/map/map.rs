@@ -7,7 +7,6 @@
 //! still holds a Monster, a Feature or a locked Door can be reached (so it
 //! can be Encountered) but not passed through.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -227,14 +226,96 @@ fn id_hash(id: &str) -> u64 {
     foldhash::fast::FixedState::default().hash_one(id)
 }
 
+/// The tile at each cell, in an array over the rectangle the map covers
+/// (grown as tiles are placed): a look-up is an index, where a hash map
+/// hashed the cell every time.
+#[derive(Debug, Default)]
+struct CellIndex {
+    corner: Cell,
+    width: i32,
+    height: i32,
+    /// The tile's index, or `NONE`.
+    tiles: Vec<u32>,
+    len: usize,
+}
+
+impl CellIndex {
+    fn slot(&self, (x, y): Cell) -> Option<usize> {
+        let (x, y) = (x.wrapping_sub(self.corner.0), y.wrapping_sub(self.corner.1));
+        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
+    }
+
+    fn get(&self, cell: &Cell) -> Option<&u32> {
+        self.slot(*cell).map(|i| &self.tiles[i]).filter(|&&t| t != NONE)
+    }
+
+    fn contains_key(&self, cell: &Cell) -> bool {
+        self.get(cell).is_some()
+    }
+
+    fn insert(&mut self, cell: Cell, tile: u32) {
+        if self.slot(cell).is_none() {
+            // Room for a few more tiles on every side before growing again.
+            const MARGIN: i32 = 3;
+            let (lo, hi) = if self.width == 0 {
+                (cell, cell)
+            } else {
+                let hi = (self.corner.0 + self.width - 1, self.corner.1 + self.height - 1);
+                ((self.corner.0.min(cell.0), self.corner.1.min(cell.1)), (hi.0.max(cell.0), hi.1.max(cell.1)))
+            };
+            let (lo, hi) = ((lo.0 - MARGIN, lo.1 - MARGIN), (hi.0 + MARGIN, hi.1 + MARGIN));
+            let mut grown =
+                CellIndex { corner: lo, width: hi.0 - lo.0 + 1, height: hi.1 - lo.1 + 1, tiles: Vec::new(), len: 0 };
+            grown.tiles = vec![NONE; (grown.width * grown.height) as usize];
+            for (c, t) in self.entries() {
+                let i = grown.slot(c).expect("inside");
+                grown.tiles[i] = t;
+            }
+            grown.len = self.len;
+            *self = grown;
+        }
+        let i = self.slot(cell).expect("grown");
+        if self.tiles[i] == NONE {
+            self.len += 1;
+        }
+        self.tiles[i] = tile;
+    }
+
+    fn entries(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
+        self.tiles.iter().enumerate().filter(|(_, t)| **t != NONE).map(|(i, &t)| {
+            let (x, y) = (i as i32 % self.width, i as i32 / self.width);
+            ((self.corner.0 + x, self.corner.1 + y), t)
+        })
+    }
+}
+
+/// By hand for `clone_from`, which reuses the array (see [`Graph`]).
+impl Clone for CellIndex {
+    fn clone(&self) -> CellIndex {
+        CellIndex { tiles: self.tiles.clone(), ..*self }
+    }
+
+    fn clone_from(&mut self, s: &CellIndex) {
+        self.tiles.clone_from(&s.tiles);
+        (self.corner, self.width, self.height, self.len) = (s.corner, s.width, s.height, s.len);
+    }
+}
+
+/// The same tiles at the same cells, however far the arrays reach.
+impl PartialEq for CellIndex {
+    fn eq(&self, o: &CellIndex) -> bool {
+        self.len == o.len && self.entries().all(|(c, t)| o.get(&c) == Some(&t))
+    }
+}
+
 /// Everything derived from the placed tiles and their states; rebuilt after
 /// loading and brought up to date by every change, so that the questions the
 /// rules and the bots ask (many for each change) only read it.
 #[derive(Debug, Default)]
 struct Graph {
-    /// Looked up on every step of every placement and match: a fast hasher
-    /// with a fixed seed (the same on every machine; nothing is saved from it).
-    index: HashMap<Cell, u32, foldhash::fast::FixedState>,
+    /// The tile at each cell: looked up on every step of every placement,
+    /// preview and match.
+    index: CellIndex,
     footprints: Vec<Footprint>,
     /// First node of each tile.
     base: Vec<u32>,
