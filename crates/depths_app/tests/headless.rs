@@ -1516,7 +1516,7 @@ fn each_stage_set_runs_only_in_its_stage() {
 /// step by step to its last as the table shows each step done.
 #[test]
 fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
-    use depths_app::game::guide::{GUIDE_SEED, Guide, STEPS};
+    use depths_app::game::guide::{GUIDE_SEED, Guide, STEPS, shown};
     let mut app = menu_app("guide");
     app.world_mut().write_message(MenuAction::GuidedGame);
     frames(&mut app, 3);
@@ -1524,8 +1524,28 @@ fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
     assert_eq!(game(&app).adventure().unwrap().options.seed, GUIDE_SEED);
     assert_eq!(app.world().resource::<Guide>().0, Some(0), "it starts at the first step");
     let mut seen = vec![0];
+    let (mut rounds, mut fights) = (0, 0);
     for _ in 0..600 {
         let step = app.world().resource::<Guide>().0.expect("the guide stays on");
+        // In the fight the guide says what the Combat step on the table asks.
+        if let Some(c) = game(&app).combat() {
+            let (title, _) = shown(step, game(&app)).unwrap();
+            let want = match c.step {
+                depths_rules::CombatStep::AssignMonsters => "Who fights which Monster",
+                depths_rules::CombatStep::PlayCards => "Play your cards",
+                depths_rules::CombatStep::PlaceMonsterCard => "Place the Monster's card",
+                depths_rules::CombatStep::Resolve => "Resolve one pair each",
+                depths_rules::CombatStep::AssignDamage => "Pick the individual",
+                depths_rules::CombatStep::AvoidReturnDamage => "Who avoids Return Damage",
+            };
+            assert_eq!(title, want);
+            // A safe first fight: one Monster card, a single Monster.
+            assert_eq!(c.foes.len(), 1);
+            let depths_rules::combat::FoeCard::Monster(m) = &c.foes[0].card else { panic!("a Monster") };
+            assert_eq!(m.monster_type, depths_rules::monster::MonsterType::Singular);
+            rounds = rounds.max(c.round);
+            fights = 1;
+        }
         if *seen.last().unwrap() != step {
             assert!(step > *seen.last().unwrap(), "the guide only moves on");
             seen.push(step);
@@ -1538,7 +1558,9 @@ fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
     }
     assert_eq!(seen.last(), Some(&(STEPS.len() - 1)), "steps seen: {seen:?}");
     assert!(seen.len() >= 5, "the draw, place, Encounter and fight steps each showed: {seen:?}");
-    // On this seed a careful player wins the first fight.
+    // On this seed a careful player wins the first fight, in three Rounds at most, still healthy.
+    assert!(fights == 1 && rounds <= 3, "{rounds} rounds");
+    assert!(game(&app).heroes.iter().all(|h| h.health * 2 > h.max_health()));
     assert!(!game(&app).is_over());
     assert!(game(&app).adventure().unwrap().record.monsters_defeated >= 1);
     // Back to the menu ends it.

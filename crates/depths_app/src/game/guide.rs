@@ -1,7 +1,8 @@
 //! The guided first game: Menu → "Guided first game" starts the Ruins with
 //! Bren and Sil on a fixed seed, and a small guide walks the first turns —
 //! draw, place, Encounter, one fight — saying what to do next and moving on
-//! as soon as the table shows it done. It can be skipped at any time.
+//! as soon as the table shows it done. In the fight it follows the Combat
+//! step the table is in, whichever comes. It can be skipped at any time.
 
 use bevy::prelude::*;
 use depths_rules::{CombatStep, Game, GameOptions, Phase};
@@ -13,8 +14,10 @@ use crate::{
     game::session::{Delve, StartGame},
 };
 
-/// The guided game's seed: its first tiles lead to a Monster within a few turns.
-pub const GUIDE_SEED: u64 = 3;
+/// The guided game's seed: its first tiles lead within a few turns to one
+/// Monster card of a single Monster (an Armored Rubble Beetle), which a
+/// careful player defeats in two Rounds unhurt: a safe first fight.
+pub const GUIDE_SEED: u64 = 23;
 
 /// Where the guide stands; `None` when no guided game is on.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
@@ -55,29 +58,10 @@ pub const STEPS: &[Step] = &[
         done: |g| matches!(g.phase(), Phase::Combat { .. }) || fought(g),
     },
     Step {
-        title: "Play a card",
-        text: "The Combat mat: the Monster cards at the top, your hands at the bottom. (With two Monster \
-               cards, first choose in the strip above which one each Hero fights.) Drag a card from a hand onto \
-               the table (or click it, or press its gold number). Hover any card to read it.",
-        done: |g| {
-            g.combat().is_none_or(|c| {
-                c.engagements.iter().any(|e| e.slots.iter().any(|s| s.hero.is_some()))
-                    || !matches!(c.step, CombatStep::AssignMonsters | CombatStep::PlayCards)
-            })
-        },
-    },
-    Step {
-        title: "Resolve a pair",
-        text: "Once every Hero has played, the Monster plays its cards opposite yours. Click the pair each Hero \
-               resolves — its frame says Block, Hero Hit or Monster Hit and the damage both ways — then End turn \
-               in the strip above.",
-        done: |g| g.combat().is_none_or(|c| c.round >= 2),
-    },
-    Step {
-        title: "Win the fight",
+        title: "The fight",
         text: "Fight on, round after round, until the Monster falls. H shows what a careful player would do, \
                and why.",
-        done: |g| g.combat().is_none() || g.is_over(),
+        done: |g| fought(g) && g.combat().is_none(),
     },
     Step {
         title: "Onward",
@@ -86,6 +70,49 @@ pub const STEPS: &[Step] = &[
         done: |_| false,
     },
 ];
+
+/// The fight's step: what to do in the Combat step the table is in.
+const FIGHT: usize = 3;
+
+/// What the guide says at `step` in `game`: in the fight, the words of the
+/// Combat step on the table ("Step 4: Play a card" while the Monsters were
+/// still being assigned told the wrong thing).
+pub fn shown(step: usize, game: &Game) -> Option<(&'static str, &'static str)> {
+    let s = STEPS.get(step)?;
+    let Some(c) = game.combat().filter(|_| step == FIGHT) else { return Some((s.title, s.text)) };
+    Some(match c.step {
+        CombatStep::AssignMonsters => (
+            "Who fights which Monster",
+            "Two Monster cards: choose in the strip above which one each Hero fights. Each Hero then plays \
+             against their own.",
+        ),
+        CombatStep::PlayCards => (
+            "Play your cards",
+            "The Monster card is at the top, your hands at the bottom. Drag a card from a hand onto the table (or \
+             click it, or press its gold number); the strip says how many each Hero plays. Hover a card to read it.",
+        ),
+        CombatStep::PlaceMonsterCard => (
+            "Place the Monster's card",
+            "The Monster plays one card against your two this Round: click the card of yours it goes \
+             opposite. Only a full pair (both cards) can be resolved.",
+        ),
+        CombatStep::Resolve => (
+            "Resolve one pair each",
+            "Each pair's frame says Block, Hero Hit or Monster Hit and what it deals both ways. Click the pair \
+             each Hero resolves, then End round (E).",
+        ),
+        CombatStep::AssignDamage => (
+            "Pick the individual",
+            "Your damage goes to one individual Monster: click its row on the Monster card (or press its gold \
+             number).",
+        ),
+        CombatStep::AvoidReturnDamage => (
+            "Who avoids Return Damage",
+            "Several Heroes together defeated a Monster: one of them avoids the Return Damage this Round. Each \
+             button above says what it saves.",
+        ),
+    })
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Guide>();

@@ -65,6 +65,11 @@ impl TableLayout {
         }
     }
 
+    /// Where every card lies (screen px).
+    pub fn rects(&self) -> impl Iterator<Item = Rect> + '_ {
+        self.placed.iter().map(|(_, p)| p.rect())
+    }
+
     /// What the hand cards cover together (screen px), if any.
     pub fn hands(&self, faces: &[Face]) -> Option<Rect> {
         faces
@@ -350,4 +355,39 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     }
     let fits = !hands_under || foe_bottom + 4.0 <= play_line;
     TableLayout { area: whole, card, play_line, aside: aside && combat, fits, placed }
+}
+
+/// Where a box of `size` covers least in `area` (its top-left corner,
+/// screen px): `taken` are the rects with how much covering each costs (what
+/// a guide points at costs most, so it is never covered while any place is
+/// free of it). Among equals, the place nearest the area's left middle.
+pub fn clear_spot(area: Rect, taken: &[(Rect, f32)], size: Vec2) -> Vec2 {
+    let cost = |at: Vec2| -> f32 {
+        let r = Rect::from_corners(at, at + size);
+        taken
+            .iter()
+            .map(|(t, w)| {
+                let i = r.intersect(*t);
+                if i.is_empty() { 0.0 } else { i.width() * i.height() * w }
+            })
+            .sum()
+    };
+    let anchor = Vec2::new(area.min.x, area.center().y - size.y / 2.0);
+    let (x0, x1) = (area.min.x + 8.0, (area.max.x - size.x - 8.0).max(area.min.x + 8.0));
+    let (y0, y1) = (area.min.y + 8.0, (area.max.y - size.y - 8.0).max(area.min.y + 8.0));
+    let mut best = (f32::INFINITY, f32::INFINITY, Vec2::new(x0, y0));
+    let mut y = y0;
+    while y <= y1 {
+        let mut x = x0;
+        while x <= x1 {
+            let at = Vec2::new(x, y);
+            let c = (cost(at), at.distance(anchor));
+            if c.0 < best.0 || (c.0 == best.0 && c.1 < best.1) {
+                best = (c.0, c.1, at);
+            }
+            x += 12.0;
+        }
+        y += 12.0;
+    }
+    best.2
 }

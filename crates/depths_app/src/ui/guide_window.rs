@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
-    game::guide::{Guide, STEPS},
+    game::guide::{Guide, STEPS, shown},
     game::screen::Screen,
     theme::style,
 };
@@ -16,40 +16,51 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-fn guide_ui(mut contexts: EguiContexts, mut guide: ResMut<Guide>, area: Res<crate::game::focus::BoardArea>) -> Result {
+fn guide_ui(
+    mut contexts: EguiContexts,
+    mut guide: ResMut<Guide>,
+    area: Res<crate::game::focus::BoardArea>,
+    delve: Res<crate::game::session::Delve>,
+    geometry: Res<crate::table::cards::TableGeometry>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
-    // The table's top-left corner: clear of the tray, the hands and the
-    // middle of the board; in a Combat, the left edge halfway down, clear of
-    // the Monster cards along the top.
     let Some(step) = guide.0 else { return Ok(()) };
+    let game = delve.game();
+    let Some((title, text)) = shown(step, game) else { return Ok(()) };
     let z = ctx.zoom_factor();
-    let combat = (3..6).contains(&step);
-    let corner = area.0.map_or(egui::pos2(320.0, 90.0), |r| {
-        let y = if combat { r.min.y + r.height() * 0.42 } else { r.min.y + 10.0 };
-        egui::pos2(r.min.x / z + 10.0, y / z)
-    });
-    let Some(s) = STEPS.get(step) else { return Ok(()) };
+    let id = egui::Id::new("guide");
+    let combat = game.combat().is_some();
+    // On the board, the table's top-left corner: clear of the tray and the
+    // middle of the board. In a Combat, where it covers no card, and above
+    // all none of those it asks to click.
+    let corner = match (&geometry.layout, combat) {
+        (Some(layout), true) => {
+            let size =
+                ctx.memory(|m| m.area_rect(id)).map_or(Vec2::new(240.0, 190.0), |r| Vec2::new(r.width(), r.height()))
+                    * z;
+            let taken: Vec<(Rect, f32)> =
+                layout.rects().map(|r| (r, 1.0)).chain(geometry.targets.iter().map(|t| (t.rect, 1000.0))).collect();
+            let at = crate::table::layout::clear_spot(layout.area, &taken, size);
+            egui::pos2(at.x / z, at.y / z)
+        }
+        _ => area.0.map_or(egui::pos2(320.0, 90.0), |r| egui::pos2(r.min.x / z + 10.0, r.min.y / z + 10.0)),
+    };
     let last = step + 1 == STEPS.len();
     let mut close = false;
-    egui::Window::new("Guide").id(egui::Id::new("guide")).title_bar(false).fixed_pos(corner).resizable(false).show(
-        ctx,
-        |ui| {
-            ui.set_max_width(if combat { 220.0 } else { 280.0 });
-            ui.label(
-                egui::RichText::new(format!("Guide · step {} of {}", step + 1, STEPS.len()))
-                    .size(12.0)
-                    .color(style::MUTED),
-            );
-            ui.label(style::title(s.title, 20.0));
-            ui.label(s.text);
-            ui.horizontal(|ui| {
-                let label = if last { "Finish the guide" } else { "Skip the guide" };
-                if ui.button(label).clicked() {
-                    close = true;
-                }
-            });
-        },
-    );
+    egui::Window::new("Guide").id(id).title_bar(false).fixed_pos(corner).resizable(false).show(ctx, |ui| {
+        ui.set_max_width(if combat { 220.0 } else { 280.0 });
+        ui.label(
+            egui::RichText::new(format!("Guide · step {} of {}", step + 1, STEPS.len())).size(12.0).color(style::MUTED),
+        );
+        ui.label(style::title(title, 20.0));
+        ui.label(text);
+        ui.horizontal(|ui| {
+            let label = if last { "Finish the guide" } else { "Skip the guide" };
+            if ui.button(label).clicked() {
+                close = true;
+            }
+        });
+    });
     if close {
         guide.0 = None;
     }
