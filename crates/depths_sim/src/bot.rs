@@ -765,29 +765,21 @@ fn shapes(tiles: &[MapTile]) -> Vec<(TileShape, usize)> {
     out.into_iter().map(|(t, n, _)| (TileShape::of(t), n)).collect()
 }
 
-/// How good a map is to keep exploring from: few stuck tiles, many places.
-/// `shapes`: the remaining tiles ([`shapes`]); `legendary`: the Legendary
-/// Locations the map shows (see [`Legendary`]).
-fn map_score(map: &Map, shapes: &[(TileShape, usize)], legendary: usize) -> i32 {
-    let f = map.frontier();
-    // At most 8 count: no need to list the rest.
-    let places = shapes.iter().map(|(t, _)| f.placements_of(t).take(8).count());
-    score(shapes, places, f.cells().count(), legendary, rewards(map))
-}
-
-/// The rewards the Heroes reach on `map`.
+/// The rewards the Heroes reach on `map` (see [`score`]).
 fn rewards(map: &Map) -> usize {
     map.reachable_unencountered_kinds().filter(|&k| is_reward(k)).count()
 }
 
-/// What [`map_score`] counts as a reward to reach.
+/// What [`score`] counts as a reward to reach.
 fn is_reward(k: Element) -> bool {
     matches!(k, Element::Chest | Element::Campfire | Element::StairGuardian)
 }
 
-/// [`map_score`] from its counts: the places of each shape (at most 8
-/// count), the empty cells around the map, the Legendary Locations shown
-/// and the rewards reachable.
+/// How good a map is to keep exploring from: few stuck tiles, many places.
+/// `shapes`: the remaining tiles ([`shapes`]) and `places` how many places
+/// each has (at most 8 count); `cells`: the empty cells around the map;
+/// `legendary`: the Legendary Locations the map shows (see [`Legendary`]);
+/// `rewards`: the rewards reached ([`rewards`]).
 fn score(
     shapes: &[(TileShape, usize)],
     places: impl Iterator<Item = usize>,
@@ -807,7 +799,7 @@ fn score(
     -stuck * 40 + options as i32 + cells as i32 * 2 + legendary as i32 * 15 + rewards as i32 * knob(8, 8.0) as i32
 }
 
-/// [`map_score`] of the map with a tile placed, for every place weighed
+/// [`score`] of the map with a tile placed, for every place weighed
 /// for that tile: worked out from a [`Preview`] of each place, what the map
 /// has counted once for the decision.
 struct PlaceScorer<'a> {
@@ -999,10 +991,10 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     // Weigh every blocker the Heroes can reach (Doors even without a Key):
     // what it does for the map against what it costs.
     let legendary = g.discovered_legendary_count();
-    let base = map_score(map, &shapes, legendary);
     // Each blocker weighed is the map copied and the blocker Encountered:
-    // the same tiles, so the places are counted again only where the ways in changed.
-    let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
+    // the same tiles, so the places are counted again only where the ways
+    // in changed. Counted at the first blocker weighed (often there is none).
+    let mut counted: Option<(PlaceCounts, i32)> = None;
     let mut places = Vec::with_capacity(shapes.len());
     let key_cost = u16::from(r.key_cost);
     let mut best: Option<(i32, ElementRef, Element)> = None;
@@ -1037,6 +1029,13 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         if m.encounter(e).is_err() {
             continue;
         }
+        let (counts, base) = counted.get_or_insert_with(|| {
+            let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
+            let places = (0..shapes.len()).map(|k| counts.on_map(k).min(8));
+            let base = score(&shapes, places, map.frontier().cells().count(), legendary, rewards(map));
+            (counts, base)
+        });
+        let base = *base;
         counts.on_copy(map, m, &mut places);
         let score =
             score(&shapes, places.iter().map(|&n| n.min(8)), m.frontier().cells().count(), legendary, rewards(m));
