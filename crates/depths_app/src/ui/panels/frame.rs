@@ -130,8 +130,17 @@ fn game_ui(
 
     egui::Panel::top("banner").show(&mut root, |ui| {
         // Wraps: in Combat the line names every player who may act, and the
-        // "Pass to …" button must stay on screen.
-        ui.horizontal_wrapped(|ui| {
+        // "Pass to …" button must stay on screen. On a narrow window (a large
+        // UI scale) it keeps one line: the game's name gives way, the buttons
+        // come first, and what to do now is cut to the room left, whole on
+        // hover, instead of pushing everything down.
+        let narrow = ui.ctx().content_rect().width() < 1000.0;
+        let layout = if narrow {
+            egui::Layout::left_to_right(egui::Align::Center)
+        } else {
+            egui::Layout::left_to_right(egui::Align::Center).with_main_wrap(true)
+        };
+        ui.with_layout(layout, |ui| {
             if ui.button("☰ Menu").clicked() {
                 menu.write(MenuAction::BackToMenu);
             }
@@ -153,7 +162,9 @@ fn game_ui(
                 undo_buttons(ui, (game, &view.undo), &mut take_back, &mut put_back);
             }
             ui.separator();
-            ui.label(style::title("Forgotten Depths", 22.0));
+            if !narrow {
+                ui.label(style::title("Forgotten Depths", 22.0));
+            }
             if let Some(a) = game.adventure() {
                 ui.label(
                     egui::RichText::new(format!("{} · seed {}", a.ecology.ecology.name(), a.options.seed))
@@ -161,7 +172,11 @@ fn game_ui(
                 );
             }
             ui.separator();
-            ui.label(egui::RichText::new(banner_line(game, seats)).strong().color(style::GOLD));
+            let line = banner_line(game, seats);
+            let said = || egui::Label::new(egui::RichText::new(&line).strong().color(style::GOLD));
+            if !narrow {
+                ui.add(said());
+            }
             // Hot-seat only: online each player has their own screen.
             if let Some(next) = seats.hand_off_due(game).filter(|_| seats.seat.is_none()) {
                 let text = format!("Pass to {} ▶", seats.players.name(next));
@@ -183,6 +198,9 @@ fn game_ui(
                     settings.curtain = on;
                     let _ = settings.write();
                 }
+            }
+            if narrow {
+                ui.add(said().truncate()).on_hover_text(&line);
             }
         });
         online.show(ui);
