@@ -1915,3 +1915,25 @@ fn every_move_is_saved_without_a_phase_change() {
     assert_eq!(saved, Some(2), "the placed tile is in the save at {}", path.display());
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+/// A waiting table changes nothing frame after frame: the redraw policy
+/// draws a frame whenever the game, its log or the table changed, so a
+/// resource touched every frame keeps the window redrawing for ever (the
+/// Companions' note once did it to the log: 167 % CPU on an idle board).
+#[test]
+fn a_waiting_table_touches_nothing_frame_after_frame() {
+    let mut app = menu_app("still");
+    start(&mut app, 5);
+    frames(&mut app, 20);
+    let ticks = |app: &App| {
+        let w = app.world();
+        [
+            w.get_resource_change_ticks::<GameLog>().unwrap().changed,
+            w.get_resource_change_ticks::<Delve>().unwrap().changed,
+            w.get_resource_change_ticks::<Seats>().unwrap().changed,
+        ]
+    };
+    let before = ticks(&app);
+    frames(&mut app, 10);
+    assert_eq!(ticks(&app), before, "GameLog, Delve, Seats");
+}
