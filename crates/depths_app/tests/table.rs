@@ -795,9 +795,7 @@ fn the_guide_finds_room_clear_of_every_choice() {
                     .filter_map(|f| layout.get(&f.key))
                     .map(|p| p.rect())
                     .collect();
-                let taken: Vec<(Rect, f32)> =
-                    layout.rects().map(|r| (r, 1.0)).chain(targets.iter().map(|r| (*r, 1000.0))).collect();
-                let at = clear_spot(layout.area, &taken, guide);
+                let at = clear_spot(&layout, &targets, guide);
                 let boxed = Rect::from_corners(at, at + guide);
                 // The guided game is Bren and Sil's; a three-Hero table at
                 // 1280×800 has Resolve steps with no such room (4 states).

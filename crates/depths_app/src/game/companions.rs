@@ -137,6 +137,13 @@ pub fn reason(game: &Game, seats: &Seats, action: &Action) -> String {
     }
 }
 
+/// What the log tells of a Companion's `action`, chosen at table `version`:
+/// its reason, joined to the move's own line once it is made
+/// (`GameLog::tell_companion`), here and on every online table.
+pub fn companion_note(game: &Game, seats: &Seats, version: u64, action: &Action) -> CompanionNote {
+    CompanionNote { version, alone: reason(game, seats, action), why: crate::game::hint::why(game, action) }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<SetCompanion>();
     app.add_message::<CompanionAction>();
@@ -238,11 +245,7 @@ fn companions_play(
         return;
     }
     // Told once: with the move's own line in the log, once it is made.
-    log.companion = Some(CompanionNote {
-        version: delve.version(),
-        alone: reason(game, &seats, &action),
-        why: crate::game::hint::why(game, &action),
-    });
+    log.companion = Some(companion_note(game, &seats, delve.version(), &action));
     moves.0.push(action.clone());
     if online.is_some() {
         *sent = Some((delve.version(), now));

@@ -39,9 +39,9 @@ use depths_rules::Action;
 
 use crate::{
     PlaySystems, StageSystems,
-    game::companions::{CompanionAction, CompanionsOnline, SetCompanion, reason},
+    game::companions::{CompanionAction, CompanionsOnline, SetCompanion, companion_note},
     game::screen::Screen,
-    game::session::{CompanionNote, Delve, GameLog, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
+    game::session::{Delve, GameLog, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
 };
 
 /// The lobby is open (a table hosted or joined, not yet playing).
@@ -382,13 +382,8 @@ fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
         match step {
             Step::Act(action, companion) => {
                 if companion {
-                    // Told once, with the move's own line (see `GameLog::tell_companion`).
-                    let game = table.delve.game();
-                    table.log.companion = Some(CompanionNote {
-                        version: table.delve.version(),
-                        alone: reason(game, table.seats, &action),
-                        why: crate::game::hint::why(game, &action),
-                    });
+                    let note = companion_note(table.delve.game(), table.seats, table.delve.version(), &action);
+                    table.log.companion = Some(note);
                 }
                 if let Err(e) = table.apply(action.clone()) {
                     warn!("the host applied {action:?} but this table refused it ({e})");

@@ -298,7 +298,21 @@ pub fn numbered(faces: &[Face]) -> Vec<(u8, Action)> {
     out
 }
 
-fn foe_icon(foe: &Foe) -> (&'static str, String) {
+/// A Monster card's abilities as printed ("Name (cost): text"), each with its
+/// name; the Final Entity's with the card they are on ("Lamprey Maw: …").
+pub fn foe_abilities(foe: &Foe) -> Vec<(&str, String)> {
+    match &foe.card {
+        FoeCard::Monster(m) => m.abilities.iter().map(|a| (a.name.as_str(), a.text())).collect(),
+        FoeCard::FinalEntity(fe) => {
+            let parts = fe.parts().map(|p| (&p.name, &p.abilities));
+            let all = parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]);
+            all.flat_map(|(part, abs)| abs.iter().map(move |a| (a.name.as_str(), format!("{part}: {}", a.text()))))
+                .collect()
+        }
+    }
+}
+
+pub fn foe_icon(foe: &Foe) -> (&'static str, String) {
     match &foe.card {
         FoeCard::Monster(m) => ("monsters", m.id.clone()),
         FoeCard::FinalEntity(_) => ("elements", "final_entity".to_owned()),
@@ -393,7 +407,7 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                             .into(),
                     );
                 }
-                face.print.extend(card.abilities.iter().map(|a| a.text()));
+                face.print.extend(foe_abilities(foe).into_iter().map(|(_, text)| text));
                 if !card.description.is_empty() {
                     hover.push(card.description.clone());
                 }
@@ -405,10 +419,7 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                     "Heads: {} and {}. Body: {}. Defeat both Heads, or the Body and one Head.",
                     fe.head_1.name, fe.head_2.name, fe.body.name
                 ));
-                let parts = fe.parts().map(|p| (&p.name, &p.abilities));
-                for (name, abilities) in parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]) {
-                    face.print.extend(abilities.iter().map(|ab| format!("{name}: {}", ab.text())));
-                }
+                face.print.extend(foe_abilities(foe).into_iter().map(|(_, text)| text));
                 if let Some(lore) = game.adventure().and_then(|a| a.final_entity_lore.as_ref()) {
                     hover.push(lore.clone());
                 }

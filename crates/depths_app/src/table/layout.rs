@@ -357,11 +357,15 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     TableLayout { area: whole, card, play_line, aside: aside && combat, fits, placed }
 }
 
-/// Where a box of `size` covers least in `area` (its top-left corner,
-/// screen px): `taken` are the rects with how much covering each costs (what
-/// a guide points at costs most, so it is never covered while any place is
-/// free of it). Among equals, the place nearest the area's left middle.
-pub fn clear_spot(area: Rect, taken: &[(Rect, f32)], size: Vec2) -> Vec2 {
+/// Where a box of `size` covers least of the table (its top-left corner,
+/// screen px): covering a card costs, covering one of `targets` (what a
+/// guide points at, what a click answers now) costs most, so it is never
+/// covered while any place is free of it. Among equals, the place nearest
+/// the table's left middle.
+pub fn clear_spot(layout: &TableLayout, targets: &[Rect], size: Vec2) -> Vec2 {
+    let area = layout.area;
+    let taken: Vec<(Rect, f32)> =
+        layout.rects().map(|r| (r, 1.0)).chain(targets.iter().map(|r| (*r, 1000.0))).collect();
     let cost = |at: Vec2| -> f32 {
         let r = Rect::from_corners(at, at + size);
         taken

@@ -11,9 +11,13 @@ use bevy::{
     camera::visibility::RenderLayers, picking::pointer::PointerButton, prelude::*, sprite::Anchor, text::TextBounds,
     window::PrimaryWindow,
 };
-use depths_rules::{Content, Event, Game, combat::FoeCard};
+use depths_rules::{
+    Content, Event, Game,
+    combat::{Foe, FoeCard},
+};
 
 use super::cards::{TABLE_LAYER, TableGeometry, text_font, to_world};
+use super::faces::{foe_abilities, foe_icon};
 use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT, HERO_CARD, HERO_EDGE};
 use crate::{
     PlaySystems,
@@ -44,31 +48,18 @@ pub struct CardRow {
     pub values: Vec<u8>,
 }
 
-/// The Monster whose Power is drawn: its name, icon and ability texts.
-fn power_source(game: &Game, foe: u8) -> Option<(String, (&'static str, String), Vec<(String, String)>)> {
-    let foe = game.combat()?.foes.get(usize::from(foe))?;
-    Some(match &foe.card {
-        FoeCard::Monster(m) => (
-            foe.name().to_owned(),
-            ("monsters", m.id.clone()),
-            m.abilities.iter().map(|a| (a.name.clone(), a.text())).collect(),
-        ),
-        FoeCard::FinalEntity(fe) => {
-            let parts = fe.parts().map(|p| (&p.name, &p.abilities));
-            let all = parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]);
-            let texts =
-                all.flat_map(|(part, abs)| abs.iter().map(move |a| (a.name.clone(), format!("{part}: {}", a.text()))));
-            (foe.name().to_owned(), ("elements", "final_entity".to_owned()), texts.collect())
-        }
-    })
+/// The Monster whose Power is drawn, by name and icon ("The Monster" once
+/// it is gone from the table).
+fn monster_and_icon(foe: Option<&Foe>) -> (String, (&'static str, String)) {
+    foe.map_or_else(|| ("The Monster".into(), ("elements", "monster".into())), |f| (f.name().to_owned(), foe_icon(f)))
 }
 
 /// A Monster's Power at work: the ability, whom it hits and what it did to
 /// them (the events that follow it in the batch, in the log's words).
-fn power_reveal(game: &Game, foe: u8, name: &str, heroes: &[u8], after: &[Event]) -> RevealCard {
-    let (monster, icon, texts) =
-        power_source(game, foe).unwrap_or_else(|| ("The Monster".into(), ("elements", "monster".into()), Vec::new()));
-    let mut rules: Vec<String> = texts.into_iter().filter(|(n, _)| n == name).map(|(_, t)| t).take(1).collect();
+fn power_reveal(game: &Game, foe: Option<&Foe>, name: &str, heroes: &[u8], after: &[Event]) -> RevealCard {
+    let (monster, icon) = monster_and_icon(foe);
+    let abilities = foe.map(foe_abilities).unwrap_or_default();
+    let mut rules: Vec<String> = abilities.into_iter().filter(|(n, _)| *n == name).map(|(_, t)| t).take(1).collect();
     let names: Vec<&str> = heroes.iter().filter_map(|h| game.heroes.get(usize::from(*h))).map(|h| h.name()).collect();
     rules.push(format!(
         "{} drew a Power Card: it hits {}.",
@@ -96,6 +87,7 @@ fn power_reveal(game: &Game, foe: u8, name: &str, heroes: &[u8], after: &[Event]
 /// What a batch of events (one action's) reveals, in the state after it.
 pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<RevealCard> {
     let mut out: Vec<RevealCard> = Vec::new();
+    let foe_at = |f: u8| game.combat().and_then(|c| c.foes.get(usize::from(f)));
     for (at, event) in events.iter().enumerate() {
         match event {
             Event::CombatStarted { .. } => {
@@ -109,20 +101,14 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     let health: Vec<String> =
                         foe.individuals.iter().map(|i| format!("{} {}", i.name, i.max_health)).collect();
                     rules.push(format!("Health: {}", health.join(", ")));
-                    let (icon, flavour) = match &foe.card {
-                        FoeCard::Monster(m) => {
-                            rules.extend(m.abilities.iter().map(|a| a.text()));
-                            (("monsters", m.id.clone()), m.description.clone())
-                        }
-                        FoeCard::FinalEntity(fe) => {
-                            let parts = fe.parts().map(|p| (&p.name, &p.abilities));
-                            for (name, abilities) in parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]) {
-                                rules.extend(abilities.iter().map(|a| format!("{name}: {}", a.text())));
-                            }
-                            let lore = game.adventure().and_then(|a| a.final_entity_lore.clone());
-                            (("elements", "final_entity".to_owned()), lore.unwrap_or_default())
+                    rules.extend(foe_abilities(foe).into_iter().map(|(_, text)| text));
+                    let flavour = match &foe.card {
+                        FoeCard::Monster(m) => m.description.clone(),
+                        FoeCard::FinalEntity(_) => {
+                            game.adventure().and_then(|a| a.final_entity_lore.clone()).unwrap_or_default()
                         }
                     };
+                    let icon = foe_icon(foe);
                     let title = foe.name().to_owned();
                     out.push(RevealCard { kind: "Monster".into(), title, icon, rules, flavour, rows: Vec::new() });
                 }
@@ -173,17 +159,11 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                 }
             }
             Event::MonsterAbility { foe, name, heroes } => {
-                out.push(power_reveal(game, *foe, name, heroes, &events[at + 1..]));
+                out.push(power_reveal(game, foe_at(*foe), name, heroes, &events[at + 1..]));
             }
             // A Monster with no Power ability just plays on: nothing to show.
-            Event::MonsterPowerWasted { foe }
-                if game
-                    .combat()
-                    .and_then(|c| c.foes.get(usize::from(*foe)))
-                    .is_some_and(|f| !f.power_lists.is_empty()) =>
-            {
-                let (monster, icon, _) = power_source(game, *foe)
-                    .unwrap_or_else(|| ("The Monster".into(), ("elements", "monster".into()), Vec::new()));
+            Event::MonsterPowerWasted { foe } if foe_at(*foe).is_some_and(|f| !f.power_lists.is_empty()) => {
+                let (monster, icon) = monster_and_icon(foe_at(*foe));
                 out.push(RevealCard {
                     kind: format!("{monster}'s Power"),
                     title: "Power wasted".into(),

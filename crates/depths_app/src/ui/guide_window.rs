@@ -38,9 +38,8 @@ fn guide_ui(
             let size =
                 ctx.memory(|m| m.area_rect(id)).map_or(Vec2::new(240.0, 190.0), |r| Vec2::new(r.width(), r.height()))
                     * z;
-            let taken: Vec<(Rect, f32)> =
-                layout.rects().map(|r| (r, 1.0)).chain(geometry.targets.iter().map(|t| (t.rect, 1000.0))).collect();
-            let at = crate::table::layout::clear_spot(layout.area, &taken, size);
+            let targets: Vec<Rect> = geometry.targets.iter().map(|t| t.rect).collect();
+            let at = crate::table::layout::clear_spot(layout, &targets, size);
             egui::pos2(at.x / z, at.y / z)
         }
         _ => area.0.map_or(egui::pos2(320.0, 90.0), |r| egui::pos2(r.min.x / z + 10.0, r.min.y / z + 10.0)),

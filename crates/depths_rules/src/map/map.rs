@@ -1239,6 +1239,23 @@ impl Map {
                 stack.push(v);
             }
         }
+        // Reaches every node, the map's and the new tile's, that `pick` marks
+        // by its (Secret Passage, Warp Portal).
+        fn visit_all(g: &Graph, p: &mut Preview, pick: fn((bool, bool)) -> bool, stack: &mut Vec<u32>) {
+            let first_new = g.nodes.len() as u32;
+            for v in 0..first_new + p.new_nodes.len() as u32 {
+                let marks = if v < first_new {
+                    let n = &g.nodes[v as usize];
+                    (n.secret_passage, n.warp_portal)
+                } else {
+                    let n = &p.new_nodes[(v - first_new) as usize];
+                    (n.secret_passage, n.warp_portal)
+                };
+                if pick(marks) {
+                    visit(g, p, v, stack);
+                }
+            }
+        }
         while let Some(u) = stack.pop() {
             let (links, secret, portal) = if u >= first_new {
                 let n = &mut p.new_nodes[(u - first_new) as usize];
@@ -1267,31 +1284,14 @@ impl Map {
                     visit(g, p, v, &mut stack);
                 }
             }
+            // All Secret Passages are one place, and so are both Warp Portals.
             if secret && !p.secret_open {
                 p.secret_open = true;
-                for v in 0..first_new + p.new_nodes.len() as u32 {
-                    let secret = if v < first_new {
-                        g.nodes[v as usize].secret_passage
-                    } else {
-                        p.new_nodes[(v - first_new) as usize].secret_passage
-                    };
-                    if secret {
-                        visit(g, p, v, &mut stack);
-                    }
-                }
+                visit_all(g, p, |(secret, _)| secret, &mut stack);
             }
             if portal && !p.portal_open {
                 p.portal_open = true;
-                for v in 0..first_new + p.new_nodes.len() as u32 {
-                    let portal = if v < first_new {
-                        g.nodes[v as usize].warp_portal
-                    } else {
-                        p.new_nodes[(v - first_new) as usize].warp_portal
-                    };
-                    if portal {
-                        visit(g, p, v, &mut stack);
-                    }
-                }
+                visit_all(g, p, |(_, portal)| portal, &mut stack);
             }
         }
         p.stack = stack;
