@@ -232,64 +232,107 @@ fn mk(h: u8, m: u8) -> Slot {
     }
 }
 
-/// Expected value of `hero_cards` against `monster_cards` cards drawn from
-/// what is left in the Monster deck.
-fn expected(g: &Game, foe: &Foe, ctx: &PairCtx, hero_cards: &[u8], monster_cards: u8) -> f64 {
-    let deck = &g.monster_decks[foe.difficulty.index()];
-    // Values repeat: count each distinct value once, weighted (no list: this
-    // runs for every pair the bot weighs).
-    let mut counts = [0u32; 16];
-    let mut pool = 0;
-    for c in deck.draw.iter().filter(|c| !c.power) {
-        counts[usize::from(c.value).min(15)] += 1;
-        pool += 1;
-    }
-    if pool < 2 {
-        counts = [0; 16];
-        for v in foe.difficulty.action_values() {
-            counts[usize::from(v).min(15)] += 1;
+/// The values a Monster card may show, each with how many cards show it,
+/// lowest first: what is left in the Monster deck.
+struct Draws {
+    vals: [(u8, u32); 16],
+    len: usize,
+}
+
+impl Draws {
+    fn new(g: &Game, foe: &Foe) -> Draws {
+        let deck = &g.monster_decks[foe.difficulty.index()];
+        // Values repeat: count each distinct value once, weighted (no list:
+        // this runs for every card the bot weighs).
+        let mut counts = [0u32; 16];
+        let mut pool = 0;
+        for c in deck.draw.iter().filter(|c| !c.power) {
+            counts[usize::from(c.value).min(15)] += 1;
+            pool += 1;
         }
-    }
-    let mut vals = [(0u8, 0u32); 16];
-    let mut len = 0;
-    for v in 0..16u8 {
-        if counts[usize::from(v)] > 0 {
-            vals[len] = (v, counts[usize::from(v)]);
-            len += 1;
-        }
-    }
-    let vals = &vals[..len];
-    // Each Hero card against each value, worked out once: (is a Hero Hit,
-    // is a Monster Hit, its value), as `PairCtx::value` gives it.
-    let mut pairs = [[(false, false, 0.0); 16]; 2];
-    for (k, &h) in hero_cards.iter().take(2).enumerate() {
-        for (j, &(m, _)) in vals.iter().enumerate() {
-            let slot = mk(h, m);
-            let outcome = slot.outcome(ctx.bonus);
-            pairs[k][j] = (outcome == Some(Outcome::HeroHit), outcome == Some(Outcome::MonsterHit), ctx.value(&slot));
-        }
-    }
-    let (mut total, mut n) = (0.0, 0.0);
-    for (i, &(a, ca)) in vals.iter().enumerate() {
-        for (j, &(b, cb)) in vals.iter().enumerate() {
-            let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
-            if w == 0.0 {
-                continue;
+        if pool < 2 {
+            counts = [0; 16];
+            for v in foe.difficulty.action_values() {
+                counts[usize::from(v).min(15)] += 1;
             }
-            let v = match (hero_cards.len(), monster_cards) {
-                (1, 1) => pairs[0][i].2,
-                // The higher Monster card: values are listed lowest first.
-                (1, _) => pairs[0][i.max(j)].2,
-                // `ctx.best` of one pair is its value.
-                (2, 1) => pairs[0][i].2.max(pairs[1][i].2),
-                (2, _) => best_of_two(pairs[0][i], pairs[1][j]),
-                _ => 0.0,
-            };
-            total += v * w;
-            n += w;
         }
+        let mut vals = [(0u8, 0u32); 16];
+        let mut len = 0;
+        for v in 0..16u8 {
+            if counts[usize::from(v)] > 0 {
+                vals[len] = (v, counts[usize::from(v)]);
+                len += 1;
+            }
+        }
+        Draws { vals, len }
     }
-    if n == 0.0 { 0.0 } else { total / n }
+
+    fn vals(&self) -> &[(u8, u32)] {
+        &self.vals[..self.len]
+    }
+}
+
+/// One Hero card against each value of [`Draws`]: (is a Hero Hit, is a
+/// Monster Hit, its value), as `PairCtx::value` gives it.
+type Row = [(bool, bool, f64); 16];
+
+/// The rows of the Hero card values weighed in one decision, each worked
+/// out once (a card is weighed alone and beside every other card in hand).
+struct Rows<'a> {
+    ctx: &'a PairCtx,
+    draws: Draws,
+    rows: Vec<(u8, Row)>,
+}
+
+impl<'a> Rows<'a> {
+    fn new(g: &Game, foe: &Foe, ctx: &'a PairCtx) -> Rows<'a> {
+        Rows { ctx, draws: Draws::new(g, foe), rows: Vec::with_capacity(8) }
+    }
+
+    fn row(&mut self, h: u8) -> Row {
+        if let Some((_, row)) = self.rows.iter().find(|(v, _)| *v == h) {
+            return *row;
+        }
+        let mut row = [(false, false, 0.0); 16];
+        for (j, &(m, _)) in self.draws.vals().iter().enumerate() {
+            let slot = mk(h, m);
+            let outcome = slot.outcome(self.ctx.bonus);
+            row[j] = (outcome == Some(Outcome::HeroHit), outcome == Some(Outcome::MonsterHit), self.ctx.value(&slot));
+        }
+        self.rows.push((h, row));
+        row
+    }
+
+    /// Expected value of `hero_cards` against `monster_cards` cards drawn
+    /// from what is left in the Monster deck.
+    fn expected(&mut self, hero_cards: &[u8], monster_cards: u8) -> f64 {
+        let mut pairs = [[(false, false, 0.0); 16]; 2];
+        for (k, &h) in hero_cards.iter().take(2).enumerate() {
+            pairs[k] = self.row(h);
+        }
+        let (mut total, mut n) = (0.0, 0.0);
+        let vals = self.draws.vals();
+        for (i, &(a, ca)) in vals.iter().enumerate() {
+            for (j, &(b, cb)) in vals.iter().enumerate() {
+                let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
+                if w == 0.0 {
+                    continue;
+                }
+                let v = match (hero_cards.len(), monster_cards) {
+                    (1, 1) => pairs[0][i].2,
+                    // The higher Monster card: values are listed lowest first.
+                    (1, _) => pairs[0][i.max(j)].2,
+                    // `ctx.best` of one pair is its value.
+                    (2, 1) => pairs[0][i].2.max(pairs[1][i].2),
+                    (2, _) => best_of_two(pairs[0][i], pairs[1][j]),
+                    _ => 0.0,
+                };
+                total += v * w;
+                n += w;
+            }
+        }
+        if n == 0.0 { 0.0 } else { total / n }
+    }
 }
 
 /// `PairCtx::best` of two pairs (is a Hero Hit, is a Monster Hit, value):
@@ -323,7 +366,8 @@ pub fn aimed_target(g: &Game, c: &Combat, hero: u8, ability: &Ability) -> Option
             if let Some(individual) = c.heroes[hero as usize].target_in(en.foe) {
                 return Some(Target::Individual { foe: en.foe, individual });
             }
-            let foe = &foe_after_placed(c, en.foe);
+            // Its card bonus and Armor as now; the health once placed Damage lands.
+            let foe = &c.foes[en.foe as usize];
             let amount = ability
                 .effects
                 .iter()
@@ -333,10 +377,12 @@ pub fn aimed_target(g: &Game, c: &Combat, hero: u8, ability: &Ability) -> Option
                 .and_then(|en| en.chosen.map(|s| en.slots[s as usize]))
                 .and_then(|s| s.damage(foe.card_bonus))
                 .map_or(0, |(dealt, _)| dealt);
-            Some(Target::Individual {
-                foe: en.foe,
-                individual: pick_individual(foe, amount.saturating_add(pair), true) as u8,
-            })
+            let amount = amount.saturating_add(pair);
+            let individual = match health_after_placed(c, en.foe) {
+                Some(health) => pick_by_health(foe, |i| health[i], amount, true),
+                None => pick_individual(&foe_after_placed(c, en.foe), amount, true),
+            };
+            Some(Target::Individual { foe: en.foe, individual: individual as u8 })
         }
         TargetKind::Hero => {
             let worst = (0..g.heroes.len()).max_by_key(|&i| g.heroes[i].max_health() - g.heroes[i].health).unwrap_or(0);
@@ -361,23 +407,57 @@ pub fn foe_after_placed(c: &Combat, f: u8) -> Foe {
     foe
 }
 
+/// Each individual's health once the Damage already placed this Round lands,
+/// as [`foe_after_placed`] leaves it, without copying the foe (its card and
+/// names); `None` for a foe of more individuals than this holds.
+fn health_after_placed(c: &Combat, f: u8) -> Option<[u8; 16]> {
+    let foe = &c.foes[f as usize];
+    let mut health = [0u8; 16];
+    for (h, i) in health.iter_mut().zip(&foe.individuals) {
+        *h = i.health;
+    }
+    if foe.individuals.len() > health.len() {
+        return None;
+    }
+    for p in c.packets.iter().filter(|p| p.foe == f) {
+        if let Some(i) = p.individual {
+            let amount = if p.overflow { p.amount } else { foe.damage_taken(usize::from(i), p.amount, p.magic) };
+            let h = &mut health[usize::from(i)];
+            *h = h.saturating_sub(amount);
+        }
+    }
+    Some(health)
+}
+
 /// Where to put a packet of Damage: the best individual once what is placed
 /// already lands, or, if that leaves none standing, the best of those alive now.
 pub fn pick_for_packet(c: &Combat, p: &DamagePacket) -> u8 {
-    let after = foe_after_placed(c, p.foe);
-    if after.alive_count() > 0 {
-        return pick_individual(&after, p.amount, p.magic) as u8;
+    let foe = &c.foes[p.foe as usize];
+    let Some(after) = health_after_placed(c, p.foe) else {
+        let after = foe_after_placed(c, p.foe);
+        if after.alive_count() > 0 {
+            return pick_individual(&after, p.amount, p.magic) as u8;
+        }
+        return pick_individual(foe, p.amount, p.magic) as u8;
+    };
+    if after.iter().any(|&h| h > 0) {
+        return pick_by_health(foe, |i| after[i], p.amount, p.magic) as u8;
     }
-    pick_individual(&c.foes[p.foe as usize], p.amount, p.magic) as u8
+    pick_individual(foe, p.amount, p.magic) as u8
 }
 
 /// The individual to hit: the one closest to falling that the damage hurts.
 pub fn pick_individual(foe: &Foe, amount: u8, magic: bool) -> usize {
+    pick_by_health(foe, |i| foe.individuals[i].health, amount, magic)
+}
+
+/// [`pick_individual`] with each individual's health given.
+fn pick_by_health(foe: &Foe, health: impl Fn(usize) -> u8, amount: u8, magic: bool) -> usize {
     (0..foe.individuals.len())
-        .filter(|&i| foe.individuals[i].alive())
+        .filter(|&i| health(i) > 0)
         .min_by_key(|&i| {
             let eff = effective(foe, i, amount, magic);
-            let h = foe.individuals[i].health;
+            let h = health(i);
             let kill = eff >= h;
             (
                 if eff == 0 {
@@ -457,6 +537,7 @@ fn play_card(g: &Game, legal: &[Action], hero: u8) -> Option<Action> {
     let ctx = PairCtx::new(g, hero, foe);
     let hand = &g.heroes[hero as usize].hand;
     let played: Vec<u8> = e.slots.iter().filter_map(|s| s.hero.map(|h| h.value)).collect();
+    let mut rows = Rows::new(g, foe, &ctx);
     let mut best: Option<(f64, Action)> = None;
     for (i, card) in hand.iter().enumerate() {
         let a = Action::PlayCard { hero, card: card.id };
@@ -468,11 +549,11 @@ fn play_card(g: &Game, legal: &[Action], hero: u8) -> Option<Action> {
         let v = if cards.len() < usize::from(e.hero_cards) {
             (0..hand.len())
                 .filter(|&j| j != i)
-                .map(|j| expected(g, foe, &ctx, &[card.value, hand[j].value], e.monster_cards))
+                .map(|j| rows.expected(&[card.value, hand[j].value], e.monster_cards))
                 .fold(f64::NEG_INFINITY, f64::max)
-                .max(expected(g, foe, &ctx, &[card.value], e.monster_cards))
+                .max(rows.expected(&[card.value], e.monster_cards))
         } else {
-            expected(g, foe, &ctx, &cards, e.monster_cards)
+            rows.expected(&cards, e.monster_cards)
         };
         // Keep high cards for later when it costs little: a slight tie-break.
         let v = v - 0.01 * f64::from(card.value);
@@ -854,7 +935,9 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let eco = &adv.ecology;
     let map = &eco.map;
     let remaining = eco.pile.tiles();
-    let shapes = shapes(remaining);
+    // Worked out only for a decision that weighs maps (most do not).
+    let shapes_once = std::cell::OnceCell::new();
+    let shapes = || shapes_once.get_or_init(|| shapes(remaining)).as_slice();
     // Every map weighed is the map copied onto this one, whose lists are reused.
     let scratch: RefCell<Option<Map>> = RefCell::new(None);
     let copy = |scratch: &mut Option<Map>| match scratch {
@@ -865,7 +948,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let scorer = RefCell::new(None);
     let placed_score = |tile: &Arc<MapTile>, placement: Placement, legendary: &Legendary| {
         let mut scorer = scorer.borrow_mut();
-        scorer.get_or_insert_with(|| PlaceScorer::new(map, &shapes)).score(tile, placement, legendary)
+        scorer.get_or_insert_with(|| PlaceScorer::new(map, shapes())).score(tile, placement, legendary)
     };
     if let Some(tile) = &eco.drawn {
         let tile = Arc::new(tile.clone());
@@ -973,9 +1056,9 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         }
         return a;
     }
-    // Dead-end gauge: how many of the remaining tiles could not be placed now.
-    let stuck = stuck_count(map, remaining);
-    let cells = map.frontier().cells().count();
+    // Dead-end gauge: how many of the remaining tiles could not be placed
+    // now, counted only when a blocker is weighed worth nothing.
+    let stuck = || stuck_count(map, remaining);
     let blockers: Vec<(Action, ElementRef, Element)> = legal
         .iter()
         .filter_map(|a| match a {
@@ -986,8 +1069,10 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
             _ => None,
         })
         .collect();
-    let must_open = remaining.is_empty() || stuck * 3 >= remaining.len().max(1) || stuck > 0 && remaining.len() <= 4;
-    let _ = cells;
+    let must_open = || {
+        let stuck = stuck();
+        remaining.is_empty() || stuck * 3 >= remaining.len().max(1) || stuck > 0 && remaining.len() <= 4
+    };
     // Weigh every blocker the Heroes can reach (Doors even without a Key):
     // what it does for the map against what it costs.
     let legendary = g.discovered_legendary_count();
@@ -995,7 +1080,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     // the same tiles, so the places are counted again only where the ways
     // in changed. Counted at the first blocker weighed (often there is none).
     let mut counted: Option<(PlaceCounts, i32)> = None;
-    let mut places = Vec::with_capacity(shapes.len());
+    let mut places = Vec::new();
     let key_cost = u16::from(r.key_cost);
     let mut best: Option<(i32, ElementRef, Element)> = None;
     for e in map.reachable_unencountered() {
@@ -1029,23 +1114,24 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         if m.encounter(e).is_err() {
             continue;
         }
+        let shapes = shapes();
         let (counts, base) = counted.get_or_insert_with(|| {
             let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
             let places = (0..shapes.len()).map(|k| counts.on_map(k).min(8));
-            let base = score(&shapes, places, map.frontier().cells().count(), legendary, rewards(map));
+            let base = score(shapes, places, map.frontier().cells().count(), legendary, rewards(map));
             (counts, base)
         });
         let base = *base;
         counts.on_copy(map, m, &mut places);
         let score =
-            score(&shapes, places.iter().map(|&n| n.min(8)), m.frontier().cells().count(), legendary, rewards(m));
+            score(shapes, places.iter().map(|&n| n.min(8)), m.frontier().cells().count(), legendary, rewards(m));
         let net = score - base - cost;
         if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
             best = Some((net, e, k));
         }
     }
     if let Some((net, e, k)) = best
-        && (net > 0 || must_open)
+        && (net > 0 || must_open())
     {
         let fight = matches!(k, Element::Monster { .. });
         if fight && let Some(h) = heal(0.75) {
@@ -1053,7 +1139,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         }
         if fight
             && lowest < 0.5
-            && !must_open
+            && !must_open()
             && let Some(c) = campfire.clone()
         {
             return c;
