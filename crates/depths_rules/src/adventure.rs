@@ -14,7 +14,9 @@ use crate::effect::Effect;
 use crate::feature::{FeatureCard, ReferenceCard};
 use crate::hero::{AbilityCard, HeroClass, ItemCard};
 use crate::legendary_location::{LegendaryCard, LegendaryPiles};
-use crate::map::{DeadEndAllowance, ElementRef, Map, MapTile, RuneMatches, RunePattern, TilePile, UsedRunes};
+use crate::map::{
+    DeadEndAllowance, ElementRef, Map, MapTile, RuneMatches, RunePattern, ThroughCounter, TilePile, UsedRunes,
+};
 use crate::monster::MonsterCard;
 use crate::options::GameOptions;
 use crate::shared::Shared;
@@ -166,6 +168,15 @@ pub struct EcologyState {
     /// The matches of `patterns` on `map`, brought up to date as tiles are placed.
     #[serde(skip)]
     pub(crate) rune_matches: RuneMatches,
+}
+
+impl EcologyState {
+    /// Counts the Legendary Locations a tile would show on this Ecology's
+    /// map, with the patterns turned that the game keeps.
+    pub fn through_counter(&self) -> ThroughCounter<'_> {
+        let turned = self.rune_matches.turned(&self.patterns);
+        ThroughCounter::with_turned(&self.map, &self.patterns, &self.used_runes, turned)
+    }
 }
 
 /// What the Adventure Record Sheet holds.

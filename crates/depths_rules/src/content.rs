@@ -6,6 +6,7 @@
 //! [`Content::count_problems`] compares the set with the rulebook's Components.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, OnceLock};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -14,9 +15,10 @@ use crate::Ecology;
 use crate::effect::{Ability, Activation, Effect, all_effects};
 use crate::feature::{FeatureCard, ReferenceCard};
 use crate::hero::{AbilityCard, HeroClass, HeroMat, ItemCard};
-use crate::legendary_location::{LegendaryCard, PileLabel};
-use crate::map::{MapTile, RunePattern, TileKind};
+use crate::legendary_location::{LegendaryCard, LegendaryLayout, PileLabel};
+use crate::map::{MapTile, PileError, RunePattern, SortedTiles, TileKind, TurnedPatterns, UsedRunes};
 use crate::monster::{EntityPart, EntityPartCard, EntityTailCard, MonsterCard};
+use crate::shared::Shared;
 
 /// One thing wrong with the content: the file, the card (where there is one)
 /// and what is wrong.
@@ -242,6 +244,94 @@ pub struct Content {
     pub treasures: Vec<ItemCard>,
     pub ecologies: Vec<EcologyContent>,
     pub final_entity: FinalEntityContent,
+    /// The cards as a new game's piles hold them, sorted out at the first
+    /// Game Setup and shared by every game set up from this content (a
+    /// random bot's game was a third Game Setup: every card copied, every
+    /// Legendary Location's label parsed). The content is not changed once
+    /// a game is set up from it; a copy sorts its own.
+    #[serde(skip)]
+    decks: Decks,
+}
+
+#[derive(Default)]
+struct Decks(OnceLock<DeckCards>);
+
+impl Clone for Decks {
+    fn clone(&self) -> Decks {
+        Decks::default()
+    }
+}
+
+/// Worked out from the cards: never what tells two contents apart.
+impl PartialEq for Decks {
+    fn eq(&self, _: &Decks) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Decks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Decks")
+    }
+}
+
+/// The piles of a new game before they are shuffled.
+pub(crate) struct DeckCards {
+    /// In the order of [`CLASSES`].
+    pub(crate) classes: Vec<ClassCards>,
+    /// As [`Content::ecology`] finds them.
+    pub(crate) ecologies: Vec<EcologyCards>,
+}
+
+pub(crate) struct ClassCards {
+    pub(crate) items: Vec<Shared<ItemCard>>,
+    pub(crate) abilities: Vec<Shared<AbilityCard>>,
+}
+
+pub(crate) struct EcologyCards {
+    pub(crate) tiles: Result<SortedTiles, PileError>,
+    pub(crate) monsters: Vec<Shared<MonsterCard>>,
+    pub(crate) set_aside_monsters: Vec<Shared<MonsterCard>>,
+    pub(crate) features: Vec<Shared<FeatureCard>>,
+    pub(crate) stair_guardians: Vec<Shared<MonsterCard>>,
+    /// One per Rune Pattern, in the patterns' order.
+    pub(crate) legendary: Vec<LegendaryLayout>,
+    /// The patterns turned, for the search of their matches.
+    pub(crate) turned: Arc<TurnedPatterns>,
+}
+
+impl DeckCards {
+    fn new(content: &Content) -> DeckCards {
+        let shared = |cards: &[MonsterCard]| cards.iter().cloned().map(Shared::new).collect();
+        let classes = CLASSES
+            .iter()
+            .map(|&(class, _)| {
+                let deck = content.class_deck(class);
+                ClassCards {
+                    items: deck.items.iter().cloned().map(Shared::new).collect(),
+                    abilities: deck.abilities.iter().cloned().map(Shared::new).collect(),
+                }
+            })
+            .collect();
+        let ecologies = content
+            .ecologies
+            .iter()
+            .map(|c| EcologyCards {
+                tiles: SortedTiles::new(c.tiles.clone()),
+                monsters: c.monsters.iter().filter(|m| !m.set_aside).cloned().map(Shared::new).collect(),
+                set_aside_monsters: c.monsters.iter().filter(|m| m.set_aside).cloned().map(Shared::new).collect(),
+                features: c.features.iter().cloned().map(Shared::new).collect(),
+                stair_guardians: shared(&c.stair_guardians),
+                legendary: c
+                    .patterns
+                    .iter()
+                    .map(|p| LegendaryLayout::new(p.id.parse().unwrap_or(0), &c.legendary))
+                    .collect(),
+                turned: Arc::new(TurnedPatterns::new(&c.patterns, &UsedRunes::default())),
+            })
+            .collect();
+        DeckCards { classes, ecologies }
+    }
 }
 
 #[derive(Deserialize)]
@@ -422,7 +512,14 @@ impl Content {
         else {
             return Err(ContentError { faults });
         };
-        let content = Content { heroes: heroes.heroes, classes, treasures: treasures.items, ecologies, final_entity };
+        let content = Content {
+            heroes: heroes.heroes,
+            classes,
+            treasures: treasures.items,
+            ecologies,
+            final_entity,
+            decks: Decks::default(),
+        };
         // With a stand-in for a bad file, a fault that may come from the
         // stand-in rather than the author's files is left out: one in the bad
         // file itself, a reference (it may name a card of the bad file), an id
@@ -482,6 +579,11 @@ impl Content {
 
     pub fn ecology(&self, e: Ecology) -> &EcologyContent {
         &self.ecologies[e as usize]
+    }
+
+    /// The piles of a new game before they are shuffled.
+    pub(crate) fn decks(&self) -> &DeckCards {
+        self.decks.0.get_or_init(|| DeckCards::new(self))
     }
 
     /// Any Item by id: class decks first, then treasures.

@@ -95,11 +95,31 @@ impl LegendaryPiles {
     /// shuffled together; lettered piles stacked highest roman numeral at the
     /// bottom, cards sharing number, letter and numeral shuffled among themselves.
     pub fn arrange(number: u8, cards: &[LegendaryCard], rng: &mut GameRng) -> LegendaryPiles {
+        LegendaryLayout::new(number, cards).deal(rng)
+    }
+
+    pub fn pile_mut(&mut self, letter: char) -> Option<&mut Vec<Shared<LegendaryCard>>> {
+        self.lettered.iter_mut().find(|(l, _)| *l == letter).map(|(_, p)| p)
+    }
+}
+
+/// One pattern's cards sorted into their piles, not yet shuffled: the
+/// content sorts them once for every game set up from it (each Game Setup
+/// parsed every card's label once for each pattern).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegendaryLayout {
+    number: u8,
+    entry: Vec<Shared<LegendaryCard>>,
+    /// Each letter's cards by roman numeral, the highest (the bottom) first.
+    lettered: Vec<(char, Vec<Vec<Shared<LegendaryCard>>>)>,
+}
+
+impl LegendaryLayout {
+    pub fn new(number: u8, cards: &[LegendaryCard]) -> LegendaryLayout {
         let labelled: Vec<(PileLabel, &LegendaryCard)> =
             cards.iter().filter_map(|c| c.label().ok().map(|l| (l, c))).filter(|(l, _)| l.number == number).collect();
-        let mut entry: Vec<Shared<LegendaryCard>> =
+        let entry =
             labelled.iter().filter(|(l, _)| l.letter.is_none()).map(|(_, c)| Shared::new((*c).clone())).collect();
-        rng.shuffle(&mut entry);
         let mut letters: Vec<char> = labelled.iter().filter_map(|(l, _)| l.letter).collect();
         letters.sort_unstable();
         letters.dedup();
@@ -110,24 +130,42 @@ impl LegendaryPiles {
                     labelled.iter().filter(|(l, _)| l.letter == Some(letter)).filter_map(|(l, _)| l.roman).collect();
                 romans.sort_unstable();
                 romans.dedup();
-                let mut pile = Vec::new();
-                // Bottom first: the highest numeral goes in first.
-                for roman in romans.into_iter().rev() {
-                    let mut same: Vec<Shared<LegendaryCard>> = labelled
-                        .iter()
-                        .filter(|(l, _)| l.letter == Some(letter) && l.roman == Some(roman))
-                        .map(|(_, c)| Shared::new((*c).clone()))
-                        .collect();
-                    rng.shuffle(&mut same);
-                    pile.extend(same);
-                }
-                (letter, pile)
+                let numerals = romans
+                    .into_iter()
+                    .rev()
+                    .map(|roman| {
+                        labelled
+                            .iter()
+                            .filter(|(l, _)| l.letter == Some(letter) && l.roman == Some(roman))
+                            .map(|(_, c)| Shared::new((*c).clone()))
+                            .collect()
+                    })
+                    .collect();
+                (letter, numerals)
             })
             .collect();
-        LegendaryPiles { number, entry, lettered }
+        LegendaryLayout { number, entry, lettered }
     }
 
-    pub fn pile_mut(&mut self, letter: char) -> Option<&mut Vec<Shared<LegendaryCard>>> {
-        self.lettered.iter_mut().find(|(l, _)| *l == letter).map(|(_, p)| p)
+    /// The piles as [`LegendaryPiles::arrange`] deals them: the cards
+    /// shared, the same draws from `rng`.
+    pub fn deal(&self, rng: &mut GameRng) -> LegendaryPiles {
+        let mut entry = self.entry.clone();
+        rng.shuffle(&mut entry);
+        let lettered = self
+            .lettered
+            .iter()
+            .map(|(letter, numerals)| {
+                let mut pile = Vec::with_capacity(numerals.iter().map(Vec::len).sum());
+                // Bottom first: the highest numeral goes in first.
+                for cards in numerals {
+                    let start = pile.len();
+                    pile.extend(cards.iter().cloned());
+                    rng.shuffle(&mut pile[start..]);
+                }
+                (*letter, pile)
+            })
+            .collect();
+        LegendaryPiles { number: self.number, entry, lettered }
     }
 }

@@ -8,12 +8,9 @@ use crate::action_card::ActionCard;
 use crate::adventure::{Adventure, AdventureRecord, EcologyState, class_index};
 use crate::content::{Content, ContentError};
 use crate::error::SetupError;
-use crate::feature::FeatureCard;
 use crate::game::Game;
-use crate::hero::{AbilityCard, HeroMat, ITEM_CARD_ID_BASE, ItemCard};
-use crate::legendary_location::LegendaryPiles;
-use crate::map::{DeadEndAllowance, Map, RuneMatches, TilePile, UsedRunes};
-use crate::monster::MonsterCard;
+use crate::hero::{HeroMat, ITEM_CARD_ID_BASE};
+use crate::map::{DeadEndAllowance, Map, RuneMatches, UsedRunes};
 use crate::options::GameOptions;
 use crate::shared::Shared;
 use crate::{Ecology, GameRng};
@@ -63,12 +60,13 @@ impl Game {
         let mut item_decks = Vec::new();
         let mut ability_decks = Vec::new();
         let mut item_action_cards = Vec::new();
-        for (class, _) in crate::content::CLASSES {
+        let decks = content.decks();
+        for ((class, _), cards) in crate::content::CLASSES.into_iter().zip(&decks.classes) {
             let deck = content.class_deck(class);
-            let mut items: Vec<Shared<ItemCard>> = deck.items.iter().cloned().map(Shared::new).collect();
+            let mut items = cards.items.clone();
             rng.shuffle(&mut items);
             item_decks.push(items);
-            let mut abilities: Vec<Shared<AbilityCard>> = deck.abilities.iter().cloned().map(Shared::new).collect();
+            let mut abilities = cards.abilities.clone();
             rng.shuffle(&mut abilities);
             ability_decks.push(abilities);
             item_action_cards.push(
@@ -164,21 +162,19 @@ pub(crate) fn setup_ecology(
     rng: &mut GameRng,
 ) -> Result<EcologyState, String> {
     let c = content.ecology(ecology);
-    let (entry, pile) = TilePile::deal(c.tiles.clone(), rng).map_err(|e| format!("{}: {e:?}", ecology.name()))?;
+    let cards = &content.decks().ecologies[ecology as usize];
+    let tiles = cards.tiles.as_ref().map_err(|e| format!("{}: {e:?}", ecology.name()))?;
+    let (entry, pile) = tiles.deal(rng);
     let map = Map::new(entry).map_err(|e| format!("{}: {e:?}", ecology.name()))?;
-    let shared =
-        |cards: &[MonsterCard]| -> Vec<Shared<MonsterCard>> { cards.iter().cloned().map(Shared::new).collect() };
-    let mut monsters: Vec<Shared<MonsterCard>> =
-        c.monsters.iter().filter(|m| !m.set_aside).cloned().map(Shared::new).collect();
+    let mut monsters = cards.monsters.clone();
     rng.shuffle(&mut monsters);
-    let mut features: Vec<Shared<FeatureCard>> = c.features.iter().cloned().map(Shared::new).collect();
+    let mut features = cards.features.clone();
     rng.shuffle(&mut features);
-    let mut stair_guardians = shared(&c.stair_guardians);
+    let mut stair_guardians = cards.stair_guardians.clone();
     rng.shuffle(&mut stair_guardians);
-    let legendary =
-        c.patterns.iter().map(|p| LegendaryPiles::arrange(p.id.parse().unwrap_or(0), &c.legendary, rng)).collect();
+    let legendary = cards.legendary.iter().map(|layout| layout.deal(rng)).collect();
     let mut rune_matches = RuneMatches::default();
-    rune_matches.refresh(&map, &c.patterns);
+    rune_matches.refresh_turned(&map, &c.patterns, Arc::clone(&cards.turned));
     Ok(EcologyState {
         rune_matches,
         ecology,
@@ -187,7 +183,7 @@ pub(crate) fn setup_ecology(
         drawn: None,
         dead_end: DeadEndAllowance::new(options.variants.one_dead_end),
         monsters,
-        set_aside_monsters: c.monsters.iter().filter(|m| m.set_aside).cloned().map(Shared::new).collect(),
+        set_aside_monsters: cards.set_aside_monsters.clone(),
         features,
         revealed_features: Vec::new(),
         stair_guardians,
@@ -197,4 +193,67 @@ pub(crate) fn setup_ecology(
         reference: c.reference.clone(),
         encountering: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::legendary_location::LegendaryPiles;
+    use crate::map::TilePile;
+
+    /// An Ecology's Setup as it was before the content sorted its cards
+    /// once: every card copied from the content, every label parsed.
+    fn from_the_cards(content: &Content, ecology: Ecology, options: &GameOptions, rng: &mut GameRng) -> EcologyState {
+        let c = content.ecology(ecology);
+        let (entry, pile) = TilePile::deal(c.tiles.clone(), rng).expect("tiles");
+        let map = Map::new(entry).expect("entry");
+        let mut monsters: Vec<Shared<_>> =
+            c.monsters.iter().filter(|m| !m.set_aside).cloned().map(Shared::new).collect();
+        rng.shuffle(&mut monsters);
+        let mut features: Vec<Shared<_>> = c.features.iter().cloned().map(Shared::new).collect();
+        rng.shuffle(&mut features);
+        let mut stair_guardians: Vec<Shared<_>> = c.stair_guardians.iter().cloned().map(Shared::new).collect();
+        rng.shuffle(&mut stair_guardians);
+        let legendary =
+            c.patterns.iter().map(|p| LegendaryPiles::arrange(p.id.parse().unwrap_or(0), &c.legendary, rng)).collect();
+        let mut rune_matches = RuneMatches::default();
+        rune_matches.refresh(&map, &c.patterns);
+        EcologyState {
+            rune_matches,
+            ecology,
+            map,
+            pile,
+            drawn: None,
+            dead_end: DeadEndAllowance::new(options.variants.one_dead_end),
+            monsters,
+            set_aside_monsters: c.monsters.iter().filter(|m| m.set_aside).cloned().map(Shared::new).collect(),
+            features,
+            revealed_features: Vec::new(),
+            stair_guardians,
+            patterns: c.patterns.clone(),
+            legendary,
+            used_runes: UsedRunes::default(),
+            reference: c.reference.clone(),
+            encountering: None,
+        }
+    }
+
+    #[test]
+    fn an_ecology_dealt_from_the_sorted_cards_is_dealt_as_from_the_cards() {
+        let content = Content::builtin().expect("content");
+        let options = GameOptions::standard(&["bren", "sil"], 0);
+        for ecology in Ecology::ALL {
+            for seed in 0..20 {
+                let (mut a, mut b) = (GameRng::from_seed(seed), GameRng::from_seed(seed));
+                let sorted = setup_ecology(&content, ecology, &options, &mut a).expect("set up");
+                let copied = from_the_cards(&content, ecology, &options, &mut b);
+                assert_eq!(sorted, copied, "{ecology:?}, seed {seed}");
+                assert_eq!(
+                    sorted.rune_matches.discovered(&sorted.map, &sorted.patterns, &UsedRunes::default()),
+                    copied.rune_matches.discovered(&copied.map, &copied.patterns, &UsedRunes::default())
+                );
+                assert_eq!(a, b, "the same draws");
+            }
+        }
+    }
 }

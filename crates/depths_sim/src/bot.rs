@@ -832,7 +832,9 @@ fn stuck_count(map: &Map, tiles: &[MapTile]) -> usize {
 /// worked out once for the decision.
 fn shapes(tiles: &[MapTile]) -> Vec<(TileShape, usize)> {
     let key = |t: &MapTile| {
-        let turns = Rotation::ALL.map(|r| t.edges.rotated(r).to_array().iter().fold(0u32, |k, &e| k << 4 | e as u32));
+        // The edges, four bits a side: a quarter turn moves them four bits.
+        let edges = t.edges.to_array().iter().fold(0u16, |k, &e| k << 4 | e as u16);
+        let turns = Rotation::ALL.map(|r| edges.rotate_right(4 * u32::from(r.quarter_turns())));
         (turns.into_iter().min(), t.has_secret_passage(), t.has_warp_portal())
     };
     let mut out: Vec<(&MapTile, usize, _)> = Vec::new();
@@ -920,7 +922,7 @@ struct Legendary<'a> {
 impl<'a> Legendary<'a> {
     fn new(g: &'a Game) -> Legendary<'a> {
         let eco = &g.adventure().expect("full game").ecology;
-        let through = ThroughCounter::new(&eco.map, &eco.patterns, &eco.used_runes);
+        let through = eco.through_counter();
         Legendary { now: g.discovered_legendary_count(), through }
     }
 

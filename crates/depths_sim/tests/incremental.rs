@@ -2,7 +2,8 @@
 //! change without making it, equals what it works out from scratch: at
 //! every state of the bots' games where a tile is in hand, every place for
 //! it is previewed ([`Map::preview`], [`PlaceCounts`],
-//! [`ThroughCounter`]) and compared with the map that has the tile
+//! [`ThroughCounter`], with the patterns turned or the Ecology's kept
+//! turned) and compared with the map that has the tile
 //! placed; and every placement's Rune Pattern matches kept up to date
 //! ([`RuneMatches::placed`]) are compared with a search of the whole map,
 //! order included (the random bot picks Legendary Locations by their place
@@ -30,8 +31,16 @@ fn reachable_kinds(map: &Map) -> Vec<String> {
     kinds(map.reachable_unencountered().map(|e| map.element(e).expect("on the map").0))
 }
 
-/// Every place for `tile`, previewed and placed; the number of places checked.
-fn check_places(map: &Map, tile: &MapTile, pile: &[MapTile], patterns: &[RunePattern], used: &UsedRunes) -> usize {
+/// Every place for `tile`, previewed and placed; the number of places
+/// checked. `kept`: the Ecology's own counter, with the patterns it keeps turned.
+fn check_places(
+    map: &Map,
+    tile: &MapTile,
+    pile: &[MapTile],
+    patterns: &[RunePattern],
+    used: &UsedRunes,
+    kept: &ThroughCounter,
+) -> usize {
     let shared = Arc::new(tile.clone());
     // The tile in hand among the shapes too: the pile is often nearly empty.
     let shapes: Vec<TileShape> = pile.iter().chain([tile]).map(TileShape::of).collect();
@@ -62,6 +71,7 @@ fn check_places(map: &Map, tile: &MapTile, pile: &[MapTile], patterns: &[RunePat
         let through = legendary_locations_through(&after, placement.cell, patterns, used).len();
         let counted = counter.count(&preview);
         assert_eq!(counted, through, "{placement:?}");
+        assert_eq!(kept.count(&preview), through, "{placement:?}");
         checked += 1;
     }
     // A place the tile does not fit is refused as `place` refuses it.
@@ -118,7 +128,8 @@ fn check_games(bot: BotKind, games: u64) -> (usize, usize) {
         while !g.is_over() && steps < 5_000 {
             let eco = &g.adventure().expect("full game").ecology;
             if let Some(tile) = eco.drawn.as_ref().or(eco.dead_end.set_aside.as_ref()) {
-                places += check_places(&eco.map, tile, eco.pile.tiles(), &eco.patterns, &eco.used_runes);
+                let kept = eco.through_counter();
+                places += check_places(&eco.map, tile, eco.pile.tiles(), &eco.patterns, &eco.used_runes, &kept);
             } else if steps % 4 == 0 {
                 places += check_encounters(&eco.map, eco.pile.tiles());
             }

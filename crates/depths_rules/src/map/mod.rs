@@ -21,4 +21,4 @@ pub use rune_pattern::{
     NodeRef, RuneCell, RuneError, RuneMatch, RuneMatches, RunePattern, Symmetry, ThroughCounter, TurnedPatterns,
     UsedRunes, discovered_legendary_locations, legendary_locations_through,
 };
-pub use tile_pile::{PileError, TilePile};
+pub use tile_pile::{PileError, SortedTiles, TilePile};

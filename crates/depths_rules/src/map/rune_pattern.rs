@@ -5,6 +5,7 @@
 //! each of its cells lies on a placed tile carrying (at least) that cell's
 //! Nodes. Access does not matter; unused Nodes do.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
@@ -182,10 +183,19 @@ impl PartialEq for RuneMatches {
 impl RuneMatches {
     /// Searches the whole map.
     pub fn refresh(&mut self, map: &Map, patterns: &[RunePattern]) {
-        let turned = Arc::new(TurnedPatterns::new(patterns, &UsedRunes::default()));
+        self.refresh_turned(map, patterns, Arc::new(TurnedPatterns::new(patterns, &UsedRunes::default())));
+    }
+
+    /// [`RuneMatches::refresh`] with `patterns` already turned (no used runes).
+    pub(crate) fn refresh_turned(&mut self, map: &Map, patterns: &[RunePattern], turned: Arc<TurnedPatterns>) {
         (self.matches, self.keys) = keyed_matches(map, patterns, &turned, None);
         self.turned = Some(turned);
         self.map = Some(map_key(map));
+    }
+
+    /// The patterns turned, none taken for used, if worked out for `patterns`.
+    pub(crate) fn turned(&self, patterns: &[RunePattern]) -> Option<&TurnedPatterns> {
+        self.turned.as_deref().filter(|t| t.patterns == patterns.len())
     }
 
     /// Brings the list up to date after a tile is placed: a placed tile takes
@@ -331,24 +341,59 @@ pub struct TurnedPatterns {
 }
 
 impl TurnedPatterns {
-    /// The patterns not in `used` and valid, turned.
+    /// The patterns not in `used` and valid, turned. A turn that lies on
+    /// the same cells with the same Nodes as an earlier turn of its pattern
+    /// (a pattern that looks the same turned) finds the same matches, later:
+    /// it is left out.
     pub fn new(patterns: &[RunePattern], used: &UsedRunes) -> TurnedPatterns {
         let mut t = TurnedPatterns { patterns: patterns.len(), ..TurnedPatterns::default() };
+        let cells: usize = patterns.iter().map(|p| p.cells.len()).sum();
+        t.turns.reserve(patterns.len() * 8);
+        t.cells.reserve(cells * 8);
         for (p, pattern) in patterns.iter().enumerate() {
             if (!used.patterns.is_empty() && used.patterns.contains(&pattern.id)) || pattern.validate().is_err() {
                 continue;
             }
             t.longest = t.longest.max(pattern.cells.len());
+            let first = t.turns.len();
             for (s, symmetry) in Symmetry::all().enumerate() {
                 let start = t.cells.len();
                 t.cells.extend(
                     pattern.cells.iter().map(|c| (symmetry.apply_offset(c.offset), symmetry.apply_sides(c.nodes))),
                 );
-                t.turns.push((p, s, start, t.cells.len()));
+                let end = t.cells.len();
+                let shape = &t.cells[start..end];
+                let seen = t.turns[first..].iter().any(|&(_, _, a, b)| same_turn(pattern, &t.cells[a..b], shape));
+                if seen {
+                    t.cells.truncate(start);
+                } else {
+                    t.turns.push((p, s, start, end));
+                }
             }
         }
         t
     }
+}
+
+impl TurnedPatterns {
+    /// These turns (turned with no pattern used) less those of the patterns
+    /// in `used`: what [`TurnedPatterns::new`] gives for `used`.
+    fn without(&self, patterns: &[RunePattern], used: &UsedRunes) -> TurnedPatterns {
+        let turns = self.turns.iter().filter(|&&(p, ..)| !used.patterns.contains(&patterns[p].id)).copied().collect();
+        // `longest` may now be more than the longest left: it only sizes a buffer.
+        TurnedPatterns { turns, cells: self.cells.clone(), longest: self.longest, patterns: self.patterns }
+    }
+}
+
+/// Two turns of `pattern` find the same matches: the same cells with the
+/// same Nodes once moved onto each other, and, where the Boat and the Sword
+/// count, the same first and last cells (water joins the cells in any order).
+fn same_turn(pattern: &RunePattern, a: &[((i32, i32), Sides)], b: &[((i32, i32), Sides)]) -> bool {
+    let corner = |cells: &[((i32, i32), Sides)]| cells.iter().map(|&(cell, _)| cell).min();
+    let (Some((ax, ay)), Some((bx, by))) = (corner(a), corner(b)) else { return false };
+    let moved = |&((x, y), sides): &((i32, i32), Sides)| ((x - bx + ax, y - by + ay), sides);
+    let ends = || moved(&b[0]) == a[0] && moved(&b[b.len() - 1]) == a[a.len() - 1];
+    a.len() == b.len() && b.iter().all(|c| a.contains(&moved(c))) && (!pattern.boat_first_sword_last || ends())
 }
 
 /// The longest pattern moved on the stack; longer ones use the heap.
@@ -527,14 +572,29 @@ pub struct ThroughCounter<'m> {
     map: &'m Map,
     patterns: &'m [RunePattern],
     used: &'m UsedRunes,
-    turned: TurnedPatterns,
+    turned: Cow<'m, TurnedPatterns>,
     grid: NodeGrid,
 }
 
 impl<'m> ThroughCounter<'m> {
     pub fn new(map: &'m Map, patterns: &'m [RunePattern], used: &'m UsedRunes) -> ThroughCounter<'m> {
-        let (turned, grid) = (TurnedPatterns::new(patterns, used), NodeGrid::new(map, used));
-        ThroughCounter { map, patterns, used, turned, grid }
+        ThroughCounter::with_turned(map, patterns, used, None)
+    }
+
+    /// `turned`: the patterns turned with no pattern taken for used, which
+    /// the game keeps; the counter turns them itself once a pattern is used.
+    pub(crate) fn with_turned(
+        map: &'m Map,
+        patterns: &'m [RunePattern],
+        used: &'m UsedRunes,
+        turned: Option<&'m TurnedPatterns>,
+    ) -> ThroughCounter<'m> {
+        let turned = match turned {
+            Some(t) if used.patterns.is_empty() => Cow::Borrowed(t),
+            Some(t) => Cow::Owned(t.without(patterns, used)),
+            None => Cow::Owned(TurnedPatterns::new(patterns, used)),
+        };
+        ThroughCounter { map, patterns, used, turned, grid: NodeGrid::new(map, used) }
     }
 
     /// How many [`legendary_locations_through`] the tile of `preview` (a
@@ -756,6 +816,19 @@ mod tests {
     /// Two runes facing each other across their shared edge.
     fn domino() -> RunePattern {
         pattern(&[((0, 0), &[Side::E]), ((1, 0), &[Side::W])])
+    }
+
+    #[test]
+    fn a_pattern_that_looks_the_same_turned_is_searched_once_for_each_look() {
+        let turns = |p: &RunePattern| TurnedPatterns::new(std::slice::from_ref(p), &UsedRunes::default()).turns.len();
+        // The same after a half turn and mirrored: lying or standing.
+        assert_eq!(turns(&domino()), 2);
+        // Mirrored it is the same: its four turns.
+        let mut row = pattern(&[((0, 0), &[Side::E]), ((1, 0), &[Side::N]), ((2, 0), &[Side::W])]);
+        assert_eq!(turns(&row), 4);
+        // Mirrored, the Boat's cell would be last.
+        row.boat_first_sword_last = true;
+        assert_eq!(turns(&row), 8);
     }
 
     #[test]

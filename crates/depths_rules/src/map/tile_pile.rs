@@ -23,40 +23,7 @@ impl TilePile {
     /// fourth from the bottom" and the rest shuffled. With fewer than three
     /// other tiles the Stairs Tile lies on all of them.
     pub fn deal(tiles: Vec<MapTile>, rng: &mut GameRng) -> Result<(MapTile, TilePile), PileError> {
-        let Some(first) = tiles.first() else {
-            return Err(PileError::Empty);
-        };
-        let ecology = first.ecology;
-        let mut entry = None;
-        let mut stairs = None;
-        let mut rest = Vec::with_capacity(tiles.len());
-        let mut seen = std::collections::HashSet::new();
-        for tile in tiles {
-            tile.validate().map_err(PileError::InvalidTile)?;
-            if tile.ecology != ecology {
-                return Err(PileError::MixedEcologies { tile: tile.id, ecology: tile.ecology, expected: ecology });
-            }
-            if !seen.insert(tile.id.clone()) {
-                return Err(PileError::DuplicateId(tile.id));
-            }
-            let slot = match tile.kind {
-                TileKind::Entry => &mut entry,
-                TileKind::Stairs => &mut stairs,
-                TileKind::Normal => {
-                    rest.push(tile);
-                    continue;
-                }
-            };
-            if let Some(other) = slot.replace(tile) {
-                return Err(PileError::TwoOfKind { kind: other.kind, ecology });
-            }
-        }
-        let entry = entry.ok_or(PileError::Missing { kind: TileKind::Entry, ecology })?;
-        let stairs = stairs.ok_or(PileError::Missing { kind: TileKind::Stairs, ecology })?;
-        rng.shuffle(&mut rest);
-        let under = TILES_UNDER_STAIRS.min(rest.len());
-        rest.insert(under, stairs);
-        Ok((entry, TilePile { tiles: rest }))
+        Ok(SortedTiles::new(tiles)?.deal(rng))
     }
 
     /// Takes the top tile.
@@ -99,6 +66,62 @@ impl TilePile {
         let tile = self.tiles.remove(i);
         self.tiles.push(tile);
         true
+    }
+}
+
+/// One Ecology's tiles checked and sorted out, to be dealt into many games
+/// ([`TilePile::deal`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SortedTiles {
+    entry: MapTile,
+    stairs: MapTile,
+    /// The other tiles, in the order given.
+    rest: Vec<MapTile>,
+}
+
+impl SortedTiles {
+    pub fn new(tiles: Vec<MapTile>) -> Result<SortedTiles, PileError> {
+        let Some(first) = tiles.first() else {
+            return Err(PileError::Empty);
+        };
+        let ecology = first.ecology;
+        let mut entry = None;
+        let mut stairs = None;
+        let mut rest = Vec::with_capacity(tiles.len());
+        let mut seen = std::collections::HashSet::new();
+        for tile in tiles {
+            tile.validate().map_err(PileError::InvalidTile)?;
+            if tile.ecology != ecology {
+                return Err(PileError::MixedEcologies { tile: tile.id, ecology: tile.ecology, expected: ecology });
+            }
+            if !seen.insert(tile.id.clone()) {
+                return Err(PileError::DuplicateId(tile.id));
+            }
+            let slot = match tile.kind {
+                TileKind::Entry => &mut entry,
+                TileKind::Stairs => &mut stairs,
+                TileKind::Normal => {
+                    rest.push(tile);
+                    continue;
+                }
+            };
+            if let Some(other) = slot.replace(tile) {
+                return Err(PileError::TwoOfKind { kind: other.kind, ecology });
+            }
+        }
+        let entry = entry.ok_or(PileError::Missing { kind: TileKind::Entry, ecology })?;
+        let stairs = stairs.ok_or(PileError::Missing { kind: TileKind::Stairs, ecology })?;
+        Ok(SortedTiles { entry, stairs, rest })
+    }
+
+    /// The Entry Tile and the pile, as [`TilePile::deal`] gives them.
+    pub fn deal(&self, rng: &mut GameRng) -> (MapTile, TilePile) {
+        let mut rest = Vec::with_capacity(self.rest.len() + 1);
+        rest.extend(self.rest.iter().cloned());
+        rng.shuffle(&mut rest);
+        let under = TILES_UNDER_STAIRS.min(rest.len());
+        rest.insert(under, self.stairs.clone());
+        (self.entry.clone(), TilePile { tiles: rest })
     }
 }
 
