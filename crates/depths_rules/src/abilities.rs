@@ -126,7 +126,7 @@ impl Game {
             Target::Element(e) if unlocks => {
                 // "Locked Chests: Just like Doors, all Chests must be Unlocked to open."
                 let lockable = |k: Element| k == Element::Door || (k == Element::Chest && locked_chests);
-                map.reachable_unencountered_elements().contains(&e)
+                map.reachable_unencountered().any(|r| r == e)
                     && map.element(e).is_some_and(|(k, s)| lockable(k) && s == ElementState::Present)
             }
             Target::Hero(t) if chosen && !unlocks => usize::from(t) < self.heroes.len(),
@@ -139,16 +139,17 @@ impl Game {
     /// Abilities the Heroes might Activate while Exploring, with every target.
     pub(crate) fn exploring_ability_candidates(&self, out: &mut Vec<Action>) {
         let n = self.heroes.len() as u8;
-        let elements = self.adv().ecology.map.reachable_unencountered_elements();
+        // No lists: this runs for every list of legal actions while Exploring.
+        let map = &self.adv().ecology.map;
         for (h, hero) in self.heroes.iter().enumerate() {
             for (source, ability) in hero.abilities() {
                 if !exploring_ability(ability) {
                     continue;
                 }
-                let mut targets = vec![Target::None];
-                targets.extend((0..n).map(Target::Hero));
-                targets.extend(elements.iter().copied().map(Target::Element));
-                out.extend(targets.into_iter().map(|target| Action::ActivateAbility { hero: h as u8, source, target }));
+                let action = |target| Action::ActivateAbility { hero: h as u8, source, target };
+                out.push(action(Target::None));
+                out.extend((0..n).map(|t| action(Target::Hero(t))));
+                out.extend(map.reachable_unencountered().map(|e| action(Target::Element(e))));
             }
         }
     }

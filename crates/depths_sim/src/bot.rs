@@ -310,29 +310,36 @@ impl<'a> Rows<'a> {
         for (k, &h) in hero_cards.iter().take(2).enumerate() {
             pairs[k] = self.row(h);
         }
-        let (mut total, mut n) = (0.0, 0.0);
         let vals = self.draws.vals();
-        for (i, &(a, ca)) in vals.iter().enumerate() {
-            for (j, &(b, cb)) in vals.iter().enumerate() {
-                let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
-                if w == 0.0 {
-                    continue;
-                }
-                let v = match (hero_cards.len(), monster_cards) {
-                    (1, 1) => pairs[0][i].2,
-                    // The higher Monster card: values are listed lowest first.
-                    (1, _) => pairs[0][i.max(j)].2,
-                    // `ctx.best` of one pair is its value.
-                    (2, 1) => pairs[0][i].2.max(pairs[1][i].2),
-                    (2, _) => best_of_two(pairs[0][i], pairs[1][j]),
-                    _ => 0.0,
-                };
-                total += v * w;
-                n += w;
-            }
+        // One loop for each way to value a draw (the loop runs for every
+        // card weighed; the choice is the same throughout).
+        match (hero_cards.len(), monster_cards) {
+            (1, 1) => weighted(vals, |i, _| pairs[0][i].2),
+            // The higher Monster card: values are listed lowest first.
+            (1, _) => weighted(vals, |i, j| pairs[0][i.max(j)].2),
+            // `ctx.best` of one pair is its value.
+            (2, 1) => weighted(vals, |i, _| pairs[0][i].2.max(pairs[1][i].2)),
+            (2, _) => weighted(vals, |i, j| best_of_two(pairs[0][i], pairs[1][j])),
+            _ => weighted(vals, |_, _| 0.0),
         }
-        if n == 0.0 { 0.0 } else { total / n }
     }
+}
+
+/// The mean of `value(i, j)` over two Monster cards drawn showing the `i`th
+/// and `j`th values, weighted by how many ways there are to draw them.
+fn weighted(vals: &[(u8, u32)], value: impl Fn(usize, usize) -> f64) -> f64 {
+    let (mut total, mut n) = (0.0, 0.0);
+    for (i, &(a, ca)) in vals.iter().enumerate() {
+        for (j, &(b, cb)) in vals.iter().enumerate() {
+            let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
+            if w == 0.0 {
+                continue;
+            }
+            total += value(i, j) * w;
+            n += w;
+        }
+    }
+    if n == 0.0 { 0.0 } else { total / n }
 }
 
 /// `PairCtx::best` of two pairs (is a Hero Hit, is a Monster Hit, value):

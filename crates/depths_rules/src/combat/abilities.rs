@@ -85,38 +85,45 @@ impl Game {
     /// Every ability of `hero` with every target it might take.
     pub(crate) fn combat_ability_candidates(&self, c: &Combat, hero: u8, out: &mut Vec<Action>) {
         for (source, ability) in self.heroes[hero as usize].abilities() {
-            for target in self.ability_targets(c, hero, ability.target_kind()) {
+            self.ability_targets(c, hero, ability.target_kind(), |target| {
                 out.push(Action::ActivateAbility { hero, source, target });
-            }
+            });
         }
     }
 
-    pub(crate) fn ability_targets(&self, c: &Combat, hero: u8, kind: TargetKind) -> Vec<Target> {
+    /// Every target of an ability of `kind`, one by one (no list: this runs
+    /// for every ability in every list of legal actions in a Combat).
+    pub(crate) fn ability_targets(&self, c: &Combat, hero: u8, kind: TargetKind, mut each: impl FnMut(Target)) {
         let mine = || c.engagements_of(hero).map(|(e, en)| (e as u8, en));
         match kind {
-            TargetKind::None => vec![Target::None],
-            TargetKind::Engagement => mine().map(|(e, _)| Target::Engagement(e)).collect(),
+            TargetKind::None => each(Target::None),
+            TargetKind::Engagement => mine().for_each(|(e, _)| each(Target::Engagement(e))),
             TargetKind::Individual => {
-                let mut foes: Vec<u8> = mine().map(|(_, en)| en.foe).collect();
-                foes.dedup();
-                foes.into_iter()
-                    .flat_map(|foe| {
-                        (0..c.foes[foe as usize].individuals.len() as u8)
-                            .map(move |individual| Target::Individual { foe, individual })
-                    })
-                    .collect()
+                // A foe once, however many engagements in a row face it.
+                let mut last = None;
+                for (_, en) in mine() {
+                    if last == Some(en.foe) {
+                        continue;
+                    }
+                    last = Some(en.foe);
+                    for individual in 0..c.foes[en.foe as usize].individuals.len() as u8 {
+                        each(Target::Individual { foe: en.foe, individual });
+                    }
+                }
             }
-            TargetKind::HeroSlot => mine()
-                .flat_map(|(e, en)| (0..en.slots.len() as u8).map(move |slot| Target::HeroSlot { engagement: e, slot }))
-                .collect(),
-            TargetKind::MonsterSlot => mine()
-                .flat_map(|(e, en)| {
-                    (0..en.slots.len() as u8).map(move |slot| Target::MonsterSlot { engagement: e, slot })
-                })
-                .collect(),
-            TargetKind::Hero => (0..self.heroes.len() as u8).map(Target::Hero).collect(),
+            TargetKind::HeroSlot => {
+                for (e, en) in mine() {
+                    (0..en.slots.len() as u8).for_each(|slot| each(Target::HeroSlot { engagement: e, slot }));
+                }
+            }
+            TargetKind::MonsterSlot => {
+                for (e, en) in mine() {
+                    (0..en.slots.len() as u8).for_each(|slot| each(Target::MonsterSlot { engagement: e, slot }));
+                }
+            }
+            TargetKind::Hero => (0..self.heroes.len() as u8).for_each(|h| each(Target::Hero(h))),
             TargetKind::DiscardCard => {
-                self.heroes[hero as usize].discard.iter().map(|card| Target::DiscardCard(card.id)).collect()
+                self.heroes[hero as usize].discard.iter().for_each(|card| each(Target::DiscardCard(card.id)))
             }
         }
     }
