@@ -237,6 +237,12 @@ fn mk(h: u8, m: u8) -> Slot {
 struct Draws {
     vals: [(u8, u32); 16],
     len: usize,
+    /// Each two values `(i, j)` two cards may show, with how many ways
+    /// there are to draw them (none left out but those with no way), in
+    /// the order they are summed, and all those ways: the same for every
+    /// card weighed, so worked out once.
+    pairs: Vec<(u8, u8, f64)>,
+    ways: f64,
 }
 
 impl Draws {
@@ -264,7 +270,28 @@ impl Draws {
                 len += 1;
             }
         }
-        Draws { vals, len }
+        let mut pairs = Vec::with_capacity(len * len);
+        let mut ways = 0.0;
+        for (i, &(a, ca)) in vals[..len].iter().enumerate() {
+            for (j, &(b, cb)) in vals[..len].iter().enumerate() {
+                let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
+                if w != 0.0 {
+                    pairs.push((i as u8, j as u8, w));
+                    ways += w;
+                }
+            }
+        }
+        Draws { vals, len, pairs, ways }
+    }
+
+    /// The mean of `value(i, j)` over two Monster cards drawn showing the
+    /// `i`th and `j`th values, weighted by how many ways there are to draw them.
+    fn mean(&self, value: impl Fn(usize, usize) -> f64) -> f64 {
+        let mut total = 0.0;
+        for &(i, j, w) in &self.pairs {
+            total += value(usize::from(i), usize::from(j)) * w;
+        }
+        if self.ways == 0.0 { 0.0 } else { total / self.ways }
     }
 
     fn vals(&self) -> &[(u8, u32)] {
@@ -310,36 +337,19 @@ impl<'a> Rows<'a> {
         for (k, &h) in hero_cards.iter().take(2).enumerate() {
             pairs[k] = self.row(h);
         }
-        let vals = self.draws.vals();
+        let draws = &self.draws;
         // One loop for each way to value a draw (the loop runs for every
         // card weighed; the choice is the same throughout).
         match (hero_cards.len(), monster_cards) {
-            (1, 1) => weighted(vals, |i, _| pairs[0][i].2),
+            (1, 1) => draws.mean(|i, _| pairs[0][i].2),
             // The higher Monster card: values are listed lowest first.
-            (1, _) => weighted(vals, |i, j| pairs[0][i.max(j)].2),
+            (1, _) => draws.mean(|i, j| pairs[0][i.max(j)].2),
             // `ctx.best` of one pair is its value.
-            (2, 1) => weighted(vals, |i, _| pairs[0][i].2.max(pairs[1][i].2)),
-            (2, _) => weighted(vals, |i, j| best_of_two(pairs[0][i], pairs[1][j])),
-            _ => weighted(vals, |_, _| 0.0),
+            (2, 1) => draws.mean(|i, _| pairs[0][i].2.max(pairs[1][i].2)),
+            (2, _) => draws.mean(|i, j| best_of_two(pairs[0][i], pairs[1][j])),
+            _ => draws.mean(|_, _| 0.0),
         }
     }
-}
-
-/// The mean of `value(i, j)` over two Monster cards drawn showing the `i`th
-/// and `j`th values, weighted by how many ways there are to draw them.
-fn weighted(vals: &[(u8, u32)], value: impl Fn(usize, usize) -> f64) -> f64 {
-    let (mut total, mut n) = (0.0, 0.0);
-    for (i, &(a, ca)) in vals.iter().enumerate() {
-        for (j, &(b, cb)) in vals.iter().enumerate() {
-            let w = if a == b { f64::from(ca * ca.saturating_sub(1)) } else { f64::from(ca * cb) };
-            if w == 0.0 {
-                continue;
-            }
-            total += value(i, j) * w;
-            n += w;
-        }
-    }
-    if n == 0.0 { 0.0 } else { total / n }
 }
 
 /// `PairCtx::best` of two pairs (is a Hero Hit, is a Monster Hit, value):
@@ -889,6 +899,21 @@ fn score(
     -stuck * 40 + options as i32 + cells as i32 * 2 + legendary as i32 * 15 + rewards as i32 * knob(8, 8.0) as i32
 }
 
+/// What the careful bot weighs maps on, kept from one decision to the next
+/// so that their lists are reused (a copy into a new map allocated every
+/// tile's lists, and dropping it freed them).
+#[derive(Default)]
+struct Scratch {
+    /// The map copied, to weigh an Encounter on.
+    map: Option<Map>,
+    /// The preview of a place for a tile, while no [`PlaceScorer`] has it.
+    preview: Preview,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
 /// [`score`] of the map with a tile placed, for every place weighed
 /// for that tile: worked out from a [`Preview`] of each place, what the map
 /// has counted once for the decision.
@@ -904,7 +929,8 @@ impl<'a> PlaceScorer<'a> {
     fn new(map: &'a Map, shapes: &'a [(TileShape, usize)]) -> PlaceScorer<'a> {
         let rewards = rewards(map);
         let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
-        PlaceScorer { map, shapes, counts, rewards, preview: Preview::default() }
+        let preview = SCRATCH.with_borrow_mut(|scratch| std::mem::take(&mut scratch.preview));
+        PlaceScorer { map, shapes, counts, rewards, preview }
     }
 
     /// `None` where the tile cannot go.
@@ -915,6 +941,14 @@ impl<'a> PlaceScorer<'a> {
         let places = (0..self.shapes.len()).map(|k| self.counts.after(k, map, p).min(8));
         let rewards = self.rewards + p.newly_reachable(map).filter(|&k| is_reward(k)).count();
         Some(score(self.shapes, places, p.cells(), legendary.after_preview(p), rewards))
+    }
+}
+
+impl Drop for PlaceScorer<'_> {
+    fn drop(&mut self) {
+        let preview = std::mem::take(&mut self.preview);
+        // Gone only while the thread ends.
+        let _ = SCRATCH.try_with(|scratch| scratch.borrow_mut().preview = preview);
     }
 }
 
@@ -947,12 +981,6 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     // Worked out only for a decision that weighs maps (most do not).
     let shapes_once = std::cell::OnceCell::new();
     let shapes = || shapes_once.get_or_init(|| shapes(remaining)).as_slice();
-    // Every map weighed is the map copied onto this one, whose lists are reused.
-    let scratch: RefCell<Option<Map>> = RefCell::new(None);
-    let copy = |scratch: &mut Option<Map>| match scratch {
-        Some(m) => m.clone_from(map),
-        None => *scratch = Some(map.clone()),
-    };
     // Place the drawn tile where it leaves the most room to grow.
     let scorer = RefCell::new(None);
     let placed_score = |tile: &Arc<MapTile>, placement: Placement, legendary: &Legendary| {
@@ -1117,24 +1145,29 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
             }
             _ => continue,
         };
-        let mut scratch = scratch.borrow_mut();
-        copy(&mut scratch);
-        let Some(m) = scratch.as_mut() else { continue };
-        if m.encounter(e).is_err() {
-            continue;
-        }
-        let shapes = shapes();
-        let (counts, base) = counted.get_or_insert_with(|| {
-            let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
-            let places = (0..shapes.len()).map(|k| counts.on_map(k).min(8));
-            let base = score(shapes, places, map.frontier().cells().count(), legendary, rewards(map));
-            (counts, base)
+        // Every map weighed is the map copied onto the scratch map.
+        let weighed = SCRATCH.with_borrow_mut(|scratch| {
+            let m = match &mut scratch.map {
+                Some(m) => {
+                    m.clone_from(map);
+                    m
+                }
+                none => none.insert(map.clone()),
+            };
+            m.encounter(e).ok()?;
+            let shapes = shapes();
+            let (counts, base) = counted.get_or_insert_with(|| {
+                let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
+                let places = (0..shapes.len()).map(|k| counts.on_map(k).min(8));
+                let base = score(shapes, places, map.frontier().cells().count(), legendary, rewards(map));
+                (counts, base)
+            });
+            counts.on_copy(map, m, &mut places);
+            let places = places.iter().map(|&n| n.min(8));
+            Some(score(shapes, places, m.frontier().cells().count(), legendary, rewards(m)) - *base)
         });
-        let base = *base;
-        counts.on_copy(map, m, &mut places);
-        let score =
-            score(shapes, places.iter().map(|&n| n.min(8)), m.frontier().cells().count(), legendary, rewards(m));
-        let net = score - base - cost;
+        let Some(gain) = weighed else { continue };
+        let net = gain - cost;
         if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
             best = Some((net, e, k));
         }
