@@ -245,10 +245,10 @@ pub struct Content {
     pub ecologies: Vec<EcologyContent>,
     pub final_entity: FinalEntityContent,
     /// The cards as a new game's piles hold them, sorted out at the first
-    /// Game Setup and shared by every game set up from this content (a
-    /// random bot's game was a third Game Setup: every card copied, every
-    /// Legendary Location's label parsed). The content is not changed once
-    /// a game is set up from it; a copy sorts its own.
+    /// Game Setup and shared by every game set up from this content:
+    /// copying every card and parsing every Legendary Location's label for
+    /// each game was a third of a random bot's game. The content is not
+    /// changed once a game is set up from it; a copy sorts its own.
     #[serde(skip)]
     decks: Decks,
 }
