@@ -25,8 +25,9 @@
 //! Which candidate is played: the careful bot's, unless another gains more
 //! than `margin_z` standard errors over it world by world (then the one that
 //! gains most). A dozen playouts to the end of an Ecology are noisy; a
-//! search that follows the noise undoes the careful bot's judgement (with
-//! the best mean played instead, it won less often than the search bot).
+//! search that follows the noise undoes the careful bot's judgement (a first
+//! version that played the best mean changed 30% of the Exploring choices
+//! and won less often than the search bot: docs/balance.md).
 //!
 //! The cost of a decision is bounded: at most `candidates × playouts`
 //! playouts of at most `horizon` actions each (candidates: `placements` for a
