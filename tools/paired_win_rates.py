@@ -1,7 +1,7 @@
 """Win rates of two `depths-sim play --per-game` files over the seeds both
 played, with 95% Wilson intervals, the paired difference (95% normal interval
 from the games only one of them won) and McNemar's z; with a search bot, what
-searching cost.
+searching cost (with the planning bot, its Exploring decisions apart).
 
     python3 tools/paired_win_rates.py search.jsonl careful.jsonl
 """
@@ -31,3 +31,7 @@ for name,x in ((sys.argv[1],a),(sys.argv[2],b)):
     if rs:
         S=sum(r['searched'] for r in rs); T=sum(r['search_seconds'] for r in rs); M=max(r['max_ms'] for r in rs); C=sum(r['changed'] for r in rs)
         print(f"{name}: {S} searched decisions ({S/len(rs):.0f}/game, {C} changed), mean {1000*T/S:.2f} ms, max {M:.1f} ms, search time {T:.0f} s")
+    rs=[x[s] for s in seeds if 'explored' in x[s]]
+    if rs:
+        S=sum(r['explored'] for r in rs); T=sum(r['explore_seconds'] for r in rs); M=max(r['explore_max_ms'] for r in rs); C=sum(r['explore_changed'] for r in rs)
+        print(f"{name}: {S} searched Exploring decisions ({S/len(rs):.0f}/game, {C} changed), mean {1000*T/S:.2f} ms, max {M:.1f} ms, search time {T:.0f} s")

@@ -973,6 +973,28 @@ impl<'a> Legendary<'a> {
     }
 }
 
+/// The careful bot's score of each legal placement of the tile in hand (or
+/// of the set-aside tile), as it weighs them: higher is better. For a bot
+/// that searches only the placements the careful bot rates best.
+pub fn placement_scores(g: &Game, legal: &[Action]) -> Vec<(Action, i32)> {
+    let Some(adv) = g.adventure() else { return Vec::new() };
+    let eco = &adv.ecology;
+    let Some(tile) = eco.drawn.as_ref().or(eco.dead_end.set_aside.as_ref()) else { return Vec::new() };
+    let tile = Arc::new(tile.clone());
+    let shapes = shapes(eco.pile.tiles());
+    let legendary = Legendary::new(g);
+    let mut scorer = PlaceScorer::new(&eco.map, &shapes);
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => {
+                scorer.score(&tile, *placement, &legendary).map(|s| (a.clone(), s))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     let adv = g.adventure().expect("full game");
     let eco = &adv.ecology;

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod bot;
 pub mod forecast;
+pub mod plan;
 pub mod playout;
 pub mod search;
 pub mod search_stats;
@@ -11,6 +12,7 @@ pub mod sim;
 
 pub use bot::{Bot, HeuristicBot, RandomBot};
 pub use forecast::{Estimate, Figure, Forecaster, Kind};
+pub use plan::{PlanBot, PlanConfig};
 pub use search::{SearchBot, SearchConfig};
 pub use search_stats::SearchStats;
 pub use sim::{BotKind, GameResult, play_many, play_one, summary};

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use depths_rules::{Action, Content, Ecology, Game, GameOptions, Phase, Variants};
 use depths_sim::forecast::{Forecaster, Kind};
-use depths_sim::{Bot, BotKind, HeuristicBot, SearchConfig, bench, sim};
+use depths_sim::{Bot, BotKind, HeuristicBot, PlanConfig, SearchConfig, bench, sim};
 
 #[derive(Parser)]
 #[command(name = "depths-sim", about = "Headless play, content census, benchmarks and forecasts for Forgotten Depths")]
@@ -37,6 +37,36 @@ enum Command {
         /// counts against surviving it (0: only surviving counts).
         #[arg(long, default_value_t = SearchConfig::default().health_weight)]
         search_health_weight: f64,
+        /// With --bot plan: playouts per candidate of a searched Exploring
+        /// decision (Combat decisions: --search-playouts).
+        #[arg(long, default_value_t = PlanConfig::default().playouts)]
+        plan_playouts: u32,
+        /// With --bot plan: how many placements of a tile are tried, the
+        /// careful bot's best.
+        #[arg(long, default_value_t = PlanConfig::default().placements)]
+        plan_placements: usize,
+        /// With --bot plan: the most actions an Exploring playout plays
+        /// (it stops sooner when the Ecology is done).
+        #[arg(long, default_value_t = PlanConfig::default().horizon)]
+        plan_horizon: u32,
+        /// With --bot plan: how much the Health kept at the end of an
+        /// Exploring playout counts against surviving it.
+        #[arg(long, default_value_t = PlanConfig::default().health_weight)]
+        plan_health_weight: f64,
+        /// With --bot plan: what finishing the Ecology within the playout adds.
+        #[arg(long, default_value_t = PlanConfig::default().progress)]
+        plan_progress: f64,
+        /// With --bot plan: what the XP left in the pool adds to a playout's
+        /// score (for enough to buy every Hero an Ability).
+        #[arg(long, default_value_t = PlanConfig::default().xp_weight)]
+        plan_xp_weight: f64,
+        /// With --bot plan: how many standard errors another candidate must
+        /// gain over the careful bot's choice to replace it.
+        #[arg(long, default_value_t = PlanConfig::default().margin_z)]
+        plan_margin_z: f64,
+        /// With --bot plan: also try healing with all the XP the pool pays for.
+        #[arg(long)]
+        plan_heal_all: bool,
         /// Also write one line of JSON per game to this file (seed, won, loss,
         /// and with --bot search what searching cost).
         #[arg(long, value_name = "PATH")]
@@ -128,6 +158,10 @@ enum BotArg {
     /// The careful bot with every Combat decision searched by determinized
     /// playouts to the end of the Combat (see --search-playouts).
     Search,
+    /// The search bot with the Exploring searched too: where to place a tile
+    /// and what to Encounter next, by playouts to the end of the Ecology (see
+    /// --plan-playouts).
+    Plan,
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -198,6 +232,14 @@ fn run(cli: Cli) -> Result<(), String> {
             bot,
             search_playouts,
             search_health_weight,
+            plan_playouts,
+            plan_placements,
+            plan_horizon,
+            plan_health_weight,
+            plan_progress,
+            plan_xp_weight,
+            plan_margin_z,
+            plan_heal_all,
             per_game,
             threads,
             replay,
@@ -205,12 +247,22 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let c = std::sync::Arc::new(content()?);
             let opts = game.options();
+            let combat = SearchConfig { playouts: search_playouts, health_weight: search_health_weight };
             let bot = match bot {
                 BotArg::Heuristic => BotKind::Heuristic,
                 BotArg::Random => BotKind::Random,
-                BotArg::Search => {
-                    BotKind::Search(SearchConfig { playouts: search_playouts, health_weight: search_health_weight })
-                }
+                BotArg::Search => BotKind::Search(combat),
+                BotArg::Plan => BotKind::Plan(PlanConfig {
+                    combat,
+                    playouts: plan_playouts,
+                    placements: plan_placements,
+                    horizon: plan_horizon,
+                    health_weight: plan_health_weight,
+                    progress: plan_progress,
+                    xp_weight: plan_xp_weight,
+                    margin_z: plan_margin_z,
+                    heal_all: plan_heal_all,
+                }),
             };
             if let Some(seed) = replay {
                 let (result, log) = sim::play_one(&c, opts, seed, bot, true);
@@ -358,5 +410,16 @@ fn print_summary(s: &serde_json::Value) {
             search["ms_per_decision_mean"].as_f64().unwrap_or(0.0),
             search["ms_per_decision_max"].as_f64().unwrap_or(0.0)
         );
+        if let Some(e) = search.get("explore") {
+            println!(
+                "search, Exploring: {} decisions searched ({:.1} a game, {} changed), {:.0} playouts each, {:.2} ms mean, {:.1} ms max",
+                e["searched_decisions"],
+                e["searched_per_game"].as_f64().unwrap_or(0.0),
+                e["changed_decisions"],
+                e["playouts_per_decision"].as_f64().unwrap_or(0.0),
+                e["ms_per_decision_mean"].as_f64().unwrap_or(0.0),
+                e["ms_per_decision_max"].as_f64().unwrap_or(0.0)
+            );
+        }
     }
 }

@@ -15,6 +15,13 @@ pub struct SearchStats {
     pub seconds: f64,
     /// The slowest searched decision, in seconds.
     pub max_seconds: f64,
+    /// Exploring decisions searched (the planning bot), and the same
+    /// figures for them; the ones above are then the Combat decisions'.
+    pub explored: u64,
+    pub explore_changed: u64,
+    pub explore_playouts: u64,
+    pub explore_seconds: f64,
+    pub explore_max_seconds: f64,
 }
 
 impl SearchStats {
@@ -25,5 +32,10 @@ impl SearchStats {
         self.playouts += o.playouts;
         self.seconds += o.seconds;
         self.max_seconds = self.max_seconds.max(o.max_seconds);
+        self.explored += o.explored;
+        self.explore_changed += o.explore_changed;
+        self.explore_playouts += o.explore_playouts;
+        self.explore_seconds += o.explore_seconds;
+        self.explore_max_seconds = self.explore_max_seconds.max(o.explore_max_seconds);
     }
 }

@@ -7,6 +7,7 @@ use depths_rules::{Action, Content, Ecology, Game, GameOptions, GameRng, LossRea
 
 use crate::bot::{Bot, HeuristicBot, RandomBot};
 use crate::forecast::wilson;
+use crate::plan::{PlanBot, PlanConfig};
 use crate::playout::ACTION_LIMIT;
 use crate::search::{SearchBot, SearchConfig};
 use crate::search_stats::SearchStats;
@@ -17,6 +18,8 @@ pub enum BotKind {
     Heuristic,
     /// The careful bot with Combat decisions searched ([`SearchBot`]).
     Search(SearchConfig),
+    /// The search bot with Exploring decisions searched too ([`PlanBot`]).
+    Plan(PlanConfig),
 }
 
 impl BotKind {
@@ -26,6 +29,7 @@ impl BotKind {
             BotKind::Random => Box::new(RandomBot { rng: GameRng::from_seed(seed ^ 0x5eed) }),
             BotKind::Heuristic => Box::new(HeuristicBot),
             BotKind::Search(config) => Box::new(SearchBot::new(seed, config)),
+            BotKind::Plan(config) => Box::new(PlanBot::new(seed, config)),
         }
     }
 }
@@ -173,6 +177,17 @@ pub fn summary(results: &[GameResult], seconds: f64) -> serde_json::Value {
             "ms_per_decision_mean": per(s.seconds) * 1000.0,
             "ms_per_decision_max": s.max_seconds * 1000.0,
         });
+        if s.explored > 0 {
+            let per = |x: f64| x / s.explored as f64;
+            v["search"]["explore"] = serde_json::json!({
+                "searched_decisions": s.explored,
+                "changed_decisions": s.explore_changed,
+                "searched_per_game": if n == 0 { 0.0 } else { s.explored as f64 / n as f64 },
+                "playouts_per_decision": per(s.explore_playouts as f64),
+                "ms_per_decision_mean": per(s.explore_seconds) * 1000.0,
+                "ms_per_decision_max": s.explore_max_seconds * 1000.0,
+            });
+        }
     }
     v
 }
@@ -190,6 +205,12 @@ pub fn result_line(r: &GameResult) -> serde_json::Value {
         v["changed"] = s.changed.into();
         v["search_seconds"] = s.seconds.into();
         v["max_ms"] = (s.max_seconds * 1000.0).into();
+        if s.explored > 0 {
+            v["explored"] = s.explored.into();
+            v["explore_changed"] = s.explore_changed.into();
+            v["explore_seconds"] = s.explore_seconds.into();
+            v["explore_max_ms"] = (s.explore_max_seconds * 1000.0).into();
+        }
     }
     v
 }
