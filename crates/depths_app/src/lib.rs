@@ -7,7 +7,7 @@
 //! [`core_plugin`] is the headless part, so tests can run it under
 //! `MinimalPlugins`, and [`AppPlugin`] adds the rest.
 
-use bevy::{prelude::*, window::WindowResolution, winit::WinitSettings};
+use bevy::{prelude::*, window::WindowResolution};
 use bevy_egui::EguiPlugin;
 
 pub mod board;
@@ -40,7 +40,7 @@ impl Plugin for AppPlugin {
                 .set(AssetPlugin { file_path: game::asset_folder::asset_dir(), ..default() }),
         )
         // A board game must not burn a core while the players think.
-        .insert_resource(WinitSettings::desktop_app())
+        .insert_resource(game::animating::resting_pace())
         .insert_resource(ClearColor(board::art::TABLE_COLOR))
         .add_plugins(EguiPlugin::default())
         // egui draws through its own camera, after the board's and the cards'.

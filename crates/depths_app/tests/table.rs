@@ -810,3 +810,61 @@ fn the_guide_finds_room_clear_of_every_choice() {
     }
     assert!(seen > 40, "{seen} Combat states");
 }
+
+/// Issue: "the table's card text does not grow with the UI scale". The
+/// board's free area between the panels (window px, as the client logs it
+/// at debug level with a three-Hero Combat on the table), at each window size and UI scale we support, with three
+/// Heroes: the cards grow with the UI scale as far as the room allows, and
+/// at every scale every card lies inside the table, none over another, and
+/// its words fit it (the checks of the smallest window, at that scale).
+#[test]
+fn the_cards_grow_with_the_ui_scale_as_far_as_the_table_has_room() {
+    use depths_app::table::layout::{lay_out_scaled, table_scale};
+    // (window, UI scale, the free area measured there)
+    let tables = [
+        ("1280×800", 1.0, Rect::new(328.0, 150.0, 1210.0, 721.0)),
+        ("1280×800", 1.5, Rect::new(105.0, 225.5, 1175.0, 704.5)),
+        // 1920×1080 is drawn 1.35 times larger by itself: 1422×800 points.
+        ("1920×1080", 1.0, Rect::new(328.1, 150.0, 1352.2, 720.8)),
+        ("1920×1080", 1.5, Rect::new(105.0, 225.5, 1317.2, 705.0)),
+    ];
+    let mut grown = Vec::new();
+    for (window, ui_scale, area) in tables {
+        let mut game = new_game(&["bren", "sil", "ava"], 5);
+        let mut scales = Vec::new();
+        let seen = through_combats(&mut game, 3000, |g| {
+            let faces = table_faces(g, &g.legal_actions());
+            for kept in [None, Some(false), Some(true)] {
+                let t = table_scale(&faces, area, ui_scale, kept);
+                assert!((1.0..=ui_scale).contains(&t), "{window} at {ui_scale}: scale {t}");
+                // Laid out at 100 % in a room `t` times smaller: all the
+                // checks of the smallest window hold there…
+                let small = Rect::from_corners(area.min / t, area.max / t);
+                fits(&faces, &lay_out_keeping(&faces, small, kept), small);
+                // …and grown, it fills the table's own room.
+                let layout = lay_out_scaled(&faces, area, t, kept);
+                assert_eq!(layout.scale, t);
+                for r in layout.rects() {
+                    assert!(
+                        area.inflate(0.5).contains(r.min) && area.inflate(0.5).contains(r.max),
+                        "{r:?} leaves {area:?}"
+                    );
+                }
+                scales.push(t);
+            }
+        });
+        assert!(seen > 20, "{seen} Combat states");
+        let least = scales.iter().copied().fold(f32::MAX, f32::min);
+        grown.push((window, ui_scale, least));
+    }
+    // At 100 % nothing grows; at 150 % on a large window the cards do.
+    for (window, ui_scale, least) in &grown {
+        if *ui_scale == 1.0 {
+            assert_eq!(*least, 1.0, "{window}");
+        }
+    }
+    assert!(
+        grown.iter().any(|(w, s, least)| *w == "1920×1080" && *s == 1.5 && *least > 1.2),
+        "at 1920×1080 and 150 % the cards grow: {grown:?}"
+    );
+}

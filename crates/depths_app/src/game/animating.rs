@@ -12,6 +12,19 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Waiting>();
 }
 
+/// The window's pace when nothing asks for frames: none until input or a
+/// `RequestRedraw`, and a frame a minute to be safe, focused or not.
+/// (`WinitSettings::desktop_app()` also drew one every 5 s while focused:
+/// under software rendering ~12 ticks of CPU in 30 s on a waiting table.)
+/// Everything that changes by itself asks for its frames (see above).
+pub fn resting_pace() -> bevy::winit::WinitSettings {
+    let minute = std::time::Duration::from_secs(60);
+    bevy::winit::WinitSettings {
+        focused_mode: bevy::winit::UpdateMode::reactive(minute),
+        unfocused_mode: bevy::winit::UpdateMode::reactive_low_power(minute),
+    }
+}
+
 /// An entity that changes by itself from frame to frame (a tile landing, the
 /// Lantern walking, a card sliding, a toast fading, music fading): while any
 /// entity carries it, every frame is drawn. Taken off when the motion ends.

@@ -8,6 +8,10 @@
 //! The panels and keys write [`TryAction`]; [`screen_tries`] passes a move
 //! on as a [`PlayerAction`] at once or holds it in [`Asking`] until the
 //! player [`Answer`]s. Companions write their moves straight on.
+//!
+//! A number key is guarded too ([`KeyGuard`]): keys pressed in a quick run
+//! (1-2-3) must not lock in a choice for another Hero than the one the
+//! player was just acting for; such a key asks to be pressed again.
 
 use bevy::prelude::*;
 use depths_rules::{Action, Game, Pending, Phase, Purchase};
@@ -57,8 +61,54 @@ impl Asking {
     }
 }
 
+/// How soon after a move a number key for another Hero is held (seconds):
+/// a run of keys, not a choice read off the table.
+pub const KEY_SWITCH_WINDOW: f32 = 1.5;
+
+/// The Hero the player last moved for, and when; and the key held back
+/// because it would have moved for another Hero right after.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct KeyGuard {
+    last: Option<(u8, f32)>,
+    held: Option<(u8, Action)>,
+}
+
+impl KeyGuard {
+    /// A move was made for its Hero at `now` (seconds), by click or key.
+    pub fn acted(&mut self, action: &Action, now: f32) {
+        if let Some(h) = crate::game::hotseat::action_hero(action) {
+            self.last = Some((h, now));
+        }
+        self.held = None;
+    }
+
+    /// Whether number key `key`, which answers `action` now, makes it: not
+    /// when it is for another Hero than the last move, made less than
+    /// [`KEY_SWITCH_WINDOW`] before, unless the same key was held back for
+    /// the same move just before (pressed again on purpose).
+    pub fn key(&mut self, key: u8, action: &Action, now: f32) -> bool {
+        let hero = crate::game::hotseat::action_hero(action);
+        let switch = match (self.last, hero) {
+            (Some((was, at)), Some(h)) => was != h && now - at < KEY_SWITCH_WINDOW,
+            _ => false,
+        };
+        let again = self.held.as_ref().is_some_and(|(k, a)| *k == key && a == action);
+        if !switch || again {
+            self.acted(action, now);
+            return true;
+        }
+        self.held = Some((key, action.clone()));
+        false
+    }
+
+    /// The Hero the last move was made for.
+    pub fn last_hero(&self) -> Option<u8> {
+        self.last.map(|(h, _)| h)
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<TryAction>().add_message::<Answer>().init_resource::<Asking>();
+    app.add_message::<TryAction>().add_message::<Answer>().init_resource::<Asking>().init_resource::<KeyGuard>();
     app.add_systems(Update, (answers, screen_tries).chain().in_set(PlaySystems::Input));
 }
 
@@ -171,5 +221,36 @@ fn answers(mut answers: MessageReader<Answer>, mut asking: ResMut<Asking>, mut a
             }
             Answer::Cancel => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve(hero: u8, slot: u8) -> Action {
+        Action::ChoosePair { hero, engagement: hero, slot }
+    }
+
+    /// Issue: mashing 1-2-3 locked in three Heroes' pairs.
+    #[test]
+    fn a_quick_key_for_another_hero_is_held_until_pressed_again() {
+        let mut guard = KeyGuard::default();
+        assert!(guard.key(1, &resolve(0, 0), 10.0), "the first key of a fight goes");
+        assert!(!guard.key(2, &resolve(1, 0), 10.2), "Sil's pair right after Bren's is held");
+        assert!(!guard.key(3, &resolve(2, 0), 10.3), "and Ava's");
+        assert!(!guard.key(2, &resolve(1, 0), 10.4), "a held key is replaced by the next, not kept");
+        assert!(guard.key(2, &resolve(1, 0), 10.5), "the same key again makes the move");
+        assert_eq!(guard.last_hero(), Some(1));
+        assert!(guard.key(4, &resolve(1, 1), 10.6), "the same Hero's keys go at once");
+        assert!(guard.key(1, &resolve(0, 1), 12.2), "another Hero's key after a pause goes");
+    }
+
+    #[test]
+    fn a_click_counts_as_acting_for_its_hero() {
+        let mut guard = KeyGuard::default();
+        guard.acted(&resolve(2, 0), 5.0);
+        assert!(!guard.key(1, &resolve(0, 0), 5.5));
+        assert!(guard.key(1, &Action::DrawTile, 5.6), "a move for no Hero is never held");
     }
 }

@@ -10,7 +10,7 @@
 //! refined until its ± is small enough or its budget is spent, and any
 //! change of the situation drops the work for the new one.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bevy::{
     prelude::*,
@@ -56,6 +56,9 @@ pub struct Slot {
     task: Option<Task<Forecaster>>,
     /// The figures so far for the current situation.
     pub latest: Option<Estimate>,
+    /// When the work for this situation began, until its figure is shown
+    /// (logged at debug level: how long "estimating…" stood).
+    since: Option<Instant>,
 }
 
 impl Slot {
@@ -134,7 +137,7 @@ fn drive(
         let key = kind.clone().map(|k| (delve.version(), k));
         if slot.key != key {
             // A new situation: drop the old work (its chunk finishes unseen).
-            *slot = Slot { key: key.clone(), ..Slot::default() };
+            *slot = Slot { key: key.clone(), since: Some(Instant::now()), ..Slot::default() };
             if let Some(kind) = kind {
                 let seed = delve.seed() ^ delve.version().wrapping_mul(0x9e37_79b9);
                 start_chunk(slot, Forecaster::new(game, kind, seed), proxy.as_deref());
@@ -148,6 +151,15 @@ fn drive(
         let spread =
             estimate.chance.half_width.max(estimate.damage.iter().map(|d| d.half_width / 20.0).fold(0.0, f64::max));
         let more = spread > CLOSE_ENOUGH && estimate.playouts < subject.budget();
+        if let Some(since) = slot.since.filter(|_| steady(&estimate) || !more) {
+            debug!(
+                "forecast {subject:?} shown {} ms after the situation changed ({} playouts, ± {:.1} points)",
+                since.elapsed().as_millis(),
+                estimate.playouts,
+                estimate.chance.half_width * 100.0
+            );
+            slot.since = None;
+        }
         slot.latest = Some(estimate);
         if more {
             start_chunk(slot, forecaster, proxy.as_deref());

@@ -223,7 +223,7 @@ fn close(world: &mut World) {
     host::close(world);
     depths_net::client::close(world);
     if let Some(mut winit) = world.get_resource_mut::<WinitSettings>() {
-        *winit = WinitSettings::desktop_app();
+        *winit = crate::game::animating::resting_pace();
     }
 }
 

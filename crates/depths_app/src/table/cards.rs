@@ -13,8 +13,8 @@ use depths_rules::{Action, Outcome};
 use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
     layout::{
-        FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_keeping, pair_words,
-        print_width,
+        FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_scaled, pair_words,
+        print_width, table_scale,
     },
 };
 use crate::theme::palette::{self, CARD_GOLD, CARD_MUTED, CARD_TEXT, MAT};
@@ -63,8 +63,11 @@ pub struct TableCard {
     /// Stay at least until then (a card drawn and resolved at once).
     linger_until: Option<f32>,
     look: u64,
-    /// The size it was drawn at.
+    /// The size it was drawn at (logical px).
     size: Vec2,
+    /// How much larger than at 100 % it is drawn (its face is laid out at
+    /// `size / scale`).
+    scale: f32,
     /// Where the pointer holds it, while dragged.
     pub held: Option<Vec2>,
     /// The pointer's offset from the card's centre when it was picked up.
@@ -123,6 +126,17 @@ pub struct TableGeometry {
     pub targets: Vec<ClickTarget>,
 }
 
+impl TableGeometry {
+    /// Where a window of `size` (egui points; `zoom`: the UI scale) covers
+    /// the fewest cards and none of the moves to click: its top-left corner
+    /// in egui points. None before the table is laid out.
+    pub fn clear_corner(&self, size: Vec2, zoom: f32) -> Option<Vec2> {
+        let layout = self.layout.as_ref()?;
+        let targets: Vec<Rect> = self.targets.iter().map(|t| t.rect).collect();
+        Some(super::layout::clear_spot(layout, &targets, size * zoom) / zoom)
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TableGeometry>();
     app.add_systems(Startup, spawn_table_camera);
@@ -176,9 +190,12 @@ fn tone_color(tone: Tone) -> Color {
     }
 }
 
+/// A face to write with on a card drawn `scale` times larger.
+type Pen<'a> = (Option<&'a Handle<Font>>, f32);
+
 /// Text on the table's layer.
-fn text(t: &str, px: f32, at: Vec3, color: Color, font: Option<&Handle<Font>>) -> impl Bundle {
-    text_at(t, px, at, color, font, Anchor::CENTER)
+fn text(t: &str, px: f32, at: Vec3, color: Color, pen: Pen) -> impl Bundle {
+    text_at(t, px, at, color, pen, Anchor::CENTER)
 }
 
 /// A text face at `px`: `font` if loaded, else Bevy's default.
@@ -190,9 +207,11 @@ pub fn text_font(font: Option<&Handle<Font>>, px: f32) -> TextFont {
     f
 }
 
-/// Text anchored at `anchor` (left-anchored text is left-justified).
-fn text_at(t: &str, px: f32, at: Vec3, color: Color, font: Option<&Handle<Font>>, anchor: Anchor) -> impl Bundle {
-    let text_font = text_font(font, px);
+/// Text anchored at `anchor` (left-anchored text is left-justified). On a
+/// card drawn `scale` times larger the glyphs are set that much larger and
+/// the text shrunk back by as much, so they stay sharp.
+fn text_at(t: &str, px: f32, at: Vec3, color: Color, (font, scale): Pen, anchor: Anchor) -> impl Bundle {
+    let text_font = text_font(font, px * scale);
     let justify = if anchor.0.x < 0.0 { Justify::Left } else { Justify::Center };
     (
         Text2d::new(t.to_owned()),
@@ -200,7 +219,7 @@ fn text_at(t: &str, px: f32, at: Vec3, color: Color, font: Option<&Handle<Font>>
         TextColor(color),
         TextLayout::justify(justify),
         anchor,
-        Transform::from_translation(at),
+        Transform::from_translation(at).with_scale(Vec3::splat(1.0 / scale)),
         layer(),
         Pickable::IGNORE,
     )
@@ -220,7 +239,7 @@ fn body_rect(color: Color, size: Vec2, at: Vec3) -> impl Bundle {
 fn badge(c: &mut ChildSpawnerCommands, art: &Art, n: u8, size: Vec2) {
     let at = Vec3::new(-size.x / 2.0 + BADGE / 2.0 + 1.0, size.y / 2.0 - BADGE / 2.0 - 1.0, 0.6);
     c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(BADGE), at), Pickable::IGNORE));
-    c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.body));
+    c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
 }
 
 struct Art<'a> {
@@ -229,10 +248,23 @@ struct Art<'a> {
     /// The text face, for everything else.
     body: Option<&'a Handle<Font>>,
     icons: Option<&'a Icons>,
+    /// How much larger than at 100 % the table draws its cards.
+    scale: f32,
+}
+
+impl<'a> Art<'a> {
+    fn title(&self) -> Pen<'a> {
+        (self.font, self.scale)
+    }
+
+    fn text(&self) -> Pen<'a> {
+        (self.body, self.scale)
+    }
 }
 
 fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, from: Vec2, now: f32, linger: f32) {
-    let size = placed.size;
+    // The face is drawn at 100 % and the card grown (`move_cards`).
+    let size = placed.size / art.scale;
     commands
         .spawn((
             Name::new(format!("Card {}", face.key)),
@@ -248,7 +280,8 @@ fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, f
                 leaving: false,
                 linger_until: (linger > 0.0).then_some(now + linger),
                 look: face.look(),
-                size,
+                size: placed.size,
+                scale: art.scale,
                 held: None,
                 grab: Vec2::ZERO,
                 moved: 0.0,
@@ -268,7 +301,7 @@ fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, f
             Kind::Pair => pair_frame(c, art, face, size),
             Kind::Label => {
                 c.spawn(body_rect(Color::NONE, size, Vec3::ZERO));
-                c.spawn(text(&face.name, 13.0, Vec3::Z * 0.2, CARD_MUTED.sprite(), art.body));
+                c.spawn(text(&face.name, 13.0, Vec3::Z * 0.2, CARD_MUTED.sprite(), art.text()));
             }
             _ => small_card(c, art, face, size),
         });
@@ -311,15 +344,15 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
             None => Sprite::from_color(red, Vec2::splat(HEART - 4.0)),
         };
         c.spawn((token, Transform::from_translation(corner), layer(), Pickable::IGNORE));
-        c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), CARD_TEXT.sprite(), art.body));
+        c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), CARD_TEXT.sprite(), art.text()));
     }
     let big = if face.kind == Kind::Ecology { 22.0 } else { (size.y * 0.38).min(40.0) };
-    c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06, 0.3), CARD_TEXT.sprite(), art.font));
+    c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06, 0.3), CARD_TEXT.sprite(), art.title()));
     // Long Monster names keep their words: two lines, a size smaller if need be.
     let (name, px) = fit_text(&face.name, size.x - 6.0, 10.0, 8.0, 2);
-    c.spawn(text(&name, px, Vec3::new(0.0, -size.y * 0.24, 0.3), CARD_TEXT.sprite(), art.body));
+    c.spawn(text(&name, px, Vec3::new(0.0, -size.y * 0.24, 0.3), CARD_TEXT.sprite(), art.text()));
     if !face.note.is_empty() {
-        c.spawn(text(&face.note, 9.0, Vec3::new(0.0, -size.y * 0.42, 0.3), CARD_GOLD.sprite(), art.body));
+        c.spawn(text(&face.note, 9.0, Vec3::new(0.0, -size.y * 0.42, 0.3), CARD_GOLD.sprite(), art.text()));
     }
     if let Some(n) = face.number {
         badge(c, art, n, size);
@@ -337,18 +370,18 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         // Both fit the frame's width (split or smaller): neighbours' never meet.
         let ((value, value_px), (note, note_px)) = pair_words(&face.value, &face.note, size.x - 4.0);
         let (value_y, note_y) = if note.contains('\n') { (11.5, -6.0) } else { (9.0, -8.0) };
-        c.spawn(text(&value, value_px, Vec3::new(0.0, value_y, 0.3), tone, art.body));
-        c.spawn(text(&note, note_px, Vec3::new(0.0, note_y, 0.3), CARD_TEXT.sprite(), art.body));
+        c.spawn(text(&value, value_px, Vec3::new(0.0, value_y, 0.3), tone, art.text()));
+        c.spawn(text(&note, note_px, Vec3::new(0.0, note_y, 0.3), CARD_TEXT.sprite(), art.text()));
     } else if !face.note.is_empty() {
         // An empty slot waiting for the Hero's next card.
-        c.spawn(text(&face.note, 11.0, Vec3::new(0.0, -size.y / 4.0, 0.3), CARD_MUTED.sprite(), art.body));
+        c.spawn(text(&face.note, 11.0, Vec3::new(0.0, -size.y / 4.0, 0.3), CARD_MUTED.sprite(), art.text()));
     }
     if let Some(n) = face.number {
         // In the frame's top-left corner, over the Monster's card (where a
         // hand card has its number), clear of the outcome in the gap.
         let at = Vec3::new(-size.x / 2.0 + 9.0, size.y / 2.0 - 9.0, 12.0);
         c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(16.0), at), Pickable::IGNORE));
-        c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.body));
+        c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
     }
 }
 
@@ -367,13 +400,13 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
         c.spawn((sprite, Transform::from_xyz(left + 15.0, top - 20.0, 0.2), layer(), Pickable::IGNORE));
     }
     let name_at = Vec3::new(left + 36.0, top - 20.0, 0.3);
-    c.spawn(text_at(&face.name, 18.0, name_at, CARD_GOLD.sprite(), art.font, Anchor::CENTER_LEFT));
+    c.spawn(text_at(&face.name, 18.0, name_at, CARD_GOLD.sprite(), art.title(), Anchor::CENTER_LEFT));
     c.spawn(text_at(
         &face.note,
         11.0,
         Vec3::new(left, top - 44.0, 0.3),
         CARD_MUTED.sprite(),
-        art.body,
+        art.text(),
         Anchor::CENTER_LEFT,
     ));
     let bar_w = (size.x * 0.45).min(130.0);
@@ -391,7 +424,7 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             Pickable::default(),
             RowAction(row.action.clone()),
         ));
-        c.spawn(text_at(&row.name, 11.0, Vec3::new(left, y, 0.3), CARD_TEXT.sprite(), art.body, Anchor::CENTER_LEFT));
+        c.spawn(text_at(&row.name, 11.0, Vec3::new(left, y, 0.3), CARD_TEXT.sprite(), art.text(), Anchor::CENTER_LEFT));
         let bar_x = size.x / 2.0 - 8.0 - bar_w / 2.0;
         let f = if row.max == 0 { 0.0 } else { f32::from(row.health) / f32::from(row.max) };
         let fill = if f > 0.5 {
@@ -414,12 +447,12 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             10.0,
             Vec3::new(bar_x, y, 0.3),
             CARD_TEXT.sprite(),
-            art.body,
+            art.text(),
         ));
         if let Some(n) = row.number {
             let at = Vec3::new(bar_x - bar_w / 2.0 - 12.0, y, 0.6);
             c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(14.0), at), Pickable::IGNORE));
-            c.spawn(text(&n.to_string(), 11.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.body));
+            c.spawn(text(&n.to_string(), 11.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
         }
     }
     let mut y = top - FOE_HEAD - FOE_ROW * face.rows.len() as f32 - 4.0;
@@ -434,7 +467,7 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
                     10.0,
                     Vec3::new(left, y, 0.3),
                     CARD_MUTED.sprite(),
-                    art.body,
+                    art.text(),
                     Anchor::TOP_LEFT,
                 );
                 c.spawn(more);
@@ -443,8 +476,8 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
         }
         let at = Vec3::new(left, y, 0.3);
         c.spawn((
-            text_at(line, PRINT_PX, at, CARD_MUTED.sprite(), art.body, Anchor::TOP_LEFT),
-            TextBounds::new_horizontal(print_width(size.x)),
+            text_at(line, PRINT_PX, at, CARD_MUTED.sprite(), art.text(), Anchor::TOP_LEFT),
+            TextBounds::new_horizontal(print_width(size.x) * art.scale),
         ));
         y -= PRINT_LINE * lines as f32;
     }
@@ -533,16 +566,18 @@ fn sync_cards(
     mut geometry: ResMut<TableGeometry>,
     ui_assets: Option<Res<crate::theme::style::UiAssets>>,
     icons: Option<Res<Icons>>,
-    mut last: Local<Option<(Rect, Vec2)>>,
+    mut last: Local<Option<(Rect, Vec2, f32)>>,
     mut still_hand: Local<StillHand>,
-    mut arrangement: Local<Option<bool>>,
+    (mut arrangement, mut kept_scale): (Local<Option<bool>>, Local<Option<f32>>),
+    settings: Option<Res<crate::game::settings::Settings>>,
 ) {
     let now = time.elapsed_secs();
     let whole = Rect::new(0.0, 0.0, window.width(), window.height());
     let area_rect = area.0.unwrap_or(whole);
     let screen = Vec2::new(window.width(), window.height());
     let lingering = cards.iter().any(|(_, c)| c.linger_until.is_some_and(|t| now >= t));
-    let moved = *last != Some((area_rect, screen));
+    let ui_scale = settings.as_ref().map_or(1.0, |s| s.ui_scale);
+    let moved = *last != Some((area_rect, screen, ui_scale));
     let has_drawn = !log.drawn_cards.is_empty();
     // A hand kept still under the pointer closes up once the pointer leaves it.
     let cursor = window.cursor_position();
@@ -552,7 +587,7 @@ fn sync_cards(
     if !delve.is_changed() && !seats.is_changed() && !moved && !lingering && !has_drawn && !closing {
         return;
     }
-    *last = Some((area_rect, screen));
+    *last = Some((area_rect, screen, ui_scale));
     let drawn = if log.drawn_cards.is_empty() { Vec::new() } else { std::mem::take(&mut log.drawn_cards) };
     let legal = legal_at_table(&delve, &seats);
     let mut faces = table_faces(delve.game(), &legal);
@@ -575,7 +610,14 @@ fn sync_cards(
     // window changes): Monster cards on top or down the side.
     let in_combat = faces.iter().any(|f| f.kind == Kind::Foe);
     let kept = (*arrangement).filter(|_| in_combat && !moved);
-    let mut layout = lay_out_keeping(&faces, area_rect, kept);
+    // The cards grow with the UI scale as far as the room allows, and keep
+    // their size through the Combat while they still have room.
+    let scale = match (*kept_scale).filter(|_| in_combat && !moved) {
+        Some(t) if t <= 1.0 || lay_out_scaled(&faces, area_rect, t, kept).roomy(&faces) => t,
+        _ => table_scale(&faces, area_rect, ui_scale, kept),
+    };
+    *kept_scale = in_combat.then_some(scale);
+    let mut layout = lay_out_scaled(&faces, area_rect, scale, kept);
     *arrangement = in_combat.then_some(layout.aside);
     // A card played from a hand by a click leaves a gap under the pointer:
     // the rest of the hand stays where it is until the pointer leaves (else
@@ -597,7 +639,7 @@ fn sync_cards(
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
     let font = ui_assets.as_ref().map(|a| &a.title_font);
     let body = ui_assets.as_ref().map(|a| &a.body_font);
-    let art = Art { font, body, icons: icons.as_deref() };
+    let art = Art { font, body, icons: icons.as_deref(), scale };
     for (entity, mut card) in &mut cards {
         let placed = faces.iter().find(|f| f.key == card.key).and_then(|f| layout.get(&f.key).map(|p| (f, p)));
         match placed {
@@ -672,6 +714,7 @@ fn sync_cards(
 /// Where each move on the table is made.
 fn targets(faces: &[Face], layout: &TableLayout) -> Vec<ClickTarget> {
     let mut out = Vec::new();
+    let k = layout.scale;
     for f in faces {
         let Some(p) = layout.get(&f.key) else { continue };
         if let Some(a) = &f.action {
@@ -684,8 +727,8 @@ fn targets(faces: &[Face], layout: &TableLayout) -> Vec<ClickTarget> {
         let top = p.center.y - p.size.y / 2.0;
         for (i, r) in f.rows.iter().enumerate() {
             let Some(a) = &r.action else { continue };
-            let center = Vec2::new(p.center.x, top + FOE_HEAD + FOE_ROW * (i as f32 + 0.5));
-            let rect = Rect::from_center_size(center, Vec2::new(p.size.x - 20.0, FOE_ROW - 12.0));
+            let center = Vec2::new(p.center.x, top + k * (FOE_HEAD + FOE_ROW * (i as f32 + 0.5)));
+            let rect = Rect::from_center_size(center, Vec2::new(p.size.x - 20.0 * k, (FOE_ROW - 12.0) * k));
             // Over the card's body, under its text.
             out.push(ClickTarget { rect, action: a.clone(), z: 10.12 });
         }
@@ -729,7 +772,7 @@ fn move_cards(
         };
         let lift = if card.hovered && card.kind == Kind::Hand && card.held.is_none() { 8.0 } else { 0.0 };
         let p = card.position(now) - Vec2::Y * lift;
-        let target = Transform::from_translation(to_world(p, screen).extend(z));
+        let target = Transform::from_translation(to_world(p, screen).extend(z)).with_scale(Vec3::splat(card.scale));
         if *transform != target {
             *transform = target;
         }

@@ -50,6 +50,9 @@ pub struct TableLayout {
     pub aside: bool,
     /// Nothing lies over anything else (a trial arrangement may not).
     fits: bool,
+    /// How much larger than at 100 % the cards are drawn (`table_scale`):
+    /// the faces are laid out in a room this much smaller, then grown.
+    pub scale: f32,
     placed: Vec<(CardKey, Placed)>,
 }
 
@@ -70,6 +73,44 @@ impl TableLayout {
         self.placed.iter().map(|(_, p)| p.rect())
     }
 
+    /// The same table grown `scale` times about the screen's origin.
+    fn scaled(mut self, scale: f32) -> TableLayout {
+        self.area = Rect::from_corners(self.area.min * scale, self.area.max * scale);
+        self.card *= scale;
+        self.play_line *= scale;
+        self.scale *= scale;
+        for (_, p) in &mut self.placed {
+            p.center *= scale;
+            p.size *= scale;
+        }
+        self
+    }
+
+    /// Every face lies inside the table, at a size it was laid out for
+    /// rather than squeezed to the smallest, and none covers another (a
+    /// hand's own cards may fan like a hand of cards).
+    pub fn roomy(&self, faces: &[Face]) -> bool {
+        let inside = |r: Rect| {
+            r.min.x >= self.area.min.x - 0.5
+                && r.max.x <= self.area.max.x + 0.5
+                && r.min.y >= self.area.min.y - 0.5
+                && r.max.y <= self.area.max.y + 0.5
+        };
+        let blocks: Vec<(&Face, Rect)> = faces
+            .iter()
+            .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand | Kind::Ecology))
+            .filter_map(|f| Some((f, self.get(&f.key)?.rect())))
+            .collect();
+        let apart = blocks.iter().enumerate().all(|(i, (a, ra))| {
+            blocks[i + 1..].iter().all(|(b, rb)| {
+                let same_hand =
+                    matches!((a.spot, b.spot), (Spot::Hand { row: x, .. }, Spot::Hand { row: y, .. }) if x == y);
+                same_hand || ra.intersect(*rb).is_empty()
+            })
+        });
+        self.fits && self.card.y > (MIN_CARD_H + 0.5) * self.scale && apart && self.rects().all(inside)
+    }
+
     /// What the hand cards cover together (screen px), if any.
     pub fn hands(&self, faces: &[Face]) -> Option<Rect> {
         faces
@@ -79,6 +120,32 @@ impl TableLayout {
             .map(|p| p.rect())
             .reduce(|a, b| a.union(b))
     }
+}
+
+/// The smallest a pair or hand card is laid out (at 100 %).
+const MIN_CARD_H: f32 = 56.0;
+
+/// The table grows with the UI scale, as far as its room allows: the largest
+/// of `ui_scale`, a step of 1/8 less, … down to 1, at which the faces laid
+/// out in `area` are [`TableLayout::roomy`]. The panels grow with the UI
+/// scale and leave the table less room, so at 150 % on a small window the
+/// cards may stay as they are at 100 %.
+pub fn table_scale(faces: &[Face], area: Rect, ui_scale: f32, aside: Option<bool>) -> f32 {
+    let steps = ((ui_scale - 1.0) * 8.0).round().max(0.0) as usize;
+    (0..steps)
+        .map(|i| ui_scale - i as f32 / 8.0)
+        .find(|&t| lay_out_scaled(faces, area, t, aside).roomy(faces))
+        .unwrap_or(1.0)
+}
+
+/// [`lay_out_keeping`] with every face `scale` times larger: laid out in a
+/// room `scale` times smaller, then grown to fill `area`.
+pub fn lay_out_scaled(faces: &[Face], area: Rect, scale: f32, aside: Option<bool>) -> TableLayout {
+    if (scale - 1.0).abs() < 1e-3 {
+        return lay_out_keeping(faces, area, aside);
+    }
+    let small = Rect::from_corners(area.min / scale, area.max / scale);
+    lay_out_keeping(faces, small, aside).scaled(scale)
 }
 
 /// About how many lines `text` takes at `px` in `width`.
@@ -281,7 +348,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     let (hands_left, hands_width) = if hands_under { (whole.min.x, whole.width()) } else { (area.min.x, w) };
     let hands_fit = across(hands_width, rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
     let pairs_fit = across(w, cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
-    let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(56.0, CARD.y * 1.5);
+    let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(MIN_CARD_H, CARD.y * 1.5);
     let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
     let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
 
@@ -354,7 +421,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         }
     }
     let fits = !hands_under || foe_bottom + 4.0 <= play_line;
-    TableLayout { area: whole, card, play_line, aside: aside && combat, fits, placed }
+    TableLayout { area: whole, card, play_line, aside: aside && combat, fits, scale: 1.0, placed }
 }
 
 /// Where a box of `size` covers least of the table (its top-left corner,

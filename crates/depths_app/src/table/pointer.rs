@@ -176,9 +176,16 @@ fn on_row_click(mut ev: On<Pointer<Click>>, rows: Query<&RowAction>, mut picks: 
 
 /// The picks of this step that the rules take now become moves (a pick
 /// made in the step before, still in the message buffer, is not one of them).
-fn picks_to_actions(mut picks: MessageReader<TablePick>, delve: Res<Delve>, mut actions: MessageWriter<PlayerAction>) {
+fn picks_to_actions(
+    mut picks: MessageReader<TablePick>,
+    delve: Res<Delve>,
+    mut actions: MessageWriter<PlayerAction>,
+    (mut guard, time): (ResMut<crate::game::confirm::KeyGuard>, Res<Time>),
+) {
     for TablePick(a) in picks.read() {
         if delve.game().check(a).is_ok() {
+            // A click says which Hero the player acts for (the number keys' guard).
+            guard.acted(a, time.elapsed_secs());
             actions.write(PlayerAction(a.clone()));
         }
     }

@@ -33,16 +33,10 @@ fn guide_ui(
     // On the board, the table's top-left corner: clear of the tray and the
     // middle of the board. In a Combat, where it covers no card, and above
     // all none of those it asks to click.
-    let corner = match (&geometry.layout, combat) {
-        (Some(layout), true) => {
-            let size =
-                ctx.memory(|m| m.area_rect(id)).map_or(Vec2::new(240.0, 190.0), |r| Vec2::new(r.width(), r.height()))
-                    * z;
-            let targets: Vec<Rect> = geometry.targets.iter().map(|t| t.rect).collect();
-            let at = crate::table::layout::clear_spot(layout, &targets, size);
-            egui::pos2(at.x / z, at.y / z)
-        }
-        _ => area.0.map_or(egui::pos2(320.0, 90.0), |r| egui::pos2(r.min.x / z + 10.0, r.min.y / z + 10.0)),
+    let size = ctx.memory(|m| m.area_rect(id)).map_or(Vec2::new(240.0, 190.0), |r| Vec2::new(r.width(), r.height()));
+    let corner = match geometry.clear_corner(size, z).filter(|_| combat) {
+        Some(at) => egui::pos2(at.x, at.y),
+        None => area.0.map_or(egui::pos2(320.0, 90.0), |r| egui::pos2(r.min.x / z + 10.0, r.min.y / z + 10.0)),
     };
     let last = step + 1 == STEPS.len();
     let mut close = false;

@@ -5,7 +5,7 @@
 //! [`Animating`] or [`Waiting`], and twice after a resize. Systems change
 //! state; none asks for frames itself.
 //!
-//! The egui half: `WinitSettings::desktop_app()` only redraws on input or a
+//! The egui half: reactive rendering (`resting_pace`) only redraws on input or a
 //! `RequestRedraw`, and bevy_egui 0.42 defeats that: its
 //! `write_egui_input_system` pushes an `egui::Event::ModifiersChanged` into
 //! every context's input on EVERY frame, changed or not. egui treats any

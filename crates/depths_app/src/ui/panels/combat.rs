@@ -28,6 +28,70 @@ pub(super) fn combat_strip(
             ui.label(style::title(&title, 20.0));
             ui.label(egui::RichText::new(step_hint(combat.step)).color(style::GOLD));
         });
+        // The choices come first, right under the title, so the lines below
+        // coming and going never move a button under the pointer.
+        ui.horizontal_wrapped(|ui| {
+            match combat.step {
+                CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
+                CombatStep::AvoidReturnDamage => {
+                    let choices: Vec<Action> =
+                        c.legal.iter().filter(|a| matches!(a, Action::AvoidReturnDamage { .. })).cloned().collect();
+                    let labels = crate::game::words::avoidance_labels(game, &choices);
+                    for (a, label) in choices.into_iter().zip(labels) {
+                        c.button(ui, a, label);
+                    }
+                }
+                _ => {}
+            }
+            // E ends the turn or Round; no number key ever does.
+            let e_key = ui.ctx().input(|i| i.key_pressed(egui::Key::E)) && ui.ctx().memory(|m| m.focused().is_none());
+            match crate::table::cards::end_round(&c.legal) {
+                Some(ends) => {
+                    let names: Vec<&str> = ends
+                        .iter()
+                        .filter_map(crate::game::hotseat::action_hero)
+                        .map(|h| game.heroes[usize::from(h)].name())
+                        .collect();
+                    // Online another seat's Heroes may still be at it: then it ends only these.
+                    let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
+                        "End round".to_owned()
+                    } else {
+                        format!("End turn: {}", names.join(", "))
+                    };
+                    let hover = format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
+                    c.button_keyed(ui, ends, Some(("E", e_key)), egui::RichText::new(label).strong(), &hover);
+                }
+                None => {
+                    let ends: Vec<u8> =
+                        (0..game.heroes.len() as u8).filter(|h| c.is_legal(&Action::EndTurn { hero: *h })).collect();
+                    // E is for the one Hero who may end a turn now; with several, a click says whose.
+                    let one = ends.len() == 1;
+                    // Every Hero of the fight keeps a slot while any may end a turn: a
+                    // Hero who ended theirs leaves a greyed button, so the next Hero's
+                    // does not slide under the pointer.
+                    let slots: Vec<u8> =
+                        if ends.is_empty() { Vec::new() } else { (0..combat.heroes.len() as u8).collect() };
+                    for h in slots {
+                        let name = game.heroes[usize::from(h)].name();
+                        if !ends.contains(&h) {
+                            let why = if combat.heroes[usize::from(h)].done {
+                                format!("{name} has ended this turn")
+                            } else {
+                                crate::table::pointer::refusal(game, seats, &Action::EndTurn { hero: h })
+                            };
+                            ui.add_enabled(false, egui::Button::new(format!("{name}: end turn")))
+                                .on_disabled_hover_text(why);
+                            continue;
+                        }
+                        let label = egui::RichText::new(format!("{name}: end turn")).strong();
+                        let hover = format!("{name} does nothing more this Round");
+                        let end = vec![Action::EndTurn { hero: h }];
+                        c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
+                    }
+                }
+            }
+            pass_buttons(ui, game, seats, pass);
+        });
         // How many cards each Hero plays this Round, and how many are down.
         if combat.step == CombatStep::PlayCards {
             let counts: Vec<String> = combat
@@ -66,53 +130,6 @@ pub(super) fn combat_strip(
             )
             .on_hover_text(summary.last.join("\n"));
         }
-        ui.horizontal_wrapped(|ui| {
-            match combat.step {
-                CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
-                CombatStep::AvoidReturnDamage => {
-                    let choices: Vec<Action> =
-                        c.legal.iter().filter(|a| matches!(a, Action::AvoidReturnDamage { .. })).cloned().collect();
-                    let labels = crate::game::words::avoidance_labels(game, &choices);
-                    for (a, label) in choices.into_iter().zip(labels) {
-                        c.button(ui, a, label);
-                    }
-                }
-                _ => {}
-            }
-            // E ends the turn or Round; no number key ever does.
-            let e_key = ui.ctx().input(|i| i.key_pressed(egui::Key::E)) && ui.ctx().memory(|m| m.focused().is_none());
-            match crate::table::cards::end_round(&c.legal) {
-                Some(ends) => {
-                    let names: Vec<&str> = ends
-                        .iter()
-                        .filter_map(crate::game::hotseat::action_hero)
-                        .map(|h| game.heroes[usize::from(h)].name())
-                        .collect();
-                    // Online another seat's Heroes may still be at it: then it ends only these.
-                    let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
-                        "End round".to_owned()
-                    } else {
-                        format!("End turn: {}", names.join(", "))
-                    };
-                    let hover = format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
-                    c.button_keyed(ui, ends, Some(("E", e_key)), egui::RichText::new(label).strong(), &hover);
-                }
-                None => {
-                    let ends: Vec<u8> =
-                        (0..game.heroes.len() as u8).filter(|h| c.is_legal(&Action::EndTurn { hero: *h })).collect();
-                    // E is for the one Hero who may end a turn now; with several, a click says whose.
-                    let one = ends.len() == 1;
-                    for h in ends {
-                        let name = game.heroes[usize::from(h)].name();
-                        let label = egui::RichText::new(format!("{name}: end turn")).strong();
-                        let hover = format!("{name} does nothing more this Round");
-                        let end = vec![Action::EndTurn { hero: h }];
-                        c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
-                    }
-                }
-            }
-            pass_buttons(ui, game, seats, pass);
-        });
         // "All of a Hero's Damage must be applied to one Individual Monster."
         for (h, round) in combat.heroes.iter().enumerate() {
             for &(f, i) in &round.targets {

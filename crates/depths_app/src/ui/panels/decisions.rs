@@ -55,15 +55,38 @@ pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &
                         ui.add_space(4.0);
                     }
                     ui.label("Or choose cards (or Items) one at a time:");
-                    let pays: Vec<Action> =
-                        c.legal.iter().filter(|a| matches!(a, Action::PayXp { .. })).cloned().collect();
-                    for a in pays {
+                    let pays: Vec<(String, Action)> = c
+                        .legal
+                        .iter()
+                        .filter(|a| matches!(a, Action::PayXp { .. }))
+                        .map(|a| (describe_action(game, a), a.clone()))
+                        .collect();
+                    // Each card keeps its line and number through the purchase: a card
+                    // paid leaves its line greyed, so the next key still means the
+                    // card it meant (the pool's indices move up as cards leave it).
+                    let id = egui::Id::new("payment lines");
+                    let mut lines: Vec<String> = ui.data(|d| d.get_temp(id)).unwrap_or_default();
+                    if paid.is_empty() || pays.len() > lines.len() {
+                        lines = pays.iter().map(|(l, _)| l.clone()).collect();
+                        ui.data_mut(|d| d.insert_temp(id, lines.clone()));
+                    }
+                    let mut left = pays;
+                    for line in &lines {
+                        let Some(i) = left.iter().position(|(l, _)| l == line) else {
+                            c.skip_number();
+                            let paid = egui::RichText::new(format!("{line} — paid")).strikethrough();
+                            ui.add_enabled(false, egui::Button::new(paid));
+                            continue;
+                        };
+                        let (mut label, a) = left.remove(i);
                         let Action::PayXp { card } = &a else { continue };
-                        let mut label = describe_action(game, &a);
                         let over = xp_of(game, card).saturating_sub(owed);
                         if over > 0 {
                             label.push_str(&format!(" — overpays by {over}, no change"));
                         }
+                        c.button(ui, a, label);
+                    }
+                    for (label, a) in left {
                         c.button(ui, a, label);
                     }
                     c.all(ui, game, |a| matches!(a, Action::CancelPurchase));

@@ -111,14 +111,15 @@ fn game_ui(
         legal,
         shown: Vec::new(),
         chosen: Vec::new(),
+        keyed: None,
         next_key: None,
         pressed,
         seats_asked: Vec::new(),
     };
     // The cards on the table take the first numbers; egui's buttons the next.
     let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.clone() } else { Vec::new() };
-    if let Some((_, a)) = pressed.and_then(|n| on_table.iter().find(|(k, _)| *k == n)) {
-        c.chosen.push(a.clone());
+    if let Some((n, a)) = pressed.and_then(|n| on_table.iter().find(|(k, _)| *k == n)) {
+        c.keyed = Some((*n, a.clone()));
         c.pressed = None;
     }
     *pass_on = PanelPass { on_table, ..default() };
@@ -466,6 +467,11 @@ fn finish(
         MessageWriter<crate::game::confirm::TryAction>,
         MessageWriter<crate::game::companions::SetCompanion>,
     ),
+    (mut guard, time, mut toast): (
+        ResMut<crate::game::confirm::KeyGuard>,
+        Res<Time>,
+        MessageWriter<crate::game::notices::Toast>,
+    ),
 ) -> Result {
     let (Some(free), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -483,6 +489,7 @@ fn finish(
     }
     // A changed room is news: the table lays itself out again next frame.
     if board_area.0 != Some(free) {
+        debug!("the board's free area: {free:?} (window px)");
         board_area.0 = Some(free);
     }
 
@@ -501,26 +508,47 @@ fn finish(
         .cloned()
         .collect();
     if !rest.is_empty() && !game.is_over() {
-        egui::Window::new("Other choices")
-            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -FOOT])
-            .collapsible(true)
-            .default_open(false)
-            .vscroll(true)
-            .max_height(240.0)
-            .show(ctx, |ui| {
-                for a in rest {
-                    let label = describe_action(game, &a);
-                    c.button(ui, a, label);
-                }
-            });
+        // In Combat where it covers no card to click (under the pairs it hid them).
+        let id = egui::Id::new("Other choices");
+        let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(260.0, 240.0), |r| r.size());
+        let clear = geometry.clear_corner(Vec2::new(size.x, size.y.max(240.0)), z);
+        let window = egui::Window::new("Other choices").id(id);
+        let window = match clear.filter(|_| matches!(game.phase(), Phase::Combat { .. })) {
+            Some(at) => window.fixed_pos(egui::pos2(at.x, at.y)),
+            None => window.anchor(egui::Align2::CENTER_BOTTOM, [0.0, -FOOT]),
+        };
+        window.collapsible(true).default_open(false).vscroll(true).max_height(240.0).show(ctx, |ui| {
+            for a in rest {
+                let label = describe_action(game, &a);
+                c.button(ui, a, label);
+            }
+        });
     }
 
     if let Some(text) = hovered.text() {
         hover_box(ctx, text);
     }
 
+    // A number key in a quick run does not switch to another Hero's move: it
+    // asks to be pressed again.
+    let now = time.elapsed_secs();
+    if let Some((n, a)) = c.keyed.take() {
+        let was = guard.last_hero();
+        if guard.key(n, &a, now) {
+            c.chosen.push(a);
+        } else {
+            let name = |h: Option<u8>| h.and_then(|h| game.heroes.get(usize::from(h))).map_or("", |x| x.name());
+            toast.write(crate::game::notices::Toast(format!(
+                "Key {n} is {}'s move, not {}'s: press {n} again for “{}”",
+                name(crate::game::hotseat::action_hero(&a)),
+                name(was),
+                describe_action(game, &a),
+            )));
+        }
+    }
     // A move that cannot be taken back and costs the game is asked about first.
     for a in std::mem::take(&mut c.chosen) {
+        guard.acted(&a, now);
         actions.write(crate::game::confirm::TryAction(a));
     }
     for (hero, on) in std::mem::take(&mut c.seats_asked) {

@@ -45,6 +45,7 @@ pub(super) struct PanelPass {
     pub(super) legal: Vec<Action>,
     pub(super) shown: Vec<Action>,
     pub(super) chosen: Vec<Action>,
+    pub(super) keyed: Option<(u8, Action)>,
     pub(super) next_key: Option<u8>,
     pub(super) pressed: Option<u8>,
     /// The curtain is up: nothing but it is drawn, nothing is chosen.
@@ -64,6 +65,9 @@ pub(super) struct Choices<'a> {
     pub(super) legal: Vec<Action>,
     pub(super) shown: Vec<Action>,
     pub(super) chosen: Vec<Action>,
+    /// The move a number key chose this frame, with its key: made only if
+    /// the key guard lets it (`crate::game::confirm::KeyGuard`).
+    pub(super) keyed: Option<(u8, Action)>,
     /// In a decision or Combat window the legal buttons are numbered, so
     /// number keys answer them: the next number to hand out.
     pub(super) next_key: Option<u8>,
@@ -81,6 +85,7 @@ impl<'a> Choices<'a> {
             legal: std::mem::take(&mut pass.legal),
             shown: std::mem::take(&mut pass.shown),
             chosen: std::mem::take(&mut pass.chosen),
+            keyed: pass.keyed.take(),
             next_key: pass.next_key,
             pressed: pass.pressed,
             seats_asked: std::mem::take(&mut pass.seats_asked),
@@ -92,9 +97,26 @@ impl<'a> Choices<'a> {
         pass.legal = self.legal;
         pass.shown = self.shown;
         pass.chosen = self.chosen;
+        pass.keyed = self.keyed;
         pass.next_key = self.next_key;
         pass.pressed = self.pressed;
         pass.seats_asked = self.seats_asked;
+    }
+
+    /// `a` clicked, or answered by number key `keyed` (which the key guard
+    /// weighs before the move is made).
+    fn choose(&mut self, a: &Action, clicked: bool, keyed: Option<u8>) {
+        if clicked {
+            self.chosen.push(a.clone());
+        } else if let Some(n) = keyed {
+            self.keyed = Some((n, a.clone()));
+        }
+    }
+
+    /// Keeps a number for a line that offers no move now (a card already
+    /// paid), so the lines after it keep theirs.
+    pub(super) fn skip_number(&mut self) {
+        self.next_key = self.next_key.map(|n| n + 1);
     }
 
     pub(super) fn is_legal(&self, a: &Action) -> bool {
@@ -126,10 +148,9 @@ impl<'a> Choices<'a> {
             // "Every greyed-out button says why": the rules' own refusal.
             response = response.on_disabled_hover_text(crate::table::pointer::refusal(game, seats, &a));
         }
-        let clicked = response.clicked() || key.is_some_and(|n| self.pressed == Some(n));
-        if clicked {
-            self.chosen.push(a.clone());
-        }
+        let keyed = key.filter(|n| self.pressed == Some(*n));
+        let clicked = response.clicked() || keyed.is_some();
+        self.choose(&a, response.clicked(), keyed);
         self.shown.push(a);
         clicked
     }
@@ -184,9 +205,7 @@ impl<'a> Choices<'a> {
             self.next_key = key.map(|n| n + 1);
         }
         let response = ui.add_enabled(legal, egui::Button::new(label)).on_hover_text(hover);
-        if response.clicked() || key.is_some_and(|n| self.pressed == Some(n)) {
-            self.chosen.push(a.clone());
-        }
+        self.choose(&a, response.clicked(), key.filter(|n| self.pressed == Some(*n)));
         self.shown.push(a);
     }
 
@@ -494,6 +513,7 @@ mod tests {
                 legal,
                 shown: Vec::new(),
                 chosen: Vec::new(),
+                keyed: None,
                 next_key: Some(1),
                 pressed,
                 seats_asked: Vec::new(),
@@ -502,6 +522,7 @@ mod tests {
             c.button(ui, Action::CancelPurchase, "not legal");
             c.button(ui, Action::FinishLevelUp, "finish");
             chosen = c.chosen;
+            chosen.extend(c.keyed.map(|(_, a)| a));
         });
         // No renderer here to take the font texture.
         output.textures_delta.clear();
