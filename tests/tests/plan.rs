@@ -143,7 +143,10 @@ fn a_companion_seat_gets_its_own_heros_choice() {
                 Some(a) => {
                     assert!(g.legal_actions().contains(&a), "{a:?} is not legal here");
                     assert!(HeuristicBot.choose_for(&g, hero).is_some());
-                    assert!(for_hero(&a).is_none_or(|h| h == hero), "{a:?} is for another Hero than {hero}");
+                    assert!(
+                        depths_sim::combat_hero(&a).is_none_or(|h| h == hero),
+                        "{a:?} is for another Hero than {hero}"
+                    );
                     mine += 1;
                 }
                 None => {
@@ -156,16 +159,4 @@ fn a_companion_seat_gets_its_own_heros_choice() {
         g.apply(a).unwrap();
     }
     assert!(mine > 0 && bot.stats().searched > 0, "{mine} {:?}", bot.stats());
-}
-
-fn for_hero(a: &Action) -> Option<u8> {
-    match a {
-        Action::PlayCard { hero, .. }
-        | Action::PlaceMonsterCard { hero, .. }
-        | Action::ActivateAbility { hero, .. }
-        | Action::ChoosePair { hero, .. }
-        | Action::EndTurn { hero }
-        | Action::AssignDamage { hero, .. } => Some(*hero),
-        _ => None,
-    }
 }

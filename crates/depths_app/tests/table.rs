@@ -819,7 +819,7 @@ fn the_guide_finds_room_clear_of_every_choice() {
 /// its words fit it (the checks of the smallest window, at that scale).
 #[test]
 fn the_cards_grow_with_the_ui_scale_as_far_as_the_table_has_room() {
-    use depths_app::table::layout::{lay_out_scaled, table_scale};
+    use depths_app::table::layout::{lay_out_grown, lay_out_scaled};
     // (window, UI scale, the free area measured there)
     let tables = [
         ("1280×800", 1.0, Rect::new(328.0, 150.0, 1210.0, 721.0)),
@@ -835,7 +835,7 @@ fn the_cards_grow_with_the_ui_scale_as_far_as_the_table_has_room() {
         let seen = through_combats(&mut game, 3000, |g| {
             let faces = table_faces(g, &g.legal_actions());
             for kept in [None, Some(false), Some(true)] {
-                let t = table_scale(&faces, area, ui_scale, kept);
+                let t = lay_out_grown(&faces, area, ui_scale, kept).scale;
                 assert!((1.0..=ui_scale).contains(&t), "{window} at {ui_scale}: scale {t}");
                 // Laid out at 100 % in a room `t` times smaller: all the
                 // checks of the smallest window hold there…

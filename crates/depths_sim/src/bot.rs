@@ -100,18 +100,25 @@ impl HeuristicBot {
     }
 }
 
-/// The Hero a Combat action (or an Item's equip) is taken for.
-fn acting_for(a: &Action) -> Option<u8> {
+/// The Hero a Combat action is taken for (the players' joint choices, such
+/// as assigning Monsters or who avoids Return Damage, name none).
+pub fn combat_hero(a: &Action) -> Option<u8> {
     match a {
         Action::PlayCard { hero, .. }
         | Action::PlaceMonsterCard { hero, .. }
         | Action::ActivateAbility { hero, .. }
         | Action::ChoosePair { hero, .. }
         | Action::EndTurn { hero }
-        | Action::AssignDamage { hero, .. }
-        | Action::Equip { hero, .. }
-        | Action::Unequip { hero, .. } => Some(*hero),
+        | Action::AssignDamage { hero, .. } => Some(*hero),
         _ => None,
+    }
+}
+
+/// The Hero a Combat action (or an Item's equip) is taken for.
+fn acting_for(a: &Action) -> Option<u8> {
+    match a {
+        Action::Equip { hero, .. } | Action::Unequip { hero, .. } => Some(*hero),
+        _ => combat_hero(a),
     }
 }
 

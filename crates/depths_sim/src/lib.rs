@@ -10,7 +10,7 @@ pub mod search;
 pub mod search_stats;
 pub mod sim;
 
-pub use bot::{Bot, HeuristicBot, RandomBot};
+pub use bot::{Bot, HeuristicBot, RandomBot, combat_hero};
 pub use forecast::{Estimate, Figure, Forecaster, Kind};
 pub use plan::{PlanBot, PlanConfig};
 pub use search::{SearchBot, SearchConfig};

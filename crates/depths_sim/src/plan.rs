@@ -42,7 +42,7 @@ use std::time::Instant;
 use depths_rules::adventure::Purchase;
 use depths_rules::{Action, Game, Phase};
 
-use crate::bot::{Bot, HeuristicBot, placement_scores};
+use crate::bot::{Bot, HeuristicBot, combat_hero, placement_scores};
 use crate::playout::playout_seed;
 use crate::search::{SearchBot, SearchConfig};
 use crate::search_stats::SearchStats;
@@ -270,7 +270,7 @@ impl PlanBot {
             return Some(self.choose(g));
         }
         let mut candidates = vec![careful.clone()];
-        candidates.extend(g.legal_actions().into_iter().filter(|a| *a != careful && acting_for(a) == Some(hero)));
+        candidates.extend(g.legal_actions().into_iter().filter(|a| *a != careful && combat_hero(a) == Some(hero)));
         if candidates.len() < 2 {
             return Some(careful);
         }
@@ -309,20 +309,6 @@ impl PlanBot {
         s.explore_seconds += spent;
         s.explore_max_seconds = s.explore_max_seconds.max(spent);
         candidates.swap_remove(best)
-    }
-}
-
-/// The Hero a Combat action is taken for (as the careful bot's
-/// `choose_for` tells them apart).
-fn acting_for(a: &Action) -> Option<u8> {
-    match a {
-        Action::PlayCard { hero, .. }
-        | Action::PlaceMonsterCard { hero, .. }
-        | Action::ActivateAbility { hero, .. }
-        | Action::ChoosePair { hero, .. }
-        | Action::EndTurn { hero }
-        | Action::AssignDamage { hero, .. } => Some(*hero),
-        _ => None,
     }
 }
 

@@ -168,25 +168,16 @@ pub fn summary(results: &[GameResult], seconds: f64) -> serde_json::Value {
         "games_per_second": if seconds > 0.0 { n as f64 / seconds } else { 0.0 },
     });
     if let Some(s) = search {
-        let per = |x: f64| if s.searched == 0 { 0.0 } else { x / s.searched as f64 };
-        v["search"] = serde_json::json!({
-            "searched_decisions": s.searched,
-            "changed_decisions": s.changed,
-            "searched_per_game": if n == 0 { 0.0 } else { s.searched as f64 / n as f64 },
-            "playouts_per_decision": per(s.playouts as f64),
-            "ms_per_decision_mean": per(s.seconds) * 1000.0,
-            "ms_per_decision_max": s.max_seconds * 1000.0,
-        });
+        v["search"] = decisions_json(n, s.searched, s.changed, s.playouts, s.seconds, s.max_seconds);
         if s.explored > 0 {
-            let per = |x: f64| x / s.explored as f64;
-            v["search"]["explore"] = serde_json::json!({
-                "searched_decisions": s.explored,
-                "changed_decisions": s.explore_changed,
-                "searched_per_game": if n == 0 { 0.0 } else { s.explored as f64 / n as f64 },
-                "playouts_per_decision": per(s.explore_playouts as f64),
-                "ms_per_decision_mean": per(s.explore_seconds) * 1000.0,
-                "ms_per_decision_max": s.explore_max_seconds * 1000.0,
-            });
+            v["search"]["explore"] = decisions_json(
+                n,
+                s.explored,
+                s.explore_changed,
+                s.explore_playouts,
+                s.explore_seconds,
+                s.explore_max_seconds,
+            );
         }
     }
     v
@@ -213,4 +204,24 @@ pub fn result_line(r: &GameResult) -> serde_json::Value {
         }
     }
     v
+}
+
+/// What searching `decisions` decisions over `n` games cost (one kind of decision).
+fn decisions_json(
+    n: u64,
+    decisions: u64,
+    changed: u64,
+    playouts: u64,
+    seconds: f64,
+    max_seconds: f64,
+) -> serde_json::Value {
+    let per = |x: f64| if decisions == 0 { 0.0 } else { x / decisions as f64 };
+    serde_json::json!({
+        "searched_decisions": decisions,
+        "changed_decisions": changed,
+        "searched_per_game": if n == 0 { 0.0 } else { decisions as f64 / n as f64 },
+        "playouts_per_decision": per(playouts as f64),
+        "ms_per_decision_mean": per(seconds) * 1000.0,
+        "ms_per_decision_max": max_seconds * 1000.0,
+    })
 }

@@ -165,19 +165,8 @@ pub fn heroes_to_act(game: &Game) -> Vec<u8> {
     }
 }
 
-/// The Hero a Combat action is taken for (the players' joint choices, such
-/// as assigning Monsters or who avoids Return Damage, name none).
-pub fn action_hero(action: &Action) -> Option<u8> {
-    match action {
-        Action::PlayCard { hero, .. }
-        | Action::PlaceMonsterCard { hero, .. }
-        | Action::ActivateAbility { hero, .. }
-        | Action::ChoosePair { hero, .. }
-        | Action::EndTurn { hero }
-        | Action::AssignDamage { hero, .. } => Some(*hero),
-        _ => None,
-    }
-}
+/// The Hero a Combat action is taken for (the bots tell them apart the same way).
+pub use depths_sim::combat_hero as action_hero;
 
 /// Who must act in `game` with these players and this turn. When several
 /// Heroes may act, the player the table was passed to, else the player at

@@ -13,8 +13,8 @@ use depths_rules::{Action, Outcome};
 use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
     layout::{
-        FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_scaled, pair_words,
-        print_width, table_scale,
+        FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_grown, lay_out_scaled,
+        pair_words, print_width,
     },
 };
 use crate::theme::palette::{self, CARD_GOLD, CARD_MUTED, CARD_TEXT, MAT};
@@ -612,12 +612,13 @@ fn sync_cards(
     let kept = (*arrangement).filter(|_| in_combat && !moved);
     // The cards grow with the UI scale as far as the room allows, and keep
     // their size through the Combat while they still have room.
-    let scale = match (*kept_scale).filter(|_| in_combat && !moved) {
-        Some(t) if t <= 1.0 || lay_out_scaled(&faces, area_rect, t, kept).roomy(&faces) => t,
-        _ => table_scale(&faces, area_rect, ui_scale, kept),
-    };
+    let mut layout = (*kept_scale)
+        .filter(|_| in_combat && !moved)
+        .map(|t| lay_out_scaled(&faces, area_rect, t, kept))
+        .filter(|l| l.scale <= 1.0 || l.roomy(&faces))
+        .unwrap_or_else(|| lay_out_grown(&faces, area_rect, ui_scale, kept));
+    let scale = layout.scale;
     *kept_scale = in_combat.then_some(scale);
-    let mut layout = lay_out_scaled(&faces, area_rect, scale, kept);
     *arrangement = in_combat.then_some(layout.aside);
     // A card played from a hand by a click leaves a gap under the pointer:
     // the rest of the hand stays where it is until the pointer leaves (else

@@ -125,17 +125,17 @@ impl TableLayout {
 /// The smallest a pair or hand card is laid out (at 100 %).
 const MIN_CARD_H: f32 = 56.0;
 
-/// The table grows with the UI scale, as far as its room allows: the largest
-/// of `ui_scale`, a step of 1/8 less, … down to 1, at which the faces laid
-/// out in `area` are [`TableLayout::roomy`]. The panels grow with the UI
-/// scale and leave the table less room, so at 150 % on a small window the
-/// cards may stay as they are at 100 %.
-pub fn table_scale(faces: &[Face], area: Rect, ui_scale: f32, aside: Option<bool>) -> f32 {
+/// The table grows with the UI scale, as far as its room allows: laid out
+/// at the largest of `ui_scale`, a step of 1/8 less, … down to 1, at which
+/// the faces in `area` are [`TableLayout::roomy`] (its `scale` says which).
+/// The panels grow with the UI scale and leave the table less room, so at
+/// 150 % on a small window the cards may stay as they are at 100 %.
+pub fn lay_out_grown(faces: &[Face], area: Rect, ui_scale: f32, aside: Option<bool>) -> TableLayout {
     let steps = ((ui_scale - 1.0) * 8.0).round().max(0.0) as usize;
     (0..steps)
-        .map(|i| ui_scale - i as f32 / 8.0)
-        .find(|&t| lay_out_scaled(faces, area, t, aside).roomy(faces))
-        .unwrap_or(1.0)
+        .map(|i| lay_out_scaled(faces, area, ui_scale - i as f32 / 8.0, aside))
+        .find(|layout| layout.roomy(faces))
+        .unwrap_or_else(|| lay_out_keeping(faces, area, aside))
 }
 
 /// [`lay_out_keeping`] with every face `scale` times larger: laid out in a
