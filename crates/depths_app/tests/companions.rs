@@ -8,7 +8,9 @@ use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
     core_plugin,
     game::cli::Options,
-    game::companions::{CompanionMoves, SetCompanion, companion_choice, decision_hero, seat_hero, turn_companion},
+    game::companions::{
+        CompanionMoves, SetCompanion, companion_choice, decision_hero, planning_seed, seat_hero, turn_companion,
+    },
     game::hotseat::{Players, Seat, heroes_to_act},
     game::saves::{LoadSave, SaveDir, save_path},
     game::session::{Delve, GameContent, GameLog, PlayerAction, PutBack, SaveSlot, Seats, StartGame, TakeBack},
@@ -415,4 +417,47 @@ fn a_companion_does_not_make_again_a_move_just_taken_back() {
         app.update();
     }
     assert_ne!(game(&app), &after, "and the Companions play on");
+}
+
+/// A planning Companion (⚙ Settings) thinks off the frame and plays the
+/// planning bot's move for the table state it was asked about; frames go on
+/// while it thinks, and it moves only for its own Heroes.
+#[test]
+fn a_planning_companion_plays_the_planning_bot_s_moves() {
+    use depths_table::seats::{Strength, companion_choice_by};
+    let mut app = app("planning", Speed::Instant);
+    app.world_mut().resource_mut::<Settings>().companion_strength = Strength::Planning;
+    let players = ann_and_two_companions();
+    start(&mut app, players, &["bren", "sil", "ava"], 11);
+    let (mut checked, mut differs, mut frames) = (0, 0, 0);
+    while checked < 60 && frames < 20_000 && !game(&app).is_over() {
+        frames += 1;
+        let before = game(&app).clone();
+        let (version, seen) = (delve(&app).version(), moves(&app).len());
+        let (players, turn) = (seats(&app).players.clone(), seats(&app).turn.clone());
+        if let Some(a) = player_choice(&before, seats(&app)) {
+            app.world_mut().write_message(PlayerAction(a));
+            app.update();
+            continue;
+        }
+        app.update();
+        let Some(a) = moves(&app).get(seen).cloned() else {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            continue;
+        };
+        let seed = planning_seed(delve(&app).seed(), version);
+        let planned = companion_choice_by(&before, &players, &turn, Strength::Planning, seed);
+        assert_eq!(Some(&a), planned.as_ref(), "the planning bot's move for that state");
+        if let Some(h) = seat_hero(&a) {
+            assert!(players.is_companion(h), "a Companion moved for a player's Hero: {a:?}");
+        }
+        checked += 1;
+        differs += usize::from(depths_table::seats::companion_choice(&before, &players, &turn).as_ref() != Some(&a));
+    }
+    eprintln!("{checked} planning moves in {frames} frames, {differs} unlike the careful bot's");
+    assert!(checked >= 60 || game(&app).is_over(), "the Companions played on: {checked} moves in {frames} frames");
+    assert!(frames > checked, "frames went on while the Companions thought");
+    assert!(differs > 0, "some moves were the planning bot's own, not the careful bot's");
+    let own = game_log(&app).lines.iter().filter(|l| l.contains("did clearly better than the careful choice")).count();
+    assert_eq!(own, differs, "each of them says why: {:?}", game_log(&app).lines);
 }

@@ -421,20 +421,74 @@ pub fn seats_may_take(
     Err(first.unwrap_or_else(|| "not your move".into()))
 }
 
+/// How a Companion chooses its moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strength {
+    /// The careful bot's rules of thumb (`depths_sim::HeuristicBot`): at once.
+    #[default]
+    Careful,
+    /// The planning bot (`depths_sim::PlanBot`): every Combat choice and
+    /// where to place a tile and what to Encounter next, played out in
+    /// reshuffled worlds (tens of milliseconds a move, more in a debug build),
+    /// so a client asks it off the frame.
+    Planning,
+}
+
+impl Strength {
+    pub const ALL: [Strength; 2] = [Strength::Careful, Strength::Planning];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strength::Careful => "Careful",
+            Strength::Planning => "Planning",
+        }
+    }
+
+    pub fn hint(self) -> &'static str {
+        match self {
+            Strength::Careful => "Rules of thumb, at once: wins about 42% of games alone",
+            Strength::Planning => {
+                "Plays every Combat choice, tile placement and Encounter out in reshuffled worlds \
+                 (never peeking at the decks): wins about 61% of games alone"
+            }
+        }
+    }
+}
+
 /// The move a Companion makes now, if any: the careful bot's choice for a
 /// Companion's Hero that may act (or for the Companion's turn or decision),
 /// else the first legal move that is a Companion's, putting off Item swaps
 /// and purchases (they never move the game on). `None` while only players
 /// may act. The one choice the client's Companions and an online host's make.
 pub fn companion_choice(game: &Game, players: &Players, turn: &Turn) -> Option<Action> {
-    use depths_sim::{Bot, HeuristicBot};
+    companion_choice_by(game, players, turn, Strength::Careful, 0)
+}
+
+/// [`companion_choice`] made with `strength`; a planning Companion's worlds
+/// are dealt from `seed` (never from the game's hidden orders). A planning
+/// Companion has a move exactly when a careful one has (the planning bot
+/// searches only the decisions the careful bot would take).
+pub fn companion_choice_by(
+    game: &Game,
+    players: &Players,
+    turn: &Turn,
+    strength: Strength,
+    seed: u64,
+) -> Option<Action> {
+    use depths_sim::{Bot, HeuristicBot, PlanBot, PlanConfig};
     if game.is_over() {
         return None;
     }
+    let mut planning = (strength == Strength::Planning).then(|| PlanBot::new(seed, PlanConfig::default()));
+    let mut choose_for = |h: u8| match planning.as_mut() {
+        Some(bot) => bot.choose_for(game, h),
+        None => HeuristicBot.choose_for(game, h),
+    };
     let ok = |a: &Action| game.check(a).is_ok() && companion_may_take(game, players, turn, a).is_ok();
     let acting = heroes_to_act(game);
     for &h in acting.iter().filter(|&&h| players.is_companion(h)) {
-        if let Some(a) = HeuristicBot.choose_for(game, h).filter(ok) {
+        if let Some(a) = choose_for(h).filter(ok) {
             return Some(a);
         }
     }
@@ -443,7 +497,11 @@ pub fn companion_choice(game: &Game, players: &Players, turn: &Turn) -> Option<A
         if decision_hero(game).is_none() && turn_companion(game, players, turn).is_none() {
             return None;
         }
-        if let Some(a) = Some(HeuristicBot.choose(game)).filter(ok) {
+        let choice = match planning.as_mut() {
+            Some(bot) => bot.choose(game),
+            None => HeuristicBot.choose(game),
+        };
+        if let Some(a) = Some(choice).filter(ok) {
             return Some(a);
         }
     }

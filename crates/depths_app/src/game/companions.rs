@@ -20,8 +20,10 @@
 use bevy::{
     ecs::message::{MessageCursor, Messages},
     prelude::*,
+    tasks::{AsyncComputeTaskPool, Task, block_on, futures_lite::future},
 };
 use depths_rules::{Action, Game};
+use depths_table::seats::Strength;
 
 use crate::{
     PlaySystems,
@@ -77,6 +79,61 @@ pub fn companion_may_take(game: &Game, seats: &Seats, action: &Action) -> bool {
 /// one choice an online host's Companions make too).
 pub fn companion_choice(game: &Game, seats: &Seats) -> Option<Action> {
     depths_table::seats::companion_choice(game, &seats.players, &seats.turn)
+}
+
+/// The seed a planning Companion deals its worlds from at table `version`
+/// of the game of `seed` (each table state its own worlds; never the game's
+/// hidden orders).
+pub fn planning_seed(seed: u64, version: u64) -> u64 {
+    seed ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// A planning Companion's move, worked out off the frame for one table
+/// version (the planning bot takes tens of milliseconds a move).
+#[derive(Default)]
+pub struct Thinking {
+    version: Option<u64>,
+    task: Option<Task<Option<Action>>>,
+    ready: Option<Option<Action>>,
+}
+
+impl Thinking {
+    /// The planning Companion's move at table `version`: `Some` once worked
+    /// out, `None` while it still thinks (begun here, off the frame, the
+    /// first time this version is asked about; its end wakes the window).
+    fn answer(
+        &mut self,
+        game: &Game,
+        seats: &Seats,
+        version: u64,
+        seed: u64,
+        proxy: Option<&bevy::winit::EventLoopProxyWrapper>,
+    ) -> Option<Option<Action>> {
+        if self.version != Some(version) {
+            // A new table: the old work is dropped unseen.
+            let (game, players, turn) = (game.clone(), seats.players.clone(), seats.turn.clone());
+            let wake = proxy.map(|p| (**p).clone());
+            *self = Thinking {
+                version: Some(version),
+                task: Some(AsyncComputeTaskPool::get().spawn(async move {
+                    let choice =
+                        depths_table::seats::companion_choice_by(&game, &players, &turn, Strength::Planning, seed);
+                    if let Some(w) = wake {
+                        let _ = w.send_event(bevy::winit::WinitUserEvent::WakeUp);
+                    }
+                    choice
+                })),
+                ready: None,
+            };
+        }
+        if let Some(task) = self.task.as_mut()
+            && let Some(choice) = block_on(future::poll_once(task))
+        {
+            self.task = None;
+            self.ready = Some(choice);
+        }
+        self.ready.clone()
+    }
 }
 
 /// The move's line in the log, in player words, with why it was made where
@@ -179,11 +236,13 @@ fn companions_play(
     mut moves: ResMut<CompanionMoves>,
     mut waiting: Local<Option<(u64, f32)>>,
     reveals: Query<&crate::game::notices::ReadFor>,
-    (online, mut online_moves, mut sent, mut pause): (
+    (online, mut online_moves, mut sent, mut pause, mut thinking, proxy): (
         Option<Res<CompanionsOnline>>,
         MessageWriter<CompanionAction>,
         Local<Option<(u64, f32)>>,
         ResMut<Waiting>,
+        Local<Thinking>,
+        Option<Res<bevy::winit::EventLoopProxyWrapper>>,
     ),
 ) {
     // Frames keep coming only while a pause below runs out.
@@ -210,22 +269,19 @@ fn companions_play(
         *sent = None;
         return;
     }
-    let Some(action) = companion_choice(game, &seats) else {
+    // The careful choice says whether a Companion moves at all (a planning
+    // Companion has a move exactly when a careful one has).
+    let Some(careful) = companion_choice(game, &seats) else {
         *waiting = None;
         return;
     };
-    // A move just taken back is not made again until the table moves on
-    // (a new move, or Redo).
-    if undo.next_redo() == Some(&action) {
-        *waiting = None;
-        return;
-    }
     let now = time.elapsed_secs();
     // Online the move comes back from the host a frame or more later: one
     // move per table state (again after a while, should it have been lost).
     if sent.is_some_and(|(version, at)| version == delve.version() && now - at < 3.0) {
         return;
     }
+    // The pause runs while a planning Companion thinks.
     let since = match *waiting {
         Some((version, since)) if version == delve.version() => since,
         _ => {
@@ -233,19 +289,53 @@ fn companions_play(
             now
         }
     };
-    let speed = settings.map_or(crate::game::settings::Speed::default(), |s| s.companion_speed);
+    let strength = settings.as_ref().map_or(Strength::default(), |s| s.companion_strength);
+    let speed = settings.as_ref().map_or(crate::game::settings::Speed::default(), |s| s.companion_speed);
     let mut delay = speed.delay();
     // A card shown large on the table is given the time its words take to
     // read at the chosen pace (a click or Space takes it away sooner).
     for read in &reveals {
         delay = delay.max(read.0 * speed.reading_share());
     }
+    let action = match strength {
+        Strength::Careful => careful.clone(),
+        Strength::Planning => {
+            let seed = planning_seed(delve.seed(), delve.version());
+            match thinking.answer(game, &seats, delve.version(), seed, proxy.as_deref()) {
+                Some(Some(action)) => action,
+                Some(None) => {
+                    *waiting = None;
+                    return;
+                }
+                // Still thinking: its end wakes the window; the pace's pause
+                // asks for frames meanwhile, as below.
+                None => {
+                    pause.set(Wait::CompanionPause, now - since < delay);
+                    return;
+                }
+            }
+        }
+    };
+    // A move just taken back is not made again until the table moves on
+    // (a new move, or Redo).
+    if undo.next_redo() == Some(&action) {
+        *waiting = None;
+        return;
+    }
     if now - since < delay {
         pause.set(Wait::CompanionPause, true);
         return;
     }
     // Told once: with the move's own line in the log, once it is made.
-    log.companion = Some(companion_note(game, &seats, delve.version(), &action));
+    let mut note = companion_note(game, &seats, delve.version(), &action);
+    if action != careful {
+        // Not the careful bot's rule of thumb: say what the search found.
+        note.why = format!(
+            "played out in reshuffled worlds, it did clearly better than the careful choice ({})",
+            describe_action(game, &careful)
+        );
+    }
+    log.companion = Some(note);
     moves.0.push(action.clone());
     if online.is_some() {
         *sent = Some((delve.version(), now));

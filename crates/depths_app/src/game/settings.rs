@@ -1,7 +1,7 @@
 //! Settings remembered between runs: the UI scale (egui zoom), whether
 //! hot-seat games use the "Pass to …" curtain (off: the game's information
 //! is open, so hiding the table is only for players who want it), and how
-//! fast Companions play, and the sound's volume. Stored by
+//! fast and how strongly Companions play, and the sound's volume. Stored by
 //! serde as `settings.json` in the platform's config folder
 //! (`~/.config/forgotten-depths/settings.json` on Linux). A file that does
 //! not read is named in a warning and on the menu, copied aside
@@ -22,7 +22,8 @@ pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
 
 /// The settings, and where they are kept. Only `ui_scale`, `curtain`,
-/// `companion_speed`, `strong_hints` and the sound's are in the file; a
+/// `companion_speed`, `companion_strength`, `strong_hints` and the sound's
+/// are in the file; a
 /// field missing from it keeps its default (so older files still read).
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -33,6 +34,8 @@ pub struct Settings {
     pub curtain: bool,
     /// How long a Companion waits before each move.
     pub companion_speed: Speed,
+    /// How Companions choose their moves.
+    pub companion_strength: depths_table::seats::Strength,
     /// Hints from the search bot (it plays each Combat choice out in many
     /// reshuffled worlds) rather than the careful bot's rules of thumb.
     pub strong_hints: bool,
@@ -61,6 +64,7 @@ impl Default for Settings {
             ui_scale: 1.0,
             curtain: false,
             companion_speed: Speed::default(),
+            companion_strength: depths_table::seats::Strength::default(),
             strong_hints: false,
             master_volume: 0.8,
             music_volume: 0.6,
@@ -323,6 +327,7 @@ mod tests {
                 "ui_scale": 1.3,
                 "curtain": true,
                 "companion_speed": "normal",
+                "companion_strength": "careful",
                 "strong_hints": false,
                 "master_volume": 0.8,
                 "music_volume": 0.6,
@@ -335,8 +340,13 @@ mod tests {
         assert_eq!(again.file, file);
         let mut s = again;
         s.companion_speed = Speed::Fast;
+        s.companion_strength = depths_table::seats::Strength::Planning;
         s.write().unwrap();
-        assert_eq!(Settings::read(file.clone()).companion_speed, Speed::Fast);
+        let again = Settings::read(file.clone());
+        assert_eq!(
+            (again.companion_speed, again.companion_strength),
+            (Speed::Fast, depths_table::seats::Strength::Planning)
+        );
 
         // A missing field keeps its default; an unknown one is ignored.
         std::fs::write(&file, r#"{ "curtain": true, "volume": 3 }"#).unwrap();

@@ -3,6 +3,8 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use depths_table::seats::Strength;
+
 use crate::game::settings::{AVAILABLE, NO_SOUND, Settings, Speed, UI_SCALES};
 
 pub(super) fn plugin(app: &mut App) {
@@ -43,6 +45,7 @@ fn settings_ui(
     let mut curtain = seats.as_ref().map_or(settings.curtain, |s| s.players.curtain);
     let mut curtain_changed = false;
     let mut speed_chosen = None;
+    let mut strength_chosen = None;
     let mut strong_changed = false;
     let mut sound_changed = false;
     egui::Window::new("Settings")
@@ -98,11 +101,25 @@ fn settings_ui(
                     }
                 }
             });
+            ui.horizontal(|ui| {
+                for strength in Strength::ALL {
+                    if ui
+                        .selectable_label(settings.companion_strength == strength, strength.name())
+                        .on_hover_text(strength.hint())
+                        .clicked()
+                    {
+                        strength_chosen = Some(strength);
+                    }
+                }
+            });
             ui.separator();
             sound_changed = sound_controls(ui, &mut settings);
         });
     if let Some(speed) = speed_chosen {
         settings.companion_speed = speed;
+    }
+    if let Some(strength) = strength_chosen {
+        settings.companion_strength = strength;
     }
     if curtain_changed {
         settings.curtain = curtain;
@@ -114,7 +131,12 @@ fn settings_ui(
         settings.ui_scale = s;
     }
     // Every change is written at once: nothing chosen is lost on a crash.
-    let changed = sound_changed || strong_changed || speed_chosen.is_some() || curtain_changed || chosen.is_some();
+    let changed = sound_changed
+        || strong_changed
+        || speed_chosen.is_some()
+        || strength_chosen.is_some()
+        || curtain_changed
+        || chosen.is_some();
     if changed && let Err(e) = settings.write() {
         warn!("could not write {}: {e}", settings.file.display());
     }
