@@ -117,6 +117,22 @@ fn fit_view_within(bounds: Rect, viewport: Vec2, insets: Insets, min_scale: f32)
     (bounds.center() - shift * scale, scale)
 }
 
+/// The board's room: `area` less the `reserved` height at its top (a
+/// window over the board, the guide, keeps it).
+fn room(area: Option<Rect>, reserved: f32) -> Option<Rect> {
+    area.map(|a| Rect { min: Vec2::new(a.min.x, (a.min.y + reserved).min(a.max.y)), max: a.max })
+}
+
+/// The insets that frame the map inside `room` of a `viewport`, 10 px in.
+fn insets(room: Option<Rect>, viewport: Vec2) -> Insets {
+    room.map_or(BOARD_INSETS, |a| Insets {
+        left: a.min.x + 10.0,
+        right: (viewport.x - a.max.x).max(0.0) + 10.0,
+        top: a.min.y + 10.0,
+        bottom: (viewport.y - a.max.y).max(0.0) + 10.0,
+    })
+}
+
 fn ortho_scale(projection: &Projection) -> f32 {
     match projection {
         Projection::Orthographic(o) => o.scale,
@@ -132,6 +148,7 @@ fn fit_to_map(
     hints: Query<&PlacementHint>,
     mut last_tiles: Local<(usize, usize)>,
     area: Res<BoardArea>,
+    reserved: Res<crate::game::focus::BoardReserved>,
     mut last_area: Local<Option<Rect>>,
 ) {
     if keys.any_just_pressed([KeyCode::KeyF, KeyCode::Home]) {
@@ -139,7 +156,8 @@ fn fit_to_map(
     }
     // The panels found their size (the first frames, a fold, a UI scale):
     // frame the map in the room it really has.
-    if let Some(a) = area.0 {
+    let area = room(area.0, reserved.0);
+    if let Some(a) = area {
         let moved = last_area
             .is_none_or(|l| (l.min - a.min).abs().max_element() > 20.0 || (l.max - a.max).abs().max_element() > 20.0);
         if moved {
@@ -165,13 +183,7 @@ fn fit_to_map(
     for hint in &hints {
         bounds = bounds.union(Rect::from_center_size(cell_center(hint.cell), Vec2::splat(TILE_SIZE)));
     }
-    let insets = area.0.map_or(BOARD_INSETS, |a| Insets {
-        left: a.min.x + 10.0,
-        right: (viewport.x - a.max.x).max(0.0) + 10.0,
-        top: a.min.y + 10.0,
-        bottom: (viewport.y - a.max.y).max(0.0) + 10.0,
-    });
-    let (center, scale) = fit_view_within(bounds, viewport, insets, FIT_MIN_SCALE);
+    let (center, scale) = fit_view_within(bounds, viewport, insets(area, viewport), FIT_MIN_SCALE);
     transform.translation = center.extend(transform.translation.z);
     if let Projection::Orthographic(o) = projection.as_mut() {
         o.scale = scale;
@@ -309,5 +321,28 @@ mod tests {
         // Free region is x 0..800, y 100..900 (screen), centred 100 px left of the
         // viewport centre: the camera looks 100 px * 0.5 to the right of the map.
         assert_eq!(center, Vec2::new(250.0, 200.0));
+    }
+
+    /// "The guide never covers what it points at": a map framed with the
+    /// guide's height reserved lies wholly below the guide, and inside the board.
+    #[test]
+    fn the_map_is_framed_below_the_guide() {
+        let viewport = Vec2::new(1280.0, 800.0);
+        let area = Some(Rect::new(328.0, 35.0, 950.0, 720.0));
+        // The first tile and the four cells around it, as at the guide's step 2.
+        let bounds = Rect::new(-360.0, -360.0, 360.0, 360.0);
+        for reserved in [0.0, 160.0, 240.0] {
+            let room = room(area, reserved).unwrap();
+            let (center, scale) = fit_view_within(bounds, viewport, insets(Some(room), viewport), FIT_MIN_SCALE);
+            // Screen y grows downwards; world y upwards.
+            let top = viewport.y / 2.0 - (bounds.max.y - center.y) / scale;
+            let bottom = viewport.y / 2.0 - (bounds.min.y - center.y) / scale;
+            let (left, right) = (
+                viewport.x / 2.0 + (bounds.min.x - center.x) / scale,
+                viewport.x / 2.0 + (bounds.max.x - center.x) / scale,
+            );
+            assert!(top >= 35.0 + reserved, "reserved {reserved}: the map's top at {top}");
+            assert!(bottom <= 720.0 && left >= 328.0 && right <= 950.0, "{left} {right} {bottom}");
+        }
     }
 }

@@ -9,6 +9,7 @@ use depths_rules::map::{Cell, ElementRef, Rotation};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Hand>()
         .init_resource::<BoardArea>()
+        .init_resource::<BoardReserved>()
         .init_resource::<SelectedElement>()
         .init_resource::<Hovered>();
 }
@@ -30,6 +31,12 @@ pub struct Hand {
 /// in logical pixels; set by the panels each frame. `None`: the whole window.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
 pub struct BoardArea(pub Option<Rect>);
+
+/// The height (logical pixels) at the top of the [`BoardArea`] that a window
+/// over the board keeps for itself (the guide): the map is framed below it,
+/// so the window never covers the cells it points at.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct BoardReserved(pub f32);
 
 /// The element whose details are shown.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
