@@ -12,16 +12,18 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Waiting>();
 }
 
-/// The window's pace when nothing asks for frames: none until input or a
-/// `RequestRedraw`, and a frame a minute to be safe, focused or not.
-/// (`WinitSettings::desktop_app()` also drew one every 5 s while focused:
-/// under software rendering ~12 ticks of CPU in 30 s on a waiting table.)
-/// Everything that changes by itself asks for its frames (see above).
+/// The window's pace when nothing asks for frames: none until input, a
+/// `RequestRedraw` or a task's wake-up, focused or not. Under software
+/// rendering one frame costs 9–13 ticks of CPU, so a periodic "safety" frame
+/// (`desktop_app()`'s every 5 s, ours once a minute) broke the idle bound;
+/// everything that changes by itself asks for its frames (see below). The
+/// wait is a day rather than `Duration::MAX`: winit's deadline is the frame's
+/// start plus the wait, and one that overflows leaves the loop polling.
 pub fn resting_pace() -> bevy::winit::WinitSettings {
-    let minute = std::time::Duration::from_secs(60);
+    let day = std::time::Duration::from_secs(24 * 3600);
     bevy::winit::WinitSettings {
-        focused_mode: bevy::winit::UpdateMode::reactive(minute),
-        unfocused_mode: bevy::winit::UpdateMode::reactive_low_power(minute),
+        focused_mode: bevy::winit::UpdateMode::reactive(day),
+        unfocused_mode: bevy::winit::UpdateMode::reactive_low_power(day),
     }
 }
 

@@ -43,11 +43,14 @@ fn confirm_ui(
         if !ask.alternatives.is_empty() {
             ui.add_space(6.0);
             ui.label(egui::RichText::new("Instead:").strong());
-            for a in &ask.alternatives {
-                if ui.button(describe_action(game, a)).clicked() {
-                    said = Some(Answer::Instead(a.clone()));
+            // In rows, as many as fit: six Healing amounts need not make a column.
+            ui.horizontal_wrapped(|ui| {
+                for a in &ask.alternatives {
+                    if ui.button(describe_action(game, a)).clicked() {
+                        said = Some(Answer::Instead(a.clone()));
+                    }
                 }
-            }
+            });
         }
         ui.add_space(8.0);
         ui.horizontal(|ui| {

@@ -183,19 +183,22 @@ fn drop_repeated_modifier_events(
     }
 }
 
+/// Timed by the wall clock, not `Time<Real>`: the first frame after an idle
+/// gap sees a tiny time step (its timestamp is the render world's, from the
+/// frame before), so a lone frame would never reach a line.
 fn log_frame_rate(
-    time: Res<Time<Real>>,
     mut redraws: MessageReader<RequestRedraw>,
     mut count: Local<(u32, u32)>,
-    mut since: Local<f32>,
+    mut since: Local<Option<std::time::Instant>>,
 ) {
     count.0 += 1;
     count.1 += redraws.read().count() as u32;
-    *since += time.delta_secs();
-    if *since >= 1.0 {
-        info!("{} frames in the last {:.1} s ({} RequestRedraw)", count.0, *since, count.1);
+    let start = *since.get_or_insert_with(std::time::Instant::now);
+    let elapsed = start.elapsed().as_secs_f32();
+    if elapsed >= 1.0 {
+        info!("{} frames in the last {elapsed:.1} s ({} RequestRedraw)", count.0, count.1);
         *count = (0, 0);
-        *since = 0.0;
+        *since = Some(std::time::Instant::now());
     }
 }
 

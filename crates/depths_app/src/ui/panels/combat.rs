@@ -29,69 +29,80 @@ pub(super) fn combat_strip(
             ui.label(egui::RichText::new(step_hint(combat.step)).color(style::GOLD));
         });
         // The choices come first, right under the title, so the lines below
-        // coming and going never move a button under the pointer.
-        ui.horizontal_wrapped(|ui| {
-            match combat.step {
-                CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
-                CombatStep::AvoidReturnDamage => {
-                    let choices: Vec<Action> =
-                        c.legal.iter().filter(|a| matches!(a, Action::AvoidReturnDamage { .. })).cloned().collect();
-                    let labels = crate::game::words::avoidance_labels(game, &choices);
-                    for (a, label) in choices.into_iter().zip(labels) {
-                        c.button(ui, a, label);
-                    }
-                }
-                _ => {}
-            }
-            // E ends the turn or Round; no number key ever does.
-            let e_key = ui.ctx().input(|i| i.key_pressed(egui::Key::E)) && ui.ctx().memory(|m| m.focused().is_none());
-            match crate::table::cards::end_round(&c.legal) {
-                Some(ends) => {
-                    let names: Vec<&str> = ends
-                        .iter()
-                        .filter_map(crate::game::hotseat::action_hero)
-                        .map(|h| game.heroes[usize::from(h)].name())
-                        .collect();
-                    // Online another seat's Heroes may still be at it: then it ends only these.
-                    let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
-                        "End round".to_owned()
-                    } else {
-                        format!("End turn: {}", names.join(", "))
-                    };
-                    let hover = format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
-                    c.button_keyed(ui, ends, Some(("E", e_key)), egui::RichText::new(label).strong(), &hover);
-                }
-                None => {
-                    let ends: Vec<u8> =
-                        (0..game.heroes.len() as u8).filter(|h| c.is_legal(&Action::EndTurn { hero: *h })).collect();
-                    // E is for the one Hero who may end a turn now; with several, a click says whose.
-                    let one = ends.len() == 1;
-                    // Every Hero of the fight keeps a slot while any may end a turn: a
-                    // Hero who ended theirs leaves a greyed button, so the next Hero's
-                    // does not slide under the pointer.
-                    let slots: Vec<u8> =
-                        if ends.is_empty() { Vec::new() } else { (0..combat.heroes.len() as u8).collect() };
-                    for h in slots {
-                        let name = game.heroes[usize::from(h)].name();
-                        if !ends.contains(&h) {
-                            let why = if combat.heroes[usize::from(h)].done {
-                                format!("{name} has ended this turn")
-                            } else {
-                                crate::table::pointer::refusal(game, seats, &Action::EndTurn { hero: h })
-                            };
-                            ui.add_enabled(false, egui::Button::new(format!("{name}: end turn")))
-                                .on_disabled_hover_text(why);
-                            continue;
+        // coming and going never move a button under the pointer. A step
+        // with none (a Monster's turn to be placed) gives their row to the lines.
+        let passes = passes(game, seats);
+        let n = game.heroes.len() as u8;
+        let any = matches!(combat.step, CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage)
+            || crate::table::cards::end_round(&c.legal).is_some()
+            || (0..n).any(|h| c.is_legal(&Action::EndTurn { hero: h }))
+            || !passes.is_empty();
+        if any {
+            ui.horizontal_wrapped(|ui| {
+                match combat.step {
+                    CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
+                    CombatStep::AvoidReturnDamage => {
+                        let choices: Vec<Action> =
+                            c.legal.iter().filter(|a| matches!(a, Action::AvoidReturnDamage { .. })).cloned().collect();
+                        let labels = crate::game::words::avoidance_labels(game, &choices);
+                        for (a, label) in choices.into_iter().zip(labels) {
+                            c.button(ui, a, label);
                         }
-                        let label = egui::RichText::new(format!("{name}: end turn")).strong();
-                        let hover = format!("{name} does nothing more this Round");
-                        let end = vec![Action::EndTurn { hero: h }];
-                        c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
+                    }
+                    _ => {}
+                }
+                // E ends the turn or Round; no number key ever does.
+                let e_key =
+                    ui.ctx().input(|i| i.key_pressed(egui::Key::E)) && ui.ctx().memory(|m| m.focused().is_none());
+                match crate::table::cards::end_round(&c.legal) {
+                    Some(ends) => {
+                        let names: Vec<&str> = ends
+                            .iter()
+                            .filter_map(crate::game::hotseat::action_hero)
+                            .map(|h| game.heroes[usize::from(h)].name())
+                            .collect();
+                        // Online another seat's Heroes may still be at it: then it ends only these.
+                        let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
+                            "End round".to_owned()
+                        } else {
+                            format!("End turn: {}", names.join(", "))
+                        };
+                        let hover = format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
+                        c.button_keyed(ui, ends, Some(("E", e_key)), egui::RichText::new(label).strong(), &hover);
+                    }
+                    None => {
+                        let ends: Vec<u8> = (0..game.heroes.len() as u8)
+                            .filter(|h| c.is_legal(&Action::EndTurn { hero: *h }))
+                            .collect();
+                        // E is for the one Hero who may end a turn now; with several, a click says whose.
+                        let one = ends.len() == 1;
+                        // Every Hero of the fight keeps a slot while any may end a turn: a
+                        // Hero who ended theirs leaves a greyed button, so the next Hero's
+                        // does not slide under the pointer.
+                        let slots: Vec<u8> =
+                            if ends.is_empty() { Vec::new() } else { (0..combat.heroes.len() as u8).collect() };
+                        for h in slots {
+                            let name = game.heroes[usize::from(h)].name();
+                            if !ends.contains(&h) {
+                                let why = if combat.heroes[usize::from(h)].done {
+                                    format!("{name} has ended this turn")
+                                } else {
+                                    crate::table::pointer::refusal(game, seats, &Action::EndTurn { hero: h })
+                                };
+                                ui.add_enabled(false, egui::Button::new(format!("{name}: end turn")))
+                                    .on_disabled_hover_text(why);
+                                continue;
+                            }
+                            let label = egui::RichText::new(format!("{name}: end turn")).strong();
+                            let hover = format!("{name} does nothing more this Round");
+                            let end = vec![Action::EndTurn { hero: h }];
+                            c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
+                        }
                     }
                 }
-            }
-            pass_buttons(ui, game, seats, pass);
-        });
+                pass_buttons(ui, seats, &passes, pass);
+            });
+        }
         // How many cards each Hero plays this Round, and how many are down.
         if combat.step == CombatStep::PlayCards {
             let counts: Vec<String> = combat
@@ -165,25 +176,40 @@ pub fn step_hint(step: CombatStep) -> &'static str {
 
 /// Behind the curtain: the other players who may act too, with a button to
 /// pass them the table now.
-fn pass_buttons(ui: &mut egui::Ui, game: &Game, seats: &Seats, pass: &mut MessageWriter<PassTable>) {
+/// The players who may act too in a hot-seat Combat, each with their Heroes
+/// not at the table now (online each player is at their own table: none).
+fn passes(game: &Game, seats: &Seats) -> Vec<(usize, Vec<String>)> {
+    if seats.seat.is_some() {
+        return Vec::new();
+    }
     let mine = seats.heroes_at_table(game);
     let all = crate::game::hotseat::players_to_act(game, &seats.players, &seats.turn);
-    for (player, heroes) in all {
-        let elsewhere: Vec<&str> = heroes
-            .iter()
-            .filter(|h| mine.as_ref().is_some_and(|m| !m.contains(h)))
-            .map(|h| game.heroes[usize::from(*h)].name())
-            .collect();
-        // Online each player is at their own table: there is nothing to pass.
-        if elsewhere.is_empty() || seats.seat.is_some() {
-            continue;
-        }
-        let name = seats.players.name(player);
+    all.into_iter()
+        .map(|(player, heroes)| {
+            let elsewhere = heroes
+                .iter()
+                .filter(|h| mine.as_ref().is_some_and(|m| !m.contains(h)))
+                .map(|h| game.heroes[usize::from(*h)].name().to_owned())
+                .collect();
+            (player, elsewhere)
+        })
+        .filter(|(_, elsewhere): &(usize, Vec<String>)| !elsewhere.is_empty())
+        .collect()
+}
+
+fn pass_buttons(
+    ui: &mut egui::Ui,
+    seats: &Seats,
+    passes: &[(usize, Vec<String>)],
+    pass: &mut MessageWriter<PassTable>,
+) {
+    for (player, elsewhere) in passes {
+        let name = seats.players.name(*player);
         let button = ui
             .button(format!("Let {name} act now"))
             .on_hover_text(format!("{} may act too: pass the table before you are done", elsewhere.join(" and ")));
         if button.clicked() {
-            pass.write(PassTable(player));
+            pass.write(PassTable(*player));
         }
     }
 }

@@ -50,10 +50,18 @@ pub(super) fn plugin(app: &mut App) {
         (loading_ui.run_if(in_state(Screen::Loading)), load_failed_ui.run_if(in_state(Screen::LoadFailed))),
     );
     // Assets finish loading off the main thread, which wakes nothing: under
-    // reactive rendering the next frame would wait for input or the 5 s (60 s
-    // unfocused) timeout. Keep frames coming while loading.
+    // reactive rendering the next frame would wait for input. Keep frames
+    // coming while loading.
     app.add_systems(OnEnter(Screen::Loading), |mut w: ResMut<Waiting>| w.set(Wait::Loading, true));
-    app.add_systems(OnExit(Screen::Loading), |mut w: ResMut<Waiting>| w.set(Wait::Loading, false));
+    app.add_systems(OnExit(Screen::Loading), |mut w: ResMut<Waiting>| {
+        w.set(Wait::Loading, false);
+        // The files were read on `blocking`'s pool (async-fs), grown to a
+        // thread a file; since blocking 1.7 an idle thread leaves only above
+        // the pool's limit (500), so 7–12 threads woke twice a second for
+        // good. A limit of one lets the rest go within half a second; the
+        // few files read later (music, a content edit) wait their turn.
+        blocking::set_max_blocking_threads(std::num::NonZeroUsize::MIN);
+    });
 }
 
 /// Every fault found while loading, one line each ("path: card: reason").
