@@ -9,13 +9,14 @@
 //! order included (the random bot picks Legendary Locations by their place
 //! in the list of legal actions). The places after each Encounter the Heroes
 //! could make are counted from the map's ([`PlaceCounts::on_copy`]), and
-//! the map kept after every step equals the map worked out from its save.
+//! the map kept after every step equals the map worked out from its save;
+//! an element is looked up as reachable exactly when it is listed.
 
 use std::sync::Arc;
 
 use depths_rules::map::{
-    Element, Map, MapTile, PlaceCounts, Placement, Preview, RuneMatches, RunePattern, ThroughCounter, TileShape,
-    UsedRunes, discovered_legendary_locations, legendary_locations_through,
+    Element, ElementRef, Map, MapTile, PlaceCounts, Placement, Preview, RuneMatches, RunePattern, ThroughCounter,
+    TileShape, UsedRunes, discovered_legendary_locations, legendary_locations_through,
 };
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::BotKind;
@@ -88,6 +89,17 @@ fn check_encounters(map: &Map, pile: &[MapTile]) -> usize {
     let counts = PlaceCounts::new(map, &shapes);
     let kinds: Vec<Element> = map.reachable_unencountered().map(|e| map.element(e).expect("on the map").0).collect();
     assert_eq!(map.reachable_unencountered_kinds().collect::<Vec<_>>(), kinds);
+    // Every element of the map (and one past each area's last) is listed
+    // exactly when it is looked up as listed.
+    let listed: Vec<ElementRef> = map.reachable_unencountered().collect();
+    for placed in map.tiles() {
+        for (area, a) in placed.tile.areas.iter().enumerate() {
+            for element in 0..=a.elements.len() {
+                let e = ElementRef { cell: placed.cell, area: area as u8, element: element as u8 };
+                assert_eq!(map.is_reachable_unencountered(e), listed.contains(&e), "{e:?}");
+            }
+        }
+    }
     let mut out = Vec::new();
     let mut checked = 0;
     for e in map.reachable_unencountered() {
