@@ -126,7 +126,7 @@ impl Game {
             Target::Element(e) if unlocks => {
                 // "Locked Chests: Just like Doors, all Chests must be Unlocked to open."
                 let lockable = |k: Element| k == Element::Door || (k == Element::Chest && locked_chests);
-                map.reachable_unencountered().any(|r| r == e)
+                map.is_reachable_unencountered(e)
                     && map.element(e).is_some_and(|(k, s)| lockable(k) && s == ElementState::Present)
             }
             Target::Hero(t) if chosen && !unlocks => usize::from(t) < self.heroes.len(),
@@ -136,7 +136,8 @@ impl Game {
         if ok { Ok(()) } else { Err(RuleError::BadTarget) }
     }
 
-    /// Abilities the Heroes might Activate while Exploring, with every target.
+    /// Abilities the Heroes might Activate while Exploring, with every target
+    /// of the kind each may take.
     pub(crate) fn exploring_ability_candidates(&self, out: &mut Vec<Action>) {
         let n = self.heroes.len() as u8;
         // No lists: this runs for every list of legal actions while Exploring.
@@ -147,9 +148,18 @@ impl Game {
                     continue;
                 }
                 let action = |target| Action::ActivateAbility { hero: h as u8, source, target };
-                out.push(action(Target::None));
-                out.extend((0..n).map(|t| action(Target::Hero(t))));
-                out.extend(map.reachable_unencountered().map(|e| action(Target::Element(e))));
+                // Only the kind of target the check may accept for this
+                // ability: the others were listed only to be refused.
+                let unlocks = ability.effects.iter().any(|e| matches!(e, Effect::UnlockDoor));
+                let chosen =
+                    ability.effects.iter().any(|e| matches!(e, Effect::HealHeroes { whom: Whom::ChosenHero, .. }));
+                if unlocks {
+                    out.extend(map.reachable_unencountered().map(|e| action(Target::Element(e))));
+                } else if chosen {
+                    out.extend((0..n).map(|t| action(Target::Hero(t))));
+                } else {
+                    out.push(action(Target::None));
+                }
             }
         }
     }

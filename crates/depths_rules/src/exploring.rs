@@ -53,7 +53,7 @@ impl Game {
             }
             Action::Encounter { element } => {
                 no_tile()?;
-                if !eco.map.reachable_unencountered().any(|e| e == *element) {
+                if !eco.map.is_reachable_unencountered(*element) {
                     return Err(RuleError::NotReachable);
                 }
                 let (kind, _) = eco.map.element(*element).ok_or(RuleError::NotReachable)?;

@@ -563,12 +563,14 @@ fn play_card(g: &Game, legal: &[Action], hero: u8) -> Option<Action> {
     let played: Vec<u8> = e.slots.iter().filter_map(|s| s.hero.map(|h| h.value)).collect();
     let mut rows = Rows::new(g, foe, &ctx);
     let mut best: Option<(f64, Action)> = None;
+    let mut cards = Vec::with_capacity(played.len() + 1);
     for (i, card) in hand.iter().enumerate() {
         let a = Action::PlayCard { hero, card: card.id };
         if !legal.contains(&a) {
             continue;
         }
-        let mut cards = played.clone();
+        cards.clear();
+        cards.extend_from_slice(&played);
         cards.push(card.value);
         let v = if cards.len() < usize::from(e.hero_cards) {
             (0..hand.len())
@@ -845,9 +847,12 @@ fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action {
 // Exploring
 // ---------------------------------------------------------------------------
 
-/// Remaining tiles that could not be placed now.
-fn stuck_count(map: &Map, tiles: &[MapTile]) -> usize {
-    tiles.iter().filter(|t| map.is_dead_end(t)).count()
+/// Remaining tiles that could not be placed now, by their [`shapes`]: tiles
+/// of one shape fit in as many places (and the pile's tiles are none of
+/// the map's: every tile's id is its own).
+fn stuck_count(map: &Map, shapes: &[(TileShape, usize)]) -> usize {
+    let f = map.frontier();
+    shapes.iter().filter(|(s, _)| f.placements_of(s).next().is_none()).map(|(_, n)| n).sum()
 }
 
 /// The tiles, one of each shape with how many have it. Tiles whose edges are
@@ -915,6 +920,9 @@ struct Scratch {
     map: Option<Map>,
     /// The preview of a place for a tile, while no [`PlaceScorer`] has it.
     preview: Preview,
+    /// The places of the tiles left, counted at the last decision that
+    /// weighed maps: renewed, it counts again only the spots that changed.
+    counts: PlaceCounts,
 }
 
 thread_local! {
@@ -935,8 +943,9 @@ struct PlaceScorer<'a> {
 impl<'a> PlaceScorer<'a> {
     fn new(map: &'a Map, shapes: &'a [(TileShape, usize)]) -> PlaceScorer<'a> {
         let rewards = rewards(map);
-        let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
-        let preview = SCRATCH.with_borrow_mut(|scratch| std::mem::take(&mut scratch.preview));
+        let (mut counts, preview) = SCRATCH
+            .with_borrow_mut(|scratch| (std::mem::take(&mut scratch.counts), std::mem::take(&mut scratch.preview)));
+        counts.renew(map, shapes.iter().map(|(t, _)| t));
         PlaceScorer { map, shapes, counts, rewards, preview }
     }
 
@@ -953,9 +962,12 @@ impl<'a> PlaceScorer<'a> {
 
 impl Drop for PlaceScorer<'_> {
     fn drop(&mut self) {
-        let preview = std::mem::take(&mut self.preview);
+        let (preview, counts) = (std::mem::take(&mut self.preview), std::mem::take(&mut self.counts));
         // Gone only while the thread ends.
-        let _ = SCRATCH.try_with(|scratch| scratch.borrow_mut().preview = preview);
+        let _ = SCRATCH.try_with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            (scratch.preview, scratch.counts) = (preview, counts);
+        });
     }
 }
 
@@ -1124,7 +1136,7 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
     }
     // Dead-end gauge: how many of the remaining tiles could not be placed
     // now, counted only when a blocker is weighed worth nothing.
-    let stuck = || stuck_count(map, remaining);
+    let stuck = || stuck_count(map, shapes());
     let blockers: Vec<(Action, ElementRef, Element)> = legal
         .iter()
         .filter_map(|a| match a {
@@ -1186,7 +1198,8 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
             m.encounter(e).ok()?;
             let shapes = shapes();
             let (counts, base) = counted.get_or_insert_with(|| {
-                let counts = PlaceCounts::new(map, shapes.iter().map(|(t, _)| t));
+                let mut counts = std::mem::take(&mut scratch.counts);
+                counts.renew(map, shapes.iter().map(|(t, _)| t));
                 let places = (0..shapes.len()).map(|k| counts.on_map(k).min(8));
                 let base = score(shapes, places, map.frontier().cells().count(), legendary, rewards(map));
                 (counts, base)
@@ -1200,6 +1213,9 @@ fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         if best.as_ref().is_none_or(|(b, _, _)| net > *b) {
             best = Some((net, e, k));
         }
+    }
+    if let Some((counts, _)) = counted {
+        SCRATCH.with_borrow_mut(|scratch| scratch.counts = counts);
     }
     if let Some((net, e, k)) = best
         && (net > 0 || must_open())

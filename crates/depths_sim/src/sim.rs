@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use depths_rules::{Action, Content, Ecology, Game, GameOptions, GameRng, LossReason, Phase};
+use depths_rules::{Action, Content, Ecology, Foe, Game, GameOptions, GameRng, LossReason, Phase};
 
 use crate::bot::{Bot, HeuristicBot, RandomBot};
 use crate::forecast::wilson;
@@ -66,7 +66,11 @@ pub fn play_one(
     let mut count = 0;
     let mut last_foe = String::new();
     while !g.is_over() && count < ACTION_LIMIT {
-        if let Some(c) = g.combat() {
+        // Named again only when the foes' names change: a Combat asks for a
+        // move many times over, and only a lost game reads the names.
+        if let Some(c) = g.combat()
+            && !joins(&last_foe, c.foes.iter().map(Foe::name))
+        {
             last_foe = c.foes.iter().map(|f| f.name().to_string()).collect::<Vec<_>>().join(" + ");
         }
         let a = b.choose(&g);
@@ -105,6 +109,20 @@ pub fn play_one(
         },
         actions,
     )
+}
+
+/// Whether `joined` is `names` joined with " + ".
+fn joins<'a>(joined: &str, names: impl Iterator<Item = &'a str>) -> bool {
+    let mut rest = joined;
+    for (i, name) in names.enumerate() {
+        let Some(after) =
+            (if i == 0 { Some(rest) } else { rest.strip_prefix(" + ") }).and_then(|r| r.strip_prefix(name))
+        else {
+            return false;
+        };
+        rest = after;
+    }
+    rest.is_empty()
 }
 
 /// Plays `games` seeds from `seed` on `threads` threads.

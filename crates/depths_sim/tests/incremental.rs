@@ -8,14 +8,16 @@
 //! ([`RuneMatches::placed`]) are compared with a search of the whole map,
 //! order included (the random bot picks Legendary Locations by their place
 //! in the list of legal actions). The places after each Encounter the Heroes
-//! could make are counted from the map's ([`PlaceCounts::on_copy`]), and
-//! the map kept after every step equals the map worked out from its save.
+//! could make are counted from the map's ([`PlaceCounts::on_copy`], with
+//! the map's counts renewed from an earlier state's), and
+//! the map kept after every step equals the map worked out from its save;
+//! an element is looked up as reachable exactly when it is listed.
 
 use std::sync::Arc;
 
 use depths_rules::map::{
-    Element, Map, MapTile, PlaceCounts, Placement, Preview, RuneMatches, RunePattern, ThroughCounter, TileShape,
-    UsedRunes, discovered_legendary_locations, legendary_locations_through,
+    Element, ElementRef, Map, MapTile, PlaceCounts, Placement, Preview, RuneMatches, RunePattern, ThroughCounter,
+    TileShape, UsedRunes, discovered_legendary_locations, legendary_locations_through,
 };
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::BotKind;
@@ -83,11 +85,28 @@ fn check_places(
 /// Every element the Heroes reach Encountered on a copy of the map: the
 /// places counted on the copy from the map's counts ([`PlaceCounts::on_copy`])
 /// equal those of the copy; the number of copies checked.
-fn check_encounters(map: &Map, pile: &[MapTile]) -> usize {
+/// `counts`: carried from state to state and renewed ([`PlaceCounts::renew`]
+/// keeps the counts of the spots that did not change).
+fn check_encounters(map: &Map, pile: &[MapTile], counts: &mut PlaceCounts) -> usize {
     let shapes: Vec<TileShape> = pile.iter().map(TileShape::of).collect();
-    let counts = PlaceCounts::new(map, &shapes);
+    counts.renew(map, &shapes);
+    let before = map.frontier();
+    for (k, shape) in shapes.iter().enumerate() {
+        assert_eq!(counts.on_map(k), before.placements_of(shape).count());
+    }
     let kinds: Vec<Element> = map.reachable_unencountered().map(|e| map.element(e).expect("on the map").0).collect();
     assert_eq!(map.reachable_unencountered_kinds().collect::<Vec<_>>(), kinds);
+    // Every element of the map (and one past each area's last) is listed
+    // exactly when it is looked up as listed.
+    let listed: Vec<ElementRef> = map.reachable_unencountered().collect();
+    for placed in map.tiles() {
+        for (area, a) in placed.tile.areas.iter().enumerate() {
+            for element in 0..=a.elements.len() {
+                let e = ElementRef { cell: placed.cell, area: area as u8, element: element as u8 };
+                assert_eq!(map.is_reachable_unencountered(e), listed.contains(&e), "{e:?}");
+            }
+        }
+    }
     let mut out = Vec::new();
     let mut checked = 0;
     for e in map.reachable_unencountered() {
@@ -125,13 +144,14 @@ fn check_games(bot: BotKind, games: u64) -> (usize, usize) {
         let mut kept = RuneMatches::default();
         let mut kept_for = None;
         let mut steps = 0;
+        let mut renewed = PlaceCounts::default();
         while !g.is_over() && steps < 5_000 {
             let eco = &g.adventure().expect("full game").ecology;
             if let Some(tile) = eco.drawn.as_ref().or(eco.dead_end.set_aside.as_ref()) {
                 let kept = eco.through_counter();
                 places += check_places(&eco.map, tile, eco.pile.tiles(), &eco.patterns, &eco.used_runes, &kept);
             } else if steps % 4 == 0 {
-                places += check_encounters(&eco.map, eco.pile.tiles());
+                places += check_encounters(&eco.map, eco.pile.tiles(), &mut renewed);
             }
             check_kept(&eco.map);
             let (tiles, ecology) = (eco.map.tiles().len(), eco.ecology);

@@ -631,6 +631,21 @@ impl Map {
         self.reachable_present().map(|(_, k)| k)
     }
 
+    /// Whether [`Map::reachable_unencountered`] lists `e`, found from its
+    /// own area instead of going through the list (every candidate of
+    /// `legal_actions` that names an element asks).
+    pub fn is_reachable_unencountered(&self, e: ElementRef) -> bool {
+        let Some(&t) = self.graph.index.get(&e.cell) else { return false };
+        let (placed, area) = (&self.tiles[t as usize], usize::from(e.area));
+        if area >= placed.tile.areas.len() || !self.reached(self.graph.base[t as usize] + u32::from(e.area)) {
+            return false;
+        }
+        let mut states = placed.tile.areas[area].elements.iter().zip(&placed.states[area]);
+        states.nth(usize::from(e.element)).is_some_and(|(&element, &state)| {
+            state == ElementState::Present && !(element == Element::Chest && guarded(placed, area))
+        })
+    }
+
     fn reachable_present(&self) -> impl Iterator<Item = (ElementRef, Element)> + '_ {
         self.graph.nodes.iter().filter(|node| node.reached).flat_map(move |node| {
             let placed = &self.tiles[node.tile as usize];
@@ -1376,6 +1391,7 @@ impl Map {
 /// How many places each of some tile shapes has on a map, and on the map
 /// with one more tile ([`Preview`]): worked out for every spot once, so that
 /// a preview only counts again at the spots it changes.
+#[derive(Default)]
 pub struct PlaceCounts {
     shapes: Vec<Option<Shape>>,
     /// `per_spot[spot * shapes + shape]`: the turns of the shape that fit there.
@@ -1383,23 +1399,90 @@ pub struct PlaceCounts {
     totals: Vec<usize>,
     secret_open: bool,
     portal_open: bool,
+    /// Each spot counted: (cell, [`Spot::allow`], [`Spot::join`]), all a
+    /// turn's fit depends on besides the shape and the passages open.
+    keys: Vec<(Cell, u32, u32)>,
+    /// For [`PlaceCounts::renew`]: the counts it replaces, and where each
+    /// new shape was among the old ones.
+    old_per_spot: Vec<u8>,
+    old_shapes: Vec<Option<Shape>>,
+    old_keys: Vec<(Cell, u32, u32)>,
+    was: Vec<usize>,
 }
+
+/// In [`PlaceCounts::was`]: a shape not counted before.
+const NEW_SHAPE: usize = usize::MAX;
 
 impl PlaceCounts {
     pub fn new<'s>(map: &Map, shapes: impl IntoIterator<Item = &'s TileShape>) -> PlaceCounts {
-        let shapes: Vec<Option<Shape>> =
-            shapes.into_iter().map(|s| (s.ecology == map.ecology).then_some(s.shape)).collect();
+        let mut counts = PlaceCounts::default();
+        counts.renew(map, shapes);
+        counts
+    }
+
+    /// [`PlaceCounts::new`] in place, for another map or other shapes: a
+    /// spot with the same cell, edges and ways in as one counted before,
+    /// with the same passages open, fits the same shapes as it did, so its
+    /// counts are kept (a bot counts the places of the tiles left at every
+    /// decision that weighs maps, and a decision changes few spots).
+    pub fn renew<'s>(&mut self, map: &Map, shapes: impl IntoIterator<Item = &'s TileShape>) {
         let g = &map.graph;
-        let mut per_spot = Vec::with_capacity(g.spots.len() * shapes.len());
-        let mut totals = vec![0; shapes.len()];
+        std::mem::swap(&mut self.shapes, &mut self.old_shapes);
+        std::mem::swap(&mut self.per_spot, &mut self.old_per_spot);
+        std::mem::swap(&mut self.keys, &mut self.old_keys);
+        self.shapes.clear();
+        self.shapes.extend(shapes.into_iter().map(|s| (s.ecology == map.ecology).then_some(s.shape)));
+        let reuse = (self.secret_open, self.portal_open) == (g.secret_open, g.portal_open);
+        let same = |a: &Shape, b: &Shape| {
+            (a.bits, a.secret_passage, a.warp_portal) == (b.bits, b.secret_passage, b.warp_portal)
+        };
+        self.was.clear();
+        for shape in &self.shapes {
+            let was = shape
+                .as_ref()
+                .filter(|_| reuse)
+                .and_then(|s| self.old_shapes.iter().position(|o| o.as_ref().is_some_and(|o| same(o, s))));
+            self.was.push(was.unwrap_or(NEW_SHAPE));
+        }
+        let all_kept = self.was.iter().all(|&w| w != NEW_SHAPE);
+        let (n, old_n) = (self.shapes.len(), self.old_shapes.len());
+        self.per_spot.clear();
+        self.keys.clear();
+        // Both lists of spots are sorted by cell.
+        let mut j = 0;
         for spot in &g.spots {
-            for (k, shape) in shapes.iter().enumerate() {
-                let n = shape.as_ref().map_or(0, |s| turns_fitting(s, spot, g.secret_open, g.portal_open));
-                per_spot.push(n);
-                totals[k] += usize::from(n);
+            let key = (spot.cell, spot.allow, spot.join);
+            while j < self.old_keys.len() && self.old_keys[j].0 < spot.cell {
+                j += 1;
+            }
+            let old = (j < self.old_keys.len() && self.old_keys[j] == key).then(|| {
+                let row = j * old_n;
+                &self.old_per_spot[row..row + old_n]
+            });
+            match old {
+                Some(row) if all_kept => self.per_spot.extend(self.was.iter().map(|&o| row[o])),
+                _ => {
+                    for (shape, &o) in self.shapes.iter().zip(&self.was) {
+                        self.per_spot.push(match (old, shape) {
+                            (Some(row), _) if o != NEW_SHAPE => row[o],
+                            (_, Some(s)) => turns_fitting(s, spot, g.secret_open, g.portal_open),
+                            (_, None) => 0,
+                        });
+                    }
+                }
+            }
+            self.keys.push(key);
+        }
+        self.totals.clear();
+        self.totals.resize(n, 0);
+        if n > 0 {
+            for row in self.per_spot.chunks_exact(n) {
+                for (total, &fit) in self.totals.iter_mut().zip(row) {
+                    *total += usize::from(fit);
+                }
             }
         }
-        PlaceCounts { shapes, per_spot, totals, secret_open: g.secret_open, portal_open: g.portal_open }
+        (self.secret_open, self.portal_open) = (g.secret_open, g.portal_open);
     }
 
     /// The places of shape `k` on the map ([`Frontier::placements_of`], counted).
