@@ -117,13 +117,25 @@ fn a_forecaster_can_run_in_a_background_task() {
     let mut f = Forecaster::new(&g, Kind::Game, 2);
     send(&f);
     let f = std::thread::spawn(move || {
-        f.run_for(std::time::Duration::from_millis(1));
+        f.run_until(std::time::Duration::from_millis(1), |_| false);
         f
     })
     .join()
     .unwrap();
     assert!(f.estimate().playouts >= 1);
     assert!(f.playouts_per_second() > 0.0);
+}
+
+/// The client's chunks stop as soon as the figure will do (shown at once)
+/// or the situation has passed (the pool is free for the new one's).
+#[test]
+fn a_forecaster_stops_when_its_figures_will_do() {
+    let g = new_game(9);
+    let mut f = Forecaster::new(&g, Kind::Game, 2);
+    f.run_until(std::time::Duration::from_secs(600), |e| e.playouts >= 5);
+    assert_eq!(f.estimate().playouts, 5);
+    f.run_until(std::time::Duration::from_secs(600), |_| true);
+    assert_eq!(f.estimate().playouts, 6, "at least one playout a chunk");
 }
 
 #[test]

@@ -192,12 +192,14 @@ impl Forecaster {
         self.busy += started.elapsed();
     }
 
-    /// Runs playouts until `budget` has passed (at least one).
-    pub fn run_for(&mut self, budget: Duration) {
+    /// Runs playouts until `budget` has passed or `enough` says the figures
+    /// so far will do (at least one): a client shows a steady figure at once,
+    /// and stops work for a situation that has passed.
+    pub fn run_until(&mut self, budget: Duration, enough: impl Fn(&Estimate) -> bool) {
         let started = Instant::now();
         loop {
             self.run(1);
-            if started.elapsed() >= budget {
+            if started.elapsed() >= budget || enough(&self.estimate()) {
                 break;
             }
         }

@@ -12,7 +12,7 @@ pub mod sim;
 
 pub use bot::{Bot, HeuristicBot, RandomBot, combat_hero};
 pub use forecast::{Estimate, Figure, Forecaster, Kind};
-pub use plan::{PlanBot, PlanConfig};
+pub use plan::{PlanBot, PlanConfig, thread_cpu_ns};
 pub use search::{SearchBot, SearchConfig};
 pub use search_stats::SearchStats;
 pub use sim::{BotKind, GameResult, play_many, play_one, summary};

@@ -403,8 +403,9 @@ impl Clock {
     }
 }
 
-/// Nanoseconds this thread has run, from `/proc/thread-self/schedstat`.
-fn thread_cpu_ns() -> Option<u64> {
+/// Nanoseconds this thread has run, from `/proc/thread-self/schedstat`
+/// (`None` off Linux).
+pub fn thread_cpu_ns() -> Option<u64> {
     if !cfg!(target_os = "linux") {
         return None;
     }

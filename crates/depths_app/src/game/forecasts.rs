@@ -53,12 +53,18 @@ impl Subject {
 pub struct Slot {
     /// The situation (the game's version) and question it is for.
     key: Option<(u64, Kind)>,
-    task: Option<Task<Forecaster>>,
+    /// The chunk under way: the forecaster back, with the CPU time it took (ns).
+    task: Option<Task<(Forecaster, u64)>>,
+    /// CPU time spent on this situation so far (ns; Linux).
+    cpu: u64,
     /// The figures so far for the current situation.
     pub latest: Option<Estimate>,
     /// When the work for this situation began, until its figure is shown
     /// (logged at debug level: how long "estimating…" stood).
     since: Option<Instant>,
+    /// Set when the situation changes: the chunk under way stops at its
+    /// next playout instead of holding the pool for the new situation's.
+    passed: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Slot {
@@ -136,7 +142,8 @@ fn drive(
         let slot = forecasts.slot_mut(subject);
         let key = kind.clone().map(|k| (delve.version(), k));
         if slot.key != key {
-            // A new situation: drop the old work (its chunk finishes unseen).
+            // A new situation: drop the old work (its chunk stops at its next playout).
+            slot.passed.store(true, std::sync::atomic::Ordering::Relaxed);
             *slot = Slot { key: key.clone(), since: Some(Instant::now()), ..Slot::default() };
             if let Some(kind) = kind {
                 let seed = delve.seed() ^ delve.version().wrapping_mul(0x9e37_79b9);
@@ -145,7 +152,8 @@ fn drive(
             continue;
         }
         let Some(task) = slot.task.as_mut() else { continue };
-        let Some(forecaster) = block_on(future::poll_once(task)) else { continue };
+        let Some((forecaster, cpu)) = block_on(future::poll_once(task)) else { continue };
+        slot.cpu += cpu;
         slot.task = None;
         let estimate = forecaster.estimate();
         let spread =
@@ -153,10 +161,11 @@ fn drive(
         let more = spread > CLOSE_ENOUGH && estimate.playouts < subject.budget();
         if let Some(since) = slot.since.filter(|_| steady(&estimate) || !more) {
             debug!(
-                "forecast {subject:?} shown {} ms after the situation changed ({} playouts, ± {:.1} points)",
+                "forecast {subject:?} shown {} ms after the situation changed ({} playouts, ± {:.1} points, {} ms of a core)",
                 since.elapsed().as_millis(),
                 estimate.playouts,
-                estimate.chance.half_width * 100.0
+                estimate.chance.half_width * 100.0,
+                slot.cpu / 1_000_000
             );
             slot.since = None;
         }
@@ -167,15 +176,19 @@ fn drive(
     }
 }
 
-/// Plays one chunk in the background; its end wakes the window.
+/// Plays one chunk in the background; its end wakes the window. The first
+/// chunks of a situation end as soon as its figure is steady enough to show.
 fn start_chunk(slot: &mut Slot, mut forecaster: Forecaster, proxy: Option<&bevy::winit::EventLoopProxyWrapper>) {
     let wake = proxy.map(|p| (**p).clone());
+    let (passed, first) = (slot.passed.clone(), slot.since.is_some());
     slot.task = Some(AsyncComputeTaskPool::get().spawn(async move {
-        forecaster.run_for(CHUNK);
+        let cpu = depths_sim::thread_cpu_ns();
+        forecaster.run_until(CHUNK, |e| passed.load(std::sync::atomic::Ordering::Relaxed) || (first && steady(e)));
+        let cpu = cpu.zip(depths_sim::thread_cpu_ns()).map_or(0, |(a, b)| b.saturating_sub(a));
         if let Some(w) = wake {
             let _ = w.send_event(bevy::winit::WinitUserEvent::WakeUp);
         }
-        forecaster
+        (forecaster, cpu)
     }));
 }
 
