@@ -91,6 +91,7 @@ fn settings_ui(
             ui.separator();
             ui.label(egui::RichText::new("Companions play").strong());
             ui.horizontal(|ui| {
+                ui.label("Pace");
                 for speed in Speed::ALL {
                     if ui
                         .selectable_label(settings.companion_speed == speed, speed.name())
@@ -102,6 +103,7 @@ fn settings_ui(
                 }
             });
             ui.horizontal(|ui| {
+                ui.label("Strength");
                 for strength in Strength::ALL {
                     if ui
                         .selectable_label(settings.companion_strength == strength, strength.name())
