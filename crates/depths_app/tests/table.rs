@@ -599,6 +599,57 @@ fn inputs_for_a_five_round_two_hero_combat() {
     );
 }
 
+/// "Fewer inputs": the inputs a three-Hero Combat Round takes at the table,
+/// one click or key per move, before "End round" (every Hero's End turn its
+/// own input) and with it (the End turns left when every Hero has nothing
+/// else to do are one input). Prints the figures (run with --ignored
+/// --nocapture); asserts that End round saved inputs in some Rounds.
+#[test]
+#[ignore]
+fn inputs_for_a_three_hero_combat_round() {
+    use depths_app::table::cards::end_round;
+    let (mut rounds, mut before, mut after) = (0usize, 0usize, 0usize);
+    for seed in 1..40u64 {
+        let mut g = new_game(&["bren", "sil", "ava"], seed);
+        let mut last = None;
+        for _ in 0..4000 {
+            if g.is_over() {
+                break;
+            }
+            let Some(c) = g.combat().filter(|_| matches!(g.phase(), Phase::Combat { .. })) else {
+                g.apply(steady_policy(&g)).unwrap();
+                continue;
+            };
+            if last != Some((seed, c.round)) && c.round > 0 {
+                last = Some((seed, c.round));
+                rounds += 1;
+            }
+            let a = steady_policy(&g);
+            let legal = g.legal_actions();
+            match end_round(&legal).filter(|_| matches!(a, Action::EndTurn { .. })) {
+                Some(ends) => {
+                    before += ends.len();
+                    after += 1;
+                    for e in ends {
+                        g.apply(e).unwrap();
+                    }
+                }
+                None => {
+                    before += 1;
+                    after += 1;
+                    g.apply(a).unwrap();
+                }
+            }
+        }
+    }
+    println!(
+        "{rounds} three-Hero Combat Rounds: {before} inputs before End round ({:.1} a Round), {after} with it ({:.1} a Round)",
+        before as f64 / rounds as f64,
+        after as f64 / rounds as f64
+    );
+    assert!(rounds > 20 && after < before, "{rounds} Rounds, {before} and {after} inputs");
+}
+
 /// Online, a machine plays its own seat: in a Combat the table offers only
 /// the moves of that seat's Heroes (the host would refuse the others'), and
 /// at one screen without the curtain, every Hero's. A seat standing in for
