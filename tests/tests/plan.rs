@@ -3,7 +3,7 @@
 
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::plan::{DecisionKind, explore_seed};
-use depths_sim::{Bot, HeuristicBot, PlanBot, PlanConfig, SearchConfig};
+use depths_sim::{Bot, HeuristicBot, PlanBot, PlanConfig, SearchBot, SearchConfig};
 use depths_tests::hidden::other_hidden_orders;
 
 /// A small search, for speed: the figures of a real one are in
@@ -107,27 +107,29 @@ fn the_planning_bot_searches_the_exploring() {
     let c = bot.candidates(&g, &careful);
     assert!(c.len() >= 2 && c.contains(&Action::DrawTile), "{c:?}");
 
-    let mut bot = PlanBot::new(5, config(4));
-    let mut g = new_game(5);
     let mut changed = 0;
-    while !g.is_over() && changed < 3 {
-        let careful = HeuristicBot.choose(&g);
-        let kind = PlanBot::kind(&g);
-        let before = bot.stats();
-        let a = bot.choose(&g);
-        if matches!(kind, DecisionKind::Placement | DecisionKind::Explore) && a != careful {
-            let s = bot.stats();
-            assert_eq!(s.explore_changed, before.explore_changed + 1);
-            // The same worlds as the decision's: the search's own figures.
-            let candidates = bot.candidates(&g, &careful);
-            let scores = bot.scores(&g, &candidates, explore_seed(5, before.explored));
-            let i = candidates.iter().position(|c| *c == a).expect("a candidate");
-            assert!(scores[i] > scores[0], "{a:?} over {careful:?}: {scores:?}");
-            changed += 1;
+    for seed in 5..9 {
+        let mut bot = PlanBot::new(seed, config(4));
+        let mut g = new_game(seed);
+        while !g.is_over() && changed < 3 {
+            let careful = HeuristicBot.choose(&g);
+            let kind = PlanBot::kind(&g);
+            let before = bot.stats();
+            let a = bot.choose(&g);
+            if matches!(kind, DecisionKind::Placement | DecisionKind::Explore) && a != careful {
+                let s = bot.stats();
+                assert_eq!(s.explore_changed, before.explore_changed + 1);
+                // The same worlds as the decision's: the search's own figures.
+                let candidates = bot.candidates(&g, &careful);
+                let scores = bot.scores(&g, &candidates, explore_seed(seed, before.explored));
+                let i = candidates.iter().position(|c| *c == a).expect("a candidate");
+                assert!(scores[i] > scores[0], "{a:?} over {careful:?}: {scores:?}");
+                changed += 1;
+            }
+            g.apply(a).unwrap();
         }
-        g.apply(a).unwrap();
     }
-    assert!(changed >= 3, "the search changed only {changed} Exploring choices");
+    assert!(changed >= 3, "the search changed only {changed} Exploring choices in four games");
 }
 
 /// A Companion seat: in a fight, the choice for one Hero is that Hero's own
@@ -159,4 +161,34 @@ fn a_companion_seat_gets_its_own_heros_choice() {
         g.apply(a).unwrap();
     }
     assert!(mine > 0 && bot.stats().searched > 0, "{mine} {:?}", bot.stats());
+}
+
+/// In a fight, with no race the choice is the search bot's over the same
+/// worlds; racing plays more worlds only for close choices, within its bound.
+#[test]
+fn close_combat_choices_get_more_worlds() {
+    let combat = SearchConfig { playouts: 4, ..SearchConfig::default() };
+    let flat = PlanBot::new(3, PlanConfig { combat, race_rounds: 0, ..config(2) });
+    let racing = PlanBot::new(3, PlanConfig { combat, race_rounds: 2, race_keep: 2, ..config(2) });
+    let search = SearchBot::new(3, combat);
+    let mut g = depths_tests::two_against_two(3);
+    let (mut searched, mut raced) = (0, 0);
+    while g.stage == depths_rules::Stage::Combat && searched < 40 {
+        let careful = HeuristicBot.choose(&g);
+        let legal = g.legal_actions();
+        if legal.len() >= 2 {
+            let mut candidates = vec![careful.clone()];
+            candidates.extend(legal.into_iter().filter(|a| *a != careful));
+            let (k, seed) = (candidates.len() as u64, 17 + searched);
+            let scores = search.scores(&g, &candidates, seed);
+            let first_best = (0..scores.len()).fold(0, |b, c| if scores[c] > scores[b] { c } else { b });
+            assert_eq!(flat.race(&g, &candidates, seed), (first_best, k * 4));
+            let (_, played) = racing.race(&g, &candidates, seed);
+            assert!(played >= k * 4 && played <= k * 4 + 2 * 2 * 4, "{played} playouts for {k} candidates");
+            raced += u64::from(played > k * 4);
+            searched += 1;
+        }
+        g.apply(careful).unwrap();
+    }
+    assert!(searched > 0 && raced > 0, "{raced} of {searched} decisions raced");
 }

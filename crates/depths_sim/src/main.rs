@@ -67,6 +67,18 @@ enum Command {
         /// With --bot plan: also try healing with all the XP the pool pays for.
         #[arg(long)]
         plan_heal_all: bool,
+        /// With --bot plan: more batches of worlds (--search-playouts each)
+        /// for the Combat candidates still close to the best; 0: the search
+        /// bot's Combat search.
+        #[arg(long, default_value_t = PlanConfig::default().race_rounds)]
+        plan_race_rounds: u32,
+        /// With --bot plan: a Combat candidate races on while the best one's
+        /// gain over it is below this many standard errors.
+        #[arg(long, default_value_t = PlanConfig::default().race_z)]
+        plan_race_z: f64,
+        /// With --bot plan: at most this many Combat candidates race on.
+        #[arg(long, default_value_t = PlanConfig::default().race_keep)]
+        plan_race_keep: usize,
         /// Also write one line of JSON per game to this file (seed, won, loss,
         /// and with --bot search what searching cost).
         #[arg(long, value_name = "PATH")]
@@ -240,6 +252,9 @@ fn run(cli: Cli) -> Result<(), String> {
             plan_xp_weight,
             plan_margin_z,
             plan_heal_all,
+            plan_race_rounds,
+            plan_race_z,
+            plan_race_keep,
             per_game,
             threads,
             replay,
@@ -262,6 +277,9 @@ fn run(cli: Cli) -> Result<(), String> {
                     xp_weight: plan_xp_weight,
                     margin_z: plan_margin_z,
                     heal_all: plan_heal_all,
+                    race_rounds: plan_race_rounds,
+                    race_z: plan_race_z,
+                    race_keep: plan_race_keep,
                 }),
             };
             if let Some(seed) = replay {

@@ -1,5 +1,12 @@
-//! The planning bot: the search bot ([`SearchBot`]) in Combat, and the
-//! Exploring searched too, by the same kind of determinized Monte Carlo.
+//! The planning bot: the search bot's Combat search ([`SearchBot`]) with the
+//! close choices raced on, and the Exploring searched too, by the same kind
+//! of determinized Monte Carlo.
+//!
+//! Combat: every candidate in the search bot's worlds (its choice when no
+//! other is close to the best), then up to `race_rounds` batches of as many
+//! worlds more for the best one and the candidates within `race_z` standard
+//! errors of it (at most `race_keep` in all): the playouts go where the
+//! choice is close, a clear one costs no more than the search bot's.
 //!
 //! Which Exploring decisions are searched:
 //! - Where to place a tile (the drawn one, or the one set aside): the
@@ -31,11 +38,14 @@
 //!
 //! The cost of a decision is bounded: at most `candidates × playouts`
 //! playouts of at most `horizon` actions each (candidates: `placements` for a
-//! tile; for what to do next, the legal Encounters and a tile).
+//! tile; for what to do next, the legal Encounters and a tile); a Combat
+//! decision at most `(candidates + race_rounds × race_keep) ×
+//! combat.playouts` playouts to the end of the Combat.
 //!
 //! Deterministic: the worlds of the `n`-th searched Exploring decision are
-//! dealt from [`playout_seed`]`(`[`explore_seed`]`(seed, n), i)`;
-//! Combat is searched by a [`SearchBot`] of the same seed.
+//! dealt from [`playout_seed`]`(`[`explore_seed`]`(seed, n), i)`; those of
+//! the `n`-th Combat decision as a [`SearchBot`] of the same seed deals
+//! them (world `i`: `playout_seed(playout_seed(seed, n), i)`).
 
 use std::time::Instant;
 
@@ -76,6 +86,17 @@ pub struct PlanConfig {
     pub margin_z: f64,
     /// Also try healing with all the XP the pool pays for.
     pub heal_all: bool,
+    /// Combat: after the search bot's worlds (`combat.playouts` for every
+    /// candidate), up to this many more batches of as many worlds for the
+    /// candidates still close to the leader: a close choice gets more
+    /// playouts, a clear one none.
+    pub race_rounds: u32,
+    /// A candidate stays in the race while the leader's mean gain over it,
+    /// world by world, is below `race_z` standard errors.
+    pub race_z: f64,
+    /// At most this many candidates race on, the leader included (bounds
+    /// the cost of a decision with many close candidates).
+    pub race_keep: usize,
 }
 
 impl Default for PlanConfig {
@@ -90,6 +111,9 @@ impl Default for PlanConfig {
             xp_weight: 0.3,
             margin_z: 2.0,
             heal_all: false,
+            race_rounds: 2,
+            race_z: 2.0,
+            race_keep: 3,
         }
     }
 }
@@ -114,13 +138,21 @@ pub struct PlanBot {
     pub config: PlanConfig,
     seed: u64,
     combat: SearchBot,
+    /// Combat decisions searched by [`Bot::choose`] (their worlds' seeds).
+    combat_searched: u64,
     stats: SearchStats,
 }
 
 impl PlanBot {
     /// A planning bot whose worlds are dealt from `seed` (give the game's seed).
     pub fn new(seed: u64, config: PlanConfig) -> PlanBot {
-        PlanBot { config, seed, combat: SearchBot::new(seed, config.combat), stats: SearchStats::default() }
+        PlanBot {
+            config,
+            seed,
+            combat: SearchBot::new(seed, config.combat),
+            combat_searched: 0,
+            stats: SearchStats::default(),
+        }
     }
 
     /// What searching cost so far: Combat decisions in the main figures,
@@ -214,11 +246,7 @@ impl PlanBot {
     pub fn pick(&self, worlds: &[Vec<f64>]) -> usize {
         let mut best = (0, 0.0);
         for (c, w) in worlds.iter().enumerate().skip(1) {
-            let d: Vec<f64> = w.iter().zip(&worlds[0]).map(|(a, b)| a - b).collect();
-            let n = d.len() as f64;
-            let mean = d.iter().sum::<f64>() / n;
-            let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-            let se = (var / n).sqrt();
+            let (mean, se) = paired_gain(w, &worlds[0]);
             if mean > 0.0 && mean > self.config.margin_z * se && mean > best.1 {
                 best = (c, mean);
             }
@@ -274,23 +302,68 @@ impl PlanBot {
         if candidates.len() < 2 {
             return Some(careful);
         }
-        let started = Clock::start();
         let seed = playout_seed(self.seed ^ COMPANION_SALT, self.stats.searched);
-        let scores = self.combat.scores(g, &candidates, seed);
-        let mut best = 0;
-        for (c, s) in scores.iter().enumerate() {
-            if *s > scores[best] {
-                best = c;
-            }
-        }
+        Some(self.search_combat(g, candidates, seed))
+    }
+
+    /// Plays the candidates (the careful bot's first) in the same worlds
+    /// dealt from `seed`, racing the close ones on ([`PlanBot::race`]); the
+    /// one with the best mean, the first of equals.
+    fn search_combat(&mut self, g: &Game, mut candidates: Vec<Action>, seed: u64) -> Action {
+        let started = Clock::start();
+        let (best, playouts) = self.race(g, &candidates, seed);
         let spent = started.seconds();
         let s = &mut self.stats;
         s.searched += 1;
         s.changed += u64::from(best != 0);
-        s.playouts += candidates.len() as u64 * u64::from(self.config.combat.playouts.max(1));
+        s.playouts += playouts;
         s.seconds += spent;
         s.max_seconds = s.max_seconds.max(spent);
-        Some(candidates.swap_remove(best))
+        candidates.swap_remove(best)
+    }
+
+    /// A Combat decision searched: every candidate in the search bot's
+    /// `combat.playouts` worlds (so with no race its choice is the search
+    /// bot's), then, for up to `race_rounds` batches of further worlds, the
+    /// leader and the candidates still within `race_z` standard errors of it
+    /// (at most `race_keep`). The chosen candidate and the playouts played.
+    pub fn race(&self, g: &Game, candidates: &[Action], seed: u64) -> (usize, u64) {
+        let c = &self.config;
+        let batch = c.combat.playouts.max(1);
+        let mut worlds: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
+        let mut alive: Vec<usize> = (0..candidates.len()).collect();
+        let mut next = 0;
+        let mut played = 0;
+        for round in 0..=c.race_rounds {
+            if round > 0 {
+                let leader = best_mean(&worlds, &alive);
+                let mut close: Vec<(usize, f64)> = alive
+                    .iter()
+                    .filter(|&&o| o != leader)
+                    .filter_map(|&o| {
+                        let (gain, se) = paired_gain(&worlds[leader], &worlds[o]);
+                        (gain < c.race_z * se).then_some((o, gain))
+                    })
+                    .collect();
+                close.sort_by(|a, b| a.1.total_cmp(&b.1));
+                close.truncate(c.race_keep.saturating_sub(1));
+                alive = close.into_iter().map(|(o, _)| o).chain([leader]).collect();
+                // Candidate order breaks ties: the careful bot's first.
+                alive.sort_unstable();
+                if alive.len() < 2 {
+                    break;
+                }
+            }
+            for i in next..next + batch {
+                let world = g.determinized(playout_seed(seed, u64::from(i)));
+                for &o in &alive {
+                    worlds[o].push(self.combat.playout(&world, &candidates[o]));
+                }
+            }
+            played += alive.len() as u64 * u64::from(batch);
+            next += batch;
+        }
+        (best_mean(&worlds, &alive), played)
     }
 
     fn search_explore(&mut self, g: &Game, careful: Action) -> Action {
@@ -310,6 +383,27 @@ impl PlanBot {
         s.explore_max_seconds = s.explore_max_seconds.max(spent);
         candidates.swap_remove(best)
     }
+}
+
+/// The first of the `alive` candidates with the best mean score.
+fn best_mean(worlds: &[Vec<f64>], alive: &[usize]) -> usize {
+    let mean = |w: &Vec<f64>| w.iter().sum::<f64>() / w.len().max(1) as f64;
+    let mut best = alive[0];
+    for &c in alive {
+        if mean(&worlds[c]) > mean(&worlds[best]) {
+            best = c;
+        }
+    }
+    best
+}
+
+/// The mean gain of `a` over `b`, world by world, and its standard error.
+fn paired_gain(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let n = d.len() as f64;
+    let mean = d.iter().sum::<f64>() / n;
+    let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, (var / n).sqrt())
 }
 
 /// The Heroes' Health as the search bot weighs it: the mean of their mean
@@ -355,20 +449,17 @@ impl Bot for PlanBot {
     fn choose(&mut self, g: &Game) -> Action {
         match Self::kind(g) {
             DecisionKind::Combat => {
-                let before = self.combat.stats();
-                let started = Clock::start();
-                let a = self.combat.choose(g);
-                let after = self.combat.stats();
-                if after.searched > before.searched {
-                    let spent = started.seconds();
-                    let s = &mut self.stats;
-                    s.searched = after.searched;
-                    s.changed = after.changed;
-                    s.playouts = after.playouts;
-                    s.seconds += spent;
-                    s.max_seconds = s.max_seconds.max(spent);
+                let careful = HeuristicBot.choose(g);
+                let legal = g.legal_actions();
+                if legal.len() < 2 {
+                    return careful;
                 }
-                a
+                let mut candidates = vec![careful.clone()];
+                candidates.extend(legal.into_iter().filter(|a| *a != careful));
+                // The search bot's seeds: its worlds, then more.
+                let seed = playout_seed(self.seed, self.combat_searched);
+                self.combat_searched += 1;
+                self.search_combat(g, candidates, seed)
             }
             DecisionKind::Placement | DecisionKind::Explore => {
                 let careful = HeuristicBot.choose(g);

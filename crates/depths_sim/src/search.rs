@@ -87,7 +87,7 @@ impl SearchBot {
 
     /// Plays `first` in `world`, then the careful bot to the end of the
     /// Combat; the score of where that leaves the Heroes.
-    fn playout(&self, world: &Game, first: &Action) -> f64 {
+    pub fn playout(&self, world: &Game, first: &Action) -> f64 {
         let mut g = world.clone();
         if g.apply(first.clone()).is_err() {
             return f64::NEG_INFINITY;
