@@ -193,8 +193,9 @@ fn start_chunk(slot: &mut Slot, mut forecaster: Forecaster, proxy: Option<&bevy:
 }
 
 /// The widest ± (in points of chance) a figure may show: wider ones still
-/// jump from one chunk of playouts to the next.
-pub const STEADY: f64 = 0.06;
+/// jump from one chunk of playouts to the next. Five points: what a player
+/// is promised within a second of a core.
+pub const STEADY: f64 = 0.05;
 
 /// Whether a figure is steady enough to show.
 pub fn steady(e: &Estimate) -> bool {
