@@ -8,9 +8,7 @@ use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
     core_plugin,
     game::cli::Options,
-    game::companions::{
-        CompanionMoves, SetCompanion, companion_choice, decision_hero, planning_seed, seat_hero, turn_companion,
-    },
+    game::companions::{CompanionMoves, SetCompanion, companion_choice, decision_hero, seat_hero, turn_companion},
     game::hotseat::{Players, Seat, heroes_to_act},
     game::saves::{LoadSave, SaveDir, save_path},
     game::session::{Delve, GameContent, GameLog, PlayerAction, PutBack, SaveSlot, Seats, StartGame, TakeBack},
@@ -433,7 +431,7 @@ fn a_planning_companion_plays_the_planning_bot_s_moves() {
     while checked < 60 && frames < 20_000 && !game(&app).is_over() {
         frames += 1;
         let before = game(&app).clone();
-        let (version, seen) = (delve(&app).version(), moves(&app).len());
+        let (seed, seen) = (delve(&app).situation_seed(), moves(&app).len());
         let (players, turn) = (seats(&app).players.clone(), seats(&app).turn.clone());
         if let Some(a) = player_choice(&before, seats(&app)) {
             app.world_mut().write_message(PlayerAction(a));
@@ -445,7 +443,6 @@ fn a_planning_companion_plays_the_planning_bot_s_moves() {
             std::thread::sleep(std::time::Duration::from_millis(2));
             continue;
         };
-        let seed = planning_seed(delve(&app).seed(), version);
         let planned = companion_choice_by(&before, &players, &turn, Strength::Planning, seed);
         assert_eq!(Some(&a), planned.as_ref(), "the planning bot's move for that state");
         if let Some(h) = seat_hero(&a) {

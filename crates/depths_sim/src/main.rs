@@ -419,18 +419,10 @@ fn print_summary(s: &serde_json::Value) {
         println!("{key}: {:.2}", s[key].as_f64().unwrap_or(0.0));
     }
     if let Some(search) = s.get("search") {
-        println!(
-            "search: {} decisions searched ({:.1} a game, {} changed), {:.0} playouts each, {:.2} ms mean, {:.1} ms max",
-            search["searched_decisions"],
-            search["searched_per_game"].as_f64().unwrap_or(0.0),
-            search["changed_decisions"],
-            search["playouts_per_decision"].as_f64().unwrap_or(0.0),
-            search["ms_per_decision_mean"].as_f64().unwrap_or(0.0),
-            search["ms_per_decision_max"].as_f64().unwrap_or(0.0)
-        );
-        if let Some(e) = search.get("explore") {
+        // Combat's figures, then the Exploring decisions' (the planning bot).
+        let line = |what: &str, e: &serde_json::Value| {
             println!(
-                "search, Exploring: {} decisions searched ({:.1} a game, {} changed), {:.0} playouts each, {:.2} ms mean, {:.1} ms max",
+                "{what}: {} decisions searched ({:.1} a game, {} changed), {:.0} playouts each, {:.2} ms mean, {:.1} ms max",
                 e["searched_decisions"],
                 e["searched_per_game"].as_f64().unwrap_or(0.0),
                 e["changed_decisions"],
@@ -438,6 +430,10 @@ fn print_summary(s: &serde_json::Value) {
                 e["ms_per_decision_mean"].as_f64().unwrap_or(0.0),
                 e["ms_per_decision_max"].as_f64().unwrap_or(0.0)
             );
+        };
+        line("search", search);
+        if let Some(e) = search.get("explore") {
+            line("search, Exploring", e);
         }
     }
 }

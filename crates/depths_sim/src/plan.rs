@@ -312,13 +312,7 @@ impl PlanBot {
     fn search_combat(&mut self, g: &Game, mut candidates: Vec<Action>, seed: u64) -> Action {
         let started = Clock::start();
         let (best, playouts) = self.race(g, &candidates, seed);
-        let spent = started.seconds();
-        let s = &mut self.stats;
-        s.searched += 1;
-        s.changed += u64::from(best != 0);
-        s.playouts += playouts;
-        s.seconds += spent;
-        s.max_seconds = s.max_seconds.max(spent);
+        self.stats.count(best != 0, playouts, started.seconds());
         candidates.swap_remove(best)
     }
 
@@ -374,13 +368,8 @@ impl PlanBot {
         }
         let seed = explore_seed(self.seed, self.stats.explored);
         let best = self.pick(&self.world_scores(g, &candidates, seed));
-        let spent = started.seconds();
-        let s = &mut self.stats;
-        s.explored += 1;
-        s.explore_changed += u64::from(best != 0);
-        s.explore_playouts += candidates.len() as u64 * u64::from(self.config.playouts.max(1));
-        s.explore_seconds += spent;
-        s.explore_max_seconds = s.explore_max_seconds.max(spent);
+        let playouts = candidates.len() as u64 * u64::from(self.config.playouts.max(1));
+        self.stats.count_explore(best != 0, playouts, started.seconds());
         candidates.swap_remove(best)
     }
 }

@@ -138,13 +138,8 @@ impl Bot for SearchBot {
                 best = c;
             }
         }
-        let spent = started.elapsed().as_secs_f64();
-        let s = &mut self.stats;
-        s.searched += 1;
-        s.changed += u64::from(best != 0);
-        s.playouts += candidates.len() as u64 * u64::from(self.config.playouts.max(1));
-        s.seconds += spent;
-        s.max_seconds = s.max_seconds.max(spent);
+        let playouts = candidates.len() as u64 * u64::from(self.config.playouts.max(1));
+        self.stats.count(best != 0, playouts, started.elapsed().as_secs_f64());
         candidates.swap_remove(best)
     }
 

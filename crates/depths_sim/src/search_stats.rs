@@ -25,6 +25,25 @@ pub struct SearchStats {
 }
 
 impl SearchStats {
+    /// Counts one searched Combat decision: whether it changed the careful
+    /// bot's choice, its playouts and its time.
+    pub fn count(&mut self, changed: bool, playouts: u64, seconds: f64) {
+        self.searched += 1;
+        self.changed += u64::from(changed);
+        self.playouts += playouts;
+        self.seconds += seconds;
+        self.max_seconds = self.max_seconds.max(seconds);
+    }
+
+    /// Counts one searched Exploring decision, as [`SearchStats::count`].
+    pub fn count_explore(&mut self, changed: bool, playouts: u64, seconds: f64) {
+        self.explored += 1;
+        self.explore_changed += u64::from(changed);
+        self.explore_playouts += playouts;
+        self.explore_seconds += seconds;
+        self.explore_max_seconds = self.explore_max_seconds.max(seconds);
+    }
+
     /// Adds another game's figures.
     pub fn add(&mut self, o: &SearchStats) {
         self.searched += o.searched;

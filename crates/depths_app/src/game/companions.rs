@@ -81,13 +81,6 @@ pub fn companion_choice(game: &Game, seats: &Seats) -> Option<Action> {
     depths_table::seats::companion_choice(game, &seats.players, &seats.turn)
 }
 
-/// The seed a planning Companion deals its worlds from at table `version`
-/// of the game of `seed` (each table state its own worlds; never the game's
-/// hidden orders).
-pub fn planning_seed(seed: u64, version: u64) -> u64 {
-    seed ^ version.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
-
 /// A planning Companion's move, worked out off the frame for one table
 /// version (the planning bot takes tens of milliseconds a move).
 #[derive(Default)]
@@ -300,8 +293,7 @@ fn companions_play(
     let action = match strength {
         Strength::Careful => careful.clone(),
         Strength::Planning => {
-            let seed = planning_seed(delve.seed(), delve.version());
-            match thinking.answer(game, &seats, delve.version(), seed, proxy.as_deref()) {
+            match thinking.answer(game, &seats, delve.version(), delve.situation_seed(), proxy.as_deref()) {
                 Some(Some(action)) => action,
                 Some(None) => {
                     *waiting = None;

@@ -146,8 +146,7 @@ fn drive(
             slot.passed.store(true, std::sync::atomic::Ordering::Relaxed);
             *slot = Slot { key: key.clone(), since: Some(Instant::now()), ..Slot::default() };
             if let Some(kind) = kind {
-                let seed = delve.seed() ^ delve.version().wrapping_mul(0x9e37_79b9);
-                start_chunk(slot, Forecaster::new(game, kind, seed), proxy.as_deref());
+                start_chunk(slot, Forecaster::new(game, kind, delve.situation_seed()), proxy.as_deref());
             }
             continue;
         }

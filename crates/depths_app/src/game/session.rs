@@ -632,6 +632,13 @@ impl Delve {
         self.game.adventure().map_or(0, |a| a.options.seed)
     }
 
+    /// The seed of this table state's worlds, for the work played out in
+    /// reshuffled worlds (forecasts, a planning Companion): each state its
+    /// own, none of them the game's hidden orders.
+    pub fn situation_seed(&self) -> u64 {
+        self.seed() ^ self.version().wrapping_mul(0x9e37_79b9)
+    }
+
     /// How many tiles left in the pile would have no legal place on the map
     /// as it is now, and how many tiles are in the pile.
     pub fn dead_ends_in_pile(&self) -> (usize, usize) {

@@ -90,29 +90,17 @@ fn settings_ui(
                 .changed();
             ui.separator();
             ui.label(egui::RichText::new("Companions play").strong());
-            ui.horizontal(|ui| {
-                ui.label("Pace");
-                for speed in Speed::ALL {
-                    if ui
-                        .selectable_label(settings.companion_speed == speed, speed.name())
-                        .on_hover_text(speed.hint())
-                        .clicked()
-                    {
-                        speed_chosen = Some(speed);
-                    }
-                }
-            });
-            ui.horizontal(|ui| {
-                ui.label("Strength");
-                for strength in Strength::ALL {
-                    if ui
-                        .selectable_label(settings.companion_strength == strength, strength.name())
-                        .on_hover_text(strength.hint())
-                        .clicked()
-                    {
-                        strength_chosen = Some(strength);
-                    }
-                }
+            // A grid: both rows' choices start at one edge.
+            egui::Grid::new("companion_choices").show(ui, |ui| {
+                speed_chosen = choice_row(ui, "Pace", &Speed::ALL, settings.companion_speed, Speed::name, Speed::hint);
+                strength_chosen = choice_row(
+                    ui,
+                    "Strength",
+                    &Strength::ALL,
+                    settings.companion_strength,
+                    Strength::name,
+                    Strength::hint,
+                );
             });
             ui.separator();
             sound_changed = sound_controls(ui, &mut settings);
@@ -146,6 +134,31 @@ fn settings_ui(
         settings.open = open;
     }
     Ok(())
+}
+
+/// A grid row: `label`, then `options` with `now` marked; the one clicked.
+fn choice_row<T: Copy + PartialEq>(
+    ui: &mut egui::Ui,
+    label: &str,
+    options: &[T],
+    now: T,
+    name: fn(T) -> &'static str,
+    hint: fn(T) -> &'static str,
+) -> Option<T> {
+    ui.label(label);
+    let chosen = ui
+        .horizontal(|ui| {
+            let mut chosen = None;
+            for &option in options {
+                if ui.selectable_label(now == option, name(option)).on_hover_text(hint(option)).clicked() {
+                    chosen = Some(option);
+                }
+            }
+            chosen
+        })
+        .inner;
+    ui.end_row();
+    chosen
 }
 
 /// Mute and the volumes (greyed, with the reason, in a build without

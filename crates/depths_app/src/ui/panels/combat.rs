@@ -32,10 +32,11 @@ pub(super) fn combat_strip(
         // coming and going never move a button under the pointer. A step
         // with none (a Monster's turn to be placed) gives their row to the lines.
         let passes = passes(game, seats);
-        let n = game.heroes.len() as u8;
+        // The Heroes who may end their turn now (End round needs two of them).
+        let ends: Vec<u8> =
+            (0..game.heroes.len() as u8).filter(|h| c.is_legal(&Action::EndTurn { hero: *h })).collect();
         let any = matches!(combat.step, CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage)
-            || crate::table::cards::end_round(&c.legal).is_some()
-            || (0..n).any(|h| c.is_legal(&Action::EndTurn { hero: h }))
+            || !ends.is_empty()
             || !passes.is_empty();
         if any {
             ui.horizontal_wrapped(|ui| {
@@ -71,9 +72,6 @@ pub(super) fn combat_strip(
                         c.button_keyed(ui, ends, Some(("E", e_key)), egui::RichText::new(label).strong(), &hover);
                     }
                     None => {
-                        let ends: Vec<u8> = (0..game.heroes.len() as u8)
-                            .filter(|h| c.is_legal(&Action::EndTurn { hero: *h }))
-                            .collect();
                         // E is for the one Hero who may end a turn now; with several, a click says whose.
                         let one = ends.len() == 1;
                         // Every Hero of the fight keeps a slot while any may end a turn: a
