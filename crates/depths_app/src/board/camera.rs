@@ -11,13 +11,14 @@ use bevy_egui::input::{EguiWantsInput, egui_wants_any_keyboard_input};
 
 use crate::{
     PlaySystems,
-    board::explore::{CLICK_SLOP, PlacementHint, on_board},
+    board::explore::{PlacementHint, on_board},
     board::tiles::BoardCamera,
     board::tiles::{Board, TILE_SIZE, cell_center, map_bounds},
     game::focus::{BoardArea, Hand},
     game::notices::FitRequested,
     game::screen::Screen,
     game::session::Delve,
+    game::taps::CLICK_SLOP,
 };
 
 /// A software renderer (Mesa's lavapipe, Windows' WARP…) pays for MSAA on

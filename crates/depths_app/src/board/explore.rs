@@ -27,10 +27,6 @@ use crate::{
     game::session::{Delve, DropRefused, Seats, TileDrop},
 };
 
-/// Screen pixels the pointer may move between press and release and still
-/// count as a click (not a pan or a drag).
-pub const CLICK_SLOP: f32 = 6.0;
-
 /// Whether the pointer at `cursor` is over the board rather than a panel or window.
 pub fn on_board(cursor: Option<Vec2>, area: &BoardArea, egui: &EguiWantsInput) -> bool {
     let Some(c) = cursor else { return false };

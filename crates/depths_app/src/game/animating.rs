@@ -10,6 +10,13 @@ use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Waiting>();
+    // The game's clock is the wall clock. Frames are reactive, so seconds
+    // may pass between two; Bevy's virtual clock moves at most 0.25 s a
+    // frame, so after an idle spell it ran behind: the number keys' guard
+    // (1.5 s) held a key 2-2.5 s after a move, and a note stayed on longer.
+    if let Some(mut time) = app.world_mut().get_resource_mut::<Time<Virtual>>() {
+        time.set_max_delta(std::time::Duration::from_secs(24 * 3600));
+    }
 }
 
 /// The window's pace when nothing asks for frames: none until input, a

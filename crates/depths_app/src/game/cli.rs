@@ -47,6 +47,11 @@ pub struct Options {
     /// times (mean, median, 95th percentile)
     #[arg(long, value_name = "N", value_parser = frame_count, hide = !DEV_TOOLS)]
     pub frame_bench: Option<usize>,
+    /// Check the table's health in every state it can reach, at four window
+    /// sizes and three UI scales; write the faults to FILE as JSON lines,
+    /// print the matrix, and exit non-zero if any check failed
+    #[arg(long, value_name = "FILE", hide = !DEV_TOOLS)]
+    pub health_check: Option<PathBuf>,
 }
 
 /// A screen `--open` can start on.
@@ -127,6 +132,7 @@ mod tests {
                 open: None,
                 replay: None,
                 watch_seed: None,
+                health_check: None,
             }
         );
         assert_eq!(parse(&["--watch-seed", "9"]).unwrap(), Options { watch_seed: Some(9), ..Options::default() });

@@ -1,6 +1,8 @@
 //! Asking once before a player's move that cannot be taken back and costs
 //! what cannot be won back: a tile drawn when every tile left fits nowhere
-//! (the game is lost), or Finish Level Up with XP unspent and no Ability
+//! (the game is lost), a Round ended while a Hero's Health is too low for
+//! its Damage and something else could still be done (the Hero is Defeated
+//! and the game lost), or Finish Level Up with XP unspent and no Ability
 //! bought (Abilities are bought only then). The question says what the move
 //! costs and offers what else can be done. A move Undo can take back is not
 //! asked about: a slip there costs one Ctrl+Z.
@@ -47,6 +49,9 @@ pub struct Ask {
     pub cost: String,
     /// The button that makes the move anyway.
     pub go: String,
+    /// The moves made on "go": the move asked about and those chosen with
+    /// it in the same click (End round ends every Hero's turn).
+    pub moves: Vec<Action>,
     /// What else the table offers now, instead.
     pub alternatives: Vec<Action>,
 }
@@ -154,6 +159,7 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
                     counted(n as u64, "tile", "tiles"),
                 ),
                 go: "Draw and lose".into(),
+                moves: vec![action.clone()],
                 alternatives,
             })
         }
@@ -177,11 +183,56 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
                      only at Level Up: after it the XP buys Keys and Healing only."
                 ),
                 go: "Finish without one".into(),
+                moves: vec![action.clone()],
                 alternatives,
             })
         }
+        Action::EndTurn { .. } | Action::AvoidReturnDamage { .. } => ask_before_a_fall(game, action, &legal),
         _ => None,
     }
+}
+
+/// "1. Defeated - A Monster or Hero's Health is reduced to zero", and the
+/// game ends when "One of the Heroes is Defeated": a move that ends the
+/// Round with a Hero's Health at zero is asked about while some other move
+/// is open to the Hero (an Ability, an Item: a heal or Armor may save them).
+/// Read off the rules applied to a copy up to the Round's end
+/// (`Game::health_after_round`), which never sees a face-down card.
+fn ask_before_a_fall(game: &Game, action: &Action, legal: &[Action]) -> Option<Ask> {
+    let after = game.health_after_round(action)?;
+    let fallen: Vec<(&str, u8)> = game
+        .heroes
+        .iter()
+        .zip(&after)
+        .filter(|(h, a)| **a == 0 && h.health > 0)
+        .map(|(h, _)| (h.name(), h.health))
+        .collect();
+    if fallen.is_empty() {
+        return None;
+    }
+    // Other moves that change the Round's outcome: not another way to end it.
+    let alternatives: Vec<Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::ActivateAbility { .. } | Action::Equip { .. } | Action::Unequip { .. }))
+        .take(8)
+        .cloned()
+        .collect();
+    if alternatives.is_empty() {
+        return None;
+    }
+    let who: Vec<String> = fallen.iter().map(|(n, h)| format!("{n} (Health {h})")).collect();
+    let who = crate::game::words::and_list(&who.iter().map(String::as_str).collect::<Vec<_>>());
+    Some(Ask {
+        action: action.clone(),
+        title: "Ending the Round loses the game".into(),
+        cost: format!(
+            "This Round's Damage brings {who} to zero, and a Defeated Hero ends the game in Defeat. \
+             An Ability or an Item may still heal or shield first:"
+        ),
+        go: "End it and lose".into(),
+        moves: vec![action.clone()],
+        alternatives,
+    })
 }
 
 /// A player's move goes on at once, or waits for an answer.
@@ -195,12 +246,25 @@ fn screen_tries(
         tries.clear();
         return;
     };
-    for TryAction(action) in tries.read() {
-        match ask_for(delve.game(), action) {
-            Some(ask) => asking.0 = Some((delve.stamp(), ask)),
-            None => {
-                actions.write(PlayerAction(action.clone()));
-            }
+    // The moves of one click are weighed in turn on a copy: End round
+    // ends every Hero's turn, and only the last ends the Round. If one must
+    // be asked about, they all wait for the answer together.
+    let tried: Vec<Action> = tries.read().map(|TryAction(a)| a.clone()).collect();
+    let mut copy: Option<depths_rules::Game> = None;
+    let mut asked = None;
+    for (i, action) in tried.iter().enumerate() {
+        if let Some(ask) = ask_for(copy.as_ref().unwrap_or(delve.game()), action) {
+            asked = Some(ask);
+            break;
+        }
+        if i + 1 < tried.len() {
+            let _ = copy.get_or_insert_with(|| delve.game().clone()).apply(action.clone());
+        }
+    }
+    match asked {
+        Some(ask) => asking.0 = Some((delve.stamp(), Ask { moves: tried, ..ask })),
+        None => {
+            actions.write_batch(tried.into_iter().map(PlayerAction));
         }
     }
     // The table moved on (a Companion, an undo): the question no longer stands.
@@ -214,7 +278,7 @@ fn answers(mut answers: MessageReader<Answer>, mut asking: ResMut<Asking>, mut a
         let Some((_, ask)) = asking.0.take() else { continue };
         match answer {
             Answer::Go => {
-                actions.write(PlayerAction(ask.action));
+                actions.write_batch(ask.moves.into_iter().map(PlayerAction));
             }
             Answer::Instead(a) => {
                 actions.write(PlayerAction(a.clone()));

@@ -210,7 +210,9 @@ pub fn chance_text(e: &Estimate) -> String {
 pub fn method_text(e: &Estimate) -> String {
     format!(
         "Estimated from {} playouts with the careful bot: every card and tile order the players cannot know is \
-         reshuffled for each playout, so the figure never peeks. ± is the 95% range.",
+         reshuffled for each playout, so the figure never peeks. ± is the 95% range. It is the chance if the \
+         careful bot's moves are made from here on: a move it would not make (a Round ended while a heal could \
+         still save a Hero) changes it at once.",
         e.playouts
     )
 }

@@ -23,6 +23,11 @@ pub const GUIDE_SEED: u64 = 23;
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct Guide(pub Option<usize>);
 
+/// The Combat steps the guide has explained, each with the Round it first
+/// came up in: from the next Round on it says one short line instead.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct Explained(pub std::collections::HashMap<CombatStep, u32>);
+
 /// One step: what to do, and when it is done.
 pub struct Step {
     pub title: &'static str,
@@ -32,6 +37,16 @@ pub struct Step {
 
 fn tiles(g: &Game) -> usize {
     g.adventure().map_or(0, |a| a.ecology.map.tiles().len())
+}
+
+/// Whether the Heroes have Encountered anything yet (a Feature, a Chest, a
+/// Door, a Monster).
+fn encountered(g: &Game) -> bool {
+    use depths_rules::map::ElementState;
+    g.combat().is_some()
+        || g.adventure().is_some_and(|a| {
+            a.ecology.map.tiles().iter().flat_map(|t| t.states.iter().flatten()).any(|s| *s != ElementState::Present)
+        })
 }
 
 fn fought(g: &Game) -> bool {
@@ -55,12 +70,12 @@ pub const STEPS: &[Step] = &[
         title: "Explore and Encounter",
         text: "Round tokens are Ecology Elements. Click one within reach to read what Encountering it does, \
                then Encounter it from the panel — a red token is a Monster. Or draw and place more tiles.",
-        done: |g| matches!(g.phase(), Phase::Combat { .. }) || fought(g),
+        done: |g| encountered(g) || fought(g),
     },
     Step {
-        title: "The fight",
-        text: "Fight on, round after round, until the Monster falls. H shows what a careful player would do, \
-               and why.",
+        title: "Find a fight",
+        text: "A red token within reach is a Monster: click it to read it, then Encounter it. No red token in \
+               reach? Draw and place tiles until one is. H shows what a careful player would do, and why.",
         done: |g| fought(g) && g.combat().is_none(),
     },
     Step {
@@ -76,10 +91,17 @@ const FIGHT: usize = 3;
 
 /// What the guide says at `step` in `game`: in the fight, the words of the
 /// Combat step on the table ("Step 4: Play a card" while the Monsters were
-/// still being assigned told the wrong thing).
-pub fn shown(step: usize, game: &Game) -> Option<(&'static str, &'static str)> {
+/// still being assigned told the wrong thing), each explained in the first
+/// Round it comes up (`explained`: the Combat steps and the Round each was
+/// first met), then one short line.
+pub fn shown(step: usize, game: &Game, explained: &Explained) -> Option<(&'static str, &'static str)> {
     let s = STEPS.get(step)?;
-    let Some(c) = game.combat().filter(|_| step == FIGHT) else { return Some((s.title, s.text)) };
+    let Some(c) = game.combat().filter(|_| step >= FIGHT && step < STEPS.len() - 1) else {
+        return Some((s.title, s.text));
+    };
+    if explained.0.get(&c.step).is_some_and(|&round| round < c.round) {
+        return Some(("Fight on", "Each step as before, until the Monster falls. H for a hint."));
+    }
     Some(match c.step {
         CombatStep::AssignMonsters => (
             "Who fights which Monster",
@@ -115,13 +137,16 @@ pub fn shown(step: usize, game: &Game) -> Option<(&'static str, &'static str)> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Guide>();
+    app.init_resource::<Guide>().init_resource::<Explained>();
     app.add_systems(Update, start_guided_game.in_set(PlaySystems::Rules));
     app.add_systems(
         Update,
         advance.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
-    app.add_systems(OnEnter(Screen::Menu), |mut guide: ResMut<Guide>| guide.0 = None);
+    app.add_systems(OnEnter(Screen::Menu), |mut guide: ResMut<Guide>, mut explained: ResMut<Explained>| {
+        guide.0 = None;
+        explained.0.clear();
+    });
 }
 
 fn start_guided_game(
@@ -137,9 +162,15 @@ fn start_guided_game(
     }
 }
 
-/// Moves on past every step the table already shows done.
-fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>) {
+/// Moves on past every step the table already shows done, and notes the
+/// Combat step on the table as explained.
+fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>, mut explained: ResMut<Explained>) {
     let Some(mut step) = guide.0 else { return };
+    if let Some(c) = delve.game().combat()
+        && !explained.0.contains_key(&c.step)
+    {
+        explained.0.insert(c.step, c.round);
+    }
     while step + 1 < STEPS.len() && (STEPS[step].done)(delve.game()) {
         step += 1;
     }

@@ -30,6 +30,7 @@ pub mod schedule;
 pub mod screen;
 pub mod session;
 pub mod settings;
+pub mod taps;
 pub mod words;
 
 use bevy::prelude::*;
@@ -58,5 +59,12 @@ pub(crate) fn plugin(app: &mut App) {
 /// What needs the desktop: the asset server's content, the player's
 /// settings and old save folders, background forecasts, hints.
 pub(crate) fn desktop_plugin(app: &mut App) {
-    app.add_plugins((content_assets::plugin, settings::plugin, saves::desktop_plugin, forecasts::plugin, hint::plugin));
+    app.add_plugins((
+        content_assets::plugin,
+        settings::plugin,
+        saves::desktop_plugin,
+        forecasts::plugin,
+        hint::plugin,
+        taps::plugin,
+    ));
 }

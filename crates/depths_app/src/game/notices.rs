@@ -5,7 +5,19 @@
 use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<Toast>().init_resource::<FitRequested>();
+    app.add_message::<Toast>().init_resource::<FitRequested>().init_resource::<PointerNote>();
+}
+
+/// Why a click on the table did nothing, said where the player clicked
+/// (window px), large enough to read, until it has been read or the next click.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct PointerNote(pub Option<(String, Vec2, f32)>);
+
+impl PointerNote {
+    /// How long a note at the pointer stays (seconds): long enough to read it.
+    pub fn stay(text: &str) -> f32 {
+        (2.5 + 0.06 * text.chars().count() as f32).min(8.0)
+    }
 }
 
 /// A short note at the top of the table ("Game saved", "Keys: 2", "Level Up").

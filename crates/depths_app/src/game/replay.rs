@@ -5,8 +5,8 @@
 //! runs, and nothing is saved.
 //!
 //! The game at step N is rebuilt from the start (the rules core is
-//! deterministic from its options and seed); a forward step also publishes
-//! that move's events, so the table shows it happen.
+//! deterministic from its options and seed); a forward step or a jump also
+//! publishes the events of the move it lands on, so the table shows it happen.
 
 use bevy::prelude::*;
 use depths_rules::{Action, Content, Event, Game, GameOptions};
@@ -179,6 +179,8 @@ fn watch(
 }
 
 fn go_to_step(
+    mut commands: Commands,
+    reveals: Query<Entity, With<crate::game::notices::RevealSet>>,
     mut steps: MessageReader<GoToStep>,
     fit: Option<ResMut<crate::game::notices::FitRequested>>,
     replay: Option<ResMut<Replay>>,
@@ -193,7 +195,6 @@ fn go_to_step(
     }
     match game_at(&replay.options, &content.0, &replay.history, want) {
         Ok((game, events)) => {
-            let forward = want == replay.step + 1;
             // A jump lands somewhere new: frame the whole map again.
             if want.abs_diff(replay.step) > 1
                 && let Some(mut fit) = fit
@@ -201,8 +202,15 @@ fn go_to_step(
                 fit.0 = true;
             }
             session.moves().replace_game(game);
-            // One step forward: the table shows the move happen.
-            session.news.events = if forward { events } else { Vec::new() };
+            // The cards revealed at the step left are not this step's.
+            for e in &reveals {
+                commands.entity(e).despawn();
+            }
+            // One step forward, or a jump: the table shows the move it lands
+            // on happen (a jump to "Combat 2" shows that Monster's reveal).
+            // One step back shows the table as it was, nothing happening.
+            let back_one = want + 1 == replay.step;
+            session.news.events = if back_one { Vec::new() } else { events };
             session.log.lines.push(format!("— step {want} of {} —", replay.history.len()));
             replay.step = want;
         }

@@ -112,11 +112,50 @@ fn foe_name(game: &Game, f: u8) -> String {
         .map_or_else(|| "the Monster".to_owned(), |f| f.name().to_owned())
 }
 
+/// In the Assign Damage step, whose Damage waits for an individual, and how
+/// much: "Click the individual of the Skeletal Warriors that takes Bren's 7 Damage".
+pub fn damage_waiting(game: &Game) -> Option<String> {
+    let c = game.combat().filter(|c| c.step == CombatStep::AssignDamage)?;
+    let p = c.packets.iter().find(|p| p.individual.is_none())?;
+    let kind = if p.magic { " magic" } else { "" };
+    Some(format!(
+        "Click the individual of the {} that takes {}'s {}{kind} Damage.",
+        foe_name(game, p.foe),
+        hero_name(game, p.hero),
+        p.amount
+    ))
+}
+
 fn individual_name(game: &Game, f: u8, i: u8) -> String {
     game.combat()
         .and_then(|c| c.foes.get(usize::from(f)))
         .and_then(|f| f.individuals.get(usize::from(i)))
         .map_or_else(|| format!("#{}", i + 1), |i| i.name.clone())
+}
+
+/// What resolving a pair does to whom, short enough for the pair on the
+/// table: "Monster −7, Bren −5" (the one Hit first). The Hitter does Direct
+/// Damage, the one Hit does Return Damage back ("5. Apply Damage"); `taken`
+/// is the Hero's after Armor.
+pub fn pair_damage_note(hero: &str, o: Outcome, dealt: u8, taken: u8) -> String {
+    match o {
+        Outcome::Block => "no Damage".into(),
+        Outcome::HeroHit => format!("Monster −{dealt}, {hero} −{taken}"),
+        Outcome::MonsterHit => format!("{hero} −{taken}, Monster −{dealt}"),
+    }
+}
+
+/// The same in the book's words, for the hover text and the hint.
+pub fn pair_damage_text(hero: &str, foe: &str, o: Outcome, dealt: u8, taken: u8) -> String {
+    match o {
+        Outcome::Block => "A Block: neither side takes Damage.".into(),
+        Outcome::HeroHit => format!(
+            "A Hero Hit: {hero} does {dealt} Direct Damage to the {foe}, and the {foe} does {taken} Return Damage back to {hero} (after Armor)."
+        ),
+        Outcome::MonsterHit => format!(
+            "A Monster Hit: the {foe} does {taken} Direct Damage to {hero} (after Armor), and {hero} does {dealt} Return Damage back to the {foe}."
+        ),
+    }
 }
 
 pub fn outcome_name(o: Outcome) -> &'static str {
@@ -183,7 +222,10 @@ fn event_words(game: &Game, e: &Event) -> Option<String> {
         Event::MonsterHealed { foe, individual, amount } => {
             format!("{} heals {amount}.", individual_name(game, *foe, *individual))
         }
-        Event::ReturnDamageAvoided { hero } => format!("{} avoids Return Damage.", h(hero)),
+        // "Heroes only avoid Return Damage this way. They still suffer any Direct Damage."
+        Event::ReturnDamageAvoided { hero } => {
+            format!("{} avoids Return Damage this Round (Direct Damage still counts).", h(hero))
+        }
         Event::HeroDamaged { hero, amount } => format!("{} takes {amount} damage.", h(hero)),
         Event::HeroHealed { hero, amount } => format!("{} heals {amount}.", h(hero)),
         Event::FoeDefeated { foe } => format!("{} is Defeated!", foe_name(game, *foe)),
@@ -437,7 +479,9 @@ pub fn avoidance_labels(game: &Game, choices: &[Action]) -> Vec<String> {
                 d => format!("{} −{}", x.name(), -d),
             })
             .collect();
-        format!("{base} (saves {name} {saves}): then {}", changes.join(", "))
+        let saves =
+            if saves == 0 { format!("saves {name} nothing this Round") } else { format!("saves {name} {saves}") };
+        format!("{base} ({saves}): then {}", changes.join(", "))
     };
     choices.iter().enumerate().map(|(i, choice)| label(i, choice)).collect()
 }
@@ -817,7 +861,13 @@ mod tests {
                         let label = &labels[i];
                         let least = (0..choices.len()).filter(|&j| j != i).map(|j| applied[j][h]).min();
                         let saves = least.map_or(0, |l| applied[i][h].saturating_sub(l));
-                        assert!(label.contains(&format!("(saves {} {saves})", g.heroes[h].name())), "{label}");
+                        let name = g.heroes[h].name();
+                        let said = if saves == 0 {
+                            format!("(saves {name} nothing this Round)")
+                        } else {
+                            format!("(saves {name} {saves})")
+                        };
+                        assert!(label.contains(&said), "{label}");
                         for (x, after) in g.heroes.iter().zip(&applied[i]) {
                             let loss = x.health - after;
                             assert!(label.contains(&format!("{} −{loss}", x.name())), "{label}");

@@ -86,6 +86,11 @@ impl TableCard {
         self.held.unwrap_or_else(|| current(self, now))
     }
 
+    /// The rectangle it covers now (logical px).
+    pub fn screen_rect(&self, now: f32) -> Rect {
+        Rect::from_center_size(self.position(now), self.size)
+    }
+
     /// Let go of it: it slides back to its place from where it was dropped.
     pub fn let_go(&mut self, now: f32) {
         if let Some(at) = self.held.take() {

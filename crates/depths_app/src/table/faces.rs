@@ -509,7 +509,7 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 let taken = game.pair_takes(e, s).unwrap_or_default();
                 let counts = !chosen && may_choose_outcome(o, &outcomes);
                 frame.value = outcome_name(o).to_owned();
-                frame.note = format!("deals {dealt}, takes {taken}");
+                frame.note = crate::game::words::pair_damage_note(hero, o, dealt, taken);
                 frame.tone = if en.chosen == Some(s as u8) {
                     Tone::Chosen
                 } else if counts {
@@ -518,11 +518,11 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                     Tone::Muted
                 };
                 let mut hover = format!(
-                    "{hero} {} against {} {}: {}. {hero} deals {dealt} Damage and takes {taken} (after Armor).",
+                    "{hero} {} against {} {}. {}",
                     value_text(slot.hero.is_some_and(|c| c.power), slot.hero_value()),
                     foe.name(),
                     value_text(slot.monster.is_some_and(|c| c.power), slot.monster_value(bonus)),
-                    outcome_name(o)
+                    crate::game::words::pair_damage_text(hero, foe.name(), o, dealt, taken),
                 );
                 if en.chosen == Some(s as u8) {
                     hover.push_str("\nResolved this Round.");
@@ -533,6 +533,10 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 }
                 if frame.action.is_some() {
                     hover.push_str("\nClick to resolve this pair.");
+                } else if let Some(Err(e)) = frame.intent.as_ref().filter(|_| !chosen && counts).map(|i| game.check(i))
+                {
+                    // A greyed pair says why on hover, in the rules' words.
+                    hover.push_str(&format!("\nNot now: {}", crate::game::words::rule_error_text(game, &e)));
                 }
                 frame.hover = hover;
             } else if matches!(pair_action, Some(Action::PlaceMonsterCard { .. })) {

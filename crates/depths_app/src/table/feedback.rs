@@ -13,6 +13,9 @@ use super::{
     layout::{FOE_HEAD, FOE_ROW},
 };
 use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, CARD_TEXT, HEAL, HURT};
+
+/// The ground of a floating number: the banner's, see-through.
+const BACKDROP: crate::theme::palette::Tone = BANNER_GROUND;
 use crate::{
     PlaySystems, game::animating::Animating, game::focus::BoardArea, game::notices::Toast,
     game::rules_events::RulesEvent, game::screen::Screen,
@@ -33,6 +36,13 @@ pub struct Floater {
     color: Color,
 }
 
+/// The dark ground behind a floating number or word.
+#[derive(Component, Debug)]
+pub struct FloaterBack;
+
+/// How dark that ground is at its most.
+const BACKDROP_ALPHA: f32 = 0.72;
+
 /// The end-of-fight banner (it leaves by itself after a while).
 #[derive(Component, Debug)]
 #[require(Animating)]
@@ -40,15 +50,28 @@ pub struct Banner {
     born: f32,
 }
 
-/// A toast on show (it fades and leaves by itself).
+/// A toast on show (it fades and leaves by itself). The panels draw it, on
+/// a backdrop, where it covers no card to click (`ui/panels/frame.rs`).
 #[derive(Component, Debug)]
 #[require(Animating)]
 pub struct ToastNote {
+    pub text: String,
     born: f32,
 }
 
-/// How long a toast stays.
-const TOAST: f32 = 2.2;
+impl ToastNote {
+    /// How long it stays: long enough to read it (a short note 2.5 s, a
+    /// sentence up to 6 s).
+    fn stay(&self) -> f32 {
+        (2.0 + 0.05 * self.text.chars().count() as f32).clamp(2.5, 6.0)
+    }
+
+    /// How opaque it is `now`: steady, then a quick fade; `None` once gone.
+    pub fn alpha(&self, now: f32) -> Option<f32> {
+        let left = self.stay() - (now - self.born);
+        (left > 0.0).then(|| (left / 0.5).min(1.0))
+    }
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -131,18 +154,32 @@ fn spawn_feedback(
             _ => None,
         };
         if let Some((text, Some(at), color)) = number {
-            commands.spawn((
-                Name::new("Floating number"),
-                Floater { at, born: now, color },
-                Text2d::new(text),
-                text_font(body.as_ref(), 30.0),
-                TextColor(color),
-                Text2dShadow { offset: Vec2::new(2.0, -2.0), color: BLACK.sprite() },
-                Transform::from_translation(to_world(at, screen(&window)).extend(80.0)),
-                RenderLayers::layer(TABLE_LAYER),
-                Pickable::IGNORE,
-                DespawnOnExit(Screen::Playing),
-            ));
+            // On a backdrop, so it reads over a card's print, and inside the
+            // table's room, so no panel cuts it.
+            let size = Vec2::new(text.chars().count() as f32 * 17.0 + 16.0, 40.0);
+            let room = area.0.unwrap_or(Rect::new(0.0, 0.0, window.width(), window.height()));
+            let half = (size / 2.0).min(room.size() / 2.0);
+            let at = at.clamp(room.min + half, room.max - half);
+            commands
+                .spawn((
+                    Name::new("Floating number"),
+                    Floater { at, born: now, color },
+                    Text2d::new(text),
+                    text_font(body.as_ref(), 30.0),
+                    TextColor(color),
+                    Text2dShadow { offset: Vec2::new(2.0, -2.0), color: BLACK.sprite() },
+                    Transform::from_translation(to_world(at, screen(&window)).extend(80.0)),
+                    RenderLayers::layer(TABLE_LAYER),
+                    Pickable::IGNORE,
+                    DespawnOnExit(Screen::Playing),
+                ))
+                .with_child((
+                    FloaterBack,
+                    Sprite::from_color(BACKDROP.sprite_alpha(BACKDROP_ALPHA), size),
+                    Transform::from_xyz(0.0, 0.0, -0.5),
+                    RenderLayers::layer(TABLE_LAYER),
+                    Pickable::IGNORE,
+                ));
         }
     }
     if let Some((title, color)) = title {
@@ -189,17 +226,12 @@ fn spawn_feedback(
     }
 }
 
-/// Toasts from events (Keys, Level Up) and from elsewhere (a save), stacked
-/// at the top of the table.
+/// Toasts from events (Keys, Level Up) and from elsewhere (a save).
 fn toasts(
     mut commands: Commands,
     mut events: MessageReader<RulesEvent>,
     mut notes: MessageReader<Toast>,
-    geometry: Res<TableGeometry>,
-    window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
-    shown: Query<(), With<ToastNote>>,
-    ui_assets: Option<Res<crate::theme::style::UiAssets>>,
 ) {
     let mut lines: Vec<String> = notes.read().map(|Toast(t)| t.clone()).collect();
     for RulesEvent(event) in events.read() {
@@ -209,44 +241,17 @@ fn toasts(
             _ => {}
         }
     }
-    if lines.is_empty() {
-        return;
-    }
     let now = time.elapsed_secs();
-    let body = ui_assets.as_ref().map(|a| a.body_font.clone());
-    let area = geometry.layout.as_ref().map_or(Rect::new(0.0, 0.0, window.width(), window.height()), |l| l.area);
-    let first = shown.iter().count();
-    for (i, line) in lines.into_iter().enumerate() {
-        // A long note wraps inside the table rather than running under the panels.
-        let at = Vec2::new(area.center().x, area.min.y + 28.0 + 30.0 * (first + i) as f32);
-        commands.spawn((
-            Name::new("Toast"),
-            ToastNote { born: now },
-            Text2d::new(line),
-            TextLayout::justify(Justify::Center),
-            bevy::text::TextBounds::new_horizontal((area.width() - 24.0).max(120.0)),
-            text_font(body.as_ref(), 20.0),
-            TextColor(CARD_GOLD.sprite()),
-            Text2dShadow { offset: Vec2::new(2.0, -2.0), color: BLACK.sprite() },
-            Transform::from_translation(to_world(at, screen(&window)).extend(92.0)),
-            RenderLayers::layer(TABLE_LAYER),
-            Pickable::IGNORE,
-            DespawnOnExit(Screen::Playing),
-        ));
+    for text in lines {
+        commands.spawn((Name::new("Toast"), ToastNote { text, born: now }, DespawnOnExit(Screen::Playing)));
     }
 }
 
-fn fade_toasts(mut commands: Commands, time: Res<Time>, mut toasts: Query<(Entity, &ToastNote, &mut TextColor)>) {
+fn fade_toasts(mut commands: Commands, time: Res<Time>, toasts: Query<(Entity, &ToastNote)>) {
     let now = time.elapsed_secs();
-    for (e, t, mut color) in &mut toasts {
-        let age = now - t.born;
-        if age >= TOAST {
+    for (e, t) in &toasts {
+        if t.alpha(now).is_none() {
             commands.entity(e).despawn();
-            continue;
-        }
-        // Steady, then a quick fade.
-        if age > TOAST - 0.5 {
-            color.0 = CARD_GOLD.sprite().with_alpha((TOAST - age) / 0.5);
         }
     }
 }
@@ -260,13 +265,14 @@ fn animate(
     mut commands: Commands,
     time: Res<Time>,
     window: Single<&Window, With<PrimaryWindow>>,
-    mut floaters: Query<(Entity, &Floater, &mut Transform, &mut TextColor)>,
+    mut floaters: Query<(Entity, &Floater, &mut Transform, &mut TextColor, &Children)>,
+    mut backs: Query<&mut Sprite, With<FloaterBack>>,
     mut banners: Query<(Entity, &Banner, &mut Transform), Without<Floater>>,
     area: Res<BoardArea>,
     mouse: Res<ButtonInput<MouseButton>>,
 ) {
     let now = time.elapsed_secs();
-    for (e, f, mut transform, mut color) in &mut floaters {
+    for (e, f, mut transform, mut color, children) in &mut floaters {
         let t = (now - f.born) / FLOAT;
         if t >= 1.0 {
             commands.entity(e).despawn();
@@ -275,6 +281,11 @@ fn animate(
         let at = f.at - Vec2::Y * 40.0 * t;
         transform.translation = to_world(at, screen(&window)).extend(80.0);
         color.0 = f.color.with_alpha(1.0 - t * t);
+        for child in children {
+            if let Ok(mut back) = backs.get_mut(*child) {
+                back.color = BACKDROP.sprite_alpha(BACKDROP_ALPHA * (1.0 - t * t));
+            }
+        }
     }
     let clicked = mouse.get_just_pressed().next().is_some();
     let middle = to_world(middle(&area, &window), screen(&window));

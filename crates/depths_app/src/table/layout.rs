@@ -197,7 +197,7 @@ pub fn fit_text(text: &str, width: f32, px: f32, min_px: f32, lines: usize) -> (
 
 /// A pair's two lines of words between its cards (its outcome, then the
 /// damage both ways) set to `width`: the damage on one line, a size smaller
-/// if need be, else split in two ("deals 7" / "takes 4") with the outcome a
+/// if need be, else split in two ("Monster −7" / "Bren −4") with the outcome a
 /// size smaller to make room. Each with its size.
 pub fn pair_words(value: &str, note: &str, width: f32) -> ((String, f32), (String, f32)) {
     let one = fit_text(note, width, 10.0, 8.0, 1);

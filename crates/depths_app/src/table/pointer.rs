@@ -10,13 +10,14 @@ use super::cards::{RowAction, TableCard, TableGeometry};
 use super::faces::Kind;
 use crate::{
     StageSystems,
-    // A press that moves past the board's click slop is a drag here too.
-    board::explore::CLICK_SLOP,
     game::focus::Hovered,
     game::hotseat::action_hero,
+    game::notices::PointerNote,
     game::schedule::COMBAT_STEPS,
     game::screen::Screen,
     game::session::{Delve, GameLog, PlayerAction, Seats},
+    // A press that moves past the board's click slop is a drag here too.
+    game::taps::CLICK_SLOP,
     game::words::rule_error_text,
 };
 
@@ -95,19 +96,25 @@ fn on_click(
     cards: Query<&TableCard>,
     (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
     mut picks: MessageWriter<TablePick>,
+    (mut note, time): (ResMut<PointerNote>, Res<Time>),
 ) {
     if ev.event.button != PointerButton::Primary {
         return;
     }
     let Ok(card) = cards.get(ev.event_target()) else { return };
-    if card.moved > CLICK_SLOP || card.held.is_some() {
+    // A card lifted by a jitter of the pointer (a trackpad tap) is still clicked.
+    if card.moved > CLICK_SLOP {
         return;
     }
     match (&card.action, &card.intent) {
         (Some(a), _) => {
             picks.write(TablePick(a.clone()));
         }
-        (None, Some(intent)) => log.notice = Some(refusal(delve.game(), &seats, intent)),
+        (None, Some(intent)) => {
+            let why = refusal(delve.game(), &seats, intent);
+            note.0 = Some((why.clone(), ev.pointer_location.position, time.elapsed_secs()));
+            log.notice = Some(why);
+        }
         (None, None) => {}
     }
 }
@@ -148,16 +155,22 @@ fn on_drag_end(
     time: Res<Time>,
     (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
     mut picks: MessageWriter<TablePick>,
+    mut note: ResMut<PointerNote>,
 ) {
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     let Some(at) = card.held else { return };
-    let on_table = geometry.layout.as_ref().is_some_and(|g| at.y < g.play_line);
+    // Not carried past the click's slop: a click (its Click plays it).
+    let on_table = card.moved > CLICK_SLOP && geometry.layout.as_ref().is_some_and(|g| at.y < g.play_line);
     if on_table {
         match (&card.action, &card.intent) {
             (Some(a), _) => {
                 picks.write(TablePick(a.clone()));
             }
-            (None, Some(intent)) => log.notice = Some(refusal(delve.game(), &seats, intent)),
+            (None, Some(intent)) => {
+                let why = refusal(delve.game(), &seats, intent);
+                note.0 = Some((why.clone(), ev.pointer_location.position, time.elapsed_secs()));
+                log.notice = Some(why);
+            }
             (None, None) => {}
         }
     }

@@ -41,6 +41,15 @@ pub struct RevealCard {
     pub rows: Vec<CardRow>,
 }
 
+/// The cards on show, on the reveal's root: a decision window that leaves
+/// the reveal too little room to be read shows their words itself.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct RevealedCards(pub Vec<RevealCard>);
+
+/// Below this scale a revealed card cannot be read: it gives way to the
+/// dialog that covers it, which shows its words.
+pub const LEAST_READABLE: f32 = 0.6;
+
 /// A row of small cards on a revealed card: whose, and their values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CardRow {
@@ -311,6 +320,7 @@ fn reveal(
             RevealSet,
             ReadFor(reading_time(words)),
             RevealSize(size),
+            RevealedCards(cards.iter().take(n).cloned().collect()),
             Transform::from_translation(center.extend(95.0)).with_scale(Vec3::new(scale, scale, 1.0)),
             Visibility::Inherited,
             layer.clone(),
@@ -477,6 +487,7 @@ pub fn room_for_reveal(size: Vec2, area: Rect, dialogs: &[Rect]) -> Rect {
 /// the cards, so a card under a dialog could not be read.
 fn place_reveal(
     mut reveal: Query<(&RevealSize, &mut Transform)>,
+    mut shown: Query<&mut Visibility, With<RevealSet>>,
     geometry: Res<TableGeometry>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut contexts: bevy_egui::EguiContexts,
@@ -500,6 +511,15 @@ fn place_reveal(
         });
     }
     let (center, scale) = fit_reveal(size.0, room_for_reveal(size.0, area, &dialogs));
+    // Too small to read beside a dialog: the dialog shows the cards' words,
+    // and the reveal (with its veil) waits behind it until it closes.
+    let visible =
+        if scale < LEAST_READABLE && !dialogs.is_empty() { Visibility::Hidden } else { Visibility::Inherited };
+    for mut v in &mut shown {
+        if *v != visible {
+            *v = visible;
+        }
+    }
     let target = to_world(center, screen).extend(transform.translation.z);
     if transform.translation.distance(target) > 0.5 || (transform.scale.x - scale).abs() > 0.005 {
         transform.translation = target;

@@ -1,11 +1,13 @@
-//! The guided first game's box, in the table's corner: the step, what to do, and a way out.
+//! The guided first game's box, in the board's corner: the step, what to do,
+//! and a way out. In a Combat its words are a line of the Combat strip
+//! (`ui/panels/combat.rs`), where they never move or cover a card.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
     game::focus::BoardReserved,
-    game::guide::{Guide, STEPS, shown},
+    game::guide::{Explained, Guide, STEPS, shown},
     game::screen::Screen,
     theme::style,
 };
@@ -25,39 +27,37 @@ pub(super) fn plugin(app: &mut App) {
 fn guide_ui(
     mut contexts: EguiContexts,
     mut guide: ResMut<Guide>,
+    explained: Res<Explained>,
     area: Res<crate::game::focus::BoardArea>,
     delve: Res<crate::game::session::Delve>,
-    geometry: Res<crate::table::cards::TableGeometry>,
     mut reserved: ResMut<BoardReserved>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let Some(step) = guide.0 else { return Ok(()) };
     let game = delve.game();
-    let Some((title, text)) = shown(step, game) else {
-        reserved.0 = 0.0;
+    let combat = game.combat().is_some();
+    let Some((title, text)) = shown(step, game, &explained).filter(|_| !combat) else {
+        if reserved.0 != 0.0 {
+            reserved.0 = 0.0;
+        }
         return Ok(());
     };
     let z = ctx.zoom_factor();
     let id = egui::Id::new("guide");
-    let combat = game.combat().is_some();
-    // On the board, the board's top-left corner, with the map framed below
-    // it (the cells it points at are never under it). In a Combat, where it
-    // covers no card, and above all none of those it asks to click.
+    // The board's top-left corner, with the map framed below it (the cells
+    // it points at are never under it).
     let size = ctx.memory(|m| m.area_rect(id)).map_or(Vec2::new(240.0, 190.0), |r| Vec2::new(r.width(), r.height()));
-    let corner = match geometry.clear_corner(size, z).filter(|_| combat) {
-        Some(at) => egui::pos2(at.x, at.y),
-        None => area.0.map_or(egui::pos2(320.0, 90.0), |r| egui::pos2(r.min.x / z + 10.0, r.min.y / z + 10.0)),
-    };
+    let corner = area.0.map_or(egui::pos2(320.0, 90.0), |r| egui::pos2(r.min.x / z + 10.0, r.min.y / z + 10.0));
     // Whole 40 px steps, so a line more or less does not move the map (it
     // is framed again when its room changes by more than 20 px).
-    let wanted = if combat { 0.0 } else { ((size.y * z + 20.0) / 40.0).ceil() * 40.0 };
+    let wanted = ((size.y * z + 20.0) / 40.0).ceil() * 40.0;
     if reserved.0 != wanted {
         reserved.0 = wanted;
     }
     let last = step + 1 == STEPS.len();
     let mut close = false;
     egui::Window::new("Guide").id(id).title_bar(false).fixed_pos(corner).resizable(false).show(ctx, |ui| {
-        ui.set_max_width(if combat { 220.0 } else { 280.0 });
+        ui.set_max_width(280.0);
         ui.label(
             egui::RichText::new(format!("Guide · step {} of {}", step + 1, STEPS.len())).size(12.0).color(style::MUTED),
         );

@@ -14,11 +14,22 @@ pub(super) fn combat_strip(
     combat: &Combat,
     c: &mut Choices,
     pass: &mut MessageWriter<PassTable>,
-    forecasts: Option<&crate::game::forecasts::Forecasts>,
-    hint: Option<&str>,
-) {
+    (forecasts, hint, guide): (Option<&crate::game::forecasts::Forecasts>, Option<&str>, Option<(&str, &str)>),
+    offered: &[Action],
+) -> StripSaid {
+    let mut said = StripSaid::default();
     // A steady height: lines coming and going must not shift the table under the pointer.
     egui::Panel::top("combat_strip").min_size(118.0).show(root, |ui| {
+        // The guided game's words first, where they cover no card.
+        if let Some((title, text)) = guide {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(format!("Guide · {title}:")).strong().color(style::GOLD));
+                ui.label(egui::RichText::new(text).color(style::MUTED));
+                if ui.small_button("Skip the guide").clicked() {
+                    said.skip_guide = true;
+                }
+            });
+        }
         ui.horizontal_wrapped(|ui| {
             let title = if combat.step == CombatStep::AssignMonsters || combat.round == 0 {
                 "Combat — assigning Monsters".to_owned()
@@ -26,7 +37,8 @@ pub(super) fn combat_strip(
                 format!("Combat — round {}", combat.round)
             };
             ui.label(style::title(&title, 20.0));
-            ui.label(egui::RichText::new(step_hint(combat.step)).color(style::GOLD));
+            let what = crate::game::words::damage_waiting(game).unwrap_or_else(|| step_hint(combat.step).to_owned());
+            ui.label(egui::RichText::new(what).color(style::GOLD));
         });
         // The choices come first, right under the title, so the lines below
         // coming and going never move a button under the pointer. A step
@@ -99,7 +111,10 @@ pub(super) fn combat_strip(
                     }
                 }
                 pass_buttons(ui, seats, &passes, pass);
+                other_choices(ui, game, c, offered);
             });
+        } else {
+            ui.horizontal_wrapped(|ui| other_choices(ui, game, c, offered));
         }
         // How many cards each Hero plays this Round, and how many are down.
         if combat.step == CombatStep::PlayCards {
@@ -158,6 +173,29 @@ pub(super) fn combat_strip(
             }
         }
     });
+    said
+}
+
+/// Any legal move no card and no button offers, in a menu at the end of
+/// the strip's row: it covers nothing until the player opens it (as a
+/// window over the table it hid the individuals' Health bars at 150 %).
+fn other_choices(ui: &mut egui::Ui, game: &Game, c: &mut Choices, offered: &[Action]) {
+    let rest = c.unoffered(game, offered);
+    if rest.is_empty() {
+        return;
+    }
+    ui.menu_button(format!("Other choices ({}) ▾", rest.len()), |ui| {
+        for a in rest {
+            let label = describe_action(game, &a);
+            c.button(ui, a, label);
+        }
+    });
+}
+
+/// What the strip's own buttons asked for.
+#[derive(Default)]
+pub(super) struct StripSaid {
+    pub(super) skip_guide: bool,
 }
 
 /// What the players do in `step`, on the table.
@@ -224,7 +262,7 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
     let damage: Vec<String> =
         e.damage.iter().zip(&game.heroes).map(|(d, h)| format!("{} {:.1}", h.name(), d.value)).collect();
     let text = format!(
-        "Chance to win this fight: {} · expected damage: {}",
+        "Chance to win this fight with careful play from here: {} · expected damage: {}",
         crate::game::forecasts::chance_text(e),
         damage.join(", ")
     );

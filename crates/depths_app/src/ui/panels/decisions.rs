@@ -29,10 +29,25 @@ fn decision_window(title: String, id: &'static str, max_width: f32) -> egui::Win
         .resizable(false)
 }
 
-pub(super) fn pending_window(ctx: &egui::Context, game: &Game, p: &Pending, c: &mut Choices) {
+pub(super) fn pending_window(
+    ctx: &egui::Context,
+    game: &Game,
+    p: &Pending,
+    revealed: &[&crate::table::reveal::RevealCard],
+    c: &mut Choices,
+) {
     decision_window(banner(game), "pending", 480.0).show(ctx, |ui| {
         c.next_key = Some(1);
         ui.set_min_width(380.0);
+        // The card the decision answers, readable here whatever room the
+        // table leaves its reveal.
+        for card in revealed {
+            ui.label(egui::RichText::new(format!("{} · {}", card.kind, card.title)).strong().color(style::GOLD));
+            for line in &card.rules {
+                ui.label(line);
+            }
+            ui.separator();
+        }
         egui::ScrollArea::vertical().max_height(400.0).show(ui, |ui| {
             match p {
                 Pending::Purchase { cost, paid, items, .. } => {

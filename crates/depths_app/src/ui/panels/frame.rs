@@ -22,7 +22,7 @@ enum PanelSystems {
 
 pub(super) fn plugin(app: &mut App) {
     use crate::{StageSystems as S, game::schedule::COMBAT_STEPS};
-    app.init_resource::<PanelPass>().init_resource::<PanelFolds>();
+    app.init_resource::<PanelPass>().init_resource::<PanelFolds>().init_resource::<super::widgets::PanelProbe>();
     let at_table = || in_state(Screen::Playing).and_then(resource_exists::<Delve>);
     app.configure_sets(
         EguiPrimaryContextPass,
@@ -38,30 +38,6 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, passage_panel.in_set(S::Passage).run_if(at_table()));
     app.add_systems(EguiPrimaryContextPass, game_over_panel.in_set(S::GameOver).run_if(at_table()));
     app.add_systems(EguiPrimaryContextPass, finish.in_set(PanelSystems::Finish).run_if(at_table()));
-}
-
-/// Undo and Redo, in every phase: greyed with the reason when there is
-/// nothing to take back (a reveal since, say) or to make again.
-fn undo_buttons(
-    ui: &mut egui::Ui,
-    (game, undo): (&Game, &Undo),
-    take_back: &mut MessageWriter<TakeBack>,
-    put_back: &mut MessageWriter<PutBack>,
-) {
-    let (enabled, tip) = match undo.undo_words() {
-        Ok(words) => (true, format!("Take back: {words} (Ctrl+Z)")),
-        Err(why) => (false, why),
-    };
-    let b = ui.add_enabled(enabled, egui::Button::new("⟲ Undo"));
-    if b.on_hover_text(&tip).on_disabled_hover_text(&tip).clicked() {
-        take_back.write(TakeBack);
-    }
-    // Redo shows only once something was taken back: it has nothing else to say.
-    if let Some(words) = undo.redo_words(game)
-        && ui.button("⟳ Redo").on_hover_text(format!("Make again: {words} (Ctrl+Shift+Z)")).clicked()
-    {
-        put_back.write(PutBack);
-    }
 }
 
 /// The side panels folded (`true`) or opened by the player; `None` until the
@@ -89,7 +65,7 @@ fn game_ui(
     (mut curtain_seen, mut folds): (Local<Option<usize>>, ResMut<PanelFolds>),
     (mut take_back, mut put_back): (MessageWriter<TakeBack>, MessageWriter<PutBack>),
     mut online: crate::ui::online_banner::OnlineBanner,
-    mut settings: ResMut<crate::game::settings::Settings>,
+    (mut settings, mut probe): (ResMut<crate::game::settings::Settings>, ResMut<super::widgets::PanelProbe>),
     icons: Res<Icons>,
     health: Res<crate::game::rules_events::HealthNews>,
     (tray, geometry, forecasts, hint, mut ask_hint): (
@@ -115,6 +91,7 @@ fn game_ui(
         next_key: None,
         pressed,
         seats_asked: Vec::new(),
+        controls: Vec::new(),
     };
     // The cards on the table take the first numbers; egui's buttons the next.
     let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.clone() } else { Vec::new() };
@@ -129,84 +106,45 @@ fn game_ui(
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
 
-    egui::Panel::top("banner").show(&mut root, |ui| {
-        // Wraps: in Combat the line names every player who may act, and the
-        // "Pass to …" button must stay on screen. On a narrow window (a large
-        // UI scale) it keeps one line: the game's name gives way, the buttons
-        // come first, and what to do now is cut to the room left, whole on
-        // hover, instead of pushing everything down.
-        let narrow = ui.ctx().content_rect().width() < 1000.0;
-        let layout = if narrow {
-            egui::Layout::left_to_right(egui::Align::Center)
-        } else {
-            egui::Layout::left_to_right(egui::Align::Center).with_main_wrap(true)
-        };
-        ui.with_layout(layout, |ui| {
-            if ui.button("☰ Menu").clicked() {
-                menu.write(MenuAction::BackToMenu);
-            }
-            if ui.button("📖 Rules").on_hover_text("Rules reference and glossary (F1); shortcuts (F2 or ?)").clicked()
-            {
-                menu.write(MenuAction::Rules);
-            }
-            if ui
-                .button("⚙")
-                .on_hover_text("Settings: UI scale, the \"Pass to …\" screen, sound, Companions' pace, hints")
-                .clicked()
-            {
-                settings.open = !settings.open;
-            }
-            if ui.button("💡 Hint").on_hover_text("What the careful bot would do now, and why (H)").clicked() {
-                ask_hint.write(crate::game::hint::AskHint);
-            }
-            if !delve.read_only {
-                undo_buttons(ui, (game, &view.undo), &mut take_back, &mut put_back);
-            }
-            ui.separator();
-            if !narrow {
-                ui.label(style::title("Forgotten Depths", 22.0));
-            }
-            if let Some(a) = game.adventure() {
-                ui.label(
-                    egui::RichText::new(format!("{} · seed {}", a.ecology.ecology.name(), a.options.seed))
-                        .color(style::MUTED),
-                );
-            }
-            ui.separator();
-            let line = banner_line(game, seats);
-            let said = || egui::Label::new(egui::RichText::new(&line).strong().color(style::GOLD));
-            if !narrow {
-                ui.add(said());
-            }
-            // Hot-seat only: online each player has their own screen.
-            if let Some(next) = seats.hand_off_due(game).filter(|_| seats.seat.is_none()) {
-                let text = format!("Pass to {} ▶", seats.players.name(next));
-                let button =
-                    egui::Button::new(egui::RichText::new(text).strong().color(crate::theme::palette::BLACK.egui()))
-                        .fill(style::GOLD);
-                if ui.add(button).on_hover_text("Hide the table until the next player comes to it").clicked() {
-                    hand_over.write(HandOver);
-                }
-            }
-            if seats.players.count() >= 2 && seats.seat.is_none() {
-                let mut on = seats.players.curtain;
-                if ui
-                    .checkbox(&mut on, "Pass screen")
-                    .on_hover_text("A \"Pass to …\" screen when the table changes hands (remembered)")
-                    .changed()
-                {
-                    curtain_switch.write(SetCurtain(on));
-                    settings.curtain = on;
-                    let _ = settings.write();
-                }
-            }
-            if narrow {
-                ui.add(said().truncate()).on_hover_text(&line);
-            }
-        });
-        online.show(ui);
-    });
+    let shown = super::banner::BannerView {
+        place: game.adventure().map(|a| format!("{} · seed {}", a.ecology.ecology.name(), a.options.seed)),
+        line: banner_line(game, seats),
+        undo: (!delve.read_only).then(|| (view.undo.undo_words().map(str::to_owned), view.undo.redo_words(game))),
+        // Hot-seat only: online each player has their own screen.
+        pass_to: seats.hand_off_due(game).filter(|_| seats.seat.is_none()).map(|p| seats.players.name(p).to_owned()),
+        curtain: (seats.players.count() >= 2 && seats.seat.is_none()).then_some(seats.players.curtain),
+    };
+    let (banner_rect, click) = super::banner::banner(&mut root, &shown, |ui| online.show(ui));
+    use super::banner::BannerClick as B;
+    match click {
+        Some(B::Menu) => {
+            menu.write(MenuAction::BackToMenu);
+        }
+        Some(B::Rules) => {
+            menu.write(MenuAction::Rules);
+        }
+        Some(B::Settings) => settings.open = !settings.open,
+        Some(B::Hint) => {
+            ask_hint.write(crate::game::hint::AskHint);
+        }
+        Some(B::Undo) => {
+            take_back.write(TakeBack);
+        }
+        Some(B::Redo) => {
+            put_back.write(PutBack);
+        }
+        Some(B::HandOver) => {
+            hand_over.write(HandOver);
+        }
+        Some(B::Curtain(on)) => {
+            curtain_switch.write(SetCurtain(on));
+            settings.curtain = on;
+            let _ = settings.write();
+        }
+        None => {}
+    }
 
+    pass_on.banner = Some(banner_rect);
     let up = seats.curtain(game);
     // Enter lifts the curtain only once it has been on screen for a pass, so
     // the Enter that placed a tile cannot also lift the curtain after it.
@@ -214,6 +152,7 @@ fn game_ui(
     if let Some(p) = up {
         curtain(&mut root, game, seats, p, was_up, &mut lift);
         pass_on.curtain = true;
+        *probe = super::widgets::PanelProbe { banner: Some(banner_rect), curtain: true, ..default() };
         return Ok(());
     }
 
@@ -231,13 +170,14 @@ fn game_ui(
     let mut toggle: (Option<bool>, Option<bool>) = (None, None);
 
     if heroes_folded {
-        egui::Panel::left("heroes_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
+        let shown = egui::Panel::left("heroes_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
             if heroes_strip(ui, game, &icons, &c) {
                 toggle.0 = Some(false);
             }
         });
+        pass_on.panels.push(("heroes_strip".into(), shown.response.rect));
     } else {
-        egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
+        let shown = egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
             if ui
                 .small_button("◀ fold")
                 .on_hover_text("Fold the Hero mats to a strip: more room for the table")
@@ -251,16 +191,18 @@ fn game_ui(
                 .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                 .show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
         });
+        pass_on.panels.push(("heroes".into(), shown.response.rect));
     }
 
     if party_folded {
-        egui::Panel::right("party_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
+        let shown = egui::Panel::right("party_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
             if party_strip(ui, game, &icons) {
                 toggle.1 = Some(false);
             }
         });
+        pass_on.panels.push(("party_strip".into(), shown.response.rect));
     } else {
-        egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
+        let shown = egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
             if ui
                 .small_button("fold ▶")
                 .on_hover_text("Fold the party panel to a strip: more room for the table")
@@ -317,6 +259,7 @@ fn game_ui(
                 online.invite(ui);
             });
         });
+        pass_on.panels.push(("party".into(), shown.response.rect));
     }
     if toggle != (None, None) {
         folds.heroes = toggle.0.or(folds.heroes);
@@ -373,6 +316,38 @@ fn notes_over_board(ctx: &egui::Context, room: egui::Rect, notice: Option<&str>,
         });
 }
 
+/// Why a click did nothing, beside where the player clicked, in large print.
+fn note_at_pointer(ctx: &egui::Context, text: &str, at: egui::Pos2) {
+    let id = egui::Id::new("pointer_note");
+    let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(300.0, 60.0), |r| r.size());
+    let thing = egui::Rect::from_center_size(at, egui::vec2(40.0, 40.0));
+    let pos = hover_place(ctx.content_rect(), thing, at, size);
+    egui::Area::new(id).order(egui::Order::Tooltip).interactable(false).fixed_pos(pos).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
+            ui.set_max_width(320.0);
+            ui.label(egui::RichText::new(text).size(17.0).color(style::NOTICE));
+        });
+    });
+}
+
+/// Short notes that fade by themselves ("Game saved", "Keys: 3"), each on a
+/// backdrop, inside the table's room.
+fn toast_notes(ctx: &egui::Context, id: egui::Id, at: egui::Pos2, room: egui::Rect, notes: &[(&str, f32)]) {
+    egui::Area::new(id).order(egui::Order::Foreground).fixed_pos(at).constrain_to(room).interactable(false).show(
+        ctx,
+        |ui| {
+            ui.set_max_width((room.width() - 16.0).clamp(120.0, 520.0));
+            for (text, alpha) in notes {
+                egui::Frame::popup(ui.style())
+                    .fill(crate::theme::palette::PANEL.gamma_multiply(*alpha))
+                    .show(ui, |ui| {
+                        ui.label(egui::RichText::new(*text).size(16.0).color(style::GOLD.gamma_multiply(*alpha)))
+                    });
+            }
+        },
+    );
+}
+
 /// The Combat strip over the Combat mat, in each Combat step.
 fn combat_panel(
     mut contexts: EguiContexts,
@@ -380,6 +355,8 @@ fn combat_panel(
     mut pass_on: ResMut<PanelPass>,
     mut pass: MessageWriter<PassTable>,
     (forecasts, hint): (Option<Res<crate::game::forecasts::Forecasts>>, Option<Res<crate::game::hint::Hint>>),
+    (mut guide, explained): (ResMut<crate::game::guide::Guide>, Res<crate::game::guide::Explained>),
+    geometry: Res<crate::table::cards::TableGeometry>,
 ) -> Result {
     let (Some(room), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -394,7 +371,22 @@ fn combat_panel(
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(room),
     );
     let hint = current_hint(hint.as_deref(), view.delve.version());
-    combat_strip(&mut root, game, seats, &view.log, combat, &mut c, &mut pass, forecasts.as_deref(), hint);
+    // The guided game's words, a line of the strip in a fight.
+    let guided = guide.0.and_then(|step| crate::game::guide::shown(step, game, &explained));
+    let said = combat_strip(
+        &mut root,
+        game,
+        seats,
+        &view.log,
+        combat,
+        &mut c,
+        &mut pass,
+        (forecasts.as_deref(), hint, guided),
+        &geometry.offered,
+    );
+    if said.skip_guide {
+        guide.0 = None;
+    }
     c.suspend(&mut pass_on);
     pass_on.room = Some(root.available_rect_before_wrap());
     Ok(())
@@ -407,6 +399,7 @@ fn decision_panel(
     view: GameView,
     mut pass_on: ResMut<PanelPass>,
     guide: Option<Res<crate::game::guide::Guide>>,
+    revealed: Query<&crate::table::reveal::RevealedCards>,
 ) -> Result {
     if pass_on.curtain {
         return Ok(());
@@ -416,7 +409,9 @@ fn decision_panel(
     let game = delve.game();
     let mut c = Choices::resume(&mut pass_on, Some((game, seats)));
     if let Some(p) = game.pending() {
-        pending_window(ctx, game, p, &mut c);
+        // The cards just revealed, whose words the decision answers.
+        let cards: Vec<&crate::table::reveal::RevealCard> = revealed.iter().flat_map(|r| &r.0).collect();
+        pending_window(ctx, game, p, &cards, &mut c);
     } else if first_steps(&game.phase(), game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !delve.read_only {
         first_steps_window(ctx);
     }
@@ -462,18 +457,25 @@ fn finish(
     view: GameView,
     mut pass_on: ResMut<PanelPass>,
     (mut board_area, mut party_edge): (ResMut<BoardArea>, ResMut<crate::table::party::PartyEdge>),
-    (hovered, geometry): (Res<crate::game::focus::Hovered>, Res<crate::table::cards::TableGeometry>),
+    (hovered, geometry, cards): (
+        Res<crate::game::focus::Hovered>,
+        Res<crate::table::cards::TableGeometry>,
+        Query<&crate::table::cards::TableCard>,
+    ),
     (mut actions, mut seat_changes): (
         MessageWriter<crate::game::confirm::TryAction>,
         MessageWriter<crate::game::companions::SetCompanion>,
     ),
-    (mut guard, time, mut toast): (
+    (mut guard, time, mut toast, toasts): (
         ResMut<crate::game::confirm::KeyGuard>,
         Res<Time>,
         MessageWriter<crate::game::notices::Toast>,
+        Query<&crate::table::feedback::ToastNote>,
     ),
+    (mut probe, mut pointer_note): (ResMut<super::widgets::PanelProbe>, ResMut<crate::game::notices::PointerNote>),
 ) -> Result {
     let (Some(free), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
+    let room = free;
     let ctx = contexts.ctx_mut()?;
     let game = view.delve.game();
     let mut c = Choices::resume(&mut pass_on, Some((game, &*view.seats)));
@@ -494,44 +496,60 @@ fn finish(
     }
 
     // Anything legal that no widget above and no card on the table offered
-    // (a row on a Monster card takes one Hero's damage, then the other's:
-    // the second Hero's is on the table too).
-    let on_table = |a: &Action| {
-        matches!(game.phase(), Phase::Combat { .. })
-            && geometry.offered.iter().any(|o| crate::table::faces::same_place(o, a))
-    };
-    let rest: Vec<Action> = c
-        .legal
-        .iter()
-        .filter(|a| !c.shown.contains(a) && !on_table(a))
-        .filter(|a| !matches!(a, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. }))
-        .cloned()
-        .collect();
-    if !rest.is_empty() && !game.is_over() {
-        // In Combat where it covers no card to click (under the pairs it hid them).
-        let id = egui::Id::new("Other choices");
-        let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(260.0, 240.0), |r| r.size());
-        let clear = geometry.clear_corner(Vec2::new(size.x, size.y.max(240.0)), z);
-        let window = egui::Window::new("Other choices").id(id);
-        let window = match clear.filter(|_| matches!(game.phase(), Phase::Combat { .. })) {
-            Some(at) => window.fixed_pos(egui::pos2(at.x, at.y)),
-            None => window.anchor(egui::Align2::CENTER_BOTTOM, [0.0, -FOOT]),
-        };
-        window.collapsible(true).default_open(false).vscroll(true).max_height(240.0).show(ctx, |ui| {
-            for a in rest {
-                let label = describe_action(game, &a);
-                c.button(ui, a, label);
-            }
-        });
+    // (in a Combat the strip offers them, under "Other choices").
+    let in_combat = matches!(game.phase(), Phase::Combat { .. });
+    let rest = c.unoffered(game, &geometry.offered);
+    if !rest.is_empty() && !game.is_over() && !in_combat {
+        egui::Window::new("Other choices")
+            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -FOOT])
+            .collapsible(true)
+            .default_open(false)
+            .vscroll(true)
+            .max_height(240.0)
+            .show(ctx, |ui| {
+                for a in rest {
+                    let label = describe_action(game, &a);
+                    c.button(ui, a, label);
+                }
+            });
     }
 
-    if let Some(text) = hovered.text() {
-        hover_box(ctx, text);
+    // The toasts, on a backdrop where they cover no card to click.
+    let now = time.elapsed_secs();
+    let notes: Vec<(&str, f32)> = toasts.iter().filter_map(|t| Some((t.text.as_str(), t.alpha(now)?))).collect();
+    if !notes.is_empty() {
+        let id = egui::Id::new("toasts");
+        let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(320.0, 40.0), |r| r.size());
+        let at = match geometry.clear_corner(Vec2::new(size.x, size.y), z).filter(|_| in_combat) {
+            Some(at) => egui::pos2(at.x, at.y),
+            // Over the board's foot, clear of the notes at its top.
+            None => egui::pos2(room.center().x - size.x / 2.0, room.max.y - size.y - 8.0 - edge_h / z),
+        };
+        toast_notes(ctx, id, at, room, &notes);
+    }
+
+    // Why a click did nothing, at the pointer, until read or the next click.
+    if let Some((text, at, born)) = &pointer_note.0 {
+        let clicked_since = ctx.input(|i| i.pointer.any_pressed()) && now - born > 0.3;
+        if now - born > crate::game::notices::PointerNote::stay(text) || clicked_since {
+            pointer_note.0 = None;
+        } else {
+            note_at_pointer(ctx, text, egui::pos2(at.x / z, at.y / z));
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
+        }
+    }
+
+    if let Some((entity, text)) = &hovered.0 {
+        // The card's rectangle in egui points, for the box to keep clear of.
+        let card = cards.get(*entity).ok().map(|c| c.screen_rect(time.elapsed_secs()));
+        let thing = card.map(|r| {
+            egui::Rect::from_min_max(egui::pos2(r.min.x / z, r.min.y / z), egui::pos2(r.max.x / z, r.max.y / z))
+        });
+        hover_box(ctx, text, thing);
     }
 
     // A number key in a quick run does not switch to another Hero's move: it
     // asks to be pressed again.
-    let now = time.elapsed_secs();
     if let Some((n, a)) = c.keyed.take() {
         let was = guard.last_hero();
         if guard.key(n, &a, now) {
@@ -554,6 +572,13 @@ fn finish(
     for (hero, on) in std::mem::take(&mut c.seats_asked) {
         seat_changes.write(crate::game::companions::SetCompanion { hero, on });
     }
+    *probe = super::widgets::PanelProbe {
+        banner: pass_on.banner,
+        panels: std::mem::take(&mut pass_on.panels),
+        room: Some(room),
+        controls: std::mem::take(&mut c.controls),
+        curtain: false,
+    };
     c.suspend(&mut pass_on);
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! must be asked about); whatever no nicer widget shows is listed under "Other
 //! choices", so a whole game can always be finished here.
 
+mod banner;
 mod combat;
 mod decisions;
 mod frame;
@@ -14,6 +15,9 @@ mod game_over;
 mod hero_mat;
 mod party;
 mod widgets;
+
+pub use banner::MAX_SHARE as BANNER_SHARE;
+pub use widgets::{Control, PanelProbe};
 
 use bevy::prelude::*;
 

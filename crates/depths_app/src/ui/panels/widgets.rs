@@ -56,6 +56,41 @@ pub(super) struct PanelPass {
     pub(super) room: Option<egui::Rect>,
     /// Seats the Hero mats asked to hand to a Companion (`true`) or back.
     pub(super) seats_asked: Vec<(u8, bool)>,
+    /// The controls drawn so far this frame.
+    pub(super) controls: Vec<Control>,
+    /// The banner and the side panels drawn this frame.
+    pub(super) banner: Option<egui::Rect>,
+    pub(super) panels: Vec<(String, egui::Rect)>,
+}
+
+/// A control the panels drew this frame: what it does, where it is (egui
+/// points) and the layer it lies on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Control {
+    pub what: String,
+    pub rect: egui::Rect,
+    /// The part of it inside its panel's clip (a scrolled list hides some).
+    pub visible: egui::Rect,
+    pub layer: egui::LayerId,
+}
+
+impl Control {
+    pub(super) fn of(response: &egui::Response, what: impl Into<String>) -> Control {
+        Control { what: what.into(), rect: response.rect, visible: response.interact_rect, layer: response.layer_id }
+    }
+}
+
+/// What the panels drew in the last frame, for the table-health check
+/// (`dev/health.rs`): the banner, the side panels, the room left for the
+/// board or the cards (egui points), the controls a click acts on, and
+/// whether the "Pass to …" curtain was up.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct PanelProbe {
+    pub banner: Option<egui::Rect>,
+    pub panels: Vec<(String, egui::Rect)>,
+    pub room: Option<egui::Rect>,
+    pub controls: Vec<Control>,
+    pub curtain: bool,
 }
 
 /// Buttons for legal actions; remembers which were shown and what was clicked.
@@ -75,6 +110,8 @@ pub(super) struct Choices<'a> {
     pub(super) pressed: Option<u8>,
     /// Seats the Hero mats asked to hand to a Companion (`true`) or back.
     pub(super) seats_asked: Vec<(u8, bool)>,
+    /// The controls drawn so far this frame, for the [`PanelProbe`].
+    pub(super) controls: Vec<Control>,
 }
 
 impl<'a> Choices<'a> {
@@ -89,6 +126,7 @@ impl<'a> Choices<'a> {
             next_key: pass.next_key,
             pressed: pass.pressed,
             seats_asked: std::mem::take(&mut pass.seats_asked),
+            controls: std::mem::take(&mut pass.controls),
         }
     }
 
@@ -101,6 +139,7 @@ impl<'a> Choices<'a> {
         pass.next_key = self.next_key;
         pass.pressed = self.pressed;
         pass.seats_asked = self.seats_asked;
+        pass.controls = self.controls;
     }
 
     /// `a` clicked, or answered by number key `keyed` (which the key guard
@@ -117,6 +156,20 @@ impl<'a> Choices<'a> {
     /// paid), so the lines after it keep theirs.
     pub(super) fn skip_number(&mut self) {
         self.next_key = self.next_key.map(|n| n + 1);
+    }
+
+    /// The legal moves no widget so far and no card on the table offers
+    /// (`offered`: the table's; a row on a Monster card takes one Hero's
+    /// damage, then the other's, so the second Hero's counts as offered).
+    pub(super) fn unoffered(&self, game: &Game, offered: &[Action]) -> Vec<Action> {
+        let in_combat = matches!(game.phase(), Phase::Combat { .. });
+        let on_table = |a: &Action| in_combat && offered.iter().any(|o| crate::table::faces::same_place(o, a));
+        self.legal
+            .iter()
+            .filter(|a| !self.shown.contains(a) && !on_table(a))
+            .filter(|a| !matches!(a, Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. }))
+            .cloned()
+            .collect()
     }
 
     pub(super) fn is_legal(&self, a: &Action) -> bool {
@@ -150,6 +203,9 @@ impl<'a> Choices<'a> {
         }
         let keyed = key.filter(|n| self.pressed == Some(*n));
         let clicked = response.clicked() || keyed.is_some();
+        if legal {
+            self.controls.push(Control::of(&response, format!("{a:?}")));
+        }
         self.choose(&a, response.clicked(), keyed);
         self.shown.push(a);
         clicked
@@ -159,7 +215,9 @@ impl<'a> Choices<'a> {
     /// Hero's End turn), numbered like any other.
     pub(super) fn button_all(&mut self, ui: &mut egui::Ui, all: Vec<Action>, label: egui::RichText, hover: &str) {
         let (key, button) = self.numbered(true, label);
-        if ui.add(button).on_hover_text(hover).clicked() || key.is_some_and(|n| self.pressed == Some(n)) {
+        let response = ui.add(button).on_hover_text(hover);
+        self.controls.push(Control::of(&response, hover));
+        if response.clicked() || key.is_some_and(|n| self.pressed == Some(n)) {
             self.chosen.extend(all.iter().cloned());
         }
         self.shown.extend(all);
@@ -185,7 +243,9 @@ impl<'a> Choices<'a> {
             None => egui::Button::new(label),
         };
         let pressed = key.is_some_and(|(_, pressed)| pressed);
-        if ui.add(button).on_hover_text(hover).clicked() || pressed {
+        let response = ui.add(button).on_hover_text(hover);
+        self.controls.push(Control::of(&response, hover));
+        if response.clicked() || pressed {
             self.chosen.extend(all.iter().cloned());
         }
         self.shown.extend(all);
@@ -205,6 +265,9 @@ impl<'a> Choices<'a> {
             self.next_key = key.map(|n| n + 1);
         }
         let response = ui.add_enabled(legal, egui::Button::new(label)).on_hover_text(hover);
+        if legal {
+            self.controls.push(Control::of(&response, hover));
+        }
         self.choose(&a, response.clicked(), key.filter(|n| self.pressed == Some(*n)));
         self.shown.push(a);
     }
@@ -318,45 +381,87 @@ pub(super) fn forecast_line(
     }
 }
 
-/// The full text of the card under the pointer, in the other half of the
-/// screen from the pointer (so it never covers the card or the row beside it
-/// that may be the next click), kept on screen.
-pub(super) fn hover_box(ctx: &egui::Context, text: &str) {
+/// The full text of the card under the pointer, beside it: at the
+/// pointer's height, to the right of what is hovered (`thing`, egui points;
+/// a small square around the pointer when unknown), else to its left, else
+/// below or above it, never over it (the card, its rows, the individual to
+/// click) and kept on screen.
+pub(super) fn hover_box(ctx: &egui::Context, text: &str, thing: Option<egui::Rect>) {
     let Some(at) = ctx.pointer_latest_pos() else { return };
+    let id = egui::Id::new("card_hover");
+    let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(356.0, 160.0), |r| r.size());
     let screen = ctx.content_rect();
-    let right = at.x > screen.center().x;
-    let upper = at.y < screen.center().y;
-    let pivot = match (right, upper) {
-        (false, true) => egui::Align2::LEFT_TOP,
-        (true, true) => egui::Align2::RIGHT_TOP,
-        (false, false) => egui::Align2::LEFT_BOTTOM,
-        (true, false) => egui::Align2::RIGHT_BOTTOM,
-    };
-    let y = if upper { screen.center().y + 40.0 } else { screen.center().y - 40.0 };
-    let x = if right { at.x + 20.0 } else { at.x - 20.0 };
-    egui::Area::new(egui::Id::new("card_hover"))
-        .order(egui::Order::Tooltip)
-        .interactable(false)
-        .pivot(pivot)
-        .fixed_pos(egui::pos2(x, y))
-        .constrain(true)
-        .show(ctx, |ui| {
-            let frame = egui::Frame::new()
-                .fill(crate::theme::palette::POPUP.egui())
-                .stroke(egui::Stroke::new(1.0, style::GOLD))
-                .corner_radius(4.0)
-                .inner_margin(8.0);
-            frame.show(ui, |ui| {
-                ui.set_max_width(340.0);
-                let mut lines = text.lines();
-                if let Some(first) = lines.next() {
-                    ui.label(egui::RichText::new(first).strong().color(style::GOLD));
-                }
-                for line in lines {
-                    ui.label(line);
-                }
-            });
+    let thing = thing.unwrap_or_else(|| egui::Rect::from_center_size(at, egui::vec2(48.0, 48.0)));
+    let pos = hover_place(screen, thing, at, size);
+    egui::Area::new(id).order(egui::Order::Tooltip).interactable(false).fixed_pos(pos).show(ctx, |ui| {
+        let frame = egui::Frame::new()
+            .fill(crate::theme::palette::POPUP.egui())
+            .stroke(egui::Stroke::new(1.0, style::GOLD))
+            .corner_radius(4.0)
+            .inner_margin(8.0);
+        frame.show(ui, |ui| {
+            ui.set_max_width(340.0);
+            let mut lines = text.lines();
+            if let Some(first) = lines.next() {
+                ui.label(egui::RichText::new(first).strong().color(style::GOLD));
+            }
+            for line in lines {
+                ui.label(line);
+            }
         });
+    });
+}
+
+/// Where a box of `size` goes beside `thing` (pointer at `at`) inside
+/// `screen`: the first side with room, at the pointer's height; if no side
+/// has room, the side with the most, pushed inside the screen.
+pub(crate) fn hover_place(screen: egui::Rect, thing: egui::Rect, at: egui::Pos2, size: egui::Vec2) -> egui::Pos2 {
+    const GAP: f32 = 12.0;
+    let y = (at.y - 20.0).clamp(screen.min.y, (screen.max.y - size.y).max(screen.min.y));
+    let x = (at.x - size.x / 2.0).clamp(screen.min.x, (screen.max.x - size.x).max(screen.min.x));
+    let sides = [
+        (screen.max.x - thing.max.x, egui::pos2(thing.max.x + GAP, y), size.x),
+        (thing.min.x - screen.min.x, egui::pos2(thing.min.x - GAP - size.x, y), size.x),
+        (screen.max.y - thing.max.y, egui::pos2(x, thing.max.y + GAP), size.y),
+        (thing.min.y - screen.min.y, egui::pos2(x, thing.min.y - GAP - size.y), size.y),
+    ];
+    let best = sides
+        .iter()
+        .find(|(room, _, need)| *room >= need + GAP)
+        .or_else(|| sides.iter().max_by(|a, b| (a.0 - a.2).total_cmp(&(b.0 - b.2))))
+        .map_or(at, |(_, p, _)| *p);
+    egui::pos2(
+        best.x.clamp(screen.min.x, (screen.max.x - size.x).max(screen.min.x)),
+        best.y.clamp(screen.min.y, (screen.max.y - size.y).max(screen.min.y)),
+    )
+}
+
+#[cfg(test)]
+mod hover_tests {
+    use super::*;
+
+    fn overlaps(a: egui::Rect, b: egui::Rect) -> bool {
+        a.intersects(b) && a.intersect(b).area() > 0.5
+    }
+
+    /// Issue: the Monster card's text covered the individuals to click (at
+    /// 150 % the whole card). The box lies beside the card, on screen.
+    #[test]
+    fn the_hover_box_never_covers_what_it_describes_and_stays_on_screen() {
+        let size = egui::vec2(356.0, 240.0);
+        for screen in [egui::vec2(1280.0, 800.0), egui::vec2(853.0, 533.0), egui::vec2(1920.0, 1080.0)] {
+            let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, screen);
+            for (cx, cy) in [(0.2, 0.3), (0.5, 0.3), (0.8, 0.3), (0.5, 0.8), (0.9, 0.9), (0.1, 0.9)] {
+                let center = egui::pos2(screen.width() * cx, screen.height() * cy);
+                let card = egui::Rect::from_center_size(center, egui::vec2(220.0, 300.0).min(screen.size() * 0.4));
+                let at = card.center() + egui::vec2(10.0, 40.0);
+                let pos = hover_place(screen, card, at, size);
+                let placed = egui::Rect::from_min_size(pos, size);
+                assert!(screen.contains_rect(placed), "{placed:?} off {screen:?}");
+                assert!(!overlaps(placed, card), "{placed:?} covers the card {card:?} on {screen:?}");
+            }
+        }
+    }
 }
 
 /// A new delve that has not drawn its first tile yet (once a tile is in
@@ -517,6 +622,7 @@ mod tests {
                 next_key: Some(1),
                 pressed,
                 seats_asked: Vec::new(),
+                controls: Vec::new(),
             };
             c.button(ui, Action::DrawTile, "draw");
             c.button(ui, Action::CancelPurchase, "not legal");

@@ -153,7 +153,14 @@ fn main_menu_ui(
         );
     }
     // Credits the icons' licence (CC BY) asks for; the details are in assets/LICENSES.md.
+    // The menu keeps clear of the credits: centred, and no taller than the
+    // window less the credits' line at both ends (it scrolls beyond that,
+    // as on a short window at 150 %).
+    let screen = ctx.content_rect();
+    let credits_h = ctx.memory(|m| m.area_rect(egui::Id::new("menu_credits"))).map_or(24.0, |r| r.height());
+    let menu_h = (screen.height() - 2.0 * (credits_h + 14.0)).max(160.0);
     egui::Area::new(egui::Id::new("menu_credits")).anchor(egui::Align2::CENTER_BOTTOM, [0.0, -10.0]).show(ctx, |ui| {
+        ui.set_max_width(screen.width() - 24.0);
         ui.label(
             egui::RichText::new(
                 "Icons: Game Icons (game-icons.net) by Lorc, Delapouite, Skoll, Sbed, Caro Asercion and Cathelineau, CC BY 3.0 · Font: EB Garamond by Georg Duffner, OFL",
@@ -164,66 +171,68 @@ fn main_menu_ui(
     });
     egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         style::panel_frame().show(ui, |ui| {
-            ui.set_width(440.0);
-            ui.vertical_centered(|ui| {
-                ui.label(style::title("Forgotten Depths", 54.0));
-                ui.label(
-                    egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
-                        .italics()
-                        .color(style::MUTED),
-                );
-                ui.add_space(24.0);
-                let buttons = [
-                    ("New Game", MenuAction::NewGame),
-                    ("Guided first game", MenuAction::GuidedGame),
-                    ("Continue", MenuAction::Continue),
-                    ("Load", MenuAction::Load),
-                    ("Play online", MenuAction::PlayOnline),
-                    ("Rules", MenuAction::Rules),
-                    ("Quit", MenuAction::Quit),
-                ];
-                // Continue and Load need a save to open.
-                let has_saves = has_saves.0;
-                for (label, action) in buttons {
-                    let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
-                    let button = ui
-                        .add_enabled(enabled, style::menu_button(label))
-                        .on_disabled_hover_text("No saved game yet: start one with New Game");
-                    if button.clicked() {
-                        actions.write(action);
-                    }
-                    ui.add_space(6.0);
-                }
-                if let Some(saves) = &show_saves.0 {
-                    ui.add_space(8.0);
-                    if saves.is_empty() {
-                        ui.label(format!("No saves in {}", dir.0.display()));
-                    }
-                    // The centred area sizes itself from the frame before, so the list
-                    // needs a height of its own or it stays one row tall.
-                    egui::ScrollArea::vertical().max_height(260.0).min_scrolled_height(240.0).show(ui, |ui| {
-                        for save in saves {
-                            let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
-                            let text = if save.loads { text } else { text.color(style::NOTICE) };
-                            let button = egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
-                            if ui.add_enabled(save.loads, button).clicked() {
-                                loads.write(LoadSave(save.path.clone()));
-                            }
-                            if save.replayable
-                                && ui
-                                    .small_button("▶ Watch the replay")
-                                    .on_hover_text("Step through this game from its first move")
-                                    .clicked()
-                            {
-                                replays.write(crate::game::replay::ReplaySave(save.path.clone()));
-                            }
+            ui.set_width(440.0_f32.min(screen.width() - 40.0));
+            egui::ScrollArea::vertical().id_salt("menu_scroll").max_height(menu_h - 32.0).show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.label(style::title("Forgotten Depths", 54.0));
+                    ui.label(
+                        egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
+                            .italics()
+                            .color(style::MUTED),
+                    );
+                    ui.add_space(24.0);
+                    let buttons = [
+                        ("New Game", MenuAction::NewGame),
+                        ("Guided first game", MenuAction::GuidedGame),
+                        ("Continue", MenuAction::Continue),
+                        ("Load", MenuAction::Load),
+                        ("Play online", MenuAction::PlayOnline),
+                        ("Rules", MenuAction::Rules),
+                        ("Quit", MenuAction::Quit),
+                    ];
+                    // Continue and Load need a save to open.
+                    let has_saves = has_saves.0;
+                    for (label, action) in buttons {
+                        let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
+                        let button = ui
+                            .add_enabled(enabled, style::menu_button(label))
+                            .on_disabled_hover_text("No saved game yet: start one with New Game");
+                        if button.clicked() {
+                            actions.write(action);
                         }
-                    });
-                }
-                if let Some(text) = &notice.0 {
-                    ui.add_space(8.0);
-                    ui.label(egui::RichText::new(text).color(style::NOTICE));
-                }
+                        ui.add_space(6.0);
+                    }
+                    if let Some(saves) = &show_saves.0 {
+                        ui.add_space(8.0);
+                        if saves.is_empty() {
+                            ui.label(format!("No saves in {}", dir.0.display()));
+                        }
+                        // The centred area sizes itself from the frame before, so the list
+                        // needs a height of its own or it stays one row tall.
+                        egui::ScrollArea::vertical().max_height(260.0).min_scrolled_height(160.0).show(ui, |ui| {
+                            for save in saves {
+                                let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
+                                let text = if save.loads { text } else { text.color(style::NOTICE) };
+                                let button = egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
+                                if ui.add_enabled(save.loads, button).clicked() {
+                                    loads.write(LoadSave(save.path.clone()));
+                                }
+                                if save.replayable
+                                    && ui
+                                        .small_button("▶ Watch the replay")
+                                        .on_hover_text("Step through this game from its first move")
+                                        .clicked()
+                                {
+                                    replays.write(crate::game::replay::ReplaySave(save.path.clone()));
+                                }
+                            }
+                        });
+                    }
+                    if let Some(text) = &notice.0 {
+                        ui.add_space(8.0);
+                        ui.label(egui::RichText::new(text).color(style::NOTICE));
+                    }
+                });
             });
         });
     });

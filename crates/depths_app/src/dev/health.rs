@@ -1,0 +1,423 @@
+//! `--health-check FILE`: the table's health, looked at from inside the
+//! running client. For every screen and play state the check can reach (the
+//! menu with a long Load list, New Game, the lobby, the board waiting and with
+//! a tile in hand, each Combat step with 1–3 Heroes and 1–2 Monster cards,
+//! each decision window, the reveals, Level Up, the Passage, game over, the
+//! "Pass to …" curtain) at four window sizes and three UI scales, each size
+//! and scale switched to while in that state, it checks that
+//! - the banner sits at the top, no taller than its share of the window;
+//! - the board or the cards keep their room;
+//! - no window, note or box lies outside the window;
+//! - every control the state offers is on screen;
+//! - no window, note or box covers a control of the panels or a card to
+//!   click on the table, another floating box, the banner or a side panel.
+//!
+//! It writes each (state, size, scale) and its faults to FILE as JSON lines,
+//! prints the matrix, and exits non-zero when any check failed.
+
+use std::{io::Write, path::PathBuf};
+
+use bevy::{prelude::*, window::PrimaryWindow};
+use bevy_egui::{EguiContext, PrimaryEguiContext, egui};
+use depths_rules::{Action, Event, Game, GameOptions, Phase};
+use depths_sim::Bot;
+
+use crate::{
+    game::animating::{Wait, Waiting},
+    game::cli::Options,
+    game::focus::BoardArea,
+    game::hotseat::Players,
+    game::saves::SaveSummary,
+    game::screen::Screen,
+    game::session::{GameContent, PlayerAction, Session},
+    game::settings::Settings,
+    table::cards::TableGeometry,
+    ui::panels::PanelProbe,
+    ui::screens::menu::ShowSaves,
+};
+
+/// The window sizes checked (logical pixels at a scale factor of 1).
+pub const SIZES: [(u32, u32); 4] = [(1280, 800), (1366, 768), (1920, 1080), (2560, 1440)];
+/// The UI scales checked.
+pub const SCALES: [f32; 3] = [1.0, 1.25, 1.5];
+/// Frames to let a switch of state, size or scale settle before looking.
+const SETTLE: u32 = 6;
+/// Frames to let a new state (a game laid on the table) settle.
+const SETTLE_STATE: u32 = 12;
+
+/// A state to check, and how to reach it.
+enum SetUp {
+    /// The menu, with the Load list open and 30 saves in it.
+    Menu,
+    Setup,
+    Lobby,
+    /// A game laid on the table (players, then moves made through the table
+    /// so their events show: a reveal, the curtain).
+    Game {
+        game: Box<Game>,
+        players: Players,
+        then: Vec<Action>,
+    },
+}
+
+struct Scene {
+    name: String,
+    set_up: SetUp,
+}
+
+/// What one (state, size, scale) showed.
+#[derive(Debug)]
+struct Outcome {
+    scene: String,
+    size: (u32, u32),
+    scale: f32,
+    faults: Vec<String>,
+}
+
+#[derive(Resource)]
+struct HealthJob {
+    path: PathBuf,
+    scenes: Vec<Scene>,
+    scene: usize,
+    config: usize,
+    frames: u32,
+    outcomes: Vec<Outcome>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    let Some(path) = app.world().get_resource::<Options>().and_then(|o| o.health_check.clone()) else { return };
+    app.insert_resource(HealthJob { path, scenes: Vec::new(), scene: 0, config: 0, frames: 0, outcomes: Vec::new() });
+    app.add_systems(Last, drive);
+}
+
+fn configs() -> impl Iterator<Item = ((u32, u32), f32)> {
+    SIZES.into_iter().flat_map(|s| SCALES.into_iter().map(move |z| (s, z)))
+}
+
+fn drive(world: &mut World) {
+    world.resource_mut::<Waiting>().set(Wait::Tool, true);
+    let screen = *world.resource::<State<Screen>>().get();
+    if matches!(screen, Screen::Loading) {
+        return;
+    }
+    if screen == Screen::LoadFailed {
+        error!("health check: loading failed");
+        world.write_message(AppExit::error());
+        return;
+    }
+    if world.resource::<HealthJob>().scenes.is_empty() {
+        let Some(content) = world.get_resource::<GameContent>().map(|c| c.0.clone()) else { return };
+        let scenes = scenes(&content);
+        info!("health check: {} states × {} sizes × {} scales", scenes.len(), SIZES.len(), SCALES.len());
+        world.resource_mut::<HealthJob>().scenes = scenes;
+    }
+    let (scene, config, frames) = {
+        let job = world.resource::<HealthJob>();
+        (job.scene, job.config, job.frames)
+    };
+    let Some(((w, h), scale)) = configs().nth(config) else { return };
+    if frames == 0 {
+        if config == 0 {
+            set_up(world, scene);
+        }
+        let mut window = world.query_filtered::<&mut Window, With<PrimaryWindow>>().single_mut(world).expect("window");
+        window.resolution.set(w as f32, h as f32);
+        world.resource_mut::<Settings>().ui_scale = scale;
+    }
+    // A game's moves go through the table once it is laid.
+    if config == 0 && frames == 3 {
+        let then = match &world.resource::<HealthJob>().scenes[scene].set_up {
+            SetUp::Game { then, .. } => then.clone(),
+            _ => Vec::new(),
+        };
+        for a in then {
+            world.write_message(PlayerAction(a));
+        }
+    }
+    let settle = if config == 0 { SETTLE_STATE } else { SETTLE };
+    if frames < settle {
+        world.resource_mut::<HealthJob>().frames += 1;
+        return;
+    }
+    let faults = check(world, screen);
+    let mut job = world.resource_mut::<HealthJob>();
+    let name = job.scenes[scene].name.clone();
+    job.outcomes.push(Outcome { scene: name, size: (w, h), scale, faults });
+    job.frames = 0;
+    job.config += 1;
+    if job.config == SIZES.len() * SCALES.len() {
+        job.config = 0;
+        job.scene += 1;
+        if job.scene == job.scenes.len() {
+            finish(world);
+        }
+    }
+}
+
+fn set_up(world: &mut World, scene: usize) {
+    let set_up = std::mem::replace(&mut world.resource_mut::<HealthJob>().scenes[scene].set_up, SetUp::Lobby);
+    let next = match &set_up {
+        SetUp::Menu => {
+            let about = "Ruins, Exploring · Bren, Sil, Ava · 3 players · seed 1234567890";
+            let saves = (0..30)
+                .map(|i| SaveSummary {
+                    path: PathBuf::from(format!("game-{i}.json")),
+                    date: format!("2026-12-{:02} 20:{:02}", 1 + i % 28, i),
+                    about: about.into(),
+                    loads: true,
+                    replayable: i % 2 == 0,
+                    players: 3,
+                })
+                .collect();
+            world.resource_mut::<ShowSaves>().0 = Some(saves);
+            Screen::Menu
+        }
+        SetUp::Setup => Screen::Setup,
+        SetUp::Lobby => Screen::Lobby,
+        SetUp::Game { game, players, .. } => {
+            let mut session = Session::new((**game).clone());
+            session.seats.players = players.clone();
+            session.insert_into(world);
+            Screen::Playing
+        }
+    };
+    world.resource_mut::<HealthJob>().scenes[scene].set_up = set_up;
+    NextState::set_if_neq(&mut world.resource_mut::<NextState<Screen>>(), next);
+}
+
+/// The faults of what is on screen now.
+fn check(world: &mut World, screen: Screen) -> Vec<String> {
+    let mut faults = Vec::new();
+    let (width, height) = {
+        let window = world.query_filtered::<&Window, With<PrimaryWindow>>().single(world).expect("window");
+        (window.width(), window.height())
+    };
+    let Ok(ctx) = world
+        .query_filtered::<&mut EguiContext, With<PrimaryEguiContext>>()
+        .single_mut(world)
+        .map(|mut c| c.get_mut().clone())
+    else {
+        return vec!["no egui context".into()];
+    };
+    let z = ctx.zoom_factor();
+    let screen_pts = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width / z, height / z));
+    let inside = |r: egui::Rect| screen_pts.expand(1.0).contains_rect(r);
+    let probe = world.resource::<PanelProbe>().clone();
+    let playing = screen == Screen::Playing;
+
+    if playing {
+        match probe.banner {
+            None => faults.push("no banner".into()),
+            Some(b) => {
+                if b.min.y.abs() > 1.0 {
+                    faults.push(format!("the banner starts {:.0} pt down", b.min.y));
+                }
+                if b.height() > screen_pts.height() * crate::ui::panels::BANNER_SHARE + 1.0 {
+                    faults.push(format!("the banner is {:.0} of {:.0} pt tall", b.height(), screen_pts.height()));
+                }
+            }
+        }
+        if !probe.curtain {
+            match world.resource::<BoardArea>().0 {
+                None => faults.push("no room for the board".into()),
+                Some(room) if room.width() < 0.3 * width || room.height() < 0.3 * height => faults.push(format!(
+                    "the board's room is {:.0}×{:.0} of a {width:.0}×{height:.0} window",
+                    room.width(),
+                    room.height()
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+
+    // The floating layers: windows, notes, boxes (not a modal's backdrop).
+    let overlays: Vec<(egui::LayerId, egui::Rect)> = ctx.memory(|m| {
+        let mut v: Vec<(egui::LayerId, egui::Rect)> = m
+            .areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|l| l.order != egui::Order::Background && l.order != egui::Order::Debug)
+            .filter_map(|l| Some((l, m.area_rect(l.id)?)))
+            .filter(|(_, r)| r.area() < screen_pts.area() * 0.9)
+            .collect();
+        v.sort_by_key(|(l, _)| (l.order, l.id.value()));
+        v
+    });
+    for (l, r) in &overlays {
+        if !inside(*r) {
+            faults.push(format!("a {:?} box at {} lies outside the window", l.order, show(*r)));
+        }
+    }
+    for c in &probe.controls {
+        let seen = c.visible.intersect(c.rect);
+        if seen.is_positive() && !inside(seen) {
+            faults.push(format!("control {} at {} is off screen", c.what, show(seen)));
+        }
+    }
+    let overlap = |a: egui::Rect, b: egui::Rect| a.intersects(b) && a.intersect(b).area() > 4.0;
+    for (i, (l, r)) in overlays.iter().enumerate() {
+        for c in probe.controls.iter().filter(|c| c.layer != *l && c.layer.order <= l.order) {
+            if overlap(*r, c.visible) {
+                faults.push(format!("a {:?} box at {} covers control {}", l.order, show(*r), c.what));
+            }
+        }
+        for (l2, r2) in &overlays[i + 1..] {
+            if overlap(*r, *r2) && ctx.memory(|m| m.areas().parent_layer(*l2) != Some(*l)) {
+                faults.push(format!(
+                    "a {:?} box at {} and a {:?} box at {} overlap",
+                    l.order,
+                    show(*r),
+                    l2.order,
+                    show(*r2)
+                ));
+            }
+        }
+        let panels = probe.panels.iter().map(|(n, p)| (n.as_str(), *p)).chain(probe.banner.map(|b| ("banner", b)));
+        for (name, p) in panels {
+            if overlap(*r, p) {
+                faults.push(format!("a {:?} box at {} covers the {name}", l.order, show(*r)));
+            }
+        }
+        if playing {
+            for t in &world.resource::<TableGeometry>().targets {
+                let t = egui::Rect::from_min_max(
+                    egui::pos2(t.rect.min.x / z, t.rect.min.y / z),
+                    egui::pos2(t.rect.max.x / z, t.rect.max.y / z),
+                );
+                if overlap(*r, t) {
+                    faults.push(format!("a {:?} box at {} covers a card to click at {}", l.order, show(*r), show(t)));
+                }
+            }
+        }
+    }
+    if playing && let Some(layout) = world.resource::<TableGeometry>().layout.as_ref() {
+        let window = Rect::new(0.0, 0.0, width, height);
+        for r in layout.rects() {
+            if !window.contains(r.min) || !window.contains(r.max - Vec2::splat(0.5)) {
+                faults.push(format!("a card at {r:?} lies outside the window"));
+            }
+        }
+    }
+    faults.sort();
+    faults.dedup();
+    faults
+}
+
+fn show(r: egui::Rect) -> String {
+    format!("({:.0},{:.0})–({:.0},{:.0})", r.min.x, r.min.y, r.max.x, r.max.y)
+}
+
+fn finish(world: &mut World) {
+    let job = world.resource::<HealthJob>();
+    let mut text = String::new();
+    for o in &job.outcomes {
+        let faults: Vec<String> = o.faults.iter().map(|f| format!("{f:?}")).collect();
+        text.push_str(&format!(
+            "{{\"state\":{:?},\"size\":\"{}x{}\",\"scale\":{},\"faults\":[{}]}}\n",
+            o.scene,
+            o.size.0,
+            o.size.1,
+            o.scale,
+            faults.join(",")
+        ));
+    }
+    let failed = job.outcomes.iter().filter(|o| !o.faults.is_empty()).count();
+    let states = job.scenes.len();
+    let result = std::fs::File::create(&job.path).and_then(|mut f| f.write_all(text.as_bytes()));
+    if let Err(e) = result {
+        error!("health check: cannot write {}: {e}", job.path.display());
+    }
+    // The matrix: a line per state, a mark per size and scale.
+    let mut matrix = String::from("state \\ size@scale: ");
+    for ((w, h), z) in configs() {
+        matrix.push_str(&format!("{w}x{h}@{:.0}% ", z * 100.0));
+    }
+    for chunk in job.outcomes.chunks(SIZES.len() * SCALES.len()) {
+        let marks: String = chunk.iter().map(|o| if o.faults.is_empty() { '.' } else { 'X' }).collect();
+        matrix.push_str(&format!("\n  {marks}  {}", chunk[0].scene));
+    }
+    println!("{matrix}");
+    println!("health check: {states} states, {} checked, {failed} failed ({})", job.outcomes.len(), job.path.display());
+    world.write_message(if failed == 0 { AppExit::Success } else { AppExit::error() });
+}
+
+/// The states to check: the screens around the table, then states met in
+/// games the careful bot plays (1–3 Heroes), the first of each kind.
+fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
+    let mut out = vec![
+        Scene { name: "menu, Load list open".into(), set_up: SetUp::Menu },
+        Scene { name: "New Game".into(), set_up: SetUp::Setup },
+        Scene { name: "lobby".into(), set_up: SetUp::Lobby },
+    ];
+    let mut seen: std::collections::BTreeSet<String> = Default::default();
+    let mut add = |name: String, game: &Game, players: Players, then: Vec<Action>, out: &mut Vec<Scene>| {
+        if seen.insert(name.clone()) {
+            out.push(Scene { name, set_up: SetUp::Game { game: Box::new(game.clone()), players, then } });
+        }
+    };
+    let parties: [&[&str]; 3] = [&["bren"], &["bren", "sil"], &["bren", "sil", "ava"]];
+    for heroes in parties {
+        for seed in 1..=6u64 {
+            let Ok(mut game) = Game::new(GameOptions::standard(heroes, seed), content.clone()) else { continue };
+            let n = heroes.len();
+            // The hot-seat curtain: two players, the first places a tile.
+            if n == 2 && seed == 1 {
+                let players =
+                    Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], curtain: true, ..default() };
+                let draw = Action::DrawTile;
+                let mut copy = game.clone();
+                if copy.apply(draw.clone()).is_ok()
+                    && let Some(place) =
+                        copy.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. }))
+                {
+                    add("the \"Pass to …\" curtain".into(), &game, players, vec![draw, place], &mut out);
+                }
+            }
+            for _ in 0..3000 {
+                if game.is_over() {
+                    add("game over".into(), &game, Players::default(), Vec::new(), &mut out);
+                    break;
+                }
+                // Each Combat step with 1–3 Heroes; the rest with any party.
+                let kind = state_kind(&game);
+                let name = if game.combat().is_some() { format!("{kind}, {n} Heroes") } else { kind };
+                add(name, &game, Players::default(), Vec::new(), &mut out);
+                let action = depths_sim::HeuristicBot.choose(&game);
+                let before = game.clone();
+                let Ok(events) = game.apply(action.clone()) else { break };
+                if let Some(r) = reveal_kind(&events) {
+                    add(format!("reveal: {r}"), &before, Players::default(), vec![action], &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The kind of state `game` is in, as the check tells them apart.
+fn state_kind(game: &Game) -> String {
+    if let Some(p) = game.pending() {
+        let name = format!("{p:?}");
+        return format!("decision {}", name.split([' ', '(', '{']).next().unwrap_or(&name));
+    }
+    match game.phase() {
+        Phase::Combat { step } => {
+            let foes = game.combat().map_or(0, |c| c.foes.len());
+            format!("Combat {step:?}, {foes} Monster card{}", if foes == 1 { "" } else { "s" })
+        }
+        Phase::Exploring { tile_in_hand: true, .. } => "board, tile in hand".into(),
+        Phase::Exploring { .. } => "board, waiting".into(),
+        p => format!("{}", p.name()),
+    }
+}
+
+/// What a move's events reveal, if anything.
+fn reveal_kind(events: &[Event]) -> Option<&'static str> {
+    events.iter().find_map(|e| match e {
+        Event::CombatStarted { .. } => Some("Monster"),
+        Event::CardDrawn { .. } => Some("card drawn"),
+        Event::LegendaryLocationEncountered { .. } => Some("Legendary Location"),
+        Event::LevelUp { .. } => Some("Level Up"),
+        _ => None,
+    })
+}

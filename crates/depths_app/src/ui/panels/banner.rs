@@ -1,0 +1,267 @@
+//! The game's banner: the buttons, the place in the game and what to do now
+//! in one row, and any lines under it (online: whom the table waits for).
+//!
+//! Its height is its content's and never what it was last frame. egui keeps
+//! a top panel's height from frame to frame and gives its contents that much
+//! room; a row laid out in all of it (`with_layout`) had its separators grow
+//! to fill it, so every frame the row was as tall as the last banner and any
+//! second row or line added its own height on top: the banner grew until it
+//! filled the window (after the "Pass to …" button wrapped the row, a UI
+//! scale switch, an online line). Here each row is a row (`horizontal`,
+//! whose room is one line high) and the panel is capped at a share of the
+//! window.
+
+use bevy_egui::egui;
+
+use crate::theme::style;
+
+/// The banner never takes more than this share of the window's height.
+pub const MAX_SHARE: f32 = 0.25;
+
+/// Below this width (egui points) the row keeps one line: the game's name
+/// gives way and what to do now is cut to the room left, whole on hover.
+const NARROW: f32 = 1000.0;
+
+/// What the banner shows: plain words and flags, so it can be drawn anywhere.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BannerView {
+    /// The Ecology and the seed.
+    pub(crate) place: Option<String>,
+    /// Who acts and what to do now.
+    pub(crate) line: String,
+    /// Undo's words (or why not) and Redo's; `None` in a replay.
+    pub(crate) undo: Option<(Result<String, String>, Option<String>)>,
+    /// Hot-seat: the player the table should pass to now.
+    pub(crate) pass_to: Option<String>,
+    /// Hot-seat with two players or more: whether the pass screen is on.
+    pub(crate) curtain: Option<bool>,
+}
+
+/// What the player clicked in the banner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BannerClick {
+    Menu,
+    Rules,
+    Settings,
+    Hint,
+    Undo,
+    Redo,
+    HandOver,
+    Curtain(bool),
+}
+
+/// Draws the banner at the top of `root`, with `lines` under its row; its
+/// rectangle and what was clicked.
+pub(crate) fn banner(
+    root: &mut egui::Ui,
+    view: &BannerView,
+    lines: impl FnOnce(&mut egui::Ui),
+) -> (egui::Rect, Option<BannerClick>) {
+    let max = root.ctx().content_rect().height() * MAX_SHARE;
+    let mut click = None;
+    let shown = egui::Panel::top("banner").resizable(false).max_size(max).show(root, |ui| {
+        let narrow = ui.ctx().content_rect().width() < NARROW;
+        if narrow {
+            ui.horizontal(|ui| row(ui, view, narrow, &mut click));
+        } else {
+            // Wraps: in Combat the line names every player who may act, and
+            // the "Pass to …" button must stay on screen.
+            ui.horizontal_wrapped(|ui| row(ui, view, narrow, &mut click));
+        }
+        lines(ui);
+    });
+    (shown.response.rect, click)
+}
+
+fn row(ui: &mut egui::Ui, view: &BannerView, narrow: bool, click: &mut Option<BannerClick>) {
+    let mut clicked = |yes: bool, what: BannerClick| {
+        if yes {
+            *click = Some(what);
+        }
+    };
+    clicked(ui.button("☰ Menu").clicked(), BannerClick::Menu);
+    let rules = ui.button("📖 Rules").on_hover_text("Rules reference and glossary (F1); shortcuts (F2 or ?)");
+    clicked(rules.clicked(), BannerClick::Rules);
+    let settings =
+        ui.button("⚙").on_hover_text("Settings: UI scale, the \"Pass to …\" screen, sound, Companions' pace, hints");
+    clicked(settings.clicked(), BannerClick::Settings);
+    let hint = ui.button("💡 Hint").on_hover_text("What the careful bot would do now, and why (H)");
+    clicked(hint.clicked(), BannerClick::Hint);
+    if let Some((undo, redo)) = &view.undo {
+        // Greyed with the reason when there is nothing to take back.
+        let (enabled, tip) = match undo {
+            Ok(words) => (true, format!("Take back: {words} (Ctrl+Z)")),
+            Err(why) => (false, why.clone()),
+        };
+        let b = ui.add_enabled(enabled, egui::Button::new("⟲ Undo"));
+        clicked(b.on_hover_text(&tip).on_disabled_hover_text(&tip).clicked(), BannerClick::Undo);
+        // Redo shows only once something was taken back: it has nothing else to say.
+        if let Some(words) = redo {
+            let b = ui.button("⟳ Redo").on_hover_text(format!("Make again: {words} (Ctrl+Shift+Z)"));
+            clicked(b.clicked(), BannerClick::Redo);
+        }
+    }
+    ui.separator();
+    if !narrow {
+        ui.label(style::title("Forgotten Depths", 22.0));
+    }
+    if let Some(place) = &view.place {
+        ui.label(egui::RichText::new(place).color(style::MUTED));
+    }
+    ui.separator();
+    let said = || egui::Label::new(egui::RichText::new(&view.line).strong().color(style::GOLD));
+    if !narrow {
+        ui.add(said());
+    }
+    if let Some(next) = &view.pass_to {
+        let text = egui::RichText::new(format!("Pass to {next} ▶")).strong().color(crate::theme::palette::BLACK.egui());
+        let b = ui
+            .add(egui::Button::new(text).fill(style::GOLD))
+            .on_hover_text("Hide the table until the next player comes to it");
+        clicked(b.clicked(), BannerClick::HandOver);
+    }
+    if let Some(mut on) = view.curtain
+        && ui
+            .checkbox(&mut on, "Pass screen")
+            .on_hover_text("A \"Pass to …\" screen when the table changes hands (remembered)")
+            .changed()
+    {
+        *click = Some(BannerClick::Curtain(on));
+    }
+    if narrow {
+        ui.add(said().truncate()).on_hover_text(&view.line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A context with the default fonts under the game's family names.
+    fn context() -> egui::Context {
+        let ctx = egui::Context::default();
+        let mut fonts = egui::FontDefinitions::default();
+        let body = fonts.families[&egui::FontFamily::Proportional].clone();
+        fonts.families.insert(egui::FontFamily::Name("title".into()), body);
+        ctx.set_fonts(fonts);
+        ctx
+    }
+
+    /// A window of `size` logical pixels at UI scale `zoom`.
+    fn input(size: egui::Vec2, zoom: f32) -> egui::RawInput {
+        egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size / zoom)),
+            ..Default::default()
+        }
+    }
+
+    /// The banner's height over `frames` frames of a window of `size` at
+    /// `zoom`, with `lines` online lines under its row.
+    fn heights(
+        ctx: &egui::Context,
+        view: &BannerView,
+        size: egui::Vec2,
+        zoom: f32,
+        lines: usize,
+        frames: usize,
+    ) -> Vec<f32> {
+        ctx.set_zoom_factor(zoom);
+        (0..frames)
+            .map(|_| {
+                let mut h = 0.0;
+                let mut output = ctx.run_ui(input(size, zoom), |ui| {
+                    let ctx = ui.ctx();
+                    let mut root = egui::Ui::new(
+                        ctx.clone(),
+                        "game_viewport".into(),
+                        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+                    );
+                    let (rect, _) = banner(&mut root, view, |ui| {
+                        for n in 0..lines {
+                            ui.horizontal_wrapped(|ui| {
+                                ui.label(format!("Waiting for Player {} to come back…", n + 2));
+                                let _ = ui.button("Play their Heroes");
+                                let _ = ui.button("Companions play them");
+                            });
+                        }
+                    });
+                    h = rect.height();
+                });
+                output.textures_delta.clear();
+                h
+            })
+            .collect()
+    }
+
+    fn hot_seat(pass_to: Option<&str>, line: &str) -> BannerView {
+        BannerView {
+            place: Some("The Ruins · seed 5".into()),
+            line: line.into(),
+            undo: Some((Ok("the tile placed".into()), None)),
+            pass_to: pass_to.map(Into::into),
+            curtain: Some(true),
+        }
+    }
+
+    fn assert_steady(what: &str, h: &[f32], window: egui::Vec2, zoom: f32) {
+        let last = *h.last().unwrap();
+        let settled = h[h.len() - 10];
+        assert!((last - settled).abs() < 0.5, "{what}: the banner still changes ({settled} → {last} points): {h:?}");
+        // Three rows at most at 100 %, and never past its share of the window.
+        assert!(
+            last <= window.y / zoom * MAX_SHARE + 0.5,
+            "{what}: the banner is {last} points of {}",
+            window.y / zoom
+        );
+        assert!(last < 140.0, "{what}: the banner is {last} points tall: {h:?}");
+    }
+
+    const LONG: &str = "▶ Player 2 — Exploring: draw a tile (D), then place it where a gold cell shows; or Encounter what the Heroes reach";
+
+    /// The hot-seat repro: a tile placed, the "Pass to …" button comes and
+    /// wraps the row; the banner must keep its size.
+    #[test]
+    fn the_pass_button_wrapping_the_row_does_not_grow_the_banner() {
+        let ctx = context();
+        let window = egui::vec2(1280.0, 800.0);
+        let before = heights(&ctx, &hot_seat(None, LONG), window, 1.0, 0, 5);
+        let after = heights(&ctx, &hot_seat(Some("Player 2"), LONG), window, 1.0, 0, 60);
+        assert_steady("pass to", &after, window, 1.0);
+        assert!(after.last() >= before.last(), "the wrapped row is at least as tall");
+    }
+
+    /// The UI scale repro: a Combat at 150 %, then 100 %.
+    #[test]
+    fn a_ui_scale_switch_does_not_grow_the_banner() {
+        let ctx = context();
+        let window = egui::vec2(1280.0, 800.0);
+        let combat = "▶ Player 1 and Player 2 — Combat, round 2: Bren, Sil and Ann each play a card from their hand";
+        heights(&ctx, &hot_seat(None, combat), window, 1.5, 0, 10);
+        let h = heights(&ctx, &hot_seat(Some("Player 2"), combat), window, 1.0, 0, 60);
+        assert_steady("150 % → 100 %", &h, window, 1.0);
+    }
+
+    /// The online repro: a player drops (two lines under the row), then
+    /// comes back (none): the banner grows by the lines and shrinks again.
+    #[test]
+    fn online_lines_add_their_height_once_and_give_it_back() {
+        let ctx = context();
+        let window = egui::vec2(1280.0, 800.0);
+        let view = hot_seat(None, "▶ Ann — Exploring: draw a tile (D)");
+        let alone = *heights(&ctx, &view, window, 1.0, 0, 5).last().unwrap();
+        let dropped = heights(&ctx, &view, window, 1.0, 2, 60);
+        assert_steady("a player dropped", &dropped, window, 1.0);
+        assert!(*dropped.last().unwrap() > alone, "the lines take room of their own");
+        let back = *heights(&ctx, &view, window, 1.0, 0, 10).last().unwrap();
+        assert!((back - alone).abs() < 0.5, "back to {alone} points once the player is back, not {back}");
+    }
+
+    /// However many lines come, the banner keeps to its share of the window.
+    #[test]
+    fn the_banner_never_takes_more_than_its_share() {
+        let ctx = context();
+        let window = egui::vec2(1280.0, 800.0);
+        let h = heights(&ctx, &hot_seat(Some("Player 3"), LONG), window, 1.5, 20, 30);
+        assert!(*h.last().unwrap() <= 800.0 / 1.5 * MAX_SHARE + 0.5, "{h:?}");
+    }
+}
