@@ -17,7 +17,11 @@
 
 use std::{io::Write, path::PathBuf};
 
-use bevy::{prelude::*, window::PrimaryWindow};
+use bevy::{
+    prelude::*,
+    render::view::screenshot::{Screenshot, save_to_disk},
+    window::PrimaryWindow,
+};
 use bevy_egui::{EguiContext, PrimaryEguiContext, egui};
 use depths_rules::{Action, Event, Game, GameOptions, Phase};
 use depths_sim::Bot;
@@ -41,9 +45,9 @@ pub const SIZES: [(u32, u32); 4] = [(1280, 800), (1366, 768), (1920, 1080), (256
 /// The UI scales checked.
 pub const SCALES: [f32; 3] = [1.0, 1.25, 1.5];
 /// Frames to let a switch of state, size or scale settle before looking.
-const SETTLE: u32 = 6;
+const SETTLE: u32 = 4;
 /// Frames to let a new state (a game laid on the table) settle.
-const SETTLE_STATE: u32 = 12;
+const SETTLE_STATE: u32 = 8;
 
 /// A state to check, and how to reach it.
 enum SetUp {
@@ -140,8 +144,21 @@ fn drive(world: &mut World) {
         return;
     }
     let faults = check(world, screen);
+    let name = world.resource::<HealthJob>().scenes[scene].name.clone();
+    // FD_HEALTH_SHOTS=DIR[:WORDS]: a PNG of each check (of the states whose
+    // names hold WORDS), to look at.
+    if let Ok(spec) = std::env::var("FD_HEALTH_SHOTS") {
+        let (dir, words) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
+        if name.contains(words) {
+            let file: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+            let path = PathBuf::from(dir).join(format!("{file}-{w}x{h}-{:.0}.png", scale * 100.0));
+            world.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+        }
+    }
+    if (config + 1) % SCALES.len() == 0 && config + 1 == SIZES.len() * SCALES.len() {
+        info!("health check: {} of {} states done", scene + 1, world.resource::<HealthJob>().scenes.len());
+    }
     let mut job = world.resource_mut::<HealthJob>();
-    let name = job.scenes[scene].name.clone();
     job.outcomes.push(Outcome { scene: name, size: (w, h), scale, faults });
     job.frames = 0;
     job.config += 1;
@@ -236,7 +253,8 @@ fn check(world: &mut World, screen: Screen) -> Vec<String> {
             .areas()
             .visible_layer_ids()
             .into_iter()
-            .filter(|l| l.order != egui::Order::Background && l.order != egui::Order::Debug)
+            // Tooltips follow the pointer (their place has a test of its own).
+            .filter(|l| !matches!(l.order, egui::Order::Background | egui::Order::Tooltip | egui::Order::Debug))
             .filter_map(|l| Some((l, m.area_rect(l.id)?)))
             .filter(|(_, r)| r.area() < screen_pts.area() * 0.9)
             .collect();
@@ -290,11 +308,13 @@ fn check(world: &mut World, screen: Screen) -> Vec<String> {
             }
         }
     }
-    if playing && let Some(layout) = world.resource::<TableGeometry>().layout.as_ref() {
-        let window = Rect::new(0.0, 0.0, width, height);
+    // The cards lie in the table's room, under no panel.
+    let room = world.resource::<BoardArea>().0;
+    if playing && let (Some(layout), Some(room)) = (world.resource::<TableGeometry>().layout.as_ref(), room) {
+        let room = room.inflate(1.0);
         for r in layout.rects() {
-            if !window.contains(r.min) || !window.contains(r.max - Vec2::splat(0.5)) {
-                faults.push(format!("a card at {r:?} lies outside the window"));
+            if !room.contains(r.min) || !room.contains(r.max) {
+                faults.push(format!("a card at {r:?} lies outside the table's room {room:?}"));
             }
         }
     }

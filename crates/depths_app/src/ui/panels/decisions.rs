@@ -16,17 +16,29 @@ fn xp_of(game: &Game, card: &XpRef) -> u16 {
     xp.map_or(0, u16::from)
 }
 
-/// A decision window at the foot of the board (its buttons are numbered).
-fn decision_window(title: String, id: &'static str, max_width: f32) -> egui::Window<'static> {
+/// A decision window at the foot of the board's room (its buttons are
+/// numbered), kept inside that room: over the banner or a side panel it hid
+/// their words at a large UI scale.
+fn decision_window(title: String, id: &'static str, max_width: f32, room: egui::Rect) -> egui::Window<'static> {
     // Wide enough for its whole title (egui cuts a title to the window's width).
-    let title_width = (title.chars().count() as f32 * 8.6 + 60.0).min(640.0);
+    let title_width = (title.chars().count() as f32 * 8.6 + 60.0).min(640.0).min(room.width() - 16.0);
+    // Clear of the party's edge along the room's foot.
+    let foot = egui::pos2(room.center().x, room.max.y - FOOT + 50.0 - 8.0);
     egui::Window::new(title)
         .id(egui::Id::new(id))
-        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -FOOT])
+        .pivot(egui::Align2::CENTER_BOTTOM)
+        .fixed_pos(foot)
+        .constrain_to(room)
         .min_width(title_width)
-        .max_width(max_width.max(title_width))
+        .max_width(max_width.max(title_width).min(room.width() - 16.0))
+        .max_height(room.height() - 16.0)
         .collapsible(true)
         .resizable(false)
+}
+
+/// The most a decision's list may take of the room's height before it scrolls.
+fn list_height(room: egui::Rect) -> f32 {
+    (room.height() - 200.0).clamp(120.0, 400.0)
 }
 
 pub(super) fn pending_window(
@@ -34,11 +46,12 @@ pub(super) fn pending_window(
     game: &Game,
     p: &Pending,
     revealed: &[&crate::table::reveal::RevealCard],
+    room: egui::Rect,
     c: &mut Choices,
 ) {
-    decision_window(banner(game), "pending", 480.0).show(ctx, |ui| {
+    decision_window(banner(game), "pending", 480.0, room).show(ctx, |ui| {
         c.next_key = Some(1);
-        ui.set_min_width(380.0);
+        ui.set_min_width(380.0_f32.min(room.width() - 40.0));
         // The card the decision answers, readable here whatever room the
         // table leaves its reveal.
         for card in revealed {
@@ -48,7 +61,7 @@ pub(super) fn pending_window(
             }
             ui.separator();
         }
-        egui::ScrollArea::vertical().max_height(400.0).show(ui, |ui| {
+        egui::ScrollArea::vertical().max_height(list_height(room)).show(ui, |ui| {
             match p {
                 Pending::Purchase { cost, paid, items, .. } => {
                     let so_far = depths_rules::purchases::paid_so_far(paid, items);
@@ -229,12 +242,12 @@ pub(super) fn pending_window(
 /// record each Hero and the party ("Just after Level Up, record the details
 /// of each Hero and the group"); the game saved itself on the way in. One
 /// button descends.
-pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, c: &mut Choices) {
+pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, room: egui::Rect, c: &mut Choices) {
     let Some(adv) = game.adventure() else { return };
     let from = adv.ecology.ecology;
-    decision_window(passage_text(from, next), "passage", 560.0).show(ctx, |ui| {
+    decision_window(passage_text(from, next), "passage", 560.0, room).show(ctx, |ui| {
         c.next_key = Some(1);
-        ui.set_min_width(460.0);
+        ui.set_min_width(460.0_f32.min(room.width() - 40.0));
         ui.label(format!(
             "Level Up is over and the {} are complete. The game is saved; here are the Hero records.",
             from.name()

@@ -168,6 +168,10 @@ fn game_ui(
     let heroes_folded = fold_heroes.unwrap_or(cramped);
     let party_folded = fold_party.unwrap_or(in_combat && narrow);
     let mut toggle: (Option<bool>, Option<bool>) = (None, None);
+    // Each side panel keeps to at most 28 % of the window, its words
+    // wrapping (long Item names once widened the mats until the board had
+    // 44 points left at 125 %).
+    let side_max = ctx.content_rect().width() * 0.28;
 
     if heroes_folded {
         let shown = egui::Panel::left("heroes_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
@@ -177,20 +181,21 @@ fn game_ui(
         });
         pass_on.panels.push(("heroes_strip".into(), shown.response.rect));
     } else {
-        let shown = egui::Panel::left("heroes").resizable(true).default_size(300.0).show(&mut root, |ui| {
-            if ui
-                .small_button("◀ fold")
-                .on_hover_text("Fold the Hero mats to a strip: more room for the table")
-                .clicked()
-            {
-                toggle.0 = Some(true);
-            }
-            // A bar always in sight: what is below the window's edge (an
-            // Ability to use in Combat) is known to be there.
-            egui::ScrollArea::vertical()
-                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
-                .show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
-        });
+        let shown =
+            egui::Panel::left("heroes").resizable(true).default_size(300.0).max_size(side_max).show(&mut root, |ui| {
+                if ui
+                    .small_button("◀ fold")
+                    .on_hover_text("Fold the Hero mats to a strip: more room for the table")
+                    .clicked()
+                {
+                    toggle.0 = Some(true);
+                }
+                // A bar always in sight: what is below the window's edge (an
+                // Ability to use in Combat) is known to be there.
+                egui::ScrollArea::vertical()
+                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                    .show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
+            });
         pass_on.panels.push(("heroes".into(), shown.response.rect));
     }
 
@@ -202,63 +207,71 @@ fn game_ui(
         });
         pass_on.panels.push(("party_strip".into(), shown.response.rect));
     } else {
-        let shown = egui::Panel::right("party").resizable(true).default_size(330.0).show(&mut root, |ui| {
-            if ui
-                .small_button("fold ▶")
-                .on_hover_text("Fold the party panel to a strip: more room for the table")
-                .clicked()
-            {
-                toggle.1 = Some(true);
-            }
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                party_panel(
-                    ui,
-                    delve,
-                    &mut hand,
-                    &refused,
-                    &selected,
-                    &icons,
-                    &mut c,
-                    forecasts.as_deref(),
-                    tray.as_deref().and_then(|t| t.texture()),
-                );
-                ui.separator();
-                egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
-                    egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(
+        let shown = egui::Panel::right("party")
+            .resizable(true)
+            .default_size(330.0_f32.min(side_max))
+            .max_size(side_max)
+            .show(&mut root, |ui| {
+                if ui
+                    .small_button("fold ▶")
+                    .on_hover_text("Fold the party panel to a strip: more room for the table")
+                    .clicked()
+                {
+                    toggle.1 = Some(true);
+                }
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    party_panel(
                         ui,
-                        |ui| {
-                            for line in log.lines.iter().rev().take(300).rev() {
-                                match short_path_line(line) {
-                                    Some((short, full)) => {
-                                        ui.label(egui::RichText::new(short).size(13.0)).on_hover_text(full);
-                                    }
-                                    None => {
-                                        ui.label(egui::RichText::new(line).size(13.0));
+                        delve,
+                        &mut hand,
+                        &refused,
+                        &selected,
+                        &icons,
+                        &mut c,
+                        forecasts.as_deref(),
+                        tray.as_deref().and_then(|t| t.texture()),
+                    );
+                    ui.separator();
+                    egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
+                        egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(
+                            ui,
+                            |ui| {
+                                for line in log.lines.iter().rev().take(300).rev() {
+                                    match short_path_line(line) {
+                                        Some((short, full)) => {
+                                            ui.label(egui::RichText::new(short).size(13.0)).on_hover_text(full);
+                                        }
+                                        None => {
+                                            ui.label(egui::RichText::new(line).size(13.0));
+                                        }
                                     }
                                 }
-                            }
-                        },
-                    );
+                            },
+                        );
+                    });
+                    if delve.read_only {
+                        ui.label(
+                            egui::RichText::new("A replay: nothing here is saved.").size(11.0).color(style::MUTED),
+                        );
+                    } else if seats.seat.is_some_and(|s| s > 0) {
+                        let host = seats.players.name(0);
+                        ui.label(
+                            egui::RichText::new(format!("{host}'s game: {host} saves it."))
+                                .size(11.0)
+                                .color(style::MUTED),
+                        );
+                    } else {
+                        // The file's name; the whole path on hover.
+                        let path = save_path(&save_dir, &view.slot);
+                        let name = path
+                            .file_name()
+                            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                        ui.label(egui::RichText::new(format!("Saves to {name}")).size(11.0).color(style::MUTED))
+                            .on_hover_text(path.display().to_string());
+                    }
+                    online.invite(ui);
                 });
-                if delve.read_only {
-                    ui.label(egui::RichText::new("A replay: nothing here is saved.").size(11.0).color(style::MUTED));
-                } else if seats.seat.is_some_and(|s| s > 0) {
-                    let host = seats.players.name(0);
-                    ui.label(
-                        egui::RichText::new(format!("{host}'s game: {host} saves it.")).size(11.0).color(style::MUTED),
-                    );
-                } else {
-                    // The file's name; the whole path on hover.
-                    let path = save_path(&save_dir, &view.slot);
-                    let name = path
-                        .file_name()
-                        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-                    ui.label(egui::RichText::new(format!("Saves to {name}")).size(11.0).color(style::MUTED))
-                        .on_hover_text(path.display().to_string());
-                }
-                online.invite(ui);
             });
-        });
         pass_on.panels.push(("party".into(), shown.response.rect));
     }
     if toggle != (None, None) {
@@ -411,7 +424,8 @@ fn decision_panel(
     if let Some(p) = game.pending() {
         // The cards just revealed, whose words the decision answers.
         let cards: Vec<&crate::table::reveal::RevealCard> = revealed.iter().flat_map(|r| &r.0).collect();
-        pending_window(ctx, game, p, &cards, &mut c);
+        let room = pass_on.room.unwrap_or(ctx.content_rect());
+        pending_window(ctx, game, p, &cards, room, &mut c);
     } else if first_steps(&game.phase(), game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !delve.read_only {
         first_steps_window(ctx);
     }
@@ -428,7 +442,8 @@ fn passage_panel(mut contexts: EguiContexts, view: GameView, mut pass_on: ResMut
     let game = view.delve.game();
     let Phase::Passage { next } = game.phase() else { return Ok(()) };
     let mut c = Choices::resume(&mut pass_on, Some((game, &*view.seats)));
-    passage_window(ctx, game, next, &mut c);
+    let room = pass_on.room.unwrap_or(ctx.content_rect());
+    passage_window(ctx, game, next, room, &mut c);
     c.suspend(&mut pass_on);
     Ok(())
 }
@@ -522,8 +537,9 @@ fn finish(
         let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(320.0, 40.0), |r| r.size());
         let at = match geometry.clear_corner(Vec2::new(size.x, size.y), z).filter(|_| in_combat) {
             Some(at) => egui::pos2(at.x, at.y),
-            // Over the board's foot, clear of the notes at its top.
-            None => egui::pos2(room.center().x - size.x / 2.0, room.max.y - size.y - 8.0 - edge_h / z),
+            // The board's top right corner, clear of the notes at its top
+            // left and of the decision windows at its foot.
+            None => egui::pos2(room.max.x - size.x - 8.0, room.min.y + 6.0),
         };
         toast_notes(ctx, id, at, room, &notes);
     }
