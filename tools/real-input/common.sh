@@ -25,3 +25,11 @@ expect_tiles() {
   if [ "$TILES" = "$3" ]; then echo "ok: $4 ($3 tiles); screenshots in $OUT/$5"
   else echo "FAIL: $TILES tiles on the map, expected $3"; exit 1; fi
 }
+
+# The window's close button ($1, the window; $2, the game's pid): the game
+# must save and exit within 10 s (exit 0), else FAIL (exit 1).
+close_and_expect_exit() {
+  python3 "$here/close-window.py" "$1"
+  for _ in $(seq 20); do kill -0 "$2" 2>/dev/null || exit 0; sleep 0.5; done
+  echo "FAIL: the close button did not exit"; tail -5 "$HOME/game.log"; kill "$2"; exit 1
+}

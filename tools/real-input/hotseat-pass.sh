@@ -45,9 +45,8 @@ if [ "${1:-}" = --inside ]; then
   xdotool windowfocus "$w"; xdotool key d; sleep 2; xdotool key h; sleep 2; xdotool key Return
   sleep 2; wander
   table 7-player-2-placed
-  python3 "$here/close-window.py" "$w"                    # the close button
-  for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || exit 0; sleep 0.5; done
-  echo "FAIL: the close button did not exit"; tail -5 "$HOME/game.log"; kill "$pid"; exit 1
+  . "$here/common.sh"
+  close_and_expect_exit "$w" "$pid"                       # the close button
 fi
 
 BIN=${1:?the forgotten-depths binary}
