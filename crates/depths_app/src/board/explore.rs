@@ -104,7 +104,23 @@ fn follow_encounter(mut events: MessageReader<RulesEvent>, mut selected: ResMut<
         let now = match event {
             Event::ElementEncountered { element } => Some(*element),
             Event::LegendaryLocationEncountered { .. } => None,
-            _ => continue,
+            // The other events, by name, so a new one is decided here.
+            #[rustfmt::skip]
+            Event::CombatStarted { .. } | Event::MonstersAssigned { .. } | Event::RoundStarted { .. } |
+                Event::CardsDrawn { .. } | Event::PowerStored { .. } | Event::DiscardReshuffled { .. } |
+                Event::CannotPlay { .. } | Event::CardPlayed { .. } | Event::MonsterCardPlayed { .. } |
+                Event::MonsterCardWaiting { .. } | Event::MonsterDeckReshuffled { .. } |
+                Event::MonsterPowerDrawn { .. } | Event::MonsterAbility { .. } | Event::MonsterPowerWasted { .. } |
+                Event::MonsterCardMoved { .. } | Event::PairChosen { .. } | Event::AbilityActivated { .. } |
+                Event::PowerSpent { .. } | Event::SpellExhausted { .. } | Event::MonsterDamaged { .. } |
+                Event::IndividualDefeated { .. } | Event::MonsterHealed { .. } | Event::ReturnDamageAvoided { .. } |
+                Event::HeroDamaged { .. } | Event::HeroHealed { .. } | Event::FoeDefeated { .. } |
+                Event::RoundEnded { .. } | Event::CombatWon | Event::GameLost { .. } | Event::Note { .. } |
+                Event::EcologyStarted { .. } | Event::EcologyCompleted { .. } | Event::TileDrawn { .. } |
+                Event::TilePlaced { .. } | Event::TileSetAside { .. } | Event::CardDrawn { .. } |
+                Event::CardsOffered { .. } | Event::TestResolved { .. } | Event::XpGained { .. } |
+                Event::XpSpent { .. } | Event::KeysChanged { .. } | Event::ItemGained { .. } |
+                Event::AbilityGained { .. } | Event::Rested | Event::LevelUp { .. } | Event::GameWon => continue,
         };
         if selected.0 != now {
             selected.0 = now;

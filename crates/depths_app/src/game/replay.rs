@@ -95,7 +95,25 @@ pub fn marks(options: &GameOptions, content: &Content, history: &[Action]) -> Ve
                     combats += 1;
                     out.push((i + 1, format!("Combat {combats}: {}", foes.join(", "))));
                 }
-                _ => {}
+                // The other events, by name, so a new one is decided here.
+                #[rustfmt::skip]
+                Event::MonstersAssigned { .. } | Event::RoundStarted { .. } | Event::CardsDrawn { .. } |
+                    Event::PowerStored { .. } | Event::DiscardReshuffled { .. } | Event::CannotPlay { .. } |
+                    Event::CardPlayed { .. } | Event::MonsterCardPlayed { .. } | Event::MonsterCardWaiting { .. } |
+                    Event::MonsterDeckReshuffled { .. } | Event::MonsterPowerDrawn { .. } |
+                    Event::MonsterAbility { .. } | Event::MonsterPowerWasted { .. } |
+                    Event::MonsterCardMoved { .. } | Event::PairChosen { .. } | Event::AbilityActivated { .. } |
+                    Event::PowerSpent { .. } | Event::SpellExhausted { .. } | Event::MonsterDamaged { .. } |
+                    Event::IndividualDefeated { .. } | Event::MonsterHealed { .. } |
+                    Event::ReturnDamageAvoided { .. } | Event::HeroDamaged { .. } | Event::HeroHealed { .. } |
+                    Event::FoeDefeated { .. } | Event::RoundEnded { .. } | Event::CombatWon |
+                    Event::GameLost { .. } | Event::Note { .. } | Event::EcologyCompleted { .. } |
+                    Event::TileDrawn { .. } | Event::TilePlaced { .. } | Event::TileSetAside { .. } |
+                    Event::ElementEncountered { .. } | Event::LegendaryLocationEncountered { .. } |
+                    Event::CardDrawn { .. } | Event::CardsOffered { .. } | Event::TestResolved { .. } |
+                    Event::XpGained { .. } | Event::XpSpent { .. } | Event::KeysChanged { .. } |
+                    Event::ItemGained { .. } | Event::AbilityGained { .. } | Event::Rested | Event::LevelUp { .. } |
+                    Event::GameWon => {}
             }
         }
     }

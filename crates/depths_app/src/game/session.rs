@@ -262,7 +262,23 @@ impl RoundSummary {
             Event::HeroDamaged { amount, .. } => t.taken += u16::from(*amount),
             Event::HeroHealed { amount, .. } => t.healed += u16::from(*amount),
             Event::IndividualDefeated { .. } => t.defeated += 1,
-            _ => {}
+            // The other events, by name, so a new one is decided here.
+            #[rustfmt::skip]
+            Event::MonstersAssigned { .. } | Event::CardsDrawn { .. } | Event::PowerStored { .. } |
+                Event::DiscardReshuffled { .. } | Event::CannotPlay { .. } | Event::CardPlayed { .. } |
+                Event::MonsterCardPlayed { .. } | Event::MonsterCardWaiting { .. } |
+                Event::MonsterDeckReshuffled { .. } | Event::MonsterPowerDrawn { .. } |
+                Event::MonsterAbility { .. } | Event::MonsterPowerWasted { .. } | Event::MonsterCardMoved { .. } |
+                Event::PairChosen { .. } | Event::AbilityActivated { .. } | Event::PowerSpent { .. } |
+                Event::SpellExhausted { .. } | Event::MonsterHealed { .. } | Event::ReturnDamageAvoided { .. } |
+                Event::FoeDefeated { .. } | Event::RoundEnded { .. } | Event::CombatWon | Event::GameLost { .. } |
+                Event::Note { .. } | Event::EcologyStarted { .. } | Event::EcologyCompleted { .. } |
+                Event::TileDrawn { .. } | Event::TilePlaced { .. } | Event::TileSetAside { .. } |
+                Event::ElementEncountered { .. } | Event::LegendaryLocationEncountered { .. } |
+                Event::CardDrawn { .. } | Event::CardsOffered { .. } | Event::TestResolved { .. } |
+                Event::XpGained { .. } | Event::XpSpent { .. } | Event::KeysChanged { .. } |
+                Event::ItemGained { .. } | Event::AbilityGained { .. } | Event::Rested | Event::LevelUp { .. } |
+                Event::GameWon => {}
         }
         // Damage, healing, defeats and abilities make the summary; card
         // draws and plays are on the table already.
@@ -571,7 +587,24 @@ impl GameLog {
                 .get(usize::from(*foe))
                 .map(|name| describe_event(game, &Event::Note { text: format!("{name} is Defeated!") }))
                 .unwrap_or_else(|| describe_event(game, event)),
-            _ => describe_event(game, event),
+            // The other events, by name, so a new one is decided here.
+            #[rustfmt::skip]
+            Event::CombatStarted { .. } | Event::MonstersAssigned { .. } | Event::RoundStarted { .. } |
+                Event::CardsDrawn { .. } | Event::PowerStored { .. } | Event::DiscardReshuffled { .. } |
+                Event::CannotPlay { .. } | Event::CardPlayed { .. } | Event::MonsterCardPlayed { .. } |
+                Event::MonsterCardWaiting { .. } | Event::MonsterDeckReshuffled { .. } |
+                Event::MonsterPowerDrawn { .. } | Event::MonsterAbility { .. } | Event::MonsterPowerWasted { .. } |
+                Event::MonsterCardMoved { .. } | Event::PairChosen { .. } | Event::AbilityActivated { .. } |
+                Event::PowerSpent { .. } | Event::SpellExhausted { .. } | Event::MonsterDamaged { .. } |
+                Event::IndividualDefeated { .. } | Event::MonsterHealed { .. } | Event::ReturnDamageAvoided { .. } |
+                Event::HeroDamaged { .. } | Event::HeroHealed { .. } | Event::FoeDefeated { .. } |
+                Event::RoundEnded { .. } | Event::CombatWon | Event::GameLost { .. } | Event::Note { .. } |
+                Event::EcologyStarted { .. } | Event::EcologyCompleted { .. } | Event::TileDrawn { .. } |
+                Event::TilePlaced { .. } | Event::TileSetAside { .. } | Event::ElementEncountered { .. } |
+                Event::LegendaryLocationEncountered { .. } | Event::CardDrawn { .. } | Event::CardsOffered { .. } |
+                Event::TestResolved { .. } | Event::XpGained { .. } | Event::XpSpent { .. } |
+                Event::KeysChanged { .. } | Event::ItemGained { .. } | Event::AbilityGained { .. } | Event::Rested |
+                Event::LevelUp { .. } | Event::GameWon => describe_event(game, event),
         };
         self.rounds.note(event, line.as_ref());
         self.lines.extend(line);

@@ -151,7 +151,22 @@ fn spawn_feedback(
                 lines.push(format!("{name}: +{xp} XP"));
                 None
             }
-            _ => None,
+            // The other events, by name, so a new one is decided here.
+            #[rustfmt::skip]
+            Event::CombatStarted { .. } | Event::MonstersAssigned { .. } | Event::RoundStarted { .. } |
+                Event::CardsDrawn { .. } | Event::PowerStored { .. } | Event::DiscardReshuffled { .. } |
+                Event::CannotPlay { .. } | Event::CardPlayed { .. } | Event::MonsterCardPlayed { .. } |
+                Event::MonsterCardWaiting { .. } | Event::MonsterDeckReshuffled { .. } |
+                Event::MonsterPowerDrawn { .. } | Event::MonsterAbility { .. } | Event::MonsterPowerWasted { .. } |
+                Event::MonsterCardMoved { .. } | Event::PairChosen { .. } | Event::AbilityActivated { .. } |
+                Event::PowerSpent { .. } | Event::SpellExhausted { .. } | Event::ReturnDamageAvoided { .. } |
+                Event::FoeDefeated { .. } | Event::RoundEnded { .. } | Event::GameLost { .. } | Event::Note { .. } |
+                Event::EcologyStarted { .. } | Event::EcologyCompleted { .. } | Event::TileDrawn { .. } |
+                Event::TilePlaced { .. } | Event::TileSetAside { .. } | Event::ElementEncountered { .. } |
+                Event::LegendaryLocationEncountered { .. } | Event::CardDrawn { .. } | Event::CardsOffered { .. } |
+                Event::TestResolved { .. } | Event::XpSpent { .. } | Event::KeysChanged { .. } |
+                Event::ItemGained { .. } | Event::AbilityGained { .. } | Event::Rested | Event::LevelUp { .. } |
+                Event::GameWon => None,
         };
         if let Some((text, Some(at), color)) = number {
             // On a backdrop, so it reads over a card's print, and inside the
@@ -238,7 +253,23 @@ fn toasts(
         match event {
             Event::KeysChanged { keys } => lines.push(format!("Keys: {keys}")),
             Event::LevelUp { level } => lines.push(format!("Level Up: the Heroes reach level {level}")),
-            _ => {}
+            // The other events, by name, so a new one is decided here.
+            #[rustfmt::skip]
+            Event::CombatStarted { .. } | Event::MonstersAssigned { .. } | Event::RoundStarted { .. } |
+                Event::CardsDrawn { .. } | Event::PowerStored { .. } | Event::DiscardReshuffled { .. } |
+                Event::CannotPlay { .. } | Event::CardPlayed { .. } | Event::MonsterCardPlayed { .. } |
+                Event::MonsterCardWaiting { .. } | Event::MonsterDeckReshuffled { .. } |
+                Event::MonsterPowerDrawn { .. } | Event::MonsterAbility { .. } | Event::MonsterPowerWasted { .. } |
+                Event::MonsterCardMoved { .. } | Event::PairChosen { .. } | Event::AbilityActivated { .. } |
+                Event::PowerSpent { .. } | Event::SpellExhausted { .. } | Event::MonsterDamaged { .. } |
+                Event::IndividualDefeated { .. } | Event::MonsterHealed { .. } | Event::ReturnDamageAvoided { .. } |
+                Event::HeroDamaged { .. } | Event::HeroHealed { .. } | Event::FoeDefeated { .. } |
+                Event::RoundEnded { .. } | Event::CombatWon | Event::GameLost { .. } | Event::Note { .. } |
+                Event::EcologyStarted { .. } | Event::EcologyCompleted { .. } | Event::TileDrawn { .. } |
+                Event::TilePlaced { .. } | Event::TileSetAside { .. } | Event::ElementEncountered { .. } |
+                Event::LegendaryLocationEncountered { .. } | Event::CardDrawn { .. } | Event::CardsOffered { .. } |
+                Event::TestResolved { .. } | Event::XpGained { .. } | Event::XpSpent { .. } |
+                Event::ItemGained { .. } | Event::AbilityGained { .. } | Event::Rested | Event::GameWon => {}
         }
     }
     let now = time.elapsed_secs();

@@ -216,7 +216,23 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     rows: Vec::new(),
                 });
             }
-            _ => {}
+            // The other events, by name, so a new one is decided here.
+            #[rustfmt::skip]
+            Event::MonstersAssigned { .. } | Event::RoundStarted { .. } |
+                Event::CardsDrawn { .. } | Event::PowerStored { .. } | Event::DiscardReshuffled { .. } |
+                Event::CannotPlay { .. } | Event::CardPlayed { .. } | Event::MonsterCardPlayed { .. } |
+                Event::MonsterCardWaiting { .. } | Event::MonsterDeckReshuffled { .. } |
+                Event::MonsterPowerDrawn { .. } | Event::MonsterPowerWasted { .. } | Event::MonsterCardMoved { .. } |
+                Event::PairChosen { .. } | Event::AbilityActivated { .. } | Event::PowerSpent { .. } |
+                Event::SpellExhausted { .. } | Event::MonsterDamaged { .. } | Event::IndividualDefeated { .. } |
+                Event::MonsterHealed { .. } | Event::ReturnDamageAvoided { .. } | Event::HeroDamaged { .. } |
+                Event::HeroHealed { .. } | Event::FoeDefeated { .. } | Event::RoundEnded { .. } | Event::CombatWon |
+                Event::GameLost { .. } | Event::Note { .. } | Event::EcologyStarted { .. } |
+                Event::EcologyCompleted { .. } | Event::TileDrawn { .. } | Event::TilePlaced { .. } |
+                Event::TileSetAside { .. } | Event::ElementEncountered { .. } |
+                Event::LegendaryLocationEncountered { .. } | Event::CardsOffered { .. } |
+                Event::XpGained { .. } | Event::XpSpent { .. } |
+                Event::KeysChanged { .. } | Event::Rested | Event::LevelUp { .. } | Event::GameWon => {}
         }
     }
     out
