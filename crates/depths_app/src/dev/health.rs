@@ -40,7 +40,7 @@ use crate::{
     ui::screens::menu::ShowSaves,
 };
 
-/// The window sizes checked (logical pixels at a scale factor of 1).
+/// The window sizes checked (pixels; a big window grows the table's scale).
 pub const SIZES: [(u32, u32); 4] = [(1280, 800), (1366, 768), (1920, 1080), (2560, 1440)];
 /// The UI scales checked.
 pub const SCALES: [f32; 3] = [1.0, 1.25, 1.5];
@@ -48,6 +48,8 @@ pub const SCALES: [f32; 3] = [1.0, 1.25, 1.5];
 const SETTLE: u32 = 4;
 /// Frames to let a new state (a game laid on the table) settle.
 const SETTLE_STATE: u32 = 8;
+/// Frames after which a layout that still follows no switch is a fault.
+const SETTLE_MAX: u32 = 90;
 
 /// A state to check, and how to reach it.
 enum SetUp {
@@ -122,7 +124,9 @@ fn drive(world: &mut World) {
     }
     if world.resource::<HealthJob>().scenes.is_empty() {
         let Some(content) = world.get_resource::<GameContent>().map(|c| c.0.clone()) else { return };
-        let scenes = scenes(&content);
+        // FD_HEALTH_ONLY=WORDS: only the states whose names hold WORDS.
+        let only = std::env::var("FD_HEALTH_ONLY").unwrap_or_default();
+        let scenes: Vec<Scene> = scenes(&content).into_iter().filter(|s| s.name.contains(only.as_str())).collect();
         info!("health check: {} states × {} sizes × {} scales", scenes.len(), SIZES.len(), SCALES.len());
         world.resource_mut::<HealthJob>().scenes = scenes;
     }
@@ -136,7 +140,8 @@ fn drive(world: &mut World) {
             set_up(world, scene);
         }
         let mut window = world.query_filtered::<&mut Window, With<PrimaryWindow>>().single_mut(world).expect("window");
-        window.resolution.set(w as f32, h as f32);
+        // The window's pixels: a big window then grows the table's scale.
+        window.resolution.set_physical_resolution(w, h);
         world.resource_mut::<Settings>().ui_scale = scale;
     }
     // A game's moves go through the table once it is laid.
@@ -149,12 +154,16 @@ fn drive(world: &mut World) {
             world.write_message(PlayerAction(a));
         }
     }
+    // A resize reaches the window over a few frames, and the cards are laid
+    // out in the room egui gave the frame before: look once both follow it.
     let settle = if config == 0 { SETTLE_STATE } else { SETTLE };
-    if frames < settle {
+    let unsettled = settling(world, (w, h), scale);
+    if frames < settle || (unsettled.is_some() && frames < SETTLE_MAX) {
         world.resource_mut::<HealthJob>().frames += 1;
         return;
     }
-    let faults = check(world, screen);
+    let mut faults = check(world, screen);
+    faults.extend(unsettled.map(|why| format!("after {SETTLE_MAX} frames {why}")));
     let name = world.resource::<HealthJob>().scenes[scene].name.clone();
     // FD_HEALTH_SHOTS=DIR[:WORDS]: a PNG of each check (of the states whose
     // names hold WORDS), to look at.
@@ -211,6 +220,33 @@ fn set_up(world: &mut World, scene: usize) {
     };
     world.resource_mut::<HealthJob>().scenes[scene].set_up = set_up;
     NextState::set_if_neq(&mut world.resource_mut::<NextState<Screen>>(), next);
+}
+
+/// Why the table does not yet show the asked size and scale, if it does not.
+fn settling(world: &mut World, (w, h): (u32, u32), scale: f32) -> Option<String> {
+    let window = world.query_filtered::<&Window, With<PrimaryWindow>>().single(world).ok()?;
+    let size = window.physical_size();
+    let grown = crate::ui::window_scale::growth(size.as_vec2(), window.resolution.base_scale_factor());
+    if size != UVec2::new(w, h) || (window.scale_factor() - window.resolution.base_scale_factor() * grown).abs() > 1e-3
+    {
+        return Some(format!("the window is {size} px at a scale of {}, not {w}×{h}", window.scale_factor()));
+    }
+    let zoom = world
+        .query_filtered::<&mut EguiContext, With<PrimaryEguiContext>>()
+        .single_mut(world)
+        .map(|mut c| c.get_mut().zoom_factor())
+        .ok()?;
+    if (zoom - scale).abs() > 1e-3 {
+        return Some(format!("the UI scale is {zoom}, not {scale}"));
+    }
+    let playing = *world.resource::<State<Screen>>().get() == Screen::Playing;
+    let geometry = world.resource::<TableGeometry>();
+    match world.resource::<BoardArea>().0 {
+        Some(room) if playing && geometry.layout.is_some() && geometry.room != room => {
+            Some(format!("the cards lie in a room of {:?}, the table's is {room:?}", geometry.room))
+        }
+        _ => None,
+    }
 }
 
 /// The faults of what is on screen now.

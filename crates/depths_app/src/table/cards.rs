@@ -119,6 +119,8 @@ pub struct ClickTarget {
 #[derive(Resource, Default, Debug)]
 pub struct TableGeometry {
     pub layout: Option<TableLayout>,
+    /// The room `layout` was laid out in (screen px).
+    pub room: Rect,
     /// The number keys' choices, with their numbers.
     pub numbered: Vec<(u8, Action)>,
     /// Where each number is, to keep it there while its choice stays open.
@@ -715,6 +717,7 @@ fn sync_cards(
         .cloned()
         .collect();
     geometry.layout = Some(layout);
+    geometry.room = area_rect;
 }
 
 /// Where each move on the table is made.

@@ -20,6 +20,7 @@ fn xp_of(game: &Game, card: &XpRef) -> u16 {
 /// numbered), kept inside that room: over the banner or a side panel it hid
 /// their words at a large UI scale.
 fn decision_window(title: String, id: &'static str, max_width: f32, room: egui::Rect) -> egui::Window<'static> {
+    let room = below_notes(room);
     // Wide enough for its whole title (egui cuts a title to the window's width).
     let title_width = (title.chars().count() as f32 * 8.6 + 60.0).min(640.0).min(room.width() - 16.0);
     // Clear of the party's edge along the room's foot.
@@ -36,9 +37,16 @@ fn decision_window(title: String, id: &'static str, max_width: f32, room: egui::
         .resizable(false)
 }
 
+/// The room less its top strip, where the notes and toasts over the board
+/// go: a tall decision window at 150 % reached up under a toast.
+fn below_notes(room: egui::Rect) -> egui::Rect {
+    let strip = 44.0f32.min(room.height() * 0.1);
+    egui::Rect::from_min_max(egui::pos2(room.min.x, room.min.y + strip), room.max)
+}
+
 /// The most a decision's list may take of the room's height before it scrolls.
 fn list_height(room: egui::Rect) -> f32 {
-    (room.height() - 200.0).clamp(120.0, 400.0)
+    (below_notes(room).height() - 200.0).clamp(120.0, 400.0)
 }
 
 pub(super) fn pending_window(

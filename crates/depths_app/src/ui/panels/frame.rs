@@ -427,7 +427,7 @@ fn decision_panel(
         let room = pass_on.room.unwrap_or(ctx.content_rect());
         pending_window(ctx, game, p, &cards, room, &mut c);
     } else if first_steps(&game.phase(), game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !delve.read_only {
-        first_steps_window(ctx);
+        first_steps_window(ctx, pass_on.room.unwrap_or(ctx.content_rect()));
     }
     c.suspend(&mut pass_on);
     Ok(())
@@ -460,7 +460,8 @@ fn game_over_panel(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    game_over_window(ctx, &view.delve, &view.seats, &mut menu, &mut watch);
+    let room = pass_on.room.unwrap_or(ctx.content_rect());
+    game_over_window(ctx, &view.delve, &view.seats, &mut menu, &mut watch, room);
     Ok(())
 }
 
@@ -516,7 +517,9 @@ fn finish(
     let rest = c.unoffered(game, &geometry.offered);
     if !rest.is_empty() && !game.is_over() && !in_combat {
         egui::Window::new("Other choices")
-            .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -FOOT])
+            .pivot(egui::Align2::CENTER_BOTTOM)
+            .fixed_pos(egui::pos2(room.center().x, room.max.y - edge_h - 8.0))
+            .constrain_to(room)
             .collapsible(true)
             .default_open(false)
             .vscroll(true)

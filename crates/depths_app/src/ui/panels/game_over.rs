@@ -8,16 +8,23 @@ pub(super) fn game_over_window(
     seats: &Seats,
     menu: &mut MessageWriter<MenuAction>,
     replay: &mut MessageWriter<crate::game::replay::WatchReplay>,
+    room: egui::Rect,
 ) {
     let game = delve.game();
+    // In the board's room, the Hero mats and the party beside it still read.
+    let width = 560.0f32.min(room.width() - 16.0);
     egui::Window::new("Game over")
-        .anchor(egui::Align2::CENTER_CENTER, [-15.0, 0.0])
+        .pivot(egui::Align2::CENTER_CENTER)
+        .fixed_pos(room.center())
+        .constrain_to(room)
         .collapsible(true)
         .resizable(false)
-        .max_width(560.0)
+        .vscroll(true)
+        .max_width(width)
+        .max_height(room.height() - 16.0)
         .show(ctx, |ui| {
-            ui.set_min_width(420.0);
-            ui.set_max_width(560.0);
+            ui.set_min_width(420.0f32.min(width));
+            ui.set_max_width(width);
             match &game.phase() {
                 Phase::Won => {
                     ui.label(style::title("Victory", 44.0));
@@ -34,7 +41,7 @@ pub(super) fn game_over_window(
                 ui.separator();
                 ui.label(style::title("Adventure Record", 24.0));
                 // Long lists (Legendary Locations) wrap inside the second column.
-                egui::Grid::new("record").max_col_width(380.0).show(ui, |ui| {
+                egui::Grid::new("record").max_col_width((width - 180.0).clamp(160.0, 380.0)).show(ui, |ui| {
                     let cleared: Vec<&str> = rec.ecologies_cleared.iter().map(|e| e.name()).collect();
                     ui.label("Ecologies cleared");
                     ui.label(if cleared.is_empty() { "none".into() } else { cleared.join(", ") });

@@ -282,10 +282,6 @@ impl<'a> Choices<'a> {
     }
 }
 
-/// Windows at the foot of the board sit above the help line and the
-/// party's edge (Health Tracks, Keys, XP), never over them.
-pub const FOOT: f32 = 50.0 + crate::table::party::EDGE_HEIGHT;
-
 /// The Hero mats folded: each Hero's icon, Health and a mark when an Ability
 /// may be used now. Returns whether the player asked to open the mats.
 pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Choices) -> bool {
@@ -473,15 +469,18 @@ pub(super) fn first_steps(phase: &Phase, game: &Game) -> bool {
         })
 }
 
-/// How to begin, on the table until the first tile is laid.
-pub(super) fn first_steps_window(ctx: &egui::Context) {
+/// How to begin, on the table until the first tile is laid: at the foot of
+/// the board's room and inside it (at 150 % it covered the party panel).
+pub(super) fn first_steps_window(ctx: &egui::Context, room: egui::Rect) {
     egui::Window::new("How to play")
         .id(egui::Id::new("first_steps"))
-        .anchor(egui::Align2::CENTER_BOTTOM, [-15.0, -FOOT])
+        .pivot(egui::Align2::CENTER_BOTTOM)
+        .fixed_pos(egui::pos2(room.center().x, room.max.y - crate::table::party::EDGE_HEIGHT - 8.0))
+        .constrain_to(room)
         .collapsible(true)
         .resizable(false)
         .show(ctx, |ui| {
-            ui.set_max_width(440.0);
+            ui.set_max_width(440.0f32.min(room.width() - 32.0));
             for line in [
                 "1. Press D (or Draw tile) to draw a map tile.",
                 "2. Drag it from the tray onto a gold cell; R or right-click turns it.",
