@@ -23,6 +23,7 @@ use bevy::{
     window::PrimaryWindow,
 };
 use bevy_egui::{EguiContext, PrimaryEguiContext, egui};
+use depths_net::{HostTable, Lobby, OnlineTable, RemoteTable, client::Link};
 use depths_rules::{Action, Event, Game, GameOptions, Phase};
 use depths_sim::Bot;
 
@@ -31,6 +32,7 @@ use crate::{
     game::cli::Options,
     game::focus::BoardArea,
     game::hotseat::Players,
+    game::online::Online,
     game::saves::SaveSummary,
     game::screen::Screen,
     game::session::{GameContent, PlayerAction, Session},
@@ -63,7 +65,18 @@ enum SetUp {
         game: Box<Game>,
         players: Players,
         then: Vec<Action>,
+        /// Online: the table's banner lines (whom it waits for, a lost link).
+        online: Option<OnlineLines>,
     },
+}
+
+/// The online table a state is seen at: as the host or a player, the seats
+/// online, and whether this player's link to the host is lost.
+#[derive(Clone)]
+struct OnlineLines {
+    who: Online,
+    online: Vec<bool>,
+    lost: bool,
 }
 
 struct Scene {
@@ -87,12 +100,24 @@ struct HealthJob {
     scene: usize,
     config: usize,
     frames: u32,
+    /// Every floating box's place last frame, and for how many frames in a
+    /// row they have not moved: egui places a centred box by its size the
+    /// frame before, so after a switch it may take a few frames to sit still.
+    boxes: (Vec<(egui::LayerId, egui::Rect)>, u32),
     outcomes: Vec<Outcome>,
 }
 
 pub(super) fn plugin(app: &mut App) {
     let Some(path) = app.world().get_resource::<Options>().and_then(|o| o.health_check.clone()) else { return };
-    app.insert_resource(HealthJob { path, scenes: Vec::new(), scene: 0, config: 0, frames: 0, outcomes: Vec::new() });
+    app.insert_resource(HealthJob {
+        path,
+        scenes: Vec::new(),
+        scene: 0,
+        config: 0,
+        frames: 0,
+        boxes: (Vec::new(), 0),
+        outcomes: Vec::new(),
+    });
     app.add_systems(Last, drive);
 }
 
@@ -211,10 +236,11 @@ fn set_up(world: &mut World, scene: usize) {
         }
         SetUp::Setup => Screen::Setup,
         SetUp::Lobby => Screen::Lobby,
-        SetUp::Game { game, players, .. } => {
+        SetUp::Game { game, players, online, .. } => {
             let mut session = Session::new((**game).clone());
             session.seats.players = players.clone();
             session.insert_into(world);
+            seat_online(world, game, players, online.as_ref());
             Screen::Playing
         }
     };
@@ -231,13 +257,26 @@ fn settling(world: &mut World, (w, h): (u32, u32), scale: f32) -> Option<String>
     {
         return Some(format!("the window is {size} px at a scale of {}, not {w}×{h}", window.scale_factor()));
     }
-    let zoom = world
+    let ctx = world
         .query_filtered::<&mut EguiContext, With<PrimaryEguiContext>>()
         .single_mut(world)
-        .map(|mut c| c.get_mut().zoom_factor())
+        .map(|mut c| c.get_mut().clone())
         .ok()?;
-    if (zoom - scale).abs() > 1e-3 {
-        return Some(format!("the UI scale is {zoom}, not {scale}"));
+    if (ctx.zoom_factor() - scale).abs() > 1e-3 {
+        return Some(format!("the UI scale is {}, not {scale}", ctx.zoom_factor()));
+    }
+    let boxes: Vec<(egui::LayerId, egui::Rect)> = ctx
+        .memory(|m| m.areas().visible_layer_ids().into_iter().filter_map(|l| Some((l, m.area_rect(l.id)?))).collect());
+    let mut job = world.resource_mut::<HealthJob>();
+    let moving: Vec<String> = boxes
+        .iter()
+        .filter(|(l, r)| job.boxes.0.iter().all(|(l0, r0)| l0 != l || r0 != r))
+        .map(|(l, r)| format!("{:?} {}", l.order, show(*r)))
+        .collect();
+    job.boxes =
+        if moving.is_empty() && job.boxes.0.len() == boxes.len() { (boxes, job.boxes.1 + 1) } else { (boxes, 0) };
+    if job.boxes.1 < 2 {
+        return Some(format!("these boxes still move: {}", moving.join(", ")));
     }
     let playing = *world.resource::<State<Screen>>().get() == Screen::Playing;
     let geometry = world.resource::<TableGeometry>();
@@ -247,6 +286,36 @@ fn settling(world: &mut World, (w, h): (u32, u32), scale: f32) -> Option<String>
         }
         _ => None,
     }
+}
+
+/// Seats the table online as `lines` say (no connection is made: the banner
+/// reads the tables' seats and links), or takes it offline.
+fn seat_online(world: &mut World, game: &Game, players: &Players, lines: Option<&OnlineLines>) {
+    world.remove_resource::<Online>();
+    world.insert_resource(HostTable::default());
+    world.insert_resource(RemoteTable::default());
+    let Some(lines) = lines else { return };
+    let lobby = Lobby {
+        names: players.names.clone(),
+        online: lines.online.clone(),
+        stand_ins: vec![None; players.names.len()],
+        started: true,
+    };
+    let table = Some(OnlineTable::new(game.clone(), players.clone()));
+    match lines.who {
+        Online::Host => {
+            let mut host = world.resource_mut::<HostTable>();
+            (host.lobby, host.table) = (lobby, table);
+        }
+        Online::Player => {
+            let mut remote = world.resource_mut::<RemoteTable>();
+            (remote.lobby, remote.table, remote.seat) = (lobby, table, Some(1));
+            remote.invite = Some(depths_net::Invite::new(std::net::SocketAddr::from(([127, 0, 0, 1], 5000))));
+            remote.link =
+                if lines.lost { Link::Lost("the host has not answered for 10 s".into()) } else { Link::Seated };
+        }
+    }
+    world.insert_resource(lines.who);
 }
 
 /// The faults of what is on screen now.
@@ -419,7 +488,7 @@ fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
     let mut seen: std::collections::BTreeSet<String> = Default::default();
     let mut add = |name: String, game: &Game, players: Players, then: Vec<Action>, out: &mut Vec<Scene>| {
         if seen.insert(name.clone()) {
-            out.push(Scene { name, set_up: SetUp::Game { game: Box::new(game.clone()), players, then } });
+            out.push(Scene { name, set_up: SetUp::Game { game: Box::new(game.clone()), players, then, online: None } });
         }
     };
     let parties: [&[&str]; 3] = [&["bren"], &["bren", "sil"], &["bren", "sil", "ava"]];
@@ -440,6 +509,10 @@ fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
                     add("the \"Pass to …\" curtain".into(), &game, players, vec![draw, place], &mut out);
                 }
             }
+            // The online banners, at a three-player table.
+            if n == 3 && seed == 1 {
+                online_scenes(&game, &mut out);
+            }
             for _ in 0..3000 {
                 if game.is_over() {
                     add("game over".into(), &game, Players::default(), Vec::new(), &mut out);
@@ -459,6 +532,26 @@ fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
         }
     }
     out
+}
+
+/// The host waiting for two players who dropped (with its choices for their
+/// Heroes), a player waiting for one, and a player whose link is lost.
+fn online_scenes(game: &Game, out: &mut Vec<Scene>) {
+    let players = Players {
+        names: vec!["Ann".into(), "Bo the Unhurried".into(), "Cyrielle of the Long Name".into()],
+        owners: vec![0, 1, 2],
+        ..default()
+    };
+    let cases = [
+        ("online: the host waits for two dropped players", Online::Host, vec![true, false, false], false),
+        ("online: a player waits for one who dropped", Online::Player, vec![true, true, false], false),
+        ("online: a player's link to the host is lost", Online::Player, vec![true, true, true], true),
+    ];
+    for (name, who, online, lost) in cases {
+        let online = Some(OnlineLines { who, online, lost });
+        let set_up = SetUp::Game { game: Box::new(game.clone()), players: players.clone(), then: Vec::new(), online };
+        out.push(Scene { name: name.into(), set_up });
+    }
 }
 
 /// The kind of state `game` is in, as the check tells them apart.
