@@ -7,6 +7,10 @@
 //! [`core_plugin`] is the headless part, so tests can run it under
 //! `MinimalPlugins`, and [`AppPlugin`] adds the rest.
 
+// The client's documentation is for its maintainers (CI builds it with
+// `--document-private-items`): a module's notes may name its private systems.
+#![allow(rustdoc::private_intra_doc_links)]
+
 use bevy::{prelude::*, window::WindowResolution};
 use bevy_egui::EguiPlugin;
 

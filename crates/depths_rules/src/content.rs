@@ -463,7 +463,7 @@ fn monster_may(e: &Effect) -> bool {
 impl Content {
     /// Builds the content from `(path, text)` pairs, validating every card.
     /// Every fault is reported, not just the first: every file is parsed, and
-    /// every card of the files that parse is checked too (see [`Given`]).
+    /// every card of the files that parse is checked too (see `Given`).
     pub fn from_files(files: &[(&str, &str)]) -> Result<Content, ContentError> {
         let mut given = Given { files, faults: Vec::new(), failed: BTreeSet::new() };
         let heroes: Option<HeroesFile> = given.read("heroes.json");

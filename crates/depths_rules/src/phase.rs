@@ -1,5 +1,5 @@
 //! Where the game stands, in the book's words: the one phase machine that
-//! [`Game::check`] and everything outside the core read.
+//! [`crate::Game::check`] and everything outside the core read.
 //!
 //! `Setup → Exploring ⇄ Encountering (→ Combat steps) → Level Up → Passage →
 //! Exploring … → Final Entity → Won | Lost`. The phase is derived from the

@@ -106,7 +106,7 @@ fn fit_view(bounds: Rect, viewport: Vec2, insets: Insets) -> (Vec2, f32) {
     fit_view_within(bounds, viewport, insets, MIN_SCALE)
 }
 
-/// [`fit_view`], zooming in no closer than `min_scale`.
+/// `fit_view`, zooming in no closer than `min_scale`.
 fn fit_view_within(bounds: Rect, viewport: Vec2, insets: Insets, min_scale: f32) -> (Vec2, f32) {
     let free = Vec2::new(
         (viewport.x - insets.left - insets.right).max(1.0),

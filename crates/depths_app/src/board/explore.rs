@@ -2,7 +2,7 @@
 //! that draws, turns, drags and drops it; clicking an element selects it.
 //!
 //! [`plugin`] (the hand, the placement hints and the ghost tile) runs
-//! headless; [`input_plugin`] needs a window and a camera.
+//! headless; [`desktop_plugin`] needs a window and a camera.
 
 use bevy::{
     input::mouse::{AccumulatedMouseScroll, MouseScrollUnit},

@@ -17,7 +17,7 @@
 //! unless the players switch it on (on the setup screen or in ⚙ Settings).
 //! With it on, it comes up only when control passes to another player, and
 //! never straight over the result of the move that passed it: the player who
-//! acted sees the outcome, then presses "Pass to <player>" (or tries to act
+//! acted sees the outcome, then presses "Pass to …" (or tries to act
 //! again, which hands over instead). The next player lifts it.
 //!
 //! The seats, turns and who-must-act rules are `depths_table::seats` (online

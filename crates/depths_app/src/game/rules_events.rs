@@ -1,4 +1,4 @@
-//! Events drive the table: every [`Event`] the rules core's `apply` returns is
+//! Events drive the table: every [`enum@Event`] the rules core's `apply` returns is
 //! published as a [`RulesEvent`] message, and [`reaction`] says which part of
 //! the table answers it. The board spawns a landed tile, flips tokens and
 //! walks the Lantern from these, and lays the whole board again only on a new

@@ -527,7 +527,7 @@ fn matches(map: &Map, patterns: &[RunePattern], used: &UsedRunes, through: Optio
     out
 }
 
-/// [`matches`] with no Node used and each match's key (see
+/// [`matches()`] with no Node used and each match's key (see
 /// [`RuneMatches`]), sorted by key; `through` a tile of the map, only the
 /// matches that use it (each where a search of the whole map first finds it).
 fn keyed_matches(
