@@ -680,3 +680,49 @@ fn a_new_ecology_starts_every_heros_deck_by_the_setup() {
         }
     }
 }
+
+/// "3 Keys Added at Each New Ecology: Each time the Heroes start a new
+/// Ecology, they get 3 Keys added to their supply for free", and "Save your
+/// Game … Just after Level Up, record the details of each Hero and the group
+/// … When you want to pick up where you left off, simply use the sheets to
+/// recreate your Heroes." Heroes recreated from their sheets start the next
+/// Ecology with the Keys of a party that went straight on: 3 more than sheets
+/// filled in just after Level Up hold, and none more than sheets filled in
+/// after the descent hold (those 3 Keys are on them already).
+#[test]
+fn keys_added_at_each_new_ecology_reach_heroes_recreated_from_their_sheets() {
+    use depths_rules::record::PartyRecord;
+    let keys = |g: &Game| g.adventure().unwrap().keys;
+    let resume = |record: &PartyRecord| {
+        // Through the sheets' text, as a record is kept between sessions.
+        let back: PartyRecord = serde_json::from_str(&serde_json::to_string(record).unwrap()).unwrap();
+        assert_eq!(&back, record);
+        Game::from_record(&back, fixture(), 5).unwrap()
+    };
+    for keys_each_ecology in [true, false] {
+        let mut g = new_game(&["bren"], Variants { keys_each_ecology, ..Variants::default() });
+        // A record made during the first Ecology resumes it: no new Ecology, no Keys added.
+        let first = g.party_record().unwrap();
+        assert_eq!((first.next_ecology, keys(&resume(&first))), (Ecology::Ruins, 3));
+        lay(&mut g, "ruins-stairs", (1, 0));
+        act(&mut g, Action::Encounter { element: element_at((1, 0)) });
+        while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
+            let a = steady_policy(&g);
+            act(&mut g, a);
+        }
+        act(&mut g, Action::FinishLevelUp);
+        assert!(matches!(g.pending(), Some(Pending::Passage { next: Ecology::Caverns })));
+        let held = keys(&g);
+        let after_level_up = g.party_record().unwrap();
+        assert_eq!(after_level_up.keys, held, "the sheets hold the Keys the party holds");
+        act(&mut g, Action::Descend);
+        let want = if keys_each_ecology { held + 3 } else { held };
+        assert_eq!(keys(&g), want, "a party that goes straight on");
+        let after_descent = g.party_record().unwrap();
+        for (when, record) in [("just after Level Up", &after_level_up), ("after the descent", &after_descent)] {
+            let resumed = resume(record);
+            assert_eq!(resumed.adventure().unwrap().ecology.ecology, Ecology::Caverns, "{when}");
+            assert_eq!(keys(&resumed), want, "sheets filled in {when}, variant {keys_each_ecology}");
+        }
+    }
+}

@@ -282,3 +282,56 @@ fn a_syntax_error_does_not_hide_bad_cards_in_other_files() {
         "{e}"
     );
 }
+
+/// "3. Doors — Blocks Movement until Unlocked": a Door keeps the Heroes from
+/// whatever lies beyond it. Planted tiles whose Door blocks nothing (alone in
+/// a room with one way in, or with the Chest it should guard beside it) are
+/// refused, each named with its file and tile and the typed reason; the
+/// shipped tiles, whose Chests lie beyond their Doors, pass.
+#[test]
+fn a_door_that_blocks_nothing_is_refused() {
+    use depths_rules::map::{TileError, TileProblem};
+    Content::builtin().unwrap_or_else(|e| panic!("{e}"));
+    let mut files: Vec<(String, String)> = BUILTIN_FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+    let mut plant = |file: &str, from: &str, to: &str| {
+        let text = &mut files.iter_mut().find(|(n, _)| n == file).unwrap().1;
+        assert!(text.contains(from), "{file}: {from}");
+        *text = text.replace(from, to);
+    };
+    let room = r#"{"type": "door"}]}, {"beyond_door": 0, "elements": [{"type": "chest"}]}]"#;
+    // The Chest back beside the Door, in a one-way room and in a corridor.
+    plant(
+        "ruins/tiles.json",
+        &format!(r#""exits": ["N"], "elements": [{room}"#),
+        r#""exits": ["N"], "elements": [{"type": "door"}, {"type": "chest"}]}]"#,
+    );
+    plant(
+        "caverns/tiles.json",
+        &format!(r#""exits": ["E", "W"], "elements": [{room}"#),
+        r#""exits": ["E", "W"], "elements": [{"type": "door"}, {"type": "chest"}]}]"#,
+    );
+    // A Door alone at the end of a room.
+    plant(
+        "subterranean/tiles.json",
+        &format!(r#""exits": ["E"], "elements": [{room}"#),
+        r#""exits": ["E"], "elements": [{"type": "door"}]}]"#,
+    );
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let e = Content::from_files(&refs).map(|_| ()).unwrap_err();
+    let tile = |file: &str, id: &str, problem| {
+        ContentFault::new(file, Some(id), ContentErrorKind::Tile(TileError { tile: id.into(), problem }))
+    };
+    assert_eq!(
+        e.faults,
+        vec![
+            tile("ruins/tiles.json", "ruins-16", TileProblem::DoorBlocksNothing(0)),
+            tile("caverns/tiles.json", "caverns-21", TileProblem::ChestBesideDoor(0)),
+            tile("subterranean/tiles.json", "subterranean-17", TileProblem::DoorBlocksNothing(0)),
+        ],
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("ruins/tiles.json: ruins-16: map tile \"ruins-16\": the Door in area 0 blocks nothing"),
+        "{e}"
+    );
+}

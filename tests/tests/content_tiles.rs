@@ -107,6 +107,95 @@ fn ecology_markings() {
     }
 }
 
+// ---------------------------------------------------------------- doors
+
+/// An Entry tile of `eco` with all four edges `edge`.
+fn open_entry(eco: Ecology, edge: Edge) -> MapTile {
+    let edges = Edges::from_array([edge; 4]);
+    let area = Area { exits: Sides::of(&Side::ALL), ..Area::default() };
+    MapTile {
+        id: format!("{}-open-entry", eco.name()),
+        ecology: eco,
+        kind: TileKind::Entry,
+        edges,
+        areas: vec![area],
+        water_corners: Corners::NONE,
+        boat: false,
+        sword: false,
+        nodes: Sides::NONE,
+    }
+}
+
+/// How many places the open rooms of `eco` have on `map`: what the Heroes
+/// can build on from where they can go.
+fn open_room_places(eco: Ecology, map: &Map) -> usize {
+    [Edge::Open, Edge::Upper, Edge::Lower]
+        .into_iter()
+        .map(|edge| MapTile {
+            id: format!("{}-open-room", eco.name()),
+            kind: TileKind::Normal,
+            ..open_entry(eco, edge)
+        })
+        .filter(|t| t.validate().is_ok())
+        .map(|t| map.legal_placements(&t).len())
+        .sum()
+}
+
+/// "3. Doors — Blocks Movement until Unlocked … Doors cannot be moved through
+/// until they are Unlocked", and "Monsters, Features, and Doors block access
+/// to Tile edges beyond them". Every shipped Door, on a map where the Heroes
+/// reach it, keeps them from something until it is Unlocked: nothing of its
+/// tile beyond it (a Chest above all) can be Encountered before, and
+/// Unlocking it opens new ground or new elements.
+#[test]
+fn every_shipped_door_blocks_movement_until_unlocked() {
+    let content = content();
+    let mut doors = 0;
+    for eco in Ecology::ALL {
+        for tile in &content.ecology(eco).tiles {
+            let Some((area, element)) = tile.areas.iter().enumerate().find_map(|(a, area)| {
+                area.elements.iter().position(|e| *e == Element::Door).map(|e| (a as u8, e as u8))
+            }) else {
+                continue;
+            };
+            doors += 1;
+            let mut placed = None;
+            for edge in [Edge::Open, Edge::Upper, Edge::Lower] {
+                let entry = open_entry(eco, edge);
+                if entry.validate().is_err() {
+                    continue;
+                }
+                let mut map = Map::new(entry).unwrap_or_else(|e| panic!("{e}"));
+                if let Some(&at) = map.legal_placements(tile).first() {
+                    map.place(tile, at).unwrap_or_else(|e| panic!("{}: {e}", tile.id));
+                    placed = Some((map, at.cell));
+                    break;
+                }
+            }
+            let (mut map, cell) = placed.unwrap_or_else(|| panic!("{}: no place next to an open Entry", tile.id));
+            let door = ElementRef { cell, area, element };
+            let before = map.reachable_unencountered_elements();
+            assert!(before.contains(&door), "{}: the Heroes reach the Door", tile.id);
+            let of_tile = |m: &Map| -> Vec<Element> {
+                m.reachable_unencountered_elements()
+                    .into_iter()
+                    .filter(|e| e.cell == cell && *e != door)
+                    .filter_map(|e| m.element(e).map(|(k, _)| k))
+                    .collect()
+            };
+            assert!(!of_tile(&map).contains(&Element::Chest), "{}: a Chest is opened without the Door", tile.id);
+            let (areas, elements, places) =
+                (map.accessible_areas().len(), of_tile(&map).len(), open_room_places(eco, &map));
+            map.unlock_door(door).unwrap_or_else(|e| panic!("{}: {e}", tile.id));
+            let opened = map.accessible_areas().len() > areas
+                || of_tile(&map).len() > elements
+                || open_room_places(eco, &map) > places;
+            assert!(opened, "{}: Unlocking the Door opens nothing", tile.id);
+        }
+    }
+    assert!(doors >= 6, "{doors} Doors");
+}
+
 // ---------------------------------------------------------------- patterns
 
 #[test]

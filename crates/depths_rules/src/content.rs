@@ -55,6 +55,8 @@ pub enum ContentErrorKind {
     /// Features … provide Items with limited numbers of uses". `item` is
     /// `None` for a `draw_item` (an Item from the Item Cards).
     FeatureItem { item: Option<String> },
+    /// A Map Tile breaks a rule of its Ecology (see [`crate::map::TileProblem`]).
+    Tile(crate::map::TileError),
     /// Any other broken rule.
     Invalid(String),
 }
@@ -84,6 +86,7 @@ impl std::fmt::Display for ContentErrorKind {
             ContentErrorKind::FeatureItem { item: Some(item) } => {
                 write!(f, "a Feature gives only limited-use Items, and \"{item}\" has no uses")
             }
+            ContentErrorKind::Tile(e) => write!(f, "{e}"),
             ContentErrorKind::Invalid(why) => write!(f, "{why}"),
         }
     }
@@ -777,7 +780,7 @@ impl Content {
         for t in &eco.tiles {
             unique(faults, &tiles_file, &t.id);
             if let Err(e) = t.validate() {
-                faults.card(&tiles_file, &t.id, e.to_string());
+                faults.push(&tiles_file, &t.id, ContentErrorKind::Tile(e));
             }
             if t.ecology != eco.ecology {
                 faults.card(&tiles_file, &t.id, "belongs to another Ecology");

@@ -1,7 +1,7 @@
 //! "Passage to Next Ecology": after Level Up the Ecology is complete; "Each
 //! Ecology follows the same Setup".
 
-use crate::adventure::Pending;
+use crate::adventure::{Adventure, Pending};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::event::note;
@@ -37,10 +37,22 @@ impl Game {
                 return;
             }
         }
-        if adv.options.variants.keys_each_ecology {
-            adv.keys += 3;
+        if adv.add_new_ecology_keys() {
             events.push(Event::KeysChanged { keys: adv.keys });
         }
         events.push(Event::EcologyStarted { ecology: next });
+    }
+}
+
+impl Adventure {
+    /// "3 Keys Added at Each New Ecology: Each time the Heroes start a new
+    /// Ecology, they get 3 Keys added to their supply for free." Whether the
+    /// variant is played (and so the Keys were added).
+    pub(crate) fn add_new_ecology_keys(&mut self) -> bool {
+        let added = self.options.variants.keys_each_ecology;
+        if added {
+            self.keys = self.keys.saturating_add(3);
+        }
+        added
     }
 }

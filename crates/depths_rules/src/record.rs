@@ -41,6 +41,13 @@ pub struct PartyRecord {
     /// The Ecology the party goes down to next.
     pub next_ecology: Ecology,
     pub adventure: AdventureRecord,
+    /// The sheets were filled in once `next_ecology` had begun (after the
+    /// descent, or during the first Ecology): whatever starting it brings,
+    /// such as the Keys of "3 Keys Added at Each New Ecology", is in them
+    /// already. False for the book's record, made "Just after Level Up"
+    /// (and for a record that does not say).
+    #[serde(default)]
+    pub ecology_begun: bool,
 }
 
 impl Game {
@@ -70,6 +77,7 @@ impl Game {
             xp_pool: adv.xp_pool.clone(),
             next_ecology: next,
             adventure: adv.record.clone(),
+            ecology_begun: next == current,
         })
     }
 
@@ -84,6 +92,11 @@ impl Game {
         let adv = game.adventure.as_deref_mut().expect("full game");
         adv.pending.clear();
         adv.keys = record.keys;
+        if !record.ecology_begun {
+            // The Heroes start a new Ecology now, as a continuing party does
+            // at the Passage (see `descend`).
+            adv.add_new_ecology_keys();
+        }
         adv.xp_pool = record.xp_pool.clone();
         adv.record = record.adventure.clone();
         for (hero, r) in game.heroes.iter_mut().zip(&record.heroes) {

@@ -220,6 +220,102 @@ fn a_locked_door_blocks_until_unlocked() {
     assert_eq!(map.check_placement(&next, at(2, 0, 0)), Ok(()));
 }
 
+/// A room beyond the Door of area 0 (`"beyond_door": 0`), holding `elements`.
+fn beyond_door(elements: &[Element]) -> Area {
+    Area { elements: elements.to_vec(), beyond_door: Some(0), ..Area::default() }
+}
+
+/// "3. Doors — Blocks Movement until Unlocked … Doors cannot be moved through
+/// until they are Unlocked." A room that lies beyond a Door is reached only
+/// through it: its Chest waits until the Door is Unlocked, on the map, in a
+/// preview of the tile, and after the map is saved and loaded.
+#[test]
+fn a_chest_beyond_a_door_waits_until_the_door_is_unlocked() {
+    let vault = tile(
+        "vault",
+        RUINS,
+        TileKind::Normal,
+        "###.",
+        vec![area(&[W], &[Element::Door]), beyond_door(&[Element::Chest])],
+    );
+    vault.validate().unwrap();
+    let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
+    let mut preview = Preview::default();
+    map.preview(&std::sync::Arc::new(vault.clone()), at(1, 0, 0), &mut preview).unwrap();
+    assert_eq!(preview.newly_reachable(&map).collect::<Vec<_>>(), vec![Element::Door]);
+    map.place(&vault, at(1, 0, 0)).unwrap();
+    assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 0, 0)], "the Door, not the Chest");
+    assert!(!map.is_accessible(ar(1, 0, 1)));
+    assert_eq!(map.encounter(el(1, 0, 1, 0)), Err(MapError::NotReachable(el(1, 0, 1, 0))));
+    map.unlock_door(el(1, 0, 0, 0)).unwrap();
+    assert!(map.is_accessible(ar(1, 0, 1)));
+    assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 1, 0)]);
+    let loaded: Map = serde_json::from_str(&serde_json::to_string(&map).unwrap()).unwrap();
+    assert_eq!(loaded, map);
+    assert_eq!(map.encounter(el(1, 0, 1, 0)), Ok(Element::Chest));
+    assert_eq!(map.lantern(), ar(1, 0, 1));
+    // A Door across a corridor with a room beyond it: both wait for the Door.
+    let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
+    let hall = tile(
+        "hall",
+        RUINS,
+        TileKind::Normal,
+        "#.#.",
+        vec![area(&[E, W], &[Element::Door]), beyond_door(&[Element::Chest])],
+    );
+    map.place(&hall, at(1, 0, 0)).unwrap();
+    let next = room("next", RUINS, "#.#.", &[]);
+    assert_eq!(map.check_placement(&next, at(2, 0, 0)), Err(PlacementError::NoPath));
+    assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 0, 0)]);
+    map.unlock_door(el(1, 0, 0, 0)).unwrap();
+    assert_eq!(map.check_placement(&next, at(2, 0, 0)), Ok(()));
+    assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 1, 0)]);
+}
+
+/// "3. Doors — Blocks Movement until Unlocked": a Door stands between the way
+/// in and what lies beyond it. One that blocks nothing (alone in a room with
+/// one way in, or beside the Chest it should guard) is refused, as is a room
+/// "beyond" an area without a Door; each names the tile.
+#[test]
+fn a_door_that_blocks_nothing_is_refused_naming_the_tile() {
+    let door = Element::Door;
+    let two_rooms = |id: &str, room: Area| tile(id, RUINS, TileKind::Normal, ".###", vec![area(&[N], &[door]), room]);
+    let hall = |id: &str, room: Area| tile(id, RUINS, TileKind::Normal, ".#.#", vec![area(&[N, S], &[door]), room]);
+    let cases: Vec<(MapTile, TileProblem)> = vec![
+        (room("door-1", RUINS, ".###", &[door]), TileProblem::DoorBlocksNothing(0)),
+        (room("door-2", RUINS, ".###", &[door, Element::Chest]), TileProblem::DoorBlocksNothing(0)),
+        (room("door-3", RUINS, ".#.#", &[door, Element::Chest]), TileProblem::ChestBesideDoor(0)),
+        (
+            tile("door-4", RUINS, TileKind::Normal, ".###", vec![area(&[N], &[]), beyond_door(&[Element::Chest])]),
+            TileProblem::NoDoorBefore { area: 1, door: 0 },
+        ),
+        (
+            hall("door-5", Area { beyond_door: Some(1), ..beyond_door(&[]) }),
+            TileProblem::NoDoorBefore { area: 1, door: 1 },
+        ),
+        (
+            hall("door-6", Area { beyond_door: Some(7), ..beyond_door(&[]) }),
+            TileProblem::NoDoorBefore { area: 1, door: 7 },
+        ),
+    ];
+    for (t, problem) in cases {
+        let err = t.validate().unwrap_err();
+        assert_eq!(err.problem, problem, "{}", t.id);
+        assert!(err.to_string().contains(&format!("\"{}\"", t.id)), "{err}");
+    }
+    // A Door with a room beyond it, across a corridor, or before a Secret Passage guards something.
+    two_rooms("door-ok-1", beyond_door(&[Element::Chest])).validate().unwrap();
+    room("door-ok-2", RUINS, ".#.#", &[door]).validate().unwrap();
+    let mut passage = room("door-ok-3", RUINS, ".###", &[door]);
+    passage.areas[0].secret_passage = true;
+    passage.validate().unwrap();
+    let json = r#"{"id": "door-ok-4", "ecology": "ruins", "edges": {"N": "open", "E": "wall", "S": "wall", "W": "wall"},
+                   "areas": [{"exits": ["N"], "elements": [{"type": "door"}]}, {"beyond_door": 0, "elements": [{"type": "chest"}]}]}"#;
+    let t = MapTile::from_json(json).unwrap();
+    assert_eq!(t.areas[1].beyond_door, Some(0));
+    assert_eq!(serde_json::from_str::<MapTile>(&serde_json::to_string(&t).unwrap()).unwrap(), t);
+}
+
 /// "Habitat Boundaries: Heroes may move through the tile on the side without
 /// Monsters or Features without having to Encounter them."
 #[test]

@@ -3,6 +3,9 @@
 //! before the rules core was made faster. A speed-up that changes a single
 //! move (an order of legal actions, a tie broken differently) turns this red.
 //! `tools/same-games.sh` checks the full 1,000 careful and 20,000 random games.
+//! Taken again when three tiles' Chests moved into rooms beyond their Doors
+//! (`ruins-16`, `caverns-21`, `subterranean-17`): with the earlier tiles the
+//! code gave the earlier digests, all 21,000 games.
 
 use std::sync::Arc;
 
@@ -49,18 +52,18 @@ fn check(bot: BotKind, games: u64, want: u64) {
 
 #[test]
 fn careful_bot_plays_the_same_games() {
-    check(BotKind::Heuristic, 40, 0xf9b6_f389_d543_389b);
+    check(BotKind::Heuristic, 40, 0x215c_34f0_786f_031f);
 }
 
 #[test]
 fn random_bot_plays_the_same_games() {
-    check(BotKind::Random, 400, 0x4f4d_4286_1fb5_8b47);
+    check(BotKind::Random, 400, 0x32b8_2900_c52c_4d32);
 }
 
 /// Five times as many games: `cargo test --release -p depths_sim --test same_games -- --ignored`.
 #[test]
 #[ignore]
 fn more_games_are_the_same() {
-    check(BotKind::Heuristic, 200, 0xb1a3_9b99_3676_3ffb);
-    check(BotKind::Random, 2000, 0x6186_dedc_a12e_cfc7);
+    check(BotKind::Heuristic, 200, 0xd3bf_4f50_52c9_6b75);
+    check(BotKind::Random, 2000, 0x3a92_7f20_19b2_8c6f);
 }

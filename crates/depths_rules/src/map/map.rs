@@ -202,6 +202,10 @@ struct Node {
     links: [u32; 4],
     secret_passage: bool,
     warp_portal: bool,
+    /// A room beyond a Door: the node of the Door's area (same tile), else `NONE`.
+    door: u32,
+    /// Rooms of its tile lie beyond its Door.
+    rooms: bool,
     /// Holds a present Monster or Feature or a locked Door.
     blocking: bool,
     /// The Heroes can reach it from the Lantern (see [`Map::flood`]).
@@ -330,6 +334,15 @@ struct Graph {
     portal_open: bool,
     /// The flood's stack, kept to be reused (empty between floods).
     stack: Vec<u32>,
+}
+
+impl Graph {
+    /// The nodes of the tile at index `tile` (its areas, in order).
+    fn tile_nodes(&self, tile: u32) -> std::ops::Range<u32> {
+        let first = self.base[tile as usize];
+        let end = self.base.get(tile as usize + 1).copied().unwrap_or(self.nodes.len() as u32);
+        first..end
+    }
 }
 
 /// The stack is scratch space: not part of what the graph says.
@@ -808,9 +821,21 @@ impl Map {
             }
             node.expanded = true;
             let (links, secret, portal) = (node.links, node.secret_passage, node.warp_portal);
+            let (door, rooms, tile) = (node.door, node.rooms, node.tile);
             for v in links {
                 if v != NONE {
                     visit(&mut g.nodes, v, u, &mut stack);
+                }
+            }
+            // A Door leads between its area and the rooms beyond it.
+            if door != NONE {
+                visit(&mut g.nodes, door, u, &mut stack);
+            }
+            if rooms {
+                for v in g.tile_nodes(tile) {
+                    if g.nodes[v as usize].door == u {
+                        visit(&mut g.nodes, v, u, &mut stack);
+                    }
                 }
             }
             // All Secret Passages are one place, and so are both Warp Portals.
@@ -875,6 +900,8 @@ impl Map {
                 links: [NONE; 4],
                 secret_passage: area.secret_passage,
                 warp_portal: area.warp_portal,
+                door: area.beyond_door.map_or(NONE, |d| base + u32::from(d)),
+                rooms: placed.tile.areas.iter().any(|r| r.beyond_door.map(usize::from) == Some(a)),
                 blocking: false,
                 reached: false,
                 expanded: false,
@@ -1079,6 +1106,9 @@ struct NewNode {
     links: [u32; 4],
     secret_passage: bool,
     warp_portal: bool,
+    /// As [`Node::door`], numbered as the preview numbers the new tile's areas.
+    door: u32,
+    rooms: bool,
     blocking: bool,
     reached: bool,
     expanded: bool,
@@ -1183,11 +1213,14 @@ impl Map {
             foot.area_on[side.index()] = placed.area_at(side).map_or(NO_AREA, |a| a as u8);
         }
         p.new_nodes.clear();
-        for area in &tile.areas {
+        let first_new = g.nodes.len() as u32;
+        for (a, area) in tile.areas.iter().enumerate() {
             p.new_nodes.push(NewNode {
                 links: [NONE; 4],
                 secret_passage: area.secret_passage,
                 warp_portal: area.warp_portal,
+                door: area.beyond_door.map_or(NONE, |d| first_new + u32::from(d)),
+                rooms: tile.areas.iter().any(|r| r.beyond_door.map(usize::from) == Some(a)),
                 // Every element of a new tile is present.
                 blocking: area.elements.iter().any(|e| e.blocks_movement()),
                 reached: false,
@@ -1278,6 +1311,19 @@ impl Map {
                     continue;
                 }
                 n.expanded = true;
+                let (door, rooms) = (n.door, n.rooms);
+                // A Door leads between its area and the rooms beyond it.
+                if door != NONE {
+                    visit(g, p, door, &mut stack);
+                }
+                if rooms {
+                    for a in 0..p.new_nodes.len() {
+                        if p.new_nodes[a].door == u {
+                            visit(g, p, first_new + a as u32, &mut stack);
+                        }
+                    }
+                }
+                let n = &p.new_nodes[(u - first_new) as usize];
                 (n.links, n.secret_passage, n.warp_portal)
             } else {
                 let n = &g.nodes[u as usize];
@@ -1290,6 +1336,16 @@ impl Map {
                 for a in 0..p.new_nodes.len() {
                     if p.new_nodes[a].links.contains(&u) {
                         visit(g, p, first_new + a as u32, &mut stack);
+                    }
+                }
+                if n.door != NONE {
+                    visit(g, p, n.door, &mut stack);
+                }
+                if n.rooms {
+                    for v in g.tile_nodes(n.tile) {
+                        if g.nodes[v as usize].door == u {
+                            visit(g, p, v, &mut stack);
+                        }
                     }
                 }
                 (n.links, n.secret_passage, n.warp_portal)

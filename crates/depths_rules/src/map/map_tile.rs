@@ -397,6 +397,26 @@ pub struct Area {
     /// upper and lower edges.
     #[serde(default, skip_serializing_if = "is_false")]
     pub level_stair: bool,
+    /// A room that lies beyond the Door of area `n` of the same tile: the
+    /// Heroes come into it only through that area, once its Door is
+    /// Unlocked ("Doors cannot be moved through until they are Unlocked").
+    /// Written in JSON as `"beyond_door": 0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beyond_door: Option<u8>,
+}
+
+impl Area {
+    /// How many ways lead out of this area: its exits, its Secret Passage or
+    /// Warp Portal, the Door it lies beyond, and the rooms beyond its Door
+    /// (`areas` are all the tile's areas, this one among them at `index`).
+    fn ways(&self, index: usize, areas: &[Area]) -> usize {
+        let rooms = areas.iter().filter(|a| a.beyond_door.map(usize::from) == Some(index)).count();
+        self.exits.len()
+            + usize::from(self.secret_passage)
+            + usize::from(self.warp_portal)
+            + usize::from(self.beyond_door.is_some())
+            + rooms
+    }
 }
 
 fn is_false(b: &bool) -> bool {
@@ -507,8 +527,25 @@ impl MapTile {
                     return fail(TileProblem::ExitOnClosedEdge { area: i, side, edge });
                 }
             }
-            if area.exits.is_empty() && !area.secret_passage && !area.warp_portal {
+            if area.exits.is_empty() && !area.secret_passage && !area.warp_portal && area.beyond_door.is_none() {
                 return fail(TileProblem::SealedArea(i));
+            }
+            if let Some(door) = area.beyond_door {
+                let before = self.areas.get(usize::from(door));
+                if usize::from(door) == i || !before.is_some_and(|a| a.elements.contains(&Element::Door)) {
+                    return fail(TileProblem::NoDoorBefore { area: i, door });
+                }
+            }
+            if area.elements.contains(&Element::Door) {
+                // "Doors cannot be moved through until they are Unlocked": a
+                // Door stands between two ways, or it keeps nobody out.
+                if area.ways(i, &self.areas) < 2 {
+                    return fail(TileProblem::DoorBlocksNothing(i));
+                }
+                // Whatever shares the Door's area is reached without passing it.
+                if area.elements.contains(&Element::Chest) {
+                    return fail(TileProblem::ChestBesideDoor(i));
+                }
             }
             let upper = area.exits.iter().any(|s| self.edges.get(s) == Edge::Upper);
             let lower = area.exits.iter().any(|s| self.edges.get(s) == Edge::Lower);
@@ -581,6 +618,13 @@ pub enum TileProblem {
     GuardianOffStairs,
     TooManyAreas,
     TooManyElements(usize),
+    // Area `area` lies beyond the Door of area `door`, which has none (or is itself).
+    NoDoorBefore { area: usize, door: u8 },
+    // A Door in an area with a single way out: it blocks nothing.
+    DoorBlocksNothing(usize),
+    // A Chest in a Door's area is reached without passing the Door: a Chest
+    // the Door guards lies in a room beyond it.
+    ChestBesideDoor(usize),
 }
 
 /// An Ecology-specific marking on a tile.
@@ -645,6 +689,19 @@ impl fmt::Display for TileError {
             TileProblem::GuardianOffStairs => {
                 write!(f, "a Stair Guardian on a tile that is not the Stairs tile")
             }
+            TileProblem::NoDoorBefore { area, door } => {
+                write!(f, "area {area} lies beyond the Door of area {door}, which holds no Door")
+            }
+            TileProblem::DoorBlocksNothing(area) => write!(
+                f,
+                "the Door in area {area} blocks nothing: its area has one way out; put what it guards in an area \
+                 beyond it (\"beyond_door\")"
+            ),
+            TileProblem::ChestBesideDoor(area) => write!(
+                f,
+                "area {area} holds a Door and a Chest, so the Chest is opened without Unlocking the Door; put the \
+                 Chest in an area beyond it (\"beyond_door\")"
+            ),
             TileProblem::TooManyAreas => write!(f, "more than 255 areas"),
             TileProblem::TooManyElements(area) => {
                 write!(f, "area {area} has more than 255 elements")
