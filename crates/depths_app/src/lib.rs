@@ -110,6 +110,48 @@ mod tests {
         })
     }
 
+    /// Every play system joins a set of the frame's order (`game/schedule.rs`),
+    /// so its place in the frame is said there; these few, named, need no
+    /// place: they touch neither the game nor what the table shows of it.
+    #[test]
+    fn every_update_system_joins_a_set_of_the_frame() {
+        const NO_PLACE: &[&str] = &["log_phases", "log_transitions", "set_window_icon"];
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
+        app.init_asset::<Mesh>().init_asset::<ColorMaterial>().init_asset::<Image>();
+        app.add_plugins((core_plugin, game::desktop_plugin, theme::desktop_plugin));
+        app.add_plugins((board::desktop_plugin, table::desktop_plugin, ui::desktop_plugin));
+        let mut sets: Vec<bevy::ecs::schedule::InternedSystemSet> =
+            stage_sets().into_iter().map(|s| s.intern()).collect();
+        sets.extend(
+            [
+                PlaySystems::Seats,
+                PlaySystems::Input,
+                PlaySystems::Route,
+                PlaySystems::Net,
+                PlaySystems::Rules,
+                PlaySystems::Events,
+                PlaySystems::Sync,
+                PlaySystems::Present,
+            ]
+            .map(|s| s.intern()),
+        );
+        let outside: Vec<String> = app.world_mut().schedule_scope(Update, |world, schedule| {
+            schedule.initialize(world).expect("the schedule builds");
+            let graph = schedule.graph();
+            let placed: std::collections::HashSet<_> =
+                sets.iter().filter_map(|s| graph.systems_in_set(*s).ok()).flatten().copied().collect();
+            schedule
+                .systems()
+                .expect("initialized")
+                .filter(|(key, _)| !placed.contains(key))
+                .map(|(_, s)| s.name().to_string())
+                .filter(|n| !n.starts_with("bevy_") && !NO_PLACE.iter().any(|a| n.ends_with(a)))
+                .collect()
+        });
+        assert!(outside.is_empty(), "{} systems in no set of the frame: {outside:#?}", outside.len());
+    }
+
     /// "The schedule is the book": each stage's set holds the systems that
     /// turn that stage's input into moves, in `Update` (keys, drops, the
     /// table's picks) and in egui's pass (the panels of that stage); no

@@ -326,7 +326,7 @@ fn a_card_icon_clears_its_number_and_health() {
             let (left, right) = (x - px / 2.0, x + px / 2.0);
             assert!(left >= -width / 2.0 && right <= width / 2.0);
             if number {
-                assert!(left >= -width / 2.0 + 17.0, "{width}: icon under the number");
+                assert!(left >= -width / 2.0 + 20.0, "{width}: icon against the number");
             }
             if health {
                 assert!(right <= width / 2.0 - 22.0, "{width}: icon under the health token");
@@ -918,4 +918,37 @@ fn the_cards_grow_with_the_ui_scale_as_far_as_the_table_has_room() {
         grown.iter().any(|(w, s, least)| *w == "1920×1080" && *s == 1.5 && *least > 1.2),
         "at 1920×1080 and 150 % the cards grow: {grown:?}"
     );
+}
+
+/// A Feature or Legendary Location on the table names the Items and Monsters
+/// its words give by their printed names ("One Hero gains the Item \"Draught
+/// of Stillwater\""), never by the content's ids.
+#[test]
+fn the_cards_being_resolved_name_items_and_monsters_as_printed() {
+    let content = Content::builtin().unwrap();
+    let ids: Vec<String> = content
+        .classes
+        .values()
+        .flat_map(|c| c.items.iter())
+        .chain(content.treasures.iter())
+        .map(|i| &i.id)
+        .chain(content.ecologies.iter().flat_map(|e| e.monsters.iter().map(|m| &m.id)))
+        .map(|id| format!("\"{id}\""))
+        .collect();
+    let mut seen = 0;
+    for seed in 1..=40 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        for _ in 0..1500 {
+            if game.is_over() {
+                break;
+            }
+            for f in table_faces(&game, &game.legal_actions()).iter().filter(|f| f.kind == Kind::Ecology) {
+                seen += 1;
+                assert!(!ids.iter().any(|id| f.hover.contains(id.as_str())), "seed {seed}: {}", f.hover);
+            }
+            let a = steady_policy(&game);
+            game.apply(a).expect("the steady policy plays legal actions");
+        }
+    }
+    assert!(seen > 10, "only {seen} cards being resolved were seen");
 }

@@ -65,7 +65,7 @@ const BOARD_INSETS: Insets = Insets { left: 320.0, right: 350.0, top: 50.0, bott
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera);
-    app.add_systems(Update, fit_msaa_to_renderer);
+    app.add_systems(Update, fit_msaa_to_renderer.in_set(PlaySystems::Present));
     app.add_systems(OnEnter(Screen::Playing), |mut fit: ResMut<FitRequested>| {
         fit.0 = true;
     });

@@ -105,7 +105,7 @@ pub fn plugin(app: &mut App) {
     app.init_asset_loader::<JsonTextLoader>();
     app.init_resource::<DynamicAssets>();
     app.world_mut().resource_mut::<DynamicAssets>().register_asset(CONTENT_KEY, Box::new(ContentFileList));
-    app.add_systems(Update, reload_content);
+    app.add_systems(Update, reload_content.in_set(crate::PlaySystems::Input));
 }
 
 /// The rules' [`Content`] from the loaded files: every fault of every file,

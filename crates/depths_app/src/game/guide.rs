@@ -74,8 +74,8 @@ pub const STEPS: &[Step] = &[
     },
     Step {
         title: "Find a fight",
-        text: "A red token within reach is a Monster: click it to read it, then Encounter it. No red token in \
-               reach? Draw and place tiles until one is. H shows what a careful player would do, and why.",
+        text: "A red token is a Monster: click it to read it. Encounter one your Heroes can beat (H says \
+               whether a careful player would, and why); else draw and place tiles until one is in reach.",
         done: |g| fought(g) && g.combat().is_none(),
     },
     Step {

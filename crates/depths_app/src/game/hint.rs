@@ -34,7 +34,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<AskHint>();
     app.add_systems(
         Update,
-        give_hint.in_set(PlaySystems::Present).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
+        give_hint.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), |mut hint: ResMut<Hint>| *hint = Hint::default());
 }

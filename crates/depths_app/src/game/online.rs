@@ -31,14 +31,14 @@ use bevy::{
 use depths_net::protocol::{SeatSecret, name_key};
 use depths_net::transport::Unacknowledged;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, Invite, NetSystems, NetWake, RemoteTable, SendAction,
+    ClientPlugin, HostPlugin, HostTable, Invite, NetWake, RemoteTable, SendAction,
     client::{AskCompanion, AskTakeBack, Link, RemoteApplied, RemoteCompanion, RemoteTookBack},
     host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, HostTakeBack, SeatCompanion, TookBack},
 };
 use depths_rules::Action;
 
 use crate::{
-    PlaySystems, StageSystems,
+    PlaySystems,
     game::companions::{CompanionAction, CompanionsOnline, SetCompanion, companion_note},
     game::screen::Screen,
     game::session::{Delve, GameLog, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
@@ -55,30 +55,21 @@ pub enum Online {
     Player,
 }
 
-/// Between the stages that write the players' actions and the Rules set
-/// that would apply them locally.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct RouteActions;
-
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((HostPlugin, ClientPlugin));
-    app.configure_sets(Update, RouteActions.after(StageSystems::GameOver).before(PlaySystems::Rules));
-    app.add_systems(Update, route_actions.in_set(RouteActions).run_if(resource_exists::<Online>));
+    app.add_systems(Update, route_actions.in_set(PlaySystems::Route).run_if(resource_exists::<Online>));
     app.add_systems(
         Update,
         (route_companion_seats, companions_online, who_may_take_back, seat_rights)
-            .before(PlaySystems::Input)
+            .in_set(PlaySystems::Seats)
             .run_if(resource_exists::<Online>),
     );
-    app.add_systems(
-        Update,
-        (apply_hosted, apply_remote).in_set(PlaySystems::Rules).after(NetSystems).run_if(resource_exists::<Online>),
-    );
+    app.add_systems(Update, (apply_hosted, apply_remote).in_set(PlaySystems::Rules).run_if(resource_exists::<Online>));
     app.add_systems(OnEnter(Screen::Menu), close);
     app.init_resource::<NetWake>();
     app.add_systems(Startup, wake_the_window);
     app.add_systems(Last, keep_pace.run_if(resource_exists::<Online>.or_else(resource_exists::<LobbyOpen>)));
-    app.add_systems(Update, remember_seat.run_if(resource_changed::<RemoteTable>));
+    app.add_systems(Update, remember_seat.in_set(PlaySystems::Seats).run_if(resource_changed::<RemoteTable>));
 }
 
 /// The seat secrets this machine was given, one line per table and name

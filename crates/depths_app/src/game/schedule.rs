@@ -1,13 +1,21 @@
-//! The frame's order, in one place, in the book's words.
+//! The frame's order, in one place, in the book's words: every set of
+//! `Update` and of egui's pass is configured here and nowhere else.
 //!
-//! Cross-cutting work (camera, menus, saving) keeps the generic
-//! Input → Rules → Events → Sync → Present sets; between Input and Rules, each
-//! of the book's stages has its own set, run only while [`PlayPhase`] (derived from
-//! `Game::phase()`) says play stands there. A stage's systems turn that stage's
-//! input into `PlayerAction`s; `session::apply_player_actions` (in Rules) is
-//! the one system that applies them.
+//! `Update`: Seats → Input → the book's stages → Route → Net → Rules →
+//! Events → Sync → Present. Cross-cutting work (camera, menus, saving) keeps
+//! the generic sets; between Input and Route each of the book's stages has
+//! its own set, run only while [`PlayPhase`] (derived from `Game::phase()`)
+//! says play stands there. A stage's systems turn that stage's input into
+//! `PlayerAction`s; online, Route sends them to the host instead, and Net
+//! (the connections, `depths_net`) sends them and takes in what arrived;
+//! `session::apply_player_actions` (in Rules) is the one system that applies
+//! them. egui's pass: the panels' frame → the same stages, gated alike →
+//! the panels' finish. A test in `lib.rs` fails when an `Update` system
+//! joins no set.
 
 use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+use depths_net::NetSystems;
 use depths_rules::CombatStep;
 
 use crate::game::play_phase::PlayPhase;
@@ -15,8 +23,17 @@ use crate::game::play_phase::PlayPhase;
 /// Every game system in `Update` joins one of these, run in this order.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PlaySystems {
-    /// Turn clicks, drags and keys into camera moves and menu choices.
+    /// Online: who may act and take back now, and the Companions' seats, as
+    /// the host's table says, before any input is read.
+    Seats,
+    /// What came in: clicks, drags and keys into camera moves and menu
+    /// choices; files loaded.
     Input,
+    /// Online: the players' moves go to the host, not onto this table.
+    Route,
+    /// Online: the connections tended (`depths_net`): what goes out is sent,
+    /// what arrived is taken in.
+    Net,
     /// Apply choices: menu actions and the rules-core `Action`s.
     Rules,
     /// Publish the rules core's `Event`s as messages and dispatch them.
@@ -25,6 +42,15 @@ pub enum PlaySystems {
     Sync,
     /// Animate and draw what the model does not know about.
     Present,
+}
+
+/// egui's pass around the book's stages: the banner, side panels and the
+/// board's room first, each stage's panel, then what is left (the hover box,
+/// other choices, the toasts).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PanelSystems {
+    Frame,
+    Finish,
 }
 
 /// The book's stages of play. A system in one of these runs only while the
@@ -80,8 +106,11 @@ pub(super) fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
         (
+            PlaySystems::Seats,
             PlaySystems::Input,
             stages(),
+            PlaySystems::Route,
+            PlaySystems::Net,
             PlaySystems::Rules,
             PlaySystems::Events,
             PlaySystems::Sync,
@@ -89,4 +118,6 @@ pub(super) fn plugin(app: &mut App) {
         )
             .chain(),
     );
+    app.configure_sets(Update, NetSystems.in_set(PlaySystems::Net));
+    app.configure_sets(EguiPrimaryContextPass, (PanelSystems::Frame, stages(), PanelSystems::Finish).chain());
 }

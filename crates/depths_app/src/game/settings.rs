@@ -218,7 +218,7 @@ fn parse_old(text: &str) -> Settings {
 
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(Settings::load());
-    app.add_systems(Update, tell_problem_on_menu.run_if(in_state(Screen::Menu)));
+    app.add_systems(Update, tell_problem_on_menu.in_set(crate::PlaySystems::Present).run_if(in_state(Screen::Menu)));
 }
 
 /// A settings file that did not read is named on the menu once.

@@ -325,7 +325,7 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     c.spawn(body_rect(body, size, Vec3::Z * 0.1));
     // The icon sits between the number badge (top left) and the health
     // token (top right), smaller when the card is narrow, never under them.
-    let icon_y = size.y / 2.0 - 15.0;
+    let icon_y = size.y / 2.0 - 14.0;
     let room = icon_room(size.x, face.number.is_some(), face.health.is_some());
     let (icon_x, icon_px) = room.unwrap_or_default();
     match art.icons.and_then(|i| i.image(face.icon.0, &face.icon.1)) {
@@ -354,7 +354,8 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), CARD_TEXT.sprite(), art.text()));
     }
     let big = if face.kind == Kind::Ecology { 22.0 } else { (size.y * 0.38).min(40.0) };
-    c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06, 0.3), CARD_TEXT.sprite(), art.title()));
+    // A little low, clear of the icon above it on a short card.
+    c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06 - 3.0, 0.3), CARD_TEXT.sprite(), art.title()));
     // Long Monster names keep their words: two lines, a size smaller if need be.
     let (name, px) = fit_text(&face.name, size.x - 6.0, 10.0, 8.0, 2);
     c.spawn(text(&name, px, Vec3::new(0.0, -size.y * 0.24, 0.3), CARD_TEXT.sprite(), art.text()));
@@ -498,11 +499,12 @@ const BADGE: f32 = 16.0;
 /// Where a card's icon goes across (from its centre) and how big it is: in
 /// the room the number badge and the health token leave.
 pub fn icon_room(width: f32, number: bool, health: bool) -> Option<(f32, f32)> {
-    let left = -width / 2.0 + if number { BADGE + 3.0 } else { 3.0 };
+    // A clear gap beside the badge: touching, the two read as one mark.
+    let left = -width / 2.0 + if number { BADGE + 5.0 } else { 3.0 };
     let right = width / 2.0 - if health { HEART + 1.0 } else { 3.0 };
     let room = right - left;
     // Too narrow for both: the name under the value says whose card it is.
-    (room >= 10.0).then(|| ((left + right) / 2.0, room.min(20.0)))
+    (room >= 10.0).then(|| ((left + right) / 2.0, room.min(18.0)))
 }
 
 /// The hands as they lay when the pointer came onto them, and whether they

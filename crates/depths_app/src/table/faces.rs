@@ -644,7 +644,7 @@ fn ecology_cards(game: &Game, out: &mut Vec<Face>) {
                 card.name.clone(),
                 format!("{} XP", card.xp),
                 "feature",
-                effects_text(&card.description, &card.effects),
+                effects_text(&a.content, &card.description, &card.effects),
             ),
             // Its worth, as a Feature card's: the pile label on its back
             // ("3B I") means nothing to a player.
@@ -652,7 +652,7 @@ fn ecology_cards(game: &Game, out: &mut Vec<Face>) {
                 card.name.clone(),
                 format!("{} XP", card.xp),
                 "legendary_location",
-                effects_text(&card.description, &card.effects),
+                effects_text(&a.content, &card.description, &card.effects),
             ),
             _ => continue,
         };
@@ -666,7 +666,8 @@ fn ecology_cards(game: &Game, out: &mut Vec<Face>) {
     }
 }
 
-fn effects_text(description: &str, effects: &[depths_rules::Effect]) -> String {
-    let rules: Vec<String> = effects.iter().map(|e| e.text()).collect();
-    if description.is_empty() { rules.join(" ") } else { format!("{description}\n{}", rules.join(" ")) }
+fn effects_text(content: &depths_rules::Content, description: &str, effects: &[depths_rules::Effect]) -> String {
+    // The content names the Items and Monsters the rules text names by id.
+    let rules = content.effect_text(effects);
+    if description.is_empty() { rules } else { format!("{description}\n{rules}") }
 }

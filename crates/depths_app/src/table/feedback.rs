@@ -34,6 +34,8 @@ pub struct Floater {
     at: Vec2,
     born: f32,
     color: Color,
+    /// How far it rises while it fades (px).
+    rise: f32,
 }
 
 /// The dark ground behind a floating number or word.
@@ -124,7 +126,8 @@ fn spawn_feedback(
     let mut lines: Vec<String> = Vec::new();
     let mut title: Option<(&str, Color)> = None;
     for RulesEvent(event) in events.read() {
-        let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color);
+        // A number: large, rising from beside what it changed.
+        let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color, 30.0, 40.0);
         let number = match event {
             Event::MonsterDamaged { foe, individual, amount, .. } => {
                 Some(float(format!("-{amount}"), row_at(&geometry, *foe, *individual), HURT.sprite()))
@@ -139,9 +142,12 @@ fn spawn_feedback(
             Event::HeroHealed { hero, amount } => {
                 Some(float(format!("+{amount}"), hero_at(&geometry, *hero), HEAL.sprite()))
             }
+            // A word over the row's own health bar, one row tall, staying in
+            // its row: large and rising, it covered the rows around it.
             Event::IndividualDefeated { foe, individual } => {
-                let left = row_at(&geometry, *foe, *individual).zip(foe_width(&geometry, *foe));
-                Some(float("defeated".into(), left.map(|(p, w)| p - Vec2::X * (w - 20.0)), CARD_GOLD.sprite()))
+                let bar = row_at(&geometry, *foe, *individual).zip(foe_width(&geometry, *foe));
+                let at = bar.map(|(p, w)| p - Vec2::X * (18.0 + 0.25 * w));
+                Some(("defeated".into(), at, CARD_GOLD.sprite(), 15.0, 0.0))
             }
             Event::CombatWon => {
                 title = Some(("Victory", CARD_GOLD.sprite()));
@@ -168,19 +174,19 @@ fn spawn_feedback(
                 Event::ItemGained { .. } | Event::AbilityGained { .. } | Event::Rested | Event::LevelUp { .. } |
                 Event::GameWon => None,
         };
-        if let Some((text, Some(at), color)) = number {
+        if let Some((text, Some(at), color, px, rise)) = number {
             // On a backdrop, so it reads over a card's print, and inside the
             // table's room, so no panel cuts it.
-            let size = Vec2::new(text.chars().count() as f32 * 17.0 + 16.0, 40.0);
+            let size = Vec2::new(text.chars().count() as f32 * px * 0.57 + px * 0.5, (px * 1.33).max(FOE_ROW));
             let room = area.0.unwrap_or(Rect::new(0.0, 0.0, window.width(), window.height()));
             let half = (size / 2.0).min(room.size() / 2.0);
             let at = at.clamp(room.min + half, room.max - half);
             commands
                 .spawn((
                     Name::new("Floating number"),
-                    Floater { at, born: now, color },
+                    Floater { at, born: now, color, rise },
                     Text2d::new(text),
-                    text_font(body.as_ref(), 30.0),
+                    text_font(body.as_ref(), px),
                     TextColor(color),
                     Text2dShadow { offset: Vec2::new(2.0, -2.0), color: BLACK.sprite() },
                     Transform::from_translation(to_world(at, screen(&window)).extend(80.0)),
@@ -309,7 +315,7 @@ fn animate(
             commands.entity(e).despawn();
             continue;
         }
-        let at = f.at - Vec2::Y * 40.0 * t;
+        let at = f.at - Vec2::Y * f.rise * t;
         transform.translation = to_world(at, screen(&window)).extend(80.0);
         color.0 = f.color.with_alpha(1.0 - t * t);
         for child in children {

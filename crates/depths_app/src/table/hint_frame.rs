@@ -18,10 +18,7 @@ use crate::{
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        frame_hint
-            .after(crate::game::hint::give_hint)
-            .in_set(PlaySystems::Present)
-            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
+        frame_hint.in_set(PlaySystems::Present).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
 }
 

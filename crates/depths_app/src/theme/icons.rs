@@ -79,7 +79,7 @@ pub struct IconFiles {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Icons>();
-    app.add_systems(Update, make_icons.run_if(resource_added::<IconFiles>));
+    app.add_systems(Update, make_icons.in_set(crate::PlaySystems::Input).run_if(resource_added::<IconFiles>));
 }
 
 /// Makes the icons from the loaded folder (the loading screen waits for this).

@@ -268,7 +268,7 @@ mod playback {
 
     pub(crate) fn plugin(app: &mut App) {
         app.add_systems(Startup, load);
-        app.add_systems(Update, (play_effects, music).chain().after(PlaySystems::Events));
+        app.add_systems(Update, (play_effects, music).chain().in_set(PlaySystems::Sync));
     }
 
     fn load(mut commands: Commands, assets: Res<AssetServer>) {

@@ -57,7 +57,7 @@ pub(super) fn pending_window(
     room: egui::Rect,
     c: &mut Choices,
 ) {
-    decision_window(banner(game), "pending", 480.0, room).show(ctx, |ui| {
+    let window = decision_window(banner(game), "pending", 480.0, room).show(ctx, |ui| {
         c.next_key = Some(1);
         ui.set_min_width(380.0_f32.min(room.width() - 40.0));
         // The card the decision answers, readable here whatever room the
@@ -244,6 +244,11 @@ pub(super) fn pending_window(
             }
         });
     });
+    // Folded, the window still offers every choice (unfolding shows them):
+    // "Other choices" repeated them in a window of its own over it.
+    if window.is_some_and(|w| w.inner.is_none()) {
+        c.shown.extend(c.legal.clone());
+    }
 }
 
 /// "Passage to Next Ecology": the Ecology is complete. The book's moment to

@@ -13,21 +13,13 @@ use super::{
     party::party_panel,
 };
 
-/// The panels' pass around the book's stages.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum PanelSystems {
-    Frame,
-    Finish,
-}
-
 pub(super) fn plugin(app: &mut App) {
-    use crate::{StageSystems as S, game::schedule::COMBAT_STEPS};
+    use crate::{
+        StageSystems as S,
+        game::schedule::{COMBAT_STEPS, PanelSystems},
+    };
     app.init_resource::<PanelPass>().init_resource::<PanelFolds>().init_resource::<super::widgets::PanelProbe>();
     let at_table = || in_state(Screen::Playing).and_then(resource_exists::<Delve>);
-    app.configure_sets(
-        EguiPrimaryContextPass,
-        (PanelSystems::Frame, crate::game::schedule::stages(), PanelSystems::Finish).chain(),
-    );
     app.add_systems(EguiPrimaryContextPass, game_ui.in_set(PanelSystems::Frame).run_if(at_table()));
     for step in COMBAT_STEPS {
         app.add_systems(EguiPrimaryContextPass, combat_panel.in_set(S::Combat(step)).run_if(at_table()));
@@ -312,12 +304,19 @@ fn notes_over_board(ctx: &egui::Context, room: egui::Rect, notice: Option<&str>,
     if notice.is_none() && hint.is_none() {
         return;
     }
+    // Beside the guided game's box, which holds the room's top-left corner
+    // (the hint was printed over its title).
+    let guide = egui::LayerId::new(egui::Order::Middle, egui::Id::new("guide"));
+    let left = ctx
+        .memory(|m| m.areas().visible_last_frame(&guide).then(|| m.area_rect(guide.id)).flatten())
+        .filter(|g| room.max.x - g.max.x > 200.0)
+        .map_or(room.min.x + 8.0, |g| g.max.x + 8.0);
     egui::Area::new("notes_over_board".into())
         .order(egui::Order::Foreground)
-        .fixed_pos(room.min + egui::vec2(8.0, 6.0))
+        .fixed_pos(egui::pos2(left, room.min.y + 6.0))
         .interactable(false)
         .show(ctx, |ui| {
-            ui.set_max_width((room.width() - 16.0).max(120.0));
+            ui.set_max_width((room.max.x - left - 8.0).max(120.0));
             egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
                 if let Some(n) = notice {
                     ui.label(egui::RichText::new(n).color(style::NOTICE));

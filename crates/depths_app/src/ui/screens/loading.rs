@@ -11,6 +11,7 @@ use bevy_asset_loader::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::{
+    PlaySystems,
     game::animating::{Wait, Waiting},
     game::content_assets::{ContentFiles, JsonText, assemble, content_paths},
     game::screen::Screen,
@@ -39,7 +40,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         finish_loading
-            .after(crate::theme::icons::make_icons)
+            .in_set(PlaySystems::Rules)
             .run_if(in_state(Screen::Loading))
             .run_if(resource_exists::<UiAssets>)
             .run_if(resource_exists::<IconFiles>)

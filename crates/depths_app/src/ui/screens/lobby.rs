@@ -16,6 +16,7 @@ use depths_rules::{Game, GameOptions};
 use depths_table::seats::{Players, same_name};
 
 use crate::{
+    PlaySystems,
     game::online::{LobbyOpen, Online, keep_online_pace},
     game::session::{GameContent, Session},
     game::{flow::MenuAction, screen::Screen},
@@ -85,10 +86,10 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LobbyForm>();
     app.add_message::<HostStart>();
     app.add_message::<HostResume>();
-    app.add_systems(Update, resume_hosted.run_if(in_state(Screen::Lobby)));
-    app.add_systems(Update, start_hosted.run_if(in_state(Screen::Lobby)));
+    app.add_systems(Update, resume_hosted.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
+    app.add_systems(Update, start_hosted.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
     app.add_systems(EguiPrimaryContextPass, lobby_ui.run_if(in_state(Screen::Lobby)));
-    app.add_systems(Update, sit_down_to_play.run_if(in_state(Screen::Lobby)));
+    app.add_systems(Update, sit_down_to_play.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
 }
 
 impl LobbyForm {

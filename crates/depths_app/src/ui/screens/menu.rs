@@ -140,6 +140,7 @@ fn main_menu_ui(
     settings: Option<ResMut<crate::game::settings::Settings>>,
     mut replays: MessageWriter<crate::game::replay::ReplaySave>,
     has_saves: Res<HasSaves>,
+    mut list_seen: Local<bool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(mut settings) = settings {
@@ -172,68 +173,84 @@ fn main_menu_ui(
     egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         style::panel_frame().show(ui, |ui| {
             ui.set_width(440.0_f32.min(screen.width() - 40.0));
-            egui::ScrollArea::vertical().id_salt("menu_scroll").max_height(menu_h - 32.0).show(ui, |ui| {
-                ui.vertical_centered(|ui| {
-                    ui.label(style::title("Forgotten Depths", 54.0));
-                    ui.label(
-                        egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
-                            .italics()
-                            .color(style::MUTED),
-                    );
-                    ui.add_space(24.0);
-                    let buttons = [
-                        ("New Game", MenuAction::NewGame),
-                        ("Guided first game", MenuAction::GuidedGame),
-                        ("Continue", MenuAction::Continue),
-                        ("Load", MenuAction::Load),
-                        ("Play online", MenuAction::PlayOnline),
-                        ("Rules", MenuAction::Rules),
-                        ("Quit", MenuAction::Quit),
-                    ];
-                    // Continue and Load need a save to open.
-                    let has_saves = has_saves.0;
-                    for (label, action) in buttons {
-                        let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
-                        let button = ui
-                            .add_enabled(enabled, style::menu_button(label))
-                            .on_disabled_hover_text("No saved game yet: start one with New Game");
-                        if button.clicked() {
-                            actions.write(action);
-                        }
-                        ui.add_space(6.0);
-                    }
-                    if let Some(saves) = &show_saves.0 {
-                        ui.add_space(8.0);
-                        if saves.is_empty() {
-                            ui.label(format!("No saves in {}", dir.0.display()));
-                        }
-                        // The centred area sizes itself from the frame before, so the list
-                        // needs a height of its own or it stays one row tall.
-                        egui::ScrollArea::vertical().max_height(260.0).min_scrolled_height(160.0).show(ui, |ui| {
-                            for save in saves {
-                                let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
-                                let text = if save.loads { text } else { text.color(style::NOTICE) };
-                                let button = egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
-                                if ui.add_enabled(save.loads, button).clicked() {
-                                    loads.write(LoadSave(save.path.clone()));
-                                }
-                                if save.replayable
-                                    && ui
-                                        .small_button("▶ Watch the replay")
-                                        .on_hover_text("Step through this game from its first move")
-                                        .clicked()
-                                {
-                                    replays.write(crate::game::replay::ReplaySave(save.path.clone()));
-                                }
+            // A centred area lays its contents out in its size the frame
+            // before: without a height to scroll in, the box kept the half
+            // window it first had and the Load list opened out of sight.
+            let inside = menu_h - style::panel_frame().total_margin().sum().y;
+            egui::ScrollArea::vertical().id_salt("menu_scroll").max_height(inside).min_scrolled_height(inside).show(
+                ui,
+                |ui| {
+                    ui.vertical_centered(|ui| {
+                        ui.label(style::title("Forgotten Depths", 54.0));
+                        ui.label(
+                            egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
+                                .italics()
+                                .color(style::MUTED),
+                        );
+                        ui.add_space(24.0);
+                        let buttons = [
+                            ("New Game", MenuAction::NewGame),
+                            ("Guided first game", MenuAction::GuidedGame),
+                            ("Continue", MenuAction::Continue),
+                            ("Load", MenuAction::Load),
+                            ("Play online", MenuAction::PlayOnline),
+                            ("Rules", MenuAction::Rules),
+                            ("Quit", MenuAction::Quit),
+                        ];
+                        // Continue and Load need a save to open.
+                        let has_saves = has_saves.0;
+                        for (label, action) in buttons {
+                            let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
+                            let button = ui
+                                .add_enabled(enabled, style::menu_button(label))
+                                .on_disabled_hover_text("No saved game yet: start one with New Game");
+                            if button.clicked() {
+                                actions.write(action);
                             }
-                        });
-                    }
-                    if let Some(text) = &notice.0 {
-                        ui.add_space(8.0);
-                        ui.label(egui::RichText::new(text).color(style::NOTICE));
-                    }
-                });
-            });
+                            ui.add_space(6.0);
+                        }
+                        if let Some(saves) = &show_saves.0 {
+                            ui.add_space(8.0);
+                            if saves.is_empty() {
+                                ui.label(format!("No saves in {}", dir.0.display()));
+                            }
+                            // The centred area sizes itself from the frame before, so the list
+                            // needs a height of its own or it stays one row tall.
+                            let list = egui::ScrollArea::vertical().max_height(260.0).min_scrolled_height(160.0).show(
+                                ui,
+                                |ui| {
+                                    for save in saves {
+                                        let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
+                                        let text = if save.loads { text } else { text.color(style::NOTICE) };
+                                        let button =
+                                            egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
+                                        if ui.add_enabled(save.loads, button).clicked() {
+                                            loads.write(LoadSave(save.path.clone()));
+                                        }
+                                        if save.replayable
+                                            && ui
+                                                .small_button("▶ Watch the replay")
+                                                .on_hover_text("Step through this game from its first move")
+                                                .clicked()
+                                        {
+                                            replays.write(crate::game::replay::ReplaySave(save.path.clone()));
+                                        }
+                                    }
+                                },
+                            );
+                            // Opened below the buttons: brought into sight once.
+                            if !*list_seen {
+                                ui.scroll_to_rect(list.inner_rect, Some(egui::Align::BOTTOM));
+                            }
+                        }
+                        *list_seen = show_saves.0.is_some();
+                        if let Some(text) = &notice.0 {
+                            ui.add_space(8.0);
+                            ui.label(egui::RichText::new(text).color(style::NOTICE));
+                        }
+                    });
+                },
+            );
         });
     });
     Ok(())
