@@ -6,15 +6,15 @@ use std::path::PathBuf;
 use bevy::{prelude::*, state::app::StatesPlugin};
 use depths_app::{
     board::explore::PlacementHint,
+    board::explore::TileDrop,
     board::tiles::{BoardTile, ElementToken, LanternToken, cell_center, lantern_position},
     core_plugin,
     game::cli::Options,
     game::flow::{MenuAction, MenuNotice},
+    game::game_log::GameLog,
     game::saves::{LoadSave, SaveDir, save_path},
     game::screen::Screen,
-    game::session::{
-        Delve, DropRefused, GameContent, GameLog, PlayerAction, SaveSlot, Seats, Session, StartGame, TileDrop, Undo,
-    },
+    game::session::{Delve, DropRefused, GameContent, PlayerAction, SaveSlot, Seats, Session, StartGame, Undo},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase, map::Cell, map::Placement};
 use depths_tests::steady_policy;

@@ -9,10 +9,11 @@ use depths_app::{
     core_plugin,
     game::cli::Options,
     game::companions::{CompanionMoves, SetCompanion},
+    game::game_log::GameLog,
     game::online::Online,
     game::saves::SaveDir,
     game::screen::Screen,
-    game::session::{Delve, GameContent, GameLog, PlayerAction, Seats, TakeBack},
+    game::session::{Delve, GameContent, PlayerAction, Seats, TakeBack},
     ui::screens::lobby::HostStart,
 };
 use depths_net::{HostTable, RemoteTable, client, host};

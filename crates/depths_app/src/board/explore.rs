@@ -1,8 +1,9 @@
 //! Exploring on the board: the tile in hand, where it may go, and the input
 //! that draws, turns, drags and drops it; clicking an element selects it.
 //!
-//! [`plugin`] (the hand, the placement hints and the ghost tile) runs
-//! headless; [`desktop_plugin`] needs a window and a camera.
+//! [`plugin`] (the hand, the placement hints, the ghost tile, and a dropped
+//! tile made a move: [`drops_to_actions`]) runs headless; [`desktop_plugin`]
+//! needs a window and a camera.
 
 use bevy::{
     input::mouse::{AccumulatedMouseScroll, MouseScrollUnit},
@@ -24,7 +25,8 @@ use crate::{
     game::focus::{BoardArea, Hand, SelectedElement},
     game::rules_events::RulesEvent,
     game::screen::Screen,
-    game::session::{Delve, DropRefused, Seats, TileDrop},
+    game::session::{Delve, DropRefused, PlayerAction, Seats},
+    game::words::rule_error_text,
 };
 
 /// Whether the pointer at `cursor` is over the board rather than a panel or window.
@@ -56,6 +58,9 @@ pub struct GhostTile {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    app.add_message::<TileDrop>();
+    // A dropped tile is Exploring's input.
+    app.add_systems(Update, drops_to_actions.in_set(StageSystems::Exploring));
     app.add_systems(
         Update,
         (follow_hand, follow_encounter, sync_hints, sync_ghost, sync_selection)
@@ -241,7 +246,7 @@ pub(super) fn desktop_plugin(app: &mut App) {
         (keys.run_if(not(egui_wants_any_keyboard_input)), carry)
             // Tiles and tokens answer only while the Heroes explore.
             .in_set(StageSystems::Exploring)
-            .before(crate::game::session::drops_to_actions)
+            .before(drops_to_actions)
             .run_if(resource_exists::<Delve>)
             .run_if(|d: Option<Res<Delve>>, s: Option<Res<Seats>>| match (d, s) {
                 (Some(d), Some(s)) => board_open(&d, &s),
@@ -378,6 +383,42 @@ fn carry(
             }
             // Let go over a panel: back to the tray.
             _ => hand.cell = None,
+        }
+    }
+}
+
+/// The tile in hand was let go over `cell`, turned by `rotation`.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileDrop {
+    pub cell: Cell,
+    pub rotation: Rotation,
+}
+
+/// Turns a dropped tile into its placement `Action` (checked first, so a
+/// refused drop springs back with the reason and leaves the log alone).
+pub(crate) fn drops_to_actions(
+    mut drops: MessageReader<TileDrop>,
+    delve: Option<Res<Delve>>,
+    mut refused: ResMut<DropRefused>,
+    mut actions: MessageWriter<PlayerAction>,
+) {
+    let Some(delve) = delve else {
+        drops.clear();
+        return;
+    };
+    for drop in drops.read() {
+        // A hand-off that is due is handled where the action is applied.
+        let Some(action) = delve.place_action(drop.cell, drop.rotation) else {
+            refused.0 = Some("There is no tile in hand: draw one first.".into());
+            continue;
+        };
+        // Check first, so a refused drop leaves the log and notice alone.
+        match delve.game().check(&action) {
+            Ok(()) => {
+                refused.0 = None;
+                actions.write(PlayerAction(action));
+            }
+            Err(e) => refused.0 = Some(rule_error_text(delve.game(), &e)),
         }
     }
 }

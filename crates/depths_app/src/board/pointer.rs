@@ -24,10 +24,11 @@ use bevy_egui::input::EguiWantsInput;
 use depths_rules::{Action, Game, Phase, map::ElementRef};
 
 use crate::{
+    board::explore::TileDrop,
     board::explore::{GhostTile, PlacementHint, board_open, fitting_rotation, on_board, rotate},
     board::tiles::{ElementToken, TILE_SIZE, TOKEN_RADIUS},
     game::focus::{BoardArea, Hand, Hovered, SelectedElement},
-    game::session::{Delve, Seats, TileDrop},
+    game::session::{Delve, Seats},
     game::taps::CLICK_SLOP,
     game::words::{element_help, element_text},
     game::{play_phase::PlayPhase, screen::Screen},

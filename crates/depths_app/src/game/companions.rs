@@ -28,8 +28,9 @@ use depths_table::seats::Strength;
 use crate::{
     PlaySystems,
     game::animating::{Wait, Waiting},
+    game::game_log::{CompanionNote, GameLog},
     game::screen::Screen,
-    game::session::{CompanionNote, Delve, GameLog, PlayerAction, Seats, SessionMut, Undo},
+    game::session::{Delve, PlayerAction, Seats, SessionMut, Undo},
     game::words::{describe_action, outcome_name},
 };
 

@@ -16,6 +16,7 @@ pub mod content_assets;
 pub mod flow;
 pub mod focus;
 pub mod forecasts;
+pub mod game_log;
 pub mod guide;
 pub mod hint;
 pub mod hotseat;

@@ -40,8 +40,9 @@ use depths_rules::Action;
 use crate::{
     PlaySystems,
     game::companions::{CompanionAction, CompanionsOnline, SetCompanion, companion_note},
+    game::game_log::GameLog,
     game::screen::Screen,
-    game::session::{Delve, GameLog, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
+    game::session::{Delve, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
 };
 
 /// The lobby is open (a table hosted or joined, not yet playing).

@@ -9,8 +9,9 @@ use depths_rules::{Event, map::Cell};
 
 use crate::{
     PlaySystems,
+    game::game_log::GameLog,
     game::screen::Screen,
-    game::session::{Delve, EventFeed, GameLog},
+    game::session::{Delve, EventFeed},
 };
 
 /// One event of the rules core, as it happened, oldest first.

@@ -19,9 +19,10 @@ use serde::{Deserialize, Serialize};
 use crate::{
     PlaySystems,
     game::flow::MenuNotice,
+    game::game_log::{GameLog, RoundSummary},
     game::hotseat::{Players, Turn},
     game::screen::Screen,
-    game::session::{Delve, GameLog, RoundSummary, SaveSlot, Seats, Session},
+    game::session::{Delve, SaveSlot, Seats, Session},
 };
 
 /// How many log lines a save keeps (the newest).

@@ -22,8 +22,9 @@ use crate::{
     PlaySystems,
     game::animating::{Animating, mark_motion},
     game::focus::BoardArea,
+    game::game_log::GameLog,
     game::screen::Screen,
-    game::session::{Delve, GameLog, Seats},
+    game::session::{Delve, Seats},
     theme::icons::Icons,
 };
 

@@ -11,11 +11,12 @@ use super::faces::Kind;
 use crate::{
     StageSystems,
     game::focus::Hovered,
+    game::game_log::GameLog,
     game::hotseat::action_hero,
     game::notices::PointerNote,
     game::schedule::COMBAT_STEPS,
     game::screen::Screen,
-    game::session::{Delve, GameLog, PlayerAction, Seats},
+    game::session::{Delve, PlayerAction, Seats},
     // A press that moves past the board's click slop is a drag here too.
     game::taps::CLICK_SLOP,
     game::words::rule_error_text,

@@ -8,9 +8,10 @@ use bevy_egui::input::EguiWantsInput;
 
 use crate::{
     PlaySystems,
+    game::game_log::GameLog,
     game::hint::AskHint,
     game::screen::Screen,
-    game::session::{Delve, GameLog, PutBack, SaveSlot, TakeBack},
+    game::session::{Delve, PutBack, SaveSlot, TakeBack},
 };
 
 pub(super) fn plugin(app: &mut App) {

@@ -11,10 +11,11 @@ pub(super) use depths_rules::{
 
 pub(super) use crate::{
     game::focus::{BoardArea, Hand, SelectedElement},
+    game::game_log::GameLog,
     game::hotseat::banner_line,
     game::hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain},
     game::saves::{SaveDir, save_path},
-    game::session::{Delve, DropRefused, GameLog, PutBack, SaveSlot, Seats, TakeBack, Undo},
+    game::session::{Delve, DropRefused, PutBack, SaveSlot, Seats, TakeBack, Undo},
     game::words::banner,
     game::words::{counted, describe_action, loss_text, passage_text},
     game::{flow::MenuAction, screen::Screen},
