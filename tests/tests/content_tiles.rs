@@ -45,7 +45,7 @@ fn tile_and_pattern_counts_match_the_components() {
         for (i, t) in tiles.iter().enumerate() {
             let want = format!("{}-{:02}", ["ruins", "caverns", "subterranean"][eco as usize], i + 1);
             assert_eq!(t.id, want);
-            t.validate().unwrap_or_else(|e| panic!("{e}"));
+            t.validate().and_then(|()| t.check_doors()).unwrap_or_else(|e| panic!("{e}"));
         }
         let ids: Vec<&str> = c.patterns.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["1", "2", "3", "4"], "{eco:?} pattern ids");

@@ -779,7 +779,7 @@ impl Content {
         let tiles_file = format!("{d}/tiles.json");
         for t in &eco.tiles {
             unique(faults, &tiles_file, &t.id);
-            if let Err(e) = t.validate() {
+            if let Err(e) = t.validate().and_then(|()| t.check_doors()) {
                 faults.push(&tiles_file, &t.id, ContentErrorKind::Tile(e));
             }
             if t.ecology != eco.ecology {

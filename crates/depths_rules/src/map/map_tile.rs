@@ -487,7 +487,29 @@ impl MapTile {
         let tile: MapTile = serde_json::from_value(value)
             .map_err(|e| TileError { tile: id, problem: TileProblem::Json(e.to_string()) })?;
         tile.validate()?;
+        tile.check_doors()?;
         Ok(tile)
+    }
+
+    /// Checks that each Door guards something: the content's tiles must, but
+    /// a saved game keeps the tiles it was played with (a save from before
+    /// this check, holding the old `ruins-16`, still loads and plays on).
+    pub fn check_doors(&self) -> Result<(), TileError> {
+        let fail = |problem| Err(TileError { tile: self.id.clone(), problem });
+        for (i, area) in self.areas.iter().enumerate() {
+            if area.elements.contains(&Element::Door) {
+                // "Doors cannot be moved through until they are Unlocked": a
+                // Door stands between two ways, or it keeps nobody out.
+                if area.ways(i, &self.areas) < 2 {
+                    return fail(TileProblem::DoorBlocksNothing(i));
+                }
+                // Whatever shares the Door's area is reached without passing it.
+                if area.elements.contains(&Element::Chest) {
+                    return fail(TileProblem::ChestBesideDoor(i));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Checks the printed tile against the rules of its Ecology.
@@ -534,17 +556,6 @@ impl MapTile {
                 let before = self.areas.get(usize::from(door));
                 if usize::from(door) == i || !before.is_some_and(|a| a.elements.contains(&Element::Door)) {
                     return fail(TileProblem::NoDoorBefore { area: i, door });
-                }
-            }
-            if area.elements.contains(&Element::Door) {
-                // "Doors cannot be moved through until they are Unlocked": a
-                // Door stands between two ways, or it keeps nobody out.
-                if area.ways(i, &self.areas) < 2 {
-                    return fail(TileProblem::DoorBlocksNothing(i));
-                }
-                // Whatever shares the Door's area is reached without passing it.
-                if area.elements.contains(&Element::Chest) {
-                    return fail(TileProblem::ChestBesideDoor(i));
                 }
             }
             let upper = area.exits.iter().any(|s| self.edges.get(s) == Edge::Upper);
