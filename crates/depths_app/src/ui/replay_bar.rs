@@ -41,16 +41,30 @@ fn replay_bar(
     replay: Res<Replay>,
     mut go: MessageWriter<GoToStep>,
     mut menu: MessageWriter<MenuAction>,
+    (geometry, area, delve): (
+        Res<crate::table::cards::TableGeometry>,
+        Res<crate::game::focus::BoardArea>,
+        Option<Res<crate::game::session::Delve>>,
+    ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let total = replay.history.len();
-    egui::Window::new("Replay")
-        .id(egui::Id::new("replay_bar"))
-        .title_bar(false)
-        // Over the foot of the Hero mats: clear of the board and the hands.
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -(44.0 + crate::table::party::EDGE_HEIGHT)])
-        .resizable(false)
-        .show(ctx, |ui| {
+    // In the board's room: in a Combat where it covers no card (anchored to
+    // the window at 150 % it lay over the hands), else at the room's foot.
+    let z = ctx.zoom_factor();
+    let id = egui::Id::new("replay_bar");
+    let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(290.0, 110.0), |r| r.size());
+    let room = area.0.map_or(ctx.content_rect(), |r| {
+        egui::Rect::from_min_max(egui::pos2(r.min.x / z, r.min.y / z), egui::pos2(r.max.x / z, r.max.y / z))
+    });
+    let in_combat = delve.is_some_and(|d| d.game().combat().is_some());
+    let at = match geometry.clear_corner(Vec2::new(size.x, size.y), z).filter(|_| in_combat) {
+        Some(at) => egui::pos2(at.x, at.y),
+        None => egui::pos2(room.min.x + 8.0, room.max.y - size.y - 8.0),
+    };
+    egui::Window::new("Replay").id(id).title_bar(false).fixed_pos(at).constrain_to(room).resizable(false).show(
+        ctx,
+        |ui| {
             ui.set_max_width(270.0);
             ui.horizontal(|ui| {
                 ui.label(style::title("Replay", 20.0));
@@ -81,6 +95,7 @@ fn replay_bar(
                     menu.write(MenuAction::BackToMenu);
                 }
             });
-        });
+        },
+    );
     Ok(())
 }
