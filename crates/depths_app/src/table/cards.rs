@@ -87,6 +87,11 @@ impl TableCard {
         self.held.unwrap_or_else(|| current(self, now))
     }
 
+    /// Whether it is on its way somewhere (to its place, or to the discard).
+    pub fn flying(&self, now: f32) -> bool {
+        self.leaving || self.position(now).distance(self.to) > 0.5
+    }
+
     /// The rectangle it covers now (logical px).
     pub fn screen_rect(&self, now: f32) -> Rect {
         Rect::from_center_size(self.position(now), self.size)
