@@ -415,8 +415,13 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     }
     let name_at = Vec3::new(left + 36.0, top - 20.0, 0.3);
     c.spawn(text_at(&face.name, 18.0, name_at, CARD_GOLD.sprite(), art.title(), Anchor::CENTER_LEFT));
+    // No room left under the rows for even the "hover for all" line (a
+    // large UI scale): the note under the name says the rest is there.
+    let print_top = top - FOE_HEAD - FOE_ROW * face.rows.len() as f32 - 4.0;
+    let cut = !face.print.is_empty() && print_top - PRINT_LINE < -size.y / 2.0 + 4.0;
+    let note = if cut { format!("{} · more on hover", face.note) } else { face.note.clone() };
     c.spawn(text_at(
-        &face.note,
+        &note,
         11.0,
         Vec3::new(left, top - 44.0, 0.3),
         CARD_MUTED.sprite(),
@@ -469,7 +474,7 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             c.spawn(text(&n.to_string(), 11.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
         }
     }
-    let mut y = top - FOE_HEAD - FOE_ROW * face.rows.len() as f32 - 4.0;
+    let mut y = print_top;
     let bottom = -size.y / 2.0 + 4.0;
     for line in &face.print {
         let lines = super::layout::lines_for(line, print_width(size.x), PRINT_PX);

@@ -226,3 +226,84 @@ pub fn refusal(game: &Game, seats: &Seats, intent: &Action) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::{state::app::StatesPlugin, window::PrimaryWindow};
+    use depths_rules::{Action, Content, GameOptions};
+
+    use super::*;
+    use crate::{
+        board::explore::TileDrop,
+        game::confirm::{Answer, Asking, TryAction},
+        game::saves::SaveDir,
+        game::session::{GameContent, StartGame},
+    };
+
+    /// The moves of a Combat and of Exploring come through the inputs a
+    /// player gives, not as moves written straight in: each move a card on
+    /// the table offers is a pick of that card (`TablePick`, as a click or a
+    /// drop makes), a tile goes down by a drop (`TileDrop`), and the rest are
+    /// the strip's and panels' buttons (`TryAction`), answered when asked.
+    /// The steady policy chooses; the game must go through a whole Combat.
+    #[test]
+    fn a_whole_combat_and_its_exploring_are_played_through_the_tables_inputs() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default(), bevy::input::InputPlugin));
+        app.init_asset::<Mesh>().init_asset::<ColorMaterial>().init_asset::<Image>();
+        app.init_resource::<crate::game::hint::Hint>();
+        // The table's cards are laid out for a window; what needs a renderer
+        // (egui's textures for a reveal) is left out and skipped.
+        app.world_mut().spawn((Window::default(), PrimaryWindow));
+        app.insert_resource(bevy::ecs::error::FallbackErrorHandler(bevy::ecs::error::ignore));
+        let dir = std::env::temp_dir().join(format!("fd-picks-{}", std::process::id()));
+        app.insert_resource(GameContent(Content::builtin().expect("content")));
+        app.insert_resource(SaveDir(dir.clone()));
+        app.add_plugins((crate::core_plugin, super::super::desktop_plugin));
+        app.update();
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        app.update();
+        app.world_mut().write_message(StartGame(GameOptions::standard(&["bren", "sil"], 3)));
+        for _ in 0..3 {
+            app.update();
+        }
+        let game = |app: &App| app.world().resource::<Delve>().game().clone();
+        let (mut drops, mut picks, mut buttons, mut fought) = (0, 0, 0, false);
+        for _ in 0..400 {
+            let before = game(&app);
+            if before.is_over() || (fought && before.combat().is_none()) {
+                break;
+            }
+            let a = depths_tests::steady_policy(&before);
+            let on_table = app.world().resource::<TableGeometry>().offered.contains(&a);
+            match a {
+                Action::PlaceTile { placement } => {
+                    app.world_mut().write_message(TileDrop { cell: placement.cell, rotation: placement.rotation });
+                    drops += 1;
+                }
+                a if on_table => {
+                    app.world_mut().write_message(TablePick(a));
+                    picks += 1;
+                }
+                a => {
+                    app.world_mut().write_message(TryAction(a));
+                    buttons += 1;
+                }
+            }
+            app.update();
+            if app.world().resource::<Asking>().ask().is_some() {
+                app.world_mut().write_message(Answer::Go);
+                app.update();
+            }
+            app.update();
+            fought |= before.combat().is_some();
+            assert_ne!(game(&app), before, "the input made the move");
+        }
+        let _ = std::fs::remove_dir_all(dir);
+        let phase = game(&app).phase();
+        // Won, or lost with its last Hero: either way played to its end.
+        let ended = game(&app).combat().is_none() || game(&app).is_over();
+        assert!(fought && ended, "a whole Combat: {phase:?}, drops {drops}, picks {picks}, buttons {buttons}");
+        assert!(drops >= 1 && picks >= 6 && buttons >= 2, "drops {drops}, picks {picks}, buttons {buttons}");
+    }
+}
