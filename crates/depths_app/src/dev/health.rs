@@ -579,7 +579,7 @@ fn state_kind(game: &Game) -> String {
         }
         Phase::Exploring { tile_in_hand: true, .. } => "board, tile in hand".into(),
         Phase::Exploring { .. } => "board, waiting".into(),
-        p => format!("{}", p.name()),
+        p => p.name().to_string(),
     }
 }
 

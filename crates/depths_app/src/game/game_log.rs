@@ -188,6 +188,8 @@ impl GameLog {
     }
 }
 
+/// Whether Monster `foe` is Defeated in `game` (the state after the move):
+/// still on the table and down, or gone with a Combat that was won.
 fn foe_falls(game: &Game, foe: u8) -> bool {
     match game.combat() {
         Some(c) => c.foes.get(usize::from(foe)).is_some_and(|f| f.is_defeated()),

@@ -436,9 +436,6 @@ fn next_table() -> u64 {
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Whether Monster `foe` is Defeated in `game` (the state after the move):
-/// still on the table and down, or gone with a Combat that was won.
-
 impl Delve {
     /// The game on the table.
     pub fn game(&self) -> &Game {
