@@ -14,9 +14,6 @@ pub struct GameLog {
     pub lines: Vec<String>,
     /// The Combat round summary: what the last finished round did, in words.
     pub rounds: RoundSummary,
-    /// Feature / Legendary Location cards drawn since the table last looked
-    /// (names, newest last; a few at most).
-    pub drawn_cards: Vec<String>,
     /// Why the last choice was refused, shown until the next one is made.
     pub notice: Option<String>,
     /// The Monsters of the Combat in progress, by number, as it began.

@@ -312,7 +312,6 @@ impl Moves<'_> {
             log: GameLog {
                 lines: Vec::new(),
                 rounds: self.log.rounds.clone(),
-                drawn_cards: self.log.drawn_cards.clone(),
                 notice: self.log.notice.clone(),
                 foes: self.log.foes.clone(),
                 companion: None,
@@ -330,14 +329,6 @@ impl Moves<'_> {
         }
         let seats = &mut *self.seats;
         depths_table::seats::after_events(&self.delve.game, &seats.players, &mut seats.turn, events);
-        for e in events {
-            if let Event::CardDrawn { name } = e {
-                if self.log.drawn_cards.len() >= 4 {
-                    self.log.drawn_cards.remove(0);
-                }
-                self.log.drawn_cards.push(name.clone());
-            }
-        }
         self.news.events.extend(events.iter().cloned());
         self.delve.version += 1;
         self.log.notice = None;

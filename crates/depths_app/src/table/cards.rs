@@ -8,7 +8,7 @@
 //! rendering: a frame is requested only while something moves.
 
 use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, text::TextBounds, window::PrimaryWindow};
-use depths_rules::{Action, Outcome};
+use depths_rules::{Action, Event, Outcome};
 
 use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
@@ -22,7 +22,7 @@ use crate::{
     PlaySystems,
     game::animating::{Animating, mark_motion},
     game::focus::BoardArea,
-    game::game_log::GameLog,
+    game::rules_events::RulesEvent,
     game::screen::Screen,
     game::session::{Delve, Seats},
     theme::icons::Icons,
@@ -577,7 +577,10 @@ pub fn end_round(legal: &[Action]) -> Option<Vec<Action>> {
 
 fn sync_cards(
     mut commands: Commands,
-    (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
+    (delve, seats): (Res<Delve>, Res<Seats>),
+    // Feature / Legendary Location cards drawn: the table hears them as the
+    // board does, from the rules' events (it never writes the game's log).
+    mut events: MessageReader<RulesEvent>,
     area: Res<BoardArea>,
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
@@ -598,7 +601,13 @@ fn sync_cards(
     let lingering = cards.iter().any(|(_, c)| c.linger_until.is_some_and(|t| now >= t));
     let ui_scale = settings.as_ref().map_or(1.0, |s| s.ui_scale);
     let moved = *last != Some((area_rect, screen, ui_scale));
-    let has_drawn = !log.drawn_cards.is_empty();
+    let mut drawn: Vec<String> = events
+        .read()
+        .filter_map(|RulesEvent(e)| if let Event::CardDrawn { name } = e { Some(name.clone()) } else { None })
+        .collect();
+    // A few at most: a long undo or replay step is not a parade of cards.
+    drawn.drain(..drawn.len().saturating_sub(4));
+    let has_drawn = !drawn.is_empty();
     // A hand kept still under the pointer closes up once the pointer leaves it.
     let cursor = window.cursor_position();
     let over_hands = |band: Option<Rect>| cursor.zip(band).is_some_and(|(c, b)| b.inflate(12.0).contains(c));
@@ -608,7 +617,6 @@ fn sync_cards(
         return;
     }
     *last = Some((area_rect, screen, ui_scale));
-    let drawn = if log.drawn_cards.is_empty() { Vec::new() } else { std::mem::take(&mut log.drawn_cards) };
     let legal = legal_at_table(&delve, &seats);
     let mut faces = table_faces(delve.game(), &legal);
     super::faces::keep_numbers(&mut faces, &geometry.numbers);

@@ -11,7 +11,6 @@ use super::faces::Kind;
 use crate::{
     StageSystems,
     game::focus::Hovered,
-    game::game_log::GameLog,
     game::hotseat::action_hero,
     game::notices::PointerNote,
     game::schedule::COMBAT_STEPS,
@@ -95,7 +94,7 @@ fn on_press(ev: On<Pointer<Press>>, mut cards: Query<&mut TableCard>) {
 fn on_click(
     ev: On<Pointer<Click>>,
     cards: Query<&TableCard>,
-    (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
+    (delve, seats): (Res<Delve>, Res<Seats>),
     mut picks: MessageWriter<TablePick>,
     (mut note, time): (ResMut<PointerNote>, Res<Time>),
 ) {
@@ -113,8 +112,7 @@ fn on_click(
         }
         (None, Some(intent)) => {
             let why = refusal(delve.game(), &seats, intent);
-            note.0 = Some((why.clone(), ev.pointer_location.position, time.elapsed_secs()));
-            log.notice = Some(why);
+            note.0 = Some((why, ev.pointer_location.position, time.elapsed_secs()));
         }
         (None, None) => {}
     }
@@ -148,13 +146,13 @@ fn on_drag(ev: On<Pointer<Drag>>, mut cards: Query<&mut TableCard>) {
 }
 
 /// Dropped above the hands: play it, if the rules allow; otherwise it slides
-/// back and the banner says why.
+/// back and says why at the pointer.
 fn on_drag_end(
     ev: On<Pointer<DragEnd>>,
     mut cards: Query<&mut TableCard>,
     geometry: Res<TableGeometry>,
     time: Res<Time>,
-    (delve, seats, mut log): (Res<Delve>, Res<Seats>, ResMut<GameLog>),
+    (delve, seats): (Res<Delve>, Res<Seats>),
     mut picks: MessageWriter<TablePick>,
     mut note: ResMut<PointerNote>,
 ) {
@@ -169,8 +167,7 @@ fn on_drag_end(
             }
             (None, Some(intent)) => {
                 let why = refusal(delve.game(), &seats, intent);
-                note.0 = Some((why.clone(), ev.pointer_location.position, time.elapsed_secs()));
-                log.notice = Some(why);
+                note.0 = Some((why, ev.pointer_location.position, time.elapsed_secs()));
             }
             (None, None) => {}
         }
