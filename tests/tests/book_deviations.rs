@@ -18,6 +18,17 @@ fn new_game(heroes: &[&str], variants: Variants) -> Game {
     Game::new(o, fixture()).expect("setup")
 }
 
+/// Lays the `stairs` tile east of the Entry and plays its Stair Guardian's
+/// fight with the steady policy until Level Up.
+fn defeat_the_stair_guardian(g: &mut Game, stairs: &str) {
+    lay(g, stairs, (1, 0));
+    act(g, Action::Encounter { element: element_at((1, 0)) });
+    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
+        let a = steady_policy(g);
+        act(g, a);
+    }
+}
+
 fn give_ability(g: &mut Game, h: usize, class: HeroClass, name: &str) -> AbilitySource {
     let card = g.adventure().unwrap().content.class_deck(class).abilities.iter().find(|a| a.ability.name == name);
     let card = card.unwrap_or_else(|| panic!("no {name}")).clone();
@@ -38,12 +49,7 @@ fn only_sils_third_power_card_joins_at_level_three() {
     for h in &mut g.heroes {
         h.level = 2;
     }
-    lay(&mut g, "ruins-stairs", (1, 0));
-    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
-    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
-        let a = steady_policy(&g);
-        act(&mut g, a);
-    }
+    defeat_the_stair_guardian(&mut g, "ruins-stairs");
     assert_eq!(g.heroes[0].level, 3);
     assert!(g.heroes[0].out_of_deck.contains(&removed), "Bren's Removed Power Card stays out");
     let sil = &g.heroes[1];
@@ -58,12 +64,7 @@ fn only_sils_third_power_card_joins_at_level_three() {
 #[test]
 fn each_ecology_gathers_and_shuffles_the_monster_action_decks() {
     let mut g = new_game(&["bren"], Variants::default());
-    lay(&mut g, "ruins-stairs", (1, 0));
-    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
-    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
-        let a = steady_policy(&g);
-        act(&mut g, a);
-    }
+    defeat_the_stair_guardian(&mut g, "ruins-stairs");
     assert!(g.monster_decks.iter().any(|d| !d.discard.is_empty()), "the Stair Guardian's cards were discarded");
     act(&mut g, Action::FinishLevelUp);
     if matches!(g.pending(), Some(Pending::Passage { .. })) {
@@ -220,12 +221,7 @@ fn heroes_recreated_from_the_record_have_the_decks_of_a_continuing_game() {
     g.heroes[0].draw.push(nine);
     let removed = g.heroes[0].draw.remove(0);
     g.heroes[0].out_of_deck.push(removed);
-    lay(&mut g, "ruins-stairs", (1, 0));
-    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
-    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
-        let a = steady_policy(&g);
-        act(&mut g, a);
-    }
+    defeat_the_stair_guardian(&mut g, "ruins-stairs");
     act(&mut g, Action::FinishLevelUp);
     if matches!(g.pending(), Some(Pending::Passage { .. })) {
         act(&mut g, Action::Descend);
@@ -616,12 +612,7 @@ fn to_passage(heroes: &[&str], start: Ecology) -> Game {
         act(&mut g, a);
     }
     let stairs = format!("{}-stairs", start.name().to_lowercase().split(' ').next().unwrap());
-    lay(&mut g, &stairs, (1, 0));
-    act(&mut g, Action::Encounter { element: element_at((1, 0)) });
-    while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
-        let a = steady_policy(&g);
-        act(&mut g, a);
-    }
+    defeat_the_stair_guardian(&mut g, &stairs);
     act(&mut g, Action::FinishLevelUp);
     assert!(matches!(g.pending(), Some(Pending::Passage { .. })));
     for hero in &mut g.heroes {
@@ -704,12 +695,7 @@ fn keys_added_at_each_new_ecology_reach_heroes_recreated_from_their_sheets() {
         // A record made during the first Ecology resumes it: no new Ecology, no Keys added.
         let first = g.party_record().unwrap();
         assert_eq!((first.next_ecology, keys(&resume(&first))), (Ecology::Ruins, 3));
-        lay(&mut g, "ruins-stairs", (1, 0));
-        act(&mut g, Action::Encounter { element: element_at((1, 0)) });
-        while !matches!(g.pending(), Some(Pending::LevelUp { .. })) {
-            let a = steady_policy(&g);
-            act(&mut g, a);
-        }
+        defeat_the_stair_guardian(&mut g, "ruins-stairs");
         act(&mut g, Action::FinishLevelUp);
         assert!(matches!(g.pending(), Some(Pending::Passage { next: Ecology::Caverns })));
         let held = keys(&g);

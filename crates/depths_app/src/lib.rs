@@ -92,6 +92,17 @@ mod tests {
         all
     }
 
+    /// The client's plugins, headless: what the board's and the table's art
+    /// ask of the renderer when they are built is there, the window is not.
+    fn client_app() -> App {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
+        app.init_asset::<Mesh>().init_asset::<ColorMaterial>().init_asset::<Image>();
+        app.add_plugins((core_plugin, game::desktop_plugin, theme::desktop_plugin));
+        app.add_plugins((board::desktop_plugin, table::desktop_plugin, ui::desktop_plugin));
+        app
+    }
+
     /// Each stage set of `label` and its systems (a key and a name each),
     /// once the schedule is built from the client's own plugins.
     fn systems_by_stage(app: &mut App, label: impl ScheduleLabel) -> Vec<(StageSystems, Vec<(String, String)>)> {
@@ -116,11 +127,7 @@ mod tests {
     #[test]
     fn every_update_system_joins_a_set_of_the_frame() {
         const NO_PLACE: &[&str] = &["log_phases", "log_transitions", "set_window_icon"];
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
-        app.init_asset::<Mesh>().init_asset::<ColorMaterial>().init_asset::<Image>();
-        app.add_plugins((core_plugin, game::desktop_plugin, theme::desktop_plugin));
-        app.add_plugins((board::desktop_plugin, table::desktop_plugin, ui::desktop_plugin));
+        let mut app = client_app();
         let mut sets: Vec<bevy::ecs::schedule::InternedSystemSet> =
             stage_sets().into_iter().map(|s| s.intern()).collect();
         sets.extend(
@@ -159,11 +166,7 @@ mod tests {
     /// gates are tested in `tests/headless.rs`), and no stage set is empty.
     #[test]
     fn each_stage_holds_its_own_systems_and_no_other_stages() {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()));
-        // What the board's and the table's art ask of the renderer when they are built.
-        app.init_asset::<Mesh>().init_asset::<ColorMaterial>().init_asset::<Image>();
-        app.add_plugins((core_plugin, board::desktop_plugin, table::desktop_plugin, ui::desktop_plugin));
+        let mut app = client_app();
         let update = systems_by_stage(&mut app, Update);
         let egui = systems_by_stage(&mut app, EguiPrimaryContextPass);
         type Stages = [(StageSystems, Vec<(String, String)>)];

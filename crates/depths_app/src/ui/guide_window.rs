@@ -24,6 +24,11 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// The guided game's box (a window), for what must keep clear of it.
+pub fn guide_layer() -> egui::LayerId {
+    egui::LayerId::new(egui::Order::Middle, egui::Id::new("guide"))
+}
+
 fn guide_ui(
     mut contexts: EguiContexts,
     mut guide: ResMut<Guide>,
@@ -43,7 +48,7 @@ fn guide_ui(
         return Ok(());
     };
     let z = ctx.zoom_factor();
-    let id = egui::Id::new("guide");
+    let id = guide_layer().id;
     // The board's top-left corner, with the map framed below it (the cells
     // it points at are never under it).
     let size = ctx.memory(|m| m.area_rect(id)).map_or(Vec2::new(240.0, 190.0), |r| Vec2::new(r.width(), r.height()));

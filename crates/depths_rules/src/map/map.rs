@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::map_tile::{Edge, Element, MapTile, Rotation, Side, TileError, TileKind};
+use super::map_tile::{Area, Edge, Element, MapTile, Rotation, Side, TileError, TileKind};
 use crate::ecology::Ecology;
 
 /// A grid position; `(x, y + 1)` is north of `(x, y)`. The Entry tile is at `(0, 0)`.
@@ -901,7 +901,7 @@ impl Map {
                 secret_passage: area.secret_passage,
                 warp_portal: area.warp_portal,
                 door: area.beyond_door.map_or(NONE, |d| base + u32::from(d)),
-                rooms: placed.tile.areas.iter().any(|r| r.beyond_door.map(usize::from) == Some(a)),
+                rooms: Area::rooms_beyond(&placed.tile.areas, a).next().is_some(),
                 blocking: false,
                 reached: false,
                 expanded: false,
@@ -1220,7 +1220,7 @@ impl Map {
                 secret_passage: area.secret_passage,
                 warp_portal: area.warp_portal,
                 door: area.beyond_door.map_or(NONE, |d| first_new + u32::from(d)),
-                rooms: tile.areas.iter().any(|r| r.beyond_door.map(usize::from) == Some(a)),
+                rooms: Area::rooms_beyond(&tile.areas, a).next().is_some(),
                 // Every element of a new tile is present.
                 blocking: area.elements.iter().any(|e| e.blocks_movement()),
                 reached: false,

@@ -406,11 +406,16 @@ pub struct Area {
 }
 
 impl Area {
+    /// The rooms of a tile's `areas` that lie beyond the Door of area `index`.
+    pub(crate) fn rooms_beyond(areas: &[Area], index: usize) -> impl Iterator<Item = &Area> {
+        areas.iter().filter(move |a| a.beyond_door.map(usize::from) == Some(index))
+    }
+
     /// How many ways lead out of this area: its exits, its Secret Passage or
     /// Warp Portal, the Door it lies beyond, and the rooms beyond its Door
     /// (`areas` are all the tile's areas, this one among them at `index`).
     fn ways(&self, index: usize, areas: &[Area]) -> usize {
-        let rooms = areas.iter().filter(|a| a.beyond_door.map(usize::from) == Some(index)).count();
+        let rooms = Area::rooms_beyond(areas, index).count();
         self.exits.len()
             + usize::from(self.secret_passage)
             + usize::from(self.warp_portal)

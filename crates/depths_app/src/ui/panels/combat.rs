@@ -25,189 +25,180 @@ pub(super) fn combat_strip(
     // gives its scroll area the height it had, so at a steady 118 points
     // the last line (the forecast, "Last round…") was cut in half.
     let most = root.ctx().content_rect().height() * 0.4;
-    let tallest_id = egui::Id::new(("combat_strip_tallest", combat.round));
-    let tallest: f32 = root.ctx().data(|d| d.get_temp(tallest_id)).unwrap_or(0.0);
+    let tallest_id = egui::Id::new("combat_strip_tallest");
+    let tallest = match root.ctx().data(|d| d.get_temp::<(u32, f32)>(tallest_id)) {
+        Some((round, height)) if round == combat.round => height,
+        _ => 0.0,
+    };
     let mut content = 0.0;
     egui::Panel::top("combat_strip").min_size(118.0f32.max(tallest).min(most)).max_size(most).show(root, |ui| {
         let scroll = egui::ScrollArea::vertical()
             .auto_shrink([false, true])
             .max_height(most)
             .min_scrolled_height(tallest.min(most));
-        content = scroll
-            .show(ui, |ui| {
-                // The guided game's words first, where they cover no card.
-                if let Some((title, text)) = guide {
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label(egui::RichText::new(format!("Guide · {title}:")).strong().color(style::GOLD));
-                        ui.label(egui::RichText::new(text).color(style::MUTED));
-                        if ui.small_button("Skip the guide").clicked() {
-                            said.skip_guide = true;
-                        }
-                    });
-                }
+        let shown = scroll.show(ui, |ui| {
+            // The guided game's words first, where they cover no card.
+            if let Some((title, text)) = guide {
                 ui.horizontal_wrapped(|ui| {
-                    let title = if combat.step == CombatStep::AssignMonsters || combat.round == 0 {
-                        "Combat — assigning Monsters".to_owned()
-                    } else {
-                        format!("Combat — round {}", combat.round)
-                    };
-                    ui.label(style::title(&title, 20.0));
-                    let what =
-                        crate::game::words::damage_waiting(game).unwrap_or_else(|| step_hint(combat.step).to_owned());
-                    ui.label(egui::RichText::new(what).color(style::GOLD));
+                    ui.label(egui::RichText::new(format!("Guide · {title}:")).strong().color(style::GOLD));
+                    ui.label(egui::RichText::new(text).color(style::MUTED));
+                    if ui.small_button("Skip the guide").clicked() {
+                        said.skip_guide = true;
+                    }
                 });
-                // The choices come first, right under the title, so the lines below
-                // coming and going never move a button under the pointer. A step
-                // with none (a Monster's turn to be placed) gives their row to the lines.
-                let passes = passes(game, seats);
-                // The Heroes who may end their turn now (End round needs two of them).
-                let ends: Vec<u8> =
-                    (0..game.heroes.len() as u8).filter(|h| c.is_legal(&Action::EndTurn { hero: *h })).collect();
-                let any = matches!(combat.step, CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage)
-                    || !ends.is_empty()
-                    || !passes.is_empty();
-                if any {
-                    ui.horizontal_wrapped(|ui| {
-                        match combat.step {
-                            CombatStep::AssignMonsters => {
-                                c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. }))
-                            }
-                            CombatStep::AvoidReturnDamage => {
-                                let choices: Vec<Action> = c
-                                    .legal
-                                    .iter()
-                                    .filter(|a| matches!(a, Action::AvoidReturnDamage { .. }))
-                                    .cloned()
-                                    .collect();
-                                let labels = crate::game::words::avoidance_labels(game, &choices);
-                                for (a, label) in choices.into_iter().zip(labels) {
-                                    c.button(ui, a, label);
-                                }
-                            }
-                            _ => {}
-                        }
-                        // E ends the turn or Round; no number key ever does.
-                        let e_key = ui.ctx().input(|i| i.key_pressed(egui::Key::E))
-                            && ui.ctx().memory(|m| m.focused().is_none());
-                        match crate::table::cards::end_round(&c.legal) {
-                            Some(ends) => {
-                                let names: Vec<&str> = ends
-                                    .iter()
-                                    .filter_map(crate::game::hotseat::action_hero)
-                                    .map(|h| game.heroes[usize::from(h)].name())
-                                    .collect();
-                                // Online another seat's Heroes may still be at it: then it ends only these.
-                                let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
-                                    "End round".to_owned()
-                                } else {
-                                    format!("End turn: {}", names.join(", "))
-                                };
-                                let hover =
-                                    format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
-                                c.button_keyed(
-                                    ui,
-                                    ends,
-                                    Some(("E", e_key)),
-                                    egui::RichText::new(label).strong(),
-                                    &hover,
-                                );
-                            }
-                            None => {
-                                // E is for the one Hero who may end a turn now; with several, a click says whose.
-                                let one = ends.len() == 1;
-                                // Every Hero of the fight keeps a slot while any may end a turn: a
-                                // Hero who ended theirs leaves a greyed button, so the next Hero's
-                                // does not slide under the pointer.
-                                let slots: Vec<u8> =
-                                    if ends.is_empty() { Vec::new() } else { (0..combat.heroes.len() as u8).collect() };
-                                for h in slots {
-                                    let name = game.heroes[usize::from(h)].name();
-                                    if !ends.contains(&h) {
-                                        let why = if combat.heroes[usize::from(h)].done {
-                                            format!("{name} has ended this turn")
-                                        } else {
-                                            crate::table::pointer::refusal(game, seats, &Action::EndTurn { hero: h })
-                                        };
-                                        ui.add_enabled(false, egui::Button::new(format!("{name}: end turn")))
-                                            .on_disabled_hover_text(why);
-                                        continue;
-                                    }
-                                    let label = egui::RichText::new(format!("{name}: end turn")).strong();
-                                    let hover = format!("{name} does nothing more this Round");
-                                    let end = vec![Action::EndTurn { hero: h }];
-                                    c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
-                                }
-                            }
-                        }
-                        pass_buttons(ui, seats, &passes, pass);
-                        other_choices(ui, game, c, offered);
-                    });
+            }
+            ui.horizontal_wrapped(|ui| {
+                let title = if combat.step == CombatStep::AssignMonsters || combat.round == 0 {
+                    "Combat — assigning Monsters".to_owned()
                 } else {
-                    ui.horizontal_wrapped(|ui| other_choices(ui, game, c, offered));
-                }
-                // How many cards each Hero plays this Round, and how many are down.
-                if combat.step == CombatStep::PlayCards {
-                    let counts: Vec<String> = combat
-                        .engagements
-                        .iter()
-                        .map(|e| {
-                            let played = e.slots.iter().filter(|s| s.hero.is_some()).count();
-                            format!("{} {played} of {}", game.heroes[usize::from(e.hero)].name(), e.hero_cards)
-                        })
-                        .collect();
+                    format!("Combat — round {}", combat.round)
+                };
+                ui.label(style::title(&title, 20.0));
+                let what =
+                    crate::game::words::damage_waiting(game).unwrap_or_else(|| step_hint(combat.step).to_owned());
+                ui.label(egui::RichText::new(what).color(style::GOLD));
+            });
+            // The choices come first, right under the title, so the lines below
+            // coming and going never move a button under the pointer. A step
+            // with none (a Monster's turn to be placed) gives their row to the lines.
+            let passes = passes(game, seats);
+            // The Heroes who may end their turn now (End round needs two of them).
+            let ends: Vec<u8> =
+                (0..game.heroes.len() as u8).filter(|h| c.is_legal(&Action::EndTurn { hero: *h })).collect();
+            let any = matches!(combat.step, CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage)
+                || !ends.is_empty()
+                || !passes.is_empty();
+            if any {
+                ui.horizontal_wrapped(|ui| {
+                    match combat.step {
+                        CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
+                        CombatStep::AvoidReturnDamage => {
+                            let choices: Vec<Action> = c
+                                .legal
+                                .iter()
+                                .filter(|a| matches!(a, Action::AvoidReturnDamage { .. }))
+                                .cloned()
+                                .collect();
+                            let labels = crate::game::words::avoidance_labels(game, &choices);
+                            for (a, label) in choices.into_iter().zip(labels) {
+                                c.button(ui, a, label);
+                            }
+                        }
+                        _ => {}
+                    }
+                    // E ends the turn or Round; no number key ever does.
+                    let e_key =
+                        ui.ctx().input(|i| i.key_pressed(egui::Key::E)) && ui.ctx().memory(|m| m.focused().is_none());
+                    match crate::table::cards::end_round(&c.legal) {
+                        Some(ends) => {
+                            let names: Vec<&str> = ends
+                                .iter()
+                                .filter_map(crate::game::hotseat::action_hero)
+                                .map(|h| game.heroes[usize::from(h)].name())
+                                .collect();
+                            // Online another seat's Heroes may still be at it: then it ends only these.
+                            let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
+                                "End round".to_owned()
+                            } else {
+                                format!("End turn: {}", names.join(", "))
+                            };
+                            let hover = format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
+                            c.button_keyed(ui, ends, Some(("E", e_key)), egui::RichText::new(label).strong(), &hover);
+                        }
+                        None => {
+                            // E is for the one Hero who may end a turn now; with several, a click says whose.
+                            let one = ends.len() == 1;
+                            // Every Hero of the fight keeps a slot while any may end a turn: a
+                            // Hero who ended theirs leaves a greyed button, so the next Hero's
+                            // does not slide under the pointer.
+                            let slots: Vec<u8> =
+                                if ends.is_empty() { Vec::new() } else { (0..combat.heroes.len() as u8).collect() };
+                            for h in slots {
+                                let name = game.heroes[usize::from(h)].name();
+                                if !ends.contains(&h) {
+                                    let why = if combat.heroes[usize::from(h)].done {
+                                        format!("{name} has ended this turn")
+                                    } else {
+                                        crate::table::pointer::refusal(game, seats, &Action::EndTurn { hero: h })
+                                    };
+                                    ui.add_enabled(false, egui::Button::new(format!("{name}: end turn")))
+                                        .on_disabled_hover_text(why);
+                                    continue;
+                                }
+                                let label = egui::RichText::new(format!("{name}: end turn")).strong();
+                                let hover = format!("{name} does nothing more this Round");
+                                let end = vec![Action::EndTurn { hero: h }];
+                                c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
+                            }
+                        }
+                    }
+                    pass_buttons(ui, seats, &passes, pass);
+                    other_choices(ui, game, c, offered);
+                });
+            } else {
+                ui.horizontal_wrapped(|ui| other_choices(ui, game, c, offered));
+            }
+            // How many cards each Hero plays this Round, and how many are down.
+            if combat.step == CombatStep::PlayCards {
+                let counts: Vec<String> = combat
+                    .engagements
+                    .iter()
+                    .map(|e| {
+                        let played = e.slots.iter().filter(|s| s.hero.is_some()).count();
+                        format!("{} {played} of {}", game.heroes[usize::from(e.hero)].name(), e.hero_cards)
+                    })
+                    .collect();
+                ui.label(
+                    egui::RichText::new(format!("Cards to play this Round: {}", counts.join(" · ")))
+                        .size(12.0)
+                        .color(style::MUTED),
+                );
+            }
+            // One line kept for a notice or the hint: one line, whole on hover,
+            // so the table never moves when either comes or goes.
+            let (note, color) = match (log.notice.as_deref(), hint) {
+                (Some(n), _) => (n.to_owned(), style::NOTICE),
+                (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
+                (None, None) => (String::new(), style::NOTICE),
+            };
+            let line = ui.add(egui::Label::new(egui::RichText::new(&note).size(12.0).color(color)).truncate());
+            if !note.is_empty() {
+                line.on_hover_text(note);
+            }
+            fight_forecast(ui, game, forecasts);
+            // The last round's totals in one line, its events one by one on hover.
+            let summary = &log.rounds;
+            if !summary.last.is_empty() {
+                ui.label(
+                    egui::RichText::new(format!("Last round: {} (hover for each step)", summary.headline()))
+                        .size(12.0)
+                        .color(style::MUTED),
+                )
+                .on_hover_text(summary.last.join("\n"));
+            }
+            // "All of a Hero's Damage must be applied to one Individual Monster."
+            for (h, round) in combat.heroes.iter().enumerate() {
+                for &(f, i) in &round.targets {
+                    let Some(ind) = combat.foes.get(usize::from(f)).and_then(|foe| foe.individuals.get(usize::from(i)))
+                    else {
+                        continue;
+                    };
                     ui.label(
-                        egui::RichText::new(format!("Cards to play this Round: {}", counts.join(" · ")))
-                            .size(12.0)
-                            .color(style::MUTED),
+                        egui::RichText::new(format!(
+                            "All of {}'s Damage this Round goes to {}.",
+                            game.heroes[h].name(),
+                            ind.name
+                        ))
+                        .size(12.0)
+                        .color(style::MUTED),
                     );
                 }
-                // One line kept for a notice or the hint: one line, whole on hover,
-                // so the table never moves when either comes or goes.
-                let (note, color) = match (log.notice.as_deref(), hint) {
-                    (Some(n), _) => (n.to_owned(), style::NOTICE),
-                    (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
-                    (None, None) => (String::new(), style::NOTICE),
-                };
-                let line = ui.add(egui::Label::new(egui::RichText::new(&note).size(12.0).color(color)).truncate());
-                if !note.is_empty() {
-                    line.on_hover_text(note);
-                }
-                fight_forecast(ui, game, forecasts);
-                // The last round's totals in one line, its events one by one on hover.
-                let summary = &log.rounds;
-                if !summary.last.is_empty() {
-                    ui.label(
-                        egui::RichText::new(format!("Last round: {} (hover for each step)", summary.headline()))
-                            .size(12.0)
-                            .color(style::MUTED),
-                    )
-                    .on_hover_text(summary.last.join("\n"));
-                }
-                // "All of a Hero's Damage must be applied to one Individual Monster."
-                for (h, round) in combat.heroes.iter().enumerate() {
-                    for &(f, i) in &round.targets {
-                        let Some(ind) =
-                            combat.foes.get(usize::from(f)).and_then(|foe| foe.individuals.get(usize::from(i)))
-                        else {
-                            continue;
-                        };
-                        ui.label(
-                            egui::RichText::new(format!(
-                                "All of {}'s Damage this Round goes to {}.",
-                                game.heroes[h].name(),
-                                ind.name
-                            ))
-                            .size(12.0)
-                            .color(style::MUTED),
-                        );
-                    }
-                }
-            })
-            .content_size
-            .y;
+            }
+        });
+        content = shown.content_size.y;
     });
     if content > tallest {
-        root.ctx().data_mut(|d| d.insert_temp(tallest_id, content));
+        root.ctx().data_mut(|d| d.insert_temp(tallest_id, (combat.round, content)));
     }
     said
 }

@@ -23,12 +23,10 @@ fn decision_window(title: String, id: &'static str, max_width: f32, room: egui::
     let room = below_notes(room);
     // Wide enough for its whole title (egui cuts a title to the window's width).
     let title_width = (title.chars().count() as f32 * 8.6 + 60.0).min(640.0).min(room.width() - 16.0);
-    // Clear of the party's edge along the room's foot.
-    let foot = egui::pos2(room.center().x, room.max.y - crate::table::party::EDGE_HEIGHT - 8.0);
     egui::Window::new(title)
         .id(egui::Id::new(id))
         .pivot(egui::Align2::CENTER_BOTTOM)
-        .fixed_pos(foot)
+        .fixed_pos(room_foot(room))
         .constrain_to(room)
         .min_width(title_width)
         .max_width(max_width.max(title_width).min(room.width() - 16.0))

@@ -306,7 +306,7 @@ fn notes_over_board(ctx: &egui::Context, room: egui::Rect, notice: Option<&str>,
     }
     // Beside the guided game's box, which holds the room's top-left corner
     // (the hint was printed over its title).
-    let guide = egui::LayerId::new(egui::Order::Middle, egui::Id::new("guide"));
+    let guide = crate::ui::guide_window::guide_layer();
     let left = ctx
         .memory(|m| m.areas().visible_last_frame(&guide).then(|| m.area_rect(guide.id)).flatten())
         .filter(|g| room.max.x - g.max.x > 200.0)

@@ -470,13 +470,19 @@ pub(super) fn first_steps(phase: &Phase, game: &Game) -> bool {
         })
 }
 
+/// Where a window at the foot of the board's `room` has its bottom centre:
+/// clear of the party's edge along the room's foot.
+pub(super) fn room_foot(room: egui::Rect) -> egui::Pos2 {
+    egui::pos2(room.center().x, room.max.y - crate::table::party::EDGE_HEIGHT - 8.0)
+}
+
 /// How to begin, on the table until the first tile is laid: at the foot of
 /// the board's room and inside it (at 150 % it covered the party panel).
 pub(super) fn first_steps_window(ctx: &egui::Context, room: egui::Rect) {
     egui::Window::new("How to play")
         .id(egui::Id::new("first_steps"))
         .pivot(egui::Align2::CENTER_BOTTOM)
-        .fixed_pos(egui::pos2(room.center().x, room.max.y - crate::table::party::EDGE_HEIGHT - 8.0))
+        .fixed_pos(room_foot(room))
         .constrain_to(room)
         .collapsible(true)
         .resizable(false)
