@@ -190,39 +190,39 @@ impl fmt::Display for MapError {
 
 impl std::error::Error for MapError {}
 
-const NONE: u32 = u32::MAX;
-const NO_AREA: u8 = u8::MAX;
+pub(super) const NONE: u32 = u32::MAX;
+pub(super) const NO_AREA: u8 = u8::MAX;
 
 /// One area of a placed tile as a node of the movement graph.
 #[derive(Clone, Debug, PartialEq)]
-struct Node {
-    tile: u32,
-    area: u8,
+pub(super) struct Node {
+    pub(super) tile: u32,
+    pub(super) area: u8,
     /// Node across each side of the map, through a joined open edge.
-    links: [u32; 4],
-    secret_passage: bool,
-    warp_portal: bool,
+    pub(super) links: [u32; 4],
+    pub(super) secret_passage: bool,
+    pub(super) warp_portal: bool,
     /// A room beyond a Door: the node of the Door's area (same tile), else `NONE`.
-    door: u32,
+    pub(super) door: u32,
     /// Rooms of its tile lie beyond its Door.
-    rooms: bool,
+    pub(super) rooms: bool,
     /// Holds a present Monster or Feature or a locked Door.
-    blocking: bool,
+    pub(super) blocking: bool,
     /// The Heroes can reach it from the Lantern (see [`Map::flood`]).
-    reached: bool,
+    pub(super) reached: bool,
     /// Reached and passable: its exits and passages lead on.
-    expanded: bool,
+    pub(super) expanded: bool,
     /// The node it was first reached from.
-    parent: u32,
+    pub(super) parent: u32,
 }
 
 /// Geometry of a placed tile on the map, precomputed.
 #[derive(Clone, Debug, PartialEq)]
-struct Footprint {
-    edges: [Edge; 4],
-    area_on: [u8; 4],
+pub(super) struct Footprint {
+    pub(super) edges: [Edge; 4],
+    pub(super) area_on: [u8; 4],
     /// [`id_hash`] of the tile's id.
-    id: u64,
+    pub(super) id: u64,
 }
 
 fn id_hash(id: &str) -> u64 {
@@ -234,7 +234,7 @@ fn id_hash(id: &str) -> u64 {
 /// (grown as tiles are placed): a look-up is an index, where a hash map
 /// hashed the cell every time.
 #[derive(Debug, Default)]
-struct CellIndex {
+pub(super) struct CellIndex {
     corner: Cell,
     width: i32,
     height: i32,
@@ -249,11 +249,11 @@ impl CellIndex {
         (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
     }
 
-    fn get(&self, cell: &Cell) -> Option<&u32> {
+    pub(super) fn get(&self, cell: &Cell) -> Option<&u32> {
         self.slot(*cell).map(|i| &self.tiles[i]).filter(|&&t| t != NONE)
     }
 
-    fn contains_key(&self, cell: &Cell) -> bool {
+    pub(super) fn contains_key(&self, cell: &Cell) -> bool {
         self.get(cell).is_some()
     }
 
@@ -316,29 +316,29 @@ impl PartialEq for CellIndex {
 /// loading and brought up to date by every change, so that the questions the
 /// rules and the bots ask (many for each change) only read it.
 #[derive(Debug, Default)]
-struct Graph {
+pub(super) struct Graph {
     /// The tile at each cell: looked up on every step of every placement,
     /// preview and match.
-    index: CellIndex,
-    footprints: Vec<Footprint>,
+    pub(super) index: CellIndex,
+    pub(super) footprints: Vec<Footprint>,
     /// First node of each tile.
-    base: Vec<u32>,
-    nodes: Vec<Node>,
+    pub(super) base: Vec<u32>,
+    pub(super) nodes: Vec<Node>,
     /// The empty cells touching the map, sorted; kept as tiles are placed.
-    open: Vec<Cell>,
+    pub(super) open: Vec<Cell>,
     /// The neighbourhood of each cell of `open`, in the same order.
-    spots: Vec<Spot>,
+    pub(super) spots: Vec<Spot>,
     /// The Heroes reach a Secret Passage: every Secret Passage leads on.
-    secret_open: bool,
+    pub(super) secret_open: bool,
     /// The Heroes reach a Warp Portal: both do.
-    portal_open: bool,
+    pub(super) portal_open: bool,
     /// The flood's stack, kept to be reused (empty between floods).
-    stack: Vec<u32>,
+    pub(super) stack: Vec<u32>,
 }
 
 impl Graph {
     /// The nodes of the tile at index `tile` (its areas, in order).
-    fn tile_nodes(&self, tile: u32) -> std::ops::Range<u32> {
+    pub(super) fn tile_nodes(&self, tile: u32) -> std::ops::Range<u32> {
         let first = self.base[tile as usize];
         let end = self.base.get(tile as usize + 1).copied().unwrap_or(self.nodes.len() as u32);
         first..end
@@ -386,13 +386,13 @@ impl Clone for Graph {
 #[serde(try_from = "MapSave", into = "MapSave")]
 pub struct Map {
     ecology: Ecology,
-    tiles: Vec<PlacedTile>,
+    pub(super) tiles: Vec<PlacedTile>,
     lantern: AreaRef,
     /// Where the flood starts. The Lantern's area, except when the Lantern
     /// stands in an area still blocked by another element: then the area
     /// the Heroes came from, so they can turn back but not pass.
     anchor: AreaRef,
-    graph: Graph,
+    pub(super) graph: Graph,
 }
 
 /// By hand for `clone_from`: a bot weighing places copies the map onto one
@@ -946,7 +946,7 @@ impl Map {
 }
 
 /// True when the area still holds a present Monster (its Chest must wait).
-fn guarded(placed: &PlacedTile, area: usize) -> bool {
+pub(super) fn guarded(placed: &PlacedTile, area: usize) -> bool {
     placed.tile.areas[area]
         .elements
         .iter()
@@ -961,34 +961,34 @@ pub(crate) fn step((x, y): Cell, side: Side) -> Cell {
 
 /// An empty cell next to the map, seen from the cell.
 #[derive(Clone, Debug, PartialEq)]
-struct Spot {
-    cell: Cell,
+pub(super) struct Spot {
+    pub(super) cell: Cell,
     /// The placed edge across each side, if a tile is there.
-    neighbour: [Option<Edge>; 4],
+    pub(super) neighbour: [Option<Edge>; 4],
     /// The [`edge_bit`]s of the edges the new tile may have on each side.
-    allow: u32,
+    pub(super) allow: u32,
     /// The edge bits through which the Heroes could walk into the new tile.
-    join: u32,
+    pub(super) join: u32,
     /// The area across each side whose passable edge leads in, if any:
     /// `join` has that side's bit when the Heroes pass through it.
-    entry: [u32; 4],
+    pub(super) entry: [u32; 4],
 }
 
 /// One bit for each kind of edge, in the byte of its side: the four edges of
 /// a turned tile, and the edges a spot accepts, are tested all at once (the
 /// bots test every remaining tile at every spot for every move they weigh).
-fn edge_bit(side: usize, edge: Edge) -> u32 {
+pub(super) fn edge_bit(side: usize, edge: Edge) -> u32 {
     1 << (8 * side + edge as usize)
 }
 
 /// A tile's edges under each rotation.
 #[derive(Clone, Copy)]
-struct Shape {
-    edges: [[Edge; 4]; 4],
+pub(super) struct Shape {
+    pub(super) edges: [[Edge; 4]; 4],
     /// The [`edge_bit`]s of `edges`.
-    bits: [u32; 4],
-    secret_passage: bool,
-    warp_portal: bool,
+    pub(super) bits: [u32; 4],
+    pub(super) secret_passage: bool,
+    pub(super) warp_portal: bool,
 }
 
 impl Shape {
@@ -1006,7 +1006,7 @@ impl Shape {
 
     /// Every edge matches its neighbour's, and the Heroes can walk in (or
     /// come through a Secret Passage or Warp Portal they already reach).
-    fn fits(&self, spot: &Spot, rotation: Rotation, secret_open: bool, portal_open: bool) -> bool {
+    pub(super) fn fits(&self, spot: &Spot, rotation: Rotation, secret_open: bool, portal_open: bool) -> bool {
         let bits = self.bits[usize::from(rotation.quarter_turns())];
         let passage = (self.secret_passage && secret_open) || (self.warp_portal && portal_open);
         bits & !spot.allow == 0 && (passage || bits & spot.join != 0)
@@ -1033,8 +1033,8 @@ impl Shape {
 /// tile still in the pile could go on every map it weighs.
 #[derive(Clone, Copy)]
 pub struct TileShape {
-    shape: Shape,
-    ecology: Ecology,
+    pub(super) shape: Shape,
+    pub(super) ecology: Ecology,
 }
 
 impl TileShape {
@@ -1098,507 +1098,4 @@ impl<'a> Frontier<'a> {
     pub fn cells(&self) -> impl Iterator<Item = Cell> + use<'a> {
         self.map.graph.spots.iter().map(|s| s.cell)
     }
-}
-
-/// One area of the tile a [`Preview`] places.
-#[derive(Clone, Copy, Debug)]
-struct NewNode {
-    links: [u32; 4],
-    secret_passage: bool,
-    warp_portal: bool,
-    /// As [`Node::door`], numbered as the preview numbers the new tile's areas.
-    door: u32,
-    rooms: bool,
-    blocking: bool,
-    reached: bool,
-    expanded: bool,
-}
-
-/// The map as it would be with one more tile, worked out without placing it
-/// ([`Map::preview`]): the careful bot weighs every place for the tile in
-/// hand, and a placed tile changes only the cells next to it and next to the
-/// areas the Heroes newly reach. Keep one and reuse it: its lists are kept.
-///
-/// It says what [`Map::place`] then [`Map::frontier`] and
-/// [`Map::reachable_unencountered`] would say (tested against them over the
-/// bots' games), except the order of the Heroes' paths, which only the real
-/// map keeps.
-#[derive(Debug, Default)]
-pub struct Preview {
-    /// The new tile, as it would lie on the map (its states left empty).
-    placed: Option<PlacedTile>,
-    foot: Option<Footprint>,
-    /// The new tile's areas.
-    new_nodes: Vec<NewNode>,
-    /// Per node of the map: `epoch` when this preview newly reaches it, and
-    /// when it newly expands it (passes through it).
-    reached_at: Vec<u32>,
-    expanded_at: Vec<u32>,
-    epoch: u32,
-    /// The map's nodes this preview newly reaches, then those it newly expands.
-    newly_reached: Vec<u32>,
-    newly_expanded: Vec<u32>,
-    stack: Vec<u32>,
-    /// Indexes of the map's spots the tile takes or changes.
-    gone: Vec<u32>,
-    /// The spots new or changed.
-    spots: Vec<Spot>,
-    /// Empty cells touching the map, all told.
-    cells: usize,
-    secret_open: bool,
-    portal_open: bool,
-}
-
-impl Preview {
-    /// How many empty cells would touch the map ([`Frontier::cells`]).
-    pub fn cells(&self) -> usize {
-        self.cells
-    }
-
-    /// The tile placed, as it would lie on the map.
-    pub fn placed(&self) -> Option<&PlacedTile> {
-        self.placed.as_ref()
-    }
-
-    /// The elements the Heroes could newly choose to Encounter (those
-    /// [`Map::reachable_unencountered`] would add), in no set order.
-    pub fn newly_reachable<'a>(&'a self, map: &'a Map) -> impl Iterator<Item = Element> + 'a {
-        let old = self.newly_reached.iter().flat_map(move |&n| {
-            let node = &map.graph.nodes[n as usize];
-            let placed = &map.tiles[node.tile as usize];
-            let area = usize::from(node.area);
-            let guarded = guarded(placed, area);
-            let states = placed.tile.areas[area].elements.iter().zip(&placed.states[area]);
-            states.filter_map(move |(&element, &state)| {
-                (state == ElementState::Present && !(element == Element::Chest && guarded)).then_some(element)
-            })
-        });
-        let tile = self.placed.as_ref().map(|p| &p.tile);
-        let new =
-            self.new_nodes.iter().zip(tile.into_iter().flat_map(|t| &t.areas)).filter(|(n, _)| n.reached).flat_map(
-                |(_, area)| {
-                    // Every element of a new tile is present.
-                    let guarded = area.elements.iter().any(|e| matches!(e, Element::Monster { .. }));
-                    area.elements.iter().copied().filter(move |&e| !(e == Element::Chest && guarded))
-                },
-            );
-        old.chain(new)
-    }
-
-    /// The empty cells around the map with the tile placed, sorted (for tests).
-    pub fn cell_list(&self, map: &Map) -> Vec<Cell> {
-        let kept = map.graph.spots.iter().enumerate().filter(|(i, _)| !self.gone.contains(&(*i as u32)));
-        let mut cells: Vec<Cell> = kept.map(|(_, s)| s.cell).chain(self.spots.iter().map(|s| s.cell)).collect();
-        cells.sort_unstable();
-        cells
-    }
-}
-
-impl Map {
-    /// Works out into `p` what placing `tile` at `placement` would change,
-    /// leaving the map as it is. Refused as [`Map::place`] would refuse it.
-    pub fn preview(&self, tile: &Arc<MapTile>, placement: Placement, p: &mut Preview) -> Result<(), PlacementError> {
-        self.check_placement(tile, placement)?;
-        let g = &self.graph;
-        let placed = PlacedTile {
-            tile: Arc::clone(tile),
-            cell: placement.cell,
-            rotation: placement.rotation,
-            states: Vec::new(),
-        };
-        let cell = placed.cell;
-        let mut foot = Footprint { edges: [Edge::Wall; 4], area_on: [NO_AREA; 4], id: 0 };
-        for side in Side::ALL {
-            foot.edges[side.index()] = placed.edge(side);
-            foot.area_on[side.index()] = placed.area_at(side).map_or(NO_AREA, |a| a as u8);
-        }
-        p.new_nodes.clear();
-        let first_new = g.nodes.len() as u32;
-        for (a, area) in tile.areas.iter().enumerate() {
-            p.new_nodes.push(NewNode {
-                links: [NONE; 4],
-                secret_passage: area.secret_passage,
-                warp_portal: area.warp_portal,
-                door: area.beyond_door.map_or(NONE, |d| first_new + u32::from(d)),
-                rooms: Area::rooms_beyond(&tile.areas, a).next().is_some(),
-                // Every element of a new tile is present.
-                blocking: area.elements.iter().any(|e| e.blocks_movement()),
-                reached: false,
-                expanded: false,
-            });
-        }
-        for side in Side::ALL {
-            let here = foot.area_on[side.index()];
-            let Some(&u) = g.index.get(&step(cell, side)) else { continue };
-            let back = side.opposite().index();
-            let other = &g.footprints[u as usize];
-            if here != NO_AREA && other.area_on[back] != NO_AREA && foot.edges[side.index()].joins(other.edges[back]) {
-                p.new_nodes[usize::from(here)].links[side.index()] =
-                    g.base[u as usize] + u32::from(other.area_on[back]);
-            }
-        }
-        // The stamps: a new epoch, so nothing needs clearing.
-        p.epoch = p.epoch.wrapping_add(1);
-        if p.epoch == 0 || p.reached_at.len() < g.nodes.len() {
-            p.reached_at.clear();
-            p.expanded_at.clear();
-            p.reached_at.resize(g.nodes.len(), 0);
-            p.expanded_at.resize(g.nodes.len(), 0);
-            p.epoch = 1;
-        }
-        p.newly_reached.clear();
-        p.newly_expanded.clear();
-        (p.secret_open, p.portal_open) = (g.secret_open, g.portal_open);
-        p.placed = Some(placed);
-        p.foot = Some(foot);
-        self.preview_flood(p);
-        self.preview_spots(p);
-        Ok(())
-    }
-
-    /// Extends the map's flood from the new tile. The nodes a flood reaches
-    /// do not depend on the order it goes in, and a tile only adds ways on:
-    /// what the map reaches stays reached.
-    fn preview_flood(&self, p: &mut Preview) {
-        let g = &self.graph;
-        let first_new = g.nodes.len() as u32;
-        let epoch = p.epoch;
-        let mut stack = std::mem::take(&mut p.stack);
-        stack.clear();
-        for (a, n) in p.new_nodes.iter_mut().enumerate() {
-            let linked = n.links.iter().any(|&v| v != NONE && g.nodes[v as usize].expanded);
-            if linked || (n.secret_passage && p.secret_open) || (n.warp_portal && p.portal_open) {
-                n.reached = true;
-                stack.push(first_new + a as u32);
-            }
-        }
-        // Reaches a node not yet reached.
-        fn visit(g: &Graph, p: &mut Preview, v: u32, stack: &mut Vec<u32>) {
-            let first_new = g.nodes.len() as u32;
-            if v >= first_new {
-                let n = &mut p.new_nodes[(v - first_new) as usize];
-                if !n.reached {
-                    n.reached = true;
-                    stack.push(v);
-                }
-            } else if !g.nodes[v as usize].reached && p.reached_at[v as usize] != p.epoch {
-                p.reached_at[v as usize] = p.epoch;
-                p.newly_reached.push(v);
-                stack.push(v);
-            }
-        }
-        // Reaches every node, the map's and the new tile's, that `pick` marks
-        // by its (Secret Passage, Warp Portal).
-        fn visit_all(g: &Graph, p: &mut Preview, pick: fn((bool, bool)) -> bool, stack: &mut Vec<u32>) {
-            let first_new = g.nodes.len() as u32;
-            for v in 0..first_new + p.new_nodes.len() as u32 {
-                let marks = if v < first_new {
-                    let n = &g.nodes[v as usize];
-                    (n.secret_passage, n.warp_portal)
-                } else {
-                    let n = &p.new_nodes[(v - first_new) as usize];
-                    (n.secret_passage, n.warp_portal)
-                };
-                if pick(marks) {
-                    visit(g, p, v, stack);
-                }
-            }
-        }
-        while let Some(u) = stack.pop() {
-            let (links, secret, portal) = if u >= first_new {
-                let n = &mut p.new_nodes[(u - first_new) as usize];
-                if n.blocking {
-                    continue;
-                }
-                n.expanded = true;
-                let (door, rooms) = (n.door, n.rooms);
-                // A Door leads between its area and the rooms beyond it.
-                if door != NONE {
-                    visit(g, p, door, &mut stack);
-                }
-                if rooms {
-                    for a in 0..p.new_nodes.len() {
-                        if p.new_nodes[a].door == u {
-                            visit(g, p, first_new + a as u32, &mut stack);
-                        }
-                    }
-                }
-                let n = &p.new_nodes[(u - first_new) as usize];
-                (n.links, n.secret_passage, n.warp_portal)
-            } else {
-                let n = &g.nodes[u as usize];
-                if n.blocking {
-                    continue;
-                }
-                p.expanded_at[u as usize] = epoch;
-                p.newly_expanded.push(u);
-                // The new tile's areas joined to this one.
-                for a in 0..p.new_nodes.len() {
-                    if p.new_nodes[a].links.contains(&u) {
-                        visit(g, p, first_new + a as u32, &mut stack);
-                    }
-                }
-                if n.door != NONE {
-                    visit(g, p, n.door, &mut stack);
-                }
-                if n.rooms {
-                    for v in g.tile_nodes(n.tile) {
-                        if g.nodes[v as usize].door == u {
-                            visit(g, p, v, &mut stack);
-                        }
-                    }
-                }
-                (n.links, n.secret_passage, n.warp_portal)
-            };
-            for v in links {
-                if v != NONE {
-                    visit(g, p, v, &mut stack);
-                }
-            }
-            // All Secret Passages are one place, and so are both Warp Portals.
-            if secret && !p.secret_open {
-                p.secret_open = true;
-                visit_all(g, p, |(secret, _)| secret, &mut stack);
-            }
-            if portal && !p.portal_open {
-                p.portal_open = true;
-                visit_all(g, p, |(_, portal)| portal, &mut stack);
-            }
-        }
-        p.stack = stack;
-    }
-
-    /// The spots the new tile takes or changes: its own cell, the empty
-    /// cells next to it, and those next to an area newly passed through.
-    fn preview_spots(&self, p: &mut Preview) {
-        let g = &self.graph;
-        let cell = p.placed.as_ref().expect("placed").cell;
-        p.gone.clear();
-        p.spots.clear();
-        let Ok(own) = g.spots.binary_search_by_key(&cell, |s| s.cell) else {
-            unreachable!("a placed tile goes on a spot")
-        };
-        p.gone.push(own as u32);
-        let mut added = 0;
-        let mut consider = |p: &mut Preview, c: Cell| {
-            if c == cell || g.index.contains_key(&c) || p.spots.iter().any(|s| s.cell == c) {
-                return;
-            }
-            match g.spots.binary_search_by_key(&c, |s| s.cell) {
-                Ok(i) => p.gone.push(i as u32),
-                Err(_) => added += 1,
-            }
-            let spot = self.preview_spot(p, c);
-            p.spots.push(spot);
-        };
-        for side in Side::ALL {
-            consider(p, step(cell, side));
-        }
-        for k in 0..p.newly_expanded.len() {
-            let node = &g.nodes[p.newly_expanded[k] as usize];
-            let foot = &g.footprints[node.tile as usize];
-            let at = self.tiles[node.tile as usize].cell;
-            for side in Side::ALL {
-                if foot.area_on[side.index()] == node.area {
-                    consider(p, step(at, side));
-                }
-            }
-        }
-        p.cells = g.spots.len() - 1 + added;
-    }
-
-    /// [`Map::spot`] on the map with the previewed tile (its `entry` left
-    /// out: a preview's spots are only counted).
-    fn preview_spot(&self, p: &Preview, cell: Cell) -> Spot {
-        let g = &self.graph;
-        let new_cell = p.placed.as_ref().expect("placed").cell;
-        let mut spot = Spot { cell, neighbour: [None; 4], allow: u32::MAX, join: 0, entry: [NONE; 4] };
-        for side in Side::ALL {
-            let c = step(cell, side);
-            let (i, back) = (side.index(), side.opposite().index());
-            let (foot, expanded) = if c == new_cell {
-                let foot = p.foot.as_ref().expect("placed");
-                let area = foot.area_on[back];
-                (foot, area != NO_AREA && p.new_nodes[usize::from(area)].expanded)
-            } else {
-                let Some(&t) = g.index.get(&c) else { continue };
-                let foot = &g.footprints[t as usize];
-                let area = foot.area_on[back];
-                let expanded = area != NO_AREA && {
-                    let n = g.base[t as usize] + u32::from(area);
-                    g.nodes[n as usize].expanded || p.expanded_at[n as usize] == p.epoch
-                };
-                (foot, expanded)
-            };
-            let theirs = foot.edges[back];
-            spot.neighbour[i] = Some(theirs);
-            if theirs != Edge::Water {
-                spot.allow &= !(0xff << (8 * i));
-                spot.allow |= edge_bit(i, theirs) | edge_bit(i, Edge::Water);
-            }
-            if theirs.is_passable() && expanded {
-                spot.join |= edge_bit(i, theirs);
-            }
-        }
-        spot
-    }
-}
-
-/// How many places each of some tile shapes has on a map, and on the map
-/// with one more tile ([`Preview`]): worked out for every spot once, so that
-/// a preview only counts again at the spots it changes.
-#[derive(Default)]
-pub struct PlaceCounts {
-    shapes: Vec<Option<Shape>>,
-    /// `per_spot[spot * shapes + shape]`: the turns of the shape that fit there.
-    per_spot: Vec<u8>,
-    totals: Vec<usize>,
-    secret_open: bool,
-    portal_open: bool,
-    /// Each spot counted: (cell, [`Spot::allow`], [`Spot::join`]), all a
-    /// turn's fit depends on besides the shape and the passages open.
-    keys: Vec<(Cell, u32, u32)>,
-    /// For [`PlaceCounts::renew`]: the counts it replaces, and where each
-    /// new shape was among the old ones.
-    old_per_spot: Vec<u8>,
-    old_shapes: Vec<Option<Shape>>,
-    old_keys: Vec<(Cell, u32, u32)>,
-    was: Vec<usize>,
-}
-
-/// In [`PlaceCounts::was`]: a shape not counted before.
-const NEW_SHAPE: usize = usize::MAX;
-
-impl PlaceCounts {
-    pub fn new<'s>(map: &Map, shapes: impl IntoIterator<Item = &'s TileShape>) -> PlaceCounts {
-        let mut counts = PlaceCounts::default();
-        counts.renew(map, shapes);
-        counts
-    }
-
-    /// [`PlaceCounts::new`] in place, for another map or other shapes: a
-    /// spot with the same cell, edges and ways in as one counted before,
-    /// with the same passages open, fits the same shapes as it did, so its
-    /// counts are kept (a bot counts the places of the tiles left at every
-    /// decision that weighs maps, and a decision changes few spots).
-    pub fn renew<'s>(&mut self, map: &Map, shapes: impl IntoIterator<Item = &'s TileShape>) {
-        let g = &map.graph;
-        std::mem::swap(&mut self.shapes, &mut self.old_shapes);
-        std::mem::swap(&mut self.per_spot, &mut self.old_per_spot);
-        std::mem::swap(&mut self.keys, &mut self.old_keys);
-        self.shapes.clear();
-        self.shapes.extend(shapes.into_iter().map(|s| (s.ecology == map.ecology).then_some(s.shape)));
-        let reuse = (self.secret_open, self.portal_open) == (g.secret_open, g.portal_open);
-        let same = |a: &Shape, b: &Shape| {
-            (a.bits, a.secret_passage, a.warp_portal) == (b.bits, b.secret_passage, b.warp_portal)
-        };
-        self.was.clear();
-        for shape in &self.shapes {
-            let was = shape
-                .as_ref()
-                .filter(|_| reuse)
-                .and_then(|s| self.old_shapes.iter().position(|o| o.as_ref().is_some_and(|o| same(o, s))));
-            self.was.push(was.unwrap_or(NEW_SHAPE));
-        }
-        let all_kept = self.was.iter().all(|&w| w != NEW_SHAPE);
-        let (n, old_n) = (self.shapes.len(), self.old_shapes.len());
-        self.per_spot.clear();
-        self.keys.clear();
-        // Both lists of spots are sorted by cell.
-        let mut j = 0;
-        for spot in &g.spots {
-            let key = (spot.cell, spot.allow, spot.join);
-            while j < self.old_keys.len() && self.old_keys[j].0 < spot.cell {
-                j += 1;
-            }
-            let old = (j < self.old_keys.len() && self.old_keys[j] == key).then(|| {
-                let row = j * old_n;
-                &self.old_per_spot[row..row + old_n]
-            });
-            match old {
-                Some(row) if all_kept => self.per_spot.extend(self.was.iter().map(|&o| row[o])),
-                _ => {
-                    for (shape, &o) in self.shapes.iter().zip(&self.was) {
-                        self.per_spot.push(match (old, shape) {
-                            (Some(row), _) if o != NEW_SHAPE => row[o],
-                            (_, Some(s)) => turns_fitting(s, spot, g.secret_open, g.portal_open),
-                            (_, None) => 0,
-                        });
-                    }
-                }
-            }
-            self.keys.push(key);
-        }
-        self.totals.clear();
-        self.totals.resize(n, 0);
-        if n > 0 {
-            for row in self.per_spot.chunks_exact(n) {
-                for (total, &fit) in self.totals.iter_mut().zip(row) {
-                    *total += usize::from(fit);
-                }
-            }
-        }
-        (self.secret_open, self.portal_open) = (g.secret_open, g.portal_open);
-    }
-
-    /// The places of shape `k` on the map ([`Frontier::placements_of`], counted).
-    pub fn on_map(&self, k: usize) -> usize {
-        self.totals[k]
-    }
-
-    /// The places of shape `k` on the map with the tile of `p` placed.
-    pub fn after(&self, k: usize, map: &Map, p: &Preview) -> usize {
-        let Some(shape) = &self.shapes[k] else { return 0 };
-        let (so, po) = (p.secret_open, p.portal_open);
-        let fits = |spot: &Spot| usize::from(turns_fitting(shape, spot, so, po));
-        let new: usize = p.spots.iter().map(fits).sum();
-        let passages_differ =
-            (shape.secret_passage && so != self.secret_open) || (shape.warp_portal && po != self.portal_open);
-        if passages_differ {
-            // Every spot may fit differently: count them all again.
-            let kept = map.graph.spots.iter().enumerate().filter(|(i, _)| !p.gone.contains(&(*i as u32)));
-            return kept.map(|(_, s)| fits(s)).sum::<usize>() + new;
-        }
-        let n = self.shapes.len();
-        let gone: usize = p.gone.iter().map(|&i| usize::from(self.per_spot[i as usize * n + k])).sum();
-        self.totals[k] - gone + new
-    }
-}
-
-impl PlaceCounts {
-    /// The places of every shape on `other`, a copy of `map` (the map these
-    /// counts are for) after an Encounter, a rest or a Lantern move: the
-    /// same tiles, so only the spots whose ways in changed are counted again.
-    pub fn on_copy(&self, map: &Map, other: &Map, out: &mut Vec<usize>) {
-        let (a, b) = (&map.graph, &other.graph);
-        let (so, po) = (b.secret_open, b.portal_open);
-        out.clear();
-        let same_cells = a.spots.len() == b.spots.len() && a.spots.iter().zip(&b.spots).all(|(x, y)| x.cell == y.cell);
-        let n = self.shapes.len();
-        for (k, shape) in self.shapes.iter().enumerate() {
-            let Some(shape) = shape else {
-                out.push(0);
-                continue;
-            };
-            let fits = |spot: &Spot| usize::from(turns_fitting(shape, spot, so, po));
-            let passages_differ =
-                (shape.secret_passage && so != self.secret_open) || (shape.warp_portal && po != self.portal_open);
-            if !same_cells || passages_differ {
-                out.push(b.spots.iter().map(fits).sum());
-                continue;
-            }
-            let mut total = self.totals[k];
-            for (i, (x, y)) in a.spots.iter().zip(&b.spots).enumerate() {
-                if (x.join, x.allow) != (y.join, y.allow) {
-                    total = total - usize::from(self.per_spot[i * n + k]) + fits(y);
-                }
-            }
-            out.push(total);
-        }
-    }
-}
-
-/// How many turns of a shape fit at a spot.
-fn turns_fitting(shape: &Shape, spot: &Spot, secret_open: bool, portal_open: bool) -> u8 {
-    Rotation::ALL.into_iter().filter(|&r| shape.fits(spot, r, secret_open, portal_open)).count() as u8
 }

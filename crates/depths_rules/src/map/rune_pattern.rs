@@ -12,8 +12,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::map::{Cell, Map, PlacedTile, Preview, step};
+use super::map::{Cell, Map, PlacedTile, step};
 use super::map_tile::{Corner, Corners, MapTile, Rotation, Side, Sides};
+use super::preview::Preview;
 
 /// One square rune of a pattern: a tile at `offset` with Nodes on `nodes`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
