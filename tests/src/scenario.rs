@@ -12,7 +12,7 @@ pub fn mat(id: &str) -> HeroMat {
 }
 
 /// Heroes by id at level 1; the game is not yet in Combat.
-pub fn table(heroes: &[&str]) -> Game {
+pub fn game_of(heroes: &[&str]) -> Game {
     Game::with_heroes(heroes.iter().map(|h| mat(h)).collect(), 1, 7)
 }
 

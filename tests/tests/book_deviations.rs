@@ -349,7 +349,7 @@ fn usable_in_combat(
     ability: &depths_rules::effect::Ability,
     item: Option<depths_rules::hero::ItemCard>,
 ) -> bool {
-    let mut g = table(&[hero_for(class), ally(class)]);
+    let mut g = game_of(&[hero_for(class), ally(class)]);
     let source = grant(&mut g, class, ability, item);
     let values: Vec<u8> = {
         let h = &g.heroes[0];

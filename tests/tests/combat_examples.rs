@@ -7,7 +7,7 @@ use depths_tests::*;
 #[test]
 fn example_1_two_hero_hits_bren_chooses_either() {
     for (slot, dealt, taken) in [(0u8, 5u8, 1u8), (1, 6, 4)] {
-        let mut g = table(&["bren"]);
+        let mut g = game_of(&["bren"]);
         stack_hero(&mut g, 0, &[5, 6, 7], &[]);
         stack_monster(&mut g, Difficulty::I, &[4, 2]);
         fight(&mut g, vec![sentient_vapor()]);
@@ -31,7 +31,7 @@ fn example_1_two_hero_hits_bren_chooses_either() {
 /// "Example 2: Monster Hit": Monster Hits take priority over Hero Hits.
 #[test]
 fn example_2_monster_hit_must_be_resolved() {
-    let mut g = table(&["sil"]);
+    let mut g = game_of(&["sil"]);
     stack_hero(&mut g, 0, &[3, 5, 2], &[]);
     stack_monster(&mut g, Difficulty::I, &[6, 2]);
     fight(&mut g, vec![sentient_vapor()]);
@@ -52,7 +52,7 @@ fn example_2_monster_hit_must_be_resolved() {
 /// "Example 3: Block-Activated Ability": a Block may be chosen over a Monster Hit.
 #[test]
 fn example_3_block_over_monster_hit_pays_for_block_ability() {
-    let mut g = table(&["ava"]);
+    let mut g = game_of(&["ava"]);
     stack_hero(&mut g, 0, &[4, 2, 3], &[]);
     stack_monster(&mut g, Difficulty::I, &[4, 5]);
     fight(&mut g, vec![sentient_vapor()]);
@@ -77,7 +77,7 @@ fn example_3_block_over_monster_hit_pays_for_block_ability() {
 /// "Example 4: Power-Activated Ability": Brush Aside turns a Monster Hit into a Block.
 #[test]
 fn example_4_brush_aside_swaps_played_cards() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[6, 3, 4], &[]);
     stack_monster(&mut g, Difficulty::I, &[3, 5]);
     fight(&mut g, vec![sentient_vapor()]);
@@ -107,7 +107,7 @@ fn example_4_brush_aside_swaps_played_cards() {
 /// in one printed deck, so the deck holds exactly those cards.
 #[test]
 fn example_5_skeletal_warriors_two_heroes_defeat_one_individual() {
-    let mut g = table(&["ava", "sil"]);
+    let mut g = game_of(&["ava", "sil"]);
     stack_hero(&mut g, 0, &[6, 2, 3], &[]);
     stack_hero(&mut g, 1, &[5, 2, 3], &[]);
     custom_monster_deck(&mut g, Difficulty::III, &[1, 1, 4, 2, 5, 5, 6, 6, 7, 7]);
@@ -138,7 +138,7 @@ fn example_5_skeletal_warriors_two_heroes_defeat_one_individual() {
 /// "Example 6: Two Monster Cards": Sustained Wail hits both Heroes.
 #[test]
 fn example_6_two_monster_cards_and_sustained_wail() {
-    let mut g = table(&["bren", "ava"]);
+    let mut g = game_of(&["bren", "ava"]);
     stack_hero(&mut g, 0, &[7, 3, 4], &[]);
     stack_hero(&mut g, 1, &[5, 7, 2], &[]);
     let bren = &mut g.heroes[0];
@@ -181,7 +181,7 @@ fn example_6_two_monster_cards_and_sustained_wail() {
 /// "1. Draw Cards", first example: 1 in hand, empty Draw Pile, must play 2.
 #[test]
 fn draw_example_1_play_one_then_reshuffle_and_draw_two() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[5], &[]);
     let discard = g.heroes[0].discard.len();
     fight(&mut g, vec![sentient_vapor()]);
@@ -199,7 +199,7 @@ fn draw_example_1_play_one_then_reshuffle_and_draw_two() {
 /// "Another example: … two Cards in their Hand, none in their Draw Pile … simply play both".
 #[test]
 fn draw_example_2_two_in_hand_play_both_without_reshuffle() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[5, 6], &[]);
     fight(&mut g, vec![sentient_vapor()]);
     let events = play(&mut g, 0, &[5, 6]);
@@ -210,7 +210,7 @@ fn draw_example_2_two_in_hand_play_both_without_reshuffle() {
 /// "Another example: … 1 Card in their Hand, 1 in their Draw Pile … Draw the last Card … then Play both".
 #[test]
 fn draw_example_3_draw_the_last_card_then_play_both() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[5], &[6]);
     let events = fight(&mut g, vec![sentient_vapor()]);
     assert!(events.contains(&Event::CardsDrawn { hero: 0, count: 1 }));
@@ -223,7 +223,7 @@ fn draw_example_3_draw_the_last_card_then_play_both() {
 /// a different Monster's Ability → 1; total 4.
 #[test]
 fn armor_example_bren_takes_four() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     g.heroes[0].items = vec![equipped_item("Helmet", 1, false, vec![]), equipped_item("Shield", 1, false, vec![])];
     assert_eq!(g.heroes[0].armor(), 2, "Armor values are combined");
     stack_hero(&mut g, 0, &[3, 4, 5], &[6, 7, 8]);
@@ -251,7 +251,7 @@ fn armor_example_bren_takes_four() {
 /// hits the Hero the Power Card was drawn against.
 #[test]
 fn withered_shade_health_states_and_flash_of_anguish() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[8, 7, 5, 4]);
     stack_monster(&mut g, Difficulty::I, &[0, 2, 3, 2, 3]);
     let max = g.heroes[0].health;
@@ -281,7 +281,7 @@ fn withered_shade_health_states_and_flash_of_anguish() {
 /// "Example: Applying Damage — Sil … 5 … Monster's is 2 … Sil takes 3 (5−2)".
 #[test]
 fn applying_damage_example_sil_five_against_two() {
-    let mut g = table(&["sil"]);
+    let mut g = game_of(&["sil"]);
     stack_hero(&mut g, 0, &[5, 2, 3], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 2]);
     fight(&mut g, vec![sentient_vapor()]);

@@ -39,7 +39,7 @@ fn round(g: &mut depths_rules::Game, cards: &[u8], slot: u8) -> Vec<Event> {
 #[test]
 fn setup_one_health_token_per_individual_by_number_of_heroes() {
     for (heroes, hp) in [(vec!["bren"], 5u8), (vec!["bren", "sil"], 10), (vec!["bren", "sil", "ava"], 15)] {
-        let mut g = table(&heroes);
+        let mut g = game_of(&heroes);
         fight(&mut g, vec![group([5, 10, 15])]);
         assert_eq!(foe_health(&g, 0), vec![hp; 4]);
     }
@@ -48,7 +48,7 @@ fn setup_one_health_token_per_individual_by_number_of_heroes() {
 /// "One Monster Icon … assigned to all the Heroes"; the Monster plays once per Hero assigned.
 #[test]
 fn one_monster_card_fights_every_hero_and_plays_against_each() {
-    let mut g = table(&["bren", "sil", "ava"]);
+    let mut g = game_of(&["bren", "sil", "ava"]);
     fight(&mut g, vec![sentient_vapor()]);
     for h in 0..3u8 {
         let hand: Vec<u8> = g.heroes[h as usize].hand.iter().take(2).map(|c| c.value).collect();
@@ -66,7 +66,7 @@ fn one_monster_card_fights_every_hero_and_plays_against_each() {
 /// they join their allies on the next Round."
 #[test]
 fn hero_who_defeats_their_monster_joins_allies_next_round() {
-    let mut g = table(&["bren", "ava"]);
+    let mut g = game_of(&["bren", "ava"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_hero(&mut g, 1, &[4, 5, 6], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 2]);
@@ -92,7 +92,7 @@ fn a_single_monster_card_may_go_opposite_either_hero_card() {
     let mut lone = group([9, 9, 9]);
     lone.health_states = states(&[(4, 1, 2), (3, 1, 2), (2, 1, 2), (1, 1, 2)]);
     for slot in 0..2u8 {
-        let mut g = table(&["bren"]);
+        let mut g = game_of(&["bren"]);
         stack_hero(&mut g, 0, &[5, 6, 7], &[]);
         stack_monster(&mut g, Difficulty::I, &[4]);
         fight(&mut g, vec![lone.clone()]);
@@ -111,7 +111,7 @@ fn a_single_monster_card_may_go_opposite_either_hero_card() {
 /// Pile, shuffle their Discard to form a new Draw Pile."
 #[test]
 fn monster_deck_reshuffles_its_discard_when_empty() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     let deck = &mut g.monster_decks[Difficulty::I.index()];
     let mut all: Vec<ActionCard> = deck.draw.drain(..).collect();
     deck.draw = vec![all.pop().unwrap()];
@@ -130,7 +130,7 @@ fn monster_deck_reshuffles_its_discard_when_empty() {
 /// a new card to replace it."
 #[test]
 fn monster_power_once_per_round_second_power_card_is_wasted() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[5, 6, 7], &[]);
     stack_monster(&mut g, Difficulty::I, &[0, 0, 3, 4]);
     fight(&mut g, vec![withered_shade()]);
@@ -145,7 +145,7 @@ fn monster_power_once_per_round_second_power_card_is_wasted() {
 /// "If a Monster has no Power-Activated Ability, discard the Power Card without effect."
 #[test]
 fn monster_without_power_ability_wastes_power_card() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[5, 6, 7], &[]);
     stack_monster(&mut g, Difficulty::I, &[0, 3, 4]);
     fight(&mut g, vec![sentient_vapor()]);
@@ -161,7 +161,7 @@ fn several_power_abilities_cycle_in_order() {
     let hurt = |n| vec![Effect::DamageHeroes { amount: n, whom: Whom::Hero, ignore_armor: false }];
     let beast =
         monster("Two-Voiced Beast", Difficulty::I, [40, 40, 40], vec![power("Low", hurt(1)), power("High", hurt(2))]);
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[3, 3, 4], &[4, 5, 5, 6, 6]);
     custom_monster_deck(&mut g, Difficulty::I, &[0, 3, 3, 0, 4, 4, 0, 5, 5]);
     fight(&mut g, vec![beast]);
@@ -180,7 +180,7 @@ fn several_power_abilities_cycle_in_order() {
 /// Hero's passive Armor reduces each source.
 #[test]
 fn passive_armor_on_monsters_and_heroes() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[6, 3, 4], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 5]);
     give_ability_card(
@@ -206,7 +206,7 @@ fn passive_armor_on_monsters_and_heroes() {
 /// Power-Activated: "multiple times each Round", "more than one … each Round", paid with Stored Power.
 #[test]
 fn power_abilities_any_number_of_times_while_power_lasts() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[6, 3, 4], &[]);
     stack_monster(&mut g, Difficulty::I, &[3, 5]);
     give_ability_card(&mut g, 0, "rally", HeroClass::Fighter, power("Rally", vec![Effect::BonusDamage { amount: 2 }]));
@@ -227,7 +227,7 @@ fn power_abilities_any_number_of_times_while_power_lasts() {
 /// "A Hero may only Activate one Block-Activated Ability each Round."
 #[test]
 fn one_block_ability_per_round() {
-    let mut g = table(&["ava"]);
+    let mut g = game_of(&["ava"]);
     stack_hero(&mut g, 0, &[4, 2, 3], &[]);
     stack_monster(&mut g, Difficulty::I, &[4, 5]);
     fight(&mut g, vec![monster("Big", Difficulty::I, [30, 30, 30], vec![])]);
@@ -245,7 +245,7 @@ fn one_block_ability_per_round() {
 /// "Spells": Exhaust After Use; unusable until Refreshed; Spells are (Magic).
 #[test]
 fn spells_exhaust_refresh_and_count_as_magic() {
-    let mut g = table(&["sil"]);
+    let mut g = game_of(&["sil"]);
     stack_hero(&mut g, 0, &[2, 3, 4], &[]);
     stack_monster(&mut g, Difficulty::III, &[2, 7]);
     give_ability_card(
@@ -281,7 +281,7 @@ fn spells_exhaust_refresh_and_count_as_magic() {
 #[test]
 fn non_magic_attacks_are_halved_against_resistant_monsters() {
     for magic in [false, true] {
-        let mut g = table(&["bren"]);
+        let mut g = game_of(&["bren"]);
         stack_hero(&mut g, 0, &[8, 7, 6], &[]);
         stack_monster(&mut g, Difficulty::I, &[2, 2]);
         if magic {
@@ -298,7 +298,7 @@ fn non_magic_attacks_are_halved_against_resistant_monsters() {
 /// "Any Action Cards Drawn for a Hero's Ability are Discarded at the end of the Round."
 #[test]
 fn cards_drawn_for_abilities_are_discarded_at_round_end() {
-    let mut g = table(&["sil"]);
+    let mut g = game_of(&["sil"]);
     stack_hero(&mut g, 0, &[2, 3, 4], &[8, 5]);
     stack_monster(&mut g, Difficulty::I, &[5, 5]);
     give_ability_card(
@@ -331,7 +331,7 @@ fn cards_drawn_for_abilities_are_discarded_at_round_end() {
 /// "All of a Hero's Damage must be applied to one Individual Monster."
 #[test]
 fn a_heros_damage_goes_to_one_individual_only() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 2]);
     fight(&mut g, vec![group([3, 3, 3])]);
@@ -345,7 +345,7 @@ fn a_heros_damage_goes_to_one_individual_only() {
 /// Damage may be applied to any other individual Monster in that Horde."
 #[test]
 fn horde_excess_damage_spills_to_another_individual() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[5, 3, 4], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 3]);
     fight(&mut g, vec![horde3()]);
@@ -361,7 +361,7 @@ fn horde_excess_damage_spills_to_another_individual() {
 /// Heroes avoid ANY Return Damage this Round … They still suffer any Direct Damage."
 #[test]
 fn a_lone_kill_spares_every_hero_return_damage_but_not_direct_damage() {
-    let mut g = table(&["bren", "ava", "sil"]);
+    let mut g = game_of(&["bren", "ava", "sil"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_hero(&mut g, 1, &[7, 6, 5], &[]);
     stack_hero(&mut g, 2, &[2, 2, 3], &[]);
@@ -390,7 +390,7 @@ fn a_lone_kill_spares_every_hero_return_damage_but_not_direct_damage() {
 /// Return Damage this Round. The Players choose which Hero that will be."
 #[test]
 fn a_shared_kill_lets_one_chosen_contributor_avoid_return_damage() {
-    let mut g = table(&["bren", "ava"]);
+    let mut g = game_of(&["bren", "ava"]);
     let throw = power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]);
     for h in 0..2 {
         g.heroes[h].mat.abilities.push(throw.clone());
@@ -426,7 +426,7 @@ fn a_shared_kill_lets_one_chosen_contributor_avoid_return_damage() {
 /// Hero Against Two Monster Cards": Steps 1–2 twice, then Steps 3–6 once).
 #[test]
 fn combat_pairs_a_lone_hero_against_two_monster_cards_resolves_one_pair_in_all() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
     stack_monster(&mut g, Difficulty::I, &[2, 2, 5, 6]);
     fight(
@@ -459,7 +459,7 @@ fn combat_pairs_a_lone_hero_against_two_monster_cards_resolves_one_pair_in_all()
 /// ends only when every Hero is done.
 #[test]
 fn all_heroes_perform_each_step_simultaneously_in_any_order() {
-    let mut g = table(&["bren", "ava"]);
+    let mut g = game_of(&["bren", "ava"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_hero(&mut g, 1, &[7, 6, 5], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 2, 2, 2]);
@@ -490,7 +490,7 @@ fn all_heroes_perform_each_step_simultaneously_in_any_order() {
 /// against a Monster of 8 Health, seated in `order`: for each way the players
 /// may settle Avoiding Return Damage, each Hero's Health lost, by name.
 fn shared_kill_outcomes(order: [&str; 2]) -> Vec<Vec<(String, u8)>> {
-    let mut g = table(&order);
+    let mut g = game_of(&order);
     for (h, name) in order.iter().enumerate() {
         let hand: &[u8] = if *name == "bren" { &[8, 7, 6] } else { &[4, 3, 2] };
         stack_hero(&mut g, h, hand, &[]);
@@ -548,7 +548,7 @@ fn simultaneous_damage_the_same_round_gives_the_same_return_damage_however_the_h
 /// pair's Damage in one Round go to the same individual.
 #[test]
 fn all_of_a_heros_damage_ability_and_pair_goes_to_one_individual() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 2]);
@@ -576,7 +576,7 @@ fn all_of_a_heros_damage_ability_and_pair_goes_to_one_individual() {
 /// one individual of each.
 #[test]
 fn one_individual_per_set_a_lone_hero_damages_both_monster_cards() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
     stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
     stack_monster(&mut g, Difficulty::I, &[2, 2, 3, 4]);
@@ -599,7 +599,7 @@ fn one_individual_per_set_a_lone_hero_damages_both_monster_cards() {
     assert_eq!(foe_health(&g, 0), vec![20, 20 - 2 - 8, 20, 20], "the pair's Direct Damage follows the dagger");
     assert_eq!(foe_health(&g, 1), vec![30 - 2]);
     // Only the dagger thrown at the other card: the pair's Damage is not lost.
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
     stack_hero(&mut g, 0, &[8, 7, 3], &[6, 5, 4, 3]);
     stack_monster(&mut g, Difficulty::I, &[2, 2, 3, 4]);
@@ -617,7 +617,7 @@ fn one_individual_per_set_a_lone_hero_damages_both_monster_cards() {
 /// part per Round for all of the Hero's Damage.
 #[test]
 fn final_entity_one_part_per_round_for_all_of_a_heros_damage() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_monster(&mut g, Difficulty::III, &[1, 1]);
@@ -639,7 +639,7 @@ fn final_entity_one_part_per_round_for_all_of_a_heros_damage() {
 /// is (Magic); casting one does not make the Hero's card hits (Magic).
 #[test]
 fn casting_a_spell_does_not_make_the_heros_card_hits_magic() {
-    let mut g = table(&["sil"]);
+    let mut g = game_of(&["sil"]);
     stack_hero(&mut g, 0, &[8, 6, 4], &[]);
     stack_monster(&mut g, Difficulty::I, &[2, 2]);
     give_ability_card(
@@ -670,7 +670,7 @@ fn casting_a_spell_does_not_make_the_heros_card_hits_magic() {
 /// "The Heroes Lose if … One of the Heroes is Defeated."
 #[test]
 fn a_defeated_hero_loses_the_game() {
-    let mut g = table(&["sil"]);
+    let mut g = game_of(&["sil"]);
     g.heroes[0].health = 3;
     stack_hero(&mut g, 0, &[2, 2, 3], &[]);
     stack_monster(&mut g, Difficulty::I, &[6, 6]);
@@ -688,7 +688,7 @@ fn a_defeated_hero_loses_the_game() {
 /// not get reshuffled after Combat".
 #[test]
 fn combat_ends_when_all_monsters_fall_hands_kept_no_reshuffle() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[5, 4]);
     stack_monster(&mut g, Difficulty::I, &[2, 2]);
     fight(&mut g, vec![weakling()]);
@@ -706,7 +706,7 @@ fn combat_ends_when_all_monsters_fall_hands_kept_no_reshuffle() {
 /// "Any Power Cards that are Drawn are immediately Stored … After one is Stored, draw a replacement card."
 #[test]
 fn a_drawn_power_card_is_stored_and_replaced() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[8], &[0, 5, 4]);
     let stored = g.heroes[0].stored_power.len();
     let events = fight(&mut g, vec![sentient_vapor()]);
@@ -724,7 +724,7 @@ fn fight_entity(g: &mut depths_rules::Game) {
 /// Damage to any part, part Armor only for that part.
 #[test]
 fn final_entity_is_one_enemy_with_a_health_token_per_part() {
-    let mut g = table(&["bren", "ava"]);
+    let mut g = game_of(&["bren", "ava"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_hero(&mut g, 1, &[7, 6, 5], &[]);
     stack_monster(&mut g, Difficulty::III, &[1, 1, 2, 2]);
@@ -747,7 +747,7 @@ fn final_entity_is_one_enemy_with_a_health_token_per_part() {
 /// Abilities on both of its Head Cards … only once per Round."
 #[test]
 fn final_entity_power_card_fires_both_heads_once_per_round() {
-    let mut g = table(&["bren", "ava"]);
+    let mut g = game_of(&["bren", "ava"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_hero(&mut g, 1, &[7, 6, 5], &[]);
     stack_monster(&mut g, Difficulty::III, &[0, 1, 0, 1, 2, 2]);
@@ -785,7 +785,7 @@ fn final_entity_defeat_conditions() {
 /// A refused action changes nothing, for each kind of refusal met in Combat.
 #[test]
 fn illegal_actions_leave_the_state_unchanged() {
-    let mut g = table(&["bren", "ava"]);
+    let mut g = game_of(&["bren", "ava"]);
     fight(&mut g, vec![sentient_vapor(), shrieking_shroud()]);
     let probes = [
         Action::AssignMonsters { foes: vec![0] },

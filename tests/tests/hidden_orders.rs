@@ -38,7 +38,7 @@ fn sort_array(v: &mut Value) {
 
 /// What the table shows: the game as JSON with every face-down pile sorted
 /// (so only which cards it holds remains) and the random generator left out.
-fn table(g: &Game) -> Value {
+fn game_of(g: &Game) -> Value {
     let mut v = serde_json::to_value(g).unwrap();
     v["rng"] = Value::Null;
     for hero in v["heroes"].as_array_mut().unwrap() {
@@ -72,7 +72,7 @@ fn a_determinized_game_shows_the_same_table_and_holds_the_same_cards() {
     for g in situations() {
         for seed in [1, 2, 99] {
             let d = g.determinized(seed);
-            assert_eq!(table(&d), table(&g), "seed {seed}: only hidden orders may change");
+            assert_eq!(game_of(&d), game_of(&g), "seed {seed}: only hidden orders may change");
         }
     }
 }
@@ -98,7 +98,7 @@ fn games_that_differ_only_in_hidden_orders_determinize_alike() {
     for g in situations() {
         let other = other_hidden_orders(&g);
         assert_ne!(other, g, "the test must change a hidden order");
-        assert_eq!(table(&other), table(&g));
+        assert_eq!(game_of(&other), game_of(&g));
         for seed in [3, 4] {
             assert_eq!(g.determinized(seed), other.determinized(seed), "seed {seed}");
         }

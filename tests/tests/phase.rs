@@ -129,7 +129,7 @@ fn encountering_names_the_element_and_the_choice() {
 /// accessor panics, nothing outside Combat is legal, and winning it ends it.
 #[test]
 fn a_skirmish_is_only_its_fight() {
-    let mut g = table(&["bren"]);
+    let mut g = game_of(&["bren"]);
     stack_hero(&mut g, 0, &[8, 7, 6], &[]);
     stack_monster(&mut g, depths_rules::Difficulty::I, &[2, 2]);
     fight(&mut g, vec![monster("Pale Grub", depths_rules::Difficulty::I, [1, 1, 1], vec![])]);

@@ -423,7 +423,7 @@ fn a_companion_does_not_make_again_a_move_just_taken_back() {
 /// while it thinks, and it moves only for its own Heroes.
 #[test]
 fn a_planning_companion_plays_the_planning_bot_s_moves() {
-    use depths_table::seats::{Strength, companion_choice_by};
+    use depths_seats::seats::{Strength, companion_choice_by};
     let mut app = app("planning", Speed::Instant);
     app.world_mut().resource_mut::<Settings>().companion_strength = Strength::Planning;
     let players = ann_and_two_companions();
@@ -450,7 +450,7 @@ fn a_planning_companion_plays_the_planning_bot_s_moves() {
             assert!(players.is_companion(h), "a Companion moved for a player's Hero: {a:?}");
         }
         checked += 1;
-        differs += usize::from(depths_table::seats::companion_choice(&before, &players, &turn).as_ref() != Some(&a));
+        differs += usize::from(depths_seats::seats::companion_choice(&before, &players, &turn).as_ref() != Some(&a));
     }
     eprintln!("{checked} planning moves in {frames} frames, {differs} unlike the careful bot's");
     assert!(checked >= 60 || game(&app).is_over(), "the Companions played on: {checked} moves in {frames} frames");

@@ -232,7 +232,7 @@ fn turning_the_tile_in_hand_updates_the_highlights() {
     app.update();
     let legal = legal_placements(&app);
     for turns in 0..4u8 {
-        app.world_mut().resource_mut::<depths_app::game::focus::Hand>().rotation =
+        app.world_mut().resource_mut::<depths_app::game::focus::TileInHand>().rotation =
             depths_rules::map::Rotation::new(turns);
         frames(&mut app, 2);
         let mut shown: Vec<(Cell, bool)> =
@@ -1129,9 +1129,9 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         if game(&app).is_over() {
             break;
         }
-        let table = *app.world().resource::<State<PlayPhase>>().get();
-        if !tables.contains(&table) {
-            tables.push(table);
+        let phase = *app.world().resource::<State<PlayPhase>>().get();
+        if !tables.contains(&phase) {
+            tables.push(phase);
         }
         if seats(&app).hand_off_due(game(&app)).is_some() {
             hand_over(&mut app);
@@ -1230,8 +1230,8 @@ fn the_table_state_follows_the_game() {
     use depths_app::game::play_phase::PlayPhase;
     let mut app = menu_app("table");
     start(&mut app, 3);
-    let table = |app: &App| *app.world().resource::<State<PlayPhase>>().get();
-    assert_eq!(table(&app), PlayPhase::Exploring);
+    let phase = |app: &App| *app.world().resource::<State<PlayPhase>>().get();
+    assert_eq!(phase(&app), PlayPhase::Exploring);
     let mut seen_combat = false;
     for _ in 0..3000 {
         if game(&app).is_over() {
@@ -1240,11 +1240,11 @@ fn the_table_state_follows_the_game() {
         let a = steady_policy(game(&app));
         act(&mut app, a);
         app.update();
-        assert_eq!(table(&app), PlayPhase::of(game(&app)), "the state follows after a frame");
-        seen_combat |= matches!(table(&app), PlayPhase::Combat(_));
+        assert_eq!(phase(&app), PlayPhase::of(game(&app)), "the state follows after a frame");
+        seen_combat |= matches!(phase(&app), PlayPhase::Combat(_));
     }
     assert!(seen_combat, "a Combat was reached");
-    assert_eq!(table(&app), PlayPhase::Over);
+    assert_eq!(phase(&app), PlayPhase::Over);
     // Back to the menu: the sub-state goes with the board.
     app.world_mut().write_message(MenuAction::BackToMenu);
     frames(&mut app, 2);
@@ -1371,13 +1371,13 @@ fn after_level_up_the_passage_waits_for_descend() {
     std::fs::write(&path, g.save_json()).unwrap();
     app.world_mut().write_message(LoadSave(path.clone()));
     frames(&mut app, 3);
-    let table = |app: &App| *app.world().resource::<State<PlayPhase>>().get();
-    assert_eq!(table(&app), PlayPhase::LevelUp);
+    let phase = |app: &App| *app.world().resource::<State<PlayPhase>>().get();
+    assert_eq!(phase(&app), PlayPhase::LevelUp);
     assert_eq!(describe_action(game(&app), &Action::FinishLevelUp), "Finish Level Up: the Ruins are complete");
     act(&mut app, Action::FinishLevelUp);
     app.update();
     assert_eq!(game(&app).phase(), Phase::Passage { next: depths_rules::Ecology::Caverns });
-    assert_eq!(table(&app), PlayPhase::Passage);
+    assert_eq!(phase(&app), PlayPhase::Passage);
     assert_eq!(game(&app).legal_actions(), vec![Action::Descend], "only Descend goes on");
     assert_eq!(describe_action(game(&app), &Action::Descend), "Descend to the Caverns");
     assert_eq!(depths_app::game::words::banner(game(&app)), "The Ruins are behind you — descend to the Caverns");
@@ -1388,7 +1388,7 @@ fn after_level_up_the_passage_waits_for_descend() {
     assert_eq!(&saved, game(&app));
     act(&mut app, Action::Descend);
     app.update();
-    assert_eq!(table(&app), PlayPhase::Exploring);
+    assert_eq!(phase(&app), PlayPhase::Exploring);
     assert_eq!(game(&app).adventure().unwrap().ecology.ecology, depths_rules::Ecology::Caverns);
     assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board shows the new Ecology's map");
     assert_eq!(tile_cells(&mut app).len(), 1);
@@ -1485,7 +1485,7 @@ fn each_stage_set_runs_only_in_its_stage() {
     let mut app = menu_app("stages");
     app.init_resource::<StageRuns>();
     fn note(stage: StageSystems) -> impl FnMut(Res<State<PlayPhase>>, ResMut<StageRuns>) {
-        move |table, mut runs| runs.0.push((stage, *table.get()))
+        move |phase, mut runs| runs.0.push((stage, *phase.get()))
     }
     let stages = [
         (StageSystems::Exploring, PlayPhase::Exploring),
@@ -1502,8 +1502,8 @@ fn each_stage_set_runs_only_in_its_stage() {
     play_until(&mut app, |g| g.is_over(), 3000);
     frames(&mut app, 2);
     let runs = &app.world().resource::<StageRuns>().0;
-    for (stage, table) in stages {
-        assert!(runs.iter().filter(|(s, _)| *s == stage).all(|(_, t)| *t == table), "{stage:?} ran outside {table:?}");
+    for (stage, phase) in stages {
+        assert!(runs.iter().filter(|(s, _)| *s == stage).all(|(_, t)| *t == phase), "{stage:?} ran outside {phase:?}");
     }
     for stage in [StageSystems::Exploring, StageSystems::Combat(CombatStep::PlayCards), StageSystems::GameOver] {
         assert!(runs.iter().any(|(s, _)| *s == stage), "{stage:?} ran");

@@ -16,7 +16,7 @@ use depths_app::{
     game::session::{Delve, GameContent, PlayerAction, Seats, TakeBack},
     ui::screens::lobby::HostStart,
 };
-use depths_net::{HostTable, RemoteTable, client, host};
+use depths_net::{HostedGame, JoinedGame, client, host};
 use depths_rules::{Action, Content, Phase};
 
 fn client_app(name: &str) -> App {
@@ -79,9 +79,9 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     let mut ann = client_app("ann");
     let mut bo = client_app("bo");
     host::open(ann.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], "Ann").unwrap();
-    let invite = ann.world().resource::<HostTable>().invite.clone().unwrap();
+    let invite = ann.world().resource::<HostedGame>().invite.clone().unwrap();
     client::join(bo.world_mut(), &invite, "Bo", None).unwrap();
-    assert!(pump(&mut [&mut ann, &mut bo], |a| a[0].world().resource::<HostTable>().lobby.online == vec![true, true]));
+    assert!(pump(&mut [&mut ann, &mut bo], |a| a[0].world().resource::<HostedGame>().lobby.online == vec![true, true]));
 
     ann.world_mut().write_message(HostStart {
         heroes: vec!["bren".into(), "sil".into()],
@@ -109,11 +109,11 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     let place = delve(&bo).game().legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
     assert!(!depths_app::table::cards::legal_at_table(delve(&bo), seats(&bo)).contains(&place), "greyed for Bo");
     let before = delve(&bo).game().clone();
-    let host_refusals = ann.world().resource::<HostTable>().stats.refused;
+    let host_refusals = ann.world().resource::<HostedGame>().stats.refused;
     bo.world_mut().write_message(PlayerAction(place.clone()));
     assert!(pump(&mut [&mut ann, &mut bo], |a| game_log(a[1]).notice.is_some()));
     assert_eq!(game_log(&bo).notice.as_deref(), Some("It is Ann's turn."));
-    assert_eq!(ann.world().resource::<HostTable>().stats.refused, host_refusals, "never sent");
+    assert_eq!(ann.world().resource::<HostedGame>().stats.refused, host_refusals, "never sent");
     assert_eq!(delve(&bo).game(), &before);
     assert_eq!(delve(&ann).game(), &before);
 
@@ -183,7 +183,7 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
 
     // Bo's machine keeps the seat's secret beside its saves: after a crash his
     // client finds it (by the invite and his name) and takes the seat back.
-    let secret = bo.world().resource::<RemoteTable>().secret.clone();
+    let secret = bo.world().resource::<JoinedGame>().secret.clone();
     assert!(secret.is_some(), "the host gave Bo a seat secret");
     let dir = bo.world().resource::<SaveDir>().clone();
     assert_eq!(depths_app::game::online::remembered_seat(&dir, &invite, "Bo"), secret);
@@ -201,7 +201,7 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
 
     // Back to the menu: the table closes for both.
     ann.world_mut().write_message(depths_app::ui::screens::menu::MenuAction::BackToMenu);
-    assert!(pump(&mut [&mut ann, &mut bo], |a| a[1].world().resource::<RemoteTable>().waiting_for().is_empty()
-        && matches!(a[1].world().resource::<RemoteTable>().link, depths_net::client::Link::Lost(_))));
+    assert!(pump(&mut [&mut ann, &mut bo], |a| a[1].world().resource::<JoinedGame>().waiting_for().is_empty()
+        && matches!(a[1].world().resource::<JoinedGame>().link, depths_net::client::Link::Lost(_))));
     assert!(ann.world().get_resource::<Online>().is_none());
 }

@@ -659,8 +659,8 @@ fn inputs_for_a_three_hero_combat_round() {
 #[test]
 fn online_the_table_offers_only_the_seats_own_heroes() {
     use depths_app::{game::session::Session, table::cards::legal_at_table};
-    use depths_table::seats::Players;
-    use depths_table::seats::player_may_take;
+    use depths_seats::seats::Players;
+    use depths_seats::seats::player_may_take;
     let (mut checked, mut stood_in) = (0, 0);
     for seed in 1..=4 {
         let mut game = new_game(&["bren", "sil"], seed);

@@ -12,7 +12,7 @@ use std::{net::SocketAddr, time::Duration};
 
 use bevy::{app::ScheduleRunnerPlugin, log::LogPlugin, prelude::*};
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, Invite, RemoteTable,
+    ClientPlugin, HostPlugin, HostedGame, Invite, JoinedGame,
     host::{self, StartTable},
     transport::lan_address,
 };
@@ -35,7 +35,7 @@ fn main() -> Result<(), String> {
             let bound = host::open(app.world_mut(), SocketAddr::from(([0, 0, 0, 0], port)), &public, "Host")
                 .map_err(|e| e.to_string())?;
             println!("hosting on {bound}; players dial one of {public:?}");
-            let invite = app.world().resource::<HostTable>().invite.as_ref().map(Invite::text).unwrap_or_default();
+            let invite = app.world().resource::<HostedGame>().invite.as_ref().map(Invite::text).unwrap_or_default();
             println!("invite: {invite}");
             app.add_systems(Update, start_when_two_seated);
         }
@@ -52,7 +52,7 @@ fn main() -> Result<(), String> {
     Ok(())
 }
 
-fn start_when_two_seated(host: Res<HostTable>, mut starts: MessageWriter<StartTable>, mut done: Local<bool>) {
+fn start_when_two_seated(host: Res<HostedGame>, mut starts: MessageWriter<StartTable>, mut done: Local<bool>) {
     if *done || host.lobby.online.iter().filter(|o| **o).count() < 2 {
         return;
     }
@@ -63,8 +63,8 @@ fn start_when_two_seated(host: Res<HostTable>, mut starts: MessageWriter<StartTa
     starts.write(StartTable { game, owners: vec![0, 1], turn: Default::default(), companions: Vec::new() });
 }
 
-fn report_link(remote: Res<RemoteTable>, mut last: Local<String>) {
-    let now = format!("{:?} seat {:?} game {}", remote.link, remote.seat, remote.table.is_some());
+fn report_link(remote: Res<JoinedGame>, mut last: Local<String>) {
+    let now = format!("{:?} seat {:?} game {}", remote.link, remote.seat, remote.shared.is_some());
     if *last != now {
         info!("{now}");
         *last = now;

@@ -13,7 +13,7 @@ use crate::{
     invite::Invite,
     link::PlayerLink,
     protocol::{Lobby, PROTOCOL_VERSION, SeatSecret, ToHost, ToPlayer, decode_to_player, encode},
-    table::OnlineTable,
+    shared_game::SharedGame,
     transport::{CHANNEL, NetError, TIMEOUT_SECONDS, client_transport},
 };
 
@@ -26,7 +26,7 @@ impl Plugin for ClientPlugin {
             crate::link::plugin(app);
         }
         crate::transport::plugin(app);
-        app.init_resource::<RemoteTable>();
+        app.init_resource::<JoinedGame>();
         app.add_message::<SendAction>();
         app.add_message::<RemoteApplied>();
         app.add_message::<AskCompanion>();
@@ -122,7 +122,7 @@ pub struct ClientStats {
 }
 
 #[derive(Resource, Default, Debug)]
-pub struct RemoteTable {
+pub struct JoinedGame {
     pub name: String,
     /// The invite this player joined with (to reconnect with).
     pub invite: Option<Invite>,
@@ -131,7 +131,7 @@ pub struct RemoteTable {
     pub seat: Option<usize>,
     pub lobby: Lobby,
     /// This player's copy of the game, once the host started it.
-    pub table: Option<OnlineTable>,
+    pub shared: Option<SharedGame>,
     pub link: Link,
     /// The host's last refusal, for the client to show.
     pub refusal: Option<String>,
@@ -142,11 +142,11 @@ pub struct RemoteTable {
     goodbye: Option<String>,
 }
 
-impl RemoteTable {
+impl JoinedGame {
     /// The seats the table waits for (see [`Lobby::waiting_for_at`]): the banner.
     pub fn waiting_for(&self) -> Vec<usize> {
-        match &self.table {
-            Some(table) if self.lobby.started => self.lobby.waiting_for_at(&table.players),
+        match &self.shared {
+            Some(shared) if self.lobby.started => self.lobby.waiting_for_at(&shared.players),
             _ if self.lobby.started => self.lobby.waiting_for(),
             _ => Vec::new(),
         }
@@ -154,7 +154,7 @@ impl RemoteTable {
 
     /// In step with the host: seated, a game, and not resynchronising.
     pub fn in_sync(&self) -> bool {
-        self.link == Link::Seated && self.table.is_some()
+        self.link == Link::Seated && self.shared.is_some()
     }
 }
 
@@ -166,7 +166,7 @@ pub fn join(world: &mut World, invite: &Invite, name: &str, secret: Option<SeatS
     let (client, transport) = client_transport(invite, wake)?;
     world.insert_resource(client);
     world.insert_resource(transport);
-    let mut remote = world.resource_mut::<RemoteTable>();
+    let mut remote = world.resource_mut::<JoinedGame>();
     remote.name = name.to_owned();
     remote.invite = Some(invite.clone());
     remote.secret = secret;
@@ -178,7 +178,7 @@ pub fn join(world: &mut World, invite: &Invite, name: &str, secret: Option<SeatS
 
 /// Dials the same table again with the same name and seat secret (after a drop).
 pub fn reconnect(world: &mut World) -> Result<(), NetError> {
-    let remote = world.resource::<RemoteTable>();
+    let remote = world.resource::<JoinedGame>();
     let Some(invite) = remote.invite.clone() else {
         return Err(NetError::Netcode("there is no table to reconnect to".into()));
     };
@@ -209,7 +209,7 @@ pub fn leave(world: &mut World) {
     if let Some(mut client) = world.get_resource_mut::<RenetClient>() {
         client.disconnect();
     }
-    world.resource_mut::<RemoteTable>().link = Link::Lost("you left the table".into());
+    world.resource_mut::<JoinedGame>().link = Link::Lost("you left the table".into());
 }
 
 /// Closes the connection (the host sees the seat go away) and forgets the table.
@@ -218,10 +218,10 @@ pub fn close(world: &mut World) {
         transport.disconnect();
     }
     world.remove_resource::<RenetClient>();
-    *world.resource_mut::<RemoteTable>() = RemoteTable::default();
+    *world.resource_mut::<JoinedGame>() = JoinedGame::default();
 }
 
-fn send(client: &mut RenetClient, remote: &mut RemoteTable, message: &ToHost) {
+fn send(client: &mut RenetClient, remote: &mut JoinedGame, message: &ToHost) {
     let bytes = encode(message);
     remote.stats.bytes_out += bytes.len() as u64;
     client.send_message(CHANNEL, bytes);
@@ -229,7 +229,7 @@ fn send(client: &mut RenetClient, remote: &mut RemoteTable, message: &ToHost) {
 
 fn join_when_connected(
     mut client: ResMut<RenetClient>,
-    mut remote: ResMut<RemoteTable>,
+    mut remote: ResMut<JoinedGame>,
     transport: Option<Res<PlayerLink>>,
 ) {
     if client.is_disconnected() {
@@ -254,10 +254,10 @@ fn send_actions(
     mut asks: MessageReader<AskCompanion>,
     mut take_backs: MessageReader<AskTakeBack>,
     mut client: ResMut<RenetClient>,
-    mut remote: ResMut<RemoteTable>,
+    mut remote: ResMut<JoinedGame>,
 ) {
     let asks = asks.read().map(|&AskCompanion { hero, on }| ToHost::SetCompanion { hero, on });
-    let seen = remote.table.as_ref().map_or(0, |t| t.seq);
+    let seen = remote.shared.as_ref().map_or(0, |t| t.seq);
     let take_backs = take_backs.read().map(|_| ToHost::TakeBack { seq: seen }).collect::<Vec<_>>();
     for message in actions.read().map(|SendAction(a)| ToHost::Act(a.clone())).chain(asks).chain(take_backs) {
         if !client.is_connected() {
@@ -271,29 +271,29 @@ fn send_actions(
 /// Takes the host's `seq`-th step on this copy: the next one, ending at the
 /// host's `checksum`; else why not (a gap, a difference).
 fn step<T>(
-    table: &mut OnlineTable,
+    shared: &mut SharedGame,
     seq: u64,
     checksum: u64,
-    take: impl FnOnce(&mut OnlineTable) -> Result<T, String>,
+    take: impl FnOnce(&mut SharedGame) -> Result<T, String>,
 ) -> Result<T, String> {
-    if seq != table.seq + 1 {
-        return Err(format!("missed steps {} to {}", table.seq + 1, seq - 1));
+    if seq != shared.seq + 1 {
+        return Err(format!("missed steps {} to {}", shared.seq + 1, seq - 1));
     }
-    let done = take(table)?;
-    if table.checksum() == checksum { Ok(done) } else { Err("checksum differs".to_owned()) }
+    let done = take(shared)?;
+    if shared.checksum() == checksum { Ok(done) } else { Err("checksum differs".to_owned()) }
 }
 
 /// This copy, if it takes the host's `seq`-th step: not while a whole table
 /// is on its way, and not a step it already took.
-fn awaiting(remote: &mut RemoteTable, seq: u64) -> Option<&mut OnlineTable> {
+fn awaiting(remote: &mut JoinedGame, seq: u64) -> Option<&mut SharedGame> {
     if remote.link == Link::Resyncing {
         return None;
     }
-    remote.table.as_mut().filter(|t| seq > t.seq)
+    remote.shared.as_mut().filter(|t| seq > t.seq)
 }
 
 /// Out of step: ask for the host's table and ignore its steps until it comes.
-fn resync(client: &mut RenetClient, remote: &mut RemoteTable, seq: u64, why: &str) {
+fn resync(client: &mut RenetClient, remote: &mut JoinedGame, seq: u64, why: &str) {
     warn!("out of step with the host after step {seq} ({why}): asking for its table");
     remote.link = Link::Resyncing;
     remote.stats.resyncs += 1;
@@ -302,7 +302,7 @@ fn resync(client: &mut RenetClient, remote: &mut RemoteTable, seq: u64, why: &st
 
 fn receive_from_host(
     mut client: ResMut<RenetClient>,
-    mut remote: ResMut<RemoteTable>,
+    mut remote: ResMut<JoinedGame>,
     mut applied: MessageWriter<RemoteApplied>,
     mut seated: MessageWriter<RemoteCompanion>,
     mut refusals: MessageWriter<Refusal>,
@@ -327,9 +327,9 @@ fn receive_from_host(
                 remote.link = Link::Seated;
             }
             ToPlayer::Lobby(lobby) => remote.lobby = lobby,
-            ToPlayer::Snapshot(snapshot) => match snapshot.table() {
-                Ok(table) => {
-                    remote.table = Some(table);
+            ToPlayer::Snapshot(snapshot) => match snapshot.shared() {
+                Ok(shared) => {
+                    remote.shared = Some(shared);
                     remote.link = Link::Seated;
                 }
                 Err(e) => {
@@ -338,10 +338,10 @@ fn receive_from_host(
                 }
             },
             ToPlayer::Applied { seq, seat, action, checksum, companion } => {
-                let Some(table) = awaiting(&mut remote, seq) else { continue };
+                let Some(shared) = awaiting(&mut remote, seq) else { continue };
                 // A Companion's move is the host's (its seat is 0's, for the seat checks).
                 let by = (!companion).then_some(seat);
-                match step(table, seq, checksum, |t| t.apply(action.clone(), by).map_err(|e| e.to_string())) {
+                match step(shared, seq, checksum, |t| t.apply(action.clone(), by).map_err(|e| e.to_string())) {
                     Ok(events) => {
                         remote.stats.applied += 1;
                         applied.write(RemoteApplied { seq, seat, action, events, companion });
@@ -350,13 +350,13 @@ fn receive_from_host(
                 }
             }
             ToPlayer::Companion { seq, hero, on, checksum } => {
-                let Some(table) = awaiting(&mut remote, seq) else { continue };
+                let Some(shared) = awaiting(&mut remote, seq) else { continue };
                 // The host numbers only real changes: one that changes nothing here is a drift.
-                let changed = |t: &mut OnlineTable| match t.seat_companion(hero, on)? {
+                let changed = |t: &mut SharedGame| match t.seat_companion(hero, on)? {
                     true => Ok(()),
                     false => Err(format!("Hero {hero}'s seat was already so")),
                 };
-                match step(table, seq, checksum, changed) {
+                match step(shared, seq, checksum, changed) {
                     Ok(()) => {
                         seated.write(RemoteCompanion { seq, hero, on });
                     }
@@ -364,9 +364,9 @@ fn receive_from_host(
                 }
             }
             ToPlayer::TakenBack { seq, checksum } => {
-                let Some(table) = awaiting(&mut remote, seq) else { continue };
+                let Some(shared) = awaiting(&mut remote, seq) else { continue };
                 // A copy that joined by a whole table has nothing to rewind: it resyncs.
-                match step(table, seq, checksum, |t| t.take_back().map_err(|e| e.to_string())) {
+                match step(shared, seq, checksum, |t| t.take_back().map_err(|e| e.to_string())) {
                     Ok(action) => {
                         took_back.write(RemoteTookBack { seq, action });
                     }

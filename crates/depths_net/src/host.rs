@@ -20,7 +20,7 @@ use bevy_renet::{
     renet::{ClientId, ServerEvent},
 };
 use depths_rules::{Action, Event, Game};
-use depths_table::seats::{Players, Turn, companion_may_take, seats_may_take};
+use depths_seats::seats::{Players, Turn, companion_may_take, seats_may_take};
 
 use crate::{
     gate::HostGate,
@@ -29,7 +29,7 @@ use crate::{
         Lobby, PROTOCOL_VERSION, SeatSecret, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode, name_key,
         normal_name,
     },
-    table::OnlineTable,
+    shared_game::SharedGame,
     transport::{CHANNEL, MAX_PLAYERS, NetError, host_transport, version_of},
 };
 
@@ -62,7 +62,7 @@ impl Plugin for HostPlugin {
         }
         crate::gate::plugin(app);
         crate::transport::plugin(app);
-        app.init_resource::<HostTable>();
+        app.init_resource::<HostedGame>();
         app.add_message::<HostAct>();
         app.add_message::<StartTable>();
         app.add_message::<StandIn>();
@@ -112,7 +112,7 @@ pub struct SeatCompanion {
 }
 
 /// A Companion's move, chosen on the host: checked as a Companion's
-/// (`depths_table::seats::companion_may_take`) and by the rules, then
+/// (`depths_seats::seats::companion_may_take`) and by the rules, then
 /// applied and sent like any action (for seat 0).
 #[derive(Message, Clone, Debug, PartialEq)]
 pub struct CompanionAct(pub Action);
@@ -204,9 +204,9 @@ struct Conn {
 
 /// The host's table: the seats, who is connected as which seat, and the game.
 #[derive(Resource, Default, Debug)]
-pub struct HostTable {
+pub struct HostedGame {
     pub lobby: Lobby,
-    pub table: Option<OnlineTable>,
+    pub shared: Option<SharedGame>,
     pub stats: HostStats,
     /// What players need to join (set by [`open`]): the address and secret.
     pub invite: Option<Invite>,
@@ -222,7 +222,7 @@ pub struct HostTable {
     closing: Vec<(ClientId, Instant)>,
 }
 
-impl HostTable {
+impl HostedGame {
     fn seat_of(&self, client: ClientId) -> Option<usize> {
         self.clients.get(&client).and_then(|c| c.seat)
     }
@@ -251,16 +251,16 @@ impl HostTable {
     /// The seats the table waits for: away, nobody standing in for them, and
     /// a Hero of theirs not played by a Companion.
     pub fn waiting_for(&self) -> Vec<usize> {
-        match &self.table {
-            Some(table) => self.lobby.waiting_for_at(&table.players),
+        match &self.shared {
+            Some(shared) => self.lobby.waiting_for_at(&shared.players),
             None => Vec::new(),
         }
     }
 
     /// The game, if it is on and not waiting for anyone; else why not.
-    fn playing(&self) -> Result<&OnlineTable, String> {
-        let Some(table) = &self.table else { return Err("the game has not started".into()) };
-        if table.game.is_over() {
+    fn playing(&self) -> Result<&SharedGame, String> {
+        let Some(shared) = &self.shared else { return Err("the game has not started".into()) };
+        if shared.game.is_over() {
             return Err("the game is over".into());
         }
         let waiting = self.waiting_for();
@@ -268,29 +268,29 @@ impl HostTable {
             let names: Vec<&str> = waiting.iter().map(|&s| self.lobby.name(s)).collect();
             return Err(format!("the table waits for {} to come back", names.join(" and ")));
         }
-        Ok(table)
+        Ok(shared)
     }
 
     /// Whether a Companion may take `action` now, else why not: the table is
     /// not waiting, the move is a Companion's, and the rules allow it.
     pub fn companion_may_take(&self, action: &Action) -> Result<(), String> {
-        let table = self.playing()?;
-        companion_may_take(&table.game, &table.players, &table.turn, action)?;
-        table.game.check(action).map_err(|e| e.to_string())
+        let shared = self.playing()?;
+        companion_may_take(&shared.game, &shared.players, &shared.turn, action)?;
+        shared.game.check(action).map_err(|e| e.to_string())
     }
 
     /// Whether seat `seat` may take `action` now, else why not (in words for
     /// the player): the table is not waiting for anyone, the seat (or a seat
     /// it stands in for) may make this move, and the rules allow it.
     pub fn may_take(&self, seat: usize, action: &Action) -> Result<(), String> {
-        let table = self.playing()?;
-        seats_may_take(&table.game, &table.players, &table.turn, &self.lobby.acts_as(seat), action)?;
-        table.game.check(action).map_err(|e| e.to_string())
+        let shared = self.playing()?;
+        seats_may_take(&shared.game, &shared.players, &shared.turn, &self.lobby.acts_as(seat), action)?;
+        shared.game.check(action).map_err(|e| e.to_string())
     }
 }
 
 /// Starts hosting on `bind` (port 0: any free port) as the player `name`,
-/// with a new invite ([`HostTable::invite`]: pass it on). `public`: the
+/// with a new invite ([`HostedGame::invite`]: pass it on). `public`: the
 /// addresses players will dial, if not the bound one (a host bound to
 /// 0.0.0.0 lists its LAN address); the invite names the first. Returns the
 /// bound address.
@@ -301,7 +301,7 @@ pub fn open(world: &mut World, bind: SocketAddr, public: &[SocketAddr], name: &s
     let (server, transport, bound) = host_transport(bind, public, secret.key(), wake)?;
     world.insert_resource(server);
     world.insert_resource(transport);
-    let mut host = world.resource_mut::<HostTable>();
+    let mut host = world.resource_mut::<HostedGame>();
     host.lobby = Lobby { names: vec![name], online: vec![true], stand_ins: vec![None], started: false };
     host.secrets = vec![None];
     host.invite = Some(secret.at(public.first().copied().unwrap_or(bound)));
@@ -313,12 +313,12 @@ pub fn close(world: &mut World) {
     if let (Some(mut server), Some(mut transport)) =
         (world.remove_resource::<RenetServer>(), world.remove_resource::<HostGate>())
     {
-        let mut host = world.resource_mut::<HostTable>();
+        let mut host = world.resource_mut::<HostedGame>();
         broadcast(&mut server, &mut host, &ToPlayer::Goodbye { reason: CLOSED.into() });
         transport.send_packets(&mut server);
         transport.disconnect_all(&mut server);
     }
-    *world.resource_mut::<HostTable>() = HostTable::default();
+    *world.resource_mut::<HostedGame>() = HostedGame::default();
 }
 
 /// What the players hear when the host closes the table.
@@ -328,13 +328,13 @@ pub const CLOSED: &str = "the host closed the table: ask them for a new invite t
 /// (the old one stops working for new connections; the players at the
 /// table stay, and a player who drops needs the new one to come back).
 pub fn new_invite(world: &mut World) -> Result<Invite, NetError> {
-    let old = world.resource::<HostTable>().invite.clone();
+    let old = world.resource::<HostedGame>().invite.clone();
     let (Some(old), Some(mut gate)) = (old, world.get_resource_mut::<HostGate>()) else {
         return Err(NetError::Netcode("no table is open".into()));
     };
     let invite = Invite::new(old.addr);
     gate.rekey(invite.key());
-    world.resource_mut::<HostTable>().invite = Some(invite.clone());
+    world.resource_mut::<HostedGame>().invite = Some(invite.clone());
     Ok(invite)
 }
 
@@ -348,7 +348,7 @@ fn send(server: &mut RenetServer, stats: &mut HostStats, client: ClientId, messa
 }
 
 /// To every player who has a seat.
-fn broadcast(server: &mut RenetServer, host: &mut HostTable, message: &ToPlayer) {
+fn broadcast(server: &mut RenetServer, host: &mut HostedGame, message: &ToPlayer) {
     let bytes = encode(message);
     for client in host.clients.iter().filter(|(_, c)| c.seat.is_some()).map(|(c, _)| *c).collect::<Vec<_>>() {
         host.stats.bytes_out += bytes.len() as u64;
@@ -360,14 +360,14 @@ fn broadcast(server: &mut RenetServer, host: &mut HostTable, message: &ToPlayer)
 }
 
 /// Who is at the table, to every seated player (whenever it changes).
-fn broadcast_lobby(server: &mut RenetServer, host: &mut HostTable) {
+fn broadcast_lobby(server: &mut RenetServer, host: &mut HostedGame) {
     let lobby = ToPlayer::Lobby(host.lobby.clone());
     broadcast(server, host, &lobby);
 }
 
 fn connection_events(
     event: On<RenetServerEvent>,
-    mut host: ResMut<HostTable>,
+    mut host: ResMut<HostedGame>,
     mut server: ResMut<RenetServer>,
     transport: Res<HostGate>,
 ) {
@@ -402,9 +402,9 @@ fn connection_events(
 /// and seatless in all. The oldest seatless connection goes first (one that
 /// sat down is a player); if every other one from its address is seated,
 /// the newcomer goes.
-fn make_room(host: &mut HostTable, server: &mut RenetServer, newcomer: ClientId) {
+fn make_room(host: &mut HostedGame, server: &mut RenetServer, newcomer: ClientId) {
     let ip = host.clients[&newcomer].ip;
-    let open = |host: &HostTable, c: &ClientId| !host.closing.iter().any(|(k, _)| k == c);
+    let open = |host: &HostedGame, c: &ClientId| !host.closing.iter().any(|(k, _)| k == c);
     loop {
         let live: Vec<(ClientId, Conn)> =
             host.clients.iter().filter(|(c, _)| open(host, c)).map(|(c, conn)| (*c, *conn)).collect();
@@ -439,14 +439,14 @@ fn other_version(theirs: u32) -> String {
 
 /// Tells `client` why it must go, then closes its connection shortly after
 /// (so the reason arrives first).
-fn goodbye(host: &mut HostTable, server: &mut RenetServer, client: ClientId, reason: &str) {
+fn goodbye(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, reason: &str) {
     send(server, &mut host.stats, client, &ToPlayer::Goodbye { reason: reason.to_owned() });
     host.closing.push((client, Instant::now() + GOODBYE_GRACE));
 }
 
 /// Removes seat `seat` from a lobby whose game has not started; the seats
 /// after it move down one, and their players are told their new number.
-fn free_seat(host: &mut HostTable, server: &mut RenetServer, seat: usize) {
+fn free_seat(host: &mut HostedGame, server: &mut RenetServer, seat: usize) {
     if host.lobby.started || seat == 0 || seat >= host.lobby.names.len() {
         return;
     }
@@ -480,7 +480,7 @@ fn free_seat(host: &mut HostTable, server: &mut RenetServer, seat: usize) {
 
 /// Closes the connections whose goodbye is out, and drops those that never
 /// asked for a seat.
-fn tend_connections(mut host: ResMut<HostTable>, mut server: ResMut<RenetServer>) {
+fn tend_connections(mut host: ResMut<HostedGame>, mut server: ResMut<RenetServer>) {
     let now = Instant::now();
     let idle: Vec<ClientId> = host
         .clients
@@ -511,7 +511,7 @@ fn host_inputs(
     mut companion_acts: MessageReader<CompanionAct>,
     mut kicks: MessageReader<Kick>,
     mut take_backs: MessageReader<HostTakeBack>,
-    mut host: ResMut<HostTable>,
+    mut host: ResMut<HostedGame>,
     mut server: ResMut<RenetServer>,
     (mut applied, mut seated, mut took_back): (
         MessageWriter<Applied>,
@@ -521,7 +521,7 @@ fn host_inputs(
     mut refused: MessageWriter<HostRefused>,
 ) {
     for StartTable { game, owners, turn, companions } in starts.read() {
-        if host.table.is_some() {
+        if host.shared.is_some() {
             refused.write(HostRefused("the game has already started".into()));
             continue;
         }
@@ -546,12 +546,12 @@ fn host_inputs(
             curtain: false,
             companions: companions.clone(),
         };
-        let mut table = OnlineTable::new(game.clone(), players);
-        table.turn = turn.clone();
-        host.table = Some(table);
+        let mut shared = SharedGame::new(game.clone(), players);
+        shared.turn = turn.clone();
+        host.shared = Some(shared);
         host.lobby.started = true;
         broadcast_lobby(&mut server, &mut host);
-        let snapshot = ToPlayer::Snapshot(Snapshot::of(host.table.as_ref().expect("just set")));
+        let snapshot = ToPlayer::Snapshot(Snapshot::of(host.shared.as_ref().expect("just set")));
         broadcast(&mut server, &mut host, &snapshot);
     }
     for &Kick { seat, ban } in kicks.read() {
@@ -611,7 +611,7 @@ fn host_inputs(
 }
 
 /// Sends seat `seat`'s player away (see [`Kick`]).
-fn kick(host: &mut HostTable, server: &mut RenetServer, seat: usize, ban: bool) -> Result<(), String> {
+fn kick(host: &mut HostedGame, server: &mut RenetServer, seat: usize, ban: bool) -> Result<(), String> {
     if seat == 0 || seat >= host.lobby.names.len() {
         return Err(format!("there is no player at seat {seat} to send away"));
     }
@@ -636,15 +636,20 @@ fn kick(host: &mut HostTable, server: &mut RenetServer, seat: usize, ban: bool) 
 
 /// Seats or unseats a Companion as the next numbered step and tells every
 /// player; `None` when nothing changed (no step, no message).
-fn seat(host: &mut HostTable, server: &mut RenetServer, hero: u8, on: bool) -> Result<Option<CompanionSeated>, String> {
-    let Some(table) = host.table.as_mut() else { return Err("the game has not started".into()) };
-    if table.game.is_over() {
+fn seat(
+    host: &mut HostedGame,
+    server: &mut RenetServer,
+    hero: u8,
+    on: bool,
+) -> Result<Option<CompanionSeated>, String> {
+    let Some(shared) = host.shared.as_mut() else { return Err("the game has not started".into()) };
+    if shared.game.is_over() {
         return Err("the game is over".into());
     }
-    if !table.seat_companion(hero, on)? {
+    if !shared.seat_companion(hero, on)? {
         return Ok(None);
     }
-    let (seq, checksum) = (table.seq, table.checksum());
+    let (seq, checksum) = (shared.seq, shared.checksum());
     broadcast(server, host, &ToPlayer::Companion { seq, hero, on, checksum });
     Ok(Some(CompanionSeated { seq, hero, on }))
 }
@@ -658,7 +663,7 @@ enum Mover {
 }
 
 /// Checks, applies and relays `action` for `by`; the applied action, or why not.
-fn take(host: &mut HostTable, server: &mut RenetServer, by: Mover, action: Action) -> Result<Applied, String> {
+fn take(host: &mut HostedGame, server: &mut RenetServer, by: Mover, action: Action) -> Result<Applied, String> {
     let started = std::time::Instant::now();
     let (seat, allowed) = match by {
         Mover::Seat(seat) => (seat, host.may_take(seat, &action)),
@@ -669,13 +674,13 @@ fn take(host: &mut HostTable, server: &mut RenetServer, by: Mover, action: Actio
         host.stats.refused += 1;
         return Err(reason);
     }
-    let table = host.table.as_mut().expect("may_take: the game has started");
+    let shared = host.shared.as_mut().expect("may_take: the game has started");
     let mover = match by {
         Mover::Seat(_) => Some(seat),
         Mover::Companion => None,
     };
-    let events = table.apply(action.clone(), mover).map_err(|e| e.to_string())?;
-    let (seq, checksum) = (table.seq, table.checksum());
+    let events = shared.apply(action.clone(), mover).map_err(|e| e.to_string())?;
+    let (seq, checksum) = (shared.seq, shared.checksum());
     host.stats.applied += 1;
     let companion = matches!(by, Mover::Companion);
     broadcast(server, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum, companion });
@@ -690,16 +695,16 @@ fn take(host: &mut HostTable, server: &mut RenetServer, by: Mover, action: Actio
 /// tells every player. `seen`: the step the asker saw last (a player's ask:
 /// a move that came in between is not taken back by mistake).
 fn take_back(
-    host: &mut HostTable,
+    host: &mut HostedGame,
     server: &mut RenetServer,
     asker: Option<usize>,
     seen: Option<u64>,
 ) -> Result<TookBack, String> {
-    let table = host.playing()?;
-    if seen.is_some_and(|s| s != table.seq) {
+    let shared = host.playing()?;
+    if seen.is_some_and(|s| s != shared.seq) {
         return Err("the table moved on since you asked: nothing was taken back".into());
     }
-    let by = table.last_move_by().map_err(|why| format!("nothing to take back: {why}"))?;
+    let by = shared.last_move_by().map_err(|why| format!("nothing to take back: {why}"))?;
     if let Some(seat) = asker {
         let yours = by.is_some_and(|b| host.lobby.acts_as(seat).contains(&b));
         if !yours {
@@ -707,9 +712,9 @@ fn take_back(
             return Err(format!("the last move was {whose}: only they or the host can take it back"));
         }
     }
-    let table = host.table.as_mut().expect("playing");
-    let action = table.take_back().map_err(|why| format!("nothing to take back: {why}"))?;
-    let (seq, checksum) = (table.seq, table.checksum());
+    let shared = host.shared.as_mut().expect("playing");
+    let action = shared.take_back().map_err(|why| format!("nothing to take back: {why}"))?;
+    let (seq, checksum) = (shared.seq, shared.checksum());
     info!("took back step {} for {}", seq - 1, asker.map_or("the host", |s| host.lobby.name(s)));
     broadcast(server, host, &ToPlayer::TakenBack { seq, checksum });
     Ok(TookBack { seq, action, by })
@@ -717,7 +722,7 @@ fn take_back(
 
 /// Every player's messages, in the order they came.
 fn receive_from_players(
-    mut host: ResMut<HostTable>,
+    mut host: ResMut<HostedGame>,
     mut server: ResMut<RenetServer>,
     mut applied: MessageWriter<Applied>,
     mut took_back: MessageWriter<TookBack>,
@@ -743,7 +748,7 @@ fn receive_from_players(
 
 /// A message that is not one: dropped, logged with its source, and the
 /// sender told (its client shows it), never a crash.
-fn drop_bad(host: &mut HostTable, server: &mut RenetServer, client: ClientId, error: &WireError) {
+fn drop_bad(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, error: &WireError) {
     host.stats.dropped += 1;
     let who = host.seat_of(client).map_or_else(|| format!("connection {client}"), |s| host.lobby.name(s).to_owned());
     warn!("dropped a message from {who}: {error}");
@@ -757,8 +762,8 @@ enum Step {
     TookBack(TookBack),
 }
 
-fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, message: ToHost) -> Option<Step> {
-    let refuse = |host: &mut HostTable, server: &mut RenetServer, action: Option<Action>, reason: String| {
+fn handle(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, message: ToHost) -> Option<Step> {
+    let refuse = |host: &mut HostedGame, server: &mut RenetServer, action: Option<Action>, reason: String| {
         host.stats.refused += 1;
         send(server, &mut host.stats, client, &ToPlayer::Refused { action, reason });
     };
@@ -790,8 +795,8 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
                     let secret = host.secrets[seat].get_or_insert_with(SeatSecret::new).clone();
                     send(server, &mut host.stats, client, &ToPlayer::Welcome { seat, secret });
                     broadcast_lobby(server, host);
-                    if let Some(table) = &host.table {
-                        let snapshot = ToPlayer::Snapshot(Snapshot::of(table));
+                    if let Some(shared) = &host.shared {
+                        let snapshot = ToPlayer::Snapshot(Snapshot::of(shared));
                         send(server, &mut host.stats, client, &snapshot);
                     }
                 }
@@ -816,9 +821,9 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
             }
         }
         ToHost::Resync => {
-            match (&host.table, host.seat_of(client)) {
-                (Some(table), Some(_)) => {
-                    let snapshot = ToPlayer::Snapshot(Snapshot::of(table));
+            match (&host.shared, host.seat_of(client)) {
+                (Some(shared), Some(_)) => {
+                    let snapshot = ToPlayer::Snapshot(Snapshot::of(shared));
                     send(server, &mut host.stats, client, &snapshot);
                 }
                 _ => refuse(host, server, None, "there is no game to send yet".into()),
@@ -850,7 +855,7 @@ fn handle(host: &mut HostTable, server: &mut RenetServer, client: ClientId, mess
 /// begun. A name is never proof: a seat is taken back only with its secret.
 /// A seat of a game resumed from a save has no secret until its player
 /// first sits down again (by name, in the lobby the host watches).
-fn seat_for(host: &mut HostTable, name: &str, version: u32, secret: Option<&SeatSecret>) -> Result<usize, String> {
+fn seat_for(host: &mut HostedGame, name: &str, version: u32, secret: Option<&SeatSecret>) -> Result<usize, String> {
     if version != PROTOCOL_VERSION {
         return Err(other_version(version));
     }
@@ -882,7 +887,7 @@ fn seat_for(host: &mut HostTable, name: &str, version: u32, secret: Option<&Seat
     Ok(host.lobby.names.len() - 1)
 }
 
-impl HostTable {
+impl HostedGame {
     /// The connection of the player at `seat`, if connected (for a host that
     /// wants to show who is on which address).
     pub fn connection(&self, seat: usize) -> Option<ClientId> {

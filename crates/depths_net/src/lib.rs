@@ -2,7 +2,7 @@
 //!
 //! The host's rules core is the only one that applies actions. A player
 //! sends the `Action`s their seat may make ([`client::SendAction`]); the host
-//! checks the seat (`depths_table::seats::player_may_take`) and the rules
+//! checks the seat (`depths_seats::seats::player_may_take`) and the rules
 //! (`Game::check`), applies the action, and sends every player the action
 //! and a checksum of the table after it ([`protocol::ToPlayer::Applied`]).
 //! Each player applies the same action to its own copy and compares; a copy
@@ -16,7 +16,7 @@
 //! host and two players in one process on 127.0.0.1.
 //!
 //! - [`protocol`]: the messages and their encoding, with size limits.
-//! - [`table`]: the state each copy keeps and its checksum.
+//! - [`shared_game`]: the state each copy keeps and its checksum.
 //! - [`transport`]: the UDP connection (renet + netcode).
 //! - [`socket`]: each socket read off the frame, waking a sleeping table.
 //! - [`gate`]: the host's socket, looking at each datagram before netcode.
@@ -33,15 +33,15 @@ pub mod invite;
 pub mod link;
 pub mod protocol;
 pub mod schedule;
+pub mod shared_game;
 pub mod socket;
-pub mod table;
 pub mod transport;
 
-pub use client::{ClientPlugin, RemoteTable, SendAction};
-pub use host::{HostPlugin, HostTable};
+pub use client::{ClientPlugin, JoinedGame, SendAction};
+pub use host::{HostPlugin, HostedGame};
 pub use invite::Invite;
 pub use protocol::Lobby;
 pub use schedule::NetSystems;
+pub use shared_game::SharedGame;
 pub use socket::NetWake;
-pub use table::OnlineTable;
 pub use transport::NetError;

@@ -8,10 +8,10 @@
 //! the receiver drops and logs it; nothing panics.
 
 use depths_rules::{Action, Game};
-use depths_table::seats::{Players, Turn};
+use depths_seats::seats::{Players, Turn};
 use serde::{Deserialize, Serialize};
 
-use crate::table::OnlineTable;
+use crate::shared_game::SharedGame;
 
 /// Raised whenever a message changes meaning; a player on another version is
 /// told so at the door instead of misreading the table.
@@ -257,19 +257,19 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn of(table: &OnlineTable) -> Snapshot {
+    pub fn of(shared: &SharedGame) -> Snapshot {
         Snapshot {
-            seq: table.seq,
-            game: table.game.save_json(),
-            players: table.players.clone(),
-            turn: table.turn.clone(),
+            seq: shared.seq,
+            game: shared.game.save_json(),
+            players: shared.players.clone(),
+            turn: shared.turn.clone(),
         }
     }
 
     /// The table it describes, or why the save inside does not load.
-    pub fn table(&self) -> Result<OnlineTable, String> {
+    pub fn shared(&self) -> Result<SharedGame, String> {
         let game = Game::load_json(&self.game).map_err(|e| format!("the host's game does not load here: {e}"))?;
-        Ok(OnlineTable::at(game, self.players.clone(), self.turn.clone(), self.seq))
+        Ok(SharedGame::at(game, self.players.clone(), self.turn.clone(), self.seq))
     }
 }
 

@@ -118,7 +118,7 @@ fn net_through_relays(relays: &mut [Relay], names: [&str; 2]) -> Net {
     host.add_plugins((MinimalPlugins, HostPlugin));
     let public: Vec<SocketAddr> = relays.iter().map(|r| r.addr).collect();
     let addr = host::open(host.world_mut(), "127.0.0.1:0".parse().unwrap(), &public, "Ann").unwrap();
-    let invite = host.world().resource::<depths_net::HostTable>().invite.clone().unwrap();
+    let invite = host.world().resource::<depths_net::HostedGame>().invite.clone().unwrap();
     // A rejoin dials the host itself, not a relay (a relay serves one player).
     let mut net = Net { host, invite: invite.at(addr), players: Vec::new(), pace: None };
     for (i, (relay, name)) in relays.iter_mut().zip(names).enumerate() {
@@ -145,12 +145,12 @@ fn measure_wire_bytes_host_time_and_rejoin() {
     net.start(&["bren", "sil", "ava"], &[0, 1, 2], 11);
     let after_start: Vec<(u64, u64)> = relays.iter().map(|r| r.counts.wire()).collect();
     let start_snapshot = depths_net::protocol::encode(&depths_net::protocol::ToPlayer::Snapshot(
-        depths_net::protocol::Snapshot::of(net.table()),
+        depths_net::protocol::Snapshot::of(net.shared()),
     ))
     .len();
 
     let mut round = 0;
-    while !net.table().game.is_over() {
+    while !net.shared().game.is_over() {
         play_one(&mut net, round);
         round += 1;
     }
@@ -164,12 +164,12 @@ fn measure_wire_bytes_host_time_and_rejoin() {
     let idle_rate =
         ((idle_after.0 - before_idle.0) + (idle_after.1 - before_idle.1)) as f64 / idle_from.elapsed().as_secs_f64();
     println!("idle table at 60 Hz: {idle_rate:.0} B/s between the host and one player (both ways, keep-alives)");
-    let stats = net.host_table().stats;
+    let stats = net.hosted().stats;
     let actions = stats.applied;
     println!(
         "game: {actions} actions, {:?} wall time at 60 Hz, 3 apps in one process ({:?})",
         played,
-        net.table().game.phase()
+        net.shared().game.phase()
     );
     println!("start snapshot (the save JSON): {start_snapshot} bytes");
     for (i, ((j, s), e)) in joined.iter().zip(&after_start).zip(&end).enumerate() {
@@ -198,9 +198,9 @@ fn measure_wire_bytes_host_time_and_rejoin() {
 
     // Rejoin with the end-of-game state (the largest there is).
     client::leave(net.players[1].world_mut());
-    assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![2]));
+    assert!(net.pump(|n| n.hosted().lobby.waiting_for() == vec![2]));
     let late = depths_net::protocol::encode(&depths_net::protocol::ToPlayer::Snapshot(
-        depths_net::protocol::Snapshot::of(net.table()),
+        depths_net::protocol::Snapshot::of(net.shared()),
     ))
     .len();
     let t = Instant::now();
@@ -255,7 +255,7 @@ fn captured_traffic_holds_no_plaintext() {
     }
     let wire: Vec<u8> = packets.concat();
     assert!(wire.len() > 100_000, "the table went over the wire ({} B)", wire.len());
-    let table = net.table();
+    let shared = net.shared();
     let plain = [
         "Bartholomew".to_owned(),
         "Cyprianus".to_owned(),
@@ -264,7 +264,7 @@ fn captured_traffic_holds_no_plaintext() {
         "Welcome".to_owned(),
         "Snapshot".to_owned(),
         "\"rng\"".to_owned(),
-        table.game.save_json()[..40].to_owned(),
+        shared.game.save_json()[..40].to_owned(),
     ];
     for text in plain {
         assert!(!wire.windows(text.len()).any(|w| w == text.as_bytes()), "{text:?} crossed the wire in the clear");

@@ -27,18 +27,18 @@ fn three_players_finish_a_game_and_every_copy_equals_the_hosts_after_every_actio
     net.start(&HEROES, &[0, 1, 2], 11);
     let mut by_seat = [0usize; 3];
     let mut round = 0;
-    while !net.table().game.is_over() {
-        by_seat[next_move(net.table(), round).0] += 1;
+    while !net.shared().game.is_over() {
+        by_seat[next_move(net.shared(), round).0] += 1;
         play_one(&mut net, round);
         round += 1;
         assert!(round < 20_000, "the game ends");
     }
     assert!(by_seat.iter().all(|&n| n > 0), "every seat played moves: {by_seat:?}");
-    assert_eq!(net.host_table().stats.applied, round as u64);
-    assert_eq!(net.host_table().stats.refused, 0, "the bot's moves were all its seat's to make");
+    assert_eq!(net.hosted().stats.applied, round as u64);
+    assert_eq!(net.hosted().stats.refused, 0, "the bot's moves were all its seat's to make");
     for p in 0..2 {
         assert_eq!(net.remote(p).stats.resyncs, 0, "no copy ever drifted");
-        assert_eq!(net.remote(p).table.as_ref().unwrap().game, net.table().game);
+        assert_eq!(net.remote(p).shared.as_ref().unwrap().game, net.shared().game);
     }
 }
 
@@ -50,7 +50,7 @@ fn three_players_finish_a_game_and_every_copy_equals_the_hosts_after_every_actio
 fn wrong_seat_illegal_and_garbage_messages_are_refused_and_change_nothing() {
     let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
     net.start(&HEROES, &[0, 1, 2], 5);
-    let before = net.table().clone();
+    let before = net.shared().clone();
     let refusal = |net: &mut Net, send: &dyn Fn(&mut App)| -> String {
         net.remote_mut(0).refusal = None;
         send(&mut net.players[0]);
@@ -75,9 +75,9 @@ fn wrong_seat_illegal_and_garbage_messages_are_refused_and_change_nothing() {
     });
     assert!(huge.contains("over the limit"), "{huge}");
 
-    let stats = net.host_table().stats;
+    let stats = net.hosted().stats;
     assert_eq!((stats.refused, stats.dropped, stats.applied), (3, 2, 0));
-    assert_eq!(net.table(), &before, "the host's table did not move");
+    assert_eq!(net.shared(), &before, "the host's table did not move");
     assert!(net.all_in_step(), "nor did any copy");
     assert_eq!(net.remote(0).link, Link::Seated, "Bo is still at the table");
 
@@ -90,7 +90,7 @@ fn wrong_seat_illegal_and_garbage_messages_are_refused_and_change_nothing() {
 
     // And a well-formed move of Ann's still goes through afterwards.
     play_one(&mut net, 0);
-    assert_eq!(net.table().seq, 1);
+    assert_eq!(net.shared().seq, 1);
 }
 
 /// Proves: a player who drops mid-Combat pauses the table (the host refuses
@@ -102,30 +102,30 @@ fn a_player_who_drops_mid_combat_pauses_the_table_rejoins_and_the_game_completes
     let mut net = Net::seated(&["Ann", "Bo", "Cy"]);
     net.start(&HEROES, &[0, 1, 2], 11);
     let mut round = 0;
-    while !matches!(net.table().game.phase(), Phase::Combat { .. }) {
+    while !matches!(net.shared().game.phase(), Phase::Combat { .. }) {
         play_one(&mut net, round);
         round += 1;
-        assert!(!net.table().game.is_over(), "a Combat comes before the end");
+        assert!(!net.shared().game.is_over(), "a Combat comes before the end");
     }
     // A move into the fight, so the rejoin is really mid-Combat.
     play_one(&mut net, round);
     round += 1;
 
     client::leave(net.players[0].world_mut());
-    assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![1]), "the host sees Bo go");
+    assert!(net.pump(|n| n.hosted().lobby.waiting_for() == vec![1]), "the host sees Bo go");
     assert!(net.pump(|n| n.remote(1).waiting_for() == vec![1]), "Cy's client can show 'waiting for Bo'");
-    let seq = net.table().seq;
-    net.act(2, next_move(net.table(), round).1);
+    let seq = net.shared().seq;
+    net.act(2, next_move(net.shared(), round).1);
     assert!(net.pump(|n| n.remote(1).refusal.is_some()));
     assert_eq!(net.remote(1).refusal.as_deref(), Some("the table waits for Bo to come back"));
-    assert_eq!(net.table().seq, seq, "nothing is played while the table waits");
+    assert_eq!(net.shared().seq, seq, "nothing is played while the table waits");
 
     net.rejoin(0, "Bo");
     assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo is back at seat 1, in step");
-    assert!(matches!(net.remote(0).table.as_ref().unwrap().game.phase(), Phase::Combat { .. }));
-    assert!(net.host_table().lobby.waiting_for().is_empty());
+    assert!(matches!(net.remote(0).shared.as_ref().unwrap().game.phase(), Phase::Combat { .. }));
+    assert!(net.hosted().lobby.waiting_for().is_empty());
 
-    while !net.table().game.is_over() {
+    while !net.shared().game.is_over() {
         play_one(&mut net, round);
         round += 1;
         assert!(round < 20_000, "the game ends");
@@ -140,22 +140,22 @@ fn the_host_stands_in_for_an_away_player_until_they_return() {
     let mut net = Net::seated(&["Ann", "Bo"]);
     net.start(&["bren", "sil"], &[1, 1], 2);
     client::leave(net.players[0].world_mut());
-    assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![1]));
+    assert!(net.pump(|n| n.hosted().lobby.waiting_for() == vec![1]));
     net.host.world_mut().write_message(StandIn { seat: 1, by: Some(0) });
-    assert!(net.pump(|n| n.host_table().lobby.waiting_for().is_empty()));
+    assert!(net.pump(|n| n.hosted().lobby.waiting_for().is_empty()));
     // Bo's turns and Bo's Heroes: the host plays them now, beside its own.
     let mut for_bo = 0;
     for round in 0..12 {
-        let (seat, action) = next_move(net.table(), round);
+        let (seat, action) = next_move(net.shared(), round);
         for_bo += usize::from(seat == 1);
         net.host.world_mut().write_message(depths_net::host::HostAct(action));
-        let seq = net.table().seq;
-        assert!(net.pump(|n| n.table().seq == seq + 1), "the host's move for seat {seat} is applied");
+        let seq = net.shared().seq;
+        assert!(net.pump(|n| n.shared().seq == seq + 1), "the host's move for seat {seat} is applied");
     }
     assert!(for_bo > 0, "some of those moves were Bo's");
     net.rejoin(0, "Bo");
     assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()));
-    assert_eq!(net.host_table().lobby.stand_in(1), None, "Bo plays again");
+    assert_eq!(net.hosted().lobby.stand_in(1), None, "Bo plays again");
 }
 
 /// Proves: a copy that differs from the host's (here, its random generator
@@ -165,11 +165,11 @@ fn the_host_stands_in_for_an_away_player_until_they_return() {
 fn a_copy_that_drifts_resynchronises_from_the_host() {
     let mut net = Net::seated(&["Ann", "Bo"]);
     net.start(&["bren", "sil"], &[0, 1], 4);
-    net.remote_mut(0).table.as_mut().unwrap().game.rng = GameRng::from_seed(999);
+    net.remote_mut(0).shared.as_mut().unwrap().game.rng = GameRng::from_seed(999);
     assert!(!net.all_in_step());
     play_one(&mut net, 0);
     assert_eq!(net.remote(0).stats.resyncs, 1, "one resync");
-    assert_eq!(net.host_table().stats.snapshots_sent, 2, "the start, and the resync");
+    assert_eq!(net.hosted().stats.snapshots_sent, 2, "the start, and the resync");
 }
 
 /// Proves: the door is kept: a fourth person, a name already at the table,
@@ -198,10 +198,10 @@ fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
     net.players[0].world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, join);
     assert!(net.pump(|n| n.remote(0).refusal.is_some()));
     assert_eq!(net.remote(0).refusal.as_deref(), Some("you already sit at the table as Bo"));
-    assert_eq!(net.host_table().lobby.names.len(), 3, "no seat for Zed");
+    assert_eq!(net.hosted().lobby.names.len(), 3, "no seat for Zed");
     net.start(&HEROES, &[0, 1, 2], 1);
     client::leave(net.players[1].world_mut());
-    assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![2]));
+    assert!(net.pump(|n| n.hosted().lobby.waiting_for() == vec![2]));
     assert_eq!(reason_for(&mut net, "Eve"), "the game has started: only its players can rejoin");
     assert_eq!(reason_for(&mut net, "Cy"), "the name Cy is taken at this table: choose another", "no secret, no seat");
 }
@@ -215,19 +215,19 @@ fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
 #[test]
 fn a_saved_online_game_resumes_with_its_players_back_at_their_heroes() {
     use depths_net::host::StartTable;
-    use depths_table::seats::reseat;
+    use depths_seats::seats::reseat;
     let mut first = Net::seated(&["Ann", "Bo", "Cy"]);
     first.start(&HEROES, &[0, 1, 2], 7);
     for round in 0..60 {
         play_one(&mut first, round);
     }
-    let saved = first.table().clone();
+    let saved = first.shared().clone();
     drop(first);
 
     let mut net = Net::seated(&["Ann", "Cy", "Bo"]);
-    let seats = net.host_table().lobby.names.clone();
+    let seats = net.hosted().lobby.names.clone();
     let (players, turn) = reseat(&saved.players, &saved.turn, &seats).expect("everyone is back");
-    let owner_name = |p: &depths_table::seats::Players, h: u8| p.name(p.owner(h)).to_owned();
+    let owner_name = |p: &depths_seats::seats::Players, h: u8| p.name(p.owner(h)).to_owned();
     for h in 0..saved.game.heroes.len() as u8 {
         assert_eq!(owner_name(&players, h), owner_name(&saved.players, h), "Hero {h} stays with its player");
     }
@@ -236,15 +236,15 @@ fn a_saved_online_game_resumes_with_its_players_back_at_their_heroes() {
     let companions = players.companions.clone();
     net.host.world_mut().write_message(StartTable { game: saved.game.clone(), owners, turn: turn.clone(), companions });
     assert!(net.pump(|n| n.all_in_step()), "every player gets the saved table");
-    assert_eq!(net.table().game, saved.game);
-    assert_eq!(net.table().turn, turn);
+    assert_eq!(net.shared().game, saved.game);
+    assert_eq!(net.shared().turn, turn);
     let mut round = 60;
-    while !net.table().game.is_over() {
+    while !net.shared().game.is_over() {
         play_one(&mut net, round);
         round += 1;
         assert!(round < 20_000, "the resumed game ends");
     }
-    assert_eq!(net.host_table().stats.refused, 0);
+    assert_eq!(net.hosted().stats.refused, 0);
 }
 
 /// The host's refusals since the last call.
@@ -262,12 +262,12 @@ fn host_refusals(net: &mut Net) -> Vec<String> {
 fn a_companion_plays_a_hero_through_a_whole_game_and_every_copy_equals_the_hosts_after_every_step() {
     let mut net = Net::seated(&["Ann", "Bo"]);
     net.start_with(&HEROES, &[0, 1, 1], &[false, false, true], 11);
-    assert!(net.remote(0).table.as_ref().unwrap().players.is_companion(2), "Bo sees Ava is a Companion");
+    assert!(net.remote(0).shared.as_ref().unwrap().players.is_companion(2), "Bo sees Ava is a Companion");
     let (mut by_companion, mut by_seat, mut round) = (0, [0usize; 2], 0);
-    while !net.table().game.is_over() {
+    while !net.shared().game.is_over() {
         if round == 40 {
             assert!(net.seat_companion(1, true), "Sil to a Companion");
-            assert!(net.remote(0).table.as_ref().unwrap().players.is_companion(1));
+            assert!(net.remote(0).shared.as_ref().unwrap().players.is_companion(1));
         }
         if round == 160 {
             assert!(net.seat_companion(1, false), "Sil back to Bo");
@@ -280,11 +280,11 @@ fn a_companion_plays_a_hero_through_a_whole_game_and_every_copy_equals_the_hosts
         assert!(round < 20_000, "the game ends");
     }
     assert!(by_companion > 0 && by_seat.iter().all(|&n| n > 0), "Companion {by_companion}, seats {by_seat:?}");
-    let host = net.host_table().stats;
+    let host = net.hosted().stats;
     assert_eq!((host.applied, host.refused), (round as u64, 0), "every step was its mover's to make");
-    assert_eq!(net.table().seq, round as u64 + 2, "the actions and the two seat changes");
+    assert_eq!(net.shared().seq, round as u64 + 2, "the actions and the two seat changes");
     assert_eq!(net.remote(0).stats.resyncs, 0, "no copy ever drifted");
-    assert_eq!(net.remote(0).table.as_ref(), Some(net.table()));
+    assert_eq!(net.remote(0).shared.as_ref(), Some(net.shared()));
 }
 
 /// Proves: only the host seats Companions. A player's ask to seat one (or
@@ -297,7 +297,7 @@ fn a_companion_plays_a_hero_through_a_whole_game_and_every_copy_equals_the_hosts
 fn a_players_ask_to_seat_a_companion_is_refused_and_changes_nothing() {
     let mut net = Net::seated(&["Ann", "Bo"]);
     net.start_with(&["bren", "sil"], &[0, 1], &[true, false], 5);
-    let before = net.table().clone();
+    let before = net.shared().clone();
     let refusal = |net: &mut Net, message: &dyn Fn(&mut App)| -> String {
         net.remote_mut(0).refusal = None;
         message(&mut net.players[0]);
@@ -315,7 +315,7 @@ fn a_players_ask_to_seat_a_companion_is_refused_and_changes_nothing() {
         app.world_mut().write_message(depths_net::SendAction(Action::Unequip { hero: 0, item: 0 }));
     };
     assert_eq!(refusal(&mut net, &unequip), "a Companion plays Bren");
-    assert_eq!(net.table(), &before, "the host's table did not move");
+    assert_eq!(net.shared(), &before, "the host's table did not move");
     assert!(net.all_in_step(), "nor did Bo's copy");
 
     // Ann's only Hero is a Companion's: the first turn is the Companion's.
@@ -332,12 +332,12 @@ fn a_players_ask_to_seat_a_companion_is_refused_and_changes_nothing() {
         ]
     );
     assert!(!net.seat_companion(0, true), "already a Companion: no step");
-    assert_eq!(net.table(), &before);
+    assert_eq!(net.shared(), &before);
 
     // The Companion's own move goes through, to every copy.
     net.host.world_mut().write_message(CompanionAct(Action::DrawTile));
-    assert!(net.pump(|n| n.table().seq == 1 && n.all_in_step()));
-    assert_eq!(net.host_table().stats.refused, 5, "three of Bo's, two of the host's moves");
+    assert!(net.pump(|n| n.shared().seq == 1 && n.all_in_step()));
+    assert_eq!(net.hosted().stats.refused, 5, "three of Bo's, two of the host's moves");
 }
 
 /// Proves: the host may hand a dropped player's Heroes to Companions. Bo
@@ -354,19 +354,19 @@ fn a_dropped_players_heroes_played_by_companions_let_the_game_go_on() {
         play_one(&mut net, round);
     }
     client::leave(net.players[0].world_mut());
-    assert!(net.pump(|n| n.host_table().waiting_for() == vec![1]), "the host sees Bo go");
-    let action = next_move(net.table(), 0).1;
+    assert!(net.pump(|n| n.hosted().waiting_for() == vec![1]), "the host sees Bo go");
+    let action = next_move(net.shared(), 0).1;
     net.host.world_mut().write_message(HostAct(action));
     net.host.update();
     assert_eq!(host_refusals(&mut net), vec!["the table waits for Bo to come back".to_owned()]);
 
     assert!(net.seat_companion(1, true));
-    assert_eq!(net.host_table().waiting_for(), vec![1], "Bo still plays Ava");
+    assert_eq!(net.hosted().waiting_for(), vec![1], "Bo still plays Ava");
     assert!(net.seat_companion(2, true));
-    assert!(net.host_table().waiting_for().is_empty(), "nothing of Bo's is left to wait for");
+    assert!(net.hosted().waiting_for().is_empty(), "nothing of Bo's is left to wait for");
     let mut by_companion = 0;
     for round in 20..140 {
-        if net.table().game.is_over() {
+        if net.shared().game.is_over() {
             break;
         }
         by_companion += usize::from(play_step(&mut net, round).is_none());
@@ -375,10 +375,10 @@ fn a_dropped_players_heroes_played_by_companions_let_the_game_go_on() {
 
     net.rejoin(0, "Bo");
     assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo is back, in step");
-    assert!(net.remote(0).table.as_ref().unwrap().players.is_companion(2), "his Heroes shown as the Companions'");
+    assert!(net.remote(0).shared.as_ref().unwrap().players.is_companion(2), "his Heroes shown as the Companions'");
     assert!(net.seat_companion(1, false) && net.seat_companion(2, false));
     let mut round = 140;
-    while !net.table().game.is_over() {
+    while !net.shared().game.is_over() {
         play_step(&mut net, round);
         round += 1;
         assert!(round < 20_000, "the game ends");
@@ -401,27 +401,27 @@ fn a_move_taken_back_online_is_taken_back_on_every_copy() {
     let mut round = 0;
     let mut taken_back = 0;
     let mut refused = 0;
-    while !net.table().game.is_over() && round < 20_000 {
-        let before = net.table().clone();
+    while !net.shared().game.is_over() && round < 20_000 {
+        let before = net.shared().clone();
         let (seat, action) = next_move(&before, round);
         play_one(&mut net, round);
         round += 1;
-        let Ok(Some(by)) = net.table().last_move_by() else { continue };
+        let Ok(Some(by)) = net.shared().last_move_by() else { continue };
         assert_eq!(by, seat, "the history names who moved");
         if seat == 0 || taken_back >= 6 {
             continue;
         }
         // Another player asks first: refused in words, nothing changes.
         let other = if seat == 1 { 2 } else { 1 };
-        let seq = net.table().seq;
+        let seq = net.shared().seq;
         net.players[other - 1].world_mut().write_message(AskTakeBack);
         assert!(net.pump(|n| n.remote(other - 1).refusal.is_some()));
-        let name = net.table().players.name(seat).to_owned();
+        let name = net.shared().players.name(seat).to_owned();
         assert_eq!(
             net.remote_mut(other - 1).refusal.take(),
             Some(format!("the last move was {name}'s: only they or the host can take it back"))
         );
-        assert_eq!(net.table().seq, seq, "nothing was taken back");
+        assert_eq!(net.shared().seq, seq, "nothing was taken back");
         refused += 1;
         // Its owner asks (or, every other time, the host does): taken back everywhere.
         if taken_back % 2 == 0 {
@@ -429,20 +429,20 @@ fn a_move_taken_back_online_is_taken_back_on_every_copy() {
         } else {
             net.host.world_mut().write_message(HostTakeBack);
         }
-        assert!(net.pump(|n| n.table().seq == seq + 1 && n.all_in_step()), "every copy takes {action:?} back");
-        assert_eq!(net.table().game, before.game, "the game as before the move");
-        assert_eq!(net.table().turn, before.turn, "the turn as before the move");
+        assert!(net.pump(|n| n.shared().seq == seq + 1 && n.all_in_step()), "every copy takes {action:?} back");
+        assert_eq!(net.shared().game, before.game, "the game as before the move");
+        assert_eq!(net.shared().turn, before.turn, "the turn as before the move");
         taken_back += 1;
         // Made again, so the game goes on as the bot plays it.
         net.act(seat, action);
-        assert!(net.pump(|n| n.table().seq == seq + 2 && n.all_in_step()));
+        assert!(net.pump(|n| n.shared().seq == seq + 2 && n.all_in_step()));
     }
-    assert!(net.table().game.is_over(), "the game ends");
+    assert!(net.shared().game.is_over(), "the game ends");
     assert!(taken_back >= 4 && refused >= 4, "moves were taken back ({taken_back}) and refused ({refused})");
     // The last move ended the game (or revealed something): nothing goes back across it.
-    let seq = net.table().seq;
+    let seq = net.shared().seq;
     net.host.world_mut().write_message(HostTakeBack);
     net.host.update();
-    assert_eq!(net.table().seq, seq);
+    assert_eq!(net.shared().seq, seq);
     assert_eq!(net.remote(0).stats.resyncs + net.remote(1).stats.resyncs, 0, "no copy needed the host's table");
 }

@@ -18,7 +18,7 @@ use bevy_renet::{
     },
 };
 use depths_net::{
-    ClientPlugin, Invite, RemoteTable,
+    ClientPlugin, Invite, JoinedGame,
     client::{self, Link},
     host::{JOIN_WITHIN, Kick},
     link::{self, PlayerLink},
@@ -35,7 +35,7 @@ fn silent_app(invite: &Invite) -> App {
     app.insert_resource(client);
     app.insert_resource(transport);
     // Not a player: the checks of every player's copy pass it by.
-    let mut remote = RemoteTable::default();
+    let mut remote = JoinedGame::default();
     remote.link = Link::Lost("silent".into());
     app.insert_resource(remote);
     app
@@ -75,7 +75,7 @@ fn without_the_invites_secret_nobody_connects() {
         connected(&n.players[0]) || connected(&n.players[1]) || matches!(n.remote(1).link, Link::Lost(_))
     });
     assert!(both_tried && !connected(&net.players[0]) && !connected(&net.players[1]), "neither connected");
-    assert_eq!(net.host_table().connections(), 0, "the host saw no connection at all");
+    assert_eq!(net.hosted().connections(), 0, "the host saw no connection at all");
     assert!(
         matches!(net.remote(1).link, Link::Lost(_)),
         "the client with the wrong secret gives up: {:?}",
@@ -83,7 +83,7 @@ fn without_the_invites_secret_nobody_connects() {
     );
     let Link::Lost(why) = &net.remote(1).link else { unreachable!() };
     assert!(why.contains("check that the invite is the current one"), "{why}");
-    assert_eq!(net.host_table().lobby.names, vec!["Ann".to_owned()]);
+    assert_eq!(net.hosted().lobby.names, vec!["Ann".to_owned()]);
 }
 
 fn stranger(net: &mut Net, name: &str, secret: Option<depths_net::protocol::SeatSecret>) -> String {
@@ -109,7 +109,7 @@ fn a_stranger_cannot_take_a_seated_or_dropped_players_seat() {
     let taken = "the name Bo is taken at this table: choose another";
     assert_eq!(stranger(&mut net, "Bo", None), taken);
     client::leave(net.players[0].world_mut());
-    assert!(net.pump(|n| n.host_table().lobby.waiting_for() == vec![1]));
+    assert!(net.pump(|n| n.hosted().lobby.waiting_for() == vec![1]));
     assert_eq!(stranger(&mut net, "Bo", None), taken, "the same words when he is away");
     assert_eq!(
         stranger(&mut net, "BO", Some(depths_net::protocol::SeatSecret::new())),
@@ -119,7 +119,7 @@ fn a_stranger_cannot_take_a_seated_or_dropped_players_seat() {
         stranger(&mut net, "Bo\u{200b}", None),
         "a name has letters, digits, spaces and - ' _ . only, not '\\u{200b}'"
     );
-    assert_eq!(net.host_table().lobby.waiting_for(), vec![1], "the seat still waits for Bo");
+    assert_eq!(net.hosted().lobby.waiting_for(), vec![1], "the seat still waits for Bo");
     net.rejoin(0, "Bo");
     assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo's secret takes it back");
 }
@@ -139,7 +139,7 @@ fn a_crashed_player_is_back_at_once_with_its_seat_secret() {
     net.rejoin(0, "Bo");
     assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.all_in_step()), "Bo is back, in step");
     assert!(t.elapsed() < Duration::from_secs(depths_net::transport::TIMEOUT_SECONDS as u64));
-    assert!(net.host_table().lobby.waiting_for().is_empty());
+    assert!(net.hosted().lobby.waiting_for().is_empty());
     for round in 4..8 {
         play_one(&mut net, round);
     }
@@ -155,7 +155,7 @@ fn the_host_sends_players_away_and_a_banned_one_cannot_come_back() {
     net.host.world_mut().write_message(Kick { seat: 1, ban: false });
     assert!(net.pump(|n| matches!(n.remote(0).link, Link::Lost(_)) && n.remote(1).seat == Some(1)));
     assert_eq!(net.remote(0).refusal.as_deref(), Some("the host asked you to leave the table"));
-    assert_eq!(net.host_table().lobby.names, vec!["Ann".to_owned(), "Bo".to_owned()], "Eve's seat is free");
+    assert_eq!(net.hosted().lobby.names, vec!["Ann".to_owned(), "Bo".to_owned()], "Eve's seat is free");
     drop(net.players.remove(0));
 
     net.start(&["bren", "sil"], &[0, 1], 8);
@@ -164,7 +164,7 @@ fn the_host_sends_players_away_and_a_banned_one_cannot_come_back() {
     assert_eq!(net.remote(0).refusal.as_deref(), Some("the host has sent you away from this table"));
     let secret = net.remote(0).secret.clone();
     assert_eq!(stranger(&mut net, "Bo", secret), "the host has sent you away from this table");
-    assert_eq!(net.host_table().lobby.waiting_for(), vec![1], "his Heroes wait for the host's choice");
+    assert_eq!(net.hosted().lobby.waiting_for(), vec![1], "his Heroes wait for the host's choice");
 }
 
 /// Threat: connections that never send a Join held every slot, so a
@@ -180,7 +180,7 @@ fn seatless_connections_make_room_and_do_not_block_a_rejoin() {
     net.players.extend(silent);
     let soon = JOIN_WITHIN / 2;
     assert!(
-        net.pump_for(soon, |n| n.host_table().stats.idle_dropped >= 3 && n.host_table().connections() == 3),
+        net.pump_for(soon, |n| n.hosted().stats.idle_dropped >= 3 && n.hosted().connections() == 3),
         "the bound makes room at once: Bo and two silent ones stay"
     );
     // Bo crashes and comes back while the silent ones hold what they hold.
@@ -195,12 +195,12 @@ fn seatless_connections_make_room_and_do_not_block_a_rejoin() {
     );
     let t = Instant::now();
     assert!(
-        net.pump(|n| n.host_table().connections() == 1),
+        net.pump(|n| n.hosted().connections() == 1),
         "only Bo stays: {} connections after {:?}",
-        net.host_table().connections(),
+        net.hosted().connections(),
         t.elapsed()
     );
-    assert!(net.host_table().stats.idle_dropped >= 5);
+    assert!(net.hosted().stats.idle_dropped >= 5);
     assert!(JOIN_WITHIN < Duration::from_secs(10), "the pump waits 10 s");
 }
 
@@ -238,7 +238,7 @@ fn a_player_of_another_version_is_told_so() {
     let Link::Lost(why) = &net.remote(0).link else { unreachable!() };
     assert!(why.contains("another version (online protocol 4, yours 3)"), "{why}");
     assert!(why.contains("the host's is newer than yours; play the same release"), "{why}");
-    assert_eq!(net.host_table().lobby.names, vec!["Ann".to_owned()], "no seat for him");
+    assert_eq!(net.hosted().lobby.names, vec!["Ann".to_owned()], "no seat for him");
 }
 
 /// Threat: an invite that got out let anyone in for as long as the table
@@ -254,7 +254,7 @@ fn a_new_invite_shuts_the_old_one_and_keeps_the_table() {
     let new = depths_net::host::new_invite(net.host.world_mut()).unwrap();
     assert_eq!(new.addr, old.addr);
     assert_ne!(new.text(), old.text());
-    assert_eq!(net.host_table().invite.as_ref(), Some(&new));
+    assert_eq!(net.hosted().invite.as_ref(), Some(&new));
     for round in 1..4 {
         play_one(&mut net, round);
     }
@@ -264,7 +264,7 @@ fn a_new_invite_shuts_the_old_one_and_keeps_the_table() {
     net.players.push(silent_app(&old));
     assert!(net.pump_for(Duration::from_secs(5), |n| gate(n) > hostile), "the old invite's request is refused");
     assert!(!connected(net.players.last().unwrap()));
-    assert_eq!(net.host_table().connections(), 1, "Bo only");
+    assert_eq!(net.hosted().connections(), 1, "Bo only");
     net.players.pop();
     // Bo's program dies; he comes back with the new invite.
     let bo = net.remote(0).secret.clone();
@@ -326,7 +326,7 @@ fn a_flood_of_garbage_leaves_the_table_playing() {
         play_one(&mut net, round);
     }
     assert!(net.all_in_step());
-    assert_eq!(net.host_table().connections(), 1, "the noise opened nothing");
+    assert_eq!(net.hosted().connections(), 1, "the noise opened nothing");
     let gate = net.host.world().resource::<depths_net::gate::HostGate>().stats();
     assert!(gate.hostile >= 2000, "every datagram counted: {gate:?}");
     // One line per sender per second: the noise, and each forger's socket.

@@ -15,7 +15,7 @@ use std::{
 
 use bevy::prelude::*;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, NetWake,
+    ClientPlugin, HostPlugin, HostedGame, NetWake,
     client::{self, Link},
     host,
     transport::Unacknowledged,
@@ -45,12 +45,12 @@ fn counted(app: &mut App) -> Arc<AtomicUsize> {
 }
 
 /// Ann hosts, Bo joins; both count their wake-ups; the game has started.
-fn table() -> (Net, Wakes) {
+fn shared() -> (Net, Wakes) {
     let mut host_app = App::new();
     host_app.add_plugins((MinimalPlugins, HostPlugin));
     let host_wakes = counted(&mut host_app);
     host::open(host_app.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], "Ann").unwrap();
-    let invite = host_app.world().resource::<HostTable>().invite.clone().unwrap();
+    let invite = host_app.world().resource::<HostedGame>().invite.clone().unwrap();
     let mut player = App::new();
     player.add_plugins((MinimalPlugins, ClientPlugin));
     let player_wakes = counted(&mut player);
@@ -72,7 +72,7 @@ fn unacknowledged(app: &App) -> bool {
 /// move wakes the table that did not make it.
 #[test]
 fn a_waiting_table_is_not_woken_and_a_move_wakes_it() {
-    let (mut net, wakes) = table();
+    let (mut net, wakes) = shared();
     net.pace = Some(Duration::from_millis(50));
     // The last acknowledgements of the start arrive.
     net.pump_for(Duration::from_millis(500), |_| false);
@@ -87,10 +87,10 @@ fn a_waiting_table_is_not_woken_and_a_move_wakes_it() {
     let mut seen = [false, false];
     for round in 0..60 {
         let before = wakes.counts();
-        let seq = net.table().seq;
-        let (seat, action) = next_move(net.table(), round);
+        let seq = net.shared().seq;
+        let (seat, action) = next_move(net.shared(), round);
         net.act(seat, action);
-        assert!(net.pump(|n| n.table().seq == seq + 1 && n.all_in_step()), "the move is applied everywhere");
+        assert!(net.pump(|n| n.shared().seq == seq + 1 && n.all_in_step()), "the move is applied everywhere");
         // A wake-up held back (at most one per 50 ms) is paid soon after.
         net.pump_for(Duration::from_millis(150), |_| false);
         let now = wakes.counts();
@@ -118,7 +118,7 @@ fn a_waiting_table_is_not_woken_and_a_move_wakes_it() {
 /// table, and a move still goes through.
 #[test]
 fn tables_that_sleep_past_the_timeout_stay_connected() {
-    let (mut net, _) = table();
+    let (mut net, _) = shared();
     let timeout = Duration::from_secs(depths_net::transport::TIMEOUT_SECONDS as u64);
     // One round of updates, then none for longer than the timeout.
     net.pace = Some(timeout + Duration::from_secs(5));
@@ -127,9 +127,9 @@ fn tables_that_sleep_past_the_timeout_stay_connected() {
     net.pace = None;
     net.pump_for(Duration::from_millis(300), |_| false);
     assert!(matches!(net.remote(0).link, Link::Seated), "Bo is still at the table: {:?}", net.remote(0).link);
-    assert_eq!(net.host_table().lobby.online, vec![true, true], "Ann still sees Bo");
-    let seq = net.table().seq;
-    let (seat, action) = next_move(net.table(), 0);
+    assert_eq!(net.hosted().lobby.online, vec![true, true], "Ann still sees Bo");
+    let seq = net.shared().seq;
+    let (seat, action) = next_move(net.shared(), 0);
     net.act(seat, action);
-    assert!(net.pump(|n| n.table().seq == seq + 1 && n.all_in_step()), "a move still goes through");
+    assert!(net.pump(|n| n.shared().seq == seq + 1 && n.all_in_step()), "a move still goes through");
 }

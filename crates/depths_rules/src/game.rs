@@ -20,8 +20,10 @@ pub const FORMAT_VERSION: u32 = 1;
 /// the game ended; the rest of the phase is read from the state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
-    /// Outside Combat (Exploring, Encountering, Level Up, Passage).
-    Exploring,
+    /// Outside Combat (Exploring, Encountering, Level Up, Passage); saved
+    /// under its first name.
+    #[serde(rename = "Exploring")]
+    OutOfCombat,
     Combat,
     Won,
     Lost(LossReason),
@@ -53,7 +55,7 @@ impl Game {
             rng,
             heroes,
             monster_decks,
-            stage: Stage::Exploring,
+            stage: Stage::OutOfCombat,
             combat: None,
             adventure: None,
         }
@@ -121,7 +123,7 @@ impl Game {
         let mut events = Vec::new();
         if self.stage == Stage::Combat {
             self.apply_combat(action, &mut events);
-            if self.stage == Stage::Exploring && self.adventure.is_some() {
+            if self.stage == Stage::OutOfCombat && self.adventure.is_some() {
                 self.after_combat(&mut events);
             }
             return Ok(events);
@@ -196,7 +198,7 @@ impl Game {
                     return Phase::Combat { step: c.step };
                 }
             }
-            Stage::Exploring => {}
+            Stage::OutOfCombat => {}
         }
         // A skirmish has nothing beyond its fight.
         let Some(a) = self.adventure() else { return Phase::Won };

@@ -60,7 +60,7 @@ pub(super) fn plugin(app: &mut App) {
             draw_ghost,
             draw_tray_tile,
             draw_selection,
-            land_tiles,
+            settle_tiles,
             slide_lantern,
         )
             .in_set(PlaySystems::Present)
@@ -691,7 +691,7 @@ const LANDING_SECS: f32 = 0.22;
 
 /// A newly laid tile drops from slightly above (a little larger, lifted over
 /// its neighbours) onto its cell, easing out.
-fn land_tiles(
+fn settle_tiles(
     mut commands: Commands,
     time: Res<Time>,
     mut tiles: Query<(Entity, &Landing, &BoardTile, &mut Transform)>,

@@ -14,7 +14,7 @@ use crate::{
     board::explore::{PlacementHint, on_board},
     board::tiles::BoardCamera,
     board::tiles::{Board, TILE_SIZE, cell_center, map_bounds},
-    game::focus::{BoardArea, Hand},
+    game::focus::{BoardArea, TileInHand},
     game::notices::FitRequested,
     game::screen::Screen,
     game::session::Delve,
@@ -230,7 +230,7 @@ fn drag_pan(
     buttons: Res<ButtonInput<MouseButton>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
-    hand: Option<Res<Hand>>,
+    hand: Option<Res<TileInHand>>,
     area: Res<BoardArea>,
     egui: Res<EguiWantsInput>,
     mut last: Local<Option<Vec2>>,
@@ -270,7 +270,7 @@ fn drag_pan(
 
 fn wheel_zoom(
     scroll: Res<AccumulatedMouseScroll>,
-    hand: Option<Res<Hand>>,
+    hand: Option<Res<TileInHand>>,
     area: Res<BoardArea>,
     egui: Res<EguiWantsInput>,
     window: Single<&Window, With<PrimaryWindow>>,

@@ -22,7 +22,7 @@ use crate::{
     board::tiles::{Board, cell_at, cell_center},
     board::view::{Cell, Tile},
     game::confirm::TryAction,
-    game::focus::{BoardArea, Hand, SelectedElement},
+    game::focus::{BoardArea, SelectedElement, TileInHand},
     game::rules_events::RulesEvent,
     game::screen::Screen,
     game::session::{Delve, DropRefused, PlayerAction, Seats},
@@ -68,8 +68,8 @@ pub(super) fn plugin(app: &mut App) {
             .in_set(PlaySystems::Sync)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
-    app.add_systems(OnExit(Screen::Playing), |mut hand: ResMut<Hand>, mut sel: ResMut<SelectedElement>| {
-        *hand = Hand::default();
+    app.add_systems(OnExit(Screen::Playing), |mut hand: ResMut<TileInHand>, mut sel: ResMut<SelectedElement>| {
+        *hand = TileInHand::default();
         sel.0 = None;
     });
 }
@@ -89,10 +89,10 @@ pub fn hint_cells(placements: &[Placement], rotation: Rotation) -> Vec<(Cell, bo
 }
 
 /// A new tile in hand starts unturned in the tray; a refused drop springs back.
-fn follow_hand(delve: Res<Delve>, mut hand: ResMut<Hand>, refused: Res<DropRefused>) {
+fn follow_hand(delve: Res<Delve>, mut hand: ResMut<TileInHand>, refused: Res<DropRefused>) {
     let id = delve.tile_in_hand().map(|(t, _)| t.id.clone());
     if id != hand.tile {
-        *hand = Hand { tile: id, ..Hand::default() };
+        *hand = TileInHand { tile: id, ..TileInHand::default() };
     }
     if refused.is_changed() && refused.0.is_some() && (hand.cell.is_some() || hand.dragging) {
         hand.cell = None;
@@ -136,7 +136,7 @@ fn follow_encounter(mut events: MessageReader<RulesEvent>, mut selected: ResMut<
 fn sync_hints(
     mut commands: Commands,
     delve: Res<Delve>,
-    hand: Res<Hand>,
+    hand: Res<TileInHand>,
     hints: Query<(Entity, &PlacementHint)>,
     mut last: Local<Option<(u64, Rotation)>>,
 ) {
@@ -165,7 +165,7 @@ fn sync_hints(
 fn sync_ghost(
     mut commands: Commands,
     delve: Res<Delve>,
-    hand: Res<Hand>,
+    hand: Res<TileInHand>,
     mut ghosts: Query<(Entity, &GhostTile, &mut Transform)>,
 ) {
     let wanted = delve.tile_in_hand().and_then(|(tile, _)| {
@@ -262,14 +262,14 @@ pub fn board_open(delve: &Delve, seats: &Seats) -> bool {
 }
 
 /// Turns the tile in hand a quarter clockwise (`by` = 1) or back (`by` = 3).
-pub fn rotate(hand: &mut Hand, by: u8) {
+pub fn rotate(hand: &mut TileInHand, by: u8) {
     hand.rotation = Rotation::new(hand.rotation.quarter_turns() + by);
 }
 
 fn keys(
     mut keys: ResMut<ButtonInput<KeyCode>>,
     delve: Res<Delve>,
-    mut hand: ResMut<Hand>,
+    mut hand: ResMut<TileInHand>,
     mut actions: MessageWriter<TryAction>,
     mut drops: MessageWriter<TileDrop>,
 ) {
@@ -343,7 +343,7 @@ fn carry(
     camera: Single<(&Camera, &GlobalTransform), With<BoardCamera>>,
     egui: Res<EguiWantsInput>,
     area: Res<BoardArea>,
-    mut hand: ResMut<Hand>,
+    mut hand: ResMut<TileInHand>,
     delve: Res<Delve>,
     mut drops: MessageWriter<TileDrop>,
 ) {

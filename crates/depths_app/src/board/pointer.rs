@@ -27,7 +27,7 @@ use crate::{
     board::explore::TileDrop,
     board::explore::{GhostTile, PlacementHint, board_open, fitting_rotation, on_board, rotate},
     board::tiles::{ElementToken, TILE_SIZE, TOKEN_RADIUS},
-    game::focus::{BoardArea, Hand, Hovered, SelectedElement},
+    game::focus::{BoardArea, Hovered, SelectedElement, TileInHand},
     game::session::{Delve, Seats},
     game::taps::CLICK_SLOP,
     game::words::{element_help, element_text},
@@ -84,7 +84,7 @@ fn remember_press(ev: On<Pointer<Press>>, mut pressed: ResMut<PressedAt>) {
 struct Exploring<'w> {
     delve: Option<Res<'w, Delve>>,
     seats: Option<Res<'w, Seats>>,
-    table: Option<Res<'w, State<PlayPhase>>>,
+    phase: Option<Res<'w, State<PlayPhase>>>,
     egui: Res<'w, EguiWantsInput>,
     area: Res<'w, BoardArea>,
 }
@@ -99,8 +99,8 @@ impl Exploring<'_> {
 
     /// The game, if the board takes the pointer now.
     fn game(&self) -> Option<&Game> {
-        let (delve, seats, table) = (self.delve.as_ref()?, self.seats.as_ref()?, self.table.as_ref()?);
-        let open = *table.get() == PlayPhase::Exploring && board_open(delve, seats);
+        let (delve, seats, phase) = (self.delve.as_ref()?, self.seats.as_ref()?, self.phase.as_ref()?);
+        let open = *phase.get() == PlayPhase::Exploring && board_open(delve, seats);
         open.then_some(delve.game())
     }
 
@@ -115,7 +115,7 @@ fn still(pressed: &PressedAt, at: Vec2) -> bool {
 }
 
 /// Pressing the tile in hand picks it up; a right press turns it.
-fn on_ghost_press(mut ev: On<Pointer<Press>>, board: Exploring, mut hand: ResMut<Hand>) {
+fn on_ghost_press(mut ev: On<Pointer<Press>>, board: Exploring, mut hand: ResMut<TileInHand>) {
     if !board.tile_in_hand() || !board.reaches(ev.pointer_location.position) {
         return;
     }
@@ -134,7 +134,7 @@ fn on_hint_click(
     hints: Query<&PlacementHint>,
     board: Exploring,
     pressed: Res<PressedAt>,
-    mut hand: ResMut<Hand>,
+    mut hand: ResMut<TileInHand>,
     mut drops: MessageWriter<TileDrop>,
 ) {
     let (Ok(hint), true) = (hints.get(ev.event_target()), board.tile_in_hand()) else { return };
@@ -163,7 +163,7 @@ fn on_board_click(
     windows: Query<(), With<PrimaryWindow>>,
     board: Exploring,
     pressed: Res<PressedAt>,
-    mut hand: ResMut<Hand>,
+    mut hand: ResMut<TileInHand>,
     mut selected: ResMut<SelectedElement>,
 ) {
     if !windows.contains(ev.event_target()) || board.game().is_none() || !board.reaches(ev.pointer_location.position) {
@@ -230,7 +230,7 @@ fn on_out(ev: On<Pointer<Out>>, mut hovered: ResMut<Hovered>) {
 fn on_click(
     mut ev: On<Pointer<Click>>,
     tokens: Query<&ElementToken>,
-    table: Option<(Res<Delve>, Res<Seats>)>,
+    seated: Option<(Res<Delve>, Res<Seats>)>,
     pressed: Res<PressedAt>,
     mut selected: ResMut<SelectedElement>,
     (egui, area): (Res<EguiWantsInput>, Res<BoardArea>),
@@ -238,7 +238,7 @@ fn on_click(
     if ev.event.button != PointerButton::Primary {
         return;
     }
-    let (Ok(token), Some((delve, seats))) = (tokens.get(ev.event_target()), table) else { return };
+    let (Ok(token), Some((delve, seats))) = (tokens.get(ev.event_target()), seated) else { return };
     ev.propagate(false);
     // Not through a panel (see `Exploring::reaches`).
     if !on_board(Some(ev.pointer_location.position), &area, &egui) {

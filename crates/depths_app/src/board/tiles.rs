@@ -93,7 +93,7 @@ pub struct LanternToken;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (follow_game, lay_board, land_tiles, lift_tiles, refresh_tokens, place_lantern)
+        (rebuild_board, lay_board, spawn_laid_tiles, lift_tiles, refresh_tokens, place_lantern)
             .chain()
             .in_set(PlaySystems::Sync)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
@@ -104,7 +104,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Rebuilds [`Board`] when the game changed.
-fn follow_game(mut commands: Commands, delve: Res<Delve>, board: Option<Res<Board>>) {
+fn rebuild_board(mut commands: Commands, delve: Res<Delve>, board: Option<Res<Board>>) {
     if board.as_ref().is_some_and(|b| b.version == delve.stamp()) {
         return;
     }
@@ -255,7 +255,7 @@ fn lay_board(
 }
 
 /// A tile was laid: spawn that one, which settles onto the table.
-fn land_tiles(
+fn spawn_laid_tiles(
     mut commands: Commands,
     board: Option<Res<Board>>,
     news: Res<BoardNews>,

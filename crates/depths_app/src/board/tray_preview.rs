@@ -12,7 +12,7 @@ use bevy::{
 use bevy_egui::{EguiTextureHandle, EguiUserTextures, egui};
 
 use crate::{
-    PlaySystems, board::tiles::TILE_SIZE, board::view::Tile, game::focus::Hand, game::screen::Screen,
+    PlaySystems, board::tiles::TILE_SIZE, board::view::Tile, game::focus::TileInHand, game::screen::Screen,
     game::session::Delve,
 };
 
@@ -91,7 +91,7 @@ fn spawn_camera(
 fn show_tile_in_hand(
     mut commands: Commands,
     delve: Res<Delve>,
-    hand: Res<Hand>,
+    hand: Res<TileInHand>,
     mut preview: ResMut<TrayPreview>,
     mut camera: Single<&mut Camera, With<TrayCamera>>,
     shown: Query<Entity, With<TrayTile>>,

@@ -23,7 +23,7 @@ use bevy::{
     window::PrimaryWindow,
 };
 use bevy_egui::{EguiContext, PrimaryEguiContext, egui};
-use depths_net::{HostTable, Lobby, OnlineTable, RemoteTable, client::Link};
+use depths_net::{HostedGame, JoinedGame, Lobby, SharedGame, client::Link};
 use depths_rules::{Action, Event, Game, GameOptions, Phase};
 use depths_sim::Bot;
 
@@ -304,8 +304,8 @@ fn settling(world: &mut World, (w, h): (u32, u32), scale: f32) -> Option<String>
 /// reads the tables' seats and links), or takes it offline.
 fn seat_online(world: &mut World, game: &Game, players: &Players, lines: Option<&OnlineLines>) {
     world.remove_resource::<Online>();
-    world.insert_resource(HostTable::default());
-    world.insert_resource(RemoteTable::default());
+    world.insert_resource(HostedGame::default());
+    world.insert_resource(JoinedGame::default());
     let Some(lines) = lines else { return };
     let lobby = Lobby {
         names: players.names.clone(),
@@ -313,15 +313,15 @@ fn seat_online(world: &mut World, game: &Game, players: &Players, lines: Option<
         stand_ins: vec![None; players.names.len()],
         started: true,
     };
-    let table = Some(OnlineTable::new(game.clone(), players.clone()));
+    let shared = Some(SharedGame::new(game.clone(), players.clone()));
     match lines.who {
         Online::Host => {
-            let mut host = world.resource_mut::<HostTable>();
-            (host.lobby, host.table) = (lobby, table);
+            let mut host = world.resource_mut::<HostedGame>();
+            (host.lobby, host.shared) = (lobby, shared);
         }
         Online::Player => {
-            let mut remote = world.resource_mut::<RemoteTable>();
-            (remote.lobby, remote.table, remote.seat) = (lobby, table, Some(1));
+            let mut remote = world.resource_mut::<JoinedGame>();
+            (remote.lobby, remote.shared, remote.seat) = (lobby, shared, Some(1));
             remote.invite = Some(depths_net::Invite::new(std::net::SocketAddr::from(([127, 0, 0, 1], 5000))));
             remote.link =
                 if lines.lost { Link::Lost("the host has not answered for 10 s".into()) } else { Link::Seated };

@@ -23,7 +23,7 @@ use bevy::{
     tasks::{AsyncComputeTaskPool, Task, block_on, futures_lite::future},
 };
 use depths_rules::{Action, Game};
-use depths_table::seats::Strength;
+use depths_seats::seats::Strength;
 
 use crate::{
     PlaySystems,
@@ -60,12 +60,12 @@ pub enum CompanionsOnline {
 #[derive(Resource, Default, Debug, Clone)]
 pub struct CompanionMoves(pub Vec<Action>);
 
-pub use depths_table::seats::{decision_hero, seat_hero};
+pub use depths_seats::seats::{decision_hero, seat_hero};
 
 /// The Companion whose turn it is to explore (and to make the table's shared
 /// choices): a Companion's seat, or a player all of whose Heroes are Companions.
 pub fn turn_companion(game: &Game, seats: &Seats) -> Option<u8> {
-    depths_table::seats::turn_companion(game, &seats.players, &seats.turn)
+    depths_seats::seats::turn_companion(game, &seats.players, &seats.turn)
 }
 
 /// Whether a Companion may take `action` now: it is legal, and it is for a
@@ -73,13 +73,13 @@ pub fn turn_companion(game: &Game, seats: &Seats) -> Option<u8> {
 /// Companion's.
 pub fn companion_may_take(game: &Game, seats: &Seats, action: &Action) -> bool {
     game.check(action).is_ok()
-        && depths_table::seats::companion_may_take(game, &seats.players, &seats.turn, action).is_ok()
+        && depths_seats::seats::companion_may_take(game, &seats.players, &seats.turn, action).is_ok()
 }
 
 /// The move a Companion makes now, if any (`seats::companion_choice`, the
 /// one choice an online host's Companions make too).
 pub fn companion_choice(game: &Game, seats: &Seats) -> Option<Action> {
-    depths_table::seats::companion_choice(game, &seats.players, &seats.turn)
+    depths_seats::seats::companion_choice(game, &seats.players, &seats.turn)
 }
 
 /// A planning Companion's move, worked out off the frame for one table
@@ -111,7 +111,7 @@ impl Thinking {
                 version: Some(version),
                 task: Some(AsyncComputeTaskPool::get().spawn(async move {
                     let choice =
-                        depths_table::seats::companion_choice_by(&game, &players, &turn, Strength::Planning, seed);
+                        depths_seats::seats::companion_choice_by(&game, &players, &turn, Strength::Planning, seed);
                     if let Some(w) = wake {
                         let _ = w.send_event(bevy::winit::WinitUserEvent::WakeUp);
                     }
@@ -208,13 +208,13 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A seat handed to a Companion or taken back (offline; online the host
 /// does it, through `online.rs`).
-fn seat_companions(mut sets: MessageReader<SetCompanion>, table: Option<SessionMut>) {
-    let Some(mut table) = table else {
+fn seat_companions(mut sets: MessageReader<SetCompanion>, session: Option<SessionMut>) {
+    let Some(mut session) = session else {
         sets.clear();
         return;
     };
     for &SetCompanion { hero, on } in sets.read() {
-        table.moves().seat_companion(hero, on);
+        session.moves().seat_companion(hero, on);
     }
 }
 
@@ -223,7 +223,7 @@ fn seat_companions(mut sets: MessageReader<SetCompanion>, table: Option<SessionM
 #[allow(clippy::too_many_arguments)]
 fn companions_play(
     time: Res<Time<Real>>,
-    table: Option<(Res<Delve>, Res<Seats>, ResMut<GameLog>, Res<Undo>)>,
+    session: Option<(Res<Delve>, Res<Seats>, ResMut<GameLog>, Res<Undo>)>,
     settings: Option<Res<crate::game::settings::Settings>>,
     mut actions: ResMut<Messages<PlayerAction>>,
     mut seen: Local<MessageCursor<PlayerAction>>,
@@ -246,7 +246,7 @@ fn companions_play(
         *waiting = None;
         return;
     }
-    let Some((delve, seats, mut log, undo)) = table else {
+    let Some((delve, seats, mut log, undo)) = session else {
         *waiting = None;
         return;
     };

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use depths_rules::map::{Cell, ElementRef, Rotation};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Hand>()
+    app.init_resource::<TileInHand>()
         .init_resource::<BoardArea>()
         .init_resource::<BoardReserved>()
         .init_resource::<SelectedElement>()
@@ -16,7 +16,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The tile in hand: how it is turned and where its ghost stands.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
-pub struct Hand {
+pub struct TileInHand {
     pub rotation: Rotation,
     /// The cell the ghost stands on; `None` while the tile waits in the tray.
     pub cell: Option<Cell>,

@@ -10,7 +10,7 @@ use depths_sim::{Bot, HeuristicBot};
 
 use crate::{
     PlaySystems,
-    game::focus::{Hand, SelectedElement},
+    game::focus::{SelectedElement, TileInHand},
     game::screen::Screen,
     game::session::Delve,
     game::words::{describe_action, outcome_name},
@@ -114,7 +114,7 @@ pub(crate) fn give_hint(
     settings: Option<Res<crate::game::settings::Settings>>,
     delve: Res<Delve>,
     mut hint: ResMut<Hint>,
-    mut hand: ResMut<Hand>,
+    mut hand: ResMut<TileInHand>,
     mut selected: ResMut<SelectedElement>,
 ) {
     if hint.action.is_some() && hint.version != delve.version() {

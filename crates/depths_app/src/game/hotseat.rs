@@ -20,15 +20,15 @@
 //! acted sees the outcome, then presses "Pass to …" (or tries to act
 //! again, which hands over instead). The next player lifts it.
 //!
-//! The seats, turns and who-must-act rules are `depths_table::seats` (online
+//! The seats, turns and who-must-act rules are `depths_seats::seats` (online
 //! play uses the same ones); this file keeps the Bevy side: the curtain, the
 //! hand-overs and their messages.
 
 use bevy::prelude::*;
 use depths_rules::{Action, Game, Phase};
 // The seats and turns themselves are pure rules of the table, shared with
-// online play: one copy, in `depths_table`.
-pub use depths_table::seats::{
+// online play: one copy, in `depths_seats`.
+pub use depths_seats::seats::{
     Acting, Players, Seat, Turn, acting, action_hero, after_events, heroes_to_act, players_heroes_to_act,
     players_to_act, seats_may_take,
 };

@@ -31,7 +31,7 @@ use bevy::{
 use depths_net::protocol::{SeatSecret, name_key};
 use depths_net::transport::Unacknowledged;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, Invite, NetWake, RemoteTable, SendAction,
+    ClientPlugin, HostPlugin, HostedGame, Invite, JoinedGame, NetWake, SendAction,
     client::{AskCompanion, AskTakeBack, Link, RemoteApplied, RemoteCompanion, RemoteTookBack},
     host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, HostTakeBack, SeatCompanion, TookBack},
 };
@@ -70,7 +70,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NetWake>();
     app.add_systems(Startup, wake_the_window);
     app.add_systems(Last, keep_pace.run_if(resource_exists::<Online>.or_else(resource_exists::<LobbyOpen>)));
-    app.add_systems(Update, remember_seat.in_set(PlaySystems::Seats).run_if(resource_changed::<RemoteTable>));
+    app.add_systems(Update, remember_seat.in_set(PlaySystems::Seats).run_if(resource_changed::<JoinedGame>));
 }
 
 /// The seat secrets this machine was given, one line per table and name
@@ -128,7 +128,7 @@ pub fn remembered_seat(dir: &crate::game::saves::SaveDir, invite: &Invite, name:
 
 /// Keeps the seat secret the host gave, beside the saves.
 fn remember_seat(
-    remote: Res<RemoteTable>,
+    remote: Res<JoinedGame>,
     dir: Option<Res<crate::game::saves::SaveDir>>,
     mut kept: Local<Option<SeatSecret>>,
 ) {
@@ -178,7 +178,7 @@ pub fn keep_online_pace(world: &mut World) {
 
 /// Asleep until something happens; every [`RESEND_TICK`] while a message is
 /// unacknowledged, every [`CLOCK_TICK`] while the host has something due.
-fn keep_pace(winit: Option<ResMut<WinitSettings>>, unacknowledged: Res<Unacknowledged>, host: Res<HostTable>) {
+fn keep_pace(winit: Option<ResMut<WinitSettings>>, unacknowledged: Res<Unacknowledged>, host: Res<HostedGame>) {
     let Some(mut winit) = winit else { return };
     let wait = if unacknowledged.0 {
         RESEND_TICK
@@ -284,11 +284,11 @@ fn route_actions(
 /// Whether this seat may ask for the table's last move back: the host any
 /// seat's, a player their own or a seat's they stand in for (the host
 /// judges again; this greys the button with the reason).
-fn who_may_take_back(online: Res<Online>, remote: Res<RemoteTable>, undo: Option<ResMut<Undo>>) {
+fn who_may_take_back(online: Res<Online>, remote: Res<JoinedGame>, undo: Option<ResMut<Undo>>) {
     let Some(mut undo) = undo else { return };
-    let now = match (*online, &remote.table, remote.seat) {
+    let now = match (*online, &remote.shared, remote.seat) {
         (Online::Host, ..) => Ok(()),
-        (Online::Player, Some(table), Some(seat)) => match table.last_move_by() {
+        (Online::Player, Some(shared), Some(seat)) => match shared.last_move_by() {
             Ok(by) if by.is_some_and(|b| remote.lobby.acts_as(seat).contains(&b)) => Ok(()),
             Ok(by) => {
                 let whose = by.map_or_else(|| "a Companion's".to_owned(), |b| format!("{}'s", remote.lobby.name(b)));
@@ -307,7 +307,7 @@ fn who_may_take_back(online: Res<Online>, remote: Res<RemoteTable>, undo: Option
 /// Keeps the table's view of this machine's seats to the lobby's: the seats
 /// it plays for (its own, and any the host made it stand in for) and whom
 /// the table waits for, so the table offers exactly the moves the host takes.
-fn seat_rights(online: Res<Online>, hosted: Res<HostTable>, remote: Res<RemoteTable>, seats: Option<ResMut<Seats>>) {
+fn seat_rights(online: Res<Online>, hosted: Res<HostedGame>, remote: Res<JoinedGame>, seats: Option<ResMut<Seats>>) {
     let Some(mut seats) = seats else { return };
     let (lobby, seat, waiting) = match *online {
         Online::Host => (&hosted.lobby, Some(0), hosted.waiting_for()),
@@ -345,9 +345,9 @@ fn route_companion_seats(
 
 /// Tells the Companions where they play: on the host, unless the table
 /// waits for a player; never on a remote player's table.
-fn companions_online(mut commands: Commands, online: Res<Online>, hosted: Res<HostTable>) {
+fn companions_online(mut commands: Commands, online: Res<Online>, hosted: Res<HostedGame>) {
     let now = match *online {
-        Online::Host => CompanionsOnline::Host { paused: hosted.table.is_none() || !hosted.waiting_for().is_empty() },
+        Online::Host => CompanionsOnline::Host { paused: hosted.shared.is_none() || !hosted.waiting_for().is_empty() },
         Online::Player => CompanionsOnline::Remote,
     };
     commands.insert_resource(now);
@@ -368,26 +368,26 @@ enum Step {
 
 /// Takes the host's steps onto this table in the host's order (a seat
 /// change between two actions changes the turn the second one passes).
-fn apply_steps(table: &mut Moves, mut steps: Vec<(u64, Step)>) {
+fn apply_steps(moves: &mut Moves, mut steps: Vec<(u64, Step)>) {
     steps.sort_by_key(|(seq, _)| *seq);
     for (_, step) in steps {
         match step {
             Step::Act(action, companion) => {
                 if companion {
-                    let note = companion_note(table.delve.game(), table.seats, table.delve.version(), &action);
-                    table.log.companion = Some(note);
+                    let note = companion_note(moves.delve.game(), moves.seats, moves.delve.version(), &action);
+                    moves.log.companion = Some(note);
                 }
-                if let Err(e) = table.apply(action.clone()) {
+                if let Err(e) = moves.apply(action.clone()) {
                     warn!("the host applied {action:?} but this table refused it ({e})");
                 }
             }
             Step::Seat { hero, on } => {
-                table.seat_companion(hero, on);
+                moves.seat_companion(hero, on);
                 // As on the host: nothing is taken back across a seat change.
-                table.undo.forget();
+                moves.undo.forget();
             }
             Step::TakeBack => {
-                if let Err(e) = table.undo() {
+                if let Err(e) = moves.undo() {
                     warn!("the host took back a move but this table could not ({e})");
                 }
             }
@@ -433,7 +433,7 @@ fn apply_remote(
     mut seated: MessageReader<RemoteCompanion>,
     mut took_back: MessageReader<RemoteTookBack>,
     mut refusals: MessageReader<depths_net::client::Refusal>,
-    remote: Res<RemoteTable>,
+    remote: Res<JoinedGame>,
     session: Option<SessionMut>,
 ) {
     let Some(mut session) = session else {
@@ -456,15 +456,15 @@ fn apply_remote(
     for depths_net::client::Refusal(reason) in refusals.read() {
         session.log.notice = Some(format!("The host refused: {reason}."));
     }
-    if let Some(table) = &remote.table
+    if let Some(shared) = &remote.shared
         && remote.link == Link::Seated
-        && (table.game != *session.delve.game()
-            || table.turn != session.seats.turn
-            || table.players.companions != session.seats.players.companions)
+        && (shared.game != *session.delve.game()
+            || shared.turn != session.seats.turn
+            || shared.players.companions != session.seats.players.companions)
     {
-        session.moves().replace_game(table.game.clone());
-        session.seats.turn = table.turn.clone();
-        session.seats.players = table.players.clone();
+        session.moves().replace_game(shared.game.clone());
+        session.seats.turn = shared.turn.clone();
+        session.seats.players = shared.players.clone();
         session.log.lines.push("The table was brought in step with the host's.".into());
     }
 }

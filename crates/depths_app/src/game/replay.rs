@@ -136,10 +136,10 @@ fn replay_save(
 ) {
     for ReplaySave(path) in asks.read() {
         match crate::game::saves::read_save(path) {
-            Ok((game, Some(table))) if table.history.is_some() => {
+            Ok((game, Some(saved))) if saved.history.is_some() => {
                 let Some(options) = game.adventure().map(|a| a.options.clone()) else { continue };
-                let history = table.history.unwrap_or_default();
-                watch.write(WatchReplay { options, history, players: table.players });
+                let history = saved.history.unwrap_or_default();
+                watch.write(WatchReplay { options, history, players: saved.players });
             }
             Ok(_) => notice.0 = Some(format!("{} did not keep its moves: it cannot be replayed.", path.display())),
             Err(e) => notice.0 = Some(format!("{}: {e}", path.display())),

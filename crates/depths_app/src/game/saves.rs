@@ -30,7 +30,7 @@ const SAVED_LOG_LINES: usize = 300;
 
 /// What the client keeps beside the rules state.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
-pub struct SavedTable {
+pub struct SavedSession {
     pub players: Players,
     pub turn: Turn,
     pub log: Vec<String>,
@@ -43,10 +43,13 @@ pub struct SavedTable {
     pub history: Option<Vec<depths_rules::Action>>,
 }
 
-/// The file: the table and the rules core's own save, untouched inside it.
+/// The file: the client's session and the rules core's own save, untouched
+/// inside it.
 #[derive(Serialize, Deserialize)]
 struct SaveFile {
-    table: SavedTable,
+    /// Named as files of every version name it.
+    #[serde(rename = "table")]
+    session: SavedSession,
     game: serde_json::Value,
 }
 
@@ -237,35 +240,35 @@ pub fn save_text(delve: &Delve, seats: &Seats, log: &GameLog) -> String {
 /// What a save holds, copied off the table (to be written elsewhere).
 struct Snapshot {
     game: Game,
-    table: SavedTable,
+    session: SavedSession,
 }
 
 fn snapshot(delve: &Delve, seats: &Seats, log: &GameLog) -> Snapshot {
     let skip = log.lines.len().saturating_sub(SAVED_LOG_LINES);
-    let table = SavedTable {
+    let session = SavedSession {
         players: seats.players.clone(),
         turn: seats.turn.clone(),
         log: log.lines[skip..].to_vec(),
         rounds: log.rounds.clone(),
         history: delve.history.clone(),
     };
-    Snapshot { game: delve.game().clone(), table }
+    Snapshot { game: delve.game().clone(), session }
 }
 
 impl Snapshot {
     fn text(self) -> String {
         let game = serde_json::from_str(&self.game.save_json()).expect("the rules save is JSON");
-        serde_json::to_string(&SaveFile { table: self.table, game }).expect("a save always serializes")
+        serde_json::to_string(&SaveFile { session: self.session, game }).expect("a save always serializes")
     }
 }
 
 /// Reads a save; the file is never changed. A bare rules save has no table.
-pub fn read_save(path: &Path) -> Result<(Game, Option<SavedTable>), String> {
+pub fn read_save(path: &Path) -> Result<(Game, Option<SavedSession>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     parse_save(&text)
 }
 
-fn parse_save(text: &str) -> Result<(Game, Option<SavedTable>), String> {
+fn parse_save(text: &str) -> Result<(Game, Option<SavedSession>), String> {
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("not a Forgotten Depths save: {e}"))?;
     if value.get("table").is_none() {
@@ -273,25 +276,25 @@ fn parse_save(text: &str) -> Result<(Game, Option<SavedTable>), String> {
     }
     let file: SaveFile = serde_json::from_value(value).map_err(|e| format!("corrupt save: {e}"))?;
     let game = Game::load_json(&file.game.to_string()).map_err(|e| e.to_string())?;
-    if file.table.players.owners.iter().any(|&p| p >= file.table.players.names.len()) {
+    if file.session.players.owners.iter().any(|&p| p >= file.session.players.names.len()) {
         return Err("corrupt save: a Hero belongs to a player who is not at the table".into());
     }
-    Ok((game, Some(file.table)))
+    Ok((game, Some(file.session)))
 }
 
 /// The game a save at `path` holds: its game and the table around it
 /// (players, turn, log, moves), saved again under the same name.
-pub fn session_from(path: &Path, game: Game, table: Option<SavedTable>) -> Session {
+pub fn session_from(path: &Path, game: Game, saved: Option<SavedSession>) -> Session {
     let mut session = Session::new(game);
     session.log.lines.clear();
     // Only a save that kept them knows the moves since the start.
     session.delve.history = None;
-    if let Some(table) = table {
-        session.seats.players = table.players;
-        session.seats.turn = table.turn;
-        session.log.lines = table.log;
-        session.log.rounds = table.rounds;
-        session.delve.history = table.history;
+    if let Some(saved) = saved {
+        session.seats.players = saved.players;
+        session.seats.turn = saved.turn;
+        session.log.lines = saved.log;
+        session.log.rounds = saved.rounds;
+        session.delve.history = saved.history;
     }
     session.log.lines.push(format!("Loaded {}.", path.display()));
     if let Some(stem) = path.file_stem() {
@@ -309,7 +312,7 @@ fn summarize(path: &Path) -> SaveSummary {
     let modified = std::fs::metadata(path).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
     let date = utc_date(modified);
     match read_save(path) {
-        Ok((game, table)) => {
+        Ok((game, saved)) => {
             let heroes: Vec<&str> = game.heroes.iter().map(|h| h.name()).collect();
             // Where the game stands: the Ecology and the book's name for the phase.
             let phase = game.phase();
@@ -318,8 +321,8 @@ fn summarize(path: &Path) -> SaveSummary {
                 (false, Some(a)) => format!("{}, {}", a.ecology.ecology.name(), phase.name()),
                 (false, None) => phase.name().to_owned(),
             };
-            let replayable = table.as_ref().is_some_and(|t| t.history.is_some());
-            let count = table.map_or(1, |t| t.players.count());
+            let replayable = saved.as_ref().is_some_and(|t| t.history.is_some());
+            let count = saved.map_or(1, |t| t.players.count());
             let players = if count == 1 { "1 player".to_owned() } else { format!("{count} players") };
             let seed = game.adventure().map_or(String::new(), |a| format!(" · seed {}", a.options.seed));
             SaveSummary {
@@ -446,8 +449,8 @@ fn load_saves(
 ) {
     for LoadSave(path) in loads.read() {
         match read_save(path) {
-            Ok((game, table)) => {
-                session_from(path, game, table).insert(&mut commands);
+            Ok((game, saved)) => {
+                session_from(path, game, saved).insert(&mut commands);
                 notice.0 = None;
                 next.set(Screen::Playing);
             }
@@ -556,9 +559,9 @@ mod tests {
         session.log.lines.push("Ann drew a tile.".into());
         write_atomic(&old.join("game-9-seed3.json"), &save_text(&session.delve, &session.seats, &session.log)).unwrap();
         move_saves(&old, &new);
-        let (game, table) = read_save(&new.join("game-9-seed3.json")).unwrap();
+        let (game, saved) = read_save(&new.join("game-9-seed3.json")).unwrap();
         assert_eq!(&game, session.delve.game());
-        assert_eq!(table.unwrap().log, session.log.lines);
+        assert_eq!(saved.unwrap().log, session.log.lines);
         std::fs::remove_dir_all(&old).unwrap();
         std::fs::remove_dir_all(&new).unwrap();
     }
@@ -576,21 +579,21 @@ mod tests {
         session.seats.turn.player = 1;
         session.log.lines.push("Ann drew a tile.".into());
         session.log.rounds.last.push("Bren takes 3 damage.".into());
-        let (game, table) = parse_save(&save_text(&session.delve, &session.seats, &session.log)).unwrap();
+        let (game, saved) = parse_save(&save_text(&session.delve, &session.seats, &session.log)).unwrap();
         assert_eq!(&game, session.delve.game());
-        let table = table.expect("the table is saved");
-        assert_eq!(table.players, session.seats.players);
-        assert_eq!(table.turn, session.seats.turn);
-        assert_eq!(table.log, session.log.lines);
-        assert_eq!(table.rounds, session.log.rounds);
+        let saved = saved.expect("the table is saved");
+        assert_eq!(saved.players, session.seats.players);
+        assert_eq!(saved.turn, session.seats.turn);
+        assert_eq!(saved.log, session.log.lines);
+        assert_eq!(saved.rounds, session.log.rounds);
     }
 
     #[test]
     fn a_bare_rules_save_still_loads_with_one_player() {
         let game = a_game();
-        let (loaded, table) = parse_save(&game.save_json()).unwrap();
+        let (loaded, saved) = parse_save(&game.save_json()).unwrap();
         assert_eq!(loaded, game);
-        assert_eq!(table, None);
+        assert_eq!(saved, None);
     }
 
     #[test]

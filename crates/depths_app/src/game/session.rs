@@ -15,7 +15,7 @@ use depths_rules::{
 
 use crate::game::game_log::GameLog;
 use crate::game::words::{describe_action, rule_error_text, undo_refused_text};
-use depths_table::seats::{Players, Turn};
+use depths_seats::seats::{Players, Turn};
 
 use crate::{PlaySystems, game::notices::Toast, game::play_phase::PlayPhase, game::screen::Screen};
 use depths_rules::map::Cell;
@@ -32,9 +32,9 @@ pub struct Delve {
     game: Game,
     /// Bumped after every change of the game (and on load): the board re-syncs.
     version: u64,
-    /// This table among all laid in this run (a start, a load, a replay): a
+    /// This sitting (a game laid on the table) among all in this run (a start, a load, a replay): a
     /// new one is never taken for the last at the same version.
-    table: u64,
+    sitting: u64,
     /// Every action applied since the game began, for the replay; `None` for
     /// a game loaded from a save that did not keep them.
     pub history: Option<Vec<Action>>,
@@ -82,7 +82,7 @@ pub struct Seats {
 pub struct Undo {
     history: History,
     /// The table before each move of the history, oldest first.
-    before: Vec<TableBefore>,
+    before: Vec<SessionBefore>,
     /// Online (`Some`): whether this seat may ask for the last move back now
     /// (the host may take back any seat's move, a player only their own);
     /// a move taken back online is not made again.
@@ -93,7 +93,7 @@ pub struct Undo {
 /// move is taken back. The log is kept without its lines: they stay, since
 /// they say what happened.
 #[derive(Clone, Debug)]
-struct TableBefore {
+struct SessionBefore {
     log: GameLog,
     turn: Turn,
     /// The move in words, said in the game it was made in.
@@ -226,7 +226,7 @@ impl Session {
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let names: Vec<String> = game.heroes.iter().map(|h| h.name().to_owned()).collect();
         Session {
-            delve: Delve { game, version: 1, table: next_table(), history: Some(Vec::new()), read_only: false },
+            delve: Delve { game, version: 1, sitting: next_sitting(), history: Some(Vec::new()), read_only: false },
             news: EventFeed { rebuild: true, ..default() },
             log: GameLog { lines: vec![format!("A new delve begins: {}.", names.join(", "))], ..default() },
             seats: Seats::default(),
@@ -286,14 +286,14 @@ impl Moves<'_> {
             return Err(text);
         }
         let before = phase_key(&self.delve.game);
-        let table = self.table_before(&action);
+        let kept = self.session_before(&action);
         match self.undo.history.apply(&mut self.delve.game, action.clone()) {
             Ok(events) => {
                 // A move that revealed something starts a new stretch.
                 if self.undo.history.undoable() == 0 {
                     self.undo.before.clear();
                 } else {
-                    self.undo.before.push(table);
+                    self.undo.before.push(kept);
                 }
                 self.applied(action, &events, &before);
                 Ok(events)
@@ -307,8 +307,8 @@ impl Moves<'_> {
     }
 
     /// What the table keeps beside the game before `action` is made.
-    fn table_before(&self, action: &Action) -> TableBefore {
-        TableBefore {
+    fn session_before(&self, action: &Action) -> SessionBefore {
+        SessionBefore {
             log: GameLog {
                 lines: Vec::new(),
                 rounds: self.log.rounds.clone(),
@@ -328,7 +328,7 @@ impl Moves<'_> {
             h.push(action);
         }
         let seats = &mut *self.seats;
-        depths_table::seats::after_events(&self.delve.game, &seats.players, &mut seats.turn, events);
+        depths_seats::seats::after_events(&self.delve.game, &seats.players, &mut seats.turn, events);
         self.news.events.extend(events.iter().cloned());
         self.delve.version += 1;
         self.log.notice = None;
@@ -348,11 +348,11 @@ impl Moves<'_> {
         }
         let action = self.undo.history.undo(&mut self.delve.game).map_err(|why| undo_refused_text(&why))?;
         let words = match self.undo.before.pop() {
-            Some(table) => {
+            Some(before) => {
                 let lines = std::mem::take(&mut self.log.lines);
-                *self.log = GameLog { lines, ..table.log };
-                self.seats.turn = table.turn;
-                table.words
+                *self.log = GameLog { lines, ..before.log };
+                self.seats.turn = before.turn;
+                before.words
             }
             None => describe_action(&self.delve.game, &action),
         };
@@ -376,11 +376,11 @@ impl Moves<'_> {
         let Some(next) = self.undo.next_redo().cloned() else {
             return Err(undo_refused_text(&UndoRefused::NothingToRedo));
         };
-        let table = self.table_before(&next);
+        let kept = self.session_before(&next);
         let before = phase_key(&self.delve.game);
         let (action, events) = self.undo.history.redo(&mut self.delve.game).map_err(|why| undo_refused_text(&why))?;
-        self.log.lines.push(format!("Made again: {}", table.words));
-        self.undo.before.push(table);
+        self.log.lines.push(format!("Made again: {}", kept.words));
+        self.undo.before.push(kept);
         self.applied(action, &events, &before);
         self.saves.due = true;
         Ok(())
@@ -388,12 +388,12 @@ impl Moves<'_> {
 
     /// Hands Hero `hero`'s seat to a Companion (`on`) or back to its owner,
     /// keeping the turn with the same seat as every online copy does
-    /// (`depths_table::seats::seat_companion`); the log says so. Returns
+    /// (`depths_seats::seats::seat_companion`); the log says so. Returns
     /// whether anything changed.
     pub fn seat_companion(&mut self, hero: u8, on: bool) -> bool {
         let game = &self.delve.game;
         let seats = &mut *self.seats;
-        if depths_table::seats::seat_companion(&mut seats.players, &mut seats.turn, game.heroes.len(), hero, on)
+        if depths_seats::seats::seat_companion(&mut seats.players, &mut seats.turn, game.heroes.len(), hero, on)
             != Ok(true)
         {
             return false;
@@ -421,8 +421,8 @@ impl Moves<'_> {
     }
 }
 
-/// A number for each table laid in this run.
-fn next_table() -> u64 {
+/// A number for each sitting (a game laid on the table) in this run.
+fn next_sitting() -> u64 {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
@@ -443,7 +443,7 @@ impl Delve {
     /// is stale when this differs, across a load or a replay too (each
     /// starts again at version 1).
     pub fn stamp(&self) -> (u64, u64) {
-        (self.table, self.version)
+        (self.sitting, self.version)
     }
 
     /// Changes the game by hand, outside the rules (tools and tests set up
@@ -561,13 +561,13 @@ pub(super) fn plugin(app: &mut App) {
     });
     app.add_systems(
         Update,
-        follow_game.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
+        follow_phase.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(Update, log_phases);
 }
 
 /// Sets the play phase from the game's own, after every change.
-fn follow_game(delve: Res<Delve>, phase: Res<State<PlayPhase>>, mut next: ResMut<NextState<PlayPhase>>) {
+fn follow_phase(delve: Res<Delve>, phase: Res<State<PlayPhase>>, mut next: ResMut<NextState<PlayPhase>>) {
     let now = PlayPhase::of(&delve.game);
     if *phase.get() != now {
         next.set(now);

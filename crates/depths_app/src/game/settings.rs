@@ -35,7 +35,7 @@ pub struct Settings {
     /// How long a Companion waits before each move.
     pub companion_speed: Speed,
     /// How Companions choose their moves.
-    pub companion_strength: depths_table::seats::Strength,
+    pub companion_strength: depths_seats::seats::Strength,
     /// Hints from the search bot (it plays each Combat choice out in many
     /// reshuffled worlds) rather than the careful bot's rules of thumb.
     pub strong_hints: bool,
@@ -64,7 +64,7 @@ impl Default for Settings {
             ui_scale: 1.0,
             curtain: false,
             companion_speed: Speed::default(),
-            companion_strength: depths_table::seats::Strength::default(),
+            companion_strength: depths_seats::seats::Strength::default(),
             strong_hints: false,
             master_volume: 0.8,
             music_volume: 0.6,
@@ -340,12 +340,12 @@ mod tests {
         assert_eq!(again.file, file);
         let mut s = again;
         s.companion_speed = Speed::Fast;
-        s.companion_strength = depths_table::seats::Strength::Planning;
+        s.companion_strength = depths_seats::seats::Strength::Planning;
         s.write().unwrap();
         let again = Settings::read(file.clone());
         assert_eq!(
             (again.companion_speed, again.companion_strength),
-            (Speed::Fast, depths_table::seats::Strength::Planning)
+            (Speed::Fast, depths_seats::seats::Strength::Planning)
         );
 
         // A missing field keeps its default; an unknown one is ignored.

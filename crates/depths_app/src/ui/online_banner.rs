@@ -6,7 +6,7 @@
 use bevy::{ecs::system::SystemParam, prelude::*};
 use bevy_egui::egui;
 use depths_net::{
-    HostTable, RemoteTable,
+    HostedGame, JoinedGame,
     client::Link,
     host::{SeatCompanion, StandIn},
 };
@@ -16,7 +16,7 @@ use crate::{game::online::Online, theme::style};
 /// Dials the table again as the same player, from the banner of a lost connection.
 fn reconnect(world: &mut World) {
     if let Err(e) = depths_net::client::reconnect(world) {
-        world.resource_mut::<RemoteTable>().link = Link::Lost(e.to_string());
+        world.resource_mut::<JoinedGame>().link = Link::Lost(e.to_string());
     }
 }
 
@@ -24,8 +24,8 @@ fn reconnect(world: &mut World) {
 #[derive(SystemParam)]
 pub struct OnlineBanner<'w, 's> {
     online: Option<Res<'w, Online>>,
-    hosted: Res<'w, HostTable>,
-    remote: Res<'w, RemoteTable>,
+    hosted: Res<'w, HostedGame>,
+    remote: Res<'w, JoinedGame>,
     stand_ins: MessageWriter<'w, StandIn>,
     seats: MessageWriter<'w, SeatCompanion>,
     commands: Commands<'w, 's>,
@@ -82,14 +82,14 @@ impl OnlineBanner<'_, '_> {
                 if ui.button("Play their Heroes").on_hover_text("Until they rejoin").clicked() {
                     self.stand_ins.write(StandIn { seat, by: Some(0) });
                 }
-                if let Some(table) = &self.hosted.table
+                if let Some(shared) = &self.hosted.shared
                     && ui
                         .button("Companions play them")
                         .on_hover_text("Until you give their seats back (the Companion box on each Hero)")
                         .clicked()
                 {
-                    let heroes = table.game.heroes.len() as u8;
-                    for hero in (0..heroes).filter(|&h| table.players.owner(h) == seat) {
+                    let heroes = shared.game.heroes.len() as u8;
+                    for hero in (0..heroes).filter(|&h| shared.players.owner(h) == seat) {
                         self.seats.write(SeatCompanion { hero, on: true });
                     }
                 }

@@ -31,7 +31,7 @@ use crate::{
     game::animating::{Animating, Waiting},
     game::confirm::Asking,
     game::flow::MenuNotice,
-    game::focus::{BoardArea, Hand, Hovered, SelectedElement},
+    game::focus::{BoardArea, Hovered, SelectedElement, TileInHand},
     game::game_log::GameLog,
     game::guide::Guide,
     game::hint::Hint,
@@ -94,7 +94,7 @@ impl GameNews<'_> {
 /// The table and the screens: what the player holds, points at and opened.
 #[derive(SystemParam)]
 struct ViewNews<'w, 's> {
-    hand: Option<Res<'w, Hand>>,
+    hand: Option<Res<'w, TileInHand>>,
     hovered: Option<Res<'w, Hovered>>,
     selected: Option<Res<'w, SelectedElement>>,
     room: (Option<Res<'w, BoardArea>>, Option<Res<'w, PartyEdge>>, Option<Res<'w, FitRequested>>),
@@ -145,7 +145,7 @@ impl ViewNews<'_, '_> {
 /// Runs last, after every change of the frame.
 fn redraw_on_news(
     game: GameNews,
-    mut table: ViewNews,
+    mut views: ViewNews,
     animating: Query<(), With<Animating>>,
     waiting: Res<Waiting>,
     mut resized: MessageReader<WindowResized>,
@@ -157,7 +157,7 @@ fn redraw_on_news(
     if resized.read().count() > 0 {
         *owed = 2;
     }
-    let news = table.any() || game.any();
+    let news = views.any() || game.any();
     if news || *owed > 0 || !animating.is_empty() || waiting.any() {
         *owed = owed.saturating_sub(1);
         redraw.write(RequestRedraw);

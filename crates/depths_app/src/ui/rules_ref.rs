@@ -231,7 +231,7 @@ pub fn section_for(phase: PlayPhase) -> Option<usize> {
 fn toggle_rules(
     mut toggles: MessageReader<ToggleRules>,
     mut window: ResMut<RulesWindow>,
-    table: Option<Res<State<PlayPhase>>>,
+    phase: Option<Res<State<PlayPhase>>>,
 ) {
     for ToggleRules(tab) in toggles.read() {
         if window.open && window.tab == *tab {
@@ -243,7 +243,7 @@ fn toggle_rules(
             // "The rules reference opens at the section for what is on screen."
             if *tab == Tab::Rulebook
                 && window.query.is_empty()
-                && let Some(i) = table.as_ref().and_then(|t| section_for(*t.get()))
+                && let Some(i) = phase.as_ref().and_then(|t| section_for(*t.get()))
             {
                 window.selected = i;
             }

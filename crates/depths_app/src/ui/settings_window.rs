@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use depths_table::seats::Strength;
+use depths_seats::seats::Strength;
 
 use crate::game::settings::{AVAILABLE, NO_SOUND, Settings, Speed, UI_SCALES};
 

@@ -8,19 +8,19 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostTable, Invite, OnlineTable, RemoteTable, SendAction,
+    ClientPlugin, HostPlugin, HostedGame, Invite, JoinedGame, SendAction, SharedGame,
     client::{self, Link},
     host::{self, CompanionAct, HostAct, SeatCompanion, StartTable},
 };
 use depths_rules::{Action, Content, Game, GameOptions};
+use depths_seats::seats::{heroes_to_act, player_may_take};
 use depths_sim::{Bot, HeuristicBot};
-use depths_table::seats::{heroes_to_act, player_may_take};
 
 pub fn host_app(name: &str) -> (App, Invite) {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, HostPlugin));
     host::open(app.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], name).expect("host on loopback");
-    let invite = app.world().resource::<HostTable>().invite.clone().expect("an open table has an invite");
+    let invite = app.world().resource::<HostedGame>().invite.clone().expect("an open table has an invite");
     (app, invite)
 }
 
@@ -49,7 +49,7 @@ impl Net {
         for (i, name) in names.iter().enumerate().skip(1) {
             net.players.push(player_app(&net.invite, name));
             assert!(
-                net.pump(|n| n.remote(i - 1).seat == Some(i) && n.host_table().lobby.online.len() == i + 1),
+                net.pump(|n| n.remote(i - 1).seat == Some(i) && n.hosted().lobby.online.len() == i + 1),
                 "{name} gets seat {i}"
             );
         }
@@ -83,20 +83,20 @@ impl Net {
         }
     }
 
-    pub fn host_table(&self) -> &HostTable {
-        self.host.world().resource::<HostTable>()
+    pub fn hosted(&self) -> &HostedGame {
+        self.host.world().resource::<HostedGame>()
     }
 
-    pub fn table(&self) -> &OnlineTable {
-        self.host_table().table.as_ref().expect("the game has started")
+    pub fn shared(&self) -> &SharedGame {
+        self.hosted().shared.as_ref().expect("the game has started")
     }
 
-    pub fn remote(&self, player: usize) -> &RemoteTable {
-        self.players[player].world().resource::<RemoteTable>()
+    pub fn remote(&self, player: usize) -> &JoinedGame {
+        self.players[player].world().resource::<JoinedGame>()
     }
 
-    pub fn remote_mut(&mut self, player: usize) -> Mut<'_, RemoteTable> {
-        self.players[player].world_mut().resource_mut::<RemoteTable>()
+    pub fn remote_mut(&mut self, player: usize) -> Mut<'_, JoinedGame> {
+        self.players[player].world_mut().resource_mut::<JoinedGame>()
     }
 
     /// Starts `heroes`, Hero i played by seat `owners[i]`, and waits for every
@@ -120,10 +120,10 @@ impl Net {
     /// The host seats a Companion at Hero `hero` (`on`) or gives it back, and
     /// every player's copy follows; returns whether a step was taken.
     pub fn seat_companion(&mut self, hero: u8, on: bool) -> bool {
-        let before = self.table().seq;
+        let before = self.shared().seq;
         self.host.world_mut().write_message(SeatCompanion { hero, on });
         self.host.update();
-        let stepped = self.table().seq == before + 1;
+        let stepped = self.shared().seq == before + 1;
         assert!(self.pump(|n| n.all_in_step()), "every copy takes Hero {hero}'s seat change");
         stepped
     }
@@ -141,10 +141,10 @@ impl Net {
 
     /// Every seated player's copy is the host's: same game, turn and count.
     pub fn all_in_step(&self) -> bool {
-        let Some(truth) = self.host_table().table.as_ref() else { return false };
+        let Some(truth) = self.hosted().shared.as_ref() else { return false };
         (0..self.players.len()).all(|p| {
             let r = self.remote(p);
-            matches!(r.link, Link::Lost(_)) || (r.in_sync() && r.table.as_ref() == Some(truth))
+            matches!(r.link, Link::Lost(_)) || (r.in_sync() && r.shared.as_ref() == Some(truth))
         })
     }
 
@@ -162,12 +162,12 @@ impl Net {
 /// When several seats' Heroes may act in a Combat step, the seats take turns
 /// (by `round`), so every player sends moves; each seat only ever moves for
 /// its own Heroes or on its own turn.
-pub fn next_move(t: &OnlineTable, round: usize) -> (usize, Action) {
+pub fn next_move(t: &SharedGame, round: usize) -> (usize, Action) {
     player_move(t, round).unwrap_or_else(|| panic!("no seat may take the bot's move in {:?}", t.game.phase()))
 }
 
 /// [`next_move`], or `None` when the bot's move is no seat's (a Companion's).
-pub fn player_move(t: &OnlineTable, round: usize) -> Option<(usize, Action)> {
+pub fn player_move(t: &SharedGame, round: usize) -> Option<(usize, Action)> {
     let g = &t.game;
     let heroes = heroes_to_act(g);
     for k in 0..heroes.len() {
@@ -185,13 +185,13 @@ pub fn player_move(t: &OnlineTable, round: usize) -> Option<(usize, Action)> {
 
 /// The move a Companion makes now, if one may move: the one choice the
 /// client's Companions make (`seats::companion_choice`).
-pub fn companion_move(t: &OnlineTable) -> Option<Action> {
-    depths_table::seats::companion_choice(&t.game, &t.players, &t.turn)
+pub fn companion_move(t: &SharedGame) -> Option<Action> {
+    depths_seats::seats::companion_choice(&t.game, &t.players, &t.turn)
 }
 
 /// The next move at a table with Companions: a Companion's (`None`) when
 /// one may move, else the careful bot's for the seat it belongs to.
-pub fn next_step(t: &OnlineTable, round: usize) -> (Option<usize>, Action) {
+pub fn next_step(t: &SharedGame, round: usize) -> (Option<usize>, Action) {
     // Players and Companions take turns when both may act in a Combat step.
     match (companion_move(t), player_move(t, round)) {
         (Some(c), Some((seat, p))) => {
@@ -211,15 +211,15 @@ pub fn next_step(t: &OnlineTable, round: usize) -> (Option<usize>, Action) {
 /// waits until every player has applied it; asserts every copy equals the
 /// host's. Returns who moved.
 pub fn play_step(net: &mut Net, round: usize) -> Option<usize> {
-    let before = net.table().seq;
-    let (by, action) = next_step(net.table(), round);
+    let before = net.shared().seq;
+    let (by, action) = next_step(net.shared(), round);
     match by {
         None => {
             net.host.world_mut().write_message(CompanionAct(action.clone()));
         }
         Some(seat) => net.act(seat, action.clone()),
     }
-    let ok = net.pump(|n| n.table().seq > before && n.all_in_step());
+    let ok = net.pump(|n| n.shared().seq > before && n.all_in_step());
     assert!(
         ok,
         "after {action:?} by {by:?} (step {}), every copy equals the host's; refused: {:?}",
@@ -232,10 +232,10 @@ pub fn play_step(net: &mut Net, round: usize) -> Option<usize> {
 /// Plays one move by its seat and waits until every player has applied it;
 /// asserts every copy equals the host's.
 pub fn play_one(net: &mut Net, round: usize) {
-    let before = net.table().seq;
-    let (seat, action) = next_move(net.table(), round);
+    let before = net.shared().seq;
+    let (seat, action) = next_move(net.shared(), round);
     net.act(seat, action.clone());
-    let ok = net.pump(|n| n.table().seq > before && n.all_in_step());
+    let ok = net.pump(|n| n.shared().seq > before && n.all_in_step());
     assert!(
         ok,
         "after {action:?} by seat {seat} (action {}), every copy equals the host's; host refused: {:?}",

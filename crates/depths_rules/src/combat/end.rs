@@ -26,7 +26,7 @@ impl Game {
             let foes = self.combat.take().map(|c| c.foes).unwrap_or_default();
             if let Some(adv) = self.adventure.as_deref_mut() {
                 adv.defeated = foes;
-                self.stage = Stage::Exploring;
+                self.stage = Stage::OutOfCombat;
             } else {
                 // A skirmish is only its fight.
                 self.stage = Stage::Won;

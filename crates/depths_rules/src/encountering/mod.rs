@@ -53,7 +53,7 @@ impl Game {
     /// choice or a Combat is needed; then back to Exploring.
     pub(crate) fn advance_adventure(&mut self, events: &mut Vec<Event>) {
         loop {
-            if self.stage != Stage::Exploring {
+            if self.stage != Stage::OutOfCombat {
                 return;
             }
             let adv = self.adv_mut();
@@ -79,7 +79,7 @@ impl Game {
             }
         }
         // Everything is Resolved (or chosen at Setup): back to Exploring.
-        if self.stage == Stage::Exploring {
+        if self.stage == Stage::OutOfCombat {
             self.adv_mut().encounter = None;
             self.adv_mut().setting_up = false;
             self.check_stranded(events);

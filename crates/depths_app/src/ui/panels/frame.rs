@@ -40,42 +40,91 @@ struct PanelFolds {
     party: Option<bool>,
 }
 
+/// What the banner's buttons ask for.
+#[derive(SystemParam)]
+struct BannerOrders<'w> {
+    menu: MessageWriter<'w, MenuAction>,
+    lift: MessageWriter<'w, LiftCurtain>,
+    hand_over: MessageWriter<'w, HandOver>,
+    curtain_switch: MessageWriter<'w, SetCurtain>,
+    take_back: MessageWriter<'w, TakeBack>,
+    put_back: MessageWriter<'w, PutBack>,
+    ask_hint: MessageWriter<'w, crate::game::hint::AskHint>,
+    settings: ResMut<'w, crate::game::settings::Settings>,
+}
+
+impl BannerOrders<'_> {
+    fn obey(&mut self, click: Option<super::banner::BannerClick>) {
+        use super::banner::BannerClick as B;
+        match click {
+            Some(B::Menu) => {
+                self.menu.write(MenuAction::BackToMenu);
+            }
+            Some(B::Rules) => {
+                self.menu.write(MenuAction::Rules);
+            }
+            Some(B::Settings) => self.settings.open = !self.settings.open,
+            Some(B::Hint) => {
+                self.ask_hint.write(crate::game::hint::AskHint);
+            }
+            Some(B::Undo) => {
+                self.take_back.write(TakeBack);
+            }
+            Some(B::Redo) => {
+                self.put_back.write(PutBack);
+            }
+            Some(B::HandOver) => {
+                self.hand_over.write(HandOver);
+            }
+            Some(B::Curtain(on)) => {
+                self.curtain_switch.write(SetCurtain(on));
+                self.settings.curtain = on;
+                let _ = self.settings.write();
+            }
+            None => {}
+        }
+    }
+}
+
+/// What the side panels show and change beside the game itself.
+#[derive(SystemParam)]
+struct SidePanels<'w> {
+    folds: ResMut<'w, PanelFolds>,
+    hand: ResMut<'w, TileInHand>,
+    refused: Res<'w, DropRefused>,
+    selected: Res<'w, SelectedElement>,
+    save_dir: Res<'w, SaveDir>,
+    icons: Res<'w, Icons>,
+    health: Res<'w, crate::game::rules_events::HealthNews>,
+    tray: Option<Res<'w, crate::board::tray_preview::TrayPreview>>,
+    forecasts: Option<Res<'w, crate::game::forecasts::Forecasts>>,
+}
+
+/// The frame around the table: the banner (or the hot-seat curtain), the
+/// Hero mats, the party panel and the help line; what is left is the
+/// board's room, handed on in the [`PanelPass`].
 fn game_ui(
     mut contexts: EguiContexts,
     view: GameView,
     mut pass_on: ResMut<PanelPass>,
-    mut hand: ResMut<Hand>,
-    refused: Res<DropRefused>,
-    selected: Res<SelectedElement>,
-    save_dir: Res<SaveDir>,
-    mut menu: MessageWriter<MenuAction>,
-    (mut lift, mut hand_over, mut curtain_switch): (
-        MessageWriter<LiftCurtain>,
-        MessageWriter<HandOver>,
-        MessageWriter<SetCurtain>,
-    ),
-    (mut curtain_seen, mut folds): (Local<Option<usize>>, ResMut<PanelFolds>),
-    (mut take_back, mut put_back): (MessageWriter<TakeBack>, MessageWriter<PutBack>),
+    mut orders: BannerOrders,
+    mut side: SidePanels,
     mut online: crate::ui::online_banner::OnlineBanner,
-    (mut settings, mut probe): (ResMut<crate::game::settings::Settings>, ResMut<super::widgets::PanelProbe>),
-    icons: Res<Icons>,
-    health: Res<crate::game::rules_events::HealthNews>,
-    (tray, geometry, forecasts, hint, mut ask_hint): (
-        Option<Res<crate::board::tray_preview::TrayPreview>>,
+    (mut probe, mut curtain_seen, geometry, hint): (
+        ResMut<super::widgets::PanelProbe>,
+        Local<Option<usize>>,
         Res<crate::table::cards::TableGeometry>,
-        Option<Res<crate::game::forecasts::Forecasts>>,
         Option<Res<crate::game::hint::Hint>>,
-        MessageWriter<crate::game::hint::AskHint>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let (delve, seats, log) = (&*view.delve, &*view.seats, &*view.log);
+    let (delve, seats) = (&*view.delve, &*view.seats);
     let game = delve.game();
     let pressed = number_key(ctx);
     // Behind the curtain each player acts for their own Heroes.
     let legal = crate::table::cards::legal_at_table(delve, seats);
     let mut c = Choices {
-        table: Some((game, seats)),
+        seated: Some((game, seats)),
         legal,
         shown: Vec::new(),
         chosen: Vec::new(),
@@ -86,7 +135,8 @@ fn game_ui(
         controls: Vec::new(),
     };
     // The cards on the table take the first numbers; egui's buttons the next.
-    let on_table = if matches!(game.phase(), Phase::Combat { .. }) { geometry.numbered.clone() } else { Vec::new() };
+    let in_combat = matches!(game.phase(), Phase::Combat { .. });
+    let on_table = if in_combat { geometry.numbered.clone() } else { Vec::new() };
     if let Some((n, a)) = pressed.and_then(|n| on_table.iter().find(|(k, _)| *k == n)) {
         c.keyed = Some((*n, a.clone()));
         c.pressed = None;
@@ -107,55 +157,53 @@ fn game_ui(
         curtain: (seats.players.count() >= 2 && seats.seat.is_none()).then_some(seats.players.curtain),
     };
     let (banner_rect, click) = super::banner::banner(&mut root, &shown, |ui| online.show(ui));
-    use super::banner::BannerClick as B;
-    match click {
-        Some(B::Menu) => {
-            menu.write(MenuAction::BackToMenu);
-        }
-        Some(B::Rules) => {
-            menu.write(MenuAction::Rules);
-        }
-        Some(B::Settings) => settings.open = !settings.open,
-        Some(B::Hint) => {
-            ask_hint.write(crate::game::hint::AskHint);
-        }
-        Some(B::Undo) => {
-            take_back.write(TakeBack);
-        }
-        Some(B::Redo) => {
-            put_back.write(PutBack);
-        }
-        Some(B::HandOver) => {
-            hand_over.write(HandOver);
-        }
-        Some(B::Curtain(on)) => {
-            curtain_switch.write(SetCurtain(on));
-            settings.curtain = on;
-            let _ = settings.write();
-        }
-        None => {}
-    }
-
+    orders.obey(click);
     pass_on.banner = Some(banner_rect);
     let up = seats.curtain(game);
     // Enter lifts the curtain only once it has been on screen for a pass, so
     // the Enter that placed a tile cannot also lift the curtain after it.
     let was_up = std::mem::replace(&mut *curtain_seen, up) == up;
     if let Some(p) = up {
-        curtain(&mut root, game, seats, p, was_up, &mut lift);
+        curtain(&mut root, game, seats, p, was_up, &mut orders.lift);
         pass_on.curtain = true;
         *probe = super::widgets::PanelProbe { banner: Some(banner_rect), curtain: true, ..default() };
         return Ok(());
     }
 
-    // Room for the board: each side panel folds to a slim strip and opens on
-    // demand; in a Combat on a narrow window the party panel starts folded,
-    // and on a cramped one the Hero mats.
-    let PanelFolds { heroes: fold_heroes, party: fold_party } = *folds;
-    let narrow = ctx.content_rect().width() < 1500.0;
+    side_panels(&mut root, &view, &mut side, &mut online, &mut c, &mut pass_on);
+    help_line(&mut root, in_combat);
+    let room = root.available_rect_before_wrap();
+    // A notice or the hint floats over the board's top edge: it takes no
+    // room, so nothing moves under the pointer when it comes or goes. (In a
+    // Combat the strip carries them, in a line kept for them.)
+    if !in_combat {
+        let hint = current_hint(hint.as_deref(), delve.version());
+        notes_over_board(ctx, room, view.log.notice.as_deref(), hint);
+    }
+    pass_on.room = Some(room);
+    c.suspend(&mut pass_on);
+    Ok(())
+}
+
+/// The Hero mats on the left and the party panel on the right, each folded
+/// to a slim strip until the player opens it where room is short.
+fn side_panels(
+    root: &mut egui::Ui,
+    view: &GameView,
+    side: &mut SidePanels,
+    online: &mut crate::ui::online_banner::OnlineBanner,
+    c: &mut Choices,
+    pass_on: &mut PanelPass,
+) {
+    let game = view.delve.game();
+    let content = root.ctx().content_rect();
+    // In a Combat on a narrow window the party panel starts folded, and on a
+    // cramped one the Hero mats.
+    let PanelFolds { heroes: fold_heroes, party: fold_party } = *side.folds;
+    let narrow = content.width() < 1500.0;
     // At a large UI scale (150 % of 1280×800 is 853 points wide) the Hero
     // mats start folded too; the party panel keeps the tile tray open.
-    let cramped = ctx.content_rect().width() < 1000.0;
+    let cramped = content.width() < 1000.0;
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
     let heroes_folded = fold_heroes.unwrap_or(cramped);
     let party_folded = fold_party.unwrap_or(in_combat && narrow);
@@ -163,18 +211,18 @@ fn game_ui(
     // Each side panel keeps to at most 28 % of the window, its words
     // wrapping (long Item names once widened the mats until the board had
     // 44 points left at 125 %).
-    let side_max = ctx.content_rect().width() * 0.28;
+    let side_max = content.width() * 0.28;
 
     if heroes_folded {
-        let shown = egui::Panel::left("heroes_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
-            if heroes_strip(ui, game, &icons, &c) {
+        let shown = egui::Panel::left("heroes_strip").resizable(false).exact_size(70.0).show(root, |ui| {
+            if heroes_strip(ui, game, &side.icons, c) {
                 toggle.0 = Some(false);
             }
         });
         pass_on.panels.push(("heroes_strip".into(), shown.response.rect));
     } else {
         let shown =
-            egui::Panel::left("heroes").resizable(true).default_size(300.0).max_size(side_max).show(&mut root, |ui| {
+            egui::Panel::left("heroes").resizable(true).default_size(300.0).max_size(side_max).show(root, |ui| {
                 if ui
                     .small_button("◀ fold")
                     .on_hover_text("Fold the Hero mats to a strip: more room for the table")
@@ -186,14 +234,14 @@ fn game_ui(
                 // Ability to use in Combat) is known to be there.
                 egui::ScrollArea::vertical()
                     .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
-                    .show(ui, |ui| heroes_panel(ui, game, &icons, &health, &mut c));
+                    .show(ui, |ui| heroes_panel(ui, game, &side.icons, &side.health, c));
             });
         pass_on.panels.push(("heroes".into(), shown.response.rect));
     }
 
     if party_folded {
-        let shown = egui::Panel::right("party_strip").resizable(false).exact_size(70.0).show(&mut root, |ui| {
-            if party_strip(ui, game, &icons) {
+        let shown = egui::Panel::right("party_strip").resizable(false).exact_size(70.0).show(root, |ui| {
+            if party_strip(ui, game, &side.icons) {
                 toggle.1 = Some(false);
             }
         });
@@ -203,7 +251,7 @@ fn game_ui(
             .resizable(true)
             .default_size(330.0_f32.min(side_max))
             .max_size(side_max)
-            .show(&mut root, |ui| {
+            .show(root, |ui| {
                 if ui
                     .small_button("fold ▶")
                     .on_hover_text("Fold the party panel to a strip: more room for the table")
@@ -212,86 +260,72 @@ fn game_ui(
                     toggle.1 = Some(true);
                 }
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    party_panel(
-                        ui,
-                        delve,
-                        &mut hand,
-                        &refused,
-                        &selected,
-                        &icons,
-                        &mut c,
-                        forecasts.as_deref(),
-                        tray.as_deref().and_then(|t| t.texture()),
-                    );
-                    ui.separator();
-                    egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
-                        egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(
-                            ui,
-                            |ui| {
-                                for line in log.lines.iter().rev().take(300).rev() {
-                                    match short_path_line(line) {
-                                        Some((short, full)) => {
-                                            ui.label(egui::RichText::new(short).size(13.0)).on_hover_text(full);
-                                        }
-                                        None => {
-                                            ui.label(egui::RichText::new(line).size(13.0));
-                                        }
-                                    }
-                                }
-                            },
-                        );
-                    });
-                    if delve.read_only {
-                        ui.label(
-                            egui::RichText::new("A replay: nothing here is saved.").size(11.0).color(style::MUTED),
-                        );
-                    } else if seats.seat.is_some_and(|s| s > 0) {
-                        let host = seats.players.name(0);
-                        ui.label(
-                            egui::RichText::new(format!("{host}'s game: {host} saves it."))
-                                .size(11.0)
-                                .color(style::MUTED),
-                        );
-                    } else {
-                        // The file's name; the whole path on hover.
-                        let path = save_path(&save_dir, &view.slot);
-                        let name = path
-                            .file_name()
-                            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-                        ui.label(egui::RichText::new(format!("Saves to {name}")).size(11.0).color(style::MUTED))
-                            .on_hover_text(path.display().to_string());
-                    }
+                    party_column(ui, view, side, c);
                     online.invite(ui);
                 });
             });
         pass_on.panels.push(("party".into(), shown.response.rect));
     }
     if toggle != (None, None) {
-        folds.heroes = toggle.0.or(folds.heroes);
-        folds.party = toggle.1.or(folds.party);
+        side.folds.heroes = toggle.0.or(side.folds.heroes);
+        side.folds.party = toggle.1.or(side.folds.party);
     }
+}
 
-    // The keys and gestures of what is on screen.
+/// The party panel's column: the party and the tile tray, the log, and
+/// where the game is saved.
+fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &mut Choices) {
+    let (delve, seats) = (&*view.delve, &*view.seats);
+    party_panel(
+        ui,
+        delve,
+        &mut side.hand,
+        &side.refused,
+        &side.selected,
+        &side.icons,
+        c,
+        side.forecasts.as_deref(),
+        side.tray.as_deref().and_then(|t| t.texture()),
+    );
+    ui.separator();
+    egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
+        egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(ui, |ui| {
+            for line in view.log.lines.iter().rev().take(300).rev() {
+                match short_path_line(line) {
+                    Some((short, full)) => {
+                        ui.label(egui::RichText::new(short).size(13.0)).on_hover_text(full);
+                    }
+                    None => {
+                        ui.label(egui::RichText::new(line).size(13.0));
+                    }
+                }
+            }
+        });
+    });
+    let small = |text: String| egui::RichText::new(text).size(11.0).color(style::MUTED);
+    if delve.read_only {
+        ui.label(small("A replay: nothing here is saved.".into()));
+    } else if seats.seat.is_some_and(|s| s > 0) {
+        let host = seats.players.name(0);
+        ui.label(small(format!("{host}'s game: {host} saves it.")));
+    } else {
+        // The file's name; the whole path on hover.
+        let path = save_path(&side.save_dir, &view.slot);
+        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        ui.label(small(format!("Saves to {name}"))).on_hover_text(path.display().to_string());
+    }
+}
+
+/// The keys and gestures of what is on screen, along the window's foot.
+fn help_line(root: &mut egui::Ui, in_combat: bool) {
     let help = if in_combat {
         "Drag a card from a hand onto the table, click it or press its number · click a pair to resolve it · click an individual to damage it · E: end round · hover a card to read it · H: hint · Space: put a revealed card away · F1: rules"
     } else {
         "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save"
     };
-    egui::Panel::bottom("help").show(&mut root, |ui| {
+    egui::Panel::bottom("help").show(root, |ui| {
         ui.label(egui::RichText::new(help).size(12.0).color(style::MUTED));
     });
-
-    let room = root.available_rect_before_wrap();
-    // A notice or the hint floats over the board's top edge: it takes no
-    // room, so nothing moves under the pointer when it comes or goes. (In a
-    // Combat the strip carries them, in a line kept for them.)
-    if !in_combat {
-        let hint = current_hint(hint.as_deref(), delve.version());
-        notes_over_board(ctx, room, log.notice.as_deref(), hint);
-    }
-    pass_on.room = Some(room);
-    c.suspend(&mut pass_on);
-    Ok(())
 }
 
 /// The hint's words while they are for the table as it is.

@@ -25,7 +25,7 @@ pub(super) fn heroes_panel(
                 ui.label(style::title(hero.name(), 22.0));
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(style::MUTED));
                 // The seat: a Companion plays this Hero, or its owner does.
-                if let Some((_, seats)) = c.table {
+                if let Some((_, seats)) = c.seated {
                     let mut on = seats.players.is_companion(h);
                     let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
                     if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {

@@ -8,7 +8,7 @@ use crate::game::words;
 pub(super) fn party_panel(
     ui: &mut egui::Ui,
     delve: &Delve,
-    hand: &mut ResMut<Hand>,
+    hand: &mut ResMut<TileInHand>,
     refused: &DropRefused,
     selected: &SelectedElement,
     icons: &Icons,

@@ -10,7 +10,7 @@ pub(super) use depths_rules::{
 };
 
 pub(super) use crate::{
-    game::focus::{BoardArea, Hand, SelectedElement},
+    game::focus::{BoardArea, SelectedElement, TileInHand},
     game::game_log::GameLog,
     game::hotseat::banner_line,
     game::hotseat::{HandOver, LiftCurtain, PassTable, SetCurtain},
@@ -97,7 +97,7 @@ pub struct PanelProbe {
 /// Buttons for legal actions; remembers which were shown and what was clicked.
 pub(super) struct Choices<'a> {
     /// To say why a greyed-out button is refused, in the rules' words.
-    pub(super) table: Option<(&'a Game, &'a Seats)>,
+    pub(super) seated: Option<(&'a Game, &'a Seats)>,
     pub(super) legal: Vec<Action>,
     pub(super) shown: Vec<Action>,
     pub(super) chosen: Vec<Action>,
@@ -117,9 +117,9 @@ pub(super) struct Choices<'a> {
 
 impl<'a> Choices<'a> {
     /// Carries on where the pass's systems before this one left off.
-    pub(super) fn resume(pass: &mut PanelPass, table: Option<(&'a Game, &'a Seats)>) -> Self {
+    pub(super) fn resume(pass: &mut PanelPass, seated: Option<(&'a Game, &'a Seats)>) -> Self {
         Choices {
-            table,
+            seated,
             legal: std::mem::take(&mut pass.legal),
             shown: std::mem::take(&mut pass.shown),
             chosen: std::mem::take(&mut pass.chosen),
@@ -198,7 +198,7 @@ impl<'a> Choices<'a> {
         let legal = self.is_legal(&a);
         let (key, button) = self.numbered(legal, label);
         let mut response = ui.add_enabled(legal, button);
-        if !legal && let Some((game, seats)) = self.table {
+        if !legal && let Some((game, seats)) = self.seated {
             // "Every greyed-out button says why": the rules' own refusal.
             response = response.on_disabled_hover_text(crate::table::pointer::refusal(game, seats, &a));
         }
@@ -620,7 +620,7 @@ mod tests {
             let pressed = number_key(ui.ctx());
             let legal = vec![Action::DrawTile, Action::FinishLevelUp];
             let mut c = Choices {
-                table: None,
+                seated: None,
                 legal,
                 shown: Vec::new(),
                 chosen: Vec::new(),

@@ -7,13 +7,13 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use depths_net::{
-    HostTable, Invite, RemoteTable,
+    HostedGame, Invite, JoinedGame,
     client::{self, Link},
     host::{self, Kick, StartTable},
     transport::lan_address,
 };
 use depths_rules::{Game, GameOptions};
-use depths_table::seats::{Players, same_name};
+use depths_seats::seats::{Players, same_name};
 
 use crate::{
     PlaySystems,
@@ -46,7 +46,7 @@ pub struct LobbyForm {
 pub struct Resume {
     pub path: std::path::PathBuf,
     pub game: Game,
-    pub table: crate::game::saves::SavedTable,
+    pub session: crate::game::saves::SavedSession,
 }
 
 impl Default for LobbyForm {
@@ -120,7 +120,7 @@ fn join_table(world: &mut World) {
         let name = form.player_name()?;
         let invite = Invite::parse(&form.address)?;
         // The same table and name as before (a drop, a crash): the seat's secret takes the seat back.
-        let remote = world.resource::<RemoteTable>();
+        let remote = world.resource::<JoinedGame>();
         let secret = (remote.invite.as_ref() == Some(&invite) && remote.name == name)
             .then(|| remote.secret.clone())
             .flatten()
@@ -149,8 +149,8 @@ fn lobby_ui(
     mut commands: Commands,
     mut form: ResMut<LobbyForm>,
     open: Option<Res<LobbyOpen>>,
-    hosted: Res<HostTable>,
-    remote: Res<RemoteTable>,
+    hosted: Res<HostedGame>,
+    remote: Res<JoinedGame>,
     mut menu: MessageWriter<MenuAction>,
     mut starts: MessageWriter<HostStart>,
     mut resumes: MessageWriter<HostResume>,
@@ -255,7 +255,7 @@ fn lobby_ui(
 fn host_panel(
     ui: &mut egui::Ui,
     form: &mut LobbyForm,
-    hosted: &HostTable,
+    hosted: &HostedGame,
     starts: &mut MessageWriter<HostStart>,
     kicks: &mut MessageWriter<Kick>,
 ) {
@@ -337,7 +337,7 @@ pub fn send_away_buttons(ui: &mut egui::Ui, seat: usize, kicks: &mut MessageWrit
 
 /// The invite the players need (where to dial and the table's secret),
 /// with Copy and New invite. Returns what a button has to say.
-pub fn invite_line(ui: &mut egui::Ui, hosted: &HostTable, commands: &mut Commands) -> Option<String> {
+pub fn invite_line(ui: &mut egui::Ui, hosted: &HostedGame, commands: &mut Commands) -> Option<String> {
     let invite = hosted.invite.as_ref()?;
     let mut said = None;
     ui.label("Give your players this invite (paste it, or read it out):");
@@ -404,8 +404,8 @@ fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
     match pick {
         Some(None) => form.resume = None,
         Some(Some(path)) => match crate::game::saves::read_save(&path) {
-            Ok((game, Some(table))) => {
-                form.resume = Some(Resume { path, game, table });
+            Ok((game, Some(session))) => {
+                form.resume = Some(Resume { path, game, session });
                 form.error = None;
             }
             Ok((_, None)) => form.error = Some(format!("{} has no players to seat.", path.display())),
@@ -417,8 +417,8 @@ fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
 
 /// The seats of a saved game and who has sat down again; true when the host
 /// presses Resume (every player of the save is at the table, no one else).
-fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool {
-    let saved = &resume.table.players;
+fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostedGame) -> bool {
+    let saved = &resume.session.players;
     let seats = &hosted.lobby.names;
     ui.label("The saved game's players join again under the same names:");
     for p in 0..saved.count() {
@@ -431,7 +431,7 @@ fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool 
         let mark = if here { "at the table" } else { "not here yet" };
         ui.label(format!("{name} ({}) — {mark}", heroes.join(", ")));
     }
-    let outcome = depths_table::seats::reseat(saved, &resume.table.turn, seats);
+    let outcome = depths_seats::seats::reseat(saved, &resume.session.turn, seats);
     let strangers: Vec<&str> =
         seats.iter().filter(|s| !(0..saved.count()).any(|p| same_name(saved.name(p), s))).map(String::as_str).collect();
     let why = match (&outcome, strangers.is_empty()) {
@@ -447,14 +447,14 @@ fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostTable) -> bool 
 fn resume_hosted(
     mut commands: Commands,
     mut requests: MessageReader<HostResume>,
-    hosted: Res<HostTable>,
+    hosted: Res<HostedGame>,
     mut form: ResMut<LobbyForm>,
     mut starts: MessageWriter<StartTable>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     for _ in requests.read() {
         let Some(resume) = form.resume.clone() else { continue };
-        match depths_table::seats::reseat(&resume.table.players, &resume.table.turn, &hosted.lobby.names) {
+        match depths_seats::seats::reseat(&resume.session.players, &resume.session.turn, &hosted.lobby.names) {
             Ok((players, turn)) => {
                 starts.write(StartTable {
                     game: resume.game.clone(),
@@ -462,7 +462,7 @@ fn resume_hosted(
                     turn: turn.clone(),
                     companions: players.companions.clone(),
                 });
-                let mut session = crate::game::saves::session_from(&resume.path, resume.game, Some(resume.table));
+                let mut session = crate::game::saves::session_from(&resume.path, resume.game, Some(resume.session));
                 session.seats.players = players;
                 session.seats.turn = turn;
                 session.log.lines.push("Resumed online.".into());
@@ -481,7 +481,7 @@ fn resume_hosted(
 fn start_hosted(
     mut commands: Commands,
     mut requests: MessageReader<HostStart>,
-    hosted: Res<HostTable>,
+    hosted: Res<HostedGame>,
     content: Option<Res<GameContent>>,
     mut form: ResMut<LobbyForm>,
     mut starts: MessageWriter<StartTable>,
@@ -519,17 +519,17 @@ fn start_hosted(
 /// A remote player sits down once the host's table arrives.
 fn sit_down_to_play(
     mut commands: Commands,
-    remote: Res<RemoteTable>,
+    remote: Res<JoinedGame>,
     online: Option<Res<Online>>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     if online.is_some() || remote.link != Link::Seated {
         return;
     }
-    let Some(table) = &remote.table else { return };
-    let mut session = Session::new(table.game.clone());
-    session.seats.players = table.players.clone();
-    session.seats.turn = table.turn.clone();
+    let Some(shared) = &remote.shared else { return };
+    let mut session = Session::new(shared.game.clone());
+    session.seats.players = shared.players.clone();
+    session.seats.turn = shared.turn.clone();
     // The host's saves are the game's; a player's copy is not a save to resume.
     session.delve.history = None;
     session.seats.seat = remote.seat;

@@ -3,13 +3,13 @@
 //! cannot drift apart by running different code.
 
 use depths_rules::{Action, Event, Game, History, RuleError, UndoRefused};
-use depths_table::seats::{Players, Turn, after_events, seat_companion};
+use depths_seats::seats::{Players, Turn, after_events, seat_companion};
 
 /// A game at an online table: the rules state, the seats' Heroes, whose
 /// Exploring turn it is, and how many steps (actions, seat changes, moves
 /// taken back) were taken since the start.
 #[derive(Clone, Debug)]
-pub struct OnlineTable {
+pub struct SharedGame {
     pub game: Game,
     pub players: Players,
     pub turn: Turn,
@@ -25,20 +25,20 @@ pub struct OnlineTable {
 /// Two copies are equal when their state is: the game, the seats, the turn
 /// and the count (what the checksum covers). What each can take back is
 /// not state: a copy that joined by a whole table has less of it.
-impl PartialEq for OnlineTable {
+impl PartialEq for SharedGame {
     fn eq(&self, other: &Self) -> bool {
         (&self.game, &self.players, &self.turn, self.seq) == (&other.game, &other.players, &other.turn, other.seq)
     }
 }
 
-impl OnlineTable {
-    pub fn new(game: Game, players: Players) -> OnlineTable {
-        OnlineTable::at(game, players, Turn::default(), 0)
+impl SharedGame {
+    pub fn new(game: Game, players: Players) -> SharedGame {
+        SharedGame::at(game, players, Turn::default(), 0)
     }
 
     /// A table as a snapshot describes it: nothing to take back yet.
-    pub fn at(game: Game, players: Players, turn: Turn, seq: u64) -> OnlineTable {
-        OnlineTable { game, players, turn, seq, history: History::default(), moves: Vec::new() }
+    pub fn at(game: Game, players: Players, turn: Turn, seq: u64) -> SharedGame {
+        SharedGame { game, players, turn, seq, history: History::default(), moves: Vec::new() }
     }
 
     /// Applies `action` (made by seat `by`; `None`: a Companion) to the
@@ -78,7 +78,7 @@ impl OnlineTable {
     /// Seats a Companion at Hero `hero` (`on`) or gives the seat back, as a
     /// numbered step like an action: the turn order depends on it, so every
     /// copy takes it at the same place among the actions
-    /// (`depths_table::seats::seat_companion`). `Ok(false)`: nothing changed
+    /// (`depths_seats::seats::seat_companion`). `Ok(false)`: nothing changed
     /// and no step was taken.
     pub fn seat_companion(&mut self, hero: u8, on: bool) -> Result<bool, String> {
         let heroes = self.game.heroes.len();
@@ -132,8 +132,8 @@ mod tests {
     #[test]
     fn the_checksum_follows_the_state_and_only_the_state() {
         let game = Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap();
-        let a = OnlineTable::new(game, Players::default());
-        let mut b = OnlineTable::new(Game::load_json(&a.game.save_json()).unwrap(), Players::default());
+        let a = SharedGame::new(game, Players::default());
+        let mut b = SharedGame::new(Game::load_json(&a.game.save_json()).unwrap(), Players::default());
         assert_eq!(a.checksum(), b.checksum(), "a loaded copy hashes the same");
         b.apply(Action::DrawTile, Some(0)).unwrap();
         assert_ne!(a.checksum(), b.checksum(), "a move changes it");

@@ -523,7 +523,7 @@ mod tests {
     use super::*;
 
     /// Ann plays Bren; Bo plays Sil and Ava. Ann explores first.
-    fn table() -> (Game, Players, Turn) {
+    fn game_for() -> (Game, Players, Turn) {
         let game = Game::new(GameOptions::standard(&["bren", "sil", "ava"], 7), Content::builtin().unwrap()).unwrap();
         let players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1, 1], ..Players::default() };
         (game, players, Turn::default())
@@ -531,14 +531,14 @@ mod tests {
 
     #[test]
     fn the_shared_choices_belong_to_the_seat_whose_turn_it_is() {
-        let (game, players, turn) = table();
+        let (game, players, turn) = game_for();
         assert_eq!(player_may_take(&game, &players, &turn, 0, &Action::DrawTile), Ok(()));
         assert_eq!(player_may_take(&game, &players, &turn, 1, &Action::DrawTile), Err("it is Ann's turn".into()));
     }
 
     #[test]
     fn a_heros_actions_belong_to_its_owner_and_not_while_a_companion_plays_it() {
-        let (game, mut players, turn) = table();
+        let (game, mut players, turn) = game_for();
         let unequip = |hero| Action::Unequip { hero, item: 0 };
         assert_eq!(player_may_take(&game, &players, &turn, 1, &unequip(1)), Ok(()));
         assert_eq!(player_may_take(&game, &players, &turn, 0, &unequip(1)), Err("Sil is Bo's Hero".into()));
@@ -552,7 +552,7 @@ mod tests {
 
     #[test]
     fn the_turn_passes_on_once_a_tile_is_placed_and_the_table_is_quiet() {
-        let (mut game, players, mut turn) = table();
+        let (mut game, players, mut turn) = game_for();
         let events = game.apply(Action::DrawTile).unwrap();
         after_events(&game, &players, &mut turn, &events);
         assert_eq!(turn.seat(), Seat::Player(0), "a tile in hand: still Ann's turn");
@@ -569,7 +569,7 @@ mod tests {
     /// Ann plays Bren herself; Bo's Sil and Ava turn to Companions and back.
     #[test]
     fn seating_a_companion_keeps_the_turn_with_the_same_seat() {
-        let (_, mut players, mut turn) = table();
+        let (_, mut players, mut turn) = game_for();
         assert_eq!(seat_companion(&mut players, &mut turn, 3, 9, true), Err("there is no Hero 9 at this table".into()));
         turn.set_seat(Seat::Player(1), &players);
         assert_eq!(seat_companion(&mut players, &mut turn, 3, 1, true), Ok(true));
@@ -588,7 +588,7 @@ mod tests {
     /// A Companion's moves are exactly those no player may take.
     #[test]
     fn a_companion_moves_only_for_its_heroes_and_on_its_turn() {
-        let (game, mut players, mut turn) = table();
+        let (game, mut players, mut turn) = game_for();
         let unequip = |hero| Action::Unequip { hero, item: 0 };
         assert_eq!(companion_may_take(&game, &players, &turn, &unequip(1)), Err("Bo plays Sil themselves".into()));
         assert_eq!(
