@@ -131,6 +131,17 @@ impl BoardNews {
     }
 }
 
+/// What the card table must do this frame, gathered by [`dispatch`] as
+/// [`BoardNews`] is for the board. The cards themselves follow the game's
+/// stamp (what lies on the table is the game's); the events add what the
+/// game no longer holds.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct CardNews {
+    /// Feature and Legendary Location cards drawn this frame: resolved at
+    /// once, they show for a moment though the game keeps none of them.
+    pub drawn: Vec<String>,
+}
+
 /// How each Hero's Health changed in the last action's events (the Hero
 /// mats show it beside the bar until the next change).
 #[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
@@ -145,6 +156,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<TakenBack>();
     app.init_resource::<BoardNews>();
     app.init_resource::<HealthNews>();
+    app.init_resource::<CardNews>();
     app.add_systems(
         Update,
         (
@@ -222,12 +234,17 @@ fn dispatch(
     mut rebuilds: MessageReader<RebuildBoard>,
     mut lifts: MessageReader<TakenBack>,
     mut news: ResMut<BoardNews>,
+    mut cards: ResMut<CardNews>,
 ) {
     let lifted = lifts.read().count() > 0;
     // Undoing may unflip tokens and relight areas too.
     let mut next = BoardNews { rebuild: rebuilds.read().count() > 0, lifted, tokens: lifted, ..default() };
+    let mut drawn = Vec::new();
     for RulesEvent(event) in events.read() {
         let kind = reaction(event);
+        if let Event::CardDrawn { name } = event {
+            drawn.push(name.clone());
+        }
         match kind {
             Reaction::NewMap => next.rebuild = true,
             Reaction::TileLands => {
@@ -254,6 +271,9 @@ fn dispatch(
     // Written only when something happened, so an idle frame changes nothing.
     if !next.is_empty() || !next.counts.is_empty() || !news.is_empty() || !news.counts.is_empty() {
         *news = next;
+    }
+    if !drawn.is_empty() || !cards.drawn.is_empty() {
+        cards.drawn = drawn;
     }
 }
 

@@ -8,7 +8,7 @@
 //! rendering: a frame is requested only while something moves.
 
 use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, text::TextBounds, window::PrimaryWindow};
-use depths_rules::{Action, Event, Outcome};
+use depths_rules::{Action, Outcome};
 
 use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
@@ -22,7 +22,7 @@ use crate::{
     PlaySystems,
     game::animating::{Animating, mark_motion},
     game::focus::BoardArea,
-    game::rules_events::RulesEvent,
+    game::rules_events::CardNews,
     game::screen::Screen,
     game::session::{Delve, Seats},
     theme::icons::Icons,
@@ -578,9 +578,10 @@ pub fn end_round(legal: &[Action]) -> Option<Vec<Action>> {
 fn sync_cards(
     mut commands: Commands,
     (delve, seats): (Res<Delve>, Res<Seats>),
-    // Feature / Legendary Location cards drawn: the table hears them as the
-    // board does, from the rules' events (it never writes the game's log).
-    mut events: MessageReader<RulesEvent>,
+    // Like the board: the cards follow the game's stamp, and hear from the
+    // events what the game no longer holds (cards drawn and resolved).
+    news: Res<CardNews>,
+    mut laid: Local<Option<(u64, u64)>>,
     area: Res<BoardArea>,
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
@@ -601,10 +602,7 @@ fn sync_cards(
     let lingering = cards.iter().any(|(_, c)| c.linger_until.is_some_and(|t| now >= t));
     let ui_scale = settings.as_ref().map_or(1.0, |s| s.ui_scale);
     let moved = *last != Some((area_rect, screen, ui_scale));
-    let mut drawn: Vec<String> = events
-        .read()
-        .filter_map(|RulesEvent(e)| if let Event::CardDrawn { name } = e { Some(name.clone()) } else { None })
-        .collect();
+    let mut drawn: Vec<String> = if news.is_changed() { news.drawn.clone() } else { Vec::new() };
     // A few at most: a long undo or replay step is not a parade of cards.
     drawn.drain(..drawn.len().saturating_sub(4));
     let has_drawn = !drawn.is_empty();
@@ -613,9 +611,11 @@ fn sync_cards(
     let over_hands = |band: Option<Rect>| cursor.zip(band).is_some_and(|(c, b)| b.inflate(12.0).contains(c));
     let closing = still_hand.kept && !over_hands(still_hand.band);
     // The cards follow the game and, behind the curtain, whose hands are shown.
-    if !delve.is_changed() && !seats.is_changed() && !moved && !lingering && !has_drawn && !closing {
+    let new_game = *laid != Some(delve.stamp());
+    if !new_game && !seats.is_changed() && !moved && !lingering && !has_drawn && !closing {
         return;
     }
+    *laid = Some(delve.stamp());
     *last = Some((area_rect, screen, ui_scale));
     let legal = legal_at_table(&delve, &seats);
     let mut faces = table_faces(delve.game(), &legal);
