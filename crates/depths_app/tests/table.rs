@@ -3,7 +3,7 @@
 //! choices in reading order, and at the smallest window we support every
 //! card lies inside the free area without covering another.
 
-use bevy::math::Rect;
+use bevy::math::{Rect, Vec2};
 use depths_app::table::{
     faces::{CardKey, Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
     layout::{PAIR_TEXT, fit_text, lay_out, lay_out_keeping, pair_words, text_width},
@@ -313,25 +313,20 @@ fn words_fit_their_width() {
     assert!(cut.ends_with('…') && cut.lines().count() <= 2, "{cut}");
 }
 
-/// A card's icon lies between its number badge and its health token.
+/// A card's picture lies below its top row (the corner value, the number
+/// badge, the health token) and above the band that names its owner, inside
+/// the card, at every size a card is drawn.
 #[test]
-fn a_card_icon_clears_its_number_and_health() {
-    use depths_app::table::cards::icon_room;
-    for width in [40.0_f32, 48.0, 56.0, 66.0, 99.0] {
-        for (number, health) in [(false, false), (true, false), (false, true), (true, true)] {
-            let Some((x, px)) = icon_room(width, number, health) else {
-                assert!(width < 60.0 && number && health, "{width}: no icon");
-                continue;
-            };
-            let (left, right) = (x - px / 2.0, x + px / 2.0);
-            assert!(left >= -width / 2.0 && right <= width / 2.0);
-            if number {
-                assert!(left >= -width / 2.0 + 20.0, "{width}: icon against the number");
-            }
-            if health {
-                assert!(right <= width / 2.0 - 22.0, "{width}: icon under the health token");
-            }
-        }
+fn a_card_picture_clears_its_corners_and_name() {
+    use depths_app::table::cards::{name_band, picture, top_row};
+    for height in [56.0_f32, 70.0, 94.0, 120.0, 141.0] {
+        let size = Vec2::new(height * 66.0 / 94.0, height);
+        let (center, px) = picture(size);
+        let (top, bottom) = (center.y + px / 2.0, center.y - px / 2.0);
+        assert!(top <= size.y / 2.0 - top_row(size), "{height}: the picture under the corner value");
+        assert!(bottom >= -size.y / 2.0 + name_band(size), "{height}: the picture over the name");
+        assert!(px <= size.x - 8.0, "{height}: the picture inside the card");
+        assert!(px >= size.y * 0.3, "{height}: the picture large enough to read ({px})");
     }
 }
 

@@ -807,7 +807,7 @@ fn draw_ghost(
 
 /// The Lantern's picture, a child of the token so it can slide on its own.
 #[derive(Component)]
-struct LanternArt;
+pub(super) struct LanternArt;
 
 fn draw_lantern(
     mut commands: Commands,

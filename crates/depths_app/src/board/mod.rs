@@ -5,6 +5,7 @@ pub(crate) mod art;
 pub(crate) mod camera;
 pub mod explore;
 pub mod pointer;
+pub mod standees;
 pub mod tiles;
 pub mod tray_preview;
 pub mod view;
@@ -18,5 +19,12 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// Drawing, the camera, and the pointer on the board.
 pub(crate) fn desktop_plugin(app: &mut App) {
-    app.add_plugins((camera::plugin, art::plugin, explore::desktop_plugin, pointer::plugin, tray_preview::plugin));
+    app.add_plugins((
+        camera::plugin,
+        art::plugin,
+        explore::desktop_plugin,
+        pointer::plugin,
+        tray_preview::plugin,
+        standees::plugin,
+    ));
 }

@@ -7,10 +7,13 @@
 //! is redrawn where it lies. In Combat a dark mat covers the board. Reactive
 //! rendering: a frame is requested only while something moves.
 
+use std::f32::consts::PI;
+
 use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, text::TextBounds, window::PrimaryWindow};
 use depths_rules::{Action, Outcome};
 
 use super::{
+    card_art::CardArt,
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
     layout::{
         FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_grown, lay_out_scaled,
@@ -248,9 +251,10 @@ fn body_rect(color: Color, size: Vec2, at: Vec3) -> impl Bundle {
     (rect(color, size, at), Pickable::default())
 }
 
-/// A number-key badge in a card's top-left corner.
+/// A number-key badge in a card's top right corner (a card that has one has
+/// no health token there).
 fn badge(c: &mut ChildSpawnerCommands, art: &Art, n: u8, size: Vec2) {
-    let at = Vec3::new(-size.x / 2.0 + BADGE / 2.0 + 1.0, size.y / 2.0 - BADGE / 2.0 - 1.0, 0.6);
+    let at = Vec3::new(size.x / 2.0 - BADGE / 2.0 - 2.0, size.y / 2.0 - BADGE / 2.0 - 2.0, 0.6);
     c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(BADGE), at), Pickable::IGNORE));
     c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
 }
@@ -261,6 +265,7 @@ struct Art<'a> {
     /// The text face, for everything else.
     body: Option<&'a Handle<Font>>,
     icons: Option<&'a Icons>,
+    cards: Option<&'a CardArt>,
     /// How much larger than at 100 % the table draws its cards.
     scale: f32,
 }
@@ -320,35 +325,39 @@ fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, f
         });
 }
 
-/// A Hero's or Monster's Action Card, or a drawn Ecology card.
+/// A Hero's or Monster's Action Card, or a drawn Ecology card: a framed card
+/// in its owner's colours, its value large in the top corner (and small,
+/// upside down, in the bottom one), its owner's picture on a lit field, the
+/// owner's name on a band at the foot.
 fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
-    let (body, mut edge) = color(face.kind);
-    if face.action.is_some() {
-        edge = CARD_GOLD.sprite();
+    let (body, edge) = card_colors(face);
+    // A card that may be played now is framed in gold.
+    let (rim, border) = if face.action.is_some() { (CARD_GOLD.sprite(), 6.0) } else { (edge, 4.0) };
+    // What the pointer finds: the card's whole rectangle, frame and all.
+    c.spawn(body_rect(Color::NONE, size + Vec2::splat(border), Vec3::ZERO));
+    rounded(c, art, |a| &a.frame, rim, size + Vec2::splat(border), Vec3::Z * 0.01);
+    rounded(c, art, |a| &a.face, body, size, Vec3::Z * 0.1);
+    // A thin line just inside the edge, as printed cards have.
+    rounded(c, art, |a| &a.frame, edge.with_alpha(0.45), size - Vec2::splat(7.0), Vec3::Z * 0.11);
+    rounded(c, art, |a| &a.face, body, size - Vec2::splat(9.0), Vec3::Z * 0.12);
+    let top = top_row(size);
+    let (center, px) = picture(size);
+    if let Some(cards) = art.cards {
+        let field = CardArt::stretched(&cards.field, edge.with_alpha(0.28), Vec2::splat((px * 1.6).min(size.x - 10.0)));
+        c.spawn((field, Transform::from_translation(center.extend(0.15)), layer(), Pickable::IGNORE));
     }
-    let border = if face.action.is_some() { 6.0 } else { 4.0 };
-    c.spawn(body_rect(edge, size + Vec2::splat(border), Vec3::ZERO));
-    c.spawn(body_rect(body, size, Vec3::Z * 0.1));
-    // The icon sits between the number badge (top left) and the health
-    // token (top right), smaller when the card is narrow, never under them.
-    let icon_y = size.y / 2.0 - 14.0;
-    let room = icon_room(size.x, face.number.is_some(), face.health.is_some());
-    let (icon_x, icon_px) = room.unwrap_or_default();
     match art.icons.and_then(|i| i.image(face.icon.0, &face.icon.1)) {
-        _ if room.is_none() => {}
         Some(image) => {
-            let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(icon_px)), ..default() };
-            c.spawn((sprite, Transform::from_xyz(icon_x, icon_y, 0.2), layer(), Pickable::IGNORE));
+            let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(px)), ..default() };
+            c.spawn((sprite, Transform::from_translation(center.extend(0.2)), layer(), Pickable::IGNORE));
         }
         None => {
-            let mut t = Transform::from_xyz(icon_x, icon_y, 0.2);
-            if face.kind != Kind::Ecology {
-                t.rotate_z(std::f32::consts::FRAC_PI_4);
-            }
-            c.spawn((Sprite::from_color(edge, Vec2::splat(icon_px * 0.6)), t, layer(), Pickable::IGNORE));
+            let mut t = Transform::from_translation(center.extend(0.2));
+            t.rotate_z(std::f32::consts::FRAC_PI_4);
+            c.spawn((Sprite::from_color(edge, Vec2::splat(px * 0.6)), t, layer(), Pickable::IGNORE));
         }
     }
-    // The health token: a heart in the corner with what is left.
+    // The health token: a heart in the top right corner with what is left.
     if let Some(hp) = face.health {
         let corner = Vec3::new(size.x / 2.0 - HEART / 2.0 + 1.0, size.y / 2.0 - HEART / 2.0 + 1.0, 0.4);
         let red = palette::RED.sprite();
@@ -359,17 +368,96 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         c.spawn((token, Transform::from_translation(corner), layer(), Pickable::IGNORE));
         c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), CARD_TEXT.sprite(), art.text()));
     }
-    let big = if face.kind == Kind::Ecology { 22.0 } else { (size.y * 0.38).min(40.0) };
-    // A little low, clear of the icon above it on a short card.
-    c.spawn(text(&face.value, big, Vec3::new(0.0, size.y * 0.06 - 3.0, 0.3), CARD_TEXT.sprite(), art.title()));
-    // Long Monster names keep their words: two lines, a size smaller if need be.
-    let (name, px) = fit_text(&face.name, size.x - 6.0, 10.0, 8.0, 2);
-    c.spawn(text(&name, px, Vec3::new(0.0, -size.y * 0.24, 0.3), CARD_TEXT.sprite(), art.text()));
+    if face.value.chars().count() <= 2 {
+        // The value in the corners, as a player finds it in a fanned hand.
+        let at = Vec3::new(-size.x / 2.0 + 5.0, size.y / 2.0 - top / 2.0 - 1.0, 0.3);
+        c.spawn(text_at(&face.value, top * 0.95, at, CARD_TEXT.sprite(), art.title(), Anchor::CENTER_LEFT));
+        // Upside down in the foot's corner, where a card has room for it.
+        if size.y >= 90.0 {
+            let at = Vec3::new(size.x / 2.0 - 6.0, -size.y / 2.0 + top * 0.3 + 3.0, 0.3);
+            let upside_down = Transform::from_translation(at)
+                .with_scale(Vec3::splat(1.0 / art.scale))
+                .with_rotation(Quat::from_rotation_z(PI));
+            let low =
+                text_at(&face.value, top * 0.5, at, CARD_TEXT.sprite_alpha(0.8), art.title(), Anchor::CENTER_LEFT);
+            c.spawn(low).insert(upside_down);
+        }
+    } else {
+        // "3 XP", "drawn": across the card, under the picture.
+        let at = Vec3::new(0.0, center.y - px / 2.0 - 2.0, 0.3);
+        c.spawn(text(&face.value, 12.0, at, CARD_TEXT.sprite(), art.title()));
+    }
+    // The owner's name on a band at the foot; long Monster names keep their
+    // words: two lines, a size smaller if need be.
+    let band = name_band(size);
+    let band_y = -size.y / 2.0 + 4.5 + band / 2.0;
+    c.spawn((
+        rect(palette::BLACK.sprite_alpha(0.45), Vec2::new(size.x - 9.0, band), Vec3::new(0.0, band_y, 0.25)),
+        Pickable::IGNORE,
+    ));
+    let (name, px) = fit_text(&face.name, size.x - 10.0, 10.0, 8.0, 2);
+    c.spawn(text(&name, px, Vec3::new(0.0, band_y, 0.3), CARD_TEXT.sprite(), art.text()));
     if !face.note.is_empty() {
-        c.spawn(text(&face.note, 9.0, Vec3::new(0.0, -size.y * 0.42, 0.3), CARD_GOLD.sprite(), art.text()));
+        let at = Vec3::new(0.0, band_y + band / 2.0 + 6.0, 0.3);
+        c.spawn((
+            rect(palette::BLACK.sprite_alpha(0.6), Vec2::new(size.x - 9.0, 12.0), at - Vec3::Z * 0.05),
+            Pickable::IGNORE,
+        ));
+        c.spawn(text(&face.note, 9.0, at, CARD_GOLD.sprite(), art.text()));
     }
     if let Some(n) = face.number {
         badge(c, art, n, size);
+    }
+}
+
+/// A rounded rectangle from the cards' frame or face texture (a plain one
+/// before the textures are made, as in tests).
+fn rounded(
+    c: &mut ChildSpawnerCommands,
+    art: &Art,
+    image: fn(&CardArt) -> &Handle<Image>,
+    color: Color,
+    size: Vec2,
+    at: Vec3,
+) {
+    match art.cards {
+        Some(cards) => {
+            let sprite = CardArt::sliced(image(cards), color, size);
+            c.spawn((sprite, Transform::from_translation(at), layer(), Pickable::IGNORE));
+        }
+        None => {
+            c.spawn((rect(color, size, at), Pickable::IGNORE));
+        }
+    }
+}
+
+/// The height of a card's top row: its corner value, number badge and
+/// health token.
+pub fn top_row(size: Vec2) -> f32 {
+    (size.y * 0.26).clamp(14.0, 26.0)
+}
+
+/// The height of the band at a card's foot that names its owner.
+pub fn name_band(size: Vec2) -> f32 {
+    (size.y * 0.2).clamp(12.0, 22.0)
+}
+
+/// Where a card's picture goes (its centre) and its side: between the top
+/// row and the name band, inside the inner line.
+pub fn picture(size: Vec2) -> (Vec2, f32) {
+    let (top, bottom) = (size.y / 2.0 - top_row(size), -size.y / 2.0 + 4.5 + name_band(size));
+    let px = (top - bottom - 4.0).min(size.x - 16.0).max(4.0);
+    (Vec2::new(0.0, (top + bottom) / 2.0), px)
+}
+
+/// A card's face and frame colours: a Hero's by class, a Monster's red.
+fn card_colors(face: &Face) -> (Color, Color) {
+    match face.kind {
+        Kind::Hero | Kind::Hand => {
+            let (body, edge) = palette::class_tones(&face.icon.1);
+            (body.sprite(), edge.sprite())
+        }
+        kind => color(kind),
     }
 }
 
@@ -391,9 +479,9 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         c.spawn(text(&face.note, 11.0, Vec3::new(0.0, -size.y / 4.0, 0.3), CARD_MUTED.sprite(), art.text()));
     }
     if let Some(n) = face.number {
-        // In the frame's top-left corner, over the Monster's card (where a
-        // hand card has its number), clear of the outcome in the gap.
-        let at = Vec3::new(-size.x / 2.0 + 9.0, size.y / 2.0 - 9.0, 12.0);
+        // On the frame's top edge, between the Monster card's value and its
+        // health token, clear of the outcome in the gap.
+        let at = Vec3::new(0.0, size.y / 2.0 - 6.0, 12.0);
         c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(16.0), at), Pickable::IGNORE));
         c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
     }
@@ -405,29 +493,39 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let (body, edge) = color(Kind::Foe);
     let defeated = face.rows.iter().all(|r| r.health == 0);
     let edge = if defeated { CARD_MUTED.sprite() } else { edge };
-    c.spawn(body_rect(edge, size + Vec2::splat(4.0), Vec3::ZERO));
-    c.spawn(body_rect(body, size, Vec3::Z * 0.1));
+    c.spawn(body_rect(Color::NONE, size + Vec2::splat(4.0), Vec3::ZERO));
+    rounded(c, art, |a| &a.frame, edge, size + Vec2::splat(4.0), Vec3::Z * 0.01);
+    rounded(c, art, |a| &a.face, body, size, Vec3::Z * 0.1);
     let left = -size.x / 2.0 + 8.0;
     let top = size.y / 2.0;
-    if let Some(image) = art.icons.and_then(|i| i.image(face.icon.0, &face.icon.1)) {
-        let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(30.0)), ..default() };
-        c.spawn((sprite, Transform::from_xyz(left + 15.0, top - 20.0, 0.2), layer(), Pickable::IGNORE));
+    // Its picture: the Monster's icon on a lit field in a dark inset.
+    let pic = FOE_HEAD - 10.0;
+    let pic_at = Vec3::new(left + pic / 2.0 - 2.0, top - pic / 2.0 - 5.0, 0.12);
+    rounded(c, art, |a| &a.face, palette::BLACK.sprite_alpha(0.55), Vec2::splat(pic), pic_at);
+    if let Some(cards) = art.cards {
+        let field = CardArt::stretched(&cards.field, edge.with_alpha(0.45), Vec2::splat(pic * 1.1));
+        c.spawn((field, Transform::from_translation(pic_at + Vec3::Z * 0.05), layer(), Pickable::IGNORE));
     }
-    let name_at = Vec3::new(left + 36.0, top - 20.0, 0.3);
-    c.spawn(text_at(&face.name, 18.0, name_at, CARD_GOLD.sprite(), art.title(), Anchor::CENTER_LEFT));
+    if let Some(image) = art.icons.and_then(|i| i.image(face.icon.0, &face.icon.1)) {
+        let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(pic - 6.0)), ..default() };
+        c.spawn((sprite, Transform::from_translation(pic_at + Vec3::Z * 0.1), layer(), Pickable::IGNORE));
+    }
+    // The name on a banner beside it.
+    let beside = left + pic + 2.0;
+    let banner = Vec2::new(size.x / 2.0 - 4.0 - beside, 24.0);
+    let banner_at = Vec3::new(beside + banner.x / 2.0, top - 17.0, 0.15);
+    c.spawn((rect(palette::BLACK.sprite_alpha(0.4), banner, banner_at), Pickable::IGNORE));
+    let (name, name_px) = fit_text(&face.name, banner.x - 8.0, 18.0, 12.0, 1);
+    let name_at = Vec3::new(beside + 5.0, top - 17.0, 0.3);
+    c.spawn(text_at(&name, name_px, name_at, CARD_GOLD.sprite(), art.title(), Anchor::CENTER_LEFT));
     // No room left under the rows for even the "hover for all" line (a
     // large UI scale): the note under the name says the rest is there.
     let print_top = top - FOE_HEAD - FOE_ROW * face.rows.len() as f32 - 4.0;
     let cut = !face.print.is_empty() && print_top - PRINT_LINE < -size.y / 2.0 + 4.0;
     let note = if cut { format!("{} · more on hover", face.note) } else { face.note.clone() };
-    c.spawn(text_at(
-        &note,
-        11.0,
-        Vec3::new(left, top - 44.0, 0.3),
-        CARD_MUTED.sprite(),
-        art.text(),
-        Anchor::CENTER_LEFT,
-    ));
+    let (note, note_px) = fit_text(&note, banner.x - 4.0, 11.0, 9.0, 1);
+    let note_at = Vec3::new(beside + 3.0, top - 40.0, 0.3);
+    c.spawn(text_at(&note, note_px, note_at, CARD_MUTED.sprite(), art.text(), Anchor::CENTER_LEFT));
     let bar_w = (size.x * 0.45).min(130.0);
     for (i, row) in face.rows.iter().enumerate() {
         let y = top - FOE_HEAD - FOE_ROW * (i as f32 + 0.5);
@@ -443,36 +541,29 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             Pickable::default(),
             RowAction(row.action.clone()),
         ));
-        c.spawn(text_at(&row.name, 11.0, Vec3::new(left, y, 0.3), CARD_TEXT.sprite(), art.text(), Anchor::CENTER_LEFT));
         let bar_x = size.x / 2.0 - 8.0 - bar_w / 2.0;
-        let f = if row.max == 0 { 0.0 } else { f32::from(row.health) / f32::from(row.max) };
-        let fill = if f > 0.5 {
-            palette::HEALTHY.sprite()
-        } else if f > 0.25 {
-            palette::WOUNDED.sprite()
-        } else {
-            palette::DYING.sprite()
-        };
-        c.spawn((rect(palette::BAR_BACK.sprite(), Vec2::new(bar_w, 14.0), Vec3::new(bar_x, y, 0.2)), Pickable::IGNORE));
-        if f > 0.0 {
-            let w = bar_w * f;
-            let at = Vec3::new(bar_x - bar_w / 2.0 + w / 2.0, y, 0.25);
-            c.spawn((rect(fill, Vec2::new(w, 14.0), at), Pickable::IGNORE));
+        // Left of the track: its number key, then its Armor (a breastplate).
+        let mut free = bar_x - bar_w / 2.0 - 4.0;
+        if row.armor > 0 {
+            let at = Vec3::new(free - 6.0, y, 0.3);
+            c.spawn(text(&row.armor.to_string(), 11.0, at, CARD_TEXT.sprite(), art.text()));
+            if let Some(image) = art.icons.and_then(|i| i.image("ui", "armor")) {
+                let sprite =
+                    Sprite { image, color: CARD_TEXT.sprite(), custom_size: Some(Vec2::splat(14.0)), ..default() };
+                c.spawn((sprite, Transform::from_translation(at - Vec3::X * 14.0), layer(), Pickable::IGNORE));
+            }
+            free -= 24.0;
         }
-        let armor = if row.armor > 0 { format!("  armor {}", row.armor) } else { String::new() };
-        let tag = if row.tag.is_empty() { String::new() } else { format!("{} · ", row.tag) };
-        c.spawn(text(
-            &format!("{tag}{} / {}{armor}", row.health, row.max),
-            10.0,
-            Vec3::new(bar_x, y, 0.3),
-            CARD_TEXT.sprite(),
-            art.text(),
-        ));
         if let Some(n) = row.number {
-            let at = Vec3::new(bar_x - bar_w / 2.0 - 12.0, y, 0.6);
+            let at = Vec3::new(free - 8.0, y, 0.6);
             c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(14.0), at), Pickable::IGNORE));
             c.spawn(text(&n.to_string(), 11.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
+            free -= 18.0;
         }
+        // The name keeps to the room the track leaves it.
+        let (name, name_px) = fit_text(&row.name, free - left - 2.0, 11.0, 8.0, 1);
+        c.spawn(text_at(&name, name_px, Vec3::new(left, y, 0.3), CARD_TEXT.sprite(), art.text(), Anchor::CENTER_LEFT));
+        health_track(c, art, row, Vec2::new(bar_x, y), bar_w);
     }
     let mut y = print_top;
     let bottom = -size.y / 2.0 + 4.0;
@@ -502,21 +593,49 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     }
 }
 
+/// An individual's Health as a track: a box a point while the boxes are
+/// wide enough to count, filled up to what is left.
+fn health_track(c: &mut ChildSpawnerCommands, art: &Art, row: &super::faces::Row, at: Vec2, width: f32) {
+    let f = if row.max == 0 { 0.0 } else { f32::from(row.health) / f32::from(row.max) };
+    let fill = if f > 0.5 {
+        palette::HEALTHY.sprite()
+    } else if f > 0.25 {
+        palette::WOUNDED.sprite()
+    } else {
+        palette::DYING.sprite()
+    };
+    let h = 14.0;
+    c.spawn((rect(palette::BAR_BACK.sprite(), Vec2::new(width, h), at.extend(0.2)), Pickable::IGNORE));
+    if f > 0.0 {
+        let w = width * f;
+        c.spawn((
+            rect(fill, Vec2::new(w, h - 2.0), Vec3::new(at.x - width / 2.0 + w / 2.0, at.y, 0.25)),
+            Pickable::IGNORE,
+        ));
+    }
+    // A mark a point while the boxes are wide enough to count, else every five.
+    let point = width / f32::from(row.max.max(1));
+    let every = if point >= 6.0 { 1 } else { 5 };
+    let step = point * f32::from(every);
+    if step >= 6.0 {
+        for i in (every..row.max).step_by(usize::from(every)) {
+            let x = at.x - width / 2.0 + step * f32::from(i);
+            let line = rect(palette::BAR_BACK.sprite_alpha(0.8), Vec2::new(1.0, h - 2.0), Vec3::new(x, at.y, 0.26));
+            c.spawn((line, Pickable::IGNORE));
+        }
+    }
+    let tag = if row.tag.is_empty() { String::new() } else { format!("{} · ", row.tag) };
+    let words = format!("{tag}{} / {}", row.health, row.max);
+    // On a dark pill of its own, readable over the fill and the marks.
+    let pill = Vec2::new(super::layout::text_width(&words, 10.0) + 8.0, h - 3.0);
+    c.spawn((rect(palette::BAR_BACK.sprite_alpha(0.85), pill, at.extend(0.28)), Pickable::IGNORE));
+    c.spawn(text(&words, 10.0, at.extend(0.3), CARD_TEXT.sprite(), art.text()));
+}
+
 /// The health token's size.
 const HEART: f32 = 22.0;
 /// A number badge's size.
 const BADGE: f32 = 16.0;
-
-/// Where a card's icon goes across (from its centre) and how big it is: in
-/// the room the number badge and the health token leave.
-pub fn icon_room(width: f32, number: bool, health: bool) -> Option<(f32, f32)> {
-    // A clear gap beside the badge: touching, the two read as one mark.
-    let left = -width / 2.0 + if number { BADGE + 5.0 } else { 3.0 };
-    let right = width / 2.0 - if health { HEART + 1.0 } else { 3.0 };
-    let room = right - left;
-    // Too narrow for both: the name under the value says whose card it is.
-    (room >= 10.0).then(|| ((left + right) / 2.0, room.min(18.0)))
-}
 
 /// The hands as they lay when the pointer came onto them, and whether they
 /// are kept so.
@@ -588,8 +707,11 @@ fn sync_cards(
     mut cards: Query<(Entity, &mut TableCard)>,
     mut mat: Query<(&mut Sprite, &mut Transform, &mut Visibility), With<CombatMat>>,
     mut geometry: ResMut<TableGeometry>,
-    ui_assets: Option<Res<crate::theme::style::UiAssets>>,
-    icons: Option<Res<Icons>>,
+    (ui_assets, icons, card_art): (
+        Option<Res<crate::theme::style::UiAssets>>,
+        Option<Res<Icons>>,
+        Option<Res<CardArt>>,
+    ),
     mut last: Local<Option<(Rect, Vec2, f32)>>,
     mut still_hand: Local<StillHand>,
     (mut arrangement, mut kept_scale): (Local<Option<bool>>, Local<Option<f32>>),
@@ -668,7 +790,7 @@ fn sync_cards(
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
     let font = ui_assets.as_ref().map(|a| &a.title_font);
     let body = ui_assets.as_ref().map(|a| &a.body_font);
-    let art = Art { font, body, icons: icons.as_deref(), scale };
+    let art = Art { font, body, icons: icons.as_deref(), cards: card_art.as_deref(), scale };
     for (entity, mut card) in &mut cards {
         let placed = faces.iter().find(|f| f.key == card.key).and_then(|f| layout.get(&f.key).map(|p| (f, p)));
         match placed {

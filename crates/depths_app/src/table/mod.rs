@@ -10,6 +10,7 @@
 //! happened (damage numbers, the end of a fight), and `reveal` shows each
 //! card drawn or gained large until dismissed.
 
+pub mod card_art;
 pub mod cards;
 pub mod faces;
 pub mod feedback;
@@ -23,6 +24,7 @@ use bevy::prelude::*;
 
 pub(crate) fn desktop_plugin(app: &mut App) {
     app.add_plugins((
+        card_art::plugin,
         cards::plugin,
         pointer::plugin,
         feedback::plugin,

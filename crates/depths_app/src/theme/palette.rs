@@ -113,6 +113,16 @@ pub const BANNER_GROUND: Tone = Tone::rgb(0.09, 0.075, 0.06);
 /// The XP card's inner face on the party's edge.
 pub const XP_FACE: Tone = Tone::rgb(0.30, 0.24, 0.12);
 /// The table's cards by kind: ground and edge.
+/// A Hero's cards by class: (face, frame). Unknown classes take the Hero's.
+pub fn class_tones(class: &str) -> (Tone, Tone) {
+    match class {
+        "fighter" => (Tone::rgb(0.17, 0.24, 0.36), Tone::rgb(0.60, 0.76, 0.96)),
+        "wizard" => (Tone::rgb(0.22, 0.17, 0.38), Tone::rgb(0.72, 0.62, 0.98)),
+        "rogue" => (Tone::rgb(0.12, 0.26, 0.21), Tone::rgb(0.50, 0.86, 0.64)),
+        _ => (HERO_CARD, HERO_EDGE),
+    }
+}
+
 pub const HERO_CARD: Tone = Tone::rgb(0.20, 0.28, 0.42);
 pub const HERO_EDGE: Tone = Tone::rgb(0.55, 0.72, 0.95);
 pub const MONSTER_CARD: Tone = Tone::rgb(0.33, 0.13, 0.11);
