@@ -1,12 +1,13 @@
 //! Development tools (cargo feature `dev-tools`): `--screenshot`,
-//! `--frame-bench` and `--health-check`.
+//! `--frame-bench`, `--health-check`, and `FD_SLOW_MOTION` to look at motion.
 
 pub(crate) mod frame_bench;
 pub(crate) mod health;
 pub mod screenshot;
+mod slow_motion;
 
 use bevy::prelude::*;
 
 pub(crate) fn desktop_plugin(app: &mut App) {
-    app.add_plugins((screenshot::plugin, frame_bench::plugin, health::plugin));
+    app.add_plugins((screenshot::plugin, frame_bench::plugin, health::plugin, slow_motion::plugin));
 }

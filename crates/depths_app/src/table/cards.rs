@@ -19,6 +19,7 @@ use super::{
         FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_grown, lay_out_scaled,
         pair_words, print_width,
     },
+    motion::{CardBack, Jolts, turning},
 };
 use crate::theme::palette::{self, CARD_GOLD, CARD_MUTED, CARD_TEXT, MAT};
 use crate::{
@@ -82,6 +83,8 @@ pub struct TableCard {
     pub hovered: bool,
     /// Later cards of a fanned hand lie over earlier ones.
     order: f32,
+    /// It turns over on its way in (dealt, or a Monster's card revealed).
+    turns: bool,
 }
 
 impl TableCard {
@@ -283,6 +286,7 @@ impl<'a> Art<'a> {
 fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, from: Vec2, now: f32, linger: f32) {
     // The face is drawn at 100 % and the card grown (`move_cards`).
     let size = placed.size / art.scale;
+    let turns = matches!(face.kind, Kind::Hand | Kind::Monster) && from.distance(placed.center) > 1.0;
     commands
         .spawn((
             Name::new(format!("Card {}", face.key)),
@@ -308,6 +312,7 @@ fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, f
                     Spot::Hand { index, .. } => index as f32,
                     _ => 0.0,
                 },
+                turns,
             },
             Transform::from_translation(Vec3::new(0.0, 0.0, 20.0)),
             Visibility::Hidden,
@@ -321,8 +326,24 @@ fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, f
                 c.spawn(body_rect(Color::NONE, size, Vec3::ZERO));
                 c.spawn(text(&face.name, 13.0, Vec3::Z * 0.2, CARD_MUTED.sprite(), art.text()));
             }
-            _ => small_card(c, art, face, size),
+            _ => {
+                small_card(c, art, face, size);
+                if turns {
+                    card_back(c, art, face.kind, size);
+                }
+            }
         });
+}
+
+/// The back a card shows until it has turned over: a Hero's deck's, or a
+/// Monster's (tinted red).
+fn card_back(c: &mut ChildSpawnerCommands, art: &Art, kind: Kind, size: Vec2) {
+    let tint = if kind == Kind::Monster { Color::srgb(1.0, 0.62, 0.55) } else { Color::WHITE };
+    let sprite = match art.cards {
+        Some(cards) => CardArt::stretched(&cards.back, tint, size + Vec2::splat(4.0)),
+        None => Sprite::from_color(palette::HERO_CARD.sprite(), size),
+    };
+    c.spawn((CardBack, sprite, Transform::from_xyz(0.0, 0.0, 0.95), layer(), Pickable::IGNORE));
 }
 
 /// A Hero's or Monster's Action Card, or a drawn Ecology card: a framed card
@@ -910,10 +931,15 @@ fn move_cards(
     mut commands: Commands,
     time: Res<Time>,
     window: Single<&Window, With<PrimaryWindow>>,
-    mut cards: Query<(Entity, &TableCard, &mut Transform, &mut Visibility, Has<Animating>)>,
+    mut jolts: ResMut<Jolts>,
+    mut cards: Query<(Entity, &TableCard, &mut Transform, &mut Visibility, Has<Animating>), Without<CardBack>>,
+    mut backs: Query<(Entity, &ChildOf, &mut Visibility), With<CardBack>>,
 ) {
     let now = time.elapsed_secs();
     let screen = Vec2::new(window.width(), window.height());
+    if !jolts.0.is_empty() {
+        jolts.forget_old(now);
+    }
     for (entity, card, mut transform, mut visibility, marked) in &mut cards {
         let moving = card.held.is_none() && progress(card, now) < 1.0;
         let z = match (card.held.is_some(), moving, card.kind) {
@@ -923,14 +949,30 @@ fn move_cards(
             _ => 20.0 + card.order + if card.hovered { 15.0 } else { 0.0 },
         };
         let lift = if card.hovered && card.kind == Kind::Hand && card.held.is_none() { 8.0 } else { 0.0 };
-        let p = card.position(now) - Vec2::Y * lift;
-        let target = Transform::from_translation(to_world(p, screen).extend(z)).with_scale(Vec3::splat(card.scale));
+        let shake = jolts.offset(&card.key, card.kind, now);
+        let p = card.position(now) - Vec2::Y * lift + Vec2::X * shake.unwrap_or(0.0);
+        // Turning over on its way in: narrow, its back showing, then its face.
+        let (width, back) = if card.turns && moving { turning(progress(card, now)) } else { (1.0, false) };
+        let scale = Vec3::new(card.scale * width, card.scale, card.scale);
+        let target = Transform::from_translation(to_world(p, screen).extend(z)).with_scale(scale);
         if *transform != target {
             *transform = target;
         }
         if *visibility != Visibility::Inherited {
             *visibility = Visibility::Inherited;
         }
+        // Its back goes once its face shows.
+        for (back_entity, parent, mut shown) in &mut backs {
+            if parent.parent() != entity {
+                continue;
+            }
+            if !back {
+                commands.entity(back_entity).despawn();
+            } else if *shown != Visibility::Inherited {
+                *shown = Visibility::Inherited;
+            }
+        }
+        let moving = moving || shake.is_some();
         if card.leaving && !moving {
             commands.entity(entity).despawn();
             continue;

@@ -11,6 +11,7 @@ use depths_rules::Event;
 use super::{
     cards::{TABLE_LAYER, TableGeometry, text_font, to_world},
     layout::{FOE_HEAD, FOE_ROW},
+    motion::{Jolt, Jolts},
 };
 use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, CARD_TEXT, HEAL, HURT};
 
@@ -23,6 +24,10 @@ use crate::{
 
 /// How long a number floats.
 const FLOAT: f32 = 1.4;
+/// How far a defeated individual's word falls (px).
+const FALL: f32 = 36.0;
+/// How long a Hit's flash lasts.
+const FLASH: f32 = 0.3;
 /// How long the end-of-fight banner stays without a click.
 const BANNER: f32 = 3.5;
 
@@ -88,6 +93,34 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// A Hit's flash over the row it landed on, fading out.
+#[derive(Component, Debug)]
+#[require(Animating)]
+pub struct Flash {
+    born: f32,
+}
+
+fn flash(commands: &mut Commands, rect: Rect, window: &Window, now: f32) {
+    commands.spawn((
+        Name::new("Hit flash"),
+        Flash { born: now },
+        Sprite::from_color(HURT.sprite_alpha(0.55), rect.size()),
+        Transform::from_translation(to_world(rect.center(), screen(window)).extend(79.0)),
+        RenderLayers::layer(TABLE_LAYER),
+        Pickable::IGNORE,
+        DespawnOnExit(Screen::Playing),
+    ));
+}
+
+/// The rectangle of individual `row`'s line on foe `foe`'s card, on screen.
+fn row_rect(geometry: &TableGeometry, foe: u8, row: u8) -> Option<Rect> {
+    let layout = geometry.layout.as_ref()?;
+    let p = layout.get(&super::faces::CardKey::Foe(usize::from(foe)))?;
+    let k = layout.scale;
+    let top = p.center.y - p.size.y / 2.0 + k * (FOE_HEAD + FOE_ROW * f32::from(row));
+    Some(Rect::new(p.center.x - p.size.x / 2.0 + 3.0, top, p.center.x + p.size.x / 2.0 - 3.0, top + k * FOE_ROW))
+}
+
 /// Where individual `row` of foe `foe` lies on screen, if its card is on the table.
 fn row_at(geometry: &TableGeometry, foe: u8, row: u8) -> Option<Vec2> {
     let p = geometry.layout.as_ref()?.get(&super::faces::CardKey::Foe(usize::from(foe)))?;
@@ -120,6 +153,7 @@ fn spawn_feedback(
     time: Res<Time>,
     banners: Query<Entity, With<Banner>>,
     ui_assets: Option<Res<crate::theme::style::UiAssets>>,
+    mut jolts: ResMut<Jolts>,
 ) {
     let now = time.elapsed_secs();
     let body = ui_assets.as_ref().map(|a| a.body_font.clone());
@@ -130,6 +164,11 @@ fn spawn_feedback(
         let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color, 30.0, 40.0);
         let number = match event {
             Event::MonsterDamaged { foe, individual, amount, .. } => {
+                // The card shakes and the row flashes where the Hit landed.
+                jolts.0.push((Jolt::Foe(usize::from(*foe)), now));
+                if let Some(rect) = row_rect(&geometry, *foe, *individual) {
+                    flash(&mut commands, rect, &window, now);
+                }
                 Some(float(format!("-{amount}"), row_at(&geometry, *foe, *individual), HURT.sprite()))
             }
             Event::MonsterHealed { foe, individual, amount } => {
@@ -137,6 +176,7 @@ fn spawn_feedback(
             }
             // Over the Hero's pairs on the table (the Hero mat shows it too).
             Event::HeroDamaged { hero, amount } => {
+                jolts.0.push((Jolt::Hero(*hero), now));
                 Some(float(format!("-{amount}"), hero_at(&geometry, *hero), HURT.sprite()))
             }
             Event::HeroHealed { hero, amount } => {
@@ -144,10 +184,11 @@ fn spawn_feedback(
             }
             // A word over the row's own health bar, one row tall, staying in
             // its row: large and rising, it covered the rows around it.
+            // It falls away from its row, tipping over as it goes.
             Event::IndividualDefeated { foe, individual } => {
                 let bar = row_at(&geometry, *foe, *individual).zip(foe_width(&geometry, *foe));
                 let at = bar.map(|(p, w)| p - Vec2::X * (18.0 + 0.25 * w));
-                Some(("defeated".into(), at, CARD_GOLD.sprite(), 15.0, 0.0))
+                Some(("defeated".into(), at, CARD_GOLD.sprite(), 15.0, -FALL))
             }
             Event::CombatWon => {
                 title = Some(("Victory", CARD_GOLD.sprite()));
@@ -305,6 +346,7 @@ fn animate(
     mut floaters: Query<(Entity, &Floater, &mut Transform, &mut TextColor, &Children)>,
     mut backs: Query<&mut Sprite, With<FloaterBack>>,
     mut banners: Query<(Entity, &Banner, &mut Transform), Without<Floater>>,
+    mut flashes: Query<(Entity, &Flash, &mut Sprite), Without<FloaterBack>>,
     area: Res<BoardArea>,
     mouse: Res<ButtonInput<MouseButton>>,
 ) {
@@ -317,11 +359,23 @@ fn animate(
         }
         let at = f.at - Vec2::Y * f.rise * t;
         transform.translation = to_world(at, screen(&window)).extend(80.0);
+        // What falls tips over as it goes.
+        if f.rise < 0.0 {
+            transform.rotation = Quat::from_rotation_z(-0.5 * t * t);
+        }
         color.0 = f.color.with_alpha(1.0 - t * t);
         for child in children {
             if let Ok(mut back) = backs.get_mut(*child) {
                 back.color = BACKDROP.sprite_alpha(BACKDROP_ALPHA * (1.0 - t * t));
             }
+        }
+    }
+    for (e, f, mut sprite) in &mut flashes {
+        let t = (now - f.born) / FLASH;
+        if t >= 1.0 {
+            commands.entity(e).despawn();
+        } else {
+            sprite.color = HURT.sprite_alpha(0.55 * (1.0 - t));
         }
     }
     let clicked = mouse.get_just_pressed().next().is_some();

@@ -16,6 +16,7 @@ pub mod faces;
 pub mod feedback;
 pub mod hint_frame;
 pub mod layout;
+pub mod motion;
 pub mod party;
 pub mod pointer;
 pub mod reveal;
@@ -26,6 +27,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
     app.add_plugins((
         card_art::plugin,
         cards::plugin,
+        motion::plugin,
         pointer::plugin,
         feedback::plugin,
         reveal::plugin,
