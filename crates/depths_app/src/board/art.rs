@@ -18,10 +18,13 @@ use bevy::{
     sprite_render::AlphaMode2d,
 };
 
+use depths_rules::Ecology;
+
 use crate::theme::palette;
 use crate::{
     PlaySystems,
     board::explore::{GhostTile, PlacementHint, SelectionRing},
+    board::floors::{floor_texture, hash2, smoothstep},
     board::tiles::{
         Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, TILE_SIZE, TOKEN_RADIUS,
         WALL_THICKNESS, area_anchor, cell_center, side_dir, slot_offset, tokens_in_area,
@@ -308,13 +311,19 @@ fn water_corner_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
     }
 }
 
+/// Which floor texture a tile is painted with: its Ecology's, in a variant
+/// chosen by the game's seed and the tile's place.
 fn floor_variant(seed: u64, tile: &Tile) -> usize {
+    let ecology = ECOLOGIES.iter().position(|e| *e == tile.turned.ecology).unwrap_or(0);
     if tile.is_entry() {
-        return 0;
+        return ecology * FLOOR_VARIANTS;
     }
     let mut rng = SplitMix64(seed ^ ((tile.cell.0 as u64) << 32) ^ (tile.cell.1 as u32 as u64));
-    rng.below(FLOOR_VARIANTS)
+    ecology * FLOOR_VARIANTS + rng.below(FLOOR_VARIANTS)
 }
+
+/// The Ecologies, in the order of their floor textures.
+const ECOLOGIES: [Ecology; 3] = [Ecology::Ruins, Ecology::Caverns, Ecology::Subterranean];
 
 /// The wall band along one side, with a gap in the middle if the edge is open.
 fn wall_pieces(out: &mut Vec<Piece>, side: Side, edge: Edge, h: f32) {
@@ -560,9 +569,13 @@ impl FromWorld for Art {
         }
         let (floor_images, glow, table_image) = {
             let mut images = world.resource_mut::<Assets<Image>>();
-            let floors: Vec<Handle<Image>> = (0..FLOOR_VARIANTS)
-                .map(|v| {
-                    images.add(rgba_image(FLOOR_TEXELS, flagstones(0xF100_0000 + v as u64, FLOOR_TEXELS as usize)))
+            // Each Ecology's floor in a few variants: ECOLOGIES × FLOOR_VARIANTS.
+            let floors: Vec<Handle<Image>> = ECOLOGIES
+                .iter()
+                .flat_map(|e| (0..FLOOR_VARIANTS).map(move |v| (*e, v)))
+                .map(|(e, v)| {
+                    let pixels = floor_texture(e, 0xF100_0000 + v as u64, FLOOR_TEXELS as usize);
+                    images.add(rgba_image(FLOOR_TEXELS, pixels))
                 })
                 .collect();
             let glow = images.add(rgba_image(GLOW_TEXELS, radial_glow(GLOW_TEXELS as usize)));
@@ -957,97 +970,9 @@ fn periodic_noise(seed: u64, x: f32, y: f32, period: f32) -> f32 {
     top + (bottom - top) * fy
 }
 
-/// RGBA8 (sRGB) pixels of irregular flagstones in rows, with mortar joints,
-/// bevelled edges and mottled stone.
-pub fn flagstones(seed: u64, size: usize) -> Vec<u8> {
-    let mut rng = SplitMix64(seed);
-    let rows = 5;
-    let row_h = size as f32 / rows as f32;
-    // Per row: stone boundaries along x (shifted by a row offset) and stone tints.
-    let mut bounds: Vec<Vec<f32>> = Vec::new();
-    let mut tints: Vec<Vec<[f32; 3]>> = Vec::new();
-    for _ in 0..rows {
-        let mut xs = vec![-(rng.next_f32() * 40.0)];
-        let mut ts = Vec::new();
-        while *xs.last().unwrap_or(&0.0) < size as f32 {
-            let w = 42.0 + rng.next_f32() * 52.0;
-            xs.push(xs.last().unwrap_or(&0.0) + w);
-            let v = 0.88 + rng.next_f32() * 0.24;
-            let warm = (rng.next_f32() - 0.5) * 0.05;
-            ts.push([0.47 * v + warm, 0.44 * v, 0.40 * v - warm]);
-        }
-        bounds.push(xs);
-        tints.push(ts);
-    }
-    let noise_seed = rng.next_u64();
-    let mut data = Vec::with_capacity(size * size * 4);
-    for y in 0..size {
-        let row = ((y as f32 / row_h) as usize).min(rows - 1);
-        let yy = y as f32 - row as f32 * row_h;
-        for x in 0..size {
-            let xf = x as f32;
-            let xs = &bounds[row];
-            let i = xs.iter().rposition(|b| *b <= xf).unwrap_or(0).min(tints[row].len() - 1);
-            let d = (xf - xs[i]).min(xs[i + 1] - xf).min(yy).min(row_h - 1.0 - yy);
-            let mottled = value_noise(noise_seed, xf / 23.0, y as f32 / 23.0) * 0.6
-                + value_noise(noise_seed ^ 0x55, xf / 7.0, y as f32 / 7.0) * 0.4;
-            let grain = (hash2(noise_seed ^ 0xA1, x as i32, y as i32) - 0.5) * 0.05;
-            let rgb = if d < 2.2 {
-                let m = 0.15 + grain;
-                [m, m * 0.92, m * 0.85]
-            } else {
-                let bevel = 0.78 + 0.22 * smoothstep(2.0, 9.0, d);
-                let lit = 0.9 + 0.2 * mottled;
-                let t = tints[row][i];
-                [t[0] * bevel * lit + grain, t[1] * bevel * lit + grain, t[2] * bevel * lit + grain]
-            };
-            // Torchlight: brighter in the middle of the room.
-            let u = (xf / size as f32 - 0.5) * 2.0;
-            let v = (y as f32 / size as f32 - 0.5) * 2.0;
-            let light = 1.05 - 0.22 * (u * u + v * v);
-            for c in rgb {
-                data.push(((c * light).clamp(0.0, 1.0) * 255.0) as u8);
-            }
-            data.push(255);
-        }
-    }
-    data
-}
-
-fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
-    let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
-}
-
-fn hash2(seed: u64, x: i32, y: i32) -> f32 {
-    let mut rng = SplitMix64(seed ^ (x as u32 as u64) ^ ((y as u32 as u64) << 32));
-    rng.next_f32()
-}
-
-fn value_noise(seed: u64, x: f32, y: f32) -> f32 {
-    let (x0, y0) = (x.floor(), y.floor());
-    let (fx, fy) = (smoothstep(0.0, 1.0, x - x0), smoothstep(0.0, 1.0, y - y0));
-    let (ix, iy) = (x0 as i32, y0 as i32);
-    let a = hash2(seed, ix, iy);
-    let b = hash2(seed, ix + 1, iy);
-    let c = hash2(seed, ix, iy + 1);
-    let d = hash2(seed, ix + 1, iy + 1);
-    let top = a + (b - a) * fx;
-    let bottom = c + (d - c) * fx;
-    top + (bottom - top) * fy
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn flagstones_fill_the_texture_and_vary() {
-        let px = flagstones(1, 64);
-        assert_eq!(px.len(), 64 * 64 * 4);
-        let reds: std::collections::HashSet<u8> = px.chunks(4).map(|p| p[0]).collect();
-        assert!(reds.len() > 20, "stone should not be flat");
-    }
 
     #[test]
     fn open_edges_leave_a_gap_and_walls_do_not() {

@@ -4,6 +4,7 @@
 pub(crate) mod art;
 pub(crate) mod camera;
 pub mod explore;
+pub(crate) mod floors;
 pub mod pointer;
 pub mod standees;
 pub mod tiles;
