@@ -209,6 +209,16 @@ fn tone_color(tone: Tone) -> Color {
     }
 }
 
+/// The words of a pair in its tone: its frame's colour, but lighter where
+/// the frame is too dark to read words in (4.5 : 1, `palette::WORDS_ON_GROUNDS`).
+fn tone_ink(tone: Tone) -> Color {
+    match tone {
+        Tone::Plain => CARD_MUTED.sprite(),
+        Tone::Muted => palette::DIM_TEXT.sprite(),
+        Tone::Outcome(_) | Tone::Chosen => tone_color(tone),
+    }
+}
+
 /// A face to write with on a card drawn `scale` times larger.
 type Pen<'a> = (Option<&'a Handle<Font>>, f32);
 
@@ -493,7 +503,7 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         // Both fit the frame's width (split or smaller): neighbours' never meet.
         let ((value, value_px), (note, note_px)) = pair_words(&face.value, &face.note, size.x - 4.0);
         let (value_y, note_y) = if note.contains('\n') { (11.5, -6.0) } else { (9.0, -8.0) };
-        c.spawn(text(&value, value_px, Vec3::new(0.0, value_y, 0.3), tone, art.text()));
+        c.spawn(text(&value, value_px, Vec3::new(0.0, value_y, 0.3), tone_ink(face.tone), art.text()));
         c.spawn(text(&note, note_px, Vec3::new(0.0, note_y, 0.3), CARD_TEXT.sprite(), art.text()));
     } else if !face.note.is_empty() {
         // An empty slot waiting for the Hero's next card.

@@ -116,12 +116,20 @@ pub const XP_FACE: Tone = Tone::rgb(0.30, 0.24, 0.12);
 /// A Hero's cards by class: (face, frame). Unknown classes take the Hero's.
 pub fn class_tones(class: &str) -> (Tone, Tone) {
     match class {
-        "fighter" => (Tone::rgb(0.17, 0.24, 0.36), Tone::rgb(0.60, 0.76, 0.96)),
-        "wizard" => (Tone::rgb(0.22, 0.17, 0.38), Tone::rgb(0.72, 0.62, 0.98)),
-        "rogue" => (Tone::rgb(0.12, 0.26, 0.21), Tone::rgb(0.50, 0.86, 0.64)),
+        "fighter" => (FIGHTER_CARD, FIGHTER_EDGE),
+        "wizard" => (WIZARD_CARD, WIZARD_EDGE),
+        "rogue" => (ROGUE_CARD, ROGUE_EDGE),
         _ => (HERO_CARD, HERO_EDGE),
     }
 }
+
+/// The classes' colours: Fighter steel blue, Wizard violet, Rogue green.
+pub const FIGHTER_CARD: Tone = Tone::rgb(0.17, 0.24, 0.36);
+pub const FIGHTER_EDGE: Tone = Tone::rgb(0.60, 0.76, 0.96);
+pub const WIZARD_CARD: Tone = Tone::rgb(0.22, 0.17, 0.38);
+pub const WIZARD_EDGE: Tone = Tone::rgb(0.72, 0.62, 0.98);
+pub const ROGUE_CARD: Tone = Tone::rgb(0.12, 0.26, 0.21);
+pub const ROGUE_EDGE: Tone = Tone::rgb(0.50, 0.86, 0.64);
 
 pub const HERO_CARD: Tone = Tone::rgb(0.20, 0.28, 0.42);
 pub const HERO_EDGE: Tone = Tone::rgb(0.55, 0.72, 0.95);
@@ -132,6 +140,9 @@ pub const ECOLOGY_EDGE: Tone = Tone::rgb(0.91, 0.76, 0.42);
 /// A plain edge (a pair, a label), a dimmed one, the chosen one.
 pub const PLAIN_EDGE: Tone = Tone::rgb(0.45, 0.40, 0.33);
 pub const DIM_EDGE: Tone = Tone::rgb(0.35, 0.32, 0.28);
+/// The words of a pair that no longer counts (its frame is `DIM_EDGE`,
+/// too dark to read words in).
+pub const DIM_TEXT: Tone = Tone::rgb(0.58, 0.54, 0.48);
 pub const CHOSEN_EDGE: Tone = Tone::rgb(1.0, 0.92, 0.55);
 /// A pair's outcome: the Hero hits, the Monster hits.
 pub const HERO_HITS: Tone = Tone::rgb(0.56, 0.82, 0.48);
@@ -174,6 +185,65 @@ pub const STAIR_STONE: Tone = Tone::hex(0x55585F);
 pub const LANTERN_BODY: Tone = Tone::hex(0x2D3340);
 pub const LANTERN_LIGHT: Tone = Tone::hex(0xFFF6D5);
 
+/// The panels' ground as it is seen over the dark table (`PANEL` is nearly opaque).
+pub const PANEL_GROUND: Tone = Tone::hex(0x1A1511);
+
+/// Every colour words are written in, on each ground they are read on. Each
+/// pair must reach 4.5 : 1, the contrast WCAG asks of body text; the test
+/// below measures them all.
+pub const WORDS_ON_GROUNDS: &[(&str, Tone, Tone)] = &[
+    ("text on a panel", TEXT, PANEL_GROUND),
+    ("text on a button", TEXT, WIDGET),
+    ("text on a hovered button", TEXT, WIDGET_HOVER),
+    ("text on a pressed button", TEXT, WIDGET_PRESSED),
+    ("text in a pop-up", TEXT, POPUP),
+    ("text on the curtain", TEXT, CURTAIN),
+    ("text on an XP card", TEXT, XP_CARD),
+    ("text on a search hit", TEXT, SEARCH_HIT),
+    ("muted text on a panel", MUTED, PANEL_GROUND),
+    ("muted text in a pop-up", MUTED, POPUP),
+    ("muted text on a button", MUTED, WIDGET),
+    ("a title on a panel", TITLE_GOLD, PANEL_GROUND),
+    ("a title in a pop-up", TITLE_GOLD, POPUP),
+    ("a title on the banner", TITLE_GOLD, BANNER_GROUND),
+    ("a notice on a panel", NOTICE, PANEL_GROUND),
+    ("good news on a panel", GOOD, PANEL_GROUND),
+    ("bad news on a panel", BAD, PANEL_GROUND),
+    ("a Monster card's words", CARD_TEXT, MONSTER_CARD),
+    ("a Monster card's name", CARD_GOLD, MONSTER_CARD),
+    ("a Monster card's print", CARD_MUTED, MONSTER_CARD),
+    ("a Fighter's card", CARD_TEXT, FIGHTER_CARD),
+    ("a Wizard's card", CARD_TEXT, WIZARD_CARD),
+    ("a Rogue's card", CARD_TEXT, ROGUE_CARD),
+    ("another Hero's card", CARD_TEXT, HERO_CARD),
+    ("a Feature card", CARD_TEXT, ECOLOGY_CARD),
+    ("a Hero's name over the pairs", CARD_MUTED, MAT),
+    ("an empty pair's 'play here'", CARD_MUTED, CARD_FACE),
+    ("a pair's damage", CARD_TEXT, CARD_FACE),
+    ("a Block", CARD_GOLD, CARD_FACE),
+    ("a Hero Hit", HERO_HITS, CARD_FACE),
+    ("a Monster Hit", MONSTER_HITS, CARD_FACE),
+    ("a chosen pair", CHOSEN_EDGE, CARD_FACE),
+    ("a pair not yet decided", CARD_MUTED, CARD_FACE),
+    ("a pair that no longer counts", DIM_TEXT, CARD_FACE),
+    ("a number key's badge", BLACK, CARD_GOLD),
+    ("Health on its track", CARD_TEXT, BAR_BACK),
+    ("damage floating up", HURT, BANNER_GROUND),
+    ("healing floating up", HEAL, BANNER_GROUND),
+    ("a defeated individual", CARD_GOLD, BANNER_GROUND),
+];
+
+/// How much lighter the lighter of two colours is (WCAG 2's contrast
+/// ratio, from 1 : 1 to 21 : 1).
+pub fn contrast(a: Tone, b: Tone) -> f32 {
+    fn linear(c: f32) -> f32 {
+        if c <= 0.040_45 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    }
+    let luminance = |t: Tone| 0.2126 * linear(t.r) + 0.7152 * linear(t.g) + 0.0722 * linear(t.b);
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,5 +253,22 @@ mod tests {
         assert_eq!(TITLE_GOLD.egui(), Color32::from_rgb(0xE8, 0xC8, 0x7A));
         assert_eq!(PARCHMENT.sprite(), Color::srgb_u8(0xd9, 0xc9, 0xa3));
         assert_eq!(CARD_GOLD.sprite(), Color::srgb(0.95, 0.78, 0.35));
+    }
+
+    /// Every colour words are written in reads on its ground at 4.5 : 1 or
+    /// more (the table of them is printed with `--nocapture`).
+    #[test]
+    fn words_reach_4_5_to_1_on_their_grounds() {
+        assert!((contrast(BLACK, Tone::rgb(1.0, 1.0, 1.0)) - 21.0).abs() < 0.01);
+        assert!((contrast(TEXT, TEXT) - 1.0).abs() < 0.001);
+        let mut low = Vec::new();
+        for (what, ink, ground) in WORDS_ON_GROUNDS {
+            let ratio = contrast(*ink, *ground);
+            println!("{what:32} {ratio:5.2} : 1");
+            if ratio < 4.5 {
+                low.push(format!("{what}: {ratio:.2} : 1"));
+            }
+        }
+        assert!(low.is_empty(), "below 4.5 : 1: {low:?}");
     }
 }
