@@ -47,6 +47,17 @@ impl Tone {
     }
 }
 
+impl Tone {
+    /// `self` moved `t` (0–1) of the way to `other`.
+    pub const fn mix(self, other: Tone, t: f32) -> Tone {
+        Tone {
+            r: self.r + (other.r - self.r) * t,
+            g: self.g + (other.g - self.g) * t,
+            b: self.b + (other.b - self.b) * t,
+        }
+    }
+}
+
 const fn byte(x: f32) -> u8 {
     (x * 255.0 + 0.5) as u8
 }
@@ -66,7 +77,7 @@ pub const EDGE: Tone = Tone::hex(0x6B553A);
 /// A good outcome (a win chance, Health kept).
 pub const GOOD: Tone = Tone::hex(0x8FD17A);
 /// A bad one (damage taken, a loss).
-pub const BAD: Tone = Tone::hex(0xE05A4A);
+pub const BAD: Tone = Tone::hex(0xEA6A56);
 /// The panels' text, and the map's lettering.
 pub const TEXT: Tone = Tone::hex(0xE6DBC8);
 /// A panel's fill: the table's dark, nearly opaque (premultiplied).
@@ -188,6 +199,11 @@ pub const LANTERN_LIGHT: Tone = Tone::hex(0xFFF6D5);
 /// The panels' ground as it is seen over the dark table (`PANEL` is nearly opaque).
 pub const PANEL_GROUND: Tone = Tone::hex(0x1A1511);
 
+/// A Hero mat's ground: the panel's, tinted with the class's card colour.
+pub const fn mat_ground(class_card: Tone) -> Tone {
+    PANEL_GROUND.mix(class_card, 0.3)
+}
+
 /// Every colour words are written in, on each ground they are read on. Each
 /// pair must reach 4.5 : 1, the contrast WCAG asks of body text; the test
 /// below measures them all.
@@ -209,6 +225,16 @@ pub const WORDS_ON_GROUNDS: &[(&str, Tone, Tone)] = &[
     ("a notice on a panel", NOTICE, PANEL_GROUND),
     ("good news on a panel", GOOD, PANEL_GROUND),
     ("bad news on a panel", BAD, PANEL_GROUND),
+    ("text on a Fighter's mat", TEXT, mat_ground(FIGHTER_CARD)),
+    ("text on a Wizard's mat", TEXT, mat_ground(WIZARD_CARD)),
+    ("text on a Rogue's mat", TEXT, mat_ground(ROGUE_CARD)),
+    ("muted text on a Fighter's mat", MUTED, mat_ground(FIGHTER_CARD)),
+    ("muted text on a Wizard's mat", MUTED, mat_ground(WIZARD_CARD)),
+    ("muted text on a Rogue's mat", MUTED, mat_ground(ROGUE_CARD)),
+    ("a name on a Fighter's mat", TITLE_GOLD, mat_ground(FIGHTER_CARD)),
+    ("bad news on a Fighter's mat", BAD, mat_ground(FIGHTER_CARD)),
+    ("bad news on a Wizard's mat", BAD, mat_ground(WIZARD_CARD)),
+    ("bad news on a Rogue's mat", BAD, mat_ground(ROGUE_CARD)),
     ("a Monster card's words", CARD_TEXT, MONSTER_CARD),
     ("a Monster card's name", CARD_GOLD, MONSTER_CARD),
     ("a Monster card's print", CARD_MUTED, MONSTER_CARD),

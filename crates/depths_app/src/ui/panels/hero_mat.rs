@@ -14,14 +14,20 @@ pub(super) fn heroes_panel(
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
     for (h, hero) in game.heroes.iter().enumerate() {
         let h = h as u8;
-        style::bar_frame().show(ui, |ui| {
+        // A mat in the Hero's class colours.
+        let class_key = hero.mat.class.name().to_lowercase();
+        let (body, edge) = crate::theme::palette::class_tones(&class_key);
+        let mat = style::bar_frame()
+            .fill(crate::theme::palette::mat_ground(body).egui())
+            .stroke(egui::Stroke::new(1.5, edge.egui().gamma_multiply(0.6)));
+        mat.show(ui, |ui| {
             ui.set_width(ui.available_width());
             let class = match hero.mat.secondary_class {
                 Some(s) => format!("{} / {}", hero.mat.class.name(), s.name()),
                 None => hero.mat.class.name().to_string(),
             };
             ui.horizontal(|ui| {
-                icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, style::GOLD);
+                portrait(ui, icons, &class_key, 34.0);
                 ui.label(style::title(hero.name(), 22.0));
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(style::MUTED));
                 // The seat: a Companion plays this Hero, or its owner does.

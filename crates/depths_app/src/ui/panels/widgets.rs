@@ -585,14 +585,47 @@ pub(super) fn health_bar(
     } else {
         BAD
     };
-    let text = format!("{health} / {max}");
-    let bar = ui.add(egui::ProgressBar::new(shown).desired_width(width).fill(color.gamma_multiply(0.7)).text(text));
+    // A track: a box a point (or a mark every five where points are narrow),
+    // filled up to what is left, the words on a dark pill in the middle.
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 20.0), egui::Sense::hover());
+    let painter = ui.painter();
+    let back = crate::theme::palette::BAR_BACK.egui();
+    painter.rect_filled(rect, 3.0, back);
+    let fill = egui::Rect::from_min_max(rect.min, egui::pos2(rect.left() + rect.width() * shown, rect.bottom()));
+    painter.rect_filled(fill.shrink(1.5), 2.0, color.gamma_multiply(0.8));
+    let point = rect.width() / f32::from(max.max(1));
+    let every: u8 = if point >= 5.0 { 1 } else { 5 };
+    if point * f32::from(every) >= 5.0 {
+        for i in (every..max).step_by(usize::from(every)) {
+            let x = rect.left() + point * f32::from(i);
+            painter.line_segment([egui::pos2(x, rect.top() + 2.0), egui::pos2(x, rect.bottom() - 2.0)], (1.0, back));
+        }
+    }
     if due > 0 && max > 0 {
-        let r = bar.rect;
-        let x = |v: u8| r.left() + r.width() * f32::from(v) / f32::from(max);
-        let going = egui::Rect::from_x_y_ranges(x(health.saturating_sub(due))..=x(health), r.y_range());
-        ui.painter().rect_filled(going.shrink(1.0), 2.0, BAD.gamma_multiply(0.55));
-        bar.on_hover_text("The Monsters' side of the pairs resolved so far, after Armor, unless it is avoided.");
+        let x = |v: u8| rect.left() + rect.width() * f32::from(v) / f32::from(max);
+        let going = egui::Rect::from_x_y_ranges(x(health.saturating_sub(due))..=x(health), rect.y_range());
+        painter.rect_filled(going.shrink(1.0), 2.0, BAD.gamma_multiply(0.55));
+    }
+    let text = format!("{health} / {max}");
+    let font = egui::FontId::proportional(13.0);
+    let ink = crate::theme::palette::TEXT.egui();
+    let galley = painter.layout_no_wrap(text, font, ink);
+    let pill = egui::Rect::from_center_size(rect.center(), galley.size() + egui::vec2(10.0, 2.0));
+    painter.rect_filled(pill, 3.0, back.gamma_multiply(0.85));
+    painter.galley(pill.center() - galley.size() / 2.0, galley, ink);
+    if due > 0 && max > 0 {
+        response.on_hover_text("The Monsters' side of the pairs resolved so far, after Armor, unless it is avoided.");
+    }
+}
+
+/// A Hero's portrait: the class's icon in its colours on a framed square.
+pub(super) fn portrait(ui: &mut egui::Ui, icons: &Icons, class: &str, side: f32) {
+    let (body, edge) = crate::theme::palette::class_tones(class);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
+    ui.painter().rect_filled(rect, 6.0, body.egui());
+    ui.painter().rect_stroke(rect, 6.0, egui::Stroke::new(1.5, edge.egui()), egui::StrokeKind::Inside);
+    if let Some(image) = icons.egui("classes", class, side - 8.0, edge.egui()) {
+        image.paint_at(ui, rect.shrink(4.0));
     }
 }
 
