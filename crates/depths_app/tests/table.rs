@@ -6,7 +6,7 @@
 use bevy::math::{Rect, Vec2};
 use depths_app::table::{
     faces::{CardKey, Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
-    layout::{PAIR_TEXT, fit_text, lay_out, lay_out_keeping, pair_words, text_width},
+    layout::{PAIR_TEXT, fit_text, lay_out, lay_out_as, lay_out_keeping, pair_words, text_width},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
 use depths_tests::steady_policy;
@@ -284,20 +284,30 @@ fn a_feature_card_leaves_the_table_while_its_fight_is_on() {
 
 /// At 1280×800 (the board's free area about 880×570 between today's
 /// panels) a three-Hero Combat's cards are large enough to read at a glance:
-/// the Monster cards go down the side and the hands run under them.
+/// the Monster cards go down the side and the hands run under them, larger
+/// than the pairs' cards.
 #[test]
 fn a_three_hero_combat_at_1280_has_readable_cards() {
     let area = Rect::new(330.0, 150.0, 1210.0, 720.0);
     let mut game = new_game(&["bren", "sil", "ava"], 5);
-    let mut smallest = f32::MAX;
+    let (mut smallest, mut smallest_hand, mut grown) = (f32::MAX, f32::MAX, 0);
     let seen = through_combats(&mut game, 3000, |g| {
         let faces = table_faces(g, &g.legal_actions());
         let layout = lay_out(&faces, area);
         fits(&faces, &layout, area);
         smallest = smallest.min(layout.card.y);
+        // With the Monster cards down the side, the pairs' width holds their
+        // cards small: the hands take the height the pairs leave.
+        let aside = lay_out_as(&faces, area, true);
+        for l in [&layout, &aside] {
+            assert!(l.hand.y >= l.card.y, "the hands are never smaller than the pairs");
+        }
+        smallest_hand = smallest_hand.min(aside.hand.y);
+        grown += usize::from(aside.hand.y > aside.card.y + 10.0);
     });
     assert!(seen > 20, "{seen} Combat states");
     assert!(smallest >= 85.0, "cards {smallest} px tall");
+    assert!(smallest_hand >= 105.0 && grown * 2 > seen, "hands {smallest_hand} px, larger in {grown} of {seen}");
 }
 
 /// Long words wrap, then shrink, and only past the smallest size are cut.

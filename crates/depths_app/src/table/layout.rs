@@ -42,8 +42,11 @@ impl Placed {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableLayout {
     pub area: Rect,
-    /// The size of pair and hand cards.
+    /// The size of the cards in the pairs.
     pub card: Vec2,
+    /// The size of the cards in hand: as large as the pairs', or larger
+    /// where the pairs' width holds theirs small.
+    pub hand: Vec2,
     /// A card dropped above this line is played.
     pub play_line: f32,
     /// The Monster cards lie down the left side rather than along the top.
@@ -77,6 +80,7 @@ impl TableLayout {
     fn scaled(mut self, scale: f32) -> TableLayout {
         self.area = Rect::from_corners(self.area.min * scale, self.area.max * scale);
         self.card *= scale;
+        self.hand *= scale;
         self.play_line *= scale;
         self.scale *= scale;
         for (_, p) in &mut self.placed {
@@ -351,6 +355,12 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(MIN_CARD_H, CARD.y * 1.5);
     let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
     let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
+    // Where the pairs' width holds their cards small (many pairs, a narrow
+    // table), the hands take the height the pairs leave, as far as the
+    // hands' own width allows: cards in hand read best large.
+    let spare = area.max.y - top - fixed - 2.0 * card_h;
+    let hand_h = spare.min(hands_fit).min(CARD.y * 1.5).max(card_h);
+    let hand = Vec2::new(hand_h * CARD.x / CARD.y, hand_h);
 
     // The pairs: engagement by engagement, left to right, centred.
     let natural: f32 =
@@ -359,8 +369,8 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     let step = (pair.x + 6.0) * squeeze;
     let total = natural * squeeze;
     // The pairs sit in the middle of the room between the Monster cards and the hands.
-    let hand_y = area.max.y - MARGIN - card.y / 2.0;
-    let play_line = hand_y - card.y / 2.0 - LABEL;
+    let hand_y = area.max.y - MARGIN - hand.y / 2.0;
+    let play_line = hand_y - hand.y / 2.0 - LABEL;
     let room = play_line - GAP - top - LABEL - pair.y;
     let top = top + (room / 2.0).max(0.0);
     let pairs_top = top + LABEL;
@@ -394,19 +404,19 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     // The hands along the bottom: each Hero's row side by side, overlapping
     // like a fan when they do not fit.
     let natural: f32 =
-        rows.iter().map(|n| *n as f32 * (card.x + 6.0)).sum::<f32>() + hand_gap * rows.len().saturating_sub(1) as f32;
+        rows.iter().map(|n| *n as f32 * (hand.x + 6.0)).sum::<f32>() + hand_gap * rows.len().saturating_sub(1) as f32;
     let fit = ((hands_width - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
-    let hand_step = ((card.x + 6.0) * fit).max(card.x * 0.4);
-    let hands_w: f32 = rows.iter().map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x).sum::<f32>()
+    let hand_step = ((hand.x + 6.0) * fit).max(hand.x * 0.4);
+    let hands_w: f32 = rows.iter().map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + hand.x).sum::<f32>()
         + hand_gap * rows.len().saturating_sub(1) as f32;
     let row_x = |r: usize| {
-        let before: f32 = rows.iter().take(r).map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + card.x + hand_gap).sum();
+        let before: f32 = rows.iter().take(r).map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + hand.x + hand_gap).sum();
         hands_left + (hands_width - hands_w).max(0.0) / 2.0 + before
     };
     for f in faces {
         if let Spot::Hand { row, index } = f.spot {
-            let x = row_x(row) + card.x / 2.0 + index as f32 * hand_step;
-            placed.push((f.key.clone(), Placed { center: Vec2::new(x, hand_y), size: card }));
+            let x = row_x(row) + hand.x / 2.0 + index as f32 * hand_step;
+            placed.push((f.key.clone(), Placed { center: Vec2::new(x, hand_y), size: hand }));
         }
     }
 
@@ -421,7 +431,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         }
     }
     let fits = !hands_under || foe_bottom + 4.0 <= play_line;
-    TableLayout { area: whole, card, play_line, aside: aside && combat, fits, scale: 1.0, placed }
+    TableLayout { area: whole, card, hand, play_line, aside: aside && combat, fits, scale: 1.0, placed }
 }
 
 /// Where a box of `size` covers least of the table (its top-left corner,
