@@ -372,7 +372,12 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     rounded(c, art, |a| &a.frame, edge.with_alpha(0.45), size - Vec2::splat(7.0), Vec3::Z * 0.11);
     rounded(c, art, |a| &a.face, body, size - Vec2::splat(9.0), Vec3::Z * 0.12);
     let top = top_row(size);
-    let (center, px) = picture(size);
+    // A value in words ("3 XP") goes under the picture: the picture makes room.
+    let worded = face.value.chars().count() > 2;
+    let (center, px) = match picture(size) {
+        (center, px) if worded => (center + Vec2::Y * 8.0, px - 16.0),
+        fits => fits,
+    };
     if let Some(cards) = art.cards {
         let field = CardArt::stretched(&cards.field, edge.with_alpha(0.28), Vec2::splat((px * 1.6).min(size.x - 10.0)));
         c.spawn((field, Transform::from_translation(center.extend(0.15)), layer(), Pickable::IGNORE));
@@ -399,7 +404,7 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         c.spawn((token, Transform::from_translation(corner), layer(), Pickable::IGNORE));
         c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), CARD_TEXT.sprite(), art.text()));
     }
-    if face.value.chars().count() <= 2 {
+    if !worded {
         // The value in the corners, as a player finds it in a fanned hand.
         let at = Vec3::new(-size.x / 2.0 + 5.0, size.y / 2.0 - top / 2.0 - 1.0, 0.3);
         c.spawn(text_at(&face.value, top * 0.95, at, CARD_TEXT.sprite(), art.title(), Anchor::CENTER_LEFT));
@@ -415,7 +420,7 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         }
     } else {
         // "3 XP", "drawn": across the card, under the picture.
-        let at = Vec3::new(0.0, center.y - px / 2.0 - 2.0, 0.3);
+        let at = Vec3::new(0.0, center.y - px / 2.0 - 7.0, 0.3);
         c.spawn(text(&face.value, 12.0, at, CARD_TEXT.sprite(), art.title()));
     }
     // The owner's name on a band at the foot; long Monster names keep their

@@ -16,9 +16,10 @@ use depths_rules::{
     combat::{Foe, FoeCard},
 };
 
+use super::card_art::CardArt;
 use super::cards::{TABLE_LAYER, TableGeometry, text_font, to_world};
 use super::faces::{foe_abilities, foe_icon};
-use crate::theme::palette::{CARD_GOLD, CARD_MUTED, CARD_TEXT, HERO_CARD, HERO_EDGE};
+use crate::theme::palette::{CARD_GOLD, CARD_LORE, CARD_MUTED, CARD_TEXT, HERO_CARD, HERO_EDGE, Tone};
 use crate::{
     PlaySystems,
     game::notices::{ReadFor, RevealSet, reading_time},
@@ -274,6 +275,7 @@ fn reveal(
     icons: Option<Res<crate::theme::icons::Icons>>,
     time: Res<Time>,
     mut shown_at: ResMut<ShownAt>,
+    card_art: Option<Res<CardArt>>,
 ) {
     let batch: Vec<Event> = events.read().map(|RulesEvent(e)| e.clone()).collect();
     if batch.is_empty() {
@@ -348,17 +350,31 @@ fn reveal(
             for (i, revealed) in cards.iter().take(n).enumerate() {
                 let x = -width / 2.0 + CARD.x / 2.0 + i as f32 * (CARD.x + 16.0);
                 let at = |y: f32, z: f32| Transform::from_xyz(x, y, z);
-                c.spawn((Sprite::from_color(CARD_GOLD.sprite(), card + Vec2::splat(6.0)), at(0.0, 0.1), layer.clone()));
+                // A card of its kind: its frame and face in the kind's
+                // colours, a thin line inside, the picture on a lit field.
+                let (face, edge) = reveal_tones(&revealed.kind);
+                let (face, edge) = (face.sprite(), edge.sprite());
+                let sprite = |image: fn(&CardArt) -> &Handle<Image>, color: Color, size: Vec2| match &card_art {
+                    Some(art) => CardArt::sliced(image(art), color, size),
+                    None => Sprite::from_color(color, size),
+                };
+                c.spawn((sprite(|a| &a.frame, edge, card + Vec2::splat(6.0)), at(0.0, 0.1), layer.clone()));
+                c.spawn((sprite(|a| &a.face, face, card), at(0.0, 0.2), layer.clone()));
                 c.spawn((
-                    Sprite::from_color(crate::theme::palette::REVEAL_FACE.sprite(), card),
-                    at(0.0, 0.2),
+                    sprite(|a| &a.frame, edge.with_alpha(0.45), card - Vec2::splat(12.0)),
+                    at(0.0, 0.21),
                     layer.clone(),
                 ));
+                c.spawn((sprite(|a| &a.face, face, card - Vec2::splat(15.0)), at(0.0, 0.22), layer.clone()));
                 let top = card_h / 2.0;
+                if let Some(art) = &card_art {
+                    let field = CardArt::stretched(&art.field, edge.with_alpha(0.35), Vec2::splat(150.0));
+                    c.spawn((field, at(top - 140.0, 0.25), layer.clone()));
+                }
                 c.spawn((
                     Text2d::new(revealed.kind.to_uppercase()),
                     font(&body_font, 13.0),
-                    TextColor(CARD_MUTED.sprite()),
+                    TextColor(CARD_LORE.sprite()),
                     at(top - 22.0, 0.3),
                     layer.clone(),
                 ));
@@ -373,8 +389,7 @@ fn reveal(
                     layer.clone(),
                 ));
                 if let Some(image) = icons.as_ref().and_then(|i| i.image(revealed.icon.0, &revealed.icon.1)) {
-                    let sprite =
-                        Sprite { image, color: CARD_GOLD.sprite(), custom_size: Some(Vec2::splat(64.0)), ..default() };
+                    let sprite = Sprite { image, color: edge, custom_size: Some(Vec2::splat(76.0)), ..default() };
                     c.spawn((sprite, at(top - 140.0, 0.3), layer.clone()));
                 }
                 // The flavour follows the rules in the same text, so however
@@ -394,7 +409,7 @@ fn reveal(
                 .with_child((
                     TextSpan::new(flavour),
                     font(&body_font, FLAVOUR_PX),
-                    TextColor(CARD_MUTED.sprite()),
+                    TextColor(CARD_LORE.sprite()),
                 ));
                 // The cards laid out on it, a row each, at its foot.
                 let rows = revealed.rows.len();
@@ -442,6 +457,22 @@ fn reveal(
                 layer.clone(),
             ));
         });
+}
+
+/// A revealed card's face and frame colours, by its kind: a Monster's and
+/// its Power's red, the Ecology's cards gold-brown, what a Hero gains in the
+/// Heroes' blue.
+fn reveal_tones(kind: &str) -> (Tone, Tone) {
+    use crate::theme::palette::{ECOLOGY_CARD, ECOLOGY_EDGE, MONSTER_CARD, MONSTER_EDGE, REVEAL_FACE};
+    if kind == "Monster" || kind.ends_with("'s Power") {
+        (MONSTER_CARD, MONSTER_EDGE)
+    } else if kind == "Feature" || kind == "Legendary Location" || kind == "Test" {
+        (ECOLOGY_CARD, ECOLOGY_EDGE)
+    } else if kind.starts_with("Item") || kind.starts_with("Ability") {
+        (HERO_CARD, HERO_EDGE)
+    } else {
+        (REVEAL_FACE, CARD_GOLD)
+    }
 }
 
 const RULES_PX: f32 = 15.0;

@@ -106,6 +106,9 @@ pub const CARD_GOLD: Tone = Tone::rgb(0.95, 0.78, 0.35);
 pub const CARD_TEXT: Tone = Tone::rgb(0.96, 0.93, 0.86);
 /// Secondary text on the table's cards.
 pub const CARD_MUTED: Tone = Tone::rgb(0.72, 0.68, 0.60);
+/// A revealed card's kind and lore: lighter than `CARD_MUTED`, to read on
+/// the coloured faces of revealed cards.
+pub const CARD_LORE: Tone = Tone::rgb(0.84, 0.80, 0.72);
 /// The party's edge: its felt, an empty Health space, a lit one, a lost one.
 pub const FELT: Tone = Tone::rgb(0.13, 0.10, 0.08);
 pub const SPACE: Tone = Tone::rgb(0.22, 0.18, 0.15);
@@ -243,6 +246,11 @@ pub const WORDS_ON_GROUNDS: &[(&str, Tone, Tone)] = &[
     ("a Rogue's card", CARD_TEXT, ROGUE_CARD),
     ("another Hero's card", CARD_TEXT, HERO_CARD),
     ("a Feature card", CARD_TEXT, ECOLOGY_CARD),
+    ("a revealed Feature's kind and lore", CARD_LORE, ECOLOGY_CARD),
+    ("a revealed Monster's kind and lore", CARD_LORE, MONSTER_CARD),
+    ("a revealed Feature's name", CARD_GOLD, ECOLOGY_CARD),
+    ("a revealed Item's kind and lore", CARD_LORE, HERO_CARD),
+    ("a revealed Item's name", CARD_GOLD, HERO_CARD),
     ("a Hero's name over the pairs", CARD_MUTED, MAT),
     ("an empty pair's 'play here'", CARD_MUTED, CARD_FACE),
     ("a pair's damage", CARD_TEXT, CARD_FACE),
