@@ -14,17 +14,17 @@ use bevy::{
     math::Affine2,
     mesh::{Indices, PrimitiveTopology},
     prelude::*,
-    render::render_resource::{Extent3d, TextureDimension, TextureFormat},
     sprite_render::AlphaMode2d,
 };
 
 use depths_rules::Ecology;
 
 use crate::theme::palette;
+use crate::theme::textures::{radial_alpha, rgba_image};
 use crate::{
     PlaySystems,
     board::explore::{GhostTile, PlacementHint, SelectionRing},
-    board::floors::{floor_texture, hash2, smoothstep},
+    board::floors::{floor_texture, hash2, periodic_noise},
     board::tiles::{
         Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, TILE_SIZE, TOKEN_RADIUS,
         WALL_THICKNESS, area_anchor, cell_center, side_dir, slot_offset, tokens_in_area,
@@ -575,11 +575,13 @@ impl FromWorld for Art {
                 .flat_map(|e| (0..FLOOR_VARIANTS).map(move |v| (*e, v)))
                 .map(|(e, v)| {
                     let pixels = floor_texture(e, 0xF100_0000 + v as u64, FLOOR_TEXELS as usize);
-                    images.add(rgba_image(FLOOR_TEXELS, pixels))
+                    images.add(rgba_image(FLOOR_TEXELS, FLOOR_TEXELS, pixels))
                 })
                 .collect();
-            let glow = images.add(rgba_image(GLOW_TEXELS, radial_glow(GLOW_TEXELS as usize)));
-            let mut table = rgba_image(TABLE_TEXELS, wood_planks(0x7AB1E, TABLE_TEXELS as usize));
+            // A soft light: its alpha falls off from the centre.
+            let glow = radial_alpha(GLOW_TEXELS as usize, |r| (1.0 - r).powf(2.2));
+            let glow = images.add(rgba_image(GLOW_TEXELS, GLOW_TEXELS, glow));
+            let mut table = rgba_image(TABLE_TEXELS, TABLE_TEXELS, wood_planks(0x7AB1E, TABLE_TEXELS as usize));
             table.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor {
                 address_mode_u: ImageAddressMode::Repeat,
                 address_mode_v: ImageAddressMode::Repeat,
@@ -896,31 +898,6 @@ fn spawn_table(mut commands: Commands, art: Res<Art>) {
     ));
 }
 
-fn rgba_image(size: u32, pixels: Vec<u8>) -> Image {
-    Image::new(
-        Extent3d { width: size, height: size, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        pixels,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::RENDER_WORLD,
-    )
-}
-
-/// White with alpha falling off smoothly from the centre: tint it with the material colour.
-fn radial_glow(size: usize) -> Vec<u8> {
-    let mut data = Vec::with_capacity(size * size * 4);
-    for y in 0..size {
-        for x in 0..size {
-            let u = (x as f32 + 0.5) / size as f32 * 2.0 - 1.0;
-            let v = (y as f32 + 0.5) / size as f32 * 2.0 - 1.0;
-            let r = (u * u + v * v).sqrt().min(1.0);
-            let a = (1.0 - r).powf(2.2);
-            data.extend_from_slice(&[255, 255, 255, (a * 255.0) as u8]);
-        }
-    }
-    data
-}
-
 /// Dark walnut boards running east–west, with grain, seams and butt joints.
 /// Tiles seamlessly in both directions.
 fn wood_planks(seed: u64, size: usize) -> Vec<u8> {
@@ -952,22 +929,6 @@ fn wood_planks(seed: u64, size: usize) -> Vec<u8> {
         }
     }
     data
-}
-
-/// Value noise that repeats every `period` units in x.
-fn periodic_noise(seed: u64, x: f32, y: f32, period: f32) -> f32 {
-    let p = period as i32;
-    let (x0, y0) = (x.floor(), y.floor());
-    let (fx, fy) = (smoothstep(0.0, 1.0, x - x0), smoothstep(0.0, 1.0, y - y0));
-    let (ix, iy) = ((x0 as i32).rem_euclid(p), y0 as i32);
-    let ix1 = (ix + 1).rem_euclid(p);
-    let a = hash2(seed, ix, iy);
-    let b = hash2(seed, ix1, iy);
-    let c = hash2(seed, ix, iy + 1);
-    let d = hash2(seed, ix1, iy + 1);
-    let top = a + (b - a) * fx;
-    let bottom = c + (d - c) * fx;
-    top + (bottom - top) * fy
 }
 
 #[cfg(test)]

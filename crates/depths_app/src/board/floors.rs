@@ -131,7 +131,7 @@ fn lit_pixels(size: usize, paint: impl Fn(f32, f32) -> [f32; 3]) -> Vec<u8> {
     data
 }
 
-pub fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
+fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
     let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
 }
@@ -141,14 +141,26 @@ pub fn hash2(seed: u64, x: i32, y: i32) -> f32 {
     rng.next_f32()
 }
 
-pub fn value_noise(seed: u64, x: f32, y: f32) -> f32 {
+fn value_noise(seed: u64, x: f32, y: f32) -> f32 {
+    lattice_noise(seed, x, y, None)
+}
+
+/// Value noise that repeats every `period` units in x (a texture that tiles).
+pub fn periodic_noise(seed: u64, x: f32, y: f32, period: f32) -> f32 {
+    lattice_noise(seed, x, y, Some(period as i32))
+}
+
+/// Smoothed random values at the integer lattice, the lattice's x wrapped
+/// at `wrap` if given.
+fn lattice_noise(seed: u64, x: f32, y: f32, wrap: Option<i32>) -> f32 {
     let (x0, y0) = (x.floor(), y.floor());
     let (fx, fy) = (smoothstep(0.0, 1.0, x - x0), smoothstep(0.0, 1.0, y - y0));
-    let (ix, iy) = (x0 as i32, y0 as i32);
+    let column = |i: i32| wrap.map_or(i, |p| i.rem_euclid(p));
+    let (ix, ix1, iy) = (column(x0 as i32), column(x0 as i32 + 1), y0 as i32);
     let a = hash2(seed, ix, iy);
-    let b = hash2(seed, ix + 1, iy);
+    let b = hash2(seed, ix1, iy);
     let c = hash2(seed, ix, iy + 1);
-    let d = hash2(seed, ix + 1, iy + 1);
+    let d = hash2(seed, ix1, iy + 1);
     let top = a + (b - a) * fx;
     let bottom = c + (d - c) * fx;
     top + (bottom - top) * fy

@@ -33,14 +33,19 @@ fn place_standees(
     lanterns: Query<(Entity, Option<&Children>), With<LanternArt>>,
     new_lanterns: Query<(), Added<LanternArt>>,
     standees: Query<(), With<Standee>>,
-    mut last: Local<Vec<(String, bool)>>,
+    mut last: Local<(Option<(u64, u64)>, Vec<(String, bool)>)>,
 ) {
-    let party: Vec<(String, bool)> =
-        delve.game().heroes.iter().map(|h| (h.mat.class.name().to_lowercase(), h.is_defeated())).collect();
-    if party == *last && new_lanterns.is_empty() {
+    // The party is looked at only when the game changed, not every frame.
+    if last.0 == Some(delve.stamp()) && new_lanterns.is_empty() {
         return;
     }
-    *last = party.clone();
+    last.0 = Some(delve.stamp());
+    let party: Vec<(String, bool)> =
+        delve.game().heroes.iter().map(|h| (h.mat.class.name().to_lowercase(), h.is_defeated())).collect();
+    if party == last.1 && new_lanterns.is_empty() {
+        return;
+    }
+    last.1 = party.clone();
     for (lantern, children) in &lanterns {
         for child in children.into_iter().flatten().filter(|c| standees.contains(**c)) {
             commands.entity(*child).despawn();

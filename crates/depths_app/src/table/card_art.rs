@@ -6,11 +6,11 @@
 //! per kind and Hero class, where a painted set would need one per colour.
 
 use bevy::{
-    asset::RenderAssetUsages,
     prelude::*,
-    render::render_resource::{Extent3d, TextureDimension, TextureFormat},
     sprite::{BorderRect, SliceScaleMode, SpriteImageMode, TextureSlicer},
 };
+
+use crate::theme::textures::{radial_alpha, rgba_image};
 
 /// The textures every card is drawn from.
 #[derive(Resource, Clone)]
@@ -36,10 +36,10 @@ pub(super) fn plugin(app: &mut App) {
 fn make_card_art(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     let s = SLICED as usize;
     let art = CardArt {
-        frame: images.add(image(SLICED, SLICED, rounded(s, s, RADIUS, |_, _| 1.0))),
-        face: images.add(image(SLICED, SLICED, rounded(s, s, RADIUS - 2.0, lit_grain))),
-        back: images.add(image(64, 96, card_back(64, 96))),
-        field: images.add(image(64, 64, glow(64))),
+        frame: images.add(rgba_image(SLICED, SLICED, rounded(s, s, RADIUS, |_, _| 1.0))),
+        face: images.add(rgba_image(SLICED, SLICED, rounded(s, s, RADIUS - 2.0, lit_grain))),
+        back: images.add(rgba_image(64, 96, card_back(64, 96))),
+        field: images.add(rgba_image(64, 64, radial_alpha(64, |r| (1.0 - r * r).powf(1.5)))),
     };
     commands.insert_resource(art);
 }
@@ -67,16 +67,6 @@ impl CardArt {
     pub fn stretched(image: &Handle<Image>, color: Color, size: Vec2) -> Sprite {
         Sprite { image: image.clone(), color, custom_size: Some(size), ..default() }
     }
-}
-
-fn image(width: u32, height: u32, pixels: Vec<u8>) -> Image {
-    Image::new(
-        Extent3d { width, height, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        pixels,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::RENDER_WORLD,
-    )
 }
 
 /// How much of the pixel at (x, y) a rounded rectangle of `w`×`h` covers,
@@ -153,21 +143,6 @@ fn card_back(w: usize, h: usize) -> Vec<u8> {
                 .collect();
             let a = (coverage(x, y, w, h, 6.0) * 255.0) as u8;
             data.extend_from_slice(&[rgb[0], rgb[1], rgb[2], a]);
-        }
-    }
-    data
-}
-
-/// White, its alpha falling off smoothly from the centre.
-fn glow(size: usize) -> Vec<u8> {
-    let mut data = Vec::with_capacity(size * size * 4);
-    for y in 0..size {
-        for x in 0..size {
-            let u = (x as f32 + 0.5) / size as f32 * 2.0 - 1.0;
-            let v = (y as f32 + 0.5) / size as f32 * 2.0 - 1.0;
-            let r = (u * u + v * v).sqrt().min(1.0);
-            let a = (1.0 - r * r).powf(1.5);
-            data.extend_from_slice(&[255, 255, 255, (a * 255.0) as u8]);
         }
     }
     data

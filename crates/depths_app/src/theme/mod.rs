@@ -1,9 +1,10 @@
 //! The look shared by every layer above: the egui style and its colours, the
-//! fonts, and the icons.
+//! fonts, the icons, and the textures drawn in code.
 
 pub mod icons;
 pub mod palette;
 pub mod style;
+pub mod textures;
 
 use bevy::prelude::*;
 
