@@ -29,26 +29,27 @@ pub struct AppPlugin;
 
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "Forgotten Depths".into(),
-                        resolution: WindowResolution::new(1280, 800),
-                        ..default()
-                    }),
-                    // The close button saves first (leaving.rs), then exits.
-                    close_when_requested: false,
+        let engine = DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Forgotten Depths".into(),
+                    resolution: WindowResolution::new(1280, 800),
                     ..default()
-                })
-                .set(AssetPlugin { file_path: game::asset_folder::asset_dir(), ..default() }),
-        )
-        // A board game must not burn a core while the players think.
-        .insert_resource(game::animating::resting_pace())
-        .insert_resource(ClearColor(board::art::TABLE_COLOR))
-        .add_plugins(EguiPlugin::default())
-        // egui draws through its own camera, after the board's and the cards'.
-        .insert_resource(bevy_egui::EguiGlobalSettings { auto_create_primary_context: false, ..default() });
+                }),
+                // The close button saves first (leaving.rs), then exits.
+                close_when_requested: false,
+                ..default()
+            })
+            .set(AssetPlugin { file_path: game::asset_folder::asset_dir(), ..default() });
+        #[cfg(feature = "dev-tools")]
+        let engine = dev::offscreen::engine(app, engine);
+        app.add_plugins(engine)
+            // A board game must not burn a core while the players think.
+            .insert_resource(game::animating::resting_pace())
+            .insert_resource(ClearColor(board::art::TABLE_COLOR))
+            .add_plugins(EguiPlugin::default())
+            // egui draws through its own camera, after the board's and the cards'.
+            .insert_resource(bevy_egui::EguiGlobalSettings { auto_create_primary_context: false, ..default() });
 
         app.add_plugins((
             core_plugin,

@@ -1,13 +1,14 @@
 //! Development tools (cargo feature `dev-tools`): `--screenshot`,
-//! `--frame-bench`, `--health-check`, and `FD_SLOW_MOTION` to look at motion.
+//! `--frame-bench`, `--offscreen`, `--health-check`, and `FD_SLOW_MOTION` to look at motion.
 
 pub(crate) mod frame_bench;
 pub(crate) mod health;
+pub(crate) mod offscreen;
 pub mod screenshot;
 mod slow_motion;
 
 use bevy::prelude::*;
 
 pub(crate) fn desktop_plugin(app: &mut App) {
-    app.add_plugins((screenshot::plugin, frame_bench::plugin, health::plugin, slow_motion::plugin));
+    app.add_plugins((offscreen::plugin, screenshot::plugin, frame_bench::plugin, health::plugin, slow_motion::plugin));
 }

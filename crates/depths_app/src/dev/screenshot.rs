@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use bevy::{
     prelude::*,
-    render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk},
+    render::view::screenshot::{ScreenshotCaptured, save_to_disk},
 };
 
 use crate::{
@@ -48,6 +48,7 @@ fn drive_screenshot(
     mut job: ResMut<ScreenshotJob>,
     screen: Res<State<Screen>>,
     options: Res<Options>,
+    offscreen: Option<Res<super::offscreen::Offscreen>>,
     mut waiting: ResMut<Waiting>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -71,7 +72,8 @@ fn drive_screenshot(
     job.settled += 1;
     if job.settled == SETTLE_FRAMES && !job.requested {
         job.requested = true;
-        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(job.path.clone())).observe(check_not_blank);
+        let shot = super::offscreen::screenshot(offscreen.as_deref());
+        commands.spawn(shot).observe(save_to_disk(job.path.clone())).observe(check_not_blank);
     }
 }
 

@@ -52,6 +52,11 @@ pub struct Options {
     /// print the matrix, and exit non-zero if any check failed
     #[arg(long, value_name = "FILE", hide = !DEV_TOOLS)]
     pub health_check: Option<PathBuf>,
+    /// With --frame-bench or --screenshot: draw into an image of WIDTHxHEIGHT
+    /// pixels (e.g. 1920x1080) with no window and no display, for a machine
+    /// with a GPU and no screen
+    #[arg(long, value_name = "WxH", value_parser = image_size, hide = !DEV_TOOLS)]
+    pub offscreen: Option<UVec2>,
 }
 
 /// A screen `--open` can start on.
@@ -70,6 +75,16 @@ fn frame_count(text: &str) -> Result<usize, String> {
     }
 }
 
+/// "1920x1080": both sides from 1 to 8192 pixels (the largest texture side
+/// every GPU the engine supports can draw).
+fn image_size(text: &str) -> Result<UVec2, String> {
+    let side = |t: &str| t.trim().parse::<u32>().ok().filter(|n| (1..=8192).contains(n));
+    match text.split_once(['x', 'X']).map(|(w, h)| (side(w), side(h))) {
+        Some((Some(w), Some(h))) => Ok(UVec2::new(w, h)),
+        _ => Err("expects WIDTHxHEIGHT in pixels, each from 1 to 8192 (e.g. 1920x1080)".into()),
+    }
+}
+
 /// Parses a whole command line, program name first (as `std::env::args_os`
 /// gives it). `-h` / `--help` comes back as an error of kind
 /// [`ErrorKind::DisplayHelp`]: `print` it and exit successfully.
@@ -85,12 +100,24 @@ where
 
 impl Options {
     /// A development tool asked of a build without them is an error that
-    /// names the feature, not a silent run of the game.
+    /// names the feature, not a silent run of the game; so is a window-less
+    /// run with no tool to end it.
     fn refuse_missing_tools(&self, dev_tools: bool) -> Result<(), clap::Error> {
+        if self.offscreen.is_some() && self.screenshot.is_none() && self.frame_bench.is_none() {
+            // A game with no window could not be seen or played.
+            return Err(Options::command().error(
+                ErrorKind::MissingRequiredArgument,
+                "--offscreen only goes with --frame-bench or --screenshot: a game with no window could not be played",
+            ));
+        }
         if dev_tools {
             return Ok(());
         }
-        let asked = [("--screenshot", self.screenshot.is_some()), ("--frame-bench", self.frame_bench.is_some())];
+        let asked = [
+            ("--screenshot", self.screenshot.is_some()),
+            ("--frame-bench", self.frame_bench.is_some()),
+            ("--offscreen", self.offscreen.is_some()),
+        ];
         match asked.iter().find(|(_, asked)| *asked) {
             None => Ok(()),
             Some((flag, _)) => Err(Options::command().error(
@@ -133,6 +160,7 @@ mod tests {
                 replay: None,
                 watch_seed: None,
                 health_check: None,
+                offscreen: None,
             }
         );
         assert_eq!(parse(&["--watch-seed", "9"]).unwrap(), Options { watch_seed: Some(9), ..Options::default() });
@@ -147,6 +175,10 @@ mod tests {
             Options { load: Some("a save.json".into()), ..Options::default() }
         );
         assert_eq!(parse(&["--frame-bench", "300"]).unwrap(), Options { frame_bench: Some(300), ..Options::default() });
+        assert_eq!(
+            parse(&["--frame-bench", "9", "--offscreen", "1920x1080"]).unwrap(),
+            Options { frame_bench: Some(9), offscreen: Some(UVec2::new(1920, 1080)), ..Options::default() }
+        );
         assert_eq!(
             parse(&["--open", "setup"]).unwrap(),
             Options { open: Some(OpenScreen::Setup), ..Options::default() }
@@ -174,6 +206,12 @@ mod tests {
         assert!(error(&["--frobnicate"]).contains("unexpected argument '--frobnicate'"));
         let frames = error(&["--frame-bench", "0"]);
         assert!(frames.contains("a number of frames, 1 or more"), "{frames}");
+        for size in ["1920", "0x1080", "1920x", "axb", "9000x100"] {
+            let offscreen = error(&["--frame-bench", "9", "--offscreen", size]);
+            assert!(offscreen.contains("WIDTHxHEIGHT"), "{size}: {offscreen}");
+        }
+        let alone = error(&["--offscreen", "640x480"]);
+        assert!(alone.contains("only goes with --frame-bench or --screenshot"), "{alone}");
         let open = error(&["--open", "board"]);
         assert!(open.contains("'board'") && open.contains("[possible values: menu, setup]"), "{open}");
     }
@@ -186,6 +224,8 @@ mod tests {
         let bench = Options { frame_bench: Some(10), ..Options::default() };
         let message = bench.refuse_missing_tools(false).expect_err("refused").to_string();
         assert!(message.contains("--frame-bench") && message.contains("`dev-tools`"), "{message}");
+        let offscreen = Options { offscreen: Some(UVec2::ONE), ..bench };
+        assert!(offscreen.refuse_missing_tools(true).is_ok());
         let play = Options { seed: Some(3), new_game: true, ..Options::default() };
         assert!(play.refuse_missing_tools(false).is_ok(), "playing needs no tools");
         assert!(shot.refuse_missing_tools(true).is_ok());
