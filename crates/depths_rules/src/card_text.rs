@@ -126,8 +126,14 @@ impl Ability {
             Activation::Power(n) => format!("{n} Power"),
             Activation::Block => "Block".to_string(),
         };
+        format!("{} ({cost}): {}", self.name, self.effect_text())
+    }
+
+    /// What it does, without its name and cost: "rules text", and "Exhaust
+    /// After Use." where it says so.
+    pub fn effect_text(&self) -> String {
         let exhaust = if self.exhaust_after_use { " Exhaust After Use." } else { "" };
-        format!("{} ({cost}): {}{exhaust}", self.name, rules_text(&self.effects, None))
+        format!("{}{exhaust}", rules_text(&self.effects, None))
     }
 }
 

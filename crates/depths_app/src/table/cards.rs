@@ -16,8 +16,8 @@ use super::{
     card_art::CardArt,
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
     layout::{
-        FOE_HEAD, FOE_ROW, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_grown, lay_out_scaled,
-        pair_words, print_width,
+        FOE_HEAD, FOE_ROW, POWER_ICON, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_grown,
+        lay_out_scaled, pair_words, print_width,
     },
     motion::{CardBack, Jolts, turning},
 };
@@ -191,7 +191,7 @@ fn layer() -> RenderLayers {
 
 fn color(kind: Kind) -> (Color, Color) {
     match kind {
-        Kind::Hero | Kind::Hand => (palette::HERO_CARD.sprite(), palette::HERO_EDGE.sprite()),
+        Kind::Hero | Kind::Hand | Kind::Pile => (palette::HERO_CARD.sprite(), palette::HERO_EDGE.sprite()),
         Kind::Monster | Kind::Foe => (palette::MONSTER_CARD.sprite(), palette::MONSTER_EDGE.sprite()),
         Kind::Ecology => (palette::ECOLOGY_CARD.sprite(), palette::ECOLOGY_EDGE.sprite()),
         Kind::Pair | Kind::Label => (Color::NONE, palette::PLAIN_EDGE.sprite()),
@@ -265,9 +265,14 @@ fn body_rect(color: Color, size: Vec2, at: Vec3) -> impl Bundle {
 }
 
 /// A number-key badge in a card's top right corner (a card that has one has
-/// no health token there).
-fn badge(c: &mut ChildSpawnerCommands, art: &Art, n: u8, size: Vec2) {
-    let at = Vec3::new(size.x / 2.0 - BADGE / 2.0 - 2.0, size.y / 2.0 - BADGE / 2.0 - 2.0, 0.6);
+/// no health token there); on a card in hand, under its corner value, where
+/// the next card of a fanned hand leaves it in sight.
+fn badge(c: &mut ChildSpawnerCommands, art: &Art, n: u8, size: Vec2, kind: Kind) {
+    let y = size.y / 2.0 - BADGE / 2.0 - 2.0;
+    let at = match kind {
+        Kind::Hand => Vec3::new(-size.x / 2.0 + BADGE / 2.0 + 4.0, y - top_row(size), 0.6),
+        _ => Vec3::new(size.x / 2.0 - BADGE / 2.0 - 2.0, y, 0.6),
+    };
     c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(BADGE), at), Pickable::IGNORE));
     c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
 }
@@ -336,6 +341,7 @@ fn spawn_card(commands: &mut Commands, art: &Art, face: &Face, placed: Placed, f
                 c.spawn(body_rect(Color::NONE, size, Vec3::ZERO));
                 c.spawn(text(&face.name, 13.0, Vec3::Z * 0.2, CARD_MUTED.sprite(), art.text()));
             }
+            Kind::Pile => pile(c, art, face, size),
             _ => {
                 small_card(c, art, face, size);
                 if turns {
@@ -354,6 +360,46 @@ fn card_back(c: &mut ChildSpawnerCommands, art: &Art, kind: Kind, size: Vec2) {
         None => Sprite::from_color(palette::HERO_CARD.sprite(), size),
     };
     c.spawn((CardBack, sprite, Transform::from_xyz(0.0, 0.0, 0.95), layer(), Pickable::IGNORE));
+}
+
+/// A Hero's Draw Pile (a few backs stacked, the count on them) or Discard
+/// Pile (the top card's value on its face, the count in the corner); an
+/// empty pile is its faint outline.
+fn pile(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
+    let discard = matches!(face.key, super::faces::CardKey::Pile { discard: true, .. });
+    let count: usize = if discard { face.note.parse().unwrap_or(0) } else { face.value.parse().unwrap_or(0) };
+    c.spawn(body_rect(Color::NONE, size, Vec3::ZERO));
+    let (body, edge) = card_colors(face);
+    if count == 0 {
+        rounded(c, art, |a| &a.frame, edge.with_alpha(0.35), size, Vec3::Z * 0.01);
+        rounded(c, art, |a| &a.face, palette::MAT.sprite(), size - Vec2::splat(3.0), Vec3::Z * 0.02);
+        return;
+    }
+    // A thicker pile for more cards: up to three edges showing under the top.
+    let layers = count.min(3);
+    for i in (0..layers).rev() {
+        let at = Vec3::new(1.5 * i as f32, -1.5 * i as f32, 0.01 + 0.1 * (layers - i) as f32);
+        if discard && i == 0 {
+            rounded(c, art, |a| &a.frame, edge, size, at);
+            rounded(c, art, |a| &a.face, body, size - Vec2::splat(3.0), at + Vec3::Z * 0.01);
+        } else {
+            let sprite = match art.cards {
+                Some(cards) => CardArt::stretched(&cards.back, Color::WHITE, size),
+                None => Sprite::from_color(palette::HERO_CARD.sprite(), size),
+            };
+            c.spawn((sprite, Transform::from_translation(at), layer(), Pickable::IGNORE));
+        }
+    }
+    let ink = CARD_TEXT.sprite();
+    if discard {
+        // Above the count in its foot.
+        c.spawn(text(&face.value, (size.y * 0.4).max(10.0), Vec3::new(0.0, 6.0, 0.5), ink, art.title()));
+    }
+    // The count on a dark pill: centred on the backs, in the discard's foot.
+    let pill = Vec2::new(size.x * 0.62, 13.0);
+    let at = if discard { Vec3::new(0.0, -size.y / 2.0 + pill.y / 2.0 + 2.0, 0.55) } else { Vec3::Z * 0.55 };
+    c.spawn((rect(palette::BLACK.sprite_alpha(0.62), pill, at), Pickable::IGNORE));
+    c.spawn(text(&count.to_string(), 10.0, at + Vec3::Z * 0.05, ink, art.text()));
 }
 
 /// A Hero's or Monster's Action Card, or a drawn Ecology card: a framed card
@@ -442,7 +488,7 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         c.spawn(text(&face.note, 9.0, at, CARD_GOLD.sprite(), art.text()));
     }
     if let Some(n) = face.number {
-        badge(c, art, n, size);
+        badge(c, art, n, size, face.kind);
     }
 }
 
@@ -489,7 +535,7 @@ pub fn picture(size: Vec2) -> (Vec2, f32) {
 /// A card's face and frame colours: a Hero's by class, a Monster's red.
 fn card_colors(face: &Face) -> (Color, Color) {
     match face.kind {
-        Kind::Hero | Kind::Hand => {
+        Kind::Hero | Kind::Hand | Kind::Pile => {
             let (body, edge) = palette::class_tones(&face.icon.1);
             (body.sprite(), edge.sprite())
         }
@@ -604,7 +650,7 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let mut y = print_top;
     let bottom = -size.y / 2.0 + 4.0;
     for line in &face.print {
-        let lines = super::layout::lines_for(line, print_width(size.x), PRINT_PX);
+        let lines = super::layout::print_lines(line, size.x);
         if y - PRINT_LINE * (lines as f32) < bottom {
             // The rest is in the hover box (said here when a line is left for it).
             if y - PRINT_LINE >= bottom {
@@ -620,13 +666,30 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             }
             break;
         }
-        let at = Vec3::new(left, y, 0.3);
+        // An ability's cost: its Power icons, then its words beside them.
+        let indent = super::layout::print_indent(line);
+        for i in 0..line.power {
+            let at = Vec3::new(left + POWER_ICON * (f32::from(i) + 0.5), y - PRINT_LINE / 2.0, 0.3);
+            power_icon(c, art, at);
+        }
+        let at = Vec3::new(left + indent, y, 0.3);
         c.spawn((
-            text_at(line, PRINT_PX, at, CARD_MUTED.sprite(), art.text(), Anchor::TOP_LEFT),
-            TextBounds::new_horizontal(print_width(size.x) * art.scale),
+            text_at(&line.text, PRINT_PX, at, CARD_MUTED.sprite(), art.text(), Anchor::TOP_LEFT),
+            TextBounds::new_horizontal((print_width(size.x) - indent) * art.scale),
         ));
         y -= PRINT_LINE * lines as f32;
     }
+}
+
+/// A Power icon (a bolt in the Power Cards' gold), as on the book's cards
+/// beside an ability's name; a gold diamond before the icons are loaded.
+fn power_icon(c: &mut ChildSpawnerCommands, art: &Art, at: Vec3) {
+    let side = POWER_ICON - 1.0;
+    let sprite = match art.icons.and_then(|i| i.image("ui", "power")) {
+        Some(image) => Sprite { image, color: CARD_GOLD.sprite(), custom_size: Some(Vec2::splat(side)), ..default() },
+        None => Sprite::from_color(CARD_GOLD.sprite(), Vec2::splat(side * 0.6)),
+    };
+    c.spawn((sprite, Transform::from_translation(at), layer(), Pickable::IGNORE));
 }
 
 /// An individual's Health as a track: a box a point while the boxes are
@@ -681,22 +744,33 @@ struct StillHand {
     kept: bool,
 }
 
-/// Where a card of this kind comes from.
-fn deck(kind: Kind, area: Rect, to: Vec2) -> Vec2 {
-    match kind {
-        Kind::Hand => Vec2::new(to.x, area.max.y + 120.0),
+/// Where a card comes from: a Hero's card in hand from their Draw Pile
+/// (from below the table when it is not shown).
+fn deck(face: &Face, layout: &TableLayout, area: Rect, to: Vec2) -> Vec2 {
+    match face.kind {
+        Kind::Hand => pile_at(&face.key, false, layout).unwrap_or(Vec2::new(to.x, area.max.y + 120.0)),
         Kind::Monster | Kind::Foe => Vec2::new(area.max.x + 120.0, area.min.y + 40.0),
         Kind::Ecology => Vec2::new(area.max.x + 160.0, area.min.y + 60.0),
-        // Pairs and labels simply appear where they are.
-        Kind::Pair | Kind::Label | Kind::Hero => to,
+        // Pairs, labels and piles simply appear where they are.
+        Kind::Pair | Kind::Label | Kind::Hero | Kind::Pile => to,
     }
 }
 
-fn discard(kind: Kind, area: Rect) -> Vec2 {
-    match kind {
-        Kind::Hero | Kind::Hand => Vec2::new(area.min.x - 140.0, area.max.y),
+/// Where a card goes when it leaves play: a Hero's to their Discard Pile
+/// while it is shown, the rest off the table's edge.
+fn discard(card: &TableCard, layout: &TableLayout, area: Rect) -> Vec2 {
+    match card.kind {
+        Kind::Hero | Kind::Hand => {
+            pile_at(&card.key, true, layout).unwrap_or(Vec2::new(area.min.x - 140.0, area.max.y))
+        }
         _ => Vec2::new(area.max.x + 140.0, area.max.y),
     }
+}
+
+/// The Draw or Discard Pile of the Hero whose card `key` is, where it lies.
+fn pile_at(key: &super::faces::CardKey, discard: bool, layout: &TableLayout) -> Option<Vec2> {
+    let super::faces::CardKey::Hero { hero, .. } = key else { return None };
+    Some(layout.get(&super::faces::CardKey::Pile { hero: *hero, discard })?.center)
 }
 
 /// The legal Actions of the players at the table: not those of a Hero whose
@@ -849,7 +923,7 @@ fn sync_cards(
             }
             None if !card.leaving && card.linger_until.is_none_or(|t| now >= t) => {
                 card.from = current(&card, now);
-                card.to = discard(card.kind, area_rect);
+                card.to = discard(&card, &layout, area_rect);
                 card.start = now;
                 card.leaving = true;
                 card.action = None;
@@ -865,7 +939,7 @@ fn sync_cards(
         }
         let Some(p) = layout.get(&f.key) else { continue };
         let linger = if f.kind == Kind::Ecology { LINGER } else { 0.0 };
-        spawn_card(&mut commands, &art, f, p, deck(f.kind, area_rect, p.center), now, linger);
+        spawn_card(&mut commands, &art, f, p, deck(f, &layout, area_rect, p.center), now, linger);
     }
     // The mat under the Combat.
     let center = to_world(area_rect.center(), screen);
@@ -929,9 +1003,12 @@ fn progress(card: &TableCard, now: f32) -> f32 {
 }
 
 fn current(card: &TableCard, now: f32) -> Vec2 {
-    let t = progress(card, now);
-    let eased = 1.0 - (1.0 - t) * (1.0 - t) * (1.0 - t);
-    card.from.lerp(card.to, eased)
+    card.from.lerp(card.to, eased(progress(card, now)))
+}
+
+/// Fast out, slow in: a card slows as it lands.
+fn eased(t: f32) -> f32 {
+    1.0 - (1.0 - t).powi(3)
 }
 
 /// Logical screen pixels (y down) to the card camera's world (y up, centred).
@@ -968,7 +1045,14 @@ fn move_cards(
         let p = card.position(now) - Vec2::Y * lift + Vec2::X * shake.unwrap_or(0.0);
         // Turning over on its way in: narrow, its back showing, then its face.
         let (width, back) = if card.turns && moving { turning(progress(card, now)) } else { (1.0, false) };
-        let scale = Vec3::new(card.scale * width, card.scale, card.scale);
+        // Dealt from a pile it grows from the pile's size; discarded it
+        // shrinks to it.
+        let size = match (card.turns, card.leaving) {
+            (true, false) if moving => 0.5 + 0.5 * eased(progress(card, now)),
+            (_, true) => 1.0 - 0.5 * eased(progress(card, now)),
+            _ => 1.0,
+        };
+        let scale = Vec3::new(card.scale * width * size, card.scale * size, card.scale);
         let target = Transform::from_translation(to_world(p, screen).extend(z)).with_scale(scale);
         if *transform != target {
             *transform = target;

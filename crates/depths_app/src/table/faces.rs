@@ -34,6 +34,8 @@ pub enum CardKey {
     Label(usize),
     /// A Feature or Legendary Location card drawn, by its name.
     Ecology(String),
+    /// A Hero's Draw Pile, or Discard Pile.
+    Pile { hero: u8, discard: bool },
 }
 
 impl std::fmt::Display for CardKey {
@@ -45,6 +47,7 @@ impl std::fmt::Display for CardKey {
             CardKey::Pair { engagement, slot } => write!(f, "pair-{engagement}-{slot}"),
             CardKey::Label(e) => write!(f, "label-{e}"),
             CardKey::Ecology(name) => write!(f, "eco-{name}"),
+            CardKey::Pile { hero, discard } => write!(f, "{}{hero}", if *discard { "discard" } else { "draw" }),
         }
     }
 }
@@ -66,6 +69,9 @@ pub enum Kind {
     Pair,
     /// "Bren against the Withered Shade", above a Hero's pairs.
     Label,
+    /// A Hero's Draw Pile (face down, its count) or Discard Pile (its top
+    /// card face up: the book makes discards open information).
+    Pile,
 }
 
 /// Where a face lies.
@@ -78,6 +84,8 @@ pub enum Spot {
     Label { group: usize },
     /// The `index`th card of the `row`th hand shown.
     Hand { row: usize, index: usize },
+    /// Beside the `row`th hand: its Hero's Draw Pile, or Discard Pile.
+    Pile { row: usize, discard: bool },
     /// The `index`th Monster card along the top.
     Foe { index: usize },
     /// The `index`th Ecology card, from the right.
@@ -110,6 +118,28 @@ pub struct Row {
     pub number: Option<u8>,
 }
 
+/// A line of a Monster card's small print.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Print {
+    pub text: String,
+    /// Power icons drawn before it: an ability's cost.
+    pub power: u8,
+    /// The line with its cost in words, for the hover box.
+    pub words: String,
+}
+
+impl From<String> for Print {
+    fn from(text: String) -> Print {
+        Print { words: text.clone(), text, power: 0 }
+    }
+}
+
+impl From<&str> for Print {
+    fn from(text: &str) -> Print {
+        Print::from(text.to_owned())
+    }
+}
+
 /// One face on the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Face {
@@ -137,7 +167,7 @@ pub struct Face {
     /// A Monster card's individuals.
     pub rows: Vec<Row>,
     /// Small print under the rows: Health States, abilities.
-    pub print: Vec<String>,
+    pub print: Vec<Print>,
     pub tone: Tone,
     /// The Hero whose name this label is.
     pub hero: Option<u8>,
@@ -301,13 +331,34 @@ pub fn numbered(faces: &[Face]) -> Vec<(u8, Action)> {
 /// A Monster card's abilities as printed ("Name (cost): text"), each with its
 /// name; the Final Entity's with the card they are on ("Lamprey Maw: …").
 pub fn foe_abilities(foe: &Foe) -> Vec<(&str, String)> {
+    abilities_of(foe).into_iter().map(|(part, a)| (a.name.as_str(), format!("{part}{}", a.text()))).collect()
+}
+
+/// The same as drawn on the Monster card: an ability that costs Power shows
+/// its cost as that many Power icons before its name, as the book's cards do
+/// ("1 Power Card per Power Icon shown next to the Ability's name").
+fn foe_prints(foe: &Foe) -> Vec<Print> {
+    abilities_of(foe)
+        .into_iter()
+        .map(|(part, a)| match a.activation {
+            depths_rules::Activation::Power(n) if n > 0 => {
+                let text = format!("{part}{}: {}", a.name, a.effect_text());
+                Print { text, power: n, words: format!("{part}{}", a.text()) }
+            }
+            _ => Print::from(format!("{part}{}", a.text())),
+        })
+        .collect()
+}
+
+/// Each ability of a Monster card, with the Final Entity card it is on
+/// ("Lamprey Maw: ", else "").
+fn abilities_of(foe: &Foe) -> Vec<(String, &depths_rules::Ability)> {
     match &foe.card {
-        FoeCard::Monster(m) => m.abilities.iter().map(|a| (a.name.as_str(), a.text())).collect(),
+        FoeCard::Monster(m) => m.abilities.iter().map(|a| (String::new(), a)).collect(),
         FoeCard::FinalEntity(fe) => {
             let parts = fe.parts().map(|p| (&p.name, &p.abilities));
             let all = parts.into_iter().chain([(&fe.tail.name, &fe.tail.abilities)]);
-            all.flat_map(|(part, abs)| abs.iter().map(move |a| (a.name.as_str(), format!("{part}: {}", a.text()))))
-                .collect()
+            all.flat_map(|(part, abs)| abs.iter().map(move |a| (format!("{part}: "), a))).collect()
         }
     }
 }
@@ -398,16 +449,16 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                         format!("{label} {}", cells.join(" "))
                     };
                     face.print.push("Health States ([ ] = now):".into());
-                    face.print.push(line("Individuals alive:", &|s| s.alive));
-                    face.print.push(line("Monster cards vs each Hero:", &|s| s.monster_cards));
-                    face.print.push(line("Cards each Hero plays:", &|s| s.hero_cards));
+                    face.print.push(line("Individuals alive:", &|s| s.alive).into());
+                    face.print.push(line("Monster cards vs each Hero:", &|s| s.monster_cards).into());
+                    face.print.push(line("Cards each Hero plays:", &|s| s.hero_cards).into());
                     terms.push(
                         "Health States: as its individuals fall, the Monster plays fewer cards against each \
                          Hero and each Hero plays fewer; the column in [brackets] holds now."
                             .into(),
                     );
                 }
-                face.print.extend(foe_abilities(foe).into_iter().map(|(_, text)| text));
+                face.print.extend(foe_prints(foe));
                 if !card.description.is_empty() {
                     hover.push(card.description.clone());
                 }
@@ -415,11 +466,11 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             FoeCard::FinalEntity(fe) => {
                 // "To Defeat the Final Entity, Heroes must either Defeat both
                 // of its Heads, or its Body and one of its Heads."
-                face.print.push(format!(
+                face.print.push(Print::from(format!(
                     "Heads: {} and {}. Body: {}. Defeat both Heads, or the Body and one Head.",
                     fe.head_1.name, fe.head_2.name, fe.body.name
-                ));
-                face.print.extend(foe_abilities(foe).into_iter().map(|(_, text)| text));
+                )));
+                face.print.extend(foe_prints(foe));
                 if let Some(lore) = game.adventure().and_then(|a| a.final_entity_lore.as_ref()) {
                     hover.push(lore.clone());
                 }
@@ -433,7 +484,8 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 if r.name.contains(face.name.as_str()) { r.name.clone() } else { format!("{} {}", face.name, r.name) };
             hover.push(format!("{who}: {} / {} Health{armor}", r.health, r.max));
         }
-        hover.extend(face.print.iter().cloned());
+        // The hover box says every cost in words.
+        hover.extend(face.print.iter().map(|p| p.words.clone()));
         hover.extend(terms);
         if face.rows.iter().any(|r| r.action.is_some()) {
             hover.push("Click an individual to put the damage there.".into());
@@ -631,7 +683,33 @@ fn hands(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             }
             out.push(f);
         }
+        out.extend(piles(hero, h, row, icon));
     }
+}
+
+/// A Hero's Draw Pile and Discard Pile, beside their hand: the cards in hand
+/// come from the one and go to the other. "Draw Piles … are not open
+/// information" (Combat): the Draw Pile shows its back and its count only;
+/// the Discard Pile its top card, and its hover every card in it.
+fn piles(hero: &depths_rules::Hero, h: u8, row: usize, icon: (&'static str, String)) -> [Face; 2] {
+    let count = |n: usize| if n == 1 { "1 card".to_owned() } else { format!("{n} cards") };
+    let mut draw = Face::new(CardKey::Pile { hero: h, discard: false }, Kind::Pile, Spot::Pile { row, discard: false });
+    draw.value = hero.draw.len().to_string();
+    draw.name = hero.name().to_owned();
+    draw.icon = icon.clone();
+    draw.hover = format!("{}'s Draw Pile: {}, face down.", hero.name(), count(hero.draw.len()));
+    let mut discard =
+        Face::new(CardKey::Pile { hero: h, discard: true }, Kind::Pile, Spot::Pile { row, discard: true });
+    discard.value = hero.discard.last().map_or_else(String::new, |c| value_text(c.power, Some(c.value)));
+    discard.note = hero.discard.len().to_string();
+    discard.name = hero.name().to_owned();
+    discard.icon = icon;
+    let cards: Vec<String> = hero.discard.iter().rev().map(|c| value_text(c.power, Some(c.value))).collect();
+    discard.hover = match cards.is_empty() {
+        true => format!("{}'s Discard Pile: empty.", hero.name()),
+        false => format!("{}'s Discard Pile: {}, top first: {}.", hero.name(), count(cards.len()), cards.join(", ")),
+    };
+    [draw, discard]
 }
 
 /// The Feature and Legendary Location cards being resolved.

@@ -6,7 +6,7 @@
 
 use bevy::math::{Rect, Vec2};
 
-use super::faces::{CardKey, Face, Kind, Spot};
+use super::faces::{CardKey, Face, Kind, Print, Spot};
 
 /// A card's size at full scale.
 pub const CARD: Vec2 = Vec2::new(66.0, 94.0);
@@ -102,7 +102,7 @@ impl TableLayout {
         };
         let blocks: Vec<(&Face, Rect)> = faces
             .iter()
-            .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand | Kind::Ecology))
+            .filter(|f| matches!(f.kind, Kind::Foe | Kind::Pair | Kind::Hand | Kind::Ecology | Kind::Pile))
             .filter_map(|f| Some((f, self.get(&f.key)?.rect())))
             .collect();
         let apart = blocks.iter().enumerate().all(|(i, (a, ra))| {
@@ -125,6 +125,9 @@ impl TableLayout {
             .reduce(|a, b| a.union(b))
     }
 }
+
+/// A pile's width, in hand cards: two piles, one above the other, beside a hand.
+const PILE_WIDTH: f32 = 0.5;
 
 /// The smallest a pair or hand card is laid out (at 100 %).
 const MIN_CARD_H: f32 = 56.0;
@@ -236,8 +239,22 @@ pub fn print_width(foe_width: f32) -> f32 {
     foe_width - 16.0
 }
 
+/// The lines a line of a Monster card's small print takes on a card `foe_width`
+/// wide: its Power icons come first, and its words wrap beside them.
+pub fn print_lines(print: &Print, foe_width: f32) -> usize {
+    lines_for(&print.text, print_width(foe_width) - print_indent(print), PRINT_PX)
+}
+
+/// How far a line of small print is pushed right by its Power icons.
+pub fn print_indent(print: &Print) -> f32 {
+    f32::from(print.power) * POWER_ICON
+}
+
+/// A Power icon in a Monster card's small print, and its gap.
+pub const POWER_ICON: f32 = 13.0;
+
 fn foe_height(face: &Face, width: f32) -> f32 {
-    let print: usize = face.print.iter().map(|p| lines_for(p, print_width(width), PRINT_PX)).sum();
+    let print: usize = face.print.iter().map(|p| print_lines(p, width)).sum();
     FOE_HEAD + face.rows.len() as f32 * FOE_ROW + print as f32 * PRINT_LINE + 12.0
 }
 
@@ -326,10 +343,19 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
 
     let mut cols: Vec<usize> = Vec::new();
     let mut rows: Vec<usize> = Vec::new();
+    // The rows with their Hero's piles beside them.
+    let mut piled: Vec<usize> = Vec::new();
     for f in faces {
         let (list, i, n) = match f.spot {
             Spot::Combat { group, col } => (&mut cols, group, col),
             Spot::Hand { row, index } => (&mut rows, row, index),
+            Spot::Pile { row, .. } => {
+                piled.push(row);
+                if rows.len() <= row {
+                    rows.resize(row + 1, 0);
+                }
+                continue;
+            }
             _ => continue,
         };
         if list.len() <= i {
@@ -344,14 +370,20 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     // and the hands and pairs side by side in the width, down to a size
     // still read at a glance; past that the hands overlap like a fan.
     let fixed = LABEL + PAIR_TEXT + GAP + LABEL + MARGIN + 16.0;
-    let across = |w: f32, n: usize, gaps: usize, gap: f32, extra: f32| {
-        let n = n.max(1) as f32;
+    let across = |w: f32, n: f32, gaps: usize, gap: f32, extra: f32| {
+        let n = n.max(1.0);
         ((w - 2.0 * MARGIN - gaps as f32 * gap) / n - extra) * CARD.y / CARD.x
     };
     // Where the hands lie across.
     let (hands_left, hands_width) = if hands_under { (whole.min.x, whole.width()) } else { (area.min.x, w) };
-    let hands_fit = across(hands_width, rows.iter().sum(), rows.len().saturating_sub(1), hand_gap, 6.0);
-    let pairs_fit = across(w, cols.iter().sum(), cols.len().saturating_sub(1), groups_gap, 16.0);
+    // A row's piles take a column half a card wide at its left.
+    let pile_rows = (0..rows.len()).filter(|r| piled.contains(r)).count() as f32;
+    // A hand may fan a little before its cards shrink: each card but the
+    // last may lie under the next by a quarter, its corner value still shown.
+    let fanned: f32 = rows.iter().map(|n| n.saturating_sub(1) as f32 / 4.0).sum();
+    let hand_cards = rows.iter().sum::<usize>() as f32 - fanned + pile_rows * PILE_WIDTH;
+    let hands_fit = across(hands_width - pile_rows * 6.0, hand_cards, rows.len().saturating_sub(1), hand_gap, 6.0);
+    let pairs_fit = across(w, cols.iter().sum::<usize>() as f32, cols.len().saturating_sub(1), groups_gap, 16.0);
     let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(MIN_CARD_H, CARD.y * 1.5);
     let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
     let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
@@ -401,23 +433,38 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         }
     }
 
-    // The hands along the bottom: each Hero's row side by side, overlapping
-    // like a fan when they do not fit.
-    let natural: f32 =
-        rows.iter().map(|n| *n as f32 * (hand.x + 6.0)).sum::<f32>() + hand_gap * rows.len().saturating_sub(1) as f32;
-    let fit = ((hands_width - 2.0 * MARGIN) / natural.max(1.0)).min(1.0);
-    let hand_step = ((hand.x + 6.0) * fit).max(hand.x * 0.4);
-    let hands_w: f32 = rows.iter().map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + hand.x).sum::<f32>()
-        + hand_gap * rows.len().saturating_sub(1) as f32;
+    // The hands along the bottom: each Hero's row side by side, its piles
+    // at its left (draw above, discard below), its cards overlapping like a
+    // fan when they do not fit (the piles never do).
+    let pile = Vec2::new(hand.x * PILE_WIDTH, (hand.y - 4.0) / 2.0);
+    let pile_col = |r: usize| if piled.contains(&r) { pile.x + 6.0 } else { 0.0 };
+    let piles_w: f32 = (0..rows.len()).map(pile_col).sum();
+    // The step from one card to the next that fills the width: the last
+    // card of each row shows whole, the others as far as the room allows.
+    let gaps = hand_gap * rows.len().saturating_sub(1) as f32;
+    let steps: f32 = rows.iter().map(|n| n.saturating_sub(1) as f32).sum();
+    let room = hands_width - 2.0 * MARGIN - piles_w - gaps - rows.len() as f32 * hand.x;
+    let hand_step = (room / steps.max(1.0)).clamp(hand.x * 0.4, hand.x + 6.0);
+    let row_w = |r: usize, n: usize| pile_col(r) + (n as f32 - 1.0).max(0.0) * hand_step + hand.x;
+    let hands_w: f32 = rows.iter().enumerate().map(|(r, n)| row_w(r, *n)).sum::<f32>() + gaps;
     let row_x = |r: usize| {
-        let before: f32 = rows.iter().take(r).map(|n| (*n as f32 - 1.0).max(0.0) * hand_step + hand.x + hand_gap).sum();
+        let before: f32 = rows.iter().take(r).enumerate().map(|(k, n)| row_w(k, *n) + hand_gap).sum();
         hands_left + (hands_width - hands_w).max(0.0) / 2.0 + before
     };
     for f in faces {
-        if let Spot::Hand { row, index } = f.spot {
-            let x = row_x(row) + hand.x / 2.0 + index as f32 * hand_step;
-            placed.push((f.key.clone(), Placed { center: Vec2::new(x, hand_y), size: hand }));
-        }
+        let at = match f.spot {
+            Spot::Hand { row, index } => {
+                let x = row_x(row) + pile_col(row) + hand.x / 2.0 + index as f32 * hand_step;
+                Placed { center: Vec2::new(x, hand_y), size: hand }
+            }
+            Spot::Pile { row, discard } => {
+                let dy = (hand.y - pile.y) / 2.0;
+                let y = if discard { hand_y + dy } else { hand_y - dy };
+                Placed { center: Vec2::new(row_x(row) + pile.x / 2.0, y), size: pile }
+            }
+            _ => continue,
+        };
+        placed.push((f.key.clone(), at));
     }
 
     // Drawn Feature and Legendary Location cards, from the right.
