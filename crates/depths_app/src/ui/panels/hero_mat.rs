@@ -144,15 +144,19 @@ pub(super) fn heroes_panel(
                     });
             }
             egui::CollapsingHeader::new("Abilities").id_salt(("abilities", h)).default_open(false).show(ui, |ui| {
+                // Each a small card in the Hero's colours, its cost drawn.
                 for (source, ability) in hero.abilities() {
                     let exhausted = hero.is_exhausted(source);
-                    let head = format!(
-                        "{}{}",
-                        activation_text(ability.activation),
-                        if exhausted { " · exhausted" } else { "" }
-                    );
-                    ui.label(egui::RichText::new(head).size(12.0).color(style::GOLD));
-                    ui.label(egui::RichText::new(ability.text()).size(13.0));
+                    mat_card(ui, (body, edge), exhausted, |ui| {
+                        ui.horizontal(|ui| {
+                            cost_icons(ui, icons, ability.activation);
+                            ui.label(style::title(&ability.name, 15.0).color(card_ink(exhausted)));
+                            if exhausted {
+                                ui.label(egui::RichText::new("exhausted").size(12.0).color(style::MUTED));
+                            }
+                        });
+                        ui.label(egui::RichText::new(ability.effect_text()).size(12.5).color(card_ink(exhausted)));
+                    });
                 }
             });
             if !hero.items.is_empty() {
@@ -162,41 +166,54 @@ pub(super) fn heroes_panel(
                     .id_salt(("items", h, in_combat))
                     .default_open(!in_combat);
                 header.show(ui, |ui| {
+                    // Each a small card in the Items' blue, face down (dimmed)
+                    // when unequipped, as the book keeps them under the mat.
+                    let tones = (crate::theme::palette::HERO_CARD, crate::theme::palette::HERO_EDGE);
                     for (i, item) in hero.items.iter().enumerate() {
-                        ui.horizontal_wrapped(|ui| {
-                            let hands = "✋".repeat(usize::from(item.card.hands));
-                            let mut text = format!("{hands} {}", item.card.name);
-                            if item.card.magic {
-                                text.push_str(" (Magic)");
-                            }
-                            if item.card.armor > 0 {
-                                text.push_str(&format!(" Armor {}", item.card.armor));
-                            }
-                            if let Some(u) = item.uses_left {
-                                text.push_str(&format!(" · {u} uses"));
-                            }
-                            text.push_str(&format!(" · {} XP", item.card.xp));
-                            ui.label(if item.equipped {
-                                egui::RichText::new(text).strong()
-                            } else {
-                                egui::RichText::new(text).color(style::MUTED)
+                        let ink = card_ink(!item.equipped);
+                        mat_card(ui, tones, !item.equipped, |ui| {
+                            ui.horizontal_wrapped(|ui| {
+                                let hands = "✋".repeat(usize::from(item.card.hands));
+                                ui.label(style::title(&format!("{hands} {}", item.card.name), 15.0).color(ink));
+                                let mut facts = Vec::new();
+                                if item.card.magic {
+                                    facts.push("Magic".to_owned());
+                                }
+                                if item.card.armor > 0 {
+                                    facts.push(format!("Armor {}", item.card.armor));
+                                }
+                                if let Some(u) = item.uses_left {
+                                    facts.push(format!("{u} uses"));
+                                }
+                                facts.push(format!("{} XP", item.card.xp));
+                                ui.label(egui::RichText::new(facts.join(" · ")).size(12.0).color(ink));
+                                let (a, label) = if item.equipped {
+                                    (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
+                                } else {
+                                    (Action::Equip { hero: h, item: i as u8 }, "Equip")
+                                };
+                                c.button(ui, a, label);
                             });
-                            let (a, label) = if item.equipped {
-                                (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
-                            } else {
-                                (Action::Equip { hero: h, item: i as u8 }, "Equip")
-                            };
-                            c.button(ui, a, label);
+                            for ab in &item.card.abilities {
+                                ui.horizontal_wrapped(|ui| {
+                                    cost_icons(ui, icons, ab.activation);
+                                    let words = format!("{}: {}", ab.name, ab.effect_text());
+                                    ui.label(egui::RichText::new(words).size(12.0).color(ink));
+                                });
+                            }
                         });
-                        for ab in &item.card.abilities {
-                            ui.label(egui::RichText::new(format!("   {}", ab.text())).size(12.0).color(style::MUTED));
-                        }
                     }
                 });
             }
         });
         ui.add_space(6.0);
     }
+}
+
+/// The words on a small card of the mat: the cards' ink, or muted on one
+/// turned down.
+fn card_ink(dim: bool) -> egui::Color32 {
+    if dim { style::MUTED } else { crate::theme::palette::CARD_TEXT.egui() }
 }
 
 /// A Combat Round is being played (Monsters assigned, the Combat not over).

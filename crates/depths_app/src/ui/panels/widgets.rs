@@ -629,6 +629,56 @@ pub(super) fn portrait(ui: &mut egui::Ui, icons: &Icons, class: &str, side: f32)
     }
 }
 
+/// A small card on a Hero's mat (an Ability, an Item): framed and filled in
+/// `tones` (body, edge) like the table's cards; `dim` for one turned down (an
+/// exhausted Ability, an unequipped Item).
+pub(super) fn mat_card<R>(
+    ui: &mut egui::Ui,
+    (body, edge): (crate::theme::palette::Tone, crate::theme::palette::Tone),
+    dim: bool,
+    contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    let fill = if dim { crate::theme::palette::MAT.egui() } else { body.egui() };
+    let frame = egui::Frame::new()
+        .fill(fill)
+        .stroke(egui::Stroke::new(1.5, edge.egui().gamma_multiply(if dim { 0.45 } else { 0.9 })))
+        .corner_radius(6.0)
+        .inner_margin(egui::Margin::symmetric(7, 5));
+    let shown = frame.show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        contents(ui)
+    });
+    ui.add_space(3.0);
+    shown.inner
+}
+
+/// An Ability's cost as the book's cards show it: a Power icon per Power Card
+/// (a shield for a Block-Activated one), or the word "Passive"; the words on
+/// hover.
+pub(super) fn cost_icons(ui: &mut egui::Ui, icons: &Icons, a: Activation) {
+    let gold = crate::theme::palette::CARD_GOLD.egui();
+    let (key, n) = match a {
+        Activation::Power(n) => ("power", n),
+        Activation::Block => ("block", 1),
+        Activation::Passive => ("", 0),
+    };
+    let response = ui
+        .horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = 1.0;
+            for _ in 0..n {
+                match icons.egui("ui", key, 15.0, gold) {
+                    Some(image) => ui.add(image),
+                    None => ui.label(egui::RichText::new("◆").color(gold)),
+                };
+            }
+            if n == 0 {
+                ui.label(egui::RichText::new("Passive").size(12.0).color(crate::theme::palette::CARD_LORE.egui()));
+            }
+        })
+        .response;
+    response.on_hover_text(activation_text(a));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
