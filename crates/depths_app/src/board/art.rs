@@ -65,6 +65,7 @@ pub(super) fn plugin(app: &mut App) {
             draw_selection,
             settle_tiles,
             slide_lantern,
+            flicker_flames,
         )
             .in_set(PlaySystems::Present)
             .run_if(resource_exists::<Board>),
@@ -100,11 +101,27 @@ struct Piece {
     /// Radians, counter-clockwise.
     rot: f32,
     z: f32,
+    /// A flame's phase: it flickers ([`Flame`]).
+    flicker: Option<f32>,
+}
+
+/// A flame of a campfire token: it flickers whenever the board is drawn
+/// anyway (a tile lands, the board pans, the pointer moves), and never asks
+/// for a frame itself, so a waiting board still sleeps.
+#[derive(Component, Debug)]
+struct Flame {
+    rest: Transform,
+    phase: f32,
 }
 
 impl Piece {
     fn new(shape: Shape, color: Color, pos: Vec2, size: Vec2, z: f32) -> Self {
-        Self { shape, color, pos, size, rot: 0.0, z }
+        Self { shape, color, pos, size, rot: 0.0, z, flicker: None }
+    }
+
+    fn flickering(mut self, phase: f32) -> Self {
+        self.flicker = Some(phase);
+        self
     }
 
     fn rotated(mut self, rot: f32) -> Self {
@@ -505,9 +522,15 @@ fn element_token(out: &mut Vec<Piece>, element: Element, at: Vec2, z: f32) {
             let log = hex(0x5b3a1e);
             out.push(rect(log, p(0.0, -11.0), Vec2::new(36.0, 7.0), next_z()).rotated(0.35));
             out.push(rect(log, p(0.0, -11.0), Vec2::new(36.0, 7.0), next_z()).rotated(-0.35));
-            out.push(Piece::new(Shape::Triangle, hex(0xc0391b), p(0.0, 2.0), Vec2::new(26.0, 30.0), next_z()));
-            out.push(Piece::new(Shape::Triangle, hex(0xe8731c), p(0.0, 0.0), Vec2::new(20.0, 24.0), next_z()));
-            out.push(Piece::new(Shape::Triangle, hex(0xffd23f), p(0.0, -3.0), Vec2::new(10.0, 13.0), next_z()));
+            let flames = [
+                (0xc0391b, 2.0, Vec2::new(26.0, 30.0)),
+                (0xe8731c, 0.0, Vec2::new(20.0, 24.0)),
+                (0xffd23f, -3.0, Vec2::new(10.0, 13.0)),
+            ];
+            for (i, (color, y, size)) in flames.into_iter().enumerate() {
+                let flame = Piece::new(Shape::Triangle, hex(color), p(0.0, y), size, next_z());
+                out.push(flame.flickering(i as f32 * 2.1));
+            }
         }
         Element::StairGuardian => {
             for i in 0..4 {
@@ -612,12 +635,16 @@ impl Art {
                     Shape::Glow => (self.meshes[&Shape::Square].clone(), self.glow_material(piece.color, materials)),
                     shape => (self.meshes[&shape].clone(), self.material(piece.color, materials)),
                 };
-                (Mesh2d(mesh), MeshMaterial2d(material), piece.transform())
+                let flame = piece.flicker.map(|phase| Flame { rest: piece.transform(), phase });
+                ((Mesh2d(mesh), MeshMaterial2d(material), piece.transform()), flame)
             })
             .collect();
         parent.with_children(|children| {
-            for part in parts {
-                children.spawn(part);
+            for (part, flame) in parts {
+                let mut child = children.spawn(part);
+                if let Some(flame) = flame {
+                    child.insert(flame);
+                }
             }
         });
     }
@@ -698,6 +725,28 @@ fn draw_shades(
         let mut entity = commands.entity(entity);
         entity.despawn_children();
         art.spawn_pieces(&mut entity, out, &mut materials);
+    }
+}
+
+/// Each flame stretches and sways about its base, two waves of unrelated
+/// speeds apart so the fire never repeats visibly.
+fn flicker_flames(time: Res<Time>, mut flames: Query<(&Flame, &mut Transform)>) {
+    let t = time.elapsed_secs();
+    for (flame, mut transform) in &mut flames {
+        *transform = flame_at(flame.rest, flame.phase, t);
+    }
+}
+
+/// A flame at time `t`: taller or shorter, narrower or wider, leaning a
+/// little, grown from its base (a triangle's foot), not its middle.
+fn flame_at(rest: Transform, phase: f32, t: f32) -> Transform {
+    let (a, b) = (t * 7.3 + phase, t * 17.9 + phase * 1.7);
+    let tall = 1.0 + 0.10 * a.sin() + 0.05 * b.sin();
+    let wide = 1.0 - 0.04 * a.sin() + 0.03 * (b * 0.7).cos();
+    Transform {
+        translation: rest.translation + Vec3::Y * rest.scale.y * (tall - 1.0) / 2.0,
+        rotation: rest.rotation * Quat::from_rotation_z(0.06 * (b * 0.5).sin()),
+        scale: rest.scale * Vec3::new(wide, tall, 1.0),
     }
 }
 
@@ -934,6 +983,35 @@ fn wood_planks(seed: u64, size: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue: "a campfire that flickers". Its three flames move, each from
+    /// its foot (the flame stands on its logs), and no other token does.
+    #[test]
+    fn a_campfire_flickers_on_its_logs_and_nothing_else_does() {
+        let mut out = Vec::new();
+        element_token(&mut out, Element::Campfire, Vec2::ZERO, 0.0);
+        let flames: Vec<&Piece> = out.iter().filter(|p| p.flicker.is_some()).collect();
+        assert_eq!(flames.len(), 3, "the campfire's flames");
+        for flame in flames {
+            let rest = flame.transform();
+            let foot = |t: Transform| t.translation.y - t.scale.y / 2.0;
+            let frames: Vec<Transform> =
+                (0..40).map(|i| flame_at(rest, flame.flicker.unwrap(), i as f32 * 0.05)).collect();
+            for f in &frames {
+                assert!((foot(*f) - foot(rest)).abs() < 1e-3, "the flame leaves its logs: {f:?}");
+            }
+            let heights = frames.iter().map(|f| f.scale.y);
+            let (low, high) = heights.fold((f32::MAX, f32::MIN), |(l, h), y| (l.min(y), h.max(y)));
+            assert!(high - low > rest.scale.y * 0.1, "the flame hardly moves: {low}..{high}");
+        }
+        for element in
+            [Element::Monster { count: 2 }, Element::Feature, Element::Door, Element::Chest, Element::StairGuardian]
+        {
+            let mut out = Vec::new();
+            element_token(&mut out, element, Vec2::ZERO, 0.0);
+            assert!(out.iter().all(|p| p.flicker.is_none()), "{element:?} flickers");
+        }
+    }
 
     #[test]
     fn open_edges_leave_a_gap_and_walls_do_not() {
