@@ -668,6 +668,69 @@ fn a_planted_redraw_request_is_found() {
     assert_eq!(files_naming(&sources, "RequestRedraw"), vec!["table/cards.rs".to_owned(), "ui/redraw.rs".to_owned()]);
 }
 
+/// Where the code of `text` (comments and strings left out) sets a text size
+/// with a number rather than a step of the type scale: `.size(12.0)`, a
+/// title face's size (`title(name, 22.0)`), `FontId::proportional(14.0)`.
+fn literal_text_sizes(text: &str) -> Vec<String> {
+    let code = code(text);
+    let mut out = Vec::new();
+    for opening in [".size(", "FontId::proportional(", "FontId::monospace(", "FontId::new("] {
+        for (at, _) in code.match_indices(opening) {
+            let rest = &code[at + opening.len()..];
+            if rest.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+                out.push(format!("{opening}{}", rest.chars().take(6).collect::<String>()));
+            }
+        }
+    }
+    for (at, _) in code.match_indices("title(") {
+        let call = &code[at + "title(".len()..];
+        // The call's last argument, to its closing parenthesis.
+        let mut depth = 0;
+        let end = call.char_indices().find_map(|(i, c)| match c {
+            '(' => {
+                depth += 1;
+                None
+            }
+            ')' if depth == 0 => Some(i),
+            ')' => {
+                depth -= 1;
+                None
+            }
+            _ => None,
+        });
+        let args = &call[..end.unwrap_or(call.len())];
+        if let Some((_, last)) = args.rsplit_once(',')
+            && last.trim_start().starts_with(|c: char| c.is_ascii_digit())
+        {
+            out.push(format!("title({args})"));
+        }
+    }
+    out
+}
+
+/// One type scale: every text size of the panels (egui) is a step of
+/// `theme::style::type_scale`, never a number of its own.
+#[test]
+fn the_panels_set_text_in_steps_of_the_type_scale() {
+    let (_, sources) = workspace_crates().into_iter().find(|(n, _)| n == "depths_app").expect("the client crate");
+    let faults: Vec<String> = sources
+        .iter()
+        .filter(|(rel, _)| rel.starts_with("ui/") || *rel == "theme/style.rs")
+        .flat_map(|(rel, text)| literal_text_sizes(text).into_iter().map(move |f| format!("{rel}: {f}")))
+        .collect();
+    assert!(faults.is_empty(), "text sizes outside the type scale:\n{}", faults.join("\n"));
+}
+
+#[test]
+fn a_planted_text_size_is_found() {
+    let planted = "fn a(ui: &mut Ui) {\n    ui.label(RichText::new(\"x\").size(12.0));\n    \
+                   ui.label(title(&format!(\"{a}, {b}\"), 22.0));\n    \
+                   // .size(9.0) in a comment\n    ui.label(RichText::new(\".size(3.0)\").size(type_scale::BODY));\n    \
+                   let f = FontId::proportional(14.0);\n}";
+    let found = literal_text_sizes(planted);
+    assert_eq!(found.len(), 3, "{found:?}");
+}
+
 // The guard itself, on planted sources: it must see what it is meant to see.
 
 fn planted(files: &[(&str, &str)]) -> Graph {

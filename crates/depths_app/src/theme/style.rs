@@ -93,11 +93,39 @@ fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     ctx.set_visuals(visuals);
     ctx.all_styles_mut(|style| {
         style.spacing.button_padding = vec2(10.0, 5.0);
-        style.text_styles.insert(egui::TextStyle::Body, egui::FontId::new(15.0, egui::FontFamily::Proportional));
-        style.text_styles.insert(egui::TextStyle::Button, egui::FontId::new(16.0, egui::FontFamily::Proportional));
+        style
+            .text_styles
+            .insert(egui::TextStyle::Body, egui::FontId::new(type_scale::BODY, egui::FontFamily::Proportional));
+        style
+            .text_styles
+            .insert(egui::TextStyle::Button, egui::FontId::new(type_scale::BODY, egui::FontFamily::Proportional));
     });
     *done = true;
     Ok(())
+}
+
+/// The type scale: every size of text in the panels is one of these steps,
+/// about 1.2 apart around the body's 15 points (a test keeps other sizes out
+/// of the panels' code).
+pub mod type_scale {
+    /// Fine print: a count under a bar, a file's path.
+    pub const FINE: f32 = 11.0;
+    /// Secondary lines: what an Ability does, a hint.
+    pub const SMALL: f32 = 12.5;
+    /// Body text and buttons.
+    pub const BODY: f32 = 15.0;
+    /// A lead line, a Hero's name on a strip.
+    pub const LEAD: f32 = 18.0;
+    /// A panel's heading.
+    pub const HEADING: f32 = 22.0;
+    /// A window's title, the menu's buttons.
+    pub const TITLE: f32 = 26.0;
+    /// A screen's title.
+    pub const DISPLAY: f32 = 36.0;
+    /// A banner across the table ("Victory", "Pass to …").
+    pub const BANNER: f32 = 45.0;
+    /// The game's name on the menu.
+    pub const HERO: f32 = 54.0;
 }
 
 /// Text in the title face.
@@ -126,7 +154,7 @@ pub fn bar_frame() -> egui::Frame {
 
 /// A wide main-menu button in the title face.
 pub fn menu_button(label: &str) -> egui::Button<'static> {
-    egui::Button::new(title(label, 24.0)).min_size(vec2(240.0, 42.0))
+    egui::Button::new(title(label, type_scale::TITLE)).min_size(vec2(240.0, 42.0))
 }
 
 /// Draws one legend icon centred on a point.

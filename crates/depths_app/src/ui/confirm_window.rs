@@ -37,7 +37,7 @@ fn confirm_ui(
     let mut said = None;
     let modal = egui::Modal::new(egui::Id::new("confirm")).show(ctx, |ui| {
         ui.set_max_width(440.0);
-        ui.label(style::title(&ask.title, 24.0));
+        ui.label(style::title(&ask.title, style::type_scale::TITLE));
         ui.add_space(4.0);
         ui.label(egui::RichText::new(&ask.cost).color(style::NOTICE));
         if !ask.alternatives.is_empty() {

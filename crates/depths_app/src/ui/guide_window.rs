@@ -64,9 +64,11 @@ fn guide_ui(
     egui::Window::new("Guide").id(id).title_bar(false).fixed_pos(corner).resizable(false).show(ctx, |ui| {
         ui.set_max_width(280.0);
         ui.label(
-            egui::RichText::new(format!("Guide · step {} of {}", step + 1, STEPS.len())).size(12.0).color(style::MUTED),
+            egui::RichText::new(format!("Guide · step {} of {}", step + 1, STEPS.len()))
+                .size(style::type_scale::SMALL)
+                .color(style::MUTED),
         );
-        ui.label(style::title(title, 20.0));
+        ui.label(style::title(title, style::type_scale::HEADING));
         ui.label(text);
         ui.horizontal(|ui| {
             let label = if last { "Finish the guide" } else { "Skip the guide" };

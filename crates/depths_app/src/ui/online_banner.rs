@@ -45,7 +45,7 @@ impl OnlineBanner<'_, '_> {
             *self.said = Some(said);
         }
         if let Some(said) = self.said.as_ref() {
-            ui.label(egui::RichText::new(said).size(12.0).color(style::MUTED));
+            ui.label(egui::RichText::new(said).size(style::type_scale::SMALL).color(style::MUTED));
         }
     }
 

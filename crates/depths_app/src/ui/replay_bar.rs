@@ -67,7 +67,7 @@ fn replay_bar(
         |ui| {
             ui.set_max_width(270.0);
             ui.horizontal(|ui| {
-                ui.label(style::title("Replay", 20.0));
+                ui.label(style::title("Replay", style::type_scale::HEADING));
                 ui.label(format!("move {} of {total}", replay.step));
             });
             ui.horizontal_wrapped(|ui| {

@@ -303,12 +303,16 @@ fn rulebook_page(ui: &mut egui::Ui, w: &mut RulesWindow) {
     ui.horizontal_top(|ui| {
         ui.vertical(|ui| {
             ui.set_width(230.0);
-            ui.label(egui::RichText::new(format!("{} sections", found.len())).size(12.0).color(style::MUTED));
+            ui.label(
+                egui::RichText::new(format!("{} sections", found.len()))
+                    .size(style::type_scale::SMALL)
+                    .color(style::MUTED),
+            );
             egui::ScrollArea::vertical().id_salt("rules_toc").max_height(height - 20.0).show(ui, |ui| {
                 for i in &found {
                     let s = &sections()[*i];
                     let indent = if s.depth > 0 { "    " } else { "" };
-                    let label = egui::RichText::new(format!("{indent}{}", s.title)).size(14.0);
+                    let label = egui::RichText::new(format!("{indent}{}", s.title)).size(style::type_scale::BODY);
                     let label = if s.depth == 0 { label.strong() } else { label };
                     if ui.selectable_label(w.selected == *i, label).clicked() {
                         w.selected = *i;
@@ -323,12 +327,12 @@ fn rulebook_page(ui: &mut egui::Ui, w: &mut RulesWindow) {
                 return;
             }
             let Some(s) = sections().get(w.selected) else { return };
-            ui.label(style::title(&s.title, 26.0));
+            ui.label(style::title(&s.title, style::type_scale::TITLE));
             egui::ScrollArea::vertical().id_salt(("rules_text", w.selected)).max_height(height - 40.0).show(ui, |ui| {
                 let words = words(&w.query);
                 for para in s.body.split("\n\n").filter(|p| !p.trim().is_empty()) {
                     let hit = !words.is_empty() && words.iter().any(|q| para.to_lowercase().contains(q.as_str()));
-                    let text = egui::RichText::new(para.trim()).size(15.0);
+                    let text = egui::RichText::new(para.trim()).size(style::type_scale::BODY);
                     ui.label(if hit { text.background_color(crate::theme::palette::SEARCH_HIT.egui()) } else { text });
                     ui.add_space(4.0);
                 }

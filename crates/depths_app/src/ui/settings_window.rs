@@ -66,11 +66,15 @@ fn settings_ui(
             });
             ui.label(
                 egui::RichText::new(format!("Ctrl + / Ctrl − also zoom. Remembered in {}", settings.file.display()))
-                    .size(11.0)
+                    .size(crate::theme::style::type_scale::FINE)
                     .color(crate::theme::style::MUTED),
             );
             if let Some(problem) = &settings.problem {
-                ui.label(egui::RichText::new(problem).size(11.0).color(crate::theme::style::NOTICE));
+                ui.label(
+                    egui::RichText::new(problem)
+                        .size(crate::theme::style::type_scale::FINE)
+                        .color(crate::theme::style::NOTICE),
+                );
             }
             ui.separator();
             curtain_changed = ui
@@ -177,7 +181,9 @@ fn sound_controls(ui: &mut egui::Ui, settings: &mut Settings) -> bool {
         }
     });
     if !AVAILABLE {
-        ui.label(egui::RichText::new(NO_SOUND).size(11.0).color(crate::theme::style::MUTED));
+        ui.label(
+            egui::RichText::new(NO_SOUND).size(crate::theme::style::type_scale::FINE).color(crate::theme::style::MUTED),
+        );
     }
     save
 }

@@ -103,7 +103,7 @@ fn row(ui: &mut egui::Ui, view: &BannerView, narrow: bool, click: &mut Option<Ba
     }
     ui.separator();
     if !narrow {
-        ui.label(style::title("Forgotten Depths", 22.0));
+        ui.label(style::title("Forgotten Depths", style::type_scale::HEADING));
     }
     if let Some(place) = &view.place {
         ui.label(egui::RichText::new(place).color(style::MUTED));

@@ -53,7 +53,7 @@ pub(super) fn combat_strip(
                 } else {
                     format!("Combat — round {}", combat.round)
                 };
-                ui.label(style::title(&title, 20.0));
+                ui.label(style::title(&title, style::type_scale::HEADING));
                 let what =
                     crate::game::words::damage_waiting(game).unwrap_or_else(|| step_hint(combat.step).to_owned());
                 ui.label(egui::RichText::new(what).color(style::GOLD));
@@ -150,7 +150,7 @@ pub(super) fn combat_strip(
                     .collect();
                 ui.label(
                     egui::RichText::new(format!("Cards to play this Round: {}", counts.join(" · ")))
-                        .size(12.0)
+                        .size(style::type_scale::SMALL)
                         .color(style::MUTED),
                 );
             }
@@ -161,7 +161,9 @@ pub(super) fn combat_strip(
                 (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
                 (None, None) => (String::new(), style::NOTICE),
             };
-            let line = ui.add(egui::Label::new(egui::RichText::new(&note).size(12.0).color(color)).truncate());
+            let line = ui.add(
+                egui::Label::new(egui::RichText::new(&note).size(style::type_scale::SMALL).color(color)).truncate(),
+            );
             if !note.is_empty() {
                 line.on_hover_text(note);
             }
@@ -171,7 +173,7 @@ pub(super) fn combat_strip(
             if !summary.last.is_empty() {
                 ui.label(
                     egui::RichText::new(format!("Last round: {} (hover for each step)", summary.headline()))
-                        .size(12.0)
+                        .size(style::type_scale::SMALL)
                         .color(style::MUTED),
                 )
                 .on_hover_text(summary.last.join("\n"));
@@ -189,7 +191,7 @@ pub(super) fn combat_strip(
                             game.heroes[h].name(),
                             ind.name
                         ))
-                        .size(12.0)
+                        .size(style::type_scale::SMALL)
                         .color(style::MUTED),
                     );
                 }
@@ -282,7 +284,11 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
     let Some(slot) = forecasts.map(|f| &f.fight) else { return };
     let Some(e) = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy()) else {
         if slot.busy() {
-            ui.label(egui::RichText::new("Chance to win this fight: estimating…").size(12.0).color(style::MUTED));
+            ui.label(
+                egui::RichText::new("Chance to win this fight: estimating…")
+                    .size(style::type_scale::SMALL)
+                    .color(style::MUTED),
+            );
         }
         return;
     };
@@ -293,6 +299,6 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
         crate::game::forecasts::chance_text(e),
         damage.join(", ")
     );
-    ui.label(egui::RichText::new(text).size(12.0).color(style::MUTED))
+    ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED))
         .on_hover_text(crate::game::forecasts::method_text(e));
 }

@@ -158,7 +158,7 @@ pub(super) fn pending_window(
                         );
                         ui.horizontal_wrapped(|ui| {
                             c.button(ui, Action::ChooseHero { hero: h as u8 }, hero.name());
-                            ui.label(egui::RichText::new(state).size(13.0).color(style::MUTED));
+                            ui.label(egui::RichText::new(state).size(style::type_scale::SMALL).color(style::MUTED));
                         });
                     }
                 }
@@ -201,7 +201,7 @@ pub(super) fn pending_window(
                             }
                             last = Some(key);
                             let label = card_label(card);
-                            c.button(ui, a, egui::RichText::new(label).size(20.0));
+                            c.button(ui, a, egui::RichText::new(label).size(style::type_scale::HEADING));
                         }
                     });
                 }
@@ -266,7 +266,7 @@ pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, ro
         ui.add_space(4.0);
         egui::Grid::new("hero_records").striped(true).max_col_width(300.0).show(ui, |ui| {
             for hero in &game.heroes {
-                ui.label(style::title(hero.name(), 18.0));
+                ui.label(style::title(hero.name(), style::type_scale::LEAD));
                 let abilities: Vec<&str> = hero.abilities.iter().map(|a| a.card.ability.name.as_str()).collect();
                 let items: Vec<&str> = hero.items.iter().map(|i| i.card.name.as_str()).collect();
                 let deck = hero.draw.len() + hero.hand.len() + hero.discard.len();
@@ -297,7 +297,7 @@ pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, ro
         );
         ui.add_space(6.0);
         let label = describe_action(game, &Action::Descend);
-        c.button(ui, Action::Descend, egui::RichText::new(label).strong().size(18.0));
+        c.button(ui, Action::Descend, egui::RichText::new(label).strong().size(style::type_scale::LEAD));
     });
 }
 
@@ -408,11 +408,11 @@ fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
     egui::Grid::new("split_healing_grid").num_columns(5).spacing([8.0, 6.0]).show(ui, |ui| {
         for (h, hero) in game.heroes.iter().enumerate() {
             let give = choice.amounts.get(h).copied().unwrap_or(0);
-            ui.label(style::title(hero.name(), 18.0));
+            ui.label(style::title(hero.name(), style::type_scale::LEAD));
             if ui.add_enabled(choice.can_take(h), egui::Button::new(egui::RichText::new(" − ").strong())).clicked() {
                 choice.take(h);
             }
-            ui.label(egui::RichText::new(format!("+{give}")).strong().size(18.0));
+            ui.label(egui::RichText::new(format!("+{give}")).strong().size(style::type_scale::LEAD));
             ui.horizontal(|ui| {
                 if ui.add_enabled(choice.can_add(h), egui::Button::new(egui::RichText::new(" + ").strong())).clicked() {
                     choice.add(h);

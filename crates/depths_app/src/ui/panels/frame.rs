@@ -293,16 +293,16 @@ fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &m
             for line in view.log.lines.iter().rev().take(300).rev() {
                 match short_path_line(line) {
                     Some((short, full)) => {
-                        ui.label(egui::RichText::new(short).size(13.0)).on_hover_text(full);
+                        ui.label(egui::RichText::new(short).size(style::type_scale::SMALL)).on_hover_text(full);
                     }
                     None => {
-                        ui.label(egui::RichText::new(line).size(13.0));
+                        ui.label(egui::RichText::new(line).size(style::type_scale::SMALL));
                     }
                 }
             }
         });
     });
-    let small = |text: String| egui::RichText::new(text).size(11.0).color(style::MUTED);
+    let small = |text: String| egui::RichText::new(text).size(style::type_scale::FINE).color(style::MUTED);
     if delve.read_only {
         ui.label(small("A replay: nothing here is saved.".into()));
     } else if seats.seat.is_some_and(|s| s > 0) {
@@ -324,7 +324,7 @@ fn help_line(root: &mut egui::Ui, in_combat: bool) {
         "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save"
     };
     egui::Panel::bottom("help").show(root, |ui| {
-        ui.label(egui::RichText::new(help).size(12.0).color(style::MUTED));
+        ui.label(egui::RichText::new(help).size(style::type_scale::SMALL).color(style::MUTED));
     });
 }
 
@@ -371,7 +371,7 @@ fn note_at_pointer(ctx: &egui::Context, text: &str, at: egui::Pos2) {
     egui::Area::new(id).order(egui::Order::Tooltip).interactable(false).fixed_pos(pos).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
             ui.set_max_width(320.0);
-            ui.label(egui::RichText::new(text).size(17.0).color(style::NOTICE));
+            ui.label(egui::RichText::new(text).size(style::type_scale::LEAD).color(style::NOTICE));
         });
     });
 }
@@ -384,11 +384,16 @@ fn toast_notes(ctx: &egui::Context, id: egui::Id, at: egui::Pos2, room: egui::Re
         |ui| {
             ui.set_max_width((room.width() - 16.0).clamp(120.0, 520.0));
             for (text, alpha) in notes {
-                egui::Frame::popup(ui.style())
-                    .fill(crate::theme::palette::PANEL.gamma_multiply(*alpha))
-                    .show(ui, |ui| {
-                        ui.label(egui::RichText::new(*text).size(16.0).color(style::GOLD.gamma_multiply(*alpha)))
-                    });
+                egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL.gamma_multiply(*alpha)).show(
+                    ui,
+                    |ui| {
+                        ui.label(
+                            egui::RichText::new(*text)
+                                .size(style::type_scale::BODY)
+                                .color(style::GOLD.gamma_multiply(*alpha)),
+                        )
+                    },
+                );
             }
         },
     );

@@ -27,11 +27,11 @@ pub(super) fn game_over_window(
             ui.set_max_width(width);
             match &game.phase() {
                 Phase::Won => {
-                    ui.label(style::title("Victory", 44.0));
+                    ui.label(style::title("Victory", style::type_scale::BANNER));
                     ui.label("The Final Entity is defeated and the Heroes climb back into the light.");
                 }
                 Phase::Lost(r) => {
-                    ui.label(style::title("Defeat", 44.0));
+                    ui.label(style::title("Defeat", style::type_scale::BANNER));
                     ui.label(format!("The Heroes lose: {}.", loss_text(game, r)));
                 }
                 _ => {}
@@ -39,7 +39,7 @@ pub(super) fn game_over_window(
             if let Some(a) = game.adventure() {
                 let rec = &a.record;
                 ui.separator();
-                ui.label(style::title("Adventure Record", 24.0));
+                ui.label(style::title("Adventure Record", style::type_scale::TITLE));
                 // Long lists (Legendary Locations) wrap inside the second column.
                 egui::Grid::new("record").max_col_width((width - 180.0).clamp(160.0, 380.0)).show(ui, |ui| {
                     let cleared: Vec<&str> = rec.ecologies_cleared.iter().map(|e| e.name()).collect();

@@ -10,7 +10,7 @@ pub(super) fn heroes_panel(
     health: &crate::game::rules_events::HealthNews,
     c: &mut Choices,
 ) {
-    ui.label(style::title("Heroes", 24.0));
+    ui.label(style::title("Heroes", style::type_scale::TITLE));
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
     for (h, hero) in game.heroes.iter().enumerate() {
         let h = h as u8;
@@ -28,7 +28,7 @@ pub(super) fn heroes_panel(
             };
             ui.horizontal(|ui| {
                 portrait(ui, icons, &class_key, 34.0);
-                ui.label(style::title(hero.name(), 22.0));
+                ui.label(style::title(hero.name(), style::type_scale::HEADING));
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(style::MUTED));
                 // The seat: a Companion plays this Hero, or its owner does.
                 if let Some((_, seats)) = c.seated {
@@ -76,7 +76,7 @@ pub(super) fn heroes_panel(
                 hero.draw.len(),
                 hero.discard.len()
             );
-            ui.add(egui::Label::new(egui::RichText::new(stats).size(13.0)).truncate())
+            ui.add(egui::Label::new(egui::RichText::new(stats).size(style::type_scale::SMALL)).truncate())
                 .on_hover_text("Power Cards stored · Action Cards in hand · in the draw pile · in the discard pile");
             if !hero.hand.is_empty() {
                 ui.label(format!("Hand: {}", pile_text(hero.hand.iter())));
@@ -132,7 +132,7 @@ pub(super) fn heroes_panel(
                         c.button(ui, a.clone(), label);
                     }
                 });
-                ui.label(egui::RichText::new(text).size(12.0).color(style::MUTED));
+                ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
             }
             if !hero.discard.is_empty() {
                 // The discard pile is open information: its cards, newest first.
@@ -140,7 +140,7 @@ pub(super) fn heroes_panel(
                     .id_salt(("discard", h))
                     .default_open(false)
                     .show(ui, |ui| {
-                        ui.label(egui::RichText::new(pile_text(hero.discard.iter().rev())).size(13.0));
+                        ui.label(egui::RichText::new(pile_text(hero.discard.iter().rev())).size(style::type_scale::SMALL));
                     });
             }
             egui::CollapsingHeader::new("Abilities").id_salt(("abilities", h)).default_open(false).show(ui, |ui| {
@@ -150,12 +150,12 @@ pub(super) fn heroes_panel(
                     mat_card(ui, (body, edge), exhausted, |ui| {
                         ui.horizontal(|ui| {
                             cost_icons(ui, icons, ability.activation);
-                            ui.label(style::title(&ability.name, 15.0).color(card_ink(exhausted)));
+                            ui.label(style::title(&ability.name, style::type_scale::BODY).color(card_ink(exhausted)));
                             if exhausted {
-                                ui.label(egui::RichText::new("exhausted").size(12.0).color(style::MUTED));
+                                ui.label(egui::RichText::new("exhausted").size(style::type_scale::SMALL).color(style::MUTED));
                             }
                         });
-                        ui.label(egui::RichText::new(ability.effect_text()).size(12.5).color(card_ink(exhausted)));
+                        ui.label(egui::RichText::new(ability.effect_text()).size(style::type_scale::SMALL).color(card_ink(exhausted)));
                     });
                 }
             });
@@ -174,7 +174,7 @@ pub(super) fn heroes_panel(
                         mat_card(ui, tones, !item.equipped, |ui| {
                             ui.horizontal_wrapped(|ui| {
                                 let hands = "✋".repeat(usize::from(item.card.hands));
-                                ui.label(style::title(&format!("{hands} {}", item.card.name), 15.0).color(ink));
+                                ui.label(style::title(&format!("{hands} {}", item.card.name), style::type_scale::BODY).color(ink));
                                 let mut facts = Vec::new();
                                 if item.card.magic {
                                     facts.push("Magic".to_owned());
@@ -186,7 +186,7 @@ pub(super) fn heroes_panel(
                                     facts.push(format!("{u} uses"));
                                 }
                                 facts.push(format!("{} XP", item.card.xp));
-                                ui.label(egui::RichText::new(facts.join(" · ")).size(12.0).color(ink));
+                                ui.label(egui::RichText::new(facts.join(" · ")).size(style::type_scale::SMALL).color(ink));
                                 let (a, label) = if item.equipped {
                                     (Action::Unequip { hero: h, item: i as u8 }, "Unequip")
                                 } else {
@@ -198,7 +198,7 @@ pub(super) fn heroes_panel(
                                 ui.horizontal_wrapped(|ui| {
                                     cost_icons(ui, icons, ab.activation);
                                     let words = format!("{}: {}", ab.name, ab.effect_text());
-                                    ui.label(egui::RichText::new(words).size(12.0).color(ink));
+                                    ui.label(egui::RichText::new(words).size(style::type_scale::SMALL).color(ink));
                                 });
                             }
                         });

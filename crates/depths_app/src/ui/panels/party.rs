@@ -22,7 +22,7 @@ pub(super) fn party_panel(
     let eco = &adv.ecology;
 
     // The tile tray.
-    ui.label(style::title("Map tiles", 22.0));
+    ui.label(style::title("Map tiles", style::type_scale::HEADING));
     ui.horizontal(|ui| {
         c.button(ui, Action::DrawTile, "Draw tile (D)");
         ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(style::MUTED));
@@ -61,7 +61,7 @@ pub(super) fn party_panel(
                 if set_aside { "The set-aside tile" } else { "The drawn tile" },
                 u32::from(hand.rotation.quarter_turns()) * 90
             ),
-            egui::FontId::proportional(14.0),
+            egui::FontId::proportional(style::type_scale::BODY),
             style::GOLD,
         );
         if response.drag_started() {
@@ -99,7 +99,7 @@ pub(super) fn party_panel(
     if let Some(e) = selected.0
         && let Some((element, _)) = eco.map.element(e)
     {
-        ui.label(style::title(element.name(), 20.0));
+        ui.label(style::title(element.name(), style::type_scale::HEADING));
         ui.label(crate::game::words::element_help(element));
         ui.label(egui::RichText::new(words::element_state_text(game, e)).color(style::MUTED));
         c.button(ui, Action::Encounter { element: e }, "Encounter");
@@ -134,11 +134,13 @@ pub(super) fn party_panel(
     ui.separator();
 
     // Keys, XP, buying.
-    ui.label(style::title("The party", 22.0));
+    ui.label(style::title("The party", style::type_scale::HEADING));
     if matches!(game.pending(), Some(Pending::Purchase { .. } | Pending::SplitHealing { .. })) {
         // Mid-purchase the playouts would judge a half-paid bill: no figure.
         ui.label(
-            egui::RichText::new("Chance to win the game from here: after the purchase").color(style::MUTED).size(13.0),
+            egui::RichText::new("Chance to win the game from here: after the purchase")
+                .color(style::MUTED)
+                .size(style::type_scale::SMALL),
         );
     } else {
         forecast_line(ui, forecasts, Subject::Game, "Chance to win the game from here");
@@ -242,7 +244,7 @@ fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
         BAD
     };
     ui.horizontal(|ui| {
-        ui.label(egui::RichText::new("Dead ends now").size(13.0));
+        ui.label(egui::RichText::new("Dead ends now").size(style::type_scale::SMALL));
         ui.add(
             egui::ProgressBar::new(f)
                 .desired_width(ui.available_width())

@@ -184,7 +184,7 @@ impl<'a> Choices<'a> {
         let button = match key {
             Some(n) => {
                 self.next_key = Some(n + 1);
-                let mark = egui::RichText::new(format!("[{n}]")).size(11.0).color(style::MUTED);
+                let mark = egui::RichText::new(format!("[{n}]")).size(style::type_scale::FINE).color(style::MUTED);
                 // The label, not the tag, takes the squeeze: "[1]" stays whole
                 // and beside the words it answers.
                 egui::Button::new((mark, egui::AtomExt::atom_shrink(label.into(), true)))
@@ -238,7 +238,7 @@ impl<'a> Choices<'a> {
     ) {
         let button = match key {
             Some((key, _)) => {
-                let mark = egui::RichText::new(format!("[{key}]")).size(11.0).color(style::MUTED);
+                let mark = egui::RichText::new(format!("[{key}]")).size(style::type_scale::FINE).color(style::MUTED);
                 egui::Button::new((mark, egui::AtomExt::atom_shrink(egui::WidgetText::from(label), true)))
             }
             None => egui::Button::new(label),
@@ -294,9 +294,13 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
         let response = ui
             .vertical_centered(|ui| {
                 icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, style::GOLD);
-                ui.label(egui::RichText::new(hero.name()).size(12.0));
+                ui.label(egui::RichText::new(hero.name()).size(style::type_scale::SMALL));
                 let color = if hero.health * 4 <= hero.max_health() { BAD } else { GOOD };
-                ui.label(egui::RichText::new(format!("{}/{}", hero.health, hero.max_health())).size(12.0).color(color));
+                ui.label(
+                    egui::RichText::new(format!("{}/{}", hero.health, hero.max_health()))
+                        .size(style::type_scale::SMALL)
+                        .color(color),
+                );
                 if usable {
                     ui.label(egui::RichText::new("⚡").color(style::GOLD));
                 }
@@ -336,7 +340,7 @@ pub(super) fn party_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons) -> bool
                 adv.ecology.pile.len(),
                 if adv.ecology.pile.len() == 1 { "tile" } else { "tiles" }
             ))
-            .size(12.0)
+            .size(style::type_scale::SMALL)
             .color(style::MUTED),
         )
         .on_hover_text("Map tiles left in the pile");
@@ -372,7 +376,7 @@ pub(super) fn forecast_line(
         None if slot.busy() => format!("{what}: estimating…"),
         None => return,
     };
-    let response = ui.label(egui::RichText::new(text).color(style::MUTED).size(13.0));
+    let response = ui.label(egui::RichText::new(text).color(style::MUTED).size(style::type_scale::SMALL));
     if let Some(e) = steady {
         response.on_hover_text(crate::game::forecasts::method_text(e));
     }
@@ -529,7 +533,7 @@ pub(super) fn curtain(
         |ui| {
             ui.vertical_centered(|ui| {
                 ui.add_space(ui.available_height() * 0.3);
-                ui.label(style::title(&format!("Pass to {name}"), 48.0));
+                ui.label(style::title(&format!("Pass to {name}"), style::type_scale::BANNER));
                 ui.add_space(8.0);
                 let heroes: Vec<&str> = game
                     .heroes
@@ -607,7 +611,7 @@ pub(super) fn health_bar(
         painter.rect_filled(going.shrink(1.0), 2.0, BAD.gamma_multiply(0.55));
     }
     let text = format!("{health} / {max}");
-    let font = egui::FontId::proportional(13.0);
+    let font = egui::FontId::proportional(style::type_scale::SMALL);
     let ink = crate::theme::palette::TEXT.egui();
     let galley = painter.layout_no_wrap(text, font, ink);
     let pill = egui::Rect::from_center_size(rect.center(), galley.size() + egui::vec2(10.0, 2.0));
@@ -672,7 +676,11 @@ pub(super) fn cost_icons(ui: &mut egui::Ui, icons: &Icons, a: Activation) {
                 };
             }
             if n == 0 {
-                ui.label(egui::RichText::new("Passive").size(12.0).color(crate::theme::palette::CARD_LORE.egui()));
+                ui.label(
+                    egui::RichText::new("Passive")
+                        .size(style::type_scale::SMALL)
+                        .color(crate::theme::palette::CARD_LORE.egui()),
+                );
             }
         })
         .response;

@@ -93,7 +93,7 @@ fn loading_ui(mut contexts: EguiContexts, server: Res<AssetServer>) -> Result {
     let (art, all_art) = progress(&server, FONT_PATHS.iter().copied().chain(["icons"]));
     egui::Area::new(egui::Id::new("loading")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         ui.vertical_centered(|ui| {
-            ui.label(egui::RichText::new("Lighting the lantern…").size(28.0));
+            ui.label(egui::RichText::new("Lighting the lantern…").size(crate::theme::style::type_scale::TITLE));
             ui.add_space(12.0);
             ui.label(format!("Loading cards… {cards}/{all_cards} files"));
             ui.label(format!("Fonts and icons… {art}/{all_art}"));

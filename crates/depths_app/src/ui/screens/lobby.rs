@@ -161,7 +161,7 @@ fn lobby_ui(
     egui::Area::new(egui::Id::new("lobby")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         style::panel_frame().show(ui, |ui| {
             ui.set_width(460.0);
-            ui.label(style::title("Play online", 36.0));
+            ui.label(style::title("Play online", style::type_scale::DISPLAY));
             ui.add_space(8.0);
             if open.is_none() {
                 ui.horizontal(|ui| {
@@ -342,7 +342,7 @@ pub fn invite_line(ui: &mut egui::Ui, hosted: &HostedGame, commands: &mut Comman
     let mut said = None;
     ui.label("Give your players this invite (paste it, or read it out):");
     ui.horizontal_wrapped(|ui| {
-        ui.label(egui::RichText::new(invite.text()).monospace().size(18.0).color(style::GOLD))
+        ui.label(egui::RichText::new(invite.text()).monospace().size(style::type_scale::LEAD).color(style::GOLD))
             .on_hover_text(format!("The table at {}; without the invite nobody can connect", invite.addr));
         if ui.button("Copy").on_hover_text("Put the invite on the clipboard").clicked() {
             said = Some(match crate::ui::clipboard::copy(&invite.text()) {

@@ -166,7 +166,7 @@ fn main_menu_ui(
             egui::RichText::new(
                 "Icons: Game Icons (game-icons.net) by Lorc, Delapouite, Skoll, Sbed, Caro Asercion and Cathelineau, CC BY 3.0 · Font: EB Garamond by Georg Duffner, OFL",
             )
-            .size(11.0)
+            .size(style::type_scale::FINE)
             .color(style::MUTED),
         );
     });
@@ -181,7 +181,7 @@ fn main_menu_ui(
                 ui,
                 |ui| {
                     ui.vertical_centered(|ui| {
-                        ui.label(style::title("Forgotten Depths", 54.0));
+                        ui.label(style::title("Forgotten Depths", style::type_scale::HERO));
                         ui.label(
                             egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
                                 .italics()

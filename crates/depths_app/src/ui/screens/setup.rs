@@ -149,9 +149,9 @@ fn setup_ui(
           ui.set_width(640.0);
           egui::ScrollArea::vertical().auto_shrink([false, true]).max_height(room).min_scrolled_height(room).show(ui, |ui| {
             ui.set_width(ui.available_width() - 24.0);
-            ui.label(style::title("New Game", 34.0));
+            ui.label(style::title("New Game", style::type_scale::DISPLAY));
             ui.add_space(8.0);
-            ui.label(style::title("Heroes", 22.0));
+            ui.label(style::title("Heroes", style::type_scale::HEADING));
             for (i, (_, name, class)) in HEROES.iter().enumerate() {
                 ui.horizontal(|ui| {
                     if let Some(icons) = &icons {
@@ -176,12 +176,12 @@ fn setup_ui(
                     let id = if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
                     c.0.heroes.iter().find(|h| h.id == id).cloned()
                 });
-                ui.label(egui::RichText::new(hero_blurb(class, mat.as_ref())).size(12.0).color(style::MUTED))
+                ui.label(egui::RichText::new(hero_blurb(class, mat.as_ref())).size(style::type_scale::SMALL).color(style::MUTED))
                     .on_hover_text(hero_rules(mat.as_ref()));
             }
             ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
             ui.add_space(8.0);
-            ui.label(style::title("Players", 22.0));
+            ui.label(style::title("Players", style::type_scale::HEADING));
             ui.horizontal(|ui| {
                 ui.label("At the table:");
                 for n in 1..=3 {
@@ -216,14 +216,14 @@ fn setup_ui(
                 }
             }
             ui.add_space(8.0);
-            ui.label(style::title("Starting Ecology", 22.0));
+            ui.label(style::title("Starting Ecology", style::type_scale::HEADING));
             ui.horizontal(|ui| {
                 for e in Ecology::ALL {
                     ui.radio_value(&mut form.start, e, e.name());
                 }
             });
             ui.add_space(8.0);
-            ui.label(style::title("Variants", 22.0));
+            ui.label(style::title("Variants", style::type_scale::HEADING));
             ui.columns(2, |cols| {
                 let v = &mut form.variants;
                 // Each variant with what it changes, in the book's words.
@@ -298,7 +298,7 @@ fn hero_rules(mat: Option<&depths_rules::HeroMat>) -> String {
 fn variant(ui: &mut egui::Ui, on: &mut bool, label: &str, what: &str) {
     ui.checkbox(on, label);
     // Indented under the box, wrapped to the column.
-    ui.indent(label, |ui| ui.label(egui::RichText::new(what).size(11.5).color(style::MUTED)));
+    ui.indent(label, |ui| ui.label(egui::RichText::new(what).size(style::type_scale::SMALL).color(style::MUTED)));
 }
 
 #[cfg(test)]
