@@ -452,8 +452,9 @@ fn labelled(g: &Game, seen: &mut usize) {
 /// A reveal is tall enough for all its words, and lies where no dialog is.
 #[test]
 fn a_reveal_is_whole_and_clear_of_dialogs() {
-    use depths_app::table::reveal::{RevealCard, card_height, fit_reveal, room_for_reveal};
+    use depths_app::table::reveal::{Family, RevealCard, card_height, fit_reveal, room_for_reveal};
     let feature = RevealCard {
+        family: Family::Ecology,
         kind: "Feature".into(),
         title: "Toppled Colossus".into(),
         icon: ("elements", "feature".into()),

@@ -31,6 +31,8 @@ use crate::{
 /// One card to reveal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RevealCard {
+    /// Whose kind of card it is: the colours it is drawn in.
+    pub family: Family,
     /// "Monster", "Feature", "Item for Bren"…
     pub kind: String,
     pub title: String,
@@ -40,6 +42,19 @@ pub struct RevealCard {
     pub flavour: String,
     /// Cards laid out on it, a row each: a Feature test's draws by Hero.
     pub rows: Vec<CardRow>,
+}
+
+/// The kinds of card a reveal draws in their own colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// A Monster and its Power: the Monsters' red.
+    Monster,
+    /// A Feature or Legendary Location and its test: the Ecology's gold-brown.
+    Ecology,
+    /// A Feature's test shown alone (its card is no longer on show).
+    Test,
+    /// An Item or an Ability a Hero gained: the Heroes' blue.
+    Hero,
 }
 
 /// The cards on show, on the reveal's root: a decision window that leaves
@@ -85,6 +100,7 @@ fn power_reveal(game: &Game, foe: Option<&Foe>, name: &str, heroes: &[u8], after
     });
     rules.extend(effects.filter_map(|e| crate::game::words::describe_event(game, e)));
     RevealCard {
+        family: Family::Monster,
         kind: format!("{monster}'s Power"),
         title: name.to_owned(),
         icon,
@@ -120,7 +136,16 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     };
                     let icon = foe_icon(foe);
                     let title = foe.name().to_owned();
-                    out.push(RevealCard { kind: "Monster".into(), title, icon, rules, flavour, rows: Vec::new() });
+                    let family = Family::Monster;
+                    out.push(RevealCard {
+                        family,
+                        kind: "Monster".into(),
+                        title,
+                        icon,
+                        rules,
+                        flavour,
+                        rows: Vec::new(),
+                    });
                 }
             }
             Event::CardDrawn { name } => {
@@ -137,6 +162,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     rules.push(format!("Worth {xp} XP."));
                 }
                 out.push(RevealCard {
+                    family: Family::Ecology,
                     kind: kind.into(),
                     title: name.clone(),
                     icon: ("elements", icon.to_owned()),
@@ -153,12 +179,13 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     label: game.heroes.get(h).map_or_else(|| format!("Hero {}", h + 1), |h| h.name().to_owned()),
                     values: values.clone(),
                 });
-                match out.iter_mut().rev().find(|r| r.kind == "Feature" || r.kind == "Legendary Location") {
+                match out.iter_mut().rev().find(|r| r.family == Family::Ecology) {
                     Some(card) => {
                         card.rules.push(line);
                         card.rows.extend(rows);
                     }
                     None => out.push(RevealCard {
+                        family: Family::Test,
                         kind: "Test".into(),
                         title: if *passed { "Test passed".into() } else { "Test failed".into() },
                         icon: ("elements", "feature".into()),
@@ -175,6 +202,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
             Event::MonsterPowerWasted { foe } if foe_at(*foe).is_some_and(|f| !f.power_lists.is_empty()) => {
                 let (monster, icon) = monster_and_icon(foe_at(*foe));
                 out.push(RevealCard {
+                    family: Family::Monster,
                     kind: format!("{monster}'s Power"),
                     title: "Power wasted".into(),
                     icon,
@@ -197,6 +225,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                     rules.push(format!("Adds Action Cards {} to {}'s deck.", cards.join(", "), h.name()));
                 }
                 out.push(RevealCard {
+                    family: Family::Hero,
                     kind: format!("Item for {}", h.name()),
                     title: name.clone(),
                     icon: ("items", item.id.clone()),
@@ -209,6 +238,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                 let Some(h) = game.heroes.get(usize::from(*hero)) else { continue };
                 let Some((_, ability)) = h.abilities().find(|(_, a)| &a.name == name) else { continue };
                 out.push(RevealCard {
+                    family: Family::Hero,
                     kind: format!("Ability for {}", h.name()),
                     title: name.clone(),
                     icon: ("ui", "ability".into()),
@@ -352,7 +382,7 @@ fn reveal(
                 let at = |y: f32, z: f32| Transform::from_xyz(x, y, z);
                 // A card of its kind: its frame and face in the kind's
                 // colours, a thin line inside, the picture on a lit field.
-                let (face, edge) = reveal_tones(&revealed.kind);
+                let (face, edge) = reveal_tones(revealed.family);
                 let (face, edge) = (face.sprite(), edge.sprite());
                 let sprite = |image: fn(&CardArt) -> &Handle<Image>, color: Color, size: Vec2| match &card_art {
                     Some(art) => CardArt::sliced(image(art), color, size),
@@ -462,16 +492,12 @@ fn reveal(
 /// A revealed card's face and frame colours, by its kind: a Monster's and
 /// its Power's red, the Ecology's cards gold-brown, what a Hero gains in the
 /// Heroes' blue.
-fn reveal_tones(kind: &str) -> (Tone, Tone) {
-    use crate::theme::palette::{ECOLOGY_CARD, ECOLOGY_EDGE, MONSTER_CARD, MONSTER_EDGE, REVEAL_FACE};
-    if kind == "Monster" || kind.ends_with("'s Power") {
-        (MONSTER_CARD, MONSTER_EDGE)
-    } else if kind == "Feature" || kind == "Legendary Location" || kind == "Test" {
-        (ECOLOGY_CARD, ECOLOGY_EDGE)
-    } else if kind.starts_with("Item") || kind.starts_with("Ability") {
-        (HERO_CARD, HERO_EDGE)
-    } else {
-        (REVEAL_FACE, CARD_GOLD)
+fn reveal_tones(family: Family) -> (Tone, Tone) {
+    use crate::theme::palette::{ECOLOGY_CARD, ECOLOGY_EDGE, MONSTER_CARD, MONSTER_EDGE};
+    match family {
+        Family::Monster => (MONSTER_CARD, MONSTER_EDGE),
+        Family::Ecology | Family::Test => (ECOLOGY_CARD, ECOLOGY_EDGE),
+        Family::Hero => (HERO_CARD, HERO_EDGE),
     }
 }
 

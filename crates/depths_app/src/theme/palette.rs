@@ -119,8 +119,7 @@ pub const HURT: Tone = Tone::rgb(1.0, 0.42, 0.32);
 pub const HEAL: Tone = Tone::rgb(0.55, 0.9, 0.5);
 /// The table's wood under the board, dimmed so the board stands out.
 pub const TABLE_DIM: Tone = Tone::rgb(0.62, 0.62, 0.62);
-/// A card's face: a revealed card's, a table card's (see-through a little).
-pub const REVEAL_FACE: Tone = Tone::rgb(0.12, 0.10, 0.08);
+/// A pair's face on the table (see-through a little).
 pub const CARD_FACE: Tone = Tone::rgb(0.08, 0.07, 0.06);
 /// The end-of-fight banner's ground.
 pub const BANNER_GROUND: Tone = Tone::rgb(0.09, 0.075, 0.06);
