@@ -144,6 +144,7 @@ fn ortho_scale(projection: &Projection) -> f32 {
 fn fit_to_map(
     mut fit: ResMut<FitRequested>,
     keys: Res<ButtonInput<KeyCode>>,
+    letters: Res<crate::game::keys::Letters>,
     board: Res<Board>,
     camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
     hints: Query<&PlacementHint>,
@@ -152,7 +153,7 @@ fn fit_to_map(
     reserved: Res<crate::game::focus::BoardReserved>,
     mut last_area: Local<Option<Rect>>,
 ) {
-    if keys.any_just_pressed([KeyCode::KeyF, KeyCode::Home]) {
+    if letters.just_pressed('f') || keys.just_pressed(KeyCode::Home) {
         fit.0 = true;
     }
     // The panels found their size (the first frames, a fold, a UI scale):

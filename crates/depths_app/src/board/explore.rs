@@ -268,13 +268,15 @@ pub fn rotate(hand: &mut TileInHand, by: u8) {
 
 fn keys(
     mut keys: ResMut<ButtonInput<KeyCode>>,
+    letters: Res<crate::game::keys::Letters>,
     delve: Res<Delve>,
     mut hand: ResMut<TileInHand>,
     mut actions: MessageWriter<TryAction>,
     mut drops: MessageWriter<TileDrop>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if keys.just_pressed(KeyCode::KeyD) && !ctrl {
+    // Letters as the keyboard labels them; arrows and Enter where they sit.
+    if letters.just_pressed('d') && !ctrl {
         // A draw that loses the game is asked about first.
         if delve.game().check(&Action::DrawTile).is_ok() {
             actions.write(TryAction(Action::DrawTile));
@@ -284,7 +286,7 @@ fn keys(
     if delve.tile_in_hand().is_none() {
         return;
     }
-    if keys.just_pressed(KeyCode::KeyR) {
+    if letters.just_pressed('r') {
         let back = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
         rotate(&mut hand, if back { 3 } else { 1 });
     }

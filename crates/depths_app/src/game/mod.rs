@@ -3,7 +3,7 @@
 //! `Game::phase()`), the schedule in the book's stages, the game on the table
 //! and the one place that changes it, seats and turns (hot-seat, Companions,
 //! online), saves and leaving, settings, the rules' events as messages, what
-//! the player holds and points at, questions before the irreversible, notices for the table, the words players
+//! the player holds and points at, questions before the irreversible, letter keys as the keyboard labels them, notices for the table, the words players
 //! read, forecasts, hints, the guide and the replay. Nothing here names
 //! egui, a sprite or a module above.
 
@@ -20,6 +20,7 @@ pub mod game_log;
 pub mod guide;
 pub mod hint;
 pub mod hotseat;
+pub mod keys;
 pub(crate) mod leaving;
 pub mod notices;
 pub mod online;
@@ -55,6 +56,7 @@ pub(crate) fn plugin(app: &mut App) {
         confirm::plugin,
         online::plugin,
     ));
+    app.add_plugins(keys::plugin);
 }
 
 /// What needs the desktop: the asset server's content, the player's

@@ -1,7 +1,8 @@
 //! Keys that act on the whole game, away from any panel: H asks for a
 //! hint, Ctrl+S saves, Ctrl+Z takes the last move back and Ctrl+Shift+Z
-//! (or Ctrl+Y) makes it again. They stand down while a text field has the
-//! keyboard (the rules search).
+//! (or Ctrl+Y) makes it again, by the letters the keyboard's keys type
+//! (`game::keys`). They stand down while a text field has the keyboard
+//! (the rules search).
 
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
@@ -10,6 +11,7 @@ use crate::{
     PlaySystems,
     game::game_log::GameLog,
     game::hint::AskHint,
+    game::keys::Letters,
     game::screen::Screen,
     game::session::{Delve, PutBack, SaveSlot, TakeBack},
 };
@@ -17,8 +19,8 @@ use crate::{
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (|keys: Res<ButtonInput<KeyCode>>, mut ask: MessageWriter<AskHint>| {
-            if keys.just_pressed(KeyCode::KeyH) {
+        (|letters: Res<Letters>, mut ask: MessageWriter<AskHint>| {
+            if letters.just_pressed('h') {
                 ask.write(AskHint);
             }
         })
@@ -47,14 +49,20 @@ fn ctrl(keys: &ButtonInput<KeyCode>) -> bool {
 }
 
 /// Ctrl+Z takes back, Ctrl+Shift+Z or Ctrl+Y makes again, in any phase.
-fn undo_keys(keys: Res<ButtonInput<KeyCode>>, mut take: MessageWriter<TakeBack>, mut put: MessageWriter<PutBack>) {
+/// By the letters the keyboard types (a German Z is where a US Y is).
+fn undo_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    letters: Res<Letters>,
+    mut take: MessageWriter<TakeBack>,
+    mut put: MessageWriter<PutBack>,
+) {
     if !ctrl(&keys) {
         return;
     }
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    if keys.just_pressed(KeyCode::KeyZ) && !shift {
+    if letters.just_pressed('z') && !shift {
         take.write(TakeBack);
-    } else if keys.just_pressed(KeyCode::KeyY) || (keys.just_pressed(KeyCode::KeyZ) && shift) {
+    } else if letters.just_pressed('y') || (letters.just_pressed('z') && shift) {
         put.write(PutBack);
     }
 }
@@ -72,12 +80,13 @@ fn save_key(app: &mut App) {
 
 fn ctrl_s(
     keys: Res<ButtonInput<KeyCode>>,
+    letters: Res<Letters>,
     delve: Res<Delve>,
     mut log: ResMut<GameLog>,
     mut slot: ResMut<SaveSlot>,
     mut toast: MessageWriter<crate::game::notices::Toast>,
 ) {
-    if ctrl(&keys) && keys.just_pressed(KeyCode::KeyS) {
+    if ctrl(&keys) && letters.just_pressed('s') {
         if delve.read_only {
             toast.write(crate::game::notices::Toast("A replay saves nothing".into()));
             return;
@@ -85,5 +94,63 @@ fn ctrl_s(
         slot.due = true;
         log.lines.push("Game saved.".into());
         toast.write(crate::game::notices::Toast("Game saved".into()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::{
+        input::{
+            ButtonState,
+            keyboard::{Key, KeyboardInput},
+        },
+        state::app::StatesPlugin,
+    };
+    use depths_rules::{Content, Game, GameOptions};
+
+    use super::*;
+
+    /// Ctrl held and one key that types `letter` from the place `code`.
+    fn ctrl_key(code: KeyCode, letter: &str) -> (usize, usize, usize) {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin));
+        app.init_state::<Screen>();
+        app.insert_state(Screen::Playing);
+        app.init_resource::<ButtonInput<KeyCode>>().init_resource::<EguiWantsInput>();
+        app.add_message::<TakeBack>().add_message::<PutBack>().add_message::<AskHint>();
+        app.add_message::<crate::game::notices::Toast>();
+        app.add_plugins((crate::game::keys::plugin, plugin));
+        let game = Game::new(GameOptions::standard(&["bren"], 1), Content::builtin().unwrap()).unwrap();
+        let world = app.world_mut();
+        crate::game::session::Session::new(game).insert_into(world);
+        world.resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::ControlLeft);
+        world.write_message(KeyboardInput {
+            key_code: code,
+            logical_key: Key::Character(letter.into()),
+            state: ButtonState::Pressed,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+        app.update();
+        let world = app.world();
+        let saved = usize::from(world.resource::<SaveSlot>().due);
+        (world.resource::<Messages<TakeBack>>().len(), world.resource::<Messages<PutBack>>().len(), saved)
+    }
+
+    /// Issue: "on a German keyboard Ctrl+Z redoes". Undo, redo and save go by
+    /// the letter the key types: a German keyboard's Z sits where a US Y is,
+    /// a French one's Z where a US W is.
+    #[test]
+    fn ctrl_shortcuts_follow_the_keyboards_labels() {
+        // us: Z in its place; de: Z types from the Y key; fr: from the W key.
+        for code in [KeyCode::KeyZ, KeyCode::KeyY, KeyCode::KeyW] {
+            assert_eq!(ctrl_key(code, "z"), (1, 0, 0), "Ctrl+Z from {code:?} undoes");
+        }
+        // de: Y types from the Z key, and redoes.
+        assert_eq!(ctrl_key(KeyCode::KeyZ, "y"), (0, 1, 0), "a German Ctrl+Y redoes");
+        // fr: the key where a US keyboard has Q types a; nothing.
+        assert_eq!(ctrl_key(KeyCode::KeyQ, "a"), (0, 0, 0));
+        assert_eq!(ctrl_key(KeyCode::KeyS, "s"), (0, 0, 1), "Ctrl+S saves");
     }
 }
