@@ -176,14 +176,26 @@ pub(super) fn desktop_plugin(app: &mut App) {
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder, so a
-/// crash never leaves half a save.
+/// crash never leaves half a save; and so does a power cut: the file's bytes
+/// reach the disk before it takes the save's name, and the folder's new entry
+/// after (else the disk may hold the new name over an empty file).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir {
         std::fs::create_dir_all(dir)?;
     }
     let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(&tmp, path)?;
+    // A folder opens and syncs on Unix; Windows has no such call (NTFS
+    // journals the rename itself).
+    #[cfg(unix)]
+    std::fs::File::open(dir.unwrap_or(Path::new(".")))?.sync_all()?;
+    Ok(())
 }
 
 /// Which save of each file was asked for last, and which landed: a save
@@ -310,7 +322,7 @@ pub fn summarize_saves(dir: &Path) -> Vec<SaveSummary> {
 
 fn summarize(path: &Path) -> SaveSummary {
     let modified = std::fs::metadata(path).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
-    let date = utc_date(modified);
+    let date = local_date(modified);
     match read_save(path) {
         Ok((game, saved)) => {
             let heroes: Vec<&str> = game.heroes.iter().map(|h| h.name()).collect();
@@ -345,10 +357,16 @@ fn summarize(path: &Path) -> SaveSummary {
     }
 }
 
-/// "YYYY-MM-DD HH:MM" in UTC.
-pub fn utc_date(time: std::time::SystemTime) -> String {
+/// "YYYY-MM-DD HH:MM" in the player's own time zone (the system's; UTC
+/// where it cannot be found).
+pub fn local_date(time: std::time::SystemTime) -> String {
+    save_date(time, &jiff::tz::TimeZone::system())
+}
+
+/// "YYYY-MM-DD HH:MM" in `zone`.
+pub fn save_date(time: std::time::SystemTime, zone: &jiff::tz::TimeZone) -> String {
     jiff::Timestamp::try_from(time)
-        .map_or_else(|_| "unknown date".to_owned(), |t| t.strftime("%Y-%m-%d %H:%M").to_string())
+        .map_or_else(|_| "unknown date".to_owned(), |t| t.to_zoned(zone.clone()).strftime("%Y-%m-%d %H:%M").to_string())
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -490,13 +508,21 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A save's date is the player's own clock's: the same moment reads
+    /// 17:53 in UTC and 19:53 two hours east.
     #[test]
-    fn dates_are_written_in_utc() {
-        let at = |secs| utc_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs));
-        assert_eq!(at(0), "1970-01-01 00:00");
-        assert_eq!(at(951_782_400), "2000-02-29 00:00");
-        assert_eq!(at(1_795_974_780), "2026-11-29 17:53");
-        assert_eq!(utc_date(std::time::UNIX_EPOCH - std::time::Duration::from_secs(86_400)), "1969-12-31 00:00");
+    fn dates_are_written_in_the_players_time_zone() {
+        use jiff::tz::{TimeZone, offset};
+        let utc = |secs| save_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs), &TimeZone::UTC);
+        assert_eq!(utc(0), "1970-01-01 00:00");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00");
+        assert_eq!(utc(1_795_974_780), "2026-11-29 17:53");
+        let day_before = std::time::UNIX_EPOCH - std::time::Duration::from_secs(86_400);
+        assert_eq!(save_date(day_before, &TimeZone::UTC), "1969-12-31 00:00");
+        let east = TimeZone::fixed(offset(2));
+        let moment = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_795_974_780);
+        assert_eq!(save_date(moment, &east), "2026-11-29 19:53");
+        assert_eq!(save_date(std::time::UNIX_EPOCH, &TimeZone::fixed(offset(-5))), "1969-12-31 19:00");
     }
 
     fn temp(name: &str) -> PathBuf {
@@ -540,7 +566,7 @@ mod tests {
         assert_eq!(text(old.join("notes.txt")), "not a save", "only saves move");
         assert!(!old.join("game-1.json").exists());
         let modified = std::fs::metadata(new.join("game-1.json")).unwrap().modified().unwrap();
-        assert_eq!(utc_date(modified), utc_date(hour_ago), "a moved save keeps its date");
+        assert_eq!(local_date(modified), local_date(hour_ago), "a moved save keeps its date");
         assert_eq!(list_saves(&new).last(), Some(&new.join("game-1.json")), "and its place in the list");
         assert_eq!(list_saves(&new).len(), 4);
 
