@@ -22,8 +22,8 @@ pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
 
 /// The settings, and where they are kept. Only `ui_scale`, `curtain`,
-/// `companion_speed`, `companion_strength`, `strong_hints` and the sound's
-/// are in the file; a
+/// `companion_speed`, `companion_strength`, `strong_hints`, the sound's and
+/// the window's are in the file; a
 /// field missing from it keeps its default (so older files still read).
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -45,6 +45,10 @@ pub struct Settings {
     pub music_volume: f32,
     /// No sound at all.
     pub muted: bool,
+    /// The window as the player left it (none until it is moved or sized).
+    pub window: Option<WindowPlace>,
+    /// The window fills its screen, borderless (F11).
+    pub fullscreen: bool,
     /// The Settings window is open.
     #[serde(skip)]
     pub open: bool,
@@ -69,6 +73,8 @@ impl Default for Settings {
             master_volume: 0.8,
             music_volume: 0.6,
             muted: false,
+            window: None,
+            fullscreen: false,
             open: false,
             file: PathBuf::new(),
             problem: None,
@@ -126,6 +132,13 @@ impl Settings {
                         settings.ui_scale
                     );
                     settings.ui_scale = 1.0;
+                }
+                if let Some(place) = settings.window.filter(|p| !p.sane()) {
+                    warn!(
+                        "{}: the window's place {place:?} is not a window's; using the default",
+                        settings.file.display()
+                    );
+                    settings.window = None;
                 }
                 for (name, volume, default) in [
                     ("master_volume", &mut settings.master_volume, Settings::default().master_volume),
@@ -231,6 +244,31 @@ fn tell_problem_on_menu(settings: Res<Settings>, mut notice: ResMut<MenuNotice>,
     }
 }
 
+/// Where the window stood and how large it was.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WindowPlace {
+    /// Its inside, in logical pixels.
+    pub width: f32,
+    pub height: f32,
+    /// Its top-left corner on the desktop, in physical pixels.
+    pub x: i32,
+    pub y: i32,
+}
+
+impl WindowPlace {
+    /// The sizes a window may have (a file may say anything).
+    pub const SIDES: std::ops::RangeInclusive<f32> = 400.0..=16_384.0;
+
+    /// A size a window can have, at a place on some desktop.
+    pub fn sane(&self) -> bool {
+        let far = -100_000..=100_000;
+        Self::SIDES.contains(&self.width)
+            && Self::SIDES.contains(&self.height)
+            && far.contains(&self.x)
+            && far.contains(&self.y)
+    }
+}
+
 /// How long a Companion waits before each move, so the players can follow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -331,7 +369,9 @@ mod tests {
                 "strong_hints": false,
                 "master_volume": 0.8,
                 "music_volume": 0.6,
-                "muted": false
+                "muted": false,
+                "window": null,
+                "fullscreen": false
             }),
             "{text}"
         );
@@ -354,6 +394,31 @@ mod tests {
         assert_eq!((s.ui_scale, s.curtain, s.problem), (1.0, true, None));
         std::fs::write(&file, r#"{ "ui_scale": 40.0 }"#).unwrap();
         assert_eq!(Settings::read(file.clone()).ui_scale, 1.0, "an absurd scale keeps the default");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The window's place and fullscreen are remembered; a place no window
+    /// could have (a hostile or broken file) is refused, the rest kept.
+    #[test]
+    fn the_windows_place_is_remembered_and_an_absurd_one_refused() {
+        let dir = temp("window-settings");
+        let file = dir.join("settings.json");
+        let mut s = Settings::read(file.clone());
+        assert_eq!((s.window, s.fullscreen), (None, false), "the defaults");
+        let place = WindowPlace { width: 1200.0, height: 700.0, x: 80, y: -20 };
+        (s.window, s.fullscreen) = (Some(place), true);
+        s.write().unwrap();
+        let again = Settings::read(file.clone());
+        assert_eq!((again.window, again.fullscreen), (Some(place), true));
+        for absurd in [
+            r#"{ "window": { "width": 1e12, "height": 700, "x": 0, "y": 0 }, "curtain": true }"#,
+            r#"{ "window": { "width": 1200, "height": 3, "x": 0, "y": 0 }, "curtain": true }"#,
+            r#"{ "window": { "width": 1200, "height": 700, "x": 2000000000, "y": 0 }, "curtain": true }"#,
+        ] {
+            std::fs::write(&file, absurd).unwrap();
+            let s = Settings::read(file.clone());
+            assert_eq!((s.window, s.curtain, s.problem), (None, true, None), "{absurd}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

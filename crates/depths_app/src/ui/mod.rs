@@ -16,6 +16,7 @@ pub mod settings_window;
 pub mod shortcuts;
 pub mod sound;
 pub(crate) mod window_icon;
+mod window_place;
 pub mod window_scale;
 
 use bevy::prelude::*;
@@ -38,6 +39,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         replay_bar::plugin,
         shortcuts::plugin,
         window_icon::plugin,
+        window_place::plugin,
         window_scale::plugin,
         sound::plugin,
         clipboard::plugin,

@@ -47,6 +47,7 @@ fn settings_ui(
     let mut speed_chosen = None;
     let mut strength_chosen = None;
     let mut strong_changed = false;
+    let mut screen_changed = false;
     let mut sound_changed = false;
     egui::Window::new("Settings")
         .id(egui::Id::new("settings"))
@@ -92,6 +93,10 @@ fn settings_ui(
                      games to the careful bot's 43%",
                 )
                 .changed();
+            screen_changed = ui
+                .checkbox(&mut settings.fullscreen, "Fullscreen (F11)")
+                .on_hover_text("The window fills its screen, without borders; F11 switches it anywhere in the game")
+                .changed();
             ui.separator();
             ui.label(egui::RichText::new("Companions play").strong());
             // A grid: both rows' choices start at one edge.
@@ -126,6 +131,7 @@ fn settings_ui(
     }
     // Every change is written at once: nothing chosen is lost on a crash.
     let changed = sound_changed
+        || screen_changed
         || strong_changed
         || speed_chosen.is_some()
         || strength_chosen.is_some()
