@@ -566,6 +566,39 @@ fn make_saves_for_screenshots() {
         n += 1;
     }
     write(&g, "caverns.json");
+    // An early and a late map of each Ecology (3 tiles; 16 or more), for
+    // the screenshots of each Ecology's look.
+    for (name, ecology) in [
+        ("ruins", depths_rules::Ecology::Ruins),
+        ("caverns", depths_rules::Ecology::Caverns),
+        ("subterranean", depths_rules::Ecology::Subterranean),
+    ] {
+        let tiles = |g: &Game| g.adventure().map_or(0, |a| a.ecology.map.tiles().len());
+        for seed in 1..20 {
+            let mut options = GameOptions::standard(&["bren", "sil", "ava"], seed);
+            options.start = ecology;
+            let mut g = Game::new(options, Content::builtin().unwrap()).unwrap();
+            steady_until(&mut g, |g| tiles(g) >= 3 && !in_combat(g), 500);
+            let early = g.clone();
+            // The fullest map of this Ecology at rest (no fight, no question).
+            let mut late: Option<Game> = None;
+            for _ in 0..3000 {
+                if g.is_over() || g.adventure().is_none_or(|a| a.ecology.ecology != ecology) {
+                    break;
+                }
+                if !in_combat(&g) && g.pending().is_none() && late.as_ref().is_none_or(|l| tiles(&g) > tiles(l)) {
+                    late = Some(g.clone());
+                }
+                let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &g);
+                g.apply(a).unwrap();
+            }
+            if let Some(late) = late.filter(|l| tiles(l) >= 15) {
+                write(&early, &format!("early-{name}.json"));
+                write(&late, &format!("late-{name}.json"));
+                break;
+            }
+        }
+    }
     for seed in 1..40 {
         let mut g =
             Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
