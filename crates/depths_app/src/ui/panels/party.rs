@@ -217,11 +217,27 @@ pub(super) fn party_panel(
     }
     egui::CollapsingHeader::new("Legend").default_open(false).show(ui, style::legend);
     egui::CollapsingHeader::new("Reference Card").default_open(false).show(ui, |ui| {
-        ui.label(format!("Ecology: {}", r.ecology.name()));
-        ui.label(format!("Monster XP: {} · Feature XP: {}", r.monster_xp, r.feature_xp));
-        ui.label(format!("Legendary Location XP: {}–{}", r.legendary_xp[0], r.legendary_xp[1]));
-        ui.label(format!("Healing: {} XP heals {} per Hero", r.healing.xp, r.healing.health));
-        ui.label(format!("Key: {} XP · Ability: {} XP", r.key_cost, r.ability_cost));
+        // A card in the Ecology's colours, as the book's Reference Card is.
+        let tones = (crate::theme::palette::ECOLOGY_CARD, crate::theme::palette::ECOLOGY_EDGE);
+        let ink = crate::theme::palette::CARD_TEXT.egui();
+        mat_card(ui, tones, false, |ui| {
+            ui.label(style::title(r.ecology.name(), style::type_scale::LEAD).color(ink));
+            egui::Grid::new("reference_card").num_columns(2).spacing([12.0, 2.0]).show(ui, |ui| {
+                let rows = [
+                    ("Monster", format!("{} XP", r.monster_xp)),
+                    ("Feature", format!("{} XP", r.feature_xp)),
+                    ("Legendary Location", format!("{}–{} XP", r.legendary_xp[0], r.legendary_xp[1])),
+                    ("Healing", format!("{} XP: {} per Hero", r.healing.xp, r.healing.health)),
+                    ("Key", format!("{} XP", r.key_cost)),
+                    ("Ability", format!("{} XP", r.ability_cost)),
+                ];
+                for (what, worth) in rows {
+                    ui.label(egui::RichText::new(what).color(ink));
+                    ui.label(egui::RichText::new(worth).strong().color(ink));
+                    ui.end_row();
+                }
+            });
+        });
     });
 }
 
