@@ -20,14 +20,15 @@ const FRAME: Vec2 = Vec2::new(40.0, 100.0);
 const REST: f32 = 1.0;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(PreUpdate, (open_where_left, switch_fullscreen));
     // A tool's run (a screenshot, the frame bench, the health check, which
-    // sizes the window itself) leaves the player's window alone.
+    // sizes the window itself) keeps its own window and leaves the player's
+    // settings alone.
     let options = app.world().get_resource::<crate::game::cli::Options>();
-    let tool = crate::game::saves::only_looks(options) || options.is_some_and(|o| o.health_check.is_some());
-    if !tool {
-        app.add_systems(Last, remember_place);
+    if crate::game::saves::only_looks(options) || options.is_some_and(|o| o.health_check.is_some()) {
+        return;
     }
+    app.add_systems(PreUpdate, (open_where_left, switch_fullscreen));
+    app.add_systems(Last, remember_place);
 }
 
 /// The window as it was left, once the screens are known: on a screen that
