@@ -143,6 +143,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Arrows (no tile in hand)", "Pan the board"),
     ("F or Home", "Fit the map on screen"),
     ("Ctrl+S", "Save the game"),
+    ("F11", "Fullscreen on or off (also in Settings)"),
     (
         "1 – 9",
         "In Combat: the card, pair or individual on the table with that gold number; else the button marked with it",
