@@ -1956,6 +1956,33 @@ fn every_move_is_saved_without_a_phase_change() {
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
+/// Issue: "a failed autosave (a rename refused because another program holds
+/// the file) is shown on the table, not only logged". An autosave written off
+/// the frame that fails comes back to the table as a note and a toast.
+#[test]
+fn a_failed_autosave_is_told_on_the_table() {
+    let mut app = menu_app("failed-autosave");
+    start(&mut app, 1);
+    // The save folder becomes a path through a file: no save can be written there.
+    let blocker = temp_dir("failed-autosave-blocker");
+    std::fs::create_dir_all(blocker.parent().unwrap()).unwrap();
+    std::fs::write(&blocker, "a file, not a folder").unwrap();
+    app.world_mut().insert_resource(SaveDir(blocker.join("saves")));
+    draw_and_place(&mut app);
+    let mut told = None;
+    for _ in 0..400 {
+        app.update();
+        told = app.world().resource::<GameLog>().notice.clone().filter(|n| n.contains("could not be saved"));
+        if told.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    let told = told.expect("the failed autosave is told on the table");
+    assert!(told.contains(&blocker.display().to_string()), "{told}");
+    let _ = std::fs::remove_file(&blocker);
+}
+
 /// A waiting table changes nothing frame after frame: the redraw policy
 /// draws a frame whenever the game, its log or the table changed, so a
 /// resource touched every frame keeps the window redrawing for ever (the

@@ -372,7 +372,14 @@ pub fn save_date(time: std::time::SystemTime, zone: &jiff::tz::TimeZone) -> Stri
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveDir>();
     app.add_message::<LoadSave>();
-    app.add_systems(Update, (load_saves.in_set(PlaySystems::Rules), autosave.in_set(PlaySystems::Present)));
+    app.add_systems(
+        Update,
+        (
+            load_saves.in_set(PlaySystems::Rules),
+            (autosave, tell_failed_autosave.run_if(resource_exists::<GameLog>.and_then(resource_exists::<SaveSlot>)))
+                .in_set(PlaySystems::Present),
+        ),
+    );
 }
 
 /// The file this game saves to.
@@ -440,13 +447,47 @@ fn autosave(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<crate
     bevy::tasks::IoTaskPool::get()
         .spawn(async move {
             let newest = WAITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&path);
-            if let Some((seq, copy)) = newest
-                && let Err(e) = write_in_order(&path, seq, &copy.text())
-            {
-                error!("Could not save to {}: {e}", path.display());
+            if let Some((seq, copy)) = newest {
+                let outcome = write_in_order(&path, seq, &copy.text())
+                    .map_err(|e| format!("The game could not be saved to {}: {e}", path.display()));
+                if let Err(line) = &outcome {
+                    error!("{line}");
+                }
+                LAST_AUTOSAVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(path, outcome);
             }
         })
         .detach();
+}
+
+/// How the last autosave of each file written on the I/O pool went, until
+/// the table that saves to it hears it.
+static LAST_AUTOSAVE: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<PathBuf, Result<(), String>>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// A failed autosave (a file another program holds, a full disk) is told on
+/// the table, not only in the log: a note after each failed save, and a
+/// toast once until a save succeeds again (not a toast at every move).
+fn tell_failed_autosave(
+    (dir, slot): (Res<SaveDir>, Res<SaveSlot>),
+    mut log: ResMut<GameLog>,
+    mut toast: MessageWriter<crate::game::notices::Toast>,
+    mut told: Local<bool>,
+) {
+    let path = save_path(&dir, &slot);
+    let outcome = LAST_AUTOSAVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&path);
+    match outcome {
+        Some(Err(line)) => {
+            // The note after every failed save (a move clears the last one);
+            // the toast once until a save goes through again.
+            if !*told {
+                *told = true;
+                toast.write(crate::game::notices::Toast("The game could not be saved: see the note".into()));
+            }
+            log.notice = Some(line);
+        }
+        Some(Ok(())) => *told = false,
+        None => {}
+    }
 }
 
 /// The newest copy of each file waiting for the I/O pool.
