@@ -368,17 +368,17 @@ fn each_hand_has_its_heroes_piles_beside_it() {
                 };
                 let h = &g.heroes[usize::from(*hero)];
                 if *discard {
-                    assert_eq!(f.note, h.discard.len().to_string());
+                    assert_eq!(f.count, Some(h.discard.len()));
                     let top = h.discard.last().map(|c| if c.power { "P".into() } else { c.value.to_string() });
                     assert_eq!(f.value, top.unwrap_or_default());
                     let every = h.discard.iter().all(|c| c.power || f.hover.contains(&c.value.to_string()));
                     assert!(every, "every discarded card in {}", f.hover);
                 } else {
-                    assert_eq!(f.value, h.draw.len().to_string());
+                    assert_eq!(f.count, Some(h.draw.len()));
                     // Its count is the only number it tells.
                     let numbers: Vec<&str> =
                         f.hover.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).collect();
-                    assert_eq!(numbers, [f.value.as_str()], "{}", f.hover);
+                    assert_eq!(numbers, [h.draw.len().to_string()], "{}", f.hover);
                 }
                 let pile = layout.get(&f.key).expect("laid out").rect();
                 assert!(area.contains(pile.min) && area.contains(pile.max), "{pile:?} outside the table");

@@ -367,7 +367,7 @@ fn card_back(c: &mut ChildSpawnerCommands, art: &Art, kind: Kind, size: Vec2) {
 /// empty pile is its faint outline.
 fn pile(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let discard = matches!(face.key, super::faces::CardKey::Pile { discard: true, .. });
-    let count: usize = if discard { face.note.parse().unwrap_or(0) } else { face.value.parse().unwrap_or(0) };
+    let count = face.count.unwrap_or(0);
     c.spawn(body_rect(Color::NONE, size, Vec3::ZERO));
     let (body, edge) = card_colors(face);
     if count == 0 {

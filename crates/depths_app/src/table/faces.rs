@@ -171,6 +171,8 @@ pub struct Face {
     pub tone: Tone,
     /// The Hero whose name this label is.
     pub hero: Option<u8>,
+    /// A pile's number of cards.
+    pub count: Option<usize>,
     /// Everything the card says, shown while the pointer rests on it.
     pub hover: String,
 }
@@ -194,6 +196,7 @@ impl Face {
             print: Vec::new(),
             tone: Tone::Plain,
             hero: None,
+            count: None,
             hover: String::new(),
         }
     }
@@ -204,6 +207,7 @@ impl Face {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (self.kind, &self.value, &self.name, &self.note, self.health, self.number, &self.rows, &self.print, self.tone)
             .hash(&mut h);
+        self.count.hash(&mut h);
         self.action.is_some().hash(&mut h);
         h.finish()
     }
@@ -694,14 +698,14 @@ fn hands(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
 fn piles(hero: &depths_rules::Hero, h: u8, row: usize, icon: (&'static str, String)) -> [Face; 2] {
     let count = |n: usize| if n == 1 { "1 card".to_owned() } else { format!("{n} cards") };
     let mut draw = Face::new(CardKey::Pile { hero: h, discard: false }, Kind::Pile, Spot::Pile { row, discard: false });
-    draw.value = hero.draw.len().to_string();
+    draw.count = Some(hero.draw.len());
     draw.name = hero.name().to_owned();
     draw.icon = icon.clone();
     draw.hover = format!("{}'s Draw Pile: {}, face down.", hero.name(), count(hero.draw.len()));
     let mut discard =
         Face::new(CardKey::Pile { hero: h, discard: true }, Kind::Pile, Spot::Pile { row, discard: true });
     discard.value = hero.discard.last().map_or_else(String::new, |c| value_text(c.power, Some(c.value)));
-    discard.note = hero.discard.len().to_string();
+    discard.count = Some(hero.discard.len());
     discard.name = hero.name().to_owned();
     discard.icon = icon;
     let cards: Vec<String> = hero.discard.iter().rev().map(|c| value_text(c.power, Some(c.value))).collect();
