@@ -29,13 +29,13 @@ pub struct AppPlugin;
 
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
+        let window =
+            Window { title: "Forgotten Depths".into(), resolution: WindowResolution::new(1280, 800), ..default() };
+        #[cfg(feature = "dev-tools")]
+        let window = dev::offscreen::window(app, window);
         let engine = DefaultPlugins
             .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "Forgotten Depths".into(),
-                    resolution: WindowResolution::new(1280, 800),
-                    ..default()
-                }),
+                primary_window: Some(window),
                 // The close button saves first (leaving.rs), then exits.
                 close_when_requested: false,
                 ..default()

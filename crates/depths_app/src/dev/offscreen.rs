@@ -27,25 +27,33 @@ use crate::game::cli::Options;
 #[derive(Resource, Debug, Clone)]
 pub struct Offscreen(pub Handle<Image>);
 
+/// The size `--offscreen` asks for, if it does.
+fn offscreen_size(app: &App) -> Option<UVec2> {
+    app.world().get_resource::<Options>().and_then(|o| o.offscreen)
+}
+
+/// The window for this run: as given, or of the image's size at a scale of
+/// one when `--offscreen` is asked for.
+pub(crate) fn window(app: &App, window: Window) -> Window {
+    match offscreen_size(app) {
+        Some(size) => {
+            Window { resolution: WindowResolution::new(size.x, size.y).with_scale_factor_override(1.0), ..window }
+        }
+        None => window,
+    }
+}
+
 /// The engine's plugins for this run: as given, or without winit and with a
 /// loop that never sleeps when `--offscreen` is asked for.
 pub(crate) fn engine(app: &App, engine: PluginGroupBuilder) -> PluginGroupBuilder {
-    let Some(size) = app.world().get_resource::<Options>().and_then(|o| o.offscreen) else {
-        return engine;
-    };
-    let window = Window {
-        title: "Forgotten Depths".into(),
-        resolution: WindowResolution::new(size.x, size.y).with_scale_factor_override(1.0),
-        ..default()
-    };
-    engine
-        .set(WindowPlugin { primary_window: Some(window), close_when_requested: false, ..default() })
-        .disable::<WinitPlugin>()
-        .add(ScheduleRunnerPlugin::run_loop(Duration::ZERO))
+    match offscreen_size(app) {
+        Some(_) => engine.disable::<WinitPlugin>().add(ScheduleRunnerPlugin::run_loop(Duration::ZERO)),
+        None => engine,
+    }
 }
 
 pub(super) fn plugin(app: &mut App) {
-    let Some(size) = app.world().get_resource::<Options>().and_then(|o| o.offscreen) else {
+    let Some(size) = offscreen_size(app) else {
         return;
     };
     let target = Image::new_target_texture(size.x, size.y, TextureFormat::Rgba8UnormSrgb, None);

@@ -411,7 +411,7 @@ impl Saving<'_> {
                 true
             }
             Err(e) => {
-                let line = format!("Could not save to {}: {e}", path.display());
+                let line = save_failed(&path, &e);
                 error!("{line}");
                 self.log.notice = Some(line);
                 false
@@ -448,8 +448,7 @@ fn autosave(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<crate
         .spawn(async move {
             let newest = WAITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&path);
             if let Some((seq, copy)) = newest {
-                let outcome = write_in_order(&path, seq, &copy.text())
-                    .map_err(|e| format!("The game could not be saved to {}: {e}", path.display()));
+                let outcome = write_in_order(&path, seq, &copy.text()).map_err(|e| save_failed(&path, &e));
                 if let Err(line) = &outcome {
                     error!("{line}");
                 }
@@ -457,6 +456,12 @@ fn autosave(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<crate
             }
         })
         .detach();
+}
+
+/// What the table and the log say when a save is not written, on the
+/// frame (Ctrl+S, a new game) or off it (a move's autosave) alike.
+fn save_failed(path: &Path, e: &std::io::Error) -> String {
+    format!("The game could not be saved to {}: {e}", path.display())
 }
 
 /// How the last autosave of each file written on the I/O pool went, until
