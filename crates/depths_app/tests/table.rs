@@ -1038,3 +1038,28 @@ fn the_cards_being_resolved_name_items_and_monsters_as_printed() {
     }
     assert!(seen > 10, "only {seen} cards being resolved were seen");
 }
+
+/// "Every state the table tells by colour is also told in words": a pair's
+/// words alone tell its frame's tone (resolved, discarded, waiting behind a
+/// Monster Hit, or counting with its outcome), so a player who cannot tell
+/// the colours apart reads the same.
+#[test]
+fn a_pairs_words_tell_what_its_colour_tells() {
+    use depths_app::table::faces::Tone;
+    use std::collections::{HashMap, HashSet};
+    let mut tones_of: HashMap<String, HashSet<Tone>> = HashMap::new();
+    for seed in 1..=4 {
+        let mut game = new_game(&["bren", "sil", "ava"], seed);
+        through_combats(&mut game, 3000, |g| {
+            for f in table_faces(g, &g.legal_actions()).into_iter().filter(|f| f.kind == Kind::Pair) {
+                if !f.value.is_empty() {
+                    tones_of.entry(f.value).or_default().insert(f.tone);
+                }
+            }
+        });
+    }
+    let both: Vec<_> = tones_of.iter().filter(|(_, tones)| tones.len() > 1).collect();
+    assert!(both.is_empty(), "the same words in two colours: {both:?}");
+    let tones: HashSet<Tone> = tones_of.values().flatten().copied().collect();
+    assert!(tones.len() >= 4, "every state is seen: {tones:?}");
+}

@@ -22,8 +22,8 @@ pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
 
 /// The settings, and where they are kept. Only `ui_scale`, `curtain`,
-/// `companion_speed`, `companion_strength`, `strong_hints`, the sound's and
-/// the window's are in the file; a
+/// `companion_speed`, `companion_strength`, `strong_hints`, `vision`, the
+/// sound's and the window's are in the file; a
 /// field missing from it keeps its default (so older files still read).
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -49,6 +49,8 @@ pub struct Settings {
     pub window: Option<WindowPlace>,
     /// The window fills its screen, borderless (F11).
     pub fullscreen: bool,
+    /// The colour vision the table's signal colours are chosen for.
+    pub vision: Vision,
     /// The Settings window is open.
     #[serde(skip)]
     pub open: bool,
@@ -75,6 +77,7 @@ impl Default for Settings {
             muted: false,
             window: None,
             fullscreen: false,
+            vision: Vision::default(),
             open: false,
             file: PathBuf::new(),
             problem: None,
@@ -269,6 +272,43 @@ impl WindowPlace {
     }
 }
 
+/// The colour vision the colours that carry a meaning on their own (a
+/// pair's outcome, good and bad news, Health left) are chosen for; the
+/// palette of each is in `theme::palette::Signals`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Vision {
+    #[default]
+    Typical,
+    /// Deuteranopia and protanopia: red and green are hard to tell apart.
+    RedGreen,
+    /// Tritanopia: blue and yellow are hard to tell apart.
+    BlueYellow,
+}
+
+impl Vision {
+    pub const ALL: [Vision; 3] = [Vision::Typical, Vision::RedGreen, Vision::BlueYellow];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Vision::Typical => "Typical",
+            Vision::RedGreen => "Red-green",
+            Vision::BlueYellow => "Blue-yellow",
+        }
+    }
+
+    pub fn hint(self) -> &'static str {
+        match self {
+            Vision::Typical => "Green for the Heroes' good news, red for the bad",
+            Vision::RedGreen => {
+                "For deuteranopia and protanopia: blue for the Heroes' good news, orange for the bad, \
+                 yellow between"
+            }
+            Vision::BlueYellow => "For tritanopia: teal for the Heroes' good news, rose for the bad, white between",
+        }
+    }
+}
+
 /// How long a Companion waits before each move, so the players can follow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -371,7 +411,8 @@ mod tests {
                 "music_volume": 0.6,
                 "muted": false,
                 "window": null,
-                "fullscreen": false
+                "fullscreen": false,
+                "vision": "typical"
             }),
             "{text}"
         );
@@ -419,6 +460,27 @@ mod tests {
             let s = Settings::read(file.clone());
             assert_eq!((s.window, s.curtain, s.problem), (None, true, None), "{absurd}");
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The colour vision is remembered; a file from before it reads as
+    /// typical vision, and a vision the game does not know is refused.
+    #[test]
+    fn the_colour_vision_is_remembered() {
+        let dir = temp("vision-settings");
+        let file = dir.join("settings.json");
+        let mut s = Settings::read(file.clone());
+        assert_eq!(s.vision, Vision::Typical, "the default");
+        s.vision = Vision::RedGreen;
+        s.write().unwrap();
+        assert!(std::fs::read_to_string(&file).unwrap().contains(r#""vision": "red_green""#));
+        assert_eq!(Settings::read(file.clone()).vision, Vision::RedGreen);
+        std::fs::write(&file, r#"{ "curtain": true }"#).unwrap();
+        assert_eq!(Settings::read(file.clone()).vision, Vision::Typical);
+        std::fs::write(&file, r#"{ "vision": "ultraviolet" }"#).unwrap();
+        let s = Settings::read(file.clone());
+        assert_eq!(s.vision, Vision::Typical);
+        assert!(s.problem.is_some_and(|p| p.contains("ultraviolet")), "the player is told");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

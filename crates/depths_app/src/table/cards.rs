@@ -201,9 +201,9 @@ fn color(kind: Kind) -> (Color, Color) {
 fn tone_color(tone: Tone) -> Color {
     match tone {
         Tone::Plain => palette::PLAIN_EDGE.sprite(),
-        Tone::Outcome(Outcome::Block) => CARD_GOLD.sprite(),
-        Tone::Outcome(Outcome::HeroHit) => palette::HERO_HITS.sprite(),
-        Tone::Outcome(Outcome::MonsterHit) => palette::MONSTER_HITS.sprite(),
+        Tone::Outcome(Outcome::Block) => palette::signals().block.sprite(),
+        Tone::Outcome(Outcome::HeroHit) => palette::signals().hero_hits.sprite(),
+        Tone::Outcome(Outcome::MonsterHit) => palette::signals().monster_hits.sprite(),
         Tone::Chosen => palette::CHOSEN_EDGE.sprite(),
         Tone::Muted => palette::DIM_EDGE.sprite(),
     }
@@ -696,13 +696,15 @@ fn power_icon(c: &mut ChildSpawnerCommands, art: &Art, at: Vec3) {
 /// wide enough to count, filled up to what is left.
 fn health_track(c: &mut ChildSpawnerCommands, art: &Art, row: &super::faces::Row, at: Vec2, width: f32) {
     let f = if row.max == 0 { 0.0 } else { f32::from(row.health) / f32::from(row.max) };
+    let signals = palette::signals();
     let fill = if f > 0.5 {
-        palette::HEALTHY.sprite()
+        signals.healthy
     } else if f > 0.25 {
-        palette::WOUNDED.sprite()
+        signals.wounded
     } else {
-        palette::DYING.sprite()
-    };
+        signals.dying
+    }
+    .sprite();
     let h = 14.0;
     c.spawn((rect(palette::BAR_BACK.sprite(), Vec2::new(width, h), at.extend(0.2)), Pickable::IGNORE));
     if f > 0.0 {
@@ -823,6 +825,7 @@ fn sync_cards(
         Option<Res<CardArt>>,
     ),
     mut last: Local<Option<(Rect, Vec2, f32)>>,
+    mut coloured_for: Local<crate::game::settings::Vision>,
     mut still_hand: Local<StillHand>,
     (mut arrangement, mut kept_scale): (Local<Option<bool>>, Local<Option<f32>>),
     settings: Option<Res<crate::game::settings::Settings>>,
@@ -842,9 +845,12 @@ fn sync_cards(
     let cursor = window.cursor_position();
     let over_hands = |band: Option<Rect>| cursor.zip(band).is_some_and(|(c, b)| b.inflate(12.0).contains(c));
     let closing = still_hand.kept && !over_hands(still_hand.band);
+    // The player chose other colours (⚙ Settings): every card is drawn again.
+    let recolour = *coloured_for != palette::vision();
+    *coloured_for = palette::vision();
     // The cards follow the game and, behind the curtain, whose hands are shown.
     let new_game = *laid != Some(delve.stamp());
-    if !new_game && !seats.is_changed() && !moved && !lingering && !has_drawn && !closing {
+    if !new_game && !seats.is_changed() && !moved && !lingering && !has_drawn && !closing && !recolour {
         return;
     }
     *laid = Some(delve.stamp());
@@ -904,7 +910,11 @@ fn sync_cards(
     for (entity, mut card) in &mut cards {
         let placed = faces.iter().find(|f| f.key == card.key).and_then(|f| layout.get(&f.key).map(|p| (f, p)));
         match placed {
-            Some((f, p)) if card.look != f.look() || card.held.is_none() && p.size != card.size => {
+            Some((f, p))
+                if recolour && card.held.is_none()
+                    || card.look != f.look()
+                    || card.held.is_none() && p.size != card.size =>
+            {
                 // Same card, new face: redraw it where it lies.
                 let here = current(&card, now);
                 commands.entity(entity).despawn();

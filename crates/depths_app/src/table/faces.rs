@@ -564,14 +564,16 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 // What the Round's end takes from the Hero for this pair: the rules' figure, after Armor.
                 let taken = game.pair_takes(e, s).unwrap_or_default();
                 let counts = !chosen && may_choose_outcome(o, &outcomes);
-                frame.value = outcome_name(o).to_owned();
                 frame.note = crate::game::words::pair_damage_note(hero, o, dealt, taken);
-                frame.tone = if en.chosen == Some(s as u8) {
-                    Tone::Chosen
+                // Its state in words as well as in its colour, for every colour vision.
+                (frame.tone, frame.value) = if en.chosen == Some(s as u8) {
+                    (Tone::Chosen, format!("{} · resolved", outcome_name(o)))
+                } else if chosen {
+                    (Tone::Muted, format!("{} · discarded", outcome_name(o)))
                 } else if counts {
-                    Tone::Outcome(o)
+                    (Tone::Outcome(o), outcome_name(o).to_owned())
                 } else {
-                    Tone::Muted
+                    (Tone::Muted, format!("{} · waits", outcome_name(o)))
                 };
                 let mut hover = format!(
                     "{hero} {} against {} {}. {}",

@@ -13,7 +13,7 @@ use super::{
     layout::{FOE_HEAD, FOE_ROW},
     motion::{Jolt, Jolts},
 };
-use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, CARD_TEXT, HEAL, HURT};
+use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, CARD_TEXT, signals};
 
 /// The ground of a floating number: the banner's, see-through.
 const BACKDROP: crate::theme::palette::Tone = BANNER_GROUND;
@@ -104,7 +104,7 @@ fn flash(commands: &mut Commands, rect: Rect, window: &Window, now: f32) {
     commands.spawn((
         Name::new("Hit flash"),
         Flash { born: now },
-        Sprite::from_color(HURT.sprite_alpha(0.55), rect.size()),
+        Sprite::from_color(signals().hurt.sprite_alpha(0.55), rect.size()),
         Transform::from_translation(to_world(rect.center(), screen(window)).extend(79.0)),
         RenderLayers::layer(TABLE_LAYER),
         Pickable::IGNORE,
@@ -169,18 +169,18 @@ fn spawn_feedback(
                 if let Some(rect) = row_rect(&geometry, *foe, *individual) {
                     flash(&mut commands, rect, &window, now);
                 }
-                Some(float(format!("-{amount}"), row_at(&geometry, *foe, *individual), HURT.sprite()))
+                Some(float(format!("-{amount}"), row_at(&geometry, *foe, *individual), signals().hurt.sprite()))
             }
             Event::MonsterHealed { foe, individual, amount } => {
-                Some(float(format!("+{amount}"), row_at(&geometry, *foe, *individual), HEAL.sprite()))
+                Some(float(format!("+{amount}"), row_at(&geometry, *foe, *individual), signals().heal.sprite()))
             }
             // Over the Hero's pairs on the table (the Hero mat shows it too).
             Event::HeroDamaged { hero, amount } => {
                 jolts.0.push((Jolt::Hero(*hero), now));
-                Some(float(format!("-{amount}"), hero_at(&geometry, *hero), HURT.sprite()))
+                Some(float(format!("-{amount}"), hero_at(&geometry, *hero), signals().hurt.sprite()))
             }
             Event::HeroHealed { hero, amount } => {
-                Some(float(format!("+{amount}"), hero_at(&geometry, *hero), HEAL.sprite()))
+                Some(float(format!("+{amount}"), hero_at(&geometry, *hero), signals().heal.sprite()))
             }
             // A word over the row's own health bar, one row tall, staying in
             // its row: large and rising, it covered the rows around it.
@@ -375,7 +375,7 @@ fn animate(
         if t >= 1.0 {
             commands.entity(e).despawn();
         } else {
-            sprite.color = HURT.sprite_alpha(0.55 * (1.0 - t));
+            sprite.color = signals().hurt.sprite_alpha(0.55 * (1.0 - t));
         }
     }
     let clicked = mouse.get_just_pressed().next().is_some();

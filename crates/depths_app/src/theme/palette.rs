@@ -4,6 +4,9 @@
 
 use bevy::color::Color;
 use bevy_egui::egui::Color32;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use crate::game::settings::Vision;
 
 /// One colour of the palette (sRGB, 0–1).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,14 +73,8 @@ pub const BLACK: Tone = Tone::rgb(0.0, 0.0, 0.0);
 pub const TITLE_GOLD: Tone = Tone::hex(0xE8C87A);
 /// Secondary text.
 pub const MUTED: Tone = Tone::hex(0xB8A88E);
-/// Notices such as "not yet available".
-pub const NOTICE: Tone = Tone::hex(0xF0A860);
 /// A panel's frame.
 pub const EDGE: Tone = Tone::hex(0x6B553A);
-/// A good outcome (a win chance, Health kept).
-pub const GOOD: Tone = Tone::hex(0x8FD17A);
-/// A bad one (damage taken, a loss).
-pub const BAD: Tone = Tone::hex(0xEA6A56);
 /// The panels' text, and the map's lettering.
 pub const TEXT: Tone = Tone::hex(0xE6DBC8);
 /// A panel's fill: the table's dark, nearly opaque (premultiplied).
@@ -114,9 +111,6 @@ pub const FELT: Tone = Tone::rgb(0.13, 0.10, 0.08);
 pub const SPACE: Tone = Tone::rgb(0.22, 0.18, 0.15);
 pub const LIT: Tone = Tone::rgb(0.42, 0.30, 0.24);
 pub const RED: Tone = Tone::rgb(0.78, 0.16, 0.14);
-/// Damage and healing as they happen.
-pub const HURT: Tone = Tone::rgb(1.0, 0.42, 0.32);
-pub const HEAL: Tone = Tone::rgb(0.55, 0.9, 0.5);
 /// The table's wood under the board, dimmed so the board stands out.
 pub const TABLE_DIM: Tone = Tone::rgb(0.62, 0.62, 0.62);
 /// A pair's face on the table (see-through a little).
@@ -157,14 +151,8 @@ pub const DIM_EDGE: Tone = Tone::rgb(0.35, 0.32, 0.28);
 /// too dark to read words in).
 pub const DIM_TEXT: Tone = Tone::rgb(0.58, 0.54, 0.48);
 pub const CHOSEN_EDGE: Tone = Tone::rgb(1.0, 0.92, 0.55);
-/// A pair's outcome: the Hero hits, the Monster hits.
-pub const HERO_HITS: Tone = Tone::rgb(0.56, 0.82, 0.48);
-pub const MONSTER_HITS: Tone = Tone::rgb(0.88, 0.35, 0.29);
-/// A Monster's Health bar: its back, and its fill by what is left.
+/// A Health track's back (its fill by what is left is a `Signals` colour).
 pub const BAR_BACK: Tone = Tone::rgb(0.12, 0.10, 0.09);
-pub const HEALTHY: Tone = Tone::rgb(0.40, 0.62, 0.34);
-pub const WOUNDED: Tone = Tone::rgb(0.85, 0.62, 0.25);
-pub const DYING: Tone = Tone::rgb(0.75, 0.25, 0.20);
 /// The hint's frame around a card.
 pub const HINT: Tone = Tone::rgb(1.0, 0.85, 0.3);
 
@@ -206,9 +194,9 @@ pub const fn mat_ground(class_card: Tone) -> Tone {
     PANEL_GROUND.mix(class_card, 0.3)
 }
 
-/// Every colour words are written in, on each ground they are read on. Each
-/// pair must reach 4.5 : 1, the contrast WCAG asks of body text; the test
-/// below measures them all.
+/// Every colour words are written in, on each ground they are read on (and
+/// `Signals::words`, each palette's). Each pair must reach 4.5 : 1, the
+/// contrast WCAG asks of body text; the test below measures them all.
 pub const WORDS_ON_GROUNDS: &[(&str, Tone, Tone)] = &[
     ("text on a panel", TEXT, PANEL_GROUND),
     ("text on a button", TEXT, WIDGET),
@@ -224,9 +212,6 @@ pub const WORDS_ON_GROUNDS: &[(&str, Tone, Tone)] = &[
     ("a title on a panel", TITLE_GOLD, PANEL_GROUND),
     ("a title in a pop-up", TITLE_GOLD, POPUP),
     ("a title on the banner", TITLE_GOLD, BANNER_GROUND),
-    ("a notice on a panel", NOTICE, PANEL_GROUND),
-    ("good news on a panel", GOOD, PANEL_GROUND),
-    ("bad news on a panel", BAD, PANEL_GROUND),
     ("text on a Fighter's mat", TEXT, mat_ground(FIGHTER_CARD)),
     ("text on a Wizard's mat", TEXT, mat_ground(WIZARD_CARD)),
     ("text on a Rogue's mat", TEXT, mat_ground(ROGUE_CARD)),
@@ -234,9 +219,6 @@ pub const WORDS_ON_GROUNDS: &[(&str, Tone, Tone)] = &[
     ("muted text on a Wizard's mat", MUTED, mat_ground(WIZARD_CARD)),
     ("muted text on a Rogue's mat", MUTED, mat_ground(ROGUE_CARD)),
     ("a name on a Fighter's mat", TITLE_GOLD, mat_ground(FIGHTER_CARD)),
-    ("bad news on a Fighter's mat", BAD, mat_ground(FIGHTER_CARD)),
-    ("bad news on a Wizard's mat", BAD, mat_ground(WIZARD_CARD)),
-    ("bad news on a Rogue's mat", BAD, mat_ground(ROGUE_CARD)),
     ("a Monster card's words", CARD_TEXT, MONSTER_CARD),
     ("a Monster card's name", CARD_GOLD, MONSTER_CARD),
     ("a Monster card's print", CARD_MUTED, MONSTER_CARD),
@@ -258,28 +240,227 @@ pub const WORDS_ON_GROUNDS: &[(&str, Tone, Tone)] = &[
     ("a Hero's name over the pairs", CARD_MUTED, MAT),
     ("an empty pair's 'play here'", CARD_MUTED, CARD_FACE),
     ("a pair's damage", CARD_TEXT, CARD_FACE),
-    ("a Block", CARD_GOLD, CARD_FACE),
-    ("a Hero Hit", HERO_HITS, CARD_FACE),
-    ("a Monster Hit", MONSTER_HITS, CARD_FACE),
     ("a chosen pair", CHOSEN_EDGE, CARD_FACE),
     ("a pair not yet decided", CARD_MUTED, CARD_FACE),
     ("a pair that no longer counts", DIM_TEXT, CARD_FACE),
     ("a number key's badge", BLACK, CARD_GOLD),
     ("Health on its track", CARD_TEXT, BAR_BACK),
-    ("damage floating up", HURT, BANNER_GROUND),
-    ("healing floating up", HEAL, BANNER_GROUND),
     ("a defeated individual", CARD_GOLD, BANNER_GROUND),
 ];
 
 /// How much lighter the lighter of two colours is (WCAG 2's contrast
 /// ratio, from 1 : 1 to 21 : 1).
 pub fn contrast(a: Tone, b: Tone) -> f32 {
-    fn linear(c: f32) -> f32 {
-        if c <= 0.040_45 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
-    }
     let luminance = |t: Tone| 0.2126 * linear(t.r) + 0.7152 * linear(t.g) + 0.0722 * linear(t.b);
     let (la, lb) = (luminance(a), luminance(b));
     (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// The colours that carry a meaning on their own, chosen for the player's
+/// colour vision (⚙ Settings): each group of them must be told apart by a
+/// player with that vision (the tests simulate it). Each meaning is also
+/// told in words or by shape (a pair's outcome is written on it, Health has
+/// its numbers, damage its sign), so colour only makes it quicker to read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Signals {
+    /// A pair's outcome: the Hero hits, the Monster hits, a Block.
+    pub hero_hits: Tone,
+    pub monster_hits: Tone,
+    pub block: Tone,
+    /// News on the panels: good (a win chance, Health kept), a notice ("not
+    /// yet available"), bad (damage taken, a loss).
+    pub good: Tone,
+    pub notice: Tone,
+    pub bad: Tone,
+    /// A Health track's fill: more than half left, more than a quarter, less.
+    pub healthy: Tone,
+    pub wounded: Tone,
+    pub dying: Tone,
+    /// Damage and healing as they happen.
+    pub hurt: Tone,
+    pub heal: Tone,
+}
+
+impl Signals {
+    pub const fn of(vision: Vision) -> Signals {
+        match vision {
+            Vision::Typical => Signals {
+                hero_hits: Tone::rgb(0.56, 0.82, 0.48),
+                monster_hits: Tone::rgb(0.88, 0.35, 0.29),
+                block: CARD_GOLD,
+                good: Tone::hex(0x8FD17A),
+                notice: Tone::hex(0xF0A860),
+                bad: Tone::hex(0xEA6A56),
+                healthy: Tone::rgb(0.40, 0.62, 0.34),
+                wounded: Tone::rgb(0.85, 0.62, 0.25),
+                dying: Tone::rgb(0.75, 0.25, 0.20),
+                hurt: Tone::rgb(1.0, 0.42, 0.32),
+                heal: Tone::rgb(0.55, 0.9, 0.5),
+            },
+            // Blue against orange, with yellow between: the pairs Okabe and
+            // Ito's palette keeps apart for red-green colour vision.
+            Vision::RedGreen => Signals {
+                hero_hits: Tone::hex(0x6CB8F0),
+                monster_hits: Tone::hex(0xE8762E),
+                block: Tone::hex(0xF0E442),
+                good: Tone::hex(0x6CB8F0),
+                notice: Tone::hex(0xF0E442),
+                bad: Tone::hex(0xE8762E),
+                healthy: Tone::hex(0x3D7FC0),
+                wounded: Tone::hex(0xD8C23A),
+                dying: Tone::hex(0xC0561C),
+                hurt: Tone::hex(0xF08040),
+                heal: Tone::hex(0x7CC4F8),
+            },
+            // Teal against rose, with white between: blue-yellow colour
+            // vision keeps red from green-blue.
+            Vision::BlueYellow => Signals {
+                hero_hits: Tone::hex(0x4FC8C0),
+                monster_hits: Tone::hex(0xF06A7A),
+                block: Tone::hex(0xF2F2F2),
+                good: Tone::hex(0x4FC8C0),
+                notice: Tone::hex(0xF2F2F2),
+                bad: Tone::hex(0xF06A7A),
+                healthy: Tone::hex(0x2F8F88),
+                wounded: Tone::hex(0xB8B8B8),
+                dying: Tone::hex(0xC03850),
+                hurt: Tone::hex(0xF06A7A),
+                heal: Tone::hex(0x60D8D0),
+            },
+        }
+    }
+
+    /// The groups whose colours must be told apart from each other.
+    pub fn groups(&self) -> [(&'static str, Vec<(&'static str, Tone)>); 4] {
+        [
+            (
+                "a pair's outcome",
+                vec![("Hero Hit", self.hero_hits), ("Monster Hit", self.monster_hits), ("Block", self.block)],
+            ),
+            ("news on a panel", vec![("good", self.good), ("notice", self.notice), ("bad", self.bad)]),
+            ("Health left", vec![("healthy", self.healthy), ("wounded", self.wounded), ("dying", self.dying)]),
+            ("Health changing", vec![("damage", self.hurt), ("healing", self.heal)]),
+        ]
+    }
+
+    /// The words written in these colours, on their grounds (as `WORDS_ON_GROUNDS`).
+    pub fn words(&self) -> [(&'static str, Tone, Tone); 11] {
+        [
+            ("a notice on a panel", self.notice, PANEL_GROUND),
+            ("good news on a panel", self.good, PANEL_GROUND),
+            ("bad news on a panel", self.bad, PANEL_GROUND),
+            ("bad news on a Fighter's mat", self.bad, mat_ground(FIGHTER_CARD)),
+            ("bad news on a Wizard's mat", self.bad, mat_ground(WIZARD_CARD)),
+            ("bad news on a Rogue's mat", self.bad, mat_ground(ROGUE_CARD)),
+            ("a Block", self.block, CARD_FACE),
+            ("a Hero Hit", self.hero_hits, CARD_FACE),
+            ("a Monster Hit", self.monster_hits, CARD_FACE),
+            ("damage floating up", self.hurt, BANNER_GROUND),
+            ("healing floating up", self.heal, BANNER_GROUND),
+        ]
+    }
+}
+
+/// The vision the game's colours follow now (`Settings::vision`, set by the
+/// Settings window): one switch for every painter, panels and table alike.
+static VISION: AtomicU8 = AtomicU8::new(0);
+
+pub fn set_vision(vision: Vision) {
+    VISION.store(vision_index(vision), Ordering::Relaxed);
+}
+
+pub fn vision() -> Vision {
+    vision_at(VISION.load(Ordering::Relaxed))
+}
+
+fn vision_index(vision: Vision) -> u8 {
+    Vision::ALL.iter().position(|v| *v == vision).map_or(0, |i| i as u8)
+}
+
+fn vision_at(index: u8) -> Vision {
+    Vision::ALL.get(usize::from(index)).copied().unwrap_or_default()
+}
+
+/// The signal colours of the vision chosen now.
+pub fn signals() -> Signals {
+    Signals::of(vision())
+}
+
+/// How far apart two colours look to a player with `vision`'s deficiency
+/// at its strongest: each is simulated (Machado, Oliveira and Fernandes
+/// 2009, severity 1, on linear RGB) and the distance taken in CIELAB (ΔE
+/// 1976; about 2.3 is the least a person notices, 20 reads at a glance).
+pub fn seen_distance(a: Tone, b: Tone, deficiency: Deficiency) -> f32 {
+    let (la, lb) = (deficiency.simulate(a).lab(), deficiency.simulate(b).lab());
+    ((la[0] - lb[0]).powi(2) + (la[1] - lb[1]).powi(2) + (la[2] - lb[2]).powi(2)).sqrt()
+}
+
+/// The least `seen_distance` between two colours of a group: told apart at a glance.
+pub const GLANCE: f32 = 20.0;
+
+/// A colour-vision deficiency to simulate (dichromacy: one kind of cone missing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deficiency {
+    None,
+    Deuteranopia,
+    Protanopia,
+    Tritanopia,
+}
+
+impl Deficiency {
+    pub const ALL: [Deficiency; 4] =
+        [Deficiency::None, Deficiency::Deuteranopia, Deficiency::Protanopia, Deficiency::Tritanopia];
+
+    /// Machado et al.'s matrix for linear RGB.
+    const fn matrix(self) -> [[f32; 3]; 3] {
+        match self {
+            Deficiency::None => [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            Deficiency::Deuteranopia => [
+                [0.367_322, 0.860_646, -0.227_968],
+                [0.280_085, 0.672_501, 0.047_413],
+                [-0.011_820, 0.042_940, 0.968_881],
+            ],
+            Deficiency::Protanopia => [
+                [0.152_286, 1.052_583, -0.204_868],
+                [0.114_503, 0.786_281, 0.099_216],
+                [-0.003_882, -0.048_116, 1.051_998],
+            ],
+            Deficiency::Tritanopia => [
+                [1.255_528, -0.076_749, -0.178_779],
+                [-0.078_411, 0.930_809, 0.147_602],
+                [0.004_733, 0.691_367, 0.303_900],
+            ],
+        }
+    }
+
+    /// `tone` as a player with this deficiency sees it (in linear RGB).
+    fn simulate(self, tone: Tone) -> Linear {
+        let rgb = [linear(tone.r), linear(tone.g), linear(tone.b)];
+        let m = self.matrix();
+        let row = |i: usize| (m[i][0] * rgb[0] + m[i][1] * rgb[1] + m[i][2] * rgb[2]).clamp(0.0, 1.0);
+        Linear([row(0), row(1), row(2)])
+    }
+}
+
+/// A colour in linear RGB.
+struct Linear([f32; 3]);
+
+impl Linear {
+    /// CIELAB (D65).
+    fn lab(&self) -> [f32; 3] {
+        let [r, g, b] = self.0;
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.950_47;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.088_83;
+        let f = |t: f32| if t > 216.0 / 24389.0 { t.cbrt() } else { (24389.0 / 27.0 * t + 16.0) / 116.0 };
+        let (fx, fy, fz) = (f(x), f(y), f(z));
+        [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+    }
+}
+
+/// sRGB to linear light.
+fn linear(c: f32) -> f32 {
+    if c <= 0.040_45 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
 }
 
 #[cfg(test)]
@@ -300,13 +481,94 @@ mod tests {
         assert!((contrast(BLACK, Tone::rgb(1.0, 1.0, 1.0)) - 21.0).abs() < 0.01);
         assert!((contrast(TEXT, TEXT) - 1.0).abs() < 0.001);
         let mut low = Vec::new();
-        for (what, ink, ground) in WORDS_ON_GROUNDS {
-            let ratio = contrast(*ink, *ground);
-            println!("{what:32} {ratio:5.2} : 1");
+        let signals = Vision::ALL.map(|v| (v, Signals::of(v).words()));
+        let all = WORDS_ON_GROUNDS
+            .iter()
+            .map(|w| (None, *w))
+            .chain(signals.iter().flat_map(|(v, words)| words.iter().map(move |w| (Some(v.name()), *w))));
+        for (vision, (what, ink, ground)) in all {
+            let ratio = contrast(ink, ground);
+            let what = vision.map_or_else(|| what.to_owned(), |v| format!("{what} ({v})"));
+            println!("{what:48} {ratio:5.2} : 1");
             if ratio < 4.5 {
                 low.push(format!("{what}: {ratio:.2} : 1"));
             }
         }
         assert!(low.is_empty(), "below 4.5 : 1: {low:?}");
+    }
+
+    /// Each palette's groups are told apart at a glance by a player with the
+    /// vision it is for (and the typical palette by typical vision); the
+    /// figures print with `--nocapture`.
+    #[test]
+    fn each_vision_tells_its_signals_apart() {
+        // The simulation keeps what it must: grey stays grey, and a
+        // deficiency changes what it should.
+        let grey = Tone::rgb(0.5, 0.5, 0.5);
+        for d in Deficiency::ALL {
+            assert!(seen_distance(grey, grey, d) < 1e-3);
+            assert!(seen_distance(grey, Tone::rgb(0.52, 0.5, 0.5), Deficiency::None) > 0.5);
+        }
+        let (red, green) = (Tone::hex(0xCC3333), Tone::hex(0x33AA33));
+        assert!(seen_distance(red, green, Deficiency::None) > 60.0);
+        assert!(
+            seen_distance(red, green, Deficiency::Deuteranopia) < seen_distance(red, green, Deficiency::None) / 2.0,
+            "deuteranopia brings red and green together"
+        );
+        let mut close = Vec::new();
+        let mut check = |vision: Vision, deficiency: Deficiency| {
+            for (group, tones) in Signals::of(vision).groups() {
+                for (i, (a, ta)) in tones.iter().enumerate() {
+                    for (b, tb) in &tones[i + 1..] {
+                        let d = seen_distance(*ta, *tb, deficiency);
+                        println!("{:11} {deficiency:12?} {group:18} {a:>11} / {b:<11} ΔE {d:5.1}", vision.name());
+                        if d < GLANCE {
+                            close.push(format!("{} under {deficiency:?}: {group}: {a} / {b} ΔE {d:.1}", vision.name()));
+                        }
+                    }
+                }
+            }
+        };
+        // Each palette for the vision it is for, and for typical vision
+        // (players share a screen); the typical palette serves tritanopia too.
+        for (vision, deficiencies) in [
+            (Vision::Typical, &[Deficiency::None, Deficiency::Tritanopia][..]),
+            (Vision::RedGreen, &[Deficiency::None, Deficiency::Deuteranopia, Deficiency::Protanopia][..]),
+            (Vision::BlueYellow, &[Deficiency::None, Deficiency::Tritanopia][..]),
+        ] {
+            for &deficiency in deficiencies {
+                check(vision, deficiency);
+            }
+        }
+        assert!(close.is_empty(), "told apart by less than ΔE {GLANCE}: {close:#?}");
+    }
+
+    /// Why the setting is there: the typical palette's greens and reds run
+    /// together for deuteranopia and protanopia.
+    #[test]
+    fn the_typical_palette_fails_red_green_vision() {
+        let typical = Signals::of(Vision::Typical);
+        for deficiency in [Deficiency::Deuteranopia, Deficiency::Protanopia] {
+            let least = typical
+                .groups()
+                .iter()
+                .flat_map(|(_, tones)| {
+                    tones.iter().enumerate().flat_map(move |(i, (_, a))| {
+                        tones[i + 1..].iter().map(move |(_, b)| seen_distance(*a, *b, deficiency))
+                    })
+                })
+                .fold(f32::INFINITY, f32::min);
+            assert!(least < GLANCE, "{deficiency:?}: {least}");
+        }
+    }
+
+    /// The switch keeps each vision apart (tests never flip the switch
+    /// itself: the table's tests read it in parallel).
+    #[test]
+    fn the_vision_switch_keeps_each_vision() {
+        for v in Vision::ALL {
+            assert_eq!(vision_at(vision_index(v)), v);
+        }
+        assert_eq!(vision_at(200), Vision::Typical, "out of range reads as typical");
     }
 }

@@ -25,9 +25,16 @@ pub struct UiAssets {
 // egui's names for the palette's panel colours (`theme::palette`).
 pub const GOLD: Color32 = palette::TITLE_GOLD.egui();
 pub const MUTED: Color32 = palette::MUTED.egui();
-pub const NOTICE: Color32 = palette::NOTICE.egui();
-pub const GOOD: Color32 = palette::GOOD.egui();
-pub const BAD: Color32 = palette::BAD.egui();
+/// The signal colours of the player's colour vision (`palette::Signals`).
+pub fn notice() -> Color32 {
+    palette::signals().notice.egui()
+}
+pub fn good() -> Color32 {
+    palette::signals().good.egui()
+}
+pub fn bad() -> Color32 {
+    palette::signals().bad.egui()
+}
 /// A panel's fill: the table's dark, nearly opaque.
 const PANEL: Color32 = palette::PANEL;
 const EDGE: Color32 = palette::EDGE.egui();

@@ -39,7 +39,7 @@ fn confirm_ui(
         ui.set_max_width(440.0);
         ui.label(style::title(&ask.title, style::type_scale::TITLE));
         ui.add_space(4.0);
-        ui.label(egui::RichText::new(&ask.cost).color(style::NOTICE));
+        ui.label(egui::RichText::new(&ask.cost).color(style::notice()));
         if !ask.alternatives.is_empty() {
             ui.add_space(6.0);
             ui.label(egui::RichText::new("Instead:").strong());
@@ -57,7 +57,7 @@ fn confirm_ui(
             if ui.button(egui::RichText::new("Cancel (Esc)").strong()).clicked() {
                 said = Some(Answer::Cancel);
             }
-            if ui.button(egui::RichText::new(&ask.go).color(style::BAD)).clicked() {
+            if ui.button(egui::RichText::new(&ask.go).color(style::bad())).clicked() {
                 said = Some(Answer::Go);
             }
         });

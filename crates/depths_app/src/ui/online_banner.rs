@@ -63,7 +63,7 @@ impl OnlineBanner<'_, '_> {
         };
         if let Some(why) = &lost {
             ui.horizontal_wrapped(|ui| {
-                ui.label(egui::RichText::new(format!("Connection to the host lost: {why}")).color(style::NOTICE));
+                ui.label(egui::RichText::new(format!("Connection to the host lost: {why}")).color(style::notice()));
                 if self.remote.invite.is_some()
                     && ui.button("Reconnect").on_hover_text("Dial the same table again, as the same player").clicked()
                 {
@@ -74,7 +74,8 @@ impl OnlineBanner<'_, '_> {
         for &seat in &waiting {
             ui.horizontal_wrapped(|ui| {
                 ui.label(
-                    egui::RichText::new(format!("Waiting for {} to come back…", lobby.name(seat))).color(style::NOTICE),
+                    egui::RichText::new(format!("Waiting for {} to come back…", lobby.name(seat)))
+                        .color(style::notice()),
                 );
                 if online != Online::Host {
                     return;

@@ -324,7 +324,7 @@ fn rulebook_page(ui: &mut egui::Ui, w: &mut RulesWindow) {
         ui.separator();
         ui.vertical(|ui| {
             if found.is_empty() {
-                ui.label(egui::RichText::new("Nothing in the rulebook matches.").color(style::NOTICE));
+                ui.label(egui::RichText::new("Nothing in the rulebook matches.").color(style::notice()));
                 return;
             }
             let Some(s) = sections().get(w.selected) else { return };
@@ -345,7 +345,7 @@ fn rulebook_page(ui: &mut egui::Ui, w: &mut RulesWindow) {
 fn glossary_page(ui: &mut egui::Ui, query: &str) {
     let terms = matching_terms(query);
     if terms.is_empty() {
-        ui.label(egui::RichText::new("No glossary entry matches.").color(style::NOTICE));
+        ui.label(egui::RichText::new("No glossary entry matches.").color(style::notice()));
     }
     egui::ScrollArea::vertical().id_salt("glossary").show(ui, |ui| {
         for t in terms {

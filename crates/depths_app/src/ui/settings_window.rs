@@ -5,10 +5,20 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use depths_seats::seats::Strength;
 
-use crate::game::settings::{AVAILABLE, NO_SOUND, Settings, Speed, UI_SCALES};
+use crate::game::settings::{AVAILABLE, NO_SOUND, Settings, Speed, UI_SCALES, Vision};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(EguiPrimaryContextPass, (apply_zoom, settings_ui.run_if(|s: Res<Settings>| s.open)).chain());
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (apply_zoom, apply_vision, settings_ui.run_if(|s: Res<Settings>| s.open)).chain(),
+    );
+}
+
+/// The palette's signal colours follow the setting (`palette::signals`).
+fn apply_vision(settings: Res<Settings>) {
+    if settings.is_changed() {
+        crate::theme::palette::set_vision(settings.vision);
+    }
 }
 
 /// Keeps egui's zoom and the setting together: the setting drives egui, and
@@ -46,6 +56,7 @@ fn settings_ui(
     let mut curtain_changed = false;
     let mut speed_chosen = None;
     let mut strength_chosen = None;
+    let mut vision_chosen = None;
     let mut strong_changed = false;
     let mut screen_changed = false;
     let mut sound_changed = false;
@@ -74,7 +85,7 @@ fn settings_ui(
                 ui.label(
                     egui::RichText::new(problem)
                         .size(crate::theme::style::type_scale::FINE)
-                        .color(crate::theme::style::NOTICE),
+                        .color(crate::theme::style::notice()),
                 );
             }
             ui.separator();
@@ -97,6 +108,9 @@ fn settings_ui(
                 .checkbox(&mut settings.fullscreen, "Fullscreen (F11)")
                 .on_hover_text("The window fills its screen, without borders; F11 switches it anywhere in the game")
                 .changed();
+            egui::Grid::new("vision_choice").show(ui, |ui| {
+                vision_chosen = choice_row(ui, "Colours", &Vision::ALL, settings.vision, Vision::name, Vision::hint);
+            });
             ui.separator();
             ui.label(egui::RichText::new("Companions play").strong());
             // A grid: both rows' choices start at one edge.
@@ -120,6 +134,9 @@ fn settings_ui(
     if let Some(strength) = strength_chosen {
         settings.companion_strength = strength;
     }
+    if let Some(vision) = vision_chosen {
+        settings.vision = vision;
+    }
     if curtain_changed {
         settings.curtain = curtain;
         if seats.is_some() {
@@ -135,6 +152,7 @@ fn settings_ui(
         || strong_changed
         || speed_chosen.is_some()
         || strength_chosen.is_some()
+        || vision_chosen.is_some()
         || curtain_changed
         || chosen.is_some();
     if changed && let Err(e) = settings.write() {

@@ -157,9 +157,9 @@ pub(super) fn combat_strip(
             // One line kept for a notice or the hint: one line, whole on hover,
             // so the table never moves when either comes or goes.
             let (note, color) = match (log.notice.as_deref(), hint) {
-                (Some(n), _) => (n.to_owned(), style::NOTICE),
+                (Some(n), _) => (n.to_owned(), style::notice()),
                 (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
-                (None, None) => (String::new(), style::NOTICE),
+                (None, None) => (String::new(), style::notice()),
             };
             let line = ui.add(
                 egui::Label::new(egui::RichText::new(&note).size(style::type_scale::SMALL).color(color)).truncate(),

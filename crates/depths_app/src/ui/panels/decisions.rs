@@ -401,7 +401,7 @@ fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
     }
     let left = choice.left();
     ui.label(egui::RichText::new(format!("Left to share: {left} Health")).strong().color(if left == 0 {
-        GOOD
+        good()
     } else {
         style::GOLD
     }));
@@ -427,7 +427,7 @@ fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
             });
             let after = hero.health.saturating_add(give).min(hero.max_health());
             let text = format!("{} ▶ {after} / {} Health", hero.health, hero.max_health());
-            ui.label(egui::RichText::new(text).color(if give > 0 { GOOD } else { style::MUTED }));
+            ui.label(egui::RichText::new(text).color(if give > 0 { good() } else { style::MUTED }));
             ui.end_row();
         }
     });

@@ -353,7 +353,7 @@ fn notes_over_board(ctx: &egui::Context, room: egui::Rect, notice: Option<&str>,
             ui.set_max_width((room.max.x - left - 8.0).max(120.0));
             egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
                 if let Some(n) = notice {
-                    ui.label(egui::RichText::new(n).color(style::NOTICE));
+                    ui.label(egui::RichText::new(n).color(style::notice()));
                 }
                 if let Some(h) = hint {
                     ui.label(egui::RichText::new(format!("💡 {h}")).color(style::GOLD));
@@ -371,7 +371,7 @@ fn note_at_pointer(ctx: &egui::Context, text: &str, at: egui::Pos2) {
     egui::Area::new(id).order(egui::Order::Tooltip).interactable(false).fixed_pos(pos).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
             ui.set_max_width(320.0);
-            ui.label(egui::RichText::new(text).size(style::type_scale::LEAD).color(style::NOTICE));
+            ui.label(egui::RichText::new(text).size(style::type_scale::LEAD).color(style::notice()));
         });
     });
 }

@@ -60,7 +60,7 @@ pub(super) fn heroes_panel(
                 None => 0,
             };
             if let Some(text) = crate::game::words::health_line(change, due, avoidable) {
-                let color = if change < 0 || due > 0 { BAD } else { GOOD };
+                let color = if change < 0 || due > 0 { bad() } else { good() };
                 ui.label(egui::RichText::new(text).color(color)).on_hover_text(
                     "The last action's change to this Hero's Health; in a Round, the Monsters' side of the pairs \
                      resolved so far (after Armor) that the Round's end takes. A Hero Hit's Return Damage is avoided when \

@@ -89,7 +89,7 @@ pub(super) fn party_panel(
             .color(style::MUTED),
         );
         if let Some(r) = &refused.0 {
-            ui.label(egui::RichText::new(format!("Not there: {r}")).color(style::NOTICE));
+            ui.label(egui::RichText::new(format!("Not there: {r}")).color(style::notice()));
         }
         forecast_line(ui, forecasts, Subject::Tile, "Chance a later tile finds no place");
     }
@@ -253,11 +253,11 @@ fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
     }
     let f = dead as f32 / total as f32;
     let color = if dead == 0 {
-        GOOD
+        good()
     } else if f < 0.25 {
-        style::NOTICE
+        style::notice()
     } else {
-        BAD
+        bad()
     };
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new("Dead ends now").size(style::type_scale::SMALL));

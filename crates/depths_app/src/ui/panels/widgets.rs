@@ -23,7 +23,7 @@ pub(super) use crate::{
     theme::style,
 };
 
-pub(super) use crate::theme::style::{BAD, GOOD};
+pub(super) use crate::theme::style::{bad, good};
 
 /// What the panels show of the game on the table: all of it but the change
 /// feed (the game, the seats, the log, the moves that can be taken back, the save slot).
@@ -295,7 +295,7 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
             .vertical_centered(|ui| {
                 icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, style::GOLD);
                 ui.label(egui::RichText::new(hero.name()).size(style::type_scale::SMALL));
-                let color = if hero.health * 4 <= hero.max_health() { BAD } else { GOOD };
+                let color = if hero.health * 4 <= hero.max_health() { bad() } else { good() };
                 ui.label(
                     egui::RichText::new(format!("{}/{}", hero.health, hero.max_health()))
                         .size(style::type_scale::SMALL)
@@ -583,11 +583,11 @@ pub(super) fn health_bar(
     let f = if max == 0 { 0.0 } else { f32::from(health) / f32::from(max) };
     let shown = ui.ctx().animate_value_with_time(egui::Id::new(("health", id)), f, 0.35);
     let color = if f > 0.5 {
-        GOOD
+        good()
     } else if f > 0.25 {
-        style::NOTICE
+        style::notice()
     } else {
-        BAD
+        bad()
     };
     // A track: a box a point (or a mark every five where points are narrow),
     // filled up to what is left, the words on a dark pill in the middle.
@@ -608,7 +608,7 @@ pub(super) fn health_bar(
     if due > 0 && max > 0 {
         let x = |v: u8| rect.left() + rect.width() * f32::from(v) / f32::from(max);
         let going = egui::Rect::from_x_y_ranges(x(health.saturating_sub(due))..=x(health), rect.y_range());
-        painter.rect_filled(going.shrink(1.0), 2.0, BAD.gamma_multiply(0.55));
+        painter.rect_filled(going.shrink(1.0), 2.0, bad().gamma_multiply(0.55));
     }
     let text = format!("{health} / {max}");
     let font = egui::FontId::proportional(style::type_scale::SMALL);

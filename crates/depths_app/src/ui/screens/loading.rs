@@ -162,7 +162,7 @@ fn load_failed_ui(
             }
             egui::ScrollArea::vertical().max_height(room).auto_shrink([false, true]).show(ui, |ui| {
                 for line in &errors.0 {
-                    ui.label(egui::RichText::new(line).color(crate::theme::style::NOTICE));
+                    ui.label(egui::RichText::new(line).color(crate::theme::style::notice()));
                 }
             });
             ui.add_space(8.0);

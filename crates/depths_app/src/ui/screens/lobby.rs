@@ -239,7 +239,7 @@ fn lobby_ui(
                 }
             }
             if let Some(e) = &form.error {
-                ui.label(egui::RichText::new(e).color(style::NOTICE));
+                ui.label(egui::RichText::new(e).color(style::notice()));
             }
             ui.add_space(8.0);
             if ui.button("Back").clicked() {

@@ -221,7 +221,7 @@ fn main_menu_ui(
                                 |ui| {
                                     for save in saves {
                                         let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
-                                        let text = if save.loads { text } else { text.color(style::NOTICE) };
+                                        let text = if save.loads { text } else { text.color(style::notice()) };
                                         let button =
                                             egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
                                         if ui.add_enabled(save.loads, button).clicked() {
@@ -246,7 +246,7 @@ fn main_menu_ui(
                         *list_seen = show_saves.0.is_some();
                         if let Some(text) = &notice.0 {
                             ui.add_space(8.0);
-                            ui.label(egui::RichText::new(text).color(style::NOTICE));
+                            ui.label(egui::RichText::new(text).color(style::notice()));
                         }
                     });
                 },

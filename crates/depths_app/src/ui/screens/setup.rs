@@ -269,10 +269,10 @@ fn setup_ui(
                 }
             });
             if let Err(e) = &options {
-                ui.label(egui::RichText::new(e).color(style::NOTICE));
+                ui.label(egui::RichText::new(e).color(style::notice()));
             }
             if let Some(e) = &notice.0 {
-                ui.label(egui::RichText::new(e).color(style::NOTICE));
+                ui.label(egui::RichText::new(e).color(style::notice()));
             }
         });
     });
