@@ -806,3 +806,33 @@ fn a_planted_upward_import_is_found_and_comments_and_strings_are_not_imports() {
     ]);
     assert!(g.upward(&CLIENT_LAYERS).is_empty());
 }
+
+/// Where `unsafe` is written in a source's code (comments and strings left out).
+fn unsafe_uses(text: &str) -> usize {
+    let code = code(text);
+    code.match_indices("unsafe").filter(|(i, _)| !code[..*i].ends_with(|c: char| is_ident(c))).count()
+}
+
+/// `unsafe` is denied in the workspace and allowed in one file: the
+/// client's few Win32 calls (`game/console.rs`).
+#[test]
+fn unsafe_code_is_written_only_in_the_windows_console() {
+    let allowed = [("depths_app", "game/console.rs")];
+    let mut found = Vec::new();
+    for (krate, sources) in workspace_crates() {
+        for (rel, text) in &sources {
+            if unsafe_uses(text) > 0 && !allowed.contains(&(krate.as_str(), rel.as_str())) {
+                found.push(format!("{krate}: {rel}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "unsafe outside game/console.rs: {found:?}");
+    let (_, app) = workspace_crates().into_iter().find(|(n, _)| n == "depths_app").expect("the client crate");
+    assert!(unsafe_uses(&app["game/console.rs"]) > 0, "the allowed file is the one that has it");
+}
+
+#[test]
+fn a_planted_unsafe_block_is_found() {
+    assert_eq!(unsafe_uses("fn f() { let x = unsafe { g() }; }"), 1);
+    assert_eq!(unsafe_uses("// unsafe in a comment\nfn f() { let s = \"unsafe\"; not_unsafe(); }"), 0);
+}

@@ -33,6 +33,7 @@ impl Plugin for AppPlugin {
             Window { title: "Forgotten Depths".into(), resolution: WindowResolution::new(1280, 800), ..default() };
         #[cfg(feature = "dev-tools")]
         let window = dev::offscreen::window(app, window);
+        let backends = game::graphics::backends();
         let engine = DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(window),
@@ -40,10 +41,19 @@ impl Plugin for AppPlugin {
                 close_when_requested: false,
                 ..default()
             })
-            .set(AssetPlugin { file_path: game::asset_folder::asset_dir(), ..default() });
+            .set(AssetPlugin { file_path: game::asset_folder::asset_dir(), ..default() })
+            // Vulkan, Metal or DirectX 12, else OpenGL (graphics.rs).
+            .set(bevy::render::RenderPlugin {
+                render_creation: bevy::render::settings::WgpuSettings { backends: Some(backends), ..default() }.into(),
+                ..default()
+            })
+            // The log also goes to a file in the data folder (log_file.rs).
+            .set(bevy::log::LogPlugin { custom_layer: game::log_file::layer, ..default() });
         #[cfg(feature = "dev-tools")]
         let engine = dev::offscreen::engine(app, engine);
-        app.add_plugins(engine)
+        app.add_plugins(engine);
+        game::graphics::tell(backends);
+        app
             // A board game must not burn a core while the players think.
             .insert_resource(game::animating::resting_pace())
             .insert_resource(ClearColor(board::art::TABLE_COLOR))

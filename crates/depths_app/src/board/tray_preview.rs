@@ -67,8 +67,18 @@ fn spawn_camera(
     mut images: ResMut<Assets<Image>>,
     mut preview: ResMut<TrayPreview>,
     mut textures: ResMut<EguiUserTextures>,
+    adapter: Option<Res<bevy::render::renderer::RenderAdapter>>,
 ) {
-    let image = Image::new_target_texture(SIDE, SIDE, TextureFormat::Rgba8Unorm, Some(TextureFormat::Rgba8UnormSrgb));
+    // Drawn through an sRGB view of a plain texture, which egui samples as
+    // it should; OpenGL cannot view a texture as another format, so there
+    // the texture is sRGB itself (a little darker in the tray).
+    let views =
+        adapter.is_none_or(|a| a.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VIEW_FORMATS));
+    let image = if views {
+        Image::new_target_texture(SIDE, SIDE, TextureFormat::Rgba8Unorm, Some(TextureFormat::Rgba8UnormSrgb))
+    } else {
+        Image::new_target_texture(SIDE, SIDE, TextureFormat::Rgba8UnormSrgb, None)
+    };
     let handle = images.add(image);
     preview.texture = Some(textures.add_image(EguiTextureHandle::Strong(handle.clone())));
     preview.image = handle.clone();

@@ -1,6 +1,8 @@
 //! Development tools (cargo feature `dev-tools`): `--screenshot`,
-//! `--frame-bench`, `--offscreen`, `--health-check`, and `FD_SLOW_MOTION` to look at motion.
+//! `--frame-bench`, `--offscreen`, `--health-check`, `--crash`, and
+//! `FD_SLOW_MOTION` to look at motion.
 
+mod crash;
 pub(crate) mod frame_bench;
 pub(crate) mod health;
 pub(crate) mod offscreen;
@@ -10,5 +12,12 @@ mod slow_motion;
 use bevy::prelude::*;
 
 pub(crate) fn desktop_plugin(app: &mut App) {
-    app.add_plugins((offscreen::plugin, screenshot::plugin, frame_bench::plugin, health::plugin, slow_motion::plugin));
+    app.add_plugins((
+        crash::plugin,
+        offscreen::plugin,
+        screenshot::plugin,
+        frame_bench::plugin,
+        health::plugin,
+        slow_motion::plugin,
+    ));
 }

@@ -28,6 +28,11 @@ pub fn asset_dir() -> String {
     if beside_exe.is_some_and(|dir| dir.is_dir()) {
         return relative;
     }
+    // A macOS app: the binary in Contents/MacOS, its files in Contents/Resources.
+    let bundled = std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.parent()?.join("Resources/assets")));
+    if let Some(dir) = bundled.filter(|dir| dir.is_dir()) {
+        return dir.to_string_lossy().into_owned();
+    }
     let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
     if checkout.is_dir() {
         return checkout.to_string_lossy().into_owned();

@@ -57,6 +57,10 @@ pub struct Options {
     /// with a GPU and no screen
     #[arg(long, value_name = "WxH", value_parser = image_size, hide = !DEV_TOOLS)]
     pub offscreen: Option<UVec2>,
+    /// Stop on a panic once the first frame is drawn, to see what a player
+    /// is shown and what the log file keeps
+    #[arg(long, hide = !DEV_TOOLS)]
+    pub crash: bool,
 }
 
 /// A screen `--open` can start on.
@@ -117,6 +121,7 @@ impl Options {
             ("--screenshot", self.screenshot.is_some()),
             ("--frame-bench", self.frame_bench.is_some()),
             ("--offscreen", self.offscreen.is_some()),
+            ("--crash", self.crash),
         ];
         match asked.iter().find(|(_, asked)| *asked) {
             None => Ok(()),
@@ -161,6 +166,7 @@ mod tests {
                 watch_seed: None,
                 health_check: None,
                 offscreen: None,
+                crash: false,
             }
         );
         assert_eq!(parse(&["--watch-seed", "9"]).unwrap(), Options { watch_seed: Some(9), ..Options::default() });
@@ -184,6 +190,7 @@ mod tests {
             Options { open: Some(OpenScreen::Setup), ..Options::default() }
         );
         assert_eq!(parse(&["--open=menu"]).unwrap(), Options { open: Some(OpenScreen::Menu), ..Options::default() });
+        assert_eq!(parse(&["--crash"]).unwrap(), Options { crash: true, ..Options::default() });
     }
 
     #[test]
@@ -226,6 +233,9 @@ mod tests {
         assert!(message.contains("--frame-bench") && message.contains("`dev-tools`"), "{message}");
         let offscreen = Options { offscreen: Some(UVec2::ONE), ..bench };
         assert!(offscreen.refuse_missing_tools(true).is_ok());
+        let crash = Options { crash: true, ..Options::default() };
+        let message = crash.refuse_missing_tools(false).expect_err("refused").to_string();
+        assert!(message.contains("--crash") && message.contains("`dev-tools`"), "{message}");
         let play = Options { seed: Some(3), new_game: true, ..Options::default() };
         assert!(play.refuse_missing_tools(false).is_ok(), "playing needs no tools");
         assert!(shot.refuse_missing_tools(true).is_ok());
