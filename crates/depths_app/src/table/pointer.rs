@@ -4,6 +4,7 @@
 //! rules refuse springs back and says why, in the rules' own words.
 
 use bevy::{picking::pointer::PointerButton, prelude::*};
+use bevy_egui::input::EguiWantsInput;
 use depths_rules::{Action, Game};
 
 use super::cards::{RowAction, TableCard, TableGeometry};
@@ -89,16 +90,24 @@ fn on_press(ev: On<Pointer<Press>>, mut cards: Query<&mut TableCard>) {
     }
 }
 
+/// Whether a pointer event is the table's: a primary button, not on a
+/// panel or window. egui blocks the picking where it lies, but not while one
+/// of its buttons is held down, so a slow click on a window over a card
+/// would reach the card too when the button comes up.
+pub fn tables(button: PointerButton, egui: &EguiWantsInput) -> bool {
+    button == PointerButton::Primary && !egui.is_pointer_over_area()
+}
+
 /// A click does what the card offers; a card in hand that may not be played
 /// now says why.
 fn on_click(
     ev: On<Pointer<Click>>,
     cards: Query<&TableCard>,
-    (delve, seats): (Res<Delve>, Res<Seats>),
+    (delve, seats, egui): (Res<Delve>, Res<Seats>, Res<EguiWantsInput>),
     mut picks: MessageWriter<TablePick>,
     (mut note, time): (ResMut<PointerNote>, Res<Time>),
 ) {
-    if ev.event.button != PointerButton::Primary {
+    if !tables(ev.event.button, &egui) {
         return;
     }
     let Ok(card) = cards.get(ev.event_target()) else { return };
@@ -123,8 +132,9 @@ fn on_drag_start(
     mut cards: Query<&mut TableCard>,
     time: Res<Time>,
     mut hovered: ResMut<Hovered>,
+    egui: Res<EguiWantsInput>,
 ) {
-    if ev.event.button != PointerButton::Primary {
+    if !tables(ev.event.button, &egui) {
         return;
     }
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
@@ -175,8 +185,13 @@ fn on_drag_end(
     card.let_go(time.elapsed_secs());
 }
 
-fn on_row_click(mut ev: On<Pointer<Click>>, rows: Query<&RowAction>, mut picks: MessageWriter<TablePick>) {
-    if ev.event.button != PointerButton::Primary {
+fn on_row_click(
+    mut ev: On<Pointer<Click>>,
+    rows: Query<&RowAction>,
+    mut picks: MessageWriter<TablePick>,
+    egui: Res<EguiWantsInput>,
+) {
+    if !tables(ev.event.button, &egui) {
         return;
     }
     if let Ok(RowAction(Some(a))) = rows.get(ev.event_target()) {

@@ -7,10 +7,7 @@
 //! [`reveals_for`] (what to show for a batch of events) is plain data, tested
 //! headless; the entities are a reaction to [`RulesEvent`]s.
 
-use bevy::{
-    camera::visibility::RenderLayers, picking::pointer::PointerButton, prelude::*, sprite::Anchor, text::TextBounds,
-    window::PrimaryWindow,
-};
+use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Anchor, text::TextBounds, window::PrimaryWindow};
 use depths_rules::{
     Content, Event, Game,
     combat::{Foe, FoeCard},
@@ -607,8 +604,13 @@ fn dismiss(commands: &mut Commands, shown: &Query<Entity, With<RevealSet>>) {
     }
 }
 
-fn dismiss_on_click(ev: On<Pointer<Click>>, mut commands: Commands, shown: Query<Entity, With<RevealSet>>) {
-    if ev.event.button == PointerButton::Primary {
+fn dismiss_on_click(
+    ev: On<Pointer<Click>>,
+    mut commands: Commands,
+    shown: Query<Entity, With<RevealSet>>,
+    egui: Res<bevy_egui::input::EguiWantsInput>,
+) {
+    if super::pointer::tables(ev.event.button, &egui) {
         dismiss(&mut commands, &shown);
     }
 }
