@@ -17,6 +17,7 @@ pub mod shortcuts;
 pub mod sound;
 pub(crate) mod window_icon;
 mod window_place;
+mod window_resize;
 pub mod window_scale;
 
 use bevy::prelude::*;
@@ -40,6 +41,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         shortcuts::plugin,
         window_icon::plugin,
         window_place::plugin,
+        window_resize::plugin,
         window_scale::plugin,
         sound::plugin,
         clipboard::plugin,
