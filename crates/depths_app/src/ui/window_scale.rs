@@ -17,7 +17,11 @@ pub const DESIGN: Vec2 = Vec2::new(1280.0, 800.0);
 pub const MAX_GROWTH: f32 = 1.6;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(PreUpdate, grow_with_window);
+    // Drawn into an image (`--offscreen`), the table keeps the scale of one:
+    // the image's cameras have no growth, and sprites laid out in grown
+    // units would be drawn in the image's (a third of the table bare).
+    let offscreen = |o: Option<Res<crate::game::cli::Options>>| o.is_some_and(|o| o.offscreen.is_some());
+    app.add_systems(PreUpdate, grow_with_window.run_if(not(offscreen)));
 }
 
 /// How much larger than at the screen's own scale a window of `physical`
