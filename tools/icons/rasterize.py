@@ -33,6 +33,9 @@ from PIL import Image
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 WANTED = HERE / "wanted.json"
+# The release packages' icons (tools/package/package.sh, the client's build.rs).
+PACKAGING = ROOT / "packaging"
+ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)
 OUT = ROOT / "assets" / "icons"
 CONTENT = ROOT / "assets" / "content"
 
@@ -227,6 +230,13 @@ def main():
     app = wanted["app"]
     save(app_icon(icon_set, app["glyph"], app["size"]), out / f"{app['name']}.png")
     written.add(app["name"])
+    # The same icon for the release packages: 512x512 for the macOS app
+    # (iconutil makes its sizes), and the Windows .exe's icon file.
+    PACKAGING.mkdir(parents=True, exist_ok=True)
+    large = app_icon(icon_set, app["glyph"], 512)
+    save(large, PACKAGING / "app-icon.png")
+    large.save(PACKAGING / "forgotten-depths.ico", format="ICO", sizes=[(s, s) for s in ICO_SIZES])
+    print(f"wrote the packages' icons to {PACKAGING}")
     print(f"wrote {len(written)} PNGs to {out}")
 
     stale = sorted(p.name for p in out.glob("*.png") if p.stem not in written)
