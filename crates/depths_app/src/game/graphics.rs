@@ -51,7 +51,7 @@ const INSTALL: &str = "It needs Vulkan or OpenGL 3.3: install your graphics card
 const INSTALL: &str = "It needs DirectX 12, Vulkan or OpenGL 3.3: install or update your graphics \
      card's driver (from NVIDIA, AMD or Intel, or through Windows Update), then start the game again.";
 #[cfg(target_os = "macos")]
-const INSTALL: &str = "It needs Metal: macOS 10.14 or later on a Mac whose graphics support Metal.";
+const INSTALL: &str = "It needs Metal: macOS 11 or later.";
 #[cfg(not(any(target_os = "linux", target_os = "windows", target_os = "macos")))]
 const INSTALL: &str = "It needs Vulkan or OpenGL 3.3: install your graphics card's driver.";
 

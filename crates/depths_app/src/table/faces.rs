@@ -565,15 +565,17 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 let taken = game.pair_takes(e, s).unwrap_or_default();
                 let counts = !chosen && may_choose_outcome(o, &outcomes);
                 frame.note = crate::game::words::pair_damage_note(hero, o, dealt, taken);
-                // Its state in words as well as in its colour, for every colour vision.
+                // Its state in words as well as in its colour, for every
+                // colour vision; one word, to fit a pair at 1280×800 (only a
+                // Hero Hit waits, for a Monster Hit to come first).
                 (frame.tone, frame.value) = if en.chosen == Some(s as u8) {
-                    (Tone::Chosen, format!("{} · resolved", outcome_name(o)))
+                    (Tone::Chosen, "Resolved".to_owned())
                 } else if chosen {
-                    (Tone::Muted, format!("{} · discarded", outcome_name(o)))
+                    (Tone::Muted, "Discarded".to_owned())
                 } else if counts {
                     (Tone::Outcome(o), outcome_name(o).to_owned())
                 } else {
-                    (Tone::Muted, format!("{} · waits", outcome_name(o)))
+                    (Tone::Muted, "Waits".to_owned())
                 };
                 let mut hover = format!(
                     "{hero} {} against {} {}. {}",
