@@ -164,6 +164,18 @@ fn drive(world: &mut World) {
         let job = world.resource::<HealthJob>();
         (job.scene, job.config, job.frames)
     };
+    if scene == world.resource::<HealthJob>().scenes.len() {
+        // Every check is done: finish once the last PNG asked for is taken
+        // (it is captured a frame or two later; exiting sooner lost it).
+        if world.query_filtered::<(), With<Screenshot>>().iter(world).next().is_none() {
+            world.resource_mut::<HealthJob>().scene += 1;
+            finish(world);
+        }
+        return;
+    }
+    if scene > world.resource::<HealthJob>().scenes.len() {
+        return;
+    }
     let Some(((w, h), scale)) = configs().nth(config) else { return };
     if frames == 0 {
         if config == 0 {
@@ -215,9 +227,6 @@ fn drive(world: &mut World) {
     if job.config == SIZES.len() * SCALES.len() {
         job.config = 0;
         job.scene += 1;
-        if job.scene == job.scenes.len() {
-            finish(world);
-        }
     }
 }
 

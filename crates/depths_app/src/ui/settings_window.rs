@@ -8,10 +8,9 @@ use depths_seats::seats::Strength;
 use crate::game::settings::{AVAILABLE, NO_SOUND, Settings, Speed, UI_SCALES, Vision};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        EguiPrimaryContextPass,
-        (apply_zoom, apply_vision, settings_ui.run_if(|s: Res<Settings>| s.open)).chain(),
-    );
+    app.add_systems(EguiPrimaryContextPass, (apply_zoom, settings_ui.run_if(|s: Res<Settings>| s.open)).chain());
+    // Before the frame's painters: the board, the cards and the panels.
+    app.add_systems(PreUpdate, apply_vision);
 }
 
 /// The palette's signal colours follow the setting (`palette::signals`).
