@@ -32,7 +32,7 @@ pub fn folder() -> Option<PathBuf> {
 /// cannot be made (said on standard error; the game goes on).
 pub fn layer(app: &mut App) -> Option<BoxedLayer> {
     let options = app.world().get_resource::<crate::game::cli::Options>();
-    if crate::game::saves::only_looks(options) || options.is_some_and(|o| o.health_check.is_some()) {
+    if crate::game::saves::tool_run(options) {
         return None;
     }
     let dir = folder()?;

@@ -24,7 +24,7 @@ pub(super) fn plugin(app: &mut App) {
     // sizes the window itself) keeps its own window and leaves the player's
     // settings alone.
     let options = app.world().get_resource::<crate::game::cli::Options>();
-    if crate::game::saves::only_looks(options) || options.is_some_and(|o| o.health_check.is_some()) {
+    if crate::game::saves::tool_run(options) {
         return;
     }
     app.add_systems(PreUpdate, (open_where_left, switch_fullscreen));
