@@ -16,7 +16,7 @@ use depths_app::{
     game::session::{Delve, GameContent, PlayerAction, Seats, TakeBack},
     ui::screens::lobby::HostStart,
 };
-use depths_net::{HostedGame, JoinedGame, client, host};
+use depths_net::{HostedGame, JoinedGame, Relays, client, host};
 use depths_rules::{Action, Content, Phase};
 
 fn client_app(name: &str) -> App {
@@ -26,7 +26,8 @@ fn client_app(name: &str) -> App {
     app.insert_resource(GameContent(Content::builtin().expect("content")));
     let dir = std::env::temp_dir().join(format!("fd-online-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    app.insert_resource(SaveDir(dir));
+    // The data folder's saves: the machine's key goes beside them, one per player.
+    app.insert_resource(SaveDir(dir.join("saves")));
     app.add_plugins(core_plugin);
     app.update();
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Lobby);
@@ -78,10 +79,13 @@ fn screen(app: &App) -> Screen {
 fn host_and_player_clients_play_the_same_game_through_the_host() {
     let mut ann = client_app("ann");
     let mut bo = client_app("bo");
-    host::open(ann.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], "Ann").unwrap();
-    let invite = ann.world().resource::<HostedGame>().invite.clone().unwrap();
-    client::join(bo.world_mut(), &invite, "Bo", None).unwrap();
-    assert!(pump(&mut [&mut ann, &mut bo], |a| a[0].world().resource::<HostedGame>().lobby.online == vec![true, true]));
+    let ann_key = depths_app::game::online::machine_key(ann.world().resource::<SaveDir>()).unwrap();
+    let invite = host::open(ann.world_mut(), ann_key, &Relays::Off, "Ann").unwrap();
+    let bo_key = depths_app::game::online::machine_key(bo.world().resource::<SaveDir>()).unwrap();
+    client::join(bo.world_mut(), &invite, "Bo", bo_key.clone(), &Relays::Off).unwrap();
+    let sat =
+        pump(&mut [&mut ann, &mut bo], |a| a[0].world().resource::<HostedGame>().lobby.online == vec![true, true]);
+    assert!(sat, "Bo sits down: {:?} {:?}", bo.world().resource::<JoinedGame>().link, invite);
 
     ann.world_mut().write_message(HostStart {
         heroes: vec!["bren".into(), "sil".into()],
@@ -181,13 +185,10 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert_eq!(seats(&ann).turn, seats(&bo).turn);
     assert_eq!(seats(&ann).players.companions, seats(&bo).players.companions);
 
-    // Bo's machine keeps the seat's secret beside its saves: after a crash his
-    // client finds it (by the invite and his name) and takes the seat back.
-    let secret = bo.world().resource::<JoinedGame>().secret.clone();
-    assert!(secret.is_some(), "the host gave Bo a seat secret");
-    let dir = bo.world().resource::<SaveDir>().clone();
-    assert_eq!(depths_app::game::online::remembered_seat(&dir, &invite, "Bo"), secret);
-    assert_eq!(depths_app::game::online::remembered_seat(&dir, &invite, "Cy"), None);
+    // Bo's machine keeps its key in the data folder, the same every start:
+    // after a crash it is his seat's key again.
+    let again = depths_app::game::online::machine_key(bo.world().resource::<SaveDir>()).unwrap();
+    assert_eq!(again.public(), bo_key.public());
 
     // The host saves the game; a player's copy is not a save.
     let saves = |app: &App| {
@@ -204,4 +205,9 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert!(pump(&mut [&mut ann, &mut bo], |a| a[1].world().resource::<JoinedGame>().waiting_for().is_empty()
         && matches!(a[1].world().resource::<JoinedGame>().link, depths_net::client::Link::Lost(_))));
     assert!(ann.world().get_resource::<Online>().is_none());
+    // Bo, dropped, goes to the menu: his machine still keeps no save of Ann's game.
+    bo.world_mut().write_message(depths_app::ui::screens::menu::MenuAction::BackToMenu);
+    assert!(pump(&mut [&mut bo], |a| screen(a[0]) == Screen::Menu));
+    bo.update();
+    assert_eq!(saves(&bo), 0, "leaving a dropped table writes no save on a player's machine");
 }

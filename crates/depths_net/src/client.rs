@@ -6,26 +6,21 @@
 //! numbered among the actions; a player runs no Companion of its own.
 
 use bevy::{log::warn, prelude::*};
-use bevy_renet::{RenetClient, RenetClientPlugin, netcode::NetcodeDisconnectReason};
 use depths_rules::{Action, Event};
+use iroh::SecretKey;
 
 use crate::{
     invite::Invite,
-    link::PlayerLink,
-    protocol::{Lobby, PROTOCOL_VERSION, SeatSecret, ToHost, ToPlayer, decode_to_player, encode},
+    link::{Closed, NetEvent, PlayerLink},
+    protocol::{Lobby, MAX_FROM_HOST, PROTOCOL_VERSION, ToHost, ToPlayer, WireError, decode_to_player, encode},
     shared_game::SharedGame,
-    transport::{CHANNEL, NetError, TIMEOUT_SECONDS, client_transport},
+    transport::{NetError, Relays, TIMEOUT_SECONDS, endpoint},
 };
 
 pub struct ClientPlugin;
 
 impl Plugin for ClientPlugin {
     fn build(&self, app: &mut App) {
-        if !app.is_plugin_added::<RenetClientPlugin>() {
-            app.add_plugins(RenetClientPlugin);
-            crate::link::plugin(app);
-        }
-        crate::transport::plugin(app);
         app.init_resource::<JoinedGame>();
         app.add_message::<SendAction>();
         app.add_message::<RemoteApplied>();
@@ -36,10 +31,10 @@ impl Plugin for ClientPlugin {
         app.add_message::<RemoteTookBack>();
         app.add_systems(
             Update,
-            (join_when_connected, receive_from_host, send_actions)
+            (receive_from_host, send_actions)
                 .chain()
                 .in_set(crate::schedule::NetSystems)
-                .run_if(resource_exists::<RenetClient>),
+                .run_if(resource_exists::<PlayerLink>),
         );
     }
 }
@@ -126,8 +121,6 @@ pub struct JoinedGame {
     pub name: String,
     /// The invite this player joined with (to reconnect with).
     pub invite: Option<Invite>,
-    /// The seat's secret from the host (keep it: it takes the seat back).
-    pub secret: Option<SeatSecret>,
     pub seat: Option<usize>,
     pub lobby: Lobby,
     /// This player's copy of the game, once the host started it.
@@ -136,7 +129,8 @@ pub struct JoinedGame {
     /// The host's last refusal, for the client to show.
     pub refusal: Option<String>,
     pub stats: ClientStats,
-    joined: bool,
+    /// This machine's key and relays, to dial again with (the key is the seat).
+    dial: Option<(SecretKey, Relays)>,
     /// The host's own words for why it closes the connection, kept for when
     /// the connection is gone.
     goodbye: Option<String>,
@@ -158,113 +152,88 @@ impl JoinedGame {
     }
 }
 
-/// Dials the host of `invite` as the player `name`: a new seat, or with
-/// `secret` (from an earlier [`ToPlayer::Welcome`]) one's own seat back. A
+/// Dials the host of `invite` as the player `name`, with this machine's
+/// `key` (a seat it sat in before is its own again) through `relays`. A
 /// connection already open is replaced.
-pub fn join(world: &mut World, invite: &Invite, name: &str, secret: Option<SeatSecret>) -> Result<(), NetError> {
-    let wake = world.get_resource::<crate::socket::NetWake>().and_then(|w| w.0.clone());
-    let (client, transport) = client_transport(invite, wake)?;
-    world.insert_resource(client);
-    world.insert_resource(transport);
+pub fn join(world: &mut World, invite: &Invite, name: &str, key: SecretKey, relays: &Relays) -> Result<(), NetError> {
+    let wake = world.get_resource::<crate::link::NetWake>().and_then(|w| w.0.clone());
+    let toward = relays.toward(invite.host.relay_urls().next());
+    let link = PlayerLink::dial(endpoint(key.clone(), &toward, false), invite.host.clone(), wake)?;
+    world.insert_resource(link);
     let mut remote = world.resource_mut::<JoinedGame>();
     remote.name = name.to_owned();
     remote.invite = Some(invite.clone());
-    remote.secret = secret;
+    remote.dial = Some((key, relays.clone()));
     remote.link = Link::Connecting;
-    remote.joined = false;
     remote.goodbye = None;
     Ok(())
 }
 
-/// Dials the same table again with the same name and seat secret (after a drop).
+/// Dials the same table again with the same name and key (after a drop).
 pub fn reconnect(world: &mut World) -> Result<(), NetError> {
     let remote = world.resource::<JoinedGame>();
-    let Some(invite) = remote.invite.clone() else {
-        return Err(NetError::Netcode("there is no table to reconnect to".into()));
+    let (Some(invite), Some((key, relays))) = (remote.invite.clone(), remote.dial.clone()) else {
+        return Err(NetError::Refused("there is no table to reconnect to".into()));
     };
-    let (name, secret) = (remote.name.clone(), remote.secret.clone());
-    join(world, &invite, &name, secret)
+    let name = remote.name.clone();
+    join(world, &invite, &name, key, &relays)
 }
 
 /// Why a connection ended, in words for the player, with what to do next.
-pub fn why_lost(reason: Option<NetcodeDisconnectReason>) -> String {
-    use NetcodeDisconnectReason::*;
-    match reason {
-        Some(ConnectionTimedOut) => {
+pub fn why_lost(why: &Closed) -> String {
+    match why {
+        Closed::TimedOut => {
             format!("the host stopped answering (nothing for {TIMEOUT_SECONDS} s): check your network, then Reconnect")
         }
-        Some(ConnectionRequestTimedOut | ConnectionResponseTimedOut) => {
-            "the host did not answer: check that the invite is the current one and that the host's table is open".into()
-        }
-        Some(ConnectionDenied) => "the host's table is full: ask the host, then try again".into(),
-        Some(ConnectTokenExpired) => "the invite's connection expired before the host answered: Reconnect".into(),
-        Some(DisconnectedByServer) => "the host closed the connection".into(),
-        Some(DisconnectedByClient) => "you left the table".into(),
-        None => "the connection closed".into(),
+        Closed::NotAnswered(engine) => format!(
+            "the host did not answer ({engine}): check that the host's table is open and that you pasted all of \
+             the invite"
+        ),
+        Closed::ByPeer(words) if words.is_empty() => "the host closed the connection".into(),
+        Closed::ByPeer(words) => format!("the host closed the connection: {words}"),
+        Closed::Here => "you left the table".into(),
+        Closed::Lost(engine) => format!("the connection was lost ({engine}): Reconnect"),
     }
 }
 
 /// Leaves the table (the host sees the seat go away).
 pub fn leave(world: &mut World) {
-    if let Some(mut client) = world.get_resource_mut::<RenetClient>() {
-        client.disconnect();
+    if let Some(link) = world.get_resource::<PlayerLink>() {
+        link.close();
     }
     world.resource_mut::<JoinedGame>().link = Link::Lost("you left the table".into());
 }
 
 /// Closes the connection (the host sees the seat go away) and forgets the table.
 pub fn close(world: &mut World) {
-    if let Some(mut transport) = world.remove_resource::<PlayerLink>() {
-        transport.disconnect();
+    if let Some(link) = world.remove_resource::<PlayerLink>() {
+        link.close();
     }
-    world.remove_resource::<RenetClient>();
     *world.resource_mut::<JoinedGame>() = JoinedGame::default();
 }
 
-fn send(client: &mut RenetClient, remote: &mut JoinedGame, message: &ToHost) {
+fn send(link: &PlayerLink, remote: &mut JoinedGame, message: &ToHost) {
     let bytes = encode(message);
     remote.stats.bytes_out += bytes.len() as u64;
-    client.send_message(CHANNEL, bytes);
-}
-
-fn join_when_connected(
-    mut client: ResMut<RenetClient>,
-    mut remote: ResMut<JoinedGame>,
-    transport: Option<Res<PlayerLink>>,
-) {
-    if client.is_disconnected() {
-        if !matches!(remote.link, Link::Lost(_) | Link::Idle) {
-            // Gone on its own (the host left, a timeout): say why, in the
-            // host's words if it gave them.
-            let why = remote.goodbye.clone().unwrap_or_else(|| why_lost(transport.and_then(|t| t.disconnect_reason())));
-            remote.link = Link::Lost(why);
-        }
-        return;
-    }
-    if client.is_connected() && !remote.joined {
-        remote.joined = true;
-        remote.link = Link::Joining;
-        let join = ToHost::Join { name: remote.name.clone(), version: PROTOCOL_VERSION, secret: remote.secret.clone() };
-        send(&mut client, &mut remote, &join);
-    }
+    link.send(bytes);
 }
 
 fn send_actions(
     mut actions: MessageReader<SendAction>,
     mut asks: MessageReader<AskCompanion>,
     mut take_backs: MessageReader<AskTakeBack>,
-    mut client: ResMut<RenetClient>,
+    link: Res<PlayerLink>,
     mut remote: ResMut<JoinedGame>,
 ) {
     let asks = asks.read().map(|&AskCompanion { hero, on }| ToHost::SetCompanion { hero, on });
     let seen = remote.shared.as_ref().map_or(0, |t| t.seq);
     let take_backs = take_backs.read().map(|_| ToHost::TakeBack { seq: seen }).collect::<Vec<_>>();
     for message in actions.read().map(|SendAction(a)| ToHost::Act(a.clone())).chain(asks).chain(take_backs) {
-        if !client.is_connected() {
+        if !matches!(remote.link, Link::Joining | Link::Seated | Link::Resyncing) {
             remote.refusal = Some("not connected to the host".into());
             continue;
         }
-        send(&mut client, &mut remote, &message);
+        send(&link, &mut remote, &message);
     }
 }
 
@@ -293,22 +262,48 @@ fn awaiting(remote: &mut JoinedGame, seq: u64) -> Option<&mut SharedGame> {
 }
 
 /// Out of step: ask for the host's table and ignore its steps until it comes.
-fn resync(client: &mut RenetClient, remote: &mut JoinedGame, seq: u64, why: &str) {
+fn resync(link: &PlayerLink, remote: &mut JoinedGame, seq: u64, why: &str) {
     warn!("out of step with the host after step {seq} ({why}): asking for its table");
     remote.link = Link::Resyncing;
     remote.stats.resyncs += 1;
-    send(client, remote, &ToHost::Resync);
+    send(link, remote, &ToHost::Resync);
 }
 
 fn receive_from_host(
-    mut client: ResMut<RenetClient>,
+    link: Res<PlayerLink>,
     mut remote: ResMut<JoinedGame>,
     mut applied: MessageWriter<RemoteApplied>,
     mut seated: MessageWriter<RemoteCompanion>,
     mut refusals: MessageWriter<Refusal>,
     mut took_back: MessageWriter<RemoteTookBack>,
 ) {
-    while let Some(bytes) = client.receive_message(CHANNEL) {
+    while let Some(event) = link.next() {
+        let bytes = match event {
+            NetEvent::Opened { .. } => {
+                // Connected: the first message is always the join.
+                remote.link = Link::Joining;
+                let admission = remote.invite.as_ref().map(Invite::admission);
+                let join = ToHost::Join { name: remote.name.clone(), version: PROTOCOL_VERSION, admission };
+                send(&link, &mut remote, &join);
+                continue;
+            }
+            NetEvent::Closed { why, .. } => {
+                if !matches!(remote.link, Link::Lost(_) | Link::Idle) {
+                    // Gone on its own (the host left, a timeout): said once,
+                    // in the host's words if it gave them.
+                    let why = remote.goodbye.clone().unwrap_or_else(|| why_lost(&why));
+                    info!("the connection to the host ended: {why}");
+                    remote.link = Link::Lost(why);
+                }
+                continue;
+            }
+            NetEvent::TooLarge { len, .. } => {
+                remote.stats.dropped += 1;
+                warn!("dropped a message from the host: {}", WireError::TooLarge { len, max: MAX_FROM_HOST });
+                continue;
+            }
+            NetEvent::Message { bytes, .. } => bytes,
+        };
         remote.stats.bytes_in += bytes.len() as u64;
         let message = match decode_to_player(&bytes) {
             Ok(m) => m,
@@ -321,9 +316,8 @@ fn receive_from_host(
             }
         };
         match message {
-            ToPlayer::Welcome { seat, secret } => {
+            ToPlayer::Welcome { seat } => {
                 remote.seat = Some(seat);
-                remote.secret = Some(secret);
                 remote.link = Link::Seated;
             }
             ToPlayer::Lobby(lobby) => remote.lobby = lobby,
@@ -346,7 +340,7 @@ fn receive_from_host(
                         remote.stats.applied += 1;
                         applied.write(RemoteApplied { seq, seat, action, events, companion });
                     }
-                    Err(why) => resync(&mut client, &mut remote, seq, &why),
+                    Err(why) => resync(&link, &mut remote, seq, &why),
                 }
             }
             ToPlayer::Companion { seq, hero, on, checksum } => {
@@ -360,7 +354,7 @@ fn receive_from_host(
                     Ok(()) => {
                         seated.write(RemoteCompanion { seq, hero, on });
                     }
-                    Err(why) => resync(&mut client, &mut remote, seq, &why),
+                    Err(why) => resync(&link, &mut remote, seq, &why),
                 }
             }
             ToPlayer::TakenBack { seq, checksum } => {
@@ -370,7 +364,7 @@ fn receive_from_host(
                     Ok(action) => {
                         took_back.write(RemoteTookBack { seq, action });
                     }
-                    Err(why) => resync(&mut client, &mut remote, seq, &why),
+                    Err(why) => resync(&link, &mut remote, seq, &why),
                 }
             }
             ToPlayer::Goodbye { reason } => {
@@ -386,7 +380,7 @@ fn receive_from_host(
                 // Refused a seat: there is nothing more to wait for.
                 if remote.link == Link::Joining {
                     remote.link = Link::Lost(reason.clone());
-                    client.disconnect();
+                    link.close();
                 }
                 remote.refusal = Some(reason.clone());
                 refusals.write(Refusal(reason));

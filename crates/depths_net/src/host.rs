@@ -8,60 +8,36 @@
 //! the host's Companions move ([`CompanionAct`], checked, applied and sent
 //! like any action). A player's ask to seat one is refused.
 
-use std::{
-    collections::BTreeMap,
-    net::{IpAddr, SocketAddr},
-    time::{Duration, Instant},
-};
+use std::{collections::BTreeMap, time::Instant};
 
 use bevy::{log::warn, prelude::*};
-use bevy_renet::{
-    RenetServer, RenetServerEvent, RenetServerPlugin,
-    renet::{ClientId, ServerEvent},
-};
 use depths_rules::{Action, Event, Game};
 use depths_seats::seats::{Players, Turn, companion_may_take, seats_may_take};
+use iroh::{PublicKey, SecretKey};
 
 use crate::{
-    gate::HostGate,
-    invite::Invite,
+    invite::{Admission, Invite},
+    link::{Closed, ConnId, HostLink, NetEvent},
+    log_limit::LogLimit,
     protocol::{
-        Lobby, PROTOCOL_VERSION, SeatSecret, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode, name_key,
-        normal_name,
+        Lobby, MAX_FROM_PLAYER, PROTOCOL_VERSION, Snapshot, ToHost, ToPlayer, WireError, decode_to_host, encode,
+        name_key, normal_name,
     },
     shared_game::SharedGame,
-    transport::{CHANNEL, MAX_PLAYERS, NetError, host_transport, version_of},
+    transport::{CLOSED, MAX_PLAYERS, NetError, Relays, endpoint},
 };
-
-/// A connection that has not asked for a seat within this is dropped: it
-/// holds one of the few connection slots a real player may need to rejoin.
-pub const JOIN_WITHIN: Duration = Duration::from_secs(5);
-
-/// The most connections from one address at once: a player's stale
-/// connection and its rejoin, and one more (two friends behind one router).
-pub const PER_ADDRESS: usize = 3;
-
-/// The most connections without a seat at once. Netcode has few slots
-/// (`transport::MAX_PLAYERS` + 6); beyond this the oldest seatless one
-/// makes room, so a player rejoining always finds one.
-pub const MAX_SEATLESS: usize = 2;
 
 /// What a banned player is told, when sent away and when they try again.
 const BANNED: &str = "the host has sent you away from this table";
 
-/// How long a goodbye has to reach its player before the connection closes
-/// (the reason travels as a message; closing at once would lose it).
-const GOODBYE_GRACE: Duration = Duration::from_millis(300);
+/// The log's source for every connection without a seat: strangers minting
+/// keys share one line a second.
+const STRANGERS: &str = "connections without a seat";
 
 pub struct HostPlugin;
 
 impl Plugin for HostPlugin {
     fn build(&self, app: &mut App) {
-        if !app.is_plugin_added::<RenetServerPlugin>() {
-            app.add_plugins(RenetServerPlugin);
-        }
-        crate::gate::plugin(app);
-        crate::transport::plugin(app);
         app.init_resource::<HostedGame>();
         app.add_message::<HostAct>();
         app.add_message::<StartTable>();
@@ -74,13 +50,12 @@ impl Plugin for HostPlugin {
         app.add_message::<Kick>();
         app.add_message::<HostTakeBack>();
         app.add_message::<TookBack>();
-        app.add_observer(connection_events);
         app.add_systems(
             Update,
-            (host_inputs, receive_from_players, tend_connections)
+            (host_inputs, receive_from_players)
                 .chain()
                 .in_set(crate::schedule::NetSystems)
-                .run_if(resource_exists::<RenetServer>),
+                .run_if(resource_exists::<HostLink>),
         );
     }
 }
@@ -146,10 +121,10 @@ pub struct Applied {
 }
 
 /// The host sends seat `seat`'s player away (in the lobby or during play);
-/// `ban`: their name and address cannot come back to this table. Before the
+/// `ban`: their name and key cannot come back to this table. Before the
 /// game starts the seat is freed for someone else; during play it is away
-/// (its Heroes wait, or the host stands in or seats Companions) and its seat
-/// secret no longer works.
+/// (its Heroes wait, or the host stands in or seats Companions) and its key
+/// no longer opens it.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kick {
     pub seat: usize,
@@ -185,21 +160,20 @@ pub struct HostStats {
     pub bytes_in: u64,
     pub bytes_out: u64,
     pub snapshots_sent: u64,
-    /// Connections dropped for never asking for a seat, or over the bound
-    /// per address.
-    pub idle_dropped: u64,
+    /// Connections sent away before they had a seat (a first message that
+    /// was not a join the host took).
+    pub turned_away: u64,
     /// Time spent checking, applying and relaying the applied actions (the
     /// host's cost per action is this over `applied`), and the longest one.
     pub take_time: std::time::Duration,
     pub take_time_max: std::time::Duration,
 }
 
-/// One connection: its seat once it joined, when it came, from where.
+/// One connection: its seat once it joined, and whose key it is.
 #[derive(Clone, Copy, Debug)]
 struct Conn {
     seat: Option<usize>,
-    since: Instant,
-    ip: Option<IpAddr>,
+    key: PublicKey,
 }
 
 /// The host's table: the seats, who is connected as which seat, and the game.
@@ -208,34 +182,27 @@ pub struct HostedGame {
     pub lobby: Lobby,
     pub shared: Option<SharedGame>,
     pub stats: HostStats,
-    /// What players need to join (set by [`open`]): the address and secret.
+    /// What players need to join (set by [`open`]): the host's key, how to
+    /// reach it, and the admission secret.
     pub invite: Option<Invite>,
     /// Connected players by connection, with their seat once they joined.
-    clients: BTreeMap<ClientId, Conn>,
-    /// Per seat, the secret its player rejoins with (never sent to anyone else).
-    secrets: Vec<Option<SeatSecret>>,
-    /// Names (their comparison keys) sent away for good; their seat
-    /// secrets are void too. (Not addresses: friends behind one router, or
-    /// on one machine, share one.)
+    clients: BTreeMap<ConnId, Conn>,
+    /// Per seat, the key that sat in it: only that key takes it back.
+    keys: Vec<Option<PublicKey>>,
+    /// Names (their comparison keys) and keys sent away for good.
     banned_names: Vec<String>,
-    /// Connections to close once their goodbye has gone out.
-    closing: Vec<(ClientId, Instant)>,
+    banned_keys: Vec<PublicKey>,
+    /// At most a line a second from any one source.
+    log: LogLimit,
 }
 
 impl HostedGame {
-    fn seat_of(&self, client: ClientId) -> Option<usize> {
+    fn seat_of(&self, client: ConnId) -> Option<usize> {
         self.clients.get(&client).and_then(|c| c.seat)
     }
 
-    fn client_of(&self, seat: usize) -> Option<ClientId> {
+    fn client_of(&self, seat: usize) -> Option<ConnId> {
         self.clients.iter().find(|(_, c)| c.seat == Some(seat)).map(|(c, _)| *c)
-    }
-
-    /// Whether something is due by the clock: a connection that has not
-    /// sat down yet (dropped after [`JOIN_WITHIN`]), or one to close once
-    /// its goodbye has gone out. A sleeping table must wake for it.
-    pub fn clock_running(&self) -> bool {
-        self.clients.values().any(|c| c.seat.is_none()) || !self.closing.is_empty()
     }
 
     /// How many connections are open (seated or not), for the tests.
@@ -243,9 +210,14 @@ impl HostedGame {
         self.clients.len()
     }
 
-    /// The address players dial.
-    pub fn addr(&self) -> Option<SocketAddr> {
-        self.invite.as_ref().map(|i| i.addr)
+    /// The key players dial.
+    pub fn key(&self) -> Option<PublicKey> {
+        self.invite.as_ref().map(Invite::key)
+    }
+
+    /// Whether a log line about `source` may be written now, and its ending.
+    fn log_line(&mut self, source: &str) -> Option<String> {
+        self.log.line(source, Instant::now())
     }
 
     /// The seats the table waits for: away, nobody standing in for them, and
@@ -289,143 +261,91 @@ impl HostedGame {
     }
 }
 
-/// Starts hosting on `bind` (port 0: any free port) as the player `name`,
-/// with a new invite ([`HostedGame::invite`]: pass it on). `public`: the
-/// addresses players will dial, if not the bound one (a host bound to
-/// 0.0.0.0 lists its LAN address); the invite names the first. Returns the
-/// bound address.
-pub fn open(world: &mut World, bind: SocketAddr, public: &[SocketAddr], name: &str) -> Result<SocketAddr, NetError> {
-    let name = normal_name(name).map_err(NetError::Netcode)?;
-    let secret = Invite::new(bind);
-    let wake = world.get_resource::<crate::socket::NetWake>().and_then(|w| w.0.clone());
-    let (server, transport, bound) = host_transport(bind, public, secret.key(), wake)?;
-    world.insert_resource(server);
-    world.insert_resource(transport);
+/// Starts hosting as the player `name`, with this machine's `key`, reached
+/// through `relays`, with a new invite ([`HostedGame::invite`]: pass it on).
+pub fn open(world: &mut World, key: SecretKey, relays: &Relays, name: &str) -> Result<Invite, NetError> {
+    let name = normal_name(name).map_err(NetError::Refused)?;
+    let wake = world.get_resource::<crate::link::NetWake>().and_then(|w| w.0.clone());
+    let mut link = HostLink::open(endpoint(key, relays, true), wake)?;
+    // The players' way in where no lookup service can tell them: our own relay.
+    if let Relays::Own(url) = relays
+        && link.addr.relay_urls().next().is_none()
+    {
+        link.addr = link.addr.clone().with_relay_url(url.clone());
+    }
+    let invite = Invite::new(link.addr.clone());
+    world.insert_resource(link);
     let mut host = world.resource_mut::<HostedGame>();
     host.lobby = Lobby { names: vec![name], online: vec![true], stand_ins: vec![None], started: false };
-    host.secrets = vec![None];
-    host.invite = Some(secret.at(public.first().copied().unwrap_or(bound)));
-    Ok(bound)
+    host.keys = vec![None];
+    host.invite = Some(invite.clone());
+    Ok(invite)
 }
 
 /// Stops hosting: tells every player the table closed, forgets the table.
 pub fn close(world: &mut World) {
-    if let (Some(mut server), Some(mut transport)) =
-        (world.remove_resource::<RenetServer>(), world.remove_resource::<HostGate>())
-    {
+    if let Some(link) = world.remove_resource::<HostLink>() {
         let mut host = world.resource_mut::<HostedGame>();
-        broadcast(&mut server, &mut host, &ToPlayer::Goodbye { reason: CLOSED.into() });
-        transport.send_packets(&mut server);
-        transport.disconnect_all(&mut server);
+        for client in host.clients.keys().copied().collect::<Vec<_>>() {
+            goodbye(&mut host, &link, client, CLOSED);
+        }
     }
     *world.resource_mut::<HostedGame>() = HostedGame::default();
 }
-
-/// What the players hear when the host closes the table.
-pub const CLOSED: &str = "the host closed the table: ask them for a new invite to play again";
 
 /// Makes a new invite for the table: from now on only it lets anyone in
 /// (the old one stops working for new connections; the players at the
 /// table stay, and a player who drops needs the new one to come back).
 pub fn new_invite(world: &mut World) -> Result<Invite, NetError> {
-    let old = world.resource::<HostedGame>().invite.clone();
-    let (Some(old), Some(mut gate)) = (old, world.get_resource_mut::<HostGate>()) else {
-        return Err(NetError::Netcode("no table is open".into()));
+    let Some(link) = world.get_resource::<HostLink>() else {
+        return Err(NetError::Refused("no table is open".into()));
     };
-    let invite = Invite::new(old.addr);
-    gate.rekey(invite.key());
+    let invite = Invite::new(link.addr.clone());
     world.resource_mut::<HostedGame>().invite = Some(invite.clone());
     Ok(invite)
 }
 
-fn send(server: &mut RenetServer, stats: &mut HostStats, client: ClientId, message: &ToPlayer) {
+fn send(link: &HostLink, stats: &mut HostStats, client: ConnId, message: &ToPlayer) {
     let bytes = encode(message);
     stats.bytes_out += bytes.len() as u64;
     if matches!(message, ToPlayer::Snapshot(_)) {
         stats.snapshots_sent += 1;
     }
-    server.send_message(client, CHANNEL, bytes);
+    link.send(client, bytes);
 }
 
 /// To every player who has a seat.
-fn broadcast(server: &mut RenetServer, host: &mut HostedGame, message: &ToPlayer) {
+fn broadcast(link: &HostLink, host: &mut HostedGame, message: &ToPlayer) {
     let bytes = encode(message);
     for client in host.clients.iter().filter(|(_, c)| c.seat.is_some()).map(|(c, _)| *c).collect::<Vec<_>>() {
         host.stats.bytes_out += bytes.len() as u64;
         if matches!(message, ToPlayer::Snapshot(_)) {
             host.stats.snapshots_sent += 1;
         }
-        server.send_message(client, CHANNEL, bytes.clone());
+        link.send(client, bytes.clone());
     }
 }
 
 /// Who is at the table, to every seated player (whenever it changes).
-fn broadcast_lobby(server: &mut RenetServer, host: &mut HostedGame) {
+fn broadcast_lobby(link: &HostLink, host: &mut HostedGame) {
     let lobby = ToPlayer::Lobby(host.lobby.clone());
-    broadcast(server, host, &lobby);
+    broadcast(link, host, &lobby);
 }
 
-fn connection_events(
-    event: On<RenetServerEvent>,
-    mut host: ResMut<HostedGame>,
-    mut server: ResMut<RenetServer>,
-    transport: Res<HostGate>,
-) {
-    match **event {
-        ServerEvent::ClientConnected { client_id } => {
-            let ip = transport.client_addr(client_id).map(|a| a.ip());
-            host.clients.insert(client_id, Conn { seat: None, since: Instant::now(), ip });
-            let version = transport.user_data(client_id).map(|data| version_of(&data)).unwrap_or(0);
-            if version != PROTOCOL_VERSION {
-                info!("connection {client_id} plays protocol {version}, not {PROTOCOL_VERSION}");
-                goodbye(&mut host, &mut server, client_id, &other_version(version));
-                return;
-            }
-            make_room(&mut host, &mut server, client_id);
-        }
-        ServerEvent::ClientDisconnected { client_id, reason } => {
-            // A seat whose connection was replaced by a rejoin stays online.
-            let Some(seat) = host.clients.remove(&client_id).and_then(|c| c.seat) else { return };
-            info!("{} left the table ({reason})", host.lobby.name(seat));
-            host.lobby.online[seat] = false;
-            if !host.lobby.started {
-                // Gone before the start: the seat is free again (a departed
-                // stranger must not block Start).
-                free_seat(&mut host, &mut server, seat);
-            }
-            broadcast_lobby(&mut server, &mut host);
-        }
+/// A connection ended: its seat, if it had one, is away (before the start,
+/// free again).
+fn disconnected(host: &mut HostedGame, link: &HostLink, client: ConnId, why: &Closed) {
+    // A connection replaced by a rejoin, or sent away, is no longer here.
+    let Some(conn) = host.clients.remove(&client) else { return };
+    let Some(seat) = conn.seat else { return };
+    info!("{} left the table ({why:?})", host.lobby.name(seat));
+    host.lobby.online[seat] = false;
+    if !host.lobby.started {
+        // Gone before the start: the seat is free again (a departed
+        // stranger must not block Start).
+        free_seat(host, link, seat);
     }
-}
-
-/// Keeps the connections within bounds after `newcomer` came: per address,
-/// and seatless in all. The oldest seatless connection goes first (one that
-/// sat down is a player); if every other one from its address is seated,
-/// the newcomer goes.
-fn make_room(host: &mut HostedGame, server: &mut RenetServer, newcomer: ClientId) {
-    let ip = host.clients[&newcomer].ip;
-    let open = |host: &HostedGame, c: &ClientId| !host.closing.iter().any(|(k, _)| k == c);
-    loop {
-        let live: Vec<(ClientId, Conn)> =
-            host.clients.iter().filter(|(c, _)| open(host, c)).map(|(c, conn)| (*c, *conn)).collect();
-        let from_ip: Vec<&(ClientId, Conn)> = live.iter().filter(|(_, c)| c.ip.is_some() && c.ip == ip).collect();
-        let seatless: Vec<&(ClientId, Conn)> = live.iter().filter(|(_, c)| c.seat.is_none()).collect();
-        let (pool, why) = if from_ip.len() > PER_ADDRESS {
-            (from_ip, "too many connections from your address")
-        } else if seatless.len() > MAX_SEATLESS {
-            (seatless, "too many connections are waiting to sit down")
-        } else {
-            return;
-        };
-        let oldest = pool.iter().filter(|(_, c)| c.seat.is_none()).min_by_key(|(_, c)| c.since).map(|(id, _)| *id);
-        let out = oldest.unwrap_or(newcomer);
-        host.stats.idle_dropped += 1;
-        info!("closed connection {out} from {ip:?} to make room: {why}");
-        goodbye(host, server, out, why);
-        if out == newcomer {
-            return;
-        }
-    }
+    broadcast_lobby(link, host);
 }
 
 /// What a player of protocol `theirs` is told.
@@ -437,27 +357,28 @@ fn other_version(theirs: u32) -> String {
     )
 }
 
-/// Tells `client` why it must go, then closes its connection shortly after
-/// (so the reason arrives first).
-fn goodbye(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, reason: &str) {
-    send(server, &mut host.stats, client, &ToPlayer::Goodbye { reason: reason.to_owned() });
-    host.closing.push((client, Instant::now() + GOODBYE_GRACE));
+/// Tells `client` why it must go, then closes its connection once that has
+/// gone out; the table forgets it at once (what it sends after is not read).
+fn goodbye(host: &mut HostedGame, link: &HostLink, client: ConnId, reason: &str) {
+    send(link, &mut host.stats, client, &ToPlayer::Goodbye { reason: reason.to_owned() });
+    link.close(client, reason);
+    host.clients.remove(&client);
 }
 
 /// Removes seat `seat` from a lobby whose game has not started; the seats
 /// after it move down one, and their players are told their new number.
-fn free_seat(host: &mut HostedGame, server: &mut RenetServer, seat: usize) {
+fn free_seat(host: &mut HostedGame, link: &HostLink, seat: usize) {
     if host.lobby.started || seat == 0 || seat >= host.lobby.names.len() {
         return;
     }
     host.lobby.names.remove(seat);
     host.lobby.online.remove(seat);
     host.lobby.stand_ins.remove(seat);
-    host.secrets.remove(seat);
+    host.keys.remove(seat);
     for stand_in in &mut host.lobby.stand_ins {
         *stand_in = None;
     }
-    let moved: Vec<(ClientId, usize)> = host
+    let moved: Vec<(ConnId, usize)> = host
         .clients
         .iter_mut()
         .filter_map(|(&id, c)| match c.seat {
@@ -473,32 +394,7 @@ fn free_seat(host: &mut HostedGame, server: &mut RenetServer, seat: usize) {
         })
         .collect();
     for (client, seat) in moved {
-        let secret = host.secrets[seat].clone().expect("a seated player has a secret");
-        send(server, &mut host.stats, client, &ToPlayer::Welcome { seat, secret });
-    }
-}
-
-/// Closes the connections whose goodbye is out, and drops those that never
-/// asked for a seat.
-fn tend_connections(mut host: ResMut<HostedGame>, mut server: ResMut<RenetServer>) {
-    let now = Instant::now();
-    let idle: Vec<ClientId> = host
-        .clients
-        .iter()
-        .filter(|(id, c)| {
-            c.seat.is_none() && now - c.since > JOIN_WITHIN && !host.closing.iter().any(|(k, _)| k == *id)
-        })
-        .map(|(id, _)| *id)
-        .collect();
-    for client in idle {
-        host.stats.idle_dropped += 1;
-        info!("dropped connection {client}: it did not ask for a seat within {JOIN_WITHIN:?}");
-        goodbye(&mut host, &mut server, client, "the host waited for you to sit down: join again");
-    }
-    let (due, later): (Vec<_>, Vec<_>) = host.closing.drain(..).partition(|(_, at)| *at <= now);
-    host.closing = later;
-    for (client, _) in due {
-        server.disconnect(client);
+        send(link, &mut host.stats, client, &ToPlayer::Welcome { seat });
     }
 }
 
@@ -512,7 +408,7 @@ fn host_inputs(
     mut kicks: MessageReader<Kick>,
     mut take_backs: MessageReader<HostTakeBack>,
     mut host: ResMut<HostedGame>,
-    mut server: ResMut<RenetServer>,
+    link: Res<HostLink>,
     (mut applied, mut seated, mut took_back): (
         MessageWriter<Applied>,
         MessageWriter<CompanionSeated>,
@@ -550,14 +446,15 @@ fn host_inputs(
         shared.turn = turn.clone();
         host.shared = Some(shared);
         host.lobby.started = true;
-        broadcast_lobby(&mut server, &mut host);
+        broadcast_lobby(&link, &mut host);
         let snapshot = ToPlayer::Snapshot(Snapshot::of(host.shared.as_ref().expect("just set")));
-        broadcast(&mut server, &mut host, &snapshot);
+        broadcast(&link, &mut host, &snapshot);
     }
     for &Kick { seat, ban } in kicks.read() {
-        if let Err(reason) = kick(&mut host, &mut server, seat, ban) {
+        if let Err(reason) = kick(&mut host, &link, seat, ban) {
             refused.write(HostRefused(reason));
         }
+        link.set_seats(host.keys.iter().flatten().copied());
     }
     for &StandIn { seat, by } in stand_ins.read() {
         let seats = host.lobby.names.len();
@@ -570,11 +467,11 @@ fn host_inputs(
             continue;
         }
         host.lobby.stand_ins[seat] = by;
-        broadcast_lobby(&mut server, &mut host);
+        broadcast_lobby(&link, &mut host);
     }
     // In the order the host made them: a seat change, then the moves judged after it.
     for &SeatCompanion { hero, on } in seatings.read() {
-        match seat(&mut host, &mut server, hero, on) {
+        match seat(&mut host, &link, hero, on) {
             Ok(Some(s)) => {
                 seated.write(s);
             }
@@ -585,7 +482,7 @@ fn host_inputs(
         }
     }
     for HostTakeBack in take_backs.read() {
-        match take_back(&mut host, &mut server, None, None) {
+        match take_back(&mut host, &link, None, None) {
             Ok(t) => {
                 took_back.write(t);
             }
@@ -599,7 +496,7 @@ fn host_inputs(
         .map(|HostAct(a)| (Mover::Seat(0), a))
         .chain(companion_acts.read().map(|CompanionAct(a)| (Mover::Companion, a)));
     for (by, action) in moves {
-        match take(&mut host, &mut server, by, action.clone()) {
+        match take(&mut host, &link, by, action.clone()) {
             Ok(a) => {
                 applied.write(a);
             }
@@ -611,7 +508,7 @@ fn host_inputs(
 }
 
 /// Sends seat `seat`'s player away (see [`Kick`]).
-fn kick(host: &mut HostedGame, server: &mut RenetServer, seat: usize, ban: bool) -> Result<(), String> {
+fn kick(host: &mut HostedGame, link: &HostLink, seat: usize, ban: bool) -> Result<(), String> {
     if seat == 0 || seat >= host.lobby.names.len() {
         return Err(format!("there is no player at seat {seat} to send away"));
     }
@@ -619,29 +516,24 @@ fn kick(host: &mut HostedGame, server: &mut RenetServer, seat: usize, ban: bool)
     let client = host.client_of(seat);
     if ban {
         host.banned_names.push(name_key(&name));
+        host.banned_keys.extend(host.keys[seat]);
     }
-    // Their secret no longer opens the seat: only the host can let them back.
-    host.secrets[seat] = None;
+    // Their key no longer opens the seat: only the host can let them back.
+    host.keys[seat] = None;
     if let Some(client) = client {
         let reason = if ban { BANNED } else { "the host asked you to leave the table" };
-        goodbye(host, server, client, reason);
-        host.clients.get_mut(&client).expect("connected").seat = None;
+        goodbye(host, link, client, reason);
     }
     info!("{name} was sent away{}", if ban { " for good" } else { "" });
     host.lobby.online[seat] = false;
-    free_seat(host, server, seat);
-    broadcast_lobby(server, host);
+    free_seat(host, link, seat);
+    broadcast_lobby(link, host);
     Ok(())
 }
 
 /// Seats or unseats a Companion as the next numbered step and tells every
 /// player; `None` when nothing changed (no step, no message).
-fn seat(
-    host: &mut HostedGame,
-    server: &mut RenetServer,
-    hero: u8,
-    on: bool,
-) -> Result<Option<CompanionSeated>, String> {
+fn seat(host: &mut HostedGame, link: &HostLink, hero: u8, on: bool) -> Result<Option<CompanionSeated>, String> {
     let Some(shared) = host.shared.as_mut() else { return Err("the game has not started".into()) };
     if shared.game.is_over() {
         return Err("the game is over".into());
@@ -650,7 +542,7 @@ fn seat(
         return Ok(None);
     }
     let (seq, checksum) = (shared.seq, shared.checksum());
-    broadcast(server, host, &ToPlayer::Companion { seq, hero, on, checksum });
+    broadcast(link, host, &ToPlayer::Companion { seq, hero, on, checksum });
     Ok(Some(CompanionSeated { seq, hero, on }))
 }
 
@@ -663,7 +555,7 @@ enum Mover {
 }
 
 /// Checks, applies and relays `action` for `by`; the applied action, or why not.
-fn take(host: &mut HostedGame, server: &mut RenetServer, by: Mover, action: Action) -> Result<Applied, String> {
+fn take(host: &mut HostedGame, link: &HostLink, by: Mover, action: Action) -> Result<Applied, String> {
     let started = std::time::Instant::now();
     let (seat, allowed) = match by {
         Mover::Seat(seat) => (seat, host.may_take(seat, &action)),
@@ -683,7 +575,7 @@ fn take(host: &mut HostedGame, server: &mut RenetServer, by: Mover, action: Acti
     let (seq, checksum) = (shared.seq, shared.checksum());
     host.stats.applied += 1;
     let companion = matches!(by, Mover::Companion);
-    broadcast(server, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum, companion });
+    broadcast(link, host, &ToPlayer::Applied { seq, seat, action: action.clone(), checksum, companion });
     let took = started.elapsed();
     host.stats.take_time += took;
     host.stats.take_time_max = host.stats.take_time_max.max(took);
@@ -696,7 +588,7 @@ fn take(host: &mut HostedGame, server: &mut RenetServer, by: Mover, action: Acti
 /// a move that came in between is not taken back by mistake).
 fn take_back(
     host: &mut HostedGame,
-    server: &mut RenetServer,
+    link: &HostLink,
     asker: Option<usize>,
     seen: Option<u64>,
 ) -> Result<TookBack, String> {
@@ -716,44 +608,76 @@ fn take_back(
     let action = shared.take_back().map_err(|why| format!("nothing to take back: {why}"))?;
     let (seq, checksum) = (shared.seq, shared.checksum());
     info!("took back step {} for {}", seq - 1, asker.map_or("the host", |s| host.lobby.name(s)));
-    broadcast(server, host, &ToPlayer::TakenBack { seq, checksum });
+    broadcast(link, host, &ToPlayer::TakenBack { seq, checksum });
     Ok(TookBack { seq, action, by })
 }
 
-/// Every player's messages, in the order they came.
+/// What the engine handed over, in the order it came: connections opened
+/// and closed, and every player's messages.
 fn receive_from_players(
     mut host: ResMut<HostedGame>,
-    mut server: ResMut<RenetServer>,
+    link: Res<HostLink>,
     mut applied: MessageWriter<Applied>,
     mut took_back: MessageWriter<TookBack>,
 ) {
-    for client in server.clients_id() {
-        while let Some(bytes) = server.receive_message(client, CHANNEL) {
-            host.stats.bytes_in += bytes.len() as u64;
-            match decode_to_host(&bytes) {
-                Ok(message) => match handle(&mut host, &mut server, client, message) {
-                    Some(Step::Applied(a)) => {
-                        applied.write(a);
-                    }
-                    Some(Step::TookBack(t)) => {
-                        took_back.write(t);
-                    }
-                    None => {}
-                },
-                Err(e) => drop_bad(&mut host, &mut server, client, &e),
+    while let Some(event) = link.next() {
+        match event {
+            NetEvent::Opened { conn, key } => {
+                host.clients.insert(conn, Conn { seat: None, key });
             }
+            NetEvent::Message { conn, bytes } => {
+                // A connection sent away is not read any more.
+                if !host.clients.contains_key(&conn) {
+                    continue;
+                }
+                host.stats.bytes_in += bytes.len() as u64;
+                match decode_to_host(&bytes) {
+                    Ok(message) => match handle(&mut host, &link, conn, message) {
+                        Some(Step::Applied(a)) => {
+                            applied.write(a);
+                        }
+                        Some(Step::TookBack(t)) => {
+                            took_back.write(t);
+                        }
+                        None => {}
+                    },
+                    Err(e) => drop_bad(&mut host, &link, conn, &e),
+                }
+            }
+            NetEvent::TooLarge { conn, len } => {
+                if host.clients.contains_key(&conn) {
+                    drop_bad(&mut host, &link, conn, &WireError::TooLarge { len, max: MAX_FROM_PLAYER });
+                }
+            }
+            NetEvent::Closed { conn, why } => disconnected(&mut host, &link, conn, &why),
         }
     }
+    link.set_seats(host.keys.iter().flatten().copied());
 }
 
-/// A message that is not one: dropped, logged with its source, and the
-/// sender told (its client shows it), never a crash.
-fn drop_bad(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, error: &WireError) {
+/// Who a connection is, for the log: its seat's name, or one of the strangers.
+fn source(host: &HostedGame, client: ConnId) -> String {
+    host.seat_of(client).map_or_else(|| STRANGERS.to_owned(), |s| host.lobby.name(s).to_owned())
+}
+
+/// A message that is not one: dropped, logged with its source (a line a
+/// second at most), and the sender told (its client shows it), never a
+/// crash. A connection without a seat is sent away.
+fn drop_bad(host: &mut HostedGame, link: &HostLink, client: ConnId, error: &WireError) {
     host.stats.dropped += 1;
-    let who = host.seat_of(client).map_or_else(|| format!("connection {client}"), |s| host.lobby.name(s).to_owned());
-    warn!("dropped a message from {who}: {error}");
-    let reply = ToPlayer::Refused { action: None, reason: format!("the host could not read your message: {error}") };
-    send(server, &mut host.stats, client, &reply);
+    let who = source(host, client);
+    let reason = format!("the host could not read your message: {error}");
+    // A flood costs a line a second, not a line each. (Each is answered: a
+    // sender that does not read the answers is cut off, `link::MAX_WAITING`.)
+    if let Some(more) = host.log_line(&who) {
+        warn!("dropped a message from {who}: {error}{more}");
+    }
+    if host.seat_of(client).is_none() {
+        host.stats.turned_away += 1;
+        goodbye(host, link, client, &reason);
+    } else {
+        send(link, &mut host.stats, client, &ToPlayer::Refused { action: None, reason });
+    }
 }
 
 /// What a player's message made happen at the table.
@@ -762,28 +686,35 @@ enum Step {
     TookBack(TookBack),
 }
 
-fn handle(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, message: ToHost) -> Option<Step> {
-    let refuse = |host: &mut HostedGame, server: &mut RenetServer, action: Option<Action>, reason: String| {
+fn handle(host: &mut HostedGame, link: &HostLink, client: ConnId, message: ToHost) -> Option<Step> {
+    let refuse = |host: &mut HostedGame, link: &HostLink, action: Option<Action>, reason: String| {
         host.stats.refused += 1;
-        send(server, &mut host.stats, client, &ToPlayer::Refused { action, reason });
+        send(link, &mut host.stats, client, &ToPlayer::Refused { action, reason });
     };
+    if host.seat_of(client).is_none() && !matches!(message, ToHost::Join { .. }) {
+        // The first message is a join, or the connection goes.
+        host.stats.turned_away += 1;
+        goodbye(host, link, client, "join the table first");
+        return None;
+    }
     match message {
-        ToHost::Join { name, version, secret } => {
+        ToHost::Join { name, version, admission } => {
             // One seat per connection: a second join would leave the first
             // seat "online" with nobody behind it.
             if let Some(seat) = host.seat_of(client) {
                 let reason = format!("you already sit at the table as {}", host.lobby.name(seat));
-                refuse(host, server, None, reason);
+                refuse(host, link, None, reason);
                 return None;
             }
-            match seat_for(host, &name, version, secret.as_ref()) {
+            let key = host.clients[&client].key;
+            match seat_for(host, key, &name, version, admission.as_ref()) {
                 Ok(seat) => {
                     // The same player on a new connection (a crash, a new
-                    // network): the old one is replaced now, not after its timeout.
+                    // network): the old one is replaced now, not after its
+                    // timeout. Only their own key gets here.
                     if let Some(stale) = host.client_of(seat) {
                         info!("{} is back on a new connection: closing the old one", host.lobby.name(seat));
-                        host.clients.get_mut(&stale).expect("connected").seat = None;
-                        goodbye(host, server, stale, "you sat down again on another connection");
+                        goodbye(host, link, stale, "you sat down again on another connection");
                     }
                     if let Some(conn) = host.clients.get_mut(&client) {
                         conn.seat = Some(seat);
@@ -792,30 +723,31 @@ fn handle(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, mes
                     // Back at the table: nobody needs to stand in any more.
                     host.lobby.stand_ins[seat] = None;
                     info!("{} sits at seat {seat}", host.lobby.name(seat));
-                    let secret = host.secrets[seat].get_or_insert_with(SeatSecret::new).clone();
-                    send(server, &mut host.stats, client, &ToPlayer::Welcome { seat, secret });
-                    broadcast_lobby(server, host);
+                    host.keys[seat] = Some(key);
+                    send(link, &mut host.stats, client, &ToPlayer::Welcome { seat });
+                    broadcast_lobby(link, host);
                     if let Some(shared) = &host.shared {
                         let snapshot = ToPlayer::Snapshot(Snapshot::of(shared));
-                        send(server, &mut host.stats, client, &snapshot);
+                        send(link, &mut host.stats, client, &snapshot);
                     }
                 }
                 Err(reason) => {
-                    warn!("refused a seat to {name:?}: {reason}");
-                    refuse(host, server, None, reason);
+                    if let Some(more) = host.log_line(STRANGERS) {
+                        warn!("refused a seat to {name:?}: {reason}{more}");
+                    }
+                    host.stats.refused += 1;
+                    host.stats.turned_away += 1;
+                    goodbye(host, link, client, &reason);
                 }
             }
             None
         }
         ToHost::Act(action) => {
-            let Some(seat) = host.seat_of(client) else {
-                refuse(host, server, Some(action), "join the table first".into());
-                return None;
-            };
-            match take(host, server, Mover::Seat(seat), action.clone()) {
+            let seat = host.seat_of(client)?;
+            match take(host, link, Mover::Seat(seat), action.clone()) {
                 Ok(a) => Some(Step::Applied(a)),
                 Err(reason) => {
-                    send(server, &mut host.stats, client, &ToPlayer::Refused { action: Some(action), reason });
+                    send(link, &mut host.stats, client, &ToPlayer::Refused { action: Some(action), reason });
                     None
                 }
             }
@@ -824,25 +756,22 @@ fn handle(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, mes
             match (&host.shared, host.seat_of(client)) {
                 (Some(shared), Some(_)) => {
                     let snapshot = ToPlayer::Snapshot(Snapshot::of(shared));
-                    send(server, &mut host.stats, client, &snapshot);
+                    send(link, &mut host.stats, client, &snapshot);
                 }
-                _ => refuse(host, server, None, "there is no game to send yet".into()),
+                _ => refuse(host, link, None, "there is no game to send yet".into()),
             }
             None
         }
         ToHost::SetCompanion { .. } => {
-            refuse(host, server, None, "only the host seats Companions".into());
+            refuse(host, link, None, "only the host seats Companions".into());
             None
         }
         ToHost::TakeBack { seq } => {
-            let Some(seat) = host.seat_of(client) else {
-                refuse(host, server, None, "join the table first".into());
-                return None;
-            };
-            match take_back(host, server, Some(seat), Some(seq)) {
+            let seat = host.seat_of(client)?;
+            match take_back(host, link, Some(seat), Some(seq)) {
                 Ok(t) => Some(Step::TookBack(t)),
                 Err(reason) => {
-                    refuse(host, server, None, reason);
+                    refuse(host, link, None, reason);
                     None
                 }
             }
@@ -850,25 +779,41 @@ fn handle(host: &mut HostedGame, server: &mut RenetServer, client: ClientId, mes
     }
 }
 
-/// The seat for a player joining as `name`: their own seat back with its
-/// secret (given at their first join), else a new one while the game has not
-/// begun. A name is never proof: a seat is taken back only with its secret.
-/// A seat of a game resumed from a save has no secret until its player
-/// first sits down again (by name, in the lobby the host watches).
-fn seat_for(host: &mut HostedGame, name: &str, version: u32, secret: Option<&SeatSecret>) -> Result<usize, String> {
+/// The seat for the player with `key` joining as `name`: their own seat
+/// back (their key sat in it: no secret, whatever the name), else, with the
+/// invite's `admission` secret, a new one while the game has not begun. A
+/// name is never proof. A seat of a game resumed from a save has no key
+/// until its player first sits down again (by name, with the invite, in the
+/// lobby the host watches).
+fn seat_for(
+    host: &mut HostedGame,
+    key: PublicKey,
+    name: &str,
+    version: u32,
+    admission: Option<&Admission>,
+) -> Result<usize, String> {
     if version != PROTOCOL_VERSION {
         return Err(other_version(version));
     }
-    let name = normal_name(name)?;
-    let key = name_key(&name);
-    if host.banned_names.contains(&key) {
+    if host.banned_keys.contains(&key) {
         return Err(BANNED.into());
     }
-    if let Some(seat) = host.lobby.names.iter().position(|n| name_key(n) == key) {
-        return match (&host.secrets[seat], secret) {
-            (Some(theirs), Some(given)) if theirs.matches(given) => Ok(seat),
+    if let Some(seat) = host.keys.iter().position(|k| *k == Some(key)) {
+        return Ok(seat);
+    }
+    let invited = host.invite.as_ref().zip(admission).is_some_and(|(invite, given)| invite.admission().admits(given));
+    if !invited {
+        return Err("this invite is not the host's current one: ask the host for the new invite".into());
+    }
+    let name = normal_name(name)?;
+    let named = name_key(&name);
+    if host.banned_names.contains(&named) {
+        return Err(BANNED.into());
+    }
+    if let Some(seat) = host.lobby.names.iter().position(|n| name_key(n) == named) {
+        return match host.keys[seat] {
             // Resumed from a save: the seat waits for its name, before the start only.
-            (None, _) if seat != 0 && !host.lobby.started && !host.lobby.online[seat] => Ok(seat),
+            None if seat != 0 && !host.lobby.started && !host.lobby.online[seat] => Ok(seat),
             // The same words whether the seat is taken or away: a stranger
             // learns nothing about who sits here.
             _ => Err(format!("the name {name} is taken at this table: choose another")),
@@ -883,14 +828,14 @@ fn seat_for(host: &mut HostedGame, name: &str, version: u32, secret: Option<&Sea
     host.lobby.names.push(name);
     host.lobby.online.push(false);
     host.lobby.stand_ins.push(None);
-    host.secrets.push(None);
+    host.keys.push(None);
     Ok(host.lobby.names.len() - 1)
 }
 
 impl HostedGame {
     /// The connection of the player at `seat`, if connected (for a host that
     /// wants to show who is on which address).
-    pub fn connection(&self, seat: usize) -> Option<ClientId> {
+    pub fn connection(&self, seat: usize) -> Option<ConnId> {
         self.client_of(seat)
     }
 }

@@ -1,100 +1,142 @@
-//! The invite: the one string a host passes to its players, carrying where
+//! The invite: the one string a host passes to its players, carrying whom
 //! to dial and a secret only invited players know.
 //!
-//! Netcode runs in its secure mode, keyed by the secret: a connect token is
-//! sealed with a key derived from it, so only holders of the invite can make
-//! one, and the session keys inside each token (random per connection) never
-//! cross the network in the clear. Someone who knows the host's address and
-//! the protocol id but not the invite cannot complete the handshake.
+//! The host is named by its public key (iroh dials a peer by its key, and
+//! the connection proves the host holds it, so nobody can stand in for it),
+//! followed by how to reach it where no lookup service can say: its relay,
+//! if it is not one of the public ones, and its direct addresses (a LAN
+//! party with no internet). The secret is the admission: a player new to
+//! the table gives it in its first message, inside the encrypted
+//! connection. A player who already has a seat needs it no more: the seat
+//! belongs to their key ([`crate::host`]).
 //!
-//! Written in Crockford's base 32, so it can be read out as well as pasted:
-//! for an IPv4 host, six groups of five (`ABCDE-FGHJK-MNPQR-STVWX-YZ012-34567`:
-//! the address and port, then the secret's 100 bits); otherwise the address
-//! as text, a space, and the secret's four groups. Letters that look alike
+//! Written as `KEY.SECRET` then the hints, space-separated: the key in
+//! z-base-32 (52 characters), the secret in Crockford's base 32, four
+//! groups of five (100 bits). In the secret, letters that look alike
 //! (I/L/1, O/0) read the same, and case is ignored.
 
-use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
-
-use bevy_renet::netcode::{NETCODE_KEY_BYTES, generate_random_bytes};
+use iroh::{EndpointAddr, PublicKey, RelayUrl, TransportAddr};
+use serde::{Deserialize, Serialize};
 
 const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-/// The secret's length in base-32 digits: 100 bits, out of reach of guessing
-/// even offline from a captured handshake, and still short enough to read out.
+/// The secret's length in base-32 digits: 100 bits, out of reach of guessing.
 pub const SECRET_DIGITS: usize = 20;
+
+/// The most hints an invite may carry, and the longest one: a pasted
+/// invite is input from outside.
+const MAX_HINTS: usize = 12;
+const MAX_HINT: usize = 200;
 
 /// What a host passes to its players.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Invite {
-    pub addr: SocketAddr,
-    /// The secret's digits (values 0..32), canonical: the key derives from these.
-    secret: [u8; SECRET_DIGITS],
+    /// The host's key and the addresses it can be reached at.
+    pub host: EndpointAddr,
+    secret: Admission,
+}
+
+/// An invite's secret, as a newcomer gives it to the host. Compared in
+/// constant time, so its digits cannot be guessed one by one from timing.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Admission([u8; SECRET_DIGITS]);
+
+impl Admission {
+    fn new() -> Admission {
+        let mut bytes = [0u8; SECRET_DIGITS];
+        // The OS's random source; without it there is no safe table to host.
+        getrandom::fill(&mut bytes).expect("the system's random source");
+        Admission(bytes.map(|b| b & 31))
+    }
+
+    /// Whether `given` is this secret.
+    pub fn admits(&self, given: &Admission) -> bool {
+        self.0.iter().zip(&given.0).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+    }
 }
 
 // The secret stays out of logs and panics.
+impl std::fmt::Debug for Admission {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Admission(..)")
+    }
+}
+
 impl std::fmt::Debug for Invite {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Invite {{ addr: {}, secret: .. }}", self.addr)
+        write!(f, "Invite {{ host: {}, secret: .. }}", self.host.id.fmt_short())
     }
 }
 
 impl Invite {
-    /// A new invite to `addr`, its secret from the operating system's random source.
-    pub fn new(addr: SocketAddr) -> Invite {
-        let bytes: [u8; SECRET_DIGITS] = generate_random_bytes();
-        Invite { addr, secret: bytes.map(|b| b & 31) }
+    /// A new invite to `host`, with a new secret from the OS's random source.
+    pub fn new(host: EndpointAddr) -> Invite {
+        Invite { host, secret: Admission::new() }
     }
 
-    /// The same secret, another address (the host's public address is known
-    /// only once its socket is bound).
-    pub fn at(&self, addr: SocketAddr) -> Invite {
-        Invite { addr, secret: self.secret }
+    /// The same secret, other addresses (they change as the network does).
+    pub fn at(&self, host: EndpointAddr) -> Invite {
+        Invite { host, secret: self.secret }
     }
 
-    /// Netcode's private key: derived from the secret alone (BLAKE3's key
-    /// derivation, with a context naming this use), so the address can be
-    /// written either way and the key is the same.
-    pub fn key(&self) -> [u8; NETCODE_KEY_BYTES] {
-        blake3::derive_key("forgotten-depths 2026 online invite key", &self.secret)
+    /// The host's key.
+    pub fn key(&self) -> PublicKey {
+        self.host.id
     }
 
-    /// The invite as one string to paste or read out.
+    /// The secret a newcomer gives.
+    pub fn admission(&self) -> Admission {
+        self.secret
+    }
+
+    /// The same table: the same host and secret, whatever its addresses.
+    pub fn same_table(&self, other: &Invite) -> bool {
+        self.host.id == other.host.id && self.secret.admits(&other.secret)
+    }
+
+    /// The invite as one string to paste.
     pub fn text(&self) -> String {
-        let secret = groups(&self.secret);
-        match addr_digits(self.addr) {
-            Some(addr) => format!("{}-{secret}", groups(&addr)),
-            None => format!("{} {secret}", self.addr),
+        let mut text = format!("{}.{}", self.host.id.to_z32(), groups(&self.secret.0));
+        for url in self.host.relay_urls() {
+            text.push(' ');
+            text.push_str(url.as_str());
         }
+        for addr in self.host.ip_addrs() {
+            text.push(' ');
+            text.push_str(&addr.to_string());
+        }
+        text
     }
 
     /// What a player pasted or typed, or why it is not an invite.
     pub fn parse(text: &str) -> Result<Invite, String> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err("paste the invite the host gave you".into());
+        let mut words = text.split_whitespace();
+        let Some(first) = words.next() else { return Err("paste the invite the host gave you".into()) };
+        let Some((key, secret)) = first.split_once('.') else {
+            return Err(
+                "this is not an invite (it starts with the host's key, a dot and the secret): paste all of it".into()
+            );
+        };
+        let key = PublicKey::from_z32(key)
+            .map_err(|_| "the host's key at the start of the invite is cut or mistyped: paste all of it".to_owned())?;
+        let secret = digits(secret)?;
+        let secret = Admission(secret.as_slice().try_into().map_err(|_| {
+            format!("an invite's secret has {SECRET_DIGITS} letters and digits, this one {}", secret.len())
+        })?);
+        let mut addrs = Vec::new();
+        for (i, hint) in words.enumerate() {
+            if i >= MAX_HINTS || hint.len() > MAX_HINT {
+                return Err(format!("an invite has at most {MAX_HINTS} addresses of {MAX_HINT} characters"));
+            }
+            addrs.push(if hint.contains("://") {
+                TransportAddr::Relay(hint.parse::<RelayUrl>().map_err(|e| format!("{hint:?} is not a relay: {e}"))?)
+            } else {
+                TransportAddr::Ip(
+                    hint.parse().map_err(|_| format!("{hint:?} is not an address:port such as 192.168.1.20:5000"))?,
+                )
+            });
         }
-        // An address written as text: the secret follows the last space or slash.
-        if text.contains(':') || text.contains('.') {
-            let Some(split) = text.rfind([' ', '/']) else {
-                return Err("this invite has an address but no secret: paste all of it".into());
-            };
-            let (addr, secret) = (text[..split].trim(), &text[split + 1..]);
-            let addr = addr
-                .parse::<SocketAddr>()
-                .map_err(|_| format!("{addr:?} is not an address:port such as 192.168.1.20:5000"))?;
-            let secret = digits(secret)?;
-            return Ok(Invite { addr, secret: exact(&secret, "secret")? });
-        }
-        let all = digits(text)?;
-        if all.len() != 10 + SECRET_DIGITS {
-            return Err(format!(
-                "an invite has {} letters and digits, this one {}: check that all of it was pasted",
-                10 + SECRET_DIGITS,
-                all.len()
-            ));
-        }
-        let addr = addr_of_digits(&all[..10])?;
-        Ok(Invite { addr, secret: exact(&all[10..], "secret")? })
+        Ok(Invite { host: EndpointAddr::from_parts(key, addrs), secret })
     }
 }
 
@@ -125,53 +167,46 @@ fn digits(text: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
-fn exact<const N: usize>(digits: &[u8], what: &str) -> Result<[u8; N], String> {
-    digits.try_into().map_err(|_| format!("an invite's {what} has {N} letters and digits, this one {}", digits.len()))
-}
-
-/// An IPv4 address and port (48 bits) as ten digits; `None` for IPv6.
-fn addr_digits(addr: SocketAddr) -> Option<[u8; 10]> {
-    let SocketAddr::V4(v4) = addr else { return None };
-    let n = (u64::from(u32::from(*v4.ip())) << 16) | u64::from(v4.port());
-    Some(std::array::from_fn(|i| ((n >> (5 * (9 - i))) & 31) as u8))
-}
-
-fn addr_of_digits(digits: &[u8]) -> Result<SocketAddr, String> {
-    let n = digits.iter().fold(0u64, |n, &d| (n << 5) | u64::from(d));
-    let port = (n & 0xffff) as u16;
-    if port == 0 || n >> 48 != 0 {
-        return Err("not an invite: check it letter by letter".into());
-    }
-    let ip = Ipv4Addr::from(((n >> 16) & 0xffff_ffff) as u32);
-    Ok(SocketAddr::V4(SocketAddrV4::new(ip, port)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_invite_reads_back_and_a_typo_is_an_error() {
-        let invite = Invite::new("192.168.1.20:5000".parse().unwrap());
-        let text = invite.text();
-        assert_eq!(text.len(), 35, "six groups of five: {text}");
-        assert_eq!(Invite::parse(&text), Ok(invite.clone()));
-        assert_eq!(Invite::parse(&text.to_lowercase().replace('0', "o")), Ok(invite.clone()), "case, look-alikes");
-        assert_eq!(Invite::parse(&format!("  {}  ", text.replace('-', " "))), Ok(invite.clone()), "spaces");
-        assert!(Invite::parse(&text[..29]).unwrap_err().contains("all of it"));
-        assert!(Invite::parse(&text.replace(&text[..1], "U")).unwrap_err().contains("'U'"));
-        assert!(Invite::parse("10.0.0.7:5000").unwrap_err().contains("no secret"));
-        let v6 = invite.at("[::1]:5000".parse().unwrap());
-        assert_eq!(Invite::parse(&v6.text()), Ok(v6.clone()));
-        assert_eq!(v6.key(), invite.key(), "the key is the secret's, whatever the address");
+    fn host() -> EndpointAddr {
+        let key = iroh::SecretKey::from_bytes(&[7; 32]).public();
+        EndpointAddr::new(key)
+            .with_ip_addr("192.168.1.20:5000".parse().unwrap())
+            .with_ip_addr("[fe80::1]:5000".parse().unwrap())
+            .with_relay_url("http://10.9.0.1:3340".parse().unwrap())
     }
 
     #[test]
-    fn each_invite_has_its_own_secret_and_key() {
-        let addr = "127.0.0.1:5000".parse().unwrap();
-        let (a, b) = (Invite::new(addr), Invite::new(addr));
+    fn an_invite_reads_back_and_a_typo_is_an_error() {
+        let invite = Invite::new(host());
+        let text = invite.text();
+        assert_eq!(Invite::parse(&text), Ok(invite.clone()));
+        let (first, hints) = text.split_once(' ').unwrap();
+        let (key, secret) = first.split_once('.').unwrap();
+        assert_eq!((key.len(), secret.len()), (52, 23), "{text}");
+        let sloppy = format!("  {key}.{}  {hints} ", secret.to_lowercase().replace('0', "o").replace('-', ""));
+        assert_eq!(Invite::parse(&sloppy), Ok(invite.clone()), "case, look-alikes, no dashes");
+        assert!(Invite::parse(&text[..60]).unwrap_err().contains("letters and digits"), "cut");
+        assert!(Invite::parse(&text[1..]).unwrap_err().contains("key"));
+        assert!(Invite::parse("192.168.1.20:5000").unwrap_err().contains("key"));
+        assert!(Invite::parse(&format!("{first} 10.0.0.7")).unwrap_err().contains("address:port"));
+        assert!(Invite::parse(&format!("{first} http://")).unwrap_err().contains("relay"));
+        let many = format!("{first}{}", " 10.0.0.7:1".repeat(MAX_HINTS + 1));
+        assert!(Invite::parse(&many).unwrap_err().contains("at most"), "a pasted wall of addresses");
+        let bare = Invite::parse(first).unwrap();
+        assert!(bare.same_table(&invite) && bare != invite, "the key and secret alone name the table");
+    }
+
+    #[test]
+    fn each_invite_has_its_own_secret() {
+        let (a, b) = (Invite::new(host()), Invite::new(host()));
         assert_ne!(a, b);
-        assert_ne!(a.key(), b.key());
-        assert!(!format!("{a:?}").contains(&a.text()[12..]), "Debug does not show the secret");
+        assert!(!a.admission().admits(&b.admission()));
+        assert!(a.admission().admits(&a.at(EndpointAddr::new(a.key())).admission()));
+        let secret = a.text().split_once('.').unwrap().1[..5].to_owned();
+        assert!(!format!("{a:?}").contains(&secret), "Debug does not show the secret");
     }
 }

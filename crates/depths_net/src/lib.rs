@@ -12,36 +12,39 @@
 //! change reaches every copy numbered among the actions (see
 //! [`protocol::PROTOCOL_VERSION`]).
 //!
+//! The connections are iroh's: a peer is dialled by its public key, through
+//! NATs, by a relay where no direct path can be made; every connection is
+//! encrypted and proves both keys. A seat belongs to the key that first sat
+//! in it.
+//!
 //! Headless: the plugins need only `MinimalPlugins` (time) — the tests run a
-//! host and two players in one process on 127.0.0.1.
+//! host and two players in one process.
 //!
 //! - [`protocol`]: the messages and their encoding, with size limits.
 //! - [`shared_game`]: the state each copy keeps and its checksum.
-//! - [`transport`]: the UDP connection (renet + netcode).
-//! - [`socket`]: each socket read off the frame, waking a sleeping table.
-//! - [`gate`]: the host's socket, looking at each datagram before netcode.
-//! - [`link`]: a player's socket and netcode client.
+//! - [`transport`]: the engine's settings: protocol name, relays, keys.
+//! - [`link`]: the connections, on the engine's own thread, waking the table.
+//! - [`log_limit`]: at most a line a second from any one source.
 //! - [`host`]: [`host::HostPlugin`], seats, checking and relaying.
 //! - [`client`]: [`client::ClientPlugin`], a player's copy of the table.
-//! - [`invite`]: the invite a host passes on: its address and a secret.
+//! - [`invite`]: the invite a host passes on: its key and a secret.
 //! - [`schedule`]: [`NetSystems`], where the host's and players' systems run.
 
 pub mod client;
-pub mod gate;
 pub mod host;
 pub mod invite;
 pub mod link;
+pub mod log_limit;
 pub mod protocol;
 pub mod schedule;
 pub mod shared_game;
-pub mod socket;
 pub mod transport;
 
 pub use client::{ClientPlugin, JoinedGame, SendAction};
 pub use host::{HostPlugin, HostedGame};
 pub use invite::Invite;
+pub use link::NetWake;
 pub use protocol::Lobby;
 pub use schedule::NetSystems;
 pub use shared_game::SharedGame;
-pub use socket::NetWake;
-pub use transport::NetError;
+pub use transport::{NetError, Relays};

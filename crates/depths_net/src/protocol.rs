@@ -11,7 +11,7 @@ use depths_rules::{Action, Game};
 use depths_seats::seats::{Players, Turn};
 use serde::{Deserialize, Serialize};
 
-use crate::shared_game::SharedGame;
+use crate::{invite::Admission, shared_game::SharedGame};
 
 /// Raised whenever a message changes meaning; a player on another version is
 /// told so at the door instead of misreading the table.
@@ -30,7 +30,12 @@ use crate::shared_game::SharedGame;
 /// connect token, and a player of another version is sent a
 /// [`ToPlayer::Goodbye`] saying so (its shape never changes, so every
 /// version reads it).
-pub const PROTOCOL_VERSION: u32 = 4;
+///
+/// 5: Peer to peer (iroh over QUIC). A seat belongs to the key that first
+/// sat in it: no seat secret. A newcomer's [`ToHost::Join`] carries the
+/// invite's admission secret; the version rides in the Join, whose fields
+/// only ever grow, so any later version is told in words.
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// The largest message a player may send. An `Action` is a few dozen bytes,
 /// a join a name: anything near this is not a player's message.
@@ -46,13 +51,14 @@ pub const MAX_NAME: usize = 24;
 /// A player's message to the host.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToHost {
-    /// Take a seat under this name, or one's seat back with its `secret`
-    /// (from the [`ToPlayer::Welcome`] of one's first join).
+    /// Take a seat under this name with the invite's `admission` secret,
+    /// or (a key that has a seat) one's seat back, secret or not. Always a
+    /// connection's first message.
     Join {
         name: String,
         version: u32,
         #[serde(default)]
-        secret: Option<SeatSecret>,
+        admission: Option<Admission>,
     },
     /// Please apply this action for me.
     Act(Action),
@@ -70,9 +76,9 @@ pub enum ToHost {
 /// The host's message to a player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToPlayer {
-    /// You sit at seat `seat`; `secret` takes it back after a drop (keep it,
-    /// show it to nobody: a name alone never does).
-    Welcome { seat: usize, secret: SeatSecret },
+    /// You sit at seat `seat` (your key takes it back after a drop: a name
+    /// alone never does).
+    Welcome { seat: usize },
     /// Who is at the table (sent whenever that changes).
     Lobby(Lobby),
     /// The whole table: at the start, on a rejoin, on a resync.
@@ -108,47 +114,6 @@ pub enum ToPlayer {
     /// connections, another version, the table closing). Never changes
     /// shape: it is how a player of another version is told.
     Goodbye { reason: String },
-}
-
-/// A seat's secret: 128 bits from the OS, written as hex. Compared in
-/// constant time, so its digits cannot be guessed one by one from timing.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct SeatSecret(String);
-
-impl std::fmt::Debug for SeatSecret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SeatSecret(..)")
-    }
-}
-
-impl SeatSecret {
-    pub fn new() -> SeatSecret {
-        let bytes: [u8; 16] = bevy_renet::netcode::generate_random_bytes();
-        SeatSecret(bytes.iter().map(|b| format!("{b:02x}")).collect())
-    }
-
-    /// The secret as kept on disk.
-    pub fn text(&self) -> &str {
-        &self.0
-    }
-
-    /// A secret read back from disk, if it is one.
-    pub fn from_text(text: &str) -> Option<SeatSecret> {
-        let text = text.trim();
-        (text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit())).then(|| SeatSecret(text.to_ascii_lowercase()))
-    }
-
-    pub fn matches(&self, given: &SeatSecret) -> bool {
-        let (a, b) = (self.0.as_bytes(), given.0.as_bytes());
-        a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
-    }
-}
-
-impl Default for SeatSecret {
-    fn default() -> Self {
-        SeatSecret::new()
-    }
 }
 
 /// A player's name as the table shows it (spaces trimmed and single), or
@@ -382,15 +347,5 @@ mod tests {
         assert_eq!(name_key("B0"), name_key("bo"));
         assert_eq!(name_key("Lia"), name_key("1ia"));
         assert_ne!(name_key("Bo"), name_key("Bob"));
-    }
-
-    #[test]
-    fn a_seat_secret_matches_only_itself_and_reads_back() {
-        let (a, b) = (SeatSecret::new(), SeatSecret::new());
-        assert!(a.matches(&a.clone()));
-        assert!(!a.matches(&b));
-        assert_eq!(SeatSecret::from_text(a.text()), Some(a.clone()));
-        assert_eq!(SeatSecret::from_text("not a secret"), None);
-        assert!(!format!("{a:?}").contains(a.text()));
     }
 }

@@ -4,12 +4,10 @@
 mod common;
 
 use bevy::prelude::*;
-use bevy_renet::RenetClient;
 use depths_net::{
     client::{self, Link},
     host::{CompanionAct, HostAct, HostRefused, SeatCompanion, StandIn},
     protocol::MAX_FROM_PLAYER,
-    transport::CHANNEL,
 };
 use depths_rules::{Action, GameRng, Phase};
 
@@ -67,11 +65,11 @@ fn wrong_seat_illegal_and_garbage_messages_are_refused_and_change_nothing() {
     let illegal = refusal(&mut net, &send(Action::Unequip { hero: 1, item: 9 }));
     assert!(!illegal.is_empty() && !illegal.contains("turn"), "the rules' reason: {illegal}");
     let garbage = refusal(&mut net, &|app: &mut App| {
-        app.world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, b"\x00\xffnot json".to_vec());
+        app.world().resource::<depths_net::link::PlayerLink>().send(b"\x00\xffnot json".to_vec());
     });
     assert!(garbage.starts_with("the host could not read your message"), "{garbage}");
     let huge = refusal(&mut net, &|app: &mut App| {
-        app.world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, vec![b'['; MAX_FROM_PLAYER + 1]);
+        app.world().resource::<depths_net::link::PlayerLink>().send(vec![b'['; MAX_FROM_PLAYER + 1]);
     });
     assert!(huge.contains("over the limit"), "{huge}");
 
@@ -193,9 +191,9 @@ fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
     let join = depths_net::protocol::encode(&depths_net::protocol::ToHost::Join {
         name: "Zed".into(),
         version: depths_net::protocol::PROTOCOL_VERSION,
-        secret: None,
+        admission: None,
     });
-    net.players[0].world_mut().resource_mut::<RenetClient>().send_message(CHANNEL, join);
+    net.players[0].world().resource::<depths_net::link::PlayerLink>().send(join);
     assert!(net.pump(|n| n.remote(0).refusal.is_some()));
     assert_eq!(net.remote(0).refusal.as_deref(), Some("you already sit at the table as Bo"));
     assert_eq!(net.hosted().lobby.names.len(), 3, "no seat for Zed");
@@ -203,7 +201,11 @@ fn seats_are_refused_to_a_fourth_player_a_taken_name_and_latecomers() {
     client::leave(net.players[1].world_mut());
     assert!(net.pump(|n| n.hosted().lobby.waiting_for() == vec![2]));
     assert_eq!(reason_for(&mut net, "Eve"), "the game has started: only its players can rejoin");
-    assert_eq!(reason_for(&mut net, "Cy"), "the name Cy is taken at this table: choose another", "no secret, no seat");
+    assert_eq!(
+        reason_for(&mut net, "Cy"),
+        "the name Cy is taken at this table: choose another",
+        "the name is not a key"
+    );
 }
 
 /// Proves: a saved online game resumes. Ann, Bo and Cy play part of a game;

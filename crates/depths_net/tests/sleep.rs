@@ -1,7 +1,8 @@
 //! A waiting online table sleeps: between moves nothing reaches a table
-//! that would wake it (netcode's keep-alives stay with the reader thread),
-//! a move wakes the table that must show it, and tables that do not update
-//! for longer than netcode's timeout keep their connection.
+//! that would wake it (the engine's keep-alives, acknowledgements and
+//! resends stay on its own thread), a move wakes the table that must show
+//! it, and tables that do not update for longer than the timeout keep
+//! their connection.
 
 mod common;
 
@@ -15,10 +16,10 @@ use std::{
 
 use bevy::prelude::*;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostedGame, NetWake,
+    ClientPlugin, HostPlugin, NetWake, Relays,
     client::{self, Link},
     host,
-    transport::Unacknowledged,
+    transport::SecretKey,
 };
 
 use common::{Net, next_move};
@@ -49,34 +50,28 @@ fn shared() -> (Net, Wakes) {
     let mut host_app = App::new();
     host_app.add_plugins((MinimalPlugins, HostPlugin));
     let host_wakes = counted(&mut host_app);
-    host::open(host_app.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], "Ann").unwrap();
-    let invite = host_app.world().resource::<HostedGame>().invite.clone().unwrap();
+    let invite = host::open(host_app.world_mut(), SecretKey::generate(), &Relays::Off, "Ann").unwrap();
     let mut player = App::new();
     player.add_plugins((MinimalPlugins, ClientPlugin));
     let player_wakes = counted(&mut player);
-    client::join(player.world_mut(), &invite, "Bo", None).unwrap();
-    let mut net = Net { host: host_app, invite, players: vec![player], pace: None };
+    let key = SecretKey::generate();
+    client::join(player.world_mut(), &invite, "Bo", key.clone(), &Relays::Off).unwrap();
+    let mut net = Net { host: host_app, invite, players: vec![player], keys: vec![key], pace: None };
     assert!(net.pump(|n| n.remote(0).seat == Some(1)), "Bo sits down");
     net.start(&["bren", "sil"], &[0, 1], 11);
     (net, Wakes { host: host_wakes, player: player_wakes })
 }
 
-fn unacknowledged(app: &App) -> bool {
-    app.world().resource::<Unacknowledged>().0
-}
-
-/// Renet acknowledges every packet, acknowledgements too: two copies
-/// updating 20 times a second traded 20 acknowledgements a second each way
-/// for ever, and a table woken by them would never sleep. Now, once the
-/// start is acknowledged, a second of waiting wakes neither table, and each
-/// move wakes the table that did not make it.
+/// A table woken by the connection's own traffic (acknowledgements,
+/// keep-alives) would never sleep. Once the start is through, a second of
+/// waiting wakes neither table, and each move wakes the table that did not
+/// make it.
 #[test]
 fn a_waiting_table_is_not_woken_and_a_move_wakes_it() {
     let (mut net, wakes) = shared();
     net.pace = Some(Duration::from_millis(50));
     // The last acknowledgements of the start arrive.
     net.pump_for(Duration::from_millis(500), |_| false);
-    assert!(!unacknowledged(&net.host) && !unacknowledged(&net.players[0]), "every message is acknowledged");
 
     let before = wakes.counts();
     net.pump_for(Duration::from_secs(1), |_| false);
@@ -106,20 +101,19 @@ fn a_waiting_table_is_not_woken_and_a_move_wakes_it() {
     }
     assert_eq!(seen, [true, true], "both played");
     net.pump_for(Duration::from_millis(300), |_| false);
-    assert!(!unacknowledged(&net.host) && !unacknowledged(&net.players[0]));
     let after = wakes.counts();
     net.pump_for(Duration::from_secs(1), |_| false);
     assert_eq!(wakes.counts(), after, "then both sleep again");
 }
 
-/// A sleeping table may not update for longer than netcode's timeout:
+/// A sleeping table may not update for longer than the connection's timeout:
 /// the connection keeps itself off the frame (keep-alives both ways), so
 /// after 20 s without an update on either side both are still at the
 /// table, and a move still goes through.
 #[test]
 fn tables_that_sleep_past_the_timeout_stay_connected() {
     let (mut net, _) = shared();
-    let timeout = Duration::from_secs(depths_net::transport::TIMEOUT_SECONDS as u64);
+    let timeout = Duration::from_secs(depths_net::transport::TIMEOUT_SECONDS);
     // One round of updates, then none for longer than the timeout.
     net.pace = Some(timeout + Duration::from_secs(5));
     net.pump_for(Duration::from_millis(1), |_| false);

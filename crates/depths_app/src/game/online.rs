@@ -28,10 +28,8 @@ use bevy::{
     prelude::*,
     winit::{UpdateMode, WinitSettings},
 };
-use depths_net::protocol::{SeatSecret, name_key};
-use depths_net::transport::Unacknowledged;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostedGame, Invite, JoinedGame, NetWake, SendAction,
+    ClientPlugin, HostPlugin, HostedGame, JoinedGame, NetWake, SendAction,
     client::{AskCompanion, AskTakeBack, Link, RemoteApplied, RemoteCompanion, RemoteTookBack},
     host::{self, Applied, CompanionAct, CompanionSeated, HostAct, HostRefused, HostTakeBack, SeatCompanion, TookBack},
 };
@@ -69,131 +67,39 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Menu), close);
     app.init_resource::<NetWake>();
     app.add_systems(Startup, wake_the_window);
-    app.add_systems(Last, keep_pace.run_if(resource_exists::<Online>.or_else(resource_exists::<LobbyOpen>)));
-    app.add_systems(Update, remember_seat.in_set(PlaySystems::Seats).run_if(resource_changed::<JoinedGame>));
 }
 
-/// The seat secrets this machine was given, one line per table and name
-/// (the invite, the name, the secret), newest last: a player whose program
-/// crashed takes the seat back with it. Not a save (not `.json`).
-const SEATS_FILE: &str = "online-seats.txt";
-
-/// The most tables remembered, and the most of the file read (it is only
-/// ever ours, but a file on disk is read as if it were not).
-const SEATS_KEPT: usize = 16;
-const SEATS_MAX_BYTES: u64 = 64 * 1024;
-
-/// One table's seat on this machine: the invite (canonical), the name, the secret.
-struct SeatLine {
-    invite: String,
-    name: String,
-    secret: SeatSecret,
+/// This machine's key pair, beside the data folder's saves: its identity at
+/// every online table (a seat belongs to the key that first sat in it).
+/// Made the first time it is needed; a file there that is not a key is
+/// named, and left alone.
+pub fn machine_key(dir: &crate::game::saves::SaveDir) -> Result<depths_net::transport::SecretKey, String> {
+    let data = dir.0.parent().unwrap_or(std::path::Path::new("."));
+    depths_net::transport::machine_key(&data.join(KEY_FILE))
 }
 
-impl SeatLine {
-    /// This table's seat under this name (a look-alike is the same name).
-    fn is(&self, invite: &str, key: &str) -> bool {
-        self.invite == invite && name_key(&self.name) == key
-    }
-}
+/// The key's file name in the data folder.
+pub const KEY_FILE: &str = "player.key";
 
-fn seat_lines(dir: &crate::game::saves::SaveDir) -> Vec<SeatLine> {
-    use std::io::Read;
-    let mut text = String::new();
-    if let Ok(file) = std::fs::File::open(dir.0.join(SEATS_FILE)) {
-        let _ = file.take(SEATS_MAX_BYTES).read_to_string(&mut text);
-    }
-    text.lines()
-        .filter_map(|line| {
-            let mut parts = line.split('\t');
-            let (invite, name, secret) = (parts.next()?, parts.next()?, parts.next()?);
-            let invite = Invite::parse(invite).ok()?.text();
-            Some(SeatLine { invite, name: name.to_owned(), secret: SeatSecret::from_text(secret)? })
-        })
-        .collect()
-}
-
-/// The seat secret this machine was given at the table of `invite` as `name`, if any.
-pub fn remembered_seat(dir: &crate::game::saves::SaveDir, invite: &Invite, name: &str) -> Option<SeatSecret> {
-    let (text, key) = (invite.text(), name_key(name.trim()));
-    let lines = seat_lines(dir);
-    // This invite's; else the newest at the same address under this name
-    // (the host made a new invite for the table: the seat's secret holds).
-    let same_table = |line: &&SeatLine| {
-        name_key(&line.name) == key && Invite::parse(&line.invite).is_ok_and(|i| i.addr == invite.addr)
-    };
-    let line = lines.iter().rev().find(|line| line.is(&text, &key)).or_else(|| lines.iter().rev().find(same_table));
-    line.map(|line| line.secret.clone())
-}
-
-/// Keeps the seat secret the host gave, beside the saves.
-fn remember_seat(
-    remote: Res<JoinedGame>,
-    dir: Option<Res<crate::game::saves::SaveDir>>,
-    mut kept: Local<Option<SeatSecret>>,
-) {
-    let (Some(invite), Some(secret), Some(dir)) = (&remote.invite, &remote.secret, dir) else { return };
-    if kept.as_ref() == Some(secret) {
-        return;
-    }
-    *kept = Some(secret.clone());
-    let (invite, name) = (invite.text(), remote.name.trim().to_owned());
-    let key = name_key(&name);
-    let mut lines = seat_lines(&dir);
-    lines.retain(|line| !line.is(&invite, &key));
-    lines.push(SeatLine { invite, name, secret: secret.clone() });
-    let start = lines.len().saturating_sub(SEATS_KEPT);
-    let text: String =
-        lines[start..].iter().map(|l| format!("{}\t{}\t{}\n", l.invite, l.name, l.secret.text())).collect();
-    let _ = std::fs::create_dir_all(&dir.0);
-    if let Err(e) = crate::game::saves::write_atomic(&dir.0.join(SEATS_FILE), &text) {
-        warn!("could not keep the seat's secret: {e}");
-    }
-}
-
-/// How long a waiting online table sleeps at most. The connection keeps
-/// itself meanwhile (`depths_net::socket`: keep-alives and timeouts on a
-/// thread of its own), and a message wakes the table at once.
+/// How long a waiting online table sleeps at most. The connections keep
+/// themselves meanwhile (`depths_net::link`: the engine's keep-alives,
+/// resends and timeouts on a thread of its own), and a message wakes the
+/// table at once.
 const ONLINE_SLEEP: Duration = Duration::from_secs(60);
-
-/// How often a table updates while a message it sent is unacknowledged, so
-/// a lost packet is sent again in time.
-const RESEND_TICK: Duration = Duration::from_millis(50);
-
-/// How often the host's table updates while something is due by the clock
-/// (a connection that has not sat down, a goodbye to finish).
-const CLOCK_TICK: Duration = Duration::from_millis(500);
 
 /// The window's pace online, focused or not: `wait` between updates at most.
 fn online_pace(wait: Duration) -> WinitSettings {
     WinitSettings { focused_mode: UpdateMode::reactive(wait), unfocused_mode: UpdateMode::reactive_low_power(wait) }
 }
 
-/// Online, the window sleeps at the online pace (see [`keep_pace`]).
+/// Online, the window sleeps until something happens (a message wakes it).
 pub fn keep_online_pace(world: &mut World) {
     if let Some(mut winit) = world.get_resource_mut::<WinitSettings>() {
         *winit = online_pace(ONLINE_SLEEP);
     }
 }
 
-/// Asleep until something happens; every [`RESEND_TICK`] while a message is
-/// unacknowledged, every [`CLOCK_TICK`] while the host has something due.
-fn keep_pace(winit: Option<ResMut<WinitSettings>>, unacknowledged: Res<Unacknowledged>, host: Res<HostedGame>) {
-    let Some(mut winit) = winit else { return };
-    let wait = if unacknowledged.0 {
-        RESEND_TICK
-    } else if host.clock_running() {
-        CLOCK_TICK
-    } else {
-        ONLINE_SLEEP
-    };
-    let pace = online_pace(wait);
-    if winit.focused_mode != pace.focused_mode {
-        *winit = pace;
-    }
-}
-
-/// Lets a connection's reader thread wake the window (desktop only; a
+/// Lets the connections' thread wake the window (desktop only; a
 /// headless app updates on its own).
 fn wake_the_window(proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>, mut wake: ResMut<NetWake>) {
     let Some(proxy) = proxy else { return };

@@ -398,10 +398,17 @@ pub struct Saving<'w> {
 }
 
 impl Saving<'_> {
+    /// Whether this table is not this machine's to save: a replay (the
+    /// game's own save stays as it was), or a player's copy of a host's
+    /// game online (the game is the host's, saved there; a player's copies
+    /// would fill the Load list with stale games), on every way out.
+    fn not_ours(&self) -> bool {
+        self.delve.read_only || self.seats.seat.is_some_and(|s| s > 0)
+    }
+
     /// Writes the game's save now; a failure is logged and shown on the table.
     pub fn write(&mut self, dir: &SaveDir) -> bool {
-        if self.delve.read_only {
-            // A replay writes nothing: the game's own save stays as it was.
+        if self.not_ours() {
             return true;
         }
         let path = save_path(dir, &self.slot);
@@ -427,9 +434,7 @@ fn autosave(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<crate
     }
     let now = std::mem::take(&mut saving.slot.due);
     saving.slot.moved = false;
-    // Online, the game is the host's, saved there: a player's copy is not a
-    // save (a Load list of every join and rejoin, each a stale copy).
-    if only_looks(options.as_deref()) || saving.delve.read_only || saving.seats.seat.is_some_and(|s| s > 0) {
+    if only_looks(options.as_deref()) || saving.not_ours() {
         return;
     }
     if now {

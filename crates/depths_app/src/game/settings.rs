@@ -51,6 +51,9 @@ pub struct Settings {
     pub fullscreen: bool,
     /// The colour vision the table's signal colours are chosen for.
     pub vision: Vision,
+    /// Online play's relays: `public`, `off` (this network only) or the URL
+    /// of the players' own relay (`depths_net::Relays`).
+    pub relay: String,
     /// The Settings window is open.
     #[serde(skip)]
     pub open: bool,
@@ -78,6 +81,7 @@ impl Default for Settings {
             window: None,
             fullscreen: false,
             vision: Vision::default(),
+            relay: "public".into(),
             open: false,
             file: PathBuf::new(),
             problem: None,
@@ -142,6 +146,13 @@ impl Settings {
                         settings.file.display()
                     );
                     settings.window = None;
+                }
+                if let Err(e) = depths_net::Relays::parse(&settings.relay) {
+                    // The file says where online play goes: the player is told.
+                    let problem = format!("{}: relay: {e}. Using the public relays.", settings.file.display());
+                    warn!("{problem}");
+                    settings.problem = Some(problem);
+                    settings.relay = Settings::default().relay;
                 }
                 for (name, volume, default) in [
                     ("master_volume", &mut settings.master_volume, Settings::default().master_volume),
@@ -412,7 +423,8 @@ mod tests {
                 "muted": false,
                 "window": null,
                 "fullscreen": false,
-                "vision": "typical"
+                "vision": "typical",
+                "relay": "public"
             }),
             "{text}"
         );
@@ -481,6 +493,22 @@ mod tests {
         let s = Settings::read(file.clone());
         assert_eq!(s.vision, Vision::Typical);
         assert!(s.problem.is_some_and(|p| p.contains("ultraviolet")), "the player is told");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_relay_is_remembered_and_a_bad_one_named() {
+        let dir = temp("relay-settings");
+        let file = dir.join("settings.json");
+        let mut s = Settings::read(file.clone());
+        assert_eq!(s.relay, "public", "the default");
+        s.relay = "https://relay.example.org./".into();
+        s.write().unwrap();
+        assert_eq!(Settings::read(file.clone()).relay, "https://relay.example.org./");
+        std::fs::write(&file, r#"{ "relay": "relay example" }"#).unwrap();
+        let s = Settings::read(file.clone());
+        assert_eq!(s.relay, "public");
+        assert!(s.problem.is_some_and(|p| p.contains("relay example")), "the player is told");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -1,6 +1,7 @@
-//! A host and players in one process, each its own headless Bevy app, talking
-//! over UDP on 127.0.0.1 (each host on a free port of its own, so tests run
-//! in parallel).
+//! A host and players in one process, each its own headless Bevy app with
+//! its own key, talking directly over this machine's addresses (no relay,
+//! never the internet; each on a free port of its own, so tests run in
+//! parallel).
 
 #![allow(dead_code)]
 
@@ -8,27 +9,44 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use depths_net::{
-    ClientPlugin, HostPlugin, HostedGame, Invite, JoinedGame, SendAction, SharedGame,
+    ClientPlugin, HostPlugin, HostedGame, Invite, JoinedGame, Relays, SendAction, SharedGame,
     client::{self, Link},
     host::{self, CompanionAct, HostAct, SeatCompanion, StartTable},
 };
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_seats::seats::{heroes_to_act, player_may_take};
 use depths_sim::{Bot, HeuristicBot};
+use iroh::SecretKey;
 
 pub fn host_app(name: &str) -> (App, Invite) {
+    host_app_with(name, &Relays::Off)
+}
+
+/// A host reached through `relays`.
+pub fn host_app_with(name: &str, relays: &Relays) -> (App, Invite) {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, HostPlugin));
-    host::open(app.world_mut(), "127.0.0.1:0".parse().unwrap(), &[], name).expect("host on loopback");
-    let invite = app.world().resource::<HostedGame>().invite.clone().expect("an open table has an invite");
+    let invite = host::open(app.world_mut(), SecretKey::generate(), relays, name).expect("host");
+    assert_eq!(app.world().resource::<HostedGame>().invite.as_ref(), Some(&invite));
     (app, invite)
 }
 
-pub fn player_app(invite: &Invite, name: &str) -> App {
+/// A player with the machine key `key`, dialling `invite`.
+pub fn player_app_with(invite: &Invite, name: &str, key: SecretKey) -> App {
+    player_app_relayed(invite, name, key, &Relays::Off)
+}
+
+/// A player with the machine key `key`, dialling `invite` through `relays`.
+pub fn player_app_relayed(invite: &Invite, name: &str, key: SecretKey, relays: &Relays) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, ClientPlugin));
-    client::join(app.world_mut(), invite, name, None).expect("dial loopback");
+    client::join(app.world_mut(), invite, name, key, relays).expect("dial");
     app
+}
+
+/// A player with a new machine's key.
+pub fn player_app(invite: &Invite, name: &str) -> App {
+    player_app_with(invite, name, SecretKey::generate())
 }
 
 /// A host (seat 0) and its players, updated together.
@@ -36,6 +54,8 @@ pub struct Net {
     pub host: App,
     pub invite: Invite,
     pub players: Vec<App>,
+    /// Each player's machine key.
+    pub keys: Vec<SecretKey>,
     /// The least time a round of updates takes (a real app's frame), if any;
     /// the tests run flat out.
     pub pace: Option<Duration>,
@@ -45,9 +65,11 @@ impl Net {
     /// A host called `names[0]` and one seated player for each other name.
     pub fn seated(names: &[&str]) -> Net {
         let (host, invite) = host_app(names[0]);
-        let mut net = Net { host, invite, players: Vec::new(), pace: None };
+        let mut net = Net { host, invite, players: Vec::new(), keys: Vec::new(), pace: None };
         for (i, name) in names.iter().enumerate().skip(1) {
-            net.players.push(player_app(&net.invite, name));
+            let key = SecretKey::generate();
+            net.players.push(player_app_with(&net.invite, name, key.clone()));
+            net.keys.push(key);
             assert!(
                 net.pump(|n| n.remote(i - 1).seat == Some(i) && n.hosted().lobby.online.len() == i + 1),
                 "{name} gets seat {i}"
@@ -77,7 +99,7 @@ impl Net {
             for p in &mut self.players {
                 p.update();
             }
-            // Let renet's clock move on between rounds (handshake, resends).
+            // Let the engine's threads work between rounds.
             let least = self.pace.unwrap_or(Duration::from_micros(200));
             std::thread::sleep(least.saturating_sub(round.elapsed()));
         }
@@ -128,15 +150,10 @@ impl Net {
         stepped
     }
 
-    /// Player `player` comes back as `name` on a new connection with the
-    /// seat secret its last one was given (a crash, a drop, a new network).
+    /// Player `player` comes back as `name` on a new connection from the
+    /// same machine (its key): a crash, a drop, a new network.
     pub fn rejoin(&mut self, player: usize, name: &str) {
-        let secret = self.remote(player).secret.clone();
-        assert!(secret.is_some(), "{name} was given a seat secret");
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, ClientPlugin));
-        client::join(app.world_mut(), &self.invite, name, secret).expect("dial loopback");
-        self.players[player] = app;
+        self.players[player] = player_app_with(&self.invite, name, self.keys[player].clone());
     }
 
     /// Every seated player's copy is the host's: same game, turn and count.
@@ -243,3 +260,5 @@ pub fn play_one(net: &mut Net, round: usize) {
         (0..net.players.len()).map(|p| net.remote(p).refusal.clone()).collect::<Vec<_>>()
     );
 }
+
+pub mod relay;

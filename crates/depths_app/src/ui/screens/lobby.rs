@@ -10,7 +10,6 @@ use depths_net::{
     HostedGame, Invite, JoinedGame,
     client::{self, Link},
     host::{self, Kick, StartTable},
-    transport::lan_address,
 };
 use depths_rules::{Game, GameOptions};
 use depths_seats::seats::{Players, same_name};
@@ -28,7 +27,6 @@ use crate::{
 pub struct LobbyForm {
     pub hosting: bool,
     pub name: String,
-    pub port: String,
     pub address: String,
     /// Per Hero (Bren, Sil, Ava): in the game, and the seat that plays it.
     pub heroes: [(bool, usize); 3],
@@ -54,7 +52,6 @@ impl Default for LobbyForm {
         LobbyForm {
             hosting: true,
             name: String::new(),
-            port: "5000".into(),
             address: String::new(),
             heroes: [(true, 0), (true, 1), (false, 0)],
             companions: [false; 3],
@@ -99,17 +96,19 @@ impl LobbyForm {
     }
 }
 
+/// This machine's key (its seats) and the relays the player chose.
+fn identity(world: &World) -> Result<(depths_net::transport::SecretKey, depths_net::Relays), String> {
+    let key = crate::game::online::machine_key(world.resource::<crate::game::saves::SaveDir>())?;
+    let relay = world.get_resource::<crate::game::settings::Settings>().map(|s| s.relay.clone()).unwrap_or_default();
+    Ok((key, depths_net::Relays::parse(&relay)?))
+}
+
 fn open_table(world: &mut World) {
     let form = world.resource::<LobbyForm>().clone();
     let result = (|| {
         let name = form.player_name()?;
-        let port: u16 =
-            form.port.trim().parse().map_err(|_| format!("The port must be a number, not {:?}.", form.port))?;
-        let mut public = vec![std::net::SocketAddr::from(([127, 0, 0, 1], port))];
-        if let Some(ip) = lan_address() {
-            public.insert(0, std::net::SocketAddr::new(ip, port));
-        }
-        host::open(world, std::net::SocketAddr::from(([0, 0, 0, 0], port)), &public, &name).map_err(|e| e.to_string())
+        let (key, relays) = identity(world)?;
+        host::open(world, key, &relays, &name).map_err(|e| e.to_string())
     })();
     finish_opening(world, result.map(|_| ()));
 }
@@ -119,16 +118,9 @@ fn join_table(world: &mut World) {
     let result = (|| {
         let name = form.player_name()?;
         let invite = Invite::parse(&form.address)?;
-        // The same table and name as before (a drop, a crash): the seat's secret takes the seat back.
-        let remote = world.resource::<JoinedGame>();
-        let secret = (remote.invite.as_ref() == Some(&invite) && remote.name == name)
-            .then(|| remote.secret.clone())
-            .flatten()
-            .or_else(|| {
-                let dir = world.resource::<crate::game::saves::SaveDir>();
-                crate::game::online::remembered_seat(dir, &invite, &name)
-            });
-        client::join(world, &invite, &name, secret).map_err(|e| e.to_string())
+        // This machine's key: a seat it sat in before (a drop, a crash) is its own again.
+        let (key, relays) = identity(world)?;
+        client::join(world, &invite, &name, key, &relays).map_err(|e| e.to_string())
     })();
     finish_opening(world, result);
 }
@@ -156,6 +148,7 @@ fn lobby_ui(
     mut resumes: MessageWriter<HostResume>,
     mut kicks: MessageWriter<Kick>,
     save_dir: Res<crate::game::saves::SaveDir>,
+    mut settings: ResMut<crate::game::settings::Settings>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("lobby")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
@@ -172,18 +165,14 @@ fn lobby_ui(
                     ui.label("Your name:");
                     ui.text_edit_singleline(&mut form.name);
                 });
+                relay_row(ui, &mut settings);
                 if form.hosting {
-                    ui.horizontal(|ui| {
-                        ui.label("Port:");
-                        ui.text_edit_singleline(&mut form.port);
-                    });
                     if ui.add(style::menu_button("Open the table")).clicked() {
                         commands.queue(open_table);
                     }
                 } else {
                     ui.horizontal(|ui| {
-                        ui.label("Invite:")
-                            .on_hover_text("The invite your host gave you: six groups of five letters and digits");
+                        ui.label("Invite:").on_hover_text("The invite your host gave you: paste all of it");
                         // The whole invite in view, to check it against what the host read out.
                         ui.add(egui::TextEdit::singleline(&mut form.address).desired_width(310.0));
                         if ui
@@ -325,6 +314,23 @@ fn give_newcomers_a_hero(heroes: &mut [(bool, usize)], seats: usize) {
     }
 }
 
+/// The relays online play uses (a setting, kept when the field is left).
+fn relay_row(ui: &mut egui::Ui, settings: &mut crate::game::settings::Settings) {
+    ui.horizontal(|ui| {
+        ui.label("Relay:");
+        let field = ui.add(egui::TextEdit::singleline(&mut settings.relay).desired_width(220.0)).on_hover_text(
+            "public: the game's public relays find the host and carry what cannot go direct; off: this network \
+             only (a LAN party); or the URL of your own relay (everyone at the table uses the host's)",
+        );
+        if field.lost_focus()
+            && depths_net::Relays::parse(&settings.relay).is_ok()
+            && let Err(e) = settings.write()
+        {
+            warn!("could not write {}: {e}", settings.file.display());
+        }
+    });
+}
+
 /// "Send away" and "Ban" for a seat's player (the host's, in the lobby).
 pub fn send_away_buttons(ui: &mut egui::Ui, seat: usize, kicks: &mut MessageWriter<Kick>) {
     if ui.small_button("Send away").on_hover_text("They leave the table (they may join again)").clicked() {
@@ -340,10 +346,22 @@ pub fn send_away_buttons(ui: &mut egui::Ui, seat: usize, kicks: &mut MessageWrit
 pub fn invite_line(ui: &mut egui::Ui, hosted: &HostedGame, commands: &mut Commands) -> Option<String> {
     let invite = hosted.invite.as_ref()?;
     let mut said = None;
-    ui.label("Give your players this invite (paste it, or read it out):");
+    ui.label("Give your players this invite (Copy, then send it in a message):");
+    let mut text = invite.text();
+    // Read-only, wrapped at any character: the key alone is 52 of them.
+    ui.add(
+        egui::TextEdit::multiline(&mut text)
+            .font(egui::TextStyle::Monospace)
+            .text_color(style::GOLD)
+            .desired_rows(2)
+            .desired_width(f32::INFINITY)
+            .interactive(false),
+    )
+    .on_hover_text(format!(
+        "Your table's key ({}…), how to reach it, and its secret: without the invite nobody new can sit down",
+        invite.key().fmt_short()
+    ));
     ui.horizontal_wrapped(|ui| {
-        ui.label(egui::RichText::new(invite.text()).monospace().size(style::type_scale::LEAD).color(style::GOLD))
-            .on_hover_text(format!("The table at {}; without the invite nobody can connect", invite.addr));
         if ui.button("Copy").on_hover_text("Put the invite on the clipboard").clicked() {
             said = Some(match crate::ui::clipboard::copy(&invite.text()) {
                 Ok(()) => "The invite is on the clipboard.".to_owned(),
