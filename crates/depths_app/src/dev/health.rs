@@ -1,6 +1,7 @@
 //! `--health-check FILE`: the table's health, looked at from inside the
 //! running client. For every screen and play state the check can reach (the
-//! menu with a long Load list, New Game, the lobby, the board waiting and with
+//! menu with a long Load list, New Game, the lobby (empty, and the host's with
+//! its invite), the board waiting and with
 //! a tile in hand, each Combat step with 1–3 Heroes and 1–2 Monster cards,
 //! each decision window, the reveals, Level Up, the Passage, game over, the
 //! "Pass to …" curtain) at four window sizes and three UI scales, each size
@@ -61,6 +62,9 @@ enum SetUp {
     Menu,
     Setup,
     Lobby,
+    /// The host's lobby: a table open (no relay: nothing leaves the
+    /// machine), its invite, a player seated.
+    Hosting,
     /// A game laid on the table (players, then moves made through the table
     /// so their events show: a reveal, the curtain).
     Game {
@@ -250,6 +254,10 @@ fn set_up(world: &mut World, scene: usize) {
         }
         SetUp::Setup => Screen::Setup,
         SetUp::Lobby => Screen::Lobby,
+        SetUp::Hosting => {
+            open_a_table(world);
+            Screen::Lobby
+        }
         SetUp::Game { game, players, online, .. } => {
             let mut session = Session::new((**game).clone());
             session.seats.players = players.clone();
@@ -554,7 +562,27 @@ fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
             }
         }
     }
+    // Last: the open table stays open for the rest of the run.
+    out.push(Scene { name: "lobby, hosting".into(), set_up: SetUp::Hosting });
     out
+}
+
+/// Opens the host's table once (every size and scale sees the same one),
+/// with Bo seated.
+fn open_a_table(world: &mut World) {
+    if world.resource::<HostedGame>().invite.is_none() {
+        let key = depths_net::transport::SecretKey::generate();
+        if let Err(e) = depths_net::host::open(world, key, &depths_net::Relays::Off, "Ann") {
+            warn!("health check: no table to look at: {e}");
+            return;
+        }
+        let mut host = world.resource_mut::<HostedGame>();
+        host.lobby.names.push("Bo the Unhurried".into());
+        host.lobby.online.push(true);
+        host.lobby.stand_ins.push(None);
+    }
+    world.insert_resource(crate::game::online::LobbyOpen);
+    world.resource_mut::<crate::ui::screens::lobby::LobbyForm>().hosting = true;
 }
 
 /// The host waiting for two players who dropped (with its choices for their

@@ -50,7 +50,9 @@ use crate::{
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         PreUpdate,
-        drop_repeated_modifier_events.after(EguiInputSet::WriteEguiEvents).before(EguiPreUpdateSet::BeginPass),
+        (drop_repeated_modifier_events, stamp_egui_input_now)
+            .after(EguiInputSet::WriteEguiEvents)
+            .before(EguiPreUpdateSet::BeginPass),
     );
     app.add_systems(Last, redraw_on_news);
     // Dev aid: FD_FRAME_LOG=1 logs how many frames ran in each second and why.
@@ -184,6 +186,19 @@ fn drop_repeated_modifier_events(
     }
 }
 
+/// egui times a press to its release with `RawInput::time`, which bevy_egui
+/// takes from `Time<Real>`: the render world's instant of the frame before.
+/// Drawing only on input, the press frame after a rest was stamped with the
+/// last frame's time (the pointer's last move), so a press held 0.3 s after
+/// a 1 s rest lasted 1.3 s for egui, over `max_click_duration`: no click.
+/// A screen that kept drawing (the lobby) hid it. egui gets the clock's time.
+fn stamp_egui_input_now(mut inputs: Query<&mut EguiInput>, real: Res<Time<Real>>) {
+    let now = bevy::platform::time::Instant::now().saturating_duration_since(real.startup()).as_secs_f64();
+    for mut input in &mut inputs {
+        input.time = Some(now);
+    }
+}
+
 /// Timed by the wall clock, not `Time<Real>`: the first frame after an idle
 /// gap sees a tiny time step (its timestamp is the render world's, from the
 /// frame before), so a lone frame would never reach a line.
@@ -237,5 +252,54 @@ mod tests {
         assert_eq!(run(vec![shift.clone()], &mut app, ctx), vec![]);
         let key = egui::Event::Text("a".into());
         assert_eq!(run(vec![key.clone(), none.clone()], &mut app, ctx), vec![key, none], "other events are untouched");
+    }
+
+    /// A press after a rest, held a moment: under reactive rendering
+    /// `Time<Real>` on each frame is the frame before's (here 2 s before the
+    /// press, then the press's). The button must still be clicked.
+    #[test]
+    fn a_slow_click_after_a_rest_clicks() {
+        use bevy::time::TimeUpdateStrategy;
+        use bevy_egui::EguiInputSet;
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        // bevy_egui's stamp, as `write_egui_input_system` does it.
+        let bevy_egui_time = |real: Res<Time<Real>>, mut inputs: Query<&mut EguiInput>| {
+            for mut input in &mut inputs {
+                input.time = Some(real.elapsed_secs_f64());
+            }
+        };
+        app.add_systems(PreUpdate, bevy_egui_time.in_set(EguiInputSet::WriteEguiEvents));
+        app.add_systems(PreUpdate, stamp_egui_input_now.after(EguiInputSet::WriteEguiEvents));
+        let input = app.world_mut().spawn(EguiInput::default()).id();
+        let start = app.world().resource::<Time<Real>>().startup();
+        let ctx = egui::Context::default();
+        let mut clicked = false;
+        let at = egui::pos2(50.0, 20.0);
+        let mut frame = |app: &mut App, stale_s: u64, pressed: Option<bool>| {
+            app.insert_resource(TimeUpdateStrategy::ManualInstant(start + std::time::Duration::from_secs(stale_s)));
+            let mut raw = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(400.0, 300.0))),
+                events: vec![egui::Event::PointerMoved(at)],
+                ..default()
+            };
+            if let Some(pressed) = pressed {
+                let button = egui::PointerButton::Primary;
+                let modifiers = egui::Modifiers::NONE;
+                raw.events.push(egui::Event::PointerButton { pos: at, button, pressed, modifiers });
+            }
+            app.world_mut().get_mut::<EguiInput>(input).unwrap().0 = raw;
+            app.update();
+            let raw = app.world_mut().get_mut::<EguiInput>(input).unwrap().0.take();
+            let mut output = ctx.run_ui(raw, |ui| {
+                clicked |= ui.add(egui::Button::new("New Game").min_size(egui::vec2(200.0, 60.0))).clicked();
+            });
+            output.textures_delta.clear();
+        };
+        frame(&mut app, 1, None);
+        frame(&mut app, 2, None);
+        frame(&mut app, 2, Some(true));
+        frame(&mut app, 4, Some(false));
+        assert!(clicked, "a press held still and released is a click");
     }
 }
