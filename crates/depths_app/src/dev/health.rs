@@ -236,6 +236,10 @@ fn drive(world: &mut World) {
 
 fn set_up(world: &mut World, scene: usize) {
     let set_up = std::mem::replace(&mut world.resource_mut::<HealthJob>().scenes[scene].set_up, SetUp::Lobby);
+    // The host's table is the hosting scene's alone: closed before any other.
+    if !matches!(set_up, SetUp::Hosting) && world.remove_resource::<crate::game::online::LobbyOpen>().is_some() {
+        depths_net::host::close(world);
+    }
     let next = match &set_up {
         SetUp::Menu => {
             let about = "Ruins, Exploring · Bren, Sil, Ava · 3 players · seed 1234567890";
@@ -515,6 +519,7 @@ fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
         Scene { name: "menu, Load list open".into(), set_up: SetUp::Menu },
         Scene { name: "New Game".into(), set_up: SetUp::Setup },
         Scene { name: "lobby".into(), set_up: SetUp::Lobby },
+        Scene { name: "lobby, hosting".into(), set_up: SetUp::Hosting },
     ];
     let mut seen: std::collections::BTreeSet<String> = Default::default();
     let mut add = |name: String, game: &Game, players: Players, then: Vec<Action>, out: &mut Vec<Scene>| {
@@ -562,8 +567,6 @@ fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
             }
         }
     }
-    // Last: the open table stays open for the rest of the run.
-    out.push(Scene { name: "lobby, hosting".into(), set_up: SetUp::Hosting });
     out
 }
 
