@@ -193,9 +193,17 @@ struct EngineThread {
 impl EngineThread {
     /// Starts `main` on a new thread's tokio runtime; `ready` is what it
     /// reports once it is up, or why it could not start.
-    fn spawn<F, Fut, R>(name: &str, wake: Option<Wake>, main: F) -> Result<(EngineThread, R), NetError>
+    /// Binds the endpoint `builder` makes, then runs `main` with it; a bind
+    /// that fails is the caller's error.
+    fn spawn<F, Fut, R>(
+        name: &str,
+        wake: Option<Wake>,
+        builder: Builder,
+        main: F,
+    ) -> Result<(EngineThread, R), NetError>
     where
         F: FnOnce(
+                Endpoint,
                 Events,
                 mpsc::UnboundedReceiver<Command>,
                 Arc<Notify>,
@@ -222,9 +230,16 @@ impl EngineThread {
                     }
                 };
                 runtime.block_on(async move {
+                    let endpoint = match builder.bind().await {
+                        Ok(endpoint) => endpoint,
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(e.to_string()));
+                            return;
+                        }
+                    };
                     let notify = Arc::new(Notify::new());
                     tokio::spawn(waker(notify.clone(), wake));
-                    main(Events { tx: event_tx, notify }, command_rx, stop, ready_tx).await;
+                    main(endpoint, Events { tx: event_tx, notify }, command_rx, stop, ready_tx).await;
                 });
             })
             .map_err(|e| NetError::Start(format!("no thread: {e}")))?;
@@ -322,17 +337,11 @@ impl HostLink {
     pub fn open(builder: Builder, wake: Option<Wake>) -> Result<HostLink, NetError> {
         let seats = SeatKeys::default();
         let door_seats = seats.clone();
-        let (thread, addr) = EngineThread::spawn("net-host", wake, |events, commands, stop, ready| async move {
-            let endpoint = match builder.bind().await {
-                Ok(endpoint) => endpoint,
-                Err(e) => {
-                    let _ = ready.send(Err(e.to_string()));
-                    return;
-                }
-            };
-            let _ = ready.send(Ok(addresses(&endpoint).await));
-            host_main(endpoint, events, commands, stop, door_seats).await;
-        })?;
+        let (thread, addr) =
+            EngineThread::spawn("net-host", wake, builder, |endpoint, events, commands, stop, ready| async move {
+                let _ = ready.send(Ok(addresses(&endpoint).await));
+                host_main(endpoint, events, commands, stop, door_seats).await;
+            })?;
         Ok(HostLink { thread, addr, seats })
     }
 
@@ -650,17 +659,11 @@ impl PlayerLink {
     pub fn dial(builder: Builder, host: EndpointAddr, wake: Option<Wake>) -> Result<PlayerLink, NetError> {
         let open = Arc::new(Mutex::new(None));
         let opened = open.clone();
-        let (thread, ()) = EngineThread::spawn("net-player", wake, |events, commands, stop, ready| async move {
-            let endpoint = match builder.bind().await {
-                Ok(endpoint) => endpoint,
-                Err(e) => {
-                    let _ = ready.send(Err(e.to_string()));
-                    return;
-                }
-            };
-            let _ = ready.send(Ok(()));
-            player_main(endpoint, host, events, commands, stop, opened).await;
-        })?;
+        let (thread, ()) =
+            EngineThread::spawn("net-player", wake, builder, |endpoint, events, commands, stop, ready| async move {
+                let _ = ready.send(Ok(()));
+                player_main(endpoint, host, events, commands, stop, opened).await;
+            })?;
         Ok(PlayerLink { thread, open })
     }
 
