@@ -2131,3 +2131,54 @@ fn a_replay_jump_to_a_combat_shows_that_combats_start() {
     frames(&mut app, 2);
     assert!(app.world().resource::<Seen>().0.is_empty(), "one step back shows nothing happen");
 }
+
+/// The record of a game (`records.rs`): kept once at its end, kept again
+/// only if a game left unfinished is finished later, never for a replay.
+#[test]
+fn a_finished_game_is_recorded_once_and_a_replay_not_at_all() {
+    use depths_app::game::records::{Outcome, RecordsFile, read_records};
+    let mut app = menu_app("records");
+    let file = temp_dir("records-file").join("records.jsonl");
+    app.insert_resource(RecordsFile(file.clone()));
+    start(&mut app, 5);
+    // Left before the first Ecology is cleared: nothing to record yet.
+    play_until(&mut app, |g| g.adventure().is_some_and(|a| a.record.monsters_defeated > 0), 3000);
+    assert!(!game(&app).is_over(), "the game goes on after its first fight");
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    assert!(read_records(&file).0.is_empty(), "a game left in its first Ecology is not recorded");
+    app.world_mut().write_message(MenuAction::Continue);
+    frames(&mut app, 4);
+    play_until(&mut app, |_| false, 20_000);
+    assert!(game(&app).is_over());
+    frames(&mut app, 2);
+    let (records, problems) = read_records(&file);
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_ne!(r.outcome, Outcome::Unfinished);
+    assert_eq!(r.heroes, ["Bren", "Sil"]);
+    assert_eq!(r.seed, 5);
+    assert!(r.rounds.is_some_and(|n| n > 0), "{r:?}");
+    // Loading the finished game again records nothing new: the save says it is recorded.
+    frames(&mut app, 2);
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    app.world_mut().write_message(MenuAction::Continue);
+    frames(&mut app, 4);
+    assert!(game(&app).is_over());
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+    assert_eq!(lines, 1, "one line for one game");
+    // Its replay, watched to the end, records nothing.
+    let path = depths_app::game::saves::list_saves(&app.world().resource::<SaveDir>().0)[0].clone();
+    app.world_mut().write_message(depths_app::game::replay::ReplaySave(path));
+    frames(&mut app, 4);
+    let total = app.world().resource::<depths_app::game::replay::Replay>().history.len();
+    app.world_mut().write_message(depths_app::game::replay::GoToStep(total));
+    frames(&mut app, 3);
+    assert!(game(&app).is_over());
+    assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 1, "a replay is not a game played");
+    let _ = std::fs::remove_dir_all(file.parent().unwrap());
+}

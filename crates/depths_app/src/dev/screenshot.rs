@@ -63,6 +63,7 @@ fn drive_screenshot(
     let wanted = match options.open {
         Some(OpenScreen::Menu) => Screen::Menu,
         Some(OpenScreen::Setup) => Screen::Setup,
+        Some(OpenScreen::Statistics) => Screen::Statistics,
         None => Screen::Playing,
     };
     if *screen.get() != wanted {

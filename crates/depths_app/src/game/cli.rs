@@ -70,6 +70,8 @@ pub enum OpenScreen {
     Menu,
     /// The New Game screen
     Setup,
+    /// The Statistics screen
+    Statistics,
 }
 
 fn frame_count(text: &str) -> Result<usize, String> {

@@ -15,6 +15,8 @@ pub enum MenuAction {
     Load,
     /// Host or join a game over the network (`lobby.rs`).
     PlayOnline,
+    /// Games played and won, across games (`statistics.rs`).
+    Statistics,
     Rules,
     Quit,
     /// Leave the board for the main menu.

@@ -28,6 +28,7 @@ pub mod log_file;
 pub mod notices;
 pub mod online;
 pub mod play_phase;
+pub mod records;
 pub mod replay;
 pub mod rules_events;
 pub mod saves;
@@ -59,7 +60,7 @@ pub(crate) fn plugin(app: &mut App) {
         confirm::plugin,
         online::plugin,
     ));
-    app.add_plugins(keys::plugin);
+    app.add_plugins((keys::plugin, records::plugin));
 }
 
 /// What needs the desktop: the asset server's content, the player's
@@ -69,6 +70,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         content_assets::plugin,
         settings::plugin,
         saves::desktop_plugin,
+        records::desktop_plugin,
         forecasts::plugin,
         hint::plugin,
         taps::plugin,

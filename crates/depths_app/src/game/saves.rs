@@ -41,6 +41,10 @@ pub struct SavedSession {
     /// of earlier versions.
     #[serde(default)]
     pub history: Option<Vec<depths_rules::Action>>,
+    /// Time at the table and whether the game's end is recorded; absent in
+    /// saves of earlier versions.
+    #[serde(default)]
+    pub clock: crate::game::records::PlayClock,
 }
 
 /// The file: the client's session and the rules core's own save, untouched
@@ -263,6 +267,7 @@ fn snapshot(delve: &Delve, seats: &Seats, log: &GameLog) -> Snapshot {
         log: log.lines[skip..].to_vec(),
         rounds: log.rounds.clone(),
         history: delve.history.clone(),
+        clock: Default::default(),
     };
     Snapshot { game: delve.game().clone(), session }
 }
@@ -307,6 +312,7 @@ pub fn session_from(path: &Path, game: Game, saved: Option<SavedSession>) -> Ses
         session.log.lines = saved.log;
         session.log.rounds = saved.rounds;
         session.delve.history = saved.history;
+        session.clock = saved.clock;
     }
     session.log.lines.push(format!("Loaded {}.", path.display()));
     if let Some(stem) = path.file_stem() {
@@ -395,6 +401,7 @@ pub struct Saving<'w> {
     pub seats: Res<'w, Seats>,
     pub log: ResMut<'w, GameLog>,
     pub slot: ResMut<'w, SaveSlot>,
+    pub clock: Option<Res<'w, crate::game::records::PlayClock>>,
 }
 
 impl Saving<'_> {
@@ -406,13 +413,20 @@ impl Saving<'_> {
         self.delve.read_only || self.seats.seat.is_some_and(|s| s > 0)
     }
 
+    /// What the save holds now, the clock with it.
+    fn snapshot(&self) -> Snapshot {
+        let mut copy = snapshot(&self.delve, &self.seats, &self.log);
+        copy.session.clock = self.clock.as_deref().cloned().unwrap_or_default();
+        copy
+    }
+
     /// Writes the game's save now; a failure is logged and shown on the table.
     pub fn write(&mut self, dir: &SaveDir) -> bool {
         if self.not_ours() {
             return true;
         }
         let path = save_path(dir, &self.slot);
-        match write_in_order(&path, next_in_order(), &save_text(&self.delve, &self.seats, &self.log)) {
+        match write_in_order(&path, next_in_order(), &self.snapshot().text()) {
             Ok(()) => {
                 info!("saved {}", path.display());
                 true
@@ -443,7 +457,7 @@ fn autosave(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<crate
     }
     // A move: copied now, written on the I/O pool, the frame goes on.
     let (path, seq) = (save_path(&dir, &saving.slot), next_in_order());
-    let copy = snapshot(&saving.delve, &saving.seats, &saving.log);
+    let copy = saving.snapshot();
     let mut waiting = WAITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     // Moves faster than the disk: only the newest copy waits, one task writes it.
     if waiting.insert(path.clone(), (seq, copy)).is_some() {

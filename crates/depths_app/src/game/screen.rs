@@ -17,6 +17,8 @@ pub enum Screen {
     Setup,
     /// Play online: host or join a table (`lobby.rs`).
     Lobby,
+    /// How this machine's games went (`statistics.rs`).
+    Statistics,
     Playing,
 }
 

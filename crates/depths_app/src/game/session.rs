@@ -166,6 +166,8 @@ pub struct Session {
     pub seats: Seats,
     pub undo: Undo,
     pub saves: SaveSlot,
+    /// Time at the table and whether its end is recorded (`records.rs`).
+    pub clock: crate::game::records::PlayClock,
 }
 
 /// Everything applying a move touches, for the systems that make moves: the
@@ -232,6 +234,7 @@ impl Session {
             seats: Seats::default(),
             undo: Undo::default(),
             saves: SaveSlot { name: format!("game-{stamp}-seed{seed}"), due: false, moved: false },
+            clock: crate::game::records::PlayClock::now(),
         }
     }
 
@@ -242,13 +245,14 @@ impl Session {
 
     /// Lays the game on the table of `world` now (tests, tools).
     pub fn insert_into(self, world: &mut World) {
-        let Session { delve, news, log, seats, undo, saves } = self;
+        let Session { delve, news, log, seats, undo, saves, clock } = self;
         world.insert_resource(delve);
         world.insert_resource(news);
         world.insert_resource(log);
         world.insert_resource(seats);
         world.insert_resource(undo);
         world.insert_resource(saves);
+        world.insert_resource(clock);
     }
 
     /// Clears the table: every part of the game leaves together.
@@ -259,6 +263,7 @@ impl Session {
         commands.remove_resource::<Seats>();
         commands.remove_resource::<Undo>();
         commands.remove_resource::<SaveSlot>();
+        commands.remove_resource::<crate::game::records::PlayClock>();
     }
 
     moves_and_apply!();

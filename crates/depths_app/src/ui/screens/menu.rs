@@ -1,4 +1,4 @@
-//! The main menu: New Game, Continue, Load, Rules, Quit.
+//! The main menu: New Game, Continue, Load, Play online, Statistics, Rules, Quit.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -69,6 +69,8 @@ fn skip_menu_once(
     *done = true;
     if options.open == Some(OpenScreen::Setup) {
         next.set(Screen::Setup);
+    } else if options.open == Some(OpenScreen::Statistics) {
+        next.set(Screen::Statistics);
     } else if let Some(path) = &options.replay {
         replays.write(crate::game::replay::ReplaySave(path.clone()));
     } else if let Some(seed) = options.watch_seed {
@@ -105,6 +107,7 @@ fn apply_menu_actions(
         match action {
             MenuAction::NewGame => next.set(Screen::Setup),
             MenuAction::PlayOnline => next.set(Screen::Lobby),
+            MenuAction::Statistics => next.set(Screen::Statistics),
             // `guide.rs` starts it.
             MenuAction::GuidedGame => {}
             MenuAction::Continue => match list_saves(&dir.0).first() {
@@ -194,6 +197,7 @@ fn main_menu_ui(
                             ("Continue", MenuAction::Continue),
                             ("Load", MenuAction::Load),
                             ("Play online", MenuAction::PlayOnline),
+                            ("Statistics", MenuAction::Statistics),
                             ("Rules", MenuAction::Rules),
                             ("Quit", MenuAction::Quit),
                         ];
