@@ -65,7 +65,7 @@ fn a_forecast_is_the_same_whatever_the_real_hidden_order_is() {
         (fight, Kind::Fight { first: Some(encounter) }),
         (in_combat, Kind::Fight { first: None }),
         (tile, Kind::DeadEnd { first: None }),
-        (new_game(5), Kind::Game),
+        (new_game(5), Kind::Game { first: None }),
     ];
     for (g, kind) in cases {
         let other = other_hidden_orders(&g);
@@ -102,7 +102,7 @@ fn a_fight_forecast_gives_the_chance_and_each_heros_damage() {
 #[test]
 fn a_forecast_is_for_its_situation_only() {
     let g = new_game(8);
-    let f = Forecaster::new(&g, Kind::Game, 1);
+    let f = Forecaster::new(&g, Kind::Game { first: None }, 1);
     assert!(f.is_for(&g));
     let mut moved = g.clone();
     let a = HeuristicBot.choose(&moved);
@@ -114,7 +114,7 @@ fn a_forecast_is_for_its_situation_only() {
 fn a_forecaster_can_run_in_a_background_task() {
     fn send<T: Send + 'static>(_: &T) {}
     let g = new_game(9);
-    let mut f = Forecaster::new(&g, Kind::Game, 2);
+    let mut f = Forecaster::new(&g, Kind::Game { first: None }, 2);
     send(&f);
     let f = std::thread::spawn(move || {
         f.run_until(std::time::Duration::from_millis(1), |_| false);
@@ -131,7 +131,7 @@ fn a_forecaster_can_run_in_a_background_task() {
 #[test]
 fn a_forecaster_stops_when_its_figures_will_do() {
     let g = new_game(9);
-    let mut f = Forecaster::new(&g, Kind::Game, 2);
+    let mut f = Forecaster::new(&g, Kind::Game { first: None }, 2);
     f.run_until(std::time::Duration::from_secs(600), |e| e.playouts >= 5);
     assert_eq!(f.estimate().playouts, 5);
     f.run_until(std::time::Duration::from_secs(600), |_| true);
@@ -162,7 +162,7 @@ fn forecast_agrees_with_the_simulator(games: u64) {
     let measured = depths_sim::Figure::share(wins, games);
     let measured_dead_end = depths_sim::Figure::share(dead_ends, games);
 
-    let whole = forecast(&g, Kind::Game, 9, games as usize);
+    let whole = forecast(&g, Kind::Game { first: None }, 9, games as usize);
     let dead_end = forecast(&g, Kind::DeadEnd { first: None }, 9, games as usize);
     println!("win: forecast {} simulator {}", whole.chance, measured);
     println!("dead end in the Ruins: forecast {} simulator {}", dead_end.chance, measured_dead_end);

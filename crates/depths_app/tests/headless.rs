@@ -507,6 +507,22 @@ fn make_saves_for_screenshots() {
         depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log),
     )
     .unwrap();
+    // Whole careful-bot games with their moves: the game-over sheet and its analysis.
+    for seed in [3, 5, 84] {
+        let mut session = Session::new(
+            Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap(),
+        );
+        while !session.delve.game().is_over() {
+            let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, session.delve.game());
+            session.apply(a).unwrap();
+            session.record_news();
+        }
+        std::fs::write(
+            dir.join(format!("over-seed{seed}.json")),
+            depths_app::game::saves::save_text(&session.delve, &session.seats, &session.log),
+        )
+        .unwrap();
+    }
     // A client save (with the round summary) in the second round of a fight.
     let mut session =
         Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
@@ -1638,7 +1654,7 @@ fn the_replay_at_step_n_is_the_game_after_n_moves() {
     assert!(text.contains("\"history\""));
     let options = game(&app).adventure().unwrap().options.clone();
     let players = seats(&app).players.clone();
-    app.world_mut().write_message(WatchReplay { options, history: history.clone(), players });
+    app.world_mut().write_message(WatchReplay { options, history: history.clone(), players, save: None });
     frames(&mut app, 3);
     assert!(app.world().get_resource::<Replay>().is_some());
     assert_eq!(game(&app), &after[0], "the replay starts at the first move");
@@ -1797,7 +1813,7 @@ fn a_replay_from_a_loaded_game_starts_on_the_first_map() {
     let history = app.world().resource::<Delve>().history.clone().unwrap();
     let options = game(&app).adventure().unwrap().options.clone();
     let players = seats(&app).players.clone();
-    app.world_mut().write_message(WatchReplay { options, history, players });
+    app.world_mut().write_message(WatchReplay { options, history, players, save: None });
     frames(&mut app, 3);
     assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board is the replay's move 0");
     assert_eq!(tile_cells(&mut app), vec![(0, 0)]);
@@ -2108,7 +2124,7 @@ fn a_replay_jump_to_a_combat_shows_that_combats_start() {
     let history = app.world().resource::<Delve>().history.clone().expect("a new game keeps its moves");
     let options = game(&app).adventure().unwrap().options.clone();
     let players = seats(&app).players.clone();
-    app.world_mut().write_message(WatchReplay { options, history, players });
+    app.world_mut().write_message(WatchReplay { options, history, players, save: None });
     frames(&mut app, 3);
     let marks = app.world().resource::<Replay>().marks.clone();
     let combats: Vec<&(usize, String)> = marks.iter().filter(|(_, m)| m.starts_with("Combat")).collect();

@@ -28,12 +28,14 @@
 //!   playouts in which a tile drawn in that time had no legal place on the map
 //!   (the game lost to a Dead End, or the tile set aside under One Dead-End Per
 //!   Ecology). A game lost another way before that counts as no Dead End.
-//! - [`Kind::Game`]: the chance to win the whole game from here, the careful
-//!   bot playing to the end.
+//! - [`Kind::Game`]: the chance to win the whole game from here: a playout
+//!   applies the first action (none: the careful bot's), then the careful bot
+//!   plays to the end.
 
 use std::time::{Duration, Instant};
 
 use depths_rules::{Action, Event, Game, LossReason, Phase};
+use serde::{Deserialize, Serialize};
 
 use crate::bot::{Bot, HeuristicBot};
 use crate::playout::{ACTION_LIMIT, playout_seed};
@@ -47,8 +49,9 @@ pub enum Kind {
     /// The chance that a later tile of this Ecology finds no place; `first` is
     /// the placement of the tile in hand (none: the careful bot's).
     DeadEnd { first: Option<Action> },
-    /// The chance to win the whole game.
-    Game,
+    /// The chance to win the whole game if `first` is played now, then the
+    /// careful bot (none: the careful bot from now on).
+    Game { first: Option<Action> },
 }
 
 impl Kind {
@@ -57,13 +60,13 @@ impl Kind {
         match self {
             Kind::Fight { .. } => "to win this fight",
             Kind::DeadEnd { .. } => "that a later tile of this Ecology finds no place",
-            Kind::Game => "to win the game",
+            Kind::Game { .. } => "to win the game",
         }
     }
 }
 
 /// One figure and its 95% half-width (the figure is `value ± half_width`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Figure {
     pub value: f64,
     pub half_width: f64,
@@ -233,63 +236,75 @@ impl Forecaster {
     }
 
     fn playout(&self, seed: u64) -> Playout {
-        let mut g = self.start.determinized(seed);
-        let mut bot = HeuristicBot;
-        let n = g.heroes.len();
-        let mut p = Playout { hit: false, fought: false, damage: vec![0; n], actions: 0 };
-        let first = match &self.kind {
-            Kind::Fight { first } | Kind::DeadEnd { first } => first.clone(),
-            Kind::Game => None,
+        playout(&self.start, &self.kind, seed)
+    }
+}
+
+/// Whether one playout of `kind` from `start`, dealt from `seed` (a
+/// [`playout_seed`]), hit: won the fight, found a Dead End, or won the game.
+/// What [`Forecaster::run`] counts, for a caller that keeps its own tallies
+/// (the analysis board's points share their playouts' seeds).
+pub fn playout_hit(start: &Game, kind: &Kind, seed: u64) -> bool {
+    playout(start, kind, seed).hit
+}
+
+fn playout(start: &Game, kind: &Kind, seed: u64) -> Playout {
+    let mut g = start.determinized(seed);
+    let mut bot = HeuristicBot;
+    let n = g.heroes.len();
+    let mut p = Playout { hit: false, fought: false, damage: vec![0; n], actions: 0 };
+    let first = match kind {
+        Kind::Fight { first } | Kind::DeadEnd { first } | Kind::Game { first } => first.clone(),
+    };
+    let ecology = g.adventure().map(|a| a.ecology.ecology);
+    let mut next = first;
+    while !g.is_over() && p.actions < ACTION_LIMIT as u64 {
+        let in_combat = g.in_combat();
+        let action = next.take().unwrap_or_else(|| bot.choose(&g));
+        let Ok(events) = g.apply(action) else {
+            // A first action that is not legal here: nothing to forecast.
+            break;
         };
-        let ecology = g.adventure().map(|a| a.ecology.ecology);
-        let mut next = first;
-        while !g.is_over() && p.actions < ACTION_LIMIT as u64 {
-            let in_combat = g.in_combat();
-            let action = next.take().unwrap_or_else(|| bot.choose(&g));
-            let Ok(events) = g.apply(action) else {
-                // A first action that is not legal here: nothing to forecast.
-                break;
-            };
-            p.actions += 1;
-            match self.kind {
-                Kind::Fight { .. } => {
-                    if in_combat || g.in_combat() {
-                        p.fought = true;
-                        for e in &events {
-                            if let Event::HeroDamaged { hero, amount } = e {
-                                p.damage[usize::from(*hero)] += u32::from(*amount);
-                            }
+        p.actions += 1;
+        match kind {
+            Kind::Fight { .. } => {
+                if in_combat || g.in_combat() {
+                    p.fought = true;
+                    for e in &events {
+                        if let Event::HeroDamaged { hero, amount } = e {
+                            p.damage[usize::from(*hero)] += u32::from(*amount);
                         }
                     }
-                    if p.fought && !g.in_combat() {
-                        break;
-                    }
-                    if !p.fought && free_to_explore(&g) {
-                        break;
-                    }
                 }
-                Kind::DeadEnd { .. } => {
-                    if events.iter().any(|e| {
-                        matches!(e, Event::TileSetAside { .. } | Event::GameLost { reason: LossReason::DeadEnd })
-                    }) {
-                        p.hit = true;
-                        break;
-                    }
-                    let here = g.adventure().map(|a| a.ecology.ecology);
-                    if here != ecology || matches!(g.phase(), Phase::LevelUp { .. } | Phase::Passage { .. }) {
-                        break;
-                    }
+                if p.fought && !g.in_combat() {
+                    break;
                 }
-                Kind::Game => {}
+                if !p.fought && free_to_explore(&g) {
+                    break;
+                }
             }
+            Kind::DeadEnd { .. } => {
+                if events
+                    .iter()
+                    .any(|e| matches!(e, Event::TileSetAside { .. } | Event::GameLost { reason: LossReason::DeadEnd }))
+                {
+                    p.hit = true;
+                    break;
+                }
+                let here = g.adventure().map(|a| a.ecology.ecology);
+                if here != ecology || matches!(g.phase(), Phase::LevelUp { .. } | Phase::Passage { .. }) {
+                    break;
+                }
+            }
+            Kind::Game { .. } => {}
         }
-        match self.kind {
-            Kind::Fight { .. } => p.hit = !matches!(g.phase(), Phase::Lost(_)),
-            Kind::Game => p.hit = g.phase() == Phase::Won,
-            Kind::DeadEnd { .. } => {}
-        }
-        p
     }
+    match kind {
+        Kind::Fight { .. } => p.hit = !matches!(g.phase(), Phase::Lost(_)),
+        Kind::Game { .. } => p.hit = g.phase() == Phase::Won,
+        Kind::DeadEnd { .. } => {}
+    }
+    p
 }
 
 /// Exploring with no decision, no tile in hand and nothing being Encountered.

@@ -1,6 +1,7 @@
 //! Headless play for Forgotten Depths: bots that choose legal actions, a
 //! simulator that plays many seeded games, and the benchmarks.
 
+pub mod analysis;
 pub mod bench;
 pub mod bot;
 pub mod forecast;
@@ -10,6 +11,9 @@ pub mod search;
 pub mod search_stats;
 pub mod sim;
 
+pub use analysis::{
+    Alternative, Analysis, AnalysisConfig, Analyst, Cause, FightCurve, Step, TurningPoint, alternative, turning_points,
+};
 pub use bot::{Bot, HeuristicBot, RandomBot, combat_hero};
 pub use forecast::{Estimate, Figure, Forecaster, Kind};
 pub use plan::{PlanBot, PlanConfig, thread_cpu_ns};

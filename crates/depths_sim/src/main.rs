@@ -1,12 +1,13 @@
 //! `depths-sim`: play many seeded games with a bot, print the census of the
-//! content, replay one game, run the benchmarks, or forecast a situation.
+//! content, replay one game, run the benchmarks, forecast a situation, or
+//! analyse a whole game move by move.
 
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use depths_rules::{Action, Content, Ecology, Game, GameOptions, Phase, Variants};
 use depths_sim::forecast::{Forecaster, Kind};
-use depths_sim::{Bot, BotKind, HeuristicBot, PlanConfig, SearchConfig, bench, sim};
+use depths_sim::{Analyst, Bot, BotKind, HeuristicBot, PlanConfig, SearchConfig, bench, sim, thread_cpu_ns};
 
 #[derive(Parser)]
 #[command(name = "depths-sim", about = "Headless play, content census, benchmarks and forecasts for Forgotten Depths")]
@@ -128,6 +129,28 @@ enum Command {
         /// percentage points.
         #[arg(long, default_value_t = 2.0)]
         stable_under: f64,
+    },
+    /// The analysis board of the careful bot's game of a seed: the chance to
+    /// win the game after every move, as the players could know it, on one
+    /// thread; its cost, its turning points, and a check of a few points
+    /// against plain forecasts.
+    Analyse {
+        #[command(flatten)]
+        game: GameArgs,
+        /// The game's seed.
+        #[arg(long, default_value_t = 84)]
+        seed: u64,
+        /// The analysis' own seed (the playouts' deals).
+        #[arg(long, default_value_t = 1)]
+        analysis_seed: u64,
+        /// How many turning points to list.
+        #[arg(long, default_value_t = 8)]
+        turning: usize,
+        /// How many points to check against a plain forecast to ± 2 points.
+        #[arg(long, default_value_t = 3)]
+        checks: usize,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -307,6 +330,9 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Bench => bench::run(),
+        Command::Analyse { game, seed, analysis_seed, turning, checks, json } => {
+            analyse(game.options(), seed, analysis_seed, turning, checks, json)
+        }
         Command::Forecast { game, seed, at, tiles, playouts, forecast_seed, stable_under } => {
             let c = content()?;
             let opts = GameOptions { seed, ..game.options() };
@@ -321,7 +347,7 @@ fn run(cli: Cli) -> Result<(), String> {
 /// Plays the careful bot from the new game to the situation asked for.
 fn situation(mut g: Game, at: At, tiles: u32) -> Result<(Game, Kind, String), String> {
     if at == At::Start {
-        return Ok((g, Kind::Game, "a new game".into()));
+        return Ok((g, Kind::Game { first: None }, "a new game".into()));
     }
     let mut bot = HeuristicBot;
     while !g.is_over() {
@@ -391,6 +417,147 @@ fn forecast(g: &Game, kind: Kind, what: &str, playouts: u64, seed: u64, stable_u
             stable_under * 100.0
         ),
     }
+}
+
+/// Plays the careful bot's game of `seed`, analyses it on this thread and
+/// reports what it cost and found.
+fn analyse(
+    options: GameOptions,
+    seed: u64,
+    analysis_seed: u64,
+    turning: usize,
+    checks: usize,
+    json: bool,
+) -> Result<(), String> {
+    let c = std::sync::Arc::new(content()?);
+    let (result, history) = sim::play_one(&c, options.clone(), seed, BotKind::Heuristic, true);
+    let options = GameOptions { seed, ..options };
+    let cpu0 = thread_cpu_ns();
+    let wall = Instant::now();
+    let cpu_s = || match (cpu0, thread_cpu_ns()) {
+        (Some(a), Some(b)) => b.saturating_sub(a) as f64 / 1e9,
+        _ => wall.elapsed().as_secs_f64(),
+    };
+    let mut analyst = Analyst::new(&options, &c, &history, analysis_seed)?;
+    let n = history.len();
+    // When every move was classified, and when the first pass (both ends
+    // and every 64th point) was known: a graph spanning the game.
+    let (mut classified, mut spanned) = (None, None);
+    let coarse: Vec<usize> = (0..n).step_by(64).chain([n]).collect();
+    loop {
+        let done = analyst.work(Duration::from_millis(20));
+        if classified.is_none() && analyst.stats().classified == n {
+            classified = Some(cpu_s());
+        }
+        if spanned.is_none() && coarse.iter().all(|&k| analyst.points()[k].is_some()) {
+            spanned = Some(cpu_s());
+        }
+        if done {
+            break;
+        }
+    }
+    let cpu = cpu_s();
+    let wall = wall.elapsed().as_secs_f64();
+    let stats = analyst.stats();
+    let snapshot_bytes = analyst.snapshot_bytes();
+    let vm_hwm_kib = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        s.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+    });
+    let turns = analyst.turning_points(turning);
+    // Points inside the game (not the exact end), spread out; each against
+    // a plain forecast of its own deals to ± 2 points.
+    let mut checked = Vec::new();
+    let exact_from = analyst.analysis().segments.last().filter(|s| s.exact).map_or(n + 1, |s| s.first);
+    for i in 1..=checks {
+        let k = (n * i / (checks + 1)).min(exact_from.saturating_sub(1));
+        let Some(point) = analyst.points()[k] else { continue };
+        let g = analyst.game_at(k);
+        let mut f = Forecaster::new(&g, Kind::Game { first: None }, analysis_seed.wrapping_add(1_000));
+        while f.estimate().playouts < 20_000 {
+            f.run(50);
+            if f.estimate().chance.half_width <= 0.02 {
+                break;
+            }
+        }
+        let e = f.estimate();
+        let diff = point.value - e.chance.value;
+        let margin = point.half_width.hypot(e.chance.half_width);
+        checked.push((k, point, e.chance, e.playouts, diff, margin));
+    }
+    if json {
+        let out = serde_json::json!({
+            "seed": seed,
+            "won": result.won,
+            "moves": n,
+            "stats": stats,
+            "cpu_s": cpu,
+            "wall_s": wall,
+            "cpu_ms_per_move": cpu * 1e3 / n.max(1) as f64,
+            "cpu_s_classified": classified,
+            "cpu_s_first_pass": spanned,
+            "snapshot_bytes": snapshot_bytes,
+            "vm_hwm_kib": vm_hwm_kib,
+            "points": analyst.points(),
+            "turning_points": turns,
+            "fights": analyst.fights(),
+            "checks": checked.iter().map(|(k, p, f, playouts, diff, margin)| serde_json::json!({
+                "point": k, "analysis": p, "forecast": f, "forecast_playouts": playouts,
+                "difference": diff, "margin": margin, "agree": diff.abs() <= *margin,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    println!("game: seed {seed}, {n} moves, {}", if result.won { "won" } else { "lost" });
+    println!(
+        "moves: {n} ({} quiet); points {}: {} segments estimated by playouts, {} points pooled into them, {} exact (the end)",
+        stats.quiet_moves,
+        n + 1,
+        stats.estimated,
+        stats.pooled_points,
+        stats.exact_points
+    );
+    println!(
+        "playouts: {} whole-game, {} in {} fight Rounds ({} fights)",
+        stats.playouts,
+        stats.fight_playouts,
+        stats.rounds,
+        analyst.fights().len()
+    );
+    println!(
+        "CPU: {cpu:.2} s on one thread ({:.1} ms a move), {wall:.2} s wall; every move classified after {:.2} s, \
+         the first pass (both ends, every 64th point) known after {:.2} s",
+        cpu * 1e3 / n.max(1) as f64,
+        classified.unwrap_or(cpu),
+        spanned.unwrap_or(cpu)
+    );
+    println!(
+        "memory: snapshots about {:.1} MiB as JSON; process peak RSS {}",
+        snapshot_bytes as f64 / 1_048_576.0,
+        vm_hwm_kib.map_or("unknown".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0))
+    );
+    let start = analyst.points()[0].map_or("?".into(), |f| f.to_string());
+    println!("chance to win at the start: {start}");
+    println!("turning points:");
+    for t in &turns {
+        let cause = match t.cause {
+            Some(depths_sim::Cause::Choice) => "a choice other than the careful bot's",
+            Some(depths_sim::Cause::Reveal) => "a reveal (luck of the draw)",
+            Some(depths_sim::Cause::ChoiceAndReveal) => "another choice, and a reveal",
+            None => "?",
+        };
+        let a = serde_json::to_string(&history[t.step]).unwrap_or_default();
+        println!("  move {:4}: {:+.1} points (noise {:.1}), {cause}: {a}", t.step, t.delta * 100.0, t.noise * 100.0);
+    }
+    for (k, p, f, playouts, diff, margin) in &checked {
+        println!(
+            "check at point {k}: analysis {p}, plain forecast {f} ({playouts} playouts): difference {:+.1}, margin {:.1}: {}",
+            diff * 100.0,
+            margin * 100.0,
+            if diff.abs() <= *margin { "agree" } else { "DIFFER" }
+        );
+    }
+    Ok(())
 }
 
 fn print_summary(s: &serde_json::Value) {

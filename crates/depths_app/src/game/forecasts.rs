@@ -122,7 +122,7 @@ pub fn questions(game: &Game, selected: Option<Action>) -> [(Subject, Option<Kin
         _ => None,
     };
     let tile = matches!(phase, Phase::Exploring { tile_in_hand: true, .. }).then_some(Kind::DeadEnd { first: None });
-    let whole = (!game.is_over()).then_some(Kind::Game);
+    let whole = (!game.is_over()).then_some(Kind::Game { first: None });
     [(Subject::Fight, fight), (Subject::Tile, tile), (Subject::Game, whole)]
 }
 
@@ -230,10 +230,13 @@ mod tests {
     fn each_forecast_asks_the_question_of_the_moment() {
         let mut game = Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap();
         // Exploring, nothing selected: only the whole game.
-        assert_eq!(kinds(&game, None), vec![None, None, Some(Kind::Game)]);
+        assert_eq!(kinds(&game, None), vec![None, None, Some(Kind::Game { first: None })]);
         // A tile in hand: will a later one find no place?
         game.apply(Action::DrawTile).unwrap();
-        assert_eq!(kinds(&game, None), vec![None, Some(Kind::DeadEnd { first: None }), Some(Kind::Game)]);
+        assert_eq!(
+            kinds(&game, None),
+            vec![None, Some(Kind::DeadEnd { first: None }), Some(Kind::Game { first: None })]
+        );
         // Play on to the first Encounter the rules allow: its fight is forecast.
         for _ in 0..400 {
             if let Some(a) = game.legal_actions().into_iter().find(|a| matches!(a, Action::Encounter { .. })) {

@@ -7,6 +7,7 @@
 //! read, forecasts, hints, the guide and the replay. Nothing here names
 //! egui, a sprite or a module above.
 
+pub mod analysis;
 pub mod animating;
 pub mod asset_folder;
 pub mod cli;
@@ -72,6 +73,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         saves::desktop_plugin,
         records::desktop_plugin,
         forecasts::plugin,
+        analysis::plugin,
         hint::plugin,
         taps::plugin,
     ));

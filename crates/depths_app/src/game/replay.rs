@@ -28,6 +28,8 @@ pub struct Replay {
     pub step: usize,
     /// (step, "Caverns" / "Combat 3: Withered Shade"): where Ecologies and Combats begin.
     pub marks: Vec<(usize, String)>,
+    /// The game's save, beside which its analysis is kept (`analysis.rs`).
+    pub save: Option<std::path::PathBuf>,
 }
 
 /// Start watching a game from its first move: its options, its moves, who sat where.
@@ -36,6 +38,8 @@ pub struct WatchReplay {
     pub options: GameOptions,
     pub history: Vec<Action>,
     pub players: Players,
+    /// The game's save, if it has one.
+    pub save: Option<std::path::PathBuf>,
 }
 
 /// Watch the game in this save file again.
@@ -139,7 +143,7 @@ fn replay_save(
             Ok((game, Some(saved))) if saved.history.is_some() => {
                 let Some(options) = game.adventure().map(|a| a.options.clone()) else { continue };
                 let history = saved.history.unwrap_or_default();
-                watch.write(WatchReplay { options, history, players: saved.players });
+                watch.write(WatchReplay { options, history, players: saved.players, save: Some(path.clone()) });
             }
             Ok(_) => notice.0 = Some(format!("{} did not keep its moves: it cannot be replayed.", path.display())),
             Err(e) => notice.0 = Some(format!("{}: {e}", path.display())),
@@ -156,7 +160,7 @@ fn watch_seed(
     for WatchSeed(seed) in asks.read() {
         let options = GameOptions::standard(&["bren", "sil"], *seed);
         let history = bot_game(&options, &content.0);
-        watch.write(WatchReplay { options, history, players: Players::default() });
+        watch.write(WatchReplay { options, history, players: Players::default(), save: None });
     }
 }
 
@@ -189,6 +193,7 @@ fn watch(
         players: ask.players,
         step: 0,
         marks,
+        save: ask.save,
     });
     // From the game-over sheet the board stays: the new game lays it again.
     if *screen.get() != Screen::Playing {

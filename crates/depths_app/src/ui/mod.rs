@@ -1,8 +1,9 @@
 //! What the players look at and click outside the board and the card
 //! table: the screens (loading, menu, setup, lobby), the in-game panels and
-//! windows (settings, the question before an irreversible move, guide, replay bar, online banner), the rules
+//! windows (settings, the question before an irreversible move, guide, replay bar and its analysis board, online banner), the rules
 //! reference, the keyboard shortcuts, the window, sound, and redrawing.
 
+pub mod analysis_panel;
 pub mod clipboard;
 pub mod confirm_window;
 pub mod guide_window;
@@ -37,7 +38,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         settings_window::plugin,
         confirm_window::plugin,
         guide_window::plugin,
-        replay_bar::plugin,
+        (replay_bar::plugin, analysis_panel::plugin),
         shortcuts::plugin,
         window_icon::plugin,
         window_place::plugin,

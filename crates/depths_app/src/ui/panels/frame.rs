@@ -493,13 +493,15 @@ fn game_over_panel(
     pass_on: Res<PanelPass>,
     mut menu: MessageWriter<MenuAction>,
     mut watch: MessageWriter<crate::game::replay::WatchReplay>,
+    (board, clock): (Res<crate::game::analysis::AnalysisBoard>, Option<Res<crate::game::records::PlayClock>>),
 ) -> Result {
     if pass_on.curtain || view.delve.read_only {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
     let room = pass_on.room.unwrap_or(ctx.content_rect());
-    game_over_window(ctx, &view.delve, &view.seats, &mut menu, &mut watch, room);
+    let shown = super::game_over::Shown { board: &board, clock: clock.as_deref() };
+    game_over_window(ctx, &view.delve, &view.seats, &mut menu, &mut watch, room, shown);
     Ok(())
 }
 

@@ -1,6 +1,14 @@
-//! The game-over sheet: won or lost and why, and the Adventure Record.
+//! The game-over sheet: won or lost and why, the Adventure Record, the
+//! graph of the party's chance move by move with its three turning points,
+//! and what the Statistics screen keeps of the game.
 
 use super::widgets::*;
+
+/// What the sheet shows besides the game: its analysis and its clock.
+pub(super) struct Shown<'a> {
+    pub board: &'a crate::game::analysis::AnalysisBoard,
+    pub clock: Option<&'a crate::game::records::PlayClock>,
+}
 
 pub(super) fn game_over_window(
     ctx: &egui::Context,
@@ -9,6 +17,7 @@ pub(super) fn game_over_window(
     menu: &mut MessageWriter<MenuAction>,
     replay: &mut MessageWriter<crate::game::replay::WatchReplay>,
     room: egui::Rect,
+    shown: Shown,
 ) {
     let game = delve.game();
     // In the board's room, the Hero mats and the party beside it still read.
@@ -36,6 +45,21 @@ pub(super) fn game_over_window(
                 }
                 _ => {}
             }
+            // First how it went (the graph and its turning points), then the record.
+            if let Some(clock) = shown.clock {
+                let minutes = clock.played_ms / 60_000;
+                let kept = if clock.recorded { " · kept in Statistics" } else { "" };
+                ui.label(egui::RichText::new(format!("{minutes} min at the table{kept}")).color(style::MUTED));
+            }
+            ui.separator();
+            ui.label(style::title("How the game went", style::type_scale::TITLE));
+            ui.label(
+                egui::RichText::new("The party's chance to win after each move, from what the players could see then")
+                    .size(style::type_scale::SMALL)
+                    .color(style::MUTED),
+            );
+            crate::ui::analysis_panel::chance_graph(ui, shown.board, None, 110.0);
+            crate::ui::analysis_panel::turning_lines(ui, shown.board, None);
             if let Some(a) = game.adventure() {
                 let rec = &a.record;
                 ui.separator();
@@ -83,6 +107,7 @@ pub(super) fn game_over_window(
                     options: a.options.clone(),
                     history: history.clone(),
                     players: seats.players.clone(),
+                    save: None,
                 });
             }
             if ui.add(style::menu_button("Back to the menu")).clicked() {

@@ -1,0 +1,326 @@
+//! The analysis board's work: the party's chance to win after every move of
+//! the game being replayed, or of the game just over (`depths_sim::analysis`:
+//! the table's never-peeking forecasts, move by move), each fight's chance
+//! Round by Round, the turning points with what happened there and what the
+//! planning bot would have played instead.
+//!
+//! It runs in short chunks on Bevy's compute pool, never in a frame; each
+//! chunk's end wakes the (reactive) window so the graph grows, and the table
+//! never waits on it. When done it is kept beside the game's save
+//! (`NAME.analysis`), so it is computed once; a kept analysis that is not
+//! this game's, or not ours, is named in the log and made again.
+//!
+//! Its seed is the game's own, so every machine that analyses a game finds
+//! the same figures (online, each player's board shows what the host's shows).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, atomic::AtomicBool, atomic::Ordering};
+use std::time::Duration;
+
+use bevy::{prelude::*, tasks::AsyncComputeTaskPool};
+use depths_rules::{Action, GameOptions};
+use depths_sim::analysis::{Alternative, Analysis, Analyst, TurningPoint};
+
+use crate::{
+    PlaySystems,
+    game::replay::Replay,
+    game::saves::{SaveDir, save_path},
+    game::screen::Screen,
+    game::session::{Delve, GameContent, SaveSlot},
+};
+
+/// Playing time of one chunk.
+const CHUNK: Duration = Duration::from_millis(150);
+/// How many turning points are shown (and get the planning bot's alternative).
+pub const TURNING_POINTS: usize = 3;
+/// A kept analysis larger than this is no analysis of ours.
+const MAX_FILE: u64 = 8 * 1024 * 1024;
+
+/// A turning point told: the move, in words, and what the planning bot would have played.
+#[derive(Clone, Debug)]
+pub struct TurningLine {
+    pub point: TurningPoint,
+    /// The move made there, in words.
+    pub words: String,
+    pub alternative: Option<Alternative>,
+    /// The planning bot's move, in words.
+    pub suggested: Option<String>,
+}
+
+/// The analysis of the game on the board, as far as it has got.
+#[derive(Resource, Default)]
+pub struct AnalysisBoard {
+    /// The game analysed: its options and moves.
+    subject: Option<(GameOptions, Vec<Action>)>,
+    /// Where it is kept, if the game has a save, and what was read there.
+    file: Option<PathBuf>,
+    kept: Option<Analysis>,
+    /// The figures so far (a copy after each chunk).
+    pub latest: Option<Analysis>,
+    /// Once every point is known: the turning points, told.
+    pub turning: Vec<TurningLine>,
+    /// Why there is no analysis (a game the rules refuse).
+    pub error: Option<String>,
+    /// The chunk under way leaves its work here, then wakes the window
+    /// (a wake before the work is handed over would find nothing, and no
+    /// other frame would come to look again).
+    task: Option<Arc<Mutex<Option<Work>>>>,
+    /// Set when the subject changes: the chunk under way stops early.
+    passed: Arc<AtomicBool>,
+    /// CPU time of the chunks so far (ns), for the log.
+    cpu: u64,
+}
+
+impl AnalysisBoard {
+    /// Work done and in all.
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        self.latest.as_ref().map(Analysis::progress)
+    }
+
+    pub fn busy(&self) -> bool {
+        self.task.is_some()
+    }
+}
+
+/// What a chunk hands back.
+struct Work {
+    analyst: Box<Analyst>,
+    /// Once everything is known: the turning points told.
+    turning: Option<Vec<TurningLine>>,
+    cpu: u64,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<AnalysisBoard>();
+    if app.world().get_resource::<crate::game::cli::Options>().is_some_and(|o| o.frame_bench.is_some()) {
+        return;
+    }
+    app.add_systems(Update, drive.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing)));
+    app.add_systems(OnExit(Screen::Playing), |mut board: ResMut<AnalysisBoard>| {
+        board.passed.store(true, Ordering::Relaxed);
+        *board = AnalysisBoard::default();
+    });
+}
+
+/// The game to analyse now: the replay's, or the game on the table once it is over.
+fn subject(replay: Option<&Replay>, delve: Option<&Delve>) -> Option<(GameOptions, Vec<Action>)> {
+    if let Some(r) = replay {
+        return Some((r.options.clone(), r.history.clone()));
+    }
+    let delve = delve?;
+    let game = delve.game();
+    if !game.is_over() || delve.read_only {
+        return None;
+    }
+    Some((game.adventure()?.options.clone(), delve.history.clone()?))
+}
+
+/// Where a game's analysis is kept: beside its save.
+pub fn analysis_file(save: &Path) -> PathBuf {
+    save.with_extension("analysis")
+}
+
+/// A kept analysis, if there is one that reads; a bad one is named in the log.
+fn read_kept(path: &Path) -> Option<Analysis> {
+    let size = std::fs::metadata(path).ok()?.len();
+    if size > MAX_FILE {
+        warn!("{}: {size} bytes is no analysis of ours: made again", path.display());
+        return None;
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| warn!("{}: cannot read: {e}", path.display())).ok()?;
+    serde_json::from_str(&text).map_err(|e| warn!("{}: not an analysis ({e}): made again", path.display())).ok()
+}
+
+fn drive(
+    mut board: ResMut<AnalysisBoard>,
+    replay: Option<Res<Replay>>,
+    delve: Option<Res<Delve>>,
+    content: Option<Res<GameContent>>,
+    (dir, slot): (Res<SaveDir>, Option<Res<SaveSlot>>),
+    proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
+) {
+    let want = subject(replay.as_deref(), delve.as_deref());
+    if board.subject != want {
+        board.passed.store(true, Ordering::Relaxed);
+        *board = AnalysisBoard { subject: want.clone(), ..default() };
+        let (Some((options, history)), Some(content)) = (want, content) else { return };
+        // Kept beside the save: the replay's file, or the game's own save.
+        let save = match replay.as_deref() {
+            Some(r) => r.save.clone(),
+            None => slot.as_deref().map(|s| save_path(&dir, s)),
+        };
+        board.file = save.as_deref().map(analysis_file);
+        board.kept = board.file.as_deref().and_then(read_kept);
+        let analyst = match board.kept.clone().map(|a| Analyst::resume(a, &options, &content.0, &history)) {
+            Some(Ok(a)) => Ok(a),
+            Some(Err(why)) => {
+                warn!("the kept analysis is not this game's ({why}): made again");
+                Analyst::new(&options, &content.0, &history, options.seed)
+            }
+            None => Analyst::new(&options, &content.0, &history, options.seed),
+        };
+        match analyst {
+            Ok(a) => {
+                board.latest = Some(a.analysis().clone());
+                start_chunk(&mut board, Box::new(a), history, proxy.as_deref());
+            }
+            Err(e) => board.error = Some(format!("This game cannot be analysed: {e}")),
+        }
+        return;
+    }
+    let Some(task) = board.task.as_ref() else { return };
+    let Some(work) = task.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() else { return };
+    board.task = None;
+    board.cpu += work.cpu;
+    board.latest = Some(work.analyst.analysis().clone());
+    let Some(turning) = work.turning else {
+        let history = board.subject.as_ref().map(|s| s.1.clone()).unwrap_or_default();
+        start_chunk(&mut board, work.analyst, history, proxy.as_deref());
+        return;
+    };
+    board.turning = turning;
+    info!("analysis done ({} ms of a core in this sitting)", board.cpu / 1_000_000);
+    // Kept unless the file already held all of it (figures read back from
+    // JSON may differ in their last bit, so the work done is compared).
+    let held = |k: &Analysis, a: &Analysis| k.is_done() && k.alternatives.len() == a.alternatives.len();
+    if let (Some(path), Some(a)) = (&board.file, &board.latest)
+        && !board.kept.as_ref().is_some_and(|k| held(k, a))
+    {
+        keep(path, a);
+    }
+}
+
+/// The turning points in words, with the planning bot's alternatives (kept
+/// in the analysis once found).
+fn tell(analyst: &mut Analyst, history: &[Action]) -> Vec<TurningLine> {
+    let points = analyst.turning_points(TURNING_POINTS);
+    points
+        .iter()
+        .map(|t| {
+            let before = analyst.game_at(t.step);
+            let words =
+                history.get(t.step).map_or_else(String::new, |a| crate::game::words::describe_action(&before, a));
+            let alternative = analyst.alternative(t.step);
+            let suggested =
+                alternative.as_ref().map(|alt| crate::game::words::describe_action(&before, &alt.suggested));
+            TurningLine { point: *t, words, alternative, suggested }
+        })
+        .collect()
+}
+
+/// Plays one chunk in the background: the points and fights first; once all
+/// are known, the turning points told (the planning bot's alternatives take
+/// a second or two each). Its end wakes the window.
+fn start_chunk(
+    board: &mut AnalysisBoard,
+    mut analyst: Box<Analyst>,
+    history: Vec<Action>,
+    proxy: Option<&bevy::winit::EventLoopProxyWrapper>,
+) {
+    let wake = proxy.map(|p| (**p).clone());
+    let passed = board.passed.clone();
+    let handed = Arc::new(Mutex::new(None));
+    board.task = Some(handed.clone());
+    AsyncComputeTaskPool::get()
+        .spawn(async move {
+            let cpu = depths_sim::thread_cpu_ns();
+            let mut turning = None;
+            if passed.load(Ordering::Relaxed) {
+                // The board has moved on: hand it back untouched.
+            } else if !analyst.is_done() {
+                analyst.work(CHUNK);
+            } else {
+                turning = Some(tell(&mut analyst, &history));
+            }
+            let cpu = cpu.zip(depths_sim::thread_cpu_ns()).map_or(0, |(a, b)| b.saturating_sub(a));
+            *handed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Work { analyst, turning, cpu });
+            if let Some(w) = wake {
+                let _ = w.send_event(bevy::winit::WinitUserEvent::WakeUp);
+            }
+        })
+        .detach();
+}
+
+/// Keeps a finished analysis beside its save; a failure is only logged (it
+/// is made again next time).
+fn keep(path: &Path, analysis: &Analysis) {
+    match serde_json::to_string(analysis) {
+        Ok(text) => match crate::game::saves::write_atomic(path, &text) {
+            Ok(()) => info!("kept the analysis in {}", path.display()),
+            Err(e) => warn!("the analysis could not be kept in {}: {e}", path.display()),
+        },
+        Err(e) => warn!("the analysis could not be written: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::state::app::StatesPlugin;
+    use depths_rules::Content;
+
+    fn app_with(replay: Replay) -> App {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin));
+        app.init_state::<Screen>();
+        app.insert_resource(GameContent(Content::builtin().unwrap()));
+        app.insert_resource(SaveDir(std::env::temp_dir()));
+        app.insert_resource(replay);
+        app.add_plugins(plugin);
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app
+    }
+
+    /// Runs the app until the analysis is done (its turning points told).
+    fn until_done(app: &mut App) {
+        for _ in 0..20_000 {
+            app.update();
+            let board = app.world().resource::<AnalysisBoard>();
+            if board.latest.as_ref().is_some_and(Analysis::is_done) && !board.busy() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        panic!("the analysis did not finish");
+    }
+
+    #[test]
+    fn the_analysis_is_made_off_the_frame_kept_beside_the_save_and_read_back() {
+        let dir = std::env::temp_dir().join(format!("fd-analysis-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let save = dir.join("game.json");
+        let options = GameOptions::standard(&["bren", "sil"], 3);
+        let history = crate::game::replay::bot_game(&options, &Content::builtin().unwrap())[..30].to_vec();
+        let replay = Replay {
+            options,
+            history,
+            players: Default::default(),
+            step: 0,
+            marks: Vec::new(),
+            save: Some(save.clone()),
+        };
+        let mut app = app_with(replay.clone());
+        until_done(&mut app);
+        let first = app.world().resource::<AnalysisBoard>().latest.clone().unwrap();
+        assert!(first.points.iter().all(Option::is_some), "every point known");
+        let kept = analysis_file(&save);
+        assert!(kept.is_file(), "kept beside the save");
+        // Watched again: read back, not made again.
+        let mut again = app_with(replay.clone());
+        until_done(&mut again);
+        let board = again.world().resource::<AnalysisBoard>();
+        let back = board.latest.as_ref().unwrap();
+        assert_eq!(back.progress(), first.progress());
+        for (p, q) in back.points.iter().zip(&first.points) {
+            assert!((p.unwrap().value - q.unwrap().value).abs() < 1e-12);
+        }
+        assert_eq!(board.cpu, 0, "no playout was made again");
+        // A damaged file is named and the analysis made again, not trusted.
+        std::fs::write(&kept, "{\"format\": 1}").unwrap();
+        let mut damaged = app_with(replay);
+        until_done(&mut damaged);
+        assert!(damaged.world().resource::<AnalysisBoard>().latest.as_ref().is_some_and(Analysis::is_done));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
