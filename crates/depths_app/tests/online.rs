@@ -184,6 +184,11 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     );
     assert_eq!(seats(&ann).turn, seats(&bo).turn);
     assert_eq!(seats(&ann).players.companions, seats(&bo).players.companions);
+    // Seated from the start, Bo's table knows every move since (its game-over
+    // sheet's analysis and replay), a take-back taken back too.
+    assert!(pump(&mut [&mut ann, &mut bo], |a| delve(a[0]).game() == delve(a[1]).game()));
+    assert!(delve(&bo).history.as_ref().is_some_and(|h| h.len() > 3));
+    assert_eq!(delve(&bo).history, delve(&ann).history);
 
     // Bo's machine keeps its key in the data folder, the same every start:
     // after a crash it is his seat's key again.

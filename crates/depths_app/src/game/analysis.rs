@@ -136,7 +136,7 @@ fn drive(
     replay: Option<Res<Replay>>,
     delve: Option<Res<Delve>>,
     content: Option<Res<GameContent>>,
-    (dir, slot): (Res<SaveDir>, Option<Res<SaveSlot>>),
+    (dir, slot, seats): (Res<SaveDir>, Option<Res<SaveSlot>>, Option<Res<crate::game::session::Seats>>),
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
     let want = subject(replay.as_deref(), delve.as_deref());
@@ -149,7 +149,9 @@ fn drive(
             Some(r) => r.save.clone(),
             None => slot.as_deref().map(|s| save_path(&dir, s)),
         };
-        board.file = save.as_deref().map(analysis_file);
+        // A player's copy of an online game keeps nothing on this machine.
+        let ours = seats.is_none_or(|s| s.seat.is_none_or(|seat| seat == 0));
+        board.file = save.as_deref().filter(|_| ours).map(analysis_file);
         board.kept = board.file.as_deref().and_then(read_kept);
         let analyst = match board.kept.clone().map(|a| Analyst::resume(a, &options, &content.0, &history)) {
             Some(Ok(a)) => Ok(a),

@@ -420,6 +420,8 @@ impl Moves<'_> {
     /// board is laid again; nothing before it can be taken back.
     pub fn replace_game(&mut self, game: Game) {
         self.delve.game = game;
+        // The moves that led here are not known any more.
+        self.delve.history = None;
         self.news.rebuild = true;
         *self.undo = Undo::default();
         self.delve.version += 1;

@@ -26,7 +26,8 @@ pub(super) fn plugin(app: &mut App) {
 /// shown as a line; returns the move clicked.
 pub fn chance_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: Option<usize>, height: f32) -> Option<usize> {
     let Some(a) = &board.latest else {
-        ui.label(egui::RichText::new("Getting the game ready…").color(style::MUTED));
+        let text = board.error.as_deref().unwrap_or("Getting the game ready…");
+        ui.label(egui::RichText::new(text).color(style::MUTED));
         return None;
     };
     let known: Vec<(usize, f64, f64)> = a

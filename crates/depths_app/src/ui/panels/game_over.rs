@@ -58,8 +58,15 @@ pub(super) fn game_over_window(
                     .size(style::type_scale::SMALL)
                     .color(style::MUTED),
             );
-            crate::ui::analysis_panel::chance_graph(ui, shown.board, None, 110.0);
-            crate::ui::analysis_panel::turning_lines(ui, shown.board, None);
+            if delve.history.is_some() {
+                crate::ui::analysis_panel::chance_graph(ui, shown.board, None, 110.0);
+                crate::ui::analysis_panel::turning_lines(ui, shown.board, None);
+            } else {
+                ui.label(
+                    "This table does not know the game's moves from its start (a save of an earlier version, or \
+                     an online seat taken after the start), so it has no analysis.",
+                );
+            }
             if let Some(a) = game.adventure() {
                 let rec = &a.record;
                 ui.separator();

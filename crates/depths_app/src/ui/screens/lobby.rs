@@ -540,6 +540,7 @@ fn sit_down_to_play(
     remote: Res<JoinedGame>,
     online: Option<Res<Online>>,
     mut next: ResMut<NextState<Screen>>,
+    content: Option<Res<crate::game::session::GameContent>>,
 ) {
     if online.is_some() || remote.link != Link::Seated {
         return;
@@ -548,8 +549,14 @@ fn sit_down_to_play(
     let mut session = Session::new(shared.game.clone());
     session.seats.players = shared.players.clone();
     session.seats.turn = shared.turn.clone();
-    // The host's saves are the game's; a player's copy is not a save to resume.
-    session.delve.history = None;
+    // The moves since the start are known only to a player seated at it: they
+    // give the game-over sheet its analysis and replay (the same figures as
+    // the host's, from the same seed). Nothing of it is saved here.
+    let fresh = |game: &depths_rules::Game| {
+        let options = game.adventure().map(|a| a.options.clone())?;
+        depths_rules::Game::new(options, content.as_ref()?.0.clone()).ok().filter(|new| new == game)
+    };
+    session.delve.history = fresh(&shared.game).map(|_| Vec::new());
     session.seats.seat = remote.seat;
     session.insert(&mut commands);
     commands.insert_resource(Online::Player);
