@@ -62,6 +62,8 @@ enum SetUp {
     Menu,
     Setup,
     Lobby,
+    /// Statistics over 30 games of every kind (a file of the check's own).
+    Statistics,
     /// The host's lobby: a table open (no relay: nothing leaves the
     /// machine), its invite, a player seated.
     Hosting,
@@ -258,6 +260,17 @@ fn set_up(world: &mut World, scene: usize) {
         }
         SetUp::Setup => Screen::Setup,
         SetUp::Lobby => Screen::Lobby,
+        SetUp::Statistics => {
+            let path = std::env::temp_dir().join(format!("fd-health-records-{}.jsonl", std::process::id()));
+            let _ = std::fs::remove_file(&path);
+            for r in sample_records() {
+                if let Err(e) = crate::game::records::append_record(&path, &r) {
+                    error!("health check: no records to show: {e}");
+                }
+            }
+            world.insert_resource(crate::game::records::RecordsFile(path));
+            Screen::Statistics
+        }
         SetUp::Hosting => {
             open_a_table(world);
             Screen::Lobby
@@ -512,6 +525,51 @@ fn finish(world: &mut World) {
     world.write_message(if failed == 0 { AppExit::Success } else { AppExit::error() });
 }
 
+/// 30 games of every outcome, Hero combination, variant and start, with the
+/// longest names the content has, for the Statistics screen.
+fn sample_records() -> Vec<crate::game::records::GameRecord> {
+    use crate::game::records::{Cause, FORMAT, GameRecord, Outcome};
+    use depths_rules::Ecology;
+    let parties: [&[&str]; 4] = [&["Bren", "Sil"], &["Bren", "Sil", "Ava"], &["Ava"], &["Sil", "Ava"]];
+    let variants = [
+        vec![],
+        vec!["Random Campfire Healing".to_owned(), "No healing at Level Up".to_owned(), "Locked Chests".to_owned()],
+        vec!["Start with 6 Keys".to_owned()],
+    ];
+    (0..30u64)
+        .map(|i| {
+            let heroes: Vec<String> = parties[i as usize % 4].iter().map(|h| (*h).to_owned()).collect();
+            let outcome = [Outcome::Won, Outcome::Lost, Outcome::Lost, Outcome::Unfinished][i as usize % 4];
+            let cause = (outcome == Outcome::Lost).then(|| match i % 3 {
+                0 => Cause::DeadEnd,
+                1 => Cause::Stranded,
+                _ => Cause::HeroDefeated { hero: heroes[0].clone(), by: Some("Tireless Clockwork Warden".into()) },
+            });
+            GameRecord {
+                format: FORMAT,
+                id: i.to_string(),
+                ended: 1_764_000_000 + i * 86_400,
+                mats: heroes.iter().map(|h| h.to_lowercase()).collect(),
+                heroes,
+                variants: variants[i as usize % 3].clone(),
+                single_classed: false,
+                start: Ecology::ALL[i as usize % 2],
+                reached: Ecology::ALL[i as usize % 3],
+                ecologies_cleared: (i % 3) as u8,
+                outcome,
+                cause,
+                rounds: Some(10 + i as u32),
+                seconds: 600 + i * 240,
+                companions: 0,
+                companion_strength: None,
+                players: 1,
+                online: false,
+                seed: i,
+            }
+        })
+        .collect()
+}
+
 /// The states to check: the screens around the table, then states met in
 /// games the careful bot plays (1–3 Heroes), the first of each kind.
 fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
@@ -519,6 +577,7 @@ fn scenes(content: &depths_rules::Content) -> Vec<Scene> {
         Scene { name: "menu, Load list open".into(), set_up: SetUp::Menu },
         Scene { name: "New Game".into(), set_up: SetUp::Setup },
         Scene { name: "lobby".into(), set_up: SetUp::Lobby },
+        Scene { name: "Statistics, 30 games".into(), set_up: SetUp::Statistics },
         Scene { name: "lobby, hosting".into(), set_up: SetUp::Hosting },
     ];
     let mut seen: std::collections::BTreeSet<String> = Default::default();
