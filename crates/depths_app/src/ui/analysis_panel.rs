@@ -174,40 +174,75 @@ fn analysis_window(
     replay: Res<Replay>,
     mut go: MessageWriter<GoToStep>,
     area: Res<crate::game::focus::BoardArea>,
+    delve: Option<Res<crate::game::session::Delve>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let z = ctx.zoom_factor();
     let room = area.0.map_or(ctx.content_rect(), |r| {
         egui::Rect::from_min_max(egui::pos2(r.min.x / z, r.min.y / z), egui::pos2(r.max.x / z, r.max.y / z))
     });
-    // At the room's top right, clear of the replay bar at its foot.
-    let width = (room.width() * 0.45).clamp(300.0, 560.0);
+    // Exploring: at the room's top right, clear of the replay bar at its
+    // foot. In a Combat the cards fill the room: a compact graph beside the
+    // replay bar (which finds the corner that covers the fewest cards),
+    // below it where there is room, else above; the turning points folded.
+    let in_combat = delve.is_some_and(|d| d.game().combat().is_some());
+    let bar = ctx.memory(|m| m.area_rect(egui::Id::new("replay_bar")));
+    let id = egui::Id::new("analysis_board");
+    let (width, at, pivot) = match bar.filter(|_| in_combat) {
+        Some(bar) => {
+            let height = ctx.memory(|m| m.area_rect(id)).map_or(190.0, |r| r.height());
+            let below = bar.max.y + 6.0 + height <= room.max.y;
+            let at =
+                if below { bar.left_bottom() + egui::vec2(0.0, 6.0) } else { bar.left_top() - egui::vec2(0.0, 6.0) };
+            (bar.width().max(290.0), at, if below { egui::Align2::LEFT_TOP } else { egui::Align2::LEFT_BOTTOM })
+        }
+        None => (
+            (room.width() * 0.45).clamp(300.0, 560.0),
+            egui::pos2(room.max.x - 8.0, room.min.y + 8.0),
+            egui::Align2::RIGHT_TOP,
+        ),
+    };
+    // Exploring, it ends above the replay bar where the two would meet (a
+    // narrow room at 150 %), and scrolls.
+    let left = at.x - width;
+    let max_height = match bar.filter(|b| !in_combat && b.max.x > left && b.min.x < at.x) {
+        Some(bar) => bar.min.y - at.y - 8.0,
+        None => room.height() - 16.0,
+    };
     egui::Window::new("Analysis")
-        .id(egui::Id::new("analysis_board"))
-        .pivot(egui::Align2::RIGHT_TOP)
-        .fixed_pos(egui::pos2(room.max.x - 8.0, room.min.y + 8.0))
+        .id(id)
+        .pivot(pivot)
+        .fixed_pos(at)
         .constrain_to(room)
         .collapsible(true)
         .resizable(false)
         .min_width(width)
         .max_width(width)
+        .max_height(max_height.max(120.0))
+        .vscroll(true)
         .show(ctx, |ui| {
             if let Some(e) = &board.error {
                 ui.label(egui::RichText::new(e).color(style::notice()));
                 return;
             }
-            ui.label(
-                egui::RichText::new("The party's chance to win after each move, from what the players could see then")
+            if !in_combat {
+                ui.label(
+                    egui::RichText::new(
+                        "The party's chance to win after each move, from what the players could see then",
+                    )
                     .size(style::type_scale::SMALL)
                     .color(style::MUTED),
-            );
-            if let Some(step) = chance_graph(ui, &board, Some(replay.step), 150.0) {
+                );
+            }
+            if let Some(step) = chance_graph(ui, &board, Some(replay.step), if in_combat { 70.0 } else { 150.0 }) {
                 go.write(GoToStep(step));
             }
             fight_line(ui, &board, replay.step);
             ui.separator();
-            ui.label(style::title("Turning points", style::type_scale::LEAD));
-            turning_lines(ui, &board, Some(&mut go));
+            egui::CollapsingHeader::new(style::title("Turning points", style::type_scale::LEAD))
+                .id_salt(("turning_points", in_combat))
+                .default_open(!in_combat)
+                .show(ui, |ui| turning_lines(ui, &board, Some(&mut go)));
         });
     Ok(())
 }
