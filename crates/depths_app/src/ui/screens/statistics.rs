@@ -100,17 +100,20 @@ fn bar_chart(ui: &mut egui::Ui, title: &str, rows: &[Row], max: f64) {
     let bars: Vec<Bar> = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| Bar::new(at(i), r.value).name(&r.hover).width(0.6).fill(style::GOLD.gamma_multiply(0.75)))
+        .map(|(i, r)| Bar::new(at(i), r.value).width(0.6).fill(style::GOLD.gamma_multiply(0.75)))
         .collect();
     let texts: Vec<(f64, f64, String)> =
         rows.iter().enumerate().map(|(i, r)| (at(i), r.value, r.tag.clone())).collect();
-    Plot::new(ui.next_auto_id())
+    let hovers: Vec<String> = rows.iter().map(|r| r.hover.clone()).collect();
+    let shown = Plot::new(ui.next_auto_id())
         .height(34.0 + 28.0 * n as f32)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
         .allow_boxed_zoom(false)
         .allow_double_click_reset(false)
+        // The plot's own hover label is drawn inside it and cut at its edge:
+        // the bar's words come as a tooltip instead (below).
         .show_x(false)
         .show_y(false)
         .show_grid([true, false])
@@ -128,9 +131,7 @@ fn bar_chart(ui: &mut egui::Ui, title: &str, rows: &[Row], max: f64) {
         })
         .x_axis_formatter(|mark, _| format!("{}", mark.value))
         .show(ui, |plot| {
-            plot.bar_chart(
-                BarChart::new(title, bars).horizontal().element_formatter(Box::new(|bar, _| bar.name.clone())),
-            );
+            plot.bar_chart(BarChart::new(title, bars).horizontal());
             for (y, x, text) in texts {
                 plot.text(
                     egui_plot::Text::new(
@@ -142,7 +143,15 @@ fn bar_chart(ui: &mut egui::Ui, title: &str, rows: &[Row], max: f64) {
                     .color(style::GOLD),
                 );
             }
+            plot.pointer_coordinate()
         });
+    // The row under the pointer, in words.
+    if let Some(p) = shown.inner.filter(|_| shown.response.hovered()) {
+        let row = p.y.round();
+        if (p.y - row).abs() <= 0.35 && row >= 0.0 && (row as usize) < n && p.x >= 0.0 {
+            shown.response.on_hover_text_at_pointer(hovers[n - 1 - row as usize].clone());
+        }
+    }
     ui.add_space(10.0);
 }
 
