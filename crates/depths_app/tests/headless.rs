@@ -2176,6 +2176,10 @@ fn a_finished_game_is_recorded_once_and_a_replay_not_at_all() {
     assert_eq!(r.heroes, ["Bren", "Sil"]);
     assert_eq!(r.seed, 5);
     assert!(r.rounds.is_some_and(|n| n > 0), "{r:?}");
+    // The game-over sheet shows the line it kept.
+    let shown = app.world().resource::<depths_app::game::records::LastRecord>().0.clone();
+    assert_eq!(shown.as_ref().map(|s| &s.id), Some(&r.id));
+    assert!(depths_app::game::records::record_line(r).contains("Combat Rounds"));
     // Loading the finished game again records nothing new: the save says it is recorded.
     frames(&mut app, 2);
     app.world_mut().write_message(MenuAction::BackToMenu);

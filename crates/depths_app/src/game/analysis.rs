@@ -103,16 +103,17 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The game to analyse now: the replay's, or the game on the table once it is over.
-fn subject(replay: Option<&Replay>, delve: Option<&Delve>) -> Option<(GameOptions, Vec<Action>)> {
+/// Borrowed: it is compared every frame, and copied only when it changes.
+fn subject<'a>(replay: Option<&'a Replay>, delve: Option<&'a Delve>) -> Option<(&'a GameOptions, &'a [Action])> {
     if let Some(r) = replay {
-        return Some((r.options.clone(), r.history.clone()));
+        return Some((&r.options, &r.history));
     }
     let delve = delve?;
     let game = delve.game();
     if !game.is_over() || delve.read_only {
         return None;
     }
-    Some((game.adventure()?.options.clone(), delve.history.clone()?))
+    Some((&game.adventure()?.options, delve.history.as_deref()?))
 }
 
 /// Where a game's analysis is kept: beside its save.
@@ -140,7 +141,8 @@ fn drive(
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
     let want = subject(replay.as_deref(), delve.as_deref());
-    if board.subject != want {
+    if board.subject.as_ref().map(|(o, h)| (o, h.as_slice())) != want {
+        let want = want.map(|(o, h)| (o.clone(), h.to_vec()));
         board.passed.store(true, Ordering::Relaxed);
         *board = AnalysisBoard { subject: want.clone(), ..default() };
         let (Some((options, history)), Some(content)) = (want, content) else { return };

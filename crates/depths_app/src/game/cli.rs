@@ -222,7 +222,7 @@ mod tests {
         let alone = error(&["--offscreen", "640x480"]);
         assert!(alone.contains("only goes with --frame-bench or --screenshot"), "{alone}");
         let open = error(&["--open", "board"]);
-        assert!(open.contains("'board'") && open.contains("[possible values: menu, setup]"), "{open}");
+        assert!(open.contains("'board'") && open.contains("[possible values: menu, setup, statistics]"), "{open}");
     }
 
     #[test]

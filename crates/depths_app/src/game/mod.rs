@@ -28,6 +28,7 @@ pub(crate) mod leaving;
 pub mod log_file;
 pub mod notices;
 pub mod online;
+pub mod play_clock;
 pub mod play_phase;
 pub mod records;
 pub mod replay;

@@ -25,6 +25,7 @@ use depths_rules::{Content, Ecology, Event, Game, GameOptions, LossReason, Phase
 use depths_seats::seats::Strength;
 use serde::{Deserialize, Serialize};
 
+use crate::game::play_clock::PlayClock;
 use crate::{
     game::screen::Screen,
     game::session::{Delve, SaveSlot, Seats},
@@ -98,28 +99,6 @@ pub struct GameRecord {
     pub seed: u64,
 }
 
-/// Time at the table and whether the game's end is recorded: saved with the game.
-#[derive(Resource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
-#[serde(default)]
-pub struct PlayClock {
-    /// When the game began (seconds since 1970), for its record's id; 0 when unknown.
-    pub started: u64,
-    /// Milliseconds at the table so far.
-    pub played_ms: u64,
-    /// The game's end is in the records.
-    pub recorded: bool,
-}
-
-impl PlayClock {
-    pub fn now() -> PlayClock {
-        PlayClock { started: unix_now(), ..default() }
-    }
-}
-
-fn unix_now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
-}
-
 /// The variants' names, as New Game shows them.
 pub fn variant_names(v: &Variants) -> Vec<String> {
     let all = [
@@ -175,7 +154,7 @@ pub fn record_of(game: &Game, players: &depths_seats::seats::Players, facts: &Re
     Some(GameRecord {
         format: FORMAT,
         id: format!("{}-{}-{}", options.seed, options.heroes.join("+"), facts.started),
-        ended: unix_now(),
+        ended: crate::game::play_clock::unix_now(),
         heroes: game.heroes.iter().map(|h| h.name().to_owned()).collect(),
         mats: options.heroes.clone(),
         variants: variant_names(&options.variants),
@@ -297,6 +276,8 @@ pub fn append_record(path: &Path, record: &GameRecord) -> std::io::Result<()> {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LastRecord>();
+    app.add_systems(OnExit(Screen::Playing), |mut last: ResMut<LastRecord>| last.0 = None);
     app.add_systems(
         Update,
         (count_time, record_game_over)
@@ -388,8 +369,29 @@ impl Recorder<'_> {
     }
 }
 
-fn record_game_over(mut recorder: Recorder) {
-    recorder.record(Game::is_over);
+/// The record this table wrote at the game's end, for the game-over sheet.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct LastRecord(pub Option<GameRecord>);
+
+fn record_game_over(mut recorder: Recorder, mut last: ResMut<LastRecord>) {
+    if let Some(r) = recorder.record(Game::is_over) {
+        last.0 = Some(r);
+    }
+}
+
+/// A record in one line: "Lost in the Caverns: Sil fell (Ghoul) · 14 Combat Rounds · 36 min".
+pub fn record_line(r: &GameRecord) -> String {
+    let how = match (&r.outcome, &r.cause) {
+        (Outcome::Won, _) => "Won".to_owned(),
+        (Outcome::Unfinished, _) => format!("Left in the {}", r.reached.name()),
+        (Outcome::Lost, Some(c @ Cause::HeroDefeated { by: Some(by), .. })) => {
+            format!("Lost in the {}: {} ({by})", r.reached.name(), cause_text(c))
+        }
+        (Outcome::Lost, Some(c)) => format!("Lost in the {}: {}", r.reached.name(), cause_text(c)),
+        (Outcome::Lost, None) => format!("Lost in the {}", r.reached.name()),
+    };
+    let rounds = r.rounds.map_or(String::new(), |n| format!(" · {n} Combat Rounds"));
+    format!("{how}{rounds} · {} min at the table", r.seconds / 60)
 }
 
 /// A game left after its first Ecology: recorded as unfinished (a later

@@ -44,7 +44,7 @@ pub struct SavedSession {
     /// Time at the table and whether the game's end is recorded; absent in
     /// saves of earlier versions.
     #[serde(default)]
-    pub clock: crate::game::records::PlayClock,
+    pub clock: crate::game::play_clock::PlayClock,
 }
 
 /// The file: the client's session and the rules core's own save, untouched
@@ -401,7 +401,7 @@ pub struct Saving<'w> {
     pub seats: Res<'w, Seats>,
     pub log: ResMut<'w, GameLog>,
     pub slot: ResMut<'w, SaveSlot>,
-    pub clock: Option<Res<'w, crate::game::records::PlayClock>>,
+    pub clock: Option<Res<'w, crate::game::play_clock::PlayClock>>,
 }
 
 impl Saving<'_> {

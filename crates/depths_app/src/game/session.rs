@@ -144,6 +144,9 @@ impl Undo {
     }
 }
 
+/// What a replay says to a move tried on it.
+pub const REPLAY_REFUSAL: &str = "This is a replay: moves are not made here.";
+
 /// Where this game saves to, and whether a save is due.
 #[derive(Resource, Debug)]
 pub struct SaveSlot {
@@ -167,7 +170,7 @@ pub struct Session {
     pub undo: Undo,
     pub saves: SaveSlot,
     /// Time at the table and whether its end is recorded (`records.rs`).
-    pub clock: crate::game::records::PlayClock,
+    pub clock: crate::game::play_clock::PlayClock,
 }
 
 /// Everything applying a move touches, for the systems that make moves: the
@@ -234,7 +237,7 @@ impl Session {
             seats: Seats::default(),
             undo: Undo::default(),
             saves: SaveSlot { name: format!("game-{stamp}-seed{seed}"), due: false, moved: false },
-            clock: crate::game::records::PlayClock::now(),
+            clock: crate::game::play_clock::PlayClock::now(),
         }
     }
 
@@ -263,7 +266,7 @@ impl Session {
         commands.remove_resource::<Seats>();
         commands.remove_resource::<Undo>();
         commands.remove_resource::<SaveSlot>();
-        commands.remove_resource::<crate::game::records::PlayClock>();
+        commands.remove_resource::<crate::game::play_clock::PlayClock>();
     }
 
     moves_and_apply!();
@@ -286,7 +289,7 @@ impl Moves<'_> {
     /// once they are published.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, String> {
         if self.delve.read_only {
-            let text = "This is a replay: moves are not made here.".to_owned();
+            let text = REPLAY_REFUSAL.to_owned();
             self.log.notice = Some(text.clone());
             return Err(text);
         }
@@ -376,7 +379,7 @@ impl Moves<'_> {
     /// Makes again the last move taken back (until a new move is made).
     pub fn redo(&mut self) -> Result<(), String> {
         if self.delve.read_only {
-            return Err("This is a replay: moves are not made here.".to_owned());
+            return Err(REPLAY_REFUSAL.to_owned());
         }
         let Some(next) = self.undo.next_redo().cloned() else {
             return Err(undo_refused_text(&UndoRefused::NothingToRedo));

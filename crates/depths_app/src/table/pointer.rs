@@ -120,7 +120,7 @@ fn on_click(
             picks.write(TablePick(a.clone()));
         }
         (None, Some(intent)) => {
-            let why = refusal(delve.game(), &seats, intent);
+            let why = table_refusal(&delve, &seats, intent);
             note.0 = Some((why, ev.pointer_location.position, time.elapsed_secs()));
         }
         (None, None) => {}
@@ -176,7 +176,7 @@ fn on_drag_end(
                 picks.write(TablePick(a.clone()));
             }
             (None, Some(intent)) => {
-                let why = refusal(delve.game(), &seats, intent);
+                let why = table_refusal(&delve, &seats, intent);
                 note.0 = Some((why, ev.pointer_location.position, time.elapsed_secs()));
             }
             (None, None) => {}
@@ -215,6 +215,11 @@ fn picks_to_actions(
             actions.write(PlayerAction(a.clone()));
         }
     }
+}
+
+/// Why a card clicked on the table does nothing: a replay only looks, else [`refusal`].
+fn table_refusal(delve: &Delve, seats: &Seats, intent: &Action) -> String {
+    if delve.read_only { crate::game::session::REPLAY_REFUSAL.to_owned() } else { refusal(delve.game(), seats, intent) }
 }
 
 /// Why `intent` cannot be done now: the rules' refusal, or whose turn at the

@@ -22,6 +22,12 @@ pub struct UiAssets {
     pub body_font: Handle<Font>,
 }
 
+/// A rectangle of the window in logical pixels (the board's room, a card)
+/// in egui's points at UI scale `zoom`.
+pub fn in_points(r: Rect, zoom: f32) -> egui::Rect {
+    egui::Rect::from_min_max(pos2(r.min.x / zoom, r.min.y / zoom), pos2(r.max.x / zoom, r.max.y / zoom))
+}
+
 // egui's names for the palette's panel colours (`theme::palette`).
 pub const GOLD: Color32 = palette::TITLE_GOLD.egui();
 pub const MUTED: Color32 = palette::MUTED.egui();

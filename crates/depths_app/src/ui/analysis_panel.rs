@@ -178,9 +178,7 @@ fn analysis_window(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let z = ctx.zoom_factor();
-    let room = area.0.map_or(ctx.content_rect(), |r| {
-        egui::Rect::from_min_max(egui::pos2(r.min.x / z, r.min.y / z), egui::pos2(r.max.x / z, r.max.y / z))
-    });
+    let room = area.0.map_or(ctx.content_rect(), |r| style::in_points(r, z));
     // Exploring: at the room's top right, clear of the replay bar at its
     // foot. In a Combat the cards fill the room: a compact graph beside the
     // replay bar (which finds the corner that covers the fewest cards),

@@ -54,9 +54,7 @@ fn replay_bar(
     let z = ctx.zoom_factor();
     let id = egui::Id::new("replay_bar");
     let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(290.0, 110.0), |r| r.size());
-    let room = area.0.map_or(ctx.content_rect(), |r| {
-        egui::Rect::from_min_max(egui::pos2(r.min.x / z, r.min.y / z), egui::pos2(r.max.x / z, r.max.y / z))
-    });
+    let room = area.0.map_or(ctx.content_rect(), |r| style::in_points(r, z));
     let in_combat = delve.is_some_and(|d| d.game().combat().is_some());
     let at = match geometry.clear_corner(Vec2::new(size.x, size.y), z).filter(|_| in_combat) {
         Some(at) => egui::pos2(at.x, at.y),

@@ -493,14 +493,18 @@ fn game_over_panel(
     pass_on: Res<PanelPass>,
     mut menu: MessageWriter<MenuAction>,
     mut watch: MessageWriter<crate::game::replay::WatchReplay>,
-    (board, clock): (Res<crate::game::analysis::AnalysisBoard>, Option<Res<crate::game::records::PlayClock>>),
+    (board, clock, record): (
+        Res<crate::game::analysis::AnalysisBoard>,
+        Option<Res<crate::game::play_clock::PlayClock>>,
+        Res<crate::game::records::LastRecord>,
+    ),
 ) -> Result {
     if pass_on.curtain || view.delve.read_only {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
     let room = pass_on.room.unwrap_or(ctx.content_rect());
-    let shown = super::game_over::Shown { board: &board, clock: clock.as_deref() };
+    let shown = super::game_over::Shown { board: &board, clock: clock.as_deref(), record: record.0.as_ref() };
     game_over_window(ctx, &view.delve, &view.seats, &mut menu, &mut watch, room, shown);
     Ok(())
 }
@@ -601,9 +605,7 @@ fn finish(
     if let Some((entity, text)) = &hovered.0 {
         // The card's rectangle in egui points, for the box to keep clear of.
         let card = cards.get(*entity).ok().map(|c| c.screen_rect(time.elapsed_secs()));
-        let thing = card.map(|r| {
-            egui::Rect::from_min_max(egui::pos2(r.min.x / z, r.min.y / z), egui::pos2(r.max.x / z, r.max.y / z))
-        });
+        let thing = card.map(|r| style::in_points(r, z));
         hover_box(ctx, text, thing);
     }
 

@@ -7,7 +7,9 @@ use super::widgets::*;
 /// What the sheet shows besides the game: its analysis and its clock.
 pub(super) struct Shown<'a> {
     pub board: &'a crate::game::analysis::AnalysisBoard,
-    pub clock: Option<&'a crate::game::records::PlayClock>,
+    pub clock: Option<&'a crate::game::play_clock::PlayClock>,
+    /// The record written at the game's end, if this sitting wrote it.
+    pub record: Option<&'a crate::game::records::GameRecord>,
 }
 
 pub(super) fn game_over_window(
@@ -46,10 +48,17 @@ pub(super) fn game_over_window(
                 _ => {}
             }
             // First how it went (the graph and its turning points), then the record.
-            if let Some(clock) = shown.clock {
-                let minutes = clock.played_ms / 60_000;
-                let kept = if clock.recorded { " · kept in Statistics" } else { "" };
-                ui.label(egui::RichText::new(format!("{minutes} min at the table{kept}")).color(style::MUTED));
+            // The line Statistics keeps of it (or, for a game recorded before, its time).
+            match (shown.record, shown.clock) {
+                (Some(r), _) => {
+                    let line = format!("Kept in Statistics: {}", crate::game::records::record_line(r));
+                    ui.label(egui::RichText::new(line).color(style::MUTED));
+                }
+                (None, Some(clock)) => {
+                    let minutes = clock.played_ms / 60_000;
+                    ui.label(egui::RichText::new(format!("{minutes} min at the table")).color(style::MUTED));
+                }
+                (None, None) => {}
             }
             ui.separator();
             ui.label(style::title("How the game went", style::type_scale::TITLE));
