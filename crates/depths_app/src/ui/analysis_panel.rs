@@ -149,23 +149,58 @@ pub fn turning_lines(ui: &mut egui::Ui, board: &AnalysisBoard, mut go: Option<&m
     }
 }
 
-/// The fight the shown move is in (or the last before it): its chance at each Round.
-fn fight_line(ui: &mut egui::Ui, board: &AnalysisBoard, shown: usize) {
-    let Some(a) = &board.latest else { return };
-    let Some(fight) = a.fights.iter().rev().find(|f| f.start_step <= shown) else { return };
+/// The fight the shown move is in (or the last before it): its chance to win
+/// at the start of each Round, as a small graph, the Round shown marked; a
+/// click goes to that Round's start.
+fn fight_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: usize, height: f32) -> Option<usize> {
+    let a = board.latest.as_ref()?;
+    let fight = a.fights.iter().rev().find(|f| f.start_step <= shown)?;
     if fight.rounds.is_empty() {
-        return;
+        return None;
     }
-    let rounds: Vec<String> = fight
-        .rounds
-        .iter()
-        .enumerate()
-        .map(|(i, (_, f))| format!("Round {} {:.0} %", i + 1, f.value * 100.0))
-        .collect();
     ui.label(
-        egui::RichText::new(format!("The fight with {}, its chance: {}", fight.name, rounds.join(", ")))
-            .size(style::type_scale::SMALL),
+        egui::RichText::new(format!("{}: the fight's chance at each Round", fight.name)).size(style::type_scale::SMALL),
     );
+    let rounds: Vec<(usize, f64, f64)> =
+        fight.rounds.iter().map(|(step, f)| (*step, f.value * 100.0, f.half_width * 100.0)).collect();
+    let line: PlotPoints = rounds.iter().enumerate().map(|(i, (_, v, _))| [(i + 1) as f64, *v]).collect();
+    let now = rounds.iter().rposition(|(step, _, _)| *step <= shown);
+    let steps: Vec<usize> = rounds.iter().map(|r| r.0).collect();
+    let labels = rounds.clone();
+    let response = Plot::new("fight_graph")
+        .width(ui.available_width())
+        .height(height)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .include_y(0.0)
+        .include_y(100.0)
+        .include_x(0.5)
+        .include_x(rounds.len() as f64 + 0.5)
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .x_axis_formatter(|m, _| format!("Round {}", m.value))
+        .y_axis_formatter(|m, _| format!("{} %", m.value))
+        .label_formatter(move |hover| {
+            let (egui_plot::HoverPosition::NearDataPoint { position: p, .. }
+            | egui_plot::HoverPosition::Elsewhere { position: p }) = hover;
+            let i = (p.x.round() as usize).checked_sub(1)?;
+            let (_, v, h) = labels.get(i)?;
+            Some(format!("Round {}: {v:.0} % ± {:.0}", i + 1, h.max(1.0)))
+        })
+        .show(ui, |plot| {
+            let dots: PlotPoints = rounds.iter().enumerate().map(|(i, (_, v, _))| [(i + 1) as f64, *v]).collect();
+            plot.line(Line::new("The fight", line).color(style::GOLD).width(2.0));
+            plot.points(Points::new("Rounds", dots).radius(2.5).color(style::GOLD));
+            if let Some(i) = now {
+                let (_, v, _) = rounds[i];
+                plot.points(Points::new("This Round", vec![[(i + 1) as f64, v]]).radius(5.0).color(style::GOLD));
+            }
+            plot.response().clicked().then(|| plot.pointer_coordinate()).flatten()
+        });
+    let i = (response.inner?.x.round() as usize).checked_sub(1)?;
+    steps.get(i).copied()
 }
 
 fn analysis_window(
@@ -185,27 +220,31 @@ fn analysis_window(
     // below it where there is room, else above; the turning points folded.
     let in_combat = delve.is_some_and(|d| d.game().combat().is_some());
     let bar = ctx.memory(|m| m.area_rect(egui::Id::new("replay_bar")));
-    let id = egui::Id::new("analysis_board");
-    let (width, at, pivot) = match bar.filter(|_| in_combat) {
+    // One window each way: egui keeps a window's size, and the tall one of
+    // the exploring table would push the compact one over the replay bar.
+    let id = egui::Id::new(("analysis_board", in_combat));
+    // (width, where, pivot, the height it may take)
+    let (width, at, pivot, max_height) = match bar.filter(|_| in_combat) {
         Some(bar) => {
-            let height = ctx.memory(|m| m.area_rect(id)).map_or(190.0, |r| r.height());
-            let below = bar.max.y + 6.0 + height <= room.max.y;
-            let at =
-                if below { bar.left_bottom() + egui::vec2(0.0, 6.0) } else { bar.left_top() - egui::vec2(0.0, 6.0) };
-            (bar.width().max(290.0), at, if below { egui::Align2::LEFT_TOP } else { egui::Align2::LEFT_BOTTOM })
+            // Under the bar where it has some room (it scrolls), else over it.
+            let under = room.max.y - bar.max.y - 14.0;
+            let over = bar.min.y - room.min.y - 14.0;
+            let width = bar.width().max(290.0);
+            if under >= 150.0 || under >= over {
+                (width, bar.left_bottom() + egui::vec2(0.0, 6.0), egui::Align2::LEFT_TOP, under)
+            } else {
+                (width, bar.left_top() - egui::vec2(0.0, 6.0), egui::Align2::LEFT_BOTTOM, over)
+            }
         }
-        None => (
-            (room.width() * 0.45).clamp(300.0, 560.0),
-            egui::pos2(room.max.x - 8.0, room.min.y + 8.0),
-            egui::Align2::RIGHT_TOP,
-        ),
-    };
-    // Exploring, it ends above the replay bar where the two would meet (a
-    // narrow room at 150 %), and scrolls.
-    let left = at.x - width;
-    let max_height = match bar.filter(|b| !in_combat && b.max.x > left && b.min.x < at.x) {
-        Some(bar) => bar.min.y - at.y - 8.0,
-        None => room.height() - 16.0,
+        None => {
+            let width = (room.width() * 0.45).clamp(300.0, 560.0);
+            let at = egui::pos2(room.max.x - 8.0, room.min.y + 8.0);
+            // It ends above the replay bar where the two would meet (a
+            // narrow room at 150 %), and scrolls.
+            let meets = bar.filter(|b| b.max.x > at.x - width && b.min.x < at.x);
+            let max_height = meets.map_or(room.height() - 16.0, |b| b.min.y - at.y - 8.0);
+            (width, at, egui::Align2::RIGHT_TOP, max_height)
+        }
     };
     egui::Window::new("Analysis")
         .id(id)
@@ -216,7 +255,7 @@ fn analysis_window(
         .resizable(false)
         .min_width(width)
         .max_width(width)
-        .max_height(max_height.max(120.0))
+        .max_height(max_height.max(100.0))
         .vscroll(true)
         .show(ctx, |ui| {
             if let Some(e) = &board.error {
@@ -232,10 +271,12 @@ fn analysis_window(
                     .color(style::MUTED),
                 );
             }
-            if let Some(step) = chance_graph(ui, &board, Some(replay.step), if in_combat { 70.0 } else { 150.0 }) {
+            if let Some(step) = chance_graph(ui, &board, Some(replay.step), if in_combat { 60.0 } else { 150.0 }) {
                 go.write(GoToStep(step));
             }
-            fight_line(ui, &board, replay.step);
+            if let Some(step) = fight_graph(ui, &board, replay.step, if in_combat { 50.0 } else { 80.0 }) {
+                go.write(GoToStep(step));
+            }
             ui.separator();
             egui::CollapsingHeader::new(style::title("Turning points", style::type_scale::LEAD))
                 .id_salt(("turning_points", in_combat))
