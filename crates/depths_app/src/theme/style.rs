@@ -28,6 +28,18 @@ pub fn in_points(r: Rect, zoom: f32) -> egui::Rect {
     egui::Rect::from_min_max(pos2(r.min.x / zoom, r.min.y / zoom), pos2(r.max.x / zoom, r.max.y / zoom))
 }
 
+/// A chart that holds still: no zoom, drag, scroll or box zoom, no reset on
+/// a double click (the statistics' and the analysis board's: a click there
+/// means a move or a row, not a view).
+pub fn still_plot<'a>(id: impl egui::AsId) -> egui_plot::Plot<'a> {
+    egui_plot::Plot::new(id)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+}
+
 // egui's names for the palette's panel colours (`theme::palette`).
 pub const GOLD: Color32 = palette::TITLE_GOLD.egui();
 pub const MUTED: Color32 = palette::MUTED.egui();

@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use egui_plot::{Line, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Line, PlotPoints, Points, VLine};
 
 use crate::{
     game::analysis::{AnalysisBoard, TurningLine},
@@ -47,14 +47,9 @@ pub fn chance_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: Option<usiz
         .filter_map(|t| a.points.get(t.point.step + 1).copied().flatten().map(|f| (t, f)))
         .map(|(t, f)| ((t.point.step + 1) as f64, f.value * 100.0, t.point.delta > 0.0))
         .collect();
-    let response = Plot::new("chance_graph")
+    let response = style::still_plot("chance_graph")
         .width(ui.available_width())
         .height(height)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_double_click_reset(false)
         .include_y(0.0)
         .include_y(100.0)
         .include_x(0.0)
@@ -167,14 +162,9 @@ fn fight_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: usize, height: f
     let now = rounds.iter().rposition(|(step, _, _)| *step <= shown);
     let steps: Vec<usize> = rounds.iter().map(|r| r.0).collect();
     let labels = rounds.clone();
-    let response = Plot::new("fight_graph")
+    let response = style::still_plot("fight_graph")
         .width(ui.available_width())
         .height(height)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_double_click_reset(false)
         .include_y(0.0)
         .include_y(100.0)
         .include_x(0.5)

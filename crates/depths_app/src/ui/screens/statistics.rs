@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use egui_plot::{Bar, BarChart, Plot};
+use egui_plot::{Bar, BarChart};
 
 use crate::{
     game::flow::MenuAction,
@@ -105,13 +105,8 @@ fn bar_chart(ui: &mut egui::Ui, title: &str, rows: &[Row], max: f64) {
     let texts: Vec<(f64, f64, String)> =
         rows.iter().enumerate().map(|(i, r)| (at(i), r.value, r.tag.clone())).collect();
     let hovers: Vec<String> = rows.iter().map(|r| r.hover.clone()).collect();
-    let shown = Plot::new(ui.next_auto_id())
+    let shown = style::still_plot(ui.next_auto_id())
         .height(34.0 + 28.0 * n as f32)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_double_click_reset(false)
         // The plot's own hover label is drawn inside it and cut at its edge:
         // the bar's words come as a tooltip instead (below).
         .show_x(false)
