@@ -462,6 +462,11 @@ impl Analyst {
         self.is_done()
     }
 
+    /// The moves analysed.
+    pub fn history(&self) -> &[Action] {
+        &self.history
+    }
+
     /// The game after the first `k` moves (at most `history.len()`).
     pub fn game_at(&mut self, k: usize) -> Game {
         self.state(k.min(self.history.len())).clone()

@@ -52,9 +52,11 @@ pub struct TurningLine {
 pub struct AnalysisBoard {
     /// The game analysed: its options and moves.
     subject: Option<(GameOptions, Vec<Action>)>,
-    /// Where it is kept, if the game has a save, and what was read there.
+    /// Where it is kept, if the game has a save.
     file: Option<PathBuf>,
-    kept: Option<Analysis>,
+    /// The file held a finished analysis with this many alternatives: it is
+    /// not written again unless more were found.
+    kept_whole: Option<usize>,
     /// The figures so far (a copy after each chunk).
     pub latest: Option<Analysis>,
     /// Once every point is known: the turning points, told.
@@ -154,8 +156,9 @@ fn drive(
         // A player's copy of an online game keeps nothing on this machine.
         let ours = seats.is_none_or(|s| s.seat.is_none_or(|seat| seat == 0));
         board.file = save.as_deref().filter(|_| ours).map(analysis_file);
-        board.kept = board.file.as_deref().and_then(read_kept);
-        let analyst = match board.kept.clone().map(|a| Analyst::resume(a, &options, &content.0, &history)) {
+        let kept = board.file.as_deref().and_then(read_kept);
+        board.kept_whole = kept.as_ref().filter(|k| k.is_done()).map(|k| k.alternatives.len());
+        let analyst = match kept.map(|a| Analyst::resume(a, &options, &content.0, &history)) {
             Some(Ok(a)) => Ok(a),
             Some(Err(why)) => {
                 warn!("the kept analysis is not this game's ({why}): made again");
@@ -166,7 +169,7 @@ fn drive(
         match analyst {
             Ok(a) => {
                 board.latest = Some(a.analysis().clone());
-                start_chunk(&mut board, Box::new(a), history, proxy.as_deref());
+                start_chunk(&mut board, Box::new(a), proxy.as_deref());
             }
             Err(e) => board.error = Some(format!("This game cannot be analysed: {e}")),
         }
@@ -178,17 +181,15 @@ fn drive(
     board.cpu += work.cpu;
     board.latest = Some(work.analyst.analysis().clone());
     let Some(turning) = work.turning else {
-        let history = board.subject.as_ref().map(|s| s.1.clone()).unwrap_or_default();
-        start_chunk(&mut board, work.analyst, history, proxy.as_deref());
+        start_chunk(&mut board, work.analyst, proxy.as_deref());
         return;
     };
     board.turning = turning;
     info!("analysis done ({} ms of a core in this sitting)", board.cpu / 1_000_000);
     // Kept unless the file already held all of it (figures read back from
     // JSON may differ in their last bit, so the work done is compared).
-    let held = |k: &Analysis, a: &Analysis| k.is_done() && k.alternatives.len() == a.alternatives.len();
     if let (Some(path), Some(a)) = (&board.file, &board.latest)
-        && !board.kept.as_ref().is_some_and(|k| held(k, a))
+        && board.kept_whole != Some(a.alternatives.len())
     {
         keep(path, a);
     }
@@ -196,14 +197,14 @@ fn drive(
 
 /// The turning points in words, with the planning bot's alternatives (kept
 /// in the analysis once found).
-fn tell(analyst: &mut Analyst, history: &[Action]) -> Vec<TurningLine> {
+fn tell(analyst: &mut Analyst) -> Vec<TurningLine> {
     let points = analyst.turning_points(TURNING_POINTS);
     points
         .iter()
         .map(|t| {
             let before = analyst.game_at(t.step);
-            let words =
-                history.get(t.step).map_or_else(String::new, |a| crate::game::words::describe_action(&before, a));
+            let played = analyst.history().get(t.step);
+            let words = played.map_or_else(String::new, |a| crate::game::words::describe_action(&before, a));
             let alternative = analyst.alternative(t.step);
             let suggested =
                 alternative.as_ref().map(|alt| crate::game::words::describe_action(&before, &alt.suggested));
@@ -218,7 +219,6 @@ fn tell(analyst: &mut Analyst, history: &[Action]) -> Vec<TurningLine> {
 fn start_chunk(
     board: &mut AnalysisBoard,
     mut analyst: Box<Analyst>,
-    history: Vec<Action>,
     proxy: Option<&bevy::winit::EventLoopProxyWrapper>,
 ) {
     let wake = proxy.map(|p| (**p).clone());
@@ -234,7 +234,7 @@ fn start_chunk(
             } else if !analyst.is_done() {
                 analyst.work(CHUNK);
             } else {
-                turning = Some(tell(&mut analyst, &history));
+                turning = Some(tell(&mut analyst));
             }
             let cpu = cpu.zip(depths_sim::thread_cpu_ns()).map_or(0, |(a, b)| b.saturating_sub(a));
             *handed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Work { analyst, turning, cpu });

@@ -20,21 +20,17 @@ pub(super) fn plugin(app: &mut App) {
     // Menu: the game's resources are removed on leaving Playing, by a command that
     // runs after this system has read it.
     app.add_systems(OnExit(Screen::Playing), save_on_leaving);
-    app.add_systems(Last, (close_requested, save_on_exit).chain());
+    app.add_systems(Last, (close_requested, save_on_leaving.run_if(quitting_at_the_table)).chain());
 }
 
 /// Saves the game on the table, unless this run only looks.
-fn save_now(saving: Option<Saving>, dir: &SaveDir, options: Option<&Options>) {
+fn save_on_leaving(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<Options>>) {
     if let Some(mut saving) = saving
-        && !only_looks(options)
+        && !only_looks(options.as_deref())
     {
         saving.slot.due = false;
-        saving.write(dir);
+        saving.write(&dir);
     }
-}
-
-fn save_on_leaving(saving: Option<Saving>, dir: Res<SaveDir>, options: Option<Res<Options>>) {
-    save_now(saving, &dir, options.as_deref());
 }
 
 /// The window's close button: save, then exit (the exit saves below).
@@ -44,17 +40,9 @@ fn close_requested(mut requests: MessageReader<WindowCloseRequested>, mut exit: 
     }
 }
 
-/// Any exit (Quit, the close button, the OS) while a game is on the table
-/// saves it first; the runner stops only after this frame.
-fn save_on_exit(
-    mut exits: MessageReader<AppExit>,
-    saving: Option<Saving>,
-    screen: Option<Res<State<Screen>>>,
-    dir: Res<SaveDir>,
-    options: Option<Res<Options>>,
-) {
-    if exits.read().count() == 0 || screen.is_none_or(|s| *s.get() != Screen::Playing) {
-        return;
-    }
-    save_now(saving, &dir, options.as_deref());
+/// Any exit (Quit, the close button, the OS) while a game is on the table:
+/// what leaving the table does is done first (a save, the records); the
+/// runner stops only after this frame.
+pub(crate) fn quitting_at_the_table(mut exits: MessageReader<AppExit>, screen: Option<Res<State<Screen>>>) -> bool {
+    exits.read().count() > 0 && screen.is_some_and(|s| *s.get() == Screen::Playing)
 }

@@ -101,17 +101,9 @@ pub struct GameRecord {
 
 /// The variants' names, as New Game shows them.
 pub fn variant_names(v: &Variants) -> Vec<String> {
-    let all = [
-        (v.random_campfire_healing, "Random Campfire Healing"),
-        (v.no_level_up_heal, "No healing at Level Up"),
-        (v.locked_chests, "Locked Chests"),
-        (v.start_with_ability, "Start with an Ability"),
-        (v.six_keys, "Start with 6 Keys"),
-        (v.keys_each_ecology, "3 Keys at each new Ecology"),
-        (v.one_dead_end, "One Dead-End per Ecology"),
-        (v.double_healing, "Twice as much Healing"),
-    ];
-    all.iter().filter(|(on, _)| *on).map(|(_, name)| name.to_string()).collect()
+    let mut v = *v;
+    let rows = crate::game::words::variants_in_words(&mut v);
+    rows.into_iter().filter(|(on, ..)| **on).map(|(_, name, _)| name.to_owned()).collect()
 }
 
 /// What the moves of a game tell that its end does not: the Combat Rounds
@@ -286,7 +278,7 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
     );
     app.add_systems(OnExit(Screen::Playing), record_unfinished);
-    app.add_systems(Last, record_unfinished_on_exit);
+    app.add_systems(Last, record_unfinished.run_if(crate::game::leaving::quitting_at_the_table));
 }
 
 /// The desktop's records: in the platform's data folder, beside the saves.
@@ -405,17 +397,6 @@ fn record_unfinished(mut recorder: Recorder) {
         return;
     }
     recorder.record(unfinished);
-}
-
-fn record_unfinished_on_exit(
-    mut exits: MessageReader<AppExit>,
-    screen: Option<Res<State<Screen>>>,
-    recorder: Recorder,
-) {
-    if exits.read().count() == 0 || screen.is_none_or(|s| *s.get() != Screen::Playing) {
-        return;
-    }
-    record_unfinished(recorder);
 }
 
 /// Games played and won.

@@ -9,6 +9,26 @@ use depths_rules::{
     map::{Cell, Edge, Element, ElementRef, ElementState, Map, PlacementError, Side, TileKind},
 };
 
+/// How many of [`variants_in_words`] make the game harder (they come first).
+pub const HARDER_VARIANTS: usize = 3;
+
+/// The book's variants ("Adjusting Game Difficulty"), the harder first: each
+/// with its switch, its name on New Game and in the records, and what it
+/// changes, in the book's words.
+#[rustfmt::skip]
+pub fn variants_in_words(v: &mut depths_rules::Variants) -> [(&mut bool, &'static str, &'static str); 8] {
+    [
+        (&mut v.random_campfire_healing, "Random Campfire Healing", "At a Campfire each Hero draws 2 cards and heals the higher value, not a fixed amount."),
+        (&mut v.no_level_up_heal, "No healing at Level Up", "Heroes do not heal when they Level Up after a Stair Guardian."),
+        (&mut v.locked_chests, "Locked Chests", "Chests must be Unlocked like Doors (a Key, or an unlocking Ability or Item)."),
+        (&mut v.start_with_ability, "Start with an Ability", "Starting at the Ruins, each Hero draws an Ability to start with."),
+        (&mut v.six_keys, "Start with 6 Keys", "The party begins with 6 Keys instead of 3."),
+        (&mut v.keys_each_ecology, "3 Keys at each new Ecology", "3 more Keys each time the Heroes go down to a new Ecology."),
+        (&mut v.one_dead_end, "One Dead-End per Ecology", "Once per Ecology a tile that fits nowhere is set aside (it may be placed later); draw another or Encounter something instead."),
+        (&mut v.double_healing, "Twice as much Healing", "Healing paid with XP heals twice what the Reference Card lists."),
+    ]
+}
+
 /// Why an action was refused, as a sentence.
 pub fn rule_error_text(game: &Game, e: &RuleError) -> String {
     match e {

@@ -145,115 +145,119 @@ fn setup_ui(
     let room = ctx.content_rect().height() - 150.0;
     egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
         style::panel_frame().show(ui, |ui| {
-          // The width is the frame's; the scroll bar takes its share inside.
-          ui.set_width(640.0);
-          egui::ScrollArea::vertical().auto_shrink([false, true]).max_height(room).min_scrolled_height(room).show(ui, |ui| {
-            ui.set_width(ui.available_width() - 24.0);
-            ui.label(style::title("New Game", style::type_scale::DISPLAY));
-            ui.add_space(8.0);
-            ui.label(style::title("Heroes", style::type_scale::HEADING));
-            for (i, (_, name, class)) in HEROES.iter().enumerate() {
-                ui.horizontal(|ui| {
-                    if let Some(icons) = &icons {
-                        icons.show(ui, "classes", &class.to_lowercase(), 20.0, style::GOLD);
-                    }
-                    let mat = content.as_ref().and_then(|c| {
-                        let id = if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
-                        c.0.heroes.iter().find(|h| h.id == id).cloned()
-                    });
-                    ui.checkbox(&mut form.heroes[i].0, format!("{name}, {class}"))
-                        .on_hover_text(hero_rules(mat.as_ref()));
-                    ui.add_enabled_ui(form.heroes[i].0, |ui| {
-                        ui.radio_value(&mut form.heroes[i].1, false, "standard mat");
-                        ui.radio_value(&mut form.heroes[i].1, true, "alternate mat (multi-classed)");
-                        ui.checkbox(&mut form.companions[i], "Companion").on_hover_text(
-                            "A Companion plays this Hero: its Combat cards, pairs, Abilities, Level Up \
+            // The width is the frame's; the scroll bar takes its share inside.
+            ui.set_width(640.0);
+            egui::ScrollArea::vertical().auto_shrink([false, true]).max_height(room).min_scrolled_height(room).show(
+                ui,
+                |ui| {
+                    ui.set_width(ui.available_width() - 24.0);
+                    ui.label(style::title("New Game", style::type_scale::DISPLAY));
+                    ui.add_space(8.0);
+                    ui.label(style::title("Heroes", style::type_scale::HEADING));
+                    for (i, (_, name, class)) in HEROES.iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            if let Some(icons) = &icons {
+                                icons.show(ui, "classes", &class.to_lowercase(), 20.0, style::GOLD);
+                            }
+                            let mat = content.as_ref().and_then(|c| {
+                                let id = if form.heroes[i].1 {
+                                    format!("{}_alt", HEROES[i].0)
+                                } else {
+                                    HEROES[i].0.to_owned()
+                                };
+                                c.0.heroes.iter().find(|h| h.id == id).cloned()
+                            });
+                            ui.checkbox(&mut form.heroes[i].0, format!("{name}, {class}"))
+                                .on_hover_text(hero_rules(mat.as_ref()));
+                            ui.add_enabled_ui(form.heroes[i].0, |ui| {
+                                ui.radio_value(&mut form.heroes[i].1, false, "standard mat");
+                                ui.radio_value(&mut form.heroes[i].1, true, "alternate mat (multi-classed)");
+                                ui.checkbox(&mut form.companions[i], "Companion").on_hover_text(
+                                    "A Companion plays this Hero: its Combat cards, pairs, Abilities, Level Up \
                              choices and its share of Exploring turns. Take the seat back any time on the Hero mat",
-                        );
-                    });
-                });
-                let mat = content.as_ref().and_then(|c| {
-                    let id = if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
-                    c.0.heroes.iter().find(|h| h.id == id).cloned()
-                });
-                ui.label(egui::RichText::new(hero_blurb(class, mat.as_ref())).size(style::type_scale::SMALL).color(style::MUTED))
-                    .on_hover_text(hero_rules(mat.as_ref()));
-            }
-            ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
-            ui.add_space(8.0);
-            ui.label(style::title("Players", style::type_scale::HEADING));
-            ui.horizontal(|ui| {
-                ui.label("At the table:");
-                for n in 1..=3 {
-                    ui.radio_value(&mut form.player_count, n, n.to_string());
-                }
-                ui.add_enabled_ui(form.player_count > 1, |ui| {
-                    ui.checkbox(&mut form.curtain, "\"Pass to …\" screen between players").on_hover_text(
-                        "Off: everything is open, as at a real table. On: when the table changes hands, \
-                             the player who acted presses \"Pass to …\" and the next one clicks to see it",
-                    );
-                });
-            });
-            let n = form.player_count.clamp(1, 3);
-            ui.horizontal(|ui| {
-                for p in 0..n {
-                    let hint = format!("Player {}", p + 1);
-                    ui.add(egui::TextEdit::singleline(&mut form.player_names[p]).hint_text(hint).desired_width(140.0));
-                }
-            });
-            if n > 1 {
-                for (i, (_, hero, _)) in HEROES.iter().enumerate() {
-                    if !form.heroes[i].0 {
-                        continue;
+                                );
+                            });
+                        });
+                        let mat = content.as_ref().and_then(|c| {
+                            let id =
+                                if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
+                            c.0.heroes.iter().find(|h| h.id == id).cloned()
+                        });
+                        ui.label(
+                            egui::RichText::new(hero_blurb(class, mat.as_ref()))
+                                .size(style::type_scale::SMALL)
+                                .color(style::MUTED),
+                        )
+                        .on_hover_text(hero_rules(mat.as_ref()));
                     }
+                    ui.checkbox(&mut form.single_classed, "Alternate Heroes use only their Primary Class");
+                    ui.add_space(8.0);
+                    ui.label(style::title("Players", style::type_scale::HEADING));
                     ui.horizontal(|ui| {
-                        ui.label(format!("{hero} is played by"));
+                        ui.label("At the table:");
+                        for n in 1..=3 {
+                            ui.radio_value(&mut form.player_count, n, n.to_string());
+                        }
+                        ui.add_enabled_ui(form.player_count > 1, |ui| {
+                            ui.checkbox(&mut form.curtain, "\"Pass to …\" screen between players").on_hover_text(
+                                "Off: everything is open, as at a real table. On: when the table changes hands, \
+                             the player who acted presses \"Pass to …\" and the next one clicks to see it",
+                            );
+                        });
+                    });
+                    let n = form.player_count.clamp(1, 3);
+                    ui.horizontal(|ui| {
                         for p in 0..n {
-                            let name = form.player_name(p);
-                            ui.radio_value(&mut form.owners[i], p, name);
+                            let hint = format!("Player {}", p + 1);
+                            ui.add(
+                                egui::TextEdit::singleline(&mut form.player_names[p])
+                                    .hint_text(hint)
+                                    .desired_width(140.0),
+                            );
                         }
                     });
-                }
-            }
-            ui.add_space(8.0);
-            ui.label(style::title("Starting Ecology", style::type_scale::HEADING));
-            ui.horizontal(|ui| {
-                for e in Ecology::ALL {
-                    ui.radio_value(&mut form.start, e, e.name());
-                }
-            });
-            ui.add_space(8.0);
-            ui.label(style::title("Variants", style::type_scale::HEADING));
-            ui.columns(2, |cols| {
-                let v = &mut form.variants;
-                // Each variant with what it changes, in the book's words.
-                let harder = [
-                    (&mut v.random_campfire_healing, "Random Campfire Healing", "At a Campfire each Hero draws 2 cards and heals the higher value, not a fixed amount."),
-                    (&mut v.no_level_up_heal, "No healing at Level Up", "Heroes do not heal when they Level Up after a Stair Guardian."),
-                    (&mut v.locked_chests, "Locked Chests", "Chests must be Unlocked like Doors (a Key, or an unlocking Ability or Item)."),
-                ];
-                cols[0].label(egui::RichText::new("Harder").color(style::MUTED));
-                for (on, label, what) in harder {
-                    variant(&mut cols[0], on, label, what);
-                }
-                let easier = [
-                    (&mut v.start_with_ability, "Start with an Ability", "Starting at the Ruins, each Hero draws an Ability to start with."),
-                    (&mut v.six_keys, "Start with 6 Keys", "The party begins with 6 Keys instead of 3."),
-                    (&mut v.keys_each_ecology, "3 Keys at each new Ecology", "3 more Keys each time the Heroes go down to a new Ecology."),
-                    (&mut v.one_dead_end, "One Dead-End per Ecology", "Once per Ecology a tile that fits nowhere is set aside (it may be placed later); draw another or Encounter something instead."),
-                    (&mut v.double_healing, "Twice as much Healing", "Healing paid with XP heals twice what the Reference Card lists."),
-                ];
-                cols[1].label(egui::RichText::new("Easier").color(style::MUTED));
-                for (on, label, what) in easier {
-                    variant(&mut cols[1], on, label, what);
-                }
-            });
-            ui.add_space(8.0);
-            ui.horizontal(|ui| {
-                ui.label("Seed (blank = random):");
-                ui.text_edit_singleline(&mut form.seed);
-            });
-          });
+                    if n > 1 {
+                        for (i, (_, hero, _)) in HEROES.iter().enumerate() {
+                            if !form.heroes[i].0 {
+                                continue;
+                            }
+                            ui.horizontal(|ui| {
+                                ui.label(format!("{hero} is played by"));
+                                for p in 0..n {
+                                    let name = form.player_name(p);
+                                    ui.radio_value(&mut form.owners[i], p, name);
+                                }
+                            });
+                        }
+                    }
+                    ui.add_space(8.0);
+                    ui.label(style::title("Starting Ecology", style::type_scale::HEADING));
+                    ui.horizontal(|ui| {
+                        for e in Ecology::ALL {
+                            ui.radio_value(&mut form.start, e, e.name());
+                        }
+                    });
+                    ui.add_space(8.0);
+                    ui.label(style::title("Variants", style::type_scale::HEADING));
+                    ui.columns(2, |cols| {
+                        // Each variant with what it changes, in the book's words.
+                        let mut rows = crate::game::words::variants_in_words(&mut form.variants).into_iter();
+                        cols[0].label(egui::RichText::new("Harder").color(style::MUTED));
+                        for (on, label, what) in rows.by_ref().take(crate::game::words::HARDER_VARIANTS) {
+                            variant(&mut cols[0], on, label, what);
+                        }
+                        cols[1].label(egui::RichText::new("Easier").color(style::MUTED));
+                        for (on, label, what) in rows {
+                            variant(&mut cols[1], on, label, what);
+                        }
+                    });
+                    ui.add_space(8.0);
+                    ui.horizontal(|ui| {
+                        ui.label("Seed (blank = random):");
+                        ui.text_edit_singleline(&mut form.seed);
+                    });
+                },
+            );
             ui.add_space(12.0);
             let options = form.options();
             ui.horizontal(|ui| {

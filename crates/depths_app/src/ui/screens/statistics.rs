@@ -230,7 +230,7 @@ fn statistics_ui(
         ui.label(
             egui::RichText::new(format!(
                 "{} finished · {} won ({:.0} %) · {} left unfinished · {} at the table",
-                counted(s.all.played, "game", "games"),
+                crate::game::words::counted(s.all.played, "game", "games"),
                 s.all.won,
                 s.all.rate() * 100.0,
                 s.unfinished,
@@ -265,10 +265,6 @@ fn statistics_ui(
         });
     });
     Ok(())
-}
-
-fn counted(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The last games, newest first.
