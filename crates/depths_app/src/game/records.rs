@@ -29,6 +29,7 @@ use crate::game::play_clock::PlayClock;
 use crate::{
     game::screen::Screen,
     game::session::{Delve, SaveSlot, Seats},
+    game::words::time_spent,
 };
 
 /// The file's name in the data folder.
@@ -371,7 +372,7 @@ fn record_game_over(mut recorder: Recorder, mut last: ResMut<LastRecord>) {
     }
 }
 
-/// A record in one line: "Lost in the Caverns: Sil fell (Ghoul) · 14 Combat Rounds · 36 min".
+/// A record in one line: "Lost in the Caverns: Sil fell (Ghoul) · 14 Combat Rounds · 36 min at the table".
 pub fn record_line(r: &GameRecord) -> String {
     let how = match (&r.outcome, &r.cause) {
         (Outcome::Won, _) => "Won".to_owned(),
@@ -383,7 +384,9 @@ pub fn record_line(r: &GameRecord) -> String {
         (Outcome::Lost, None) => format!("Lost in the {}", r.reached.name()),
     };
     let rounds = r.rounds.map_or(String::new(), |n| format!(" · {n} Combat Rounds"));
-    format!("{how}{rounds} · {} min at the table", r.seconds / 60)
+    // A game with no clock (made outside the table) has no time to tell.
+    let time = if r.seconds == 0 { String::new() } else { format!(" · {} at the table", time_spent(r.seconds)) };
+    format!("{how}{rounds}{time}")
 }
 
 /// A game left after its first Ecology: recorded as unfinished (a later
@@ -574,6 +577,19 @@ mod tests {
             online: false,
             seed: 7,
         }
+    }
+
+    /// The record line tells time at the table in the one form the Statistics
+    /// screen uses, and says nothing of time for a game with no clock.
+    #[test]
+    fn the_record_line_tells_time_at_the_table_in_one_form() {
+        let mut r = a_record("t", Outcome::Lost);
+        assert_eq!(record_line(&r), "Lost in the Caverns: A Dead End · 12 Combat Rounds · 30 min at the table");
+        r.seconds = 89 * 60 + 5;
+        assert!(record_line(&r).ends_with(" · 1 h 29 min at the table"), "{}", record_line(&r));
+        r.seconds = 0;
+        assert_eq!(record_line(&r), "Lost in the Caverns: A Dead End · 12 Combat Rounds");
+        assert_eq!(time_spent(59), "under a minute");
     }
 
     #[test]

@@ -83,6 +83,16 @@ pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// "under a minute", "36 min", "1 h 29 min": time at the table, one form
+/// everywhere it is shown.
+pub fn time_spent(seconds: u64) -> String {
+    match seconds / 60 {
+        0 => "under a minute".to_owned(),
+        m if m < 60 => format!("{m} min"),
+        m => format!("{} h {:02} min", m / 60, m % 60),
+    }
+}
+
 /// What a Hero's Health did just now and what the Round's end will take, in
 /// one line: `change` from the last action's events, `due` only while a
 /// Round is in progress (0 otherwise), `avoidable` the part of `due` that is

@@ -697,14 +697,7 @@ fn power_icon(c: &mut ChildSpawnerCommands, art: &Art, at: Vec3) {
 fn health_track(c: &mut ChildSpawnerCommands, art: &Art, row: &super::faces::Row, at: Vec2, width: f32) {
     let f = if row.max == 0 { 0.0 } else { f32::from(row.health) / f32::from(row.max) };
     let signals = palette::signals();
-    let fill = if f > 0.5 {
-        signals.healthy
-    } else if f > 0.25 {
-        signals.wounded
-    } else {
-        signals.dying
-    }
-    .sprite();
+    let fill = palette::by_health(f, [signals.healthy, signals.wounded, signals.dying]).sprite();
     let h = 14.0;
     c.spawn((rect(palette::BAR_BACK.sprite(), Vec2::new(width, h), at.extend(0.2)), Pickable::IGNORE));
     if f > 0.0 {

@@ -120,7 +120,7 @@ fn on_click(
             picks.write(TablePick(a.clone()));
         }
         (None, Some(intent)) => {
-            let why = table_refusal(&delve, &seats, intent);
+            let why = refusal_at_table(&delve, &seats, intent);
             note.0 = Some((why, ev.pointer_location.position, time.elapsed_secs()));
         }
         (None, None) => {}
@@ -176,7 +176,7 @@ fn on_drag_end(
                 picks.write(TablePick(a.clone()));
             }
             (None, Some(intent)) => {
-                let why = table_refusal(&delve, &seats, intent);
+                let why = refusal_at_table(&delve, &seats, intent);
                 note.0 = Some((why, ev.pointer_location.position, time.elapsed_secs()));
             }
             (None, None) => {}
@@ -217,8 +217,9 @@ fn picks_to_actions(
     }
 }
 
-/// Why a card clicked on the table does nothing: a replay only looks, else [`refusal`].
-fn table_refusal(delve: &Delve, seats: &Seats, intent: &Action) -> String {
+/// Why a card clicked or a button pressed at the table does nothing: a
+/// replay only looks, else [`refusal`].
+pub fn refusal_at_table(delve: &Delve, seats: &Seats, intent: &Action) -> String {
     if delve.read_only { crate::game::session::REPLAY_REFUSAL.to_owned() } else { refusal(delve.game(), seats, intent) }
 }
 
@@ -256,6 +257,22 @@ mod tests {
         game::saves::SaveDir,
         game::session::{GameContent, StartGame},
     };
+
+    /// A replay only looks: a card clicked or a greyed button hovered says
+    /// so, where the same game at the table gives the rules' refusal.
+    #[test]
+    fn a_replay_refuses_in_its_own_words() {
+        let game = depths_rules::Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap());
+        let mut session = crate::game::session::Session::new(game.unwrap());
+        let illegal = Action::FinishLevelUp;
+        let at_table = refusal_at_table(&session.delve, &session.seats, &illegal);
+        assert_eq!(at_table, refusal(session.delve.game(), &session.seats, &illegal));
+        assert_ne!(at_table, crate::game::session::REPLAY_REFUSAL);
+        session.delve.read_only = true;
+        for a in [illegal, Action::DrawTile] {
+            assert_eq!(refusal_at_table(&session.delve, &session.seats, &a), crate::game::session::REPLAY_REFUSAL);
+        }
+    }
 
     /// The moves of a Combat and of Exploring come through the inputs a
     /// player gives, not as moves written straight in: each move a card on

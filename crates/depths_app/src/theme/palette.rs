@@ -381,6 +381,19 @@ fn vision_at(index: u8) -> Vision {
     Vision::ALL.get(usize::from(index)).copied().unwrap_or_default()
 }
 
+/// A Health track's colour by how full it is, from `[more than half left,
+/// more than a quarter, less]`: the table's tracks and the mats' bars step
+/// at the same points.
+pub fn by_health<T>(fraction: f32, [healthy, wounded, dying]: [T; 3]) -> T {
+    if fraction > 0.5 {
+        healthy
+    } else if fraction > 0.25 {
+        wounded
+    } else {
+        dying
+    }
+}
+
 /// The signal colours of the vision chosen now.
 pub fn signals() -> Signals {
     Signals::of(vision())

@@ -119,7 +119,7 @@ pub(super) fn combat_strip(
                                     let why = if combat.heroes[usize::from(h)].done {
                                         format!("{name} has ended this turn")
                                     } else {
-                                        crate::table::pointer::refusal(game, seats, &Action::EndTurn { hero: h })
+                                        c.why_refused(&Action::EndTurn { hero: h }).unwrap_or_default()
                                     };
                                     ui.add_enabled(false, egui::Button::new(format!("{name}: end turn")))
                                         .on_disabled_hover_text(why);

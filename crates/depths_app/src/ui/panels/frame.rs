@@ -124,7 +124,7 @@ fn game_ui(
     // Behind the curtain each player acts for their own Heroes.
     let legal = crate::table::cards::legal_at_table(delve, seats);
     let mut c = Choices {
-        seated: Some((game, seats)),
+        seated: Some((delve, seats)),
         legal,
         shown: Vec::new(),
         chosen: Vec::new(),
@@ -414,7 +414,7 @@ fn combat_panel(
     let (game, seats) = (view.delve.game(), &*view.seats);
     let Some(combat) = game.combat() else { return Ok(()) };
     let next_key = pass_on.on_table.iter().map(|(k, _)| *k).max().unwrap_or(0) + 1;
-    let mut c = Choices::resume(&mut pass_on, Some((game, seats)));
+    let mut c = Choices::resume(&mut pass_on, Some((&view.delve, seats)));
     c.next_key = Some(next_key);
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -458,7 +458,7 @@ fn decision_panel(
     let ctx = contexts.ctx_mut()?;
     let (delve, seats) = (&*view.delve, &*view.seats);
     let game = delve.game();
-    let mut c = Choices::resume(&mut pass_on, Some((game, seats)));
+    let mut c = Choices::resume(&mut pass_on, Some((&view.delve, seats)));
     if let Some(p) = game.pending() {
         // The cards just revealed, whose words the decision answers.
         let cards: Vec<&crate::table::reveal::RevealCard> = revealed.iter().flat_map(|r| &r.0).collect();
@@ -479,7 +479,7 @@ fn passage_panel(mut contexts: EguiContexts, view: GameView, mut pass_on: ResMut
     let ctx = contexts.ctx_mut()?;
     let game = view.delve.game();
     let Phase::Passage { next } = game.phase() else { return Ok(()) };
-    let mut c = Choices::resume(&mut pass_on, Some((game, &*view.seats)));
+    let mut c = Choices::resume(&mut pass_on, Some((&view.delve, &*view.seats)));
     let room = pass_on.room.unwrap_or(ctx.content_rect());
     passage_window(ctx, game, next, room, &mut c);
     c.suspend(&mut pass_on);
@@ -538,7 +538,7 @@ fn finish(
     let room = free;
     let ctx = contexts.ctx_mut()?;
     let game = view.delve.game();
-    let mut c = Choices::resume(&mut pass_on, Some((game, &*view.seats)));
+    let mut c = Choices::resume(&mut pass_on, Some((&view.delve, &*view.seats)));
     // egui points → window (logical) pixels: the UI scale zooms egui.
     let z = ctx.zoom_factor();
     let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);

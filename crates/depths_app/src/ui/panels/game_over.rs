@@ -54,11 +54,11 @@ pub(super) fn game_over_window(
                     let line = format!("Kept in Statistics: {}", crate::game::records::record_line(r));
                     ui.label(egui::RichText::new(line).color(style::MUTED));
                 }
-                (None, Some(clock)) => {
-                    let minutes = clock.played_ms / 60_000;
-                    ui.label(egui::RichText::new(format!("{minutes} min at the table")).color(style::MUTED));
+                (None, Some(clock)) if clock.played_ms >= 1000 => {
+                    let time = crate::game::words::time_spent(clock.played_ms / 1000);
+                    ui.label(egui::RichText::new(format!("{time} at the table")).color(style::MUTED));
                 }
-                (None, None) => {}
+                _ => {}
             }
             ui.separator();
             ui.label(style::title("How the game went", style::type_scale::TITLE));

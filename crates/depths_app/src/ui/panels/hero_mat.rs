@@ -30,8 +30,11 @@ pub(super) fn heroes_panel(
                 portrait(ui, icons, &class_key, 34.0);
                 ui.label(style::title(hero.name(), style::type_scale::HEADING));
                 ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(style::MUTED));
-                // The seat: a Companion plays this Hero, or its owner does.
-                if let Some((_, seats)) = c.seated {
+                // The seat: a Companion plays this Hero, or its owner does
+                // (not in a replay, where no one plays).
+                if let Some((delve, seats)) = c.seated
+                    && !delve.read_only
+                {
                     let mut on = seats.players.is_companion(h);
                     let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
                     if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {

@@ -97,7 +97,7 @@ pub struct PanelProbe {
 /// Buttons for legal actions; remembers which were shown and what was clicked.
 pub(super) struct Choices<'a> {
     /// To say why a greyed-out button is refused, in the rules' words.
-    pub(super) seated: Option<(&'a Game, &'a Seats)>,
+    pub(super) seated: Option<(&'a Delve, &'a Seats)>,
     pub(super) legal: Vec<Action>,
     pub(super) shown: Vec<Action>,
     pub(super) chosen: Vec<Action>,
@@ -117,7 +117,7 @@ pub(super) struct Choices<'a> {
 
 impl<'a> Choices<'a> {
     /// Carries on where the pass's systems before this one left off.
-    pub(super) fn resume(pass: &mut PanelPass, seated: Option<(&'a Game, &'a Seats)>) -> Self {
+    pub(super) fn resume(pass: &mut PanelPass, seated: Option<(&'a Delve, &'a Seats)>) -> Self {
         Choices {
             seated,
             legal: std::mem::take(&mut pass.legal),
@@ -129,6 +129,12 @@ impl<'a> Choices<'a> {
             seats_asked: std::mem::take(&mut pass.seats_asked),
             controls: std::mem::take(&mut pass.controls),
         }
+    }
+
+    /// "Every greyed-out button says why": a replay only looks, else the
+    /// rules' own refusal or whose turn it is. `None` where no table is known.
+    pub(super) fn why_refused(&self, a: &Action) -> Option<String> {
+        self.seated.map(|(delve, seats)| crate::table::pointer::refusal_at_table(delve, seats, a))
     }
 
     /// Hands what this system added on to the next.
@@ -198,9 +204,8 @@ impl<'a> Choices<'a> {
         let legal = self.is_legal(&a);
         let (key, button) = self.numbered(legal, label);
         let mut response = ui.add_enabled(legal, button);
-        if !legal && let Some((game, seats)) = self.seated {
-            // "Every greyed-out button says why": the rules' own refusal.
-            response = response.on_disabled_hover_text(crate::table::pointer::refusal(game, seats, &a));
+        if !legal && let Some(why) = self.why_refused(&a) {
+            response = response.on_disabled_hover_text(why);
         }
         let keyed = key.filter(|n| self.pressed == Some(*n));
         let clicked = response.clicked() || keyed.is_some();
@@ -582,13 +587,7 @@ pub(super) fn health_bar(
 ) {
     let f = if max == 0 { 0.0 } else { f32::from(health) / f32::from(max) };
     let shown = ui.ctx().animate_value_with_time(egui::Id::new(("health", id)), f, 0.35);
-    let color = if f > 0.5 {
-        good()
-    } else if f > 0.25 {
-        style::notice()
-    } else {
-        bad()
-    };
+    let color = crate::theme::palette::by_health(f, [good(), style::notice(), bad()]);
     // A track: a box a point (or a mark every five where points are narrow),
     // filled up to what is left, the words on a dark pill in the middle.
     let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 20.0), egui::Sense::hover());

@@ -150,11 +150,6 @@ fn bar_chart(ui: &mut egui::Ui, title: &str, rows: &[Row], max: f64) {
     ui.add_space(10.0);
 }
 
-fn hours(seconds: u64) -> String {
-    let minutes = seconds / 60;
-    if minutes < 60 { format!("{minutes} min") } else { format!("{} h {:02} min", minutes / 60, minutes % 60) }
-}
-
 fn outcome_text(r: &GameRecord) -> String {
     match r.outcome {
         Outcome::Won => "Victory".into(),
@@ -234,7 +229,7 @@ fn statistics_ui(
                 s.all.won,
                 s.all.rate() * 100.0,
                 s.unfinished,
-                hours(s.seconds)
+                crate::game::words::time_spent(s.seconds)
             ))
             .size(style::type_scale::LEAD),
         );
@@ -278,7 +273,7 @@ fn recent_games(ui: &mut egui::Ui, records: &[GameRecord]) {
             ui.label(r.heroes.join(" + "));
             let outcome = egui::RichText::new(outcome_text(r));
             ui.label(if r.outcome == Outcome::Won { outcome.color(style::good()) } else { outcome });
-            ui.label(format!("{} · {}", r.reached.name(), hours(r.seconds)));
+            ui.label(format!("{} · {}", r.reached.name(), crate::game::words::time_spent(r.seconds)));
             ui.end_row();
         }
     });
