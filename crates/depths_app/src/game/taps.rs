@@ -38,8 +38,10 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn remember(ev: On<Pointer<Press>>, mut pressed: ResMut<Pressed>, frame: Res<FrameCount>, time: Res<Time<Real>>) {
-    // Once per entity pressed, not again for each parent it bubbles to.
-    if ev.event_target() != ev.entity {
+    // Once per entity pressed, not again for each parent it bubbles to (a
+    // parent remembered here would get a Click of its own besides the one
+    // bubbling up from its child: a card played twice by one click).
+    if ev.event_target() != ev.original_event_target() {
         return;
     }
     if pressed.frame != frame.0 {
@@ -100,7 +102,7 @@ mod tests {
 
     use super::*;
 
-    /// The card: a square at (100..200, 100..200).
+    /// The card's body: a square at (100..200, 100..200).
     #[derive(Component)]
     struct Card;
 
@@ -131,7 +133,12 @@ mod tests {
         app.init_resource::<Clicks>();
         app.add_systems(PreUpdate, hits.in_set(PickingSystems::Backend));
         app.world_mut().spawn((PointerId::Mouse, PointerLocation::new(at(0.0, 0.0))));
-        app.world_mut().spawn(Card).observe(|_: On<Pointer<Click>>, mut n: ResMut<Clicks>| n.0 += 1);
+        // As on the table: the pointer finds the card's body, a child, and
+        // the click bubbles up to the card, whose observer answers it.
+        let card = app.world_mut().spawn_empty().observe(|_: On<Pointer<Click>>, mut n: ResMut<Clicks>| n.0 += 1).id();
+        app.world_mut().spawn((Card, ChildOf(card)));
+        // The pointer's events bubble past a window, whose kind must be known.
+        app.world_mut().register_component::<bevy::window::Window>();
         app.update();
         app
     }
