@@ -18,10 +18,6 @@ use crate::theme::style;
 /// The banner never takes more than this share of the window's height.
 pub const MAX_SHARE: f32 = 0.25;
 
-/// Below this width (egui points) the row keeps one line: the game's name
-/// gives way and what to do now is cut to the room left, whole on hover.
-const NARROW: f32 = 1000.0;
-
 /// What the banner shows: plain words and flags, so it can be drawn anywhere.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BannerView {
@@ -50,30 +46,38 @@ pub(crate) enum BannerClick {
     Curtain(bool),
 }
 
-/// Draws the banner at the top of `root`, with `lines` under its row; its
-/// rectangle and what was clicked.
-pub(crate) fn banner(
-    root: &mut egui::Ui,
-    view: &BannerView,
-    lines: impl FnOnce(&mut egui::Ui),
-) -> (egui::Rect, Option<BannerClick>) {
-    let max = root.ctx().content_rect().height() * MAX_SHARE;
-    let mut click = None;
-    let shown = egui::Panel::top("banner").resizable(false).max_size(max).show(root, |ui| {
-        let narrow = ui.ctx().content_rect().width() < NARROW;
-        if narrow {
-            ui.horizontal(|ui| row(ui, view, narrow, &mut click));
-        } else {
-            // Wraps: in Combat the line names every player who may act, and
-            // the "Pass to …" button must stay on screen.
-            ui.horizontal_wrapped(|ui| row(ui, view, narrow, &mut click));
-        }
-        lines(ui);
-    });
-    (shown.response.rect, click)
+/// What the banner drew: its rectangle, what was clicked, and the "Pass to
+/// …" button (if shown), for the table-health check.
+pub(crate) struct BannerShown {
+    pub(crate) rect: egui::Rect,
+    pub(crate) click: Option<BannerClick>,
+    pub(crate) pass: Option<super::widgets::Control>,
 }
 
-fn row(ui: &mut egui::Ui, view: &BannerView, narrow: bool, click: &mut Option<BannerClick>) {
+/// Draws the banner at the top of `root`, with `lines` under its row.
+pub(crate) fn banner(root: &mut egui::Ui, view: &BannerView, lines: impl FnOnce(&mut egui::Ui)) -> BannerShown {
+    let max = root.ctx().content_rect().height() * MAX_SHARE;
+    let (mut click, mut pass) = (None, None);
+    let shown = egui::Panel::top("banner").resizable(false).max_size(max).show(root, |ui| {
+        // One row at every width and scale: a row that wrapped moved the
+        // whole table down and back as the "Pass to …" button came and went,
+        // and one cut at the window's edge lost that button and what to do now.
+        ui.horizontal(|ui| row(ui, view, &mut click, &mut pass));
+        lines(ui);
+    });
+    BannerShown { rect: shown.response.rect, click, pass }
+}
+
+/// The row: the buttons on the left; the hand-over (the "Pass to …" button
+/// and the pass screen's box) on the right; between them what to do now,
+/// cut to the room left and whole on hover, after the place and the game's
+/// name where they fit (the name gives way first, then the place).
+fn row(
+    ui: &mut egui::Ui,
+    view: &BannerView,
+    click: &mut Option<BannerClick>,
+    pass: &mut Option<super::widgets::Control>,
+) {
     let mut clicked = |yes: bool, what: BannerClick| {
         if yes {
             *click = Some(what);
@@ -102,35 +106,53 @@ fn row(ui: &mut egui::Ui, view: &BannerView, narrow: bool, click: &mut Option<Ba
         }
     }
     ui.separator();
-    if !narrow {
-        ui.label(style::title("Forgotten Depths", style::type_scale::HEADING));
+    // The right end first (right to left), so the middle gets what is left.
+    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+        if let Some(mut on) = view.curtain
+            && ui
+                .checkbox(&mut on, "Pass screen")
+                .on_hover_text("A \"Pass to …\" screen when the table changes hands (remembered)")
+                .changed()
+        {
+            clicked(true, BannerClick::Curtain(on));
+        }
+        if let Some(next) = &view.pass_to {
+            let text =
+                egui::RichText::new(format!("Pass to {next} ▶")).strong().color(crate::theme::palette::BLACK.egui());
+            let b = ui
+                .add(egui::Button::new(text).fill(style::GOLD))
+                .on_hover_text("Hide the table until the next player comes to it");
+            *pass = Some(super::widgets::Control::of(&b, format!("Pass to {next}")));
+            clicked(b.clicked(), BannerClick::HandOver);
+        }
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| middle(ui, view));
+    });
+}
+
+/// The game's name, the place and what to do now, in the room between the
+/// buttons and the hand-over.
+fn middle(ui: &mut egui::Ui, view: &BannerView) {
+    let width = |ui: &egui::Ui, text: egui::WidgetText| {
+        text.into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Body).size().x
+    };
+    let title = style::title("Forgotten Depths", style::type_scale::HEADING);
+    let place = view.place.as_ref().map(|p| egui::RichText::new(p).color(style::MUTED));
+    let line = egui::RichText::new(&view.line).strong().color(style::GOLD);
+    let gap = ui.spacing().item_spacing.x;
+    let room = ui.available_width();
+    let line_w = width(ui, line.clone().into());
+    let place_w = place.as_ref().map_or(0.0, |p| width(ui, p.clone().into()) + gap);
+    // The place stays while what to do now keeps most of its words.
+    let show_place = room >= place_w + line_w.min(320.0) + gap * 2.0;
+    let show_title = show_place && room >= width(ui, title.clone().into()) + place_w + line_w + gap * 4.0;
+    if show_title {
+        ui.label(title);
     }
-    if let Some(place) = &view.place {
-        ui.label(egui::RichText::new(place).color(style::MUTED));
+    if let Some(place) = place.filter(|_| show_place) {
+        ui.label(place);
+        ui.separator();
     }
-    ui.separator();
-    let said = || egui::Label::new(egui::RichText::new(&view.line).strong().color(style::GOLD));
-    if !narrow {
-        ui.add(said());
-    }
-    if let Some(next) = &view.pass_to {
-        let text = egui::RichText::new(format!("Pass to {next} ▶")).strong().color(crate::theme::palette::BLACK.egui());
-        let b = ui
-            .add(egui::Button::new(text).fill(style::GOLD))
-            .on_hover_text("Hide the table until the next player comes to it");
-        clicked(b.clicked(), BannerClick::HandOver);
-    }
-    if let Some(mut on) = view.curtain
-        && ui
-            .checkbox(&mut on, "Pass screen")
-            .on_hover_text("A \"Pass to …\" screen when the table changes hands (remembered)")
-            .changed()
-    {
-        *click = Some(BannerClick::Curtain(on));
-    }
-    if narrow {
-        ui.add(said().truncate()).on_hover_text(&view.line);
-    }
+    ui.add(egui::Label::new(line).truncate()).on_hover_text(&view.line);
 }
 
 #[cfg(test)]
@@ -165,10 +187,22 @@ mod tests {
         lines: usize,
         frames: usize,
     ) -> Vec<f32> {
+        drawn(ctx, view, size, zoom, lines, frames).into_iter().map(|(h, _)| h).collect()
+    }
+
+    /// [`heights`], with where the "Pass to …" button lay each frame.
+    fn drawn(
+        ctx: &egui::Context,
+        view: &BannerView,
+        size: egui::Vec2,
+        zoom: f32,
+        lines: usize,
+        frames: usize,
+    ) -> Vec<(f32, Option<egui::Rect>)> {
         ctx.set_zoom_factor(zoom);
         (0..frames)
             .map(|_| {
-                let mut h = 0.0;
+                let (mut h, mut pass) = (0.0, None);
                 let mut output = ctx.run_ui(input(size, zoom), |ui| {
                     let ctx = ui.ctx();
                     let mut root = egui::Ui::new(
@@ -176,7 +210,7 @@ mod tests {
                         "game_viewport".into(),
                         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
                     );
-                    let (rect, _) = banner(&mut root, view, |ui| {
+                    let shown = banner(&mut root, view, |ui| {
                         for n in 0..lines {
                             ui.horizontal_wrapped(|ui| {
                                 ui.label(format!("Waiting for Player {} to come back…", n + 2));
@@ -185,10 +219,11 @@ mod tests {
                             });
                         }
                     });
-                    h = rect.height();
+                    h = shown.rect.height();
+                    pass = shown.pass.map(|c| c.rect);
                 });
                 output.textures_delta.clear();
-                h
+                (h, pass)
             })
             .collect()
     }
@@ -254,6 +289,27 @@ mod tests {
         assert!(*dropped.last().unwrap() > alone, "the lines take room of their own");
         let back = *heights(&ctx, &view, window, 1.0, 0, 10).last().unwrap();
         assert!((back - alone).abs() < 0.5, "back to {alone} points once the player is back, not {back}");
+    }
+
+    /// A tried hot-seat game: at 100 % the "Pass to …" button wrapped the
+    /// row (the table jumped down and back), at 150 % the row ran off the
+    /// window with that button and what to do now. At the sizes we support,
+    /// at 100 % and 150 %, the banner is one row with or without the button,
+    /// and the button lies whole in the window.
+    #[test]
+    fn the_pass_button_stays_in_one_row_in_the_window_at_every_size() {
+        for (w, h) in [(1280.0, 800.0), (1366.0, 768.0), (1920.0, 1080.0)] {
+            for zoom in [1.0, 1.5] {
+                let ctx = context();
+                let window = egui::vec2(w, h);
+                let alone = *heights(&ctx, &hot_seat(None, LONG), window, zoom, 0, 5).last().unwrap();
+                let (with, pass) = *drawn(&ctx, &hot_seat(Some("Player 2"), LONG), window, zoom, 0, 5).last().unwrap();
+                let at = format!("{w}x{h} at {zoom}");
+                assert!((with - alone).abs() < 0.5, "{at}: one row, {alone} points, not {with}");
+                let pass = pass.expect("the button is shown");
+                assert!(pass.right() <= w / zoom && pass.left() >= 0.0, "{at}: the button at {pass:?}");
+            }
+        }
     }
 
     /// However many lines come, the banner keeps to its share of the window.

@@ -156,8 +156,10 @@ fn game_ui(
         pass_to: seats.hand_off_due(game).filter(|_| seats.seat.is_none()).map(|p| seats.players.name(p).to_owned()),
         curtain: (seats.players.count() >= 2 && seats.seat.is_none()).then_some(seats.players.curtain),
     };
-    let (banner_rect, click) = super::banner::banner(&mut root, &shown, |ui| online.show(ui));
+    let super::banner::BannerShown { rect: banner_rect, click, pass } =
+        super::banner::banner(&mut root, &shown, |ui| online.show(ui));
     orders.obey(click);
+    c.controls.extend(pass);
     pass_on.banner = Some(banner_rect);
     let up = seats.curtain(game);
     // Enter lifts the curtain only once it has been on screen for a pass, so
