@@ -159,15 +159,7 @@ fn middle(ui: &mut egui::Ui, view: &BannerView) {
 mod tests {
     use super::*;
 
-    /// A context with the default fonts under the game's family names.
-    fn context() -> egui::Context {
-        let ctx = egui::Context::default();
-        let mut fonts = egui::FontDefinitions::default();
-        let body = fonts.families[&egui::FontFamily::Proportional].clone();
-        fonts.families.insert(egui::FontFamily::Name("title".into()), body);
-        ctx.set_fonts(fonts);
-        ctx
-    }
+    use crate::ui::panels::widgets::test_context as context;
 
     /// A window of `size` logical pixels at UI scale `zoom`.
     fn input(size: egui::Vec2, zoom: f32) -> egui::RawInput {

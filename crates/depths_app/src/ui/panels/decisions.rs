@@ -42,9 +42,17 @@ fn below_notes(room: egui::Rect) -> egui::Rect {
     egui::Rect::from_min_max(egui::pos2(room.min.x, room.min.y + strip), room.max)
 }
 
-/// The most a decision's list may take of the room's height before it scrolls.
-fn list_height(room: egui::Rect) -> f32 {
-    (below_notes(room).height() - 200.0).clamp(120.0, 400.0)
+/// The most a decision's list may take of the room's height before it
+/// scrolls, with `above` points of the window already taken over it.
+fn list_height(room: egui::Rect, above: f32) -> f32 {
+    (below_notes(room).height() - 200.0 - above).clamp(120.0, 400.0)
+}
+
+/// The most the cards a decision answers may take before they scroll: four
+/// Legendary Locations revealed in a row pushed the choice itself out of the
+/// window, where nothing could reach it.
+fn revealed_height(room: egui::Rect) -> f32 {
+    (below_notes(room).height() * 0.3).clamp(90.0, 260.0)
 }
 
 pub(super) fn pending_window(
@@ -59,15 +67,25 @@ pub(super) fn pending_window(
         c.next_key = Some(1);
         ui.set_min_width(380.0_f32.min(room.width() - 40.0));
         // The card the decision answers, readable here whatever room the
-        // table leaves its reveal.
-        for card in revealed {
-            ui.label(egui::RichText::new(format!("{} · {}", card.kind, card.title)).strong().color(style::GOLD));
-            for line in &card.rules {
-                ui.label(line);
-            }
-            ui.separator();
-        }
-        egui::ScrollArea::vertical().max_height(list_height(room)).show(ui, |ui| {
+        // table leaves its reveal; several scroll, the newest (last) in sight.
+        let above = if revealed.is_empty() {
+            0.0
+        } else {
+            let area = egui::ScrollArea::vertical().id_salt("revealed").max_height(revealed_height(room));
+            let shown = area.stick_to_bottom(true).show(ui, |ui| {
+                for card in revealed {
+                    ui.label(
+                        egui::RichText::new(format!("{} · {}", card.kind, card.title)).strong().color(style::GOLD),
+                    );
+                    for line in &card.rules {
+                        ui.label(line);
+                    }
+                    ui.separator();
+                }
+            });
+            shown.inner_rect.height()
+        };
+        egui::ScrollArea::vertical().max_height(list_height(room, above)).show(ui, |ui| {
             match p {
                 Pending::Purchase { cost, paid, items, .. } => {
                     let so_far = depths_rules::purchases::paid_so_far(paid, items);
@@ -452,6 +470,84 @@ fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tried game: four Legendary Locations revealed in a row, then "Choose
+    /// the Hero who gains …": the cards filled the window and its buttons
+    /// lay below its foot, out of reach. However many cards are shown, every
+    /// choice lies in sight inside the board's room, at 100 % and 150 %.
+    #[test]
+    fn many_revealed_cards_leave_the_choice_in_reach() {
+        let content = depths_rules::Content::builtin().unwrap();
+        let decision = |seed| {
+            let mut g =
+                Game::new(depths_rules::GameOptions::standard(&["bren", "sil", "ava"], seed), content.clone()).ok()?;
+            for _ in 0..3000 {
+                if g.pending().is_some() && (2..=4).contains(&g.legal_actions().len()) {
+                    return Some(g);
+                }
+                let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &g);
+                g.apply(a).ok()?;
+            }
+            None
+        };
+        let game = (1..40).find_map(decision).expect("a decision in some game");
+        let pending = game.pending().unwrap();
+        let rules = [
+            "Test: each Hero draws and plays 3 Action Cards; total 14/28/42.",
+            "Failure: Deal 2 Damage to all Heroes.",
+            "Worth 1 XP.",
+        ];
+        let card = crate::table::reveal::RevealCard {
+            family: crate::table::reveal::Family::Ecology,
+            kind: "Legendary Location".into(),
+            title: "Flooded Undercroft".into(),
+            icon: ("ui", "power".into()),
+            rules: rules.iter().map(|l| l.to_string()).collect(),
+            flavour: String::new(),
+            rows: Vec::new(),
+        };
+        let revealed = vec![&card; 5];
+        for (w, h, zoom) in [(1280.0, 800.0, 1.0), (1280.0, 800.0, 1.5), (1366.0, 768.0, 1.5)] {
+            let ctx = test_context();
+            ctx.set_zoom_factor(zoom);
+            // The board's room: the window less the banner, the side panels and the help line.
+            let room = egui::Rect::from_min_max(egui::pos2(0.27 * w, 60.0), egui::pos2(0.74 * w, h - 40.0)) / zoom;
+            let mut controls = Vec::new();
+            for _ in 0..4 {
+                let input = egui::RawInput {
+                    screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, h) / zoom)),
+                    ..Default::default()
+                };
+                let mut output = ctx.run_ui(input, |ui| {
+                    let mut c = Choices {
+                        seated: None,
+                        legal: game.legal_actions(),
+                        shown: Vec::new(),
+                        chosen: Vec::new(),
+                        keyed: None,
+                        next_key: None,
+                        pressed: None,
+                        seats_asked: Vec::new(),
+                        controls: Vec::new(),
+                    };
+                    pending_window(ui.ctx(), &game, pending, &revealed, room, &mut c);
+                    controls = c.controls;
+                });
+                output.textures_delta.clear();
+            }
+            assert!(!controls.is_empty(), "{w}x{h} at {zoom}: no choice drawn for {pending:?}");
+            for c in &controls {
+                let seen = c.visible.intersect(c.rect);
+                assert!(
+                    seen.is_positive() && room.expand(1.0).contains_rect(seen),
+                    "{w}x{h} at {zoom}: {} at {:?}, seen {:?}, room {room:?}",
+                    c.what,
+                    c.rect,
+                    c.visible
+                );
+            }
+        }
+    }
 
     fn split_actions(splits: &[Vec<u8>]) -> Vec<Action> {
         splits.iter().map(|a| Action::SplitHealing { amounts: a.clone() }).collect()

@@ -686,6 +686,18 @@ pub(super) fn cost_icons(ui: &mut egui::Ui, icons: &Icons, a: Activation) {
     response.on_hover_text(activation_text(a));
 }
 
+/// A context with the default fonts under the game's family names, for
+/// the panels' tests.
+#[cfg(test)]
+pub(super) fn test_context() -> egui::Context {
+    let ctx = egui::Context::default();
+    let mut fonts = egui::FontDefinitions::default();
+    let body = fonts.families[&egui::FontFamily::Proportional].clone();
+    fonts.families.insert(egui::FontFamily::Name("title".into()), body);
+    ctx.set_fonts(fonts);
+    ctx
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
