@@ -377,7 +377,8 @@ impl Speed {
 pub const AVAILABLE: bool = cfg!(any(feature = "sound", not(target_os = "linux")));
 
 /// What the Settings window says in a build without sound.
-pub const NO_SOUND: &str = "This build has no sound: build with --features sound (needs libasound2-dev).";
+pub const NO_SOUND: &str =
+    "This copy of the game was built without sound (docs/playing.md, Sound, says how to add it).";
 
 #[cfg(test)]
 mod tests {

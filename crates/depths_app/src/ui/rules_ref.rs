@@ -260,6 +260,8 @@ fn rules_ui(mut contexts: EguiContexts, mut window: ResMut<RulesWindow>) -> Resu
         .id(egui::Id::new("rules_reference"))
         .open(&mut open)
         .default_size([760.0, 560.0])
+        // Never wider or taller than the window: at 150 % on 1280x800 it was.
+        .max_size(ctx.content_rect().size() - egui::vec2(32.0, 32.0))
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .resizable(true)
@@ -358,12 +360,22 @@ fn glossary_page(ui: &mut egui::Ui, query: &str) {
     });
 }
 
+/// The keys in a column of their own and what they do beside them, both
+/// wrapped to the window (a grid of unwrapped lines made the window wider
+/// than the screen at 150 %, its keys cut off at the left).
 fn shortcuts_page(ui: &mut egui::Ui) {
-    egui::Grid::new("shortcuts").striped(true).num_columns(2).show(ui, |ui| {
+    egui::ScrollArea::vertical().id_salt("shortcuts").show(ui, |ui| {
+        let keys_width = (ui.available_width() * 0.38).min(300.0);
         for (keys, what) in SHORTCUTS {
-            ui.label(egui::RichText::new(*keys).strong().color(style::GOLD));
-            ui.label(*what);
-            ui.end_row();
+            ui.horizontal_top(|ui| {
+                let column = egui::Layout::top_down(egui::Align::Min);
+                ui.allocate_ui_with_layout(egui::vec2(keys_width, 0.0), column, |ui| {
+                    ui.set_width(keys_width);
+                    ui.add(egui::Label::new(egui::RichText::new(*keys).strong().color(style::GOLD)).wrap());
+                });
+                ui.add(egui::Label::new(*what).wrap());
+            });
+            ui.add_space(3.0);
         }
     });
 }

@@ -65,6 +65,8 @@ fn settings_ui(
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::RIGHT_TOP, [-12.0, 44.0])
+        // Over the menu's box, which a click on it brought forward.
+        .order(egui::Order::Foreground)
         .show(ctx, |ui| {
             ui.label(egui::RichText::new("UI scale").strong());
             ui.horizontal(|ui| {
@@ -156,6 +158,10 @@ fn settings_ui(
         || chosen.is_some();
     if changed && let Err(e) = settings.write() {
         warn!("could not write {}: {e}", settings.file.display());
+    }
+    // Escape closes it, as it does the rules reference.
+    if open && ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+        open = false;
     }
     if settings.open != open {
         settings.open = open;

@@ -15,6 +15,10 @@ use crate::{
 
 pub use crate::game::flow::{MenuAction, MenuNotice};
 
+/// The menu's inner height (points) below which its buttons stand in two
+/// columns: the title and eight buttons in one take about this much.
+const TALL_ENOUGH: f32 = 560.0;
+
 /// Whether the save folder holds a game (read when the menu comes up, not
 /// on every frame it draws): Continue and Load need one.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -150,7 +154,8 @@ fn main_menu_ui(
         egui::Area::new(egui::Id::new("menu_settings")).anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0]).show(
             ctx,
             |ui| {
-                if ui.button("⚙ Settings").clicked() {
+                // Whole on one line: the corner's area is narrow and broke it mid-word.
+                if ui.add(egui::Button::new("⚙ Settings").wrap_mode(egui::TextWrapMode::Extend)).clicked() {
                     settings.open = !settings.open;
                 }
             },
@@ -174,12 +179,15 @@ fn main_menu_ui(
         );
     });
     egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+        // A centred area lays its contents out in its size the frame
+        // before: without a height to scroll in, the box kept the half
+        // window it first had and the Load list opened out of sight.
+        let inside = menu_h - style::panel_frame().total_margin().sum().y;
+        // Short of room for eight buttons in a column (1366x768 at 150 %
+        // left Rules and Quit to scroll to), they stand in two.
+        let columns = if inside < TALL_ENOUGH { 2 } else { 1 };
         style::panel_frame().show(ui, |ui| {
-            ui.set_width(440.0_f32.min(screen.width() - 40.0));
-            // A centred area lays its contents out in its size the frame
-            // before: without a height to scroll in, the box kept the half
-            // window it first had and the Load list opened out of sight.
-            let inside = menu_h - style::panel_frame().total_margin().sum().y;
+            ui.set_width(if columns == 2 { 560.0_f32 } else { 440.0 }.min(screen.width() - 40.0));
             egui::ScrollArea::vertical().id_salt("menu_scroll").max_height(inside).min_scrolled_height(inside).show(
                 ui,
                 |ui| {
@@ -203,7 +211,7 @@ fn main_menu_ui(
                         ];
                         // Continue and Load need a save to open.
                         let has_saves = has_saves.0;
-                        for (label, action) in buttons {
+                        let mut button = |ui: &mut egui::Ui, (label, action): (&str, MenuAction)| {
                             let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
                             let button = ui
                                 .add_enabled(enabled, style::menu_button(label))
@@ -212,7 +220,13 @@ fn main_menu_ui(
                                 actions.write(action);
                             }
                             ui.add_space(6.0);
-                        }
+                        };
+                        let per_column = buttons.len().div_ceil(columns);
+                        ui.columns(columns, |cols| {
+                            for (i, b) in buttons.into_iter().enumerate() {
+                                cols[i / per_column].vertical_centered(|ui| button(ui, b));
+                            }
+                        });
                         if let Some(saves) = &show_saves.0 {
                             ui.add_space(8.0);
                             if saves.is_empty() {

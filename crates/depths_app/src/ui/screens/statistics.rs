@@ -177,7 +177,8 @@ fn statistics_ui(
         ui.horizontal(|ui| {
             ui.label(style::title("Statistics", style::type_scale::TITLE));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.add(style::menu_button("Back to the menu")).clicked() {
+                let back = ui.add(style::menu_button("Back to the menu")).on_hover_text("Esc");
+                if back.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
                     menu.write(MenuAction::BackToMenu);
                 }
                 let can_export = !view.records.is_empty() && file.is_some();
