@@ -1567,9 +1567,18 @@ fn each_stage_set_runs_only_in_its_stage() {
 fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
     use depths_app::game::guide::{Explained, GUIDE_SEED, Guide, STEPS, shown};
     let mut app = menu_app("guide");
+    // A tried game: the last New Game seated two players, and the guided
+    // game showed their pass screens; it is one player's.
+    app.world_mut().insert_resource(depths_app::game::hotseat::Players {
+        names: vec!["Ann".into(), "Bo".into()],
+        owners: vec![0, 1],
+        curtain: true,
+        ..Default::default()
+    });
     app.world_mut().write_message(MenuAction::GuidedGame);
     frames(&mut app, 3);
     assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(app.world().resource::<Seats>().players.count(), 1, "one player at the guided game");
     assert_eq!(game(&app).adventure().unwrap().options.seed, GUIDE_SEED);
     assert_eq!(app.world().resource::<Guide>().0, Some(0), "it starts at the first step");
     let mut seen = vec![0];

@@ -274,7 +274,7 @@ fn keys(
     mut actions: MessageWriter<TryAction>,
     mut drops: MessageWriter<TileDrop>,
 ) {
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let ctrl = crate::game::keys::held(&keys, [KeyCode::ControlLeft, KeyCode::ControlRight]);
     // Letters as the keyboard labels them; arrows and Enter where they sit.
     if letters.just_pressed('d') && !ctrl {
         // A draw that loses the game is asked about first.
@@ -287,7 +287,7 @@ fn keys(
         return;
     }
     if letters.just_pressed('r') {
-        let back = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+        let back = crate::game::keys::held(&keys, [KeyCode::ShiftLeft, KeyCode::ShiftRight]);
         rotate(&mut hand, if back { 3 } else { 1 });
     }
     for (key, (dx, dy)) in [

@@ -153,9 +153,13 @@ fn start_guided_game(
     mut actions: MessageReader<MenuAction>,
     mut starts: MessageWriter<StartGame>,
     mut guide: ResMut<Guide>,
+    mut players: ResMut<crate::game::hotseat::Players>,
 ) {
     for a in actions.read() {
         if *a == MenuAction::GuidedGame {
+            // One player at the table, whoever sat at the last New Game: a
+            // first game is no place for hot-seat pass screens.
+            *players = crate::game::hotseat::Players::default();
             starts.write(StartGame(GameOptions::standard(&["bren", "sil"], GUIDE_SEED)));
             guide.0 = Some(0);
         }

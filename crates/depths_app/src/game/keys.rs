@@ -55,6 +55,14 @@ fn letter(key: &Key) -> Option<char> {
     first.to_lowercase().next()
 }
 
+/// Whether any of `codes` (a modifier's left and right keys) was down
+/// during this frame: held, or let go in it. At a low frame rate a quick
+/// Ctrl+Z (or a typed one) presses and releases Ctrl between two frames,
+/// and it went unheard.
+pub fn held(keys: &ButtonInput<KeyCode>, codes: [KeyCode; 2]) -> bool {
+    keys.any_pressed(codes) || keys.any_just_released(codes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use crate::{
     PlaySystems,
     game::game_log::GameLog,
     game::hint::AskHint,
-    game::keys::Letters,
+    game::keys::{Letters, held},
     game::screen::Screen,
     game::session::{Delve, PutBack, SaveSlot, TakeBack},
 };
@@ -45,7 +45,7 @@ fn typing(egui: Res<EguiWantsInput>) -> bool {
 
 /// Ctrl (or Cmd) held.
 fn ctrl(keys: &ButtonInput<KeyCode>) -> bool {
-    keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight, KeyCode::SuperLeft, KeyCode::SuperRight])
+    held(keys, [KeyCode::ControlLeft, KeyCode::ControlRight]) || held(keys, [KeyCode::SuperLeft, KeyCode::SuperRight])
 }
 
 /// Ctrl+Z takes back, Ctrl+Shift+Z or Ctrl+Y makes again, in any phase.
@@ -59,7 +59,7 @@ fn undo_keys(
     if !ctrl(&keys) {
         return;
     }
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let shift = held(&keys, [KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     if letters.just_pressed('z') && !shift {
         take.write(TakeBack);
     } else if letters.just_pressed('y') || (letters.just_pressed('z') && shift) {
@@ -112,6 +112,11 @@ mod tests {
 
     /// Ctrl held and one key that types `letter` from the place `code`.
     fn ctrl_key(code: KeyCode, letter: &str) -> (usize, usize, usize) {
+        ctrl_key_within(code, letter, false)
+    }
+
+    /// [`ctrl_key`]; `quick`: Ctrl pressed and let go within the frame.
+    fn ctrl_key_within(code: KeyCode, letter: &str, quick: bool) -> (usize, usize, usize) {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, StatesPlugin));
         app.init_state::<Screen>();
@@ -124,6 +129,9 @@ mod tests {
         let world = app.world_mut();
         crate::game::session::Session::new(game).insert_into(world);
         world.resource_mut::<ButtonInput<KeyCode>>().press(KeyCode::ControlLeft);
+        if quick {
+            world.resource_mut::<ButtonInput<KeyCode>>().release(KeyCode::ControlLeft);
+        }
         world.write_message(KeyboardInput {
             key_code: code,
             logical_key: Key::Character(letter.into()),
@@ -152,5 +160,13 @@ mod tests {
         // fr: the key where a US keyboard has Q types a; nothing.
         assert_eq!(ctrl_key(KeyCode::KeyQ, "a"), (0, 0, 0));
         assert_eq!(ctrl_key(KeyCode::KeyS, "s"), (0, 0, 1), "Ctrl+S saves");
+    }
+
+    /// A tried game at a low frame rate: Ctrl+Z and Ctrl+S typed quickly
+    /// (Ctrl down and up between two frames) did nothing.
+    #[test]
+    fn a_quick_ctrl_shortcut_within_one_frame_is_heard() {
+        assert_eq!(ctrl_key_within(KeyCode::KeyZ, "z", true), (1, 0, 0), "a quick Ctrl+Z undoes");
+        assert_eq!(ctrl_key_within(KeyCode::KeyS, "s", true), (0, 0, 1), "a quick Ctrl+S saves");
     }
 }

@@ -223,6 +223,9 @@ fn setup_ui(
                             }
                             ui.horizontal(|ui| {
                                 ui.label(format!("{hero} is played by"));
+                                // A seat beyond the players shows (and is) the last player's,
+                                // as the game seats it: with no radio marked it read as no one's.
+                                form.owners[i] = form.owners[i].min(n - 1);
                                 for p in 0..n {
                                     let name = form.player_name(p);
                                     ui.radio_value(&mut form.owners[i], p, name);
