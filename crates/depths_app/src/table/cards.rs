@@ -887,7 +887,9 @@ fn sync_cards(
         faces.iter().filter(|f| f.kind == Kind::Hand).all(|f| cards.iter().any(|(_, c)| c.key == f.key && !c.leaving));
     let keep = !moved && same_hand && over_hands(still_hand.band);
     if keep {
-        for f in faces.iter().filter(|f| f.kind == Kind::Hand) {
+        // The piles beside the hands stay too: moved alone they slid over
+        // the next Hero's cards until the pointer left.
+        for f in faces.iter().filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile)) {
             if let Some((_, c)) = cards.iter().find(|(_, c)| c.key == f.key) {
                 layout.set(&f.key, Placed { center: c.to, size: c.size });
             }
