@@ -135,6 +135,37 @@ fn undo_goes_back_move_by_move_to_the_last_reveal_and_a_new_move_forgets_the_red
     assert_eq!(history.redo(&mut g).map(|_| ()), Err(UndoRefused::NothingToRedo));
 }
 
+/// A tried game: Undo on the game-over sheet took the Victory back (and a
+/// table of Companions then waited for a person). A game's end is final:
+/// the move that ended it, won or lost, cannot be taken back.
+#[test]
+fn the_move_that_ends_the_game_cannot_be_taken_back() {
+    let (mut won, mut lost) = (0, 0);
+    for seed in 1..=12 {
+        let mut g = any_game(seed);
+        let mut history = History::default();
+        for step in 0..6000 {
+            if g.is_over() {
+                break;
+            }
+            let a = next_move(&g, step);
+            history.apply(&mut g, a).unwrap();
+        }
+        if !g.is_over() {
+            continue;
+        }
+        if matches!(g.phase(), depths_rules::Phase::Won) {
+            won += 1
+        } else {
+            lost += 1
+        }
+        let over = g.clone();
+        assert_eq!(history.undo(&mut g), Err(UndoRefused::Revealed(depths_rules::Reveal::End)), "seed {seed}");
+        assert_eq!(g, over, "seed {seed}: the ended game is unchanged");
+    }
+    assert!(won + lost >= 8 && lost >= 1, "{won} won, {lost} lost");
+}
+
 #[test]
 fn an_illegal_move_changes_neither_the_game_nor_the_history() {
     let mut g = new_game(5);

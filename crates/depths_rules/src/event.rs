@@ -222,6 +222,8 @@ pub enum Reveal {
     Shuffle,
     /// A test's cards were drawn.
     Test,
+    /// The game ended, won or lost: its end is final (the table records it).
+    End,
 }
 
 impl Event {
@@ -243,6 +245,7 @@ impl Event {
                 Some(Reveal::Card)
             }
             E::TestResolved { .. } => Some(Reveal::Test),
+            E::GameWon | E::GameLost { .. } => Some(Reveal::End),
             E::MonstersAssigned { .. }
             | E::RoundStarted { .. }
             | E::PowerStored { .. }
@@ -264,7 +267,6 @@ impl Event {
             | E::FoeDefeated { .. }
             | E::RoundEnded { .. }
             | E::CombatWon
-            | E::GameLost { .. }
             | E::Note { .. }
             | E::EcologyCompleted { .. }
             | E::TilePlaced { .. }
@@ -274,8 +276,7 @@ impl Event {
             | E::XpGained { .. }
             | E::XpSpent { .. }
             | E::KeysChanged { .. }
-            | E::LevelUp { .. }
-            | E::GameWon => None,
+            | E::LevelUp { .. } => None,
         }
     }
 }

@@ -42,6 +42,7 @@ impl Reveal {
             Reveal::MonsterCard => "a Monster card was turned over",
             Reveal::Shuffle => "a deck was shuffled",
             Reveal::Test => "a test's cards were drawn",
+            Reveal::End => "the game ended",
         }
     }
 }

@@ -835,6 +835,7 @@ pub fn undo_refused_text(why: &depths_rules::UndoRefused) -> String {
     use depths_rules::UndoRefused::*;
     match why {
         NoMove => "Nothing to take back: no move was made since the game began or was loaded.".to_owned(),
+        Revealed(depths_rules::Reveal::End) => "Nothing to take back: the game is over.".to_owned(),
         Revealed(reveal) => format!("Nothing to take back: {} since.", reveal.words()),
         NothingToRedo => "Nothing to make again: no move was taken back since the last one.".to_owned(),
     }
