@@ -310,3 +310,68 @@ fn star(p: &egui::Painter, c: Pos2, outer: f32, inner: f32, points: usize, color
         p.add(Shape::convex_polygon(vec![left, tip, right], color, Stroke::NONE));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every character outside ASCII in a string of the client's code (not
+    /// a comment, a test or a log line), in the order found, with where.
+    fn characters_written() -> Vec<(char, String)> {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src];
+        let mut found = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            for (n, line) in std::fs::read_to_string(&path).unwrap().lines().enumerate() {
+                // A file's tests, and what only the log or a failure says, are not shown.
+                if line.trim_start().starts_with("#[cfg(test)]") {
+                    break;
+                }
+                if ["info!(", "debug!(", "warn!(", "error!(", "panic!(", "expect("].iter().any(|m| line.contains(m)) {
+                    continue;
+                }
+                let code = line.split("//").next().unwrap_or("");
+                // Inside quotes: every other piece between two '"'.
+                for piece in code.split('"').skip(1).step_by(2) {
+                    for c in piece.chars().filter(|c| !c.is_ascii() && *c != '\u{a0}') {
+                        found.push((c, format!("{}:{}", path.display(), n + 1)));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// A tried game showed "Other choices (2) ☐": a character no font of
+    /// the panels has. Every character the client's strings write has a
+    /// glyph in the panels' faces (the body's and the title's, each with
+    /// egui's fallbacks).
+    #[test]
+    fn every_character_the_panels_write_has_a_glyph() {
+        let garamond =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/fonts/EBGaramond12-Regular.otf");
+        let ctx = egui::Context::default();
+        ctx.set_fonts(font_definitions(Some(std::fs::read(garamond).unwrap())));
+        ctx.run_ui(egui::RawInput::default(), |_| {}).textures_delta.clear();
+        let written = characters_written();
+        assert!(written.iter().any(|(c, _)| *c == '⟲'), "the scan finds the banner's Undo");
+        for family in [egui::FontFamily::Proportional, egui::FontFamily::Name(TITLE_FAMILY.into())] {
+            // The faces' own character maps: egui's has_glyph says no for any
+            // character of the face that also draws the replacement box.
+            let known = ctx.fonts_mut(|f| f.fonts.font(&family).characters().clone());
+            let missing: Vec<String> = written
+                .iter()
+                .filter(|(c, _)| !known.contains_key(c))
+                .map(|(c, at)| format!("{c:?} (U+{:04X}) at {at}", *c as u32))
+                .collect();
+            assert!(missing.is_empty(), "no glyph in {family:?}: {missing:#?}");
+        }
+    }
+}

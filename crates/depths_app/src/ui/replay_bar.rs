@@ -73,10 +73,10 @@ fn replay_bar(
                 if ui.button("⏮").on_hover_text("The start (Home)").clicked() {
                     go.write(GoToStep(0));
                 }
-                if ui.button("◀").on_hover_text("One move back (←)").clicked() {
+                if ui.button("◀").on_hover_text("One move back (Left arrow)").clicked() {
                     go.write(GoToStep(step.saturating_sub(1)));
                 }
-                if ui.button("▶").on_hover_text("One move on (→)").clicked() {
+                if ui.button("▶").on_hover_text("One move on (Right arrow)").clicked() {
                     go.write(GoToStep(step + 1));
                 }
                 if ui.button("⏭").on_hover_text("The end (End)").clicked() {

@@ -213,7 +213,7 @@ fn other_choices(ui: &mut egui::Ui, game: &Game, c: &mut Choices, offered: &[Act
     if rest.is_empty() {
         return;
     }
-    ui.menu_button(format!("Other choices ({}) ▾", rest.len()), |ui| {
+    ui.menu_button(format!("Other choices ({}) ⏷", rest.len()), |ui| {
         for a in rest {
             let label = describe_action(game, &a);
             c.button(ui, a, label);

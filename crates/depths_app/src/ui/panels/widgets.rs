@@ -671,7 +671,7 @@ pub(super) fn cost_icons(ui: &mut egui::Ui, icons: &Icons, a: Activation) {
             for _ in 0..n {
                 match icons.egui("ui", key, 15.0, gold) {
                     Some(image) => ui.add(image),
-                    None => ui.label(egui::RichText::new("◆").color(gold)),
+                    None => ui.label(egui::RichText::new("⚡").color(gold)),
                 };
             }
             if n == 0 {
