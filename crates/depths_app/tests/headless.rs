@@ -221,7 +221,11 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     assert!(summary.last.iter().any(|l| l.contains("damage")), "{:?}", summary.last);
     // The Hero mats heard the Health events.
     let health = app.world().resource::<depths_app::game::rules_events::HealthNews>();
-    assert!(health.heroes.iter().any(|(_, by)| *by != 0), "{health:?}");
+    assert!(health.heroes.iter().any(|(_, by, _)| *by != 0), "{health:?}");
+    // Each change stands while the Hero's Health is what it left.
+    for (h, by, _) in &health.heroes {
+        assert_eq!(health.change_of(*h, game(&app).heroes[usize::from(*h)].health), *by);
+    }
 }
 
 #[test]

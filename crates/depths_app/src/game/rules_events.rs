@@ -146,8 +146,18 @@ pub struct CardNews {
 /// mats show it beside the bar until the next change).
 #[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
 pub struct HealthNews {
-    /// (Hero, net change), in Hero order.
-    pub heroes: Vec<(u8, i16)>,
+    /// (Hero, net change, Health after it), in Hero order.
+    pub heroes: Vec<(u8, i16, u8)>,
+}
+
+impl HealthNews {
+    /// Hero `hero`'s last change, while its Health is still what the change
+    /// left (`now`); 0 once it moved without a Health event (Level Up heals
+    /// to full, a new Ecology, an undo or a replay's jump), where "Last change
+    /// −7 Health" beside a full bar was stale.
+    pub fn change_of(&self, hero: u8, now: u8) -> i16 {
+        self.heroes.iter().find(|(h, _, after)| *h == hero && *after == now).map_or(0, |(_, by, _)| *by)
+    }
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -183,7 +193,7 @@ fn write_log(mut events: MessageReader<RulesEvent>, delve: Res<Delve>, mut log: 
 }
 
 /// Health events: the Hero mats show each Hero's change beside the bar.
-fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthNews>) {
+fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthNews>, delve: Res<Delve>) {
     let mut changes: Vec<(u8, i16)> = Vec::new();
     for RulesEvent(event) in events.read() {
         if reaction(event) != Reaction::Health {
@@ -204,7 +214,8 @@ fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthN
     }
     if !changes.is_empty() {
         changes.sort();
-        health.heroes = changes;
+        let after = |h: u8| delve.game().heroes.get(usize::from(h)).map_or(0, |hero| hero.health);
+        health.heroes = changes.into_iter().map(|(h, by)| (h, by, after(h))).collect();
     }
 }
 
@@ -279,6 +290,18 @@ fn dispatch(
 
 #[cfg(test)]
 mod tests {
+
+    /// A tried game: "Last change −7 Health" stayed on Sil's mat after Level
+    /// Up healed her to full, into the next Ecology and a replay's first move.
+    #[test]
+    fn a_health_change_is_told_only_while_the_health_it_left_stands() {
+        let news = HealthNews { heroes: vec![(0, -7, 9), (1, 3, 12)] };
+        assert_eq!(news.change_of(0, 9), -7);
+        assert_eq!(news.change_of(1, 12), 3);
+        assert_eq!(news.change_of(0, 16), 0, "healed to full with no Health event");
+        assert_eq!(news.change_of(2, 20), 0, "no change for this Hero");
+    }
+
     use super::*;
 
     /// `reaction` matches every event kind without `_`, so a new kind does

@@ -48,7 +48,7 @@ pub(super) fn heroes_panel(
             health_bar(ui, ("hero", h), hero.health, hero.max_health(), due, ui.available_width());
             // What the last action did to this Hero's Health (from its events)
             // and what is due, in one line.
-            let change = health.heroes.iter().find(|(hero, _)| *hero == h).map_or(0, |(_, by)| *by);
+            let change = health.change_of(h, hero.health);
             // The part of it that is Return Damage (a Hero Hit's): avoided if a Monster falls.
             let avoidable: u8 = match game.combat().filter(|_| due > 0) {
                 Some(cbt) => cbt
