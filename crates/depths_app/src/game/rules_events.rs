@@ -193,7 +193,7 @@ fn write_log(mut events: MessageReader<RulesEvent>, delve: Res<Delve>, mut log: 
 }
 
 /// Health events: the Hero mats show each Hero's change beside the bar.
-fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthNews>, delve: Res<Delve>) {
+fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthNews>, delve: Option<Res<Delve>>) {
     let mut changes: Vec<(u8, i16)> = Vec::new();
     for RulesEvent(event) in events.read() {
         if reaction(event) != Reaction::Health {
@@ -214,7 +214,9 @@ fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthN
     }
     if !changes.is_empty() {
         changes.sort();
-        let after = |h: u8| delve.game().heroes.get(usize::from(h)).map_or(0, |hero| hero.health);
+        // Runs on every screen (the events of a game being left still come).
+        let after =
+            |h: u8| delve.as_ref().and_then(|d| d.game().heroes.get(usize::from(h))).map_or(0, |hero| hero.health);
         health.heroes = changes.into_iter().map(|(h, by)| (h, by, after(h))).collect();
     }
 }

@@ -68,7 +68,11 @@ pub(super) fn pending_window(
         ui.set_min_width(380.0_f32.min(room.width() - 40.0));
         // The card the decision answers, readable here whatever room the
         // table leaves its reveal; several scroll, the newest (last) in sight.
-        let above = if revealed.is_empty() {
+        let ordering = match p {
+            Pending::OrderFeatures { cards } => cards.as_slice(),
+            _ => &[],
+        };
+        let above = if revealed.is_empty() && ordering.is_empty() {
             0.0
         } else {
             let area = egui::ScrollArea::vertical().id_salt("revealed").max_height(revealed_height(room));
@@ -81,6 +85,17 @@ pub(super) fn pending_window(
                         ui.label(line);
                     }
                     ui.separator();
+                }
+                // The Features to order, each with what it does: the orders
+                // alone named them and left the player to guess.
+                let content = game.adventure().map(|a| &*a.content);
+                for card in ordering {
+                    ui.label(egui::RichText::new(format!("Feature · {}", card.name)).strong().color(style::GOLD));
+                    let mut text = depths_rules::card_text::rules_text(&card.effects, content);
+                    if card.xp > 0 {
+                        text.push_str(&format!(" Worth {} XP.", card.xp));
+                    }
+                    ui.label(egui::RichText::new(text).size(style::type_scale::SMALL));
                 }
             });
             shown.inner_rect.height()
