@@ -307,6 +307,7 @@ mod tests {
         let mut app = app_with(replay.clone());
         until_done(&mut app);
         let first = app.world().resource::<AnalysisBoard>().latest.clone().unwrap();
+        let first_cpu = app.world().resource::<AnalysisBoard>().cpu;
         assert!(first.points.iter().all(Option::is_some), "every point known");
         let kept = analysis_file(&save);
         assert!(kept.is_file(), "kept beside the save");
@@ -319,7 +320,9 @@ mod tests {
         for (p, q) in back.points.iter().zip(&first.points) {
             assert!((p.unwrap().value - q.unwrap().value).abs() < 1e-12);
         }
-        assert_eq!(board.cpu, 0, "no playout was made again");
+        // Only the turning points are told again (a fraction of a
+        // millisecond, not always 0 on a busy machine), no playout made.
+        assert!(board.cpu * 20 < first_cpu, "made again: {} ns of a core after {first_cpu}", board.cpu);
         // A damaged file is named and the analysis made again, not trusted.
         std::fs::write(&kept, "{\"format\": 1}").unwrap();
         let mut damaged = app_with(replay);
