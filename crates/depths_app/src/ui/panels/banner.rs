@@ -169,27 +169,20 @@ mod tests {
         }
     }
 
-    /// The banner's height over `frames` frames of a window of `size` at
-    /// `zoom`, with `lines` online lines under its row.
-    fn heights(
-        ctx: &egui::Context,
-        view: &BannerView,
-        size: egui::Vec2,
-        zoom: f32,
-        lines: usize,
-        frames: usize,
-    ) -> Vec<f32> {
-        drawn(ctx, view, size, zoom, lines, frames).into_iter().map(|(h, _)| h).collect()
+    /// A window's size, the UI scale, how many online lines go under the
+    /// banner's row, and for how many frames.
+    type Run = (egui::Vec2, f32, usize, usize);
+
+    /// The banner's height each frame of `run`.
+    fn heights(ctx: &egui::Context, view: &BannerView, run: Run) -> Vec<f32> {
+        drawn(ctx, view, run).into_iter().map(|(h, _)| h).collect()
     }
 
     /// [`heights`], with where the "Pass to …" button lay each frame.
     fn drawn(
         ctx: &egui::Context,
         view: &BannerView,
-        size: egui::Vec2,
-        zoom: f32,
-        lines: usize,
-        frames: usize,
+        (size, zoom, lines, frames): Run,
     ) -> Vec<(f32, Option<egui::Rect>)> {
         ctx.set_zoom_factor(zoom);
         (0..frames)
@@ -251,8 +244,8 @@ mod tests {
     fn the_pass_button_wrapping_the_row_does_not_grow_the_banner() {
         let ctx = context();
         let window = egui::vec2(1280.0, 800.0);
-        let before = heights(&ctx, &hot_seat(None, LONG), window, 1.0, 0, 5);
-        let after = heights(&ctx, &hot_seat(Some("Player 2"), LONG), window, 1.0, 0, 60);
+        let before = heights(&ctx, &hot_seat(None, LONG), (window, 1.0, 0, 5));
+        let after = heights(&ctx, &hot_seat(Some("Player 2"), LONG), (window, 1.0, 0, 60));
         assert_steady("pass to", &after, window, 1.0);
         assert!(after.last() >= before.last(), "the wrapped row is at least as tall");
     }
@@ -263,8 +256,8 @@ mod tests {
         let ctx = context();
         let window = egui::vec2(1280.0, 800.0);
         let combat = "▶ Player 1 and Player 2 — Combat, round 2: Bren, Sil and Ann each play a card from their hand";
-        heights(&ctx, &hot_seat(None, combat), window, 1.5, 0, 10);
-        let h = heights(&ctx, &hot_seat(Some("Player 2"), combat), window, 1.0, 0, 60);
+        heights(&ctx, &hot_seat(None, combat), (window, 1.5, 0, 10));
+        let h = heights(&ctx, &hot_seat(Some("Player 2"), combat), (window, 1.0, 0, 60));
         assert_steady("150 % → 100 %", &h, window, 1.0);
     }
 
@@ -275,11 +268,11 @@ mod tests {
         let ctx = context();
         let window = egui::vec2(1280.0, 800.0);
         let view = hot_seat(None, "▶ Ann — Exploring: draw a tile (D)");
-        let alone = *heights(&ctx, &view, window, 1.0, 0, 5).last().unwrap();
-        let dropped = heights(&ctx, &view, window, 1.0, 2, 60);
+        let alone = *heights(&ctx, &view, (window, 1.0, 0, 5)).last().unwrap();
+        let dropped = heights(&ctx, &view, (window, 1.0, 2, 60));
         assert_steady("a player dropped", &dropped, window, 1.0);
         assert!(*dropped.last().unwrap() > alone, "the lines take room of their own");
-        let back = *heights(&ctx, &view, window, 1.0, 0, 10).last().unwrap();
+        let back = *heights(&ctx, &view, (window, 1.0, 0, 10)).last().unwrap();
         assert!((back - alone).abs() < 0.5, "back to {alone} points once the player is back, not {back}");
     }
 
@@ -294,8 +287,9 @@ mod tests {
             for zoom in [1.0, 1.5] {
                 let ctx = context();
                 let window = egui::vec2(w, h);
-                let alone = *heights(&ctx, &hot_seat(None, LONG), window, zoom, 0, 5).last().unwrap();
-                let (with, pass) = *drawn(&ctx, &hot_seat(Some("Player 2"), LONG), window, zoom, 0, 5).last().unwrap();
+                let alone = *heights(&ctx, &hot_seat(None, LONG), (window, zoom, 0, 5)).last().unwrap();
+                let (with, pass) =
+                    *drawn(&ctx, &hot_seat(Some("Player 2"), LONG), (window, zoom, 0, 5)).last().unwrap();
                 let at = format!("{w}x{h} at {zoom}");
                 assert!((with - alone).abs() < 0.5, "{at}: one row, {alone} points, not {with}");
                 let pass = pass.expect("the button is shown");
@@ -309,7 +303,7 @@ mod tests {
     fn the_banner_never_takes_more_than_its_share() {
         let ctx = context();
         let window = egui::vec2(1280.0, 800.0);
-        let h = heights(&ctx, &hot_seat(Some("Player 3"), LONG), window, 1.5, 20, 30);
+        let h = heights(&ctx, &hot_seat(Some("Player 3"), LONG), (window, 1.5, 20, 30));
         assert!(*h.last().unwrap() <= 800.0 / 1.5 * MAX_SHARE + 0.5, "{h:?}");
     }
 }
