@@ -136,7 +136,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("R / Shift+R", "Turn the tile in hand clockwise / back"),
     ("Right-click, wheel while dragging", "Turn the tile in hand"),
     ("Arrows, Enter", "Move the tile in hand over the board, place it"),
-    ("Esc", "Tile back to the tray; close this window"),
+    ("Esc", "Tile back to the tray; close this window or Settings; leave Statistics"),
     ("Ctrl+Z", "Take back the last move that revealed nothing (a card played, a pair chosen, a tile placed, …)"),
     ("Ctrl+Shift+Z / Ctrl+Y", "Make again the move just taken back"),
     ("Drag, wheel", "Pan, zoom the board"),
