@@ -29,12 +29,38 @@ pub(super) fn party_panel(
     });
     dead_end_gauge(ui, delve);
     if let Some((_, set_aside)) = delve.tile_in_hand() {
+        let state = if hand.cell.is_some() { "on the board" } else { "in the tray" };
+        // Where it fits in this turn, or that it must be turned first.
+        let places = delve.legal_placements();
+        let here = hand.cell.is_some_and(|c| places.iter().any(|p| p.cell == c && p.rotation == hand.rotation));
+        let todo = if here {
+            // It waits on the board where it fits (a click or a drop there).
+            "click it again (or Enter) to place it"
+        } else if places.iter().any(|p| p.rotation == hand.rotation) {
+            "drag it onto a gold cell"
+        } else if places.is_empty() {
+            "it fits nowhere on the map"
+        } else {
+            "no place fits this turn:\nturn it (R)"
+        };
+        let words = format!(
+            "{}\nturned {}°, {state}\n\n{todo}",
+            if set_aside { "The set-aside tile" } else { "The drawn tile" },
+            u32::from(hand.rotation.quarter_turns()) * 90
+        );
+        // Wrapped to the room beside the picture (at 150 % its lines ran
+        // past the panel's edge), the tray as tall as they need.
+        let wrap = (ui.available_width() - 132.0).max(60.0);
+        let font = egui::FontId::proportional(style::type_scale::BODY);
+        let text = ui.painter().layout(words, font, style::GOLD, wrap);
+        let height = (text.size().y + 20.0).max(120.0);
         let (rect, response) =
-            ui.allocate_exact_size(egui::vec2(ui.available_width(), 120.0), egui::Sense::click_and_drag());
+            ui.allocate_exact_size(egui::vec2(ui.available_width(), height), egui::Sense::click_and_drag());
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 6.0, crate::theme::palette::WIDGET.egui());
         painter.rect_stroke(rect, 6.0, egui::Stroke::new(2.0, style::GOLD), egui::StrokeKind::Inside);
-        let square = egui::Rect::from_min_size(rect.min + egui::vec2(10.0, 10.0), egui::vec2(100.0, 100.0));
+        let square =
+            egui::Rect::from_min_size(egui::pos2(rect.min.x + 10.0, rect.center().y - 50.0), egui::vec2(100.0, 100.0));
         // The board's own art for the tile, turned as in hand (tray_preview.rs);
         // an empty square on the board and in the frame before it is drawn.
         if let Some(texture) = tray.filter(|_| hand.cell.is_none()) {
@@ -43,27 +69,7 @@ pub(super) fn party_panel(
         } else {
             painter.rect_stroke(square, 4.0, egui::Stroke::new(1.5, style::MUTED), egui::StrokeKind::Inside);
         }
-        let state = if hand.cell.is_some() { "on the board" } else { "in the tray" };
-        // Where it fits in this turn, or that it must be turned first.
-        let places = delve.legal_placements();
-        let todo = if places.iter().any(|p| p.rotation == hand.rotation) {
-            "drag it onto a gold cell"
-        } else if places.is_empty() {
-            "it fits nowhere on the map"
-        } else {
-            "no place fits this turn:\nturn it (R)"
-        };
-        painter.text(
-            egui::pos2(square.right() + 12.0, rect.center().y),
-            egui::Align2::LEFT_CENTER,
-            format!(
-                "{}\nturned {}°, {state}\n\n{todo}",
-                if set_aside { "The set-aside tile" } else { "The drawn tile" },
-                u32::from(hand.rotation.quarter_turns()) * 90
-            ),
-            egui::FontId::proportional(style::type_scale::BODY),
-            style::GOLD,
-        );
+        painter.galley(egui::pos2(square.right() + 12.0, rect.center().y - text.size().y / 2.0), text, style::GOLD);
         if response.drag_started() {
             hand.dragging = true;
         }
