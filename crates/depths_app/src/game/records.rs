@@ -25,8 +25,8 @@ use depths_rules::{Content, Ecology, Event, Game, GameOptions, LossReason, Phase
 use depths_seats::seats::Strength;
 use serde::{Deserialize, Serialize};
 
-use crate::game::play_clock::PlayClock;
 use crate::{
+    game::play_clock::{PlayClock, unix_now},
     game::screen::Screen,
     game::session::{Delve, SaveSlot, Seats},
     game::words::time_spent,
@@ -147,7 +147,7 @@ pub fn record_of(game: &Game, players: &depths_seats::seats::Players, facts: &Re
     Some(GameRecord {
         format: FORMAT,
         id: format!("{}-{}-{}", options.seed, options.heroes.join("+"), facts.started),
-        ended: crate::game::play_clock::unix_now(),
+        ended: unix_now(),
         heroes: game.heroes.iter().map(|h| h.name().to_owned()).collect(),
         mats: options.heroes.clone(),
         variants: variant_names(&options.variants),
@@ -179,6 +179,12 @@ pub struct RecordFacts {
 }
 
 impl GameRecord {
+    /// When the game ended, as the saves' dates read, in `zone`.
+    pub fn ended_at(&self, zone: &jiff::tz::TimeZone) -> String {
+        let ended = std::time::UNIX_EPOCH + std::time::Duration::from_secs(self.ended);
+        crate::game::saves::save_date(ended, zone)
+    }
+
     /// Whether this line is one of ours and sane; why not, in words.
     fn check(&self) -> Result<(), String> {
         if self.format > FORMAT {
@@ -513,14 +519,13 @@ pub fn to_csv(records: &[GameRecord], zone: &jiff::tz::TimeZone) -> String {
          defeated_by,rounds,minutes_played,companions,companion_strength,players,online,seed\n",
     );
     for r in records {
-        let ended = std::time::UNIX_EPOCH + std::time::Duration::from_secs(r.ended);
         let (cause, by) = match &r.cause {
             Some(c @ Cause::HeroDefeated { by, .. }) => (cause_text(c), by.clone().unwrap_or_default()),
             Some(c) => (cause_text(c), String::new()),
             None => (String::new(), String::new()),
         };
         let row = [
-            crate::game::saves::save_date(ended, zone),
+            r.ended_at(zone),
             format!("{:?}", r.outcome),
             r.heroes.join(" + "),
             r.mats.join(" + "),

@@ -228,7 +228,7 @@ macro_rules! moves_and_apply {
 impl Session {
     pub fn new(game: Game) -> Session {
         let seed = game.adventure().map_or(0, |a| a.options.seed);
-        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let stamp = crate::game::play_clock::unix_now();
         let names: Vec<String> = game.heroes.iter().map(|h| h.name().to_owned()).collect();
         Session {
             delve: Delve { game, version: 1, sitting: next_sitting(), history: Some(Vec::new()), read_only: false },

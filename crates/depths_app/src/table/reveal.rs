@@ -107,6 +107,36 @@ fn power_reveal(game: &Game, foe: Option<&Foe>, name: &str, heroes: &[u8], after
     }
 }
 
+/// A Feature card as it is revealed: its rules and what it is worth.
+pub fn feature_card(content: &Content, f: &depths_rules::feature::FeatureCard) -> RevealCard {
+    ecology_card(content, ("Feature", "feature"), &f.name, &f.effects, &f.description, f.xp)
+}
+
+/// A Feature or Legendary Location card (its kind and icon): its rules,
+/// then what it is worth.
+fn ecology_card(
+    content: &Content,
+    (kind, icon): (&str, &str),
+    name: &str,
+    effects: &[depths_rules::Effect],
+    flavour: &str,
+    xp: u8,
+) -> RevealCard {
+    let mut rules: Vec<String> = vec![content.effect_text(effects)];
+    if xp > 0 {
+        rules.push(format!("Worth {xp} XP."));
+    }
+    RevealCard {
+        family: Family::Ecology,
+        kind: kind.into(),
+        title: name.to_owned(),
+        icon: ("elements", icon.to_owned()),
+        rules,
+        flavour: flavour.to_owned(),
+        rows: Vec::new(),
+    }
+}
+
 /// What a batch of events (one action's) reveals, in the state after it.
 pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<RevealCard> {
     let mut out: Vec<RevealCard> = Vec::new();
@@ -149,23 +179,17 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                 let eco = content.ecologies.iter();
                 let feature = eco.clone().flat_map(|e| &e.features).find(|f| &f.name == name);
                 let legendary = eco.flat_map(|e| &e.legendary).find(|l| &l.name == name);
-                let (kind, icon, effects, flavour, xp) = match (feature, legendary) {
-                    (Some(f), _) => ("Feature", "feature", &f.effects, &f.description, f.xp),
-                    (_, Some(l)) => ("Legendary Location", "legendary_location", &l.effects, &l.description, l.xp),
+                out.push(match (feature, legendary) {
+                    (Some(f), _) => feature_card(content, f),
+                    (_, Some(l)) => ecology_card(
+                        content,
+                        ("Legendary Location", "legendary_location"),
+                        name,
+                        &l.effects,
+                        &l.description,
+                        l.xp,
+                    ),
                     _ => continue,
-                };
-                let mut rules: Vec<String> = vec![content.effect_text(effects)];
-                if xp > 0 {
-                    rules.push(format!("Worth {xp} XP."));
-                }
-                out.push(RevealCard {
-                    family: Family::Ecology,
-                    kind: kind.into(),
-                    title: name.clone(),
-                    icon: ("elements", icon.to_owned()),
-                    rules,
-                    flavour: flavour.clone(),
-                    rows: Vec::new(),
                 });
             }
             Event::TestResolved { total, target, passed, drawn } => {

@@ -47,14 +47,9 @@ pub fn chance_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: Option<usiz
         .filter_map(|t| a.points.get(t.point.step + 1).copied().flatten().map(|f| (t, f)))
         .map(|(t, f)| ((t.point.step + 1) as f64, f.value * 100.0, t.point.delta > 0.0))
         .collect();
-    let response = style::still_plot("chance_graph")
-        .width(ui.available_width())
-        .height(height)
-        .include_y(0.0)
-        .include_y(100.0)
+    let response = chance_plot(ui, "chance_graph", height)
         .include_x(0.0)
         .include_x(last.max(1.0))
-        .y_axis_formatter(|m, _| format!("{} %", m.value))
         // The figure at the move under the pointer, not the height of the pointer.
         .label_formatter(move |hover| {
             let (egui_plot::HoverPosition::NearDataPoint { position: p, .. }
@@ -144,6 +139,17 @@ pub fn turning_lines(ui: &mut egui::Ui, board: &AnalysisBoard, mut go: Option<&m
     }
 }
 
+/// A still chart of a chance, 0 to 100 %, as wide as the room: the game's
+/// and the fight's graphs.
+fn chance_plot<'a>(ui: &egui::Ui, id: &'static str, height: f32) -> egui_plot::Plot<'a> {
+    style::still_plot(id)
+        .width(ui.available_width())
+        .height(height)
+        .include_y(0.0)
+        .include_y(100.0)
+        .y_axis_formatter(|m, _| format!("{} %", m.value))
+}
+
 /// The fight the shown move is in (or the last before it): its chance to win
 /// at the start of each Round, as a small graph, the Round shown marked; a
 /// click goes to that Round's start.
@@ -158,20 +164,15 @@ fn fight_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: usize, height: f
     );
     let rounds: Vec<(usize, f64, f64)> =
         fight.rounds.iter().map(|(step, f)| (*step, f.value * 100.0, f.half_width * 100.0)).collect();
-    let line: PlotPoints = rounds.iter().enumerate().map(|(i, (_, v, _))| [(i + 1) as f64, *v]).collect();
+    let dots: Vec<[f64; 2]> = rounds.iter().enumerate().map(|(i, (_, v, _))| [(i + 1) as f64, *v]).collect();
     let now = rounds.iter().rposition(|(step, _, _)| *step <= shown);
     let steps: Vec<usize> = rounds.iter().map(|r| r.0).collect();
     let labels = rounds.clone();
-    let response = style::still_plot("fight_graph")
-        .width(ui.available_width())
-        .height(height)
-        .include_y(0.0)
-        .include_y(100.0)
+    let response = chance_plot(ui, "fight_graph", height)
         .include_x(0.5)
         .include_x(rounds.len() as f64 + 0.5)
         .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .x_axis_formatter(|m, _| format!("Round {}", m.value))
-        .y_axis_formatter(|m, _| format!("{} %", m.value))
         .label_formatter(move |hover| {
             let (egui_plot::HoverPosition::NearDataPoint { position: p, .. }
             | egui_plot::HoverPosition::Elsewhere { position: p }) = hover;
@@ -180,8 +181,7 @@ fn fight_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: usize, height: f
             Some(format!("Round {}: {v:.0} % ± {:.0}", i + 1, h.max(1.0)))
         })
         .show(ui, |plot| {
-            let dots: PlotPoints = rounds.iter().enumerate().map(|(i, (_, v, _))| [(i + 1) as f64, *v]).collect();
-            plot.line(Line::new("The fight", line).color(style::GOLD).width(2.0));
+            plot.line(Line::new("The fight", PlotPoints::from(dots.clone())).color(style::GOLD).width(2.0));
             plot.points(Points::new("Rounds", dots).radius(2.5).color(style::GOLD));
             if let Some(i) = now {
                 let (_, v, _) = rounds[i];

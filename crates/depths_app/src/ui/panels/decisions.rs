@@ -68,16 +68,20 @@ pub(super) fn pending_window(
         ui.set_min_width(380.0_f32.min(room.width() - 40.0));
         // The card the decision answers, readable here whatever room the
         // table leaves its reveal; several scroll, the newest (last) in sight.
-        let ordering = match p {
-            Pending::OrderFeatures { cards } => cards.as_slice(),
-            _ => &[],
+        // The Features to order, each with what it does: the orders alone
+        // named them and left the player to guess.
+        let ordering: Vec<crate::table::reveal::RevealCard> = match (p, game.adventure()) {
+            (Pending::OrderFeatures { cards }, Some(a)) => {
+                cards.iter().map(|f| crate::table::reveal::feature_card(&a.content, f)).collect()
+            }
+            _ => Vec::new(),
         };
         let above = if revealed.is_empty() && ordering.is_empty() {
             0.0
         } else {
             let area = egui::ScrollArea::vertical().id_salt("revealed").max_height(revealed_height(room));
             let shown = area.stick_to_bottom(true).show(ui, |ui| {
-                for card in revealed {
+                for card in revealed.iter().copied().chain(&ordering) {
                     ui.label(
                         egui::RichText::new(format!("{} · {}", card.kind, card.title)).strong().color(style::GOLD),
                     );
@@ -85,17 +89,6 @@ pub(super) fn pending_window(
                         ui.label(line);
                     }
                     ui.separator();
-                }
-                // The Features to order, each with what it does: the orders
-                // alone named them and left the player to guess.
-                let content = game.adventure().map(|a| &*a.content);
-                for card in ordering {
-                    ui.label(egui::RichText::new(format!("Feature · {}", card.name)).strong().color(style::GOLD));
-                    let mut text = depths_rules::card_text::rules_text(&card.effects, content);
-                    if card.xp > 0 {
-                        text.push_str(&format!(" Worth {} XP.", card.xp));
-                    }
-                    ui.label(egui::RichText::new(text).size(style::type_scale::SMALL));
                 }
             });
             shown.inner_rect.height()

@@ -155,18 +155,16 @@ fn setup_ui(
                     ui.add_space(8.0);
                     ui.label(style::title("Heroes", style::type_scale::HEADING));
                     for (i, (_, name, class)) in HEROES.iter().enumerate() {
+                        // The mat chosen: the standard one or the alternate.
+                        let mat = content.as_ref().and_then(|c| {
+                            let id =
+                                if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
+                            c.0.heroes.iter().find(|h| h.id == id).cloned()
+                        });
                         ui.horizontal(|ui| {
                             if let Some(icons) = &icons {
                                 icons.show(ui, "classes", &class.to_lowercase(), 20.0, style::GOLD);
                             }
-                            let mat = content.as_ref().and_then(|c| {
-                                let id = if form.heroes[i].1 {
-                                    format!("{}_alt", HEROES[i].0)
-                                } else {
-                                    HEROES[i].0.to_owned()
-                                };
-                                c.0.heroes.iter().find(|h| h.id == id).cloned()
-                            });
                             ui.checkbox(&mut form.heroes[i].0, format!("{name}, {class}"))
                                 .on_hover_text(hero_rules(mat.as_ref()));
                             ui.add_enabled_ui(form.heroes[i].0, |ui| {
@@ -177,11 +175,6 @@ fn setup_ui(
                              choices and its share of Exploring turns. Take the seat back any time on the Hero mat",
                                 );
                             });
-                        });
-                        let mat = content.as_ref().and_then(|c| {
-                            let id =
-                                if form.heroes[i].1 { format!("{}_alt", HEROES[i].0) } else { HEROES[i].0.to_owned() };
-                            c.0.heroes.iter().find(|h| h.id == id).cloned()
                         });
                         ui.label(
                             egui::RichText::new(hero_blurb(class, mat.as_ref()))

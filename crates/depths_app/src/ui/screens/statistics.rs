@@ -269,8 +269,7 @@ fn recent_games(ui: &mut egui::Ui, records: &[GameRecord]) {
     let zone = jiff::tz::TimeZone::system();
     egui::Grid::new("recent_games").striped(true).num_columns(4).show(ui, |ui| {
         for r in records.iter().rev().take(10) {
-            let ended = std::time::UNIX_EPOCH + std::time::Duration::from_secs(r.ended);
-            ui.label(egui::RichText::new(crate::game::saves::save_date(ended, &zone)).color(style::MUTED));
+            ui.label(egui::RichText::new(r.ended_at(&zone)).color(style::MUTED));
             ui.label(r.heroes.join(" + "));
             let outcome = egui::RichText::new(outcome_text(r));
             ui.label(if r.outcome == Outcome::Won { outcome.color(style::good()) } else { outcome });
