@@ -79,6 +79,25 @@ fn a_chest_gives_one_item_to_the_chosen_hero() {
     assert!(g.heroes[0].items.is_empty());
 }
 
+/// "The double-sided Encounter Tokens are used to mark Ecology Elements that
+/// have been Encountered": an Element so marked is refused for what it is,
+/// not as out of reach (a greyed Encounter of an Encountered Chest said "the
+/// Heroes cannot reach that").
+#[test]
+fn an_encountered_element_is_refused_as_encountered() {
+    let mut g = new_game(&["bren", "sil"], Variants::default());
+    lay(&mut g, "ruins-chest", (1, 0));
+    let chest = element_at((1, 0));
+    act(&mut g, Action::Encounter { element: chest });
+    act(&mut g, Action::ChooseHero { hero: 1 });
+    assert_eq!(g.check(&Action::Encounter { element: chest }), Err(RuleError::AlreadyEncountered));
+    let door_game = &mut new_game(&["bren"], Variants::default());
+    lay(door_game, "ruins-door", (1, 0));
+    let door = element_at((1, 0));
+    act(door_game, Action::Encounter { element: door });
+    assert_eq!(door_game.check(&Action::Encounter { element: door }), Err(RuleError::AlreadyEncountered));
+}
+
 /// "Locked Chests: Just like Doors, all Chests must be Unlocked to open."
 #[test]
 fn locked_chests_variant_costs_a_key() {

@@ -331,7 +331,10 @@ fn a_companion_waits_the_setting_s_pause_before_moving() {
     assert_eq!(moves(&app), vec![Action::DrawTile], "then the first move");
     let log = &game_log(&app).lines;
     // Told once, with the careful bot's reason.
-    assert_eq!(log[log.len() - 1], "Drew a map tile (Companion — nothing within reach is worth Encountering yet).");
+    assert_eq!(
+        log[log.len() - 1],
+        "Drew a map tile (Companion — a new tile opens more of the map now than any Encounter within reach, for what it costs)."
+    );
     assert!(!log.iter().any(|l| l.starts_with("Companion ")), "{log:?}");
 }
 

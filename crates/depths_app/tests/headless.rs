@@ -1587,8 +1587,18 @@ fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
     assert_eq!(app.world().resource::<Guide>().0, Some(0), "it starts at the first step");
     let mut seen = vec![0];
     let (mut rounds, mut fights) = (0, 0);
+    let (mut before_move, mut asked) = (0, 0);
     for _ in 0..600 {
         let step = app.world().resource::<Guide>().0.expect("the guide stays on");
+        // Issue 53: a card's question open, the guide points at it and waits
+        // ("Find a fight" came while "Choose the Hero who gains …" was open).
+        if game(&app).phase().decision().is_some() {
+            let explained = app.world().resource::<Explained>().clone();
+            assert_eq!(shown(step, game(&app), &explained).unwrap().0, "Answer the card");
+            assert_eq!(step, before_move, "the guide moved on while a card asked");
+            asked += 1;
+        }
+        before_move = step;
         // In the fight the guide says what the Combat step on the table asks.
         if let Some(c) = game(&app).combat() {
             let explained = app.world().resource::<Explained>().clone();
@@ -1627,6 +1637,7 @@ fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
     }
     assert_eq!(seen.last(), Some(&(STEPS.len() - 1)), "steps seen: {seen:?}");
     assert!(seen.len() >= 5, "the draw, place, Encounter and fight steps each showed: {seen:?}");
+    assert!(asked > 0, "a card asked a question on the way");
     // On this seed a careful player wins the first fight, in three Rounds at most, still healthy.
     assert!(fights == 1 && rounds <= 3, "{rounds} rounds");
     assert!(game(&app).heroes.iter().all(|h| h.health * 2 > h.max_health()));

@@ -1063,3 +1063,260 @@ fn a_pairs_words_tell_what_its_colour_tells() {
     let tones: HashSet<Tone> = tones_of.values().flatten().copied().collect();
     assert!(tones.len() >= 4, "every state is seen: {tones:?}");
 }
+
+/// A pair's figures as the table prints them: "Monster −6, Bren −2" → the
+/// Monster's least and most, and the Hero's.
+fn pair_figures(note: &str) -> Option<((u8, u8), u8)> {
+    let mut monster = None;
+    let mut hero = None;
+    for part in note.split(", ") {
+        let (who, figure) = part.rsplit_once(" −")?;
+        if who == "Monster" {
+            let (least, most) = figure.split_once('–').unwrap_or((figure, figure));
+            monster = Some((least.parse().ok()?, most.parse().ok()?));
+        } else {
+            hero = Some(figure.parse().ok()?);
+        }
+    }
+    Some((monster?, hero?))
+}
+
+/// What the table prints on `hero`'s pair at (`engagement`, `slot`).
+fn printed_pair(faces: &[Face], engagement: usize, slot: usize) -> Option<((u8, u8), u8)> {
+    let face = faces.iter().find(|f| f.key == CardKey::Pair { engagement, slot })?;
+    pair_figures(&face.note)
+}
+
+/// "Every number comes true" ("5. Apply Damage", "Armor", "Magic", "Hordes"):
+/// the figures printed on each pair resolved ("Monster −6, Bren −2") are
+/// the Damage that then lands, read through the table's own text, in
+/// random Combats against every Monster card and Stair Guardian, 1-3 Heroes
+/// at every level, played partly by the steady policy and partly at random.
+#[test]
+fn every_pair_figure_on_the_table_comes_true() {
+    use depths_rules::{CombatStep, Event, Foe};
+    use depths_tests::mat;
+    let content = Content::builtin().unwrap();
+    let cards: Vec<depths_rules::MonsterCard> =
+        content.ecologies.iter().flat_map(|e| e.monsters.iter().chain(&e.stair_guardians)).cloned().collect();
+    let heroes: Vec<String> = content.heroes.iter().map(|h| h.id.clone()).collect();
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    let (mut combats, mut landed_pairs, mut armored, mut hero_checked, mut prompts) = (0, 0, 0, 0, 0);
+    let mut landed: Option<(usize, u32)> = None;
+    while combats < 520 {
+        let n = 1 + next(3);
+        let mut ids: Vec<&str> = Vec::new();
+        while ids.len() < n {
+            let id = heroes[next(heroes.len())].as_str();
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        let mut g = Game::with_heroes(ids.iter().map(|h| mat(h)).collect(), 1 + next(3) as u8, next(1 << 20) as u64);
+        let first = cards[combats % cards.len()].clone();
+        let mut foes = vec![Foe::monster(first, n)];
+        if n > 1 && next(3) == 0 {
+            foes.push(Foe::monster(cards[next(cards.len())].clone(), n));
+        }
+        g.start_combat(foes);
+        combats += 1;
+        for _ in 0..600 {
+            let Some(c) = g.combat() else { break };
+            if g.is_over() {
+                break;
+            }
+            let legal = g.legal_actions();
+            let faces = table_faces(&g, &legal);
+            let a = if next(10) < 7 { steady_policy(&g) } else { legal[next(legal.len())].clone() };
+            // Each Hero's pair as printed now, the one being chosen included.
+            let resolved: Vec<(u8, ((u8, u8), u8))> = (0..g.heroes.len() as u8)
+                .filter_map(|h| {
+                    let (e, s) = match (&a, c.chosen_engagement(h)) {
+                        (Action::ChoosePair { hero, engagement, slot }, _) if *hero == h => {
+                            (usize::from(*engagement), usize::from(*slot))
+                        }
+                        (_, Some(e)) => (e, usize::from(c.engagements[e].chosen?)),
+                        _ => return None,
+                    };
+                    Some((h, printed_pair(&faces, e, s)?))
+                })
+                .collect();
+            if c.step == CombatStep::AssignDamage {
+                damage_prompt_names_the_hero_a_click_moves_for(&g, &legal, next(1 << 8));
+                prompts += 1;
+            }
+            let step = c.step;
+            let before = g.clone();
+            let c = before.combat().unwrap();
+            let events = g.apply(a.clone()).expect("a legal action");
+            let after_step = g.combat().map(|c| c.step);
+            // The Round's pairs land together, in the move that places the
+            // last of them (a Horde's excess may then still wait for a choice).
+            let hit = events.iter().any(|e| matches!(e, Event::MonsterDamaged { .. }));
+            let lands = !matches!(a, Action::ActivateAbility { .. })
+                && matches!(step, CombatStep::Resolve | CombatStep::AssignDamage)
+                && (hit || !matches!(after_step, Some(CombatStep::Resolve | CombatStep::AssignDamage)))
+                && landed != Some((combats, c.round));
+            if !lands {
+                continue;
+            }
+            landed = Some((combats, c.round));
+            let bc = before.combat().unwrap();
+            let mut health: Vec<Vec<u8>> =
+                bc.foes.iter().map(|f| f.individuals.iter().map(|i| i.health).collect()).collect();
+            let mut first_hit: Vec<Option<(u8, u8)>> = vec![None; g.heroes.len()];
+            let mut hero_lost = vec![0u16; g.heroes.len()];
+            let mut avoided = vec![false; g.heroes.len()];
+            // Once a Horde's individual falls, what lands next on it may be
+            // its excess ("Hordes"), in the name of the first who shared the kill.
+            let mut spilling = vec![false; bc.foes.len()];
+            let mut unsure = vec![false; g.heroes.len()];
+            for e in &events {
+                match *e {
+                    Event::MonsterDamaged { hero, foe, individual, amount } => {
+                        let h = &mut health[usize::from(foe)][usize::from(individual)];
+                        if first_hit[usize::from(hero)].is_none() && spilling[usize::from(foe)] {
+                            unsure[usize::from(hero)] = true;
+                        }
+                        first_hit[usize::from(hero)].get_or_insert((amount, *h));
+                        *h -= amount;
+                    }
+                    Event::IndividualDefeated { foe, .. } if bc.foes[usize::from(foe)].is_horde() => {
+                        spilling[usize::from(foe)] = true;
+                    }
+                    Event::HeroDamaged { hero, amount } => hero_lost[usize::from(hero)] += u16::from(amount),
+                    Event::ReturnDamageAvoided { hero } => avoided[usize::from(hero)] = true,
+                    _ => {}
+                }
+            }
+            for (h, ((least, most), taken)) in resolved {
+                let hu = usize::from(h);
+                let round = &bc.heroes[hu];
+                let foe_of = bc.engagements[bc.chosen_engagement(h).unwrap_or_else(|| match a {
+                    Action::ChoosePair { engagement, .. } => usize::from(engagement),
+                    _ => unreachable!(),
+                })]
+                .foe;
+                let foe = &bc.foes[usize::from(foe_of)];
+                armored += usize::from(foe.individuals.iter().any(|i| i.armor > 0) && most > 0);
+                match first_hit[hu] {
+                    Some(_) if unsure[hu] => {}
+                    Some((amount, was)) => {
+                        assert!(
+                            least.min(was) <= amount && amount <= most.min(was),
+                            "{}'s pair read Monster −{least}–{most}; {amount} landed on an individual of {} Health ({}) after {a:?}: {events:?}; {:?}",
+                            before.heroes[hu].name(),
+                            was,
+                            foe.name(),
+                            bc.heroes[hu]
+                        );
+                        landed_pairs += 1;
+                    }
+                    // Nothing landed: the table must have said so, unless a
+                    // Horde took it on from an individual already down, or
+                    // the others' Damage this move brought the individual
+                    // down first (it was dealt, to no Health left).
+                    None if !foe.is_horde()
+                        && !round.ignore_results
+                        && !health[usize::from(foe_of)]
+                            .iter()
+                            .zip(&foe.individuals)
+                            .any(|(now, ind)| *now == 0 && ind.health > 0) =>
+                    {
+                        assert_eq!(
+                            least,
+                            0,
+                            "{}'s pair read Monster −{least}, nothing landed ({}) after {a:?}: {events:?}; {:?}; {:?}",
+                            before.heroes[hu].name(),
+                            foe.name(),
+                            bc.heroes[hu],
+                            foe.individuals
+                        )
+                    }
+                    None => {}
+                }
+                // The Hero's figure, when the Round ends in this move and no
+                // Return Damage was avoided: Health lost to the pair and any
+                // Item's cost, no more than the Hero had.
+                let ended = events.iter().any(|e| matches!(e, Event::RoundEnded { .. }));
+                if ended && !avoided[hu] && !round.avoids_return_damage {
+                    let hero = &before.heroes[hu];
+                    let due = (u16::from(taken) + u16::from(hero.wound_each_round())).min(u16::from(hero.health));
+                    assert_eq!(hero_lost[hu], due, "{}'s pair read {} −{taken}", hero.name(), hero.name());
+                    hero_checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        landed_pairs > 1000 && armored > 50 && hero_checked > 500,
+        "{landed_pairs} landed, {armored} armored, {hero_checked} Heroes' figures"
+    );
+    assert!(prompts > 50, "{prompts} damage prompts");
+}
+
+/// In the Assign Damage step, the Combat strip's prompt ("… that takes
+/// Bren's 7 Damage") names the Hero whose Damage a click on that Monster
+/// card's rows places, for a seat holding any of the Heroes (`pick`'s bits;
+/// a hot-seat player's seat holds some).
+fn damage_prompt_names_the_hero_a_click_moves_for(g: &Game, legal: &[Action], pick: usize) {
+    let waiting: Vec<u8> = legal
+        .iter()
+        .filter_map(|a| if let Action::AssignDamage { hero, .. } = a { Some(*hero) } else { None })
+        .collect();
+    let seat: Vec<u8> = waiting.iter().copied().filter(|h| pick & (1 << h) != 0).collect();
+    let seat = if seat.is_empty() { waiting } else { seat };
+    let at_seat: Vec<Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::AssignDamage { hero, .. } if seat.contains(hero)))
+        .cloned()
+        .collect();
+    let prompt = depths_app::game::words::damage_waiting(g, &at_seat).expect("a prompt while Damage waits");
+    for face in table_faces(g, &at_seat).iter().filter(|f| f.kind == Kind::Foe) {
+        let Some(Action::AssignDamage { hero, .. }) = face.rows.iter().find_map(|r| r.action.clone()) else { continue };
+        let said = format!("{} that takes {}'s ", face.name, g.heroes[usize::from(hero)].name()).to_lowercase();
+        assert!(
+            prompt.to_lowercase().contains(&said),
+            "a click on {} moves for {}; the strip says: {prompt} (looked for: {said})",
+            face.name,
+            g.heroes[usize::from(hero)].name()
+        );
+    }
+}
+
+/// Issue 53: after Ctrl+Z took a played card back, it stayed drawn in its
+/// pair, with its number, until the pointer moved: the hand under the
+/// pointer was kept as it lay, and the card was in it by its name only.
+#[test]
+fn a_card_taken_back_into_the_hand_is_not_kept_where_it_was() {
+    use depths_app::table::faces::hands_unchanged;
+    let lying = |faces: &[Face]| faces.iter().map(|f| (f.key.clone(), f.kind)).collect::<Vec<_>>();
+    let mut game = new_game(&["bren", "sil"], 3);
+    let mut checked = 0;
+    for _ in 0..3000 {
+        if game.is_over() || checked >= 5 {
+            break;
+        }
+        let legal = game.legal_actions();
+        if let Some(play) = legal.iter().find(|a| matches!(a, Action::PlayCard { .. })) {
+            let before = table_faces(&game, &legal);
+            let mut played = game.clone();
+            played.apply(play.clone()).unwrap();
+            let after = table_faces(&played, &played.legal_actions());
+            // A card played from the hand: the rest of it may stay under the pointer.
+            assert!(hands_unchanged(&after, &lying(&before)), "the hand after a card left it");
+            // Undo: the card comes back from its pair and must go to the hand.
+            assert!(!hands_unchanged(&before, &lying(&after)), "a card back from its pair is a new card in the hand");
+            checked += 1;
+        }
+        let a = steady_policy(&game);
+        game.apply(a).unwrap();
+    }
+    assert_eq!(checked, 5);
+}

@@ -50,6 +50,11 @@ pub enum RuleError {
     NoTilesLeft,
     Placement(crate::map::PlacementError),
     NotReachable,
+    /// "Once a Feature has been Encountered…": the element was already
+    /// dealt with (Encountered, Defeated, Unlocked).
+    AlreadyEncountered,
+    /// A Chest in an area whose Monster is not yet Defeated.
+    ChestGuarded,
     NeedsKey,
     NotEnoughXp {
         need: u8,
@@ -101,6 +106,8 @@ impl std::fmt::Display for RuleError {
             RuleError::NoTilesLeft => write!(f, "the Map Tile pile is empty"),
             RuleError::Placement(e) => write!(f, "the tile cannot go there: {e}"),
             RuleError::NotReachable => write!(f, "the Heroes cannot reach that"),
+            RuleError::AlreadyEncountered => write!(f, "that has already been Encountered"),
+            RuleError::ChestGuarded => write!(f, "a Monster in its area guards that Chest: defeat it first"),
             RuleError::NeedsKey => write!(f, "a Key is needed to Unlock it"),
             RuleError::NotEnoughXp { need, have } => write!(f, "costs {need} XP, the Heroes have {have}"),
             RuleError::AlreadyPaid => write!(f, "the cost is already paid"),

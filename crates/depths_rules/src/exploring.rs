@@ -10,7 +10,7 @@ use crate::effect::Effect;
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
 use crate::game::Game;
-use crate::map::{Element, ElementRef, MapTile, Placement, RuneMatch};
+use crate::map::{Element, ElementRef, ElementState, MapTile, Placement, RuneMatch};
 
 impl Game {
     /// Legendary Locations the Heroes may Encounter now.
@@ -54,7 +54,12 @@ impl Game {
             Action::Encounter { element } => {
                 no_tile()?;
                 if !eco.map.is_reachable_unencountered(*element) {
-                    return Err(RuleError::NotReachable);
+                    // The true reason: dealt with already, guarded, or out of reach.
+                    return Err(match eco.map.element(*element) {
+                        Some((_, state)) if state != ElementState::Present => RuleError::AlreadyEncountered,
+                        Some((Element::Chest, _)) if eco.map.is_chest_guarded(*element) => RuleError::ChestGuarded,
+                        _ => RuleError::NotReachable,
+                    });
                 }
                 let (kind, _) = eco.map.element(*element).ok_or(RuleError::NotReachable)?;
                 // "Spending a Key Unlocks a Door"; with Locked Chests, a Chest too.

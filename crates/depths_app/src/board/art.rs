@@ -26,8 +26,8 @@ use crate::{
     board::explore::{GhostTile, PlacementHint, SelectionRing},
     board::floors::{floor_texture, hash2, periodic_noise},
     board::tiles::{
-        Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, TILE_SIZE, TOKEN_RADIUS,
-        WALL_THICKNESS, area_anchor, cell_center, side_dir, slot_offset, tokens_in_area,
+        Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, Standing, TILE_SIZE,
+        TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center, side_dir, token_spots,
     },
     board::tray_preview::TrayTile,
     board::view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
@@ -170,15 +170,12 @@ const Z_SHADE: f32 = 0.4;
 /// the ghost tile in hand is drawn whole).
 fn tile_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
     let mut out = tile_base_pieces(map, tile);
-    for (a, area) in tile.areas().iter().enumerate() {
-        let count = tokens_in_area(map, tile, a);
-        let anchor = area_anchor(tile, a);
-        for (i, element) in area.elements.iter().enumerate() {
-            let at = anchor + slot_offset(i, count);
-            let z = Z_TOKEN + i as f32 * 0.05;
-            element_token(&mut out, *element, at, z);
-            token_pieces(&mut out, tile.tokens[a][i], at, z + 0.03);
-        }
+    for (what, at) in token_spots(map, tile) {
+        let Standing::Element { area: a, element: i } = what else { continue };
+        let Some((element, token)) = tile.element(a, i) else { continue };
+        let z = Z_TOKEN + i as f32 * 0.05;
+        element_token(&mut out, element, at, z);
+        token_pieces(&mut out, token, at, z + 0.03);
     }
     reach_shading(&mut out, tile, TILE_SIZE / 2.0 - 3.0);
     out

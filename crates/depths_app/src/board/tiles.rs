@@ -183,17 +183,133 @@ pub fn tokens_in_area(map: &BoardView, tile: &Tile, area: usize) -> usize {
     tile.areas()[area].elements.len() + lantern
 }
 
-/// World position of element `element` of area `area` on `tile`.
-pub fn element_position(map: &BoardView, tile: &Tile, area: usize, element: usize) -> Vec2 {
-    let count = tokens_in_area(map, tile, area);
-    cell_center(tile.cell) + area_anchor(tile, area) + slot_offset(element, count)
+/// What stands on a tile: an element's token, or the Lantern with the
+/// Heroes' standees behind it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    Element { area: usize, element: usize },
+    Lantern,
 }
 
-/// World position of the Lantern token: the last slot of its area.
+/// The room one thing standing on a tile takes, about its spot (world units):
+/// an element's token with the Key or slash lying on it; the Lantern's token
+/// with up to three standees in a row behind it (`standees.rs`).
+fn footprint(what: Standing) -> Rect {
+    match what {
+        Standing::Element { .. } => Rect::from_center_half_size(Vec2::ZERO, Vec2::splat(TOKEN_RADIUS + 4.0)),
+        Standing::Lantern => Rect::new(-64.0, -36.0, 64.0, 78.0),
+    }
+}
+
+/// Each thing standing on `tile` and its spot, relative to the tile's centre:
+/// each area's tokens in a row at its anchor, the Lantern after them; each
+/// where it would stand if that is free, else at the nearest free place
+/// inside the walls (the Lantern first, then the elements). Rows of two
+/// areas could fall on each other (a Campfire under a Monster), and the
+/// standees behind the Lantern covered a Chest.
+pub fn token_spots(map: &BoardView, tile: &Tile) -> Vec<(Standing, Vec2)> {
+    let mut spots: Vec<(Standing, Vec2)> = Vec::new();
+    let mut lantern = None;
+    for (a, area) in tile.areas().iter().enumerate() {
+        let count = tokens_in_area(map, tile, a);
+        let anchor = area_anchor(tile, a);
+        for e in 0..area.elements.len() {
+            spots.push((Standing::Element { area: a, element: e }, anchor + slot_offset(e, area.elements.len())));
+        }
+        if count > area.elements.len() {
+            lantern = Some(anchor + slot_offset(count - 1, count));
+        }
+    }
+    // The Lantern and its standees first: they take the most room.
+    if let Some(at) = lantern {
+        spots.insert(0, (Standing::Lantern, at));
+    }
+    make_room(&mut spots);
+    spots
+}
+
+/// Moves each spot that would cover one placed before it (or cross a
+/// wall) to the nearest free place inside the walls, on a grid of a few
+/// units. Where the first (the Lantern) leaves the others no room, it tries
+/// the places nearest its own in turn until they all fit; with none, each
+/// stays where it would stand.
+fn make_room(spots: &mut [(Standing, Vec2)]) {
+    let wanted: Vec<Vec2> = spots.iter().map(|(_, at)| *at).collect();
+    let Some((first, _)) = spots.first().copied() else { return };
+    let firsts = std::iter::once(wanted[0]).filter(|at| inside_walls(first, *at)).chain(places_by_distance(
+        first,
+        wanted[0],
+        &[],
+        8.0,
+    ));
+    for at in firsts.take(400) {
+        let mut placed = vec![rect_at(first, at)];
+        let mut fitted = vec![at];
+        for (what, want) in spots.iter().skip(1).map(|(w, _)| *w).zip(&wanted[1..]) {
+            let free = |p: &Vec2| inside_walls(what, *p) && !covers_any(&placed, rect_at(what, *p));
+            let Some(p) = Some(*want).filter(free).or_else(|| places_by_distance(what, *want, &placed, 4.0).next())
+            else {
+                break;
+            };
+            placed.push(rect_at(what, p));
+            fitted.push(p);
+        }
+        if fitted.len() == spots.len() {
+            for ((_, spot), p) in spots.iter_mut().zip(fitted) {
+                *spot = p;
+            }
+            return;
+        }
+    }
+}
+
+/// The footprint of `what` standing at `at`.
+fn rect_at(what: Standing, at: Vec2) -> Rect {
+    let f = footprint(what);
+    Rect::from_corners(f.min + at, f.max + at)
+}
+
+fn covers_any(placed: &[Rect], r: Rect) -> bool {
+    placed.iter().any(|o| {
+        let over = o.intersect(r).size();
+        over.x > 0.0 && over.y > 0.0
+    })
+}
+
+/// Whether `what` at `at` stands inside the tile's walls.
+fn inside_walls(what: Standing, at: Vec2) -> bool {
+    let inner = TILE_SIZE / 2.0 - WALL_THICKNESS / 2.0;
+    let r = rect_at(what, at);
+    r.min.cmpge(Vec2::splat(-inner)).all() && r.max.cmple(Vec2::splat(inner)).all()
+}
+
+/// The places inside the walls where `what` covers nothing `placed`, on a
+/// grid of `step` units, nearest `want` first.
+fn places_by_distance(what: Standing, want: Vec2, placed: &[Rect], step: f32) -> impl Iterator<Item = Vec2> {
+    let inner = TILE_SIZE / 2.0 - WALL_THICKNESS / 2.0;
+    let f = footprint(what);
+    let (lo, hi) = (Vec2::splat(-inner) - f.min, Vec2::splat(inner) - f.max);
+    let steps = |a: f32, b: f32| (0..=((b - a) / step).max(0.0) as usize).map(move |i| a + i as f32 * step);
+    let mut all: Vec<Vec2> = steps(lo.x, hi.x)
+        .flat_map(|x| steps(lo.y, hi.y).map(move |y| Vec2::new(x, y)))
+        .filter(|p| !covers_any(placed, rect_at(what, *p)))
+        .collect();
+    all.sort_by(|a, b| a.distance_squared(want).total_cmp(&b.distance_squared(want)));
+    all.into_iter()
+}
+
+/// World position of element `element` of area `area` on `tile`.
+pub fn element_position(map: &BoardView, tile: &Tile, area: usize, element: usize) -> Vec2 {
+    let spots = token_spots(map, tile);
+    let spot = spots.iter().find(|(s, _)| *s == Standing::Element { area, element }).map_or(Vec2::ZERO, |(_, at)| *at);
+    cell_center(tile.cell) + spot
+}
+
+/// World position of the Lantern token, beside its area's tokens.
 pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
     let tile = map.tile_at(map.lantern.cell)?;
-    let count = tokens_in_area(map, tile, map.lantern.area);
-    Some(cell_center(tile.cell) + area_anchor(tile, map.lantern.area) + slot_offset(count - 1, count))
+    let spots = token_spots(map, tile);
+    Some(cell_center(tile.cell) + spots.iter().find(|(s, _)| *s == Standing::Lantern)?.1)
 }
 
 /// Spawns the entity of one placed tile, with its tokens and shade.
@@ -368,6 +484,60 @@ fn place_lantern(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 53: "the Lantern covers the Chest on the party's tile; a
+    /// Campfire and a Monster overlap on one tile". On every map tile of
+    /// every Ecology, turned every way, with the Lantern in each of its areas
+    /// or elsewhere, nothing standing on it covers another, and all of it is
+    /// inside the walls.
+    #[test]
+    fn nothing_standing_on_a_tile_covers_another() {
+        use crate::board::view::LanternAt;
+        use depths_rules::map::{Placement, Rotation};
+        let content = depths_rules::Content::builtin().unwrap();
+        let (mut tiles, mut crowded) = (0, 0);
+        let inner = TILE_SIZE / 2.0 - WALL_THICKNESS / 2.0 + 0.5;
+        for printed in content.ecologies.iter().flat_map(|e| &e.tiles) {
+            for rotation in Rotation::ALL {
+                let tile = Tile::from_printed(printed, Placement { cell: (0, 0), rotation });
+                for lantern in (0..tile.areas().len()).map(Some).chain([None]) {
+                    let at =
+                        LanternAt { cell: if lantern.is_some() { (0, 0) } else { (5, 5) }, area: lantern.unwrap_or(0) };
+                    let view = BoardView { seed: 0, tiles: vec![tile.clone()], lantern: at };
+                    let spots = token_spots(&view, &tile);
+                    let rect = |(what, at): &(Standing, Vec2)| {
+                        let f = footprint(*what);
+                        Rect::from_corners(f.min + *at, f.max + *at)
+                    };
+                    for (i, a) in spots.iter().enumerate() {
+                        let ra = rect(a);
+                        assert!(
+                            ra.min.cmpge(Vec2::splat(-inner)).all() && ra.max.cmple(Vec2::splat(inner)).all(),
+                            "{} turned {rotation:?}: {:?} at {:?} is outside the walls",
+                            printed.id,
+                            a.0,
+                            a.1
+                        );
+                        for b in &spots[i + 1..] {
+                            let over = ra.intersect(rect(b)).size();
+                            assert!(
+                                over.x <= 0.5 || over.y <= 0.5,
+                                "{} turned {rotation:?}, Lantern in {lantern:?}: {:?} at {:?} covers {:?} at {:?}",
+                                printed.id,
+                                a.0,
+                                a.1,
+                                b.0,
+                                b.1
+                            );
+                        }
+                    }
+                    crowded += usize::from(spots.len() >= 3);
+                    tiles += 1;
+                }
+            }
+        }
+        assert!(tiles > 100 && crowded > 10, "{tiles} tiles, {crowded} with three or more things standing");
+    }
 
     #[test]
     fn cells_and_world_positions_agree() {

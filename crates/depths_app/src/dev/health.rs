@@ -101,6 +101,12 @@ struct Outcome {
     faults: Vec<String>,
 }
 
+/// Every floating box's place last frame, and for how many frames in a row
+/// they have not moved: egui places a centred box by its size the frame
+/// before, so after a switch it may take a few frames to sit still.
+#[derive(Resource, Default)]
+struct StillBoxes(Vec<(egui::LayerId, egui::Rect)>, u32);
+
 #[derive(Resource)]
 struct HealthJob {
     path: PathBuf,
@@ -108,24 +114,12 @@ struct HealthJob {
     scene: usize,
     config: usize,
     frames: u32,
-    /// Every floating box's place last frame, and for how many frames in a
-    /// row they have not moved: egui places a centred box by its size the
-    /// frame before, so after a switch it may take a few frames to sit still.
-    boxes: (Vec<(egui::LayerId, egui::Rect)>, u32),
     outcomes: Vec<Outcome>,
 }
 
 pub(super) fn plugin(app: &mut App) {
     let Some(path) = app.world().get_resource::<Options>().and_then(|o| o.health_check.clone()) else { return };
-    app.insert_resource(HealthJob {
-        path,
-        scenes: Vec::new(),
-        scene: 0,
-        config: 0,
-        frames: 0,
-        boxes: (Vec::new(), 0),
-        outcomes: Vec::new(),
-    });
+    app.insert_resource(HealthJob { path, scenes: Vec::new(), scene: 0, config: 0, frames: 0, outcomes: Vec::new() });
     app.add_systems(Last, drive);
     // The cards' flights and lingers are timed: at ten times the pace they
     // come to rest in a tenth of the frames (the check waits for them).
@@ -288,7 +282,7 @@ fn set_up(world: &mut World, scene: usize) {
 }
 
 /// Why the table does not yet show the asked size and scale, if it does not.
-fn settling(world: &mut World, (w, h): (u32, u32), scale: f32) -> Option<String> {
+pub(super) fn settling(world: &mut World, (w, h): (u32, u32), scale: f32) -> Option<String> {
     let window = world.query_filtered::<&Window, With<PrimaryWindow>>().single(world).ok()?;
     let size = window.physical_size();
     let grown = crate::ui::window_scale::growth(size.as_vec2(), window.resolution.base_scale_factor());
@@ -306,15 +300,18 @@ fn settling(world: &mut World, (w, h): (u32, u32), scale: f32) -> Option<String>
     }
     let boxes: Vec<(egui::LayerId, egui::Rect)> = ctx
         .memory(|m| m.areas().visible_layer_ids().into_iter().filter_map(|l| Some((l, m.area_rect(l.id)?))).collect());
-    let mut job = world.resource_mut::<HealthJob>();
+    let mut last = world.get_resource_or_init::<StillBoxes>();
     let moving: Vec<String> = boxes
         .iter()
-        .filter(|(l, r)| job.boxes.0.iter().all(|(l0, r0)| l0 != l || r0 != r))
+        .filter(|(l, r)| last.0.iter().all(|(l0, r0)| l0 != l || r0 != r))
         .map(|(l, r)| format!("{:?} {}", l.order, show(*r)))
         .collect();
-    job.boxes =
-        if moving.is_empty() && job.boxes.0.len() == boxes.len() { (boxes, job.boxes.1 + 1) } else { (boxes, 0) };
-    if job.boxes.1 < 2 {
+    *last = if moving.is_empty() && last.0.len() == boxes.len() {
+        StillBoxes(boxes, last.1 + 1)
+    } else {
+        StillBoxes(boxes, 0)
+    };
+    if last.1 < 2 {
         return Some(format!("these boxes still move: {}", moving.join(", ")));
     }
     // The cards at rest where the layout puts them (a PNG taken while they

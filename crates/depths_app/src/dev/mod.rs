@@ -1,5 +1,6 @@
 //! Development tools (cargo feature `dev-tools`): `--screenshot`,
-//! `--frame-bench`, `--offscreen`, `--health-check`, `--crash`, and
+//! `--frame-bench`, `--offscreen`, `--health-check`, `--steadiness-check`,
+//! `--crash`, and
 //! `FD_SLOW_MOTION` to look at motion.
 
 mod crash;
@@ -8,6 +9,7 @@ pub(crate) mod health;
 pub(crate) mod offscreen;
 pub mod screenshot;
 mod slow_motion;
+mod steadiness;
 
 use bevy::prelude::*;
 
@@ -18,6 +20,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         screenshot::plugin,
         frame_bench::plugin,
         health::plugin,
+        steadiness::plugin,
         slow_motion::plugin,
     ));
 }

@@ -52,6 +52,12 @@ pub struct Options {
     /// print the matrix, and exit non-zero if any check failed
     #[arg(long, value_name = "FILE", hide = !DEV_TOOLS)]
     pub health_check: Option<PathBuf>,
+    /// Play Combats move by move at two window sizes and two UI scales and
+    /// check that nothing slides under the pointer, the table keeps its
+    /// place through a Round and cards in hand grow with the UI scale;
+    /// write the faults to FILE as JSON lines, exit non-zero if any
+    #[arg(long, value_name = "FILE", hide = !DEV_TOOLS)]
+    pub steadiness_check: Option<PathBuf>,
     /// With --frame-bench or --screenshot: draw into an image of WIDTHxHEIGHT
     /// pixels (e.g. 1920x1080) with no window and no display, for a machine
     /// with a GPU and no screen
@@ -167,6 +173,7 @@ mod tests {
                 replay: None,
                 watch_seed: None,
                 health_check: None,
+                steadiness_check: None,
                 offscreen: None,
                 crash: false,
             }

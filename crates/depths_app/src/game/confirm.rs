@@ -89,12 +89,21 @@ impl KeyGuard {
 
     /// Whether number key `key`, which answers `action` now, makes it: not
     /// when it is for another Hero than the last move, made less than
-    /// [`KEY_SWITCH_WINDOW`] before, unless the same key was held back for
-    /// the same move just before (pressed again on purpose).
-    pub fn key(&mut self, key: u8, action: &Action, now: f32) -> bool {
+    /// [`KEY_SWITCH_WINDOW`] before (`now`: seconds of real time, not the
+    /// game's clock, which runs slow at a low frame rate), while that Hero
+    /// still has a move among `legal` the key could have been meant for
+    /// (one who has played all they may leaves no doubt); unless the same
+    /// key was held back for the same move just before (pressed again on
+    /// purpose).
+    pub fn key(&mut self, key: u8, action: &Action, now: f32, legal: &[Action]) -> bool {
         let hero = crate::game::hotseat::action_hero(action);
+        let has_more = |was: u8| {
+            legal
+                .iter()
+                .any(|a| !matches!(a, Action::EndTurn { .. }) && crate::game::hotseat::action_hero(a) == Some(was))
+        };
         let switch = match (self.last, hero) {
-            (Some((was, at)), Some(h)) => was != h && now - at < KEY_SWITCH_WINDOW,
+            (Some((was, at)), Some(h)) => was != h && now - at < KEY_SWITCH_WINDOW && has_more(was),
             _ => false,
         };
         let again = self.held.as_ref().is_some_and(|(k, a)| *k == key && a == action);
@@ -296,25 +305,43 @@ mod tests {
         Action::ChoosePair { hero, engagement: hero, slot }
     }
 
+    /// Every Hero's first two pairs, as a Resolve step offers them.
+    fn all_pairs() -> Vec<Action> {
+        (0..3).flat_map(|h| (0..2).map(move |s| resolve(h, s))).collect()
+    }
+
     /// Issue: mashing 1-2-3 locked in three Heroes' pairs.
     #[test]
     fn a_quick_key_for_another_hero_is_held_until_pressed_again() {
         let mut guard = KeyGuard::default();
-        assert!(guard.key(1, &resolve(0, 0), 10.0), "the first key of a fight goes");
-        assert!(!guard.key(2, &resolve(1, 0), 10.2), "Sil's pair right after Bren's is held");
-        assert!(!guard.key(3, &resolve(2, 0), 10.3), "and Ava's");
-        assert!(!guard.key(2, &resolve(1, 0), 10.4), "a held key is replaced by the next, not kept");
-        assert!(guard.key(2, &resolve(1, 0), 10.5), "the same key again makes the move");
+        let legal = all_pairs();
+        assert!(guard.key(1, &resolve(0, 0), 10.0, &legal), "the first key of a fight goes");
+        assert!(!guard.key(2, &resolve(1, 0), 10.2, &legal), "Sil's pair right after Bren's is held");
+        assert!(!guard.key(3, &resolve(2, 0), 10.3, &legal), "and Ava's");
+        assert!(!guard.key(2, &resolve(1, 0), 10.4, &legal), "a held key is replaced by the next, not kept");
+        assert!(guard.key(2, &resolve(1, 0), 10.5, &legal), "the same key again makes the move");
         assert_eq!(guard.last_hero(), Some(1));
-        assert!(guard.key(4, &resolve(1, 1), 10.6), "the same Hero's keys go at once");
-        assert!(guard.key(1, &resolve(0, 1), 12.2), "another Hero's key after a pause goes");
+        assert!(guard.key(4, &resolve(1, 1), 10.6, &legal), "the same Hero's keys go at once");
+        assert!(guard.key(1, &resolve(0, 1), 12.2, &legal), "another Hero's key after a pause goes");
+    }
+
+    /// Issue 53: with Bren's cards all played, key 4 for Sil's card asked
+    /// "Key 4 is Sil's move, not Bren's: press 4 again".
+    #[test]
+    fn a_key_goes_at_once_when_the_last_hero_has_nothing_left() {
+        let mut guard = KeyGuard::default();
+        guard.acted(&resolve(0, 0), 10.0);
+        // Bren may only end the turn now: no key could have been meant for him.
+        let legal = vec![Action::EndTurn { hero: 0 }, resolve(1, 0), resolve(2, 0)];
+        assert!(guard.key(4, &resolve(1, 0), 10.2, &legal), "Sil's key goes at once");
+        assert!(!guard.key(5, &resolve(2, 0), 10.3, &legal), "Ava's right after Sil's, who has more, is held");
     }
 
     #[test]
     fn a_click_counts_as_acting_for_its_hero() {
         let mut guard = KeyGuard::default();
         guard.acted(&resolve(2, 0), 5.0);
-        assert!(!guard.key(1, &resolve(0, 0), 5.5));
-        assert!(guard.key(1, &Action::DrawTile, 5.6), "a move for no Hero is never held");
+        assert!(!guard.key(1, &resolve(0, 0), 5.5, &all_pairs()));
+        assert!(guard.key(1, &Action::DrawTile, 5.6, &all_pairs()), "a move for no Hero is never held");
     }
 }

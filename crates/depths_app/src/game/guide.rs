@@ -86,6 +86,13 @@ pub const STEPS: &[Step] = &[
     },
 ];
 
+/// While a decision is open: the guide says to answer it, and waits.
+pub const DECISION: (&str, &str) = (
+    "Answer the card",
+    "A card asks a choice: its cards are shown over the window that asks. Read them, then choose in the \
+     window; the guide goes on after.",
+);
+
 /// The fight's step: what to do in the Combat step the table is in.
 const FIGHT: usize = 3;
 
@@ -96,6 +103,10 @@ const FIGHT: usize = 3;
 /// first met), then one short line.
 pub fn shown(step: usize, game: &Game, explained: &Explained) -> Option<(&'static str, &'static str)> {
     let s = STEPS.get(step)?;
+    // A card asks a question first: the guide points at it, not past it.
+    if game.phase().decision().is_some() {
+        return Some(DECISION);
+    }
     let Some(c) = game.combat().filter(|_| step >= FIGHT && step < STEPS.len() - 1) else {
         return Some((s.title, s.text));
     };
@@ -175,7 +186,10 @@ fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>, mut explained: ResMut<Ex
     {
         explained.0.insert(c.step, c.round);
     }
-    while step + 1 < STEPS.len() && (STEPS[step].done)(delve.game()) {
+    // Not while a card's question is open: "Find a fight" came while the
+    // window "Choose the Hero who gains …" still waited.
+    let asking = delve.game().phase().decision().is_some();
+    while !asking && step + 1 < STEPS.len() && (STEPS[step].done)(delve.game()) {
         step += 1;
     }
     if guide.0 != Some(step) {

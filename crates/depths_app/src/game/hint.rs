@@ -80,10 +80,10 @@ pub fn why(game: &Game, action: &Action) -> String {
             let Some(en) = c.engagements.get(usize::from(*engagement)) else { return String::new() };
             let Some(s) = en.slots.get(usize::from(*slot)) else { return String::new() };
             let bonus = c.foes.get(usize::from(en.foe)).map_or(0, |f| f.card_bonus);
-            // The same "takes" as the pair's frame: the rules' figure, after Armor.
-            let taken = game.pair_takes(usize::from(*engagement), usize::from(*slot));
-            match (s.outcome(bonus), s.damage(bonus), taken) {
-                (Some(o), Some((dealt, _)), Some(taken)) => {
+            // The same figures as the pair's frame: the rules', after Armor.
+            let (e, at) = (usize::from(*engagement), usize::from(*slot));
+            match (s.outcome(bonus), game.pair_deals(e, at), game.pair_takes(e, at)) {
+                (Some(o), Some(dealt), Some(taken)) => {
                     let trade = match o {
                         Outcome::MonsterHit => "the Monster Hit that costs least",
                         _ => "the pair that trades least Health for the damage dealt",
@@ -102,7 +102,11 @@ pub fn why(game: &Game, action: &Action) -> String {
             "the place that leaves the most room for the tiles still in the pile".into()
         }
         Action::Encounter { .. } => "of what is within reach, it frees the most of the map for what it costs".into(),
-        Action::DrawTile => "nothing within reach is worth Encountering yet".into(),
+        // Not "nothing is worth it": a fight within reach may be well worth
+        // winning (its forecast says so), only not yet worth its cost.
+        Action::DrawTile => {
+            "a new tile opens more of the map now than any Encounter within reach, for what it costs".into()
+        }
         Action::StartPurchase { .. } => "a Key for a Door in the way, or Healing for a Hero low before a fight".into(),
         Action::AssignMonsters { .. } => "the stronger Monster to the healthier Hero".into(),
         _ => String::new(),

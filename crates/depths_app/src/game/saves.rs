@@ -524,11 +524,11 @@ pub fn only_looks(options: Option<&crate::game::cli::Options>) -> bool {
     options.is_some_and(|o| o.screenshot.is_some() || o.frame_bench.is_some())
 }
 
-/// Any tool's run (those that only look, and `--health-check`, which sizes
-/// the window itself): it keeps its own window and writes nothing into the
-/// player's folders (settings, logs).
+/// Any tool's run (those that only look, and `--health-check` and
+/// `--steadiness-check`, which size the window themselves): it keeps its
+/// own window and writes nothing into the player's folders (settings, logs).
 pub fn tool_run(options: Option<&crate::game::cli::Options>) -> bool {
-    only_looks(options) || options.is_some_and(|o| o.health_check.is_some())
+    only_looks(options) || options.is_some_and(|o| o.health_check.is_some() || o.steadiness_check.is_some())
 }
 
 fn load_saves(

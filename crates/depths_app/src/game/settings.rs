@@ -21,6 +21,22 @@ pub const UI_SCALES: [f32; 6] = [0.8, 0.9, 1.0, 1.15, 1.3, 1.5];
 /// The UI scales a settings file may ask for.
 const UI_SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.5..=3.0;
 
+/// The UI scale `steps` steps of [`UI_SCALES`] up (or down, when negative)
+/// from `scale`, no further than the first or last; a scale between two
+/// steps moves to the next one in that direction.
+pub fn step_scale(scale: f32, steps: i32) -> f32 {
+    let mut at = scale;
+    for _ in 0..steps.unsigned_abs() {
+        let next = if steps > 0 {
+            UI_SCALES.iter().copied().find(|s| *s > at + 1e-3)
+        } else {
+            UI_SCALES.iter().rev().copied().find(|s| *s < at - 1e-3)
+        };
+        at = next.unwrap_or(at);
+    }
+    at
+}
+
 /// The settings, and where they are kept. Only `ui_scale`, `curtain`,
 /// `companion_speed`, `companion_strength`, `strong_hints`, `vision`, the
 /// sound's and the window's are in the file; a
@@ -598,5 +614,17 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&old).unwrap(), "ui_scale = 1.3\ncurtain = true\n", "left as it was");
         assert_eq!(parse_old("ui_scale = nonsense\n").ui_scale, 1.0, "nonsense keeps the default");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 53: three Ctrl+minus presses moved the UI scale one step.
+    #[test]
+    fn each_zoom_key_press_is_one_ui_scale_step() {
+        assert_eq!(super::step_scale(1.0, -1), 0.9);
+        assert_eq!(super::step_scale(1.0, -3), 0.8, "no smaller than the least");
+        assert_eq!(super::step_scale(1.0, 1), 1.15);
+        assert_eq!(super::step_scale(1.0, 3), 1.5);
+        assert_eq!(super::step_scale(1.5, 1), 1.5);
+        assert_eq!(super::step_scale(1.2, 1), 1.3, "between steps, to the next up");
+        assert_eq!(super::step_scale(1.2, -1), 1.15);
     }
 }

@@ -142,18 +142,36 @@ fn foe_name(game: &Game, f: u8) -> String {
         .map_or_else(|| "the Monster".to_owned(), |f| f.name().to_owned())
 }
 
-/// In the Assign Damage step, whose Damage waits for an individual, and how
-/// much: "Click the individual of the Skeletal Warriors that takes Bren's 7 Damage".
-pub fn damage_waiting(game: &Game) -> Option<String> {
+/// A number key pressed when no card or button has that number.
+pub fn no_such_key(n: u8) -> String {
+    format!("Key {n}: nothing has that number now.")
+}
+
+/// In the Assign Damage step, whose Damage a click on an individual places,
+/// and how much: "Click the individual of the Skeletal Warriors that takes
+/// Bren's 7 Damage." `legal` is what the table offers this seat, in the
+/// order the table takes it (a Monster card's row places the first Hero's
+/// Damage for that card), so the Hero named is the Hero the click moves for.
+pub fn damage_waiting(game: &Game, legal: &[Action]) -> Option<String> {
     let c = game.combat().filter(|c| c.step == CombatStep::AssignDamage)?;
-    let p = c.packets.iter().find(|p| p.individual.is_none())?;
-    let kind = if p.magic { " magic" } else { "" };
-    Some(format!(
-        "Click the individual of the {} that takes {}'s {}{kind} Damage.",
-        foe_name(game, p.foe),
-        hero_name(game, p.hero),
-        p.amount
-    ))
+    let mut named: Vec<u8> = Vec::new();
+    let mut lines: Vec<String> = Vec::new();
+    for a in legal {
+        let Action::AssignDamage { hero, .. } = a else { continue };
+        let Some(p) = c.packet_of(*hero).and_then(|k| c.packets.get(k)) else { continue };
+        if named.contains(&p.foe) {
+            continue;
+        }
+        named.push(p.foe);
+        let kind = if p.magic { " magic" } else { "" };
+        lines.push(format!(
+            "Click the individual of the {} that takes {}'s {}{kind} Damage.",
+            foe_name(game, p.foe),
+            hero_name(game, *hero),
+            p.amount
+        ));
+    }
+    (!lines.is_empty()).then(|| lines.join(" "))
 }
 
 fn individual_name(game: &Game, f: u8, i: u8) -> String {
@@ -165,9 +183,11 @@ fn individual_name(game: &Game, f: u8, i: u8) -> String {
 
 /// What resolving a pair does to whom, short enough for the pair on the
 /// table: "Monster −7, Bren −5" (the one Hit first). The Hitter does Direct
-/// Damage, the one Hit does Return Damage back ("5. Apply Damage"); `taken`
-/// is the Hero's after Armor.
-pub fn pair_damage_note(hero: &str, o: Outcome, dealt: u8, taken: u8) -> String {
+/// Damage, the one Hit does Return Damage back ("5. Apply Damage"); `dealt`
+/// is the Monster's after its Armor (least and most, over the individuals
+/// it may go to: `Game::pair_deals`), `taken` the Hero's after theirs.
+pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: u8) -> String {
+    let dealt = deal_figure(dealt);
     match o {
         Outcome::Block => "no Damage".into(),
         Outcome::HeroHit => format!("Monster −{dealt}, {hero} −{taken}"),
@@ -175,15 +195,21 @@ pub fn pair_damage_note(hero: &str, o: Outcome, dealt: u8, taken: u8) -> String 
     }
 }
 
+/// "6", or "5–7" where the individual chosen decides (their Armor differs).
+fn deal_figure((least, most): (u8, u8)) -> String {
+    if least == most { least.to_string() } else { format!("{least}–{most}") }
+}
+
 /// The same in the book's words, for the hover text and the hint.
-pub fn pair_damage_text(hero: &str, foe: &str, o: Outcome, dealt: u8, taken: u8) -> String {
+pub fn pair_damage_text(hero: &str, foe: &str, o: Outcome, dealt: (u8, u8), taken: u8) -> String {
+    let dealt = deal_figure(dealt);
     match o {
         Outcome::Block => "A Block: neither side takes Damage.".into(),
         Outcome::HeroHit => format!(
-            "A Hero Hit: {hero} does {dealt} Direct Damage to the {foe}, and the {foe} does {taken} Return Damage back to {hero} (after Armor)."
+            "A Hero Hit: {hero} does {dealt} Direct Damage to the {foe} (after its Armor), and the {foe} does {taken} Return Damage back to {hero} (after Armor)."
         ),
         Outcome::MonsterHit => format!(
-            "A Monster Hit: the {foe} does {taken} Direct Damage to {hero} (after Armor), and {hero} does {dealt} Return Damage back to the {foe}."
+            "A Monster Hit: the {foe} does {taken} Direct Damage to {hero} (after Armor), and {hero} does {dealt} Return Damage back to the {foe} (after its Armor)."
         ),
     }
 }

@@ -882,9 +882,12 @@ fn sync_cards(
     // A card played from a hand by a click leaves a gap under the pointer:
     // the rest of the hand stays where it is until the pointer leaves (else
     // another card slides under it, and a second click plays that one). Not
-    // when cards come into the hand or the window changed.
-    let same_hand =
-        faces.iter().filter(|f| f.kind == Kind::Hand).all(|f| cards.iter().any(|(_, c)| c.key == f.key && !c.leaving));
+    // when cards come into the hand (dealt, or a played card taken back by
+    // Undo, which stayed in its pair until the pointer moved) or the window
+    // changed.
+    let lying: Vec<(super::faces::CardKey, Kind)> =
+        cards.iter().filter(|(_, c)| !c.leaving).map(|(_, c)| (c.key.clone(), c.kind)).collect();
+    let same_hand = super::faces::hands_unchanged(&faces, &lying);
     let keep = !moved && same_hand && over_hands(still_hand.band);
     if keep {
         // The piles beside the hands stay too: moved alone they slid over

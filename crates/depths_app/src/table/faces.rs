@@ -304,6 +304,18 @@ pub fn keep_numbers(faces: &mut [Face], before: &[((CardKey, Option<usize>), u8)
     }
 }
 
+/// Whether every card in a hand in `faces` already lies in a hand
+/// (`lying`: the cards on the table, not those leaving, with their kind):
+/// only then may a hand be kept where it was under the pointer. A card that
+/// comes into a hand (dealt, or taken back by Undo from its pair) must go
+/// to its place at once: kept, it stayed in its pair until the pointer moved.
+pub fn hands_unchanged(faces: &[Face], lying: &[(CardKey, Kind)]) -> bool {
+    faces
+        .iter()
+        .filter(|f| f.kind == Kind::Hand)
+        .all(|f| lying.iter().any(|(k, kind)| *k == f.key && *kind == Kind::Hand))
+}
+
 /// Whether `a` and `b` are made on the same place of the table: the same
 /// Action, or two Heroes' damage for one individual (its row takes one
 /// Hero's, then the other's).
@@ -560,8 +572,8 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             let mut frame = Face::new(CardKey::Pair { engagement: e, slot: s }, Kind::Pair, spot);
             frame.action = pair_action.clone();
             frame.intent = pair_intent.clone();
-            if let (Some(o), Some((dealt, _))) = (slot.outcome(bonus), slot.damage(bonus)) {
-                // What the Round's end takes from the Hero for this pair: the rules' figure, after Armor.
+            if let (Some(o), Some(dealt)) = (slot.outcome(bonus), game.pair_deals(e, s)) {
+                // What the pair does to each side: the rules' figures, after Armor.
                 let taken = game.pair_takes(e, s).unwrap_or_default();
                 let counts = !chosen && may_choose_outcome(o, &outcomes);
                 frame.note = crate::game::words::pair_damage_note(hero, o, dealt, taken);

@@ -20,24 +20,40 @@ fn apply_vision(settings: Res<Settings>) {
     }
 }
 
-/// Keeps egui's zoom and the setting together: the setting drives egui, and
-/// egui's own Ctrl+plus / Ctrl+minus are remembered too.
-fn apply_zoom(mut contexts: EguiContexts, mut settings: ResMut<Settings>, mut last: Local<Option<f32>>) -> Result {
+/// Keeps egui's zoom and the setting together: the setting drives egui.
+/// Ctrl+minus and Ctrl+plus (or Ctrl+=) step the setting through
+/// [`UI_SCALES`], one step a press, read from each key's own event (egui's
+/// own zoom keys moved it by tenths between the steps, and missed a quick
+/// Ctrl that was down and up within one frame).
+fn apply_zoom(mut contexts: EguiContexts, mut settings: ResMut<Settings>) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let zoom = ctx.zoom_factor();
-    match *last {
-        // egui zoomed by keyboard since the last pass: remember it.
-        Some(l) if (zoom - l).abs() > 1e-3 && (zoom - settings.ui_scale).abs() > 1e-3 => {
-            settings.ui_scale = zoom;
+    if ctx.options(|o| o.zoom_with_keyboard) {
+        ctx.options_mut(|o| o.zoom_with_keyboard = false);
+    }
+    let steps: i32 = ctx.input(|i| {
+        i.events
+            .iter()
+            .map(|e| match e {
+                egui::Event::Key { key, pressed: true, repeat: false, modifiers, .. } if modifiers.command => match key
+                {
+                    egui::Key::Minus => -1,
+                    egui::Key::Plus | egui::Key::Equals => 1,
+                    _ => 0,
+                },
+                _ => 0,
+            })
+            .sum()
+    });
+    if steps != 0 {
+        let scale = crate::game::settings::step_scale(settings.ui_scale, steps);
+        if (scale - settings.ui_scale).abs() > 1e-3 {
+            settings.ui_scale = scale;
             let _ = settings.write();
         }
-        _ => {
-            if (zoom - settings.ui_scale).abs() > 1e-3 {
-                ctx.set_zoom_factor(settings.ui_scale);
-            }
-        }
     }
-    *last = Some(zoom);
+    if (ctx.zoom_factor() - settings.ui_scale).abs() > 1e-3 {
+        ctx.set_zoom_factor(settings.ui_scale);
+    }
     Ok(())
 }
 

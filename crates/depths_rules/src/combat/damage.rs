@@ -19,33 +19,59 @@ impl Game {
     /// Step 3 is complete for every Hero: work out their damage (step 5) from
     /// the one Combat Pair each Resolves.
     pub(crate) fn begin_damage(&mut self, events: &mut Vec<Event>) {
-        let n = self.heroes.len();
-        let mut packets = Vec::new();
-        for h in 0..n as u8 {
-            let c = self.combat.as_ref().expect("in Combat");
-            let round = &c.heroes[h as usize];
-            if round.ignore_results {
-                continue;
-            }
-            let hero = &self.heroes[h as usize];
-            let Some(e) = c.chosen_engagement(h).map(|e| &c.engagements[e]) else { continue };
-            let slot = e.slots[e.chosen.expect("chosen") as usize];
-            let bonus = c.foes[e.foe as usize].card_bonus;
-            let (dealt, _) = slot.damage(bonus).unwrap_or((0, 0));
-            if dealt > 0 {
-                packets.push(DamagePacket {
-                    hero: h,
-                    foe: e.foe,
-                    amount: dealt.saturating_add(round.bonus_damage).saturating_add(hero.passive_bonus_damage()),
-                    magic: hero.has_magic() || round.magic,
-                    overflow: false,
-                    individual: None,
-                    owners: 0,
-                });
-            }
-        }
+        let c = self.combat.as_ref().expect("in Combat");
+        let chosen = (0..self.heroes.len() as u8).filter_map(|h| {
+            let e = c.chosen_engagement(h)?;
+            self.pair_packet(e, usize::from(c.engagements[e].chosen?))
+        });
+        let packets: Vec<DamagePacket> = chosen.filter(|p| p.amount > 0).collect();
         self.cbt().packets.extend(packets);
         self.advance_damage(events);
+    }
+
+    /// The Damage `engagement`'s pair in `slot` does to the Monster when it
+    /// is Resolved, before the individual's Armor: the Hero's side with the
+    /// Round's bonus and the Hero's passive bonus, Magic or not. `None` for
+    /// a pair without both cards; `amount` 0 for a Hero whose results this
+    /// Round are ignored.
+    fn pair_packet(&self, engagement: usize, slot: usize) -> Option<DamagePacket> {
+        let c = self.combat.as_ref()?;
+        let e = c.engagements.get(engagement)?;
+        let (round, hero) = (c.heroes.get(usize::from(e.hero))?, self.heroes.get(usize::from(e.hero))?);
+        let bonus = c.foes.get(usize::from(e.foe))?.card_bonus;
+        let (dealt, _) = e.slots.get(slot)?.damage(bonus)?;
+        let amount = if round.ignore_results || dealt == 0 {
+            0
+        } else {
+            dealt.saturating_add(round.bonus_damage).saturating_add(hero.passive_bonus_damage())
+        };
+        let magic = hero.has_magic() || round.magic;
+        Some(DamagePacket { hero: e.hero, foe: e.foe, amount, magic, overflow: false, individual: None, owners: 0 })
+    }
+
+    /// The Damage the Monster takes from `engagement`'s pair in `slot` if it
+    /// is Resolved, as things stand: after a resistance to non-Magic attacks
+    /// and the Armor of the individual it goes to ("5. Apply Damage"), as
+    /// (least, most) over the individuals the Hero may still give it to (one
+    /// when the Hero's Damage to that set is already bound to an individual
+    /// this Round, or one is left). An individual already brought down takes
+    /// none of it, except in a Horde, whose excess goes on to another.
+    /// `None` for a pair without both cards.
+    pub fn pair_deals(&self, engagement: usize, slot: usize) -> Option<(u8, u8)> {
+        let c = self.combat.as_ref()?;
+        let p = self.pair_packet(engagement, slot)?;
+        let foe = &c.foes[usize::from(p.foe)];
+        let takes = |i: u8| {
+            let fallen = foe.individuals.get(usize::from(i)).is_none_or(|ind| ind.health == 0);
+            if fallen && !foe.is_horde() { 0 } else { foe.damage_taken(usize::from(i), p.amount, p.magic) }
+        };
+        let figures: Vec<u8> = match c.heroes[usize::from(p.hero)].target_in(p.foe) {
+            Some(i) if c.open(p.foe, i) => vec![takes(i)],
+            Some(_) => vec![0],
+            None => (0..foe.individuals.len() as u8).filter(|&i| c.open(p.foe, i)).map(takes).collect(),
+        };
+        let least = figures.iter().copied().min().unwrap_or(0);
+        Some((least, figures.into_iter().max().unwrap_or(0)))
     }
 
     /// Where a packet not yet placed goes without asking: `Ok(Some(i))` to

@@ -659,6 +659,14 @@ impl Map {
         })
     }
 
+    /// Whether `e`, a Chest, lies in an area whose Monster still stands
+    /// (reachable or not).
+    pub fn is_chest_guarded(&self, e: ElementRef) -> bool {
+        let Some(&t) = self.graph.index.get(&e.cell) else { return false };
+        let placed = &self.tiles[t as usize];
+        usize::from(e.area) < placed.tile.areas.len() && guarded(placed, usize::from(e.area))
+    }
+
     fn reachable_present(&self) -> impl Iterator<Item = (ElementRef, Element)> + '_ {
         self.graph.nodes.iter().filter(|node| node.reached).flat_map(move |node| {
             let placed = &self.tiles[node.tile as usize];

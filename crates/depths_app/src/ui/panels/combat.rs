@@ -18,24 +18,17 @@ pub(super) fn combat_strip(
     offered: &[Action],
 ) -> StripSaid {
     let mut said = StripSaid::default();
-    // A steady height: lines coming and going must not shift the table under the pointer.
-    // At most 40 % of the window: past that it scrolls (three Heroes'
-    // assignments at 150 % left the cards 145 points).
-    // Within a Round it only grows, to its tallest lines so far: a panel
-    // gives its scroll area the height it had, so at a steady 118 points
-    // the last line (the forecast, "Last round…") was cut in half.
+    // A steady height: lines coming and going must not shift the table under
+    // the pointer. Through a Round it keeps the height it began it with
+    // (what comes in the Round scrolls); a new Round opens at the tallest
+    // the strip's lines have been, so it grows only between Rounds. At most
+    // 40 % of the window: past that it scrolls (three Heroes' assignments
+    // at 150 % left the cards 145 points).
     let most = root.ctx().content_rect().height() * 0.4;
-    let tallest_id = egui::Id::new("combat_strip_tallest");
-    let tallest = match root.ctx().data(|d| d.get_temp::<(u32, f32)>(tallest_id)) {
-        Some((round, height)) if round == combat.round => height,
-        _ => 0.0,
-    };
+    let height = steady_height(root.ctx(), combat.round).min(most);
     let mut content = 0.0;
-    egui::Panel::top("combat_strip").min_size(118.0f32.max(tallest).min(most)).max_size(most).show(root, |ui| {
-        let scroll = egui::ScrollArea::vertical()
-            .auto_shrink([false, true])
-            .max_height(most)
-            .min_scrolled_height(tallest.min(most));
+    egui::Panel::top("combat_strip").exact_size(height).show(root, |ui| {
+        let scroll = egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height);
         let shown = scroll.show(ui, |ui| {
             // The guided game's words first, where they cover no card.
             if let Some((title, text)) = guide {
@@ -54,8 +47,8 @@ pub(super) fn combat_strip(
                     format!("Combat — round {}", combat.round)
                 };
                 ui.label(style::title(&title, style::type_scale::HEADING));
-                let what =
-                    crate::game::words::damage_waiting(game).unwrap_or_else(|| step_hint(combat.step).to_owned());
+                let what = crate::game::words::damage_waiting(game, &c.legal)
+                    .unwrap_or_else(|| step_hint(combat.step).to_owned());
                 ui.label(egui::RichText::new(what).color(style::GOLD));
             });
             // The choices come first, right under the title, so the lines below
@@ -199,10 +192,38 @@ pub(super) fn combat_strip(
         });
         content = shown.content_size.y;
     });
-    if content > tallest {
-        root.ctx().data_mut(|d| d.insert_temp(tallest_id, (combat.round, content)));
-    }
+    root.ctx().data_mut(|d| {
+        let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
+        strip.tallest = strip.tallest.max(content);
+    });
     said
+}
+
+/// The egui memory of [`StripHeight`].
+const STRIP_HEIGHT: &str = "combat_strip_height";
+
+/// The Combat strip's height (egui points): the one it holds through
+/// `round`, and the tallest its lines have been.
+#[derive(Clone, Copy, Debug, Default)]
+struct StripHeight {
+    round: u32,
+    height: f32,
+    tallest: f32,
+}
+
+/// The strip's least height: the title, a row of buttons and three lines.
+const STRIP_LEAST: f32 = 118.0;
+
+/// The height the strip holds in `round`: the one it had, until a new Round
+/// (or a new Combat) opens at the tallest its lines have been.
+fn steady_height(ctx: &egui::Context, round: u32) -> f32 {
+    ctx.data_mut(|d| {
+        let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
+        if strip.round != round || strip.height == 0.0 {
+            *strip = StripHeight { round, height: strip.tallest.max(STRIP_LEAST), tallest: strip.tallest };
+        }
+        strip.height
+    })
 }
 
 /// Any legal move no card and no button offers, in a menu at the end of

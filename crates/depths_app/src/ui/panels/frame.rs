@@ -369,7 +369,7 @@ fn note_at_pointer(ctx: &egui::Context, text: &str, at: egui::Pos2) {
     let id = egui::Id::new("pointer_note");
     let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(300.0, 60.0), |r| r.size());
     let thing = egui::Rect::from_center_size(at, egui::vec2(40.0, 40.0));
-    let pos = hover_place(ctx.content_rect(), thing, at, size);
+    let pos = hover_place(ctx.content_rect(), thing, at, size, &[]);
     egui::Area::new(id).order(egui::Order::Tooltip).interactable(false).fixed_pos(pos).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
             ui.set_max_width(320.0);
@@ -528,9 +528,9 @@ fn finish(
         MessageWriter<crate::game::confirm::TryAction>,
         MessageWriter<crate::game::companions::SetCompanion>,
     ),
-    (mut guard, time, mut toast, toasts): (
+    (mut guard, (time, real), mut toast, toasts): (
         ResMut<crate::game::confirm::KeyGuard>,
-        Res<Time>,
+        (Res<Time>, Res<Time<Real>>),
         MessageWriter<crate::game::notices::Toast>,
         Query<&crate::table::feedback::ToastNote>,
     ),
@@ -568,6 +568,9 @@ fn finish(
             .constrain_to(room)
             .collapsible(true)
             .default_open(false)
+            // As large as its buttons, no larger: a resizable window opened
+            // at 500×360 for one button, over half the map at 1366×768.
+            .resizable(false)
             .vscroll(true)
             .max_height(240.0)
             .show(ctx, |ui| {
@@ -608,14 +611,17 @@ fn finish(
         // The card's rectangle in egui points, for the box to keep clear of.
         let card = cards.get(*entity).ok().map(|c| c.screen_rect(time.elapsed_secs()));
         let thing = card.map(|r| style::in_points(r, z));
-        hover_box(ctx, text, thing);
+        // The places to click now, which the box keeps off where it can.
+        let clear: Vec<egui::Rect> = geometry.targets.iter().map(|t| style::in_points(t.rect, z)).collect();
+        hover_box(ctx, text, thing, &clear);
     }
 
     // A number key in a quick run does not switch to another Hero's move: it
     // asks to be pressed again.
+    let real_now = real.elapsed_secs();
     if let Some((n, a)) = c.keyed.take() {
         let was = guard.last_hero();
-        if guard.key(n, &a, now) {
+        if guard.key(n, &a, real_now, &c.legal) {
             c.chosen.push(a);
         } else {
             let name = |h: Option<u8>| h.and_then(|h| game.heroes.get(usize::from(h))).map_or("", |x| x.name());
@@ -626,10 +632,13 @@ fn finish(
                 describe_action(game, &a),
             )));
         }
+    } else if let Some(n) = c.pressed.filter(|n| c.next_key.is_none_or(|next| *n >= next)) {
+        // No card and no button had that number: say so, rather than drop the key.
+        toast.write(crate::game::notices::Toast(crate::game::words::no_such_key(n)));
     }
     // A move that cannot be taken back and costs the game is asked about first.
     for a in std::mem::take(&mut c.chosen) {
-        guard.acted(&a, now);
+        guard.acted(&a, real_now);
         actions.write(crate::game::confirm::TryAction(a));
     }
     for (hero, on) in std::mem::take(&mut c.seats_asked) {

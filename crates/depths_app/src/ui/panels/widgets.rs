@@ -392,13 +392,15 @@ pub(super) fn forecast_line(
 /// a small square around the pointer when unknown), else to its left, else
 /// below or above it, never over it (the card, its rows, the individual to
 /// click) and kept on screen.
-pub(super) fn hover_box(ctx: &egui::Context, text: &str, thing: Option<egui::Rect>) {
+/// `clear`: the places to click in this step (egui points), which the box
+/// keeps off where it can.
+pub(super) fn hover_box(ctx: &egui::Context, text: &str, thing: Option<egui::Rect>, clear: &[egui::Rect]) {
     let Some(at) = ctx.pointer_latest_pos() else { return };
     let id = egui::Id::new("card_hover");
     let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(356.0, 160.0), |r| r.size());
     let screen = ctx.content_rect();
     let thing = thing.unwrap_or_else(|| egui::Rect::from_center_size(at, egui::vec2(48.0, 48.0)));
-    let pos = hover_place(screen, thing, at, size);
+    let pos = hover_place(screen, thing, at, size, clear);
     egui::Area::new(id).order(egui::Order::Tooltip).interactable(false).fixed_pos(pos).show(ctx, |ui| {
         let frame = egui::Frame::new()
             .fill(crate::theme::palette::POPUP.egui())
@@ -419,27 +421,60 @@ pub(super) fn hover_box(ctx: &egui::Context, text: &str, thing: Option<egui::Rec
 }
 
 /// Where a box of `size` goes beside `thing` (pointer at `at`) inside
-/// `screen`: the first side with room, at the pointer's height; if no side
-/// has room, the side with the most, pushed inside the screen.
-pub(crate) fn hover_place(screen: egui::Rect, thing: egui::Rect, at: egui::Pos2, size: egui::Vec2) -> egui::Pos2 {
+/// `screen`: never over `thing`, and of the places beside it (each side, at
+/// the pointer's height or along the screen's edges) the one that covers
+/// least of `clear` (the places to click in this step: the box over the
+/// pairs and hands hid the cards a player was about to click), then the
+/// first side with room. If no side has room, the side with the most,
+/// pushed inside the screen.
+pub(crate) fn hover_place(
+    screen: egui::Rect,
+    thing: egui::Rect,
+    at: egui::Pos2,
+    size: egui::Vec2,
+    clear: &[egui::Rect],
+) -> egui::Pos2 {
     const GAP: f32 = 12.0;
-    let y = (at.y - 20.0).clamp(screen.min.y, (screen.max.y - size.y).max(screen.min.y));
-    let x = (at.x - size.x / 2.0).clamp(screen.min.x, (screen.max.x - size.x).max(screen.min.x));
+    let inside = |p: egui::Pos2| {
+        egui::pos2(
+            p.x.clamp(screen.min.x, (screen.max.x - size.x).max(screen.min.x)),
+            p.y.clamp(screen.min.y, (screen.max.y - size.y).max(screen.min.y)),
+        )
+    };
+    let ys = [at.y - 20.0, screen.min.y, screen.max.y - size.y];
+    let xs = [at.x - size.x / 2.0, screen.min.x, screen.max.x - size.x];
+    // (room on that side, what it needs, the places on it)
     let sides = [
-        (screen.max.x - thing.max.x, egui::pos2(thing.max.x + GAP, y), size.x),
-        (thing.min.x - screen.min.x, egui::pos2(thing.min.x - GAP - size.x, y), size.x),
-        (screen.max.y - thing.max.y, egui::pos2(x, thing.max.y + GAP), size.y),
-        (thing.min.y - screen.min.y, egui::pos2(x, thing.min.y - GAP - size.y), size.y),
+        (screen.max.x - thing.max.x, size.x, ys.map(|y| egui::pos2(thing.max.x + GAP, y))),
+        (thing.min.x - screen.min.x, size.x, ys.map(|y| egui::pos2(thing.min.x - GAP - size.x, y))),
+        (screen.max.y - thing.max.y, size.y, xs.map(|x| egui::pos2(x, thing.max.y + GAP))),
+        (thing.min.y - screen.min.y, size.y, xs.map(|x| egui::pos2(x, thing.min.y - GAP - size.y))),
     ];
-    let best = sides
-        .iter()
-        .find(|(room, _, need)| *room >= need + GAP)
-        .or_else(|| sides.iter().max_by(|a, b| (a.0 - a.2).total_cmp(&(b.0 - b.2))))
-        .map_or(at, |(_, p, _)| *p);
-    egui::pos2(
-        best.x.clamp(screen.min.x, (screen.max.x - size.x).max(screen.min.x)),
-        best.y.clamp(screen.min.y, (screen.max.y - size.y).max(screen.min.y)),
-    )
+    let covered = |p: egui::Pos2| -> f32 {
+        let placed = egui::Rect::from_min_size(p, size);
+        clear.iter().filter(|c| c.intersects(placed)).map(|c| c.intersect(placed).area()).sum()
+    };
+    let roomy = sides.iter().filter(|(room, need, _)| *room >= need + GAP);
+    // Beside the thing first; then the screen's corners and edges, where
+    // the box may lie further off when the places beside it are all taken.
+    let (lo, hi) = (screen.min, screen.max - size);
+    let far = [lo.x, (lo.x + hi.x) / 2.0, hi.x]
+        .into_iter()
+        .flat_map(|x| [lo.y, (lo.y + hi.y) / 2.0, hi.y].map(|y| egui::pos2(x, y)))
+        .filter(|p| !egui::Rect::from_min_size(*p, size).intersects(thing.expand(GAP / 2.0)));
+    let best = roomy
+        .flat_map(|(_, _, places)| places.iter().map(|p| inside(*p)))
+        .chain(far.map(inside))
+        .map(|p| (covered(p), p))
+        .fold(None::<(f32, egui::Pos2)>, |best, (c, p)| match best {
+            Some((b, _)) if b <= c + 0.5 => best,
+            _ => Some((c, p)),
+        })
+        .map(|(_, p)| p);
+    best.unwrap_or_else(|| {
+        let most = sides.iter().max_by(|a, b| (a.0 - a.1).total_cmp(&(b.0 - b.1)));
+        inside(most.map_or(at, |(_, _, places)| places[0]))
+    })
 }
 
 #[cfg(test)]
@@ -461,12 +496,31 @@ mod hover_tests {
                 let center = egui::pos2(screen.width() * cx, screen.height() * cy);
                 let card = egui::Rect::from_center_size(center, egui::vec2(220.0, 300.0).min(screen.size() * 0.4));
                 let at = card.center() + egui::vec2(10.0, 40.0);
-                let pos = hover_place(screen, card, at, size);
+                let pos = hover_place(screen, card, at, size, &[]);
                 let placed = egui::Rect::from_min_size(pos, size);
                 assert!(screen.contains_rect(placed), "{placed:?} off {screen:?}");
                 assert!(!overlaps(placed, card), "{placed:?} covers the card {card:?} on {screen:?}");
             }
         }
+    }
+
+    /// Issue 53: hovering an individual's row (to be clicked to place
+    /// Damage) opened a box over the pairs and the hands below the Monster
+    /// card. Where a side has room clear of the step's targets, the box
+    /// lies there.
+    #[test]
+    fn the_hover_box_keeps_off_the_places_to_click() {
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+        // A Monster card at the top left, the pairs and a hand to its right and below.
+        let card = egui::Rect::from_min_size(egui::pos2(40.0, 60.0), egui::vec2(220.0, 300.0));
+        let pairs = egui::Rect::from_min_size(egui::pos2(300.0, 60.0), egui::vec2(500.0, 300.0));
+        let hand = egui::Rect::from_min_size(egui::pos2(40.0, 600.0), egui::vec2(660.0, 180.0));
+        let size = egui::vec2(356.0, 450.0);
+        let at = card.center();
+        let pos = hover_place(screen, card, at, size, &[pairs, hand]);
+        let placed = egui::Rect::from_min_size(pos, size);
+        assert!(screen.contains_rect(placed) && !overlaps(placed, card));
+        assert!(!overlaps(placed, pairs) && !overlaps(placed, hand), "{placed:?} covers a target");
     }
 }
 
@@ -568,6 +622,7 @@ pub(super) fn curtain(
 pub(super) fn activation_text(a: Activation) -> String {
     match a {
         Activation::Passive => "Passive".into(),
+        Activation::Power(0) => "Free: used at will, for no Power Card".into(),
         Activation::Power(n) => format!("Power ×{n}"),
         Activation::Block => "Block".into(),
     }
@@ -674,9 +729,9 @@ pub(super) fn cost_icons(ui: &mut egui::Ui, icons: &Icons, a: Activation) {
                     None => ui.label(egui::RichText::new("⚡").color(gold)),
                 };
             }
-            if n == 0 {
+            if let Some(word) = cost_word(a) {
                 ui.label(
-                    egui::RichText::new("Passive")
+                    egui::RichText::new(word)
                         .size(style::type_scale::SMALL)
                         .color(crate::theme::palette::CARD_LORE.egui()),
                 );
@@ -684,6 +739,17 @@ pub(super) fn cost_icons(ui: &mut egui::Ui, icons: &Icons, a: Activation) {
         })
         .response;
     response.on_hover_text(activation_text(a));
+}
+
+/// The word an Ability shows where no icon tells its cost: "Passive" for
+/// one always on, "Free" for one used at will that costs no Power Card (a
+/// Draught drunk was labelled "Passive").
+fn cost_word(a: Activation) -> Option<&'static str> {
+    match a {
+        Activation::Passive => Some("Passive"),
+        Activation::Power(0) => Some("Free"),
+        Activation::Power(_) | Activation::Block => None,
+    }
 }
 
 /// A context with the default fonts under the game's family names, for
@@ -761,5 +827,16 @@ mod tests {
         // The refused button gets no number: 2 is the next legal one.
         assert_eq!(press(Some(egui::Key::Num2)), vec![Action::FinishLevelUp]);
         assert_eq!(press(Some(egui::Key::Num3)), vec![]);
+    }
+
+    /// Issue 53: the Draught of Stillwater, drunk at will for no Power Card,
+    /// was labelled "Passive".
+    #[test]
+    fn an_ability_used_for_no_power_is_not_called_passive() {
+        use depths_rules::Activation;
+        assert_eq!(super::cost_word(Activation::Power(0)), Some("Free"));
+        assert_eq!(super::cost_word(Activation::Passive), Some("Passive"));
+        assert_eq!(super::cost_word(Activation::Power(2)), None, "two Power icons tell it");
+        assert!(!super::activation_text(Activation::Power(0)).contains("Passive"));
     }
 }

@@ -138,8 +138,10 @@ fn setup_ui(
     mut menu: MessageWriter<MenuAction>,
     icons: Option<Res<crate::theme::icons::Icons>>,
     content: Option<Res<crate::game::session::GameContent>>,
+    mut settings: Option<ResMut<crate::game::settings::Settings>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let curtain_was = form.curtain;
     // The form scrolls when it is taller than the window (two or three
     // players, 150 % UI scale); Start and Back stay in sight below it.
     let room = ctx.content_rect().height() - 150.0;
@@ -197,6 +199,13 @@ fn setup_ui(
                              the player who acted presses \"Pass to …\" and the next one clicks to see it",
                             );
                         });
+                        // Remembered, as in ⚙ Settings: the next New Game opens with it.
+                        if form.curtain != curtain_was
+                            && let Some(settings) = settings.as_mut()
+                        {
+                            settings.curtain = form.curtain;
+                            let _ = settings.write();
+                        }
                     });
                     let n = form.player_count.clamp(1, 3);
                     ui.horizontal(|ui| {
