@@ -61,7 +61,7 @@ impl Game {
     }
 
     /// Health Points one unit of Healing buys for the whole party.
-    pub(crate) fn healing_per_unit(&self) -> u16 {
+    pub fn healing_per_unit(&self) -> u16 {
         let a = self.adv();
         let double = if a.options.variants.double_healing { 2 } else { 1 };
         u16::from(a.ecology.reference.healing.health) * self.heroes.len() as u16 * double

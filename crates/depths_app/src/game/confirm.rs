@@ -5,7 +5,10 @@
 //! and the game lost), or Finish Level Up with XP unspent and no Ability
 //! bought (Abilities are bought only then). The question says what the move
 //! costs and offers what else can be done. A move Undo can take back is not
-//! asked about: a slip there costs one Ctrl+Z.
+//! asked about (a slip there costs one Ctrl+Z), but for one trap: an
+//! Ability whose Damage brings an individual down and so binds, and wastes,
+//! the Hero's pair Damage this Round ([`wasted_by_binding`]), which a
+//! player does not see coming.
 //!
 //! The panels and keys write [`TryAction`]; [`screen_tries`] passes a move
 //! on as a [`PlayerAction`] at once or holds it in [`Asking`] until the
@@ -197,8 +200,57 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
             })
         }
         Action::EndTurn { .. } | Action::AvoidReturnDamage { .. } => ask_before_a_fall(game, action, &legal),
+        Action::ActivateAbility { hero, source, .. } => {
+            let (target, lost) = wasted_by_binding(game, action)?;
+            let name = game.heroes.get(usize::from(*hero)).map_or("the Hero", |h| h.name());
+            let ability =
+                game.heroes.get(usize::from(*hero)).and_then(|h| h.ability(*source)).map_or("It", |a| &a.name);
+            let alternatives = others(&|a| {
+                matches!(a, Action::ActivateAbility { source: s, .. } if s == source)
+                    && a != action
+                    && wasted_by_binding(game, a).is_none()
+            });
+            Some(Ask {
+                action: action.clone(),
+                title: format!("{ability} wastes {name}'s Damage"),
+                cost: format!(
+                    "{ability} brings {target} down, and all of {name}'s Damage this Round must go to {target} \
+                     (\"All of a Hero's Damage must be applied to one Individual Monster\"): the {lost} Damage of \
+                     {name}'s pair is lost. Aim it elsewhere, or keep it:"
+                ),
+                go: "Use it anyway".into(),
+                moves: vec![action.clone()],
+                alternatives,
+            })
+        }
         _ => None,
     }
+}
+
+/// What an Ability's Damage to an individual wastes this Round, if anything:
+/// it brings the individual down, and since "All of a Hero's Damage must be
+/// applied to one Individual Monster" the Hero's pair Damage to that set
+/// then goes to it too, and is lost (a Horde's excess spills, so not there).
+/// The individual's name, and the most the Hero's pairs would have dealt.
+pub fn wasted_by_binding(game: &Game, action: &Action) -> Option<(String, u8)> {
+    let Action::ActivateAbility { hero, target: depths_rules::Target::Individual { foe, individual }, .. } = action
+    else {
+        return None;
+    };
+    let c = game.combat()?;
+    if c.heroes.get(usize::from(*hero))?.target_in(*foe).is_some() {
+        return None;
+    }
+    let best = |g: &Game| -> u8 {
+        let Some(c) = g.combat() else { return 0 };
+        let pairs = c.pairs(*hero).filter(|(e, ..)| c.engagements[*e].foe == *foe);
+        pairs.filter_map(|(e, s, _)| g.pair_deals(e, usize::from(s))).map(|(_, most)| most).max().unwrap_or(0)
+    };
+    let before = best(game);
+    let mut after = game.clone();
+    after.apply(action.clone()).ok()?;
+    let down = after.combat()?.foes.get(usize::from(*foe))?.individuals.get(usize::from(*individual))?;
+    (before > 0 && down.health == 0 && best(&after) == 0).then(|| (down.name.clone(), before))
 }
 
 /// "1. Defeated - A Monster or Hero's Health is reduced to zero", and the
@@ -343,5 +395,43 @@ mod tests {
         guard.acted(&resolve(2, 0), 5.0);
         assert!(!guard.key(1, &resolve(0, 0), 5.5, &all_pairs()));
         assert!(guard.key(1, &Action::DrawTile, 5.6, &all_pairs()), "a move for no Hero is never held");
+    }
+
+    /// Issue 53: Force Bolt brought an individual down and bound all of
+    /// Sil's Damage that Round to it, so her pair's Damage was lost without
+    /// a word. The move is asked about, with the same Ability aimed where it
+    /// wastes nothing offered instead; aimed there, nothing is asked.
+    #[test]
+    fn an_ability_that_binds_damage_to_a_falling_individual_is_asked_about() {
+        use depths_rules::monster::MonsterType;
+        use depths_rules::{AbilitySource, Difficulty, Effect, MonsterCard, Target};
+        use depths_tests::*;
+        let mut g = game_of(&["bren"]);
+        g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+        stack_hero(&mut g, 0, &[8, 7, 6], &[]);
+        stack_monster(&mut g, Difficulty::I, &[2, 2]);
+        let chorus = MonsterCard {
+            monster_type: MonsterType::Group,
+            health_states: states(&[(4, 2, 2), (3, 2, 2), (2, 2, 2), (1, 2, 2)]),
+            ..monster("Bone Chorus", Difficulty::I, [20, 20, 20], vec![])
+        };
+        fight(&mut g, vec![chorus]);
+        g.combat.as_mut().unwrap().foes[0].individuals[1].health = 2;
+        play(&mut g, 0, &[8, 7]);
+        let throw = |individual| Action::ActivateAbility {
+            hero: 0,
+            source: AbilitySource::Mat(2),
+            target: Target::Individual { foe: 0, individual },
+        };
+        let (down, lost) = wasted_by_binding(&g, &throw(1)).expect("the dagger brings #2 down");
+        let c = g.combat().unwrap();
+        let best = c.pairs(0).filter_map(|(e, s, _)| g.pair_deals(e, usize::from(s))).map(|(_, most)| most).max();
+        assert_eq!(Some(lost), best, "what the best pair would have dealt");
+        assert!(lost > 0);
+        assert!(down.contains('2'), "{down}");
+        let ask = ask_for(&g, &throw(1)).expect("asked");
+        assert!(ask.cost.contains(&format!("{lost} Damage")), "{}", ask.cost);
+        assert!(ask.alternatives.contains(&throw(0)), "aim it at one it does not bring down");
+        assert_eq!(ask_for(&g, &throw(0)), None);
     }
 }

@@ -142,6 +142,20 @@ fn foe_name(game: &Game, f: u8) -> String {
         .map_or_else(|| "the Monster".to_owned(), |f| f.name().to_owned())
 }
 
+/// What an Ability that deals Damage to an individual also does ("All of a
+/// Hero's Damage must be applied to one Individual Monster").
+pub fn binding_note(hero: &str) -> String {
+    format!(
+        "Its target then takes all of {hero}'s Damage to that Monster card this Round, the pair's too: \
+         if it falls first, the rest is lost (a Horde's excess spills over)."
+    )
+}
+
+/// An Ability aimed where it wastes the Hero's pair Damage (`confirm::wasted_by_binding`).
+pub fn wasted_note(hero: &str, target: &str, lost: u8) -> String {
+    format!("This brings {target} down, and {hero}'s pair Damage ({lost}) must then go to {target}: it is lost.")
+}
+
 /// A number key pressed when no card or button has that number.
 pub fn no_such_key(n: u8) -> String {
     format!("Key {n}: nothing has that number now.")

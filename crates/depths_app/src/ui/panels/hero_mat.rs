@@ -116,6 +116,16 @@ pub(super) fn heroes_panel(
                 let name = ability.map_or_else(|| "Ability".to_owned(), |ab| ab.name.clone());
                 let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
                 let text = ability.map_or(String::new(), |ab| ab.text());
+                // An Ability's Damage binds the Hero's Damage to its target
+                // for the Round: said on hover, and on each target it wastes.
+                let binds = ability.is_some_and(|ab| {
+                    ab.effects.iter().any(|e| matches!(e, depths_rules::Effect::DamageMonster { .. }))
+                });
+                let head_hover = if binds {
+                    format!("{text}\n{}", crate::game::words::binding_note(hero.name()))
+                } else {
+                    text.clone()
+                };
                 let targets: Vec<String> = actions
                     .iter()
                     .map(|a| match a {
@@ -126,13 +136,21 @@ pub(super) fn heroes_panel(
                 let (common, shorts) = crate::game::words::split_common_start(&targets);
                 ui.horizontal_wrapped(|ui| {
                     let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
-                    ui.label(egui::RichText::new(head).strong().color(style::GOLD)).on_hover_text(&text);
+                    ui.label(egui::RichText::new(head).strong().color(style::GOLD)).on_hover_text(&head_hover);
                     if !common.is_empty() {
                         ui.label(format!("on {common}:"));
                     }
                     for (a, short) in actions.into_iter().zip(shorts) {
                         let label = if short.is_empty() { "Use".to_owned() } else { short };
-                        c.button(ui, a.clone(), label);
+                        match crate::game::confirm::wasted_by_binding(game, a) {
+                            Some((target, lost)) => {
+                                let hover = crate::game::words::wasted_note(hero.name(), &target, lost);
+                                c.button_with_hover(ui, a.clone(), format!("{label} ⚠"), &hover);
+                            }
+                            None => {
+                                c.button(ui, a.clone(), label);
+                            }
+                        }
                     }
                 });
                 ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));

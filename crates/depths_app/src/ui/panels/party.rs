@@ -215,9 +215,14 @@ pub(super) fn party_panel(
         .collect();
     if !more.is_empty() {
         ui.horizontal_wrapped(|ui| {
-            ui.label("More Healing:");
+            ui.label("More Healing:").on_hover_text("Buy several Healings in one purchase: each is shared out among the Heroes.");
             for units in more {
-                c.button(ui, Action::StartPurchase { what: Purchase::Healing { units } }, format!("×{units}"));
+                // What the "×3" buys, in XP and Health, on hover.
+                let (cost, health) = (u16::from(units) * u16::from(r.healing.xp), u16::from(units) * game.healing_per_unit());
+                let hover = format!(
+                    "Buy Healing {units} times at once: {cost} XP for {health} Health, shared out among the Heroes as you choose."
+                );
+                c.button_with_hover(ui, Action::StartPurchase { what: Purchase::Healing { units } }, format!("×{units}"), &hover);
             }
         });
     }
