@@ -130,28 +130,38 @@ fn configs() -> impl Iterator<Item = ((u32, u32), f32)> {
     SIZES.into_iter().flat_map(|s| SCALES.into_iter().map(move |z| (s, z)))
 }
 
-fn drive(world: &mut World) {
+/// The start of each frame of a check that plays the client from inside
+/// (this one, `steadiness.rs`): every frame is drawn, and unless `draw`,
+/// the cameras draw nothing (the checks read the layout, not the pixels:
+/// software rendering made the matrix take 22-25 minutes, without it about
+/// a minute; their viewports, and so egui's, still follow the window). The
+/// screen once the assets are loaded; `None` before, or when loading
+/// failed (then the app exits with an error).
+pub(super) fn tool_frame(world: &mut World, check: &str, draw: bool) -> Option<Screen> {
     world.resource_mut::<Waiting>().set(Wait::Tool, true);
-    // The check reads the layout, not the pixels: unless a PNG of each check
-    // is asked for, the cameras draw nothing. Software rendering made the
-    // matrix take 22-25 minutes; without it, about a minute. Their viewports,
-    // and so egui's, still follow the window.
-    if std::env::var_os("FD_HEALTH_SHOTS").is_none() {
+    if !draw {
         for mut camera in world.query::<&mut Camera>().iter_mut(world) {
             if camera.is_active {
                 camera.is_active = false;
             }
         }
     }
-    let screen = *world.resource::<State<Screen>>().get();
-    if matches!(screen, Screen::Loading) {
-        return;
+    match *world.resource::<State<Screen>>().get() {
+        Screen::Loading => None,
+        Screen::LoadFailed => {
+            error!("{check}: loading failed");
+            world.write_message(AppExit::error());
+            None
+        }
+        screen => Some(screen),
     }
-    if screen == Screen::LoadFailed {
-        error!("health check: loading failed");
-        world.write_message(AppExit::error());
+}
+
+fn drive(world: &mut World) {
+    // FD_HEALTH_SHOTS asks for a PNG of each check: then the cameras draw.
+    let Some(screen) = tool_frame(world, "health check", std::env::var_os("FD_HEALTH_SHOTS").is_some()) else {
         return;
-    }
+    };
     if world.resource::<HealthJob>().scenes.is_empty() {
         let Some(content) = world.get_resource::<GameContent>().map(|c| c.0.clone()) else { return };
         // FD_HEALTH_ONLY=WORDS: only the states whose names hold WORDS.

@@ -27,7 +27,6 @@ use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::Bot;
 
 use crate::{
-    game::animating::{Wait, Waiting},
     game::cli::Options,
     game::focus::BoardArea,
     game::hotseat::Players,
@@ -146,19 +145,7 @@ fn plays(content: &Content) -> Vec<Play> {
 }
 
 fn drive(world: &mut World) {
-    world.resource_mut::<Waiting>().set(Wait::Tool, true);
-    for mut camera in world.query::<&mut Camera>().iter_mut(world) {
-        if camera.is_active {
-            camera.is_active = false;
-        }
-    }
-    let screen = *world.resource::<State<Screen>>().get();
-    if matches!(screen, Screen::Loading) {
-        return;
-    }
-    if screen == Screen::LoadFailed {
-        error!("steadiness check: loading failed");
-        world.write_message(AppExit::error());
+    if super::health::tool_frame(world, "steadiness check", false).is_none() {
         return;
     }
     if world.resource::<SteadyJob>().plays.is_empty() {
