@@ -2226,3 +2226,19 @@ fn a_finished_game_is_recorded_once_and_a_replay_not_at_all() {
     assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 1, "a replay is not a game played");
     let _ = std::fs::remove_dir_all(file.parent().unwrap());
 }
+
+/// Issue 53: the Load list stood open again on the way back from a game,
+/// over the menu's title, where a click meant for Quit opened a replay.
+#[test]
+fn the_load_list_closes_with_the_menu() {
+    use depths_app::ui::screens::menu::ShowSaves;
+    let mut app = menu_app("load-list");
+    app.world_mut().write_message(MenuAction::Load);
+    frames(&mut app, 2);
+    assert!(app.world().resource::<ShowSaves>().0.is_some(), "Load opens the list");
+    start(&mut app, 1);
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Menu);
+    assert_eq!(app.world().resource::<ShowSaves>().0, None, "back on the menu, the list is closed");
+}

@@ -9,6 +9,7 @@ pub mod confirm_window;
 pub mod guide_window;
 pub mod online_banner;
 pub mod panels;
+mod quick_ctrl;
 pub(crate) mod redraw;
 pub mod replay_bar;
 pub mod rules_ref;
@@ -45,6 +46,6 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         window_resize::plugin,
         window_scale::plugin,
         sound::plugin,
-        clipboard::plugin,
+        (clipboard::plugin, quick_ctrl::plugin),
     ));
 }

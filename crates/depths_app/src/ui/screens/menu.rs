@@ -52,6 +52,9 @@ pub(super) fn plugin(app: &mut App) {
             }),
         ),
     );
+    // The Load list closes with the menu: it stood open again on the way
+    // back from a game, where a click meant for Quit opened a replay.
+    app.add_systems(OnExit(Screen::Menu), |mut show_saves: ResMut<ShowSaves>| show_saves.0 = None);
     app.add_systems(EguiPrimaryContextPass, main_menu_ui.run_if(in_state(Screen::Menu)));
 }
 
