@@ -2242,3 +2242,47 @@ fn the_load_list_closes_with_the_menu() {
     assert_eq!(screen(&app), Screen::Menu);
     assert_eq!(app.world().resource::<ShowSaves>().0, None, "back on the menu, the list is closed");
 }
+
+/// Issue 53: "rune nodes and door arches say nothing on hover". Every mark
+/// printed on a laid tile (its Nodes, a Secret Passage, Warp Portal or
+/// Level Stair, the Boat, the Sword) stands on the board as a place the
+/// pointer finds, and says what it is.
+#[test]
+fn every_mark_on_a_laid_tile_names_itself() {
+    use depths_app::board::pointer::mark_text;
+    use depths_app::board::tiles::BoardMark;
+    let mut app = menu_app("marks");
+    start(&mut app, 4);
+    for _ in 0..12 {
+        act(&mut app, Action::DrawTile);
+        let Some(place) = game(&app).legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })) else {
+            break;
+        };
+        act(&mut app, place);
+    }
+    frames(&mut app, 2);
+    let printed: usize = game(&app)
+        .adventure()
+        .unwrap()
+        .ecology
+        .map
+        .tiles()
+        .iter()
+        .map(|t| {
+            let areas = t.tile.areas.iter();
+            t.tile.nodes.iter().count()
+                + areas
+                    .map(|a| usize::from(a.secret_passage) + usize::from(a.warp_portal) + usize::from(a.level_stair))
+                    .sum::<usize>()
+                + usize::from(t.tile.boat)
+                + usize::from(t.tile.sword)
+        })
+        .sum();
+    let marks: Vec<BoardMark> = app.world_mut().query::<&BoardMark>().iter(app.world()).copied().collect();
+    assert!(printed > 3, "{printed} marks on the map");
+    assert_eq!(marks.len(), printed, "a place on the board for each mark printed");
+    for m in marks {
+        let text = mark_text(m.0);
+        assert!(text.lines().count() >= 2, "{m:?}: a name and what it does: {text}");
+    }
+}

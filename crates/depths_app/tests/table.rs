@@ -1109,6 +1109,7 @@ fn every_pair_figure_on_the_table_comes_true() {
     };
     let (mut combats, mut landed_pairs, mut armored, mut hero_checked, mut prompts) = (0, 0, 0, 0, 0);
     let mut landed: Option<(usize, u32)> = None;
+    let mut after_landing = 0;
     while combats < 520 {
         let n = 1 + next(3);
         let mut ids: Vec<&str> = Vec::new();
@@ -1150,6 +1151,22 @@ fn every_pair_figure_on_the_table_comes_true() {
             if c.step == CombatStep::AssignDamage {
                 damage_prompt_names_the_hero_a_click_moves_for(&g, &legal, next(1 << 8));
                 prompts += 1;
+            }
+            // Once the pairs' Damage is in (only a Horde's excess may wait), a
+            // resolved pair promises no more Damage to the Monster: a figure
+            // there read "Monster −0" for Damage already dealt.
+            let pairs_in = c.step == CombatStep::AvoidReturnDamage
+                || c.step == CombatStep::AssignDamage && c.packets.iter().all(|p| p.overflow);
+            if pairs_in {
+                for (e, en) in c.engagements.iter().enumerate() {
+                    let Some(face) = en.chosen.and_then(|s| {
+                        faces.iter().find(|f| f.key == CardKey::Pair { engagement: e, slot: usize::from(s) })
+                    }) else {
+                        continue;
+                    };
+                    assert!(!face.note.contains("Monster −"), "a landed pair still reads {:?}", face.note);
+                    after_landing += 1;
+                }
             }
             let step = c.step;
             let before = g.clone();
@@ -1259,6 +1276,7 @@ fn every_pair_figure_on_the_table_comes_true() {
         "{landed_pairs} landed, {armored} armored, {hero_checked} Heroes' figures"
     );
     assert!(prompts > 50, "{prompts} damage prompts");
+    assert!(after_landing > 50, "{after_landing} pairs looked at after their Damage landed");
 }
 
 /// In the Assign Damage step, the Combat strip's prompt ("… that takes

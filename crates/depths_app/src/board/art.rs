@@ -26,8 +26,8 @@ use crate::{
     board::explore::{GhostTile, PlacementHint, SelectionRing},
     board::floors::{floor_texture, hash2, periodic_noise},
     board::tiles::{
-        Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, Standing, TILE_SIZE,
-        TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center, side_dir, token_spots,
+        BOAT_SPOT, Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, Standing, TILE_SIZE,
+        TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center, marking_spot, node_spot, side_dir, token_spots,
     },
     board::tray_preview::TrayTile,
     board::view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
@@ -201,10 +201,9 @@ fn tile_base_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
     water_corner_pieces(&mut out, tile, h);
     boundary_pieces(&mut out, map.seed, tile, h);
     for side in tile.turned.nodes.iter() {
-        let at = side_dir(side) * (h - WALL_THICKNESS / 2.0);
-        rune_node(&mut out, at, Z_NODE);
+        rune_node(&mut out, node_spot(side), Z_NODE);
     }
-    marking_pieces(&mut out, tile, h);
+    marking_pieces(&mut out, tile);
     out
 }
 
@@ -254,10 +253,10 @@ fn token_pieces(out: &mut Vec<Piece>, token: Token, at: Vec2, z: f32) {
 }
 
 /// Secret Passages, Warp Portals, Level Stairs, the Boat and the Sword.
-fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
+fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile) {
     for (a, area) in tile.areas().iter().enumerate() {
         // Beside the area's tokens, towards the tile's centre line.
-        let at = area_anchor(tile, a) + Vec2::new(0.0, -52.0);
+        let at = marking_spot(tile, a);
         let z = Z_NODE + 0.01;
         if area.secret_passage {
             // A dark archway with a violet keyhole.
@@ -287,7 +286,7 @@ fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile, h: f32) {
             }
         }
     }
-    let corner = Vec2::new(-h + 44.0, h - 44.0);
+    let corner = BOAT_SPOT;
     if tile.turned.boat {
         let at = corner;
         out.push(Piece::new(Shape::Circle, hex(0x3d230f), at, Vec2::new(22.0, 9.0), Z_NODE + 0.01));

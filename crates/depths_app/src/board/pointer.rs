@@ -26,7 +26,7 @@ use depths_rules::{Action, Game, Phase, map::ElementRef};
 use crate::{
     board::explore::TileDrop,
     board::explore::{GhostTile, PlacementHint, board_open, fitting_rotation, on_board, rotate},
-    board::tiles::{ElementToken, TILE_SIZE, TOKEN_RADIUS},
+    board::tiles::{BoardMark, ElementToken, Mark, TILE_SIZE, TOKEN_RADIUS},
     game::focus::{BoardArea, Hovered, SelectedElement, TileInHand},
     game::session::{Delve, Seats},
     game::taps::CLICK_SLOP,
@@ -42,7 +42,55 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PressedAt>();
     app.add_observer(remember_press);
     app.add_observer(on_board_click);
-    app.add_systems(PostUpdate, (make_tokens_pickable, make_board_pickable).run_if(in_state(Screen::Playing)));
+    app.add_systems(
+        PostUpdate,
+        (make_tokens_pickable, make_marks_pickable, make_board_pickable).run_if(in_state(Screen::Playing)),
+    );
+}
+
+/// Every mark printed on a tile (a rune node, a Secret Passage, a Warp
+/// Portal, a Level Stair, the Boat, the Sword) says what it is on hover.
+fn make_marks_pickable(mut commands: Commands, marks: Query<Entity, Added<BoardMark>>) {
+    for e in &marks {
+        commands
+            .entity(e)
+            .insert((Sprite::from_color(Color::NONE, Vec2::splat(MARK_SIZE)), Pickable::default()))
+            .observe(on_mark_over)
+            .observe(on_out);
+    }
+}
+
+/// What a mark is, in the book's words ("Map Tile Icons").
+pub fn mark_text(mark: Mark) -> &'static str {
+    match mark {
+        Mark::RuneNode => {
+            "Map Tile Node\nPlace tiles so their Nodes match the Rune Pattern on a Legendary Location's card back to \
+             Discover it; each Node is used once."
+        }
+        Mark::SecretPassage => {
+            "Secret Passage\nAll Secret Passages are connected: entering one lets the Heroes exit any other in play."
+        }
+        Mark::WarpPortal => "Warp Portal\nThe two Warp Portals connect to each other, like the Ruins' Secret Passages.",
+        Mark::LevelStair => "Level Stairs\nOnly here may the Heroes move between the Upper and Lower levels.",
+        Mark::Boat => "Boat\nThe first part of one Legendary Location's Rune Pattern; it has no other effect.",
+        Mark::Sword => "Sword\nThe last part of one Legendary Location's Rune Pattern; it has no other effect.",
+    }
+}
+
+/// The hover spot of a mark (world units): about the size it is drawn.
+const MARK_SIZE: f32 = 36.0;
+
+fn on_mark_over(
+    ev: On<Pointer<Over>>,
+    marks: Query<&BoardMark>,
+    delve: Option<Res<Delve>>,
+    mut hovered: ResMut<Hovered>,
+) {
+    let (Ok(mark), Some(delve)) = (marks.get(ev.event_target()), delve) else { return };
+    if matches!(delve.game().phase(), Phase::Combat { .. }) {
+        return;
+    }
+    hovered.0 = Some((ev.event_target(), mark_text(mark.0).to_owned()));
 }
 
 /// Every token gets an invisible disc the picking finds (the token's art is

@@ -177,6 +177,60 @@ pub fn slot_offset(index: usize, count: usize) -> Vec2 {
     Vec2::new(x, 0.0)
 }
 
+/// A mark printed on a map tile that is not an element: it names itself on
+/// hover ([`BoardMark`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    RuneNode,
+    SecretPassage,
+    WarpPortal,
+    LevelStair,
+    Boat,
+    Sword,
+}
+
+/// A mark's place on the board, for the pointer: a child of its tile.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardMark(pub Mark);
+
+/// Half a tile's floor, inside its cardboard edge.
+pub const FLOOR_HALF: f32 = TILE_SIZE / 2.0 - 3.0;
+
+/// Where a rune node on `side` is drawn, relative to the tile's centre.
+pub fn node_spot(side: Side) -> Vec2 {
+    side_dir(side) * (FLOOR_HALF - WALL_THICKNESS / 2.0)
+}
+
+/// Where area `area`'s marking (a Secret Passage, Warp Portal or Level
+/// Stair) is drawn: beside its tokens, towards the tile's centre line.
+pub fn marking_spot(tile: &Tile, area: usize) -> Vec2 {
+    area_anchor(tile, area) + Vec2::new(0.0, -52.0)
+}
+
+/// Where the Boat is drawn; the Sword in the opposite corner.
+pub const BOAT_SPOT: Vec2 = Vec2::new(-FLOOR_HALF + 44.0, FLOOR_HALF - 44.0);
+
+/// Every mark on `tile` and its place relative to the tile's centre.
+pub fn marks(tile: &Tile) -> Vec<(Mark, Vec2)> {
+    let mut out: Vec<(Mark, Vec2)> = tile.turned.nodes.iter().map(|side| (Mark::RuneNode, node_spot(side))).collect();
+    for (a, area) in tile.areas().iter().enumerate() {
+        let at = marking_spot(tile, a);
+        let printed = [
+            (area.secret_passage, Mark::SecretPassage),
+            (area.warp_portal, Mark::WarpPortal),
+            (area.level_stair, Mark::LevelStair),
+        ];
+        out.extend(printed.into_iter().filter(|(on, _)| *on).map(|(_, mark)| (mark, at)));
+    }
+    if tile.turned.boat {
+        out.push((Mark::Boat, BOAT_SPOT));
+    }
+    if tile.turned.sword {
+        out.push((Mark::Sword, -BOAT_SPOT));
+    }
+    out
+}
+
 /// How many tokens stand in an area: its elements, plus the Lantern if it is there.
 pub fn tokens_in_area(map: &BoardView, tile: &Tile, area: usize) -> usize {
     let lantern = usize::from(map.lantern.cell == tile.cell && map.lantern.area == area);
@@ -335,6 +389,15 @@ fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: O
                 ChildOf(id),
             ));
         }
+    }
+    for (mark, at) in marks(tile) {
+        // Under the tokens: a token over a mark is what the pointer finds.
+        commands.spawn((
+            BoardMark(mark),
+            Transform::from_translation(at.extend(0.05)),
+            Visibility::default(),
+            ChildOf(id),
+        ));
     }
     commands.spawn((
         ReachShade { cell, accessible: tile.accessible.clone() },

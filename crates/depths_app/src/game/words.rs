@@ -209,6 +209,15 @@ pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: u8) -> S
     }
 }
 
+/// A resolved pair whose Damage to the Monster has landed this Round: the
+/// Monster card shows what it took; the Hero's side is still to come.
+pub fn landed_pair_note(hero: &str, o: Outcome, taken: u8) -> String {
+    match o {
+        Outcome::Block => "no Damage".into(),
+        _ => format!("Monster hit, {hero} −{taken}"),
+    }
+}
+
 /// "6", or "5–7" where the individual chosen decides (their Armor differs).
 fn deal_figure((least, most): (u8, u8)) -> String {
     if least == most { least.to_string() } else { format!("{least}–{most}") }

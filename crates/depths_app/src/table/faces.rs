@@ -576,7 +576,22 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 // What the pair does to each side: the rules' figures, after Armor.
                 let taken = game.pair_takes(e, s).unwrap_or_default();
                 let counts = !chosen && may_choose_outcome(o, &outcomes);
-                frame.note = crate::game::words::pair_damage_note(hero, o, dealt, taken);
+                // Once the Round's pair Damage has landed (a Horde's excess
+                // may still wait), the Monster's side is on its card: a figure
+                // worked out again from there read "Monster −0" for Damage
+                // already dealt.
+                let landed = en.chosen == Some(s as u8)
+                    && match c.step {
+                        CombatStep::AvoidReturnDamage => true,
+                        // Only a Horde's excess waits: the pairs' Damage is in.
+                        CombatStep::AssignDamage => c.packets.iter().all(|p| p.overflow),
+                        _ => false,
+                    };
+                frame.note = if landed {
+                    crate::game::words::landed_pair_note(hero, o, taken)
+                } else {
+                    crate::game::words::pair_damage_note(hero, o, dealt, taken)
+                };
                 // Its state in words as well as in its colour, for every
                 // colour vision; one word, to fit a pair at 1280×800 (only a
                 // Hero Hit waits, for a Monster Hit to come first).
