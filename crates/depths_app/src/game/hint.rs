@@ -5,7 +5,7 @@
 //! framed in gold. It lasts until the next action.
 
 use bevy::prelude::*;
-use depths_rules::{Action, Game, Outcome};
+use depths_rules::{Action, Game, Outcome, Purchase};
 use depths_sim::{Bot, HeuristicBot};
 
 use crate::{
@@ -107,7 +107,12 @@ pub fn why(game: &Game, action: &Action) -> String {
         Action::DrawTile => {
             "a new tile opens more of the map now than any Encounter within reach, for what it costs".into()
         }
-        Action::StartPurchase { .. } => "a Key for a Door in the way, or Healing for a Hero low before a fight".into(),
+        // Each purchase its own reason ("a Key for a Door" was given for an Ability).
+        Action::StartPurchase { what: Purchase::Key } => "a Key for a Door in the way".into(),
+        Action::StartPurchase { what: Purchase::Healing { .. } } => "Healing for a Hero low before a fight".into(),
+        Action::StartPurchase { what: Purchase::Ability { .. } } => {
+            "an Ability while Level Up offers one: they are bought only then".into()
+        }
         Action::AssignMonsters { .. } => "the stronger Monster to the healthier Hero".into(),
         _ => String::new(),
     }
@@ -142,4 +147,23 @@ pub(crate) fn give_hint(
         _ => {}
     }
     *hint = Hint { version: delve.version(), action: Some(action), text };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A new player's report: "Companion Ava: Buy an Ability for Ava — a Key
+    /// for a Door in the way, or Healing for a Hero low before a fight".
+    #[test]
+    fn each_purchase_is_given_its_own_reason() {
+        let game =
+            Game::new(depths_rules::GameOptions::standard(&["bren"], 1), depths_rules::Content::builtin().unwrap())
+                .unwrap();
+        let reason = |what| why(&game, &Action::StartPurchase { what });
+        assert!(reason(Purchase::Ability { hero: 0 }).contains("Ability"));
+        assert!(!reason(Purchase::Ability { hero: 0 }).contains("Key"));
+        assert!(reason(Purchase::Key).contains("Key") && !reason(Purchase::Key).contains("Healing"));
+        assert!(reason(Purchase::Healing { units: 1 }).contains("Healing"));
+    }
 }

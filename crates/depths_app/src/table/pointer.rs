@@ -168,8 +168,8 @@ fn on_drag_end(
 ) {
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     let Some(at) = card.held else { return };
-    // Not carried past the click's slop: a click (its Click plays it).
-    let on_table = card.moved > CLICK_SLOP && geometry.layout.as_ref().is_some_and(|g| at.y < g.play_line);
+    let play_line = geometry.layout.as_ref().map(|g| g.play_line);
+    let on_table = plays_on_drop(card.moved, at, ev.pointer_location.position, play_line, geometry.room);
     if on_table {
         match (&card.action, &card.intent) {
             (Some(a), _) => {
@@ -183,6 +183,15 @@ fn on_drag_end(
         }
     }
     card.let_go(time.elapsed_secs());
+}
+
+/// Whether a card from a hand let go here is played: carried past the
+/// click's slop (else it is a click, whose Click plays it), above the hands
+/// (`play_line`), and let go on the table's room: over a side panel or the
+/// banner the drag is called off and the card slides back (it was played
+/// wherever it was let go).
+fn plays_on_drop(moved: f32, card_at: Vec2, pointer: Vec2, play_line: Option<f32>, room: Rect) -> bool {
+    moved > CLICK_SLOP && play_line.is_some_and(|line| card_at.y < line) && room.contains(pointer)
 }
 
 fn on_row_click(
@@ -257,6 +266,23 @@ mod tests {
         game::saves::SaveDir,
         game::session::{GameContent, StartGame},
     };
+
+    /// A new player's report: a card dragged and let go over the side panel
+    /// or the banner was played; there the drag is called off.
+    #[test]
+    fn a_card_let_go_off_the_table_is_not_played() {
+        let room = Rect::new(340.0, 150.0, 1210.0, 720.0);
+        let line = Some(560.0);
+        let card = Vec2::new(700.0, 400.0);
+        assert!(plays_on_drop(80.0, card, Vec2::new(700.0, 410.0), line, room), "on the table, above the hands");
+        assert!(!plays_on_drop(80.0, card, Vec2::new(200.0, 410.0), line, room), "over the Hero mats");
+        assert!(!plays_on_drop(80.0, card, Vec2::new(700.0, 20.0), line, room), "over the banner");
+        assert!(
+            !plays_on_drop(80.0, Vec2::new(700.0, 600.0), Vec2::new(700.0, 600.0), line, room),
+            "back on the hands"
+        );
+        assert!(!plays_on_drop(2.0, card, Vec2::new(700.0, 410.0), line, room), "a click, not a drag");
+    }
 
     /// A replay only looks: a card clicked or a greyed button hovered says
     /// so, where the same game at the table gives the rules' refusal.
