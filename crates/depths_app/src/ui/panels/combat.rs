@@ -26,8 +26,8 @@ pub(super) fn combat_strip(
     // at 150 % left the cards 145 points).
     let most = root.ctx().content_rect().height() * 0.4;
     let height = steady_height(root.ctx(), combat.round).min(most);
-    let mut content = 0.0;
-    egui::Panel::top("combat_strip").exact_size(height).show(root, |ui| {
+    let (mut content, mut inner) = (0.0, 0.0);
+    let panel = egui::Panel::top("combat_strip").exact_size(height).show(root, |ui| {
         let scroll = egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height);
         let shown = scroll.show(ui, |ui| {
             // The guided game's words first, where they cover no card.
@@ -190,11 +190,20 @@ pub(super) fn combat_strip(
                 }
             }
         });
-        content = shown.content_size.y;
+        (content, inner) = (shown.content_size.y, shown.inner_rect.height());
     });
+    // The lines' height as the panel's: with its frame's margins (without
+    // them the last line was cut by a few points).
+    let content = content + (panel.response.rect.height() - inner).max(0.0);
     root.ctx().data_mut(|d| {
         let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
         strip.tallest = strip.tallest.max(content);
+        // The Round's first lines, all in sight: it opens at their height
+        // (the Monsters' assignment and its forecast were cut in half).
+        if strip.opening {
+            strip.height = strip.height.max(content);
+            strip.opening = false;
+        }
     });
     said
 }
@@ -203,24 +212,28 @@ pub(super) fn combat_strip(
 const STRIP_HEIGHT: &str = "combat_strip_height";
 
 /// The Combat strip's height (egui points): the one it holds through
-/// `round`, and the tallest its lines have been.
+/// `round`, the tallest its lines have been, and whether the Round has just
+/// opened (its first lines then set the height, once).
 #[derive(Clone, Copy, Debug, Default)]
 struct StripHeight {
     round: u32,
     height: f32,
     tallest: f32,
+    opening: bool,
 }
 
 /// The strip's least height: the title, a row of buttons and three lines.
 const STRIP_LEAST: f32 = 118.0;
 
 /// The height the strip holds in `round`: the one it had, until a new Round
-/// (or a new Combat) opens at the tallest its lines have been.
+/// (or a new Combat) opens at the tallest its lines have been, or at its
+/// own first lines if they are taller.
 fn steady_height(ctx: &egui::Context, round: u32) -> f32 {
     ctx.data_mut(|d| {
         let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
         if strip.round != round || strip.height == 0.0 {
-            *strip = StripHeight { round, height: strip.tallest.max(STRIP_LEAST), tallest: strip.tallest };
+            let height = strip.tallest.max(STRIP_LEAST);
+            *strip = StripHeight { round, height, tallest: strip.tallest, opening: true };
         }
         strip.height
     })
@@ -302,16 +315,14 @@ fn pass_buttons(
 
 /// "Chance to win this fight: 62% ± 4 · expected damage: Bren 3.1, Sil 4.8".
 fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game::forecasts::Forecasts>) {
-    let Some(slot) = forecasts.map(|f| &f.fight) else { return };
+    let line = |ui: &mut egui::Ui, text: &str| {
+        ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
+    };
+    // The line is kept while there is nothing to say yet: the forecast
+    // coming in grew the strip (its first lines were cut, or the table moved).
+    let Some(slot) = forecasts.map(|f| &f.fight) else { return line(ui, "") };
     let Some(e) = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy()) else {
-        if slot.busy() {
-            ui.label(
-                egui::RichText::new("Chance to win this fight: estimating…")
-                    .size(style::type_scale::SMALL)
-                    .color(style::MUTED),
-            );
-        }
-        return;
+        return line(ui, if slot.busy() { "Chance to win this fight: estimating…" } else { "" });
     };
     let damage: Vec<String> =
         e.damage.iter().zip(&game.heroes).map(|(d, h)| format!("{} {:.1}", h.name(), d.value)).collect();
