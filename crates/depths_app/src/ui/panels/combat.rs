@@ -25,7 +25,9 @@ pub(super) fn combat_strip(
     // 40 % of the window: past that it scrolls (three Heroes' assignments
     // at 150 % left the cards 145 points).
     let most = root.ctx().content_rect().height() * 0.4;
-    let height = steady_height(root.ctx(), combat.round).min(most);
+    // On whole points: an edge off egui's grid (1/32 point) drew its
+    // "Unaligned" warning over the Monster cards in a development build.
+    let height = steady_height(root.ctx(), combat.round).min(most).round();
     let (mut content, mut inner) = (0.0, 0.0);
     let panel = egui::Panel::top("combat_strip").exact_size(height).show(root, |ui| {
         let scroll = egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height);
@@ -194,7 +196,7 @@ pub(super) fn combat_strip(
     });
     // The lines' height as the panel's: with its frame's margins (without
     // them the last line was cut by a few points).
-    let content = content + (panel.response.rect.height() - inner).max(0.0);
+    let content = (content + (panel.response.rect.height() - inner).max(0.0)).ceil();
     root.ctx().data_mut(|d| {
         let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
         strip.tallest = strip.tallest.max(content);

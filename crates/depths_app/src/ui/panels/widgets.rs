@@ -435,10 +435,11 @@ pub(crate) fn hover_place(
     clear: &[egui::Rect],
 ) -> egui::Pos2 {
     const GAP: f32 = 12.0;
+    // On whole points (a box between pixels is drawn blurred).
     let inside = |p: egui::Pos2| {
         egui::pos2(
-            p.x.clamp(screen.min.x, (screen.max.x - size.x).max(screen.min.x)),
-            p.y.clamp(screen.min.y, (screen.max.y - size.y).max(screen.min.y)),
+            p.x.clamp(screen.min.x, (screen.max.x - size.x).max(screen.min.x)).round(),
+            p.y.clamp(screen.min.y, (screen.max.y - size.y).max(screen.min.y)).round(),
         )
     };
     let ys = [at.y - 20.0, screen.min.y, screen.max.y - size.y];
