@@ -26,8 +26,9 @@ use crate::{
     board::explore::{GhostTile, PlacementHint, SelectionRing},
     board::floors::{floor_texture, hash2, periodic_noise},
     board::tiles::{
-        BOAT_SPOT, Board, BoardTile, ElementToken, Landing, LanternMove, LanternToken, ReachShade, Standing, TILE_SIZE,
-        TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center, marking_spot, node_spot, side_dir, token_spots,
+        BOAT_SPOT, Board, BoardTile, ElementToken, FLOOR_HALF, Landing, LanternMove, LanternToken, ReachShade,
+        Standing, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center, marking_spot, node_spot, side_dir,
+        token_spots,
     },
     board::tray_preview::TrayTile,
     board::view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
@@ -177,7 +178,7 @@ fn tile_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
         element_token(&mut out, element, at, z);
         token_pieces(&mut out, token, at, z + 0.03);
     }
-    reach_shading(&mut out, tile, TILE_SIZE / 2.0 - 3.0);
+    reach_shading(&mut out, tile, FLOOR_HALF);
     out
 }
 
@@ -194,7 +195,7 @@ fn tile_base_pieces(map: &BoardView, tile: &Tile) -> Vec<Piece> {
     let variant = floor_variant(map.seed, tile);
     out.push(Piece::new(Shape::Floor(variant), Color::WHITE, Vec2::ZERO, Vec2::splat(t - 6.0), Z_FLOOR));
 
-    let h = t / 2.0 - 3.0;
+    let h = FLOOR_HALF;
     for side in Side::ALL {
         wall_pieces(&mut out, side, tile.edge(side), h);
     }
@@ -717,7 +718,7 @@ fn draw_shades(
     for (entity, shade) in &shades {
         let Some(tile) = board.view.tile_at(shade.cell) else { continue };
         let mut out = Vec::new();
-        reach_shading(&mut out, tile, TILE_SIZE / 2.0 - 3.0);
+        reach_shading(&mut out, tile, FLOOR_HALF);
         let mut entity = commands.entity(entity);
         entity.despawn_children();
         art.spawn_pieces(&mut entity, out, &mut materials);

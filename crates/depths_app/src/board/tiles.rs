@@ -196,6 +196,9 @@ pub struct BoardMark(pub Mark);
 /// Half a tile's floor, inside its cardboard edge.
 pub const FLOOR_HALF: f32 = TILE_SIZE / 2.0 - 3.0;
 
+/// Half the room inside a tile's walls, where its tokens stand.
+const INNER_HALF: f32 = TILE_SIZE / 2.0 - WALL_THICKNESS / 2.0;
+
 /// Where a rune node on `side` is drawn, relative to the tile's centre.
 pub fn node_spot(side: Side) -> Vec2 {
     side_dir(side) * (FLOOR_HALF - WALL_THICKNESS / 2.0)
@@ -332,17 +335,15 @@ fn covers_any(placed: &[Rect], r: Rect) -> bool {
 
 /// Whether `what` at `at` stands inside the tile's walls.
 fn inside_walls(what: Standing, at: Vec2) -> bool {
-    let inner = TILE_SIZE / 2.0 - WALL_THICKNESS / 2.0;
     let r = rect_at(what, at);
-    r.min.cmpge(Vec2::splat(-inner)).all() && r.max.cmple(Vec2::splat(inner)).all()
+    r.min.cmpge(Vec2::splat(-INNER_HALF)).all() && r.max.cmple(Vec2::splat(INNER_HALF)).all()
 }
 
 /// The places inside the walls where `what` covers nothing `placed`, on a
 /// grid of `step` units, nearest `want` first.
 fn places_by_distance(what: Standing, want: Vec2, placed: &[Rect], step: f32) -> impl Iterator<Item = Vec2> {
-    let inner = TILE_SIZE / 2.0 - WALL_THICKNESS / 2.0;
     let f = footprint(what);
-    let (lo, hi) = (Vec2::splat(-inner) - f.min, Vec2::splat(inner) - f.max);
+    let (lo, hi) = (Vec2::splat(-INNER_HALF) - f.min, Vec2::splat(INNER_HALF) - f.max);
     let steps = |a: f32, b: f32| (0..=((b - a) / step).max(0.0) as usize).map(move |i| a + i as f32 * step);
     let mut all: Vec<Vec2> = steps(lo.x, hi.x)
         .flat_map(|x| steps(lo.y, hi.y).map(move |y| Vec2::new(x, y)))
@@ -352,18 +353,21 @@ fn places_by_distance(what: Standing, want: Vec2, placed: &[Rect], step: f32) ->
     all.into_iter()
 }
 
+/// Where `what` stands among a tile's [`token_spots`].
+fn spot_of(spots: &[(Standing, Vec2)], what: Standing) -> Option<Vec2> {
+    spots.iter().find(|(s, _)| *s == what).map(|(_, at)| *at)
+}
+
 /// World position of element `element` of area `area` on `tile`.
 pub fn element_position(map: &BoardView, tile: &Tile, area: usize, element: usize) -> Vec2 {
-    let spots = token_spots(map, tile);
-    let spot = spots.iter().find(|(s, _)| *s == Standing::Element { area, element }).map_or(Vec2::ZERO, |(_, at)| *at);
-    cell_center(tile.cell) + spot
+    let spot = spot_of(&token_spots(map, tile), Standing::Element { area, element });
+    cell_center(tile.cell) + spot.unwrap_or(Vec2::ZERO)
 }
 
 /// World position of the Lantern token, beside its area's tokens.
 pub fn lantern_position(map: &BoardView) -> Option<Vec2> {
     let tile = map.tile_at(map.lantern.cell)?;
-    let spots = token_spots(map, tile);
-    Some(cell_center(tile.cell) + spots.iter().find(|(s, _)| *s == Standing::Lantern)?.1)
+    Some(cell_center(tile.cell) + spot_of(&token_spots(map, tile), Standing::Lantern)?)
 }
 
 /// Spawns the entity of one placed tile, with its tokens and shade.
@@ -380,11 +384,12 @@ fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: O
         entity.insert(landing);
     }
     let id = entity.id();
+    let spots = token_spots(view, tile);
     for (a, tokens) in tile.tokens.iter().enumerate() {
         for (e, token) in tokens.iter().enumerate() {
             commands.spawn((
                 ElementToken { cell, area: a, element: e, token: *token },
-                token_transform(view, tile, a, e),
+                token_transform(&spots, a, e),
                 Visibility::default(),
                 ChildOf(id),
             ));
@@ -408,9 +413,10 @@ fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: O
     id
 }
 
-/// Where a token stands on its tile (the Lantern shares its area's slots).
-fn token_transform(view: &BoardView, tile: &Tile, area: usize, element: usize) -> Transform {
-    let at = element_position(view, tile, area, element) - cell_center(tile.cell);
+/// Where a token stands on its tile, among the tile's [`token_spots`]
+/// (worked out once a tile: placing one token places them all).
+fn token_transform(spots: &[(Standing, Vec2)], area: usize, element: usize) -> Transform {
+    let at = spot_of(spots, Standing::Element { area, element }).unwrap_or(Vec2::ZERO);
     Transform::from_translation(at.extend(token_z(element)))
 }
 
@@ -485,6 +491,8 @@ fn refresh_tokens(
     if !news.is_changed() || news.rebuild || !news.tokens {
         return;
     }
+    // Each tile's spots once, for all of its tokens.
+    let mut spots: std::collections::HashMap<Cell, Vec<(Standing, Vec2)>> = Default::default();
     for (mut token, mut transform) in &mut tokens {
         let Some(tile) = board.view.tile_at(token.cell) else { continue };
         let Some((_, now)) = tile.element(token.area, token.element) else {
@@ -493,7 +501,8 @@ fn refresh_tokens(
         if token.token != now {
             token.token = now;
         }
-        let at = token_transform(&board.view, tile, token.area, token.element);
+        let tile_spots = spots.entry(token.cell).or_insert_with(|| token_spots(&board.view, tile));
+        let at = token_transform(tile_spots, token.area, token.element);
         if transform.translation != at.translation {
             transform.translation = at.translation;
         }
@@ -559,7 +568,7 @@ mod tests {
         use depths_rules::map::{Placement, Rotation};
         let content = depths_rules::Content::builtin().unwrap();
         let (mut tiles, mut crowded) = (0, 0);
-        let inner = TILE_SIZE / 2.0 - WALL_THICKNESS / 2.0 + 0.5;
+        let inner = INNER_HALF + 0.5;
         for printed in content.ecologies.iter().flat_map(|e| &e.tiles) {
             for rotation in Rotation::ALL {
                 let tile = Tile::from_printed(printed, Placement { cell: (0, 0), rotation });
