@@ -992,9 +992,11 @@ fn undo_takes_the_placement_back_and_redo_makes_it_again_but_not_across_the_draw
     let cells = tile_cells(&mut app);
     let entities = tile_entities(&mut app);
     let p = legal_placements(&app)[0];
+    let logged = app.world().resource::<GameLog>().lines.len();
     act(&mut app, Action::PlaceTile { placement: p });
     app.update();
     let after = game(&app).clone();
+    let placed_lines = app.world().resource::<GameLog>().lines[logged..].to_vec();
     assert_ne!(tile_cells(&mut app), cells);
     assert_eq!(undo_state(&app).undoable(), 1);
     app.world_mut().write_message(TakeBack);
@@ -1010,10 +1012,18 @@ fn undo_takes_the_placement_back_and_redo_makes_it_again_but_not_across_the_draw
     assert_eq!(game(&app), &before, "an undo across the draw changes nothing");
     let notice = app.world().resource::<GameLog>().notice.clone().unwrap_or_default();
     assert!(notice.contains("a Map Tile was drawn since"), "{notice}");
-    // Redo lays it again.
+    // Redo lays it again, and the log tells the move once, as made again.
+    let logged = app.world().resource::<GameLog>().lines.len();
     app.world_mut().write_message(PutBack);
     frames(&mut app, 2);
     assert_eq!(game(&app), &after, "made again exactly");
+    let redone = app.world().resource::<GameLog>().lines[logged..].to_vec();
+    let told: Vec<String> = placed_lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { format!("Made again: {l}") } else { l.clone() })
+        .collect();
+    assert_eq!(redone, told, "the move's own lines, the first marked");
     assert_eq!(tile_cells(&mut app), rules_cells(&app), "the board shows it");
     assert!(undo_state(&app).next_redo().is_none());
     if game(&app).check(&Action::DrawTile).is_ok() {

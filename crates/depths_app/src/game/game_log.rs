@@ -20,6 +20,9 @@ pub struct GameLog {
     pub foes: Vec<String>,
     /// A Companion's move on its way: its reason joins the move's own line.
     pub companion: Option<CompanionNote>,
+    /// A move made again (Redo) on its way: its own first line says so, and
+    /// these words only when it logs nothing of its own.
+    pub made_again: Option<String>,
 }
 
 /// What a Companion says of the move it made.
@@ -138,6 +141,16 @@ impl GameLog {
                 *line = format!("{said} (Companion{why}).");
             }
             None => self.lines.push(format!("{}{why}.", note.alone)),
+        }
+    }
+
+    /// The move made again since `from` says so on its first line (its
+    /// events tell it once; a line of its own beside them told it twice).
+    pub fn tell_made_again(&mut self, from: usize) {
+        let Some(words) = self.made_again.take() else { return };
+        match self.lines.get_mut(from) {
+            Some(line) => *line = format!("Made again: {line}"),
+            None => self.lines.push(format!("Made again: {words}")),
         }
     }
 

@@ -186,6 +186,9 @@ fn write_log(mut events: MessageReader<RulesEvent>, delve: Res<Delve>, mut log: 
     for RulesEvent(event) in events.read() {
         log.record(delve.game(), event);
     }
+    if log.made_again.is_some() {
+        log.tell_made_again(from);
+    }
     // Only a note to tell touches the log: a change every frame would redraw every frame.
     if log.companion.as_ref().is_some_and(|n| n.version != delve.version()) {
         log.tell_companion(delve.version(), from);

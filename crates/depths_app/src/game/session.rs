@@ -323,6 +323,7 @@ impl Moves<'_> {
                 notice: self.log.notice.clone(),
                 foes: self.log.foes.clone(),
                 companion: None,
+                made_again: None,
             },
             turn: self.seats.turn.clone(),
             words: describe_action(&self.delve.game, action),
@@ -387,7 +388,7 @@ impl Moves<'_> {
         let kept = self.session_before(&next);
         let before = phase_key(&self.delve.game);
         let (action, events) = self.undo.history.redo(&mut self.delve.game).map_err(|why| undo_refused_text(&why))?;
-        self.log.lines.push(format!("Made again: {}", kept.words));
+        self.log.made_again = Some(kept.words.clone());
         self.undo.before.push(kept);
         self.applied(action, &events, &before);
         self.saves.due = true;
