@@ -972,7 +972,7 @@ fn the_cards_grow_with_the_ui_scale_as_far_as_the_table_has_room() {
         let seen = through_combats(&mut game, 3000, |g| {
             let faces = table_faces(g, &g.legal_actions());
             for kept in [None, Some(false), Some(true)] {
-                let t = lay_out_grown(&faces, area, ui_scale, kept).scale;
+                let t = lay_out_grown(&faces, area, ui_scale, kept, None).scale;
                 assert!((1.0..=ui_scale).contains(&t), "{window} at {ui_scale}: scale {t}");
                 // Laid out at 100 % in a room `t` times smaller: all the
                 // checks of the smallest window hold there…
@@ -1337,4 +1337,39 @@ fn a_card_taken_back_into_the_hand_is_not_kept_where_it_was() {
         game.apply(a).unwrap();
     }
     assert_eq!(checked, 5);
+}
+
+/// Issue: "a Monster card shows its Health States and abilities whole (or
+/// says 'more on hover' in the card's own space)": at 1366×768 a card of
+/// Cloud of Echo Bats ended on "Health States ([] = now):" with nothing
+/// saying the rest was on hover. In every room under a Monster card's rows,
+/// what is shown fits, and whatever is left off is said ("… (hover for
+/// all)" in the room, or the note where not even that line fits).
+#[test]
+fn a_monster_card_cut_short_always_says_the_rest_is_on_hover() {
+    use depths_app::table::layout::{PRINT_LINE, print_lines, print_shown};
+    let mut game = new_game(&["bren", "sil", "ava"], 2);
+    let mut cut = 0;
+    let seen = through_combats(&mut game, 1500, |g| {
+        for face in table_faces(g, &g.legal_actions()).iter().filter(|f| f.kind == Kind::Foe) {
+            for width in [220.0, 300.0] {
+                for room in (0..240).map(|r| r as f32) {
+                    let (shown, more) = print_shown(&face.print, width, room);
+                    let used: f32 =
+                        face.print[..shown].iter().map(|p| print_lines(p, width) as f32 * PRINT_LINE).sum::<f32>();
+                    let marker = if more { PRINT_LINE } else { 0.0 };
+                    assert!(used + marker <= room + 0.01, "{} lines and the marker overflow {room}", shown);
+                    if shown < face.print.len() {
+                        cut += 1;
+                        assert!(
+                            more || room < PRINT_LINE,
+                            "{room} px: {shown} of {} lines, nothing said",
+                            face.print.len()
+                        );
+                    }
+                }
+            }
+        }
+    });
+    assert!(seen > 20 && cut > 100, "{seen} Combat states, {cut} cut");
 }

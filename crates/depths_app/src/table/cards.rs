@@ -16,8 +16,8 @@ use super::{
     card_art::CardArt,
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
     layout::{
-        FOE_HEAD, FOE_ROW, POWER_ICON, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_grown,
-        lay_out_scaled, pair_words, print_width,
+        FOE_HEAD, FOE_ROW, POWER_ICON, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_grown, pair_words,
+        print_shown, print_width,
     },
     motion::{CardBack, Jolts, turning},
 };
@@ -603,7 +603,9 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     // No room left under the rows for even the "hover for all" line (a
     // large UI scale): the note under the name says the rest is there.
     let print_top = top - FOE_HEAD - FOE_ROW * face.rows.len() as f32 - 4.0;
-    let cut = !face.print.is_empty() && print_top - PRINT_LINE < -size.y / 2.0 + 4.0;
+    let bottom = -size.y / 2.0 + 4.0;
+    let (shown, more) = print_shown(&face.print, size.x, print_top - bottom);
+    let cut = shown < face.print.len() && !more;
     let note = if cut { format!("{} · more on hover", face.note) } else { face.note.clone() };
     let (note, note_px) = fit_text(&note, banner.x - 4.0, 11.0, 9.0, 1);
     let note_at = Vec3::new(beside + 3.0, top - 40.0, 0.3);
@@ -648,24 +650,8 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
         health_track(c, art, row, Vec2::new(bar_x, y), bar_w);
     }
     let mut y = print_top;
-    let bottom = -size.y / 2.0 + 4.0;
-    for line in &face.print {
+    for line in &face.print[..shown] {
         let lines = super::layout::print_lines(line, size.x);
-        if y - PRINT_LINE * (lines as f32) < bottom {
-            // The rest is in the hover box (said here when a line is left for it).
-            if y - PRINT_LINE >= bottom {
-                let more = text_at(
-                    "… (hover for all)",
-                    10.0,
-                    Vec3::new(left, y, 0.3),
-                    CARD_MUTED.sprite(),
-                    art.text(),
-                    Anchor::TOP_LEFT,
-                );
-                c.spawn(more);
-            }
-            break;
-        }
         // An ability's cost: its Power icons, then its words beside them.
         let indent = super::layout::print_indent(line);
         for i in 0..line.power {
@@ -678,6 +664,11 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
             TextBounds::new_horizontal((print_width(size.x) - indent) * art.scale),
         ));
         y -= PRINT_LINE * lines as f32;
+    }
+    // The rest is in the hover box.
+    if more {
+        let at = Vec3::new(left, y, 0.3);
+        c.spawn(text_at("… (hover for all)", 10.0, at, CARD_MUTED.sprite(), art.text(), Anchor::TOP_LEFT));
     }
 }
 
@@ -871,13 +862,11 @@ fn sync_cards(
     let kept = (*arrangement).filter(|_| in_combat && !moved);
     // The cards grow with the UI scale as far as the room allows, and keep
     // their size through the Combat while they still have room.
-    let mut layout = (*kept_scale)
-        .filter(|_| in_combat && !moved)
-        .map(|t| lay_out_scaled(&faces, area_rect, t, kept))
-        .filter(|l| l.scale <= 1.0 || l.roomy(&faces))
-        .unwrap_or_else(|| lay_out_grown(&faces, area_rect, ui_scale, kept));
+    let mut layout = lay_out_grown(&faces, area_rect, ui_scale, kept, (*kept_scale).filter(|_| in_combat && !moved));
+    // A scale is kept once the hands are dealt: chosen over an empty table
+    // (the Monsters' assignment) it held the hands small all the Combat.
     let scale = layout.scale;
-    *kept_scale = in_combat.then_some(scale);
+    *kept_scale = (in_combat && layout.hands(&faces).is_some()).then_some(scale);
     *arrangement = in_combat.then_some(layout.aside);
     // A card played from a hand by a click leaves a gap under the pointer:
     // the rest of the hand stays where it is until the pointer leaves (else

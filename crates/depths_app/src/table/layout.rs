@@ -115,6 +115,12 @@ impl TableLayout {
         self.fits && self.card.y > (MIN_CARD_H + 0.5) * self.scale && apart && self.rects().all(inside)
     }
 
+    /// How large the cards read, to choose between arrangements: the height
+    /// of a card in hand and of a card in a pair together.
+    fn reading(&self) -> f32 {
+        self.hand.y + self.card.y
+    }
+
     /// What the hand cards cover together (screen px), if any.
     pub fn hands(&self, faces: &[Face]) -> Option<Rect> {
         faces
@@ -137,12 +143,21 @@ const MIN_CARD_H: f32 = 56.0;
 /// the faces in `area` are [`TableLayout::roomy`] (its `scale` says which).
 /// The panels grow with the UI scale and leave the table less room, so at
 /// 150 % on a small window the cards may stay as they are at 100 %.
-pub fn lay_out_grown(faces: &[Face], area: Rect, ui_scale: f32, aside: Option<bool>) -> TableLayout {
+///
+/// A scale `kept` from earlier in the Combat is kept while it is still good
+/// (the cards do not change size with every card played).
+pub fn lay_out_grown(faces: &[Face], area: Rect, ui_scale: f32, aside: Option<bool>, kept: Option<f32>) -> TableLayout {
     let steps = ((ui_scale - 1.0) * 8.0).round().max(0.0) as usize;
-    (0..steps)
-        .map(|i| lay_out_scaled(faces, area, ui_scale - i as f32 / 8.0, aside))
-        .find(|layout| layout.roomy(faces))
-        .unwrap_or_else(|| lay_out_keeping(faces, area, aside))
+    let unscaled = lay_out_keeping(faces, area, aside);
+    // Growing the words and gaps with the cards takes height and width from
+    // a small table: a scale that leaves the cards in hand smaller than not
+    // growing at all is no growth.
+    if kept.is_some_and(|t| t <= 1.0) {
+        return unscaled;
+    }
+    let good = |layout: &TableLayout| layout.roomy(faces) && layout.hand.y + 0.5 >= unscaled.hand.y;
+    let scales = kept.into_iter().chain((0..steps).map(|i| ui_scale - i as f32 / 8.0));
+    scales.filter(|t| *t > 1.0).map(|t| lay_out_scaled(faces, area, t, aside)).find(good).unwrap_or(unscaled)
 }
 
 /// [`lay_out_keeping`] with every face `scale` times larger: laid out in a
@@ -245,6 +260,24 @@ pub fn print_lines(print: &Print, foe_width: f32) -> usize {
     lines_for(&print.text, print_width(foe_width) - print_indent(print), PRINT_PX)
 }
 
+/// How many of a Monster card's lines of small print show in `room` (the
+/// height under its rows), and whether "… (hover for all)" follows them: a
+/// line is kept for it whenever any is left off, so a card never ends cut
+/// without saying so (where not even that line fits, the card's note says
+/// "more on hover").
+pub fn print_shown(print: &[Print], foe_width: f32, room: f32) -> (usize, bool) {
+    let heights: Vec<f32> = print.iter().map(|p| print_lines(p, foe_width) as f32 * PRINT_LINE).collect();
+    if heights.iter().sum::<f32>() <= room {
+        return (print.len(), false);
+    }
+    let mut used = 0.0;
+    let shown = heights.iter().take_while(|h| {
+        used += **h;
+        used + PRINT_LINE <= room
+    });
+    (shown.count(), room >= PRINT_LINE)
+}
+
 /// How far a line of small print is pushed right by its Power icons.
 pub fn print_indent(print: &Print) -> f32 {
     f32::from(print.power) * POWER_ICON
@@ -267,7 +300,7 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
         return on_top;
     }
     let aside = lay_out_as(faces, area, true);
-    if aside.card.y > on_top.card.y + 4.0 { aside } else { on_top }
+    if aside.reading() > on_top.reading() + 4.0 { aside } else { on_top }
 }
 
 /// Lays out `faces` in `area` keeping the Monster cards `aside` or on top
@@ -278,7 +311,7 @@ pub fn lay_out_keeping(faces: &[Face], area: Rect, aside: Option<bool>) -> Table
     match aside {
         Some(a) if a != best.aside => {
             let kept = lay_out_as(faces, area, a);
-            if kept.card.y >= best.card.y * 0.8 { kept } else { best }
+            if kept.reading() >= best.reading() * 0.8 { kept } else { best }
         }
         _ => best,
     }
@@ -293,7 +326,7 @@ pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
     // The hands may run the whole width, under the Monster cards, when these
     // end above them.
     match lay_out_in(faces, whole, true, true) {
-        under if under.card.y > beside.card.y && under.fits => under,
+        under if under.reading() > beside.reading() && under.fits => under,
         _ => beside,
     }
 }
@@ -301,45 +334,9 @@ pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
 fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> TableLayout {
     let mut area = whole;
     let mut foe_bottom = whole.min.y;
-    let mut w = area.width();
     let h = area.height();
     let mut placed = Vec::new();
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
-
-    let foes: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Foe).collect();
-    let n = foes.len().max(1) as f32;
-    let top = if aside {
-        // The Monster cards one under another down the left; the rest of
-        // the table to their right.
-        let foe_w = (w * 0.34).min(FOE_MAX_WIDTH);
-        let each = (h - 2.0 * MARGIN - (n - 1.0) * GAP) / n;
-        let mut y = area.min.y + MARGIN;
-        for f in &foes {
-            let height = foe_height(f, foe_w).min(each);
-            let center = Vec2::new(area.min.x + MARGIN + foe_w / 2.0, y + height / 2.0);
-            placed.push((f.key.clone(), Placed { center, size: Vec2::new(foe_w, height) }));
-            foe_bottom = y + height;
-            y += height + GAP;
-        }
-        area.min.x += MARGIN + foe_w;
-        w = area.width();
-        area.min.y
-    } else {
-        // Side by side along the top, at most two fifths of the height.
-        let foe_w = ((w - 2.0 * MARGIN - (n - 1.0) * GAP) / n).min(FOE_MAX_WIDTH);
-        // On a short table (a large UI scale) the Monster cards give up their
-        // small print first (it is in the hover box): the pairs and hands need the room.
-        let foe_cap = if h < 560.0 { 0.30 } else { 0.42 };
-        let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * foe_cap);
-        let row_w = n * foe_w + (n - 1.0) * GAP;
-        for (i, f) in foes.iter().enumerate() {
-            let height = foe_height(f, foe_w).min(foe_h);
-            let x = area.min.x + (w - row_w) / 2.0 + i as f32 * (foe_w + GAP) + foe_w / 2.0;
-            let y = area.min.y + MARGIN + height / 2.0;
-            placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size: Vec2::new(foe_w, height) }));
-        }
-        if combat { area.min.y + MARGIN + foe_h + GAP } else { area.min.y }
-    };
 
     let mut cols: Vec<usize> = Vec::new();
     let mut rows: Vec<usize> = Vec::new();
@@ -365,33 +362,92 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     }
     let groups_gap = 26.0;
     let hand_gap = 30.0;
-
-    // Cards shrink to fit three of them (a pair and a hand) in what is left,
-    // and the hands and pairs side by side in the width, down to a size
-    // still read at a glance; past that the hands overlap like a fan.
+    // Cards shrink to fit three of them (a pair and a hand) in the height
+    // below `top`, and the hands and pairs side by side in their widths,
+    // down to a size still read at a glance; past that the hands overlap
+    // like a fan. Returns the cards' heights in hand and in a pair.
     let fixed = LABEL + PAIR_TEXT + GAP + LABEL + MARGIN + 16.0;
     let across = |w: f32, n: f32, gaps: usize, gap: f32, extra: f32| {
         let n = n.max(1.0);
         ((w - 2.0 * MARGIN - gaps as f32 * gap) / n - extra) * CARD.y / CARD.x
     };
-    // Where the hands lie across.
-    let (hands_left, hands_width) = if hands_under { (whole.min.x, whole.width()) } else { (area.min.x, w) };
     // A row's piles take a column half a card wide at its left.
     let pile_rows = (0..rows.len()).filter(|r| piled.contains(r)).count() as f32;
     // A hand may fan a little before its cards shrink: each card but the
     // last may lie under the next by a quarter, its corner value still shown.
     let fanned: f32 = rows.iter().map(|n| n.saturating_sub(1) as f32 / 4.0).sum();
     let hand_cards = rows.iter().sum::<usize>() as f32 - fanned + pile_rows * PILE_WIDTH;
-    let hands_fit = across(hands_width - pile_rows * 6.0, hand_cards, rows.len().saturating_sub(1), hand_gap, 6.0);
-    let pairs_fit = across(w, cols.iter().sum::<usize>() as f32, cols.len().saturating_sub(1), groups_gap, 16.0);
-    let card_h = ((area.max.y - top - fixed) / 3.0).min(hands_fit).min(pairs_fit).clamp(MIN_CARD_H, CARD.y * 1.5);
+    let sizes = |top: f32, pairs_width: f32, hands_width: f32| {
+        let hands_fit = across(hands_width - pile_rows * 6.0, hand_cards, rows.len().saturating_sub(1), hand_gap, 6.0);
+        let pairs_fit =
+            across(pairs_width, cols.iter().sum::<usize>() as f32, cols.len().saturating_sub(1), groups_gap, 16.0);
+        // The hands take their height first, as far as their width allows:
+        // cards in hand are what a player reads and clicks, and on a short
+        // table (a large UI scale) they would else come out smaller than at
+        // 100 %. The pairs keep at least four fifths of an even share, and
+        // take what the hands leave, never larger than the hands' cards.
+        let height = whole.max.y - top - fixed;
+        let pair_floor = (height / 3.0 * 0.8).max(MIN_CARD_H);
+        let hand_h = (height - 2.0 * pair_floor).min(hands_fit).clamp(MIN_CARD_H, CARD.y * 1.5);
+        let card_h = ((height - hand_h) / 2.0).min(pairs_fit).min(hand_h).clamp(MIN_CARD_H, CARD.y * 1.5);
+        (hand_h, card_h)
+    };
+
+    let foes: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Foe).collect();
+    let n = foes.len().max(1) as f32;
+    let (top, (hand_h, card_h)) = if aside {
+        // The Monster cards one under another down the left; the rest of
+        // the table to their right, the hands under them too if they end
+        // above the hands.
+        let foe_w = (whole.width() * 0.34).min(FOE_MAX_WIDTH);
+        area.min.x += MARGIN + foe_w;
+        let hands_width = if hands_under { whole.width() } else { area.width() };
+        let sized = sizes(area.min.y, area.width(), hands_width);
+        let mut bottom = area.max.y - MARGIN;
+        if hands_under {
+            // The Monster cards give up their small print (it is in the
+            // hover box) to end above the hands: their head and rows stay.
+            bottom -= sized.0 + LABEL + GAP;
+        }
+        // Each card keeps its head and rows (its individuals are clicked),
+        // and the room left is shared for their small print; where even
+        // the rows do not fit, each has an even share.
+        let room = bottom - area.min.y - MARGIN - (n - 1.0) * GAP;
+        let least = |f: &Face| (FOE_HEAD + f.rows.len() as f32 * FOE_ROW + 12.0).min(foe_height(f, foe_w));
+        let spare = room - foes.iter().map(|f| least(f)).sum::<f32>();
+        let mut y = area.min.y + MARGIN;
+        for f in &foes {
+            let share = if spare >= 0.0 { least(f) + spare / n } else { room / n };
+            let height = foe_height(f, foe_w).min(share);
+            let center = Vec2::new(whole.min.x + MARGIN + foe_w / 2.0, y + height / 2.0);
+            placed.push((f.key.clone(), Placed { center, size: Vec2::new(foe_w, height) }));
+            foe_bottom = y + height;
+            y += height + GAP;
+        }
+        (area.min.y, sized)
+    } else {
+        // Side by side along the top, at most two fifths of the height.
+        let w = area.width();
+        let foe_w = ((w - 2.0 * MARGIN - (n - 1.0) * GAP) / n).min(FOE_MAX_WIDTH);
+        // On a short table (a large UI scale) the Monster cards give up their
+        // small print first (it is in the hover box): the pairs and hands need the room.
+        let foe_cap = if h < 560.0 { 0.30 } else { 0.42 };
+        let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * foe_cap);
+        let row_w = n * foe_w + (n - 1.0) * GAP;
+        for (i, f) in foes.iter().enumerate() {
+            let height = foe_height(f, foe_w).min(foe_h);
+            let x = area.min.x + (w - row_w) / 2.0 + i as f32 * (foe_w + GAP) + foe_w / 2.0;
+            let y = area.min.y + MARGIN + height / 2.0;
+            placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size: Vec2::new(foe_w, height) }));
+        }
+        let top = if combat { area.min.y + MARGIN + foe_h + GAP } else { area.min.y };
+        (top, sizes(top, w, w))
+    };
+    let w = area.width();
+    // Where the hands lie across.
+    let (hands_left, hands_width) = if hands_under { (whole.min.x, whole.width()) } else { (area.min.x, w) };
     let card = Vec2::new(card_h * CARD.x / CARD.y, card_h);
     let pair = Vec2::new(card.x + 10.0, 2.0 * card.y + PAIR_TEXT + 10.0);
-    // Where the pairs' width holds their cards small (many pairs, a narrow
-    // table), the hands take the height the pairs leave, as far as the
-    // hands' own width allows: cards in hand read best large.
-    let spare = area.max.y - top - fixed - 2.0 * card_h;
-    let hand_h = spare.min(hands_fit).min(CARD.y * 1.5).max(card_h);
     let hand = Vec2::new(hand_h * CARD.x / CARD.y, hand_h);
 
     // The pairs: engagement by engagement, left to right, centred.

@@ -199,7 +199,9 @@ pub(super) fn combat_strip(
     let content = (content + (panel.response.rect.height() - inner).max(0.0)).ceil();
     root.ctx().data_mut(|d| {
         let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
-        strip.tallest = strip.tallest.max(content);
+        if strip.round > 0 {
+            strip.tallest = strip.tallest.max(content);
+        }
         // The Round's first lines, all in sight: it opens at their height
         // (the Monsters' assignment and its forecast were cut in half).
         if strip.opening {
@@ -228,14 +230,17 @@ struct StripHeight {
 const STRIP_LEAST: f32 = 118.0;
 
 /// The height the strip holds in `round`: the one it had, until a new Round
-/// (or a new Combat) opens at the tallest its lines have been, or at its
-/// own first lines if they are taller.
+/// opens at the tallest its lines have been in this Combat's Rounds, or at
+/// its own first lines if they are taller. The Monsters' assignment (Round
+/// 0, its buttons wrapping over lines) and earlier Combats do not count: a
+/// strip held at their height took a third of a 150 % table with blank lines.
 fn steady_height(ctx: &egui::Context, round: u32) -> f32 {
     ctx.data_mut(|d| {
         let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
         if strip.round != round || strip.height == 0.0 {
-            let height = strip.tallest.max(STRIP_LEAST);
-            *strip = StripHeight { round, height, tallest: strip.tallest, opening: true };
+            let tallest = if round == 0 || round < strip.round { 0.0 } else { strip.tallest };
+            let height = tallest.max(STRIP_LEAST);
+            *strip = StripHeight { round, height, tallest, opening: true };
         }
         strip.height
     })

@@ -325,8 +325,11 @@ fn help_line(root: &mut egui::Ui, in_combat: bool) {
     } else {
         "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save"
     };
+    // One line, whole on hover: wrapped to two at 150 % it took the table's
+    // room (the cards in hand came out smaller than at 100 %).
     egui::Panel::bottom("help").show(root, |ui| {
-        ui.label(egui::RichText::new(help).size(style::type_scale::SMALL).color(style::MUTED));
+        let text = egui::RichText::new(help).size(style::type_scale::SMALL).color(style::MUTED);
+        ui.add(egui::Label::new(text).truncate()).on_hover_text(help);
     });
 }
 
