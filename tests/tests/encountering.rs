@@ -2,7 +2,7 @@
 
 use depths_rules::adventure::{Pending, Purchase, XpRef};
 use depths_rules::map::ElementState;
-use depths_rules::{Action, Event, Game, GameOptions, RuleError, Target, Variants};
+use depths_rules::{Ability, Action, Activation, Effect, Event, Game, GameOptions, RuleError, Target, Variants};
 use depths_tests::fixture::fixture;
 use depths_tests::*;
 
@@ -560,6 +560,182 @@ fn stranded_with_nothing_left_loses() {
     act(&mut g, Action::PayXp { card: XpRef::Pool(0) });
     act(&mut g, Action::SplitHealing { amounts: vec![1] });
     assert_eq!(g.phase(), depths_rules::Phase::Lost(depths_rules::LossReason::Stranded));
+}
+
+/// A corridor: the Entry Tile open only to the North, a Door tile beyond it,
+/// and the Stairs Tile last in the pile, which fits only beyond the Door
+/// ("Doors cannot be moved through until they are Unlocked"). No Key and no
+/// XP; the One Dead-End rule in play, so drawing the Stairs sets them aside.
+fn corridor_to_a_locked_door(hero: &str) -> Game {
+    let mut g = new_game(&[hero], Variants { one_dead_end: true, ..Variants::default() });
+    let tile = |id: &str, kind: &str, exits: &[&str], elements: serde_json::Value| -> depths_rules::map::MapTile {
+        let edge = |side: &str| if exits.contains(&side) { "open" } else { "wall" };
+        serde_json::from_value(serde_json::json!({
+            "id": id, "ecology": "ruins", "kind": kind,
+            "edges": {"N": edge("N"), "E": edge("E"), "S": edge("S"), "W": edge("W")},
+            "areas": [{"exits": exits, "elements": elements}]
+        }))
+        .expect("a tile")
+    };
+    let stairs = g.adventure().unwrap().ecology.pile.tiles().iter().find(|t| t.id == "ruins-stairs").unwrap().clone();
+    let adv = g.adventure.as_deref_mut().unwrap();
+    adv.keys = 0;
+    let eco = &mut adv.ecology;
+    eco.map = depths_rules::map::Map::new(tile("corridor-entry", "entry", &["N"], serde_json::json!([]))).unwrap();
+    eco.pile = serde_json::from_value(serde_json::json!({ "tiles": [stairs] })).unwrap();
+    eco.drawn = Some(tile("corridor-door", "normal", &["N", "S"], serde_json::json!([{"type": "door"}])));
+    let placement = depths_rules::map::Placement { cell: (0, 1), rotation: Default::default() };
+    act(&mut g, Action::PlaceTile { placement });
+    Game::load_json(&g.save_json()).expect("the corridor saves and loads")
+}
+
+/// An Item for the corridor's Heroes, unequipped, worth no XP.
+fn pack_item(name: &str, hands: u8, abilities: Vec<depths_rules::Ability>) -> depths_rules::hero::OwnedItem {
+    let mut item = equipped_item(name, 0, false, abilities);
+    item.card.deck = None;
+    item.card.hands = hands;
+    item.card.xp = 0;
+    item.equipped = false;
+    item
+}
+
+/// Two hands' worth of Item, Equipped, worth 1 XP (a Key costs 2).
+fn full_hands() -> depths_rules::hero::OwnedItem {
+    depths_rules::hero::OwnedItem { equipped: true, ..pack_item("Pike", 2, vec![]) }
+}
+
+fn stranded(g: &Game) -> bool {
+    g.phase() == depths_rules::Phase::Lost(depths_rules::LossReason::Stranded)
+}
+
+/// Draws the last tile, the Stairs, which has no place yet and is set aside.
+fn draw_the_stairs(g: &mut Game) {
+    let events = act(g, Action::DrawTile);
+    assert!(events.iter().any(|e| matches!(e, Event::TileSetAside { .. })), "{events:?}");
+}
+
+/// The set-aside Stairs go down beyond the opened Door.
+fn place_the_stairs(g: &mut Game) {
+    let door = element_at((0, 1));
+    assert_eq!(g.adventure().unwrap().ecology.map.element(door).unwrap().1, ElementState::Unlocked);
+    let place = g.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceSetAsideTile { .. }));
+    act(g, place.expect("the Stairs fit beyond the open Door"));
+}
+
+/// Rule clarification "Stranded" counts every way on the book allows while
+/// Exploring: "Items may be Equipped or Unequipped anytime while Exploring"
+/// and "Certain Hero Items, Abilities, and Spells can also be used to Unlock
+/// Doors". A Hero whose hands are full, with a door-opening Item in her pack,
+/// is not stranded before a locked Door: she puts one Item down, takes up the
+/// other and opens the Door, and the set-aside Stairs ("The set-aside tile
+/// remains available and may be placed at any time during Exploration") go
+/// down beyond it.
+#[test]
+fn a_door_opener_in_the_pack_is_a_way_on() {
+    let mut g = corridor_to_a_locked_door("bren");
+    let maul = pack_item("Breaching Maul", 2, vec![power("Batter Down", vec![Effect::UnlockDoor])]);
+    g.heroes[0].items = vec![full_hands(), maul];
+    draw_the_stairs(&mut g);
+    assert!(!stranded(&g), "the Maul in the pack opens the Door");
+    let unlocks = |a: &Action| matches!(a, Action::ActivateAbility { target: Target::Element(_), .. });
+    assert!(!g.legal_actions().iter().any(unlocks), "not in hand yet");
+    act(&mut g, Action::Unequip { hero: 0, item: 0 });
+    act(&mut g, Action::Equip { hero: 0, item: 1 });
+    let source = depths_rules::AbilitySource::Item(1, 0);
+    act(&mut g, Action::ActivateAbility { hero: 0, source, target: Target::Element(element_at((0, 1))) });
+    place_the_stairs(&mut g);
+}
+
+/// The other ways on while Exploring: a Spell Exhausted and Refreshed by an
+/// Item's Ability ("An Exhausted Spell cannot be used again until it is
+/// Refreshed … Some Encounters, Items, and Abilities also Refresh Spells"),
+/// Power Stored by an Ability for the one that unlocks, a Key given by an
+/// Ability, and a Key bought with an Item ("Keys can be bought while Heroes
+/// are Exploring"; "Equipped and Unequipped Items may be spent for their
+/// Experience Point Value").
+#[test]
+fn refreshing_storing_power_or_a_key_from_an_ability_is_a_way_on() {
+    // Sil's Unseal is Exhausted; the Staff in her pack Refreshes it.
+    let mut g = corridor_to_a_locked_door("sil");
+    let mut unseal = spell("Unseal", Activation::Power(1), vec![Effect::UnlockDoor], true);
+    unseal.exhausted = true;
+    g.heroes[0].abilities.push(unseal);
+    let staff = pack_item("Staff", 2, vec![power("Channel", vec![Effect::RefreshSpells])]);
+    g.heroes[0].items = vec![full_hands(), staff];
+    draw_the_stairs(&mut g);
+    assert!(!stranded(&g), "Refresh, then Unseal: one Power Card each");
+    act(&mut g, Action::Unequip { hero: 0, item: 0 });
+    act(&mut g, Action::Equip { hero: 0, item: 1 });
+    act(
+        &mut g,
+        Action::ActivateAbility { hero: 0, source: depths_rules::AbilitySource::Item(1, 0), target: Target::None },
+    );
+    let source = depths_rules::AbilitySource::Card(0);
+    act(&mut g, Action::ActivateAbility { hero: 0, source, target: Target::Element(element_at((0, 1))) });
+    place_the_stairs(&mut g);
+
+    // Bren has spent his Power; an Ability of his that costs none Stores one.
+    let mut g = corridor_to_a_locked_door("bren");
+    let h = &mut g.heroes[0];
+    h.discard.append(&mut h.stored_power);
+    let gather = Ability { activation: Activation::Power(0), ..power("Gather", vec![Effect::StorePower]) };
+    let maul = pack_item("Breaching Maul", 2, vec![power("Batter Down", vec![Effect::UnlockDoor])]);
+    g.heroes[0].items = vec![full_hands(), maul, pack_item("Horn", 0, vec![gather])];
+    draw_the_stairs(&mut g);
+    assert!(!stranded(&g), "Store a Power Card, then Batter Down");
+
+    // An Ability that gives a Key.
+    let mut g = corridor_to_a_locked_door("bren");
+    let ring = pack_item("Ring", 2, vec![power("Find a Key", vec![Effect::Keys { amount: 1 }])]);
+    g.heroes[0].items = vec![full_hands(), ring];
+    draw_the_stairs(&mut g);
+    assert!(!stranded(&g), "the Ring's Key opens the Door");
+
+    // An Item worth a Key, though its Hero cannot use it.
+    let mut g = corridor_to_a_locked_door("bren");
+    let mut gem = pack_item("Gem", 0, vec![]);
+    gem.card.xp = 2;
+    gem.card.class_only = Some(depths_rules::HeroClass::Wizard);
+    g.heroes[0].items = vec![gem];
+    draw_the_stairs(&mut g);
+    assert!(!stranded(&g), "the Gem buys a Key");
+}
+
+/// Rule clarification "Stranded", the other way: an Ability that unlocks is
+/// no way on when no sequence of Exploring actions can Activate it — no
+/// Stored Power and none to Store, a Spell Exhausted with too little Power to
+/// Refresh it and then use it, or an Item only another class may Equip ("Some
+/// Items … can only be equipped by a specific Hero Class").
+#[test]
+fn an_unlocker_that_cannot_be_activated_is_no_way_on() {
+    let maul = || pack_item("Breaching Maul", 2, vec![power("Batter Down", vec![Effect::UnlockDoor])]);
+    // Bren holds the Maul, with no Power left.
+    let mut g = corridor_to_a_locked_door("bren");
+    let h = &mut g.heroes[0];
+    h.discard.append(&mut h.stored_power);
+    g.heroes[0].items = vec![depths_rules::hero::OwnedItem { equipped: true, ..maul() }];
+    draw_the_stairs(&mut g);
+    assert!(stranded(&g), "no Power to Batter Down: {:?}", g.phase());
+
+    // Sil's Unseal is Exhausted, and she has one Power Card for two uses.
+    let mut g = corridor_to_a_locked_door("sil");
+    let mut unseal = spell("Unseal", Activation::Power(1), vec![Effect::UnlockDoor], true);
+    unseal.exhausted = true;
+    g.heroes[0].abilities.push(unseal);
+    g.heroes[0].items = vec![pack_item("Staff", 2, vec![power("Channel", vec![Effect::RefreshSpells])])];
+    let h = &mut g.heroes[0];
+    let spent = h.stored_power.pop().unwrap();
+    h.discard.push(spent);
+    draw_the_stairs(&mut g);
+    assert!(stranded(&g), "one Power Card: Refresh or Unseal, not both: {:?}", g.phase());
+
+    // Bren cannot Equip a Wizard's Maul.
+    let mut g = corridor_to_a_locked_door("bren");
+    let mut wizards = maul();
+    wizards.card.class_only = Some(depths_rules::HeroClass::Wizard);
+    g.heroes[0].items = vec![wizards];
+    draw_the_stairs(&mut g);
+    assert!(stranded(&g), "only a Wizard may take it up: {:?}", g.phase());
 }
 
 /// "Abilities: When drawing Hero Abilities, multi-classed Heroes may either draw

@@ -6,11 +6,10 @@
 
 use crate::action::{Action, CANDIDATES};
 use crate::adventure::{Pending, Purchase};
-use crate::effect::Effect;
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
 use crate::game::Game;
-use crate::map::{Element, ElementRef, ElementState, MapTile, Placement, RuneMatch};
+use crate::map::{Element, ElementState, MapTile, Placement, RuneMatch};
 
 impl Game {
     /// Legendary Locations the Heroes may Encounter now.
@@ -160,29 +159,41 @@ impl Game {
         }
     }
 
+    /// No way on is left, whatever the Heroes do while Exploring: no tile to
+    /// draw or place, no Legendary Location, nothing to Encounter, and no way
+    /// through a locked Door or Chest ([`Game::can_unlock`]).
     pub(crate) fn is_stranded(&self) -> bool {
         let adv = self.adv();
         let eco = &adv.ecology;
         let placeable = |t: &MapTile| !eco.map.is_dead_end(t);
-        adv.pending.is_empty()
+        let nothing_to_place = adv.pending.is_empty()
             && eco.pile.is_empty()
             && !eco.drawn.as_ref().is_some_and(placeable)
             && !eco.dead_end.set_aside.as_ref().is_some_and(placeable)
-            && !eco.map.reachable_unencountered().any(|element| self.can_open(element))
-            && self.discovered_legendary_count() == 0
+            && self.discovered_legendary_count() == 0;
+        if !nothing_to_place {
+            return false;
+        }
+        let mut locked = false;
+        for element in eco.map.reachable_unencountered() {
+            match self.check(&Action::Encounter { element }) {
+                Ok(()) => return false,
+                Err(RuleError::NeedsKey) => locked = true,
+                Err(_) => {}
+            }
+        }
+        !(locked && self.can_unlock())
     }
 
-    /// Whether the Heroes can Encounter the element now, or could after
-    /// buying a Key or with an ability that unlocks.
-    pub(crate) fn can_open(&self, element: ElementRef) -> bool {
-        if self.check(&Action::Encounter { element }).is_ok() {
-            return true;
-        }
-        let key_cost = u16::from(self.adv().ecology.reference.key_cost);
-        let unlocker = self
-            .heroes
-            .iter()
-            .any(|h| h.abilities().any(|(_, a)| a.effects.iter().any(|e| matches!(e, Effect::UnlockDoor))));
-        self.payable_xp() >= key_cost || unlocker
+    /// Whether some sequence of Exploring actions Unlocks a Door (or a Locked
+    /// Chest): a Key in hand; one bought ("Keys can be bought while Heroes are
+    /// Exploring") with the pool and any Item ("Equipped and Unequipped Items
+    /// may be spent"); or an ability that unlocks or gives Keys, which "Certain
+    /// Hero Items, Abilities, and Spells" do, that some Hero could Activate,
+    /// Equipping what she carries ("Items may be Equipped or Unequipped anytime
+    /// while Exploring") and Refreshing or Storing Power first if need be.
+    pub(crate) fn can_unlock(&self) -> bool {
+        let adv = self.adv();
+        adv.keys > 0 || self.payable_xp() >= u16::from(adv.ecology.reference.key_cost) || self.abilities_could_unlock()
     }
 }
