@@ -383,6 +383,68 @@ fn starting_at_the_caverns_and_below() {
     }
 }
 
+/// "If starting at Subterranean Architecture … All Heroes Gain 2 Abilities.
+/// Use the process described in Leveling Up for selecting them": "they draw
+/// two of their Ability Cards, select one to keep, and place the other at the
+/// bottom of their Ability pile". Each Ability is selected in turn: the next
+/// two are drawn only once the choice before is made, so the card just put
+/// back comes again when the pile is short (the fixture's holds three
+/// Abilities per class). Then the Items, as before.
+#[test]
+fn a_lower_start_draws_each_pair_after_the_choice_before() {
+    let mut o = GameOptions::standard(&["bren", "sil"], 4);
+    o.start = depths_rules::Ecology::Subterranean;
+    let mut g = Game::new(o, fixture()).unwrap();
+    for hero in 0..2u8 {
+        let class = depths_rules::adventure::class_index(g.heroes[usize::from(hero)].mat.class);
+        let pile = |g: &Game| g.adventure().unwrap().ability_decks[class].len();
+        let Some(Pending::ChooseAbility { hero: h, options }) = g.pending().cloned() else {
+            panic!("the first pair: {:?}", g.pending())
+        };
+        assert_eq!((h, options.len(), pile(&g)), (hero, 2, 1), "two drawn, one left: the next two wait");
+        act(&mut g, Action::ChooseOption { index: 0 });
+        let Some(Pending::ChooseAbility { hero: h, options: next }) = g.pending().cloned() else {
+            panic!("the second pair: {:?}", g.pending())
+        };
+        assert_eq!((h, next.len(), pile(&g)), (hero, 2, 0), "the last card and the one put back");
+        assert!(next.iter().any(|o| o.id == options[1].id), "the card put back comes again: {next:?}");
+        act(&mut g, Action::ChooseOption { index: 0 });
+        assert_eq!(g.heroes[usize::from(hero)].abilities.len(), 2);
+    }
+    assert!(matches!(g.phase(), depths_rules::Phase::Setup { .. }), "the Items' choices follow: {:?}", g.phase());
+    while g.pending().is_some() {
+        assert!(!matches!(g.pending(), Some(Pending::ChooseAbility { .. })), "no third Ability");
+        let first = g.legal_actions()[0].clone();
+        act(&mut g, first);
+    }
+    assert!(g.heroes.iter().all(|h| h.abilities.len() == 2 && h.items.len() == 2));
+}
+
+/// A save made while a lower start's Abilities were all drawn at once (as
+/// this game once drew them) still loads and finishes its Setup as drawn.
+#[test]
+fn a_lower_start_saved_with_both_pairs_drawn_still_loads() {
+    let mut o = GameOptions::standard(&["bren"], 4);
+    o.start = depths_rules::Ecology::Subterranean;
+    let mut g = Game::new(o, fixture()).unwrap();
+    let cards = g.adventure().unwrap().content.class_deck(depths_rules::HeroClass::Fighter).abilities.clone();
+    let (first, second) = (cards[..2].to_vec(), cards[2..].to_vec());
+    let adv = g.adventure.as_deref_mut().unwrap();
+    adv.pending.retain(|p| !matches!(p, Pending::ChooseAbility { .. }));
+    adv.pending.insert(0, Pending::ChooseAbility { hero: 0, options: first });
+    adv.pending.insert(1, Pending::ChooseAbility { hero: 0, options: second.clone() });
+    let mut text = g.save_json();
+    let mut old: serde_json::Value = serde_json::from_str(&text).unwrap();
+    old["adventure"].as_object_mut().unwrap().retain(|k, _| k != "abilities_to_gain");
+    text = old.to_string();
+    let mut g = Game::load_json(&text).expect("an older save loads");
+    act(&mut g, Action::ChooseOption { index: 0 });
+    assert_eq!(g.pending(), Some(&Pending::ChooseAbility { hero: 0, options: second }), "as it was drawn");
+    act(&mut g, Action::ChooseOption { index: 0 });
+    assert!(!matches!(g.pending(), Some(Pending::ChooseAbility { .. })), "nothing drawn again");
+    assert_eq!(g.heroes[0].abilities.len(), 2);
+}
+
 /// "7. Stair Guardian" → "Level Up" → "Passage to Next Ecology".
 #[test]
 fn stair_guardian_level_up_and_passage() {

@@ -225,6 +225,12 @@ pub struct Adventure {
     /// Cards the players put back at the bottom of the Item and Ability decks.
     #[serde(default)]
     pub known_at_bottom: KnownAtBottom,
+    /// "Starting at a Lower Ecology": the Heroes still to Gain an Ability "by
+    /// the process described in Leveling Up", in turn (next = first). Each
+    /// pair is drawn only once the choice before it is made. Absent from a
+    /// save that has none, or from one made when every pair was drawn at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities_to_gain: Vec<u8>,
 }
 
 /// How many cards at the bottom of each class's Item and Ability deck the

@@ -68,16 +68,32 @@ impl Game {
         }
     }
 
+    /// "Starting at a Lower Ecology … Use the process described in Leveling Up":
+    /// the next Hero still to Gain an Ability draws (or, multi-classed, chooses
+    /// how to draw) once no Ability choice is waiting, so each pair is drawn
+    /// after the choice before it and a card just put at the bottom of its pile
+    /// may come again. Her choice comes before any other waiting (the Items').
+    pub(crate) fn offer_next_ability(&mut self, events: &mut Vec<Event>) {
+        let choosing = |p: &Pending| matches!(p, Pending::ChooseAbility { .. } | Pending::ChooseAbilityDraw { .. });
+        while !self.adv().pending.iter().any(choosing) && !self.adv().abilities_to_gain.is_empty() {
+            let adv = self.adv_mut();
+            let h = adv.abilities_to_gain.remove(0);
+            let rest = std::mem::take(&mut adv.pending);
+            self.offer_abilities(h, events);
+            self.adv_mut().pending.extend(rest);
+        }
+    }
+
     /// "Draw 1 from each of their Primary and Secondary Class Ability Decks"
     /// (option 0), or "Draw 2 from their Primary Class Ability Deck" (option 1).
     pub(crate) fn choose_ability_draw(&mut self, hero: u8, index: usize, events: &mut Vec<Event>) {
         let mat = &self.heroes[hero as usize].mat;
         let (p, s) = (mat.class, mat.secondary_class.unwrap_or(mat.class));
+        // The choice of the two drawn comes first.
+        let rest = std::mem::take(&mut self.adv_mut().pending);
         self.draw_abilities(hero, if index == 0 { [p, s] } else { [p, p] }, events);
-        let adv = self.adv_mut();
-        if let Some(choice) = adv.pending.pop() {
-            adv.pending.insert(0, choice);
-        }
+        self.adv_mut().pending.extend(rest);
+        self.offer_next_ability(events);
     }
 
     /// "…select one to keep, and place the other at the bottom of their Ability pile."
@@ -94,6 +110,7 @@ impl Game {
             self.adv_mut().put_under_ability_deck(other);
         }
         self.heroes[hero as usize].abilities.push(OwnedAbility { card: keep, exhausted: false });
+        self.offer_next_ability(events);
     }
 
     pub(crate) fn check_finish_level_up(&self) -> Result<(), RuleError> {

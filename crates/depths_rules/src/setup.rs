@@ -100,8 +100,10 @@ impl Game {
             encounter: None,
             setting_up: false,
             known_at_bottom: Default::default(),
+            abilities_to_gain: Vec::new(),
         }));
-        // "Starting at a Lower Ecology": Abilities by the Level Up process, then Items.
+        // "Starting at a Lower Ecology": Abilities by the Level Up process, one
+        // after another (each pair drawn once the choice before is made), then Items.
         let (abilities, items) = match start {
             _ if !lower_start => (0, 0),
             Ecology::Ruins => (0, 0),
@@ -109,16 +111,15 @@ impl Game {
             Ecology::Subterranean => (2, 2),
         };
         let mut events = Vec::new();
+        let mut to_gain = Vec::new();
         for h in 0..game.heroes.len() as u8 {
-            for _ in 0..abilities {
-                game.offer_abilities(h, &mut events);
-            }
+            to_gain.extend(std::iter::repeat_n(h, abilities));
             if start_with_ability && start == Ecology::Ruins {
                 // "each Hero draws an Ability to start the game with." A
                 // multi-classed Hero draws as the book has them draw Abilities:
                 // one from each class deck or two from the Primary, keeping one.
                 if game.is_multi_classed(h) {
-                    game.offer_abilities(h, &mut events);
+                    to_gain.push(h);
                 } else {
                     let class = class_index(game.heroes[h as usize].mat.class);
                     if let Some(card) = game.adv_mut().ability_decks[class].pop().map(Shared::into_inner) {
@@ -127,6 +128,8 @@ impl Game {
                 }
             }
         }
+        game.adv_mut().abilities_to_gain = to_gain;
+        game.offer_next_ability(&mut events);
         // Then the Items; their choices come after the Abilities', as the book lists them.
         let abilities_first = std::mem::take(&mut game.adv_mut().pending);
         for h in 0..game.heroes.len() as u8 {
