@@ -1,6 +1,6 @@
 //! What the players look at and click outside the board and the card
 //! table: the screens (loading, menu, setup, lobby), the in-game panels and
-//! windows (settings, the question before an irreversible move, guide, replay bar and its analysis board, online banner), the rules
+//! windows (settings, the question before an irreversible move, guide, replay bar and its analysis board, online banner, the notice of a window too small), the rules
 //! reference, the keyboard shortcuts, the window, sound, and redrawing.
 
 pub mod analysis_panel;
@@ -16,6 +16,7 @@ pub mod rules_ref;
 pub mod screens;
 pub mod settings_window;
 pub mod shortcuts;
+pub mod small_window;
 pub mod sound;
 pub(crate) mod window_icon;
 mod window_place;
@@ -46,6 +47,6 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         window_resize::plugin,
         window_scale::plugin,
         sound::plugin,
-        (clipboard::plugin, quick_ctrl::plugin),
+        (clipboard::plugin, quick_ctrl::plugin, small_window::plugin),
     ));
 }
