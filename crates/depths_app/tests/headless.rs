@@ -366,6 +366,41 @@ fn a_corrupt_save_shows_an_error_and_is_left_untouched() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue: "with a damaged newest save, Continue stops the game, every time,
+/// until the player finds and deletes the file by hand". Continue opens the
+/// newest save that loads, says which did not and why, and leaves the
+/// damaged file as it was.
+#[test]
+fn continue_passes_over_a_damaged_newest_save_to_the_newest_good_one() {
+    let mut app = menu_app("continue-damaged");
+    start(&mut app, 1);
+    draw_and_place(&mut app);
+    app.world_mut().resource_mut::<SaveSlot>().due = true;
+    app.update();
+    let good = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
+    let saved_game = game(&app).clone();
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    // A newer save, one number past what the game can hold.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let damaged = good.with_file_name("zz-damaged.json");
+    let text = std::fs::read_to_string(&good).unwrap().replacen("\"format_version\":1", "\"format_version\":999", 1);
+    std::fs::write(&damaged, &text).unwrap();
+    assert_eq!(
+        depths_app::game::saves::list_saves(good.parent().unwrap())[0],
+        damaged,
+        "the damaged save is the newest"
+    );
+    app.world_mut().write_message(MenuAction::Continue);
+    frames(&mut app, 4);
+    assert_eq!(screen(&app), Screen::Playing);
+    assert_eq!(game(&app), &saved_game, "the newest good save opened");
+    let said = app.world().resource::<GameLog>().lines.join("\n");
+    assert!(said.contains("zz-damaged.json") && said.contains("does not load"), "{said}");
+    assert_eq!(std::fs::read_to_string(&damaged).unwrap(), text, "the damaged save is kept as it was");
+    let _ = std::fs::remove_dir_all(good.parent().unwrap());
+}
+
 #[test]
 fn back_to_menu_clears_the_board() {
     let mut app = menu_app("back");

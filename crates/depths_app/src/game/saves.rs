@@ -86,6 +86,11 @@ impl Default for SaveDir {
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct LoadSave(pub PathBuf);
 
+/// Open the newest save that loads (Continue): a newer one that does not is
+/// passed over, said in the log, and left as it is.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContinueNewest;
+
 /// The game's folders as the platform wants them (`directories`): on Linux
 /// `$XDG_DATA_HOME/forgotten-depths` (`~/.local/share/…`) for data and
 /// `$XDG_CONFIG_HOME/forgotten-depths` (`~/.config/…`) for settings; on
@@ -378,6 +383,7 @@ pub fn save_date(time: std::time::SystemTime, zone: &jiff::tz::TimeZone) -> Stri
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveDir>();
     app.add_message::<LoadSave>();
+    app.add_message::<ContinueNewest>();
     app.add_systems(
         Update,
         (
@@ -534,6 +540,8 @@ pub fn tool_run(options: Option<&crate::game::cli::Options>) -> bool {
 fn load_saves(
     mut commands: Commands,
     mut loads: MessageReader<LoadSave>,
+    mut continues: MessageReader<ContinueNewest>,
+    dir: Res<SaveDir>,
     mut notice: ResMut<MenuNotice>,
     mut next: ResMut<NextState<Screen>>,
 ) {
@@ -551,6 +559,32 @@ fn load_saves(
             }
         }
     }
+    if continues.read().count() == 0 {
+        return;
+    }
+    let saves = list_saves(&dir.0);
+    let mut passed = Vec::new();
+    for path in &saves {
+        match read_save(path) {
+            Ok((game, saved)) => {
+                let mut session = session_from(path, game, saved);
+                for (skipped, why) in &passed {
+                    let line = format!("A newer save, {skipped}, does not load ({why}): it is left as it was.");
+                    warn!("{line}");
+                    session.log.lines.push(line);
+                }
+                session.insert(&mut commands);
+                notice.0 = None;
+                next.set(Screen::Playing);
+                return;
+            }
+            Err(e) => passed.push((path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()), e)),
+        }
+    }
+    notice.0 = Some(match passed.first() {
+        None => "There is no saved game yet.".to_owned(),
+        Some((name, why)) => format!("No save loads: the newest, {name}, {why}. Load lists them all."),
+    });
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use crate::{
     PlaySystems,
     game::cli::{OpenScreen, Options},
-    game::saves::{LoadSave, SaveDir, SaveSummary, list_saves, summarize_saves},
+    game::saves::{ContinueNewest, LoadSave, SaveDir, SaveSummary, list_saves, summarize_saves},
     game::screen::Screen,
     game::session::StartGame,
     theme::style,
@@ -101,10 +101,9 @@ pub fn clock_seed() -> u64 {
 fn apply_menu_actions(
     mut actions: MessageReader<MenuAction>,
     mut next: ResMut<NextState<Screen>>,
-    mut notice: ResMut<MenuNotice>,
     mut show_saves: ResMut<ShowSaves>,
     dir: Res<SaveDir>,
-    mut loads: MessageWriter<LoadSave>,
+    mut continues: MessageWriter<ContinueNewest>,
     mut exit: MessageWriter<AppExit>,
     mut rules: MessageWriter<ToggleRules>,
 ) {
@@ -117,12 +116,9 @@ fn apply_menu_actions(
             MenuAction::Statistics => next.set(Screen::Statistics),
             // `guide.rs` starts it.
             MenuAction::GuidedGame => {}
-            MenuAction::Continue => match list_saves(&dir.0).first() {
-                Some(path) => {
-                    loads.write(LoadSave(path.clone()));
-                }
-                None => notice.0 = Some("There is no saved game yet.".into()),
-            },
+            MenuAction::Continue => {
+                continues.write(ContinueNewest);
+            }
             MenuAction::Load => {
                 show_saves.0 = match show_saves.0 {
                     Some(_) => None,
@@ -245,7 +241,10 @@ fn main_menu_ui(
                                         let text = if save.loads { text } else { text.color(style::notice()) };
                                         let button =
                                             egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
-                                        if ui.add_enabled(save.loads, button).clicked() {
+                                        let button = ui.add_enabled(save.loads, button);
+                                        // Why a damaged save does not load, where the pointer is.
+                                        let button = button.on_disabled_hover_text(&save.about);
+                                        if button.clicked() {
                                             loads.write(LoadSave(save.path.clone()));
                                         }
                                         if save.replayable
