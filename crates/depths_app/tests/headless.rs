@@ -401,6 +401,31 @@ fn continue_passes_over_a_damaged_newest_save_to_the_newest_good_one() {
     let _ = std::fs::remove_dir_all(good.parent().unwrap());
 }
 
+/// "If the game ever stops on an error while a game is open, the next start
+/// says so … and does not reopen that game without asking": Continue asks
+/// once before opening the save that was open, then opens it.
+#[test]
+fn continue_asks_before_reopening_the_game_open_when_it_stopped() {
+    use depths_app::game::stopped::StoppedWith;
+    let mut app = menu_app("continue-stopped");
+    start(&mut app, 1);
+    app.world_mut().resource_mut::<SaveSlot>().due = true;
+    app.update();
+    let path = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    app.insert_resource(StoppedWith(Some(path.clone())));
+    app.world_mut().write_message(MenuAction::Continue);
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Menu, "not reopened without asking");
+    let notice = app.world().resource::<MenuNotice>().0.clone().unwrap_or_default();
+    assert!(notice.contains("Continue again"), "{notice}");
+    app.world_mut().write_message(MenuAction::Continue);
+    frames(&mut app, 4);
+    assert_eq!(screen(&app), Screen::Playing, "opened once asked");
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
 #[test]
 fn back_to_menu_clears_the_board() {
     let mut app = menu_app("back");

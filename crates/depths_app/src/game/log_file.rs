@@ -71,6 +71,8 @@ pub fn install_panic_hook() {
             std::process::exit(1);
         }
         error!("the game stopped on an error{place}: {what}\n{}", std::backtrace::Backtrace::force_capture());
+        // The next start says so, and asks before opening that game again.
+        crate::game::stopped::leave_note();
         let logs = folder().map(|d| format!("\n\nThe log in {} tells more.", d.display())).unwrap_or_default();
         console::fatal(&format!("Forgotten Depths stopped on an error:\n\n{what}{logs}"));
         usual(info);

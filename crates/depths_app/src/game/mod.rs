@@ -2,7 +2,7 @@
 //! headless. The screens and the play phase (derived only from
 //! `Game::phase()`), the schedule in the book's stages, the game on the table
 //! and the one place that changes it, seats and turns (hot-seat, Companions,
-//! online), saves and leaving, settings, the rules' events as messages, what
+//! online), saves and leaving (and the game open when it last stopped on an error), settings, the rules' events as messages, what
 //! the player holds and points at, questions before the irreversible, letter keys as the keyboard labels them, notices for the table, the words players
 //! read, forecasts, hints, the guide and the replay. Nothing here names
 //! egui, a sprite or a module above.
@@ -38,6 +38,7 @@ pub mod schedule;
 pub mod screen;
 pub mod session;
 pub mod settings;
+pub mod stopped;
 pub mod taps;
 pub mod words;
 
@@ -72,6 +73,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         content_assets::plugin,
         settings::plugin,
         saves::desktop_plugin,
+        stopped::desktop_plugin,
         records::desktop_plugin,
         forecasts::plugin,
         analysis::plugin,

@@ -542,6 +542,7 @@ fn load_saves(
     mut loads: MessageReader<LoadSave>,
     mut continues: MessageReader<ContinueNewest>,
     dir: Res<SaveDir>,
+    mut stopped: Option<ResMut<crate::game::stopped::StoppedWith>>,
     mut notice: ResMut<MenuNotice>,
     mut next: ResMut<NextState<Screen>>,
 ) {
@@ -566,6 +567,18 @@ fn load_saves(
     let mut passed = Vec::new();
     for path in &saves {
         match read_save(path) {
+            // The game stopped on an error last time with this one open: asked once first.
+            Ok(_) if stopped.as_ref().is_some_and(|s| s.0.as_deref() == Some(path.as_path())) => {
+                let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                notice.0 = Some(format!(
+                    "{name} was open when the game last stopped on an error: Continue again to open it anyway, \
+                     or choose another save in Load."
+                ));
+                if let Some(s) = stopped.as_mut() {
+                    s.0 = None;
+                }
+                return;
+            }
             Ok((game, saved)) => {
                 let mut session = session_from(path, game, saved);
                 for (skipped, why) in &passed {
