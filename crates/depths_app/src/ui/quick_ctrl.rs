@@ -4,7 +4,8 @@
 //! typed by a tool) reached a text field as the letter "a". Here each letter
 //! pressed in the frame gets the Ctrl (⌘ on macOS) held when it was pressed,
 //! read from the frame's keyboard messages in order, and the letter it would
-//! have typed is taken out: Ctrl+A selects all. (Copy, cut and paste are
+//! have typed is taken out: Ctrl+A selects all, a quick Ctrl− or Ctrl+
+//! steps the UI scale. (Copy, cut and paste are
 //! bevy_egui's own events, sent only for a Ctrl still down at the frame's end.)
 
 use bevy::{
@@ -57,7 +58,9 @@ fn restore_quick_ctrl(
         input.0.events.retain_mut(|e| match e {
             egui::Event::Text(t) => !left.iter().any(|c| c == &t.to_lowercase()),
             egui::Event::Key { key, pressed: true, modifiers, .. } => {
-                if let Some(i) = left.iter().position(|c| c.eq_ignore_ascii_case(key.name())) {
+                // By name ("a" for A) or by symbol ("-" for Minus: Ctrl− steps the UI scale).
+                let named = |c: &String| c.eq_ignore_ascii_case(key.name()) || egui::Key::from_name(c) == Some(*key);
+                if let Some(i) = left.iter().position(named) {
                     left.remove(i);
                     modifiers.ctrl |= !cfg!(target_os = "macos");
                     modifiers.mac_cmd |= cfg!(target_os = "macos");
@@ -86,9 +89,15 @@ mod tests {
     }
 
     /// Issue 53: Ctrl+A in a text field typed "a" when Ctrl went down and up
-    /// within one frame.
+    /// within one frame; and a quick Ctrl+− (main row) left the UI scale as
+    /// it was, its character ("-") not matched to egui's key ("Minus").
     #[test]
     fn a_quick_ctrl_a_selects_all_instead_of_typing_a() {
+        quick_ctrl_with(KeyCode::KeyA, "a", egui::Key::A);
+        quick_ctrl_with(KeyCode::Minus, "-", egui::Key::Minus);
+    }
+
+    fn quick_ctrl_with(code: KeyCode, typed: &str, key: egui::Key) {
         let mut app = App::new();
         app.add_message::<KeyboardInput>().init_resource::<ButtonInput<KeyCode>>();
         let ctrl = COMMAND[0];
@@ -100,8 +109,8 @@ mod tests {
         app.insert_resource(keys);
         for m in [
             press(ctrl, ctrl_key.clone(), ButtonState::Pressed),
-            press(KeyCode::KeyA, Key::Character("a".into()), ButtonState::Pressed),
-            press(KeyCode::KeyA, Key::Character("a".into()), ButtonState::Released),
+            press(code, Key::Character(typed.into()), ButtonState::Pressed),
+            press(code, Key::Character(typed.into()), ButtonState::Released),
             press(ctrl, ctrl_key, ButtonState::Released),
         ] {
             app.world_mut().write_message(m);
@@ -109,10 +118,10 @@ mod tests {
         // What bevy_egui wrote: the letter, and the key with no Ctrl.
         let raw = egui::RawInput {
             events: vec![
-                egui::Event::Text("a".into()),
+                egui::Event::Text(typed.into()),
                 egui::Event::Key {
-                    key: egui::Key::A,
-                    physical_key: Some(egui::Key::A),
+                    key,
+                    physical_key: Some(key),
                     pressed: true,
                     repeat: false,
                     modifiers: egui::Modifiers::NONE,
@@ -127,8 +136,8 @@ mod tests {
         assert!(
             events
                 .iter()
-                .any(|e| matches!(e, egui::Event::Key { key: egui::Key::A, modifiers, .. } if modifiers.command)),
-            "Ctrl+A: {events:?}"
+                .any(|e| matches!(e, egui::Event::Key { key: k, modifiers, .. } if *k == key && modifiers.command)),
+            "Ctrl+{typed}: {events:?}"
         );
     }
 }
