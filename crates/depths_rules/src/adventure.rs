@@ -21,6 +21,9 @@ use crate::monster::MonsterCard;
 use crate::options::GameOptions;
 use crate::shared::Shared;
 
+/// The most Keys the Heroes may hold (a card that gives Keys stops there).
+pub const MAX_KEYS: u8 = 99;
+
 /// Where a card in the communal Experience Point pool came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum XpSource {

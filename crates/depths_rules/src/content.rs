@@ -463,6 +463,73 @@ fn monster_may(e: &Effect) -> bool {
         )
 }
 
+// What is wrong with one card, every fault: the content's check of its
+// files, and a save's check of the cards it carries (`save::check`).
+
+/// A Hero Mat's faults.
+pub(crate) fn mat_faults(mat: &HeroMat) -> Vec<String> {
+    let mut out = Vec::new();
+    if mat.max_health.contains(&0) || mat.max_health.windows(2).any(|w| w[0] > w[1]) {
+        out.push(String::from("max health must be above 0 and never fall"));
+    }
+    out.extend(mat.abilities.iter().flat_map(hero_ability_faults));
+    out
+}
+
+/// The faults of an ability printed for a Hero (a mat, an Ability Card).
+pub(crate) fn hero_ability_faults(a: &Ability) -> Vec<String> {
+    let mut out: Vec<String> = a.validate().err().into_iter().collect();
+    if let Some(e) = a.effects.iter().find(|e| monster_only(e)) {
+        out.push(format!("ability \"{}\" uses a Monster-only effect {e:?}", a.name));
+    }
+    out
+}
+
+/// An Item Card's faults.
+pub(crate) fn item_faults(item: &ItemCard) -> Vec<String> {
+    let mut out = Vec::new();
+    if item.hands > 2 {
+        out.push(String::from("at most 2 hands"));
+    }
+    if usize::from(item.remove_cards) > item.add_cards.len() + 14 {
+        out.push(String::from("removes too many cards"));
+    }
+    out.extend(item.abilities.iter().filter_map(|a| a.validate().err()));
+    out
+}
+
+/// The faults of a Monster's (or the Final Entity's) abilities.
+pub(crate) fn monster_ability_faults(abilities: &[Ability]) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in abilities {
+        out.extend(a.validate().err());
+        if a.activation == Activation::Block {
+            out.push(String::from("Monsters have no Block-Activated abilities"));
+        }
+        if let Some(e) = a.effects.iter().find(|e| !monster_may(e)) {
+            out.push(format!("ability \"{}\" uses {e:?}, which Monsters cannot", a.name));
+        }
+    }
+    out
+}
+
+/// A Monster Card's faults ("Anatomy of a Monster Card").
+pub(crate) fn monster_faults(m: &MonsterCard) -> Vec<String> {
+    let mut out: Vec<String> = m.validate().err().into_iter().collect();
+    out.extend(monster_ability_faults(&m.abilities));
+    out
+}
+
+/// The faults of a Head or Body card of the Final Entity, as `part`.
+pub(crate) fn entity_part_faults(p: &EntityPartCard, part: EntityPart) -> Vec<String> {
+    let mut out = Vec::new();
+    if p.part != part || p.health.contains(&0) {
+        out.push(String::from("wrong part or zero health"));
+    }
+    out.extend(monster_ability_faults(&p.abilities));
+    out
+}
+
 impl Content {
     /// Builds the content from `(path, text)` pairs, validating every card.
     /// Every fault is reported, not just the first: every file is parsed, and
@@ -594,6 +661,17 @@ impl Content {
         self.classes.values().flat_map(|c| c.items.iter()).chain(self.treasures.iter()).find(|i| i.id == id)
     }
 
+    /// Why the content a save carries cannot be played with, if it cannot:
+    /// the three Ecologies in order (play finds each by its place), then
+    /// every card as [`Content::from_files`] checks it (the first fault).
+    pub(crate) fn save_fault(&self) -> Option<String> {
+        let ecologies = self.ecologies.iter().map(|c| c.ecology);
+        if !ecologies.eq(Ecology::ALL) {
+            return Some(String::from("the cards of the three Ecologies are not all there, in order"));
+        }
+        self.validate().first().map(ToString::to_string)
+    }
+
     /// Structure, ids and references, every fault found; counts are
     /// [`Content::count_problems`].
     fn validate(&self) -> Vec<ContentFault> {
@@ -608,20 +686,14 @@ impl Content {
             }
         };
         let hero_ability = |faults: &mut Faults, file: &str, owner: &str, a: &Ability| {
-            if let Err(r) = a.validate() {
+            for r in hero_ability_faults(a) {
                 faults.card(file, owner, r);
-            }
-            if let Some(e) = a.effects.iter().find(|e| monster_only(e)) {
-                faults.card(file, owner, format!("ability \"{}\" uses a Monster-only effect {e:?}", a.name));
             }
         };
         for mat in &self.heroes {
             unique(&mut faults, "heroes.json", &mat.id);
-            if mat.max_health.contains(&0) || mat.max_health.windows(2).any(|w| w[0] > w[1]) {
-                faults.card("heroes.json", &mat.id, "max health must be above 0 and never fall");
-            }
-            for a in &mat.abilities {
-                hero_ability(&mut faults, "heroes.json", &mat.id, a);
+            for r in mat_faults(mat) {
+                faults.card("heroes.json", &mat.id, r);
             }
         }
         for (class, name) in CLASSES {
@@ -666,10 +738,9 @@ impl Content {
         {
             for p in list {
                 unique(&mut faults, "final_entity.json", &p.id);
-                if p.part != part || p.health.contains(&0) {
-                    faults.card("final_entity.json", &p.id, "wrong part or zero health");
+                for r in entity_part_faults(p, part) {
+                    faults.card("final_entity.json", &p.id, r);
                 }
-                self.check_monster_abilities(&mut faults, "final_entity.json", &p.id, &p.abilities);
             }
         }
         unique(&mut faults, "final_entity.json", &fe.tail.id);
@@ -682,30 +753,14 @@ impl Content {
     }
 
     fn check_item(&self, faults: &mut Faults, file: &str, item: &ItemCard) {
-        if item.hands > 2 {
-            faults.card(file, &item.id, "at most 2 hands");
-        }
-        if usize::from(item.remove_cards) > item.add_cards.len() + 14 {
-            faults.card(file, &item.id, "removes too many cards");
-        }
-        for a in &item.abilities {
-            if let Err(r) = a.validate() {
-                faults.card(file, &item.id, r);
-            }
+        for r in item_faults(item) {
+            faults.card(file, &item.id, r);
         }
     }
 
     fn check_monster_abilities(&self, faults: &mut Faults, file: &str, id: &str, abilities: &[Ability]) {
-        for a in abilities {
-            if let Err(r) = a.validate() {
-                faults.card(file, id, r);
-            }
-            if a.activation == Activation::Block {
-                faults.card(file, id, "Monsters have no Block-Activated abilities");
-            }
-            if let Some(e) = a.effects.iter().find(|e| !monster_may(e)) {
-                faults.card(file, id, format!("ability \"{}\" uses {e:?}, which Monsters cannot", a.name));
-            }
+        for r in monster_ability_faults(abilities) {
+            faults.card(file, id, r);
         }
     }
 
@@ -796,10 +851,9 @@ impl Content {
         let monsters_file = format!("{d}/monsters.json");
         for m in &eco.monsters {
             unique(faults, &monsters_file, &m.id);
-            if let Err(r) = m.validate() {
+            for r in monster_faults(m) {
                 faults.card(&monsters_file, &m.id, r);
             }
-            self.check_monster_abilities(faults, &monsters_file, &m.id, &m.abilities);
             if !(1..=60).contains(&m.health[2]) || m.xp > 10 {
                 faults.card(&monsters_file, &m.id, "health or XP out of range");
             }
@@ -807,10 +861,9 @@ impl Content {
         let guardians_file = format!("{d}/stair_guardians.json");
         for m in &eco.stair_guardians {
             unique(faults, &guardians_file, &m.id);
-            if let Err(r) = m.validate() {
+            for r in monster_faults(m) {
                 faults.card(&guardians_file, &m.id, r);
             }
-            self.check_monster_abilities(faults, &guardians_file, &m.id, &m.abilities);
         }
         let features_file = format!("{d}/features.json");
         let none = BTreeSet::new();

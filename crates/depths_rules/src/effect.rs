@@ -293,7 +293,10 @@ impl Ability {
         if self.activation != Activation::Passive {
             return 0;
         }
-        self.effects.iter().map(|e| if let Effect::Armor { amount } = e { *amount } else { 0 }).sum()
+        self.effects
+            .iter()
+            .map(|e| if let Effect::Armor { amount } = e { *amount } else { 0 })
+            .fold(0, u8::saturating_add)
     }
 
     pub fn passive_has(&self, probe: fn(&Effect) -> bool) -> bool {

@@ -4,7 +4,7 @@
 //! whether a Combat is on, which settles what "the Hero" and Armor mean.
 
 use crate::action::Target;
-use crate::adventure::{HeroChoice, Pending};
+use crate::adventure::{HeroChoice, MAX_KEYS, Pending};
 use crate::combat::DamagePacket;
 use crate::effect::{Effect, Whom};
 use crate::event::Event;
@@ -179,7 +179,7 @@ impl Game {
             }
             &Effect::Keys { amount } => {
                 let adv = self.adv_mut();
-                adv.keys = (i16::from(adv.keys) + i16::from(amount)).clamp(0, 99) as u8;
+                adv.keys = (i16::from(adv.keys) + i16::from(amount)).clamp(0, i16::from(MAX_KEYS)) as u8;
                 events.push(Event::KeysChanged { keys: adv.keys });
             }
             Effect::UnlockDoor => match target {
@@ -188,7 +188,7 @@ impl Game {
                 // A card that unlocks, with no Door at hand, is as good as a Key.
                 _ => {
                     let adv = self.adv_mut();
-                    adv.keys += 1;
+                    adv.keys = adv.keys.saturating_add(1).min(MAX_KEYS);
                     events.push(Event::KeysChanged { keys: adv.keys });
                 }
             },

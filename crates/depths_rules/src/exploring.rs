@@ -146,7 +146,7 @@ impl Game {
         if adv.ecology.map.place(&tile, placement).is_ok() {
             let eco = &mut adv.ecology;
             eco.rune_matches.placed(&eco.map, &eco.patterns);
-            adv.record.tiles_placed += 1;
+            adv.record.tiles_placed = adv.record.tiles_placed.saturating_add(1);
             events.push(Event::TilePlaced { tile: tile.id, placement });
         }
     }

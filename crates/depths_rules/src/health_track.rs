@@ -26,7 +26,7 @@ impl Game {
     /// Hero's own (Items, Abilities) and what this Combat added.
     pub fn armor_of(&self, h: u8) -> u8 {
         let own = self.heroes.get(usize::from(h)).map_or(0, |hero| hero.armor());
-        own + self.combat.as_ref().and_then(|c| c.heroes.get(usize::from(h))).map_or(0, |r| r.armor)
+        own.saturating_add(self.combat.as_ref().and_then(|c| c.heroes.get(usize::from(h))).map_or(0, |r| r.armor))
     }
 
     /// Heals a Hero, never above their Maximum Health Value; returns how much.

@@ -332,9 +332,9 @@ impl Hero {
 
     /// Armor: summed over Equipped Items and Passive abilities.
     pub fn armor(&self) -> u8 {
-        let items: u8 = self.items.iter().filter(|i| self.in_use(i)).map(|i| i.card.armor).sum();
-        let passive: u8 = self.abilities().map(|(_, a)| a.passive_armor()).sum();
-        items + passive
+        // Saturating: the cards are checked one by one, never their sum.
+        let items = self.items.iter().filter(|i| self.in_use(i)).fold(0u8, |n, i| n.saturating_add(i.card.armor));
+        self.abilities().fold(items, |n, (_, a)| n.saturating_add(a.passive_armor()))
     }
 
     /// Unless a Hero has a (Magic) Item Equipped, they make non-magic attacks.
@@ -348,7 +348,7 @@ impl Hero {
             .filter(|(_, a)| a.activation == Activation::Passive)
             .flat_map(|(_, a)| a.effects.iter())
             .map(|e| if let Effect::BonusDamage { amount } = e { *amount } else { 0 })
-            .sum()
+            .fold(0, u8::saturating_add)
     }
 
     /// Damage the Hero's own Items deal them at the end of every Combat Round.
@@ -357,7 +357,7 @@ impl Hero {
             .filter(|(_, a)| a.activation == Activation::Passive)
             .flat_map(|(_, a)| a.effects.iter())
             .map(|e| if let Effect::WoundEachRound { amount } = e { *amount } else { 0 })
-            .sum()
+            .fold(0, u8::saturating_add)
     }
 
     pub fn refresh_spells(&mut self) {

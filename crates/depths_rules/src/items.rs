@@ -187,5 +187,5 @@ impl Game {
 }
 
 pub(crate) fn hands_equipped(h: &Hero) -> u8 {
-    h.items.iter().filter(|i| i.equipped).map(|i| i.card.hands).sum()
+    h.items.iter().filter(|i| i.equipped).fold(0, |n, i| n.saturating_add(i.card.hands))
 }

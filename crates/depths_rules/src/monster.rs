@@ -80,7 +80,9 @@ impl MonsterCard {
     }
 
     pub fn armor(&self) -> u8 {
-        self.passive_effects().map(|e| if let Effect::Armor { amount } = e { *amount } else { 0 }).sum()
+        self.passive_effects()
+            .map(|e| if let Effect::Armor { amount } = e { *amount } else { 0 })
+            .fold(0, u8::saturating_add)
     }
 
     pub fn resists_non_magic(&self) -> bool {
@@ -88,7 +90,8 @@ impl MonsterCard {
     }
 
     pub fn card_bonus(&self) -> u8 {
-        self.passive_effects().map(|e| if let Effect::MonsterCardBonus { amount } = e { *amount } else { 0 }).sum()
+        let bonus = |e: &Effect| if let Effect::MonsterCardBonus { amount } = e { *amount } else { 0 };
+        self.passive_effects().map(bonus).fold(0, u8::saturating_add)
     }
 
     /// Checks the card against "Anatomy of a Monster Card".

@@ -3,7 +3,7 @@
 //! the players decide ("Healing Cost").
 
 use crate::action::Action;
-use crate::adventure::{OfferedItem, Pending, Purchase, XpCard, XpRef};
+use crate::adventure::{MAX_KEYS, OfferedItem, Pending, Purchase, XpCard, XpRef};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
@@ -12,9 +12,9 @@ use crate::hero::Hero;
 impl Game {
     /// XP the Heroes could pay: the pool and every Item they own.
     pub fn payable_xp(&self) -> u16 {
-        let pool: u16 = self.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum());
-        let items: u16 = self.heroes.iter().flat_map(|h| h.items.iter()).map(|i| u16::from(i.card.xp)).sum();
-        pool + items
+        let pool = self.adventure().into_iter().flat_map(|a| a.xp_pool.iter().map(|c| c.xp));
+        let items = self.heroes.iter().flat_map(|h| h.items.iter()).map(|i| i.card.xp);
+        pool.chain(items).fold(0, |sum, xp| sum.saturating_add(u16::from(xp)))
     }
 
     /// The pool's cards that pay what the purchase under way still owes:
@@ -62,7 +62,8 @@ impl Game {
 
     /// Health Points one unit of Healing buys for the whole party.
     pub fn healing_per_unit(&self) -> u16 {
-        let a = self.adv();
+        // A fight on its own buys nothing.
+        let Some(a) = self.adventure() else { return 0 };
         let double = if a.options.variants.double_healing { 2 } else { 1 };
         u16::from(a.ecology.reference.healing.health) * self.heroes.len() as u16 * double
     }
@@ -86,7 +87,7 @@ impl Game {
                         let per = self.healing_per_unit();
                         let missing = self.missing_health();
                         // Never more units than it takes to heal everyone fully.
-                        if *units == 0 || missing == 0 || u16::from(*units - 1) * per >= missing {
+                        if *units == 0 || missing == 0 || u32::from(*units - 1) * u32::from(per) >= u32::from(missing) {
                             return Err(RuleError::BadSplit);
                         }
                     }
@@ -232,16 +233,17 @@ impl Game {
         }
         // Paid in full; "No change is given."
         self.adv_mut().pending.remove(0);
-        self.adv_mut().record.xp_spent += u32::from(total);
+        let record = &mut self.adv_mut().record;
+        record.xp_spent = record.xp_spent.saturating_add(u32::from(total));
         events.push(Event::XpSpent { xp: total.min(255) as u8 });
         match what {
             Purchase::Key => {
                 let adv = self.adv_mut();
-                adv.keys += 1;
+                adv.keys = adv.keys.saturating_add(1).min(MAX_KEYS);
                 events.push(Event::KeysChanged { keys: adv.keys });
             }
             Purchase::Healing { units } => {
-                let points = (self.healing_per_unit() * u16::from(units)).min(255) as u8;
+                let points = (u32::from(self.healing_per_unit()) * u32::from(units)).min(255) as u8;
                 self.adv_mut().pending.insert(0, Pending::SplitHealing { points });
             }
             Purchase::Ability { hero } => {
@@ -262,7 +264,8 @@ impl Game {
 /// What a purchase under way has been paid so far: its XP cards and the
 /// Items offered.
 pub fn paid_so_far(paid: &[XpCard], items: &[OfferedItem]) -> u16 {
-    paid.iter().map(|c| u16::from(c.xp)).sum::<u16>() + items.iter().map(|o| u16::from(o.item.card.xp)).sum::<u16>()
+    let xp = paid.iter().map(|c| c.xp).chain(items.iter().map(|o| o.item.card.xp));
+    xp.fold(0, |sum, xp| sum.saturating_add(u16::from(xp)))
 }
 
 /// Every way to share `points` (capped at what the Heroes are missing).

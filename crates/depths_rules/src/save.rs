@@ -1,4 +1,8 @@
 //! Saving and loading a whole [`Game`] as JSON, and why a save is refused.
+//! A save that reads is then checked whole ([`Game::check_whole`], in
+//! `save/check`) before anything asks it a question.
+
+mod check;
 
 use serde::Deserialize;
 
@@ -14,6 +18,10 @@ pub enum SaveError {
     NewerFormat { found: u32, supported: u32 },
     /// A save of a format this game knows, but its data does not fit it.
     Corrupt { line: usize, column: usize, reason: String },
+    /// The data reads, but the game it describes breaks the rules' own
+    /// bounds: `field` is where (`combat.engagements.0.foe`), `reason` says
+    /// what, in a player's words.
+    Invalid { field: String, reason: String },
 }
 
 impl std::fmt::Display for SaveError {
@@ -27,6 +35,7 @@ impl std::fmt::Display for SaveError {
             SaveError::Corrupt { line, column, reason } => {
                 write!(f, "corrupt save: {reason} at line {line} column {column}")
             }
+            SaveError::Invalid { field, reason } => write!(f, "this game cannot be played on: {reason} ({field})"),
         }
     }
 }
@@ -38,7 +47,8 @@ pub fn to_json(game: &Game) -> String {
     serde_json::to_string(game).expect("game state always serializes")
 }
 
-/// Reads a save, refusing what is not one, a newer format, or corrupt data.
+/// Reads a save, refusing what is not one, a newer format, corrupt data, or
+/// a game that does not hold together ([`Game::check_whole`]).
 pub fn from_json(text: &str) -> Result<Game, SaveError> {
     #[derive(Deserialize)]
     struct Header {
@@ -53,6 +63,7 @@ pub fn from_json(text: &str) -> Result<Game, SaveError> {
         SaveError::Corrupt { line, column, reason }
     })?;
     check_map_content(&game).map_err(|reason| SaveError::Corrupt { line: 0, column: 0, reason })?;
+    game.check_whole()?;
     if let Some(adv) = game.adventure.as_deref_mut() {
         let eco = &mut adv.ecology;
         eco.rune_matches.refresh(&eco.map, &eco.patterns);
@@ -77,7 +88,8 @@ impl Game {
         to_json(self)
     }
 
-    /// Loads a save, refusing corrupt data or a newer format.
+    /// Loads a save, refusing corrupt data, a newer format, or a game that
+    /// does not hold together ([`Game::check_whole`]).
     pub fn load_json(text: &str) -> Result<Game, SaveError> {
         from_json(text)
     }

@@ -7,6 +7,7 @@ pub mod bot;
 pub mod forecast;
 pub mod plan;
 pub mod playout;
+pub mod save_play;
 pub mod search;
 pub mod search_stats;
 pub mod sim;

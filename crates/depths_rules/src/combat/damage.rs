@@ -181,7 +181,7 @@ impl Game {
             }
         };
         let w = &mut c.wounds[w];
-        w.total += u16::from(amount);
+        w.total = w.total.saturating_add(u16::from(amount));
         w.heroes |= p.owner_bits();
         ind.health = before.saturating_sub(amount);
         let heroes = (0..8u8).filter(|h| p.owner_bits() & (1 << h) != 0);

@@ -147,7 +147,7 @@ impl Foe {
             card_bonus: passives
                 .iter()
                 .map(|e| if let Effect::MonsterCardBonus { amount } = e { *amount } else { 0 })
-                .sum(),
+                .fold(0, u8::saturating_add),
             resists_non_magic: passives.iter().any(|e| matches!(e, Effect::ResistNonMagic)),
             individuals,
             power_lists,

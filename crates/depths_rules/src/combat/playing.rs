@@ -120,8 +120,16 @@ impl Game {
     /// Draws a Monster Action Card for `foe` against `hero`, Activating its
     /// Power-Activated abilities on a Power Card ("Drawing a Monster Power Card").
     pub(crate) fn monster_draw(&mut self, foe: u8, hero: u8, events: &mut Vec<Event>) -> Option<ActionCard> {
+        let difficulty = self.cbt().foes[foe as usize].difficulty;
+        // Power Cards go back to the deck as they are drawn: a deck with no
+        // numbered card left off the table (a few-card deck of a scenario)
+        // would deal them for ever. Once every card has come up, none is played.
+        let mut left = self.monster_decks[difficulty.index()].len_total() + 1;
         loop {
-            let difficulty = self.cbt().foes[foe as usize].difficulty;
+            if left == 0 {
+                return None;
+            }
+            left -= 1;
             let deck = &mut self.monster_decks[difficulty.index()];
             let reshuffle = deck.draw.is_empty() && !deck.discard.is_empty();
             let card = deck.draw(&mut self.rng)?;

@@ -103,7 +103,8 @@ impl Game {
 }
 
 pub(crate) fn factorial(n: usize) -> usize {
-    (1..=n).product()
+    // Saturating: a card may reveal more Features than orders can be counted.
+    (1..=n).fold(1, usize::saturating_mul)
 }
 
 /// The order `ChooseOption { index }` gives `n` revealed Features: the

@@ -95,7 +95,8 @@ impl Game {
             if let crate::combat::FoeCard::Monster(m) = &f.card {
                 let source =
                     if what == Some(Resolving::StairGuardian) { XpSource::StairGuardian } else { XpSource::Monster };
-                self.adv_mut().record.monsters_defeated += 1;
+                let record = &mut self.adv_mut().record;
+                record.monsters_defeated = record.monsters_defeated.saturating_add(1);
                 self.gain_xp(m.name.clone(), m.xp, source, events);
             }
         }
@@ -117,7 +118,7 @@ impl Game {
     /// "When Heroes collect Experience Points, keep them in a communal pool."
     pub(crate) fn gain_xp(&mut self, name: String, xp: u8, source: XpSource, events: &mut Vec<Event>) {
         let adv = self.adv_mut();
-        adv.record.xp_earned += u32::from(xp);
+        adv.record.xp_earned = adv.record.xp_earned.saturating_add(u32::from(xp));
         events.push(Event::XpGained { name: name.clone(), xp });
         adv.xp_pool.push(XpCard { name, xp, source });
     }

@@ -449,6 +449,16 @@ impl TryFrom<MapSave> for Map {
             if map.graph.index.contains_key(&placed.cell) {
                 return Err(format!("two tiles at {:?}", placed.cell));
             }
+            // As placing builds it: the Entry Tile at (0, 0), every later tile
+            // beside one placed before (a far cell would make the map's
+            // index cover everything between).
+            let beside = Side::ALL.iter().any(|&side| map.graph.index.contains_key(&step(placed.cell, side)));
+            if (map.tiles.is_empty() && placed.cell != (0, 0)) || (!map.tiles.is_empty() && !beside) {
+                return Err(format!(
+                    "tile \"{}\" at {:?} touches no tile placed before it",
+                    placed.tile.id, placed.cell
+                ));
+            }
             let shape_ok = placed.states.len() == placed.tile.areas.len()
                 && placed.states.iter().zip(&placed.tile.areas).all(|(s, a)| s.len() == a.elements.len());
             if !shape_ok {

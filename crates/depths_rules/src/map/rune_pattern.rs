@@ -16,6 +16,10 @@ use super::map::{Cell, Map, PlacedTile, step};
 use super::map_tile::{Corner, Corners, MapTile, Rotation, Side, Sides};
 use super::preview::Preview;
 
+/// How far a pattern's cells may lie from its first (more than any Ecology
+/// has tiles).
+const MAX_OFFSET: i32 = 64;
+
 /// One square rune of a pattern: a tile at `offset` with Nodes on `nodes`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -46,7 +50,10 @@ impl RunePattern {
         }
         // Checked on every search for matches: compare pairs, no allocation.
         let repeated = self.cells.iter().enumerate().any(|(i, a)| self.cells[..i].iter().any(|b| b.offset == a.offset));
-        if repeated {
+        // A pattern lies on a few tiles: offsets far beyond a map's reach would
+        // only overflow the search's arithmetic (a save carries its patterns).
+        let far = self.cells.iter().any(|c| c.offset.0.abs() > MAX_OFFSET || c.offset.1.abs() > MAX_OFFSET);
+        if repeated || far {
             return Err(RuneError::BadPattern(self.id.clone()));
         }
         Ok(())
