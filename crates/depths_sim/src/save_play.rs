@@ -6,7 +6,7 @@
 //! number at a time, and the fuzz target `fuzz/fuzz_targets/saves.rs` from
 //! any bytes, both through [`play_on`].
 
-use depths_rules::{Game, GameRng, Phase};
+use depths_rules::{Action, Game, GameRng, Phase};
 
 use crate::bot::{Bot, HeuristicBot, RandomBot};
 
@@ -21,23 +21,27 @@ pub struct PlayedOn {
     pub refused: Option<String>,
     /// Nothing was legal in a game not over.
     pub stuck: bool,
+    /// The game the moves led to no longer loads once saved, with why: the
+    /// whole-game check refuses what the rules made of a game it accepted.
+    pub unloadable: Option<String>,
 }
 
 /// Makes up to `moves` legal moves from `game`: each the random bot's or the
 /// careful bot's ([`HeuristicBot`]), chosen by `seed`, asking before each
-/// move every question the client asks of the rules ([`ask_everything`]).
+/// move every question the client asks of the rules ([`ask_everything`]);
+/// then saves the game it came to and loads it again.
 pub fn play_on(game: &mut Game, seed: u64, moves: usize) -> PlayedOn {
     let mut random = RandomBot { rng: GameRng::from_seed(seed) };
     let mut careful = HeuristicBot;
     let mut coin = GameRng::from_seed(seed ^ 0x5a7e);
-    let mut played = PlayedOn { moves: 0, ended: false, refused: None, stuck: false };
+    let mut played = PlayedOn { moves: 0, ended: false, refused: None, stuck: false, unloadable: None };
     while played.moves < moves {
-        ask_everything(game, seed);
+        let legal = ask_everything(game, seed);
         if game.is_over() {
             played.ended = true;
             break;
         }
-        if game.legal_actions().is_empty() {
+        if legal.is_empty() {
             played.stuck = true;
             break;
         }
@@ -48,6 +52,9 @@ pub fn play_on(game: &mut Game, seed: u64, moves: usize) -> PlayedOn {
         }
         played.moves += 1;
     }
+    if played.moves > 0 {
+        played.unloadable = Game::load_json(&game.save_json()).err().map(|e| e.to_string());
+    }
     played
 }
 
@@ -56,8 +63,8 @@ pub fn play_on(game: &mut Game, seed: u64, moves: usize) -> PlayedOn {
 /// Combat's pairs and what each deals and costs, the Damage due, the Health
 /// after a move, the XP payable and the payment, the Legendary Locations,
 /// where the tile in hand may go, the party's record, a determinized copy),
-/// throwing the answers away: a panic is what is looked for.
-pub fn ask_everything(game: &Game, seed: u64) {
+/// throwing the answers away but the legal actions: a panic is what is looked for.
+pub fn ask_everything(game: &Game, seed: u64) -> Vec<Action> {
     let phase = game.phase();
     let _ = (phase.name(), phase.decision(), game.pending(), game.is_over(), game.in_combat());
     let legal = game.legal_actions();
@@ -103,6 +110,7 @@ pub fn ask_everything(game: &Game, seed: u64) {
     }
     let copy = game.determinized(seed);
     let _ = copy.legal_actions();
+    legal
 }
 
 /// The fuzz target's entry point: `data` read as a save; if it loads, up to

@@ -42,12 +42,12 @@ pub(super) fn check(g: &Game, a: &Adventure) -> Checked {
 /// One Item deck, one Ability deck and one pool of Item Action Cards per
 /// class, each card of its class.
 fn decks(a: &Adventure) -> Checked {
-    for (field, len) in [
-        ("item_decks", a.item_decks.len()),
-        ("ability_decks", a.ability_decks.len()),
-        ("item_action_cards", a.item_action_cards.len()),
+    for (field, words, len) in [
+        ("item_decks", "Item decks", a.item_decks.len()),
+        ("ability_decks", "Ability decks", a.ability_decks.len()),
+        ("item_action_cards", "piles of Item Action Cards", a.item_action_cards.len()),
     ] {
-        ensure!(len == CLASSES.len(), format!("adventure.{field}"), "the game has {len} {field}; one per class, 3");
+        ensure!(len == CLASSES.len(), format!("adventure.{field}"), "the game has {len} {words}; one per class, 3");
     }
     for (d, (class, name)) in CLASSES.iter().enumerate() {
         for (i, item) in a.item_decks[d].iter().enumerate() {
@@ -70,26 +70,35 @@ fn decks(a: &Adventure) -> Checked {
                 card.ability.name
             );
         }
+        let pool = &a.item_action_cards[d];
+        let twice = pool.iter().enumerate().any(|(i, c)| pool[..i].iter().any(|o| o.id == c.id));
         ensure!(
-            a.item_action_cards[d].iter().all(|c| c.item && !c.power),
+            pool.iter().all(|c| c.item && !c.power) && !twice,
             format!("adventure.item_action_cards.{d}"),
-            "a card among the {name} Item Action Cards is not one"
+            "a card among the {name} Item Action Cards is not one, or is there twice"
         );
     }
     Ok(())
 }
 
-/// An Item Action Card is in its class's pool or in a Hero's deck, not both:
-/// a Hero Adds cards from the pool of their Primary class.
+/// An Item Action Card is in its class's pool or in a Hero's deck (or on the
+/// table), not both, and no card of a Hero's shares its number: a Hero Adds
+/// cards from the pool of their Primary class.
 fn item_action_cards(g: &Game, a: &Adventure) -> Checked {
     for (h, hero) in g.heroes.iter().enumerate() {
         let pool = &a.item_action_cards[class_index(hero.mat.class)];
         let piles = [&hero.draw, &hero.hand, &hero.discard, &hero.stored_power, &hero.out_of_deck, &hero.test_cards];
-        let mut owned = piles.into_iter().flatten().filter(|c| c.item);
+        let table = g.combat.iter().flat_map(|c| c.engagements.iter()).filter(|e| usize::from(e.hero) == h);
+        let played = table.flat_map(|e| e.slots.iter().filter_map(|s| s.hero.as_ref()));
+        let mut owned = piles.into_iter().flatten().chain(played);
         if let Some(card) = owned.find(|c| pool.iter().any(|p| p.id == c.id)) {
             return Err(super::invalid(
                 format!("heroes.{h}"),
-                format!("{} owns Item Action Card {}, which is still among the cards to Add", who(g, h), card.id.0),
+                format!(
+                    "{} owns Action Card {}, and an Item Action Card still to Add has that number too",
+                    who(g, h),
+                    card.id.0
+                ),
             ));
         }
     }

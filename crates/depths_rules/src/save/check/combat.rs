@@ -24,15 +24,16 @@ pub(super) fn check(g: &Game, c: &Combat) -> Checked {
     for (f, foe) in c.foes.iter().enumerate() {
         self::foe(g, c, f, foe)?;
     }
-    for (field, len) in [
-        ("assignment", c.assignment.len()),
-        ("heroes", c.heroes.len()),
-        ("play_one_next_round", c.play_one_next_round.len()),
-    ] {
+    let per_hero = [
+        ("assignment", "Monster Cards to fight", c.assignment.len()),
+        ("heroes", "choices this Round", c.heroes.len()),
+        ("play_one_next_round", "cards to play next Round", c.play_one_next_round.len()),
+    ];
+    for (field, words, len) in per_hero {
         ensure!(
             len == n,
             format!("combat.{field}"),
-            "the Combat keeps {len} Heroes' {field}, but there are {n} Heroes"
+            "the Combat keeps {len} Heroes' {words}, but there are {n} Heroes"
         );
     }
     let assigning = c.step == CombatStep::AssignMonsters;
