@@ -233,7 +233,10 @@ impl Snapshot {
 
     /// The table it describes, or why the save inside does not load.
     pub fn shared(&self) -> Result<SharedGame, String> {
-        let game = Game::load_json(&self.game).map_err(|e| format!("the host's game does not load here: {e}"))?;
+        // Checked whole (Game::load_json): a host of another build, or a
+        // doctored one, must not panic the player's game.
+        let game =
+            Game::load_json(&self.game).map_err(|e| format!("the host sent a game this version cannot read ({e})"))?;
         Ok(SharedGame::at(game, self.players.clone(), self.turn.clone(), self.seq))
     }
 }
@@ -319,6 +322,25 @@ mod tests {
         assert_eq!(lobby.waiting_for_at(&players), vec![1], "Bo still plays Ava");
         players.set_companion(2, true, 3);
         assert!(lobby.waiting_for_at(&players).is_empty());
+    }
+
+    /// Issue 54: a snapshot whose game names a Monster Card the Combat does
+    /// not have is refused with the field, not taken to the table.
+    #[test]
+    fn a_snapshot_of_a_game_that_fails_the_check_is_refused_in_words() {
+        let content = depths_rules::Content::builtin().expect("the shipped content loads");
+        let mats = ["bren", "sil"].iter().map(|h| content.hero(h).expect("a Hero").clone()).collect();
+        let card = content.ecology(depths_rules::Ecology::Ruins).monsters[0].clone();
+        let game = Game::skirmish(mats, vec![depths_rules::Foe::monster(card, 2)], 3).0;
+        let shared = SharedGame::new(game, Players::default());
+        let good = Snapshot::of(&shared);
+        assert!(good.shared().is_ok());
+        let mut value: serde_json::Value = serde_json::from_str(&good.game).expect("JSON");
+        value["combat"]["engagements"][0]["foe"] = 9.into();
+        let doctored = Snapshot { game: value.to_string(), ..good };
+        let refused = doctored.shared().err().expect("refused");
+        assert!(refused.starts_with("the host sent a game this version cannot read"), "{refused}");
+        assert!(refused.contains("combat.engagements.0.foe"), "{refused}");
     }
 
     #[test]

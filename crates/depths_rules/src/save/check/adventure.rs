@@ -30,6 +30,21 @@ pub(super) fn check(g: &Game, a: &Adventure) -> Checked {
         "the XP pool holds {} cards, more than can be told apart",
         a.xp_pool.len()
     );
+    // "Starting at a Lower Ecology": at most two Abilities each, and one to start with.
+    ensure!(
+        a.abilities_to_gain.len() <= 3 * n,
+        "adventure.abilities_to_gain",
+        "{} Abilities are still to be Gained at the start, more than {n} Heroes may",
+        a.abilities_to_gain.len()
+    );
+    for (i, &h) in a.abilities_to_gain.iter().enumerate() {
+        ensure!(
+            usize::from(h) < n,
+            format!("adventure.abilities_to_gain.{i}"),
+            "an Ability is still to be Gained by Hero {}, but the game has {n}",
+            u16::from(h) + 1
+        );
+    }
     decks(a)?;
     item_action_cards(g, a)?;
     ecology(a)?;

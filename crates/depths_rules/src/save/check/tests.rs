@@ -168,3 +168,13 @@ fn armor_sums_stop_at_the_most_a_number_holds() {
     g.combat.as_mut().expect("a Combat").heroes[0].armor = 200;
     assert_eq!(g.armor_of(0), 255);
 }
+
+/// A Hero still to Gain a starting Ability is drawn for once the choice
+/// before is made: one not at the table is refused before anything draws.
+#[test]
+fn an_ability_owed_to_a_hero_not_at_the_table_is_refused() {
+    let g = Game::new(GameOptions::standard(&["bren", "sil"], 5), content()).expect("sets up");
+    let (field, reason) = refusal(load_edited(&g, |v| v["adventure"]["abilities_to_gain"] = vec![9].into()));
+    assert_eq!(field, "adventure.abilities_to_gain.0");
+    assert_eq!(reason, "an Ability is still to be Gained by Hero 10, but the game has 2");
+}
