@@ -406,7 +406,7 @@ fn continue_passes_over_a_damaged_newest_save_to_the_newest_good_one() {
 /// once before opening the save that was open, then opens it.
 #[test]
 fn continue_asks_before_reopening_the_game_open_when_it_stopped() {
-    use depths_app::game::stopped::StoppedWith;
+    use depths_app::game::saves::StoppedWith;
     let mut app = menu_app("continue-stopped");
     start(&mut app, 1);
     app.world_mut().resource_mut::<SaveSlot>().due = true;

@@ -338,7 +338,7 @@ mod tests {
         let mut value: serde_json::Value = serde_json::from_str(&good.game).expect("JSON");
         value["combat"]["engagements"][0]["foe"] = 9.into();
         let doctored = Snapshot { game: value.to_string(), ..good };
-        let refused = doctored.shared().err().expect("refused");
+        let refused = doctored.shared().expect_err("refused");
         assert!(refused.starts_with("the host sent a game this version cannot read"), "{refused}");
         assert!(refused.contains("combat.engagements.0.foe"), "{refused}");
     }

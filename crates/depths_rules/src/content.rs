@@ -464,7 +464,7 @@ fn monster_may(e: &Effect) -> bool {
 }
 
 // What is wrong with one card, every fault: the content's check of its
-// files, and a save's check of the cards it carries (`save::check`).
+// files, and a save's check of the cards it carries (`whole_check`).
 
 /// A Hero Mat's faults.
 pub(crate) fn mat_faults(mat: &HeroMat) -> Vec<String> {

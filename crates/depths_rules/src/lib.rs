@@ -42,6 +42,7 @@ pub mod rng;
 pub mod save;
 pub mod setup;
 pub mod shared;
+pub mod whole_check;
 
 pub use action::{Action, Target};
 pub use action_card::{ActionCard, CardId, Difficulty, MonsterDeck};

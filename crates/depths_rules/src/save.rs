@@ -1,8 +1,6 @@
 //! Saving and loading a whole [`Game`] as JSON, and why a save is refused.
 //! A save that reads is then checked whole ([`Game::check_whole`], in
-//! `save/check`) before anything asks it a question.
-
-mod check;
+//! `whole_check`) before anything asks it a question.
 
 use serde::Deserialize;
 

@@ -71,12 +71,44 @@ pub fn install_panic_hook() {
             std::process::exit(1);
         }
         error!("the game stopped on an error{place}: {what}\n{}", std::backtrace::Backtrace::force_capture());
-        // The next start says so, and asks before opening that game again.
-        crate::game::stopped::leave_note();
+        // The next start says so, and asks before opening that game again (`stopped.rs`).
+        leave_note();
         let logs = folder().map(|d| format!("\n\nThe log in {} tells more.", d.display())).unwrap_or_default();
         console::fatal(&format!("Forgotten Depths stopped on an error:\n\n{what}{logs}"));
         usual(info);
     }));
+}
+
+/// The save of the game open now, for the panic hook (which cannot reach
+/// the app's resources): kept by `stopped.rs`.
+static OPEN_SAVE: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+
+/// Names the save of the game open now (none off the table).
+pub fn set_open_save(save: Option<PathBuf>) {
+    if let Ok(mut open) = OPEN_SAVE.lock() {
+        *open = save;
+    }
+}
+
+/// Where the note of a game open when the game stopped on an error is left.
+pub fn stopped_note() -> Option<PathBuf> {
+    crate::game::saves::project_dirs().map(|dirs| dirs.data_dir().join("stopped-with-game.txt"))
+}
+
+/// Names the open save in the note, if a game is open.
+fn leave_note() {
+    let save = OPEN_SAVE.lock().ok().and_then(|open| open.clone());
+    if let (Some(note), Some(save)) = (stopped_note(), save) {
+        write_note(&note, &save);
+    }
+}
+
+/// The note naming `save`, at `note`.
+pub fn write_note(note: &Path, save: &Path) {
+    if let Some(dir) = note.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = std::fs::write(note, save.to_string_lossy().as_bytes());
 }
 
 /// A panic's message, whichever way it was raised.

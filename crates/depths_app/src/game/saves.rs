@@ -86,6 +86,11 @@ impl Default for SaveDir {
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct LoadSave(pub PathBuf);
 
+/// The save that was open when the game last stopped on an error (told by
+/// `stopped.rs` at the start), until Continue has asked once before opening it.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct StoppedWith(pub Option<PathBuf>);
+
 /// Open the newest save that loads (Continue): a newer one that does not is
 /// passed over, said in the log, and left as it is.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
@@ -542,7 +547,7 @@ fn load_saves(
     mut loads: MessageReader<LoadSave>,
     mut continues: MessageReader<ContinueNewest>,
     dir: Res<SaveDir>,
-    mut stopped: Option<ResMut<crate::game::stopped::StoppedWith>>,
+    mut stopped: Option<ResMut<StoppedWith>>,
     mut notice: ResMut<MenuNotice>,
     mut next: ResMut<NextState<Screen>>,
 ) {

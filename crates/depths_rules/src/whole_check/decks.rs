@@ -1,7 +1,7 @@
 //! The three Monster Action decks: one per difficulty, in order, each card
 //! in one place only (the Draw Pile, the Discard Pile or the Combat's table).
 
-use super::{Checked, ensure};
+use super::refusal::{Checked, ensure, invalid};
 use crate::action_card::{ActionCard, Difficulty};
 use crate::game::Game;
 
@@ -45,7 +45,7 @@ pub(super) fn check(g: &Game) -> Checked {
         let mut ids: Vec<_> = all.iter().map(|c| c.id).collect();
         ids.sort_unstable();
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
-            return Err(super::invalid(
+            return Err(invalid(
                 format!("monster_decks.{d}.draw"),
                 format!("the {} Monster Action deck holds card {} twice", difficulty.name(), w[0].0),
             ));

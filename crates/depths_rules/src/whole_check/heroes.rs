@@ -1,7 +1,7 @@
 //! The Heroes: their mats, level and Health, their Action Cards in every
 //! pile (and on the Combat's table), their Items and Abilities.
 
-use super::{Checked, MAX_HEROES, MAX_NAMED, ensure, faultless, who};
+use super::refusal::{Checked, MAX_HEROES, MAX_NAMED, ensure, faultless, invalid, who};
 use crate::action_card::ActionCard;
 use crate::adventure::Resolving;
 use crate::content::{hero_ability_faults, item_faults, mat_faults};
@@ -59,10 +59,10 @@ fn cards(g: &Game, h: usize, hero: &Hero, who: &str) -> Checked {
         hero.draw.len()
     );
     if let Some(i) = hero.hand.iter().position(|c| c.power) {
-        return Err(super::invalid(at(&format!("hand.{i}")), format!("{who} holds a Power Card in their Hand")));
+        return Err(invalid(at(&format!("hand.{i}")), format!("{who} holds a Power Card in their Hand")));
     }
     if let Some(i) = hero.stored_power.iter().position(|c| !c.power) {
-        return Err(super::invalid(
+        return Err(invalid(
             at(&format!("stored_power.{i}")),
             format!("{who} has Stored a card that is not a Power Card"),
         ));
@@ -92,10 +92,10 @@ fn cards(g: &Game, h: usize, hero: &Hero, who: &str) -> Checked {
     let mut ids: Vec<_> = all.iter().map(|(_, c)| c.id).collect();
     ids.sort_unstable();
     if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
-        return Err(super::invalid(at("draw"), format!("{who} owns Action Card {} twice", w[0].0)));
+        return Err(invalid(at("draw"), format!("{who} owns Action Card {} twice", w[0].0)));
     }
     if let Some((pile, c)) = all.iter().find(|(_, c)| c.power && (c.value != 0 || c.item)) {
-        return Err(super::invalid(
+        return Err(invalid(
             at(pile),
             format!("{who}'s Power Card {} has a value or an Item's chest; a Power Card has neither", c.id.0),
         ));

@@ -3,7 +3,7 @@
 //! modifiers, the Damage still to place and the individuals Defeated — and
 //! that the step has someone who may act in it.
 
-use super::{Checked, ensure, faultless, nth, who};
+use super::refusal::{Checked, ensure, faultless, invalid, nth, who};
 use crate::combat::{Combat, CombatStep, Engagement, Foe, FoeCard};
 use crate::content::{entity_part_faults, monster_ability_faults, monster_faults};
 use crate::game::Game;
@@ -47,10 +47,7 @@ pub(super) fn check(g: &Game, c: &Combat) -> Checked {
     for (h, cards) in c.assignment.iter().enumerate() {
         let at = format!("combat.assignment.{h}");
         if let Some(&f) = cards.iter().find(|&&f| usize::from(f) >= k) {
-            return Err(super::invalid(
-                at,
-                format!("{} is assigned Monster Card {f}, but the Combat has {k}", who(g, h)),
-            ));
+            return Err(invalid(at, format!("{} is assigned Monster Card {f}, but the Combat has {k}", who(g, h))));
         }
         let twice = cards.iter().enumerate().any(|(i, f)| cards[..i].contains(f));
         ensure!(!twice, at, "{} is assigned the same Monster Card twice", who(g, h));
@@ -202,7 +199,7 @@ fn engagements(g: &Game, c: &Combat) -> Checked {
     let have: Vec<(u8, u8, u8)> = c.engagements.iter().map(|e| (e.group, e.hero, e.foe)).collect();
     if have != want {
         let i = have.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(have.len().min(want.len()));
-        return Err(super::invalid(
+        return Err(invalid(
             format!("combat.engagements.{i}"),
             format!(
                 "the Round has {} pairings of a Hero and a Monster Card, and its {} is not the one the assignment of Monster Cards makes",

@@ -3,7 +3,7 @@
 //! map, tiles, piles and Lantern), the decisions the game waits for and the
 //! cards being Resolved.
 
-use super::{Checked, MAX_NAMED, ensure, faultless, nth, who};
+use super::refusal::{Checked, MAX_NAMED, ensure, faultless, invalid, nth, who};
 use crate::Ecology;
 use crate::adventure::{Adventure, HeroChoice, MAX_KEYS, Pending, Purchase, Resolving, class_index};
 use crate::combat::FoeCard;
@@ -21,7 +21,7 @@ pub(super) fn check(g: &Game, a: &Adventure) -> Checked {
         a.options.heroes
     );
     if let Some(fault) = a.content.save_fault() {
-        return Err(super::invalid("adventure.content", format!("the game's cards: {fault}")));
+        return Err(invalid("adventure.content", format!("the game's cards: {fault}")));
     }
     ensure!(a.keys <= MAX_KEYS, "adventure.keys", "the Heroes have {} Keys; {MAX_KEYS} at most", a.keys);
     ensure!(
@@ -107,7 +107,7 @@ fn item_action_cards(g: &Game, a: &Adventure) -> Checked {
         let played = table.flat_map(|e| e.slots.iter().filter_map(|s| s.hero.as_ref()));
         let mut owned = piles.into_iter().flatten().chain(played);
         if let Some(card) = owned.find(|c| pool.iter().any(|p| p.id == c.id)) {
-            return Err(super::invalid(
+            return Err(invalid(
                 format!("heroes.{h}"),
                 format!(
                     "{} owns Action Card {}, and an Item Action Card still to Add has that number too",
@@ -138,7 +138,7 @@ fn ecology(a: &Adventure) -> Checked {
     for (field, tile) in tiles.chain(eco.dead_end.set_aside.iter().map(|t| ("dead_end.set_aside", t))) {
         let at = format!("adventure.ecology.{field}");
         if let Err(e) = tile.validate() {
-            return Err(super::invalid(at, format!("Map Tile {}: {e}", tile.id)));
+            return Err(invalid(at, format!("Map Tile {}: {e}", tile.id)));
         }
         ensure!(
             tile.ecology == here,
