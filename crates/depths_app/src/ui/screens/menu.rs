@@ -146,7 +146,7 @@ fn main_menu_ui(
     settings: Option<ResMut<crate::game::settings::Settings>>,
     mut replays: MessageWriter<crate::game::replay::ReplaySave>,
     has_saves: Res<HasSaves>,
-    mut list_seen: Local<bool>,
+    (mut list_seen, mut plain): (Local<bool>, Local<f32>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(mut settings) = settings {
@@ -177,101 +177,111 @@ fn main_menu_ui(
             .color(style::MUTED),
         );
     });
-    egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
-        // A centred area lays its contents out in its size the frame
-        // before: without a height to scroll in, the box kept the half
-        // window it first had and the Load list opened out of sight.
-        let inside = menu_h - style::panel_frame().total_margin().sum().y;
-        // Short of room for eight buttons in a column (1366x768 at 150 %
-        // left Rules and Quit to scroll to), they stand in two.
-        let columns = if inside < TALL_ENOUGH { 2 } else { 1 };
-        style::panel_frame().show(ui, |ui| {
-            ui.set_width(if columns == 2 { 560.0_f32 } else { 440.0 }.min(screen.width() - 40.0));
-            egui::ScrollArea::vertical().id_salt("menu_scroll").max_height(inside).min_scrolled_height(inside).show(
-                ui,
-                |ui| {
-                    ui.vertical_centered(|ui| {
-                        ui.label(style::title("Forgotten Depths", style::type_scale::HERO));
-                        ui.label(
-                            egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
-                                .italics()
-                                .color(style::MUTED),
-                        );
-                        ui.add_space(24.0);
-                        let buttons = [
-                            ("New Game", MenuAction::NewGame),
-                            ("Guided first game", MenuAction::GuidedGame),
-                            ("Continue", MenuAction::Continue),
-                            ("Load", MenuAction::Load),
-                            ("Play online", MenuAction::PlayOnline),
-                            ("Statistics", MenuAction::Statistics),
-                            ("Rules", MenuAction::Rules),
-                            ("Quit", MenuAction::Quit),
-                        ];
-                        // Continue and Load need a save to open.
-                        let has_saves = has_saves.0;
-                        let mut button = |ui: &mut egui::Ui, (label, action): (&str, MenuAction)| {
-                            let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
-                            let button = ui
-                                .add_enabled(enabled, style::menu_button(label))
-                                .on_disabled_hover_text("No saved game yet: start one with New Game");
-                            if button.clicked() {
-                                actions.write(action);
+    // The box's top stays where the buttons alone, centred, put it: a notice
+    // or the Load list grows it downward. Centred whole, it moved up under
+    // the pointer as they came (a click meant for Continue opened Load).
+    let margin = credits_h + 14.0;
+    let top = ((screen.height() - plain.min(menu_h)) / 2.0).max(margin);
+    let shown =
+        egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_TOP, [0.0, top]).show(ctx, |ui| {
+            // The box scrolls in the room below its top: without a height to
+            // scroll in, the Load list opened out of sight.
+            let inside = (screen.height() - top - margin).max(160.0) - style::panel_frame().total_margin().sum().y;
+            // Short of room for eight buttons in a column (1366x768 at 150 %
+            // left Rules and Quit to scroll to), they stand in two.
+            let columns = if menu_h - style::panel_frame().total_margin().sum().y < TALL_ENOUGH { 2 } else { 1 };
+            style::panel_frame().show(ui, |ui| {
+                ui.set_width(if columns == 2 { 560.0_f32 } else { 440.0 }.min(screen.width() - 40.0));
+                egui::ScrollArea::vertical()
+                    .id_salt("menu_scroll")
+                    .max_height(inside)
+                    .min_scrolled_height(inside)
+                    .show(ui, |ui| {
+                        ui.vertical_centered(|ui| {
+                            ui.label(style::title("Forgotten Depths", style::type_scale::HERO));
+                            ui.label(
+                                egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
+                                    .italics()
+                                    .color(style::MUTED),
+                            );
+                            ui.add_space(24.0);
+                            let buttons = [
+                                ("New Game", MenuAction::NewGame),
+                                ("Guided first game", MenuAction::GuidedGame),
+                                ("Continue", MenuAction::Continue),
+                                ("Load", MenuAction::Load),
+                                ("Play online", MenuAction::PlayOnline),
+                                ("Statistics", MenuAction::Statistics),
+                                ("Rules", MenuAction::Rules),
+                                ("Quit", MenuAction::Quit),
+                            ];
+                            // Continue and Load need a save to open.
+                            let has_saves = has_saves.0;
+                            let mut button = |ui: &mut egui::Ui, (label, action): (&str, MenuAction)| {
+                                let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
+                                let button = ui
+                                    .add_enabled(enabled, style::menu_button(label))
+                                    .on_disabled_hover_text("No saved game yet: start one with New Game");
+                                if button.clicked() {
+                                    actions.write(action);
+                                }
+                                ui.add_space(6.0);
+                            };
+                            let per_column = buttons.len().div_ceil(columns);
+                            ui.columns(columns, |cols| {
+                                for (i, b) in buttons.into_iter().enumerate() {
+                                    cols[i / per_column].vertical_centered(|ui| button(ui, b));
+                                }
+                            });
+                            if let Some(saves) = &show_saves.0 {
+                                ui.add_space(8.0);
+                                if saves.is_empty() {
+                                    ui.label(format!("No saves in {}", dir.0.display()));
+                                }
+                                // The centred area sizes itself from the frame before, so the list
+                                // needs a height of its own or it stays one row tall.
+                                let list = egui::ScrollArea::vertical()
+                                    .max_height(260.0)
+                                    .min_scrolled_height(160.0)
+                                    .show(ui, |ui| {
+                                        for save in saves {
+                                            let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
+                                            let text = if save.loads { text } else { text.color(style::notice()) };
+                                            let button =
+                                                egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
+                                            let button = ui.add_enabled(save.loads, button);
+                                            // Why a damaged save does not load, where the pointer is.
+                                            let button = button.on_disabled_hover_text(&save.about);
+                                            if button.clicked() {
+                                                loads.write(LoadSave(save.path.clone()));
+                                            }
+                                            if save.replayable
+                                                && ui
+                                                    .small_button("▶ Watch the replay")
+                                                    .on_hover_text("Step through this game from its first move")
+                                                    .clicked()
+                                            {
+                                                replays.write(crate::game::replay::ReplaySave(save.path.clone()));
+                                            }
+                                        }
+                                    });
+                                // Opened below the buttons: brought into sight once.
+                                if !*list_seen {
+                                    ui.scroll_to_rect(list.inner_rect, Some(egui::Align::BOTTOM));
+                                }
                             }
-                            ui.add_space(6.0);
-                        };
-                        let per_column = buttons.len().div_ceil(columns);
-                        ui.columns(columns, |cols| {
-                            for (i, b) in buttons.into_iter().enumerate() {
-                                cols[i / per_column].vertical_centered(|ui| button(ui, b));
+                            *list_seen = show_saves.0.is_some();
+                            if let Some(text) = &notice.0 {
+                                ui.add_space(8.0);
+                                ui.label(egui::RichText::new(text).color(style::notice()));
                             }
                         });
-                        if let Some(saves) = &show_saves.0 {
-                            ui.add_space(8.0);
-                            if saves.is_empty() {
-                                ui.label(format!("No saves in {}", dir.0.display()));
-                            }
-                            // The centred area sizes itself from the frame before, so the list
-                            // needs a height of its own or it stays one row tall.
-                            let list = egui::ScrollArea::vertical().max_height(260.0).min_scrolled_height(160.0).show(
-                                ui,
-                                |ui| {
-                                    for save in saves {
-                                        let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
-                                        let text = if save.loads { text } else { text.color(style::notice()) };
-                                        let button =
-                                            egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
-                                        let button = ui.add_enabled(save.loads, button);
-                                        // Why a damaged save does not load, where the pointer is.
-                                        let button = button.on_disabled_hover_text(&save.about);
-                                        if button.clicked() {
-                                            loads.write(LoadSave(save.path.clone()));
-                                        }
-                                        if save.replayable
-                                            && ui
-                                                .small_button("▶ Watch the replay")
-                                                .on_hover_text("Step through this game from its first move")
-                                                .clicked()
-                                        {
-                                            replays.write(crate::game::replay::ReplaySave(save.path.clone()));
-                                        }
-                                    }
-                                },
-                            );
-                            // Opened below the buttons: brought into sight once.
-                            if !*list_seen {
-                                ui.scroll_to_rect(list.inner_rect, Some(egui::Align::BOTTOM));
-                            }
-                        }
-                        *list_seen = show_saves.0.is_some();
-                        if let Some(text) = &notice.0 {
-                            ui.add_space(8.0);
-                            ui.label(egui::RichText::new(text).color(style::notice()));
-                        }
                     });
-                },
-            );
+            });
         });
-    });
+    // Measured with neither (or, until then, as first shown).
+    if notice.0.is_none() && show_saves.0.is_none() || *plain == 0.0 {
+        *plain = shown.response.rect.height();
+    }
     Ok(())
 }
