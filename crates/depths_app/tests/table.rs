@@ -6,7 +6,7 @@
 use bevy::math::{Rect, Vec2};
 use depths_app::table::{
     faces::{CardKey, Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
-    layout::{PAIR_TEXT, fit_text, lay_out, lay_out_as, lay_out_keeping, pair_words, text_width},
+    layout::{FOE_HEAD, FOE_ROW, PAIR_TEXT, fit_text, lay_out, lay_out_as, lay_out_keeping, pair_words, text_width},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
 use depths_tests::steady_policy;
@@ -155,6 +155,8 @@ fn spot_order(f: &Face) -> (usize, usize) {
 fn at_the_smallest_window_the_combat_fits_without_overlaps() {
     fits_without_overlaps(Rect::new(300.0, 100.0, 950.0, 720.0));
     fits_without_overlaps(Rect::new(105.0, 250.0, 1175.0, 705.0));
+    // 1366×768 at 150 %, the Combat strip three lines tall.
+    fits_without_overlaps(Rect::new(105.0, 228.0, 1262.0, 690.0));
 }
 
 fn fits_without_overlaps(area: Rect) {
@@ -195,6 +197,9 @@ fn fits_without_overlaps(area: Rect) {
         for kept in [None, Some(false), Some(true)] {
             let layout = lay_out_keeping(&faces, area, kept);
             fits(&faces, &layout, area);
+            // And grown with a UI scale of 150 %.
+            let layout = depths_app::table::layout::lay_out_grown(&faces, area, 1.5, kept, None);
+            fits(&faces, &layout, area);
         }
         checked += 1;
     });
@@ -223,6 +228,12 @@ fn fits(faces: &[Face], layout: &depths_app::table::layout::TableLayout, area: R
             _ => 40.0,
         };
         assert!(p.size.min_element() >= least, "{} is too small to read: {:?}", f.key, p.size);
+        // A Monster card holds its head and rows whole: its individuals are
+        // clicked (at 1366×768 and 150 % a Horde's last rows lay over the hands).
+        if f.kind == Kind::Foe {
+            let rows = layout.scale * (FOE_HEAD + f.rows.len() as f32 * FOE_ROW);
+            assert!(p.size.y >= rows, "{} is {} tall for {} rows ({rows})", f.key, p.size.y, f.rows.len());
+        }
     }
     // Monster cards, pairs and hands never cover each other (a hand's own
     // cards may fan; a pair's two cards lie inside its frame).
@@ -1064,25 +1075,29 @@ fn a_pairs_words_tell_what_its_colour_tells() {
     assert!(tones.len() >= 4, "every state is seen: {tones:?}");
 }
 
-/// A pair's figures as the table prints them: "Monster −6, Bren −2" → the
-/// Monster's least and most, and the Hero's.
-fn pair_figures(note: &str) -> Option<((u8, u8), u8)> {
+/// A pair's figures as the table prints them: "Monster −6, Bren −0–2" →
+/// the Monster's least and most (none once its side has landed: "Bren −2"),
+/// and the Hero's.
+fn pair_figures(note: &str) -> Option<(Option<(u8, u8)>, (u8, u8))> {
     let mut monster = None;
     let mut hero = None;
+    let range = |figure: &str| -> Option<(u8, u8)> {
+        let (least, most) = figure.split_once('–').unwrap_or((figure, figure));
+        Some((least.parse().ok()?, most.parse().ok()?))
+    };
     for part in note.split(", ") {
         let (who, figure) = part.rsplit_once(" −")?;
         if who == "Monster" {
-            let (least, most) = figure.split_once('–').unwrap_or((figure, figure));
-            monster = Some((least.parse().ok()?, most.parse().ok()?));
+            monster = Some(range(figure)?);
         } else {
-            hero = Some(figure.parse().ok()?);
+            hero = Some(range(figure)?);
         }
     }
-    Some((monster?, hero?))
+    Some((monster, hero?))
 }
 
 /// What the table prints on `hero`'s pair at (`engagement`, `slot`).
-fn printed_pair(faces: &[Face], engagement: usize, slot: usize) -> Option<((u8, u8), u8)> {
+fn printed_pair(faces: &[Face], engagement: usize, slot: usize) -> Option<(Option<(u8, u8)>, (u8, u8))> {
     let face = faces.iter().find(|f| f.key == CardKey::Pair { engagement, slot })?;
     pair_figures(&face.note)
 }
@@ -1108,6 +1123,7 @@ fn every_pair_figure_on_the_table_comes_true() {
         (rng % n as u64) as usize
     };
     let (mut combats, mut landed_pairs, mut armored, mut hero_checked, mut prompts) = (0, 0, 0, 0, 0);
+    let mut spared_checked = 0;
     let mut landed: Option<(usize, u32)> = None;
     let mut after_landing = 0;
     while combats < 520 {
@@ -1136,7 +1152,7 @@ fn every_pair_figure_on_the_table_comes_true() {
             let faces = table_faces(&g, &legal);
             let a = if next(10) < 7 { steady_policy(&g) } else { legal[next(legal.len())].clone() };
             // Each Hero's pair as printed now, the one being chosen included.
-            let resolved: Vec<(u8, ((u8, u8), u8))> = (0..g.heroes.len() as u8)
+            let resolved: Vec<(u8, (Option<(u8, u8)>, (u8, u8)))> = (0..g.heroes.len() as u8)
                 .filter_map(|h| {
                     let (e, s) = match (&a, c.chosen_engagement(h)) {
                         (Action::ChoosePair { hero, engagement, slot }, _) if *hero == h => {
@@ -1166,6 +1182,17 @@ fn every_pair_figure_on_the_table_comes_true() {
                     };
                     assert!(!face.note.contains("Monster −"), "a landed pair still reads {:?}", face.note);
                     after_landing += 1;
+                }
+            }
+            // A pair set aside this Round promises nothing.
+            for (e, en) in c.engagements.iter().enumerate() {
+                let Some(chose) = c.chosen_engagement(en.hero).map(|ce| (ce, c.engagements[ce].chosen)) else {
+                    continue;
+                };
+                for s in 0..en.slots.len() {
+                    if (e, Some(s as u8)) != chose {
+                        assert_eq!(printed_pair(&faces, e, s), None, "a discarded pair still reads figures");
+                    }
                 }
             }
             let step = c.step;
@@ -1212,7 +1239,7 @@ fn every_pair_figure_on_the_table_comes_true() {
                     _ => {}
                 }
             }
-            for (h, ((least, most), taken)) in resolved {
+            for (h, (monster, taken)) in resolved {
                 let hu = usize::from(h);
                 let round = &bc.heroes[hu];
                 let foe_of = bc.engagements[bc.chosen_engagement(h).unwrap_or_else(|| match a {
@@ -1221,9 +1248,10 @@ fn every_pair_figure_on_the_table_comes_true() {
                 })]
                 .foe;
                 let foe = &bc.foes[usize::from(foe_of)];
+                let (least, most) = monster.unwrap_or((0, 0));
                 armored += usize::from(foe.individuals.iter().any(|i| i.armor > 0) && most > 0);
                 match first_hit[hu] {
-                    Some(_) if unsure[hu] => {}
+                    Some(_) if unsure[hu] || monster.is_none() => {}
                     Some((amount, was)) => {
                         assert!(
                             least.min(was) <= amount && amount <= most.min(was),
@@ -1239,7 +1267,8 @@ fn every_pair_figure_on_the_table_comes_true() {
                     // Horde took it on from an individual already down, or
                     // the others' Damage this move brought the individual
                     // down first (it was dealt, to no Health left).
-                    None if !foe.is_horde()
+                    None if monster.is_some()
+                        && !foe.is_horde()
                         && !round.ignore_results
                         && !health[usize::from(foe_of)]
                             .iter()
@@ -1258,15 +1287,28 @@ fn every_pair_figure_on_the_table_comes_true() {
                     }
                     None => {}
                 }
-                // The Hero's figure, when the Round ends in this move and no
-                // Return Damage was avoided: Health lost to the pair and any
-                // Item's cost, no more than the Hero had.
+                // The Hero's figure, when the Round ends in this move: Health
+                // lost to the pair and any Item's cost, no more than the Hero
+                // had; a range ("0–3") when a Monster falling may spare the
+                // Hero, its least when one did.
                 let ended = events.iter().any(|e| matches!(e, Event::RoundEnded { .. }));
-                if ended && !avoided[hu] && !round.avoids_return_damage {
+                if ended {
                     let hero = &before.heroes[hu];
-                    let due = (u16::from(taken) + u16::from(hero.wound_each_round())).min(u16::from(hero.health));
-                    assert_eq!(hero_lost[hu], due, "{}'s pair read {} −{taken}", hero.name(), hero.name());
+                    let due = |t: u8| (u16::from(t) + u16::from(hero.wound_each_round())).min(u16::from(hero.health));
+                    let spared = avoided[hu] || round.avoids_return_damage;
+                    let want = if spared { due(taken.0) } else { due(taken.1) };
+                    assert_eq!(
+                        hero_lost[hu],
+                        want,
+                        "{}'s pair read {} −{}–{} ({}) after {a:?}: {events:?}",
+                        hero.name(),
+                        hero.name(),
+                        taken.0,
+                        taken.1,
+                        if spared { "spared" } else { "not spared" }
+                    );
                     hero_checked += 1;
+                    spared_checked += usize::from(spared && taken.1 > 0);
                 }
             }
         }
@@ -1277,6 +1319,8 @@ fn every_pair_figure_on_the_table_comes_true() {
     );
     assert!(prompts > 50, "{prompts} damage prompts");
     assert!(after_landing > 50, "{after_landing} pairs looked at after their Damage landed");
+    eprintln!("{landed_pairs} landed, {armored} armored, {hero_checked} Heroes' figures, {spared_checked} spared");
+    assert!(spared_checked > 20, "{spared_checked} Heroes spared Return Damage their pair had read");
 }
 
 /// In the Assign Damage step, the Combat strip's prompt ("… that takes

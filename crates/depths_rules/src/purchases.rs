@@ -51,6 +51,12 @@ impl Game {
         Some(cards.into_iter().map(|i| XpRef::Pool(i as u8)).collect())
     }
 
+    /// What `what` costs in XP now (the Reference Card's price); `None`
+    /// outside an Adventure.
+    pub fn price_of(&self, what: Purchase) -> Option<u8> {
+        self.adventure().map(|_| self.purchase_cost(what))
+    }
+
     pub(crate) fn purchase_cost(&self, what: Purchase) -> u8 {
         let r = &self.adv().ecology.reference;
         match what {

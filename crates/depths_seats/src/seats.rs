@@ -465,6 +465,23 @@ pub fn companion_choice(game: &Game, players: &Players, turn: &Turn) -> Option<A
     companion_choice_by(game, players, turn, Strength::Careful, 0)
 }
 
+/// Whether a Companion may start `action` as far as the party's XP goes:
+/// at a table where a player has a Hero too, a purchase costs no more than
+/// one Hero's share of the XP pool (the pool divided among the Heroes), so
+/// a Companion never spends what the players counted on for their own
+/// Heroes (a Companion bought an Ability with the XP a player was saving).
+/// With Companions alone at the table the pool is theirs.
+pub fn within_share(game: &Game, players: &Players, action: &Action) -> bool {
+    let Action::StartPurchase { what } = action else { return true };
+    let n = game.heroes.len() as u8;
+    if (0..n).all(|h| players.is_companion(h)) {
+        return true;
+    }
+    let pool: u16 = game.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum());
+    let share = pool / u16::from(n.max(1));
+    game.price_of(*what).is_some_and(|cost| u16::from(cost) <= share)
+}
+
 /// [`companion_choice`] made with `strength`; a planning Companion's worlds
 /// are dealt from `seed` (never from the game's hidden orders). A planning
 /// Companion has a move exactly when a careful one has (the planning bot
@@ -485,7 +502,9 @@ pub fn companion_choice_by(
         Some(bot) => bot.choose_for(game, h),
         None => HeuristicBot.choose_for(game, h),
     };
-    let ok = |a: &Action| game.check(a).is_ok() && companion_may_take(game, players, turn, a).is_ok();
+    let ok = |a: &Action| {
+        game.check(a).is_ok() && companion_may_take(game, players, turn, a).is_ok() && within_share(game, players, a)
+    };
     let acting = heroes_to_act(game);
     for &h in acting.iter().filter(|&&h| players.is_companion(h)) {
         if let Some(a) = choose_for(h).filter(ok) {
@@ -521,6 +540,50 @@ mod tests {
     use depths_rules::{Content, GameOptions};
 
     use super::*;
+
+    /// Issue 53: a Companion bought an Ability with the party's XP while a
+    /// player shared the table. Beside a player a Companion's purchase costs
+    /// no more than one Hero's share of the pool; alone, the pool is theirs.
+    #[test]
+    fn a_companion_beside_a_player_spends_no_more_than_its_heros_share_of_the_xp() {
+        use depths_rules::Purchase;
+        use depths_sim::{Bot, HeuristicBot};
+        let beside = Players {
+            names: vec!["Ann".into()],
+            owners: vec![0, 0],
+            companions: vec![false, true],
+            ..Players::default()
+        };
+        let alone = Players { companions: vec![true, true], ..beside.clone() };
+        // The Companion's Exploring turn: the table's choices (Level Up's purchases among them) are its.
+        let turn = Turn { companion: Some(1), ..Turn::default() };
+        let (mut held_back, mut bought_alone) = (0, 0);
+        for seed in 0..30 {
+            let options = GameOptions::standard(&["bren", "sil"], seed);
+            let mut game = Game::new(options, Content::builtin().unwrap()).unwrap();
+            for _ in 0..4000 {
+                if game.is_over() {
+                    break;
+                }
+                let wants = HeuristicBot.choose_for(&game, 1).unwrap_or(Action::DrawTile);
+                if let Action::StartPurchase { what: what @ Purchase::Ability { hero: 1 } } = wants
+                    && game.check(&wants).is_ok()
+                {
+                    let pool: u16 = game.adventure().unwrap().xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+                    let over = u16::from(game.price_of(what).unwrap()) > pool / 2;
+                    let chosen = companion_choice(&game, &beside, &turn);
+                    if over {
+                        assert_ne!(chosen, Some(wants.clone()), "{pool} XP in the pool, two Heroes");
+                        held_back += 1;
+                    }
+                    bought_alone += usize::from(companion_choice(&game, &alone, &turn) == Some(wants));
+                }
+                let a = HeuristicBot.choose(&game);
+                game.apply(a).unwrap();
+            }
+        }
+        assert!(held_back > 0 && bought_alone > 0, "{held_back} held back, {bought_alone} bought alone");
+    }
 
     /// Ann plays Bren; Bo plays Sil and Ava. Ann explores first.
     fn game_for() -> (Game, Players, Turn) {

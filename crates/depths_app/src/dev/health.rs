@@ -311,16 +311,17 @@ pub(super) fn settling(world: &mut World, (w, h): (u32, u32), scale: f32) -> Opt
     let boxes: Vec<(egui::LayerId, egui::Rect)> = ctx
         .memory(|m| m.areas().visible_layer_ids().into_iter().filter_map(|l| Some((l, m.area_rect(l.id)?))).collect());
     let mut last = world.get_resource_or_init::<StillBoxes>();
-    let moving: Vec<String> = boxes
-        .iter()
-        .filter(|(l, r)| last.0.iter().all(|(l0, r0)| l0 != l || r0 != r))
-        .map(|(l, r)| format!("{:?} {}", l.order, show(*r)))
-        .collect();
-    *last = if moving.is_empty() && last.0.len() == boxes.len() {
-        StillBoxes(boxes, last.1 + 1)
-    } else {
-        StillBoxes(boxes, 0)
+    let changed = |now: &[(egui::LayerId, egui::Rect)], then: &[(egui::LayerId, egui::Rect)]| -> Vec<String> {
+        now.iter()
+            .filter(|(l, r)| then.iter().all(|(l0, r0)| l0 != l || r0 != r))
+            .map(|(l, r)| format!("{:?} {:?} {}", l.order, l.id, show(*r)))
+            .collect()
     };
+    // A box that moved or came, and one that went (a box shown every other
+    // frame moved nothing, yet never came to rest).
+    let mut moving = changed(&boxes, &last.0);
+    moving.extend(changed(&last.0, &boxes).into_iter().map(|b| format!("{b} (gone)")));
+    *last = if moving.is_empty() { StillBoxes(boxes, last.1 + 1) } else { StillBoxes(boxes, 0) };
     if last.1 < 2 {
         return Some(format!("these boxes still move: {}", moving.join(", ")));
     }

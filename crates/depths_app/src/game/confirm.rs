@@ -73,17 +73,30 @@ impl Asking {
 /// a run of keys, not a choice read off the table.
 pub const KEY_SWITCH_WINDOW: f32 = 1.5;
 
+/// A moment in seconds of real time (`Time<Real>`): the key guard's clock.
+/// Its own type, so that no caller hands it the game's clock, which runs
+/// slow at a low frame rate (a click timed by one and a key by the other
+/// never asked, seen in issue 53: keys 3 then 6, half a second apart).
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct RealSecs(f32);
+
+impl RealSecs {
+    pub fn now(real: &Time<Real>) -> Self {
+        Self(real.elapsed_secs())
+    }
+}
+
 /// The Hero the player last moved for, and when; and the key held back
 /// because it would have moved for another Hero right after.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct KeyGuard {
-    last: Option<(u8, f32)>,
+    last: Option<(u8, RealSecs)>,
     held: Option<(u8, Action)>,
 }
 
 impl KeyGuard {
     /// A move was made for its Hero at `now` (seconds), by click or key.
-    pub fn acted(&mut self, action: &Action, now: f32) {
+    pub fn acted(&mut self, action: &Action, now: RealSecs) {
         if let Some(h) = crate::game::hotseat::action_hero(action) {
             self.last = Some((h, now));
         }
@@ -98,7 +111,7 @@ impl KeyGuard {
     /// (one who has played all they may leaves no doubt); unless the same
     /// key was held back for the same move just before (pressed again on
     /// purpose).
-    pub fn key(&mut self, key: u8, action: &Action, now: f32, legal: &[Action]) -> bool {
+    pub fn key(&mut self, key: u8, action: &Action, now: RealSecs, legal: &[Action]) -> bool {
         let hero = crate::game::hotseat::action_hero(action);
         let has_more = |was: u8| {
             legal
@@ -106,7 +119,7 @@ impl KeyGuard {
                 .any(|a| !matches!(a, Action::EndTurn { .. }) && crate::game::hotseat::action_hero(a) == Some(was))
         };
         let switch = match (self.last, hero) {
-            (Some((was, at)), Some(h)) => was != h && now - at < KEY_SWITCH_WINDOW && has_more(was),
+            (Some((was, at)), Some(h)) => was != h && now.0 - at.0 < KEY_SWITCH_WINDOW && has_more(was),
             _ => false,
         };
         let again = self.held.as_ref().is_some_and(|(k, a)| *k == key && a == action);
@@ -367,14 +380,14 @@ mod tests {
     fn a_quick_key_for_another_hero_is_held_until_pressed_again() {
         let mut guard = KeyGuard::default();
         let legal = all_pairs();
-        assert!(guard.key(1, &resolve(0, 0), 10.0, &legal), "the first key of a fight goes");
-        assert!(!guard.key(2, &resolve(1, 0), 10.2, &legal), "Sil's pair right after Bren's is held");
-        assert!(!guard.key(3, &resolve(2, 0), 10.3, &legal), "and Ava's");
-        assert!(!guard.key(2, &resolve(1, 0), 10.4, &legal), "a held key is replaced by the next, not kept");
-        assert!(guard.key(2, &resolve(1, 0), 10.5, &legal), "the same key again makes the move");
+        assert!(guard.key(1, &resolve(0, 0), RealSecs(10.0), &legal), "the first key of a fight goes");
+        assert!(!guard.key(2, &resolve(1, 0), RealSecs(10.2), &legal), "Sil's pair right after Bren's is held");
+        assert!(!guard.key(3, &resolve(2, 0), RealSecs(10.3), &legal), "and Ava's");
+        assert!(!guard.key(2, &resolve(1, 0), RealSecs(10.4), &legal), "a held key is replaced by the next, not kept");
+        assert!(guard.key(2, &resolve(1, 0), RealSecs(10.5), &legal), "the same key again makes the move");
         assert_eq!(guard.last_hero(), Some(1));
-        assert!(guard.key(4, &resolve(1, 1), 10.6, &legal), "the same Hero's keys go at once");
-        assert!(guard.key(1, &resolve(0, 1), 12.2, &legal), "another Hero's key after a pause goes");
+        assert!(guard.key(4, &resolve(1, 1), RealSecs(10.6), &legal), "the same Hero's keys go at once");
+        assert!(guard.key(1, &resolve(0, 1), RealSecs(12.2), &legal), "another Hero's key after a pause goes");
     }
 
     /// Issue 53: with Bren's cards all played, key 4 for Sil's card asked
@@ -382,19 +395,22 @@ mod tests {
     #[test]
     fn a_key_goes_at_once_when_the_last_hero_has_nothing_left() {
         let mut guard = KeyGuard::default();
-        guard.acted(&resolve(0, 0), 10.0);
+        guard.acted(&resolve(0, 0), RealSecs(10.0));
         // Bren may only end the turn now: no key could have been meant for him.
         let legal = vec![Action::EndTurn { hero: 0 }, resolve(1, 0), resolve(2, 0)];
-        assert!(guard.key(4, &resolve(1, 0), 10.2, &legal), "Sil's key goes at once");
-        assert!(!guard.key(5, &resolve(2, 0), 10.3, &legal), "Ava's right after Sil's, who has more, is held");
+        assert!(guard.key(4, &resolve(1, 0), RealSecs(10.2), &legal), "Sil's key goes at once");
+        assert!(
+            !guard.key(5, &resolve(2, 0), RealSecs(10.3), &legal),
+            "Ava's right after Sil's, who has more, is held"
+        );
     }
 
     #[test]
     fn a_click_counts_as_acting_for_its_hero() {
         let mut guard = KeyGuard::default();
-        guard.acted(&resolve(2, 0), 5.0);
-        assert!(!guard.key(1, &resolve(0, 0), 5.5, &all_pairs()));
-        assert!(guard.key(1, &Action::DrawTile, 5.6, &all_pairs()), "a move for no Hero is never held");
+        guard.acted(&resolve(2, 0), RealSecs(5.0));
+        assert!(!guard.key(1, &resolve(0, 0), RealSecs(5.5), &all_pairs()));
+        assert!(guard.key(1, &Action::DrawTile, RealSecs(5.6), &all_pairs()), "a move for no Hero is never held");
     }
 
     /// Issue 53: Force Bolt brought an individual down and bound all of

@@ -82,7 +82,7 @@ pub fn why(game: &Game, action: &Action) -> String {
             let bonus = c.foes.get(usize::from(en.foe)).map_or(0, |f| f.card_bonus);
             // The same figures as the pair's frame: the rules', after Armor.
             let (e, at) = (usize::from(*engagement), usize::from(*slot));
-            match (s.outcome(bonus), game.pair_deals(e, at), game.pair_takes(e, at)) {
+            match (s.outcome(bonus), game.pair_deals(e, at), game.pair_takes_range(e, at)) {
                 (Some(o), Some(dealt), Some(taken)) => {
                     let trade = match o {
                         Outcome::MonsterHit => "the Monster Hit that costs least",

@@ -199,9 +199,11 @@ fn individual_name(game: &Game, f: u8, i: u8) -> String {
 /// table: "Monster −7, Bren −5" (the one Hit first). The Hitter does Direct
 /// Damage, the one Hit does Return Damage back ("5. Apply Damage"); `dealt`
 /// is the Monster's after its Armor (least and most, over the individuals
-/// it may go to: `Game::pair_deals`), `taken` the Hero's after theirs.
-pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: u8) -> String {
-    let dealt = deal_figure(dealt);
+/// it may go to: `Game::pair_deals`), `taken` the Hero's after theirs
+/// (least and most: "0–5" while a Monster may fall and spare the Hero its
+/// Return Damage, `Game::pair_takes_range`).
+pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: (u8, u8)) -> String {
+    let (dealt, taken) = (deal_figure(dealt), deal_figure(taken));
     match o {
         Outcome::Block => "no Damage".into(),
         Outcome::HeroHit => format!("Monster −{dealt}, {hero} −{taken}"),
@@ -211,25 +213,31 @@ pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: u8) -> S
 
 /// A resolved pair whose Damage to the Monster has landed this Round: the
 /// Monster card shows what it took; the Hero's side is still to come.
-pub fn landed_pair_note(hero: &str, o: Outcome, taken: u8) -> String {
+pub fn landed_pair_note(hero: &str, o: Outcome, taken: (u8, u8)) -> String {
     match o {
         Outcome::Block => "no Damage".into(),
-        _ => format!("Monster hit, {hero} −{taken}"),
+        _ => format!("{hero} −{}", deal_figure(taken)),
     }
 }
 
-/// "6", or "5–7" where the individual chosen decides (their Armor differs).
+/// "6", or "5–7" where a choice still to come decides (the individual
+/// chosen, their Armor differing; a Monster falling).
 fn deal_figure((least, most): (u8, u8)) -> String {
     if least == most { least.to_string() } else { format!("{least}–{most}") }
 }
 
 /// The same in the book's words, for the hover text and the hint.
-pub fn pair_damage_text(hero: &str, foe: &str, o: Outcome, dealt: (u8, u8), taken: u8) -> String {
-    let dealt = deal_figure(dealt);
+pub fn pair_damage_text(hero: &str, foe: &str, o: Outcome, dealt: (u8, u8), taken: (u8, u8)) -> String {
+    let spared = if taken.0 < taken.1 {
+        format!(" If a Monster falls this Round, {hero} may avoid that Return Damage (\"Avoiding Return Damage\").")
+    } else {
+        String::new()
+    };
+    let (dealt, taken) = (deal_figure(dealt), taken.1);
     match o {
         Outcome::Block => "A Block: neither side takes Damage.".into(),
         Outcome::HeroHit => format!(
-            "A Hero Hit: {hero} does {dealt} Direct Damage to the {foe} (after its Armor), and the {foe} does {taken} Return Damage back to {hero} (after Armor)."
+            "A Hero Hit: {hero} does {dealt} Direct Damage to the {foe} (after its Armor), and the {foe} does {taken} Return Damage back to {hero} (after Armor).{spared}"
         ),
         Outcome::MonsterHit => format!(
             "A Monster Hit: the {foe} does {taken} Direct Damage to {hero} (after Armor), and {hero} does {dealt} Return Damage back to the {foe} (after its Armor)."

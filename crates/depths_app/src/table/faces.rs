@@ -574,7 +574,7 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             frame.intent = pair_intent.clone();
             if let (Some(o), Some(dealt)) = (slot.outcome(bonus), game.pair_deals(e, s)) {
                 // What the pair does to each side: the rules' figures, after Armor.
-                let taken = game.pair_takes(e, s).unwrap_or_default();
+                let taken = game.pair_takes_range(e, s).unwrap_or_default();
                 let counts = !chosen && may_choose_outcome(o, &outcomes);
                 // Once the Round's pair Damage has landed (a Horde's excess
                 // may still wait), the Monster's side is on its card: a figure
@@ -589,6 +589,10 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                     };
                 frame.note = if landed {
                     crate::game::words::landed_pair_note(hero, o, taken)
+                } else if chosen && en.chosen != Some(s as u8) {
+                    // A pair set aside does nothing: figures there (read
+                    // again after a kill, "Monster −0") would promise.
+                    String::new()
                 } else {
                     crate::game::words::pair_damage_note(hero, o, dealt, taken)
                 };

@@ -51,7 +51,9 @@ pub struct TableLayout {
     pub play_line: f32,
     /// The Monster cards lie down the left side rather than along the top.
     pub aside: bool,
-    /// Nothing lies over anything else (a trial arrangement may not).
+    /// Nothing lies over anything else (a trial arrangement may not), and
+    /// every Monster card shows its head and rows whole (its individuals
+    /// are clicked: rows drawn past a card's foot lay over the hands).
     fits: bool,
     /// How much larger than at 100 % the cards are drawn (`table_scale`):
     /// the faces are laid out in a room this much smaller, then grown.
@@ -286,6 +288,11 @@ pub fn print_indent(print: &Print) -> f32 {
 /// A Power icon in a Monster card's small print, and its gap.
 pub const POWER_ICON: f32 = 13.0;
 
+/// A Monster card's least height: its head and rows, whole.
+fn foe_least(face: &Face, width: f32) -> f32 {
+    (FOE_HEAD + face.rows.len() as f32 * FOE_ROW + 12.0).min(foe_height(face, width))
+}
+
 fn foe_height(face: &Face, width: f32) -> f32 {
     let print: usize = face.print.iter().map(|p| print_lines(p, width)).sum();
     FOE_HEAD + face.rows.len() as f32 * FOE_ROW + print as f32 * PRINT_LINE + 12.0
@@ -300,7 +307,7 @@ pub fn lay_out(faces: &[Face], area: Rect) -> TableLayout {
         return on_top;
     }
     let aside = lay_out_as(faces, area, true);
-    if aside.reading() > on_top.reading() + 4.0 { aside } else { on_top }
+    if aside.fits && aside.reading() > on_top.reading() + 4.0 { aside } else { on_top }
 }
 
 /// Lays out `faces` in `area` keeping the Monster cards `aside` or on top
@@ -311,7 +318,7 @@ pub fn lay_out_keeping(faces: &[Face], area: Rect, aside: Option<bool>) -> Table
     match aside {
         Some(a) if a != best.aside => {
             let kept = lay_out_as(faces, area, a);
-            if kept.reading() >= best.reading() * 0.8 { kept } else { best }
+            if kept.fits && kept.reading() >= best.reading() * 0.8 { kept } else { best }
         }
         _ => best,
     }
@@ -334,6 +341,7 @@ pub fn lay_out_as(faces: &[Face], whole: Rect, aside: bool) -> TableLayout {
 fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> TableLayout {
     let mut area = whole;
     let mut foe_bottom = whole.min.y;
+    let mut rows_whole = true;
     let h = area.height();
     let mut placed = Vec::new();
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
@@ -413,8 +421,9 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         // and the room left is shared for their small print; where even
         // the rows do not fit, each has an even share.
         let room = bottom - area.min.y - MARGIN - (n - 1.0) * GAP;
-        let least = |f: &Face| (FOE_HEAD + f.rows.len() as f32 * FOE_ROW + 12.0).min(foe_height(f, foe_w));
+        let least = |f: &Face| foe_least(f, foe_w);
         let spare = room - foes.iter().map(|f| least(f)).sum::<f32>();
+        rows_whole = spare >= 0.0;
         let mut y = area.min.y + MARGIN;
         for f in &foes {
             let share = if spare >= 0.0 { least(f) + spare / n } else { room / n };
@@ -432,7 +441,10 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         // On a short table (a large UI scale) the Monster cards give up their
         // small print first (it is in the hover box): the pairs and hands need the room.
         let foe_cap = if h < 560.0 { 0.30 } else { 0.42 };
+        // Never shorter than a card's head and rows.
+        let least = |f: &Face| foe_least(f, foe_w);
         let foe_h = foes.iter().map(|f| foe_height(f, foe_w)).fold(0.0, f32::max).min(h * foe_cap);
+        let foe_h = foes.iter().map(|f| least(f)).fold(foe_h, f32::max);
         let row_w = n * foe_w + (n - 1.0) * GAP;
         for (i, f) in foes.iter().enumerate() {
             let height = foe_height(f, foe_w).min(foe_h);
@@ -533,7 +545,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
             placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size }));
         }
     }
-    let fits = !hands_under || foe_bottom + 4.0 <= play_line;
+    let fits = rows_whole && (!hands_under || foe_bottom + 4.0 <= play_line);
     TableLayout { area: whole, card, hand, play_line, aside: aside && combat, fits, scale: 1.0, placed }
 }
 

@@ -215,12 +215,12 @@ fn picks_to_actions(
     mut picks: MessageReader<TablePick>,
     delve: Res<Delve>,
     mut actions: MessageWriter<PlayerAction>,
-    (mut guard, time): (ResMut<crate::game::confirm::KeyGuard>, Res<Time>),
+    (mut guard, real): (ResMut<crate::game::confirm::KeyGuard>, Res<Time<Real>>),
 ) {
     for TablePick(a) in picks.read() {
         if delve.game().check(a).is_ok() {
             // A click says which Hero the player acts for (the number keys' guard).
-            guard.acted(a, time.elapsed_secs());
+            guard.acted(a, crate::game::confirm::RealSecs::now(&real));
             actions.write(PlayerAction(a.clone()));
         }
     }

@@ -500,6 +500,13 @@ fn reveal(
                     c.spawn(small(format!("= {sum}"), 17.0, after, CARD_GOLD.sprite()));
                 }
             }
+            // On a plate of its own: laid straight on the table it was read
+            // over the hand cards under it.
+            c.spawn((
+                Sprite::from_color(crate::theme::palette::POPUP.sprite_alpha(0.94), Vec2::new(300.0, 26.0)),
+                Transform::from_xyz(0.0, -card_h / 2.0 - 22.0, 0.25),
+                layer.clone(),
+            ));
             c.spawn((
                 Text2d::new("Click or press Space to continue"),
                 font(&body_font, 14.0),

@@ -2,7 +2,9 @@
 //! Resolved pair.
 
 use super::{Combat, CombatStep, Outcome};
+use crate::abilities::check_activation;
 use crate::action::Action;
+use crate::effect::is_exploring_effect;
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
@@ -71,6 +73,78 @@ impl Game {
         let c = self.combat.as_ref()?;
         let hero = c.engagements.get(engagement)?.hero;
         Some(pair_hit(c, engagement, slot)?.saturating_sub(self.armor_of(hero)))
+    }
+
+    /// The Health a pair's Hero loses to it, as (least, most): `pair_takes`,
+    /// and none at least while the Hero may yet avoid this Round's Return
+    /// Damage ("Important! Avoiding Return Damage"): a Hero Hit's Return
+    /// Damage in a Round where an individual is, or may still be, Defeated.
+    /// Both none once a Defeat by one Hero alone spares every Hero.
+    pub fn pair_takes_range(&self, engagement: usize, slot: usize) -> Option<(u8, u8)> {
+        let c = self.combat.as_ref()?;
+        let e = c.engagements.get(engagement)?;
+        let most = self.pair_takes(engagement, slot)?;
+        let hero_hit = e.slots.get(slot)?.outcome(c.foes.get(usize::from(e.foe))?.card_bonus) == Some(Outcome::HeroHit);
+        if !hero_hit || most == 0 {
+            return Some((most, most));
+        }
+        // A Defeat by one Hero alone: ALL Heroes avoid ANY Return Damage.
+        if c.kills.iter().any(|k| k.contributors.len() == 1) {
+            return Some((0, 0));
+        }
+        let may = match c.step {
+            // The Defeats are settled: only their contributors may be chosen.
+            CombatStep::AvoidReturnDamage => {
+                c.avoid_queue.iter().any(|&k| c.kills.get(k).is_some_and(|k| k.contributors.contains(&e.hero)))
+            }
+            _ => c.kills.iter().any(|k| k.contributors.contains(&e.hero)) || self.a_defeat_may_come(c),
+        };
+        Some((if may { 0 } else { most }, most))
+    }
+
+    /// Whether an individual may still be Defeated this Round, as far as the
+    /// table shows: one already brought to nothing, or one whose Health the
+    /// Damage still to land on its Monster Card could reach (every pair still
+    /// to be chosen at its most, a card still to be played or an Ability
+    /// still to be used at any amount).
+    fn a_defeat_may_come(&self, c: &Combat) -> bool {
+        if c.wounds.iter().any(|w| !w.settled && w.total >= u16::from(w.start) && w.start > 0) {
+            return true;
+        }
+        let before_damage = !matches!(c.step, CombatStep::AssignDamage | CombatStep::AvoidReturnDamage);
+        // An Ability still to be used may add Damage, or change a pair.
+        let strikes_left = c.heroes.iter().zip(&self.heroes).any(|(round, hero)| {
+            !round.done
+                && hero.abilities().any(|(source, a)| {
+                    !a.effects.iter().any(is_exploring_effect) && check_activation(hero, source).is_ok()
+                })
+        });
+        (0..c.foes.len()).any(|f| {
+            let mut could = 0u16;
+            for (i, e) in c.engagements.iter().enumerate().filter(|(_, e)| usize::from(e.foe) == f) {
+                let deals = |s: usize| self.pair_deals(i, s).map_or(0, |(_, most)| u16::from(most));
+                could += match e.chosen {
+                    Some(s) if c.step == CombatStep::Resolve => deals(usize::from(s)),
+                    Some(_) => 0,
+                    None if e.slots.len() < usize::from(e.hero_cards)
+                        || e.slots.iter().any(|s| s.monster.is_none()) =>
+                    {
+                        u16::MAX / 4
+                    }
+                    None if before_damage => (0..e.slots.len()).map(deals).max().unwrap_or(0),
+                    None => 0,
+                };
+            }
+            // Placed or not, a packet lands when the last is placed.
+            let waiting = c.packets.iter().filter(|p| usize::from(p.foe) == f);
+            could += waiting.map(|p| u16::from(p.amount)).sum::<u16>();
+            if before_damage && strikes_left {
+                could = u16::MAX / 4;
+            }
+            let foe = &c.foes[f];
+            (0..foe.individuals.len())
+                .any(|i| c.open(f as u8, i as u8) && u16::from(foe.individuals[i].health) <= could)
+        })
     }
 
     /// Each Hero's Health once `action` is taken and this Round's Monsters

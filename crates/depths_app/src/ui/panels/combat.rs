@@ -27,21 +27,16 @@ pub(super) fn combat_strip(
     let most = root.ctx().content_rect().height() * 0.4;
     // On whole points: an edge off egui's grid (1/32 point) drew its
     // "Unaligned" warning over the Monster cards in a development build.
-    let height = steady_height(root.ctx(), combat.round).min(most).round();
-    let (mut content, mut inner) = (0.0, 0.0);
+    // The title and the choices the step asks for are never scrolled out of
+    // sight (at 150 % the assignment's last buttons and a Return Damage
+    // choice mid-Round were): the strip is at least as tall as they were
+    // last frame, and only the lines under them scroll.
+    let header = root.ctx().data(|d| d.get_temp::<f32>(egui::Id::new(STRIP_HEADER))).unwrap_or(0.0);
+    let height = steady_height(root.ctx(), combat.round).min(most).max(header + LINE).round();
+    let (mut content, mut inner, mut header_h) = (0.0, 0.0, 0.0);
     let panel = egui::Panel::top("combat_strip").exact_size(height).show(root, |ui| {
-        let scroll = egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height);
-        let shown = scroll.show(ui, |ui| {
-            // The guided game's words first, where they cover no card.
-            if let Some((title, text)) = guide {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(egui::RichText::new(format!("Guide · {title}:")).strong().color(style::GOLD));
-                    ui.label(egui::RichText::new(text).color(style::MUTED));
-                    if ui.small_button("Skip the guide").clicked() {
-                        said.skip_guide = true;
-                    }
-                });
-            }
+        let top = ui.cursor().min.y;
+        {
             ui.horizontal_wrapped(|ui| {
                 let title = if combat.step == CombatStep::AssignMonsters || combat.round == 0 {
                     "Combat — assigning Monsters".to_owned()
@@ -133,6 +128,20 @@ pub(super) fn combat_strip(
             } else {
                 ui.horizontal_wrapped(|ui| other_choices(ui, game, c, offered));
             }
+        }
+        header_h = ui.cursor().min.y - top;
+        let scroll = egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(ui.available_height());
+        let shown = scroll.show(ui, |ui| {
+            // The guided game's words, where they cover no card.
+            if let Some((title, text)) = guide {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(egui::RichText::new(format!("Guide · {title}:")).strong().color(style::GOLD));
+                    ui.label(egui::RichText::new(text).color(style::MUTED));
+                    if ui.small_button("Skip the guide").clicked() {
+                        said.skip_guide = true;
+                    }
+                });
+            }
             // How many cards each Hero plays this Round, and how many are down.
             if combat.step == CombatStep::PlayCards {
                 let counts: Vec<String> = combat
@@ -196,8 +205,9 @@ pub(super) fn combat_strip(
     });
     // The lines' height as the panel's: with its frame's margins (without
     // them the last line was cut by a few points).
-    let content = (content + (panel.response.rect.height() - inner).max(0.0)).ceil();
+    let content = (header_h + content + (panel.response.rect.height() - inner - header_h).max(0.0)).ceil();
     root.ctx().data_mut(|d| {
+        d.insert_temp(egui::Id::new(STRIP_HEADER), header_h);
         let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
         if strip.round > 0 {
             strip.tallest = strip.tallest.max(content);
@@ -214,6 +224,10 @@ pub(super) fn combat_strip(
 
 /// The egui memory of [`StripHeight`].
 const STRIP_HEIGHT: &str = "combat_strip_height";
+/// The egui memory of the height of the strip's title and choices.
+const STRIP_HEADER: &str = "combat_strip_header";
+/// One line of the strip's small print: the least left under its choices.
+const LINE: f32 = 18.0;
 
 /// The Combat strip's height (egui points): the one it holds through
 /// `round`, the tallest its lines have been, and whether the Round has just

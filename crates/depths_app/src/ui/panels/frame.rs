@@ -153,8 +153,13 @@ fn game_ui(
         line: banner_line(game, seats),
         undo: (!delve.read_only).then(|| (view.undo.undo_words().map(str::to_owned), view.undo.redo_words(game))),
         // Hot-seat only: online each player has their own screen.
-        pass_to: seats.hand_off_due(game).filter(|_| seats.seat.is_none()).map(|p| seats.players.name(p).to_owned()),
-        curtain: (seats.players.count() >= 2 && seats.seat.is_none()).then_some(seats.players.curtain),
+        // Not in a replay, which hands nothing over (its box read unticked).
+        pass_to: seats
+            .hand_off_due(game)
+            .filter(|_| seats.seat.is_none() && !delve.read_only)
+            .map(|p| seats.players.name(p).to_owned()),
+        curtain: (seats.players.count() >= 2 && seats.seat.is_none() && !delve.read_only)
+            .then_some(seats.players.curtain),
     };
     let super::banner::BannerShown { rect: banner_rect, click, pass } =
         super::banner::banner(&mut root, &shown, |ui| online.show(ui));
@@ -616,12 +621,12 @@ fn finish(
         let thing = card.map(|r| style::in_points(r, z));
         // The places to click now, which the box keeps off where it can.
         let clear: Vec<egui::Rect> = geometry.targets.iter().map(|t| style::in_points(t.rect, z)).collect();
-        hover_box(ctx, text, thing, &clear);
+        hover_box(ctx, text, thing, &clear, room);
     }
 
     // A number key in a quick run does not switch to another Hero's move: it
     // asks to be pressed again.
-    let real_now = real.elapsed_secs();
+    let real_now = crate::game::confirm::RealSecs::now(&real);
     if let Some((n, a)) = c.keyed.take() {
         let was = guard.last_hero();
         if guard.key(n, &a, real_now, &c.legal) {

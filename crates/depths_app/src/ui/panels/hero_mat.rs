@@ -29,18 +29,27 @@ pub(super) fn heroes_panel(
             ui.horizontal(|ui| {
                 portrait(ui, icons, &class_key, 34.0);
                 ui.label(style::title(hero.name(), style::type_scale::HEADING));
-                ui.label(egui::RichText::new(format!("{class} · level {}", hero.level)).color(style::MUTED));
-                // The seat: a Companion plays this Hero, or its owner does
-                // (not in a replay, where no one plays).
-                if let Some((delve, seats)) = c.seated
-                    && !delve.read_only
-                {
-                    let mut on = seats.players.is_companion(h);
-                    let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
-                    if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
-                        c.seats_asked.push((h, on));
+                // The seat box at the right end first, then the class in
+                // what is left, cut short (whole on hover): at 150 % the box
+                // was cut off the mat's edge.
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    // The seat: a Companion plays this Hero, or its owner does
+                    // (not in a replay, where no one plays).
+                    if let Some((delve, seats)) = c.seated
+                        && !delve.read_only
+                    {
+                        let mut on = seats.players.is_companion(h);
+                        let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
+                        if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
+                            c.seats_asked.push((h, on));
+                        }
                     }
-                }
+                    let class = format!("{class} · level {}", hero.level);
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        ui.add(egui::Label::new(egui::RichText::new(&class).color(style::MUTED)).truncate())
+                            .on_hover_text(&class);
+                    });
+                });
             });
             // What the Round's end will take: only while a Round is being
             // played (an Item's wound each Round is no news outside Combat).
@@ -62,14 +71,21 @@ pub(super) fn heroes_panel(
                     .fold(0, u8::saturating_add),
                 None => 0,
             };
-            if let Some(text) = crate::game::words::health_line(change, due, avoidable) {
+            // One line, kept through a Combat even when empty: a line coming
+            // and going (or wrapping) moved the next Hero's Ability buttons
+            // under the pointer.
+            let line = crate::game::words::health_line(change, due, avoidable);
+            if line.is_none() && game.combat().is_some() {
+                ui.label(" ");
+            }
+            if let Some(text) = line {
                 let color = if change < 0 || due > 0 { bad() } else { good() };
-                ui.label(egui::RichText::new(text).color(color)).on_hover_text(
-                    "The last action's change to this Hero's Health; in a Round, the Monsters' side of the pairs \
+                ui.add(egui::Label::new(egui::RichText::new(&text).color(color)).truncate()).on_hover_text(format!(
+                    "{text}.\n\nThe last action's change to this Hero's Health; in a Round, the Monsters' side of the pairs \
                      resolved so far (after Armor) that the Round's end takes. A Hero Hit's Return Damage is avoided when \
                      a Monster falls this Round: by every Hero if one Hero's Damage alone Defeated it, else by one of \
-                     those who dealt it.",
-                );
+                     those who dealt it."
+                ));
             }
             // One line however narrow the panel: the full words on hover.
             let stats = format!(
@@ -81,9 +97,6 @@ pub(super) fn heroes_panel(
             );
             ui.add(egui::Label::new(egui::RichText::new(stats).size(style::type_scale::SMALL)).truncate())
                 .on_hover_text("Power Cards stored · Action Cards in hand · in the draw pile · in the discard pile");
-            if !hero.hand.is_empty() {
-                ui.label(format!("Hand: {}", pile_text(hero.hand.iter())));
-            }
             // Abilities usable now: in Combat, and while Exploring (unlocking
             // Doors, healing…), each with its cost and what it does.
             let usable: Vec<Action> = c

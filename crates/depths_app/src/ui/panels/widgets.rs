@@ -394,11 +394,19 @@ pub(super) fn forecast_line(
 /// click) and kept on screen.
 /// `clear`: the places to click in this step (egui points), which the box
 /// keeps off where it can.
-pub(super) fn hover_box(ctx: &egui::Context, text: &str, thing: Option<egui::Rect>, clear: &[egui::Rect]) {
+pub(super) fn hover_box(
+    ctx: &egui::Context,
+    text: &str,
+    thing: Option<egui::Rect>,
+    clear: &[egui::Rect],
+    room: egui::Rect,
+) {
     let Some(at) = ctx.pointer_latest_pos() else { return };
     let id = egui::Id::new("card_hover");
     let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(356.0, 160.0), |r| r.size());
-    let screen = ctx.content_rect();
+    // Within the table's room: at the window's top it covered the banner
+    // and the Combat strip's buttons.
+    let screen = room;
     let thing = thing.unwrap_or_else(|| egui::Rect::from_center_size(at, egui::vec2(48.0, 48.0)));
     let pos = hover_place(screen, thing, at, size, clear);
     egui::Area::new(id).order(egui::Order::Tooltip).interactable(false).fixed_pos(pos).show(ctx, |ui| {

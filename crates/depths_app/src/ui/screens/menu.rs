@@ -244,11 +244,15 @@ fn main_menu_ui(
                                     .max_height(260.0)
                                     .min_scrolled_height(160.0)
                                     .show(ui, |ui| {
+                                        // The rows stop short of the scroll bar, which
+                                        // floats over the list's right edge and cut them.
+                                        let bar = ui.spacing().scroll;
+                                        let row_w = ui.available_width()
+                                            - (bar.bar_width + bar.bar_inner_margin + bar.bar_outer_margin);
                                         for save in saves {
                                             let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
                                             let text = if save.loads { text } else { text.color(style::notice()) };
-                                            let button =
-                                                egui::Button::new(text).min_size(egui::vec2(ui.available_width(), 0.0));
+                                            let button = egui::Button::new(text).min_size(egui::vec2(row_w, 0.0));
                                             let button = ui.add_enabled(save.loads, button);
                                             // Why a damaged save does not load, where the pointer is.
                                             let button = button.on_disabled_hover_text(&save.about);
