@@ -5,7 +5,9 @@
 
 use bevy::math::{Rect, Vec2};
 use depths_app::table::{
-    faces::{CardKey, Face, Kind, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces},
+    faces::{
+        CardKey, Face, Kind, NumberMemory, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces,
+    },
     layout::{FOE_HEAD, FOE_ROW, PAIR_TEXT, fit_text, lay_out, lay_out_as, lay_out_keeping, pair_words, text_width},
 };
 use depths_rules::{Action, Content, Game, GameOptions, Phase};
@@ -140,6 +142,36 @@ fn a_card_keeps_its_number_while_it_stays_on_offer() {
     });
     assert!(kept > 20, "numbers kept across moves: {kept}");
     assert!(would_have_shifted > 5, "numbering afresh would have moved {would_have_shifted} numbers");
+}
+
+/// Issue 53: after Ctrl+Z took back Sil's card 4, it came back as 1 (the
+/// number free then), and key 4 did nothing. A card taken back into a hand
+/// has the number it had before it was played; so has every other card.
+#[test]
+fn undo_gives_the_cards_back_their_numbers() {
+    let mut game = new_game(&["bren", "sil"], 3);
+    let (mut undone, mut memory, mut moves) = (0, NumberMemory::default(), 0);
+    through_combats(&mut game, 2000, |g| {
+        let legal = g.legal_actions();
+        // The numbers as the table keeps them move by move (Sil's 4–6 stay
+        // 4–6 once Bren has played all he may).
+        let mut faces = table_faces(g, &legal);
+        memory.number(&mut faces, Some((1, moves)));
+        let start = memory.now().clone();
+        // Play each card on offer in turn, then take it back.
+        for a in legal.iter().filter(|a| matches!(a, Action::PlayCard { .. })) {
+            let mut after = g.clone();
+            after.apply(a.clone()).unwrap();
+            let mut played = table_faces(&after, &after.legal_actions());
+            memory.number(&mut played, Some((1, moves + 1)));
+            let mut back = table_faces(g, &legal);
+            memory.number(&mut back, Some((1, moves)));
+            assert_eq!(memory.now(), &start, "after {a:?} and Undo");
+            undone += 1;
+        }
+        moves += 1;
+    });
+    assert!(undone > 20, "{undone} cards played and taken back");
 }
 
 fn spot_order(f: &Face) -> (usize, usize) {
@@ -930,7 +962,7 @@ fn the_guide_finds_room_clear_of_every_choice() {
     use depths_app::table::layout::clear_spot;
     let areas = [Rect::new(330.0, 150.0, 1210.0, 720.0), Rect::new(330.0, 150.0, 1850.0, 1000.0)];
     let guide = bevy::math::Vec2::new(240.0, 190.0);
-    let mut seen = 0;
+    let (mut seen, mut stayed, mut moved_off) = (0, 0, 0);
     for (heroes, seed) in [(&["bren", "sil"][..], 23), (&["bren", "sil", "ava"][..], 5)] {
         let mut game = new_game(heroes, seed);
         seen += through_combats(&mut game, 3000, |g| {
@@ -943,8 +975,31 @@ fn the_guide_finds_room_clear_of_every_choice() {
                     .filter_map(|f| layout.get(&f.key))
                     .map(|p| p.rect())
                     .collect();
-                let at = clear_spot(&layout, &targets, guide);
+                let at = clear_spot(&layout, &targets, guide, None);
                 let boxed = Rect::from_corners(at, at + guide);
+                // A box that lay somewhere as clear stays there (the replay's
+                // buttons moved under the pointer); one that covers a choice
+                // goes where the best lies.
+                let free = |p: bevy::math::Vec2| {
+                    let r = Rect::from_corners(p, p + guide);
+                    layout.rects().chain(targets.iter().copied()).all(|t| r.intersect(t).is_empty())
+                        && area.contains(r.min)
+                        && area.contains(r.max)
+                };
+                for dx in [-36.0, 36.0] {
+                    let w = at + bevy::math::Vec2::new(dx, 0.0);
+                    if free(at) && free(w) {
+                        assert_eq!(clear_spot(&layout, &targets, guide, Some(w)), w, "a clear place is kept");
+                        stayed += 1;
+                    }
+                }
+                if let Some(t) = targets.first() {
+                    let w = t.min;
+                    if area.contains(w) && area.contains(w + guide) {
+                        assert_eq!(clear_spot(&layout, &targets, guide, Some(w)), at, "a place over a choice is left");
+                        moved_off += 1;
+                    }
+                }
                 // The guided game is Bren and Sil's; a three-Hero table at
                 // 1280×800 has Resolve steps with no such room (4 states).
                 if g.heroes.len() == 2 || area.width() > 1000.0 {
@@ -957,6 +1012,7 @@ fn the_guide_finds_room_clear_of_every_choice() {
         });
     }
     assert!(seen > 40, "{seen} Combat states");
+    assert!(stayed > 20 && moved_off > 20, "{stayed} held their place, {moved_off} moved off a choice");
 }
 
 /// Issue: "the table's card text does not grow with the UI scale". The

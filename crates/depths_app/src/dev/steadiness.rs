@@ -10,6 +10,9 @@
 //!   leaves a gap; the next card must not close it under the pointer);
 //! - the table's room keeps its place and size through a Round (the Combat
 //!   strip's lines coming and going moved the whole table);
+//! - the hover box of what lies under the pointer covers none of the other
+//!   places to click (an individual's row opened a box over the pairs and
+//!   hands);
 //! - a card in hand is no smaller at 150 % than at 100 % in the same state
 //!   (the panels grow and leave the table less room: the cards came out
 //!   46-60 px wide for 55-99 until the hands took their height first).
@@ -25,6 +28,7 @@ use bevy::{
     render::view::screenshot::{Screenshot, save_to_disk},
     window::PrimaryWindow,
 };
+use bevy_egui::{EguiContext, PrimaryEguiContext, egui};
 use depths_rules::{Action, Content, Game, GameOptions};
 use depths_sim::Bot;
 
@@ -65,6 +69,8 @@ struct Still {
     targets: Vec<(Rect, Action)>,
     /// The smallest card in a hand (window px), if any.
     hand: Option<Vec2>,
+    /// The hover box shown (window px), if any.
+    hover: Option<Rect>,
 }
 
 #[derive(Resource)]
@@ -229,7 +235,18 @@ fn look(world: &mut World) -> Still {
         .filter(|c| c.kind == Kind::Hand)
         .map(|c| c.screen_rect(now).size())
         .min_by(|a, b| a.x.total_cmp(&b.x));
-    Still { round, room, targets, hand }
+    Still { round, room, targets, hand, hover: hover_box(world) }
+}
+
+/// Where the card's hover box lies this frame (window px), if it is shown.
+fn hover_box(world: &mut World) -> Option<Rect> {
+    let ctx =
+        world.query_filtered::<&mut EguiContext, With<PrimaryEguiContext>>().single_mut(world).ok()?.get_mut().clone();
+    let id = egui::Id::new(crate::ui::panels::HOVER_BOX);
+    let shown = ctx.memory(|m| m.areas().visible_layer_ids().into_iter().any(|l| l.id == id));
+    let r = ctx.memory(|m| m.area_rect(id)).filter(|_| shown)?;
+    let z = ctx.zoom_factor();
+    Some(Rect::new(r.min.x * z, r.min.y * z, r.max.x * z, r.max.y * z))
 }
 
 /// The faults of `still` against the table before the last move.
@@ -248,6 +265,19 @@ fn compare(world: &mut World, still: &Still, size: (u32, u32), scale: f32) {
         for a in under(&still.targets) {
             if !same(&a, &clicked) && !was.iter().any(|w| same(w, &a)) {
                 let fault = format!("after {clicked:?}, {a:?} slid under the pointer at ({:.0},{:.0})", at.x, at.y);
+                job.faults.push(fault);
+            }
+        }
+        // The box for what lies under the pointer keeps off the other places to click.
+        if let Some(hover) = still.hover {
+            let covered: Vec<&Action> = still
+                .targets
+                .iter()
+                .filter(|(r, _)| !r.contains(at) && !r.intersect(hover).is_empty())
+                .map(|(_, a)| a)
+                .collect();
+            if !covered.is_empty() {
+                let fault = format!("after {clicked:?}, the hover box at {hover:?} covers {covered:?}");
                 job.faults.push(fault);
             }
         }

@@ -136,7 +136,7 @@ pub struct TableGeometry {
     /// The number keys' choices, with their numbers.
     pub numbered: Vec<(u8, Action)>,
     /// Where each number is, to keep it there while its choice stays open.
-    pub numbers: super::faces::Numbers,
+    pub numbers: super::faces::NumberMemory,
     /// Every Action a card or row on the table offers.
     pub offered: Vec<Action>,
     /// Where each Hero's name lies over their pairs (screen px).
@@ -150,9 +150,15 @@ impl TableGeometry {
     /// the fewest cards and none of the moves to click: its top-left corner
     /// in egui points. None before the table is laid out.
     pub fn clear_corner(&self, size: Vec2, zoom: f32) -> Option<Vec2> {
+        self.clear_corner_keeping(size, zoom, None)
+    }
+
+    /// [`Self::clear_corner`], keeping `was` (egui points) while it is as
+    /// clear as any: a box of buttons holds still under the pointer.
+    pub fn clear_corner_keeping(&self, size: Vec2, zoom: f32, was: Option<Vec2>) -> Option<Vec2> {
         let layout = self.layout.as_ref()?;
         let targets: Vec<Rect> = self.targets.iter().map(|t| t.rect).collect();
-        Some(super::layout::clear_spot(layout, &targets, size * zoom) / zoom)
+        Some(super::layout::clear_spot(layout, &targets, size * zoom, was.map(|w| w * zoom)) / zoom)
     }
 }
 
@@ -722,14 +728,6 @@ const HEART: f32 = 22.0;
 /// A number badge's size.
 const BADGE: f32 = 16.0;
 
-/// The hands as they lay when the pointer came onto them, and whether they
-/// are kept so.
-#[derive(Default)]
-struct StillHand {
-    band: Option<Rect>,
-    kept: bool,
-}
-
 /// Where a card comes from: a Hero's card in hand from their Draw Pile
 /// (from below the table when it is not shown).
 fn deck(face: &Face, layout: &TableLayout, area: Rect, to: Vec2) -> Vec2 {
@@ -810,7 +808,6 @@ fn sync_cards(
     ),
     mut last: Local<Option<(Rect, Vec2, f32)>>,
     mut coloured_for: Local<crate::game::settings::Vision>,
-    mut still_hand: Local<StillHand>,
     (mut arrangement, mut kept_scale): (Local<Option<bool>>, Local<Option<f32>>),
     settings: Option<Res<crate::game::settings::Settings>>,
 ) {
@@ -825,24 +822,20 @@ fn sync_cards(
     // A few at most: a long undo or replay step is not a parade of cards.
     drawn.drain(..drawn.len().saturating_sub(4));
     let has_drawn = !drawn.is_empty();
-    // A hand kept still under the pointer closes up once the pointer leaves it.
-    let cursor = window.cursor_position();
-    let over_hands = |band: Option<Rect>| cursor.zip(band).is_some_and(|(c, b)| b.inflate(12.0).contains(c));
-    let closing = still_hand.kept && !over_hands(still_hand.band);
     // The player chose other colours (⚙ Settings): every card is drawn again.
     let recolour = *coloured_for != palette::vision();
     *coloured_for = palette::vision();
     // The cards follow the game and, behind the curtain, whose hands are shown.
     let new_game = *laid != Some(delve.stamp());
-    if !new_game && !seats.is_changed() && !moved && !lingering && !has_drawn && !closing && !recolour {
+    if !new_game && !seats.is_changed() && !moved && !lingering && !has_drawn && !recolour {
         return;
     }
     *laid = Some(delve.stamp());
     *last = Some((area_rect, screen, ui_scale));
     let legal = legal_at_table(&delve, &seats);
     let mut faces = table_faces(delve.game(), &legal);
-    super::faces::keep_numbers(&mut faces, &geometry.numbers);
-    geometry.numbers = super::faces::numbers_of(&mut faces);
+    let moves = delve.history.as_ref().map(|h| (delve.stamp().0, h.len()));
+    geometry.numbers.number(&mut faces, moves);
     // A card drawn and resolved at once still shows for a moment.
     for name in drawn {
         let key = ecology_key(&name);
@@ -868,16 +861,17 @@ fn sync_cards(
     let scale = layout.scale;
     *kept_scale = (in_combat && layout.hands(&faces).is_some()).then_some(scale);
     *arrangement = in_combat.then_some(layout.aside);
-    // A card played from a hand by a click leaves a gap under the pointer:
-    // the rest of the hand stays where it is until the pointer leaves (else
-    // another card slides under it, and a second click plays that one). Not
-    // when cards come into the hand (dealt, or a played card taken back by
-    // Undo, which stayed in its pair until the pointer moved) or the window
-    // changed.
+    // A card played from a hand leaves a gap: the hands stay where they were
+    // dealt until cards come into a hand (the next Round's deal, or a played
+    // card taken back by Undo, which then lies where it lay) or the window
+    // changes. Closed up as soon as the pointer left the hands, they slid
+    // under it when it came back (a drag played the 8, the next drag where
+    // the 5 lay played the 4), and every Hero's row moved when a Companion
+    // played.
     let lying: Vec<(super::faces::CardKey, Kind)> =
         cards.iter().filter(|(_, c)| !c.leaving).map(|(_, c)| (c.key.clone(), c.kind)).collect();
     let same_hand = super::faces::hands_unchanged(&faces, &lying);
-    let keep = !moved && same_hand && over_hands(still_hand.band);
+    let keep = !moved && same_hand;
     if keep {
         // The piles beside the hands stay too: moved alone they slid over
         // the next Hero's cards until the pointer left.
@@ -886,10 +880,7 @@ fn sync_cards(
                 layout.set(&f.key, Placed { center: c.to, size: c.size });
             }
         }
-    } else {
-        still_hand.band = layout.hands(&faces);
     }
-    still_hand.kept = keep;
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
     let font = ui_assets.as_ref().map(|a| &a.title_font);
     let body = ui_assets.as_ref().map(|a| &a.body_font);

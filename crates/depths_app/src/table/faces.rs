@@ -267,12 +267,56 @@ pub fn numbers_of(faces: &mut [Face]) -> Numbers {
     number_slots(faces).into_iter().filter_map(|(k, n, _)| Some((k, (*n)?))).collect()
 }
 
+/// How many games' numbers [`NumberMemory`] keeps.
+const PAST_NUMBERS: usize = 64;
+
+/// The numbers the table handed out, by the game they were handed out for:
+/// Undo and Redo bring a table back as it was, its numbers too (a card
+/// taken back took whatever number was free: Sil's 4 came back as 1).
+#[derive(Clone, Debug, Default)]
+pub struct NumberMemory {
+    /// The last look's numbers.
+    last: Numbers,
+    /// Per game, by its sitting and the moves made in it (`moves`), the
+    /// numbers it showed.
+    past: Vec<((u64, usize), Numbers)>,
+}
+
+impl NumberMemory {
+    /// Numbers `faces` for the game after `moves` moves: as that game was
+    /// numbered if the table showed it before (Undo, Redo), else keeping the
+    /// last look's ([`keep_numbers`]).
+    pub fn number(&mut self, faces: &mut [Face], moves: Option<(u64, usize)>) {
+        let before = moves.and_then(|m| self.past.iter().find(|(n, _)| *n == m)).map(|(_, n)| n);
+        keep_numbers(faces, before.unwrap_or(&self.last));
+        self.last = numbers_of(faces);
+        if let Some(m) = moves {
+            self.past.retain(|(n, _)| *n != m);
+            self.past.push((m, self.last.clone()));
+            // Undo goes back a Round or so at most.
+            let keep = self.past.len().saturating_sub(PAST_NUMBERS);
+            self.past.drain(..keep);
+        }
+    }
+
+    /// The numbers now on the table.
+    pub fn now(&self) -> &Numbers {
+        &self.last
+    }
+}
+
 /// Numbers the choices on the table: a card, pair or individual still on
 /// offer keeps the number it had `before` (playing Bren's card 1 does not
 /// turn Sil's 4 into a 3 under the player's finger); the others take, in
 /// reading order, numbers nobody had before, then any free one, up to 9.
-/// A new set of choices starts again from 1.
+/// A new set of choices starts again from 1, and so does a hand a new card
+/// came into (a Round's deal): kept, it mixed the Heroes' numbers (Bren's
+/// 3 and 4, Sil's 1 and 5).
 pub fn keep_numbers(faces: &mut [Face], before: &[((CardKey, Option<usize>), u8)]) {
+    let came = faces
+        .iter()
+        .any(|f| f.kind == Kind::Hand && f.action.is_some() && !before.iter().any(|((k, _), _)| *k == f.key));
+    let before = if came { &[][..] } else { before };
     let mut slots = number_slots(faces);
     let mut taken = [false; 10];
     for (key, n, open) in slots.iter_mut() {
@@ -306,7 +350,7 @@ pub fn keep_numbers(faces: &mut [Face], before: &[((CardKey, Option<usize>), u8)
 
 /// Whether every card in a hand in `faces` already lies in a hand
 /// (`lying`: the cards on the table, not those leaving, with their kind):
-/// only then may a hand be kept where it was under the pointer. A card that
+/// only then are the hands kept where they were dealt. A card that
 /// comes into a hand (dealt, or taken back by Undo from its pair) must go
 /// to its place at once: kept, it stayed in its pair until the pointer moved.
 pub fn hands_unchanged(faces: &[Face], lying: &[(CardKey, Kind)]) -> bool {

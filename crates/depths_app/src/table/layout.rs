@@ -553,8 +553,11 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
 /// screen px): covering a card costs, covering one of `targets` (what a
 /// guide points at, what a click answers now) costs most, so it is never
 /// covered while any place is free of it. Among equals, the place nearest
-/// the table's left middle.
-pub fn clear_spot(layout: &TableLayout, targets: &[Rect], size: Vec2) -> Vec2 {
+/// the table's left middle; but `was` (where the box lay before) while it
+/// costs no more than the best: a box with buttons kept moving under the
+/// pointer as cards came and went (the replay's ▶, clicked twice, landed on
+/// a card).
+pub fn clear_spot(layout: &TableLayout, targets: &[Rect], size: Vec2, was: Option<Vec2>) -> Vec2 {
     let area = layout.area;
     let taken: Vec<(Rect, f32)> =
         layout.rects().map(|r| (r, 1.0)).chain(targets.iter().map(|r| (*r, 1000.0))).collect();
@@ -585,5 +588,9 @@ pub fn clear_spot(layout: &TableLayout, targets: &[Rect], size: Vec2) -> Vec2 {
         }
         y += 12.0;
     }
-    best.2
+    let inside = |at: &Vec2| at.x >= x0 && at.x <= x1 && at.y >= y0 && at.y <= y1;
+    match was.filter(inside) {
+        Some(at) if cost(at) <= best.0 => at,
+        _ => best.2,
+    }
 }

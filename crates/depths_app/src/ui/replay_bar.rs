@@ -46,6 +46,7 @@ fn replay_bar(
         Res<crate::game::focus::BoardArea>,
         Option<Res<crate::game::session::Delve>>,
     ),
+    mut was: Local<Option<Vec2>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let total = replay.history.len();
@@ -56,10 +57,13 @@ fn replay_bar(
     let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(290.0, 110.0), |r| r.size());
     let room = area.0.map_or(ctx.content_rect(), |r| style::in_points(r, z));
     let in_combat = delve.is_some_and(|d| d.game().combat().is_some());
-    let at = match geometry.clear_corner(Vec2::new(size.x, size.y), z).filter(|_| in_combat) {
+    // Where it lay stays while it is as clear as any: moving as cards came
+    // and went, it left a second click on ▶ to land on a card.
+    let at = match geometry.clear_corner_keeping(Vec2::new(size.x, size.y), z, *was).filter(|_| in_combat) {
         Some(at) => egui::pos2(at.x, at.y),
         None => egui::pos2(room.min.x + 8.0, room.max.y - size.y - 8.0),
     };
+    *was = in_combat.then_some(Vec2::new(at.x, at.y));
     egui::Window::new("Replay").id(id).title_bar(false).fixed_pos(at).constrain_to(room).resizable(false).show(
         ctx,
         |ui| {

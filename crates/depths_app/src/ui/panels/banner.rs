@@ -152,7 +152,7 @@ fn middle(ui: &mut egui::Ui, view: &BannerView) {
         ui.label(place);
         ui.separator();
     }
-    ui.add(egui::Label::new(line).truncate()).on_hover_text(&view.line);
+    ui.add(egui::Label::new(line).truncate().show_tooltip_when_elided(false)).on_hover_text(&view.line);
 }
 
 #[cfg(test)]

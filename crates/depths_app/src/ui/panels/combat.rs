@@ -166,7 +166,9 @@ pub(super) fn combat_strip(
                 (None, None) => (String::new(), style::notice()),
             };
             let line = ui.add(
-                egui::Label::new(egui::RichText::new(&note).size(style::type_scale::SMALL).color(color)).truncate(),
+                egui::Label::new(egui::RichText::new(&note).size(style::type_scale::SMALL).color(color))
+                    .truncate()
+                    .show_tooltip_when_elided(false),
             );
             if !note.is_empty() {
                 line.on_hover_text(note);
@@ -182,23 +184,27 @@ pub(super) fn combat_strip(
                 )
                 .on_hover_text(summary.last.join("\n"));
             }
-            // "All of a Hero's Damage must be applied to one Individual Monster."
-            for (h, round) in combat.heroes.iter().enumerate() {
-                for &(f, i) in &round.targets {
-                    let Some(ind) = combat.foes.get(usize::from(f)).and_then(|foe| foe.individuals.get(usize::from(i)))
-                    else {
-                        continue;
-                    };
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "All of {}'s Damage this Round goes to {}.",
-                            game.heroes[h].name(),
-                            ind.name
-                        ))
-                        .size(style::type_scale::SMALL)
-                        .color(style::MUTED),
-                    );
-                }
+            // "All of a Hero's Damage must be applied to one Individual Monster":
+            // where each Hero's is bound, in one line (a line a Hero, they
+            // grew the strip, and the next Round's table with it, by three).
+            let bound: Vec<String> = combat
+                .heroes
+                .iter()
+                .enumerate()
+                .flat_map(|(h, round)| round.targets.iter().map(move |t| (h, *t)))
+                .filter_map(|(h, (f, i))| {
+                    let ind = combat.foes.get(usize::from(f))?.individuals.get(usize::from(i))?;
+                    Some(format!("{}: {}", game.heroes.get(h)?.name(), ind.name))
+                })
+                .collect();
+            if !bound.is_empty() {
+                let text = format!("All of a Hero's Damage this Round goes to one individual: {}", bound.join(" · "));
+                ui.add(
+                    egui::Label::new(egui::RichText::new(&text).size(style::type_scale::SMALL).color(style::MUTED))
+                        .truncate()
+                        .show_tooltip_when_elided(false),
+                )
+                .on_hover_text(&text);
             }
         });
         (content, inner) = (shown.content_size.y, shown.inner_rect.height());

@@ -334,7 +334,7 @@ fn help_line(root: &mut egui::Ui, in_combat: bool) {
     // room (the cards in hand came out smaller than at 100 %).
     egui::Panel::bottom("help").show(root, |ui| {
         let text = egui::RichText::new(help).size(style::type_scale::SMALL).color(style::MUTED);
-        ui.add(egui::Label::new(text).truncate()).on_hover_text(help);
+        ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(false)).on_hover_text(help);
     });
 }
 
@@ -519,6 +519,13 @@ fn game_over_panel(
     Ok(())
 }
 
+/// Where the pointer was last seen to move, and the table it moved over.
+#[derive(Default)]
+struct Pointed {
+    at: Option<egui::Pos2>,
+    stamp: (u64, u64),
+}
+
 /// What is left once the stages drew theirs: the room the board shows
 /// through and the party's edge, any legal move no widget offered, the hover
 /// box, and the moves chosen this frame.
@@ -543,6 +550,7 @@ fn finish(
         Query<&crate::table::feedback::ToastNote>,
     ),
     (mut probe, mut pointer_note): (ResMut<super::widgets::PanelProbe>, ResMut<crate::game::notices::PointerNote>),
+    mut pointed: Local<Pointed>,
 ) -> Result {
     let (Some(free), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
     let room = free;
@@ -615,7 +623,16 @@ fn finish(
         }
     }
 
-    if let Some((entity, text)) = &hovered.0 {
+    // A hover box opens when the pointer comes onto a card, not when the
+    // table changes under a pointer at rest: after a click it covered the
+    // cards the next step asks for (the Monster card's whole text over the
+    // hands, once a row was clicked to place Damage).
+    let at = ctx.pointer_latest_pos();
+    if at != pointed.at {
+        *pointed = Pointed { at, stamp: view.delve.stamp() };
+    }
+    let resting = pointed.stamp != view.delve.stamp();
+    if let Some((entity, text)) = hovered.0.as_ref().filter(|_| !resting) {
         // The card's rectangle in egui points, for the box to keep clear of.
         let card = cards.get(*entity).ok().map(|c| c.screen_rect(time.elapsed_secs()));
         let thing = card.map(|r| style::in_points(r, z));

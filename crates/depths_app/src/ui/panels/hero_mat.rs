@@ -28,27 +28,35 @@ pub(super) fn heroes_panel(
             };
             ui.horizontal(|ui| {
                 portrait(ui, icons, &class_key, 34.0);
-                ui.label(style::title(hero.name(), style::type_scale::HEADING));
-                // The seat box at the right end first, then the class in
-                // what is left, cut short (whole on hover): at 150 % the box
-                // was cut off the mat's edge.
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    // The seat: a Companion plays this Hero, or its owner does
-                    // (not in a replay, where no one plays).
-                    if let Some((delve, seats)) = c.seated
-                        && !delve.read_only
-                    {
-                        let mut on = seats.players.is_companion(h);
-                        let hint = if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
-                        if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
-                            c.seats_asked.push((h, on));
-                        }
-                    }
-                    let class = format!("{class} · level {}", hero.level);
-                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                        ui.add(egui::Label::new(egui::RichText::new(&class).color(style::MUTED)).truncate())
-                            .on_hover_text(&class);
+                // The name over the class and level, beside the portrait; the
+                // seat box at the right end (in one row the class was cut
+                // short at every size, or the box cut off at 150 %).
+                ui.vertical(|ui| {
+                    ui.spacing_mut().item_spacing.y = 0.0;
+                    ui.horizontal(|ui| {
+                        ui.label(style::title(hero.name(), style::type_scale::HEADING));
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            // The seat: a Companion plays this Hero, or its owner does
+                            // (not in a replay, where no one plays).
+                            if let Some((delve, seats)) = c.seated
+                                && !delve.read_only
+                            {
+                                let mut on = seats.players.is_companion(h);
+                                let hint =
+                                    if on { "Take this Hero's seat back" } else { "Let a Companion play this Hero" };
+                                if ui.checkbox(&mut on, "Companion").on_hover_text(hint).changed() {
+                                    c.seats_asked.push((h, on));
+                                }
+                            }
+                        });
                     });
+                    let class = format!("{class} · level {}", hero.level);
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(class).size(style::type_scale::SMALL).color(style::MUTED),
+                        )
+                        .truncate(),
+                    );
                 });
             });
             // What the Round's end will take: only while a Round is being
@@ -80,7 +88,7 @@ pub(super) fn heroes_panel(
             }
             if let Some(text) = line {
                 let color = if change < 0 || due > 0 { bad() } else { good() };
-                ui.add(egui::Label::new(egui::RichText::new(&text).color(color)).truncate()).on_hover_text(format!(
+                ui.add(egui::Label::new(egui::RichText::new(&text).color(color)).truncate().show_tooltip_when_elided(false)).on_hover_text(format!(
                     "{text}.\n\nThe last action's change to this Hero's Health; in a Round, the Monsters' side of the pairs \
                      resolved so far (after Armor) that the Round's end takes. A Hero Hit's Return Damage is avoided when \
                      a Monster falls this Round: by every Hero if one Hero's Damage alone Defeated it, else by one of \
@@ -95,8 +103,10 @@ pub(super) fn heroes_panel(
                 hero.draw.len(),
                 hero.discard.len()
             );
-            ui.add(egui::Label::new(egui::RichText::new(stats).size(style::type_scale::SMALL)).truncate())
-                .on_hover_text("Power Cards stored · Action Cards in hand · in the draw pile · in the discard pile");
+            let label = egui::Label::new(egui::RichText::new(&stats).size(style::type_scale::SMALL));
+            ui.add(label.truncate().show_tooltip_when_elided(false)).on_hover_text(format!(
+                "{stats}\nPower Cards stored · Action Cards in hand · in the draw pile · in the discard pile"
+            ));
             // Abilities usable now: in Combat, and while Exploring (unlocking
             // Doors, healing…), each with its cost and what it does.
             let usable: Vec<Action> = c

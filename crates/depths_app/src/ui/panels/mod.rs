@@ -17,7 +17,7 @@ mod party;
 mod widgets;
 
 pub use banner::MAX_SHARE as BANNER_SHARE;
-pub use widgets::{Control, PanelProbe};
+pub use widgets::{Control, HOVER_BOX, PanelProbe};
 
 use bevy::prelude::*;
 

@@ -387,13 +387,17 @@ pub(super) fn forecast_line(
     }
 }
 
+/// The egui id of a card's hover box (the steadiness check finds it by it).
+pub const HOVER_BOX: &str = "card_hover";
+
 /// The full text of the card under the pointer, beside it: at the
 /// pointer's height, to the right of what is hovered (`thing`, egui points;
 /// a small square around the pointer when unknown), else to its left, else
 /// below or above it, never over it (the card, its rows, the individual to
 /// click) and kept on screen.
 /// `clear`: the places to click in this step (egui points), which the box
-/// keeps off where it can.
+/// keeps off where it can; `room`: the table's, which it stays in (at the
+/// window's top it covered the banner and the Combat strip's buttons).
 pub(super) fn hover_box(
     ctx: &egui::Context,
     text: &str,
@@ -402,10 +406,8 @@ pub(super) fn hover_box(
     room: egui::Rect,
 ) {
     let Some(at) = ctx.pointer_latest_pos() else { return };
-    let id = egui::Id::new("card_hover");
+    let id = egui::Id::new(HOVER_BOX);
     let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(356.0, 160.0), |r| r.size());
-    // Within the table's room: at the window's top it covered the banner
-    // and the Combat strip's buttons.
     let screen = room;
     let thing = thing.unwrap_or_else(|| egui::Rect::from_center_size(at, egui::vec2(48.0, 48.0)));
     let pos = hover_place(screen, thing, at, size, clear);
