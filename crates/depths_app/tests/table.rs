@@ -1473,3 +1473,48 @@ fn a_monster_card_cut_short_always_says_the_rest_is_on_hover() {
     });
     assert!(seen > 20 && cut > 100, "{seen} Combat states, {cut} cut");
 }
+
+/// Issue 53: two buttons read "Encounter Legendary Location 2 (3 tiles)",
+/// with nothing to tell them apart. Every move offered outside the table's
+/// cards reads differently from every other offered with it, in games the
+/// careful bot plays.
+#[test]
+fn no_two_moves_offered_read_the_same() {
+    use depths_app::game::words::describe_action;
+    let (mut states, mut legendary) = (0, 0);
+    for seed in 0..40 {
+        let mut game = new_game(&["bren", "sil", "ava"], seed);
+        for _ in 0..3000 {
+            if game.is_over() {
+                break;
+            }
+            if !matches!(game.phase(), Phase::Combat { .. }) {
+                let legal = game.legal_actions();
+                let mut seen: Vec<(String, &Action)> = Vec::new();
+                // Tiles are placed on the board; two cards of one value, or
+                // two XP cards alike, are the same choice whichever is taken.
+                let alike = |a: &&Action| {
+                    !matches!(
+                        a,
+                        Action::PlaceTile { .. }
+                            | Action::PlaceSetAsideTile { .. }
+                            | Action::RemoveActionCard { .. }
+                            | Action::PayXp { .. }
+                    )
+                };
+                for a in legal.iter().filter(alike) {
+                    let words = describe_action(&game, a);
+                    if let Some((_, b)) = seen.iter().find(|(w, _)| *w == words) {
+                        panic!("{a:?} and {b:?} both read {words:?}");
+                    }
+                    seen.push((words, a));
+                }
+                legendary += usize::from(game.discovered_legendary_count() > 1);
+                states += 1;
+            }
+            let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &game);
+            game.apply(a).expect("the careful bot plays legal actions");
+        }
+    }
+    assert!(states > 1000 && legendary > 0, "{states} states, {legendary} with two Legendary Locations found");
+}

@@ -218,19 +218,63 @@ impl Game {
             Effect::ShuffleIntoMonsters { monster } => self.shuffle_into_monsters(monster, events),
             &Effect::RevealFeatures { count } => self.reveal_features(count),
             Effect::StorePower => {
+                // Said for each Hero, stored or not: a Hero whose Power Cards
+                // were all stored already gained nothing, and a player saw
+                // the reward "never happen".
                 for h in &mut self.heroes {
-                    if let Some(i) = h.draw.iter().position(|c| c.power) {
-                        let card = h.take_from_draw(i);
-                        h.stored_power.push(card);
-                    } else if let Some(i) = h.discard.iter().position(|c| c.power) {
-                        let card = h.discard.remove(i);
-                        h.stored_power.push(card);
-                    }
+                    let card = if let Some(i) = h.draw.iter().position(|c| c.power) {
+                        Some(h.take_from_draw(i))
+                    } else {
+                        h.discard.iter().position(|c| c.power).map(|i| h.discard.remove(i))
+                    };
+                    let text = match card {
+                        Some(card) => {
+                            h.stored_power.push(card);
+                            format!("{} Stores a Power Card ({} stored).", h.name(), h.stored_power.len())
+                        }
+                        None => format!("{} has no Power Card in the Draw or Discard Pile to Store.", h.name()),
+                    };
+                    crate::event::note(events, text);
                 }
             }
             &Effect::GoToPile { letter } => self.go_to_pile(letter),
             // Standing qualities, read where they matter (Armor, Resistance, card bonus, wounds).
             Effect::ResistNonMagic | Effect::MonsterCardBonus { .. } | Effect::WoundEachRound { .. } => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Content, GameOptions};
+
+    /// A Feature's "Each Hero Stores a Power Card from their Draw or
+    /// Discard Pile": a Hero with one left Stores it; one whose Power Cards
+    /// are all stored already gains nothing, and the log says so for each
+    /// (a player saw the reward "never happen").
+    #[test]
+    fn store_power_stores_one_each_and_says_so_for_every_hero() {
+        let mut game = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
+        let sil = &mut game.heroes[1];
+        let powers: Vec<_> = sil.draw.iter().chain(&sil.discard).filter(|c| c.power).copied().collect();
+        sil.draw.retain(|c| !c.power);
+        sil.discard.retain(|c| !c.power);
+        sil.stored_power.extend(powers);
+        // Bren's Power Cards start stored; one went to his Discard Pile since.
+        let bren = &mut game.heroes[0];
+        let spent = bren.stored_power.pop().expect("Bren starts with stored Power");
+        bren.discard.push(spent);
+        let (bren_had, sil_had) = (game.heroes[0].stored_power.len(), game.heroes[1].stored_power.len());
+        let mut events = Vec::new();
+        game.resolve_effect(&Effect::StorePower, EffectContext::Card, &mut events);
+        assert_eq!(game.heroes[0].stored_power.len(), bren_had + 1, "Bren Stores one");
+        assert_eq!(game.heroes[1].stored_power.len(), sil_had, "Sil has none left to Store");
+        let notes: Vec<&str> = events
+            .iter()
+            .filter_map(|e| if let Event::Note { text } = e { Some(text.as_str()) } else { None })
+            .collect();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].starts_with("Bren Stores a Power Card") && notes[1].starts_with("Sil has no Power Card"));
     }
 }

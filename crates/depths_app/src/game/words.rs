@@ -500,6 +500,28 @@ fn entry_cell(map: &Map) -> Cell {
     map.tiles().iter().find(|t| t.tile.kind == TileKind::Entry).map_or((0, 0), |t| t.cell)
 }
 
+/// A discovered Legendary Location by its pattern ("2"), with where it lies
+/// when another discovered one has the same pattern: two buttons read
+/// "Legendary Location 2 (3 tiles)" with nothing to tell them apart.
+pub fn legendary_name(game: &Game, index: u8) -> String {
+    let found = game.discovered_legendary_locations();
+    let Some(m) = found.get(usize::from(index)) else { return format!("#{index}") };
+    let twins: Vec<usize> = (0..found.len()).filter(|&i| found[i].pattern == m.pattern).collect();
+    let Some(a) = game.adventure().filter(|_| twins.len() > 1) else { return m.pattern.clone() };
+    // Each by a tile of its own (two may share some), by number where even that reads the same.
+    let place = |i: usize| {
+        let own = found[i].cells.iter().find(|c| twins.iter().all(|&j| j == i || !found[j].cells.contains(c)));
+        own.or(found[i].cells.first()).map_or_else(String::new, |&c| where_placed(&a.ecology.map, c))
+    };
+    let here = place(usize::from(index));
+    let k = twins.iter().position(|&i| i == usize::from(index)).unwrap_or(0);
+    if twins.iter().filter(|&&i| place(i) == here).count() > 1 {
+        format!("{} ({here}, #{})", m.pattern, k + 1)
+    } else {
+        format!("{} ({here})", m.pattern)
+    }
+}
+
 /// Where a tile at `cell` is (or would be) placed, from the tile it lies
 /// next to: "east of the Entry", "north of the Campfire tile". The
 /// neighbour is the one it connects through (open edges joining), else any
@@ -632,11 +654,7 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
         }
         Action::Encounter { element } => format!("Encounter {}", element_text(game, *element)),
         Action::EncounterLegendary { index } => {
-            let name = game
-                .discovered_legendary_locations()
-                .get(usize::from(*index))
-                .map_or_else(|| format!("#{index}"), |m| m.pattern.clone());
-            format!("Encounter Legendary Location {name}")
+            format!("Encounter Legendary Location {}", legendary_name(game, *index))
         }
         Action::StartPurchase { what } => match what {
             Purchase::Key => "Buy a Key".into(),

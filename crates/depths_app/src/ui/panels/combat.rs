@@ -142,8 +142,11 @@ pub(super) fn combat_strip(
                     }
                 });
             }
-            // How many cards each Hero plays this Round, and how many are down.
-            if combat.step == CombatStep::PlayCards {
+            // One line for the step's count: the cards each Hero plays while
+            // they are played, then where each Hero's Damage is bound. Kept
+            // through the Round, empty or not: a line coming mid-Round went
+            // under the strip's foot, cut in half.
+            let step_line = if combat.step == CombatStep::PlayCards {
                 let counts: Vec<String> = combat
                     .engagements
                     .iter()
@@ -152,11 +155,30 @@ pub(super) fn combat_strip(
                         format!("{} {played} of {}", game.heroes[usize::from(e.hero)].name(), e.hero_cards)
                     })
                     .collect();
-                ui.label(
-                    egui::RichText::new(format!("Cards to play this Round: {}", counts.join(" · ")))
-                        .size(style::type_scale::SMALL)
-                        .color(style::MUTED),
-                );
+                format!("Cards to play this Round: {}", counts.join(" · "))
+            } else {
+                // "All of a Hero's Damage must be applied to one Individual Monster."
+                let bound: Vec<String> = combat
+                    .heroes
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(h, round)| round.targets.iter().map(move |t| (h, *t)))
+                    .filter_map(|(h, (f, i))| {
+                        let ind = combat.foes.get(usize::from(f))?.individuals.get(usize::from(i))?;
+                        Some(format!("{}: {}", game.heroes.get(h)?.name(), ind.name))
+                    })
+                    .collect();
+                if bound.is_empty() {
+                    String::new()
+                } else {
+                    format!("All of a Hero's Damage this Round goes to one individual: {}", bound.join(" · "))
+                }
+            };
+            let label =
+                egui::Label::new(egui::RichText::new(&step_line).size(style::type_scale::SMALL).color(style::MUTED));
+            let shown_line = ui.add(label.truncate().show_tooltip_when_elided(false));
+            if !step_line.is_empty() {
+                shown_line.on_hover_text(&step_line);
             }
             // One line kept for a notice or the hint: one line, whole on hover,
             // so the table never moves when either comes or goes.
@@ -177,34 +199,10 @@ pub(super) fn combat_strip(
             // The last round's totals in one line, its events one by one on hover.
             let summary = &log.rounds;
             if !summary.last.is_empty() {
-                ui.label(
-                    egui::RichText::new(format!("Last round: {} (hover for each step)", summary.headline()))
-                        .size(style::type_scale::SMALL)
-                        .color(style::MUTED),
-                )
-                .on_hover_text(summary.last.join("\n"));
-            }
-            // "All of a Hero's Damage must be applied to one Individual Monster":
-            // where each Hero's is bound, in one line (a line a Hero, they
-            // grew the strip, and the next Round's table with it, by three).
-            let bound: Vec<String> = combat
-                .heroes
-                .iter()
-                .enumerate()
-                .flat_map(|(h, round)| round.targets.iter().map(move |t| (h, *t)))
-                .filter_map(|(h, (f, i))| {
-                    let ind = combat.foes.get(usize::from(f))?.individuals.get(usize::from(i))?;
-                    Some(format!("{}: {}", game.heroes.get(h)?.name(), ind.name))
-                })
-                .collect();
-            if !bound.is_empty() {
-                let text = format!("All of a Hero's Damage this Round goes to one individual: {}", bound.join(" · "));
-                ui.add(
-                    egui::Label::new(egui::RichText::new(&text).size(style::type_scale::SMALL).color(style::MUTED))
-                        .truncate()
-                        .show_tooltip_when_elided(false),
-                )
-                .on_hover_text(&text);
+                let text = format!("Last round: {} (hover for each step)", summary.headline());
+                let label =
+                    egui::Label::new(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
+                ui.add(label.truncate().show_tooltip_when_elided(false)).on_hover_text(summary.last.join("\n"));
             }
         });
         (content, inner) = (shown.content_size.y, shown.inner_rect.height());
@@ -358,6 +356,8 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
         crate::game::forecasts::chance_text(e),
         damage.join(", ")
     );
-    ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED))
-        .on_hover_text(crate::game::forecasts::method_text(e));
+    // One line, whole on hover: wrapped, its second half was cut by the strip's foot.
+    let label = egui::Label::new(egui::RichText::new(&text).size(style::type_scale::SMALL).color(style::MUTED));
+    ui.add(label.truncate().show_tooltip_when_elided(false))
+        .on_hover_text(format!("{text}\n\n{}", crate::game::forecasts::method_text(e)));
 }

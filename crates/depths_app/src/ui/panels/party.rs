@@ -131,7 +131,7 @@ pub(super) fn party_panel(
                 Action::EncounterLegendary { index: i as u8 },
                 format!(
                     "Encounter Legendary Location {} ({})",
-                    m.pattern,
+                    words::legendary_name(game, i as u8),
                     words::counted(m.cells.len() as u64, "tile", "tiles")
                 ),
             );
