@@ -232,19 +232,27 @@ fn element_ref(token: &ElementToken) -> ElementRef {
 
 /// What a token says on hover.
 pub fn token_text(game: &Game, e: ElementRef) -> String {
-    let Some((element, _)) = game.adventure().and_then(|a| a.ecology.map.element(e)) else { return String::new() };
+    let Some((element, present)) = game.adventure().and_then(|a| a.ecology.map.element(e)) else {
+        return String::new();
+    };
+    let present = present == depths_rules::map::ElementState::Present;
     let state = crate::game::words::element_state_text(game, e);
-    let reach = if game.check(&Action::Encounter { element: e }).is_ok() {
-        "Within reach: click it, then Encounter."
-    } else {
-        ""
+    // Not within reach: why, in the rules' words, while the party explores
+    // ("Not yet Encountered" alone left a player to guess).
+    let exploring = matches!(game.phase(), Phase::Exploring { tile_in_hand: false, decision: None });
+    let reach = match game.check(&Action::Encounter { element: e }) {
+        Ok(()) => "Within reach: click it, then Encounter.".to_owned(),
+        Err(why) if exploring && present => {
+            format!("Not within reach now: {}", crate::game::words::rule_error_text(game, &why))
+        }
+        Err(_) => String::new(),
     };
     let mut text = format!("{}\n{}\n{state}", element.name(), element_help(element));
     let place = element_text(game, e);
     text.push_str(&format!("\n({place})"));
     if !reach.is_empty() {
         text.push('\n');
-        text.push_str(reach);
+        text.push_str(&reach);
     }
     text
 }

@@ -524,6 +524,8 @@ fn game_over_panel(
 struct Pointed {
     at: Option<egui::Pos2>,
     stamp: (u64, u64),
+    /// The note at the pointer (by when it was born), and the table it was said of.
+    note: Option<(f32, (u64, u64))>,
 }
 
 /// What is left once the stages drew theirs: the room the board shows
@@ -615,7 +617,14 @@ fn finish(
     // Why a click did nothing, at the pointer, until read or the next click.
     if let Some((text, at, born)) = &pointer_note.0 {
         let clicked_since = ctx.input(|i| i.pointer.any_pressed()) && now - born > 0.3;
-        if now - born > crate::game::notices::PointerNote::stay(text) || clicked_since {
+        // Said of the table it was said at: after a move it no longer holds
+        // ("A Monster Hit must be Resolved first" stayed over the cards once
+        // every pair was resolved).
+        if pointed.note.is_none_or(|(b, _)| b != *born) {
+            pointed.note = Some((*born, view.delve.stamp()));
+        }
+        let moved_on = pointed.note.is_some_and(|(_, stamp)| stamp != view.delve.stamp());
+        if now - born > crate::game::notices::PointerNote::stay(text) || clicked_since || moved_on {
             pointer_note.0 = None;
         } else {
             note_at_pointer(ctx, text, egui::pos2(at.x / z, at.y / z));
@@ -629,7 +638,7 @@ fn finish(
     // hands, once a row was clicked to place Damage).
     let at = ctx.pointer_latest_pos();
     if at != pointed.at {
-        *pointed = Pointed { at, stamp: view.delve.stamp() };
+        (pointed.at, pointed.stamp) = (at, view.delve.stamp());
     }
     let resting = pointed.stamp != view.delve.stamp();
     if let Some((entity, text)) = hovered.0.as_ref().filter(|_| !resting) {

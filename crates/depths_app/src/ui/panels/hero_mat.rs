@@ -260,12 +260,6 @@ fn card_ink(dim: bool) -> egui::Color32 {
     if dim { style::MUTED } else { crate::theme::palette::CARD_TEXT.egui() }
 }
 
-/// A Combat Round is being played (Monsters assigned, the Combat not over).
-fn round_in_progress(game: &Game) -> bool {
-    matches!(game.phase(), Phase::Combat { step } if step != CombatStep::AssignMonsters)
-        && game.combat().is_some_and(|c| c.round > 0)
-}
-
 /// A row of cards in short: "P" for a Power Card, else the value.
 fn pile_text<'a>(cards: impl Iterator<Item = &'a depths_rules::ActionCard>) -> String {
     let short: Vec<String> = cards.map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();

@@ -288,8 +288,16 @@ impl<'a> Choices<'a> {
     }
 }
 
-/// The Hero mats folded: each Hero's icon, Health and a mark when an Ability
-/// may be used now. Returns whether the player asked to open the mats.
+/// Whether a Combat Round is being played (its Damage to come is news).
+pub(super) fn round_in_progress(game: &Game) -> bool {
+    matches!(game.phase(), Phase::Combat { step } if step != CombatStep::AssignMonsters)
+        && game.combat().is_some_and(|c| c.round > 0)
+}
+
+/// The Hero mats folded: each Hero's icon, Health, the Health the Round's
+/// end takes (kept as the open mats keep it: at 150 % the mats fold and it
+/// was gone) and a mark when an Ability may be used now. Returns whether
+/// the player asked to open the mats.
 pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Choices) -> bool {
     let mut open = ui.button("▶").on_hover_text("Open the Hero mats").clicked();
     for (h, hero) in game.heroes.iter().enumerate() {
@@ -306,16 +314,27 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
                         .size(style::type_scale::SMALL)
                         .color(color),
                 );
+                if round_in_progress(game) {
+                    let due = game.hero_damage_due(h as u8);
+                    let text = if due > 0 { format!("−{due}") } else { String::new() };
+                    ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(bad()));
+                }
                 if usable {
                     ui.label(egui::RichText::new("⚡").color(style::GOLD));
                 }
             })
             .response;
+        let due = if round_in_progress(game) { game.hero_damage_due(h as u8) } else { 0 };
         let text = format!(
-            "{}: {} / {} Health{}",
+            "{}: {} / {} Health{}{}",
             hero.name(),
             hero.health,
             hero.max_health(),
+            if due > 0 {
+                format!(" · −{due} Health when this Round ends, as the pairs stand")
+            } else {
+                String::new()
+            },
             if usable { " · an Ability may be used now (open the mats)" } else { "" }
         );
         if response.interact(egui::Sense::click()).on_hover_text(text).clicked() {
@@ -609,13 +628,16 @@ pub(super) fn curtain(
                     .heroes
                     .iter()
                     .enumerate()
-                    .filter(|(h, _)| seats.players.owner(*h as u8) == player)
+                    // Not a Hero handed to a Companion: it plays itself.
+                    .filter(|(h, _)| seats.players.owner(*h as u8) == player && !seats.players.is_companion(*h as u8))
                     .map(|(_, h)| h.name())
                     .collect();
-                ui.label(
-                    egui::RichText::new(format!("{name} plays {}. The other players look away.", heroes.join(" and ")))
-                        .color(style::MUTED),
-                );
+                let plays = if heroes.is_empty() {
+                    format!("{name}'s Heroes are played by Companions. The other players look away.")
+                } else {
+                    format!("{name} plays {}. The other players look away.", heroes.join(" and "))
+                };
+                ui.label(egui::RichText::new(plays).color(style::MUTED));
                 ui.add_space(6.0);
                 ui.label(egui::RichText::new(banner(game)).color(style::GOLD));
                 ui.add_space(16.0);
