@@ -839,6 +839,32 @@ fn the_curtain_hides_the_table_until_the_next_player_clicks() {
     }
 }
 
+/// Issue 53: Undo worked behind the pass screen, taking back a move the
+/// next player had not seen. It is refused there, with the reason, and
+/// works again once the curtain is lifted.
+#[test]
+fn nothing_is_taken_back_behind_the_pass_screen() {
+    use depths_app::game::session::TakeBack;
+    let mut app = hot_seat_app("undo-curtain", true);
+    lift(&mut app);
+    act(&mut app, Action::DrawTile);
+    let p = legal_placements(&app)[0];
+    act(&mut app, Action::PlaceTile { placement: p });
+    assert_eq!(seats(&app).hand_off_due(game(&app)), Some(1), "Ann placed her tile");
+    hand_over(&mut app);
+    assert!(seats(&app).curtain(game(&app)).is_some(), "the pass screen is up");
+    let before = game(&app).clone();
+    app.world_mut().write_message(TakeBack);
+    app.update();
+    assert!(game(&app) == &before, "nothing taken back behind the pass screen");
+    let notice = game_log(&app).notice.clone().unwrap_or_default();
+    assert!(notice.contains("pass screen"), "{notice}");
+    lift(&mut app);
+    app.world_mut().write_message(TakeBack);
+    app.update();
+    assert!(game(&app) != &before, "once lifted, Undo takes the move back");
+}
+
 fn hand_over(app: &mut App) {
     app.world_mut().write_message(depths_app::game::hotseat::HandOver);
     app.update();

@@ -645,8 +645,20 @@ fn apply_undo(
         redos.clear();
         return;
     };
-    let undone = undos.read().map(|_| session.moves().undo()).collect::<Vec<_>>();
-    let redone = redos.read().map(|_| session.moves().redo()).collect::<Vec<_>>();
+    // Behind the pass screen the next player has not seen the table: a Ctrl+Z
+    // there took back a move unseen.
+    let behind = session.seats.curtain(session.delve.game()).is_some();
+    let mut moves = |undo: bool| {
+        if behind {
+            Err("Behind the pass screen nothing is taken back or made again: lift it first.".to_owned())
+        } else if undo {
+            session.moves().undo()
+        } else {
+            session.moves().redo()
+        }
+    };
+    let undone = undos.read().map(|_| moves(true)).collect::<Vec<_>>();
+    let redone = redos.read().map(|_| moves(false)).collect::<Vec<_>>();
     for result in undone.into_iter().chain(redone) {
         refused.0 = None;
         // A refusal is said where the eye is (a key press has no button to
