@@ -178,7 +178,7 @@ fn game_ui(
     }
 
     side_panels(&mut root, &view, &mut side, &mut online, &mut c, &mut pass_on);
-    help_line(&mut root, in_combat);
+    help_line(&mut root, game.combat().map(|c| c.step));
     let room = root.available_rect_before_wrap();
     // A notice or the hint floats over the board's top edge: it takes no
     // room, so nothing moves under the pointer when it comes or goes. (In a
@@ -323,18 +323,31 @@ fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &m
     }
 }
 
-/// The keys and gestures of what is on screen, along the window's foot.
-fn help_line(root: &mut egui::Ui, in_combat: bool) {
-    let help = if in_combat {
-        "Drag a card from a hand onto the table, click it or press its number · click a pair to resolve it · click an individual to damage it · E: end round · hover a card to read it · H: hint · Space: put a revealed card away · F1: rules"
+/// The keys and gestures of what is on screen, along the window's foot: in
+/// a Combat, the step's own first (it offered "click an individual to damage
+/// it" while pairs were being resolved, where that click only opens its text).
+fn help_line(root: &mut egui::Ui, step: Option<CombatStep>) {
+    let now = match step {
+        Some(CombatStep::AssignMonsters) => "choose in the strip which Monster card each Hero fights",
+        Some(CombatStep::PlayCards) => "drag a card from a hand onto the table, click it or press its number",
+        Some(CombatStep::PlaceMonsterCard) => "click the pair where the Monster's card goes",
+        Some(CombatStep::Resolve) => "click a pair to resolve it or press its number · E: end round",
+        Some(CombatStep::AssignDamage) => "click an individual on the Monster card, or press its number, to damage it",
+        Some(CombatStep::AvoidReturnDamage) => "choose in the strip who avoids Return Damage",
+        None => "",
+    };
+    let help = if step.is_some() {
+        crate::game::words::capitalise(&format!(
+            "{now} · hover a card to read it · H: hint · Space: put a revealed card away · Ctrl+Z: undo · F1: rules"
+        ))
     } else {
-        "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save"
+        "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save".to_owned()
     };
     // One line, whole on hover: wrapped to two at 150 % it took the table's
     // room (the cards in hand came out smaller than at 100 %).
     egui::Panel::bottom("help").show(root, |ui| {
-        let text = egui::RichText::new(help).size(style::type_scale::SMALL).color(style::MUTED);
-        ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(false)).on_hover_text(help);
+        let text = egui::RichText::new(&help).size(style::type_scale::SMALL).color(style::MUTED);
+        ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(false)).on_hover_text(&help);
     });
 }
 
