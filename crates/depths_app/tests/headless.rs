@@ -2024,7 +2024,7 @@ fn a_draw_that_loses_the_game_is_asked_about_first() {
 /// offering the purchases; with an Ability bought (or too little XP) it is not.
 #[test]
 fn finishing_level_up_with_xp_unspent_and_no_ability_is_asked_about() {
-    use depths_app::game::confirm::{Answer, Asking, TryAction, pool_xp};
+    use depths_app::game::confirm::{Answer, Asking, TryAction};
     use depths_rules::{Pending, Purchase};
     use depths_sim::{Bot, HeuristicBot};
     let mut app = menu_app("ask-levelup");
@@ -2041,7 +2041,7 @@ fn finishing_level_up_with_xp_unspent_and_no_ability_is_asked_about() {
             app.world_mut().write_message(TryAction(Action::FinishLevelUp));
             frames(&mut app, 2);
             let ask = app.world().resource::<Asking>().ask().cloned();
-            if pool_xp(&g) < cost {
+            if g.pool_xp() < cost {
                 assert!(ask.is_none(), "nothing to buy with: not asked");
                 continue;
             }

@@ -10,6 +10,11 @@ use crate::game::Game;
 use crate::hero::Hero;
 
 impl Game {
+    /// The XP in the party's pool (0 outside an Adventure).
+    pub fn pool_xp(&self) -> u16 {
+        self.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum())
+    }
+
     /// XP the Heroes could pay: the pool and every Item they own.
     pub fn payable_xp(&self) -> u16 {
         let pool = self.adventure().into_iter().flat_map(|a| a.xp_pool.iter().map(|c| c.xp));

@@ -477,8 +477,7 @@ pub fn within_share(game: &Game, players: &Players, action: &Action) -> bool {
     if (0..n).all(|h| players.is_companion(h)) {
         return true;
     }
-    let pool: u16 = game.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum());
-    let share = pool / u16::from(n.max(1));
+    let share = game.pool_xp() / u16::from(n.max(1));
     game.price_of(*what).is_some_and(|cost| u16::from(cost) <= share)
 }
 
@@ -569,7 +568,7 @@ mod tests {
                 if let Action::StartPurchase { what: what @ Purchase::Ability { hero: 1 } } = wants
                     && game.check(&wants).is_ok()
                 {
-                    let pool: u16 = game.adventure().unwrap().xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+                    let pool = game.pool_xp();
                     let over = u16::from(game.price_of(what).unwrap()) > pool / 2;
                     let chosen = companion_choice(&game, &beside, &turn);
                     if over {

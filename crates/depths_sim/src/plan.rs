@@ -422,7 +422,7 @@ pub fn explore_seed(seed: u64, n: u64) -> u64 {
 fn heal_all(g: &Game, legal: &[Action]) -> Option<Action> {
     let adv = g.adventure()?;
     let per = u16::from(adv.ecology.reference.healing.xp).max(1);
-    let pool: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+    let pool = g.pool_xp();
     let most = legal
         .iter()
         .filter_map(|a| match a {

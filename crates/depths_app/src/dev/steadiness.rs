@@ -245,8 +245,7 @@ fn hover_box(world: &mut World) -> Option<Rect> {
     let id = egui::Id::new(crate::ui::panels::HOVER_BOX);
     let shown = ctx.memory(|m| m.areas().visible_layer_ids().into_iter().any(|l| l.id == id));
     let r = ctx.memory(|m| m.area_rect(id)).filter(|_| shown)?;
-    let z = ctx.zoom_factor();
-    Some(Rect::new(r.min.x * z, r.min.y * z, r.max.x * z, r.max.y * z))
+    Some(crate::theme::style::in_pixels(r, ctx.zoom_factor()))
 }
 
 /// The faults of `still` against the table before the last move.

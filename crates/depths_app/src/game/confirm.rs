@@ -142,11 +142,6 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, (answers, screen_tries).chain().in_set(PlaySystems::Input));
 }
 
-/// The XP in the party's pool.
-pub fn pool_xp(game: &Game) -> u16 {
-    game.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum())
-}
-
 /// Whether every tile left in the pile is a dead end and none can be set
 /// aside: the next tile drawn, whichever it is, loses the game.
 pub fn draw_surely_loses(game: &Game) -> bool {
@@ -195,7 +190,7 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
                 return None;
             };
             let cost = game.adventure().map_or(0, |a| u16::from(a.ecology.reference.ability_cost));
-            let xp = pool_xp(game);
+            let xp = game.pool_xp();
             if bought.iter().any(|b| *b) || xp < cost {
                 return None;
             }

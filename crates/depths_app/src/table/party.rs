@@ -483,7 +483,7 @@ fn xp_values_in_sight(
     let spread = values_spread(edge_layout(delve.game(), rect).xp.1);
     let Some(adv) = delve.game().adventure() else { return };
     let top = adv.xp_pool.len().saturating_sub(1);
-    let total: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+    let total = delve.game().pool_xp();
     for (card, children) in &cards {
         let is_top = usize::from(card.index) == top;
         let (seen, text, color) = match (spread, is_top) {

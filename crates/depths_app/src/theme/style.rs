@@ -28,6 +28,12 @@ pub fn in_points(r: Rect, zoom: f32) -> egui::Rect {
     egui::Rect::from_min_max(pos2(r.min.x / zoom, r.min.y / zoom), pos2(r.max.x / zoom, r.max.y / zoom))
 }
 
+/// The other way: a rectangle in egui's points at UI scale `zoom`, in the
+/// window's logical pixels.
+pub fn in_pixels(r: egui::Rect, zoom: f32) -> Rect {
+    Rect::new(r.min.x * zoom, r.min.y * zoom, r.max.x * zoom, r.max.y * zoom)
+}
+
 /// A chart that holds still: no zoom, drag, scroll or box zoom, no reset on
 /// a double click (the statistics' and the analysis board's: a click there
 /// means a move or a row, not a view).

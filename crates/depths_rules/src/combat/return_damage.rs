@@ -112,13 +112,15 @@ impl Game {
             return true;
         }
         let before_damage = !matches!(c.step, CombatStep::AssignDamage | CombatStep::AvoidReturnDamage);
-        // An Ability still to be used may add Damage, or change a pair.
-        let strikes_left = c.heroes.iter().zip(&self.heroes).any(|(round, hero)| {
-            !round.done
-                && hero.abilities().any(|(source, a)| {
-                    !a.effects.iter().any(is_exploring_effect) && check_activation(hero, source).is_ok()
-                })
-        });
+        // An Ability still to be used may add Damage, or change a pair (looked
+        // for only before the Damage lands).
+        let strikes_left = before_damage
+            && c.heroes.iter().zip(&self.heroes).any(|(round, hero)| {
+                !round.done
+                    && hero.abilities().any(|(source, a)| {
+                        !a.effects.iter().any(is_exploring_effect) && check_activation(hero, source).is_ok()
+                    })
+            });
         (0..c.foes.len()).any(|f| {
             let mut could = 0u16;
             for (i, e) in c.engagements.iter().enumerate().filter(|(_, e)| usize::from(e.foe) == f) {
@@ -138,7 +140,7 @@ impl Game {
             // Placed or not, a packet lands when the last is placed.
             let waiting = c.packets.iter().filter(|p| usize::from(p.foe) == f);
             could += waiting.map(|p| u16::from(p.amount)).sum::<u16>();
-            if before_damage && strikes_left {
+            if strikes_left {
                 could = u16::MAX / 4;
             }
             let foe = &c.foes[f];

@@ -6,10 +6,6 @@ use depths_rules::{Action, Activation, Effect, Game};
 
 use super::choosing::{best_by, first};
 
-pub(super) fn pool_xp(g: &Game) -> u16 {
-    g.adventure().map_or(0, |a| a.xp_pool.iter().map(|c| u16::from(c.xp)).sum())
-}
-
 fn ability_score(ab: &depths_rules::Ability) -> i32 {
     let mut s = 0;
     for e in &ab.effects {
@@ -121,7 +117,8 @@ pub(super) fn pending_choice(g: &Game, p: &Pending, legal: &[Action]) -> Action 
                 .into_iter()
                 .map(|h| Action::StartPurchase { what: Purchase::Ability { hero: h as u8 } })
                 .find(|a| legal.contains(a));
-            if pool_xp(g) >= cost { buy } else { None }.or_else(|| first(legal, |a| matches!(a, Action::FinishLevelUp)))
+            if g.pool_xp() >= cost { buy } else { None }
+                .or_else(|| first(legal, |a| matches!(a, Action::FinishLevelUp)))
         }
         _ => None,
     };

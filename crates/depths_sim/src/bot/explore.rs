@@ -12,7 +12,7 @@ use depths_rules::map::{
 use depths_rules::{Action, Game};
 
 use super::choosing::{best_by, first, frac, heal_below, knob, min_frac};
-use super::decisions::{item_score, pool_xp};
+use super::decisions::item_score;
 
 /// Remaining tiles that could not be placed now, by their [`shapes`]: tiles
 /// of one shape fit in as many places (and the pile's tiles are none of
@@ -226,7 +226,7 @@ pub(super) fn explore_choice(g: &Game, legal: &[Action]) -> Action {
         return a;
     }
     let r = &eco.reference;
-    let pool = pool_xp(g);
+    let pool = g.pool_xp();
     let lowest = min_frac(g);
     let kind = |a: &Action| match a {
         Action::Encounter { element } => map.element(*element).map(|(k, _)| k),

@@ -152,7 +152,7 @@ fn middle(ui: &mut egui::Ui, view: &BannerView) {
         ui.label(place);
         ui.separator();
     }
-    ui.add(egui::Label::new(line).truncate().show_tooltip_when_elided(false)).on_hover_text(&view.line);
+    super::widgets::one_line(ui, line, &view.line);
 }
 
 #[cfg(test)]

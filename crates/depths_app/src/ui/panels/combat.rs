@@ -174,12 +174,11 @@ pub(super) fn combat_strip(
                     format!("All of a Hero's Damage this Round goes to one individual: {}", bound.join(" · "))
                 }
             };
-            let label =
-                egui::Label::new(egui::RichText::new(&step_line).size(style::type_scale::SMALL).color(style::MUTED));
-            let shown_line = ui.add(label.truncate().show_tooltip_when_elided(false));
-            if !step_line.is_empty() {
-                shown_line.on_hover_text(&step_line);
-            }
+            one_line(
+                ui,
+                egui::RichText::new(&step_line).size(style::type_scale::SMALL).color(style::MUTED),
+                &step_line,
+            );
             // One line kept for a notice or the hint: one line, whole on hover,
             // so the table never moves when either comes or goes.
             let (note, color) = match (log.notice.as_deref(), hint) {
@@ -187,22 +186,14 @@ pub(super) fn combat_strip(
                 (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
                 (None, None) => (String::new(), style::notice()),
             };
-            let line = ui.add(
-                egui::Label::new(egui::RichText::new(&note).size(style::type_scale::SMALL).color(color))
-                    .truncate()
-                    .show_tooltip_when_elided(false),
-            );
-            if !note.is_empty() {
-                line.on_hover_text(note);
-            }
+            one_line(ui, egui::RichText::new(&note).size(style::type_scale::SMALL).color(color), &note);
             fight_forecast(ui, game, forecasts);
             // The last round's totals in one line, its events one by one on hover.
             let summary = &log.rounds;
             if !summary.last.is_empty() {
                 let text = format!("Last round: {} (hover for each step)", summary.headline());
-                let label =
-                    egui::Label::new(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
-                ui.add(label.truncate().show_tooltip_when_elided(false)).on_hover_text(summary.last.join("\n"));
+                let text = egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED);
+                one_line(ui, text, &summary.last.join("\n"));
             }
         });
         (content, inner) = (shown.content_size.y, shown.inner_rect.height());
@@ -357,7 +348,6 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
         damage.join(", ")
     );
     // One line, whole on hover: wrapped, its second half was cut by the strip's foot.
-    let label = egui::Label::new(egui::RichText::new(&text).size(style::type_scale::SMALL).color(style::MUTED));
-    ui.add(label.truncate().show_tooltip_when_elided(false))
-        .on_hover_text(format!("{text}\n\n{}", crate::game::forecasts::method_text(e)));
+    let hover = format!("{text}\n\n{}", crate::game::forecasts::method_text(e));
+    one_line(ui, egui::RichText::new(&text).size(style::type_scale::SMALL).color(style::MUTED), &hover);
 }

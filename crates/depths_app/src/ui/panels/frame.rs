@@ -346,8 +346,7 @@ fn help_line(root: &mut egui::Ui, step: Option<CombatStep>) {
     // One line, whole on hover: wrapped to two at 150 % it took the table's
     // room (the cards in hand came out smaller than at 100 %).
     egui::Panel::bottom("help").show(root, |ui| {
-        let text = egui::RichText::new(&help).size(style::type_scale::SMALL).color(style::MUTED);
-        ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(false)).on_hover_text(&help);
+        one_line(ui, egui::RichText::new(&help).size(style::type_scale::SMALL).color(style::MUTED), &help);
     });
 }
 
@@ -574,7 +573,7 @@ fn finish(
     let mut c = Choices::resume(&mut pass_on, Some((&view.delve, &*view.seats)));
     // egui points → window (logical) pixels: the UI scale zooms egui.
     let z = ctx.zoom_factor();
-    let free = Rect::new(free.min.x * z, free.min.y * z, free.max.x * z, free.max.y * z);
+    let free = style::in_pixels(free, z);
     // The party's edge (Health Tracks, Keys, XP) along the board's foot.
     let edge_h = crate::table::party::EDGE_HEIGHT.min(free.height() / 4.0);
     let edge = Rect::new(free.min.x, free.max.y - edge_h, free.max.x, free.max.y);

@@ -88,12 +88,13 @@ pub(super) fn heroes_panel(
             }
             if let Some(text) = line {
                 let color = if change < 0 || due > 0 { bad() } else { good() };
-                ui.add(egui::Label::new(egui::RichText::new(&text).color(color)).truncate().show_tooltip_when_elided(false)).on_hover_text(format!(
+                let hover = format!(
                     "{text}.\n\nThe last action's change to this Hero's Health; in a Round, the Monsters' side of the pairs \
                      resolved so far (after Armor) that the Round's end takes. A Hero Hit's Return Damage is avoided when \
                      a Monster falls this Round: by every Hero if one Hero's Damage alone Defeated it, else by one of \
                      those who dealt it."
-                ));
+                );
+                one_line(ui, egui::RichText::new(&text).color(color), &hover);
             }
             // One line however narrow the panel: the full words on hover.
             let stats = format!(
@@ -103,10 +104,8 @@ pub(super) fn heroes_panel(
                 hero.draw.len(),
                 hero.discard.len()
             );
-            let label = egui::Label::new(egui::RichText::new(&stats).size(style::type_scale::SMALL));
-            ui.add(label.truncate().show_tooltip_when_elided(false)).on_hover_text(format!(
-                "{stats}\nPower Cards stored · Action Cards in hand · in the draw pile · in the discard pile"
-            ));
+            let hover = format!("{stats}\nPower Cards stored · Action Cards in hand · in the draw pile · in the discard pile");
+            one_line(ui, egui::RichText::new(&stats).size(style::type_scale::SMALL), &hover);
             // Abilities usable now: in Combat, and while Exploring (unlocking
             // Doors, healing…), each with its cost and what it does.
             let usable: Vec<Action> = c

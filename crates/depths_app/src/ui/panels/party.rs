@@ -155,7 +155,7 @@ pub(super) fn party_panel(
         icons.show(ui, "ui", "key", 18.0, style::GOLD);
         ui.label(format!("Keys: {}", adv.keys));
     });
-    let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+    let xp = game.pool_xp();
     ui.horizontal(|ui| {
         icons.show(ui, "ui", "xp", 18.0, style::GOLD);
         ui.label(format!("XP pool: {xp} in {}", words::counted(adv.xp_pool.len() as u64, "card", "cards")));

@@ -355,7 +355,7 @@ pub(super) fn party_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons) -> bool
         ui.label(adv.keys.to_string()).on_hover_text("Keys");
         ui.add_space(6.0);
         icons.show(ui, "ui", "xp", 20.0, style::GOLD);
-        let xp: u16 = adv.xp_pool.iter().map(|c| u16::from(c.xp)).sum();
+        let xp = game.pool_xp();
         ui.label(xp.to_string()).on_hover_text("XP in the pool");
         ui.add_space(6.0);
         ui.label(
@@ -404,6 +404,14 @@ pub(super) fn forecast_line(
     if let Some(e) = steady {
         response.on_hover_text(crate::game::forecasts::method_text(e));
     }
+}
+
+/// One line that never wraps (a line that wrapped moved what lay under it):
+/// cut short with "…", with `hover` on hover, ours alone (egui's own box for
+/// the cut words stacked a second one over it). An empty `hover` says nothing.
+pub(super) fn one_line(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>, hover: &str) -> egui::Response {
+    let line = ui.add(egui::Label::new(text).truncate().show_tooltip_when_elided(false));
+    if hover.is_empty() { line } else { line.on_hover_text(hover) }
 }
 
 /// The egui id of a card's hover box (the steadiness check finds it by it).
