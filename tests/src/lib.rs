@@ -2,9 +2,11 @@
 //! root: a tiny scenario builder with stacked decks (`scenario`), cards made
 //! in code (`cards`), games set up from a seed (`setups`), the content fixture
 //! (`fixture`), the hidden orders (`hidden`), the property checks
-//! (`properties`) and the same Combat seated differently (`seating`).
+//! (`properties`), the same Combat seated differently (`seating`) and a
+//! file's values changed one at a time (`edits`).
 
 mod cards;
+pub mod edits;
 pub mod fixture;
 pub mod hidden;
 pub mod properties;

@@ -2382,3 +2382,76 @@ fn every_mark_on_a_laid_tile_names_itself() {
         assert!(text.lines().count() >= 2, "{m:?}: a name and what it does: {text}");
     }
 }
+
+/// Issue 54: "every game from outside checked whole". A save's table (the
+/// players, their Heroes and Companions, the turn, the round summary, the
+/// clock, the moves) changed one value at a time is refused on Load with a
+/// notice naming the field, or loads and is played on through the client
+/// (hot-seat hand-overs, curtains and Companions included) without a panic.
+#[test]
+fn a_saves_table_changed_one_value_at_a_time_is_refused_or_played_on() {
+    use depths_app::game::hotseat::Players;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let mut app = menu_app("table-edits");
+    app.insert_resource(Players {
+        names: vec!["Ann".into(), "Bo".into()],
+        owners: vec![0, 1, 1],
+        curtain: true,
+        companions: vec![false, false, true],
+    });
+    app.world_mut().write_message(StartGame(GameOptions::standard(&["bren", "sil", "ava"], 5)));
+    frames(&mut app, 3);
+    play_hot_seat(&mut app, 60, |_, _, _| {});
+    assert!(seats(&app).players.companions.contains(&true));
+    app.world_mut().resource_mut::<SaveSlot>().due = true;
+    app.update();
+    let good = save_path(app.world().resource::<SaveDir>(), app.world().resource::<SaveSlot>());
+    let text = std::fs::read_to_string(&good).unwrap();
+    let save: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut edits = Vec::new();
+    depths_tests::edits::changed_leaves(&save["table"], "/table", &mut edits);
+    // The log's lines are only words; a few of them are enough.
+    edits.retain(|(at, _)| !at.starts_with("/table/log/"));
+    assert!(edits.len() > 60, "only {} edits", edits.len());
+    let dir = temp_dir("table-edits-files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut refused, mut played, mut faults) = (0, 0, Vec::new());
+    std::panic::set_hook(Box::new(|_| {}));
+    for (i, (at, to)) in edits.iter().enumerate() {
+        let mut edited = save.clone();
+        let pointer = at.split(' ').next().unwrap();
+        *edited.pointer_mut(pointer).unwrap() = to.clone();
+        let path = dir.join(format!("edit-{i}.json"));
+        std::fs::write(&path, edited.to_string()).unwrap();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let mut app = menu_app(&format!("table-edit-{i}"));
+            app.world_mut().write_message(LoadSave(path.clone()));
+            frames(&mut app, 3);
+            if screen(&app) == Screen::Menu {
+                let notice = app.world().resource::<MenuNotice>().0.clone().unwrap_or_default();
+                return Err(notice);
+            }
+            play_hot_seat(&mut app, 12, |_, _, _| {});
+            frames(&mut app, 3);
+            Ok(())
+        }));
+        match outcome {
+            Ok(Ok(())) => played += 1,
+            Ok(Err(notice)) => {
+                assert!(notice.contains("could not be loaded"), "{at} = {to}: {notice}");
+                refused += 1;
+            }
+            Err(panic) => {
+                let why =
+                    panic.downcast_ref::<String>().cloned().or(panic.downcast_ref::<&str>().map(|s| s.to_string()));
+                faults.push(format!("{at} = {to}: {}", why.unwrap_or_default()));
+            }
+        }
+    }
+    let _ = std::panic::take_hook();
+    println!("{} edits of a save's table: {refused} refused, {played} played on, {} faults", edits.len(), faults.len());
+    assert!(faults.is_empty(), "{} of {} edits stopped the client:\n{}", faults.len(), edits.len(), faults.join("\n"));
+    assert!(refused > 0 && played > 0, "{refused} refused, {played} played on");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(good.parent().unwrap());
+}

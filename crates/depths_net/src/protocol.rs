@@ -9,6 +9,7 @@
 
 use depths_rules::{Action, Game};
 use depths_seats::seats::{Players, Turn};
+use depths_seats::table_check::check_table;
 use serde::{Deserialize, Serialize};
 
 use crate::{invite::Admission, shared_game::SharedGame};
@@ -45,8 +46,12 @@ pub const MAX_FROM_PLAYER: usize = 16 * 1024;
 /// tens of kilobytes) with room to spare.
 pub const MAX_FROM_HOST: usize = 4 * 1024 * 1024;
 
-/// The longest player name, in characters.
-pub const MAX_NAME: usize = 24;
+/// The most steps a table takes (actions, seat changes, moves taken back):
+/// far beyond any game, and far from the end of the count's range.
+pub const MAX_STEPS: u64 = u32::MAX as u64;
+
+/// The longest player name, in characters (the same at a hot-seat table).
+pub use depths_seats::table_check::MAX_NAME;
 
 /// A player's message to the host.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -237,6 +242,13 @@ impl Snapshot {
         // doctored one, must not panic the player's game.
         let game =
             Game::load_json(&self.game).map_err(|e| format!("the host sent a game this version cannot read ({e})"))?;
+        // Each step counts one on: a count at the end of its range has no next step.
+        let steps = (self.seq <= MAX_STEPS)
+            .then_some(())
+            .ok_or_else(|| format!("seq is {}; a table takes at most {MAX_STEPS} steps", self.seq));
+        steps
+            .and_then(|()| check_table(&self.players, &self.turn, game.heroes.len()))
+            .map_err(|e| format!("the host sent a game this version cannot read ({e})"))?;
         Ok(SharedGame::at(game, self.players.clone(), self.turn.clone(), self.seq))
     }
 }
@@ -341,6 +353,76 @@ mod tests {
         let refused = doctored.shared().expect_err("refused");
         assert!(refused.starts_with("the host sent a game this version cannot read"), "{refused}");
         assert!(refused.contains("combat.engagements.0.foe"), "{refused}");
+    }
+
+    /// Issue 54: "no message either side receives can panic the other". The
+    /// host's whole table (its seats, turn and step count; the game inside
+    /// has the rules' own check and edits) changed one value at a time is
+    /// refused in words, or taken and played on by the seats' own rules.
+    #[test]
+    fn a_snapshot_changed_one_value_at_a_time_is_refused_or_played_on() {
+        use depths_seats::seats::{acting, companion_choice, players_to_act, seat_hero};
+        use depths_sim::Bot;
+        use std::panic::{AssertUnwindSafe, catch_unwind};
+        let content = depths_rules::Content::builtin().expect("the shipped content loads");
+        let game = Game::new(depths_rules::GameOptions::standard(&["bren", "sil", "ava"], 4), content).expect("game");
+        let players = Players {
+            names: vec!["Ann".into(), "Bo".into()],
+            owners: vec![0, 1, 1],
+            curtain: true,
+            companions: vec![false, false, true],
+        };
+        let mut shared = SharedGame::new(game, players);
+        for _ in 0..40 {
+            let a = depths_sim::HeuristicBot.choose(&shared.game);
+            let by = seat_hero(&a).map(|h| shared.players.owner(h));
+            shared.apply(a, by).expect("the careful bot plays legal moves");
+        }
+        shared.turn.shown_to = Some(1);
+        let good = Snapshot::of(&shared);
+        let mut value = serde_json::to_value(&good).expect("JSON");
+        value["game"] = serde_json::Value::Null;
+        let mut edits = Vec::new();
+        depths_tests::edits::changed_leaves(&value, "", &mut edits);
+        edits.retain(|(at, _)| at != "/game");
+        assert!(edits.len() > 40, "only {} edits", edits.len());
+        let (mut refused, mut played, mut faults) = (0, 0, Vec::new());
+        for (at, to) in &edits {
+            let mut edited = value.clone();
+            *edited.pointer_mut(at.split(' ').next().expect("a pointer")).expect("the leaf") = to.clone();
+            edited["game"] = good.game.clone().into();
+            let Ok(snapshot) = serde_json::from_value::<Snapshot>(edited) else {
+                refused += 1;
+                continue;
+            };
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                let mut table = snapshot.shared()?;
+                for _ in 0..20 {
+                    if table.game.is_over() {
+                        break;
+                    }
+                    let _ = (acting(&table.game, &table.players, &table.turn), table.players.seats(3));
+                    let _ = players_to_act(&table.game, &table.players, &table.turn);
+                    let companion = companion_choice(&table.game, &table.players, &table.turn);
+                    let a = companion.unwrap_or_else(|| depths_sim::HeuristicBot.choose(&table.game));
+                    let by = seat_hero(&a).map(|h| table.players.owner(h));
+                    table.apply(a, by).map_err(|e| e.to_string())?;
+                    let _ = table.checksum();
+                }
+                Ok::<(), String>(())
+            }));
+            match outcome {
+                Ok(Ok(())) => played += 1,
+                Ok(Err(why)) => {
+                    assert!(why.starts_with("the host sent a game this version cannot read"), "{at} = {to}: {why}");
+                    refused += 1;
+                }
+                Err(_) => faults.push(format!("{at} = {to}")),
+            }
+        }
+        println!("{} edits of a snapshot: {refused} refused, {played} played on, {} faults", edits.len(), faults.len());
+        assert!(faults.is_empty(), "{} edits panicked:\n{}", faults.len(), faults.join("\n"));
+        assert!(refused > 0 && played > 0, "{refused} refused, {played} played on");
     }
 
     #[test]

@@ -1,1 +1,2 @@
 pub mod seats;
+pub mod table_check;

@@ -302,7 +302,8 @@ fn count_time(time: Res<Time<Real>>, delve: Res<Delve>, clock: Option<ResMut<Pla
     if delve.read_only || delve.game().is_over() {
         return;
     }
-    clock.played_ms += (time.delta_secs_f64().min(120.0) * 1000.0).round() as u64;
+    // Saturating: a save's clock is read from outside and may be at the end of its range.
+    clock.played_ms = clock.played_ms.saturating_add((time.delta_secs_f64().min(120.0) * 1000.0).round() as u64);
 }
 
 /// What a system needs to record the game on the table.
@@ -475,7 +476,7 @@ impl Statistics {
     pub fn of(records: &[GameRecord]) -> Statistics {
         let mut s = Statistics::default();
         for r in records {
-            s.seconds += r.seconds;
+            s.seconds = s.seconds.saturating_add(r.seconds);
             if r.outcome == Outcome::Unfinished {
                 s.unfinished += 1;
                 continue;

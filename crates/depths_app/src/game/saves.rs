@@ -303,9 +303,9 @@ fn parse_save(text: &str) -> Result<(Game, Option<SavedSession>), String> {
     }
     let file: SaveFile = serde_json::from_value(value).map_err(|e| format!("corrupt save: {e}"))?;
     let game = Game::load_json(&file.game.to_string()).map_err(|e| e.to_string())?;
-    if file.session.players.owners.iter().any(|&p| p >= file.session.players.names.len()) {
-        return Err("corrupt save: a Hero belongs to a player who is not at the table".into());
-    }
+    let (players, turn) = (&file.session.players, &file.session.turn);
+    depths_seats::table_check::check_table(players, turn, game.heroes.len())
+        .map_err(|e| format!("corrupt save: {e}"))?;
     Ok((game, Some(file.session)))
 }
 
@@ -752,6 +752,6 @@ mod tests {
         session.seats.players =
             Players { names: vec!["Ann".into()], owners: vec![0, 3], curtain: false, ..Default::default() };
         let err = parse_save(&save_text(&session.delve, &session.seats, &session.log)).unwrap_err();
-        assert!(err.contains("not at the table"), "{err}");
+        assert_eq!(err, "corrupt save: players.owners.1 is player 3, but the table has 1 player");
     }
 }

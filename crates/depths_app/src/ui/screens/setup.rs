@@ -213,6 +213,7 @@ fn setup_ui(
                             let hint = format!("Player {}", p + 1);
                             ui.add(
                                 egui::TextEdit::singleline(&mut form.player_names[p])
+                                    .char_limit(depths_seats::table_check::MAX_NAME)
                                     .hint_text(hint)
                                     .desired_width(140.0),
                             );
