@@ -223,13 +223,15 @@ fn statistics_ui(
             });
             return;
         }
+        // "0 left unfinished" said nothing: an unfinished count shows only when there is one.
+        let unfinished =
+            if s.unfinished == 0 { String::new() } else { format!(" · {} left unfinished", s.unfinished) };
         ui.label(
             egui::RichText::new(format!(
-                "{} finished · {} won ({:.0} %) · {} left unfinished · {} at the table",
+                "{} finished · {} won ({:.0} %){unfinished} · {} at the table",
                 crate::game::words::counted(s.all.played, "game", "games"),
                 s.all.won,
                 s.all.rate() * 100.0,
-                s.unfinished,
                 crate::game::words::time_spent(s.seconds)
             ))
             .size(style::type_scale::LEAD),
