@@ -16,6 +16,8 @@
 //!                                      then prints `game over: …` and a line of figures
 //!          --key FILE                  this machine's key (default: a new one each run)
 //!          --hz HZ                     updates a second (a window's frame rate; default 60)
+//!          --doctored                  (host) sends a table whose turn names a player not at
+//!                                      it, as a doctored host would: to see a player refuse it
 //! ```
 
 #[path = "../tests/common/relay.rs"]
@@ -40,7 +42,7 @@ use iroh::SecretKey;
 
 const USAGE: &str = "usage: online_table relay ADDR [--certificate FILE] | host NAME [OPTIONS] | join INVITE NAME \
                      [OPTIONS] (OPTIONS: --relay URL | --no-relay, --relay-ca FILE, --players N, --play, --key FILE, \
-                     --hz HZ)";
+                     --hz HZ, --doctored)";
 
 /// What this process does at the table.
 #[derive(Resource)]
@@ -48,6 +50,7 @@ struct Script {
     seat: Option<usize>,
     players: usize,
     play: bool,
+    doctored: bool,
     started: Instant,
     seated_after: Option<Duration>,
     /// The step this seat last moved at, when, and every move's wait for its step.
@@ -79,6 +82,7 @@ fn main() -> Result<(), String> {
         seat: None,
         players,
         play: flag("--play").is_some(),
+        doctored: flag("--doctored").is_some(),
         started: Instant::now(),
         seated_after: None,
         moved: None,
@@ -128,7 +132,8 @@ fn start_when_seated(host: Res<HostedGame>, mut starts: MessageWriter<StartTable
     let game = Game::new(GameOptions::standard(&heroes[..seats], 11), content).expect("a new game");
     info!("{} players at the table: starting", seats);
     script.started = Instant::now();
-    starts.write(StartTable { game, owners: (0..seats).collect(), turn: Default::default(), companions: Vec::new() });
+    let turn = depths_seats::seats::Turn { pass_to: script.doctored.then_some(9), ..Default::default() };
+    starts.write(StartTable { game, owners: (0..seats).collect(), turn, companions: Vec::new() });
 }
 
 /// The careful bot's move at this table if it is `seat`'s: the Heroes that

@@ -327,8 +327,11 @@ fn receive_from_host(
                     remote.link = Link::Seated;
                 }
                 Err(e) => {
+                    // Refused whole: the player leaves the table cleanly (the
+                    // host sees them away) rather than sit at a table it cannot read.
                     warn!("{e}");
                     remote.link = Link::Lost(e);
+                    link.close();
                 }
             },
             ToPlayer::Applied { seq, seat, action, checksum, companion } => {

@@ -448,3 +448,29 @@ fn a_move_taken_back_online_is_taken_back_on_every_copy() {
     assert_eq!(net.shared().seq, seq);
     assert_eq!(net.remote(0).stats.resyncs + net.remote(1).stats.resyncs, 0, "no copy needed the host's table");
 }
+
+/// Proves (issue 54): a player refuses a table that fails the check (here a
+/// host of another build, or a doctored one, whose turn names a player not
+/// at it), says "the host sent a game this version cannot read" with the
+/// field, and leaves the table cleanly: the host sees the seat away.
+#[test]
+fn a_player_refuses_a_table_that_fails_the_check_and_leaves_cleanly() {
+    let mut net = Net::seated(&["Ann", "Bo"]);
+    let content = depths_rules::Content::builtin().unwrap();
+    let game = depths_rules::Game::new(depths_rules::GameOptions::standard(&HEROES[..2], 3), content).unwrap();
+    let turn = depths_seats::seats::Turn { pass_to: Some(9), ..Default::default() };
+    net.host.world_mut().write_message(depths_net::host::StartTable {
+        game,
+        owners: vec![0, 1],
+        turn,
+        companions: Vec::new(),
+    });
+    assert!(net.pump(|n| matches!(n.remote(0).link, Link::Lost(_))), "Bo refuses the table");
+    let Link::Lost(why) = &net.remote(0).link else { unreachable!() };
+    assert_eq!(
+        why,
+        "the host sent a game this version cannot read (turn.pass_to is player 9, but the table has 2 players)"
+    );
+    assert!(net.remote(0).shared.is_none(), "nothing of the table is taken");
+    assert!(net.pump(|n| n.hosted().lobby.online.get(1) == Some(&false)), "the host sees Bo away");
+}

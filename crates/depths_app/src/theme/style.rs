@@ -174,6 +174,29 @@ pub fn panel_frame() -> egui::Frame {
         .shadow(egui::Shadow { offset: [0, 8], blur: 24, spread: 0, color: palette::BLACK.egui_alpha(160) })
 }
 
+/// The top of a box centred on the screen (an `Area` anchored at
+/// `CENTER_TOP` with this offset): where its first height, centred, put it.
+/// What it grows by later (the other tab's longer form, a line of error)
+/// goes downward, so nothing above moves under the pointer; it moves only
+/// to stay on a screen it would leave, or when the screen changes height.
+pub fn steady_top(ctx: &egui::Context, area: egui::Id) -> f32 {
+    const EDGE_ROOM: f32 = 8.0;
+    let screen = ctx.content_rect();
+    let key = area.with("steady_top");
+    // Unknown before the box is first laid out: a guess, not kept.
+    let Some(height) = ctx.memory(|m| m.area_rect(area)).map(|r| r.height()) else {
+        return screen.height() * 0.15;
+    };
+    let centred = ((screen.height() - height) / 2.0).max(EDGE_ROOM);
+    let kept: Option<(f32, f32)> = ctx.data(|d| d.get_temp(key));
+    let top = match kept {
+        Some((screen_h, top)) if screen_h == screen.height() && top + height <= screen.height() - EDGE_ROOM => top,
+        _ => centred,
+    };
+    ctx.data_mut(|d| d.insert_temp(key, (screen.height(), top)));
+    top
+}
+
 /// The frame of a small bar over the board.
 pub fn bar_frame() -> egui::Frame {
     egui::Frame::new()

@@ -151,7 +151,9 @@ fn lobby_ui(
     mut settings: ResMut<crate::game::settings::Settings>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Area::new(egui::Id::new("lobby")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+    // Centred once, then grown downward: nothing above moves under the pointer.
+    let top = style::steady_top(ctx, egui::Id::new("lobby"));
+    egui::Area::new(egui::Id::new("lobby")).anchor(egui::Align2::CENTER_TOP, [0.0, top]).show(ctx, |ui| {
         style::panel_frame().show(ui, |ui| {
             ui.set_width(460.0);
             ui.label(style::title("Play online", style::type_scale::DISPLAY));
@@ -161,10 +163,17 @@ fn lobby_ui(
                     ui.selectable_value(&mut form.hosting, true, "Host a game");
                     ui.selectable_value(&mut form.hosting, false, "Join a game");
                 });
-                ui.horizontal(|ui| {
-                    ui.label("Your name:");
-                    ui.text_edit_singleline(&mut form.name);
-                });
+                // A complaint about what was typed goes once it is typed again.
+                let typed = ui
+                    .horizontal(|ui| {
+                        ui.label("Your name:");
+                        ui.add(egui::TextEdit::singleline(&mut form.name).char_limit(depths_net::protocol::MAX_NAME))
+                            .changed()
+                    })
+                    .inner;
+                if typed {
+                    form.error = None;
+                }
                 relay_row(ui, &mut settings);
                 if form.hosting {
                     if ui.add(style::menu_button("Open the table")).clicked() {
@@ -174,7 +183,9 @@ fn lobby_ui(
                     ui.horizontal(|ui| {
                         ui.label("Invite:").on_hover_text("The invite your host gave you: paste all of it");
                         // The whole invite in view, to check it against what the host read out.
-                        ui.add(egui::TextEdit::singleline(&mut form.address).desired_width(310.0));
+                        if ui.add(egui::TextEdit::singleline(&mut form.address).desired_width(310.0)).changed() {
+                            form.error = None;
+                        }
                         if ui
                             .button("Paste")
                             .on_hover_text("The invite from the clipboard (or Ctrl+V in the field)")

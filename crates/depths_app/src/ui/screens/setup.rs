@@ -145,7 +145,9 @@ fn setup_ui(
     // The form scrolls when it is taller than the window (two or three
     // players, 150 % UI scale); Start and Back stay in sight below it.
     let room = ctx.content_rect().height() - 150.0;
-    egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(ctx, |ui| {
+    // Centred once, then grown downward: nothing above moves under the pointer.
+    let top = style::steady_top(ctx, egui::Id::new("setup"));
+    egui::Area::new(egui::Id::new("setup")).anchor(egui::Align2::CENTER_TOP, [0.0, top]).show(ctx, |ui| {
         style::panel_frame().show(ui, |ui| {
             // The width is the frame's; the scroll bar takes its share inside.
             ui.set_width(640.0);
