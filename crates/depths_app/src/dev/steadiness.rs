@@ -9,7 +9,9 @@
 //!   was clicked, or what lay there before (a card played from a hand
 //!   leaves a gap; the next card must not close it under the pointer);
 //! - the table's room keeps its place and size through a Round (the Combat
-//!   strip's lines coming and going moved the whole table);
+//!   strip's lines coming and going moved the whole table), and nothing on
+//!   offer moves within a Round, under the pointer or not (slots and hands
+//!   jumped 10-26 px as a pass button or a placed Monster card came);
 //! - the hover box of what lies under the pointer covers none of the other
 //!   places to click (an individual's row opened a box over the pairs and
 //!   hands);
@@ -47,7 +49,10 @@ use crate::{
 const CONFIGS: [((u32, u32), f32); 4] =
     [((1280, 800), 1.0), ((1280, 800), 1.5), ((1366, 768), 1.0), ((1366, 768), 1.5)];
 /// Moves played in each Combat at most.
-const MOVES: usize = 40;
+const MOVES: usize = 60;
+/// How far (window px) a place to click may drift within a Round: a
+/// rounding, not a move.
+const JUMP: f32 = 2.0;
 /// Frames a move or a switch may take to come to rest before it is a fault.
 const SETTLE_MAX: u32 = 300;
 
@@ -71,6 +76,8 @@ struct Still {
     hand: Option<Vec2>,
     /// The hover box shown (window px), if any.
     hover: Option<Rect>,
+    /// The pass screen hides the table.
+    curtain: bool,
 }
 
 #[derive(Resource)]
@@ -84,6 +91,9 @@ struct SteadyJob {
     /// The table after the last move, and where the pointer clicked it.
     last: Option<Still>,
     clicked: Option<(Vec2, Action)>,
+    /// The move to make once the pointer, put on its place, has come to
+    /// rest there: a player's pointer reaches a card before the click does.
+    pending: Option<Action>,
     /// The smallest hand card after each move of this play at 100 %, per size.
     hands: Vec<((u32, u32), usize, Vec2, Option<Rect>)>,
     faults: Vec<String>,
@@ -109,6 +119,7 @@ pub(super) fn plugin(app: &mut App) {
         frames: 0,
         last: None,
         clicked: None,
+        pending: None,
         hands: Vec::new(),
         faults: Vec::new(),
         outcomes: Vec::new(),
@@ -121,8 +132,11 @@ pub(super) fn plugin(app: &mut App) {
 /// The Combats played: the first Combat of a careful game of each party.
 fn plays(content: &Content) -> Vec<Play> {
     let hot_seat = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], ..default() };
-    let parties: [(&str, &[&str], Players, usize); 3] = [
+    // The pass screen on: each player passes the table, and lifts it.
+    let curtained = Players { curtain: true, ..hot_seat.clone() };
+    let parties: [(&str, &[&str], Players, usize); 4] = [
         ("hot-seat, two players, Bren and Sil", &["bren", "sil"], hot_seat, 1),
+        ("hot-seat with the pass screen, Bren and Sil", &["bren", "sil"], curtained, 1),
         ("three Heroes, two Monster cards", &["bren", "sil", "ava"], Players::default(), 2),
         ("one Hero", &["ava"], Players::default(), 1),
     ];
@@ -188,6 +202,11 @@ fn drive(world: &mut World) {
     if let Some(why) = unsettled {
         world.resource_mut::<SteadyJob>().faults.push(format!("after {SETTLE_MAX} frames {why}"));
     }
+    if let Some(a) = world.resource_mut::<SteadyJob>().pending.take() {
+        world.write_message(PlayerAction(a));
+        world.resource_mut::<SteadyJob>().frames = 0;
+        return;
+    }
     let still = look(world);
     compare(world, &still, (w, h), scale);
     if let Some(dir) = shots {
@@ -235,7 +254,8 @@ fn look(world: &mut World) -> Still {
         .filter(|c| c.kind == Kind::Hand)
         .map(|c| c.screen_rect(now).size())
         .min_by(|a, b| a.x.total_cmp(&b.x));
-    Still { round, room, targets, hand, hover: hover_box(world) }
+    let curtain = world.resource::<Seats>().curtain(world.resource::<Delve>().game()).is_some();
+    Still { round, room, targets, hand, hover: hover_box(world), curtain }
 }
 
 /// Where the card's hover box lies this frame (window px), if it is shown.
@@ -252,6 +272,44 @@ fn hover_box(world: &mut World) -> Option<Rect> {
 fn compare(world: &mut World, still: &Still, size: (u32, u32), scale: f32) {
     let mut job = world.resource_mut::<SteadyJob>();
     let moves = job.moves;
+    // Nothing is compared across the pass screen: nobody clicks through it.
+    if let Some(before) = job.last.clone().filter(|b| !b.curtain && !still.curtain) {
+        // What was done: a click on the table, or the table passed on.
+        let clicked = job.clicked.clone().map(|(_, a)| a);
+        let done = clicked.as_ref().map_or_else(|| "the table was passed on".to_owned(), |a| format!("{a:?}"));
+        // Nothing else on offer moves within a Round, under the pointer or
+        // not: a slot or a hand that jumps as a line or a button comes is a
+        // table a player cannot trust.
+        if before.round == still.round && still.round > 0 {
+            // A move's place as a whole: a pair is one frame, then its two cards.
+            let place = |targets: &[(Rect, Action)], a: &Action| {
+                targets.iter().filter(|(_, b)| b == a).map(|(r, _)| *r).reduce(|x, y| x.union(y))
+            };
+            let mut seen: Vec<&Action> = Vec::new();
+            for (_, a) in &still.targets {
+                if seen.contains(&a) {
+                    continue;
+                }
+                seen.push(a);
+                let (Some(was), Some(now)) = (place(&before.targets, a), place(&still.targets, a)) else { continue };
+                if Some(a) != clicked.as_ref() && was.center().distance(now.center()) > JUMP {
+                    let (from, to) = (was.center(), now.center());
+                    let fault = format!(
+                        "after {} (move {moves}), {a:?} moved within Round {} from ({:.0},{:.0}) to ({:.0},{:.0})",
+                        done, still.round, from.x, from.y, to.x, to.y
+                    );
+                    job.faults.push(fault);
+                }
+            }
+        }
+        if before.round == still.round && before.room != still.room && still.round > 0 {
+            let fault = format!(
+                "the table's room moved within Round {} after {done}: from {:?} to {:?}",
+                still.round, before.room, still.room
+            );
+            job.faults.push(fault);
+        }
+    }
     if let (Some(before), Some((at, clicked))) = (job.last.clone(), job.clicked.clone()) {
         // What lies under the pointer now was clicked, or lay there before.
         let under = |targets: &[(Rect, Action)]| -> Vec<Action> {
@@ -261,8 +319,15 @@ fn compare(world: &mut World, still: &Still, size: (u32, u32), scale: f32) {
         // A Monster card's row takes one Hero's Damage, then the next
         // Hero's: the same place, the same row.
         let same = |a: &Action, b: &Action| crate::table::faces::same_place(a, b);
+        // A Monster's card placed into a pair makes that pair: the click put it there.
+        let made = |a: &Action| match (&clicked, a) {
+            (Action::PlaceMonsterCard { hero, slot }, Action::ChoosePair { hero: h, slot: s, .. }) => {
+                hero == h && slot == s
+            }
+            _ => false,
+        };
         for a in under(&still.targets) {
-            if !same(&a, &clicked) && !was.iter().any(|w| same(w, &a)) {
+            if !same(&a, &clicked) && !made(&a) && !was.iter().any(|w| same(w, &a)) {
                 let fault = format!("after {clicked:?}, {a:?} slid under the pointer at ({:.0},{:.0})", at.x, at.y);
                 job.faults.push(fault);
             }
@@ -279,13 +344,6 @@ fn compare(world: &mut World, still: &Still, size: (u32, u32), scale: f32) {
                 let fault = format!("after {clicked:?}, the hover box at {hover:?} covers {covered:?}");
                 job.faults.push(fault);
             }
-        }
-        if before.round == still.round && before.room != still.room && still.round > 0 {
-            let fault = format!(
-                "the table's room moved within Round {} after {clicked:?}: from {:?} to {:?}",
-                still.round, before.room, still.room
-            );
-            job.faults.push(fault);
         }
     }
     // A hand card no smaller at 150 % than at 100 % after the same moves.
@@ -313,21 +371,50 @@ fn compare(world: &mut World, still: &Still, size: (u32, u32), scale: f32) {
 /// the table, the pointer left there; a move with no place on the table
 /// (End turn) from the strip. `false` when there is no move to make.
 fn act(world: &mut World, still: &Still) -> bool {
+    let game = world.resource::<Delve>().game().clone();
     let legal = legal_at_table(world.resource::<Delve>(), world.resource::<Seats>());
+    let choice = depths_sim::HeuristicBot.choose(&game);
+    // With the pass screen, the table goes where the move is: lifted, handed
+    // over, or passed to the player whose Hero moves next.
+    let seats = world.resource::<Seats>();
+    let passing = if seats.curtain(&game).is_some() {
+        Some(Passing::Lift)
+    } else if legal.is_empty() && seats.hand_off_due(&game).is_some() {
+        Some(Passing::HandOver)
+    } else if seats.players.curtain && !legal.contains(&choice) {
+        crate::game::hotseat::action_hero(&choice).map(|h| Passing::To(seats.players.owner(h)))
+    } else {
+        None
+    };
+    if let Some(passing) = passing {
+        match passing {
+            Passing::Lift => world.write_message(crate::game::hotseat::LiftCurtain).map(drop),
+            Passing::HandOver => world.write_message(crate::game::hotseat::HandOver).map(drop),
+            Passing::To(p) => world.write_message(crate::game::hotseat::PassTable(p)).map(drop),
+        };
+        world.resource_mut::<SteadyJob>().clicked = None;
+        return true;
+    }
     if legal.is_empty() {
         return false;
     }
-    let game = world.resource::<Delve>().game().clone();
-    let choice = depths_sim::HeuristicBot.choose(&game);
     let a = if legal.contains(&choice) { choice } else { legal[0].clone() };
     let place = still.targets.iter().find(|(_, t)| *t == a).map(|(r, _)| r.center());
     if let Some(at) = place {
         let mut window = world.query_filtered::<&mut Window, With<PrimaryWindow>>().single_mut(world).expect("window");
         window.set_cursor_position(Some(at));
     }
-    world.resource_mut::<SteadyJob>().clicked = place.map(|at| (at, a.clone()));
-    world.write_message(PlayerAction(a));
+    let mut job = world.resource_mut::<SteadyJob>();
+    job.clicked = place.map(|at| (at, a.clone()));
+    job.pending = Some(a);
     true
+}
+
+/// How the table goes on to the next player.
+enum Passing {
+    Lift,
+    HandOver,
+    To(usize),
 }
 
 /// This play is done at this size and scale: note it, go on to the next.

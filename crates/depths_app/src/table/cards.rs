@@ -809,6 +809,7 @@ fn sync_cards(
     mut last: Local<Option<(Rect, Vec2, f32)>>,
     mut coloured_for: Local<crate::game::settings::Vision>,
     (mut arrangement, mut kept_scale): (Local<Option<bool>>, Local<Option<f32>>),
+    mut kept_cols: Local<Option<((u64, u32), Vec<usize>)>>,
     settings: Option<Res<crate::game::settings::Settings>>,
 ) {
     let now = time.elapsed_secs();
@@ -852,6 +853,23 @@ fn sync_cards(
     // A Combat keeps the arrangement it was first laid out in (unless the
     // window changes): Monster cards on top or down the side.
     let in_combat = faces.iter().any(|f| f.kind == Kind::Foe);
+    // Each engagement keeps its columns through a Round: a Monster's card
+    // placed into a pair left its column, and the next Hero's pairs slid
+    // 40-50 px into it.
+    let round = delve.game().combat().filter(|_| in_combat).map(|c| (delve.stamp().0, c.round));
+    let now_cols = super::faces::columns(&faces);
+    let cols = match kept_cols.take() {
+        Some((at, cols)) if Some(at) == round => (0..cols.len().max(now_cols.len()))
+            .map(|g| cols.get(g).max(now_cols.get(g)).copied().unwrap_or(0))
+            .collect(),
+        _ => now_cols,
+    };
+    for f in faces.iter_mut() {
+        if let Spot::Label { group } = f.spot {
+            f.columns = cols.get(group).copied().unwrap_or(0);
+        }
+    }
+    *kept_cols = round.map(|at| (at, cols));
     let kept = (*arrangement).filter(|_| in_combat && !moved);
     // The cards grow with the UI scale as far as the room allows, and keep
     // their size through the Combat while they still have room.

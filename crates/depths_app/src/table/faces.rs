@@ -175,6 +175,10 @@ pub struct Face {
     pub count: Option<usize>,
     /// Everything the card says, shown while the pointer rests on it.
     pub hover: String,
+    /// A label: the columns its engagement keeps room for (through a Round,
+    /// a Monster's card placed into a pair gives up no room the next
+    /// engagement would slide into).
+    pub columns: usize,
 }
 
 impl Face {
@@ -198,6 +202,7 @@ impl Face {
             hero: None,
             count: None,
             hover: String::new(),
+            columns: 0,
         }
     }
 
@@ -216,6 +221,21 @@ impl Face {
 /// The faces on the table in `game`, each with its place; `legal` is what
 /// the players at the table may do now (clicks and number keys answer only
 /// those).
+/// The columns each engagement's pairs take in `faces` (its pairs and the
+/// Monster's cards unpaired or waiting), by engagement.
+pub fn columns(faces: &[Face]) -> Vec<usize> {
+    let mut cols: Vec<usize> = Vec::new();
+    for f in faces {
+        if let Spot::Combat { group, col } = f.spot {
+            if cols.len() <= group {
+                cols.resize(group + 1, 0);
+            }
+            cols[group] = cols[group].max(col + 1);
+        }
+    }
+    cols
+}
+
 pub fn table_faces(game: &Game, legal: &[Action]) -> Vec<Face> {
     let mut out = Vec::new();
     if let Phase::Combat { .. } = game.phase()

@@ -368,6 +368,15 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         }
         list[i] = list[i].max(n + 1);
     }
+    // An engagement keeps the room its label asks for.
+    for f in faces {
+        if let (Spot::Label { group }, true) = (f.spot, f.columns > 0) {
+            if cols.len() <= group {
+                cols.resize(group + 1, 0);
+            }
+            cols[group] = cols[group].max(f.columns);
+        }
+    }
     let groups_gap = 26.0;
     let hand_gap = 30.0;
     // Cards shrink to fit three of them (a pair and a hand) in the height

@@ -174,19 +174,16 @@ pub(super) fn combat_strip(
                     format!("All of a Hero's Damage this Round goes to one individual: {}", bound.join(" · "))
                 }
             };
-            one_line(
-                ui,
-                egui::RichText::new(&step_line).size(style::type_scale::SMALL).color(style::MUTED),
-                &step_line,
-            );
-            // One line kept for a notice or the hint: one line, whole on hover,
-            // so the table never moves when either comes or goes.
-            let (note, color) = match (log.notice.as_deref(), hint) {
+            // A notice or the hint takes the step's line while it lasts: one
+            // line, whole on hover, so the table never moves when either
+            // comes or goes (a line kept blank for them took a 150 % table's
+            // room from the cards in hand).
+            let (line, color) = match (log.notice.as_deref(), hint) {
                 (Some(n), _) => (n.to_owned(), style::notice()),
                 (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
-                (None, None) => (String::new(), style::notice()),
+                (None, None) => (step_line, style::MUTED),
             };
-            one_line(ui, egui::RichText::new(&note).size(style::type_scale::SMALL).color(color), &note);
+            one_line(ui, egui::RichText::new(&line).size(style::type_scale::SMALL).color(color), &line);
             fight_forecast(ui, game, forecasts);
             // The last round's totals in one line, its events one by one on hover.
             let summary = &log.rounds;

@@ -18,6 +18,12 @@ pub use crate::game::flow::{MenuAction, MenuNotice};
 /// The menu's inner height (points) below which its buttons stand in two
 /// columns: the title and eight buttons in one take about this much.
 const TALL_ENOUGH: f32 = 560.0;
+/// The least height the Load list opens at under the buttons, in sight
+/// without the menu scrolling (three saves).
+const LEAST_LIST: f32 = 130.0;
+/// The Load list's width beside the menu, and its gap from it.
+const LIST_WIDTH: f32 = 340.0;
+const LIST_GAP: f32 = 12.0;
 
 /// Whether the save folder holds a game (read when the menu comes up, not
 /// on every frame it draws): Continue and Load need one.
@@ -182,6 +188,13 @@ fn main_menu_ui(
     // the pointer as they came (a click meant for Continue opened Load).
     let margin = credits_h + 14.0;
     let top = ((screen.height() - plain.min(menu_h)) / 2.0).max(margin);
+    // The Load list opens beside the menu where the window has room for it,
+    // so nothing in the menu moves: under the buttons it made the menu
+    // scroll, and Play online came under the pointer that had clicked Load.
+    let menu_rect = ctx.memory(|m| m.area_rect(egui::Id::new("main_menu")));
+    let beside = menu_rect
+        .filter(|r| screen.right() - r.right() >= LIST_WIDTH + 2.0 * LIST_GAP)
+        .map(|r| egui::pos2(r.right() + LIST_GAP, r.top()));
     let shown =
         egui::Area::new(egui::Id::new("main_menu")).anchor(egui::Align2::CENTER_TOP, [0.0, top]).show(ctx, |ui| {
             // The box scrolls in the room below its top: without a height to
@@ -198,6 +211,7 @@ fn main_menu_ui(
                     .min_scrolled_height(inside)
                     .show(ui, |ui| {
                         ui.vertical_centered(|ui| {
+                            let content_top = ui.cursor().min.y;
                             ui.label(style::title("Forgotten Depths", style::type_scale::HERO));
                             ui.label(
                                 egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
@@ -233,48 +247,31 @@ fn main_menu_ui(
                                     cols[i / per_column].vertical_centered(|ui| button(ui, b));
                                 }
                             });
-                            if let Some(saves) = &show_saves.0 {
+                            if let Some(saves) = show_saves.0.as_ref().filter(|_| beside.is_none()) {
                                 ui.add_space(8.0);
                                 if saves.is_empty() {
                                     ui.label(format!("No saves in {}", dir.0.display()));
                                 }
                                 // The centred area sizes itself from the frame before, so the list
-                                // needs a height of its own or it stays one row tall.
+                                // needs a height of its own or it stays one row tall: the room
+                                // left under the buttons, so it opens in sight without the menu
+                                // scrolling (scrolled, Play online came under the pointer that
+                                // had clicked Load, and a second click opened it).
+                                let left = inside - (ui.cursor().min.y - content_top) - 12.0;
+                                let fits = left >= LEAST_LIST;
+                                let height = if fits { left.min(260.0) } else { 160.0 };
                                 let list = egui::ScrollArea::vertical()
-                                    .max_height(260.0)
-                                    .min_scrolled_height(160.0)
+                                    .max_height(height)
+                                    .min_scrolled_height(height)
                                     .show(ui, |ui| {
-                                        // The rows stop short of the scroll bar, which
-                                        // floats over the list's right edge and cut them.
-                                        let bar = ui.spacing().scroll;
-                                        let row_w = ui.available_width()
-                                            - (bar.bar_width + bar.bar_inner_margin + bar.bar_outer_margin);
-                                        for save in saves {
-                                            let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
-                                            let text = if save.loads { text } else { text.color(style::notice()) };
-                                            let button = egui::Button::new(text).min_size(egui::vec2(row_w, 0.0));
-                                            let button = ui.add_enabled(save.loads, button);
-                                            // Why a damaged save does not load, where the pointer is.
-                                            let button = button.on_disabled_hover_text(&save.about);
-                                            if button.clicked() {
-                                                loads.write(LoadSave(save.path.clone()));
-                                            }
-                                            if save.replayable
-                                                && ui
-                                                    .small_button("▶ Watch the replay")
-                                                    .on_hover_text("Step through this game from its first move")
-                                                    .clicked()
-                                            {
-                                                replays.write(crate::game::replay::ReplaySave(save.path.clone()));
-                                            }
-                                        }
+                                        save_rows(ui, saves, &mut loads, &mut replays);
                                     });
-                                // Opened below the buttons: brought into sight once.
-                                if !*list_seen {
+                                // Only where no room is left under the buttons: brought into sight once.
+                                if !*list_seen && !fits {
                                     ui.scroll_to_rect(list.inner_rect, Some(egui::Align::BOTTOM));
                                 }
                             }
-                            *list_seen = show_saves.0.is_some();
+                            *list_seen = show_saves.0.is_some() && beside.is_none();
                             if let Some(text) = &notice.0 {
                                 ui.add_space(8.0);
                                 ui.label(egui::RichText::new(text).color(style::notice()));
@@ -283,9 +280,59 @@ fn main_menu_ui(
                     });
             });
         });
+    if let (Some(saves), Some(at)) = (&show_saves.0, beside) {
+        egui::Area::new(egui::Id::new("load_list")).fixed_pos(at).show(ctx, |ui| {
+            style::panel_frame().inner_margin(16.0).show(ui, |ui| {
+                ui.set_width(LIST_WIDTH - 32.0);
+                ui.label(style::title("Load a game", style::type_scale::HEADING));
+                if saves.is_empty() {
+                    ui.label(format!("No saves in {}", dir.0.display()));
+                }
+                let height = (screen.bottom() - at.y - margin - 90.0).max(LEAST_LIST);
+                egui::ScrollArea::vertical()
+                    .id_salt("load_list_scroll")
+                    .max_height(height)
+                    .show(ui, |ui| save_rows(ui, saves, &mut loads, &mut replays));
+            });
+        });
+    }
     // Measured with neither (or, until then, as first shown).
     if notice.0.is_none() && show_saves.0.is_none() || *plain == 0.0 {
         *plain = shown.response.rect.height();
     }
     Ok(())
+}
+
+/// The saves, newest first: each a button that loads it (greyed, with why,
+/// when it does not load) and, when it kept its moves, its replay.
+fn save_rows(
+    ui: &mut egui::Ui,
+    saves: &[crate::game::saves::SaveSummary],
+    loads: &mut MessageWriter<LoadSave>,
+    replays: &mut MessageWriter<crate::game::replay::ReplaySave>,
+) {
+    // The rows stop short of the scroll bar, which
+    // floats over the list's right edge and cut them.
+    let bar = ui.spacing().scroll;
+    let row_w = ui.available_width() - (bar.bar_width + bar.bar_inner_margin + bar.bar_outer_margin);
+    for save in saves {
+        let text = egui::RichText::new(format!("{}\n{}", save.date, save.about));
+        let text = if save.loads { text } else { text.color(style::notice()) };
+        // Each row as wide as the list: a long line wraps.
+        let button = egui::Button::new(text).wrap_mode(egui::TextWrapMode::Wrap).min_size(egui::vec2(row_w, 0.0));
+        let button = ui.add_enabled(save.loads, button);
+        // Why a damaged save does not load, where the pointer is.
+        let button = button.on_disabled_hover_text(&save.about);
+        if button.clicked() {
+            loads.write(LoadSave(save.path.clone()));
+        }
+        if save.replayable
+            && ui
+                .small_button("▶ Watch the replay")
+                .on_hover_text("Step through this game from its first move")
+                .clicked()
+        {
+            replays.write(crate::game::replay::ReplaySave(save.path.clone()));
+        }
+    }
 }
