@@ -773,7 +773,7 @@ fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
     use depths_app::game::hotseat::banner_line;
     let mut app = hot_seat_app("banner", false);
     assert!(
-        banner_line(game(&app), seats(&app)).starts_with("▶ Ann — Exploring"),
+        banner_line(game(&app), seats(&app)).starts_with("▶ Ann (Bren) — Exploring"),
         "{}",
         banner_line(game(&app), seats(&app))
     );
@@ -786,7 +786,7 @@ fn the_banner_names_the_player_who_must_act_and_turns_rotate() {
     if game(&app).pending().is_none() {
         assert_eq!(seats(&app).acting(game(&app)).player, 1);
         assert!(
-            banner_line(game(&app), seats(&app)).starts_with("▶ Bo — "),
+            banner_line(game(&app), seats(&app)).starts_with("▶ Bo (Sil) — "),
             "{}",
             banner_line(game(&app), seats(&app))
         );
@@ -2454,4 +2454,60 @@ fn a_saves_table_changed_one_value_at_a_time_is_refused_or_played_on() {
     assert!(refused > 0 && played > 0, "{refused} refused, {played} played on");
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(good.parent().unwrap());
+}
+
+/// A new player's report: "Choose who avoids Return Damage" named only Ann
+/// while Bo's Sil was one to choose. A choice the players make together
+/// (who avoids Return Damage, which Monster each Hero fights) names every
+/// player whose Hero it touches; outside them the banner names one player
+/// with their Heroes ("Ann (Bren)"), as the manual says.
+#[test]
+fn a_choice_made_together_names_every_player_it_touches() {
+    use depths_app::game::hotseat::{Players, banner_line};
+    let players = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1, 1], ..Default::default() };
+    let (mut avoided, mut assigned) = (0, 0);
+    for seed in 1..=60 {
+        let mut g =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), Content::builtin().unwrap()).unwrap();
+        let mut seats = Seats { players: players.clone(), ..Default::default() };
+        for _ in 0..1500 {
+            if g.is_over() {
+                break;
+            }
+            let line = banner_line(&g, &seats);
+            match g.phase() {
+                Phase::Combat { step: depths_rules::CombatStep::AvoidReturnDamage } => {
+                    let owners: std::collections::BTreeSet<usize> = g
+                        .legal_actions()
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::AvoidReturnDamage { hero } => Some(players.owner(*hero)),
+                            _ => None,
+                        })
+                        .collect();
+                    if owners.len() == 2 {
+                        assert!(line.starts_with("▶ Ann and Bo — "), "{line}");
+                        avoided += 1;
+                    }
+                }
+                Phase::Combat { step: depths_rules::CombatStep::AssignMonsters } => {
+                    assert!(line.starts_with("▶ Ann and Bo — "), "{line}");
+                    assigned += 1;
+                }
+                Phase::Exploring { .. } => {
+                    let p = seats.acting(&g).player;
+                    let own = if p == 0 { "Ann (Bren)" } else { "Bo (Sil, Ava)" };
+                    assert!(line.starts_with(&format!("▶ {own} — ")), "{line}");
+                }
+                _ => {}
+            }
+            let a = steady_policy(&g);
+            let events = g.apply(a).unwrap();
+            depths_seats::seats::after_events(&g, &seats.players, &mut seats.turn, &events);
+        }
+        if avoided > 0 && assigned > 0 {
+            return;
+        }
+    }
+    panic!("not met: {avoided} choices of who avoids Return Damage, {assigned} assignments, between two players");
 }

@@ -25,7 +25,7 @@
 //! hand-overs and their messages.
 
 use bevy::prelude::*;
-use depths_rules::{Action, Game, Phase};
+use depths_rules::{Action, CombatStep, Game, Phase};
 // The seats and turns themselves are pure rules of the table, shared with
 // online play: one copy, in `depths_seats`.
 pub use depths_seats::seats::{
@@ -138,6 +138,29 @@ impl Seats {
 
     /// "Ann (Bren)" — the player who must act, and the Hero if one is named;
     /// "Ann (Bren) · Bo (Sil)" when several players' Heroes may act.
+    /// The players a choice made together touches, in seat order: the
+    /// owners of the Heroes who may avoid Return Damage, or of every Hero
+    /// the Monsters are assigned to; none outside those steps.
+    pub fn sharing(&self, game: &Game) -> Vec<usize> {
+        let heroes: Vec<u8> = match (game.phase(), game.combat()) {
+            (Phase::Combat { step: CombatStep::AvoidReturnDamage }, _) => game
+                .legal_actions()
+                .iter()
+                .filter_map(|a| match a {
+                    Action::AvoidReturnDamage { hero } => Some(*hero),
+                    _ => None,
+                })
+                .collect(),
+            (Phase::Combat { step: CombatStep::AssignMonsters }, Some(_)) => (0..game.heroes.len() as u8).collect(),
+            _ => Vec::new(),
+        };
+        let mut players: Vec<usize> =
+            heroes.into_iter().filter(|&h| !self.players.is_companion(h)).map(|h| self.players.owner(h)).collect();
+        players.sort_unstable();
+        players.dedup();
+        players
+    }
+
     pub fn acting_text(&self, game: &Game) -> String {
         let hero = |h: &u8| game.heroes.get(usize::from(*h)).map_or("?", |h| h.name());
         let all = players_to_act(game, &self.players, &self.turn);
@@ -157,7 +180,26 @@ impl Seats {
             if let Some(h) = self.turn.companion {
                 return format!("Companion {}", hero(&h));
             }
-            return self.players.name(self.acting(game).player).to_owned();
+            // A choice the players make together names every player it
+            // touches ("choose who avoids Return Damage" named only Ann
+            // while Bo's Sil was one to choose).
+            let shared = self.sharing(game);
+            if shared.len() > 1 {
+                let names: Vec<&str> = shared.iter().map(|&p| self.players.name(p)).collect();
+                return crate::game::words::and_list(&names);
+            }
+            // "Ann (Bren)": whose turn, and with which Heroes.
+            let p = self.acting(game).player;
+            let own: Vec<&str> = (0..game.heroes.len() as u8)
+                .filter(|&h| self.players.owner(h) == p && !self.players.is_companion(h))
+                .map(|h| hero(&h))
+                .collect();
+            let name = self.players.name(p);
+            return if own.is_empty() || self.players.count() < 2 {
+                name.to_owned()
+            } else {
+                format!("{name} ({})", own.join(", "))
+            };
         }
         parts.join(" · ")
     }
