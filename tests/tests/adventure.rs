@@ -110,3 +110,51 @@ fn setup_refuses_bad_options_with_a_typed_reason() {
     assert!(matches!(inner.faults[0].kind, ContentErrorKind::Invalid(_)), "{inner:?}");
     assert!(std::error::Error::source(&e).is_some());
 }
+
+/// "After winning or losing, players may wish to start or update an
+/// Adventure Record Sheet": every Monster card defeated is on the record
+/// once, in a Combat won or lost (a lost one's were left out: the record
+/// said 1 where the log told of two), and the game's end is the last thing
+/// an action tells (Damage dealt to several Heroes at once came after "the
+/// Heroes lose" when the first of them fell).
+#[test]
+fn the_record_counts_every_monster_card_defeated_and_the_end_is_told_last() {
+    use depths_rules::{Content, Event, combat::FoeCard};
+    let mut lost_after_a_fall = 0;
+    for seed in 1..=120 {
+        let content = Content::builtin().expect("content");
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil", "ava"], seed), content).expect("setup");
+        let (mut fallen, mut this_combat) = (0u32, 0u32);
+        for _ in 0..5_000 {
+            if g.is_over() {
+                break;
+            }
+            let monsters: Vec<bool> = g
+                .combat()
+                .map(|c| c.foes.iter().map(|f| matches!(f.card, FoeCard::Monster(_))).collect())
+                .unwrap_or_default();
+            let events = g.apply(steady_policy(&g)).expect("the steady policy plays legal moves");
+            for e in &events {
+                match e {
+                    Event::FoeDefeated { foe } if monsters.get(usize::from(*foe)) == Some(&true) => {
+                        fallen += 1;
+                        this_combat += 1;
+                    }
+                    Event::CombatWon => this_combat = 0,
+                    _ => {}
+                }
+            }
+            if let Some(i) = events.iter().position(|e| matches!(e, Event::GameLost { .. })) {
+                assert_eq!(i, events.len() - 1, "seed {seed}: {events:?}");
+            }
+        }
+        assert_eq!(g.adventure().expect("a game").record.monsters_defeated, fallen, "seed {seed}");
+        if matches!(g.phase(), Phase::Lost(_)) && this_combat > 0 {
+            lost_after_a_fall += 1;
+        }
+        if lost_after_a_fall >= 2 {
+            return;
+        }
+    }
+    panic!("only {lost_after_a_fall} games lost in a Combat where a Monster card fell");
+}

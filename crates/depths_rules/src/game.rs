@@ -7,7 +7,7 @@ use crate::GameRng;
 use crate::action::Action;
 use crate::action_card::{Difficulty, MonsterDeck};
 use crate::adventure::Pending;
-use crate::combat::{Combat, Foe};
+use crate::combat::{Combat, Foe, FoeCard};
 use crate::error::RuleError;
 use crate::event::{Event, LossReason};
 use crate::hero::{Hero, HeroMat};
@@ -120,13 +120,25 @@ impl Game {
     /// refused with the game unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<Event>, RuleError> {
         self.check(&action)?;
+        let mut events = self.apply_checked(action);
+        // The game's end is told last: Damage dealt at once to several
+        // Heroes came after "the Heroes lose" when the first of them fell.
+        if let Some(i) = events.iter().position(|e| matches!(e, Event::GameLost { .. })) {
+            let lost = events.remove(i);
+            events.push(lost);
+        }
+        Ok(events)
+    }
+
+    /// [`Game::apply`] of an action [`Game::check`] accepted.
+    fn apply_checked(&mut self, action: Action) -> Vec<Event> {
         let mut events = Vec::new();
         if self.stage == Stage::Combat {
             self.apply_combat(action, &mut events);
             if self.stage == Stage::OutOfCombat && self.adventure.is_some() {
                 self.after_combat(&mut events);
             }
-            return Ok(events);
+            return events;
         }
         use Action as A;
         match action {
@@ -149,7 +161,7 @@ impl Game {
             _ => unreachable!("check refuses Combat's actions outside Combat"),
         }
         self.advance_adventure(&mut events);
-        Ok(events)
+        events
     }
 
     /// Every legal action now; each passes [`Game::check`].
@@ -181,6 +193,13 @@ impl Game {
     /// Ends the game: "The Heroes Lose if … One of the Heroes is Defeated."
     pub(crate) fn lose(&mut self, reason: LossReason, events: &mut Vec<Event>) {
         if !self.is_over() {
+            // The Monster cards a lost Combat defeated were defeated all the
+            // same: the Adventure Record counts them (it said 1 where the log
+            // told of two).
+            if let (Some(c), Some(adv)) = (self.combat.as_ref(), self.adventure.as_deref_mut()) {
+                let fallen = c.foes.iter().filter(|f| matches!(f.card, FoeCard::Monster(_)) && f.is_defeated()).count();
+                adv.record.monsters_defeated = adv.record.monsters_defeated.saturating_add(fallen as u32);
+            }
             self.stage = Stage::Lost(reason.clone());
             events.push(Event::GameLost { reason });
         }
