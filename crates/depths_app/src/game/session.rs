@@ -478,10 +478,18 @@ impl Delve {
     }
 
     /// The seed of this table state's worlds, for the work played out in
-    /// reshuffled worlds (forecasts, a planning Companion): each state its
-    /// own, none of them the game's hidden orders.
+    /// reshuffled worlds (forecasts, a planning Companion): each position its
+    /// own, none of them the game's hidden orders. Made from the moves since
+    /// the start (what every player saw), so the same position gives the
+    /// same figures: after Undo and Redo a chance read 34 % where it had
+    /// read 41 %. A game that kept no moves counts its changes instead.
     pub fn situation_seed(&self) -> u64 {
-        self.seed() ^ self.version().wrapping_mul(0x9e37_79b9)
+        use std::hash::{Hash, Hasher};
+        let Some(history) = &self.history else { return self.seed() ^ self.version().wrapping_mul(0x9e37_79b9) };
+        // std's SipHash with its fixed keys: the same on every run and machine.
+        let mut h = std::hash::DefaultHasher::new();
+        serde_json::to_string(history).unwrap_or_default().hash(&mut h);
+        self.seed() ^ h.finish()
     }
 
     /// How many tiles left in the pile would have no legal place on the map
