@@ -60,6 +60,9 @@ pub(super) fn combat_strip(
                 || !passes.is_empty();
             if any {
                 ui.horizontal_wrapped(|ui| {
+                    // "Other choices" first: at the row's end it moved right as End
+                    // turn buttons came, and a click meant for it ended Bren's turn.
+                    other_choices(ui, game, c, offered);
                     match combat.step {
                         CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
                         CombatStep::AvoidReturnDamage => {
@@ -123,7 +126,6 @@ pub(super) fn combat_strip(
                         }
                     }
                     pass_buttons(ui, seats, &passes, pass);
-                    other_choices(ui, game, c, offered);
                 });
             } else {
                 ui.horizontal_wrapped(|ui| other_choices(ui, game, c, offered));
@@ -252,9 +254,9 @@ fn steady_height(ctx: &egui::Context, round: u32) -> f32 {
     })
 }
 
-/// Any legal move no card and no button offers, in a menu at the end of
-/// the strip's row: it covers nothing until the player opens it (as a
-/// window over the table it hid the individuals' Health bars at 150 %).
+/// Any legal move no card and no button offers, in a menu at the start of
+/// the strip's row of choices: it covers nothing until the player opens it
+/// (as a window over the table it hid the individuals' Health bars at 150 %).
 fn other_choices(ui: &mut egui::Ui, game: &Game, c: &mut Choices, offered: &[Action]) {
     let rest = c.unoffered(game, offered);
     if rest.is_empty() {

@@ -178,7 +178,7 @@ fn game_ui(
     }
 
     side_panels(&mut root, &view, &mut side, &mut online, &mut c, &mut pass_on);
-    help_line(&mut root, game.combat().map(|c| c.step));
+    help_line(&mut root, game.combat().map(|c| c.step), view.delve.read_only);
     let room = root.available_rect_before_wrap();
     // A notice or the hint floats over the board's top edge: it takes no
     // room, so nothing moves under the pointer when it comes or goes. (In a
@@ -323,10 +323,10 @@ fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &m
     }
 }
 
-/// The keys and gestures of what is on screen, along the window's foot: in
-/// a Combat, the step's own first (it offered "click an individual to damage
+/// The keys and gestures of what is on screen, along the window's foot (a
+/// replay's own keys in a replay): in a Combat, the step's own first (it offered "click an individual to damage
 /// it" while pairs were being resolved, where that click only opens its text).
-fn help_line(root: &mut egui::Ui, step: Option<CombatStep>) {
+fn help_line(root: &mut egui::Ui, step: Option<CombatStep>, replay: bool) {
     let now = match step {
         Some(CombatStep::AssignMonsters) => "choose in the strip which Monster card each Hero fights",
         Some(CombatStep::PlayCards) => "drag a card from a hand onto the table, click it or press its number",
@@ -336,7 +336,11 @@ fn help_line(root: &mut egui::Ui, step: Option<CombatStep>) {
         Some(CombatStep::AvoidReturnDamage) => "choose in the strip who avoids Return Damage",
         None => "",
     };
-    let help = if step.is_some() {
+    // A replay is watched, not played: its own keys (it told of drawing
+    // tiles and Ctrl+Z there).
+    let help = if replay {
+        "Left / Right arrow: a move back or on · Home / End: the first or last move · hover a card to read it · drag: pan · wheel: zoom · F1: rules".to_owned()
+    } else if step.is_some() {
         crate::game::words::capitalise(&format!(
             "{now} · hover a card to read it · H: hint · Space: put a revealed card away · Ctrl+Z: undo · F1: rules"
         ))
@@ -592,22 +596,24 @@ fn finish(
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
     let rest = c.unoffered(game, &geometry.offered);
     if !rest.is_empty() && !game.is_over() && !in_combat {
-        egui::Window::new("Other choices")
-            .pivot(egui::Align2::CENTER_BOTTOM)
-            .fixed_pos(egui::pos2(room.center().x, room.max.y - edge_h - 8.0))
+        // One small button in the board's bottom left corner, its choices
+        // in a menu that opens on a click: a window, even collapsed, lay
+        // over the tiles and a Feature token at 150 %.
+        egui::Area::new(egui::Id::new("other_choices"))
+            .pivot(egui::Align2::LEFT_BOTTOM)
+            .fixed_pos(egui::pos2(room.min.x + 8.0, room.max.y - edge_h / z - 8.0))
             .constrain_to(room)
-            .collapsible(true)
-            .default_open(false)
-            // As large as its buttons, no larger: a resizable window opened
-            // at 500×360 for one button, over half the map at 1366×768.
-            .resizable(false)
-            .vscroll(true)
-            .max_height(240.0)
             .show(ctx, |ui| {
-                for a in rest {
-                    let label = describe_action(game, &a);
-                    c.button(ui, a, label);
-                }
+                style::bar_frame().show(ui, |ui| {
+                    ui.menu_button(format!("Other choices ({}) ⏷", rest.len()), |ui| {
+                        egui::ScrollArea::vertical().max_height(240.0).show(ui, |ui| {
+                            for a in rest {
+                                let label = describe_action(game, &a);
+                                c.button(ui, a, label);
+                            }
+                        });
+                    });
+                });
             });
     }
 
