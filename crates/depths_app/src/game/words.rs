@@ -100,10 +100,12 @@ pub fn time_spent(seconds: u64) -> String {
 /// Return Damage"; Direct Damage they still suffer). `None` when there is
 /// nothing to say.
 pub fn health_line(change: i16, due: u8, avoidable: u8) -> Option<String> {
+    // Short: a Hero mat's line is cut to its width ("−5 Health when this
+    // Round ends, un…" left out what mattered).
     let now = match change {
         0 => None,
-        c if c < 0 => Some(format!("Last change −{} Health", -c)),
-        c => Some(format!("Last change +{c} Health")),
+        c if c < 0 => Some(format!("−{} Health just now", -c)),
+        c => Some(format!("+{c} Health just now")),
     };
     let later = (due > 0).then(|| {
         let more = if change < 0 { " more" } else { "" };
@@ -111,10 +113,10 @@ pub fn health_line(change: i16, due: u8, avoidable: u8) -> Option<String> {
         let kept = due.saturating_sub(avoidable);
         let unless = match avoidable.min(due) {
             0 => String::new(),
-            _ if kept == 0 => ", unless a Monster falls".to_owned(),
+            _ if kept == 0 => " unless a Monster falls".to_owned(),
             _ => format!(" (−{kept} if a Monster falls)"),
         };
-        format!("−{due}{more}{unit} when this Round ends{unless}")
+        format!("−{due}{more}{unit} at Round's end{unless}")
     });
     match (now, later) {
         (Some(a), Some(b)) => Some(format!("{a} · {b}")),
@@ -1010,16 +1012,16 @@ mod tests {
     #[test]
     fn a_heros_health_is_one_line() {
         assert_eq!(health_line(0, 0, 0), None);
-        assert_eq!(health_line(-4, 0, 0).as_deref(), Some("Last change −4 Health"));
-        assert_eq!(health_line(3, 0, 0).as_deref(), Some("Last change +3 Health"));
-        assert_eq!(health_line(0, 6, 0).as_deref(), Some("−6 Health when this Round ends"));
-        assert_eq!(health_line(-4, 6, 0).as_deref(), Some("Last change −4 Health · −6 more when this Round ends"));
-        assert_eq!(health_line(3, 2, 0).as_deref(), Some("Last change +3 Health · −2 when this Round ends"));
+        assert_eq!(health_line(-4, 0, 0).as_deref(), Some("−4 Health just now"));
+        assert_eq!(health_line(3, 0, 0).as_deref(), Some("+3 Health just now"));
+        assert_eq!(health_line(0, 6, 0).as_deref(), Some("−6 Health at Round's end"));
+        assert_eq!(health_line(-4, 6, 0).as_deref(), Some("−4 Health just now · −6 more at Round's end"));
+        assert_eq!(health_line(3, 2, 0).as_deref(), Some("+3 Health just now · −2 at Round's end"));
         // Return Damage is not certain: a Monster that falls this Round lets Heroes avoid it.
-        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 Health when this Round ends, unless a Monster falls"));
+        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 Health at Round's end unless a Monster falls"));
         assert_eq!(
             health_line(-4, 5, 2).as_deref(),
-            Some("Last change −4 Health · −5 more when this Round ends (−3 if a Monster falls)")
+            Some("−4 Health just now · −5 more at Round's end (−3 if a Monster falls)")
         );
     }
 

@@ -700,6 +700,19 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 frame.note = if next_to_play && s == en.slots.len() { "play here".into() } else { String::new() };
                 frame.hover = format!("{hero}'s card goes here, {}'s card opposite it.", foe.name());
             }
+            // The cards in a pair tell the pair too: hovered, "an Action
+            // Card of 2" left "Bren −0–5" on the frame unexplained.
+            let with_pair = |card: String| {
+                if frame.hover.is_empty() || slot.outcome(bonus).is_none() {
+                    card
+                } else {
+                    format!("{card}\n\n{}", frame.hover)
+                }
+            };
+            let (hero_hover, monster_hover) = (
+                slot.hero.map(|card| with_pair(card_hover(hero, &card, slot.hero_value()))),
+                slot.monster.map(|card| with_pair(card_hover(foe.name(), &card, slot.monster_value(bonus)))),
+            );
             out.push(frame);
             if let Some(card) = slot.hero {
                 let mut f = Face::new(hero_card_key(en.hero, &card), Kind::Hero, spot);
@@ -708,7 +721,7 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 f.icon = hero_icon.clone();
                 f.action = pair_action.clone();
                 f.intent = pair_intent.clone();
-                f.hover = card_hover(hero, &card, slot.hero_value());
+                f.hover = hero_hover.clone().unwrap_or_default();
                 out.push(f);
             }
             if let Some(card) = slot.monster {
@@ -719,7 +732,7 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 f.health = token.take();
                 f.action = pair_action.clone();
                 f.intent = pair_intent.clone();
-                f.hover = card_hover(foe.name(), &card, slot.monster_value(bonus));
+                f.hover = monster_hover.clone().unwrap_or_default();
                 out.push(f);
             }
         }

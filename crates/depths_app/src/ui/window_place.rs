@@ -70,6 +70,15 @@ fn open_where_left(
                 Vec2::new(window.resolution.width(), window.resolution.height()).cmple(room).all()
             };
             if !screens.iter().any(fits) {
+                // Made to fit as well as maximised: a desktop without a
+                // window manager to maximise it (or one that refuses) left
+                // a 1280×800 window's foot off a 1366×768 screen.
+                if let Some((r, scale)) = screens.first() {
+                    let room = (r.size().as_vec2() / scale.max(0.1)).max(Vec2::new(640.0, 400.0));
+                    let size = Vec2::new(window.resolution.width(), window.resolution.height()).min(room);
+                    window.resolution.set(size.x, size.y);
+                    window.position = WindowPosition::Centered(MonitorSelection::Primary);
+                }
                 window.set_maximized(true);
             }
         }
