@@ -456,6 +456,14 @@ fn tally_into(list: &mut Vec<(String, Tally)>, key: String, won: bool) {
     }
 }
 
+/// A party by its Heroes' names in one order everywhere ("Ava + Bren +
+/// Sil"): the charts sorted them and the list of last games did not.
+pub fn party(heroes: &[String]) -> String {
+    let mut heroes = heroes.to_vec();
+    heroes.sort();
+    heroes.join(" + ")
+}
+
 fn count_into(list: &mut Vec<(String, u32)>, key: String) {
     match list.iter_mut().find(|(k, _)| *k == key) {
         Some((_, n)) => *n += 1,
@@ -483,9 +491,7 @@ impl Statistics {
             }
             let won = r.outcome == Outcome::Won;
             s.all.add(won);
-            let mut heroes = r.heroes.clone();
-            heroes.sort();
-            tally_into(&mut s.by_heroes, heroes.join(" + "), won);
+            tally_into(&mut s.by_heroes, party(&r.heroes), won);
             let variants = if r.variants.is_empty() { "Standard game".to_owned() } else { r.variants.join(", ") };
             tally_into(&mut s.by_variants, variants, won);
             tally_into(&mut s.by_start, r.start.name().to_owned(), won);
@@ -559,6 +565,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("fd-records-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir.join(RECORDS_FILE)
+    }
+
+    /// "Ava + Bren + Sil" in the charts and "Bren + Sil + Ava" in the list of last games.
+    #[test]
+    fn a_party_reads_the_same_everywhere() {
+        let heroes = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(party(&heroes(&["Bren", "Sil", "Ava"])), "Ava + Bren + Sil");
+        assert_eq!(party(&heroes(&["Sil", "Ava", "Bren"])), party(&heroes(&["Bren", "Sil", "Ava"])));
     }
 
     fn a_record(id: &str, outcome: Outcome) -> GameRecord {

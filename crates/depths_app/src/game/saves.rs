@@ -106,6 +106,16 @@ pub fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "forgotten-depths")
 }
 
+/// A file's path as a player reads it: the home folder as `~`
+/// ("~/.config/forgotten-depths/settings.json", not the whole of it).
+pub fn shown_path(path: &Path) -> String {
+    let home = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf());
+    match home.as_deref().and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rest) => format!("~{}{}", std::path::MAIN_SEPARATOR, rest.display()),
+        None => path.display().to_string(),
+    }
+}
+
 /// The `saves` folder in the platform's data folder (`./saves` without a home folder).
 pub fn default_save_dir() -> PathBuf {
     project_dirs().map_or_else(|| PathBuf::from("saves"), |dirs| dirs.data_dir().join("saves"))
@@ -736,6 +746,18 @@ mod tests {
         assert_eq!(saved.turn, session.seats.turn);
         assert_eq!(saved.log, session.log.lines);
         assert_eq!(saved.rounds, session.log.rounds);
+    }
+
+    /// A new player saw "/tmp/tmp.osFtrYn0re/.config/…" in Settings.
+    #[test]
+    fn a_path_in_the_home_folder_is_shown_from_the_home_folder() {
+        let Some(home) = directories::BaseDirs::new().map(|b| b.home_dir().to_path_buf()) else { return };
+        let sep = std::path::MAIN_SEPARATOR;
+        assert_eq!(shown_path(&home.join("x").join("settings.json")), format!("~{sep}x{sep}settings.json"));
+        let elsewhere = std::path::Path::new("/nowhere/settings.json");
+        if !elsewhere.starts_with(&home) {
+            assert_eq!(shown_path(elsewhere), elsewhere.display().to_string());
+        }
     }
 
     #[test]

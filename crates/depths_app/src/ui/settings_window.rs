@@ -94,9 +94,12 @@ fn settings_ui(
                 }
             });
             ui.label(
-                egui::RichText::new(format!("Ctrl + / Ctrl − also zoom. Remembered in {}", settings.file.display()))
-                    .size(crate::theme::style::type_scale::FINE)
-                    .color(crate::theme::style::MUTED),
+                egui::RichText::new(format!(
+                    "Ctrl + / Ctrl − also zoom. Remembered in {}",
+                    crate::game::saves::shown_path(&settings.file)
+                ))
+                .size(crate::theme::style::type_scale::FINE)
+                .color(crate::theme::style::MUTED),
             );
             if let Some(problem) = &settings.problem {
                 ui.label(

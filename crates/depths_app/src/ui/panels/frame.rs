@@ -150,7 +150,9 @@ fn game_ui(
 
     let shown = super::banner::BannerView {
         place: game.adventure().map(|a| format!("{} · seed {}", a.ecology.ecology.name(), a.options.seed)),
-        line: banner_line(game, seats),
+        // A replay knows the moves, not who made them (a Companion seated
+        // late was named for the players' own moves): the rules' words only.
+        line: if delve.read_only { crate::game::words::banner(game) } else { banner_line(game, seats) },
         undo: (!delve.read_only).then(|| (view.undo.undo_words().map(str::to_owned), view.undo.redo_words(game))),
         // Hot-seat only: online each player has their own screen.
         // Not in a replay, which hands nothing over (its box read unticked).

@@ -272,7 +272,7 @@ fn recent_games(ui: &mut egui::Ui, records: &[GameRecord]) {
     egui::Grid::new("recent_games").striped(true).num_columns(4).show(ui, |ui| {
         for r in records.iter().rev().take(10) {
             ui.label(egui::RichText::new(r.ended_at(&zone)).color(style::MUTED));
-            ui.label(r.heroes.join(" + "));
+            ui.label(crate::game::records::party(&r.heroes));
             let outcome = egui::RichText::new(outcome_text(r));
             ui.label(if r.outcome == Outcome::Won { outcome.color(style::good()) } else { outcome });
             ui.label(format!("{} · {}", r.reached.name(), crate::game::words::time_spent(r.seconds)));
