@@ -185,7 +185,12 @@ pub(super) fn combat_strip(
                 (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
                 (None, None) => (step_line, style::MUTED),
             };
-            one_line(ui, egui::RichText::new(&line).size(style::type_scale::SMALL).color(color), &line);
+            // Before the first Round (the Monsters' assignment, its buttons
+            // filling the strip) an empty line has no place to keep: the
+            // forecast takes the one line left under the buttons (it was cut).
+            if !(line.is_empty() && combat.round == 0) {
+                one_line(ui, egui::RichText::new(&line).size(style::type_scale::SMALL).color(color), &line);
+            }
             fight_forecast(ui, game, forecasts);
             // The last round's totals in one line, its events one by one on hover.
             let summary = &log.rounds;
@@ -258,7 +263,15 @@ fn steady_height(ctx: &egui::Context, round: u32) -> f32 {
 /// the strip's row of choices: it covers nothing until the player opens it
 /// (as a window over the table it hid the individuals' Health bars at 150 %).
 fn other_choices(ui: &mut egui::Ui, game: &Game, c: &mut Choices, offered: &[Action]) {
-    let rest = c.unoffered(game, offered);
+    // Drawn before the row's own buttons, it leaves out what they offer (it
+    // listed the six assignments a second time).
+    let rest: Vec<Action> = c
+        .unoffered(game, offered)
+        .into_iter()
+        .filter(|a| {
+            !matches!(a, Action::AssignMonsters { .. } | Action::AvoidReturnDamage { .. } | Action::EndTurn { .. })
+        })
+        .collect();
     if rest.is_empty() {
         return;
     }
