@@ -109,7 +109,8 @@ pub fn health_line(change: i16, due: u8, avoidable: u8) -> Option<String> {
     };
     let later = (due > 0).then(|| {
         let more = if change < 0 { " more" } else { "" };
-        let unit = if now.is_none() { " Health" } else { "" };
+        // The Health bar shows the loss: "Health" gives way to the condition.
+        let unit = if now.is_none() && avoidable == 0 { " Health" } else { "" };
         let kept = due.saturating_sub(avoidable);
         let unless = match avoidable.min(due) {
             0 => String::new(),
@@ -1018,7 +1019,8 @@ mod tests {
         assert_eq!(health_line(-4, 6, 0).as_deref(), Some("−4 Health just now · −6 more at Round's end"));
         assert_eq!(health_line(3, 2, 0).as_deref(), Some("+3 Health just now · −2 at Round's end"));
         // Return Damage is not certain: a Monster that falls this Round lets Heroes avoid it.
-        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 Health at Round's end unless a Monster falls"));
+        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 at Round's end unless a Monster falls"));
+        assert_eq!(health_line(0, 5, 2).as_deref(), Some("−5 at Round's end (−3 if a Monster falls)"));
         assert_eq!(
             health_line(-4, 5, 2).as_deref(),
             Some("−4 Health just now · −5 more at Round's end (−3 if a Monster falls)")

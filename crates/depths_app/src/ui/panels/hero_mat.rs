@@ -87,14 +87,25 @@ pub(super) fn heroes_panel(
                 ui.label(" ");
             }
             if let Some(text) = line {
-                let color = if change < 0 || due > 0 { bad() } else { good() };
+                // Each part in its own colour: "+3 Health just now" was drawn
+                // in the damage colour when damage was also due.
+                let font = egui::TextStyle::Body.resolve(ui.style());
+                let mut job = egui::text::LayoutJob::default();
+                for (i, part) in text.split(" · ").enumerate() {
+                    if i > 0 {
+                        job.append(" · ", 0.0, egui::TextFormat::simple(font.clone(), style::MUTED));
+                    }
+                    let gain = i == 0 && change > 0;
+                    let color = if gain { good() } else { bad() };
+                    job.append(part, 0.0, egui::TextFormat::simple(font.clone(), color));
+                }
                 let hover = format!(
                     "{text}.\n\nThe last action's change to this Hero's Health; in a Round, the Monsters' side of the pairs \
                      resolved so far (after Armor) that the Round's end takes. A Hero Hit's Return Damage is avoided when \
                      a Monster falls this Round: by every Hero if one Hero's Damage alone Defeated it, else by one of \
                      those who dealt it."
                 );
-                one_line(ui, egui::RichText::new(&text).color(color), &hover);
+                one_line(ui, job, &hover);
             }
             // One line however narrow the panel: the full words on hover.
             let stats = format!(
