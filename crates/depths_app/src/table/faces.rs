@@ -221,17 +221,21 @@ impl Face {
 /// The faces on the table in `game`, each with its place; `legal` is what
 /// the players at the table may do now (clicks and number keys answer only
 /// those).
-/// The columns each engagement's pairs take in `faces` (its pairs and the
-/// Monster's cards unpaired or waiting), by engagement.
+/// The columns each engagement takes in `faces`, by engagement: its pairs
+/// and the Monster's cards unpaired or waiting, or the room its label keeps
+/// for them if that is more.
 pub fn columns(faces: &[Face]) -> Vec<usize> {
     let mut cols: Vec<usize> = Vec::new();
     for f in faces {
-        if let Spot::Combat { group, col } = f.spot {
-            if cols.len() <= group {
-                cols.resize(group + 1, 0);
-            }
-            cols[group] = cols[group].max(col + 1);
+        let (group, n) = match f.spot {
+            Spot::Combat { group, col } => (group, col + 1),
+            Spot::Label { group } if f.columns > 0 => (group, f.columns),
+            _ => continue,
+        };
+        if cols.len() <= group {
+            cols.resize(group + 1, 0);
         }
+        cols[group] = cols[group].max(n);
     }
     cols
 }

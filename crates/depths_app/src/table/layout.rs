@@ -346,36 +346,23 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     let mut placed = Vec::new();
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
 
-    let mut cols: Vec<usize> = Vec::new();
+    let cols = super::faces::columns(faces);
     let mut rows: Vec<usize> = Vec::new();
     // The rows with their Hero's piles beside them.
     let mut piled: Vec<usize> = Vec::new();
     for f in faces {
-        let (list, i, n) = match f.spot {
-            Spot::Combat { group, col } => (&mut cols, group, col),
-            Spot::Hand { row, index } => (&mut rows, row, index),
+        let (row, n) = match f.spot {
+            Spot::Hand { row, index } => (row, index + 1),
             Spot::Pile { row, .. } => {
                 piled.push(row);
-                if rows.len() <= row {
-                    rows.resize(row + 1, 0);
-                }
-                continue;
+                (row, 0)
             }
             _ => continue,
         };
-        if list.len() <= i {
-            list.resize(i + 1, 0);
+        if rows.len() <= row {
+            rows.resize(row + 1, 0);
         }
-        list[i] = list[i].max(n + 1);
-    }
-    // An engagement keeps the room its label asks for.
-    for f in faces {
-        if let (Spot::Label { group }, true) = (f.spot, f.columns > 0) {
-            if cols.len() <= group {
-                cols.resize(group + 1, 0);
-            }
-            cols[group] = cols[group].max(f.columns);
-        }
+        rows[row] = rows[row].max(n);
     }
     let groups_gap = 26.0;
     let hand_gap = 30.0;
