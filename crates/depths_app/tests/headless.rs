@@ -228,6 +228,49 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     }
 }
 
+/// Issue 55: the end of a fight tells what it cost each Hero. Read from the
+/// words the table shows, each figure is the Health the Hero lost in it
+/// (where no Level Up healed them after it).
+#[test]
+fn the_end_of_a_fight_tells_the_health_it_cost_each_hero() {
+    use depths_app::game::rules_events::FightEnd;
+    let (mut told, mut hurt) = (0, 0);
+    for seed in [3, 5, 8, 13] {
+        let mut app = menu_app(&format!("fight-end-{seed}"));
+        start(&mut app, seed);
+        for _ in 0..3 {
+            play_until(&mut app, in_combat, 800);
+            if !in_combat(game(&app)) {
+                break;
+            }
+            let before: Vec<(u8, u8)> = game(&app).heroes.iter().map(|h| (h.health, h.level)).collect();
+            assert_eq!(app.world().resource::<FightEnd>().moment, None, "nothing told while the fight goes on");
+            play_until(&mut app, |g| !in_combat(g), 800);
+            let end = app.world().resource::<FightEnd>().moment.clone().expect("the fight's end is told");
+            let (title, lines) = depths_app::game::words::fight_end_words(game(&app), &end);
+            assert_eq!(title == "Victory", !game(&app).is_over(), "{title}");
+            for (hero, (health, level)) in game(&app).heroes.iter().zip(&before) {
+                if hero.level != *level {
+                    continue;
+                }
+                let lost = i16::from(*health) - i16::from(hero.health);
+                let line = match lost {
+                    0 => format!("{} lost no Health", hero.name()),
+                    n => format!("{} lost {n} Health", hero.name()),
+                };
+                assert!(lines.contains(&line), "{line:?} not in {lines:?}");
+                hurt += usize::from(lost > 0);
+            }
+            assert!(lines.iter().any(|l| l.contains("XP")) || game(&app).is_over(), "{lines:?}");
+            told += 1;
+            if game(&app).is_over() {
+                break;
+            }
+        }
+    }
+    assert!(told >= 4 && hurt >= 1, "{told} fights told, {hurt} Heroes hurt");
+}
+
 #[test]
 fn turning_the_tile_in_hand_updates_the_highlights() {
     let mut app = menu_app("turn");

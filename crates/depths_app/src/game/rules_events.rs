@@ -160,6 +160,98 @@ impl HealthNews {
     }
 }
 
+/// The end of a fight, told in the middle of the board's room (drawn by the
+/// panels, `ui/panels/fight_end.rs`) until a click or a few seconds pass:
+/// won, or the Hero who fell; the XP gained; what it cost each Hero.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct FightEnd {
+    /// The last fight whose start was seen: each Hero's Health then, and
+    /// the Health lost since (damage less healing).
+    tally: Option<Vec<(u8, i16)>>,
+    /// That fight has ended (kept: an undo may take the end back).
+    ended: bool,
+    /// The end to tell, until it is dismissed.
+    pub moment: Option<FightMoment>,
+}
+
+/// One fight's end, as told.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FightMoment {
+    /// The Hero whose fall lost the fight (and the game); `None`: Victory.
+    pub fell: Option<u8>,
+    /// The XP gained, by what it was gained for.
+    pub xp: Vec<(String, u8)>,
+    /// Health each Hero lost in the fight, by Hero; `None` when the fight
+    /// began before this table saw it (a save loaded mid-fight).
+    pub cost: Option<Vec<i16>>,
+    /// Real seconds when it was first shown (the panels set it).
+    pub shown_at: Option<f64>,
+}
+
+impl FightEnd {
+    /// Hears one event, in order, with `health` each Hero's Health now
+    /// (read at the fight's start, when no Hero has yet been hurt).
+    fn hear(&mut self, event: &Event, health: &[u8]) {
+        match event {
+            Event::CombatStarted { .. } => {
+                self.tally = Some(health.iter().map(|h| (*h, 0)).collect());
+                self.ended = false;
+                self.moment = None;
+            }
+            Event::HeroDamaged { hero, amount } => self.add(*hero, i16::from(*amount)),
+            Event::HeroHealed { hero, amount } => self.add(*hero, -i16::from(*amount)),
+            Event::CombatWon => self.end(None),
+            Event::GameLost { reason: depths_rules::LossReason::HeroDefeated { hero } } if self.fighting() => {
+                self.end(Some(*hero))
+            }
+            Event::XpGained { name, xp } => {
+                if let Some(m) = self.moment.as_mut().filter(|m| m.shown_at.is_none()) {
+                    m.xp.push((name.clone(), *xp));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn fighting(&self) -> bool {
+        self.tally.is_some() && !self.ended
+    }
+
+    fn add(&mut self, hero: u8, lost: i16) {
+        if !self.fighting() {
+            return;
+        }
+        if let Some((_, n)) = self.tally.as_mut().and_then(|t| t.get_mut(usize::from(hero))) {
+            *n += lost;
+        }
+    }
+
+    fn end(&mut self, fell: Option<u8>) {
+        let cost = self.tally.as_ref().filter(|_| !self.ended).map(|t| t.iter().map(|(_, n)| *n).collect());
+        self.ended = true;
+        self.moment = Some(FightMoment { fell, xp: Vec::new(), cost, shown_at: None });
+    }
+
+    /// A move was taken back: within a fight, the Health lost is what each
+    /// Hero had at its start less what they have now (no Level Up happens
+    /// in a fight); a fight's end taken back is told no more.
+    fn taken_back(&mut self, health: &[u8], in_fight: bool) {
+        self.moment = None;
+        if !in_fight {
+            // Out of the fight: an undo further back may land in a fight
+            // whose start is not this tally's.
+            self.tally = None;
+            return;
+        }
+        self.ended = false;
+        if let Some(t) = self.tally.as_mut() {
+            for ((start, lost), now) in t.iter_mut().zip(health) {
+                *lost = i16::from(*start) - i16::from(*now);
+            }
+        }
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<RulesEvent>();
     app.add_message::<RebuildBoard>();
@@ -167,17 +259,21 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardNews>();
     app.init_resource::<HealthNews>();
     app.init_resource::<CardNews>();
+    app.init_resource::<FightEnd>();
     app.add_systems(
         Update,
         (
             publish.run_if(resource_exists::<EventFeed>.and_then(in_state(Screen::Playing))),
             dispatch,
-            (write_log.run_if(resource_exists::<GameLog>), health_bars),
+            (write_log.run_if(resource_exists::<GameLog>), health_bars, fight_end),
         )
             .chain()
             .in_set(PlaySystems::Events),
     );
-    app.add_systems(OnExit(Screen::Playing), |mut health: ResMut<HealthNews>| *health = HealthNews::default());
+    app.add_systems(OnExit(Screen::Playing), |mut health: ResMut<HealthNews>, mut end: ResMut<FightEnd>| {
+        *health = HealthNews::default();
+        *end = FightEnd::default();
+    });
 }
 
 /// The log and the round summary take every event in words.
@@ -221,6 +317,27 @@ fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthN
         let after =
             |h: u8| delve.as_ref().and_then(|d| d.game().heroes.get(usize::from(h))).map_or(0, |hero| hero.health);
         health.heroes = changes.into_iter().map(|(h, by)| (h, by, after(h))).collect();
+    }
+}
+
+/// A fight's start, its Health events and its end: the moment told at its end.
+fn fight_end(
+    mut events: MessageReader<RulesEvent>,
+    (mut rebuilds, mut lifts): (MessageReader<RebuildBoard>, MessageReader<TakenBack>),
+    mut end: ResMut<FightEnd>,
+    delve: Option<Res<Delve>>,
+) {
+    let health: Vec<u8> =
+        delve.as_ref().map(|d| d.game().heroes.iter().map(|h| h.health).collect()).unwrap_or_default();
+    // A new game or a load: what was seen of a fight is not this one's.
+    if rebuilds.read().count() > 0 {
+        *end = FightEnd::default();
+    }
+    if lifts.read().count() > 0 {
+        end.taken_back(&health, delve.as_ref().is_some_and(|d| d.game().combat().is_some()));
+    }
+    for RulesEvent(event) in events.read() {
+        end.hear(event, &health);
     }
 }
 
@@ -308,6 +425,37 @@ mod tests {
     }
 
     use super::*;
+
+    /// Issue 55: the end of a fight tells the XP gained and what it cost
+    /// each Hero: damage less healing since the fight began, not the Health
+    /// after a Level Up that healed every Hero to full.
+    #[test]
+    fn a_fights_end_tells_its_cost_and_its_xp() {
+        let mut end = FightEnd::default();
+        let health = [20, 14];
+        end.hear(&Event::CombatStarted { foes: vec!["Beetle".into()] }, &health);
+        end.hear(&Event::HeroDamaged { hero: 1, amount: 7 }, &health);
+        end.hear(&Event::HeroHealed { hero: 1, amount: 2 }, &health);
+        end.hear(&Event::HeroDamaged { hero: 0, amount: 3 }, &health);
+        end.hear(&Event::CombatWon, &health);
+        end.hear(&Event::XpGained { name: "Beetle".into(), xp: 3 }, &health);
+        end.hear(&Event::LevelUp { level: 2 }, &[20, 14]);
+        let m = end.moment.clone().expect("told");
+        assert_eq!(m.fell, None);
+        assert_eq!(m.cost, Some(vec![3, 5]));
+        assert_eq!(m.xp, vec![("Beetle".to_owned(), 3)]);
+        // Taken back into the fight: the end is told no more, the cost is
+        // counted from the Health at the start.
+        end.taken_back(&[20, 9], true);
+        assert_eq!(end.moment, None);
+        end.hear(&Event::CombatWon, &[20, 9]);
+        assert_eq!(end.moment.as_ref().and_then(|m| m.cost.clone()), Some(vec![0, 5]));
+        // A fight whose start this table never saw has no cost to tell.
+        let mut loaded = FightEnd::default();
+        loaded.hear(&Event::HeroDamaged { hero: 0, amount: 4 }, &health);
+        loaded.hear(&Event::CombatWon, &health);
+        assert_eq!(loaded.moment.map(|m| m.cost), Some(None));
+    }
 
     /// `reaction` matches every event kind without `_`, so a new kind does
     /// not build until its reaction is decided; here, that the board's are right.

@@ -358,6 +358,26 @@ fn event_words(game: &Game, e: &Event) -> Option<String> {
     })
 }
 
+/// A fight's end as told in the middle of the table: its title ("Victory",
+/// or the Hero who fell), then a line for each XP gained and for what the
+/// fight cost each Hero.
+pub fn fight_end_words(game: &Game, end: &crate::game::rules_events::FightMoment) -> (String, Vec<String>) {
+    let title = match end.fell {
+        None => "Victory".to_owned(),
+        Some(h) => format!("{} falls", hero_name(game, h)),
+    };
+    let mut lines: Vec<String> = end.xp.iter().map(|(name, xp)| format!("+{xp} XP for the party: {name}")).collect();
+    for (h, lost) in end.cost.iter().flatten().enumerate() {
+        let name = hero_name(game, h as u8);
+        lines.push(match *lost {
+            0 => format!("{name} lost no Health"),
+            n if n > 0 => format!("{name} lost {n} Health"),
+            n => format!("{name} gained {} Health", -n),
+        });
+    }
+    (title, lines)
+}
+
 pub fn loss_text(game: &Game, reason: &LossReason) -> String {
     match reason {
         LossReason::DeadEnd => "they drew a Map Tile that cannot be placed (a dead end)".into(),

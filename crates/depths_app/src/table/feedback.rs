@@ -1,9 +1,8 @@
 //! What just happened, told on the table as it happens: damage and healing
-//! numbers float up from the individual hit, a defeated individual says so,
-//! and the end of a fight is a banner in the middle of the table with the XP
-//! gained until the next click or a few seconds pass (a lost game has its
-//! own sheet). All are
-//! reactions to the rules' events ([`crate::game::rules_events::RulesEvent`]).
+//! numbers float up from the individual hit (one under another when they
+//! come together), a defeated individual says so. (The end of a fight is
+//! told by the panels, over every window: `ui/panels/fight_end.rs`.) All
+//! are reactions to the rules' events ([`crate::game::rules_events::RulesEvent`]).
 
 use bevy::{camera::visibility::RenderLayers, prelude::*, sprite::Text2dShadow, window::PrimaryWindow};
 use depths_rules::Event;
@@ -13,7 +12,7 @@ use super::{
     layout::{FOE_HEAD, FOE_ROW},
     motion::{Jolt, Jolts},
 };
-use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, CARD_TEXT, signals};
+use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, signals};
 
 /// The ground of a floating number: the banner's, see-through.
 const BACKDROP: crate::theme::palette::Tone = BANNER_GROUND;
@@ -28,8 +27,6 @@ const FLOAT: f32 = 1.4;
 const FALL: f32 = 36.0;
 /// How long a Hit's flash lasts.
 const FLASH: f32 = 0.3;
-/// How long the end-of-fight banner stays without a click.
-const BANNER: f32 = 3.5;
 
 /// A number rising from where it happened, fading out.
 #[derive(Component, Debug)]
@@ -49,13 +46,6 @@ pub struct FloaterBack;
 
 /// How dark that ground is at its most.
 const BACKDROP_ALPHA: f32 = 0.72;
-
-/// The end-of-fight banner (it leaves by itself after a while).
-#[derive(Component, Debug)]
-#[require(Animating)]
-pub struct Banner {
-    born: f32,
-}
 
 /// A toast on show (it fades and leaves by itself). The panels draw it, on
 /// a backdrop, where it covers no card to click (`ui/panels/frame.rs`).
@@ -138,12 +128,6 @@ fn hero_at(geometry: &TableGeometry, hero: u8) -> Option<Vec2> {
     geometry.heroes.iter().find(|(h, _)| *h == hero).map(|(_, at)| *at + Vec2::Y * 30.0)
 }
 
-/// The middle of the board's room now (the Combat's table may have been
-/// wider: the party panel unfolds when the fight ends).
-fn middle(area: &BoardArea, window: &Window) -> Vec2 {
-    area.0.map_or(Vec2::new(window.width(), window.height()) / 2.0, |r| r.center())
-}
-
 fn spawn_feedback(
     mut commands: Commands,
     mut events: MessageReader<RulesEvent>,
@@ -151,14 +135,19 @@ fn spawn_feedback(
     area: Res<BoardArea>,
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
-    banners: Query<Entity, With<Banner>>,
+    floating: Query<(&Floater, &Text2d)>,
     ui_assets: Option<Res<crate::theme::style::UiAssets>>,
     mut jolts: ResMut<Jolts>,
 ) {
     let now = time.elapsed_secs();
     let body = ui_assets.as_ref().map(|a| a.body_font.clone());
-    let mut lines: Vec<String> = Vec::new();
-    let mut title: Option<(&str, Color)> = None;
+    // Where the numbers still rising lie, and how big (window px): a new one
+    // goes under one it would cover (two Heroes' Damage to one individual).
+    let mut taken: Vec<Rect> = floating
+        .iter()
+        .filter(|(f, _)| now - f.born < FLOAT * 0.7)
+        .map(|(f, t)| Rect::from_center_size(f.at, float_size(&t.0, 30.0)))
+        .collect();
     for RulesEvent(event) in events.read() {
         // A number: large, rising from beside what it changed.
         let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color, 30.0, 40.0);
@@ -190,14 +179,6 @@ fn spawn_feedback(
                 let at = bar.map(|(p, w)| p - Vec2::X * (18.0 + 0.25 * w));
                 Some(("defeated".into(), at, CARD_GOLD.sprite(), 15.0, -FALL))
             }
-            Event::CombatWon => {
-                title = Some(("Victory", CARD_GOLD.sprite()));
-                None
-            }
-            Event::XpGained { name, xp } => {
-                lines.push(format!("{name}: +{xp} XP"));
-                None
-            }
             // The other events, by name, so a new one is decided here.
             #[rustfmt::skip]
             Event::CombatStarted { .. } | Event::MonstersAssigned { .. } | Event::RoundStarted { .. } |
@@ -207,7 +188,7 @@ fn spawn_feedback(
                 Event::MonsterPowerDrawn { .. } | Event::MonsterAbility { .. } | Event::MonsterPowerWasted { .. } |
                 Event::MonsterCardMoved { .. } | Event::PairChosen { .. } | Event::AbilityActivated { .. } |
                 Event::PowerSpent { .. } | Event::SpellExhausted { .. } | Event::ReturnDamageAvoided { .. } |
-                Event::FoeDefeated { .. } | Event::RoundEnded { .. } | Event::GameLost { .. } | Event::Note { .. } |
+                Event::FoeDefeated { .. } | Event::RoundEnded { .. } | Event::GameLost { .. } | Event::Note { .. } | Event::CombatWon | Event::XpGained { .. } |
                 Event::EcologyStarted { .. } | Event::EcologyCompleted { .. } | Event::TileDrawn { .. } |
                 Event::TilePlaced { .. } | Event::TileSetAside { .. } | Event::ElementEncountered { .. } |
                 Event::LegendaryLocationEncountered { .. } | Event::CardDrawn { .. } | Event::CardsOffered { .. } |
@@ -218,10 +199,17 @@ fn spawn_feedback(
         if let Some((text, Some(at), color, px, rise)) = number {
             // On a backdrop, so it reads over a card's print, and inside the
             // table's room, so no panel cuts it.
-            let size = Vec2::new(text.chars().count() as f32 * px * 0.57 + px * 0.5, (px * 1.33).max(FOE_ROW));
+            let size = float_size(&text, px);
             let room = area.0.unwrap_or(Rect::new(0.0, 0.0, window.width(), window.height()));
             let half = (size / 2.0).min(room.size() / 2.0);
-            let at = at.clamp(room.min + half, room.max - half);
+            let mut at = at.clamp(room.min + half, room.max - half);
+            for _ in 0..6 {
+                let here = Rect::from_center_size(at, size);
+                let Some(under) = taken.iter().find(|r| !r.intersect(here).is_empty()) else { break };
+                at.y = under.max.y + half.y + 2.0;
+            }
+            at = at.clamp(room.min + half, room.max - half);
+            taken.push(Rect::from_center_size(at, size));
             commands
                 .spawn((
                     Name::new("Floating number"),
@@ -243,48 +231,6 @@ fn spawn_feedback(
                     Pickable::IGNORE,
                 ));
         }
-    }
-    if let Some((title, color)) = title {
-        for b in &banners {
-            commands.entity(b).despawn();
-        }
-        let at = to_world(middle(&area, &window), screen(&window));
-        let title_font = text_font(ui_assets.as_ref().map(|a| &a.title_font), 54.0);
-        let height = 110.0 + 26.0 * lines.len() as f32;
-        commands
-            .spawn((
-                Name::new("Fight banner"),
-                Banner { born: now },
-                Transform::from_translation(at.extend(90.0)),
-                Visibility::Inherited,
-                RenderLayers::layer(TABLE_LAYER),
-                DespawnOnExit(Screen::Playing),
-            ))
-            .with_children(|c| {
-                let layer = RenderLayers::layer(TABLE_LAYER);
-                c.spawn((Sprite::from_color(color, Vec2::new(424.0, height + 4.0)), layer.clone()));
-                c.spawn((
-                    Sprite::from_color(BANNER_GROUND.sprite(), Vec2::new(420.0, height)),
-                    Transform::from_xyz(0.0, 0.0, 0.1),
-                    layer.clone(),
-                ));
-                c.spawn((
-                    Text2d::new(title),
-                    title_font,
-                    TextColor(color),
-                    Transform::from_xyz(0.0, height / 2.0 - 42.0, 0.2),
-                    layer.clone(),
-                ));
-                for (i, line) in lines.iter().enumerate() {
-                    c.spawn((
-                        Text2d::new(line.clone()),
-                        text_font(body.as_ref(), 18.0),
-                        TextColor(CARD_TEXT.sprite()),
-                        Transform::from_xyz(0.0, height / 2.0 - 92.0 - 26.0 * i as f32, 0.2),
-                        layer.clone(),
-                    ));
-                }
-            });
     }
 }
 
@@ -334,21 +280,23 @@ fn fade_toasts(mut commands: Commands, time: Res<Time>, toasts: Query<(Entity, &
     }
 }
 
+/// The size of a floating number or word of `px` (its backdrop, window px).
+fn float_size(text: &str, px: f32) -> Vec2 {
+    Vec2::new(text.chars().count() as f32 * px * 0.57 + px * 0.5, (px * 1.33).max(FOE_ROW))
+}
+
 fn screen(window: &Window) -> Vec2 {
     Vec2::new(window.width(), window.height())
 }
 
-/// Numbers rise and fade; the banner leaves after a while or on a click.
+/// Numbers rise and fade, flashes fade.
 fn animate(
     mut commands: Commands,
     time: Res<Time>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut floaters: Query<(Entity, &Floater, &mut Transform, &mut TextColor, &Children)>,
     mut backs: Query<&mut Sprite, With<FloaterBack>>,
-    mut banners: Query<(Entity, &Banner, &mut Transform), Without<Floater>>,
     mut flashes: Query<(Entity, &Flash, &mut Sprite), Without<FloaterBack>>,
-    area: Res<BoardArea>,
-    mouse: Res<ButtonInput<MouseButton>>,
 ) {
     let now = time.elapsed_secs();
     for (e, f, mut transform, mut color, children) in &mut floaters {
@@ -376,18 +324,6 @@ fn animate(
             commands.entity(e).despawn();
         } else {
             sprite.color = signals().hurt.sprite_alpha(0.55 * (1.0 - t));
-        }
-    }
-    let clicked = mouse.get_just_pressed().next().is_some();
-    let middle = to_world(middle(&area, &window), screen(&window));
-    for (e, b, mut transform) in &mut banners {
-        // It follows the board's room (a panel unfolding after the fight).
-        if transform.translation.truncate() != middle {
-            transform.translation = middle.extend(transform.translation.z);
-        }
-        // A click made in the same frame as the fight's end does not count.
-        if now - b.born >= BANNER || (clicked && now - b.born > 0.3) {
-            commands.entity(e).despawn();
         }
     }
 }

@@ -10,6 +10,7 @@
 mod banner;
 mod combat;
 mod decisions;
+mod fight_end;
 mod frame;
 mod game_over;
 mod hero_mat;

@@ -1,0 +1,73 @@
+//! The end of a fight, told in the middle of the board's room from its
+//! first frame: Victory (or the Hero who fell), the XP gained and what the
+//! fight cost each Hero, over a dimmed room; in egui, so no panel or
+//! decision window covers it. It stays a few seconds, or until a click,
+//! which does nothing else (a click meant for it played a card under it).
+
+use super::widgets::*;
+use crate::game::rules_events::FightEnd;
+
+/// How long it stays without a click (s).
+const STAY: f64 = 4.0;
+/// A click this soon after it came was meant for the table before it.
+const DEAF: f64 = 0.3;
+
+/// Draws the end of the fight, and dismisses it.
+pub(super) fn fight_end_panel(
+    mut contexts: EguiContexts,
+    view: GameView,
+    pass_on: Res<PanelPass>,
+    mut end: ResMut<FightEnd>,
+    real: Res<Time<Real>>,
+) -> Result {
+    // Behind the pass screen it waits for the next player to see it.
+    if end.moment.is_none() || pass_on.curtain {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let now = real.elapsed_secs_f64();
+    let Some(moment) = end.moment.as_mut() else { return Ok(()) };
+    let born = *moment.shown_at.get_or_insert(now);
+    let (title, lines) = crate::game::words::fight_end_words(view.delve.game(), moment);
+    let won = moment.fell.is_none();
+    let room = pass_on.room.unwrap_or(ctx.content_rect());
+    let dim = egui::Area::new(egui::Id::new("fight_end_dim"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(room.min)
+        .show(ctx, |ui| {
+            let (rect, response) = ui.allocate_exact_size(room.size(), egui::Sense::click());
+            ui.painter().rect_filled(rect, 0.0, crate::theme::palette::BLACK.egui_alpha(110));
+            response
+        })
+        .inner;
+    let width = 420.0f32.min(room.width() - 24.0);
+    let accent = if won { style::GOLD } else { bad() };
+    egui::Area::new(egui::Id::new("fight_end"))
+        .order(egui::Order::Tooltip)
+        .pivot(egui::Align2::CENTER_CENTER)
+        .fixed_pos(room.center())
+        .constrain_to(room)
+        .interactable(false)
+        .show(ctx, |ui| {
+            style::panel_frame().stroke(egui::Stroke::new(3.0, accent)).inner_margin(24.0).show(ui, |ui| {
+                ui.set_width(width - 48.0);
+                ui.vertical_centered(|ui| {
+                    ui.label(style::title(&title, style::type_scale::BANNER).color(accent));
+                    ui.add_space(6.0);
+                    for line in &lines {
+                        ui.label(egui::RichText::new(line).size(style::type_scale::LEAD));
+                    }
+                    ui.add_space(8.0);
+                    ui.label(egui::RichText::new("Click to go on").size(style::type_scale::SMALL).color(style::MUTED));
+                });
+            });
+        });
+    let clicked = dim.clicked() && now - born > DEAF;
+    if now - born >= STAY || clicked {
+        end.moment = None;
+        ctx.request_repaint();
+    } else {
+        ctx.request_repaint_after(std::time::Duration::from_secs_f64((STAY - (now - born)).max(0.05)));
+    }
+    Ok(())
+}
