@@ -45,6 +45,9 @@ pub struct TurningLine {
     pub alternative: Option<Alternative>,
     /// The planning bot's move, in words.
     pub suggested: Option<String>,
+    /// After this move every tile left in the pile was a dead end: the next
+    /// draw, whichever tile it was, lost the game.
+    pub dead_end_after: bool,
 }
 
 /// The analysis of the game on the board, as far as it has got.
@@ -203,12 +206,20 @@ fn tell(analyst: &mut Analyst) -> Vec<TurningLine> {
         .iter()
         .map(|t| {
             let before = analyst.game_at(t.step);
-            let played = analyst.history().get(t.step);
-            let words = played.map_or_else(String::new, |a| crate::game::words::describe_action(&before, a));
+            let played = analyst.history().get(t.step).cloned();
+            let words = played.as_ref().map_or_else(String::new, |a| crate::game::words::describe_action(&before, a));
             let alternative = analyst.alternative(t.step);
             let suggested =
                 alternative.as_ref().map(|alt| crate::game::words::describe_action(&before, &alt.suggested));
-            TurningLine { point: *t, words, alternative, suggested }
+            // Said only of a tile's move that left the party exploring (in a
+            // fight the pile's tiles are no threat until it is won).
+            let tile_move =
+                matches!(played, Some(Action::DrawTile | Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. }));
+            let dead_end_after = tile_move && t.delta < 0.0 && {
+                let after = analyst.game_at(t.step + 1);
+                after.combat().is_none() && crate::game::confirm::draw_surely_loses(&after)
+            };
+            TurningLine { point: *t, words, alternative, suggested, dead_end_after }
         })
         .collect()
 }

@@ -557,6 +557,12 @@ pub struct PlayerAction(pub Action);
 #[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
 pub struct DropRefused(pub Option<String>);
 
+/// A seed from the clock, for games started without `--seed`.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
+        % 1_000_000
+}
+
 /// Start a new game with these options.
 #[derive(Message, Clone, Debug)]
 pub struct StartGame(pub GameOptions);
@@ -605,7 +611,11 @@ fn start_game(
     content: Option<Res<GameContent>>,
     players: Res<Players>,
     mut notice: ResMut<SetupNotice>,
-    mut next: ResMut<NextState<Screen>>,
+    (mut next, screen, mut fit): (
+        ResMut<NextState<Screen>>,
+        Res<State<Screen>>,
+        ResMut<crate::game::notices::FitRequested>,
+    ),
 ) {
     for StartGame(options) in starts.read() {
         let Some(content) = &content else {
@@ -618,7 +628,14 @@ fn start_game(
                 session.seats.players = players.clone();
                 session.insert(&mut commands);
                 notice.0 = None;
-                next.set(Screen::Playing);
+                // From the game-over screen ("Play again") the board stays
+                // and lays the new game; leaving and entering it again would
+                // clear the new game with the old.
+                if *screen.get() == Screen::Playing {
+                    fit.0 = true;
+                } else {
+                    next.set(Screen::Playing);
+                }
             }
             Err(e) => notice.0 = Some(e.to_string()),
         }

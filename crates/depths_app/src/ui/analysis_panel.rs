@@ -1,24 +1,29 @@
-//! The analysis board beside the replay: the graph of the party's chance to
-//! win after every move (`game/analysis.rs`), its turning points marked and
-//! told, each fight's chance Round by Round; a click on the graph goes to
-//! that move. The game-over sheet shows the same graph and turning points.
+//! The analysis board's parts, for the replay's column (`replay_bar.rs`)
+//! and the end of a game: the graph of the party's chance to win after
+//! every move (`game/analysis.rs`), its turning points marked and told in
+//! sentences, each fight's chance Round by Round; a click on a graph goes
+//! to that move.
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::egui;
 use egui_plot::{Line, PlotPoints, Points, VLine};
 
 use crate::{
     game::analysis::{AnalysisBoard, TurningLine},
-    game::replay::{GoToStep, Replay},
-    game::screen::Screen,
+    game::replay::GoToStep,
     theme::style,
 };
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        EguiPrimaryContextPass,
-        analysis_window.run_if(in_state(Screen::Playing).and_then(resource_exists::<Replay>)),
-    );
+/// A flat tail longer than this many moves is folded.
+const FOLD_AFTER: usize = 20;
+
+/// Where the chance reached 0 or 100 % and stayed there to the game's end,
+/// once every point is known.
+fn flat_tail(points: &[Option<depths_sim::forecast::Figure>]) -> Option<usize> {
+    let last = points.last().copied().flatten()?;
+    let same = |p: &Option<depths_sim::forecast::Figure>| p.is_some_and(|f| f.value == last.value);
+    let from = points.iter().rposition(|p| !same(p)).map_or(0, |i| i + 1);
+    (from < points.len()).then_some(from)
 }
 
 /// The graph: the chance after each move known so far, its ± as a faint
@@ -36,7 +41,14 @@ pub fn chance_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: Option<usiz
         .enumerate()
         .filter_map(|(k, p)| p.map(|f| (k, f.value * 100.0, f.half_width * 100.0)))
         .collect();
-    let last = a.points.len().saturating_sub(1) as f64;
+    // A game decided long before its end (lost at every tile left, say)
+    // folds its flat tail: 240 moves at 0 % hid the moves that mattered.
+    let folded = flat_tail(&a.points)
+        .filter(|k| a.points.len() - 1 - k > FOLD_AFTER)
+        .filter(|_| a.points.iter().all(Option::is_some));
+    let known: Vec<(usize, f64, f64)> =
+        known.into_iter().filter(|(k, _, _)| folded.is_none_or(|f| *k <= f + FOLD_AFTER / 2)).collect();
+    let last = folded.map_or(a.points.len().saturating_sub(1), |f| f + FOLD_AFTER / 2) as f64;
     let figures = a.points.clone();
     let line: PlotPoints = known.iter().map(|(k, v, _)| [*k as f64, *v]).collect();
     let upper: PlotPoints = known.iter().map(|(k, v, h)| [*k as f64, (v + h).min(100.0)]).collect();
@@ -73,6 +85,18 @@ pub fn chance_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: Option<usiz
             plot.response().clicked().then(|| plot.pointer_coordinate()).flatten()
         });
     let clicked = response.inner.map(|p| p.x.round().clamp(0.0, last) as usize);
+    if let Some(k) = folded {
+        let end = a.points.len() - 1;
+        let at = a.points.get(k).copied().flatten().map_or(0.0, |f| f.value * 100.0);
+        ui.label(
+            egui::RichText::new(format!(
+                "From move {k} to the end the chance stayed at {at:.0} %: the {} moves after it are left off the graph.",
+                end - k
+            ))
+            .size(style::type_scale::SMALL)
+            .color(style::MUTED),
+        );
+    }
     if let Some((done, all)) = board.progress().filter(|_| board.busy())
         && done < all
     {
@@ -98,45 +122,64 @@ pub fn turning_lines(ui: &mut egui::Ui, board: &AnalysisBoard, mut go: Option<&m
         return;
     }
     let points = board.latest.as_ref().map(|a| &a.points);
-    for TurningLine { point, words, alternative, suggested } in &board.turning {
+    for line in &board.turning {
         let at = |k: usize| points.and_then(|p| p.get(k).copied().flatten()).map_or(0.0, |f| f.value * 100.0);
-        let (before, after) = (at(point.step), at(point.step + 1));
-        let fell = point.delta < 0.0;
-        let why = match point.cause {
-            Some(depths_sim::analysis::Cause::Choice) => "a choice",
-            Some(depths_sim::analysis::Cause::Reveal) => "the luck of the draw",
-            Some(depths_sim::analysis::Cause::ChoiceAndReveal) => "a choice, and what it revealed",
-            None => "",
-        };
+        let step = line.point.step;
+        let (head, told) = turning_point(line, at(step), at(step + 1));
+        let fell = line.point.delta < 0.0;
         ui.horizontal_wrapped(|ui| {
-            let head = format!(
-                "Move {}: {} from {:.0} to {:.0} %",
-                point.step + 1,
-                if fell { "fell" } else { "rose" },
-                before,
-                after
-            );
             ui.label(egui::RichText::new(head).strong().color(if fell { style::bad() } else { style::good() }));
-            ui.label(format!("{words}{}", if why.is_empty() { String::new() } else { format!(" ({why})") }));
+            ui.label(told);
             if let Some(go) = go.as_deref_mut()
                 && ui.small_button("Go").on_hover_text("Show this move on the table").clicked()
             {
-                go.write(GoToStep(point.step + 1));
+                go.write(GoToStep(step + 1));
             }
         });
-        if let (Some(alt), Some(suggested)) = (alternative, suggested) {
-            ui.label(
-                egui::RichText::new(format!(
-                    "    The planning bot would have played {suggested}: {:.0} % ± {:.0}, against {:.0} % ± {:.0} for the move made.",
-                    alt.suggested_chance.value * 100.0,
-                    (alt.suggested_chance.half_width * 100.0).max(1.0),
-                    alt.played_chance.value * 100.0,
-                    (alt.played_chance.half_width * 100.0).max(1.0),
-                ))
-                .color(style::MUTED),
-            );
+    }
+}
+
+/// A turning point of the analysis in sentences: its head ("Move 37: the
+/// chance fell from 23 to 0 %"), then what was done there and why the chance
+/// moved. A choice is a choice (with the planning bot's other move only
+/// where its chance differs by more than both margins); a move the planning
+/// bot would have made too moved the chance by what it turned up, and a
+/// draw after which every tile left was a dead end says so.
+pub fn turning_point(line: &TurningLine, before: f64, after: f64) -> (String, String) {
+    use depths_sim::analysis::Cause;
+    let fell = line.point.delta < 0.0;
+    let head = format!(
+        "Move {}: the chance {} from {before:.0} to {after:.0} %.",
+        line.point.step + 1,
+        if fell { "fell" } else { "rose" }
+    );
+    let done = line.words.trim_end_matches('.');
+    let mut told = match line.point.cause {
+        _ if line.dead_end_after => {
+            format!("{done}. After it every Map Tile left was a dead end: the next draw lost the game.")
+        }
+        Some(Cause::Choice) => format!("{done}: a choice."),
+        Some(Cause::Reveal) => {
+            format!("{done}: the planning bot would have done the same; what it turned up moved the chance.")
+        }
+        Some(Cause::ChoiceAndReveal) => format!("{done}: a choice, and what it turned up."),
+        None => format!("{done}."),
+    };
+    if let (Some(alt), Some(suggested)) = (&line.alternative, &line.suggested) {
+        let (mine, theirs) = (alt.played_chance, alt.suggested_chance);
+        let apart = (theirs.value - mine.value).abs() > theirs.half_width + mine.half_width;
+        if apart && alt.suggested != alt.played {
+            told.push_str(&format!(
+                " The planning bot would rather have had this: {} ({:.0} % ± {:.0} to win, against {:.0} % ± {:.0}).",
+                suggested.trim_end_matches('.'),
+                theirs.value * 100.0,
+                (theirs.half_width * 100.0).max(1.0),
+                mine.value * 100.0,
+                (mine.half_width * 100.0).max(1.0),
+            ));
         }
     }
+    (head, told)
 }
 
 /// A still chart of a chance, 0 to 100 %, as wide as the room: the game's
@@ -153,7 +196,7 @@ fn chance_plot<'a>(ui: &egui::Ui, id: &'static str, height: f32) -> egui_plot::P
 /// The fight the shown move is in (or the last before it): its chance to win
 /// at the start of each Round, as a small graph, the Round shown marked; a
 /// click goes to that Round's start.
-fn fight_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: usize, height: f32) -> Option<usize> {
+pub fn fight_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: usize, height: f32) -> Option<usize> {
     let a = board.latest.as_ref()?;
     let fight = a.fights.iter().rev().find(|f| f.start_step <= shown)?;
     if fight.rounds.is_empty() {
@@ -193,85 +236,60 @@ fn fight_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: usize, height: f
     steps.get(i).copied()
 }
 
-fn analysis_window(
-    mut contexts: EguiContexts,
-    board: Res<AnalysisBoard>,
-    replay: Res<Replay>,
-    mut go: MessageWriter<GoToStep>,
-    area: Res<crate::game::focus::BoardArea>,
-    delve: Option<Res<crate::game::session::Delve>>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let z = ctx.zoom_factor();
-    let room = area.0.map_or(ctx.content_rect(), |r| style::in_points(r, z));
-    // Exploring: at the room's top right, clear of the replay bar at its
-    // foot. In a Combat the cards fill the room: a compact graph beside the
-    // replay bar (which finds the corner that covers the fewest cards),
-    // below it where there is room, else above; the turning points folded.
-    let in_combat = delve.is_some_and(|d| d.game().combat().is_some());
-    let bar = ctx.memory(|m| m.area_rect(egui::Id::new("replay_bar")));
-    // One window each way: egui keeps a window's size, and the tall one of
-    // the exploring table would push the compact one over the replay bar.
-    let id = egui::Id::new(("analysis_board", in_combat));
-    // (width, where, pivot, the height it may take)
-    let (width, at, pivot, max_height) = match bar.filter(|_| in_combat) {
-        Some(bar) => {
-            // Under the bar where it has some room (it scrolls), else over it.
-            let under = room.max.y - bar.max.y - 14.0;
-            let over = bar.min.y - room.min.y - 14.0;
-            let width = bar.width().max(290.0);
-            if under >= 150.0 || under >= over {
-                (width, bar.left_bottom() + egui::vec2(0.0, 6.0), egui::Align2::LEFT_TOP, under)
-            } else {
-                (width, bar.left_top() - egui::vec2(0.0, 6.0), egui::Align2::LEFT_BOTTOM, over)
-            }
+#[cfg(test)]
+mod tests {
+    use depths_rules::Action;
+    use depths_sim::analysis::{Alternative, Cause, TurningPoint};
+    use depths_sim::forecast::Figure;
+
+    use super::*;
+
+    fn line(cause: Cause, alt: Option<(f64, f64)>, dead_end_after: bool) -> TurningLine {
+        let figure = |value| Figure { value, half_width: 0.05 };
+        TurningLine {
+            point: TurningPoint { step: 36, delta: -0.23, noise: 0.07, cause: Some(cause) },
+            words: "Ava plays a 6".into(),
+            alternative: alt.map(|(played, suggested)| Alternative {
+                step: 36,
+                played: Action::EndTurn { hero: 0 },
+                suggested: Action::EndTurn { hero: 1 },
+                played_chance: figure(played),
+                suggested_chance: figure(suggested),
+                playouts: 200,
+            }),
+            suggested: alt.map(|_| "Sil plays an 8".into()),
+            dead_end_after,
         }
-        None => {
-            let width = (room.width() * 0.45).clamp(300.0, 560.0);
-            let at = egui::pos2(room.max.x - 8.0, room.min.y + 8.0);
-            // It ends above the replay bar where the two would meet (a
-            // narrow room at 150 %), and scrolls.
-            let meets = bar.filter(|b| b.max.x > at.x - width && b.min.x < at.x);
-            let max_height = meets.map_or(room.height() - 16.0, |b| b.min.y - at.y - 8.0);
-            (width, at, egui::Align2::RIGHT_TOP, max_height)
-        }
-    };
-    egui::Window::new("Analysis")
-        .id(id)
-        .pivot(pivot)
-        .fixed_pos(at)
-        .constrain_to(room)
-        .collapsible(true)
-        .resizable(false)
-        .min_width(width)
-        .max_width(width)
-        .max_height(max_height.max(100.0))
-        .vscroll(true)
-        .show(ctx, |ui| {
-            if let Some(e) = &board.error {
-                ui.label(egui::RichText::new(e).color(style::notice()));
-                return;
-            }
-            if !in_combat {
-                ui.label(
-                    egui::RichText::new(
-                        "The party's chance to win after each move, from what the players could see then",
-                    )
-                    .size(style::type_scale::SMALL)
-                    .color(style::MUTED),
-                );
-            }
-            if let Some(step) = chance_graph(ui, &board, Some(replay.step), if in_combat { 60.0 } else { 150.0 }) {
-                go.write(GoToStep(step));
-            }
-            if let Some(step) = fight_graph(ui, &board, replay.step, if in_combat { 50.0 } else { 80.0 }) {
-                go.write(GoToStep(step));
-            }
-            ui.separator();
-            egui::CollapsingHeader::new(style::title("Turning points", style::type_scale::LEAD))
-                .id_salt(("turning_points", in_combat))
-                .default_open(!in_combat)
-                .show(ui, |ui| turning_lines(ui, &board, Some(&mut go)));
-        });
-    Ok(())
+    }
+
+    /// Issue 55: "The planning bot would have played Ava plays a 6: 49 % ± 5,
+    /// against 49 % ± 5" (ungrammatical, and equal numbers are no
+    /// alternative); a draw that left only dead ends was "the luck of the draw".
+    #[test]
+    fn a_turning_point_reads_as_sentences_with_its_true_cause() {
+        let (head, told) = turning_point(&line(Cause::Choice, Some((0.49, 0.49)), false), 23.0, 0.0);
+        assert_eq!(head, "Move 37: the chance fell from 23 to 0 %.");
+        assert_eq!(told, "Ava plays a 6: a choice.", "equal chances are no alternative");
+        let (_, told) = turning_point(&line(Cause::Choice, Some((0.30, 0.62)), false), 50.0, 30.0);
+        assert!(
+            told.contains("would rather have had this: Sil plays an 8 (62 % ± 5 to win, against 30 % ± 5)"),
+            "{told}"
+        );
+        let (_, told) = turning_point(&line(Cause::Reveal, None, false), 50.0, 30.0);
+        assert!(told.contains("would have done the same"), "{told}");
+        let (_, told) = turning_point(&line(Cause::Reveal, None, true), 23.0, 0.0);
+        assert!(told.contains("every Map Tile left was a dead end"), "{told}");
+    }
+
+    /// Issue 55: a game lost long before its end ran ~240 moves at 0 % on
+    /// the graph: the flat tail is found from where the chance stayed put.
+    #[test]
+    fn a_flat_tail_is_found_where_the_chance_stays_at_its_end() {
+        let f = |value| Some(Figure { value, half_width: 0.02 });
+        let mut points = vec![f(0.5), f(0.4), f(0.0), f(0.2)];
+        points.extend(std::iter::repeat_n(f(0.0), 30));
+        assert_eq!(flat_tail(&points), Some(4));
+        assert_eq!(flat_tail(&[f(0.5), f(0.6)]), Some(1), "a last point alone is no tail worth folding");
+        assert_eq!(flat_tail(&[]), None);
+    }
 }

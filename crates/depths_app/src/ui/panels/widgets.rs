@@ -17,7 +17,7 @@ pub(super) use crate::{
     game::saves::{SaveDir, save_path},
     game::session::{Delve, DropRefused, PutBack, SaveSlot, Seats, TakeBack, Undo},
     game::words::banner,
-    game::words::{counted, describe_action, loss_text, passage_text},
+    game::words::{describe_action, loss_text, passage_text},
     game::{flow::MenuAction, screen::Screen},
     theme::icons::Icons,
     theme::style,

@@ -306,7 +306,7 @@ fn host_panel(
         let heroes = chosen.iter().map(|(i, _)| HEROES[*i].0.to_owned()).collect();
         let owners = chosen.iter().map(|(_, o)| *o).collect();
         let companions = chosen.iter().map(|(i, _)| form.companions[*i]).collect();
-        starts.write(HostStart { heroes, owners, companions, seed: crate::ui::screens::menu::clock_seed() });
+        starts.write(HostStart { heroes, owners, companions, seed: crate::game::session::clock_seed() });
     }
 }
 

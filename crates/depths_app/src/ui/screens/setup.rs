@@ -10,7 +10,6 @@ use crate::{
     game::session::{SetupNotice, StartGame},
     game::{flow::MenuAction, screen::Screen},
     theme::style,
-    ui::screens::menu::clock_seed,
 };
 
 /// The form's state.
@@ -69,7 +68,7 @@ impl SetupForm {
             return Err("Choose at least one Hero.".into());
         }
         let seed = match self.seed.trim() {
-            "" => clock_seed(),
+            "" => crate::game::session::clock_seed(),
             s => s.parse().map_err(|_| format!("The seed must be a whole number, not {s:?}."))?,
         };
         self.players()?;
