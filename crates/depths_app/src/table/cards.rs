@@ -150,15 +150,9 @@ impl TableGeometry {
     /// the fewest cards and none of the moves to click: its top-left corner
     /// in egui points. None before the table is laid out.
     pub fn clear_corner(&self, size: Vec2, zoom: f32) -> Option<Vec2> {
-        self.clear_corner_keeping(size, zoom, None)
-    }
-
-    /// [`Self::clear_corner`], keeping `was` (egui points) while it is as
-    /// clear as any: a box of buttons holds still under the pointer.
-    pub fn clear_corner_keeping(&self, size: Vec2, zoom: f32, was: Option<Vec2>) -> Option<Vec2> {
         let layout = self.layout.as_ref()?;
         let targets: Vec<Rect> = self.targets.iter().map(|t| t.rect).collect();
-        Some(super::layout::clear_spot(layout, &targets, size * zoom, was.map(|w| w * zoom)) / zoom)
+        Some(super::layout::clear_spot(layout, &targets, size * zoom, None) / zoom)
     }
 }
 

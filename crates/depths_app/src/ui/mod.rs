@@ -40,7 +40,7 @@ pub(crate) fn desktop_plugin(app: &mut App) {
         settings_window::plugin,
         confirm_window::plugin,
         guide_window::plugin,
-        (replay_bar::plugin, analysis_panel::plugin),
+        replay_bar::plugin,
         shortcuts::plugin,
         window_icon::plugin,
         window_place::plugin,

@@ -1,21 +1,25 @@
-//! The replay's bar over the foot of the Hero mats, and its keys (← → Home End).
+//! The replay's column at the window's right, beside the table (lichess's
+//! analysis board is the model): its controls, the graph of the party's
+//! chance with the move shown, the fight's graph while the replay shows a
+//! fight, the turning points and the game's chapters, each a click away.
+//! The player may widen it and it keeps its width; as a column it covers
+//! no card and never moves between moves (floating boxes had changed
+//! corners between steps, and a click meant for ▶ landed on a hand).
+//! And its keys (← → Home End).
 
-use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy::{ecs::system::SystemParam, prelude::*};
+use bevy_egui::egui;
 
 use crate::{
     PlaySystems,
+    game::analysis::AnalysisBoard,
     game::flow::MenuAction,
     game::replay::{GoToStep, Replay},
-    game::screen::Screen,
     theme::style,
+    ui::analysis_panel::{chance_graph, fight_graph, turning_lines},
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        EguiPrimaryContextPass,
-        replay_bar.run_if(in_state(Screen::Playing).and_then(resource_exists::<Replay>)),
-    );
     app.add_systems(Update, replay_keys.in_set(PlaySystems::Input).run_if(resource_exists::<Replay>));
 }
 
@@ -36,68 +40,90 @@ fn replay_keys(keys: Res<ButtonInput<KeyCode>>, replay: Res<Replay>, mut go: Mes
     }
 }
 
-fn replay_bar(
-    mut contexts: EguiContexts,
-    replay: Res<Replay>,
-    mut go: MessageWriter<GoToStep>,
-    mut menu: MessageWriter<MenuAction>,
-    (geometry, area, delve): (
-        Res<crate::table::cards::TableGeometry>,
-        Res<crate::game::focus::BoardArea>,
-        Option<Res<crate::game::session::Delve>>,
-    ),
-    mut was: Local<Option<Vec2>>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let total = replay.history.len();
-    // In the board's room: in a Combat where it covers no card (anchored to
-    // the window at 150 % it lay over the hands), else at the room's foot.
-    let z = ctx.zoom_factor();
-    let id = egui::Id::new("replay_bar");
-    let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(290.0, 110.0), |r| r.size());
-    let room = area.0.map_or(ctx.content_rect(), |r| style::in_points(r, z));
-    let in_combat = delve.is_some_and(|d| d.game().combat().is_some());
-    // Where it lay stays while it is as clear as any: moving as cards came
-    // and went, it left a second click on ▶ to land on a card.
-    let at = match geometry.clear_corner_keeping(Vec2::new(size.x, size.y), z, *was).filter(|_| in_combat) {
-        Some(at) => egui::pos2(at.x, at.y),
-        None => egui::pos2(room.min.x + 8.0, room.max.y - size.y - 8.0),
-    };
-    *was = in_combat.then_some(Vec2::new(at.x, at.y));
-    egui::Window::new("Replay").id(id).title_bar(false).fixed_pos(at).constrain_to(room).resizable(false).show(
-        ctx,
-        |ui| {
-            ui.set_max_width(270.0);
-            ui.horizontal(|ui| {
-                ui.label(style::title("Replay", style::type_scale::HEADING));
-                ui.label(format!("move {} of {total}", replay.step));
-            });
-            ui.horizontal_wrapped(|ui| {
-                let step = replay.step;
-                if ui.button("⏮").on_hover_text("The start (Home)").clicked() {
-                    go.write(GoToStep(0));
+/// What the replay's column shows and where its clicks go.
+#[derive(SystemParam)]
+pub struct ReplayColumn<'w> {
+    board: Res<'w, AnalysisBoard>,
+    replay: Option<Res<'w, Replay>>,
+    go: MessageWriter<'w, GoToStep>,
+}
+
+impl ReplayColumn<'_> {
+    /// The column, in a replay, as a panel of `root` at its right (before
+    /// the party panel is laid, so it takes the window's edge); its rect.
+    /// "Leave the replay" writes to `menu`.
+    pub fn show(
+        &mut self,
+        root: &mut egui::Ui,
+        in_combat: bool,
+        menu: &mut MessageWriter<MenuAction>,
+    ) -> Option<egui::Rect> {
+        let replay = self.replay.as_deref()?;
+        let content = root.ctx().content_rect();
+        let (board, go) = (&*self.board, &mut self.go);
+        let shown = egui::Panel::right("replay_column")
+            .resizable(true)
+            .default_size((content.width() * 0.3).clamp(280.0, 460.0))
+            .min_size(240.0)
+            .max_size(content.width() * 0.5)
+            .show(root, |ui| {
+                let (step, total) = (replay.step, replay.history.len());
+                ui.horizontal(|ui| {
+                    ui.label(style::title("Replay", style::type_scale::HEADING));
+                    ui.label(format!("move {step} of {total}"));
+                });
+                ui.horizontal_wrapped(|ui| {
+                    if ui.button("⏮").on_hover_text("The start (Home)").clicked() {
+                        go.write(GoToStep(0));
+                    }
+                    if ui.button("◀").on_hover_text("One move back (Left arrow)").clicked() {
+                        go.write(GoToStep(step.saturating_sub(1)));
+                    }
+                    if ui.button("▶").on_hover_text("One move on (Right arrow)").clicked() {
+                        go.write(GoToStep(step + 1));
+                    }
+                    if ui.button("⏭").on_hover_text("The end (End)").clicked() {
+                        go.write(GoToStep(total));
+                    }
+                    if ui.button("Leave the replay").clicked() {
+                        menu.write(MenuAction::BackToMenu);
+                    }
+                });
+                ui.separator();
+                if let Some(e) = &board.error {
+                    ui.label(egui::RichText::new(e).color(style::notice()));
                 }
-                if ui.button("◀").on_hover_text("One move back (Left arrow)").clicked() {
-                    go.write(GoToStep(step.saturating_sub(1)));
+                ui.label(
+                    egui::RichText::new(
+                        "The party's chance to win after each move, from what the players could see then",
+                    )
+                    .size(style::type_scale::SMALL)
+                    .color(style::MUTED),
+                );
+                let height = (ui.available_height() * 0.3).clamp(90.0, 220.0);
+                if let Some(at) = chance_graph(ui, board, Some(step), height) {
+                    go.write(GoToStep(at));
                 }
-                if ui.button("▶").on_hover_text("One move on (Right arrow)").clicked() {
-                    go.write(GoToStep(step + 1));
+                // The fight's line only while the replay shows a fight (exploring,
+                // it drew the last fight's).
+                if in_combat && let Some(at) = fight_graph(ui, board, step, 70.0) {
+                    go.write(GoToStep(at));
                 }
-                if ui.button("⏭").on_hover_text("The end (End)").clicked() {
-                    go.write(GoToStep(total));
-                }
-                egui::ComboBox::from_id_salt("replay_marks").selected_text("Jump to…").show_ui(ui, |ui| {
-                    for (at, name) in &replay.marks {
-                        if ui.selectable_label(false, format!("{name} (move {at})")).clicked() {
+                ui.separator();
+                egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+                    ui.label(style::title("Turning points", style::type_scale::LEAD));
+                    turning_lines(ui, board, Some(go));
+                    ui.add_space(8.0);
+                    ui.label(style::title("Chapters", style::type_scale::LEAD));
+                    // The chapter the move shown is in is lit.
+                    let current = replay.marks.iter().rposition(|(at, _)| *at <= step);
+                    for (i, (at, name)) in replay.marks.iter().enumerate() {
+                        if ui.selectable_label(current == Some(i), format!("Move {at}: {name}")).clicked() {
                             go.write(GoToStep(*at));
                         }
                     }
                 });
-                if ui.button("Leave the replay").clicked() {
-                    menu.write(MenuAction::BackToMenu);
-                }
             });
-        },
-    );
-    Ok(())
+        Some(shown.response.rect)
+    }
 }

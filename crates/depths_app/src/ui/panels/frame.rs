@@ -8,7 +8,7 @@ use super::widgets::*;
 use super::{
     combat::combat_strip,
     decisions::{passage_window, pending_window},
-    game_over::game_over_window,
+    game_over::game_over_screen,
     hero_mat::heroes_panel,
     party::party_panel,
 };
@@ -30,6 +30,10 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, passage_panel.in_set(S::Passage).run_if(at_table()));
     app.add_systems(EguiPrimaryContextPass, game_over_panel.in_set(S::GameOver).run_if(at_table()));
     app.add_systems(EguiPrimaryContextPass, finish.in_set(PanelSystems::Finish).run_if(at_table()));
+    app.add_systems(
+        EguiPrimaryContextPass,
+        super::fight_end::fight_end_panel.in_set(PanelSystems::Finish).before(finish).run_if(at_table()),
+    );
 }
 
 /// The side panels folded (`true`) or opened by the player; `None` until the
@@ -110,11 +114,12 @@ fn game_ui(
     mut orders: BannerOrders,
     mut side: SidePanels,
     mut online: crate::ui::online_banner::OnlineBanner,
-    (mut probe, mut curtain_seen, geometry, hint): (
+    (mut probe, mut curtain_seen, geometry, hint, mut replay_column): (
         ResMut<super::widgets::PanelProbe>,
         Local<Option<usize>>,
         Res<crate::table::cards::TableGeometry>,
         Option<Res<crate::game::hint::Hint>>,
+        crate::ui::replay_bar::ReplayColumn,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -179,6 +184,10 @@ fn game_ui(
         return Ok(());
     }
 
+    // A replay's column takes the window's right edge, beside the party panel.
+    if let Some(rect) = replay_column.show(&mut root, in_combat, &mut orders.menu) {
+        pass_on.panels.push(("replay_column".into(), rect));
+    }
     side_panels(&mut root, &view, &mut side, &mut online, &mut c, &mut pass_on);
     help_line(&mut root, game.combat().map(|c| c.step), view.delve.read_only);
     let room = root.available_rect_before_wrap();
@@ -215,7 +224,8 @@ fn side_panels(
     let cramped = content.width() < 1000.0;
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
     let heroes_folded = fold_heroes.unwrap_or(cramped);
-    let party_folded = fold_party.unwrap_or(in_combat && narrow);
+    // A replay's column takes the right edge too: the party panel folds.
+    let party_folded = fold_party.unwrap_or((in_combat || view.delve.read_only) && narrow);
     let mut toggle: (Option<bool>, Option<bool>) = (None, None);
     // Each side panel keeps to at most 28 % of the window, its words
     // wrapping (long Item names once widened the mats until the board had
@@ -514,26 +524,36 @@ fn passage_panel(mut contexts: EguiContexts, view: GameView, mut pass_on: ResMut
     Ok(())
 }
 
-/// The game-over sheet (a replay's last move is no new ending).
+/// The end of the game, over the whole window (a replay's last move is no new ending).
 fn game_over_panel(
     mut contexts: EguiContexts,
     view: GameView,
     pass_on: Res<PanelPass>,
-    mut menu: MessageWriter<MenuAction>,
-    mut watch: MessageWriter<crate::game::replay::WatchReplay>,
-    (board, clock, record): (
+    (mut menu, mut watch, mut again): (
+        MessageWriter<MenuAction>,
+        MessageWriter<crate::game::replay::WatchReplay>,
+        MessageWriter<crate::game::session::StartGame>,
+    ),
+    (board, clock, record, fight_end): (
         Res<crate::game::analysis::AnalysisBoard>,
         Option<Res<crate::game::play_clock::PlayClock>>,
         Res<crate::game::records::LastRecord>,
+        Res<crate::game::rules_events::FightEnd>,
     ),
+    mut looking: Local<(bool, (u64, u64))>,
 ) -> Result {
-    if pass_on.curtain || view.delve.read_only {
+    // The fall that lost the game is told first, over the table it happened on.
+    if pass_on.curtain || view.delve.read_only || fight_end.moment.is_some() {
         return Ok(());
     }
+    // Each game's end opens on its results.
+    if looking.1 != view.delve.stamp() {
+        *looking = (false, view.delve.stamp());
+    }
     let ctx = contexts.ctx_mut()?;
-    let room = pass_on.room.unwrap_or(ctx.content_rect());
     let shown = super::game_over::Shown { board: &board, clock: clock.as_deref(), record: record.0.as_ref() };
-    game_over_window(ctx, &view.delve, &view.seats, &mut menu, &mut watch, room, shown);
+    let leads = super::game_over::Leads { menu: &mut menu, replay: &mut watch, again: &mut again };
+    game_over_screen(ctx, &view.delve, &view.seats, leads, &mut looking.0, shown);
     Ok(())
 }
 
