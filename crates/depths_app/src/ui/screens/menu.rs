@@ -18,8 +18,7 @@ pub use crate::game::flow::{MenuAction, MenuNotice};
 /// The menu's inner height (points) below which its buttons stand in two
 /// columns: the title and eight buttons in one take about this much.
 const TALL_ENOUGH: f32 = 560.0;
-/// The least height the Load list opens at under the buttons, in sight
-/// without the menu scrolling (three saves).
+/// The least height the Load list opens at (three saves).
 const LEAST_LIST: f32 = 130.0;
 /// The Load list's width beside the menu, and its gap from it.
 const LIST_WIDTH: f32 = 340.0;
@@ -93,15 +92,9 @@ fn skip_menu_once(
     } else {
         starts.write(StartGame(depths_rules::GameOptions::standard(
             &["bren", "sil"],
-            options.seed.unwrap_or_else(clock_seed),
+            options.seed.unwrap_or_else(crate::game::session::clock_seed),
         )));
     }
-}
-
-/// A seed from the clock, for games started without `--seed`.
-pub fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
-        % 1_000_000
 }
 
 fn apply_menu_actions(
@@ -152,7 +145,7 @@ fn main_menu_ui(
     settings: Option<ResMut<crate::game::settings::Settings>>,
     mut replays: MessageWriter<crate::game::replay::ReplaySave>,
     has_saves: Res<HasSaves>,
-    (mut list_seen, mut plain): (Local<bool>, Local<f32>),
+    (mut page_opened, mut plain): (Local<Option<f64>>, Local<f32>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if let Some(mut settings) = settings {
@@ -211,7 +204,6 @@ fn main_menu_ui(
                     .min_scrolled_height(inside)
                     .show(ui, |ui| {
                         ui.vertical_centered(|ui| {
-                            let content_top = ui.cursor().min.y;
                             ui.label(style::title("Forgotten Depths", style::type_scale::HERO));
                             ui.label(
                                 egui::RichText::new("a cooperative dungeon of tiles and lantern-light")
@@ -247,31 +239,6 @@ fn main_menu_ui(
                                     cols[i / per_column].vertical_centered(|ui| button(ui, b));
                                 }
                             });
-                            if let Some(saves) = show_saves.0.as_ref().filter(|_| beside.is_none()) {
-                                ui.add_space(8.0);
-                                if saves.is_empty() {
-                                    ui.label(format!("No saves in {}", dir.0.display()));
-                                }
-                                // The centred area sizes itself from the frame before, so the list
-                                // needs a height of its own or it stays one row tall: the room
-                                // left under the buttons, so it opens in sight without the menu
-                                // scrolling (scrolled, Play online came under the pointer that
-                                // had clicked Load, and a second click opened it).
-                                let left = inside - (ui.cursor().min.y - content_top) - 12.0;
-                                let fits = left >= LEAST_LIST;
-                                let height = if fits { left.min(260.0) } else { 160.0 };
-                                let list = egui::ScrollArea::vertical()
-                                    .max_height(height)
-                                    .min_scrolled_height(height)
-                                    .show(ui, |ui| {
-                                        save_rows(ui, saves, &mut loads, &mut replays);
-                                    });
-                                // Only where no room is left under the buttons: brought into sight once.
-                                if !*list_seen && !fits {
-                                    ui.scroll_to_rect(list.inner_rect, Some(egui::Align::BOTTOM));
-                                }
-                            }
-                            *list_seen = show_saves.0.is_some() && beside.is_none();
                             if let Some(text) = &notice.0 {
                                 ui.add_space(8.0);
                                 ui.label(egui::RichText::new(text).color(style::notice()));
@@ -280,6 +247,55 @@ fn main_menu_ui(
                     });
             });
         });
+    // Short of room beside the menu (a small window at 150 %), the list is a
+    // page of its own over the dimmed menu: under the buttons it made the
+    // menu scroll and cut its title, and a click where Quit had been opened
+    // a replay. A click in its first moments is not taken: it was meant for
+    // the menu under it.
+    if let (Some(saves), None) = (&show_saves.0, beside) {
+        let now = ctx.input(|i| i.time);
+        let opened = *page_opened.get_or_insert(now);
+        let deaf = now - opened < 0.4;
+        egui::Area::new(egui::Id::new("load_page_dim")).order(egui::Order::Foreground).fixed_pos(screen.min).show(
+            ctx,
+            |ui| {
+                let (rect, _) = ui.allocate_exact_size(screen.size(), egui::Sense::click());
+                ui.painter().rect_filled(rect, 0.0, crate::theme::palette::BLACK.egui_alpha(150));
+            },
+        );
+        if deaf {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        egui::Area::new(egui::Id::new("load_page"))
+            .order(egui::Order::Tooltip)
+            .anchor(egui::Align2::CENTER_TOP, [0.0, margin])
+            .show(ctx, |ui| {
+                style::panel_frame().inner_margin(16.0).show(ui, |ui| {
+                    ui.set_width((LIST_WIDTH * 1.4).min(screen.width() - 40.0));
+                    ui.add_enabled_ui(!deaf, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(style::title("Load a game", style::type_scale::HEADING));
+                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                                let back = ui.button("Back to the menu").on_hover_text("Esc");
+                                if back.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                                    actions.write(MenuAction::Load);
+                                }
+                            });
+                        });
+                        if saves.is_empty() {
+                            ui.label(format!("No saves in {}", dir.0.display()));
+                        }
+                        let height = (screen.height() - 2.0 * margin - 90.0).max(LEAST_LIST);
+                        egui::ScrollArea::vertical()
+                            .id_salt("load_page_scroll")
+                            .max_height(height)
+                            .show(ui, |ui| save_rows(ui, saves, &mut loads, &mut replays));
+                    });
+                });
+            });
+    } else {
+        *page_opened = None;
+    }
     if let (Some(saves), Some(at)) = (&show_saves.0, beside) {
         egui::Area::new(egui::Id::new("load_list")).fixed_pos(at).show(ctx, |ui| {
             style::panel_frame().inner_margin(16.0).show(ui, |ui| {

@@ -4,7 +4,6 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use egui_plot::{Bar, BarChart};
 
 use crate::{
     game::flow::MenuAction,
@@ -74,78 +73,72 @@ fn count_rows(list: &[(String, u32)], noun: &str) -> Vec<Row> {
         .collect()
 }
 
-/// A label no longer than a chart's axis has room for.
-fn short(label: &str) -> String {
-    const ROOM: usize = 26;
-    if label.chars().count() <= ROOM {
-        label.to_owned()
-    } else {
-        format!("{}…", label.chars().take(ROOM - 1).collect::<String>())
-    }
+/// What a chart's bars measure: a rate, whose track is 0 to 100 %, or a
+/// count, whose track runs to the largest count.
+#[derive(Clone, Copy, PartialEq)]
+enum Scale {
+    Rate,
+    Count,
 }
 
-/// A horizontal bar chart, one bar a row, its label on the left and its
-/// number at the bar's end; hovering a bar says it in full.
-fn bar_chart(ui: &mut egui::Ui, title: &str, rows: &[Row], max: f64) {
+/// A bar chart in the table's look: a row per label, a gold bar on a dark
+/// track, the number after it, a scale under the tracks; hovering a row
+/// says it in full. Painted, not plotted: a plot's axes ran past 100 % and
+/// past whole counts.
+fn bar_chart(ui: &mut egui::Ui, title: &str, rows: &[Row], scale: Scale) {
     ui.label(style::title(title, style::type_scale::HEADING));
     if rows.is_empty() {
         ui.label(egui::RichText::new("Nothing yet").color(style::MUTED));
         ui.add_space(10.0);
         return;
     }
-    let n = rows.len();
-    // Rows from the top: the first row has the highest argument.
-    let at = |i: usize| (n - 1 - i) as f64;
-    let labels: Vec<String> = rows.iter().map(|r| short(&r.label)).collect();
-    let bars: Vec<Bar> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| Bar::new(at(i), r.value).width(0.6).fill(style::GOLD.gamma_multiply(0.75)))
-        .collect();
-    let texts: Vec<(f64, f64, String)> =
-        rows.iter().enumerate().map(|(i, r)| (at(i), r.value, r.tag.clone())).collect();
-    let hovers: Vec<String> = rows.iter().map(|r| r.hover.clone()).collect();
-    let shown = style::still_plot(ui.next_auto_id())
-        .height(34.0 + 28.0 * n as f32)
-        // The plot's own hover label is drawn inside it and cut at its edge:
-        // the bar's words come as a tooltip instead (below).
-        .show_x(false)
-        .show_y(false)
-        .show_grid([true, false])
-        // Room at the end of the longest bar for its number.
-        .default_x_bounds(0.0, max * 1.3)
-        .default_y_bounds(-0.6, n as f64 - 0.4)
-        .y_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
-        .y_axis_min_width(150.0)
-        .y_axis_formatter(move |mark, _| {
-            let i = mark.value.round();
-            if (mark.value - i).abs() > 1e-6 || i < 0.0 || i as usize >= n {
-                return String::new();
-            }
-            labels[n - 1 - i as usize].clone()
-        })
-        .x_axis_formatter(|mark, _| format!("{}", mark.value))
-        .show(ui, |plot| {
-            plot.bar_chart(BarChart::new(title, bars).horizontal());
-            for (y, x, text) in texts {
-                plot.text(
-                    egui_plot::Text::new(
-                        "",
-                        egui_plot::PlotPoint::new(x, y),
-                        egui::RichText::new(format!(" {text}")).size(style::type_scale::SMALL),
-                    )
-                    .anchor(egui::Align2::LEFT_CENTER)
-                    .color(style::GOLD),
-                );
-            }
-            plot.pointer_coordinate()
-        });
-    // The row under the pointer, in words.
-    if let Some(p) = shown.inner.filter(|_| shown.response.hovered()) {
-        let row = p.y.round();
-        if (p.y - row).abs() <= 0.35 && row >= 0.0 && (row as usize) < n && p.x >= 0.0 {
-            shown.response.on_hover_text_at_pointer(hovers[n - 1 - row as usize].clone());
+    let max = match scale {
+        Scale::Rate => 100.0,
+        Scale::Count => rows.iter().map(|r| r.value).fold(1.0, f64::max),
+    };
+    let width = ui.available_width();
+    let label_w = (width * 0.34).clamp(100.0, 200.0);
+    let tag_w = match scale {
+        Scale::Rate => 118.0,
+        Scale::Count => 40.0,
+    };
+    let font = egui::FontId::proportional(style::type_scale::BODY);
+    let small = egui::FontId::proportional(style::type_scale::SMALL);
+    let mut track_x = (0.0, 0.0);
+    for r in rows {
+        let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 26.0), egui::Sense::hover());
+        let painter = ui.painter_at(rect);
+        // The label, cut with "…" where it is longer than its column (whole on hover).
+        let mut job =
+            egui::text::LayoutJob::simple_singleline(r.label.clone(), font.clone(), crate::theme::palette::TEXT.egui());
+        job.wrap = egui::text::TextWrapping::truncate_at_width(label_w);
+        let galley = painter.layout_job(job);
+        let y = rect.center().y;
+        painter.galley(egui::pos2(rect.left(), y - galley.size().y / 2.0), galley, crate::theme::palette::TEXT.egui());
+        let (left, right) =
+            (rect.left() + label_w + 8.0, (rect.right() - tag_w - 8.0).max(rect.left() + label_w + 40.0));
+        track_x = (left, right);
+        let track = egui::Rect::from_min_max(egui::pos2(left, y - 8.0), egui::pos2(right, y + 8.0));
+        painter.rect_filled(track, 4.0, crate::theme::palette::BLACK.egui_alpha(120));
+        let share = (r.value / max).clamp(0.0, 1.0) as f32;
+        if share > 0.0 {
+            let bar = egui::Rect::from_min_max(track.min, egui::pos2(left + (right - left) * share, track.max.y));
+            painter.rect_filled(bar, 4.0, style::GOLD.gamma_multiply(0.8));
         }
+        painter.text(egui::pos2(right + 8.0, y), egui::Align2::LEFT_CENTER, &r.tag, small.clone(), style::GOLD);
+        response.on_hover_text(&r.hover);
+    }
+    // The scale: where the track starts, its middle (a rate) and its end.
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, 16.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    let (left, right) = track_x;
+    let ticks: Vec<(f32, String)> = match scale {
+        Scale::Rate => vec![(0.0, "0 %".into()), (0.5, "50 %".into()), (1.0, "100 %".into())],
+        Scale::Count => vec![(0.0, "0".into()), (1.0, format!("{max:.0}"))],
+    };
+    for (at, text) in ticks {
+        let x = left + (right - left) * at;
+        painter.text(egui::pos2(x, rect.center().y), egui::Align2::CENTER_CENTER, text, small.clone(), style::MUTED);
     }
     ui.add_space(10.0);
 }
@@ -173,7 +166,12 @@ fn statistics_ui(
         "statistics".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.content_rect()),
     );
-    egui::CentralPanel::default().show(&mut root, |ui| {
+    // The table's ground and frame, not a bare grey page.
+    let page = egui::Frame::new()
+        .fill(crate::theme::palette::PANEL_GROUND.egui())
+        .stroke(egui::Stroke::new(2.0, crate::theme::palette::EDGE.egui()))
+        .inner_margin(egui::Margin::symmetric(28, 18));
+    egui::CentralPanel::default().frame(page).show(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.label(style::title("Statistics", style::type_scale::TITLE));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -236,19 +234,24 @@ fn statistics_ui(
             ))
             .size(style::type_scale::LEAD),
         );
+        if s.all.played + s.unfinished <= 1 {
+            ui.label(
+                egui::RichText::new("One game so far: the charts compare your games as you play more of them.")
+                    .color(style::MUTED),
+            );
+        }
         ui.add_space(8.0);
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            let most = |rows: &[Row]| rows.iter().map(|r| r.value).fold(1.0, f64::max);
             let left = |ui: &mut egui::Ui| {
-                bar_chart(ui, "Win rate by Heroes", &rate_rows(&s.by_heroes), 100.0);
-                bar_chart(ui, "Win rate by variants", &rate_rows(&s.by_variants), 100.0);
-                bar_chart(ui, "Win rate by starting Ecology", &rate_rows(&s.by_start), 100.0);
+                bar_chart(ui, "Win rate by Heroes", &rate_rows(&s.by_heroes), Scale::Rate);
+                bar_chart(ui, "Win rate by variants", &rate_rows(&s.by_variants), Scale::Rate);
+                bar_chart(ui, "Win rate by starting Ecology", &rate_rows(&s.by_start), Scale::Rate);
             };
             let right = |ui: &mut egui::Ui| {
                 let depth = count_rows(&s.depth, "games ended here");
-                bar_chart(ui, "How deep each run got", &depth, most(&depth));
+                bar_chart(ui, "How deep each run got", &depth, Scale::Count);
                 let causes = count_rows(&s.causes, "games lost so");
-                bar_chart(ui, "Causes of defeat", &causes, most(&causes));
+                bar_chart(ui, "Causes of defeat", &causes, Scale::Count);
                 recent_games(ui, &view.records);
             };
             if ui.available_width() >= 900.0 {
