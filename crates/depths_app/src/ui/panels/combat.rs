@@ -59,73 +59,86 @@ pub(super) fn combat_strip(
                 || !ends.is_empty()
                 || !passes.is_empty();
             if any {
-                ui.horizontal_wrapped(|ui| {
-                    // "Other choices" first: at the row's end it moved right as End
-                    // turn buttons came, and a click meant for it ended Bren's turn.
-                    other_choices(ui, game, c, offered);
-                    match combat.step {
-                        CombatStep::AssignMonsters => c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. })),
-                        CombatStep::AvoidReturnDamage => {
-                            let choices: Vec<Action> = c
-                                .legal
-                                .iter()
-                                .filter(|a| matches!(a, Action::AvoidReturnDamage { .. }))
-                                .cloned()
-                                .collect();
-                            let labels = crate::game::words::avoidance_labels(game, &choices);
-                            for (a, label) in choices.into_iter().zip(labels) {
-                                c.button(ui, a, label);
-                            }
-                        }
-                        _ => {}
-                    }
-                    // E ends the turn or Round; no number key ever does.
-                    let e_key =
-                        ui.ctx().input(|i| i.key_pressed(egui::Key::E)) && ui.ctx().memory(|m| m.focused().is_none());
-                    match crate::table::cards::end_round(&c.legal) {
-                        Some(ends) => {
-                            let names: Vec<&str> = ends
-                                .iter()
-                                .filter_map(crate::game::hotseat::action_hero)
-                                .map(|h| game.heroes[usize::from(h)].name())
-                                .collect();
-                            // Online another seat's Heroes may still be at it: then it ends only these.
-                            let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
-                                "End round".to_owned()
-                            } else {
-                                format!("End turn: {}", names.join(", "))
-                            };
-                            let hover = format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
-                            c.button_keyed(ui, ends, Some(("E", e_key)), egui::RichText::new(label).strong(), &hover);
-                        }
-                        None => {
-                            // E is for the one Hero who may end a turn now; with several, a click says whose.
-                            let one = ends.len() == 1;
-                            // Every Hero of the fight keeps a slot while any may end a turn: a
-                            // Hero who ended theirs leaves a greyed button, so the next Hero's
-                            // does not slide under the pointer.
-                            let slots: Vec<u8> =
-                                if ends.is_empty() { Vec::new() } else { (0..combat.heroes.len() as u8).collect() };
-                            for h in slots {
-                                let name = game.heroes[usize::from(h)].name();
-                                if !ends.contains(&h) {
-                                    let why = if combat.heroes[usize::from(h)].done {
-                                        format!("{name} has ended this turn")
-                                    } else {
-                                        c.why_refused(&Action::EndTurn { hero: h }).unwrap_or_default()
-                                    };
-                                    ui.add_enabled(false, egui::Button::new(format!("{name}: end turn")))
-                                        .on_disabled_hover_text(why);
-                                    continue;
-                                }
-                                let label = egui::RichText::new(format!("{name}: end turn")).strong();
-                                let hover = format!("{name} does nothing more this Round");
-                                let end = vec![Action::EndTurn { hero: h }];
-                                c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
-                            }
-                        }
-                    }
+                // "Let Ann act now" keeps the row's right end: after the End
+                // turn buttons it moved along the row as they changed.
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
                     pass_buttons(ui, seats, &passes, pass);
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Min).with_main_wrap(true), |ui| {
+                        // "Other choices" first: at the row's end it moved right as End
+                        // turn buttons came, and a click meant for it ended Bren's turn.
+                        other_choices(ui, game, c, offered);
+                        match combat.step {
+                            CombatStep::AssignMonsters => {
+                                c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. }))
+                            }
+                            CombatStep::AvoidReturnDamage => {
+                                let choices: Vec<Action> = c
+                                    .legal
+                                    .iter()
+                                    .filter(|a| matches!(a, Action::AvoidReturnDamage { .. }))
+                                    .cloned()
+                                    .collect();
+                                let labels = crate::game::words::avoidance_labels(game, &choices);
+                                for (a, label) in choices.into_iter().zip(labels) {
+                                    c.button(ui, a, label);
+                                }
+                            }
+                            _ => {}
+                        }
+                        // E ends the turn or Round; no number key ever does.
+                        let e_key = ui.ctx().input(|i| i.key_pressed(egui::Key::E))
+                            && ui.ctx().memory(|m| m.focused().is_none());
+                        match crate::table::cards::end_round(&c.legal) {
+                            Some(ends) => {
+                                let names: Vec<&str> = ends
+                                    .iter()
+                                    .filter_map(crate::game::hotseat::action_hero)
+                                    .map(|h| game.heroes[usize::from(h)].name())
+                                    .collect();
+                                // Online another seat's Heroes may still be at it: then it ends only these.
+                                let label = if names.len() == combat.heroes.iter().filter(|h| !h.done).count() {
+                                    "End round".to_owned()
+                                } else {
+                                    format!("End turn: {}", names.join(", "))
+                                };
+                                let hover =
+                                    format!("Every pair is chosen: end the turn of {} at once", names.join(", "));
+                                c.button_keyed(
+                                    ui,
+                                    ends,
+                                    Some(("E", e_key)),
+                                    egui::RichText::new(label).strong(),
+                                    &hover,
+                                );
+                            }
+                            None => {
+                                // E is for the one Hero who may end a turn now; with several, a click says whose.
+                                let one = ends.len() == 1;
+                                // Every Hero of the fight keeps a slot while any may end a turn: a
+                                // Hero who ended theirs leaves a greyed button, so the next Hero's
+                                // does not slide under the pointer.
+                                let slots: Vec<u8> =
+                                    if ends.is_empty() { Vec::new() } else { (0..combat.heroes.len() as u8).collect() };
+                                for h in slots {
+                                    let name = game.heroes[usize::from(h)].name();
+                                    if !ends.contains(&h) {
+                                        let why = if combat.heroes[usize::from(h)].done {
+                                            format!("{name} has ended this turn")
+                                        } else {
+                                            c.why_refused(&Action::EndTurn { hero: h }).unwrap_or_default()
+                                        };
+                                        ui.add_enabled(false, egui::Button::new(format!("{name}: end turn")))
+                                            .on_disabled_hover_text(why);
+                                        continue;
+                                    }
+                                    let label = egui::RichText::new(format!("{name}: end turn")).strong();
+                                    let hover = format!("{name} does nothing more this Round");
+                                    let end = vec![Action::EndTurn { hero: h }];
+                                    c.button_keyed(ui, end, one.then_some(("E", e_key)), label, &hover);
+                                }
+                            }
+                        }
+                    });
                 });
             } else {
                 ui.horizontal_wrapped(|ui| other_choices(ui, game, c, offered));

@@ -132,13 +132,25 @@ pub(super) fn heroes_panel(
             // per target, what it does under it. A row keeps its place while
             // its targets come and go, so the others do not move under the
             // pointer.
-            let mut sources: Vec<depths_rules::AbilitySource> = Vec::new();
+            // In a Combat a row stays once shown, greyed while it cannot be
+            // used: the Warding Sigil's row leaving Sil's mat slid the Force
+            // Bolt button under the pointer.
+            let kept = egui::Id::new(("ability_rows", h));
+            let mut sources: Vec<depths_rules::AbilitySource> = if game.combat().is_some() {
+                ui.data(|d| d.get_temp(kept)).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
             for a in &usable {
                 if let Action::ActivateAbility { source, .. } = a
                     && !sources.contains(source)
                 {
                     sources.push(*source);
                 }
+            }
+            ui.data_mut(|d| d.insert_temp(kept, sources.clone()));
+            if usable.is_empty() && !sources.is_empty() {
+                ui.label(egui::RichText::new("Use an Ability").strong());
             }
             for source in sources {
                 let actions: Vec<&Action> = usable
@@ -167,14 +179,34 @@ pub(super) fn heroes_panel(
                     })
                     .collect();
                 let (common, shorts) = crate::game::words::split_common_start(&targets);
+                let now = !actions.is_empty();
                 ui.horizontal_wrapped(|ui| {
                     let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
-                    ui.label(egui::RichText::new(head).strong().color(style::GOLD)).on_hover_text(&head_hover);
+                    let ink = if now { style::GOLD } else { style::MUTED };
+                    ui.label(egui::RichText::new(head).strong().color(ink)).on_hover_text(&head_hover);
+                    if !now {
+                        ui.label(egui::RichText::new("not now").color(style::MUTED))
+                            .on_hover_text("Used, or its cost cannot be paid, at this step of the Combat");
+                    }
                     if !common.is_empty() {
                         ui.label(format!("on {common}:"));
                     }
                     for (a, short) in actions.into_iter().zip(shorts) {
-                        let label = if short.is_empty() { "Use".to_owned() } else { short };
+                        // An individual's Health beside its "#2": alone, "#1" and "1"
+                        // read as number keys.
+                        let health = match a {
+                            Action::ActivateAbility { target: depths_rules::Target::Individual { foe, individual }, .. } => game
+                                .combat()
+                                .and_then(|cbt| cbt.foes.get(usize::from(*foe)))
+                                .and_then(|f| f.individuals.get(usize::from(*individual)))
+                                .map(|i| i.health),
+                            _ => None,
+                        };
+                        let label = match (short.is_empty(), health) {
+                            (true, _) => "Use".to_owned(),
+                            (false, Some(h)) => format!("{short}, {h} Health"),
+                            (false, None) => short,
+                        };
                         match crate::game::confirm::wasted_by_binding(game, a) {
                             Some((target, lost)) => {
                                 let hover = crate::game::words::wasted_note(hero.name(), &target, lost);
