@@ -369,7 +369,7 @@ impl Recorder<'_> {
     }
 }
 
-/// The record this table wrote at the game's end, for the game-over sheet.
+/// The record this table wrote at the game's end, for the game-over screen.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct LastRecord(pub Option<GameRecord>);
 

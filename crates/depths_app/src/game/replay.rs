@@ -195,7 +195,7 @@ fn watch(
         marks,
         save: ask.save,
     });
-    // From the game-over sheet the board stays: the new game lays it again.
+    // From the game-over screen the board stays: the new game lays it again.
     if *screen.get() != Screen::Playing {
         next.set(Screen::Playing);
     }

@@ -1,6 +1,6 @@
 //! What the players look at and click outside the board and the card
 //! table: the screens (loading, menu, setup, lobby), the in-game panels and
-//! windows (settings, the question before an irreversible move, guide, replay bar and its analysis board, online banner, the notice of a window too small), the rules
+//! windows (settings, the question before an irreversible move, guide, the replay's column with its analysis board, online banner, the notice of a window too small), the rules
 //! reference, the keyboard shortcuts, the window, sound, and redrawing.
 
 pub mod analysis_panel;

@@ -1,6 +1,6 @@
 //! The in-game egui panels: the banner, Hero mats, the party's Keys and XP,
 //! the Reference Card, the tile tray, element details, every pending
-//! decision, Combat, the log and the game-over sheet.
+//! decision, Combat, the log, the end of a fight and the game-over screen.
 //!
 //! Every button is built from `Game::legal_actions()` and only writes a
 //! [`TryAction`](crate::game::confirm::TryAction) (made at once unless it

@@ -561,7 +561,7 @@ fn sit_down_to_play(
     session.seats.players = shared.players.clone();
     session.seats.turn = shared.turn.clone();
     // The moves since the start are known only to a player seated at it: they
-    // give the game-over sheet its analysis and replay (the same figures as
+    // give the game-over screen its analysis and replay (the same figures as
     // the host's, from the same seed). Nothing of it is saved here.
     let fresh = |game: &depths_rules::Game| {
         let options = game.adventure().map(|a| a.options.clone())?;
