@@ -242,7 +242,7 @@ fn buttons(ui: &mut egui::Ui, delve: &Delve, seats: &Seats, leads: Leads, lookin
     });
     let (first, last) = (shown[0], shown[shown.len() - 1]);
     let one_line = (first.min.y - last.min.y).abs() < 1.0;
-    let width = one_line.then(|| last.max.x - first.min.x);
+    let width = one_line.then_some(last.max.x - first.min.x);
     if width != row {
         ui.data_mut(|d| d.insert_temp(id, width));
         ui.ctx().request_repaint();
