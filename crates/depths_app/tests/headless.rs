@@ -247,7 +247,8 @@ fn the_end_of_a_fight_tells_the_health_it_cost_each_hero() {
             assert_eq!(app.world().resource::<FightEnd>().moment, None, "nothing told while the fight goes on");
             play_until(&mut app, |g| !in_combat(g), 800);
             let end = app.world().resource::<FightEnd>().moment.clone().expect("the fight's end is told");
-            let (title, lines) = depths_app::game::words::fight_end_words(game(&app), &end);
+            let (title, lines) =
+                depths_app::game::words::fight_end_words(game(&app), end.fell, &end.xp, end.cost.as_deref());
             assert_eq!(title == "Victory", !game(&app).is_over(), "{title}");
             for (hero, (health, level)) in game(&app).heroes.iter().zip(&before) {
                 if hero.level != *level {

@@ -359,15 +359,21 @@ fn event_words(game: &Game, e: &Event) -> Option<String> {
 }
 
 /// A fight's end as told in the middle of the table: its title ("Victory",
-/// or the Hero who fell), then a line for each XP gained and for what the
-/// fight cost each Hero.
-pub fn fight_end_words(game: &Game, end: &crate::game::rules_events::FightMoment) -> (String, Vec<String>) {
-    let title = match end.fell {
+/// or `fell`, the Hero who fell), then a line for each XP gained (`xp`: by
+/// what it was gained for) and for what the fight cost each Hero (`cost`:
+/// Health lost, by Hero; none when not known).
+pub fn fight_end_words(
+    game: &Game,
+    fell: Option<u8>,
+    xp: &[(String, u8)],
+    cost: Option<&[i16]>,
+) -> (String, Vec<String>) {
+    let title = match fell {
         None => "Victory".to_owned(),
         Some(h) => format!("{} falls", hero_name(game, h)),
     };
-    let mut lines: Vec<String> = end.xp.iter().map(|(name, xp)| format!("+{xp} XP for the party: {name}")).collect();
-    for (h, lost) in end.cost.iter().flatten().enumerate() {
+    let mut lines: Vec<String> = xp.iter().map(|(name, xp)| format!("+{xp} XP for the party: {name}")).collect();
+    for (h, lost) in cost.into_iter().flatten().enumerate() {
         let name = hero_name(game, h as u8);
         lines.push(match *lost {
             0 => format!("{name} lost no Health"),

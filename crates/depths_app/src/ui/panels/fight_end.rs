@@ -28,7 +28,8 @@ pub(super) fn fight_end_panel(
     let now = real.elapsed_secs_f64();
     let Some(moment) = end.moment.as_mut() else { return Ok(()) };
     let born = *moment.shown_at.get_or_insert(now);
-    let (title, lines) = crate::game::words::fight_end_words(view.delve.game(), moment);
+    let (title, lines) =
+        crate::game::words::fight_end_words(view.delve.game(), moment.fell, &moment.xp, moment.cost.as_deref());
     let won = moment.fell.is_none();
     let room = pass_on.room.unwrap_or(ctx.content_rect());
     let dim = egui::Area::new(egui::Id::new("fight_end_dim"))
