@@ -62,6 +62,8 @@ pub fn chance_graph(ui: &mut egui::Ui, board: &AnalysisBoard, shown: Option<usiz
     let response = chance_plot(ui, "chance_graph", height)
         .include_x(0.0)
         .include_x(last.max(1.0))
+        // Moves are whole: no "0.1" under a graph not yet drawn.
+        .x_axis_formatter(|m, _| if m.value.fract() == 0.0 { format!("{}", m.value) } else { String::new() })
         // The figure at the move under the pointer, not the height of the pointer.
         .label_formatter(move |hover| {
             let (egui_plot::HoverPosition::NearDataPoint { position: p, .. }

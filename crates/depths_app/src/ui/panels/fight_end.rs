@@ -1,6 +1,6 @@
 //! The end of a fight, told in the middle of the board's room from its
 //! first frame: Victory (or the Hero who fell), the XP gained and what the
-//! fight cost each Hero, over a dimmed room; in egui, so no panel or
+//! fight cost each Hero, over the dimmed window; in egui, so no panel or
 //! decision window covers it. It stays a few seconds, or until a click,
 //! which does nothing else (a click meant for it played a card under it).
 
@@ -32,11 +32,14 @@ pub(super) fn fight_end_panel(
         crate::game::words::fight_end_words(view.delve.game(), moment.fell, &moment.xp, moment.cost.as_deref());
     let won = moment.fell.is_none();
     let room = pass_on.room.unwrap_or(ctx.content_rect());
+    // The whole window dims (a modal's backdrop): a click anywhere puts the
+    // moment away and reaches nothing under it.
+    let screen = ctx.content_rect();
     let dim = egui::Area::new(egui::Id::new("fight_end_dim"))
         .order(egui::Order::Foreground)
-        .fixed_pos(room.min)
+        .fixed_pos(screen.min)
         .show(ctx, |ui| {
-            let (rect, response) = ui.allocate_exact_size(room.size(), egui::Sense::click());
+            let (rect, response) = ui.allocate_exact_size(screen.size(), egui::Sense::click());
             ui.painter().rect_filled(rect, 0.0, crate::theme::palette::BLACK.egui_alpha(110));
             response
         })
