@@ -213,10 +213,13 @@ fn fits_without_overlaps(area: Rect) {
             })
             .collect();
         horde.print = vec![
-            "Health States ([ ] = now):".into(),
-            "Individuals alive: [4] 3 2 1".into(),
-            "Monster cards vs each Hero: [2] 2 1 1".into(),
-            "Cards each Hero plays: [2] 2 2 2".into(),
+            depths_app::table::faces::Print {
+                text: String::new(),
+                power: 0,
+                words: "Health States (now: 4 alive)".into(),
+                strip: Some(depths_app::table::faces::StateStrip { alive: vec![4, 3, 2, 1], now: Some(0) }),
+            },
+            "Now each Hero plays 2 cards and faces 2 cards. At 2 alive: plays 2, faces 1.".into(),
         ];
         horde.print.push("Flash of Anguish (1 Power): Deal 4 Damage to the Hero.".into());
         if foes < 2 {
@@ -438,8 +441,10 @@ fn each_hand_has_its_heroes_piles_beside_it() {
     assert!(seen > 100, "{seen} piles seen");
 }
 
-/// A Monster card's Health States say what each line is and which column
-/// holds now; its short facts are explained in its hover box.
+/// A Monster card's Health States are a strip of its states, the one that
+/// holds now lit (the state of its individuals alive on the card), with
+/// what each side plays now in words under it; its short facts are
+/// explained in its hover box.
 #[test]
 fn a_monster_card_labels_its_health_states() {
     let mut seen = 0;
@@ -477,12 +482,14 @@ fn a_monster_card_shows_power_costs_as_icons() {
 
 fn labelled(g: &Game, seen: &mut usize) {
     for f in table_faces(g, &g.legal_actions()).iter().filter(|f| f.kind == Kind::Foe) {
-        if let Some(i) = f.print.iter().position(|l| l.text.starts_with("Health States")) {
-            assert!(f.print[i + 1].text.starts_with("Individuals alive: "), "{:?}", f.print);
-            assert!(f.print[i + 2].text.starts_with("Monster cards vs each Hero: "), "{:?}", f.print);
-            assert!(f.print[i + 3].text.starts_with("Cards each Hero plays: "), "{:?}", f.print);
-            assert_eq!(f.print[i + 1].text.matches('[').count(), 1, "one column is now: {:?}", f.print);
-            assert!(f.hover.contains("the column in [brackets] holds now"), "{}", f.hover);
+        if let Some(i) = f.print.iter().position(|l| l.strip.is_some()) {
+            let strip = f.print[i].strip.as_ref().expect("a strip");
+            let alive = f.rows.iter().filter(|r| r.health > 0).count() as u8;
+            let now = strip.now.expect("a state holds now");
+            assert_eq!(strip.alive[now], alive, "the lit state is the card's individuals alive: {:?}", f.print);
+            assert!(f.print[i].words.contains(&format!("now: {alive} alive")), "{}", f.print[i].words);
+            assert!(f.print[i + 1].text.starts_with("Now each Hero plays "), "{:?}", f.print);
+            assert!(f.hover.contains("the lit one holds now"), "{}", f.hover);
             *seen += 1;
         }
         assert!(f.hover.contains(" deck: the Monster's Action Cards come from"), "{}", f.hover);

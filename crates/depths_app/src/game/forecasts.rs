@@ -201,9 +201,28 @@ pub fn steady(e: &Estimate) -> bool {
     e.chance.half_width <= STEADY
 }
 
-/// "62% ± 4": a chance and its 95% uncertainty, in whole points.
+/// "62% ± 4": a chance and its 95% uncertainty, in whole points; an
+/// estimate at an end reads "under 1%" or "over 99%" ("100% ± 1" read oddly,
+/// and a fight at "0%" was still won).
 pub fn chance_text(e: &Estimate) -> String {
-    format!("{:.0}% ± {:.0}", e.chance.value * 100.0, (e.chance.half_width * 100.0).max(1.0))
+    let shown = percent(e.chance);
+    if shown.starts_with(char::is_numeric) {
+        format!("{shown}% ± {:.0}", (e.chance.half_width * 100.0).max(1.0))
+    } else {
+        format!("{shown}%")
+    }
+}
+
+/// A chance in whole points as a player reads it: "62"; an estimate that
+/// rounds to 0 or 100 is "under 1" or "over 99" (no playout won is not
+/// "cannot be won"); only a certain figure (no margin) is "0" or "100".
+pub fn percent(f: depths_sim::Figure) -> String {
+    let points = (f.value * 100.0).round();
+    match points {
+        p if p <= 0.0 && f.half_width > 0.0 => "under 1".to_owned(),
+        p if p >= 100.0 && f.half_width > 0.0 => "over 99".to_owned(),
+        p => format!("{p:.0}"),
+    }
 }
 
 /// How the figures were made, for a hover.
@@ -221,6 +240,19 @@ pub fn method_text(e: &Estimate) -> String {
 mod tests {
     use super::*;
     use depths_rules::{Content, GameOptions};
+
+    /// A tried game: "Move 64: the chance fell from 19 to 0 %", and the game
+    /// climbed back to 45 %; a fight read "100% ± 1". An estimate at an end
+    /// is "under 1" or "over 99"; only a certain figure is 0 or 100.
+    #[test]
+    fn a_chance_at_an_end_is_said_as_an_estimate() {
+        let f = |value, half_width| depths_sim::Figure { value, half_width };
+        assert_eq!(percent(f(0.001, 0.01)), "under 1");
+        assert_eq!(percent(f(0.998, 0.01)), "over 99");
+        assert_eq!(percent(f(0.0, 0.0)), "0", "a game lost is lost");
+        assert_eq!(percent(f(1.0, 0.0)), "100");
+        assert_eq!(percent(f(0.62, 0.04)), "62");
+    }
 
     fn kinds(game: &Game, selected: Option<Action>) -> Vec<Option<Kind>> {
         questions(game, selected).into_iter().map(|(_, k)| k).collect()

@@ -652,6 +652,11 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let mut y = print_top;
     for line in &face.print[..shown] {
         let lines = super::layout::print_lines(line, size.x);
+        if let Some(strip) = &line.strip {
+            state_strip(c, art, strip, Vec2::new(left, y), print_width(size.x));
+            y -= PRINT_LINE * lines as f32;
+            continue;
+        }
         // An ability's cost: its Power icons, then its words beside them.
         let indent = super::layout::print_indent(line);
         for i in 0..line.power {
@@ -669,6 +674,38 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     if more {
         let at = Vec3::new(left, y, 0.3);
         c.spawn(text_at("… (hover for all)", 10.0, at, CARD_MUTED.sprite(), art.text(), Anchor::TOP_LEFT));
+    }
+}
+
+/// The Health States' strip, its top-left corner at `at`: a segment per
+/// state, named by its individuals alive; the state that holds now lit in
+/// gold, those already passed dark, those to come outlined.
+fn state_strip(c: &mut ChildSpawnerCommands, art: &Art, strip: &super::faces::StateStrip, at: Vec2, width: f32) {
+    let n = strip.alive.len().max(1) as f32;
+    let gap = 3.0;
+    let h = PRINT_LINE * super::layout::STRIP_LINES as f32 - 4.0;
+    let w = ((width - gap * (n - 1.0)) / n).max(8.0);
+    for (i, alive) in strip.alive.iter().enumerate() {
+        let x = at.x + i as f32 * (w + gap) + w / 2.0;
+        let y = at.y - h / 2.0 - 1.0;
+        // Light words on dark fills: dark words on gold read faint here.
+        let lit = strip.now == Some(i);
+        let (fill, ink) = match strip.now {
+            Some(k) if k == i => (CARD_GOLD.mix(palette::BLACK, 0.45).sprite(), CARD_TEXT.sprite()),
+            Some(k) if i < k => (palette::BLACK.sprite_alpha(0.35), CARD_MUTED.sprite().with_alpha(0.6)),
+            _ => (CARD_MUTED.sprite().with_alpha(0.25), CARD_TEXT.sprite()),
+        };
+        if lit {
+            let edge = Vec2::new(w + 3.0, h + 3.0);
+            c.spawn((rect(CARD_GOLD.sprite(), edge, Vec3::new(x, y, 0.155)), Pickable::IGNORE));
+        }
+        c.spawn((rect(fill, Vec2::new(w, h), Vec3::new(x, y, 0.16)), Pickable::IGNORE));
+        let label = if w >= 44.0 { format!("{alive} alive") } else { alive.to_string() };
+        // Left-set on whole pixels: centred, its glyphs fell between pixels
+        // and read faint.
+        let px = PRINT_PX + 1.0;
+        let from = Vec3::new((x - super::layout::text_width(&label, px) / 2.0).round(), y.round(), 0.3);
+        c.spawn(text_at(&label, px, from, ink, art.text(), Anchor::CENTER_LEFT));
     }
 }
 

@@ -126,11 +126,22 @@ pub struct Print {
     pub power: u8,
     /// The line with its cost in words, for the hover box.
     pub words: String,
+    /// Drawn as the Health States' strip instead of words.
+    pub strip: Option<StateStrip>,
+}
+
+/// A Monster's Health States as a picture: a segment per state, named by
+/// its individuals alive, the one that holds now lit (its numbers are in the
+/// hover box, and the line under the strip says what holds now and next).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StateStrip {
+    pub alive: Vec<u8>,
+    pub now: Option<usize>,
 }
 
 impl From<String> for Print {
     fn from(text: String) -> Print {
-        Print { words: text.clone(), text, power: 0 }
+        Print { words: text.clone(), text, power: 0, strip: None }
     }
 }
 
@@ -418,6 +429,23 @@ pub fn foe_abilities(foe: &Foe) -> Vec<(&str, String)> {
     abilities_of(foe).into_iter().map(|(part, a)| (a.name.as_str(), format!("{part}{}", a.text()))).collect()
 }
 
+/// What the Health State now holding asks of each side, and what changes at
+/// the next state that changes it: "Now each Hero plays 1 card and faces 2.
+/// At 3 alive: plays 2, faces 2."
+pub fn state_words(states: &[depths_rules::monster::HealthState], now: Option<usize>) -> String {
+    let Some(here) = now.and_then(|i| states.get(i)) else { return String::new() };
+    let cards = |n: u8| if n == 1 { "1 card".to_owned() } else { format!("{n} cards") };
+    let mut text = format!("Now each Hero plays {} and faces {}.", cards(here.hero_cards), cards(here.monster_cards));
+    let later = now.map_or(0, |i| i + 1);
+    if let Some(next) = states[later.min(states.len())..]
+        .iter()
+        .find(|s| (s.hero_cards, s.monster_cards) != (here.hero_cards, here.monster_cards))
+    {
+        text.push_str(&format!(" At {} alive: plays {}, faces {}.", next.alive, next.hero_cards, next.monster_cards));
+    }
+    text
+}
+
 /// The same as drawn on the Monster card: an ability that costs Power shows
 /// its cost as that many Power icons before its name, as the book's cards do
 /// ("1 Power Card per Power Icon shown next to the Ability's name").
@@ -427,7 +455,7 @@ fn foe_prints(foe: &Foe) -> Vec<Print> {
         .map(|(part, a)| match a.activation {
             depths_rules::Activation::Power(n) if n > 0 => {
                 let text = format!("{part}{}: {}", a.name, a.effect_text());
-                Print { text, power: n, words: format!("{part}{}", a.text()) }
+                Print { text, power: n, words: format!("{part}{}", a.text()), strip: None }
             }
             _ => Print::from(format!("{part}{}", a.text())),
         })
@@ -527,18 +555,29 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             FoeCard::Monster(card) => {
                 if !card.health_states.is_empty() {
                     let alive = foe.alive_count();
-                    let cell = |a: u8, v: u8| if a == alive { format!("[{v}]") } else { v.to_string() };
-                    let line = |label: &str, v: &dyn Fn(&depths_rules::monster::HealthState) -> u8| {
-                        let cells: Vec<String> = card.health_states.iter().map(|s| cell(s.alive, v(s))).collect();
-                        format!("{label} {}", cells.join(" "))
+                    let states = &card.health_states;
+                    let row = |v: &dyn Fn(&depths_rules::monster::HealthState) -> u8| {
+                        states.iter().map(|s| v(s).to_string()).collect::<Vec<_>>().join(" ")
                     };
-                    face.print.push("Health States ([ ] = now):".into());
-                    face.print.push(line("Individuals alive:", &|s| s.alive).into());
-                    face.print.push(line("Monster cards vs each Hero:", &|s| s.monster_cards).into());
-                    face.print.push(line("Cards each Hero plays:", &|s| s.hero_cards).into());
+                    let words = format!(
+                        "Health States (now: {alive} alive): individuals alive {} · Monster cards vs each Hero {} · \
+                         cards each Hero plays {}",
+                        row(&|s| s.alive),
+                        row(&|s| s.monster_cards),
+                        row(&|s| s.hero_cards)
+                    );
+                    let now = states.iter().position(|s| s.alive == alive);
+                    let alive_of: Vec<u8> = states.iter().map(|s| s.alive).collect();
+                    face.print.push(Print {
+                        text: String::new(),
+                        power: 0,
+                        words,
+                        strip: Some(StateStrip { alive: alive_of, now }),
+                    });
+                    face.print.push(state_words(states, now).into());
                     terms.push(
-                        "Health States: as its individuals fall, the Monster plays fewer cards against each \
-                         Hero and each Hero plays fewer; the column in [brackets] holds now."
+                        "Health States: the strip's segments are the Monster's individuals alive; the lit one \
+                         holds now. As they fall, the cards each side plays change as the line under it says."
                             .into(),
                     );
                 }

@@ -259,8 +259,14 @@ pub fn print_width(foe_width: f32) -> f32 {
 /// The lines a line of a Monster card's small print takes on a card `foe_width`
 /// wide: its Power icons come first, and its words wrap beside them.
 pub fn print_lines(print: &Print, foe_width: f32) -> usize {
+    if print.strip.is_some() {
+        return STRIP_LINES;
+    }
     lines_for(&print.text, print_width(foe_width) - print_indent(print), PRINT_PX)
 }
+
+/// The Health States' strip takes the height of this many lines of print.
+pub const STRIP_LINES: usize = 2;
 
 /// How many of a Monster card's lines of small print show in `room` (the
 /// height under its rows), and whether "… (hover for all)" follows them: a

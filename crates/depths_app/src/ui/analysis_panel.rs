@@ -125,9 +125,12 @@ pub fn turning_lines(ui: &mut egui::Ui, board: &AnalysisBoard, mut go: Option<&m
     }
     let points = board.latest.as_ref().map(|a| &a.points);
     for line in &board.turning {
-        let at = |k: usize| points.and_then(|p| p.get(k).copied().flatten()).map_or(0.0, |f| f.value * 100.0);
+        let at = |k: usize| {
+            let figure = points.and_then(|p| p.get(k).copied().flatten());
+            figure.map_or_else(|| "0".to_owned(), crate::game::forecasts::percent)
+        };
         let step = line.point.step;
-        let (head, told) = turning_point(line, at(step), at(step + 1));
+        let (head, told) = turning_point(line, &at(step), &at(step + 1));
         let fell = line.point.delta < 0.0;
         ui.horizontal_wrapped(|ui| {
             ui.label(egui::RichText::new(head).strong().color(if fell { style::bad() } else { style::good() }));
@@ -147,11 +150,11 @@ pub fn turning_lines(ui: &mut egui::Ui, board: &AnalysisBoard, mut go: Option<&m
 /// where its chance differs by more than both margins); a move the planning
 /// bot would have made too moved the chance by what it turned up, and a
 /// draw after which every tile left was a dead end says so.
-pub fn turning_point(line: &TurningLine, before: f64, after: f64) -> (String, String) {
+pub fn turning_point(line: &TurningLine, before: &str, after: &str) -> (String, String) {
     use depths_sim::analysis::Cause;
     let fell = line.point.delta < 0.0;
     let head = format!(
-        "Move {}: the chance {} from {before:.0} to {after:.0} %.",
+        "Move {}: the chance {} from {before} to {after} %.",
         line.point.step + 1,
         if fell { "fell" } else { "rose" }
     );
@@ -269,17 +272,17 @@ mod tests {
     /// alternative); a draw that left only dead ends was "the luck of the draw".
     #[test]
     fn a_turning_point_reads_as_sentences_with_its_true_cause() {
-        let (head, told) = turning_point(&line(Cause::Choice, Some((0.49, 0.49)), false), 23.0, 0.0);
+        let (head, told) = turning_point(&line(Cause::Choice, Some((0.49, 0.49)), false), "23", "0");
         assert_eq!(head, "Move 37: the chance fell from 23 to 0 %.");
         assert_eq!(told, "Ava plays a 6: a choice.", "equal chances are no alternative");
-        let (_, told) = turning_point(&line(Cause::Choice, Some((0.30, 0.62)), false), 50.0, 30.0);
+        let (_, told) = turning_point(&line(Cause::Choice, Some((0.30, 0.62)), false), "50", "30");
         assert!(
             told.contains("would rather have had this: Sil plays an 8 (62 % ± 5 to win, against 30 % ± 5)"),
             "{told}"
         );
-        let (_, told) = turning_point(&line(Cause::Reveal, None, false), 50.0, 30.0);
+        let (_, told) = turning_point(&line(Cause::Reveal, None, false), "50", "30");
         assert!(told.contains("would have done the same"), "{told}");
-        let (_, told) = turning_point(&line(Cause::Reveal, None, true), 23.0, 0.0);
+        let (_, told) = turning_point(&line(Cause::Reveal, None, true), "23", "under 1");
         assert!(told.contains("every Map Tile left was a dead end"), "{told}");
     }
 

@@ -1,14 +1,13 @@
 //! The end of a fight, told in the middle of the board's room from its
 //! first frame: Victory (or the Hero who fell), the XP gained and what the
 //! fight cost each Hero, over the dimmed window; in egui, so no panel or
-//! decision window covers it. It stays a few seconds, or until a click,
-//! which does nothing else (a click meant for it played a card under it).
+//! decision window covers it. It stays until a click (or Space or Enter),
+//! which does nothing else (a click meant for it played a card under it); gone after
+//! a few seconds, a player looking at the board missed what the fight gave.
 
 use super::widgets::*;
 use crate::game::rules_events::FightEnd;
 
-/// How long it stays without a click (s).
-const STAY: f64 = 4.0;
 /// A click this soon after it came was meant for the table before it.
 const DEAF: f64 = 0.3;
 
@@ -62,16 +61,20 @@ pub(super) fn fight_end_panel(
                         ui.label(egui::RichText::new(line).size(style::type_scale::LEAD));
                     }
                     ui.add_space(8.0);
-                    ui.label(egui::RichText::new("Click to go on").size(style::type_scale::SMALL).color(style::MUTED));
+                    ui.label(
+                        egui::RichText::new("Click, or press Space or Enter, to go on")
+                            .size(style::type_scale::SMALL)
+                            .color(style::MUTED),
+                    );
                 });
             });
         });
-    let clicked = dim.clicked() && now - born > DEAF;
-    if now - born >= STAY || clicked {
+    let key = ctx.input(|i| i.key_pressed(egui::Key::Space) || i.key_pressed(egui::Key::Enter));
+    if (dim.clicked() || key) && now - born > DEAF {
         end.moment = None;
         ctx.request_repaint();
-    } else {
-        ctx.request_repaint_after(std::time::Duration::from_secs_f64((STAY - (now - born)).max(0.05)));
+    } else if now - born <= DEAF {
+        ctx.request_repaint_after(std::time::Duration::from_secs_f64(DEAF));
     }
     Ok(())
 }

@@ -114,18 +114,20 @@ fn game_ui(
     mut orders: BannerOrders,
     mut side: SidePanels,
     mut online: crate::ui::online_banner::OnlineBanner,
-    (mut probe, mut curtain_seen, geometry, hint, mut replay_column): (
+    (mut probe, mut curtain_seen, geometry, hint, mut replay_column, fight_end): (
         ResMut<super::widgets::PanelProbe>,
         Local<Option<usize>>,
         Res<crate::table::cards::TableGeometry>,
         Option<Res<crate::game::hint::Hint>>,
         crate::ui::replay_bar::ReplayColumn,
+        Res<crate::game::rules_events::FightEnd>,
     ),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (delve, seats) = (&*view.delve, &*view.seats);
     let game = delve.game();
-    let pressed = number_key(ctx);
+    // No number key acts while the fight's end is told.
+    let pressed = number_key(ctx).filter(|_| fight_end.moment.is_none());
     // Behind the curtain each player acts for their own Heroes.
     let legal = crate::table::cards::legal_at_table(delve, seats);
     let mut c = Choices {
@@ -189,7 +191,8 @@ fn game_ui(
         pass_on.panels.push(("replay_column".into(), rect));
     }
     side_panels(&mut root, &view, &mut side, &mut online, &mut c, &mut pass_on);
-    help_line(&mut root, game.combat().map(|c| c.step), view.delve.read_only);
+    // A game lost in a fight is over: no step of it is asked for.
+    help_line(&mut root, game.combat().filter(|_| !game.is_over()).map(|c| c.step), view.delve.read_only);
     let room = root.available_rect_before_wrap();
     // A notice or the hint floats over the board's top edge: it takes no
     // room, so nothing moves under the pointer when it comes or goes. (In a
@@ -553,7 +556,8 @@ fn game_over_panel(
     let ctx = contexts.ctx_mut()?;
     let shown = super::game_over::Shown { board: &board, clock: clock.as_deref(), record: record.0.as_ref() };
     let leads = super::game_over::Leads { menu: &mut menu, replay: &mut watch, again: &mut again };
-    game_over_screen(ctx, &view.delve, &view.seats, leads, &mut looking.0, shown);
+    let room = pass_on.room.unwrap_or(ctx.content_rect());
+    game_over_screen(ctx, &view.delve, &view.seats, leads, &mut looking.0, shown, room);
     Ok(())
 }
 

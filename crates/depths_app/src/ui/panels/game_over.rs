@@ -32,6 +32,7 @@ pub(super) fn game_over_screen(
     leads: Leads,
     looking: &mut bool,
     shown: Shown,
+    room: egui::Rect,
 ) {
     let game = delve.game();
     let (title, cause) = match game.phase() {
@@ -40,12 +41,14 @@ pub(super) fn game_over_screen(
         _ => return,
     };
     let screen = ctx.content_rect();
-    // Looking at the table: a bar at the top brings the screen back.
+    // Looking at the table: a bar at the top of the board's room brings the
+    // screen back (at the window's top it covered Undo and the banner's
+    // words; at the room's foot, the party's strip and its hover box).
     if *looking {
         egui::Area::new(egui::Id::new("game_over_bar"))
             .order(egui::Order::Foreground)
             .pivot(egui::Align2::CENTER_TOP)
-            .fixed_pos(egui::pos2(screen.center().x, screen.min.y + 8.0))
+            .fixed_pos(egui::pos2(room.center().x, room.min.y + 8.0))
             .show(ctx, |ui| {
                 style::bar_frame().show(ui, |ui| {
                     ui.horizontal(|ui| {

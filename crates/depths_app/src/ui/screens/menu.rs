@@ -300,7 +300,15 @@ fn main_menu_ui(
         egui::Area::new(egui::Id::new("load_list")).fixed_pos(at).show(ctx, |ui| {
             style::panel_frame().inner_margin(16.0).show(ui, |ui| {
                 ui.set_width(LIST_WIDTH - 32.0);
-                ui.label(style::title("Load a game", style::type_scale::HEADING));
+                ui.horizontal(|ui| {
+                    ui.label(style::title("Load a game", style::type_scale::HEADING));
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        let close = ui.button("Close").on_hover_text("Esc, or Load again");
+                        if close.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                            actions.write(MenuAction::Load);
+                        }
+                    });
+                });
                 if saves.is_empty() {
                     ui.label(format!("No saves in {}", dir.0.display()));
                 }

@@ -62,13 +62,15 @@ fn rate_rows(list: &[(String, crate::game::records::Tally)]) -> Vec<Row> {
         .collect()
 }
 
-fn count_rows(list: &[(String, u32)], noun: &str) -> Vec<Row> {
+/// Rows of counts; `what` says of how many games ("ended here"): "1 game
+/// ended here", "3 games ended here".
+fn count_rows(list: &[(String, u32)], what: &str) -> Vec<Row> {
     list.iter()
         .map(|(k, n)| Row {
             label: k.clone(),
             value: f64::from(*n),
             tag: n.to_string(),
-            hover: format!("{k}: {n} {noun}"),
+            hover: format!("{k}: {} {what}", crate::game::words::counted(u64::from(*n), "game", "games")),
         })
         .collect()
 }
@@ -248,9 +250,9 @@ fn statistics_ui(
                 bar_chart(ui, "Win rate by starting Ecology", &rate_rows(&s.by_start), Scale::Rate);
             };
             let right = |ui: &mut egui::Ui| {
-                let depth = count_rows(&s.depth, "games ended here");
+                let depth = count_rows(&s.depth, "ended here");
                 bar_chart(ui, "How deep each run got", &depth, Scale::Count);
-                let causes = count_rows(&s.causes, "games lost so");
+                let causes = count_rows(&s.causes, "lost so");
                 bar_chart(ui, "Causes of defeat", &causes, Scale::Count);
                 recent_games(ui, &view.records);
             };
