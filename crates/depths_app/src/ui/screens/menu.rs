@@ -273,23 +273,11 @@ fn main_menu_ui(
                 style::panel_frame().inner_margin(16.0).show(ui, |ui| {
                     ui.set_width((LIST_WIDTH * 1.4).min(screen.width() - 40.0));
                     ui.add_enabled_ui(!deaf, |ui| {
-                        ui.horizontal(|ui| {
-                            ui.label(style::title("Load a game", style::type_scale::HEADING));
-                            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                                let back = ui.button("Back to the menu").on_hover_text("Esc");
-                                if back.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                                    actions.write(MenuAction::Load);
-                                }
-                            });
-                        });
-                        if saves.is_empty() {
-                            ui.label(format!("No saves in {}", dir.0.display()));
-                        }
                         let height = (screen.height() - 2.0 * margin - 90.0).max(LEAST_LIST);
-                        egui::ScrollArea::vertical()
-                            .id_salt("load_page_scroll")
-                            .max_height(height)
-                            .show(ui, |ui| save_rows(ui, saves, &mut loads, &mut replays));
+                        let close = ("Back to the menu", "Esc");
+                        if load_box(ui, saves, &dir, height, close, (&mut loads, &mut replays)) {
+                            actions.write(MenuAction::Load);
+                        }
                     });
                 });
             });
@@ -300,23 +288,10 @@ fn main_menu_ui(
         egui::Area::new(egui::Id::new("load_list")).fixed_pos(at).show(ctx, |ui| {
             style::panel_frame().inner_margin(16.0).show(ui, |ui| {
                 ui.set_width(LIST_WIDTH - 32.0);
-                ui.horizontal(|ui| {
-                    ui.label(style::title("Load a game", style::type_scale::HEADING));
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        let close = ui.button("Close").on_hover_text("Esc, or Load again");
-                        if close.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                            actions.write(MenuAction::Load);
-                        }
-                    });
-                });
-                if saves.is_empty() {
-                    ui.label(format!("No saves in {}", dir.0.display()));
-                }
                 let height = (screen.bottom() - at.y - margin - 90.0).max(LEAST_LIST);
-                egui::ScrollArea::vertical()
-                    .id_salt("load_list_scroll")
-                    .max_height(height)
-                    .show(ui, |ui| save_rows(ui, saves, &mut loads, &mut replays));
+                if load_box(ui, saves, &dir, height, ("Close", "Esc, or Load again"), (&mut loads, &mut replays)) {
+                    actions.write(MenuAction::Load);
+                }
             });
         });
     }
@@ -325,6 +300,31 @@ fn main_menu_ui(
         *plain = shown.response.rect.height();
     }
     Ok(())
+}
+
+/// The Load list's inside, beside the menu or as a page: its title with a
+/// button that closes it (`close`: its words and hover), the saves in a
+/// scroll `height` tall. Whether it was closed (the button or Esc).
+fn load_box(
+    ui: &mut egui::Ui,
+    saves: &[SaveSummary],
+    dir: &SaveDir,
+    height: f32,
+    (close, why): (&str, &str),
+    (loads, replays): (&mut MessageWriter<LoadSave>, &mut MessageWriter<crate::game::replay::ReplaySave>),
+) -> bool {
+    let mut closed = false;
+    ui.horizontal(|ui| {
+        ui.label(style::title("Load a game", style::type_scale::HEADING));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            closed = ui.button(close).on_hover_text(why).clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape));
+        });
+    });
+    if saves.is_empty() {
+        ui.label(format!("No saves in {}", dir.0.display()));
+    }
+    egui::ScrollArea::vertical().max_height(height).show(ui, |ui| save_rows(ui, saves, loads, replays));
+    closed
 }
 
 /// The saves, newest first: each a button that loads it (greyed, with why,
