@@ -192,7 +192,12 @@ fn game_ui(
     }
     side_panels(&mut root, &view, &mut side, &mut online, &mut c, &mut pass_on);
     // A game lost in a fight is over: no step of it is asked for.
-    help_line(&mut root, game.combat().filter(|_| !game.is_over()).map(|c| c.step), view.delve.read_only);
+    help_line(
+        &mut root,
+        game.combat().filter(|_| !game.is_over()).map(|c| c.step),
+        view.delve.read_only,
+        game.is_over(),
+    );
     let room = root.available_rect_before_wrap();
     // A notice or the hint floats over the board's top edge: it takes no
     // room, so nothing moves under the pointer when it comes or goes. (In a
@@ -341,7 +346,7 @@ fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &m
 /// The keys and gestures of what is on screen, along the window's foot (a
 /// replay's own keys in a replay): in a Combat, the step's own first (it offered "click an individual to damage
 /// it" while pairs were being resolved, where that click only opens its text).
-fn help_line(root: &mut egui::Ui, step: Option<CombatStep>, replay: bool) {
+fn help_line(root: &mut egui::Ui, step: Option<CombatStep>, replay: bool, over: bool) {
     let now = match step {
         Some(CombatStep::AssignMonsters) => "choose in the strip which Monster card each Hero fights",
         Some(CombatStep::PlayCards) => "drag a card from a hand onto the table, click it or press its number",
@@ -353,7 +358,10 @@ fn help_line(root: &mut egui::Ui, step: Option<CombatStep>, replay: bool) {
     };
     // A replay is watched, not played: its own keys (it told of drawing
     // tiles and Ctrl+Z there).
-    let help = if replay {
+    // After the game's end nothing is drawn or placed (it told of D and Ctrl+Z).
+    let help = if over && !replay {
+        "The game is over: the bar over the board brings its end back · drag: pan · wheel: zoom · F1: rules".to_owned()
+    } else if replay {
         "Left / Right arrow: a move back or on · Home / End: the first or last move · hover a card to read it · drag: pan · wheel: zoom · F1: rules".to_owned()
     } else if step.is_some() {
         crate::game::words::capitalise(&format!(
