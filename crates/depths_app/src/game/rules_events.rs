@@ -161,8 +161,8 @@ impl HealthNews {
 }
 
 /// The end of a fight, told in the middle of the board's room (drawn by the
-/// panels, `ui/panels/fight_end.rs`) until a click or a few seconds pass:
-/// won, or the Hero who fell; the XP gained; what it cost each Hero.
+/// panels, `ui/panels/fight_end.rs`) until a click, Space or Enter: won, or
+/// the Hero who fell; the XP gained; what it cost each Hero.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
 pub struct FightEnd {
     /// The last fight whose start was seen: each Hero's Health then, and
@@ -327,6 +327,10 @@ fn fight_end(
     mut end: ResMut<FightEnd>,
     delve: Option<Res<Delve>>,
 ) {
+    // Most frames bring nothing: no Health is read for them.
+    if events.is_empty() && rebuilds.is_empty() && lifts.is_empty() {
+        return;
+    }
     let health: Vec<u8> =
         delve.as_ref().map(|d| d.game().heroes.iter().map(|h| h.health).collect()).unwrap_or_default();
     // A new game or a load: what was seen of a fight is not this one's.

@@ -26,6 +26,16 @@ fn flat_tail(points: &[Option<depths_sim::forecast::Figure>]) -> Option<usize> {
     (from < points.len()).then_some(from)
 }
 
+/// What the chance graph shows, in a line over it (the replay's column and
+/// the end of a game).
+pub fn graph_caption(ui: &mut egui::Ui) {
+    ui.label(
+        egui::RichText::new("The party's chance to win after each move, from what the players could see then")
+            .size(style::type_scale::SMALL)
+            .color(style::MUTED),
+    );
+}
+
 /// The graph: the chance after each move known so far, its ± as a faint
 /// band, the turning points as dots (green a rise, red a fall) and the move
 /// shown as a line; returns the move clicked.

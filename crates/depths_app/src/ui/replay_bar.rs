@@ -16,7 +16,7 @@ use crate::{
     game::flow::MenuAction,
     game::replay::{GoToStep, Replay},
     theme::style,
-    ui::analysis_panel::{chance_graph, fight_graph, turning_lines},
+    ui::analysis_panel::{chance_graph, fight_graph, graph_caption, turning_lines},
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -93,13 +93,7 @@ impl ReplayColumn<'_> {
                 if let Some(e) = &board.error {
                     ui.label(egui::RichText::new(e).color(style::notice()));
                 }
-                ui.label(
-                    egui::RichText::new(
-                        "The party's chance to win after each move, from what the players could see then",
-                    )
-                    .size(style::type_scale::SMALL)
-                    .color(style::MUTED),
-                );
+                graph_caption(ui);
                 let height = (ui.available_height() * 0.3).clamp(90.0, 220.0);
                 if let Some(at) = chance_graph(ui, board, Some(step), height) {
                     go.write(GoToStep(at));

@@ -35,9 +35,13 @@ pub(super) fn game_over_screen(
     room: egui::Rect,
 ) {
     let game = delve.game();
-    let (title, cause) = match game.phase() {
-        Phase::Won => ("Victory", "The Final Entity is defeated and the Heroes climb back into the light.".to_owned()),
-        Phase::Lost(r) => ("Defeat", format!("The Heroes lose: {}.", loss_text(game, &r))),
+    let (title, cause, accent) = match game.phase() {
+        Phase::Won => (
+            "Victory",
+            "The Final Entity is defeated and the Heroes climb back into the light.".to_owned(),
+            style::GOLD,
+        ),
+        Phase::Lost(r) => ("Defeat", format!("The Heroes lose: {}.", loss_text(game, &r)), bad()),
         _ => return,
     };
     let screen = ctx.content_rect();
@@ -61,7 +65,6 @@ pub(super) fn game_over_screen(
             });
         return;
     }
-    let accent = if matches!(game.phase(), Phase::Won) { style::GOLD } else { bad() };
     egui::Area::new(egui::Id::new("game_over")).order(egui::Order::Foreground).fixed_pos(screen.min).show(ctx, |ui| {
         let frame = egui::Frame::new()
             .fill(crate::theme::palette::PANEL_GROUND.egui())
@@ -89,13 +92,7 @@ pub(super) fn game_over_screen(
                 // First how it went (the graph across the page and its turning
                 // points), then the record.
                 ui.label(style::title("How the game went", style::type_scale::TITLE));
-                ui.label(
-                    egui::RichText::new(
-                        "The party's chance to win after each move, from what the players could see then",
-                    )
-                    .size(style::type_scale::SMALL)
-                    .color(style::MUTED),
-                );
+                crate::ui::analysis_panel::graph_caption(ui);
                 if delve.history.is_some() {
                     let height = (screen.height() * 0.24).clamp(100.0, 240.0);
                     crate::ui::analysis_panel::chance_graph(ui, shown.board, None, height);
