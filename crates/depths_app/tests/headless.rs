@@ -1984,6 +1984,54 @@ fn a_replay_from_a_loaded_game_starts_on_the_first_map() {
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
+/// A new player's report: "Leave the replay" from the game's end went to
+/// the menu, and the end (its graph, its turning points) was gone. Watched
+/// from the end, the replay goes back to the finished game as it was; a
+/// replay watched from the menu goes back to the menu.
+#[test]
+fn leaving_a_replay_watched_from_the_end_comes_back_to_the_end() {
+    use depths_app::game::replay::{LeaveReplay, Replay, WatchReplay};
+    let mut app = menu_app("replay-back");
+    start(&mut app, 3);
+    let mut session =
+        Session::new(Game::new(GameOptions::standard(&["bren", "sil"], 3), Content::builtin().unwrap()).unwrap());
+    session_until(&mut session, |_| false, 5000);
+    assert!(session.delve.game().is_over(), "seed 3 ends");
+    let (end, history) = (session.delve.game().clone(), session.delve.history.clone().unwrap());
+    session.log.lines.push("the finished game's own line".into());
+    session.insert_into(app.world_mut());
+    frames(&mut app, 2);
+    let options = end.adventure().unwrap().options.clone();
+    let players = seats(&app).players.clone();
+    app.world_mut().write_message(WatchReplay {
+        options: options.clone(),
+        history: history.clone(),
+        players,
+        save: None,
+    });
+    frames(&mut app, 3);
+    assert!(app.world().get_resource::<Replay>().is_some());
+    assert!(app.world().resource::<Delve>().read_only);
+    app.world_mut().write_message(LeaveReplay);
+    frames(&mut app, 3);
+    assert!(app.world().get_resource::<Replay>().is_none(), "the replay is left");
+    assert_eq!(screen(&app), Screen::Playing, "not the menu");
+    assert_eq!(game(&app), &end, "the finished game, at its end");
+    let delve = app.world().resource::<Delve>();
+    assert!(!delve.read_only);
+    assert_eq!(delve.history.as_ref(), Some(&history), "its moves, for another replay");
+    assert!(game_log(&app).lines.iter().any(|l| l == "the finished game's own line"), "its own log");
+    // From the menu, the replay goes back to the menu.
+    app.world_mut().write_message(MenuAction::BackToMenu);
+    frames(&mut app, 2);
+    app.world_mut().write_message(WatchReplay { options, history, players: Default::default(), save: None });
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Playing);
+    app.world_mut().write_message(LeaveReplay);
+    frames(&mut app, 3);
+    assert_eq!(screen(&app), Screen::Menu);
+}
+
 /// Ctrl+Z with nothing to take back says why where the eye is: a note at
 /// the top of the table, as well as the banner's notice.
 #[test]

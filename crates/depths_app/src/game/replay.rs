@@ -65,6 +65,16 @@ pub fn bot_game(options: &GameOptions, content: &Content) -> Vec<Action> {
     moves
 }
 
+/// Leave the replay: back to the game's end it was watched from, else to
+/// the menu.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeaveReplay;
+
+/// The finished game a replay was watched from, set aside whole (its log,
+/// its seats, its clock) to come back to when the replay is left.
+#[derive(Resource)]
+pub struct FinishedAside(Session);
+
 /// Go to this step of the replay.
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GoToStep(pub usize);
@@ -129,8 +139,12 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<GoToStep>();
     app.add_message::<ReplaySave>();
     app.add_message::<WatchSeed>();
-    app.add_systems(Update, (replay_save, watch_seed, watch, go_to_step).chain().in_set(PlaySystems::Rules));
-    app.add_systems(OnEnter(Screen::Menu), |mut commands: Commands| commands.remove_resource::<Replay>());
+    app.add_message::<LeaveReplay>();
+    app.add_systems(Update, (replay_save, watch_seed, watch, go_to_step, leave).chain().in_set(PlaySystems::Rules));
+    app.add_systems(OnEnter(Screen::Menu), |mut commands: Commands| {
+        commands.remove_resource::<Replay>();
+        commands.remove_resource::<FinishedAside>();
+    });
 }
 
 fn replay_save(
@@ -170,6 +184,7 @@ fn watch(
     content: Option<Res<GameContent>>,
     mut next: ResMut<NextState<Screen>>,
     screen: Res<State<Screen>>,
+    finished: Option<Res<crate::game::session::Delve>>,
 ) {
     let Some(ask) = asks.read().last().cloned() else { return };
     let Some(content) = content else { return };
@@ -181,6 +196,15 @@ fn watch(
         }
     };
     let marks = marks(&ask.options, &content.0, &ask.history);
+    // Watched from a finished game's end: that game waits aside, and
+    // leaving the replay comes back to it (it went to the menu).
+    if finished.is_some_and(|d| d.game().is_over() && !d.read_only) {
+        commands.queue(|world: &mut World| {
+            if let Some(game) = Session::take_from(world) {
+                world.insert_resource(FinishedAside(game));
+            }
+        });
+    }
     let mut session = Session::new(game);
     session.seats.players = Players { curtain: false, ..ask.players.clone() };
     session.delve.history = None;
@@ -239,4 +263,28 @@ fn go_to_step(
         }
         Err(e) => session.log.notice = Some(format!("The replay stops here: {e}")),
     }
+}
+
+/// Leaves the replay for the finished game it was watched from, laid on the
+/// table again at its end; else for the menu.
+fn leave(
+    mut commands: Commands,
+    mut asks: MessageReader<LeaveReplay>,
+    aside: Option<Res<FinishedAside>>,
+    mut menu: MessageWriter<crate::game::flow::MenuAction>,
+) {
+    if asks.read().last().is_none() {
+        return;
+    }
+    if aside.is_none() {
+        menu.write(crate::game::flow::MenuAction::BackToMenu);
+        return;
+    }
+    commands.queue(|world: &mut World| {
+        let Some(FinishedAside(mut game)) = world.remove_resource::<FinishedAside>() else { return };
+        world.remove_resource::<Replay>();
+        game.news.rebuild = true;
+        game.insert_into(world);
+        world.resource_mut::<crate::game::notices::FitRequested>().0 = true;
+    });
 }

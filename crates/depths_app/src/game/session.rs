@@ -258,6 +258,20 @@ impl Session {
         world.insert_resource(clock);
     }
 
+    /// Takes the game off the table of `world` whole, if one is there.
+    pub fn take_from(world: &mut World) -> Option<Session> {
+        let delve = world.remove_resource::<Delve>()?;
+        Some(Session {
+            delve,
+            news: world.remove_resource().unwrap_or_default(),
+            log: world.remove_resource().unwrap_or_default(),
+            seats: world.remove_resource().unwrap_or_default(),
+            undo: world.remove_resource().unwrap_or_default(),
+            saves: world.remove_resource()?,
+            clock: world.remove_resource().unwrap_or_default(),
+        })
+    }
+
     /// Clears the table: every part of the game leaves together.
     pub fn remove(commands: &mut Commands) {
         commands.remove_resource::<Delve>();

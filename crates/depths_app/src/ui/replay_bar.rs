@@ -13,7 +13,6 @@ use bevy_egui::egui;
 use crate::{
     PlaySystems,
     game::analysis::AnalysisBoard,
-    game::flow::MenuAction,
     game::replay::{GoToStep, Replay},
     theme::style,
     ui::analysis_panel::{chance_graph, fight_graph, graph_caption, turning_lines},
@@ -46,21 +45,23 @@ pub struct ReplayColumn<'w> {
     board: Res<'w, AnalysisBoard>,
     replay: Option<Res<'w, Replay>>,
     go: MessageWriter<'w, GoToStep>,
+    leave: MessageWriter<'w, crate::game::replay::LeaveReplay>,
+    aside: Option<Res<'w, crate::game::replay::FinishedAside>>,
 }
 
 impl ReplayColumn<'_> {
     /// The column, in a replay, as a panel of `root` at its right (before
     /// the party panel is laid, so it takes the window's edge); its rect.
-    /// "Leave the replay" writes to `menu`.
-    pub fn show(
-        &mut self,
-        root: &mut egui::Ui,
-        in_combat: bool,
-        menu: &mut MessageWriter<MenuAction>,
-    ) -> Option<egui::Rect> {
+    pub fn show(&mut self, root: &mut egui::Ui, in_combat: bool) -> Option<egui::Rect> {
         let replay = self.replay.as_deref()?;
         let content = root.ctx().content_rect();
-        let (board, go) = (&*self.board, &mut self.go);
+        let (board, go, leave) = (&*self.board, &mut self.go, &mut self.leave);
+        // Watched from a game's end, the replay goes back to it.
+        let (leave_label, leave_hover) = if self.aside.is_some() {
+            ("Back to the game's end", "The end of the game, as it was before the replay")
+        } else {
+            ("Leave the replay", "Back to the menu")
+        };
         let shown = egui::Panel::right("replay_column")
             .resizable(true)
             .default_size((content.width() * 0.3).clamp(280.0, 460.0))
@@ -85,8 +86,8 @@ impl ReplayColumn<'_> {
                     if ui.button("⏭").on_hover_text("The end (End)").clicked() {
                         go.write(GoToStep(total));
                     }
-                    if ui.button("Leave the replay").clicked() {
-                        menu.write(MenuAction::BackToMenu);
+                    if ui.button(leave_label).on_hover_text(leave_hover).clicked() {
+                        leave.write(crate::game::replay::LeaveReplay);
                     }
                 });
                 ui.separator();

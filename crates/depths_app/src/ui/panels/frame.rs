@@ -187,7 +187,7 @@ fn game_ui(
     }
 
     // A replay's column takes the window's right edge, beside the party panel.
-    if let Some(rect) = replay_column.show(&mut root, in_combat, &mut orders.menu) {
+    if let Some(rect) = replay_column.show(&mut root, in_combat) {
         pass_on.panels.push(("replay_column".into(), rect));
     }
     side_panels(&mut root, &view, &mut side, &mut online, &mut c, &mut pass_on);
