@@ -134,6 +134,14 @@ fn insets(room: Option<Rect>, viewport: Vec2) -> Insets {
     })
 }
 
+/// The world rectangle the camera at `center` and `scale` shows in the
+/// board's `room` (window px, y down) of a `viewport`.
+fn seen(room: Option<Rect>, viewport: Vec2, center: Vec2, scale: f32) -> Option<Rect> {
+    let room = room?;
+    let world = |p: Vec2| center + Vec2::new(p.x - viewport.x / 2.0, viewport.y / 2.0 - p.y) * scale;
+    Some(Rect::from_corners(world(room.min), world(room.max)))
+}
+
 fn ortho_scale(projection: &Projection) -> f32 {
     match projection {
         Projection::Orthographic(o) => o.scale,
@@ -170,11 +178,13 @@ fn fit_to_map(
     // Keep the whole map in view as it grows, and frame a new Ecology's Entry tile.
     // and every cell where a drawn tile could go.
     let counts = (board.view.tiles.len(), hints.iter().count());
-    if counts != *last_tiles {
+    let grown = counts != *last_tiles;
+    // Fewer tiles: a new Ecology's map, framed anew.
+    if counts.0 < last_tiles.0 {
         fit.0 = true;
     }
     *last_tiles = counts;
-    if !fit.0 {
+    if !fit.0 && !grown {
         return;
     }
     let (camera, mut transform, mut projection) = camera.into_inner();
@@ -184,6 +194,12 @@ fn fit_to_map(
     let mut bounds = map_bounds(&board.view);
     for hint in &hints {
         bounds = bounds.union(Rect::from_center_size(cell_center(hint.cell), Vec2::splat(TILE_SIZE)));
+    }
+    // A grown map that the view still shows whole keeps the view: framed
+    // anew after each tile, the board zoomed and slid under the pointer.
+    let shown = seen(area, viewport, transform.translation.truncate(), ortho_scale(&projection));
+    if !fit.0 && shown.is_some_and(|s| s.contains(bounds.min) && s.contains(bounds.max)) {
+        return;
     }
     let (center, scale) = fit_view_within(bounds, viewport, insets(area, viewport), FIT_MIN_SCALE);
     transform.translation = center.extend(transform.translation.z);
@@ -323,6 +339,22 @@ mod tests {
         // Free region is x 0..800, y 100..900 (screen), centred 100 px left of the
         // viewport centre: the camera looks 100 px * 0.5 to the right of the map.
         assert_eq!(center, Vec2::new(250.0, 200.0));
+    }
+
+    /// A map framed in a room is seen whole there, so a tile placed inside
+    /// the view keeps it still; a map grown past the view is not, and is
+    /// framed anew.
+    #[test]
+    fn a_framed_map_is_seen_whole_and_a_grown_one_is_not() {
+        let viewport = Vec2::new(1280.0, 800.0);
+        let area = Some(Rect::new(328.0, 35.0, 950.0, 720.0));
+        let bounds = Rect::new(-300.0, -200.0, 500.0, 400.0);
+        let (center, scale) = fit_view_within(bounds, viewport, insets(area, viewport), FIT_MIN_SCALE);
+        let shown = seen(area, viewport, center, scale).unwrap();
+        assert!(shown.contains(bounds.min) && shown.contains(bounds.max), "{shown:?} vs {bounds:?}");
+        let grown =
+            bounds.union(Rect::from_center_size(Vec2::new(bounds.max.x + TILE_SIZE, 0.0), Vec2::splat(TILE_SIZE)));
+        assert!(!shown.contains(grown.max), "{shown:?} vs {grown:?}");
     }
 
     /// "The guide never covers what it points at": a map framed with the
