@@ -29,31 +29,49 @@ pub(super) fn party_panel(
     });
     dead_end_gauge(ui, delve);
     if let Some((_, set_aside)) = delve.tile_in_hand() {
-        let state = if hand.cell.is_some() { "on the board" } else { "in the tray" };
+        const STATES: [&str; 2] = ["on the board", "in the tray"];
+        let state = STATES[usize::from(hand.cell.is_none())];
         // Where it fits in this turn, or that it must be turned first.
         let places = delve.legal_placements();
         let here = hand.cell.is_some_and(|c| places.iter().any(|p| p.cell == c && p.rotation == hand.rotation));
+        const TODO: [&str; 4] = [
+            "click it again (or Enter) to place it",
+            "drag it onto a gold cell",
+            "it fits nowhere on the map",
+            "no place fits this turn:\nturn it (R)",
+        ];
         let todo = if here {
             // It waits on the board where it fits (a click or a drop there).
-            "click it again (or Enter) to place it"
+            TODO[0]
         } else if places.iter().any(|p| p.rotation == hand.rotation) {
-            "drag it onto a gold cell"
+            TODO[1]
         } else if places.is_empty() {
-            "it fits nowhere on the map"
+            TODO[2]
         } else {
-            "no place fits this turn:\nturn it (R)"
+            TODO[3]
         };
-        let words = format!(
-            "{}\nturned {}°, {state}\n\n{todo}",
-            if set_aside { "The set-aside tile" } else { "The drawn tile" },
-            u32::from(hand.rotation.quarter_turns()) * 90
-        );
+        let words = |state: &str, todo: &str, degrees: u32| {
+            let tile = if set_aside { "The set-aside tile" } else { "The drawn tile" };
+            format!("{tile}\nturned {degrees}°, {state}\n\n{todo}")
+        };
         // Wrapped to the room beside the picture (at 150 % its lines ran
-        // past the panel's edge), the tray as tall as they need.
+        // past the panel's edge), the tray as tall as the longest words it
+        // may say: sized to each, it grew and shrank as the tile turned and
+        // the Turn button under it moved from under the pointer.
         let wrap = (ui.available_width() - 132.0).max(60.0);
         let font = egui::FontId::proportional(style::type_scale::BODY);
-        let text = ui.painter().layout(words, font, style::GOLD, wrap);
-        let height = (text.size().y + 20.0).max(120.0);
+        let tallest = TODO
+            .iter()
+            .flat_map(|t| STATES.map(|s| (s, *t)))
+            .map(|(s, t)| ui.painter().layout(words(s, t, 270), font.clone(), style::GOLD, wrap).size().y)
+            .fold(0.0, f32::max);
+        let text = ui.painter().layout(
+            words(state, todo, u32::from(hand.rotation.quarter_turns()) * 90),
+            font,
+            style::GOLD,
+            wrap,
+        );
+        let height = (tallest + 20.0).max(120.0);
         let (rect, response) =
             ui.allocate_exact_size(egui::vec2(ui.available_width(), height), egui::Sense::click_and_drag());
         let painter = ui.painter_at(rect);
