@@ -69,9 +69,12 @@ fn forget_gone(mut hovered: ResMut<Hovered>, all: Query<Entity>) {
 }
 
 fn on_over(ev: On<Pointer<Over>>, mut cards: Query<&mut TableCard>, mut hovered: ResMut<Hovered>) {
+    // A card carried over the table opens no box: the text of each played
+    // card it passed covered the cards it was carried to.
+    let carrying = cards.iter().any(|c| c.held.is_some());
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
     card.hovered = true;
-    if !card.hover.is_empty() {
+    if !card.hover.is_empty() && !carrying {
         hovered.0 = Some((ev.event_target(), card.hover.clone()));
     }
 }
