@@ -1,7 +1,8 @@
 //! `--steadiness-check FILE`: the table holds still between moves, looked at
 //! from inside the running client. The health check looks at one frame at
 //! rest; this one plays Combats move by move (a two-player hot-seat game,
-//! three Heroes against two Monster cards, one Hero alone) at 1280×800 and
+//! three Heroes against two Monster cards, one Hero alone, the guided game's
+//! fight) at 1280×800 and
 //! 1366×768, at 100 % and 150 %, each move made where a player clicks it
 //! (the pointer is put on the card or row first, and stays there), and
 //! after each move, once the table is at rest, it checks that
@@ -15,13 +16,16 @@
 //! - the hover box of what lies under the pointer covers none of the other
 //!   places to click (an individual's row opened a box over the pairs and
 //!   hands);
+//! - the Combat strip's lines are all in sight (the guided game's words for
+//!   a later step pushed the forecast under its foot);
 //! - a card in hand is no smaller at 150 % than at 100 % in the same state
 //!   (the panels grow and leave the table less room: the cards came out
 //!   46-60 px wide for 55-99 until the hands took their height first).
 //!
 //! It writes each (play, size, scale) and its faults to FILE as JSON lines,
 //! prints each, and exits non-zero when any check failed.
-//! `FD_STEADY_SHOTS=DIR` saves a PNG of the table at rest after each move.
+//! `FD_STEADY_SHOTS=DIR` saves a PNG of the table at rest after each move;
+//! `FD_STEADY_PLAY=N` plays only the Nth play (from 0).
 
 use std::{io::Write, path::PathBuf};
 
@@ -61,6 +65,8 @@ struct Play {
     name: String,
     game: Game,
     players: Players,
+    /// The guided game's words are in the Combat strip.
+    guided: bool,
 }
 
 /// What the table showed at rest after a move.
@@ -78,6 +84,8 @@ struct Still {
     hover: Option<Rect>,
     /// The pass screen hides the table.
     curtain: bool,
+    /// Points of the Combat strip's lines cut by its foot.
+    cut: f32,
 }
 
 #[derive(Resource)]
@@ -134,22 +142,26 @@ fn plays(content: &Content) -> Vec<Play> {
     let hot_seat = Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], ..default() };
     // The pass screen on: each player passes the table, and lifts it.
     let curtained = Players { curtain: true, ..hot_seat.clone() };
-    let parties: [(&str, &[&str], Players, usize); 4] = [
-        ("hot-seat, two players, Bren and Sil", &["bren", "sil"], hot_seat, 1),
-        ("hot-seat with the pass screen, Bren and Sil", &["bren", "sil"], curtained, 1),
-        ("three Heroes, two Monster cards", &["bren", "sil", "ava"], Players::default(), 2),
-        ("one Hero", &["ava"], Players::default(), 1),
+    let any = 1..=40u64;
+    let guide = crate::game::guide::GUIDE_SEED..=crate::game::guide::GUIDE_SEED;
+    let parties: [(&str, &[&str], Players, usize, _); 5] = [
+        ("hot-seat, two players, Bren and Sil", &["bren", "sil"], hot_seat, 1, any.clone()),
+        ("hot-seat with the pass screen, Bren and Sil", &["bren", "sil"], curtained, 1, any.clone()),
+        ("three Heroes, two Monster cards", &["bren", "sil", "ava"], Players::default(), 2, any.clone()),
+        ("one Hero", &["ava"], Players::default(), 1, any),
+        ("the guided game's fight", &["bren", "sil"], Players::default(), 1, guide),
     ];
     let mut out = Vec::new();
-    for (name, heroes, players, foes) in parties {
-        'seeds: for seed in 1..=40u64 {
+    for (name, heroes, players, foes, seeds) in parties {
+        let guided = seeds.start() == seeds.end();
+        'seeds: for seed in seeds {
             let Ok(mut game) = Game::new(GameOptions::standard(heroes, seed), content.clone()) else { continue };
             for _ in 0..3000 {
                 if game.is_over() {
                     continue 'seeds;
                 }
                 if game.combat().is_some_and(|c| c.foes.len() >= foes) {
-                    out.push(Play { name: format!("{name} (seed {seed})"), game, players });
+                    out.push(Play { name: format!("{name} (seed {seed})"), game, players, guided });
                     break 'seeds;
                 }
                 let a = depths_sim::HeuristicBot.choose(&game);
@@ -170,7 +182,11 @@ fn drive(world: &mut World) {
     }
     if world.resource::<SteadyJob>().plays.is_empty() {
         let Some(content) = world.get_resource::<GameContent>().map(|c| c.0.clone()) else { return };
-        let plays = plays(&content);
+        let mut plays = plays(&content);
+        // FD_STEADY_PLAY=N plays only the Nth (from 0), to look at one closely.
+        if let Some(n) = std::env::var("FD_STEADY_PLAY").ok().and_then(|n| n.parse::<usize>().ok()) {
+            plays = plays.into_iter().skip(n).take(1).collect();
+        }
         info!("steadiness check: {} plays × {} sizes and scales", plays.len(), CONFIGS.len());
         if plays.is_empty() {
             error!("steadiness check: no Combat found to play");
@@ -228,10 +244,13 @@ fn drive(world: &mut World) {
 
 /// Lays the play's game on the table at this size and scale.
 fn set_up(world: &mut World, play: usize, (w, h): (u32, u32), scale: f32) {
-    let (game, players) = {
+    let (game, players, guided) = {
         let p = &world.resource::<SteadyJob>().plays[play];
-        (p.game.clone(), p.players.clone())
+        (p.game.clone(), p.players.clone(), p.guided)
     };
+    // The guide at its fight, each step explained anew.
+    world.resource_mut::<crate::game::guide::Guide>().0 = guided.then_some(crate::game::guide::FIGHT);
+    world.resource_mut::<crate::game::guide::Explained>().0.clear();
     let mut session = Session::new(game);
     session.seats.players = players;
     session.insert_into(world);
@@ -255,13 +274,18 @@ fn look(world: &mut World) -> Still {
         .map(|c| c.screen_rect(now).size())
         .min_by(|a, b| a.x.total_cmp(&b.x));
     let curtain = world.resource::<Seats>().curtain(world.resource::<Delve>().game()).is_some();
-    Still { round, room, targets, hand, hover: hover_box(world), curtain }
+    let cut =
+        egui_context(world).and_then(|c| c.data(|d| d.get_temp::<f32>(egui::Id::new(crate::ui::panels::STRIP_CUT))));
+    Still { round, room, targets, hand, hover: hover_box(world), curtain, cut: cut.unwrap_or(0.0) }
+}
+
+fn egui_context(world: &mut World) -> Option<egui::Context> {
+    Some(world.query_filtered::<&mut EguiContext, With<PrimaryEguiContext>>().single_mut(world).ok()?.get_mut().clone())
 }
 
 /// Where the card's hover box lies this frame (window px), if it is shown.
 fn hover_box(world: &mut World) -> Option<Rect> {
-    let ctx =
-        world.query_filtered::<&mut EguiContext, With<PrimaryEguiContext>>().single_mut(world).ok()?.get_mut().clone();
+    let ctx = egui_context(world)?;
     let id = egui::Id::new(crate::ui::panels::HOVER_BOX);
     let shown = ctx.memory(|m| m.areas().visible_layer_ids().into_iter().any(|l| l.id == id));
     let r = ctx.memory(|m| m.area_rect(id)).filter(|_| shown)?;
@@ -345,6 +369,15 @@ fn compare(world: &mut World, still: &Still, size: (u32, u32), scale: f32) {
                 job.faults.push(fault);
             }
         }
+    }
+    // The strip's lines all in sight: a line that comes mid-Round must have
+    // had its room kept from the Round's start.
+    if still.cut > 1.0 && still.round > 0 && !still.curtain {
+        let fault = format!(
+            "after move {moves} in Round {}, {:.0} points of the Combat strip's lines are cut",
+            still.round, still.cut
+        );
+        job.faults.push(fault);
     }
     // A hand card no smaller at 150 % than at 100 % after the same moves.
     if let Some(hand) = still.hand {

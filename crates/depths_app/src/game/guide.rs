@@ -94,7 +94,7 @@ pub const DECISION: (&str, &str) = (
 );
 
 /// The fight's step: what to do in the Combat step the table is in.
-const FIGHT: usize = 3;
+pub const FIGHT: usize = 3;
 
 /// What the guide says at `step` in `game`: in the fight, the words of the
 /// Combat step on the table ("Step 4: Play a card" while the Monsters were
@@ -111,40 +111,71 @@ pub fn shown(step: usize, game: &Game, explained: &Explained) -> Option<(&'stati
         return Some((s.title, s.text));
     };
     if explained.0.get(&c.step).is_some_and(|&round| round < c.round) {
-        return Some(("Fight on", "Each step as before, until the Monster falls. H for a hint."));
+        return Some(FIGHT_ON);
     }
-    Some(match c.step {
-        CombatStep::AssignMonsters => (
+    FIGHT_WORDS.iter().find(|(s, _)| *s == c.step).map(|(_, words)| *words)
+}
+
+/// Once every step has been explained: one short line.
+const FIGHT_ON: (&str, &str) = ("Fight on", "Each step as before, until the Monster falls. H for a hint.");
+
+/// Each Combat step's words, the first Round it comes up.
+const FIGHT_WORDS: [(CombatStep, (&str, &str)); 6] = [
+    (
+        CombatStep::AssignMonsters,
+        (
             "Who fights which Monster",
             "Two Monster cards: choose in the strip above which one each Hero fights. Each Hero then plays \
              against their own.",
         ),
-        CombatStep::PlayCards => (
+    ),
+    (
+        CombatStep::PlayCards,
+        (
             "Play your cards",
-            "The Monster card is at the top, your hands at the bottom. Drag a card from a hand onto the table (or \
-             click it, or press its gold number); the strip says how many each Hero plays. Hover a card to read it.",
+            "Drag a card from a hand at the bottom onto the table (or click it, or press its gold number); the \
+             strip says how many each Hero plays. Hover a card to read it.",
         ),
-        CombatStep::PlaceMonsterCard => (
+    ),
+    (
+        CombatStep::PlaceMonsterCard,
+        (
             "Place the Monster's card",
             "The Monster plays one card against your two this Round: click the card of yours it goes \
              opposite. Only a full pair (both cards) can be resolved.",
         ),
-        CombatStep::Resolve => (
+    ),
+    (
+        CombatStep::Resolve,
+        (
             "Resolve one pair each",
             "Each pair's frame says Block, Hero Hit or Monster Hit and what it deals both ways. Click the pair \
              each Hero resolves, then End round (E).",
         ),
-        CombatStep::AssignDamage => (
+    ),
+    (
+        CombatStep::AssignDamage,
+        (
             "Pick the individual",
             "Your damage goes to one individual Monster: click its row on the Monster card (or press its gold \
              number).",
         ),
-        CombatStep::AvoidReturnDamage => (
+    ),
+    (
+        CombatStep::AvoidReturnDamage,
+        (
             "Who avoids Return Damage",
             "Several Heroes together defeated a Monster: one of them avoids the Return Damage this Round. Each \
              button above says what it saves.",
         ),
-    })
+    ),
+];
+
+/// Everything the guide may say in a fight: the Combat strip keeps room
+/// for the longest, so a step's words coming mid-Round never push the
+/// lines under them out of sight.
+pub fn fight_words() -> impl Iterator<Item = (&'static str, &'static str)> {
+    FIGHT_WORDS.iter().map(|(_, words)| *words).chain([FIGHT_ON, DECISION])
 }
 
 pub(super) fn plugin(app: &mut App) {

@@ -596,7 +596,7 @@ pub fn element_text(game: &Game, e: ElementRef) -> String {
 }
 
 /// The choices of who avoids Return Damage, each with what it leaves each
-/// Hero: "Sil avoids Return Damage (saves Sil 3): then Bren −5, Sil −0", read
+/// Hero: "Sil avoids it (saves 3): Bren −5, Sil −0", read
 /// off the rules applied to a copy for every choice
 /// (`Game::health_after_round`), never worked out here. Without amounts
 /// while the Damage waits for another choice.
@@ -617,9 +617,10 @@ pub fn avoidance_labels(game: &Game, choices: &[Action]) -> Vec<String> {
                 d => format!("{} −{}", x.name(), -d),
             })
             .collect();
-        let saves =
-            if saves == 0 { format!("saves {name} nothing this Round") } else { format!("saves {name} {saves}") };
-        format!("{base} ({saves}): then {}", changes.join(", "))
+        // Short enough for two on a row of the strip at 150 %: wrapped onto
+        // a second row they pushed its lines under its foot.
+        let saves = if saves == 0 { "saves nothing".to_owned() } else { format!("saves {saves}") };
+        format!("{name} avoids it ({saves}): {}", changes.join(", "))
     };
     choices.iter().enumerate().map(|(i, choice)| label(i, choice)).collect()
 }
@@ -998,9 +999,9 @@ mod tests {
                         let saves = least.map_or(0, |l| applied[i][h].saturating_sub(l));
                         let name = g.heroes[h].name();
                         let said = if saves == 0 {
-                            format!("(saves {name} nothing this Round)")
+                            format!("{name} avoids it (saves nothing)")
                         } else {
-                            format!("(saves {name} {saves})")
+                            format!("{name} avoids it (saves {saves})")
                         };
                         assert!(label.contains(&said), "{label}");
                         for (x, after) in g.heroes.iter().zip(&applied[i]) {

@@ -37,7 +37,9 @@ pub(super) fn combat_strip(
     let panel = egui::Panel::top("combat_strip").exact_size(height).show(root, |ui| {
         let top = ui.cursor().min.y;
         {
-            ui.horizontal_wrapped(|ui| {
+            // One line: a step's words wrapping onto a second line mid-Round
+            // pushed the strip's lines under its foot.
+            ui.horizontal(|ui| {
                 let title = if combat.step == CombatStep::AssignMonsters || combat.round == 0 {
                     "Combat — assigning Monsters".to_owned()
                 } else {
@@ -46,7 +48,7 @@ pub(super) fn combat_strip(
                 ui.label(style::title(&title, style::type_scale::HEADING));
                 let what = crate::game::words::damage_waiting(game, &c.legal)
                     .unwrap_or_else(|| step_hint(combat.step).to_owned());
-                ui.label(egui::RichText::new(what).color(style::GOLD));
+                one_line(ui, egui::RichText::new(&what).color(style::GOLD), &what);
             });
             // The choices come first, right under the title, so the lines below
             // coming and going never move a button under the pointer. A step
@@ -66,7 +68,11 @@ pub(super) fn combat_strip(
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Min).with_main_wrap(true), |ui| {
                         // "Other choices" first: at the row's end it moved right as End
                         // turn buttons came, and a click meant for it ended Bren's turn.
-                        other_choices(ui, game, c, offered);
+                        // Who avoids Return Damage is the step's only question, and
+                        // its buttons need the row's room (they wrapped at 150 %).
+                        if combat.step != CombatStep::AvoidReturnDamage || !other_moves(game, c, offered).is_empty() {
+                            other_choices(ui, game, c, offered);
+                        }
                         match combat.step {
                             CombatStep::AssignMonsters => {
                                 c.all(ui, game, |a| matches!(a, Action::AssignMonsters { .. }))
@@ -141,27 +147,32 @@ pub(super) fn combat_strip(
                     });
                 });
             } else {
-                ui.horizontal_wrapped(|ui| other_choices(ui, game, c, offered));
+                // The row keeps a button's height with no button in it: End
+                // turn coming at the Resolve step pushed the lines under the
+                // strip's foot.
+                ui.horizontal_wrapped(|ui| {
+                    other_choices(ui, game, c, offered);
+                    // An unseen End round button holds the row's height.
+                    ui.add_visible(false, egui::Button::new(egui::RichText::new("End round").strong()));
+                });
             }
         }
         header_h = ui.cursor().min.y - top;
         let scroll = egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(ui.available_height());
         let shown = scroll.show(ui, |ui| {
             // The guided game's words, where they cover no card.
-            if let Some((title, text)) = guide {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(egui::RichText::new(format!("Guide · {title}:")).strong().color(style::GOLD));
-                    ui.label(egui::RichText::new(text).color(style::MUTED));
-                    if ui.small_button("Skip the guide").clicked() {
-                        said.skip_guide = true;
-                    }
-                });
+            if let Some(words) = guide {
+                said.skip_guide = guide_words(ui, words);
             }
             // One line for the step's count: the cards each Hero plays while
             // they are played, then where each Hero's Damage is bound. Kept
             // through the Round, empty or not: a line coming mid-Round went
             // under the strip's foot, cut in half.
-            let step_line = if combat.step == CombatStep::PlayCards {
+            let step_line = if combat.step == CombatStep::AvoidReturnDamage {
+                // The Damage is dealt: where it was bound is past, and its
+                // line's room goes to the choice's buttons.
+                None
+            } else if combat.step == CombatStep::PlayCards {
                 let counts: Vec<String> = combat
                     .engagements
                     .iter()
@@ -170,7 +181,7 @@ pub(super) fn combat_strip(
                         format!("{} {played} of {}", game.heroes[usize::from(e.hero)].name(), e.hero_cards)
                     })
                     .collect();
-                format!("Cards to play this Round: {}", counts.join(" · "))
+                Some(format!("Cards to play this Round: {}", counts.join(" · ")))
             } else {
                 // "All of a Hero's Damage must be applied to one Individual Monster."
                 let bound: Vec<String> = combat
@@ -183,25 +194,25 @@ pub(super) fn combat_strip(
                         Some(format!("{}: {}", game.heroes.get(h)?.name(), ind.name))
                     })
                     .collect();
-                if bound.is_empty() {
+                Some(if bound.is_empty() {
                     String::new()
                 } else {
                     format!("All of a Hero's Damage this Round goes to one individual: {}", bound.join(" · "))
-                }
+                })
             };
             // A notice or the hint takes the step's line while it lasts: one
             // line, whole on hover, so the table never moves when either
             // comes or goes (a line kept blank for them took a 150 % table's
             // room from the cards in hand).
-            let (line, color) = match (log.notice.as_deref(), hint) {
-                (Some(n), _) => (n.to_owned(), style::notice()),
-                (None, Some(h)) => (format!("💡 {h}"), style::GOLD),
-                (None, None) => (step_line, style::MUTED),
+            let (line, color) = match (log.notice.as_deref(), hint, step_line) {
+                (Some(n), ..) => (Some(n.to_owned()), style::notice()),
+                (None, Some(h), _) => (Some(format!("💡 {h}")), style::GOLD),
+                (None, None, line) => (line, style::MUTED),
             };
             // Before the first Round (the Monsters' assignment, its buttons
             // filling the strip) an empty line has no place to keep: the
             // forecast takes the one line left under the buttons (it was cut).
-            if !(line.is_empty() && combat.round == 0) {
+            if let Some(line) = line.filter(|l| !(l.is_empty() && combat.round == 0)) {
                 one_line(ui, egui::RichText::new(&line).size(style::type_scale::SMALL).color(color), &line);
             }
             fight_forecast(ui, game, forecasts);
@@ -218,22 +229,66 @@ pub(super) fn combat_strip(
     // The lines' height as the panel's: with its frame's margins (without
     // them the last line was cut by a few points).
     let content = (header_h + content + (panel.response.rect.height() - inner - header_h).max(0.0)).ceil();
+    // Lines under the strip's foot that a Round's opening height should
+    // have held (the steadiness check reads it); at its cap the strip
+    // scrolls by design.
+    let cut = if height < most.floor() { (content - height).max(0.0) } else { 0.0 };
     root.ctx().data_mut(|d| {
+        d.insert_temp(egui::Id::new(STRIP_CUT), cut);
         d.insert_temp(egui::Id::new(STRIP_HEADER), header_h);
         let strip = d.get_temp_mut_or_default::<StripHeight>(egui::Id::new(STRIP_HEIGHT));
         if strip.round > 0 {
             strip.tallest = strip.tallest.max(content);
         }
         // The Round's first lines, all in sight: it opens at their height
-        // (the Monsters' assignment and its forecast were cut in half).
-        if strip.opening {
+        // (the Monsters' assignment and its forecast were cut in half),
+        // taken over its first frames, before a player can reach it (the
+        // very first frame lacked a few points of them).
+        if strip.opening > 0 {
             strip.height = strip.height.max(content);
-            strip.opening = false;
+            strip.opening -= 1;
         }
     });
     said
 }
 
+/// The guided game's words in the strip, and whether the player skipped
+/// the guide. They keep the height of the longest words the guide may say
+/// in a fight: a step's longer words coming mid-Round pushed the forecast
+/// under the strip's foot, cut in half.
+fn guide_words(ui: &mut egui::Ui, (title, text): (&str, &str)) -> bool {
+    let job = |title: &str, text: &str, width: f32| {
+        let mut job = egui::text::LayoutJob::default();
+        // In the strip's small print: at the body's size its three lines at
+        // 150 % took the room of the cards in hand.
+        let font = egui::FontId::proportional(style::type_scale::SMALL);
+        let part = |color| egui::TextFormat { font_id: font.clone(), color, ..Default::default() };
+        job.append(&format!("Guide · {title}: "), 0.0, part(style::GOLD));
+        job.append(text, 0.0, part(style::MUTED));
+        job.wrap.max_width = width;
+        job
+    };
+    ui.horizontal_top(|ui| {
+        let skip = ui.small_button("Skip the guide").clicked();
+        let width = ui.available_width();
+        let tallest = crate::game::guide::fight_words()
+            .map(|(t, x)| {
+                let job = job(t, x, width);
+                ui.ctx().fonts_mut(|f| f.layout_job(job)).size().y
+            })
+            .fold(0.0, f32::max);
+        ui.allocate_ui(egui::vec2(width, tallest), |ui| {
+            ui.set_min_height(tallest);
+            ui.add(egui::Label::new(job(title, text, width)).wrap());
+        });
+        skip
+    })
+    .inner
+}
+
+/// The egui memory of how many points of the strip's lines lie under its
+/// foot, cut, below its cap.
+pub const STRIP_CUT: &str = "combat_strip_cut";
 /// The egui memory of [`StripHeight`].
 const STRIP_HEIGHT: &str = "combat_strip_height";
 /// The egui memory of the height of the strip's title and choices.
@@ -242,15 +297,18 @@ const STRIP_HEADER: &str = "combat_strip_header";
 const LINE: f32 = 18.0;
 
 /// The Combat strip's height (egui points): the one it holds through
-/// `round`, the tallest its lines have been, and whether the Round has just
-/// opened (its first lines then set the height, once).
+/// `round`, the tallest its lines have been, and the frames left of the
+/// Round's opening (its first lines then set the height).
 #[derive(Clone, Copy, Debug, Default)]
 struct StripHeight {
     round: u32,
     height: f32,
     tallest: f32,
-    opening: bool,
+    opening: u8,
 }
+
+/// The frames at a Round's opening whose lines set the strip's height.
+const OPENING: u8 = 6;
 
 /// The strip's least height: the title, a row of buttons and three lines.
 const STRIP_LEAST: f32 = 118.0;
@@ -266,7 +324,7 @@ fn steady_height(ctx: &egui::Context, round: u32) -> f32 {
         if strip.round != round || strip.height == 0.0 {
             let tallest = if round == 0 || round < strip.round { 0.0 } else { strip.tallest };
             let height = tallest.max(STRIP_LEAST);
-            *strip = StripHeight { round, height, tallest, opening: true };
+            *strip = StripHeight { round, height, tallest, opening: OPENING };
         }
         strip.height
     })
@@ -276,24 +334,37 @@ fn steady_height(ctx: &egui::Context, round: u32) -> f32 {
 /// the strip's row of choices: it covers nothing until the player opens it
 /// (as a window over the table it hid the individuals' Health bars at 150 %).
 fn other_choices(ui: &mut egui::Ui, game: &Game, c: &mut Choices, offered: &[Action]) {
-    // Drawn before the row's own buttons, it leaves out what they offer (it
-    // listed the six assignments a second time).
-    let rest: Vec<Action> = c
-        .unoffered(game, offered)
-        .into_iter()
-        .filter(|a| {
-            !matches!(a, Action::AssignMonsters { .. } | Action::AvoidReturnDamage { .. } | Action::EndTurn { .. })
-        })
-        .collect();
+    let rest = other_moves(game, c, offered);
+    // Always there, greyed when empty, its words the same: as it came and
+    // went (and its count changed its width) the End turn buttons after it
+    // moved under the pointer.
+    const LABEL: &str = "Other choices ⏷";
     if rest.is_empty() {
+        ui.add_enabled(false, egui::Button::new(LABEL))
+            .on_disabled_hover_text("No move now that the table and these buttons do not offer");
         return;
     }
-    ui.menu_button(format!("Other choices ({}) ⏷", rest.len()), |ui| {
+    let count = crate::game::words::counted(rest.len() as u64, "more move", "more moves");
+    ui.menu_button(LABEL, |ui| {
         for a in rest {
             let label = describe_action(game, &a);
             c.button(ui, a, label);
         }
-    });
+    })
+    .response
+    .on_hover_text(format!("{count} than the table and these buttons offer"));
+}
+
+/// The legal moves neither the table nor the strip's own buttons offer.
+fn other_moves(game: &Game, c: &Choices, offered: &[Action]) -> Vec<Action> {
+    // Drawn before the row's own buttons, it leaves out what they offer (it
+    // listed the six assignments a second time).
+    c.unoffered(game, offered)
+        .into_iter()
+        .filter(|a| {
+            !matches!(a, Action::AssignMonsters { .. } | Action::AvoidReturnDamage { .. } | Action::EndTurn { .. })
+        })
+        .collect()
 }
 
 /// What the strip's own buttons asked for.

@@ -18,6 +18,7 @@ mod party;
 mod widgets;
 
 pub use banner::MAX_SHARE as BANNER_SHARE;
+pub use combat::STRIP_CUT;
 pub use widgets::{Control, HOVER_BOX, PanelProbe};
 
 use bevy::prelude::*;
