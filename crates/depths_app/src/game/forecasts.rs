@@ -231,7 +231,9 @@ pub fn method_text(e: &Estimate) -> String {
         "Estimated from {} playouts with the careful bot: every card and tile order the players cannot know is \
          reshuffled for each playout, so the figure never peeks. ± is the 95% range. It is the chance if the \
          careful bot's moves are made from here on: a move it would not make (a Round ended while a heal could \
-         still save a Hero) changes it at once.",
+         still save a Hero) changes it at once. The expected damage is all the Damage each Hero takes to the fight's \
+         end in those playouts (healing not taken off), with the careful bot's choices: which pair each Hero resolves, where Damage goes \
+         and who avoids Return Damage. Choose otherwise and a Hero's share changes.",
         e.playouts
     )
 }
