@@ -2,10 +2,9 @@
 //! from inside the running client. The health check looks at one frame at
 //! rest; this one plays Combats move by move (a two-player hot-seat game,
 //! three Heroes against two Monster cards, one Hero alone, the guided game's
-//! fight) at 1280×800 and
-//! 1366×768, at 100 % and 150 %, each move made where a player clicks it
-//! (the pointer is put on the card or row first, and stays there), and
-//! after each move, once the table is at rest, it checks that
+//! fight) at 1280×800 and 1366×768, at 100 % and 150 %, each move made where
+//! a player clicks it (the pointer is put on the card or row first, and
+//! stays there), and after each move, once the table is at rest, it checks that
 //! - nothing slid under the pointer: what lies there now to click is what
 //!   was clicked, or what lay there before (a card played from a hand
 //!   leaves a gap; the next card must not close it under the pointer);

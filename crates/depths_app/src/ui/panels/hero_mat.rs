@@ -107,15 +107,28 @@ pub(super) fn heroes_panel(
                 );
                 one_line(ui, job, &hover);
             }
-            // One line however narrow the panel: the full words on hover.
-            let stats = format!(
-                "Power {} · hand {} · draw {} · discard {}",
-                hero.stored_power.len(),
-                hero.hand.len(),
-                hero.draw.len(),
-                hero.discard.len()
-            );
-            let hover = format!("{stats}\nPower Cards stored · Action Cards in hand · in the draw pile · in the discard pile");
+            // One line however narrow the panel: the full words on hover. In
+            // a Combat the hand and both piles lie on the table with their
+            // counts: the mat says only what the table does not.
+            let (stats, hover) = if in_combat {
+                let stats = format!("Power {}", hero.stored_power.len());
+                let hover = format!(
+                    "{stats}: Power Cards stored.\nThe hand, the Draw Pile and the Discard Pile lie on the table, \
+                     with their counts."
+                );
+                (stats, hover)
+            } else {
+                let stats = format!(
+                    "Power {} · hand {} · draw {} · discard {}",
+                    hero.stored_power.len(),
+                    hero.hand.len(),
+                    hero.draw.len(),
+                    hero.discard.len()
+                );
+                let hover =
+                    format!("{stats}\nPower Cards stored · Action Cards in hand · in the draw pile · in the discard pile");
+                (stats, hover)
+            };
             one_line(ui, egui::RichText::new(&stats).size(style::type_scale::SMALL), &hover);
             // Abilities usable now: in Combat, and while Exploring (unlocking
             // Doors, healing…), each with its cost and what it does.
@@ -220,7 +233,8 @@ pub(super) fn heroes_panel(
                 });
                 ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
             }
-            if !hero.discard.is_empty() {
+            // In a Combat the Discard Pile on the table shows them on hover.
+            if !hero.discard.is_empty() && !in_combat {
                 // The discard pile is open information: its cards, newest first.
                 egui::CollapsingHeader::new(format!("Discard pile ({})", hero.discard.len()))
                     .id_salt(("discard", h))
