@@ -125,6 +125,7 @@ pub(crate) fn give_hint(
     mut hint: ResMut<Hint>,
     mut hand: ResMut<TileInHand>,
     mut selected: ResMut<SelectedElement>,
+    seats: Option<Res<crate::game::session::Seats>>,
 ) {
     if hint.action.is_some() && hint.version != delve.version() {
         *hint = Hint::default();
@@ -133,10 +134,20 @@ pub(crate) fn give_hint(
         return;
     }
     let strong = settings.is_some_and(|s| s.strong_hints);
-    let Some((action, text)) = hint_with(delve.game(), strong) else {
+    let Some((action, mut text)) = hint_with(delve.game(), strong) else {
         *hint = Hint { version: delve.version(), action: None, text: "No move to hint: the game is over.".into() };
         return;
     };
+    // A hot-seat move of a Hero another player holds: whose it is, so the
+    // player at the table does not take it for their own (H on Sil's turn
+    // said "Bren plays a 7").
+    if let Some(seats) = seats.as_deref()
+        && let Some(here) = seats.heroes_at_table(delve.game())
+        && let Some(h) = crate::game::hotseat::action_hero(&action).filter(|h| !here.contains(h))
+    {
+        let player = seats.players.name(seats.players.owner(h));
+        text = format!("First {player}'s move, passed the table: {text}");
+    }
     // Shown where the move is made.
     match &action {
         Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => {

@@ -206,7 +206,9 @@ pub(super) fn combat_strip(
             // room from the cards in hand).
             let (line, color) = match (log.notice.as_deref(), hint, step_line) {
                 (Some(n), ..) => (Some(n.to_owned()), style::notice()),
-                (None, Some(h), _) => (Some(format!("💡 {h}")), style::GOLD),
+                // In words: the lamp's glyph stood taller than the line and pushed the
+                // lines under it past the strip's foot.
+                (None, Some(h), _) => (Some(format!("Hint: {h}")), style::GOLD),
                 (None, None, line) => (line, style::MUTED),
             };
             // Before the first Round (the Monsters' assignment, its buttons
