@@ -144,8 +144,13 @@ fn party(ui: &mut egui::Ui, game: &Game) {
                     .size(style::type_scale::LEAD),
             );
         });
-        let items: Vec<&str> = hero.items.iter().map(|i| i.card.name.as_str()).collect();
-        let abilities: Vec<&str> = hero.abilities.iter().map(|a| a.card.ability.name.as_str()).collect();
+        // A Fabled Blade says what it is: "Null" alone read as a blank.
+        let items: Vec<String> = hero
+            .items
+            .iter()
+            .map(|i| if i.card.fabled_blade { format!("{} (Fabled Blade)", i.card.name) } else { i.card.name.clone() })
+            .collect();
+        let abilities: Vec<String> = hero.abilities.iter().map(|a| a.card.ability.name.clone()).collect();
         for (what, names) in [("Items", items), ("Abilities", abilities)] {
             let list = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
             ui.label(egui::RichText::new(format!("{what}: {list}")).color(style::MUTED));
