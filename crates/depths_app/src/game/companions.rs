@@ -229,7 +229,7 @@ fn companions_play(
     mut seen: Local<MessageCursor<PlayerAction>>,
     mut moves: ResMut<CompanionMoves>,
     mut waiting: Local<Option<(u64, f32)>>,
-    reveals: Query<&crate::game::notices::ReadFor>,
+    (reveals, fight_end): (Query<&crate::game::notices::ReadFor>, Option<Res<crate::game::rules_events::FightEnd>>),
     (online, mut online_moves, mut sent, mut pause, mut thinking, proxy): (
         Option<Res<CompanionsOnline>>,
         MessageWriter<CompanionAction>,
@@ -258,6 +258,10 @@ fn companions_play(
         || seats.curtain(game).is_some()
         || seats.hand_off_due(game).is_some()
         || matches!(online, Some(CompanionsOnline::Remote | CompanionsOnline::Host { paused: true }))
+        // At one screen the fight's end is read before the table goes on: the
+        // Companions played on behind it, the next fight under the Victory.
+        // (Only one on screen: the panels mark it shown.)
+        || (online.is_none() && fight_end.is_some_and(|f| f.moment.as_ref().is_some_and(|m| m.shown_at.is_some())))
     {
         *waiting = None;
         *sent = None;
