@@ -160,9 +160,16 @@ fn fit_to_map(
     area: Res<BoardArea>,
     reserved: Res<crate::game::focus::BoardReserved>,
     mut last_area: Local<Option<Rect>>,
+    hand: Option<Res<TileInHand>>,
 ) {
     if letters.just_pressed('f') || keys.just_pressed(KeyCode::Home) {
         fit.0 = true;
+    }
+    // Never under a tile being dragged: a panel that widened as a forecast
+    // came in framed the board anew, and the drop missed its gold cell. What
+    // changed meanwhile is seen after the drop.
+    if hand.is_some_and(|h| h.dragging) {
+        return;
     }
     // The panels found their size (the first frames, a fold, a UI scale):
     // frame the map in the room it really has.
@@ -187,6 +194,7 @@ fn fit_to_map(
     if !fit.0 && !grown {
         return;
     }
+
     let (camera, mut transform, mut projection) = camera.into_inner();
     let Some(viewport) = camera.logical_viewport_size() else {
         return; // not laid out yet; try again next frame
