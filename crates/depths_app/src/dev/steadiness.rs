@@ -15,6 +15,8 @@
 //! - the hover box of what lies under the pointer covers none of the other
 //!   places to click (an individual's row opened a box over the pairs and
 //!   hands);
+//! - no card in hand and no pile lies over a Monster card (at 150 % a card
+//!   laid anew grew down over hands kept where they were dealt);
 //! - the Combat strip's lines are all in sight (the guided game's words for
 //!   a later step pushed the forecast under its foot);
 //! - a card in hand is no smaller at 150 % than at 100 % in the same state
@@ -85,6 +87,8 @@ struct Still {
     curtain: bool,
     /// Points of the Combat strip's lines cut by its foot.
     cut: f32,
+    /// A card in hand or a pile lies over a Monster card.
+    over_foe: bool,
 }
 
 #[derive(Resource)]
@@ -273,9 +277,18 @@ fn look(world: &mut World) -> Still {
         .map(|c| c.screen_rect(now).size())
         .min_by(|a, b| a.x.total_cmp(&b.x));
     let curtain = world.resource::<Seats>().curtain(world.resource::<Delve>().game()).is_some();
+    // Cards at rest only: one flying in crosses everything on its way.
+    let lying = |kinds: &[Kind], world: &mut World| -> Vec<Rect> {
+        let mut q = world.query::<&TableCard>();
+        q.iter(world).filter(|c| kinds.contains(&c.kind) && !c.leaving).map(|c| c.screen_rect(now)).collect()
+    };
+    let foes = lying(&[Kind::Foe], world);
+    let over_foe = lying(&[Kind::Hand, Kind::Pile], world)
+        .iter()
+        .any(|h| foes.iter().any(|f| h.intersect(*f).width() > 1.0 && h.intersect(*f).height() > 1.0));
     let cut =
         egui_context(world).and_then(|c| c.data(|d| d.get_temp::<f32>(egui::Id::new(crate::ui::panels::STRIP_CUT))));
-    Still { round, room, targets, hand, hover: hover_box(world), curtain, cut: cut.unwrap_or(0.0) }
+    Still { round, room, targets, hand, hover: hover_box(world), curtain, cut: cut.unwrap_or(0.0), over_foe }
 }
 
 fn egui_context(world: &mut World) -> Option<egui::Context> {
@@ -377,6 +390,13 @@ fn compare(world: &mut World, still: &Still, size: (u32, u32), scale: f32) {
             still.round, still.cut
         );
         job.faults.push(fault);
+    }
+    // The hands and piles never cover a Monster card (its rows are clicked).
+    if still.over_foe && !still.curtain {
+        job.faults.push(format!(
+            "after move {moves} in Round {}, a card in hand or a pile covers a Monster card",
+            still.round
+        ));
     }
     // A hand card no smaller at 150 % than at 100 % after the same moves.
     if let Some(hand) = still.hand {

@@ -64,7 +64,7 @@ pub struct TableCard {
     to: Vec2,
     start: f32,
     /// Fly to the discard and despawn on arrival.
-    leaving: bool,
+    pub(crate) leaving: bool,
     /// Stay at least until then (a card drawn and resolved at once).
     linger_until: Option<f32>,
     look: u64,
@@ -922,11 +922,42 @@ fn sync_cards(
     let same_hand = super::faces::hands_unchanged(&faces, &lying);
     let keep = !moved && same_hand;
     if keep {
+        let fresh = layout.clone();
         // The piles beside the hands stay too: moved alone they slid over
         // the next Hero's cards until the pointer left.
         for f in faces.iter().filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile)) {
             if let Some((_, c)) = cards.iter().find(|(_, c)| c.key == f.key) {
                 layout.set(&f.key, Placed { center: c.to, size: c.size });
+            }
+        }
+        // A Monster card laid anew ends above the hands where they lie (at
+        // 150 % a card grew down over Bren's hand and piles): it gives up
+        // the foot of its small print, which its hover box holds.
+        let kept: Vec<Rect> = faces
+            .iter()
+            .filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile))
+            .filter_map(|f| layout.get(&f.key).map(|p| p.rect()))
+            .collect();
+        for f in faces.iter().filter(|f| f.kind == Kind::Foe) {
+            let Some(at) = layout.get(&f.key) else { continue };
+            let m = at.rect();
+            let Some(top) = kept
+                .iter()
+                .filter(|h| h.min.x < m.max.x && h.max.x > m.min.x && h.max.y > m.min.y)
+                .map(|h| h.min.y)
+                .reduce(f32::min)
+            else {
+                continue;
+            };
+            let bottom = top - super::layout::GAP;
+            if m.max.y > bottom {
+                // Laid anew as a whole if even its head would not fit.
+                if bottom - m.min.y < m.height() / 2.0 {
+                    layout = fresh;
+                    break;
+                }
+                let size = Vec2::new(m.width(), bottom - m.min.y);
+                layout.set(&f.key, Placed { center: Vec2::new(m.center().x, m.min.y + size.y / 2.0), size });
             }
         }
     }

@@ -11,7 +11,7 @@ use super::faces::{CardKey, Face, Kind, Print, Spot};
 /// A card's size at full scale.
 pub const CARD: Vec2 = Vec2::new(66.0, 94.0);
 const MARGIN: f32 = 10.0;
-const GAP: f32 = 14.0;
+pub(super) const GAP: f32 = 14.0;
 /// A label line (a Hero's name over a hand, an engagement's title).
 pub const LABEL: f32 = 18.0;
 /// Between a pair's two cards: its outcome and damage.
