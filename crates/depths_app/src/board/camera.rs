@@ -185,16 +185,15 @@ fn fit_to_map(
     // Keep the whole map in view as it grows, and frame a new Ecology's Entry tile.
     // and every cell where a drawn tile could go.
     let counts = (board.view.tiles.len(), hints.iter().count());
-    let grown = counts != *last_tiles;
+    let changed = counts != *last_tiles;
     // Fewer tiles: a new Ecology's map, framed anew.
     if counts.0 < last_tiles.0 {
         fit.0 = true;
     }
     *last_tiles = counts;
-    if !fit.0 && !grown {
+    if !fit.0 && !changed {
         return;
     }
-
     let (camera, mut transform, mut projection) = camera.into_inner();
     let Some(viewport) = camera.logical_viewport_size() else {
         return; // not laid out yet; try again next frame
@@ -203,7 +202,7 @@ fn fit_to_map(
     for hint in &hints {
         bounds = bounds.union(Rect::from_center_size(cell_center(hint.cell), Vec2::splat(TILE_SIZE)));
     }
-    // A grown map that the view still shows whole keeps the view: framed
+    // A changed map that the view still shows whole keeps the view: framed
     // anew after each tile, the board zoomed and slid under the pointer.
     let shown = seen(area, viewport, transform.translation.truncate(), ortho_scale(&projection));
     if !fit.0 && shown.is_some_and(|s| s.contains(bounds.min) && s.contains(bounds.max)) {

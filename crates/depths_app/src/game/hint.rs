@@ -146,7 +146,7 @@ pub(crate) fn give_hint(
         && let Some(h) = crate::game::hotseat::action_hero(&action).filter(|h| !here.contains(h))
     {
         let player = seats.players.name(seats.players.owner(h));
-        text = format!("First {player}'s move, passed the table: {text}");
+        text = format!("{player}'s move first: {text}");
     }
     // Shown where the move is made.
     match &action {

@@ -285,6 +285,8 @@ fn leave(
         world.remove_resource::<Replay>();
         game.news.rebuild = true;
         game.insert_into(world);
-        world.resource_mut::<crate::game::notices::FitRequested>().0 = true;
+        if let Some(mut fit) = world.get_resource_mut::<crate::game::notices::FitRequested>() {
+            fit.0 = true;
+        }
     });
 }

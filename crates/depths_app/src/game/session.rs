@@ -260,9 +260,12 @@ impl Session {
 
     /// Takes the game off the table of `world` whole, if one is there.
     pub fn take_from(world: &mut World) -> Option<Session> {
-        let delve = world.remove_resource::<Delve>()?;
+        // Both parts without a default first: a half-taken game is lost.
+        if !world.contains_resource::<Delve>() || !world.contains_resource::<SaveSlot>() {
+            return None;
+        }
         Some(Session {
-            delve,
+            delve: world.remove_resource()?,
             news: world.remove_resource().unwrap_or_default(),
             log: world.remove_resource().unwrap_or_default(),
             seats: world.remove_resource().unwrap_or_default(),

@@ -921,44 +921,50 @@ fn sync_cards(
         cards.iter().filter(|(_, c)| !c.leaving).map(|(_, c)| (c.key.clone(), c.kind)).collect();
     let same_hand = super::faces::hands_unchanged(&faces, &lying);
     let keep = !moved && same_hand;
-    if keep {
-        let fresh = layout.clone();
-        // The piles beside the hands stay too: moved alone they slid over
-        // the next Hero's cards until the pointer left.
-        for f in faces.iter().filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile)) {
-            if let Some((_, c)) = cards.iter().find(|(_, c)| c.key == f.key) {
-                layout.set(&f.key, Placed { center: c.to, size: c.size });
-            }
-        }
-        // A Monster card laid anew ends above the hands where they lie (at
-        // 150 % a card grew down over Bren's hand and piles): it gives up
-        // the foot of its small print, which its hover box holds.
-        let kept: Vec<Rect> = faces
+    // The hands and piles where they lie now.
+    let kept: Vec<(&super::faces::CardKey, Placed)> = if keep {
+        faces
             .iter()
             .filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile))
-            .filter_map(|f| layout.get(&f.key).map(|p| p.rect()))
-            .collect();
-        for f in faces.iter().filter(|f| f.kind == Kind::Foe) {
-            let Some(at) = layout.get(&f.key) else { continue };
-            let m = at.rect();
-            let Some(top) = kept
-                .iter()
-                .filter(|h| h.min.x < m.max.x && h.max.x > m.min.x && h.max.y > m.min.y)
-                .map(|h| h.min.y)
-                .reduce(f32::min)
-            else {
-                continue;
-            };
-            let bottom = top - super::layout::GAP;
-            if m.max.y > bottom {
-                // Laid anew as a whole if even its head would not fit.
-                if bottom - m.min.y < m.height() / 2.0 {
-                    layout = fresh;
-                    break;
-                }
-                let size = Vec2::new(m.width(), bottom - m.min.y);
-                layout.set(&f.key, Placed { center: Vec2::new(m.center().x, m.min.y + size.y / 2.0), size });
+            .filter_map(|f| {
+                cards.iter().find(|(_, c)| c.key == f.key).map(|(_, c)| (&f.key, Placed { center: c.to, size: c.size }))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // A Monster card laid anew ends above the hands where they lie (at 150 %
+    // a card grew down over Bren's hand and piles): it gives up the foot of
+    // its small print, which its hover box holds. Where even its head would
+    // not fit, the hands are laid anew instead.
+    let mut shortened: Vec<(&super::faces::CardKey, Placed)> = Vec::new();
+    let mut keep_hands = keep;
+    for f in faces.iter().filter(|f| keep && f.kind == Kind::Foe) {
+        let Some(m) = layout.get(&f.key).map(|p| p.rect()) else { continue };
+        let Some(top) = kept
+            .iter()
+            .map(|(_, p)| p.rect())
+            .filter(|h| h.min.x < m.max.x && h.max.x > m.min.x && h.max.y > m.min.y)
+            .map(|h| h.min.y)
+            .reduce(f32::min)
+        else {
+            continue;
+        };
+        let bottom = top - super::layout::GAP;
+        if m.max.y > bottom {
+            if bottom - m.min.y < m.height() / 2.0 {
+                keep_hands = false;
+                break;
             }
+            let size = Vec2::new(m.width(), bottom - m.min.y);
+            shortened.push((&f.key, Placed { center: Vec2::new(m.center().x, m.min.y + size.y / 2.0), size }));
+        }
+    }
+    if keep_hands {
+        // The piles beside the hands stay too: moved alone they slid over
+        // the next Hero's cards until the pointer left.
+        for (key, at) in kept.into_iter().chain(shortened) {
+            layout.set(key, at);
         }
     }
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);

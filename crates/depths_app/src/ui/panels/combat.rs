@@ -70,8 +70,9 @@ pub(super) fn combat_strip(
                         // turn buttons came, and a click meant for it ended Bren's turn.
                         // Who avoids Return Damage is the step's only question, and
                         // its buttons need the row's room (they wrapped at 150 %).
-                        if combat.step != CombatStep::AvoidReturnDamage || !other_moves(game, c, offered).is_empty() {
-                            other_choices(ui, game, c, offered);
+                        let rest = other_moves(game, c, offered);
+                        if combat.step != CombatStep::AvoidReturnDamage || !rest.is_empty() {
+                            other_choices(ui, game, c, rest);
                         }
                         match combat.step {
                             CombatStep::AssignMonsters => {
@@ -151,7 +152,7 @@ pub(super) fn combat_strip(
                 // turn coming at the Resolve step pushed the lines under the
                 // strip's foot.
                 ui.horizontal_wrapped(|ui| {
-                    other_choices(ui, game, c, offered);
+                    other_choices(ui, game, c, other_moves(game, c, offered));
                     // An unseen End round button holds the row's height.
                     ui.add_visible(false, egui::Button::new(egui::RichText::new("End round").strong()));
                 });
@@ -335,8 +336,7 @@ fn steady_height(ctx: &egui::Context, round: u32) -> f32 {
 /// Any legal move no card and no button offers, in a menu at the start of
 /// the strip's row of choices: it covers nothing until the player opens it
 /// (as a window over the table it hid the individuals' Health bars at 150 %).
-fn other_choices(ui: &mut egui::Ui, game: &Game, c: &mut Choices, offered: &[Action]) {
-    let rest = other_moves(game, c, offered);
+fn other_choices(ui: &mut egui::Ui, game: &Game, c: &mut Choices, rest: Vec<Action>) {
     // Always there, greyed when empty, its words the same: as it came and
     // went (and its count changed its width) the End turn buttons after it
     // moved under the pointer.
