@@ -81,8 +81,13 @@ pub const KEY_SWITCH_WINDOW: f32 = 1.5;
 pub struct RealSecs(f32);
 
 impl RealSecs {
+    /// The clock's time since `real` started. Not `real.elapsed_secs()`:
+    /// that is the render world's instant of the frame before, and drawing
+    /// only on input, the frame of a key pressed after a rest was stamped
+    /// with the last move's time (a key 3 s after Ava's move was held as
+    /// "right after" it).
     pub fn now(real: &Time<Real>) -> Self {
-        Self(real.elapsed_secs())
+        Self(bevy::platform::time::Instant::now().saturating_duration_since(real.startup()).as_secs_f32())
     }
 }
 
@@ -360,6 +365,16 @@ fn answers(mut answers: MessageReader<Answer>, mut asking: ResMut<Asking>, mut a
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key 3 s after a move, on the first frame after a rest, was held
+    /// as right after it: the frame's `Time<Real>` was the last frame's.
+    #[test]
+    fn the_key_guard_reads_the_clock_not_the_last_frame() {
+        let started = std::time::Instant::now().checked_sub(std::time::Duration::from_secs(10)).unwrap();
+        // Never updated since it started: its elapsed time is still 0.
+        let real = Time::<Real>::new(started);
+        assert!(RealSecs::now(&real).0 >= 10.0, "read {:?}", RealSecs::now(&real));
+    }
 
     fn resolve(hero: u8, slot: u8) -> Action {
         Action::ChoosePair { hero, engagement: hero, slot }
