@@ -103,6 +103,11 @@ impl TableCard {
         Rect::from_center_size(self.position(now), self.size)
     }
 
+    /// Its height at 100 % (its face is laid out at that size).
+    pub fn face_height(&self) -> f32 {
+        self.size.y / self.scale
+    }
+
     /// Let go of it: it slides back to its place from where it was dropped.
     pub fn let_go(&mut self, now: f32) {
         if let Some(at) = self.held.take() {
@@ -569,6 +574,12 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     }
 }
 
+/// The least height of a Monster card with `rows` individuals' rows, at
+/// 100 %: its head and every row, whole.
+pub fn foe_least_height(rows: usize) -> f32 {
+    FOE_HEAD + FOE_ROW * rows as f32 + 6.0
+}
+
 /// A Monster card (or the Final Entity): icon and name, the facts, a health
 /// bar per individual, then the Health States and abilities in small print.
 fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
@@ -935,11 +946,26 @@ fn sync_cards(
     };
     // A Monster card laid anew ends above the hands where they lie (at 150 %
     // a card grew down over Bren's hand and piles): it gives up the foot of
-    // its small print, which its hover box holds. Where even its head would
-    // not fit, the hands are laid anew instead.
+    // its small print, which its hover box holds. Where even its head and
+    // its individuals' rows would not fit (a row, a place to click, was
+    // drawn under the card's foot, over Bren's piles), the hands are laid
+    // anew instead.
     let mut shortened: Vec<(&super::faces::CardKey, Placed)> = Vec::new();
     let mut keep_hands = keep;
     for f in faces.iter().filter(|f| keep && f.kind == Kind::Foe) {
+        let least = foe_least_height(f.rows.len()) * layout.scale;
+        // One already lying there stays as it lies while its rows fit it:
+        // laid anew as its small print grew mid-Round, it was too short
+        // above the hands for its rows, and the hands were laid anew under
+        // the pointer.
+        let lies = cards
+            .iter()
+            .find(|(_, c)| c.key == f.key && !c.leaving)
+            .map(|(_, c)| Placed { center: c.to, size: c.size });
+        if let Some(at) = lies.filter(|p| p.size.y + 0.5 >= least) {
+            shortened.push((&f.key, at));
+            continue;
+        }
         let Some(m) = layout.get(&f.key).map(|p| p.rect()) else { continue };
         let Some(top) = kept
             .iter()
@@ -952,7 +978,7 @@ fn sync_cards(
         };
         let bottom = top - super::layout::GAP;
         if m.max.y > bottom {
-            if bottom - m.min.y < m.height() / 2.0 {
+            if bottom - m.min.y < least {
                 keep_hands = false;
                 break;
             }

@@ -387,7 +387,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     // last may lie under the next by a quarter, its corner value still shown.
     let fanned: f32 = rows.iter().map(|n| n.saturating_sub(1) as f32 / 4.0).sum();
     let hand_cards = rows.iter().sum::<usize>() as f32 - fanned + pile_rows * PILE_WIDTH;
-    let sizes = |top: f32, pairs_width: f32, hands_width: f32| {
+    let sizes = |top: f32, pairs_width: f32, hands_width: f32, hand_max: f32| {
         let hands_fit = across(hands_width - pile_rows * 6.0, hand_cards, rows.len().saturating_sub(1), hand_gap, 6.0);
         let pairs_fit =
             across(pairs_width, cols.iter().sum::<usize>() as f32, cols.len().saturating_sub(1), groups_gap, 16.0);
@@ -398,7 +398,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         // take what the hands leave, never larger than the hands' cards.
         let height = whole.max.y - top - fixed;
         let pair_floor = (height / 3.0 * 0.8).max(MIN_CARD_H);
-        let hand_h = (height - 2.0 * pair_floor).min(hands_fit).clamp(MIN_CARD_H, CARD.y * 1.5);
+        let hand_h = (height - 2.0 * pair_floor).min(hands_fit).min(hand_max).clamp(MIN_CARD_H, CARD.y * 1.5);
         let card_h = ((height - hand_h) / 2.0).min(pairs_fit).min(hand_h).clamp(MIN_CARD_H, CARD.y * 1.5);
         (hand_h, card_h)
     };
@@ -412,7 +412,17 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         let foe_w = (whole.width() * 0.34).min(FOE_MAX_WIDTH);
         area.min.x += MARGIN + foe_w;
         let hands_width = if hands_under { whole.width() } else { area.width() };
-        let sized = sizes(area.min.y, area.width(), hands_width);
+        // Hands under the Monster cards are no taller than leaves those
+        // their heads and rows: the tallest hands the width allowed left
+        // the rows no room, and at 150 % the hands went beside the Monster
+        // cards, smaller than at 100 %.
+        let least_all: f32 = foes.iter().map(|f| foe_least(f, foe_w)).sum();
+        let hand_max = if hands_under {
+            area.max.y - MARGIN - LABEL - GAP - (area.min.y + MARGIN + (n - 1.0) * GAP + least_all) - 0.5
+        } else {
+            f32::INFINITY
+        };
+        let sized = sizes(area.min.y, area.width(), hands_width, hand_max);
         let mut bottom = area.max.y - MARGIN;
         if hands_under {
             // The Monster cards give up their small print (it is in the
@@ -455,7 +465,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
             placed.push((f.key.clone(), Placed { center: Vec2::new(x, y), size: Vec2::new(foe_w, height) }));
         }
         let top = if combat { area.min.y + MARGIN + foe_h + GAP } else { area.min.y };
-        (top, sizes(top, w, w))
+        (top, sizes(top, w, w, f32::INFINITY))
     };
     let w = area.width();
     // Where the hands lie across.
