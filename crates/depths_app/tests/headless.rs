@@ -165,6 +165,14 @@ fn an_illegal_drop_springs_back_and_changes_nothing() {
     assert_eq!(game(&app), &before, "the rules state is unchanged");
     assert_eq!(tile_cells(&mut app), cells);
     assert!(game(&app).adventure().unwrap().ecology.drawn.is_some(), "still in hand");
+    // Its reason is for that drop: the tile turned, it is gone (it stayed
+    // while the tile lay turned on a gold cell).
+    frames(&mut app, 2);
+    assert!(app.world().resource::<DropRefused>().0.is_some(), "it stays while the tile is left alone");
+    let mut hand = app.world_mut().resource_mut::<depths_app::game::focus::TileInHand>();
+    hand.rotation = depths_rules::map::Rotation::new(hand.rotation.quarter_turns() + 1);
+    frames(&mut app, 2);
+    assert_eq!(app.world().resource::<DropRefused>().0, None, "turned, the tile is no longer where it was refused");
 }
 
 /// Plays like the acceptance tests' steady policy, through UI messages, until `stop`.
@@ -222,9 +230,10 @@ fn a_combat_round_played_through_the_ui_follows_the_rules() {
     // The Hero mats heard the Health events.
     let health = app.world().resource::<depths_app::game::rules_events::HealthNews>();
     assert!(health.heroes.iter().any(|(_, by, _)| *by != 0), "{health:?}");
-    // Each change stands while the Hero's Health is what it left.
+    // Each change stands at the table the move left, while the Hero's Health is what it left.
+    let stamp = app.world().resource::<depths_app::game::session::Delve>().stamp();
     for (h, by, _) in &health.heroes {
-        assert_eq!(health.change_of(*h, game(&app).heroes[usize::from(*h)].health), *by);
+        assert_eq!(health.change_of(*h, game(&app).heroes[usize::from(*h)].health, stamp), *by);
     }
 }
 

@@ -89,15 +89,30 @@ pub fn hint_cells(placements: &[Placement], rotation: Rotation) -> Vec<(Cell, bo
 }
 
 /// A new tile in hand starts unturned in the tray; a refused drop springs back.
-fn follow_hand(delve: Res<Delve>, mut hand: ResMut<TileInHand>, refused: Res<DropRefused>) {
+/// The reason stands for the drop it was given for: once the tile is moved
+/// or turned it is gone ("Not there: it must touch a tile" stayed while the
+/// tile lay turned on a gold cell).
+fn follow_hand(
+    delve: Res<Delve>,
+    mut hand: ResMut<TileInHand>,
+    mut refused: ResMut<DropRefused>,
+    mut refused_at: Local<Option<(Option<Cell>, Rotation, bool)>>,
+) {
     let id = delve.tile_in_hand().map(|(t, _)| t.id.clone());
     if id != hand.tile {
         *hand = TileInHand { tile: id, ..TileInHand::default() };
     }
-    if refused.is_changed() && refused.0.is_some() && (hand.cell.is_some() || hand.dragging) {
-        hand.cell = None;
-        hand.dragging = false;
-        hand.drag_world = None;
+    let now = (hand.cell, hand.rotation, hand.dragging);
+    if refused.is_changed() && refused.0.is_some() {
+        if hand.cell.is_some() || hand.dragging {
+            hand.cell = None;
+            hand.dragging = false;
+            hand.drag_world = None;
+        }
+        *refused_at = Some((hand.cell, hand.rotation, hand.dragging));
+    } else if refused.0.is_some() && refused_at.is_some_and(|at| at != now) {
+        refused.0 = None;
+        *refused_at = None;
     }
 }
 

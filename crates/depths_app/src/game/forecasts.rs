@@ -207,7 +207,8 @@ pub fn steady(e: &Estimate) -> bool {
 pub fn chance_text(e: &Estimate) -> String {
     let shown = percent(e.chance);
     if shown.starts_with(char::is_numeric) {
-        format!("{shown}% ± {:.0}", (e.chance.half_width * 100.0).max(1.0))
+        // Unbroken: at 150 % the margin wrapped alone onto the next line.
+        format!("{shown}%\u{a0}±\u{a0}{:.0}", (e.chance.half_width * 100.0).max(1.0))
     } else {
         format!("{shown}%")
     }

@@ -148,6 +148,8 @@ pub struct CardNews {
 pub struct HealthNews {
     /// (Hero, net change, Health after it), in Hero order.
     pub heroes: Vec<(u8, i16, u8)>,
+    /// The table's stamp after the move that made them (`Delve::stamp`).
+    pub at: (u64, u64),
 }
 
 impl HealthNews {
@@ -155,7 +157,14 @@ impl HealthNews {
     /// left (`now`); 0 once it moved without a Health event (Level Up heals
     /// to full, a new Ecology, an undo or a replay's jump), where "Last change
     /// −7 Health" beside a full bar was stale.
-    pub fn change_of(&self, hero: u8, now: u8) -> i16 {
+    ///
+    /// "Just now" holds only at the table the move left (`stamp`): after a
+    /// Round in which no one was wounded, "−7 Health just now" still told of
+    /// the Round before.
+    pub fn change_of(&self, hero: u8, now: u8, stamp: (u64, u64)) -> i16 {
+        if stamp != self.at {
+            return 0;
+        }
         self.heroes.iter().find(|(h, _, after)| *h == hero && *after == now).map_or(0, |(_, by, _)| *by)
     }
 }
@@ -317,6 +326,7 @@ fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthN
         let after =
             |h: u8| delve.as_ref().and_then(|d| d.game().heroes.get(usize::from(h))).map_or(0, |hero| hero.health);
         health.heroes = changes.into_iter().map(|(h, by)| (h, by, after(h))).collect();
+        health.at = delve.as_ref().map_or((0, 0), |d| d.stamp());
     }
 }
 
@@ -421,11 +431,13 @@ mod tests {
     /// Up healed her to full, into the next Ecology and a replay's first move.
     #[test]
     fn a_health_change_is_told_only_while_the_health_it_left_stands() {
-        let news = HealthNews { heroes: vec![(0, -7, 9), (1, 3, 12)] };
-        assert_eq!(news.change_of(0, 9), -7);
-        assert_eq!(news.change_of(1, 12), 3);
-        assert_eq!(news.change_of(0, 16), 0, "healed to full with no Health event");
-        assert_eq!(news.change_of(2, 20), 0, "no change for this Hero");
+        let at = (1, 5);
+        let news = HealthNews { heroes: vec![(0, -7, 9), (1, 3, 12)], at };
+        assert_eq!(news.change_of(0, 9, at), -7);
+        assert_eq!(news.change_of(1, 12, at), 3);
+        assert_eq!(news.change_of(0, 16, at), 0, "healed to full with no Health event");
+        assert_eq!(news.change_of(0, 9, (1, 6)), 0, "a move later, with no wound, it is no news");
+        assert_eq!(news.change_of(2, 20, at), 0, "no change for this Hero");
     }
 
     use super::*;

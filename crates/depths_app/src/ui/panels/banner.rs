@@ -133,17 +133,15 @@ fn row(
 /// fitted, it came and went with Redo and "Pass to …", and the row's height
 /// with it (the table moved 11 px at 150 %).
 fn middle(ui: &mut egui::Ui, view: &BannerView) {
-    let width = |ui: &egui::Ui, text: egui::WidgetText| {
-        text.into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Body).size().x
-    };
     let place = view.place.as_ref().map(|p| egui::RichText::new(p).color(style::MUTED));
     let line = egui::RichText::new(&view.line).strong().color(style::GOLD);
     let gap = ui.spacing().item_spacing.x;
     let room = ui.available_width();
-    let line_w = width(ui, line.clone().into());
-    let place_w = place.as_ref().map_or(0.0, |p| width(ui, p.clone().into()) + gap);
-    // The place stays while what to do now keeps most of its words.
-    let show_place = room >= place_w + line_w.min(320.0) + gap * 2.0;
+    let line_w = super::widgets::line_width(ui, line.clone());
+    let place_w = place.as_ref().map_or(0.0, |p| super::widgets::line_width(ui, p.clone()) + gap);
+    // The place stays while what to do now keeps all its words (it was cut
+    // mid-word at 150 %: "… play cards, in a…").
+    let show_place = room >= place_w + line_w + gap * 2.0;
     if let Some(place) = place.filter(|_| show_place) {
         ui.label(place);
         ui.separator();

@@ -247,9 +247,12 @@ pub(super) fn combat_strip(
         // (the Monsters' assignment and its forecast were cut in half),
         // taken over its first frames, before a player can reach it (the
         // very first frame lacked a few points of them).
-        if strip.opening > 0 {
+        // Before the first Round nothing on the table is clicked (the
+        // assignment's choices are the strip's own): it grows to a hint or a
+        // notice coming (the hint's line was cut in half by its foot).
+        if strip.opening > 0 || strip.round == 0 {
             strip.height = strip.height.max(content);
-            strip.opening -= 1;
+            strip.opening = strip.opening.saturating_sub(1);
         }
     });
     said

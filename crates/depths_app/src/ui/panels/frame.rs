@@ -261,7 +261,7 @@ fn side_panels(
                 // Ability to use in Combat) is known to be there.
                 egui::ScrollArea::vertical()
                     .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
-                    .show(ui, |ui| heroes_panel(ui, game, &side.icons, &side.health, c));
+                    .show(ui, |ui| heroes_panel(ui, game, &side.icons, (&side.health, view.delve.stamp()), c));
             });
         pass_on.panels.push(("heroes".into(), shown.response.rect));
     }
@@ -370,10 +370,10 @@ fn help_line(root: &mut egui::Ui, step: Option<CombatStep>, replay: bool, over: 
     } else {
         "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save".to_owned()
     };
-    // One line, whole on hover: wrapped to two at 150 % it took the table's
-    // room (the cards in hand came out smaller than at 100 %).
+    // One line of whole keys, all on hover: wrapped to two at 150 % it took
+    // the table's room (the cards in hand came out smaller than at 100 %).
     egui::Panel::bottom("help").show(root, |ui| {
-        one_line(ui, egui::RichText::new(&help).size(style::type_scale::SMALL).color(style::MUTED), &help);
+        parts_line(ui, &help, style::type_scale::SMALL, style::MUTED, &help);
     });
 }
 

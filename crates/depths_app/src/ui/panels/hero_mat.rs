@@ -7,7 +7,7 @@ pub(super) fn heroes_panel(
     ui: &mut egui::Ui,
     game: &Game,
     icons: &Icons,
-    health: &crate::game::rules_events::HealthNews,
+    (health, stamp): (&crate::game::rules_events::HealthNews, (u64, u64)),
     c: &mut Choices,
 ) {
     ui.label(style::title("Heroes", style::type_scale::TITLE));
@@ -65,7 +65,7 @@ pub(super) fn heroes_panel(
             health_bar(ui, ("hero", h), hero.health, hero.max_health(), due, ui.available_width());
             // What the last action did to this Hero's Health (from its events)
             // and what is due, in one line.
-            let change = health.change_of(h, hero.health);
+            let change = health.change_of(h, hero.health, stamp);
             // The part of it that is Return Damage (a Hero Hit's): avoided if a Monster falls.
             let avoidable: u8 = match game.combat().filter(|_| due > 0) {
                 Some(cbt) => cbt
@@ -91,7 +91,10 @@ pub(super) fn heroes_panel(
                 // in the damage colour when damage was also due.
                 let font = egui::TextStyle::Body.resolve(ui.style());
                 let mut job = egui::text::LayoutJob::default();
-                for (i, part) in text.split(" · ").enumerate() {
+                let parts: Vec<&str> = text.split(" · ").collect();
+                let room = ui.available_width();
+                let whole = parts_that_fit(&parts, |t| line_width(ui, t) <= room);
+                for (i, part) in parts[..whole].iter().enumerate() {
                     if i > 0 {
                         job.append(" · ", 0.0, egui::TextFormat::simple(font.clone(), style::MUTED));
                     }
@@ -129,7 +132,7 @@ pub(super) fn heroes_panel(
                     format!("{stats}\nPower Cards stored · Action Cards in hand · in the draw pile · in the discard pile");
                 (stats, hover)
             };
-            one_line(ui, egui::RichText::new(&stats).size(style::type_scale::SMALL), &hover);
+            parts_line(ui, &stats, style::type_scale::SMALL, ui.visuals().text_color(), &hover);
             // Abilities usable now: in Combat, and while Exploring (unlocking
             // Doors, healing…), each with its cost and what it does.
             let usable: Vec<Action> = c

@@ -406,6 +406,35 @@ pub(super) fn forecast_line(
     }
 }
 
+/// How many of `parts`, joined by " · " from the first, fit where `fits`
+/// says (at least one: the first is what matters most). A line of several
+/// things keeps whole things: cut at a letter it read "· C…".
+pub(crate) fn parts_that_fit(parts: &[&str], fits: impl Fn(&str) -> bool) -> usize {
+    (1..=parts.len()).rev().find(|&n| fits(&parts[..n].join(" · "))).unwrap_or(1.min(parts.len()))
+}
+
+/// The width `text` takes on one line in `ui`.
+pub(super) fn line_width(ui: &egui::Ui, text: impl Into<egui::WidgetText>) -> f32 {
+    text.into().into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Body).size().x
+}
+
+/// A line of things joined by " · ", as many whole ones as fit the room
+/// (the first cut short if even it does not), all of them on hover.
+pub(super) fn parts_line(
+    ui: &mut egui::Ui,
+    text: &str,
+    size: f32,
+    color: egui::Color32,
+    hover: &str,
+) -> egui::Response {
+    let parts: Vec<&str> = text.split(" · ").collect();
+    let room = ui.available_width();
+    let rich = |t: &str| egui::RichText::new(t).size(size).color(color);
+    let n = parts_that_fit(&parts, |t| line_width(ui, rich(t)) <= room);
+    let shown = parts[..n].join(" · ");
+    one_line(ui, rich(&shown), hover)
+}
+
 /// One line that never wraps (a line that wrapped moved what lay under it):
 /// cut short with "…", with `hover` on hover, ours alone (egui's own box for
 /// the cut words stacked a second one over it). An empty `hover` says nothing.
@@ -808,6 +837,18 @@ pub(super) fn test_context() -> egui::Context {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_of_parts_keeps_whole_parts() {
+        let parts = ["Drag a card", "H: hint", "Ctrl+Z: undo", "F1: rules"];
+        // Room for 24 letters: the first two parts ("Drag a card · H: hint", 21).
+        let fits = |t: &str| t.chars().count() <= 24;
+        assert_eq!(parts_that_fit(&parts, fits), 2);
+        assert_eq!(parts_that_fit(&parts, |_| true), 4);
+        // The first stays (cut) even where nothing fits.
+        assert_eq!(parts_that_fit(&parts, |_| false), 1);
+        assert_eq!(parts_that_fit(&[], |_| false), 0);
+    }
 
     /// One egui pass over three buttons (the middle one not legal) with
     /// `key` pressed; returns what was chosen.
