@@ -1074,8 +1074,10 @@ fn the_cards_grow_with_the_ui_scale_as_far_as_the_table_has_room() {
             assert_eq!(*least, 1.0, "{window}");
         }
     }
+    // (They grow less than the scale: the pairs' cards keep at least a
+    // card's size at 100 %, and the hands theirs when not grown.)
     assert!(
-        grown.iter().any(|(w, s, least)| *w == "1920×1080" && *s == 1.5 && *least > 1.2),
+        grown.iter().any(|(w, s, least)| *w == "1920×1080" && *s == 1.5 && *least > 1.1),
         "at 1920×1080 and 150 % the cards grow: {grown:?}"
     );
 }

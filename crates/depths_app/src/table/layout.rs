@@ -157,7 +157,15 @@ pub fn lay_out_grown(faces: &[Face], area: Rect, ui_scale: f32, aside: Option<bo
     if kept.is_some_and(|t| t <= 1.0) {
         return unscaled;
     }
-    let good = |layout: &TableLayout| layout.roomy(faces) && layout.hand.y + 0.5 >= unscaled.hand.y;
+    // Nor is one that leaves the pairs' cards under a card's size at 100 %
+    // where not growing would not (at 1366×768 and 150 % the hands took the
+    // height and the pairs came out 57 px wide, their names cut to
+    // "Decrep… Skelet…").
+    let good = |layout: &TableLayout| {
+        layout.roomy(faces)
+            && layout.hand.y + 0.5 >= unscaled.hand.y
+            && layout.card.y + 0.5 >= unscaled.card.y.min(CARD.y)
+    };
     let scales = kept.into_iter().chain((0..steps).map(|i| ui_scale - i as f32 / 8.0));
     scales.filter(|t| *t > 1.0).map(|t| lay_out_scaled(faces, area, t, aside)).find(good).unwrap_or(unscaled)
 }
