@@ -316,7 +316,10 @@ fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &m
     );
     ui.separator();
     egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
-        egui::ScrollArea::vertical().id_salt("log").max_height(260.0).stick_to_bottom(true).show(ui, |ui| {
+        // Its full height from the first line: growing, it slid the save
+        // line under a resting pointer, whose hover box then opened.
+        let log = egui::ScrollArea::vertical().id_salt("log").max_height(260.0).auto_shrink([false, false]);
+        log.stick_to_bottom(true).show(ui, |ui| {
             for line in view.log.lines.iter().rev().take(300).rev() {
                 match short_path_line(line) {
                     Some((short, full)) => {

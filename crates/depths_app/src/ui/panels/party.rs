@@ -119,19 +119,6 @@ pub(super) fn party_panel(
     }
     ui.separator();
 
-    // The selected element.
-    if let Some(e) = selected.0
-        && let Some((element, _)) = eco.map.element(e)
-    {
-        ui.label(style::title(element.name(), style::type_scale::HEADING));
-        ui.label(crate::game::words::element_help(element));
-        ui.label(egui::RichText::new(words::element_state_text(game, e)).color(style::MUTED));
-        c.button(ui, Action::Encounter { element: e }, "Encounter");
-        if matches!(element, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian) {
-            forecast_line(ui, forecasts, Subject::Fight, "Chance to win this fight");
-        }
-        ui.separator();
-    }
     let reachable: Vec<Action> = c.legal.iter().filter(|a| matches!(a, Action::Encounter { .. })).cloned().collect();
     if !reachable.is_empty() {
         ui.label(egui::RichText::new("Within reach").strong());
@@ -153,6 +140,21 @@ pub(super) fn party_panel(
                     words::counted(m.cells.len() as u64, "tile", "tiles")
                 ),
             );
+        }
+    }
+    // The selected element, under what is within reach: above it, its
+    // words coming and going as a token was clicked moved the "Within
+    // reach" buttons 140 px.
+    if let Some(e) = selected.0
+        && let Some((element, _)) = eco.map.element(e)
+    {
+        ui.separator();
+        ui.label(style::title(element.name(), style::type_scale::HEADING));
+        ui.label(crate::game::words::element_help(element));
+        ui.label(egui::RichText::new(words::element_state_text(game, e)).color(style::MUTED));
+        c.button(ui, Action::Encounter { element: e }, "Encounter");
+        if matches!(element, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian) {
+            forecast_line(ui, forecasts, Subject::Fight, "Chance to win this fight");
         }
     }
     ui.separator();
