@@ -141,101 +141,115 @@ pub(super) fn heroes_panel(
                 .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
                 .cloned()
                 .collect();
-            if !usable.is_empty() {
-                ui.label(egui::RichText::new("Use an Ability").strong());
-            }
-            // One row per Ability: its name and cost, then a small button
-            // per target, what it does under it. A row keeps its place while
-            // its targets come and go, so the others do not move under the
-            // pointer.
-            // In a Combat a row stays once shown, greyed while it cannot be
-            // used: the Warding Sigil's row leaving Sil's mat slid the Force
-            // Bolt button under the pointer.
-            let kept = egui::Id::new(("ability_rows", h));
-            let mut sources: Vec<depths_rules::AbilitySource> = if game.combat().is_some() {
-                ui.data(|d| d.get_temp(kept)).unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            for a in &usable {
-                if let Action::ActivateAbility { source, .. } = a
-                    && !sources.contains(source)
-                {
-                    sources.push(*source);
+            // The rows keep the tallest they have been this Round: a target's
+            // button leaving Bren's mat ("Brush Aside … not now") slid Sil's
+            // mat, and her Force Bolt button, 47 px up under the pointer.
+            let held = egui::Id::new(("ability_height", h));
+            let round = game.combat().map(|cbt| cbt.round);
+            let least = ui
+                .data(|d| d.get_temp::<(Option<u32>, f32)>(held))
+                .filter(|(r, _)| round.is_some() && *r == round)
+                .map_or(0.0, |(_, least)| least);
+            let rows = ui.scope(|ui| {
+                ui.set_min_height(least);
+                if !usable.is_empty() {
+                    ui.label(egui::RichText::new("Use an Ability").strong());
                 }
-            }
-            ui.data_mut(|d| d.insert_temp(kept, sources.clone()));
-            if usable.is_empty() && !sources.is_empty() {
-                ui.label(egui::RichText::new("Use an Ability").strong());
-            }
-            for source in sources {
-                let actions: Vec<&Action> = usable
-                    .iter()
-                    .filter(|a| matches!(a, Action::ActivateAbility { source: s, .. } if *s == source))
-                    .collect();
-                let ability = hero.ability(source);
-                let name = ability.map_or_else(|| "Ability".to_owned(), |ab| ab.name.clone());
-                let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
-                let text = ability.map_or(String::new(), |ab| ab.text());
-                // An Ability's Damage binds the Hero's Damage to its target
-                // for the Round: said on hover, and on each target it wastes.
-                let binds = ability.is_some_and(|ab| {
-                    ab.effects.iter().any(|e| matches!(e, depths_rules::Effect::DamageMonster { .. }))
-                });
-                let head_hover = if binds {
-                    format!("{text}\n{}", crate::game::words::binding_note(hero.name()))
+                // One row per Ability: its name and cost, then a small button
+                // per target, what it does under it. A row keeps its place while
+                // its targets come and go, so the others do not move under the
+                // pointer.
+                // In a Combat a row stays once shown, greyed while it cannot be
+                // used: the Warding Sigil's row leaving Sil's mat slid the Force
+                // Bolt button under the pointer.
+                let kept = egui::Id::new(("ability_rows", h));
+                let mut sources: Vec<depths_rules::AbilitySource> = if game.combat().is_some() {
+                    ui.data(|d| d.get_temp(kept)).unwrap_or_default()
                 } else {
-                    text.clone()
+                    Vec::new()
                 };
-                let targets: Vec<String> = actions
-                    .iter()
-                    .map(|a| match a {
-                        Action::ActivateAbility { target, .. } => crate::game::words::target_words(game, target),
-                        _ => String::new(),
-                    })
-                    .collect();
-                let (common, shorts) = crate::game::words::split_common_start(&targets);
-                let now = !actions.is_empty();
-                ui.horizontal_wrapped(|ui| {
-                    let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
-                    let ink = if now { style::GOLD } else { style::MUTED };
-                    ui.label(egui::RichText::new(head).strong().color(ink)).on_hover_text(&head_hover);
-                    if !now {
-                        ui.label(egui::RichText::new("not now").color(style::MUTED))
-                            .on_hover_text("Used, or its cost cannot be paid, at this step of the Combat");
+                for a in &usable {
+                    if let Action::ActivateAbility { source, .. } = a
+                        && !sources.contains(source)
+                    {
+                        sources.push(*source);
                     }
-                    if !common.is_empty() {
-                        ui.label(format!("on {common}:"));
-                    }
-                    for (a, short) in actions.into_iter().zip(shorts) {
-                        // An individual's Health beside its "#2": alone, "#1" and "1"
-                        // read as number keys.
-                        let health = match a {
-                            Action::ActivateAbility { target: depths_rules::Target::Individual { foe, individual }, .. } => game
-                                .combat()
-                                .and_then(|cbt| cbt.foes.get(usize::from(*foe)))
-                                .and_then(|f| f.individuals.get(usize::from(*individual)))
-                                .map(|i| i.health),
-                            _ => None,
-                        };
-                        let label = match (short.is_empty(), health) {
-                            (true, _) => "Use".to_owned(),
-                            (false, Some(h)) => format!("{short}, {h} Health"),
-                            (false, None) => short,
-                        };
-                        match crate::game::confirm::wasted_by_binding(game, a) {
-                            Some((target, lost)) => {
-                                let hover = crate::game::words::wasted_note(hero.name(), &target, lost);
-                                c.button_with_hover(ui, a.clone(), format!("{label} ⚠"), &hover);
-                            }
-                            None => {
-                                c.button(ui, a.clone(), label);
+                }
+                ui.data_mut(|d| d.insert_temp(kept, sources.clone()));
+                if usable.is_empty() && !sources.is_empty() {
+                    ui.label(egui::RichText::new("Use an Ability").strong());
+                }
+                for source in sources {
+                    let actions: Vec<&Action> = usable
+                        .iter()
+                        .filter(|a| matches!(a, Action::ActivateAbility { source: s, .. } if *s == source))
+                        .collect();
+                    let ability = hero.ability(source);
+                    let name = ability.map_or_else(|| "Ability".to_owned(), |ab| ab.name.clone());
+                    let cost = ability.map_or(String::new(), |ab| activation_text(ab.activation));
+                    let text = ability.map_or(String::new(), |ab| ab.text());
+                    // An Ability's Damage binds the Hero's Damage to its target
+                    // for the Round: said on hover, and on each target it wastes.
+                    let binds = ability.is_some_and(|ab| {
+                        ab.effects.iter().any(|e| matches!(e, depths_rules::Effect::DamageMonster { .. }))
+                    });
+                    let head_hover = if binds {
+                        format!("{text}\n{}", crate::game::words::binding_note(hero.name()))
+                    } else {
+                        text.clone()
+                    };
+                    let targets: Vec<String> = actions
+                        .iter()
+                        .map(|a| match a {
+                            Action::ActivateAbility { target, .. } => crate::game::words::target_words(game, target),
+                            _ => String::new(),
+                        })
+                        .collect();
+                    let (common, shorts) = crate::game::words::split_common_start(&targets);
+                    let now = !actions.is_empty();
+                    ui.horizontal_wrapped(|ui| {
+                        let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
+                        let ink = if now { style::GOLD } else { style::MUTED };
+                        ui.label(egui::RichText::new(head).strong().color(ink)).on_hover_text(&head_hover);
+                        if !now {
+                            ui.label(egui::RichText::new("not now").color(style::MUTED))
+                                .on_hover_text("Used, or its cost cannot be paid, at this step of the Combat");
+                        }
+                        if !common.is_empty() {
+                            ui.label(format!("on {common}:"));
+                        }
+                        for (a, short) in actions.into_iter().zip(shorts) {
+                            // An individual's Health beside its "#2": alone, "#1" and "1"
+                            // read as number keys.
+                            let health = match a {
+                                Action::ActivateAbility { target: depths_rules::Target::Individual { foe, individual }, .. } => game
+                                    .combat()
+                                    .and_then(|cbt| cbt.foes.get(usize::from(*foe)))
+                                    .and_then(|f| f.individuals.get(usize::from(*individual)))
+                                    .map(|i| i.health),
+                                _ => None,
+                            };
+                            let label = match (short.is_empty(), health) {
+                                (true, _) => "Use".to_owned(),
+                                (false, Some(h)) => format!("{short}, {h} Health"),
+                                (false, None) => short,
+                            };
+                            match crate::game::confirm::wasted_by_binding(game, a) {
+                                Some((target, lost)) => {
+                                    let hover = crate::game::words::wasted_note(hero.name(), &target, lost);
+                                    c.button_with_hover(ui, a.clone(), format!("{label} ⚠"), &hover);
+                                }
+                                None => {
+                                    c.button(ui, a.clone(), label);
+                                }
                             }
                         }
-                    }
-                });
-                ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
-            }
+                    });
+                    ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
+                }
+            });
+            let tallest = least.max(rows.response.rect.height());
+            ui.data_mut(|d| d.insert_temp(held, (round, tallest)));
             // In a Combat the Discard Pile on the table shows them on hover.
             if !hero.discard.is_empty() && !in_combat {
                 // The discard pile is open information: its cards, newest first.
