@@ -8,7 +8,8 @@
 //! asked about (a slip there costs one Ctrl+Z), but for one trap: an
 //! Ability whose Damage brings an individual down and so binds, and wastes,
 //! the Hero's pair Damage this Round ([`wasted_by_binding`]), which a
-//! player does not see coming.
+//! player does not see coming; and a turn ended with an Ability a Block
+//! paid for still unused (the Round's end takes it without a word).
 //!
 //! The panels and keys write [`TryAction`]; [`screen_tries`] passes a move
 //! on as a [`PlayerAction`] at once or holds it in [`Asking`] until the
@@ -212,7 +213,10 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
                 alternatives,
             })
         }
-        Action::EndTurn { .. } | Action::AvoidReturnDamage { .. } => ask_before_a_fall(game, action, &legal),
+        Action::EndTurn { hero } => {
+            ask_before_a_fall(game, action, &legal).or_else(|| ask_before_a_block_ability_lost(game, *hero, &legal))
+        }
+        Action::AvoidReturnDamage { .. } => ask_before_a_fall(game, action, &legal),
         Action::ActivateAbility { hero, source, .. } => {
             let (target, lost) = wasted_by_binding(game, action)?;
             let name = game.heroes.get(usize::from(*hero)).map_or("the Hero", |h| h.name());
@@ -305,6 +309,37 @@ fn ask_before_a_fall(game: &Game, action: &Action, legal: &[Action]) -> Option<A
         ),
         go: "End it and lose".into(),
         moves: vec![action.clone()],
+        alternatives,
+    })
+}
+
+/// An Ability "Paid for by Resolving a Block; one per Round" that the
+/// Hero's turn would end unused: the Block paid for it and the Round's end
+/// takes it, with no word (pressing E lost Sil's heal of 3). Asked with the
+/// Ability's uses offered instead.
+fn ask_before_a_block_ability_lost(game: &Game, hero: u8, legal: &[Action]) -> Option<Ask> {
+    let h = game.heroes.get(usize::from(hero))?;
+    let paid = |a: &Action| match a {
+        Action::ActivateAbility { hero: by, source, .. } if *by == hero => {
+            h.ability(*source).is_some_and(|ab| ab.activation == depths_rules::Activation::Block)
+        }
+        _ => false,
+    };
+    let alternatives: Vec<Action> = legal.iter().filter(|a| paid(a)).take(8).cloned().collect();
+    let Some(Action::ActivateAbility { source, .. }) = alternatives.first() else { return None };
+    let ability = h.ability(*source)?;
+    Some(Ask {
+        action: Action::EndTurn { hero },
+        title: format!("{} goes unused", ability.name),
+        cost: format!(
+            "{}'s Block paid for {} this Round ({}), and it is lost when the turn ends. Use it first, or end \
+             the turn without it:",
+            h.name(),
+            ability.name,
+            ability.text()
+        ),
+        go: "End the turn without it".into(),
+        moves: vec![Action::EndTurn { hero }],
         alternatives,
     })
 }
@@ -459,5 +494,40 @@ mod tests {
         assert!(ask.cost.contains(&format!("{lost} Damage")), "{}", ask.cost);
         assert!(ask.alternatives.contains(&throw(0)), "aim it at one it does not bring down");
         assert_eq!(ask_for(&g, &throw(0)), None);
+    }
+
+    /// A turn ended with Shield Bash, paid for by a Block, unused: the
+    /// Round's end takes it without a word (E lost Sil's heal of 3).
+    #[test]
+    fn ending_a_turn_with_an_ability_a_block_paid_for_is_asked_about() {
+        use depths_rules::{Activation, Difficulty};
+        use depths_tests::*;
+        let mut g = game_of(&["bren"]);
+        stack_hero(&mut g, 0, &[6, 4, 8], &[]);
+        stack_monster(&mut g, Difficulty::I, &[6, 4]);
+        fight(&mut g, vec![monster("Cellar Rat", Difficulty::I, [20, 20, 20], vec![])]);
+        play(&mut g, 0, &[6, 4]);
+        let block_paid = |g: &Game, a: &Action| match a {
+            Action::ActivateAbility { hero, source, .. } => {
+                g.heroes[usize::from(*hero)].ability(*source).is_some_and(|ab| ab.activation == Activation::Block)
+            }
+            _ => false,
+        };
+        let end = Action::EndTurn { hero: 0 };
+        assert_eq!(ask_for(&g, &end), None, "not while nothing is paid for");
+        for _ in 0..10 {
+            let legal = g.legal_actions();
+            if legal.contains(&end) && legal.iter().any(|a| block_paid(&g, a)) {
+                break;
+            }
+            let a = legal.iter().find(|a| !matches!(a, Action::EndTurn { .. } | Action::ActivateAbility { .. }));
+            g.apply(a.cloned().expect("a pair to resolve")).unwrap();
+        }
+        let ask = ask_for(&g, &end).expect("asked");
+        assert!(ask.title.contains("Shield Bash"), "{}", ask.title);
+        assert!(!ask.alternatives.is_empty() && ask.alternatives.iter().all(|a| block_paid(&g, a)), "{ask:?}");
+        // Used, nothing is lost: the turn ends unasked.
+        g.apply(ask.alternatives[0].clone()).unwrap();
+        assert_eq!(ask_for(&g, &end), None);
     }
 }
