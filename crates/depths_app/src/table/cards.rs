@@ -103,6 +103,11 @@ impl TableCard {
         Rect::from_center_size(self.position(now), self.size)
     }
 
+    /// The rectangle it covers once at rest where it is going (logical px).
+    pub fn rest_rect(&self) -> Rect {
+        Rect::from_center_size(self.to, self.size)
+    }
+
     /// Its height at 100 % (its face is laid out at that size).
     pub fn face_height(&self) -> f32 {
         self.size.y / self.scale

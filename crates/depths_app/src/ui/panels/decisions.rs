@@ -18,18 +18,35 @@ fn xp_of(game: &Game, card: &XpRef) -> u16 {
 
 /// A decision window at the foot of the board's room (its buttons are
 /// numbered), kept inside that room: over the banner or a side panel it hid
-/// their words at a large UI scale.
-fn decision_window(title: String, id: &'static str, max_width: f32, room: egui::Rect) -> egui::Window<'static> {
+/// their words at a large UI scale. Left of `beside` (the cards drawn on the
+/// table, from its right), where the room allows: centred, it covered the
+/// Feature card it asks about.
+fn decision_window(
+    title: String,
+    id: &'static str,
+    max_width: f32,
+    room: egui::Rect,
+    beside: Option<egui::Rect>,
+) -> egui::Window<'static> {
     let room = below_notes(room);
     // Wide enough for its whole title (egui cuts a title to the window's width).
     let title_width = (title.chars().count() as f32 * 8.6 + 60.0).min(640.0).min(room.width() - 16.0);
+    let width = max_width.max(title_width).min(room.width() - 16.0);
+    let foot = room_foot(room);
+    let (pivot, at) = match beside {
+        Some(cards) if foot.x + width / 2.0 > cards.min.x - 8.0 => {
+            let right = (cards.min.x - 8.0).max(room.min.x + 8.0 + width).min(room.max.x - 8.0);
+            (egui::Align2::RIGHT_BOTTOM, egui::pos2(right, foot.y))
+        }
+        _ => (egui::Align2::CENTER_BOTTOM, foot),
+    };
     egui::Window::new(title)
         .id(egui::Id::new(id))
-        .pivot(egui::Align2::CENTER_BOTTOM)
-        .fixed_pos(room_foot(room))
+        .pivot(pivot)
+        .fixed_pos(at)
         .constrain_to(room)
         .min_width(title_width)
-        .max_width(max_width.max(title_width).min(room.width() - 16.0))
+        .max_width(width)
         .max_height(room.height() - 16.0)
         .collapsible(true)
         .resizable(false)
@@ -45,14 +62,16 @@ fn below_notes(room: egui::Rect) -> egui::Rect {
 /// The most a decision's list may take of the room's height before it
 /// scrolls, with `above` points of the window already taken over it.
 fn list_height(room: egui::Rect, above: f32) -> f32 {
-    (below_notes(room).height() - 200.0 - above).clamp(120.0, 400.0)
+    // At least three Heroes' rows, wrapped: at 1920×1080 and 150 % the
+    // second Hero's button lay under the list's foot.
+    (below_notes(room).height() - 200.0 - above).clamp(170.0, 400.0)
 }
 
 /// The most the cards a decision answers may take before they scroll: four
 /// Legendary Locations revealed in a row pushed the choice itself out of the
 /// window, where nothing could reach it.
 fn revealed_height(room: egui::Rect) -> f32 {
-    (below_notes(room).height() * 0.3).clamp(90.0, 260.0)
+    (below_notes(room).height() * 0.25).clamp(80.0, 240.0)
 }
 
 pub(super) fn pending_window(
@@ -60,10 +79,10 @@ pub(super) fn pending_window(
     game: &Game,
     p: &Pending,
     revealed: &[&crate::table::reveal::RevealCard],
-    room: egui::Rect,
+    (room, beside): (egui::Rect, Option<egui::Rect>),
     c: &mut Choices,
 ) {
-    let window = decision_window(banner(game), "pending", 480.0, room).show(ctx, |ui| {
+    let window = decision_window(banner(game), "pending", 480.0, room, beside).show(ctx, |ui| {
         c.next_key = Some(1);
         ui.set_min_width(380.0_f32.min(room.width() - 40.0));
         // The card the decision answers, readable here whatever room the
@@ -282,7 +301,7 @@ pub(super) fn pending_window(
 pub(super) fn passage_window(ctx: &egui::Context, game: &Game, next: Ecology, room: egui::Rect, c: &mut Choices) {
     let Some(adv) = game.adventure() else { return };
     let from = adv.ecology.ecology;
-    decision_window(passage_text(from, next), "passage", 560.0, room).show(ctx, |ui| {
+    decision_window(passage_text(from, next), "passage", 560.0, room, None).show(ctx, |ui| {
         c.next_key = Some(1);
         ui.set_min_width(460.0_f32.min(room.width() - 40.0));
         ui.label(format!(
@@ -538,7 +557,7 @@ mod tests {
                         seats_asked: Vec::new(),
                         controls: Vec::new(),
                     };
-                    pending_window(ui.ctx(), &game, pending, &revealed, room, &mut c);
+                    pending_window(ui.ctx(), &game, pending, &revealed, (room, None), &mut c);
                     controls = c.controls;
                 });
                 output.textures_delta.clear();

@@ -55,6 +55,10 @@ pub(super) fn fight_end_panel(
             style::panel_frame().stroke(egui::Stroke::new(3.0, accent)).inner_margin(24.0).show(ui, |ui| {
                 ui.set_width(width - 48.0);
                 ui.vertical_centered(|ui| {
+                    // Wrapped to the box: a centred line does not wrap by
+                    // itself, and at 150 % "+2 XP for the party: Pair of
+                    // Carrion Birds" spread the box over the party panel.
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
                     ui.label(style::title(&title, style::type_scale::BANNER).color(accent));
                     ui.add_space(6.0);
                     for line in &lines {

@@ -502,7 +502,7 @@ fn decision_panel(
     view: GameView,
     mut pass_on: ResMut<PanelPass>,
     guide: Option<Res<crate::game::guide::Guide>>,
-    revealed: Query<&crate::table::reveal::RevealedCards>,
+    (revealed, drawn): (Query<&crate::table::reveal::RevealedCards>, Query<&crate::table::cards::TableCard>),
 ) -> Result {
     if pass_on.curtain {
         return Ok(());
@@ -515,7 +515,14 @@ fn decision_panel(
         // The cards just revealed, whose words the decision answers.
         let cards: Vec<&crate::table::reveal::RevealCard> = revealed.iter().flat_map(|r| &r.0).collect();
         let room = pass_on.room.unwrap_or(ctx.content_rect());
-        pending_window(ctx, game, p, &cards, room, &mut c);
+        // The Feature and Legendary Location cards drawn on the table, in points.
+        let z = ctx.zoom_factor();
+        let beside = drawn
+            .iter()
+            .filter(|t| t.kind == crate::table::faces::Kind::Ecology && !t.leaving)
+            .map(|t| style::in_points(t.rest_rect(), z))
+            .reduce(|a, b| a.union(b));
+        pending_window(ctx, game, p, &cards, (room, beside), &mut c);
     } else if first_steps(&game.phase(), game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !delve.read_only {
         first_steps_window(ctx, pass_on.room.unwrap_or(ctx.content_rect()));
     }
@@ -701,7 +708,10 @@ fn finish(
         let card = cards.get(*entity).ok().map(|c| c.screen_rect(time.elapsed_secs()));
         let thing = card.map(|r| style::in_points(r, z));
         // The places to click now, which the box keeps off where it can.
-        let clear: Vec<egui::Rect> = geometry.targets.iter().map(|t| style::in_points(t.rect, z)).collect();
+        let mut clear: Vec<egui::Rect> = geometry.targets.iter().map(|t| style::in_points(t.rect, z)).collect();
+        // And the window of a decision, whose buttons are the step's (a
+        // drawn card's box covered Ava's).
+        clear.extend(decision_rects(ctx));
         hover_box(ctx, text, thing, &clear, room);
     }
 
@@ -742,4 +752,15 @@ fn finish(
     };
     c.suspend(&mut pass_on);
     Ok(())
+}
+
+/// Where the decision windows lie on screen (egui points), those shown.
+fn decision_rects(ctx: &egui::Context) -> Vec<egui::Rect> {
+    let shown = ctx.memory(|m| m.areas().visible_layer_ids());
+    ["pending", "passage"]
+        .into_iter()
+        .map(egui::Id::new)
+        .filter(|id| shown.iter().any(|l| l.id == *id))
+        .filter_map(|id| ctx.memory(|m| m.area_rect(id)))
+        .collect()
 }
