@@ -1140,18 +1140,22 @@ fn a_pairs_words_tell_what_its_colour_tells() {
     assert!(tones.len() >= 4, "every state is seen: {tones:?}");
 }
 
-/// A pair's figures as the table prints them: "Monster −6, Bren −0–2" →
-/// the Monster's least and most (none once its side has landed: "Bren −2"),
-/// and the Hero's.
+/// A pair's figures as the table prints them: "Monster −5–7, Bren −2?" →
+/// the Monster's least and most (none once its side has landed: "Bren
+/// −2"), and the Hero's ("−2?": 2, or 0 if a Monster falls).
 fn pair_figures(note: &str) -> Option<(Option<(u8, u8)>, (u8, u8))> {
     let mut monster = None;
     let mut hero = None;
     let range = |figure: &str| -> Option<(u8, u8)> {
-        let (least, most) = figure.split_once('–').unwrap_or((figure, figure));
+        let (least, most) = match (figure.strip_suffix('?'), figure.split_once('–')) {
+            (Some(m), _) => ("0", m),
+            (None, Some((l, m))) => (l, m),
+            (None, None) => (figure, figure),
+        };
         Some((least.parse().ok()?, most.parse().ok()?))
     };
     for part in note.split(", ") {
-        let (who, figure) = part.rsplit_once(" −")?;
+        let (who, figure) = part.split_once(" −")?;
         if who == "Monster" {
             monster = Some(range(figure)?);
         } else {

@@ -203,14 +203,14 @@ fn individual_name(game: &Game, f: u8, i: u8) -> String {
 /// Damage, the one Hit does Return Damage back ("5. Apply Damage"); `dealt`
 /// is the Monster's after its Armor (least and most, over the individuals
 /// it may go to: `Game::pair_deals`), `taken` the Hero's after theirs
-/// (least and most: "0–5" while a Monster may fall and spare the Hero its
+/// (least and most: "−5?" while a Monster may fall and spare the Hero its
 /// Return Damage, `Game::pair_takes_range`).
 pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: (u8, u8)) -> String {
-    let (dealt, taken) = (deal_figure(dealt), deal_figure(taken));
+    let (dealt, taken) = (loss_figure(dealt), loss_figure(taken));
     match o {
         Outcome::Block => "no Damage".into(),
-        Outcome::HeroHit => format!("Monster −{dealt}, {hero} −{taken}"),
-        Outcome::MonsterHit => format!("{hero} −{taken}, Monster −{dealt}"),
+        Outcome::HeroHit => format!("Monster {dealt}, {hero} {taken}"),
+        Outcome::MonsterHit => format!("{hero} {taken}, Monster {dealt}"),
     }
 }
 
@@ -219,7 +219,7 @@ pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: (u8, u8)
 pub fn landed_pair_note(hero: &str, o: Outcome, taken: (u8, u8)) -> String {
     match o {
         Outcome::Block => "no Damage".into(),
-        _ => format!("{hero} −{}", deal_figure(taken)),
+        _ => format!("{hero} {}", loss_figure(taken)),
     }
 }
 
@@ -227,6 +227,16 @@ pub fn landed_pair_note(hero: &str, o: Outcome, taken: (u8, u8)) -> String {
 /// chosen, their Armor differing; a Monster falling).
 fn deal_figure((least, most): (u8, u8)) -> String {
     if least == most { least.to_string() } else { format!("{least}–{most}") }
+}
+
+/// A loss of Health as a pair prints it: "−6"; "−5–7" where the individual
+/// chosen decides (their Armor differing); "−5?" where a Monster falling
+/// spares it, said on hover ("Bren −0–5" read as minus zero to five).
+fn loss_figure((least, most): (u8, u8)) -> String {
+    match (least, most) {
+        (0, m) if m > 0 => format!("−{m}?"),
+        _ => format!("−{}", deal_figure((least, most))),
+    }
 }
 
 /// The same in the book's words, for the hover text and the hint.
