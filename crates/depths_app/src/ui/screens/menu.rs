@@ -225,9 +225,9 @@ fn main_menu_ui(
                             let has_saves = has_saves.0;
                             let mut button = |ui: &mut egui::Ui, (label, action): (&str, MenuAction)| {
                                 let enabled = has_saves || !matches!(action, MenuAction::Continue | MenuAction::Load);
-                                let button = ui
-                                    .add_enabled(enabled, style::menu_button(label))
-                                    .on_disabled_hover_text("No saved game yet: start one with New Game");
+                                // Why they are greyed is said under the buttons, not
+                                // on hover: the hover box covered "Play online".
+                                let button = ui.add_enabled(enabled, style::menu_button(label));
                                 if button.clicked() {
                                     actions.write(action);
                                 }
@@ -239,6 +239,14 @@ fn main_menu_ui(
                                     cols[i / per_column].vertical_centered(|ui| button(ui, b));
                                 }
                             });
+                            if !has_saves {
+                                ui.add_space(4.0);
+                                ui.label(
+                                    egui::RichText::new("No saved game yet: Continue and Load open once one is saved.")
+                                        .size(style::type_scale::SMALL)
+                                        .color(style::MUTED),
+                                );
+                            }
                             if let Some(text) = &notice.0 {
                                 ui.add_space(8.0);
                                 ui.label(egui::RichText::new(text).color(style::notice()));
