@@ -1531,3 +1531,26 @@ fn no_two_moves_offered_read_the_same() {
     }
     assert!(states > 1000 && legendary > 0, "{states} states, {legendary} with two Legendary Locations found");
 }
+
+/// A Monster's Power that wounds a Hero for less than it prints says why:
+/// "Deal 4 Damage" over "Sil takes 2 damage" read as a number that did not
+/// come true (Sil's Armor took 2).
+#[test]
+fn a_power_card_wound_under_its_printed_damage_names_the_armor() {
+    use depths_app::table::reveal::reveals_for;
+    use depths_rules::{Difficulty, Event};
+    use depths_tests::*;
+    let content = Content::builtin().unwrap();
+    let mut g = game_of(&["sil"]);
+    fight(&mut g, vec![monster("Cellar Rat", Difficulty::I, [20, 20, 20], vec![])]);
+    let power = |g: &Game| {
+        let events = vec![
+            Event::MonsterAbility { foe: 0, name: "Sudden Spear".into(), heroes: vec![0] },
+            Event::HeroDamaged { hero: 0, amount: 2 },
+        ];
+        reveals_for(g, &content, &events).into_iter().flat_map(|c| c.rules).collect::<Vec<_>>()
+    };
+    assert!(power(&g).iter().any(|r| r == "Sil takes 2 damage."), "{:?}", power(&g));
+    g.combat.as_mut().unwrap().heroes[0].armor = 2;
+    assert!(power(&g).iter().any(|r| r == "Sil takes 2 damage, after 2 Armor."), "{:?}", power(&g));
+}

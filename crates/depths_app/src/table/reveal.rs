@@ -95,7 +95,18 @@ fn power_reveal(game: &Game, foe: Option<&Foe>, name: &str, heroes: &[u8], after
             Event::HeroDamaged { .. } | Event::HeroHealed { .. } | Event::MonsterHealed { .. } | Event::GameLost { .. }
         )
     });
-    rules.extend(effects.filter_map(|e| crate::game::words::describe_event(game, e)));
+    // A wound under the printed Damage says why: "Deal 4 Damage" and "Sil
+    // takes 2 damage" read as a number that did not come true.
+    rules.extend(effects.filter_map(|e| {
+        let line = crate::game::words::describe_event(game, e)?;
+        match e {
+            Event::HeroDamaged { hero, .. } if game.armor_of(*hero) > 0 => {
+                let line = line.strip_suffix('.').unwrap_or(&line);
+                Some(format!("{line}, after {} Armor.", game.armor_of(*hero)))
+            }
+            _ => Some(line),
+        }
+    }));
     RevealCard {
         family: Family::Monster,
         kind: format!("{monster}'s Power"),
