@@ -1,6 +1,6 @@
 //! Asking once before a player's move that cannot be taken back and costs
 //! what cannot be won back: a tile drawn when every tile left fits nowhere
-//! (the game is lost), a Round ended while a Hero's Health is too low for
+//! (the game is lost) or when most do (it most likely is), a Round ended while a Hero's Health is too low for
 //! its Damage and something else could still be done (the Hero is Defeated
 //! and the game lost), or Finish Level Up with XP unspent and no Ability
 //! bought (Abilities are bought only then). The question says what the move
@@ -151,12 +151,20 @@ pub(super) fn plugin(app: &mut App) {
 /// Whether every tile left in the pile is a dead end and none can be set
 /// aside: the next tile drawn, whichever it is, loses the game.
 pub fn draw_surely_loses(game: &Game) -> bool {
-    let Some(eco) = game.adventure().map(|a| &a.ecology) else { return false };
+    losing_draws(game).is_some_and(|(losing, all)| losing == all)
+}
+
+/// Of the tiles left in the pile, how many would lose the game if drawn
+/// now (a dead end that cannot be set aside), and how many there are.
+pub fn losing_draws(game: &Game) -> Option<(usize, usize)> {
+    let eco = game.adventure().map(|a| &a.ecology)?;
     let tiles = eco.pile.tiles();
     let frontier = eco.map.frontier();
-    !tiles.is_empty()
-        && tiles.iter().all(|t| frontier.legal_placements(t).is_empty())
-        && tiles.iter().all(|t| eco.dead_end.check_set_aside(&eco.map, t).is_err())
+    let losing = tiles
+        .iter()
+        .filter(|t| frontier.legal_placements(t).is_empty() && eco.dead_end.check_set_aside(&eco.map, t).is_err())
+        .count();
+    (!tiles.is_empty()).then_some((losing, tiles.len()))
 }
 
 /// The question to ask before `action`, if it must be asked.
@@ -187,6 +195,23 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
                 go: "Draw and lose".into(),
                 moves: vec![action.clone()],
                 alternatives,
+            })
+        }
+        // More likely lost than not: the panel's "Dead ends now: 16 of 19"
+        // in red, and D drew at once.
+        Action::DrawTile => {
+            let (losing, all) = losing_draws(game).filter(|(losing, all)| losing * 2 >= *all)?;
+            Some(Ask {
+                action: action.clone(),
+                title: "Drawing a tile most likely loses the game".into(),
+                cost: format!(
+                    "{losing} of the {all} tiles in the pile fit nowhere now and cannot be set aside: the tile \
+                     drawn loses the game {} times in 100. Something else may open the map first:",
+                    losing * 100 / all
+                ),
+                go: "Draw anyway".into(),
+                moves: vec![action.clone()],
+                alternatives: others(&|a| !matches!(a, Action::DrawTile)),
             })
         }
         // Abilities are bought only at Level Up: once the Heroes descend the chance is gone.
@@ -529,5 +554,42 @@ mod tests {
         // Used, nothing is lost: the turn ends unasked.
         g.apply(ask.alternatives[0].clone()).unwrap();
         assert_eq!(ask_for(&g, &end), None);
+    }
+
+    /// "Dead ends now: 16 of 19" stood in red and D drew at once: a draw
+    /// that more likely loses the game than not is asked about, with the
+    /// chance, and one that is more likely safe is not.
+    #[test]
+    fn a_draw_that_most_likely_loses_is_asked_about() {
+        use depths_sim::Bot;
+        let content = depths_rules::Content::builtin().unwrap();
+        let (mut asked, mut safe) = (0, 0);
+        for seed in 1..=40 {
+            let options = depths_rules::GameOptions::standard(&["bren", "sil"], seed);
+            let mut g = Game::new(options, content.clone()).unwrap();
+            for _ in 0..600 {
+                if g.is_over() {
+                    break;
+                }
+                if g.legal_actions().contains(&Action::DrawTile)
+                    && let Some((losing, all)) = losing_draws(&g)
+                {
+                    let ask = ask_for(&g, &Action::DrawTile);
+                    if losing == all {
+                        assert!(ask.is_some_and(|a| a.cost.starts_with("Every tile left fits nowhere")));
+                    } else if losing * 2 >= all {
+                        let ask = ask.expect("asked");
+                        assert!(ask.cost.contains(&format!("{losing} of the {all} tiles")), "{}", ask.cost);
+                        asked += 1;
+                    } else {
+                        assert_eq!(ask, None, "{losing} of {all}");
+                        safe += 1;
+                    }
+                }
+                let a = depths_sim::HeuristicBot.choose(&g);
+                g.apply(a).unwrap();
+            }
+        }
+        assert!(asked > 0 && safe > 0, "asked {asked}, safe {safe}");
     }
 }

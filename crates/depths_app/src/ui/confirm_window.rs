@@ -1,7 +1,8 @@
 //! The question before a move that cannot be taken back (`game::confirm`):
 //! a modal box in the middle of the table with what the move costs, the
-//! moves offered instead, the move itself and Cancel (Esc). No key makes the
-//! move: the slip it guards against is a key press.
+//! moves offered instead (numbered, their keys taking them), the move
+//! itself and Cancel (Esc). No key makes the move: the slip it guards
+//! against is a key press.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -44,9 +45,28 @@ fn confirm_ui(
             ui.add_space(6.0);
             ui.label(egui::RichText::new("Instead:").strong());
             // In rows, as many as fit: six Healing amounts need not make a column.
+            // Numbered as the table's choices are, their keys taking them:
+            // they are the safe moves (no key makes the move asked about).
+            const KEYS: [egui::Key; 9] = [
+                egui::Key::Num1,
+                egui::Key::Num2,
+                egui::Key::Num3,
+                egui::Key::Num4,
+                egui::Key::Num5,
+                egui::Key::Num6,
+                egui::Key::Num7,
+                egui::Key::Num8,
+                egui::Key::Num9,
+            ];
             ui.horizontal_wrapped(|ui| {
-                for a in &ask.alternatives {
-                    if ui.button(describe_action(game, a)).clicked() {
+                for (i, a) in ask.alternatives.iter().enumerate() {
+                    let key = KEYS.get(i).copied();
+                    let label = match key {
+                        Some(_) => format!("[{}] {}", i + 1, describe_action(game, a)),
+                        None => describe_action(game, a),
+                    };
+                    let pressed = key.is_some_and(|k| ui.ctx().input(|inp| inp.key_pressed(k)));
+                    if ui.button(label).clicked() || pressed {
                         said = Some(Answer::Instead(a.clone()));
                     }
                 }

@@ -122,12 +122,14 @@ fn game_ui(
         crate::ui::replay_bar::ReplayColumn,
         Res<crate::game::rules_events::FightEnd>,
     ),
+    asking: Res<crate::game::confirm::Asking>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (delve, seats) = (&*view.delve, &*view.seats);
     let game = delve.game();
-    // No number key acts while the fight's end is told.
-    let pressed = number_key(ctx).filter(|_| fight_end.moment.is_none());
+    // No number key acts on the table while the fight's end is told, or
+    // while a question is asked (its own choices take the keys).
+    let pressed = number_key(ctx).filter(|_| fight_end.moment.is_none() && asking.ask().is_none());
     // Behind the curtain each player acts for their own Heroes.
     let legal = crate::table::cards::legal_at_table(delve, seats);
     let mut c = Choices {
