@@ -30,6 +30,12 @@ pub(super) fn fight_end_panel(
     let (title, lines) =
         crate::game::words::fight_end_words(view.delve.game(), moment.fell, &moment.xp, moment.cost.as_deref());
     let won = moment.fell.is_none();
+    // With every Hero a Companion nobody is at the table to click it away
+    // ("A Companion needs nobody at the table"): it goes by itself once
+    // read (three Companions' game stood still on a Victory).
+    let game = view.delve.game();
+    let watched = (0..game.heroes.len() as u8).all(|h| view.seats.players.is_companion(h)) && !game.is_over();
+    let read_for = 2.5 + 0.6 * lines.len() as f64;
     let room = pass_on.room.unwrap_or(ctx.content_rect());
     // The whole window dims (a modal's backdrop): a click anywhere puts the
     // moment away and reaches nothing under it.
@@ -65,20 +71,24 @@ pub(super) fn fight_end_panel(
                         ui.label(egui::RichText::new(line).size(style::type_scale::LEAD));
                     }
                     ui.add_space(8.0);
-                    ui.label(
-                        egui::RichText::new("Click, or press Space or Enter, to go on")
-                            .size(style::type_scale::SMALL)
-                            .color(style::MUTED),
-                    );
+                    let go_on = if watched {
+                        "The Companions go on in a moment: a click, Space or Enter goes on now"
+                    } else {
+                        "Click, or press Space or Enter, to go on"
+                    };
+                    ui.label(egui::RichText::new(go_on).size(style::type_scale::SMALL).color(style::MUTED));
                 });
             });
         });
     let key = ctx.input(|i| i.key_pressed(egui::Key::Space) || i.key_pressed(egui::Key::Enter));
-    if (dim.clicked() || key) && now - born > DEAF {
+    let read = watched && now - born > read_for;
+    if ((dim.clicked() || key) && now - born > DEAF) || read {
         end.moment = None;
         ctx.request_repaint();
     } else if now - born <= DEAF {
         ctx.request_repaint_after(std::time::Duration::from_secs_f64(DEAF));
+    } else if watched {
+        ctx.request_repaint_after(std::time::Duration::from_secs_f64(read_for - (now - born) + 0.05));
     }
     Ok(())
 }
