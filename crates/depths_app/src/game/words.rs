@@ -109,15 +109,16 @@ pub fn health_line(change: i16, due: u8, avoidable: u8) -> Option<String> {
     };
     let later = (due > 0).then(|| {
         let more = if change < 0 { " more" } else { "" };
-        // The Health bar shows the loss: "Health" gives way to the condition.
+        // The Health bar shows the loss: "Health" gives way to the condition,
+        // and "at Round's end" too ("−3 at Round's end unless a Monster …"
+        // was cut at the mat's width, the condition lost; the hover says when).
         let unit = if now.is_none() && avoidable == 0 { " Health" } else { "" };
         let kept = due.saturating_sub(avoidable);
-        let unless = match avoidable.min(due) {
-            0 => String::new(),
-            _ if kept == 0 => " unless a Monster falls".to_owned(),
-            _ => format!(" (−{kept} if a Monster falls)"),
-        };
-        format!("−{due}{more}{unit} at Round's end{unless}")
+        match avoidable.min(due) {
+            0 => format!("−{due}{more}{unit} at Round's end"),
+            _ if kept == 0 => format!("−{due}{more} unless a Monster falls"),
+            _ => format!("−{due}{more}, or −{kept} if a Monster falls"),
+        }
     });
     match (now, later) {
         (Some(a), Some(b)) => Some(format!("{a} · {b}")),
@@ -1056,12 +1057,9 @@ mod tests {
         assert_eq!(health_line(-4, 6, 0).as_deref(), Some("−4 Health just now · −6 more at Round's end"));
         assert_eq!(health_line(3, 2, 0).as_deref(), Some("+3 Health just now · −2 at Round's end"));
         // Return Damage is not certain: a Monster that falls this Round lets Heroes avoid it.
-        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 at Round's end unless a Monster falls"));
-        assert_eq!(health_line(0, 5, 2).as_deref(), Some("−5 at Round's end (−3 if a Monster falls)"));
-        assert_eq!(
-            health_line(-4, 5, 2).as_deref(),
-            Some("−4 Health just now · −5 more at Round's end (−3 if a Monster falls)")
-        );
+        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 unless a Monster falls"));
+        assert_eq!(health_line(0, 5, 2).as_deref(), Some("−5, or −3 if a Monster falls"));
+        assert_eq!(health_line(-4, 5, 2).as_deref(), Some("−4 Health just now · −5 more, or −3 if a Monster falls"));
     }
 
     #[test]

@@ -212,11 +212,11 @@ pub(super) fn combat_strip(
                 (None, Some(h), _) => (Some(format!("Hint: {h}")), style::GOLD),
                 (None, None, line) => (line, style::MUTED),
             };
-            // Before the first Round (the Monsters' assignment, its buttons
-            // filling the strip) an empty line has no place to keep: the
-            // forecast takes the one line left under the buttons (it was cut).
-            if let Some(line) = line.filter(|l| !(l.is_empty() && combat.round == 0)) {
-                one_line(ui, egui::RichText::new(&line).size(style::type_scale::SMALL).color(color), &line);
+            // Kept before the first Round too, empty: the hint coming there
+            // pushed the Monster cards 16 px down.
+            if let Some(line) = line {
+                let shown = if line.is_empty() { " " } else { &line };
+                one_line(ui, egui::RichText::new(shown).size(style::type_scale::SMALL).color(color), &line);
             }
             fight_forecast(ui, game, forecasts);
             // The last round's totals in one line, its events one by one on hover.

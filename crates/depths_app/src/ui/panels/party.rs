@@ -112,9 +112,10 @@ pub(super) fn party_panel(
             ))
             .color(style::MUTED),
         );
-        if let Some(r) = &refused.0 {
-            ui.label(egui::RichText::new(format!("Not there: {r}")).color(style::notice()));
-        }
+        // Its line is kept, empty or not, and one line: coming and going it
+        // moved everything under it 20 px.
+        let why = refused.0.as_ref().map_or_else(String::new, |r| format!("Not there: {r}"));
+        one_line(ui, egui::RichText::new(if why.is_empty() { " " } else { &why }).color(style::notice()), &why);
         forecast_line(ui, forecasts, Subject::Tile, "Chance a later tile finds no place");
     }
     ui.separator();

@@ -319,8 +319,12 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
                     let text = if due > 0 { format!("−{due}") } else { String::new() };
                     ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(bad()));
                 }
-                if usable {
-                    ui.label(egui::RichText::new("⚡").color(style::GOLD));
+                // Named, and its line kept through a Combat: an unlabelled
+                // ⚡ came and went, moving the Heroes under it.
+                if usable || game.combat().is_some() {
+                    let mark = if usable { "⚡ Ability" } else { " " };
+                    ui.label(egui::RichText::new(mark).size(style::type_scale::SMALL).color(style::GOLD))
+                        .on_hover_text("An Ability can be used now: open the Hero mats (▶) to use it");
                 }
             })
             .response;
