@@ -146,6 +146,10 @@ fn middle(ui: &mut egui::Ui, view: &BannerView) {
         ui.label(place);
         ui.separator();
     }
+    // Short of room even so (a hot-seat turn at 150 %: "▶ Ann (Bren) —
+    // Exploring: draw a tile, or Encounter somet…"), a size smaller before
+    // it is cut: the row's height is its buttons'.
+    let line = if line_w > room { line.size(style::type_scale::SMALL) } else { line };
     super::widgets::one_line(ui, line, &view.line);
 }
 
