@@ -312,7 +312,7 @@ fn look(world: &mut World) -> Still {
         .map_or(Vec::new(), |c| c.foes.iter().map(|f| f.individuals.len()).collect());
     let short_foe = world.query::<&TableCard>().iter(world).any(|c| match c.key {
         CardKey::Foe(i) if !c.leaving => {
-            rows.get(i).is_some_and(|&n| c.face_height() + 0.5 < crate::table::cards::foe_least_height(n))
+            rows.get(i).is_some_and(|&n| c.face_height() + 0.5 < crate::table::layout::foe_least_height(n))
         }
         _ => false,
     });

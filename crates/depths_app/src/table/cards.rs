@@ -579,12 +579,6 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     }
 }
 
-/// The least height of a Monster card with `rows` individuals' rows, at
-/// 100 %: its head and every row, whole.
-pub fn foe_least_height(rows: usize) -> f32 {
-    FOE_HEAD + FOE_ROW * rows as f32 + 6.0
-}
-
 /// A Monster card (or the Final Entity): icon and name, the facts, a health
 /// bar per individual, then the Health States and abilities in small print.
 fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
@@ -958,7 +952,7 @@ fn sync_cards(
     let mut shortened: Vec<(&super::faces::CardKey, Placed)> = Vec::new();
     let mut keep_hands = keep;
     for f in faces.iter().filter(|f| keep && f.kind == Kind::Foe) {
-        let least = foe_least_height(f.rows.len()) * layout.scale;
+        let least = super::layout::foe_least_height(f.rows.len()) * layout.scale;
         // One already lying there stays as it lies while its rows fit it:
         // laid anew as its small print grew mid-Round, it was too short
         // above the hands for its rows, and the hands were laid anew under

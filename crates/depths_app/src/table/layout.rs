@@ -302,9 +302,16 @@ pub fn print_indent(print: &Print) -> f32 {
 /// A Power icon in a Monster card's small print, and its gap.
 pub const POWER_ICON: f32 = 13.0;
 
-/// A Monster card's least height: its head and rows, whole.
+/// The least height of a Monster card with `rows` individuals' rows, at
+/// 100 %: its head and every row, whole (its rows are clicked).
+pub fn foe_least_height(rows: usize) -> f32 {
+    FOE_HEAD + rows as f32 * FOE_ROW + 12.0
+}
+
+/// A Monster card's least height as laid out: [`foe_least_height`], or all
+/// of it where that is less.
 fn foe_least(face: &Face, width: f32) -> f32 {
-    (FOE_HEAD + face.rows.len() as f32 * FOE_ROW + 12.0).min(foe_height(face, width))
+    foe_least_height(face.rows.len()).min(foe_height(face, width))
 }
 
 fn foe_height(face: &Face, width: f32) -> f32 {
