@@ -220,11 +220,15 @@ pub(super) fn combat_strip(
             }
             fight_forecast(ui, game, forecasts);
             // The last round's totals in one line, its events one by one on hover.
+            // Its line kept from the first Round: coming at the second it
+            // moved the whole table 8 px.
             let summary = &log.rounds;
             if !summary.last.is_empty() {
                 let text = format!("Last round: {} (hover for each step)", summary.headline());
                 let text = egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED);
                 one_line(ui, text, &summary.last.join("\n"));
+            } else if combat.round >= 1 {
+                one_line(ui, egui::RichText::new(" ").size(style::type_scale::SMALL), "");
             }
         });
         (content, inner) = (shown.content_size.y, shown.inner_rect.height());
