@@ -422,18 +422,14 @@ fn compare(world: &mut World, still: &Still, size: (u32, u32), scale: f32) {
         );
         job.faults.push(fault);
     }
-    // The hands and piles never cover a Monster card (its rows are clicked).
-    if still.over_foe && !still.curtain {
-        job.faults.push(format!(
-            "after move {moves} in Round {}, a card in hand or a pile covers a Monster card",
-            still.round
-        ));
-    }
-    if still.short_foe && !still.curtain {
-        job.faults.push(format!(
-            "after move {moves} in Round {}, a Monster card is too short for its individuals' rows",
-            still.round
-        ));
+    // The hands and piles never cover a Monster card, nor is it laid too
+    // short for its rows (its rows are clicked).
+    let foe_faults = [
+        (still.over_foe, "a card in hand or a pile covers a Monster card"),
+        (still.short_foe, "a Monster card is too short for its individuals' rows"),
+    ];
+    for (_, what) in foe_faults.into_iter().filter(|(fault, _)| *fault && !still.curtain) {
+        job.faults.push(format!("after move {moves} in Round {}, {what}", still.round));
     }
     // A hand card no smaller at 150 % than at 100 % after the same moves.
     let compared = job.plays.get(job.play).is_some_and(|p| p.hands_compared);

@@ -344,13 +344,9 @@ fn ask_before_a_fall(game: &Game, action: &Action, legal: &[Action]) -> Option<A
 /// Ability's uses offered instead.
 fn ask_before_a_block_ability_lost(game: &Game, hero: u8, legal: &[Action]) -> Option<Ask> {
     let h = game.heroes.get(usize::from(hero))?;
-    let paid = |a: &Action| match a {
-        Action::ActivateAbility { hero: by, source, .. } if *by == hero => {
-            h.ability(*source).is_some_and(|ab| ab.activation == depths_rules::Activation::Block)
-        }
-        _ => false,
-    };
-    let alternatives: Vec<Action> = legal.iter().filter(|a| paid(a)).take(8).cloned().collect();
+    let paid =
+        |a: &&Action| matches!(a, Action::ActivateAbility { hero: by, .. } if *by == hero) && paid_by_block(game, a);
+    let alternatives: Vec<Action> = legal.iter().filter(paid).take(8).cloned().collect();
     let Some(Action::ActivateAbility { source, .. }) = alternatives.first() else { return None };
     let ability = h.ability(*source)?;
     Some(Ask {
@@ -367,6 +363,13 @@ fn ask_before_a_block_ability_lost(game: &Game, hero: u8, legal: &[Action]) -> O
         moves: vec![Action::EndTurn { hero }],
         alternatives,
     })
+}
+
+/// Whether `action` uses an Ability "Paid for by Resolving a Block".
+fn paid_by_block(game: &Game, action: &Action) -> bool {
+    let Action::ActivateAbility { hero, source, .. } = action else { return false };
+    let ability = game.heroes.get(usize::from(*hero)).and_then(|h| h.ability(*source));
+    ability.is_some_and(|ab| ab.activation == depths_rules::Activation::Block)
 }
 
 /// A player's move goes on at once, or waits for an answer.
@@ -525,24 +528,18 @@ mod tests {
     /// Round's end takes it without a word (E lost Sil's heal of 3).
     #[test]
     fn ending_a_turn_with_an_ability_a_block_paid_for_is_asked_about() {
-        use depths_rules::{Activation, Difficulty};
+        use depths_rules::Difficulty;
         use depths_tests::*;
         let mut g = game_of(&["bren"]);
         stack_hero(&mut g, 0, &[6, 4, 8], &[]);
         stack_monster(&mut g, Difficulty::I, &[6, 4]);
         fight(&mut g, vec![monster("Cellar Rat", Difficulty::I, [20, 20, 20], vec![])]);
         play(&mut g, 0, &[6, 4]);
-        let block_paid = |g: &Game, a: &Action| match a {
-            Action::ActivateAbility { hero, source, .. } => {
-                g.heroes[usize::from(*hero)].ability(*source).is_some_and(|ab| ab.activation == Activation::Block)
-            }
-            _ => false,
-        };
         let end = Action::EndTurn { hero: 0 };
         assert_eq!(ask_for(&g, &end), None, "not while nothing is paid for");
         for _ in 0..10 {
             let legal = g.legal_actions();
-            if legal.contains(&end) && legal.iter().any(|a| block_paid(&g, a)) {
+            if legal.contains(&end) && legal.iter().any(|a| paid_by_block(&g, a)) {
                 break;
             }
             let a = legal.iter().find(|a| !matches!(a, Action::EndTurn { .. } | Action::ActivateAbility { .. }));
@@ -550,7 +547,7 @@ mod tests {
         }
         let ask = ask_for(&g, &end).expect("asked");
         assert!(ask.title.contains("Shield Bash"), "{}", ask.title);
-        assert!(!ask.alternatives.is_empty() && ask.alternatives.iter().all(|a| block_paid(&g, a)), "{ask:?}");
+        assert!(!ask.alternatives.is_empty() && ask.alternatives.iter().all(|a| paid_by_block(&g, a)), "{ask:?}");
         // Used, nothing is lost: the turn ends unasked.
         g.apply(ask.alternatives[0].clone()).unwrap();
         assert_eq!(ask_for(&g, &end), None);

@@ -112,10 +112,9 @@ pub fn health_line(change: i16, due: u8, avoidable: u8) -> Option<String> {
         // The Health bar shows the loss: "Health" gives way to the condition,
         // and "at Round's end" too ("−3 at Round's end unless a Monster …"
         // was cut at the mat's width, the condition lost; the hover says when).
-        let unit = if now.is_none() && avoidable == 0 { " Health" } else { "" };
         let kept = due.saturating_sub(avoidable);
         match avoidable.min(due) {
-            0 => format!("−{due}{more}{unit} at Round's end"),
+            0 => format!("−{due}{more}{} at Round's end", if now.is_none() { " Health" } else { "" }),
             _ if kept == 0 => format!("−{due}{more} unless a Monster falls"),
             _ => format!("−{due}{more}, or −{kept} if a Monster falls"),
         }

@@ -103,9 +103,9 @@ impl TableCard {
         Rect::from_center_size(self.position(now), self.size)
     }
 
-    /// The rectangle it covers once at rest where it is going (logical px).
-    pub fn rest_rect(&self) -> Rect {
-        Rect::from_center_size(self.to, self.size)
+    /// Where it lies once at rest, where it is going (logical px).
+    pub fn placed(&self) -> Placed {
+        Placed { center: self.to, size: self.size }
     }
 
     /// Its height at 100 % (its face is laid out at that size).
@@ -936,9 +936,7 @@ fn sync_cards(
         faces
             .iter()
             .filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile))
-            .filter_map(|f| {
-                cards.iter().find(|(_, c)| c.key == f.key).map(|(_, c)| (&f.key, Placed { center: c.to, size: c.size }))
-            })
+            .filter_map(|f| cards.iter().find(|(_, c)| c.key == f.key).map(|(_, c)| (&f.key, c.placed())))
             .collect()
     } else {
         Vec::new()
@@ -957,10 +955,7 @@ fn sync_cards(
         // laid anew as its small print grew mid-Round, it was too short
         // above the hands for its rows, and the hands were laid anew under
         // the pointer.
-        let lies = cards
-            .iter()
-            .find(|(_, c)| c.key == f.key && !c.leaving)
-            .map(|(_, c)| Placed { center: c.to, size: c.size });
+        let lies = cards.iter().find(|(_, c)| c.key == f.key && !c.leaving).map(|(_, c)| c.placed());
         if let Some(at) = lies.filter(|p| p.size.y + 0.5 >= least) {
             shortened.push((&f.key, at));
             continue;

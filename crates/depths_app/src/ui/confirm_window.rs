@@ -47,26 +47,15 @@ fn confirm_ui(
             // In rows, as many as fit: six Healing amounts need not make a column.
             // Numbered as the table's choices are, their keys taking them:
             // they are the safe moves (no key makes the move asked about).
-            const KEYS: [egui::Key; 9] = [
-                egui::Key::Num1,
-                egui::Key::Num2,
-                egui::Key::Num3,
-                egui::Key::Num4,
-                egui::Key::Num5,
-                egui::Key::Num6,
-                egui::Key::Num7,
-                egui::Key::Num8,
-                egui::Key::Num9,
-            ];
+            let pressed = crate::ui::panels::number_key(ui.ctx());
             ui.horizontal_wrapped(|ui| {
                 for (i, a) in ask.alternatives.iter().enumerate() {
-                    let key = KEYS.get(i).copied();
-                    let label = match key {
-                        Some(_) => format!("[{}] {}", i + 1, describe_action(game, a)),
+                    let n = u8::try_from(i + 1).ok().filter(|n| *n <= 9);
+                    let label = match n {
+                        Some(n) => format!("[{n}] {}", describe_action(game, a)),
                         None => describe_action(game, a),
                     };
-                    let pressed = key.is_some_and(|k| ui.ctx().input(|inp| inp.key_pressed(k)));
-                    if ui.button(label).clicked() || pressed {
+                    if ui.button(label).clicked() || (n.is_some() && pressed == n) {
                         said = Some(Answer::Instead(a.clone()));
                     }
                 }

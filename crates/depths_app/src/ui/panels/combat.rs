@@ -215,8 +215,7 @@ pub(super) fn combat_strip(
             // Kept before the first Round too, empty: the hint coming there
             // pushed the Monster cards 16 px down.
             if let Some(line) = line {
-                let shown = if line.is_empty() { " " } else { &line };
-                one_line(ui, egui::RichText::new(shown).size(style::type_scale::SMALL).color(color), &line);
+                kept_line(ui, &line, style::type_scale::SMALL, color);
             }
             fight_forecast(ui, game, forecasts);
             // The last round's totals in one line, its events one by one on hover.
@@ -228,7 +227,7 @@ pub(super) fn combat_strip(
                 let text = egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED);
                 one_line(ui, text, &summary.last.join("\n"));
             } else if combat.round >= 1 {
-                one_line(ui, egui::RichText::new(" ").size(style::type_scale::SMALL), "");
+                kept_line(ui, "", style::type_scale::SMALL, style::MUTED);
             }
         });
         (content, inner) = (shown.content_size.y, shown.inner_rect.height());

@@ -522,7 +522,7 @@ fn decision_panel(
         let beside = drawn
             .iter()
             .filter(|t| t.kind == crate::table::faces::Kind::Ecology && !t.leaving)
-            .map(|t| style::in_points(t.rest_rect(), z))
+            .map(|t| style::in_points(t.placed().rect(), z))
             .reduce(|a, b| a.union(b));
         pending_window(ctx, game, p, &cards, (room, beside), &mut c);
     } else if first_steps(&game.phase(), game) && guide.as_ref().is_none_or(|g| g.0.is_none()) && !delve.read_only {

@@ -152,9 +152,6 @@ pub(super) fn heroes_panel(
                 .map_or(0.0, |(_, least)| least);
             let rows = ui.scope(|ui| {
                 ui.set_min_height(least);
-                if !usable.is_empty() {
-                    ui.label(egui::RichText::new("Use an Ability").strong());
-                }
                 // One row per Ability: its name and cost, then a small button
                 // per target, what it does under it. A row keeps its place while
                 // its targets come and go, so the others do not move under the
@@ -176,7 +173,8 @@ pub(super) fn heroes_panel(
                     }
                 }
                 ui.data_mut(|d| d.insert_temp(kept, sources.clone()));
-                if usable.is_empty() && !sources.is_empty() {
+                // (Every usable Ability is among `sources`.)
+                if !sources.is_empty() {
                     ui.label(egui::RichText::new("Use an Ability").strong());
                 }
                 for source in sources {

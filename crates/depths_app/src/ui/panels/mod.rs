@@ -19,6 +19,7 @@ mod widgets;
 
 pub use banner::MAX_SHARE as BANNER_SHARE;
 pub use combat::STRIP_CUT;
+pub(crate) use widgets::number_key;
 pub use widgets::{Control, HOVER_BOX, PanelProbe};
 
 use bevy::prelude::*;

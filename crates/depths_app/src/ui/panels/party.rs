@@ -115,7 +115,7 @@ pub(super) fn party_panel(
         // Its line is kept, empty or not, and one line: coming and going it
         // moved everything under it 20 px.
         let why = refused.0.as_ref().map_or_else(String::new, |r| format!("Not there: {r}"));
-        one_line(ui, egui::RichText::new(if why.is_empty() { " " } else { &why }).color(style::notice()), &why);
+        kept_line(ui, &why, style::type_scale::BODY, style::notice());
         forecast_line(ui, forecasts, Subject::Tile, "Chance a later tile finds no place");
     }
     ui.separator();

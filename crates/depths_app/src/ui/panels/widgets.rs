@@ -439,6 +439,13 @@ pub(super) fn parts_line(
     one_line(ui, rich(&shown), hover)
 }
 
+/// A line whose room is kept while it has nothing to say (coming and going,
+/// it moved what lay under it): [`one_line`], blank when `text` is empty.
+pub(super) fn kept_line(ui: &mut egui::Ui, text: &str, size: f32, color: egui::Color32) -> egui::Response {
+    let shown = if text.is_empty() { " " } else { text };
+    one_line(ui, egui::RichText::new(shown).size(size).color(color), text)
+}
+
 /// One line that never wraps (a line that wrapped moved what lay under it):
 /// cut short with "…", with `hover` on hover, ours alone (egui's own box for
 /// the cut words stacked a second one over it). An empty `hover` says nothing.
@@ -639,7 +646,7 @@ pub(super) fn card_label(card: &depths_rules::ActionCard) -> String {
 }
 
 /// The number key 1–9 pressed this frame, unless a text field has the keyboard.
-pub(super) fn number_key(ctx: &egui::Context) -> Option<u8> {
+pub(crate) fn number_key(ctx: &egui::Context) -> Option<u8> {
     use egui::Key::*;
     if ctx.egui_wants_keyboard_input() {
         return None;
