@@ -1554,3 +1554,55 @@ fn a_power_card_wound_under_its_printed_damage_names_the_armor() {
     g.combat.as_mut().unwrap().heroes[0].armor = 2;
     assert!(power(&g).iter().any(|r| r == "Sil takes 2 damage, after 2 Armor."), "{:?}", power(&g));
 }
+
+/// A damage or healing number rises from what it changed: an individual's
+/// beside that individual's row, at any scale the cards are drawn at; a
+/// Hero's at the Hero's Health Token on the party's edge, not over the
+/// pairs under a Monster card, where it read as the Monster's.
+#[test]
+fn a_number_rises_beside_the_row_or_the_health_token_it_changed() {
+    use depths_app::table::{
+        feedback::{hero_at, row_at, row_rect},
+        layout::lay_out_scaled,
+        party::edge_layout,
+    };
+    let area = Rect::new(105.0, 225.5, 1317.2, 705.0);
+    let edge = Rect::new(area.min.x, area.max.y, area.max.x, area.max.y + 46.0);
+    let mut game = new_game(&["bren", "sil", "ava"], 5);
+    let mut rows = 0;
+    through_combats(&mut game, 3000, |g| {
+        let faces = table_faces(g, &g.legal_actions());
+        for scale in [1.0, 1.5] {
+            let layout = lay_out_scaled(&faces, area, scale, None);
+            for face in faces.iter().filter(|f| matches!(f.key, CardKey::Foe(_))) {
+                let CardKey::Foe(foe) = face.key else { continue };
+                let card = layout.get(&face.key).unwrap().rect();
+                for row in 0..face.rows.len() as u8 {
+                    let (line, at) =
+                        (row_rect(&layout, foe as u8, row).unwrap(), row_at(&layout, foe as u8, row).unwrap());
+                    assert!(card.contains(line.min) && card.contains(line.max), "row {row} off its card at {scale}");
+                    assert!(
+                        line.min.y <= at.y && at.y <= line.max.y,
+                        "{at:?} not beside row {row} {line:?} at {scale}"
+                    );
+                    assert!(at.x > card.max.x, "the number hides the row's bar");
+                    rows += 1;
+                }
+            }
+            let foes: Vec<Rect> = faces
+                .iter()
+                .filter(|f| matches!(f.key, CardKey::Foe(_)))
+                .filter_map(|f| layout.get(&f.key))
+                .map(|p| p.rect())
+                .collect();
+            let tracks = edge_layout(g, edge);
+            for (h, hero) in g.heroes.iter().enumerate() {
+                let at = hero_at(g, edge, h as u8).unwrap();
+                assert!(edge.inflate(14.5).contains(at), "Hero {h}'s number {at:?} off the edge {edge:?}");
+                assert_eq!(at.x, tracks.space(h, hero.health).x, "Hero {h}'s number is not over their Health");
+                assert!(foes.iter().all(|r| !r.contains(at)), "Hero {h}'s number over a Monster card");
+            }
+        }
+    });
+    assert!(rows > 50, "{rows} rows seen");
+}

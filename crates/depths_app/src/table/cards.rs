@@ -149,8 +149,6 @@ pub struct TableGeometry {
     pub numbers: super::faces::NumberMemory,
     /// Every Action a card or row on the table offers.
     pub offered: Vec<Action>,
-    /// Where each Hero's name lies over their pairs (screen px).
-    pub heroes: Vec<(u8, Vec2)>,
     /// Every card, pair and row that makes a move, with its place.
     pub targets: Vec<ClickTarget>,
 }
@@ -1057,7 +1055,6 @@ fn sync_cards(
     }
     geometry.numbered = super::faces::numbered(&faces);
     geometry.targets = targets(&faces, &layout);
-    geometry.heroes = faces.iter().filter_map(|f| Some((f.hero?, layout.get(&f.key)?.center))).collect();
     geometry.offered = faces
         .iter()
         .flat_map(|f| f.action.iter().chain(f.rows.iter().filter_map(|r| r.action.as_ref())))

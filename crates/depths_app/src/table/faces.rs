@@ -180,8 +180,6 @@ pub struct Face {
     /// Small print under the rows: Health States, abilities.
     pub print: Vec<Print>,
     pub tone: Tone,
-    /// The Hero whose name this label is.
-    pub hero: Option<u8>,
     /// A pile's number of cards.
     pub count: Option<usize>,
     /// Everything the card says, shown while the pointer rests on it.
@@ -210,7 +208,6 @@ impl Face {
             rows: Vec::new(),
             print: Vec::new(),
             tone: Tone::Plain,
-            hero: None,
             count: None,
             hover: String::new(),
             columns: 0,
@@ -640,8 +637,6 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
         let mut label = Face::new(CardKey::Label(e), Kind::Label, Spot::Label { group: e });
         // The Hero's name only: the Monster's cards above name the Monster.
         label.name = hero.to_owned();
-        // A Hero against two Monster cards has two labels: the first tells.
-        label.hero = (en.group == 0).then_some(en.hero);
         label.hover = format!("{hero} against {}: {hero}'s cards below, the Monster's above.", foe.name());
         if c.engagements_of(en.hero).count() > 1 {
             label.hover.push_str(&format!("\n{hero} resolves one pair in all, against either Monster card."));

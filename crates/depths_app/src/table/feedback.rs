@@ -9,8 +9,9 @@ use depths_rules::Event;
 
 use super::{
     cards::{TABLE_LAYER, TableGeometry, text_font, to_world},
-    layout::{FOE_HEAD, FOE_ROW},
+    layout::{FOE_HEAD, FOE_ROW, TableLayout},
     motion::{Jolt, Jolts},
+    party::{PartyEdge, edge_layout},
 };
 use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, signals};
 
@@ -18,7 +19,7 @@ use crate::theme::palette::{BANNER_GROUND, BLACK, CARD_GOLD, signals};
 const BACKDROP: crate::theme::palette::Tone = BANNER_GROUND;
 use crate::{
     PlaySystems, game::animating::Animating, game::focus::BoardArea, game::notices::Toast,
-    game::rules_events::RulesEvent, game::screen::Screen,
+    game::rules_events::RulesEvent, game::screen::Screen, game::session::Delve,
 };
 
 /// How long a number floats.
@@ -103,29 +104,31 @@ fn flash(commands: &mut Commands, rect: Rect, window: &Window, now: f32) {
 }
 
 /// The rectangle of individual `row`'s line on foe `foe`'s card, on screen.
-fn row_rect(geometry: &TableGeometry, foe: u8, row: u8) -> Option<Rect> {
-    let layout = geometry.layout.as_ref()?;
+pub fn row_rect(layout: &TableLayout, foe: u8, row: u8) -> Option<Rect> {
     let p = layout.get(&super::faces::CardKey::Foe(usize::from(foe)))?;
     let k = layout.scale;
     let top = p.center.y - p.size.y / 2.0 + k * (FOE_HEAD + FOE_ROW * f32::from(row));
     Some(Rect::new(p.center.x - p.size.x / 2.0 + 3.0, top, p.center.x + p.size.x / 2.0 - 3.0, top + k * FOE_ROW))
 }
 
-/// Where individual `row` of foe `foe` lies on screen, if its card is on the table.
-fn row_at(geometry: &TableGeometry, foe: u8, row: u8) -> Option<Vec2> {
-    let p = geometry.layout.as_ref()?.get(&super::faces::CardKey::Foe(usize::from(foe)))?;
-    let top = p.center.y - p.size.y / 2.0;
-    // Beside the row's health bar, where the number does not hide it.
-    Some(Vec2::new(p.center.x + p.size.x / 2.0 + 18.0, top + FOE_HEAD + FOE_ROW * (f32::from(row) + 0.5)))
+/// Where a number for individual `row` of foe `foe` rises from: beside the
+/// row's health bar, where it does not hide it.
+pub fn row_at(layout: &TableLayout, foe: u8, row: u8) -> Option<Vec2> {
+    let rect = row_rect(layout, foe, row)?;
+    Some(Vec2::new(rect.max.x + 21.0, rect.center().y))
 }
 
-fn foe_width(geometry: &TableGeometry, foe: u8) -> Option<f32> {
-    Some(geometry.layout.as_ref()?.get(&super::faces::CardKey::Foe(usize::from(foe)))?.size.x)
+/// Where a number for Hero `hero` rises from: their Health Token on the
+/// party's edge (`edge`), the Health it changed, not their pairs (which lie
+/// under the Monster cards, so a Hero's wound read as the Monster's).
+pub fn hero_at(game: &depths_rules::Game, edge: Rect, hero: u8) -> Option<Vec2> {
+    let h = usize::from(hero);
+    let health = game.heroes.get(h)?.health;
+    Some(edge_layout(game, edge).space(h, health) - Vec2::Y * 14.0)
 }
 
-/// Where Hero `hero`'s name lies over their pairs, if it is on the table.
-fn hero_at(geometry: &TableGeometry, hero: u8) -> Option<Vec2> {
-    geometry.heroes.iter().find(|(h, _)| *h == hero).map(|(_, at)| *at + Vec2::Y * 30.0)
+fn foe_width(layout: &TableLayout, foe: u8) -> Option<f32> {
+    Some(layout.get(&super::faces::CardKey::Foe(usize::from(foe)))?.size.x)
 }
 
 fn spawn_feedback(
@@ -133,6 +136,8 @@ fn spawn_feedback(
     mut events: MessageReader<RulesEvent>,
     geometry: Res<TableGeometry>,
     area: Res<BoardArea>,
+    edge: Res<PartyEdge>,
+    delve: Option<Res<Delve>>,
     window: Single<&Window, With<PrimaryWindow>>,
     time: Res<Time>,
     floating: Query<(&Floater, &Text2d)>,
@@ -148,6 +153,8 @@ fn spawn_feedback(
         .filter(|(f, _)| now - f.born < FLOAT * 0.7)
         .map(|(f, t)| Rect::from_center_size(f.at, float_size(&t.0, 30.0)))
         .collect();
+    let layout = geometry.layout.as_ref();
+    let hero_at = |hero: u8| self::hero_at(delve.as_ref()?.game(), edge.0?, hero);
     for RulesEvent(event) in events.read() {
         // A number: large, rising from beside what it changed.
         let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color, 30.0, 40.0);
@@ -155,27 +162,33 @@ fn spawn_feedback(
             Event::MonsterDamaged { foe, individual, amount, .. } => {
                 // The card shakes and the row flashes where the Hit landed.
                 jolts.0.push((Jolt::Foe(usize::from(*foe)), now));
-                if let Some(rect) = row_rect(&geometry, *foe, *individual) {
+                if let Some(rect) = layout.and_then(|l| row_rect(l, *foe, *individual)) {
                     flash(&mut commands, rect, &window, now);
                 }
-                Some(float(format!("-{amount}"), row_at(&geometry, *foe, *individual), signals().hurt.sprite()))
+                Some(float(
+                    format!("-{amount}"),
+                    layout.and_then(|l| row_at(l, *foe, *individual)),
+                    signals().hurt.sprite(),
+                ))
             }
-            Event::MonsterHealed { foe, individual, amount } => {
-                Some(float(format!("+{amount}"), row_at(&geometry, *foe, *individual), signals().heal.sprite()))
-            }
-            // Over the Hero's pairs on the table (the Hero mat shows it too).
+            Event::MonsterHealed { foe, individual, amount } => Some(float(
+                format!("+{amount}"),
+                layout.and_then(|l| row_at(l, *foe, *individual)),
+                signals().heal.sprite(),
+            )),
+            // At the Hero's Health Token (the Hero mat shows it too).
             Event::HeroDamaged { hero, amount } => {
                 jolts.0.push((Jolt::Hero(*hero), now));
-                Some(float(format!("-{amount}"), hero_at(&geometry, *hero), signals().hurt.sprite()))
+                Some(float(format!("-{amount}"), hero_at(*hero), signals().hurt.sprite()))
             }
             Event::HeroHealed { hero, amount } => {
-                Some(float(format!("+{amount}"), hero_at(&geometry, *hero), signals().heal.sprite()))
+                Some(float(format!("+{amount}"), hero_at(*hero), signals().heal.sprite()))
             }
             // A word over the row's own health bar, one row tall, staying in
             // its row: large and rising, it covered the rows around it.
             // It falls away from its row, tipping over as it goes.
             Event::IndividualDefeated { foe, individual } => {
-                let bar = row_at(&geometry, *foe, *individual).zip(foe_width(&geometry, *foe));
+                let bar = layout.and_then(|l| row_at(l, *foe, *individual).zip(foe_width(l, *foe)));
                 let at = bar.map(|(p, w)| p - Vec2::X * (18.0 + 0.25 * w));
                 Some(("defeated".into(), at, CARD_GOLD.sprite(), 15.0, -FALL))
             }
@@ -200,7 +213,9 @@ fn spawn_feedback(
             // On a backdrop, so it reads over a card's print, and inside the
             // table's room, so no panel cuts it.
             let size = float_size(&text, px);
-            let room = area.0.unwrap_or(Rect::new(0.0, 0.0, window.width(), window.height()));
+            // The party's edge is the table's too: a Hero's number rises there.
+            let board = area.0.unwrap_or(Rect::new(0.0, 0.0, window.width(), window.height()));
+            let room = edge.0.map_or(board, |e| board.union(e));
             let half = (size / 2.0).min(room.size() / 2.0);
             let mut at = at.clamp(room.min + half, room.max - half);
             for _ in 0..6 {
