@@ -1606,3 +1606,25 @@ fn a_number_rises_beside_the_row_or_the_health_token_it_changed() {
     });
     assert!(rows > 50, "{rows} rows seen");
 }
+
+/// 150 % is bigger: the party's edge (Health Tracks, Keys, XP cards) grows
+/// with the UI scale as the cards do, its pieces still inside it.
+#[test]
+fn the_party_edge_grows_with_the_ui_scale() {
+    use depths_app::table::party::{EDGE_HEIGHT, edge_layout};
+    let game = new_game(&["bren", "sil", "ava"], 5);
+    let at = |scale: f32| {
+        let edge = Rect::new(105.0, 700.0, 1317.0, 700.0 + EDGE_HEIGHT * scale);
+        (edge, edge_layout(&game, edge))
+    };
+    let ((_, small), (edge, big)) = (at(1.0), at(1.5));
+    assert_eq!((small.k, big.k), (1.0, 1.5));
+    for h in 0..game.heroes.len() {
+        assert!(big.tracks[h].2.y >= small.tracks[h].2.y * 1.5, "Hero {h}'s track spaces do not grow");
+        for v in [0, game.heroes[h].max_health()] {
+            assert!(edge.contains(big.space(h, v)), "Hero {h}'s space {v} off the edge");
+        }
+    }
+    assert!(big.keys.1 >= small.keys.1 * 1.5, "the Keys do not grow");
+    assert!(edge.contains(big.keys.0) && edge.contains(big.xp.0));
+}

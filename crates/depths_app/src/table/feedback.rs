@@ -124,7 +124,8 @@ pub fn row_at(layout: &TableLayout, foe: u8, row: u8) -> Option<Vec2> {
 pub fn hero_at(game: &depths_rules::Game, edge: Rect, hero: u8) -> Option<Vec2> {
     let h = usize::from(hero);
     let health = game.heroes.get(h)?.health;
-    Some(edge_layout(game, edge).space(h, health) - Vec2::Y * 14.0)
+    let layout = edge_layout(game, edge);
+    Some(layout.space(h, health) - Vec2::Y * 14.0 * layout.k)
 }
 
 fn foe_width(layout: &TableLayout, foe: u8) -> Option<f32> {

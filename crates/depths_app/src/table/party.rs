@@ -18,7 +18,8 @@ use crate::{
     theme::icons::Icons,
 };
 
-/// The edge's height, in logical pixels.
+/// The edge's height at 100 %, in logical pixels; the UI scale makes it
+/// taller, and its pieces grow with it.
 pub const EDGE_HEIGHT: f32 = 46.0;
 /// How long a token or card takes to slide into place.
 const SLIDE: f32 = 0.45;
@@ -105,6 +106,9 @@ pub struct EdgeLayout {
     pub keys: (Vec2, f32),
     /// The first XP card's centre and the step to the next.
     pub xp: (Vec2, f32),
+    /// How much larger than at 100 % the pieces are drawn (the UI scale,
+    /// less where the board's room holds the edge lower).
+    pub k: f32,
 }
 
 impl EdgeLayout {
@@ -120,30 +124,32 @@ impl EdgeLayout {
 pub fn edge_layout(game: &Game, edge: Rect) -> EdgeLayout {
     let (keys, cards) = game.adventure().map_or((0, 0), |a| (usize::from(a.keys), a.xp_pool.len()));
     let y = edge.center().y;
-    let key_step = 16.0;
+    let k = (edge.height() / EDGE_HEIGHT).clamp(0.5, 2.0);
+    let key_step = 16.0 * k;
     // The XP cards close up (overlapping like a fanned pile) past a third of the edge.
     // The blocks keep their width as cards come and go, so the tracks stay put.
-    let xp_w = (edge.width() / 4.0).clamp(60.0, 220.0);
-    let xp_step = if cards > 1 { ((xp_w - 18.0) / (cards as f32 - 1.0)).clamp(4.0, 21.0) } else { 21.0 };
+    let xp_w = (edge.width() / 4.0).clamp(60.0 * k, 220.0 * k);
+    let xp_step =
+        if cards > 1 { ((xp_w - 18.0 * k) / (cards as f32 - 1.0)).clamp(4.0 * k, 21.0 * k) } else { 21.0 * k };
     let keys_w = key_step * keys.max(6) as f32;
-    let xp_first = edge.max.x - 10.0 - xp_w + 9.0;
-    let keys_first = edge.max.x - 10.0 - xp_w - 14.0 - keys_w + key_step / 2.0;
-    let tracks_right = keys_first - key_step / 2.0 - 12.0;
+    let xp_first = edge.max.x - 10.0 * k - xp_w + 9.0 * k;
+    let keys_first = edge.max.x - 10.0 * k - xp_w - 14.0 * k - keys_w + key_step / 2.0;
+    let tracks_right = keys_first - key_step / 2.0 - 12.0 * k;
     let n = game.heroes.len().max(1) as f32;
-    let each = ((tracks_right - edge.min.x - 8.0) / n).clamp(40.0, 300.0);
+    let each = ((tracks_right - edge.min.x - 8.0 * k) / n).clamp(40.0 * k, 300.0 * k);
     let tracks = game
         .heroes
         .iter()
         .enumerate()
         .map(|(i, h)| {
-            let left = edge.min.x + 8.0 + i as f32 * each + 22.0;
-            let room = each - 22.0 - 14.0;
+            let left = edge.min.x + 8.0 * k + i as f32 * each + 22.0 * k;
+            let room = each - 36.0 * k;
             let max = f32::from(h.max_health().max(1));
             let step = room / max;
-            (Vec2::new(left + step / 2.0, y + 6.0), step, Vec2::new((step - 1.0).max(1.0), 10.0))
+            (Vec2::new(left + step / 2.0, y + 6.0 * k), step, Vec2::new((step - 1.0).max(1.0), 10.0 * k))
         })
         .collect();
-    EdgeLayout { tracks, keys: (Vec2::new(keys_first, y), key_step), xp: (Vec2::new(xp_first, y), xp_step) }
+    EdgeLayout { tracks, keys: (Vec2::new(keys_first, y), key_step), xp: (Vec2::new(xp_first, y), xp_step), k }
 }
 
 fn layer() -> RenderLayers {
@@ -201,11 +207,18 @@ fn sync_edge(
         if let Some(adv) = game.adventure() {
             for i in 0..adv.keys {
                 let at = layout.keys.0 + Vec2::X * layout.keys.1 * f32::from(i);
-                spawn_key(&mut commands, i, still(at), screen, icons.as_deref(), keys_text(adv.keys));
+                spawn_key(&mut commands, i, still(at), (screen, layout.k), icons.as_deref(), keys_text(adv.keys));
             }
             for (i, c) in adv.xp_pool.iter().enumerate() {
                 let at = layout.xp.0 + Vec2::X * layout.xp.1 * i as f32;
-                spawn_xp(&mut commands, XpCardToken { index: i as u8, xp: c.xp }, still(at), screen, body, adv);
+                spawn_xp(
+                    &mut commands,
+                    XpCardToken { index: i as u8, xp: c.xp },
+                    still(at),
+                    (screen, layout.k),
+                    body,
+                    adv,
+                );
             }
         }
         shown.edge = Some(rect);
@@ -244,7 +257,7 @@ fn sync_edge(
                 &mut commands,
                 i,
                 Slide { from: middle, to, start: now, leaving: false },
-                screen,
+                (screen, layout.k),
                 icons.as_deref(),
                 keys_text(adv.keys),
             );
@@ -278,7 +291,7 @@ fn sync_edge(
     for (i, value) in pool.iter().enumerate() {
         if let Some(xp) = value {
             let slide = Slide { from: middle, to: place(i), start: now, leaving: false };
-            spawn_xp(&mut commands, XpCardToken { index: i as u8, xp: *xp }, slide, screen, body, adv);
+            spawn_xp(&mut commands, XpCardToken { index: i as u8, xp: *xp }, slide, (screen, layout.k), body, adv);
         }
     }
 }
@@ -332,6 +345,7 @@ fn spawn_felt(
             let rel = |p: Vec2, z: f32| {
                 Transform::from_translation((to_world(p, screen) - to_world(rect.center(), screen)).extend(z))
             };
+            let k = layout.k;
             for (h, hero) in game.heroes.iter().enumerate() {
                 let (first, step, size) = layout.tracks[h];
                 let max = hero.max_health();
@@ -345,16 +359,20 @@ fn spawn_felt(
                             t.spawn((space, Sprite::from_color(color, size), rel(p, 0.1), layer(), Pickable::IGNORE));
                         }
                     });
-                let label_at = first - Vec2::new(step / 2.0 + 12.0, 0.0) + Vec2::Y * 2.0;
+                let label_at = first - Vec2::new(step / 2.0 + 12.0 * k, 0.0) + Vec2::Y * 2.0 * k;
                 if let Some(image) = icons.and_then(|i| i.image("classes", &hero.mat.class.name().to_lowercase())) {
-                    let sprite =
-                        Sprite { image, color: CARD_GOLD.sprite(), custom_size: Some(Vec2::splat(18.0)), ..default() };
+                    let sprite = Sprite {
+                        image,
+                        color: CARD_GOLD.sprite(),
+                        custom_size: Some(Vec2::splat(18.0 * k)),
+                        ..default()
+                    };
                     c.spawn((sprite, rel(label_at, 0.2), layer(), Pickable::IGNORE));
                 }
-                let name_at = first + Vec2::new(-step / 2.0, -15.0);
+                let name_at = first + Vec2::new(-step / 2.0, -15.0 * k);
                 c.spawn((
                     Text2d::new(format!("{} · {} / {}", hero.name(), hero.health, max)),
-                    text_font(body, 11.0),
+                    text_font(body, 11.0 * k),
                     TextColor(CARD_TEXT.sprite().with_alpha(0.8)),
                     Anchor::CENTER_LEFT,
                     rel(name_at, 0.2),
@@ -368,8 +386,10 @@ fn spawn_felt(
     for (h, hero) in game.heroes.iter().enumerate() {
         let at = layout.space(h, hero.health);
         let token = match icons.and_then(|i| i.image("ui", "health")) {
-            Some(image) => Sprite { image, color: RED.sprite(), custom_size: Some(Vec2::splat(18.0)), ..default() },
-            None => Sprite::from_color(RED.sprite(), Vec2::splat(12.0)),
+            Some(image) => {
+                Sprite { image, color: RED.sprite(), custom_size: Some(Vec2::splat(18.0 * layout.k)), ..default() }
+            }
+            None => Sprite::from_color(RED.sprite(), Vec2::splat(12.0 * layout.k)),
         };
         commands.spawn((
             Name::new(format!("Health Token of {}", hero.name())),
@@ -404,10 +424,19 @@ impl TrackSpace {
 #[derive(Component)]
 struct HealthLabel(u8);
 
-fn spawn_key(commands: &mut Commands, i: u8, slide: Slide, screen: Vec2, icons: Option<&Icons>, hover: String) {
+fn spawn_key(
+    commands: &mut Commands,
+    i: u8,
+    slide: Slide,
+    (screen, k): (Vec2, f32),
+    icons: Option<&Icons>,
+    hover: String,
+) {
     let sprite = match icons.and_then(|ic| ic.image("ui", "key")) {
-        Some(image) => Sprite { image, color: CARD_GOLD.sprite(), custom_size: Some(Vec2::splat(18.0)), ..default() },
-        None => Sprite::from_color(CARD_GOLD.sprite(), Vec2::new(8.0, 16.0)),
+        Some(image) => {
+            Sprite { image, color: CARD_GOLD.sprite(), custom_size: Some(Vec2::splat(18.0 * k)), ..default() }
+        }
+        None => Sprite::from_color(CARD_GOLD.sprite(), Vec2::new(8.0, 16.0) * k),
     };
     commands.spawn((
         Name::new(format!("Key {}", i + 1)),
@@ -426,7 +455,7 @@ fn spawn_xp(
     commands: &mut Commands,
     card: XpCardToken,
     slide: Slide,
-    screen: Vec2,
+    (screen, k): (Vec2, f32),
     body: Option<&Handle<Font>>,
     adv: &depths_rules::adventure::Adventure,
 ) {
@@ -435,7 +464,7 @@ fn spawn_xp(
             Name::new(format!("XP card {} ({} XP)", card.index + 1, card.xp)),
             card,
             slide,
-            Sprite::from_color(CARD_GOLD.sprite(), Vec2::new(18.0, 26.0)),
+            Sprite::from_color(CARD_GOLD.sprite(), Vec2::new(18.0, 26.0) * k),
             piece_at(slide.from, screen, 32.0 + f32::from(card.index) * 0.01),
             layer(),
             Pickable::default(),
@@ -443,12 +472,12 @@ fn spawn_xp(
             DespawnOnExit(Screen::Playing),
         ))
         .with_children(|c| {
-            let inner = Sprite::from_color(XP_FACE.sprite(), Vec2::new(15.0, 23.0));
+            let inner = Sprite::from_color(XP_FACE.sprite(), Vec2::new(15.0, 23.0) * k);
             c.spawn((inner, Transform::from_xyz(0.0, 0.0, 0.05), layer(), Pickable::IGNORE));
             c.spawn((
                 XpValue,
                 Text2d::new(card.xp.to_string()),
-                text_font(body, 12.0),
+                text_font(body, 12.0 * k),
                 TextColor(CARD_GOLD.sprite()),
                 Transform::from_xyz(0.0, 0.0, 0.1),
                 layer(),
@@ -465,8 +494,8 @@ struct XpValue;
 /// digit's width, where side by side the values read as one long number
 /// ("1111112…"); the pile then shows the pool's total on its top card (in
 /// white, unlike a card's own gold value), and its hover lists every card.
-fn values_spread(step: f32) -> bool {
-    step >= 14.0
+fn values_spread(step: f32, k: f32) -> bool {
+    step >= 14.0 * k
 }
 
 fn xp_values_in_sight(
@@ -480,7 +509,8 @@ fn xp_values_in_sight(
     if !delve.is_changed() && !edge.is_changed() && changed.is_empty() {
         return;
     }
-    let spread = values_spread(edge_layout(delve.game(), rect).xp.1);
+    let layout = edge_layout(delve.game(), rect);
+    let spread = values_spread(layout.xp.1, layout.k);
     let Some(adv) = delve.game().adventure() else { return };
     let top = adv.xp_pool.len().saturating_sub(1);
     let total = delve.game().pool_xp();
