@@ -2639,3 +2639,53 @@ fn the_same_position_after_undo_and_redo_has_the_same_forecast_seed() {
     assert_ne!(d.version(), version, "the table changed twice since");
     assert_eq!(d.situation_seed(), seed, "the same position, the same seed");
 }
+
+/// "Doors: Blocks Movement until Unlocked"; a Monster or Feature "Blocks
+/// Movement until Encountered": a token out of reach says what stands in
+/// the way, through the hover's own words, and what it names is something
+/// the Heroes can deal with now (the refusal said only "the Heroes cannot
+/// reach that").
+#[test]
+fn a_token_out_of_reach_names_what_stands_in_the_way() {
+    use depths_app::board::pointer::token_text;
+    use depths_rules::map::{ElementRef, ElementState};
+    let mut named = 0;
+    for seed in 1..30 {
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap();
+        for _ in 0..400 {
+            if g.is_over() {
+                break;
+            }
+            if matches!(g.phase(), Phase::Exploring { tile_in_hand: false, decision: None }) {
+                let map = &g.adventure().unwrap().ecology.map;
+                for placed in map.tiles() {
+                    for (a, states) in placed.states.iter().enumerate() {
+                        for (i, state) in states.iter().enumerate() {
+                            let e = ElementRef { cell: placed.cell, area: a as u8, element: i as u8 };
+                            let Some(way) = map.in_the_way(e).filter(|w| !w.is_empty()) else { continue };
+                            if *state != ElementState::Present {
+                                continue;
+                            }
+                            let text = token_text(&g, e);
+                            assert!(text.contains("cannot reach that: ") && text.contains("in the way"), "{text}");
+                            assert!(!text.contains("Not within reach now: The Heroes"), "said twice: {text}");
+                            for w in way {
+                                let place = depths_app::game::words::element_text(&g, w);
+                                assert!(text.contains(&place), "{text} does not name {place}");
+                                let check = g.check(&Action::Encounter { element: w });
+                                assert!(
+                                    matches!(check, Ok(()) | Err(depths_rules::RuleError::NeedsKey)),
+                                    "{place} named but {check:?}"
+                                );
+                            }
+                            named += 1;
+                        }
+                    }
+                }
+            }
+            let a = steady_policy(&g);
+            g.apply(a).unwrap();
+        }
+    }
+    assert!(named > 5, "{named} tokens out of reach seen");
+}

@@ -875,3 +875,30 @@ fn a_saved_map_with_a_door_that_guards_nothing_still_loads() {
     let back: Map = serde_json::from_str(&json).expect("the saved map loads");
     assert_eq!(back.tiles().len(), 1);
 }
+
+/// A refusal names what is in the way: "Blocks Movement until Unlocked" /
+/// "until Encountered": the Door before a Chest in the room beyond it, the
+/// nothing once it is dealt with or where nothing blocks; no way at all
+/// where no tile leads.
+#[test]
+fn what_stands_in_the_way_of_an_element_is_named() {
+    let vault = tile(
+        "vault",
+        RUINS,
+        TileKind::Normal,
+        "###.",
+        vec![area(&[W], &[Element::Door]), beyond_door(&[Element::Chest])],
+    );
+    let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
+    map.place(&vault, at(1, 0, 0)).unwrap();
+    assert_eq!(map.in_the_way(el(1, 0, 1, 0)), Some(vec![el(1, 0, 0, 0)]), "the Door before the Chest");
+    assert_eq!(map.in_the_way(el(1, 0, 0, 0)), Some(vec![]), "the Door itself is reached");
+    map.unlock_door(el(1, 0, 0, 0)).unwrap();
+    assert_eq!(map.in_the_way(el(1, 0, 1, 0)), Some(vec![]));
+    // Nothing on the way through empty halls.
+    let mut open = Map::new(entry(RUINS, "#.##")).unwrap();
+    open.place(&room("hall", RUINS, "#.#.", &[]), at(1, 0, 0)).unwrap();
+    open.place(&room("past", RUINS, "#.#.", &[Element::Chest]), at(2, 0, 0)).unwrap();
+    assert_eq!(open.in_the_way(el(2, 0, 0, 0)), Some(vec![]));
+    assert_eq!(open.in_the_way(el(5, 5, 0, 0)), None, "no way at all where no tile is");
+}

@@ -240,8 +240,13 @@ pub fn token_text(game: &Game, e: ElementRef) -> String {
     // Not within reach: why, in the rules' words, while the party explores
     // ("Not yet Encountered" alone left a player to guess).
     let exploring = matches!(game.phase(), Phase::Exploring { tile_in_hand: false, decision: None });
-    let reach = match game.check(&Action::Encounter { element: e }) {
+    let encounter = Action::Encounter { element: e };
+    let reach = match game.check(&encounter) {
         Ok(()) => "Within reach: click it, then Encounter.".to_owned(),
+        // (Out of reach, the refusal says so itself, and what is in the way.)
+        Err(depths_rules::RuleError::NotReachable) if exploring && present => {
+            crate::game::words::refusal_text(game, &encounter, &depths_rules::RuleError::NotReachable)
+        }
         Err(why) if exploring && present => {
             format!("Not within reach now: {}", crate::game::words::rule_error_text(game, &why))
         }

@@ -14,7 +14,7 @@ use depths_rules::{
 };
 
 use crate::game::game_log::GameLog;
-use crate::game::words::{describe_action, rule_error_text, undo_refused_text};
+use crate::game::words::{describe_action, refusal_text, undo_refused_text};
 use depths_seats::seats::{Players, Turn};
 
 use crate::{PlaySystems, game::notices::Toast, game::play_phase::PlayPhase, game::screen::Screen};
@@ -324,7 +324,7 @@ impl Moves<'_> {
                 Ok(events)
             }
             Err(e) => {
-                let text = rule_error_text(&self.delve.game, &e);
+                let text = refusal_text(&self.delve.game, &action, &e);
                 self.log.notice = Some(text.clone());
                 Err(text)
             }

@@ -40,6 +40,35 @@ pub fn rule_error_text(game: &Game, e: &RuleError) -> String {
     }
 }
 
+/// Why `action` is refused, as [`rule_error_text`], but naming what stands
+/// in the way of an element out of reach ("the Heroes cannot reach that"
+/// named no wall, Door or Monster).
+pub fn refusal_text(game: &Game, action: &Action, e: &RuleError) -> String {
+    match (e, action) {
+        (RuleError::NotReachable, Action::Encounter { element }) => unreachable_text(game, *element),
+        _ => rule_error_text(game, e),
+    }
+}
+
+/// "The Heroes cannot reach that: the Door 1 tile east of the Lantern
+/// stands in the way. Unlock it first." ([`depths_rules::map::Map::in_the_way`]).
+fn unreachable_text(game: &Game, e: ElementRef) -> String {
+    let Some(map) = game.adventure().map(|a| &a.ecology.map) else {
+        return rule_error_text(game, &RuleError::NotReachable);
+    };
+    match map.in_the_way(e) {
+        None => "The Heroes cannot reach that: no open way leads there yet.".to_owned(),
+        Some(way) if way.is_empty() => rule_error_text(game, &RuleError::NotReachable),
+        Some(way) => {
+            let names: Vec<String> = way.iter().map(|w| element_text(game, *w)).collect();
+            let doors = way.iter().all(|w| map.element(*w).is_some_and(|(el, _)| el == Element::Door));
+            let (stand, it) = if way.len() == 1 { ("stands", "it") } else { ("stand", "them") };
+            let act = if doors { "Unlock" } else { "Encounter" };
+            format!("The Heroes cannot reach that: {} {stand} in the way. {act} {it} first.", names.join(" and "))
+        }
+    }
+}
+
 /// Why a tile cannot go there, without cell coordinates or tile ids.
 pub fn placement_error_text(p: &PlacementError) -> String {
     let edge = |e: &Edge| match e {

@@ -19,7 +19,7 @@ use crate::{
     game::session::{Delve, PlayerAction, Seats},
     // A press that moves past the board's click slop is a drag here too.
     game::taps::CLICK_SLOP,
-    game::words::rule_error_text,
+    game::words::refusal_text,
 };
 
 /// A card, pair, individual or row on the table was chosen: the pointer's
@@ -239,7 +239,7 @@ pub fn refusal_at_table(delve: &Delve, seats: &Seats, intent: &Action) -> String
 /// table it is.
 pub fn refusal(game: &Game, seats: &Seats, intent: &Action) -> String {
     match game.check(intent) {
-        Err(e) => rule_error_text(game, &e),
+        Err(e) => refusal_text(game, intent, &e),
         Ok(()) => {
             if let Some(why) = seats.online_refusal(game, intent) {
                 return why;

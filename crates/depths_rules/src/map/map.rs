@@ -669,6 +669,66 @@ impl Map {
         })
     }
 
+    /// What stands between the Heroes and `e`: the elements that block
+    /// movement ("Blocks Movement until Encountered"/"until Unlocked") in
+    /// the first blocked area on the way that passes the fewest of them.
+    /// Empty when nothing does (`e` is reached); `None` when no way at all
+    /// leads there (walls, exits not yet joined).
+    pub fn in_the_way(&self, e: ElementRef) -> Option<Vec<ElementRef>> {
+        let target = self.node(e.area_ref())?;
+        let start = self.node(self.anchor)?;
+        let g = &self.graph;
+        // Fewest blocked areas first: entering one costs 1, others 0.
+        let n = g.nodes.len();
+        let (mut cost, mut parent) = (vec![u32::MAX; n], vec![NONE; n]);
+        let mut deque = std::collections::VecDeque::from([start]);
+        cost[start as usize] = 0;
+        while let Some(u) = deque.pop_front() {
+            if u == target {
+                break;
+            }
+            let node = &g.nodes[u as usize];
+            let mut next: Vec<u32> = node.links.iter().copied().filter(|&v| v != NONE).collect();
+            next.extend((node.door != NONE).then_some(node.door));
+            if node.rooms {
+                next.extend(g.tile_nodes(node.tile).filter(|&v| g.nodes[v as usize].door == u));
+            }
+            // All Secret Passages are one place, and so are both Warp Portals.
+            let passages: [(bool, fn(&Node) -> bool); 2] =
+                [(node.secret_passage, |m| m.secret_passage), (node.warp_portal, |m| m.warp_portal)];
+            for (flag, on) in passages {
+                if flag {
+                    next.extend((0..n as u32).filter(|&v| on(&g.nodes[v as usize])));
+                }
+            }
+            for v in next {
+                let step = u32::from(g.nodes[v as usize].blocking && v != target);
+                if cost[u as usize] + step < cost[v as usize] {
+                    (cost[v as usize], parent[v as usize]) = (cost[u as usize] + step, u);
+                    if step == 0 { deque.push_front(v) } else { deque.push_back(v) }
+                }
+            }
+        }
+        if cost[target as usize] == u32::MAX {
+            return None;
+        }
+        let mut way = vec![target];
+        while let Some(&u) = way.last().filter(|&&u| u != start) {
+            way.push(parent[u as usize]);
+        }
+        let first = way.iter().rev().copied().find(|&u| u != target && g.nodes[u as usize].blocking);
+        Some(first.map_or_else(Vec::new, |u| {
+            let placed = &self.tiles[g.nodes[u as usize].tile as usize];
+            let area = g.nodes[u as usize].area;
+            let states = placed.tile.areas[usize::from(area)].elements.iter().zip(&placed.states[usize::from(area)]);
+            states
+                .enumerate()
+                .filter(|(_, (el, s))| el.blocks_movement() && **s == ElementState::Present)
+                .map(|(i, _)| ElementRef { cell: placed.cell, area, element: i as u8 })
+                .collect()
+        }))
+    }
+
     /// Whether `e`, a Chest, lies in an area whose Monster still stands
     /// (reachable or not).
     pub fn is_chest_guarded(&self, e: ElementRef) -> bool {
