@@ -1323,7 +1323,7 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
     // in all, a Round's Damage settled at once whatever the order the Heroes
     // act in) the careful bot wins it (`depths-sim play --bot heuristic`).
     start(&mut app, 6);
-    use depths_app::game::hotseat::{PassTable, action_hero, heroes_to_act};
+    use depths_app::game::hotseat::{PassTable, action_hero, heroes_to_act, made_together};
     use depths_app::game::play_phase::PlayPhase;
     let (mut passes, mut acted_by, mut drops, mut early) = (0, [0usize; 2], 0, 0);
     let mut tables: Vec<PlayPhase> = Vec::new();
@@ -1355,8 +1355,10 @@ fn a_whole_two_hero_hot_seat_game_plays_to_the_win_through_the_client() {
         // Heroes act in any order within a Combat step: the bot may want an
         // ally to act first. Behind the curtain only the player at the table
         // acts, for their own Heroes, so the table is passed to the ally.
+        // (A choice made together is made by whoever is at the table.)
         if let Some(h) = action_hero(&a)
             && players.owner(h) != acting.player
+            && !made_together(game(&app))
         {
             let mine = seats(&app).heroes_at_table(game(&app)).expect("behind the curtain in Combat");
             assert!(!mine.contains(&h));
@@ -2688,4 +2690,51 @@ fn a_token_out_of_reach_names_what_stands_in_the_way() {
         }
     }
     assert!(named > 5, "{named} tokens out of reach seen");
+}
+
+/// A new player's report: in a hot-seat game with the pass screen, choosing
+/// who avoids Return Damage brought the pass screen up, to hand the table
+/// to the player whose Hero the choice named. A choice made together
+/// (which Monster card each Hero fights, who avoids Return Damage) shows no
+/// hand: the player at the table makes it, for any Hero, with no pass.
+#[test]
+fn a_choice_made_together_is_made_at_the_table_without_a_pass() {
+    use depths_app::game::hotseat::{Players, made_together};
+    let players =
+        Players { names: vec!["Ann".into(), "Bo".into()], owners: vec![0, 1], curtain: true, ..Default::default() };
+    let (mut together, mut elsewhere) = (0, 0);
+    for seed in 1..=40 {
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap();
+        let mut seats = Seats { players: players.clone(), ..Default::default() };
+        for _ in 0..1500 {
+            if g.is_over() {
+                break;
+            }
+            if made_together(&g) && seats.turn.shown_to.is_some() {
+                together += 1;
+                // Someone else's Hero named first: the pass screen came up.
+                elsewhere += usize::from(seats.acting(&g).player != seats.turn.shown_to.unwrap());
+                assert_eq!(seats.curtain(&g), None, "no curtain for a choice made together");
+                assert_eq!(seats.hand_off_due(&g), None, "no hand-off for a choice made together");
+                assert_eq!(seats.heroes_at_table(&g), None, "the player at the table may choose for any Hero");
+            }
+            // The players at the table: the curtain lifts for whom it asks,
+            // a hand-off due is made.
+            if let Some(p) = seats.curtain(&g) {
+                (seats.turn.shown_to, seats.turn.pass_to, seats.turn.handing_over) = (Some(p), None, false);
+                continue;
+            }
+            if seats.hand_off_due(&g).is_some() {
+                seats.turn.handing_over = true;
+                continue;
+            }
+            let a = steady_policy(&g);
+            let events = g.apply(a).unwrap();
+            depths_seats::seats::after_events(&g, &seats.players, &mut seats.turn, &events);
+        }
+        if elsewhere > 0 {
+            break;
+        }
+    }
+    assert!(together > 0 && elsewhere > 0, "{together} choices made together, {elsewhere} naming another player first");
 }

@@ -72,6 +72,10 @@ impl Seats {
         if !self.uses_curtain() || game.is_over() {
             return None;
         }
+        // A choice made together hides nothing: whoever is at the table makes it.
+        if made_together(game) && self.turn.shown_to.is_some() && !self.turn.handing_over {
+            return None;
+        }
         let who = self.acting(game).player;
         (self.turn.shown_to != Some(who) && (self.turn.shown_to.is_none() || self.turn.handing_over)).then_some(who)
     }
@@ -79,7 +83,7 @@ impl Seats {
     /// The player the table should pass to, while the one who acted still
     /// looks at the result (the banner offers "Pass to …").
     pub fn hand_off_due(&self, game: &Game) -> Option<usize> {
-        if !self.uses_curtain() || game.is_over() || self.turn.handing_over {
+        if !self.uses_curtain() || game.is_over() || self.turn.handing_over || made_together(game) {
             return None;
         }
         let who = self.acting(game).player;
@@ -107,6 +111,7 @@ impl Seats {
         // Online, this machine's seats; at one screen, the player at it.
         let players = match self.seat {
             Some(_) => self.online_seats(),
+            None if self.uses_curtain() && made_together(game) => return None,
             None if self.uses_curtain() => vec![self.acting(game).player],
             None => return None,
         };
@@ -262,6 +267,14 @@ fn seat_messages(
         seats.turn.pass_to = None;
         seats.turn.handing_over = false;
     }
+}
+
+/// A choice the players make together, at one screen: which Monster card
+/// each Hero fights, who avoids Return Damage. It shows no hand, so the
+/// player at the table makes it without passing it (the pass screen came up
+/// for it, to hand the table to a player whose Hero it named).
+pub fn made_together(game: &Game) -> bool {
+    matches!(game.phase(), Phase::Combat { step: CombatStep::AvoidReturnDamage | CombatStep::AssignMonsters })
 }
 
 /// The banner: the player (and Hero) who must act, and what they must do.
