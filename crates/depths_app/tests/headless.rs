@@ -2710,10 +2710,10 @@ fn a_choice_made_together_is_made_at_the_table_without_a_pass() {
             if g.is_over() {
                 break;
             }
-            if made_together(&g) && seats.turn.shown_to.is_some() {
+            if let (true, Some(at_table)) = (made_together(&g), seats.turn.shown_to) {
                 together += 1;
                 // Someone else's Hero named first: the pass screen came up.
-                elsewhere += usize::from(seats.acting(&g).player != seats.turn.shown_to.unwrap());
+                elsewhere += usize::from(seats.acting(&g).player != at_table);
                 assert_eq!(seats.curtain(&g), None, "no curtain for a choice made together");
                 assert_eq!(seats.hand_off_due(&g), None, "no hand-off for a choice made together");
                 assert_eq!(seats.heroes_at_table(&g), None, "the player at the table may choose for any Hero");
