@@ -38,7 +38,7 @@ pub(super) fn party_panel(
             "click it again (or Enter) to place it",
             "drag it onto a gold cell",
             "it fits nowhere on the map",
-            "no place fits this turn:\nturn it (R)",
+            "it fits nowhere turned so:\nturn it (R)",
         ];
         let todo = if here {
             // It waits on the board where it fits (a click or a drop there).
@@ -102,12 +102,11 @@ pub(super) fn party_panel(
                 crate::board::explore::rotate(&mut *hand, 1);
             }
         });
-        // On a line of its own, so the panel's edge never cuts it.
         let now = places.iter().filter(|p| p.rotation == hand.rotation).count();
         ui.label(
             egui::RichText::new(format!(
-                "{} this turn, {} in all",
-                words::counted(now as u64, "place fits", "places fit"),
+                // Two lines always: wrapped only at some counts, it moved what lies under it.
+                "Places it fits: {now} turned so,\n{} turned any way",
                 places.len()
             ))
             .color(style::MUTED),
