@@ -385,6 +385,40 @@ fn a_lone_kill_spares_every_hero_return_damage_but_not_direct_damage() {
     assert_eq!(g.heroes[2].health, before[2] - 6, "Direct Damage is still suffered");
 }
 
+/// "If one Hero delivered all of the Damage needed to Defeat the Monster, ALL
+/// Heroes avoid ANY Return Damage this Round": one Hero's Damage alone meets
+/// the individual's Health, so that Hero delivered all that was needed, even
+/// though another's Damage landed on it too in the same Round (at the table
+/// the big Hit is placed first and the other has nothing left to wound; a
+/// new player's report: Bren's 8 on a 2-Health Monster read as a shared kill).
+#[test]
+fn a_kill_one_heros_damage_alone_met_spares_every_hero_return_damage() {
+    let mut g = game_of(&["bren", "ava"]);
+    stack_hero(&mut g, 0, &[8, 7, 6], &[]);
+    stack_hero(&mut g, 1, &[7, 6, 5], &[]);
+    custom_monster_deck(&mut g, Difficulty::I, &[2, 2, 3, 3, 4, 4, 4, 4]);
+    let mut weak = group([1, 1, 1]);
+    weak.health = [3, 3, 3];
+    fight(&mut g, vec![weak]);
+    play(&mut g, 0, &[8, 7]);
+    play(&mut g, 1, &[7, 6]);
+    let before: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
+    // The table's figure is sure: whichever individual it goes to, either
+    // Hero's pair defeats it alone, so no Return Damage ("Bren −0", not "−6?").
+    assert_eq!(g.pair_takes_range(0, 0), Some((0, 0)));
+    assert_eq!(g.pair_takes_range(1, 0), Some((0, 0)));
+    for h in 0..2u8 {
+        act(&mut g, Action::ChoosePair { hero: h, engagement: h, slot: 0 });
+        act(&mut g, Action::EndTurn { hero: h });
+    }
+    // Both Heroes' Damage onto the first individual: either alone defeats it.
+    act(&mut g, Action::AssignDamage { hero: 0, individual: 0 });
+    act(&mut g, Action::AssignDamage { hero: 1, individual: 0 });
+    assert_ne!(g.combat().map(|c| c.step), Some(CombatStep::AvoidReturnDamage), "no choice: all avoid");
+    let after: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
+    assert_eq!(after, before, "no Return Damage for either Hero");
+}
+
 /// "If more than one Hero contributed to the Damage needed to Defeat the
 /// Monster, only ONE Hero, from among those that contributed Damage, may Avoid
 /// Return Damage this Round. The Players choose which Hero that will be."
@@ -398,10 +432,13 @@ fn a_shared_kill_lets_one_chosen_contributor_avoid_return_damage() {
     stack_hero(&mut g, 0, &[6, 6, 3], &[]);
     stack_hero(&mut g, 1, &[5, 7, 3], &[]);
     custom_monster_deck(&mut g, Difficulty::I, &[2, 3, 2, 3, 4, 4, 4, 4]);
-    fight(&mut g, vec![group([4, 4, 4])]);
+    // 12 Health: neither Hero's Damage (a throw and a pair: 8, 7) alone defeats it.
+    fight(&mut g, vec![group([12, 12, 12])]);
     play(&mut g, 0, &[6, 6]);
     play(&mut g, 1, &[5, 7]);
     let before: Vec<u8> = g.heroes.iter().map(|h| h.health).collect();
+    // Neither pair alone defeats a 12-Health individual: "Bren −4?".
+    assert_eq!(g.pair_takes_range(0, 0), Some((0, 4)));
     for h in [0u8, 1] {
         let throw = Action::ActivateAbility {
             hero: h,
@@ -412,7 +449,7 @@ fn a_shared_kill_lets_one_chosen_contributor_avoid_return_damage() {
         act(&mut g, Action::ChoosePair { hero: h, engagement: h, slot: 0 });
         act(&mut g, Action::EndTurn { hero: h });
     }
-    assert_eq!(foe_health(&g, 0), vec![0, 4, 4, 4], "two Dagger Throws; the pairs' Damage had nowhere else to go");
+    assert_eq!(foe_health(&g, 0), vec![0, 12, 12, 12], "two Dagger Throws and both pairs' Damage on it");
     assert_eq!(g.combat().unwrap().step, CombatStep::AvoidReturnDamage);
     assert_eq!(g.legal_actions().len(), 2, "either contributor");
     act(&mut g, Action::AvoidReturnDamage { hero: 0 });
@@ -487,7 +524,7 @@ fn all_heroes_perform_each_step_simultaneously_in_any_order() {
 }
 
 /// Every outcome of one Round of Bren (8 against 2) and Ava (4 against 2)
-/// against a Monster of 8 Health, seated in `order`: for each way the players
+/// against a Monster of 10 Health (neither alone defeats it), seated in `order`: for each way the players
 /// may settle Avoiding Return Damage, each Hero's Health lost, by name.
 fn shared_kill_outcomes(order: [&str; 2]) -> Vec<Vec<(String, u8)>> {
     let mut g = game_of(&order);
@@ -496,7 +533,7 @@ fn shared_kill_outcomes(order: [&str; 2]) -> Vec<Vec<(String, u8)>> {
         stack_hero(&mut g, h, hand, &[]);
     }
     custom_monster_deck(&mut g, Difficulty::I, &[2; 8]);
-    fight(&mut g, vec![monster("Lurker", Difficulty::I, [4, 8, 12], vec![])]);
+    fight(&mut g, vec![monster("Lurker", Difficulty::I, [4, 10, 12], vec![])]);
     for (h, name) in order.iter().enumerate() {
         play(&mut g, h, if *name == "bren" { &[8, 7] } else { &[4, 3] });
     }
@@ -529,7 +566,7 @@ fn shared_kill_outcomes(order: [&str; 2]) -> Vec<Vec<(String, u8)>> {
 /// "All Heroes perform each Step simultaneously" and "If more than one Hero
 /// contributed to the Damage needed to Defeat the Monster, only ONE Hero, from
 /// among those that contributed Damage, may Avoid Return Damage": the Round's
-/// Damage lands at once, so both Heroes contributed (8 + 4 against 8 Health)
+/// Damage lands at once, so both Heroes contributed (8 + 4 against 10 Health)
 /// however they are seated, and the players choose who avoids it.
 #[test]
 fn simultaneous_damage_the_same_round_gives_the_same_return_damage_however_the_heroes_sit() {

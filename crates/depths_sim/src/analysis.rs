@@ -1187,14 +1187,22 @@ mod tests {
         let c = content();
         // A game with one move that is neither the careful bot's nor the
         // planning bot's.
-        let plan = |g: &Game| PlanBot::new(2, PlanConfig::default()).choose(g);
+        // The planning bot's move where `played` was made, as the analysis
+        // asks it: in Combat, for the Hero who moved.
+        let plan = |g: &Game, played: &Action| {
+            let mut bot = PlanBot::new(2, PlanConfig::default());
+            match combat_hero(played) {
+                Some(hero) if g.in_combat() => bot.choose_for(g, hero),
+                _ => Some(bot.choose(g)),
+            }
+        };
         let mut g = Game::new(options(5), c.clone()).unwrap();
         let mut moves = Vec::new();
         let mut other_at = None;
         while moves.len() < 12 {
             let careful = HeuristicBot.choose(&g);
             let a = match g.legal_actions().into_iter().find(|a| *a != careful) {
-                Some(other) if other_at.is_none() && moves.len() >= 3 && plan(&g) != other => {
+                Some(other) if other_at.is_none() && moves.len() >= 3 && plan(&g, &other) != Some(other.clone()) => {
                     other_at = Some(moves.len());
                     other
                 }
@@ -1207,7 +1215,7 @@ mod tests {
         let mut a = Analyst::with_config(&options(5), &c, &moves, 2, small()).expect("builds");
         let alt = a.alternative(step).expect("the planning bot plays another move");
         assert_eq!(alt.played, moves[step]);
-        assert_eq!(alt.suggested, plan(&a.game_at(step)));
+        assert_eq!(Some(alt.suggested.clone()), plan(&a.game_at(step), &moves[step]));
         assert_ne!(alt.suggested, alt.played);
         assert_eq!(alt.playouts, 32);
         for f in [alt.played_chance, alt.suggested_chance] {

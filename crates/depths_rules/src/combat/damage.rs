@@ -34,7 +34,7 @@ impl Game {
     /// Round's bonus and the Hero's passive bonus, Magic or not. `None` for
     /// a pair without both cards; `amount` 0 for a Hero whose results this
     /// Round are ignored.
-    fn pair_packet(&self, engagement: usize, slot: usize) -> Option<DamagePacket> {
+    pub(crate) fn pair_packet(&self, engagement: usize, slot: usize) -> Option<DamagePacket> {
         let c = self.combat.as_ref()?;
         let e = c.engagements.get(engagement)?;
         let (round, hero) = (c.heroes.get(usize::from(e.hero))?, self.heroes.get(usize::from(e.hero))?);
@@ -176,13 +176,25 @@ impl Game {
         let w = match c.wounds.iter().position(|w| w.foe == p.foe && w.individual == individual && !w.settled) {
             Some(w) => w,
             None => {
-                c.wounds.push(Wound { foe: p.foe, individual, start: before, total: 0, heroes: 0, settled: false });
+                c.wounds.push(Wound {
+                    foe: p.foe,
+                    individual,
+                    start: before,
+                    total: 0,
+                    heroes: 0,
+                    alone: [0; 8],
+                    settled: false,
+                });
                 c.wounds.len() - 1
             }
         };
         let w = &mut c.wounds[w];
         w.total = w.total.saturating_add(u16::from(amount));
         w.heroes |= p.owner_bits();
+        if p.owner_bits().count_ones() == 1 {
+            let h = usize::from(p.owner_bits().trailing_zeros() as u8);
+            w.alone[h] = w.alone[h].saturating_add(u16::from(amount));
+        }
         ind.health = before.saturating_sub(amount);
         let heroes = (0..8u8).filter(|h| p.owner_bits() & (1 << h) != 0);
         c.hits.extend(heroes.map(|h| (p.foe, individual, h)));
@@ -206,18 +218,25 @@ impl Game {
         let mut order: Vec<usize> = (0..c.wounds.len()).filter(|&w| !c.wounds[w].settled).collect();
         order.sort_by_key(|&w| (c.wounds[w].foe, c.wounds[w].individual));
         for w in order {
-            let Wound { foe, individual, start, total, heroes, .. } = c.wounds[w];
+            let Wound { foe, individual, start, total, heroes, alone, .. } = c.wounds[w];
             if total < u16::from(start) || start == 0 {
                 continue;
             }
             c.wounds[w].settled = true;
-            let contributors: Vec<u8> = (0..8u8).filter(|h| heroes & (1 << h) != 0).collect();
+            let all: Vec<u8> = (0..8u8).filter(|h| heroes & (1 << h) != 0).collect();
+            // "If one Hero delivered all of the Damage needed": a Hero whose
+            // Damage alone met its Health defeated it alone, whoever else's
+            // landed too; else every Hero whose Damage took part contributed.
+            let contributors = match all.iter().find(|&&h| alone[usize::from(h)] >= u16::from(start)) {
+                Some(&h) => vec![h],
+                None => all.clone(),
+            };
             let excess = total - u16::from(start);
             // "If an individual Monster in a Horde is Defeated, any excess Damage
             // may be applied to any other individual Monster in that Horde."
             if c.foes[foe as usize].is_horde() && excess > 0 {
                 c.packets.push(DamagePacket {
-                    hero: contributors[0],
+                    hero: all[0],
                     foe,
                     amount: excess.min(255) as u8,
                     magic: true,

@@ -92,6 +92,14 @@ impl Game {
         if c.kills.iter().any(|k| k.contributors.len() == 1) {
             return Some((0, 0));
         }
+        // One sure to come: this pair's Damage, or that of a pair already
+        // chosen, defeats whichever individual it goes to by itself.
+        if c.step == CombatStep::Resolve {
+            let chosen = c.engagements.iter().enumerate().filter_map(|(i, en)| Some((i, usize::from(en.chosen?))));
+            if self.kills_alone(c, engagement, slot) || chosen.into_iter().any(|(i, s)| self.kills_alone(c, i, s)) {
+                return Some((0, 0));
+            }
+        }
         let may = match c.step {
             // The Defeats are settled: only their contributors may be chosen.
             CombatStep::AvoidReturnDamage => {
@@ -100,6 +108,28 @@ impl Game {
             _ => c.kills.iter().any(|k| k.contributors.contains(&e.hero)) || self.a_defeat_may_come(c),
         };
         Some((if may { 0 } else { most }, most))
+    }
+
+    /// Whether `engagement`'s pair in `slot`, Resolved, Defeats an individual
+    /// by its Hero's Damage alone wherever the Hero puts it: after Armor, with
+    /// what the Hero already put on it this Round, it meets the Health the
+    /// individual began the Round's Damage with ("If one Hero delivered all
+    /// of the Damage needed").
+    fn kills_alone(&self, c: &Combat, engagement: usize, slot: usize) -> bool {
+        let Some(p) = self.pair_packet(engagement, slot).filter(|p| p.amount > 0) else { return false };
+        let foe = &c.foes[usize::from(p.foe)];
+        let targets: Vec<u8> = match c.heroes[usize::from(p.hero)].target_in(p.foe) {
+            Some(i) => vec![i],
+            None => (0..foe.individuals.len() as u8).filter(|&i| c.open(p.foe, i)).collect(),
+        };
+        !targets.is_empty()
+            && targets.iter().all(|&i| {
+                let Some(ind) = foe.individuals.get(usize::from(i)) else { return false };
+                let wound = c.wounds.iter().find(|w| w.foe == p.foe && w.individual == i && !w.settled);
+                let (start, own) = wound.map_or((ind.health, 0), |w| (w.start, w.alone[usize::from(p.hero)]));
+                let dealt = u16::from(foe.damage_taken(usize::from(i), p.amount, p.magic));
+                c.open(p.foe, i) && start > 0 && dealt + own >= u16::from(start)
+            })
     }
 
     /// Whether an individual may still be Defeated this Round, as far as the

@@ -144,6 +144,11 @@ pub struct Wound {
     pub total: u16,
     /// The Heroes whose Damage took part, one bit each.
     pub heroes: u8,
+    /// The Damage each Hero put on it alone (a shared Horde excess is no
+    /// one Hero's): one who met its Health alone "delivered all of the
+    /// Damage needed".
+    #[serde(default)]
+    pub alone: [u16; 8],
     /// Defeated and accounted for (a Kill), or spared this Round.
     pub settled: bool,
 }
