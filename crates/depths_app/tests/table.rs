@@ -562,7 +562,7 @@ fn every_card_drawn_or_gained_is_revealed_with_its_rules() {
                     _ => 0,
                 })
                 .sum();
-            let told: usize = cards.iter().filter(|c| c.kind != "Test" && !c.kind.ends_with("'s Power")).count();
+            let told: usize = cards.iter().filter(|c| c.kind != "Test" && !c.kind.ends_with(" Power")).count();
             assert_eq!(told, wanted, "{events:?} revealed {cards:?}");
             for c in &cards {
                 assert!(!c.title.is_empty() && c.rules.iter().any(|r| !r.trim().is_empty()), "{c:?}");
@@ -597,7 +597,7 @@ fn every_card_drawn_or_gained_is_revealed_with_its_rules() {
             // A Monster's Power is shown with its ability and whom it hits.
             for e in &events {
                 if let depths_rules::Event::MonsterAbility { name, heroes, .. } = e {
-                    let shown = cards.iter().find(|c| c.kind.ends_with("'s Power") && &c.title == name);
+                    let shown = cards.iter().find(|c| c.kind.ends_with(" Power") && &c.title == name);
                     let shown = shown.unwrap_or_else(|| panic!("{name} not revealed: {cards:?}"));
                     assert!(
                         shown.rules[0].starts_with(name.as_str()) || shown.rules[0].contains(&format!(": {name}")),
@@ -951,7 +951,9 @@ fn a_pair_is_named_by_its_cards() {
                     let (mine, theirs) = (s.hero_value().unwrap(), s.monster_value(bonus).unwrap());
                     let words = describe_action(g, &a);
                     assert!(words.contains(&format!("pair of {mine} against the ")), "{words}");
-                    assert!(words.ends_with(&format!("'s {theirs}")), "{words}");
+                    let foe = c.foes[usize::from(en.foe)].name();
+                    let whose = depths_app::game::words::possessive(foe);
+                    assert!(words.ends_with(&format!("the {whose} {theirs}")), "{words}");
                     named += 1;
                 }
             }
@@ -1627,4 +1629,46 @@ fn the_party_edge_grows_with_the_ui_scale() {
     }
     assert!(big.keys.1 >= small.keys.1 * 1.5, "the Keys do not grow");
     assert!(edge.contains(big.keys.0) && edge.contains(big.xp.0));
+}
+
+/// A new player's report: the banner said "Sil resolves one pair" after Sil
+/// had chosen hers (only End turn was left), and "Bren and Sil choose whom
+/// to damage" when only Bren's Damage waited. Each Hero is named for what is
+/// left to them, through the banner's own words.
+#[test]
+fn the_banner_names_each_hero_for_what_is_left_to_them() {
+    use depths_app::game::words::banner;
+    let (mut resolving, mut ending, mut damage) = (0, 0, 0);
+    for seed in 1..=4 {
+        let mut game = new_game(&["bren", "sil", "ava"], seed);
+        through_combats(&mut game, 3000, |g| {
+            let c = g.combat().unwrap();
+            let text = banner(g);
+            let part = |word: &str| text.split(" · ").find(|p| p.contains(word)).unwrap_or("").to_owned();
+            match c.step {
+                depths_rules::CombatStep::Resolve => {
+                    let (resolves, ends) = (part("resolve"), part("End turn"));
+                    for h in c.heroes_to_act() {
+                        let name = g.heroes[usize::from(h)].name();
+                        if c.chosen_engagement(h).is_some() {
+                            assert!(!resolves.contains(name) && ends.contains(name), "{name} chose: {text}");
+                            ending += 1;
+                        } else if !c.pairs_of(h).is_empty() {
+                            assert!(resolves.contains(name) && !ends.contains(name), "{name} has not: {text}");
+                            resolving += 1;
+                        }
+                    }
+                }
+                depths_rules::CombatStep::AssignDamage => {
+                    for h in c.heroes_to_act() {
+                        let name = g.heroes[usize::from(h)].name();
+                        assert_eq!(text.contains(name), c.packet_of(h).is_some(), "{name}: {text}");
+                        damage += 1;
+                    }
+                }
+                _ => {}
+            }
+        });
+    }
+    assert!(resolving > 20 && ending > 20 && damage > 5, "{resolving} to resolve, {ending} to end, {damage} damage");
 }

@@ -193,6 +193,13 @@ pub fn no_such_key(n: u8) -> String {
     format!("Key {n}: nothing has that number now.")
 }
 
+/// "Bren's", "the Ivy Mass's", "the Pale Rats'": a name's possessive (a
+/// plural name, as most Monster sets are, takes the apostrophe alone:
+/// "RATS'S POWER" read wrong).
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') && !name.ends_with("ss") { format!("{name}'") } else { format!("{name}'s") }
+}
+
 /// In the Assign Damage step, whose Damage a click on an individual places,
 /// and how much: "Click the individual of the Skeletal Warriors that takes
 /// Bren's 7 Damage." `legal` is what the table offers this seat, in the
@@ -209,9 +216,21 @@ pub fn damage_waiting(game: &Game, legal: &[Action]) -> Option<String> {
             continue;
         }
         named.push(p.foe);
-        let kind = if p.magic { " magic" } else { "" };
+        // A Horde's excess is no magic (it is only not reduced again): it is
+        // what was left over from a kill, of every Hero who shared it.
+        let (kind, tail) = match (p.overflow, p.magic) {
+            (true, _) => {
+                let owners: Vec<String> =
+                    (0..8u8).filter(|h| p.owner_bits() & (1 << h) != 0).map(|h| hero_name(game, h)).collect();
+                let whose =
+                    if owners.len() > 1 { format!(" {} Defeated", owners.join(" and ")) } else { " Defeated".into() };
+                ("", format!(" left over from the one{whose}"))
+            }
+            (false, true) => (" magic", String::new()),
+            (false, false) => ("", String::new()),
+        };
         lines.push(format!(
-            "Click the individual of the {} that takes {}'s {}{kind} Damage.",
+            "Click the individual of the {} that takes {}'s {}{kind} Damage{tail}.",
             foe_name(game, p.foe),
             hero_name(game, *hero),
             p.amount
@@ -332,7 +351,7 @@ fn event_words(game: &Game, e: &Event) -> Option<String> {
             format!("{} uses {name}.", foe_name(game, *foe))
         }
         Event::MonsterPowerWasted { foe } => {
-            format!("{}'s Power fizzles.", foe_name(game, *foe))
+            format!("{} Power fizzles.", possessive(&foe_name(game, *foe)))
         }
         // On the table, face up: the Hero places it, or picks one, next.
         Event::MonsterCardMoved { .. } | Event::MonsterCardWaiting { .. } | Event::CardsOffered { .. } => return None,
@@ -458,7 +477,7 @@ fn target_text(game: &Game, t: &Target) -> String {
             format!(" on own card {} against {}", slot + 1, engagement_foe(game, *engagement))
         }
         Target::MonsterSlot { engagement, slot } => {
-            format!(" on {}'s card {}", engagement_foe(game, *engagement), slot + 1)
+            format!(" on {} card {}", possessive(&engagement_foe(game, *engagement)), slot + 1)
         }
         Target::Hero(h) => format!(" on {}", hero_name(game, *h)),
         Target::DiscardCard(c) => {
@@ -698,7 +717,9 @@ pub fn describe_action(game: &Game, a: &Action) -> String {
             });
             let foe = engagement_foe(game, *engagement);
             match values {
-                Some((mine, theirs)) => format!("{}: resolve the pair of {mine} against the {foe}'s {theirs}", h(hero)),
+                Some((mine, theirs)) => {
+                    format!("{}: resolve the pair of {mine} against the {} {theirs}", h(hero), possessive(&foe))
+                }
                 None => format!("{}: resolve a pair against {foe}", h(hero)),
             }
         }
@@ -899,12 +920,36 @@ pub fn banner(game: &Game) -> String {
                 CombatStep::PlayCards => format!("Combat, round {}: {who} plays a card", c.round),
                 CombatStep::PlaceMonsterCard if several => format!("Combat: {who} place the Monsters' cards"),
                 CombatStep::PlaceMonsterCard => format!("Combat: {who} places the Monster's card"),
-                CombatStep::Resolve if several => {
-                    format!("Combat, round {}: {who} each resolve one pair, in any order", c.round)
+                // A Hero whose pair is chosen (or who has none) has only End
+                // turn left: named as one who "resolves one pair" they looked
+                // for a pair to click.
+                CombatStep::Resolve => {
+                    let (ending, choosing): (Vec<u8>, Vec<u8>) = c
+                        .heroes_to_act()
+                        .into_iter()
+                        .partition(|&h| c.chosen_engagement(h).is_some() || c.pairs_of(h).is_empty());
+                    let names = |hs: &[u8]| and_list(&hs.iter().map(|&h| name(h)).collect::<Vec<_>>());
+                    let mut parts = Vec::new();
+                    match choosing.len() {
+                        0 => {}
+                        1 => parts.push(format!("{} resolves one pair", names(&choosing))),
+                        _ => parts.push(format!("{} each resolve one pair, in any order", names(&choosing))),
+                    }
+                    if !ending.is_empty() {
+                        parts.push(format!("{}: End turn", names(&ending)));
+                    }
+                    format!("Combat, round {}: {}", c.round, parts.join(" · "))
                 }
-                CombatStep::Resolve => format!("Combat, round {}: {who} resolves one pair", c.round),
-                CombatStep::AssignDamage if several => format!("Combat: {who} choose whom to damage"),
-                CombatStep::AssignDamage => format!("Combat: {who} chooses whom to damage"),
+                // Only the Heroes whose Damage still waits to be placed.
+                CombatStep::AssignDamage => {
+                    let waiting: Vec<&str> =
+                        c.heroes_to_act().into_iter().filter(|&h| c.packet_of(h).is_some()).map(name).collect();
+                    match waiting.len() {
+                        0 => format!("Combat: {who} choose whom to damage"),
+                        1 => format!("Combat: {} chooses whom to damage", waiting[0]),
+                        _ => format!("Combat: {} choose whom to damage", and_list(&waiting)),
+                    }
+                }
             };
         }
         Phase::Passage { next } => {

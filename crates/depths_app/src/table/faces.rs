@@ -733,10 +733,14 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 }
                 frame.hover = hover;
             } else if matches!(pair_action, Some(Action::PlaceMonsterCard { .. })) {
-                frame.hover = format!("Click to put {}'s card opposite this one.", foe.name());
+                frame.hover =
+                    format!("Click to put {} card opposite this one.", crate::game::words::possessive(foe.name()));
             } else if slot.hero.is_none() {
                 frame.note = if next_to_play && s == en.slots.len() { "play here".into() } else { String::new() };
-                frame.hover = format!("{hero}'s card goes here, {}'s card opposite it.", foe.name());
+                frame.hover = format!(
+                    "{hero}'s card goes here, {} card opposite it.",
+                    crate::game::words::possessive(foe.name())
+                );
             }
             // The cards in a pair tell the pair too: hovered, "an Action
             // Card of 2" left "Bren −0–5" on the frame unexplained.

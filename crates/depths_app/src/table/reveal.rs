@@ -109,7 +109,7 @@ fn power_reveal(game: &Game, foe: Option<&Foe>, name: &str, heroes: &[u8], after
     }));
     RevealCard {
         family: Family::Monster,
-        kind: format!("{monster}'s Power"),
+        kind: format!("{} Power", crate::game::words::possessive(&monster)),
         title: name.to_owned(),
         icon,
         rules,
@@ -235,7 +235,7 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                 let (monster, icon) = monster_and_icon(foe_at(*foe));
                 out.push(RevealCard {
                     family: Family::Monster,
-                    kind: format!("{monster}'s Power"),
+                    kind: format!("{} Power", crate::game::words::possessive(&monster)),
                     title: "Power wasted".into(),
                     icon,
                     rules: vec![format!(
