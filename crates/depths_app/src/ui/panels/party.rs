@@ -120,12 +120,17 @@ pub(super) fn party_panel(
     ui.separator();
 
     let reachable: Vec<Action> = c.legal.iter().filter(|a| matches!(a, Action::Encounter { .. })).cloned().collect();
-    if !reachable.is_empty() {
-        ui.label(egui::RichText::new("Within reach").strong());
-        for a in reachable {
-            let label = crate::game::words::describe_action(game, &a);
-            c.button(ui, a, label);
-        }
+    let rows = within_reach_rows(ui, reachable);
+    if !rows.is_empty() {
+        let list = ui.scope(|ui| {
+            ui.label(egui::RichText::new("Within reach").strong());
+            for a in &rows {
+                let label = crate::game::words::describe_action(game, a);
+                c.button(ui, a.clone(), label);
+            }
+        });
+        let pass = ui.ctx().cumulative_pass_nr();
+        ui.data_mut(|d| d.insert_temp(egui::Id::new(WITHIN_REACH), (rows, list.response.rect, pass)));
     }
     let legendary = game.discovered_legendary_locations();
     if !legendary.is_empty() {
@@ -302,4 +307,61 @@ fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
             "Tiles left in the pile that have no legal place on the map as it is now: drawing one loses the game.",
         );
     });
+}
+
+/// Where the "Within reach" rows are kept between frames.
+const WITHIN_REACH: &str = "within_reach_rows";
+
+/// The "Within reach" rows: while the pointer rests on the list, each row
+/// keeps its place (one dealt with stays, greyed with its reason; a new one
+/// comes last), so a quick second click never lands on the row that slid
+/// up under it; once the pointer leaves, the rows are what is in reach now.
+fn within_reach_rows(ui: &egui::Ui, reachable: Vec<Action>) -> Vec<Action> {
+    let kept: Option<(Vec<Action>, egui::Rect, u64)> = ui.data(|d| d.get_temp(egui::Id::new(WITHIN_REACH)));
+    kept_rows(kept, ui.ctx().pointer_hover_pos(), ui.ctx().cumulative_pass_nr(), reachable)
+}
+
+/// [`within_reach_rows`] from what was kept: the rows, where they lay and in
+/// which pass (only the pass before counts: a list not drawn since, during
+/// a fight, say, is gone).
+fn kept_rows(
+    kept: Option<(Vec<Action>, egui::Rect, u64)>,
+    pointer: Option<egui::Pos2>,
+    pass: u64,
+    reachable: Vec<Action>,
+) -> Vec<Action> {
+    match kept {
+        Some((mut rows, rect, at)) if at + 1 >= pass && pointer.is_some_and(|p| rect.contains(p)) => {
+            rows.extend(reachable.into_iter().filter(|a| !rows.contains(a)).collect::<Vec<_>>());
+            rows
+        }
+        _ => reachable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use depths_rules::map::ElementRef;
+
+    fn encounter(x: i32) -> Action {
+        Action::Encounter { element: ElementRef { cell: (x, 0), area: 0, element: 0 } }
+    }
+
+    /// A new player's report: after an Encounter the "Within reach" list
+    /// changed under an impatient second click, which Encountered the next
+    /// row. While the pointer rests on the list its rows keep their places.
+    #[test]
+    fn within_reach_rows_keep_their_places_under_the_pointer() {
+        let (a, b, c) = (encounter(1), encounter(2), encounter(3));
+        let list = egui::Rect::from_min_size(egui::pos2(900.0, 150.0), egui::vec2(300.0, 90.0));
+        let kept = Some((vec![a.clone(), b.clone()], list, 41));
+        let (on, off) = (Some(egui::pos2(950.0, 170.0)), Some(egui::pos2(500.0, 400.0)));
+        // `a` was Encountered: `b` stays second, `c` (new) comes last.
+        assert_eq!(kept_rows(kept.clone(), on, 42, vec![b.clone(), c.clone()]), vec![a.clone(), b.clone(), c.clone()]);
+        // The pointer gone, or the list not drawn in the pass before: what is in reach now.
+        assert_eq!(kept_rows(kept.clone(), off, 42, vec![b.clone(), c.clone()]), vec![b.clone(), c.clone()]);
+        assert_eq!(kept_rows(kept.clone(), on, 44, vec![c.clone()]), vec![c.clone()]);
+        assert_eq!(kept_rows(None, on, 42, vec![b.clone()]), vec![b]);
+    }
 }
