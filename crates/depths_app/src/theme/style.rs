@@ -117,7 +117,9 @@ fn apply_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     visuals.widgets.inactive.weak_bg_fill = palette::WIDGET.egui();
     visuals.widgets.inactive.bg_stroke = Stroke::new(1.0, EDGE);
     visuals.widgets.hovered.weak_bg_fill = palette::WIDGET_HOVER.egui();
-    visuals.widgets.hovered.bg_stroke = Stroke::new(1.5, GOLD);
+    // As wide as at rest: a button's frame grows with its stroke, and a
+    // wider one on hover made the top bar 1 px taller under the pointer.
+    visuals.widgets.hovered.bg_stroke = Stroke::new(1.0, GOLD);
     visuals.widgets.active.weak_bg_fill = palette::WIDGET_PRESSED.egui();
     // A blinking cursor in a focused text field would ask for frames forever.
     visuals.text_cursor.blink = false;

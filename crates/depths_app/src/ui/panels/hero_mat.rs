@@ -59,6 +59,14 @@ pub(super) fn heroes_panel(
                     );
                 });
             });
+            // Abilities usable now: in Combat, and while Exploring (unlocking
+            // Doors, healing…), each with its cost and what it does.
+            let usable: Vec<Action> = c
+                .legal
+                .iter()
+                .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
+                .cloned()
+                .collect();
             // What the Round's end will take: only while a Round is being
             // played (an Item's wound each Round is no news outside Combat).
             let due = if round_in_progress(game) { game.hero_damage_due(h) } else { 0 };
@@ -79,11 +87,12 @@ pub(super) fn heroes_panel(
                     .fold(0, u8::saturating_add),
                 None => 0,
             };
-            // One line, kept through a Combat even when empty: a line coming
-            // and going (or wrapping) moved the next Hero's Ability buttons
-            // under the pointer.
+            // One line, kept through a Combat even when empty, and over an
+            // Ability to use: a line coming and going (or wrapping) moved the
+            // next Hero's Ability buttons, or a Drink's second "Use", under
+            // the pointer.
             let line = crate::game::words::health_line(change, due, avoidable);
-            if line.is_none() && game.combat().is_some() {
+            if line.is_none() && (game.combat().is_some() || !usable.is_empty()) {
                 ui.label(" ");
             }
             if let Some(text) = line {
@@ -133,14 +142,6 @@ pub(super) fn heroes_panel(
                 (stats, hover)
             };
             parts_line(ui, &stats, style::type_scale::SMALL, ui.visuals().text_color(), &hover);
-            // Abilities usable now: in Combat, and while Exploring (unlocking
-            // Doors, healing…), each with its cost and what it does.
-            let usable: Vec<Action> = c
-                .legal
-                .iter()
-                .filter(|a| matches!(a, Action::ActivateAbility { hero, .. } if *hero == h))
-                .cloned()
-                .collect();
             // The rows keep the tallest they have been this Round: a target's
             // button leaving Bren's mat ("Brush Aside … not now") slid Sil's
             // mat, and her Force Bolt button, 47 px up under the pointer.
@@ -205,6 +206,16 @@ pub(super) fn heroes_panel(
                         .collect();
                     let (common, shorts) = crate::game::words::split_common_start(&targets);
                     let now = !actions.is_empty();
+                    // Each row keeps the tallest it has been this Round too: a
+                    // row's targets leaving ("Force Bolt … not now") slid the
+                    // Warding Sigil's buttons under it up under the pointer.
+                    let row_held = egui::Id::new(("ability_row", h, source));
+                    let row_least = ui
+                        .data(|d| d.get_temp::<(Option<u32>, f32)>(row_held))
+                        .filter(|(r, _)| round.is_some() && *r == round)
+                        .map_or(0.0, |(_, least)| least);
+                    let row = ui.scope(|ui| {
+                    ui.set_min_height(row_least);
                     ui.horizontal_wrapped(|ui| {
                         let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
                         let ink = if now { style::GOLD } else { style::MUTED };
@@ -244,6 +255,9 @@ pub(super) fn heroes_panel(
                         }
                     });
                     ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
+                    });
+                    let tallest = row_least.max(row.response.rect.height());
+                    ui.data_mut(|d| d.insert_temp(row_held, (round, tallest)));
                 }
             });
             let tallest = least.max(rows.response.rect.height());
