@@ -1566,10 +1566,11 @@ fn a_number_rises_beside_the_row_or_the_health_token_it_changed() {
     use depths_app::table::{
         feedback::{hero_at, row_at, row_rect},
         layout::lay_out_scaled,
-        party::edge_layout,
+        party::{PartyEdge, edge_layout},
     };
     let area = Rect::new(105.0, 225.5, 1317.2, 705.0);
     let edge = Rect::new(area.min.x, area.max.y, area.max.x, area.max.y + 46.0);
+    let on_edge = PartyEdge(Some(edge), 1.5);
     let mut game = new_game(&["bren", "sil", "ava"], 5);
     let mut rows = 0;
     through_combats(&mut game, 3000, |g| {
@@ -1597,10 +1598,10 @@ fn a_number_rises_beside_the_row_or_the_health_token_it_changed() {
                 .filter_map(|f| layout.get(&f.key))
                 .map(|p| p.rect())
                 .collect();
-            let tracks = edge_layout(g, edge);
+            let tracks = edge_layout(g, edge, 1.5);
             for (h, hero) in g.heroes.iter().enumerate() {
-                let at = hero_at(g, edge, h as u8).unwrap();
-                assert!(edge.inflate(14.5).contains(at), "Hero {h}'s number {at:?} off the edge {edge:?}");
+                let at = hero_at(g, &on_edge, h as u8).unwrap();
+                assert!(edge.inflate(21.5).contains(at), "Hero {h}'s number {at:?} off the edge {edge:?}");
                 assert_eq!(at.x, tracks.space(h, hero.health).x, "Hero {h}'s number is not over their Health");
                 assert!(foes.iter().all(|r| !r.contains(at)), "Hero {h}'s number over a Monster card");
             }
@@ -1609,18 +1610,20 @@ fn a_number_rises_beside_the_row_or_the_health_token_it_changed() {
     assert!(rows > 50, "{rows} rows seen");
 }
 
-/// 150 % is bigger: the party's edge (Health Tracks, Keys, XP cards) grows
-/// with the UI scale as the cards do, its pieces still inside it.
+/// 150 % is bigger: the party's edge's pieces (Health Tracks, Keys, XP
+/// cards) grow with the UI scale as the cards do, still inside the edge,
+/// which keeps its height (grown, it took the room of the cards in hand).
 #[test]
 fn the_party_edge_grows_with_the_ui_scale() {
-    use depths_app::table::party::{EDGE_HEIGHT, edge_layout};
+    use depths_app::table::party::{EDGE_HEIGHT, PartyEdge, edge_layout};
     let game = new_game(&["bren", "sil", "ava"], 5);
-    let at = |scale: f32| {
-        let edge = Rect::new(105.0, 700.0, 1317.0, 700.0 + EDGE_HEIGHT * scale);
-        (edge, edge_layout(&game, edge))
-    };
-    let ((_, small), (edge, big)) = (at(1.0), at(1.5));
+    let edge = Rect::new(105.0, 700.0, 1317.0, 700.0 + EDGE_HEIGHT);
+    let (small, big) = (edge_layout(&game, edge, 1.0), edge_layout(&game, edge, PartyEdge(Some(edge), 1.5).scale()));
     assert_eq!((small.k, big.k), (1.0, 1.5));
+    for h in 0..game.heroes.len() {
+        let (at, _, size) = big.tracks[h];
+        assert!(edge.contains(at + size / 2.0) && edge.contains(at - size / 2.0), "Hero {h}'s track leaves the edge");
+    }
     for h in 0..game.heroes.len() {
         assert!(big.tracks[h].2.y >= small.tracks[h].2.y * 1.5, "Hero {h}'s track spaces do not grow");
         for v in [0, game.heroes[h].max_health()] {

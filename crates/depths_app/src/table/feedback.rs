@@ -22,8 +22,11 @@ use crate::{
     game::rules_events::RulesEvent, game::screen::Screen, game::session::Delve,
 };
 
-/// How long a number floats.
-const FLOAT: f32 = 1.4;
+/// How long a number floats: long enough to read at a low frame rate.
+const FLOAT: f32 = 2.0;
+/// The part of that it stays whole before it fades (fading from the start,
+/// it read as a dark smudge by the time the eye got there).
+const HOLD: f32 = 0.6;
 /// How far a defeated individual's word falls (px).
 const FALL: f32 = 36.0;
 /// How long a Hit's flash lasts.
@@ -121,10 +124,10 @@ pub fn row_at(layout: &TableLayout, foe: u8, row: u8) -> Option<Vec2> {
 /// Where a number for Hero `hero` rises from: their Health Token on the
 /// party's edge (`edge`), the Health it changed, not their pairs (which lie
 /// under the Monster cards, so a Hero's wound read as the Monster's).
-pub fn hero_at(game: &depths_rules::Game, edge: Rect, hero: u8) -> Option<Vec2> {
+pub fn hero_at(game: &depths_rules::Game, edge: &PartyEdge, hero: u8) -> Option<Vec2> {
     let h = usize::from(hero);
     let health = game.heroes.get(h)?.health;
-    let layout = edge_layout(game, edge);
+    let layout = edge_layout(game, edge.0?, edge.scale());
     Some(layout.space(h, health) - Vec2::Y * 14.0 * layout.k)
 }
 
@@ -155,7 +158,7 @@ fn spawn_feedback(
         .map(|(f, t)| Rect::from_center_size(f.at, float_size(&t.0, 30.0)))
         .collect();
     let layout = geometry.layout.as_ref();
-    let hero_at = |hero: u8| self::hero_at(delve.as_ref()?.game(), edge.0?, hero);
+    let hero_at = |hero: u8| self::hero_at(delve.as_ref()?.game(), &edge, hero);
     for RulesEvent(event) in events.read() {
         // A number: large, rising from beside what it changed.
         let float = |text: String, at: Option<Vec2>, color: Color| (text, at, color, 30.0, 40.0);
@@ -327,10 +330,12 @@ fn animate(
         if f.rise < 0.0 {
             transform.rotation = Quat::from_rotation_z(-0.5 * t * t);
         }
-        color.0 = f.color.with_alpha(1.0 - t * t);
+        let fade = ((t - HOLD) / (1.0 - HOLD)).max(0.0);
+        let alpha = 1.0 - fade * fade;
+        color.0 = f.color.with_alpha(alpha);
         for child in children {
             if let Ok(mut back) = backs.get_mut(*child) {
-                back.color = BACKDROP.sprite_alpha(BACKDROP_ALPHA * (1.0 - t * t));
+                back.color = BACKDROP.sprite_alpha(BACKDROP_ALPHA * alpha);
             }
         }
     }

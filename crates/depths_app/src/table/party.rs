@@ -18,16 +18,25 @@ use crate::{
     theme::icons::Icons,
 };
 
-/// The edge's height at 100 %, in logical pixels; the UI scale makes it
-/// taller, and its pieces grow with it.
+/// The edge's height, in logical pixels. Its pieces grow with the UI scale
+/// inside it (a taller edge took the room of the cards in hand at 150 %).
 pub const EDGE_HEIGHT: f32 = 46.0;
 /// How long a token or card takes to slide into place.
 const SLIDE: f32 = 0.45;
 
 /// Where the party's edge lies on screen (logical px, y down): under the
-/// board, set by the panels with the board's own room.
+/// board, set by the panels with the board's own room; and the UI scale its
+/// pieces are drawn at (0: 100 %).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
-pub struct PartyEdge(pub Option<Rect>);
+pub struct PartyEdge(pub Option<Rect>, pub f32);
+
+impl PartyEdge {
+    /// How much larger than at 100 % its pieces are: the UI scale, as far
+    /// as the edge holds them.
+    pub fn scale(&self) -> f32 {
+        if self.1 > 0.0 { self.1.clamp(1.0, 1.5) } else { 1.0 }
+    }
+}
 
 /// A Hero's Health Track: a numbered space per point of Maximum Health.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,8 +115,7 @@ pub struct EdgeLayout {
     pub keys: (Vec2, f32),
     /// The first XP card's centre and the step to the next.
     pub xp: (Vec2, f32),
-    /// How much larger than at 100 % the pieces are drawn (the UI scale,
-    /// less where the board's room holds the edge lower).
+    /// How much larger than at 100 % the pieces are drawn.
     pub k: f32,
 }
 
@@ -120,11 +128,10 @@ impl EdgeLayout {
 }
 
 /// The Keys and XP cards take what they need at the right end, the tracks
-/// share the rest.
-pub fn edge_layout(game: &Game, edge: Rect) -> EdgeLayout {
+/// share the rest; every piece `k` times its size at 100 %.
+pub fn edge_layout(game: &Game, edge: Rect, k: f32) -> EdgeLayout {
     let (keys, cards) = game.adventure().map_or((0, 0), |a| (usize::from(a.keys), a.xp_pool.len()));
     let y = edge.center().y;
-    let k = (edge.height() / EDGE_HEIGHT).clamp(0.5, 2.0);
     let key_step = 16.0 * k;
     // The XP cards close up (overlapping like a fanned pile) past a third of the edge.
     // The blocks keep their width as cards come and go, so the tracks stay put.
@@ -193,7 +200,7 @@ fn sync_edge(
         *shown = Shown::default();
         return;
     };
-    let layout = edge_layout(game, rect);
+    let layout = edge_layout(game, rect, edge.scale());
     let body = ui_assets.as_ref().map(|a| &a.body_font);
     let maxima: Vec<u8> = game.heroes.iter().map(|h| h.max_health()).collect();
     let same_frame = shown.edge == Some(rect) && shown.screen == screen && shown.geometry == layout.tracks;
@@ -359,12 +366,12 @@ fn spawn_felt(
                             t.spawn((space, Sprite::from_color(color, size), rel(p, 0.1), layer(), Pickable::IGNORE));
                         }
                     });
-                let label_at = first - Vec2::new(step / 2.0 + 12.0 * k, 0.0) + Vec2::Y * 2.0 * k;
+                let label_at = first - Vec2::new(step / 2.0 + 12.0 * k, 0.0);
                 if let Some(image) = icons.and_then(|i| i.image("classes", &hero.mat.class.name().to_lowercase())) {
                     let sprite = Sprite {
                         image,
                         color: CARD_GOLD.sprite(),
-                        custom_size: Some(Vec2::splat(18.0 * k)),
+                        custom_size: Some(Vec2::splat(16.0 * k)),
                         ..default()
                     };
                     c.spawn((sprite, rel(label_at, 0.2), layer(), Pickable::IGNORE));
@@ -509,7 +516,7 @@ fn xp_values_in_sight(
     if !delve.is_changed() && !edge.is_changed() && changed.is_empty() {
         return;
     }
-    let layout = edge_layout(delve.game(), rect);
+    let layout = edge_layout(delve.game(), rect, edge.scale());
     let spread = values_spread(layout.xp.1, layout.k);
     let Some(adv) = delve.game().adventure() else { return };
     let top = adv.xp_pool.len().saturating_sub(1);

@@ -625,11 +625,12 @@ fn finish(
     let z = ctx.zoom_factor();
     let free = style::in_pixels(free, z);
     // The party's edge (Health Tracks, Keys, XP) along the board's foot.
-    let edge_h = (crate::table::party::EDGE_HEIGHT * z).min(free.height() / 4.0);
+    let edge_h = crate::table::party::EDGE_HEIGHT.min(free.height() / 4.0);
     let edge = Rect::new(free.min.x, free.max.y - edge_h, free.max.x, free.max.y);
     let free = Rect::new(free.min.x, free.min.y, free.max.x, free.max.y - edge_h);
-    if party_edge.0 != Some(edge) {
-        party_edge.0 = Some(edge);
+    let on_edge = crate::table::party::PartyEdge(Some(edge), z);
+    if *party_edge != on_edge {
+        *party_edge = on_edge;
     }
     // A changed room is news: the table lays itself out again next frame.
     if board_area.0 != Some(free) {
