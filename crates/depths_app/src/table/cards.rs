@@ -953,8 +953,17 @@ fn sync_cards(
         // laid anew as its small print grew mid-Round, it was too short
         // above the hands for its rows, and the hands were laid anew under
         // the pointer.
+        // …and while it covers no pair laid anew (at 130 % it stayed as wide
+        // as it lay, over the first column of Bren's pairs).
+        let others: Vec<Rect> = faces
+            .iter()
+            .filter(|g| matches!(g.kind, Kind::Pair | Kind::Label | Kind::Hero | Kind::Monster))
+            .filter_map(|g| layout.get(&g.key))
+            .map(|p| p.rect())
+            .collect();
+        let clear = |p: &Placed| others.iter().all(|r| r.intersect(p.rect().inflate(-0.5)).is_empty());
         let lies = cards.iter().find(|(_, c)| c.key == f.key && !c.leaving).map(|(_, c)| c.placed());
-        if let Some(at) = lies.filter(|p| p.size.y + 0.5 >= least) {
+        if let Some(at) = lies.filter(|p| p.size.y + 0.5 >= least && clear(p)) {
             shortened.push((&f.key, at));
             continue;
         }
