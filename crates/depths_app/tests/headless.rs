@@ -1745,7 +1745,7 @@ fn the_guided_first_game_walks_draw_place_encounter_and_a_fight() {
         // ("Find a fight" came while "Choose the Hero who gains …" was open).
         if game(&app).phase().decision().is_some() {
             let explained = app.world().resource::<Explained>().clone();
-            assert_eq!(shown(step, game(&app), &explained).unwrap().0, "Answer the card");
+            assert_eq!(shown(step, game(&app), &explained).unwrap().0, "Answer the window");
             assert_eq!(step, before_move, "the guide moved on while a card asked");
             asked += 1;
         }
@@ -1876,7 +1876,7 @@ fn the_party_edge_holds_health_tokens_keys_and_xp_cards_as_entities() {
     assert!(tokens.iter().all(|t| t.health == g.heroes[usize::from(t.hero)].health));
     assert_eq!((keys, xp), (usize::from(adv.keys), adv.xp_pool.len()));
     // Every piece's place lies on the edge; a lower Health is further left.
-    let layout = edge_layout(&g, edge);
+    let layout = edge_layout(&g, edge, 1.0);
     for (h, hero) in g.heroes.iter().enumerate() {
         for v in [0, 1, hero.max_health()] {
             assert!(edge.contains(layout.space(h, v)), "Hero {h} space {v} off the edge");
@@ -2737,4 +2737,39 @@ fn a_choice_made_together_is_made_at_the_table_without_a_pass() {
         }
     }
     assert!(together > 0 && elsewhere > 0, "{together} choices made together, {elsewhere} naming another player first");
+}
+
+/// A new player's report: alone with two Companions, the banner said
+/// "Exploring: place the drawn tile" with no name while Companion Ava held
+/// the tile, and it read as the player's own move. A Companion's Exploring
+/// turn names the Companion; the player's own turn names no one.
+#[test]
+fn alone_with_companions_the_banner_names_a_companions_turn() {
+    use depths_app::game::hotseat::{Players, banner_line};
+    let players = Players { companions: vec![false, true, true], ..Default::default() };
+    let mut g = Game::new(GameOptions::standard(&["bren", "sil", "ava"], 8), Content::builtin().unwrap()).unwrap();
+    let mut seats = Seats { players, ..Default::default() };
+    let (mut theirs, mut mine) = (0, 0);
+    for _ in 0..600 {
+        if g.is_over() {
+            break;
+        }
+        if matches!(g.phase(), Phase::Exploring { .. }) {
+            let line = banner_line(&g, &seats);
+            match seats.turn.companion {
+                Some(h) => {
+                    assert!(line.starts_with(&format!("▶ Companion {} — ", g.heroes[usize::from(h)].name())), "{line}");
+                    theirs += 1;
+                }
+                None => {
+                    assert!(!line.starts_with('▶'), "{line}");
+                    mine += 1;
+                }
+            }
+        }
+        let a = steady_policy(&g);
+        let events = g.apply(a).unwrap();
+        depths_seats::seats::after_events(&g, &seats.players, &mut seats.turn, &events);
+    }
+    assert!(theirs > 0 && mine > 0, "{theirs} Companion turns, {mine} the player's");
 }

@@ -280,6 +280,13 @@ pub fn made_together(game: &Game) -> bool {
 /// The banner: the player (and Hero) who must act, and what they must do.
 pub fn banner_line(game: &Game, seats: &Seats) -> String {
     let solo = seats.players.count() < 2 && seats.players.names.first().is_none_or(|n| n == "Player 1");
+    // Alone at the table, a Companion's Exploring turn is still named: "place
+    // the drawn tile" with no name read as the player's own, tray and all.
+    let companion = seats.turn.companion.filter(|_| matches!(game.phase(), Phase::Exploring { .. }));
+    if let (false, true, Some(h)) = (game.is_over(), solo, companion) {
+        let name = game.heroes.get(usize::from(h)).map_or("?", |x| x.name());
+        return format!("▶ Companion {name} — {}", crate::game::words::banner(game));
+    }
     if game.is_over() || solo {
         return crate::game::words::banner(game);
     }

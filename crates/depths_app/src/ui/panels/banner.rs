@@ -77,6 +77,12 @@ fn row(
     click: &mut Option<BannerClick>,
     pass: &mut Option<super::widgets::Control>,
 ) {
+    // As tall as a button with the bar's tallest glyphs: the "Pass to … ▶"
+    // button's arrow, from a fallback font with a taller line, made the bar
+    // 2 px taller as it came and went.
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    let glyphs = ui.painter().layout_no_wrap("Pass ▶ ⟲ ⟳ ☰ 📖 ⚙ 💡".to_owned(), font, egui::Color32::WHITE);
+    ui.set_min_height(glyphs.size().y + 2.0 * ui.spacing().button_padding.y);
     let mut clicked = |yes: bool, what: BannerClick| {
         if yes {
             *click = Some(what);
@@ -98,11 +104,14 @@ fn row(
         };
         let b = ui.add_enabled(enabled, egui::Button::new("⟲ Undo"));
         clicked(b.on_hover_text(&tip).on_disabled_hover_text(&tip).clicked(), BannerClick::Undo);
-        // Redo shows only once something was taken back: it has nothing else to say.
-        if let Some(words) = redo {
-            let b = ui.button("⟳ Redo").on_hover_text(format!("Make again: {words} (Ctrl+Shift+Z)"));
-            clicked(b.clicked(), BannerClick::Redo);
-        }
+        // Always there, greyed until something was taken back: coming with
+        // the first undo it pushed the banner's words along the bar.
+        let (enabled, tip) = match redo {
+            Some(words) => (true, format!("Make again: {words} (Ctrl+Shift+Z)")),
+            None => (false, "Nothing taken back to make again".to_owned()),
+        };
+        let b = ui.add_enabled(enabled, egui::Button::new("⟳ Redo"));
+        clicked(b.on_hover_text(&tip).on_disabled_hover_text(&tip).clicked(), BannerClick::Redo);
     }
     ui.separator();
     // The right end first (right to left), so the middle gets what is left.
