@@ -167,6 +167,20 @@ pub fn losing_draws(game: &Game) -> Option<(usize, usize)> {
     (!tiles.is_empty()).then_some((losing, tiles.len()))
 }
 
+/// A move that may open the map before a draw: an Encounter, a set-aside
+/// tile placed, a Key bought or a Door unlocked by an Ability (the question
+/// listed taking off a Buckler and buying Healing, which open nothing).
+fn opens_the_map(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Encounter { .. }
+            | Action::EncounterLegendary { .. }
+            | Action::PlaceSetAsideTile { .. }
+            | Action::StartPurchase { what: Purchase::Key }
+            | Action::ActivateAbility { target: depths_rules::Target::Element(_), .. }
+    )
+}
+
 /// The question to ask before `action`, if it must be asked.
 pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
     let legal = game.legal_actions();
@@ -178,7 +192,7 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
         // A draw reveals a tile: it can never be taken back.
         Action::DrawTile if draw_surely_loses(game) => {
             let n = game.adventure().map_or(0, |a| a.ecology.pile.len());
-            let alternatives = others(&|a| !matches!(a, Action::DrawTile));
+            let alternatives = others(&opens_the_map);
             let instead = if alternatives.is_empty() {
                 "Nothing else can be done: the draw is the last move of this game."
             } else {
@@ -211,7 +225,7 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
                 ),
                 go: "Draw anyway".into(),
                 moves: vec![action.clone()],
-                alternatives: others(&|a| !matches!(a, Action::DrawTile)),
+                alternatives: others(&opens_the_map),
             })
         }
         // Abilities are bought only at Level Up: once the Heroes descend the chance is gone.
@@ -560,7 +574,7 @@ mod tests {
     fn a_draw_that_most_likely_loses_is_asked_about() {
         use depths_sim::Bot;
         let content = depths_rules::Content::builtin().unwrap();
-        let (mut asked, mut safe) = (0, 0);
+        let (mut asked, mut safe, mut idle) = (0, 0, 0);
         for seed in 1..=40 {
             let options = depths_rules::GameOptions::standard(&["bren", "sil"], seed);
             let mut g = Game::new(options, content.clone()).unwrap();
@@ -572,6 +586,12 @@ mod tests {
                     && let Some((losing, all)) = losing_draws(&g)
                 {
                     let ask = ask_for(&g, &Action::DrawTile);
+                    // What it offers instead may open the map: never an Item
+                    // taken off or Healing bought.
+                    let offered = ask.as_ref().map_or(&[][..], |a| &a.alternatives[..]);
+                    assert!(offered.iter().all(opens_the_map), "{offered:?}");
+                    let other = g.legal_actions().into_iter().filter(|a| !matches!(a, Action::DrawTile));
+                    idle += other.filter(|a| !opens_the_map(a)).count().min(usize::from(ask.is_some()));
                     if losing == all {
                         assert!(ask.is_some_and(|a| a.cost.starts_with("Every tile left fits nowhere")));
                     } else if losing * 2 >= all {
@@ -588,5 +608,6 @@ mod tests {
             }
         }
         assert!(asked > 0 && safe > 0, "asked {asked}, safe {safe}");
+        assert!(idle > 0, "no question met a move that opens nothing, left out");
     }
 }

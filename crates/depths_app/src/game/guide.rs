@@ -88,9 +88,9 @@ pub const STEPS: &[Step] = &[
 
 /// While a decision is open: the guide says to answer it, and waits.
 pub const DECISION: (&str, &str) = (
-    "Answer the card",
-    "A card asks a choice: its cards are shown over the window that asks. Read them, then choose in the \
-     window; the guide goes on after.",
+    "Answer the window",
+    "A choice waits in the window on the table (a card's question, or what a payment buys): read it, then \
+     choose there; the guide goes on after.",
 );
 
 /// The fight's step: what to do in the Combat step the table is in.
@@ -107,10 +107,12 @@ pub fn shown(step: usize, game: &Game, explained: &Explained) -> Option<(&'stati
     if game.phase().decision().is_some() {
         return Some(DECISION);
     }
-    let Some(c) = game.combat().filter(|_| step >= FIGHT && step < STEPS.len() - 1) else {
+    let Some(c) = game.combat().filter(|_| step >= FIGHT) else {
         return Some((s.title, s.text));
     };
-    if explained.0.get(&c.step).is_some_and(|&round| round < c.round) {
+    // After the first fight every step has been told ("Onward: Well fought"
+    // stood over the second fight).
+    if step + 1 == STEPS.len() || explained.0.get(&c.step).is_some_and(|&round| round < c.round) {
         return Some(FIGHT_ON);
     }
     FIGHT_WORDS.iter().find(|(s, _)| *s == c.step).map(|(_, words)| *words)
@@ -225,5 +227,30 @@ fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>, mut explained: ResMut<Ex
     }
     if guide.0 != Some(step) {
         guide.0 = Some(step);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A new player's report: "Onward: Well fought…" stood over the second
+    /// fight. Once the guide is at its last step, a fight says "Fight on".
+    #[test]
+    fn after_the_first_fight_a_fight_says_fight_on() {
+        let content = depths_rules::Content::builtin().unwrap();
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil"], 3), content).unwrap();
+        while g.combat().is_none() {
+            let a = careful(&g);
+            g.apply(a).unwrap();
+        }
+        let last = STEPS.len() - 1;
+        assert_eq!(shown(last, &g, &Explained::default()), Some(FIGHT_ON));
+        assert_ne!(shown(FIGHT, &g, &Explained::default()), Some(FIGHT_ON), "the first fight is told step by step");
+    }
+
+    fn careful(g: &Game) -> depths_rules::Action {
+        use depths_sim::Bot;
+        depths_sim::HeuristicBot.choose(g)
     }
 }

@@ -46,8 +46,14 @@ pub(super) fn combat_strip(
                     format!("Combat — round {}", combat.round)
                 };
                 ui.label(style::title(&title, style::type_scale::HEADING));
-                let what = crate::game::words::damage_waiting(game, &c.legal)
-                    .unwrap_or_else(|| step_hint(combat.step).to_owned());
+                // A replay is watched: it told the watcher to drag a card.
+                let replay = c.seated.is_some_and(|(delve, _)| delve.read_only);
+                let what = if replay {
+                    REPLAY_HINT.to_owned()
+                } else {
+                    crate::game::words::damage_waiting(game, &c.legal)
+                        .unwrap_or_else(|| step_hint(combat.step).to_owned())
+                };
                 one_line(ui, egui::RichText::new(&what).color(style::GOLD), &what);
             });
             // The choices come first, right under the title, so the lines below
@@ -380,6 +386,9 @@ fn other_moves(game: &Game, c: &Choices, offered: &[Action]) -> Vec<Action> {
 pub(super) struct StripSaid {
     pub(super) skip_guide: bool,
 }
+
+/// The strip's words in a replay, where no one plays.
+const REPLAY_HINT: &str = "A replay: Left / Right arrow step through the moves.";
 
 /// What the players do in `step`, on the table.
 pub fn step_hint(step: CombatStep) -> &'static str {

@@ -84,8 +84,9 @@ pub(super) fn game_over_screen(
                 ui.vertical_centered(|ui| {
                     ui.label(style::title(title, style::type_scale::HERO).color(accent));
                     ui.label(egui::RichText::new(cause).size(style::type_scale::LEAD));
+                    // Wrapped: one line, it ran past the page's right edge ("… at the tabl").
                     if let Some(line) = kept_line(&shown) {
-                        ui.label(egui::RichText::new(line).color(style::MUTED));
+                        ui.add(egui::Label::new(egui::RichText::new(line).color(style::MUTED)).wrap());
                     }
                 });
                 ui.add_space(10.0);
