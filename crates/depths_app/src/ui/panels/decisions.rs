@@ -450,15 +450,18 @@ fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
     } else {
         style::GOLD
     }));
-    egui::Grid::new("split_healing_grid").num_columns(5).spacing([8.0, 6.0]).show(ui, |ui| {
+    egui::Grid::new("split_healing_grid").num_columns(3).spacing([8.0, 6.0]).show(ui, |ui| {
         for (h, hero) in game.heroes.iter().enumerate() {
             let give = choice.amounts.get(h).copied().unwrap_or(0);
             ui.label(style::title(hero.name(), style::type_scale::LEAD));
-            if ui.add_enabled(choice.can_take(h), egui::Button::new(egui::RichText::new(" − ").strong())).clicked() {
-                choice.take(h);
-            }
-            ui.label(egui::RichText::new(format!("+{give}")).strong().size(style::type_scale::LEAD));
-            ui.horizontal(|ui| {
+            // One row of controls, centred on one line: in cells of their own
+            // the "−" sat 6 px above the "+" and "all".
+            ui.horizontal_centered(|ui| {
+                if ui.add_enabled(choice.can_take(h), egui::Button::new(egui::RichText::new(" − ").strong())).clicked()
+                {
+                    choice.take(h);
+                }
+                ui.label(egui::RichText::new(format!("+{give}")).strong().size(style::type_scale::LEAD));
                 if ui.add_enabled(choice.can_add(h), egui::Button::new(egui::RichText::new(" + ").strong())).clicked() {
                     choice.add(h);
                 }
@@ -471,7 +474,12 @@ fn split_healing(ui: &mut egui::Ui, game: &Game, points: u8, c: &mut Choices) {
                 }
             });
             let after = hero.health.saturating_add(give).min(hero.max_health());
-            let text = format!("{} ▶ {after} / {} Health", hero.health, hero.max_health());
+            // "11 ▶ 11 / 14" said the Health twice where nothing changes.
+            let text = if after == hero.health {
+                format!("{} / {} Health", hero.health, hero.max_health())
+            } else {
+                format!("{} ▶ {after} / {} Health", hero.health, hero.max_health())
+            };
             ui.label(egui::RichText::new(text).color(if give > 0 { good() } else { style::MUTED }));
             ui.end_row();
         }
