@@ -37,9 +37,17 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The side panels folded (`true`) or opened by the player; `None` until the
-/// player touches one (then the window's width decides).
+/// player touches one (then the window's width decides). A replay keeps its
+/// own: panels opened at the table stayed open beside the replay's column
+/// and left the board 270 px at 150 %.
 #[derive(Resource, Clone, Copy, Debug, Default)]
 struct PanelFolds {
+    table: Folds,
+    replay: Folds,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Folds {
     heroes: Option<bool>,
     party: Option<bool>,
 }
@@ -227,7 +235,8 @@ fn side_panels(
     let content = root.ctx().content_rect();
     // In a Combat on a narrow window the party panel starts folded, and on a
     // cramped one the Hero mats.
-    let PanelFolds { heroes: fold_heroes, party: fold_party } = *side.folds;
+    let replay = view.delve.read_only;
+    let Folds { heroes: fold_heroes, party: fold_party } = if replay { side.folds.replay } else { side.folds.table };
     let narrow = content.width() < 1500.0;
     // At a large UI scale (150 % of 1280×800 is 853 points wide) the Hero
     // mats start folded too; the party panel keeps the tile tray open.
@@ -296,8 +305,9 @@ fn side_panels(
         pass_on.panels.push(("party".into(), shown.response.rect));
     }
     if toggle != (None, None) {
-        side.folds.heroes = toggle.0.or(side.folds.heroes);
-        side.folds.party = toggle.1.or(side.folds.party);
+        let folds = if replay { &mut side.folds.replay } else { &mut side.folds.table };
+        folds.heroes = toggle.0.or(folds.heroes);
+        folds.party = toggle.1.or(folds.party);
     }
 }
 
