@@ -367,23 +367,8 @@ pub(super) fn combat_choice(g: &Game, legal: &[Action], hero: Option<u8>) -> Act
             ),
             _ => None,
         }),
-        // The choice that leaves the weakest Hero best off, then the party
-        // the most Health, read off the rules applied to a copy; the least
-        // healthy Hero where the Damage still waits for another choice.
-        // (The least healthy alone chose "Ava avoids it, saves nothing"
-        // over "Sil avoids it, saves 3".)
         CombatStep::AvoidReturnDamage => best_by(legal, |a| match a {
-            Action::AvoidReturnDamage { hero } => Some(match g.health_after_round(a) {
-                Some(after) => {
-                    let weakest = (0..after.len())
-                        .map(|h| f64::from(after[h]) / f64::from(g.heroes[h].max_health().max(1)))
-                        .fold(1.0, f64::min);
-                    let total: i32 = after.iter().map(|&x| i32::from(x)).sum();
-                    let least_healthy = 1000 - (frac(g, *hero as usize) * 1000.0) as i32;
-                    (weakest * 1000.0) as i32 * 1_000_000 + total * 1000 + least_healthy
-                }
-                None => -((frac(g, *hero as usize) * 1000.0) as i32),
-            }),
+            Action::AvoidReturnDamage { hero } => Some(-((frac(g, *hero as usize) * 1000.0) as i32)),
             _ => None,
         }),
         CombatStep::PlayCards => acting.and_then(|h| play_card(g, legal, h)),
