@@ -145,14 +145,8 @@ pub(super) fn heroes_panel(
             // The rows keep the tallest they have been this Round: a target's
             // button leaving Bren's mat ("Brush Aside … not now") slid Sil's
             // mat, and her Force Bolt button, 47 px up under the pointer.
-            let held = egui::Id::new(("ability_height", h));
             let round = game.combat().map(|cbt| cbt.round);
-            let least = ui
-                .data(|d| d.get_temp::<(Option<u32>, f32)>(held))
-                .filter(|(r, _)| round.is_some() && *r == round)
-                .map_or(0.0, |(_, least)| least);
-            let rows = ui.scope(|ui| {
-                ui.set_min_height(least);
+            keep_tallest(ui, egui::Id::new(("ability_height", h)), round, |ui| {
                 // One row per Ability: its name and cost, then a small button
                 // per target, what it does under it. A row keeps its place while
                 // its targets come and go, so the others do not move under the
@@ -209,59 +203,49 @@ pub(super) fn heroes_panel(
                     // Each row keeps the tallest it has been this Round too: a
                     // row's targets leaving ("Force Bolt … not now") slid the
                     // Warding Sigil's buttons under it up under the pointer.
-                    let row_held = egui::Id::new(("ability_row", h, source));
-                    let row_least = ui
-                        .data(|d| d.get_temp::<(Option<u32>, f32)>(row_held))
-                        .filter(|(r, _)| round.is_some() && *r == round)
-                        .map_or(0.0, |(_, least)| least);
-                    let row = ui.scope(|ui| {
-                    ui.set_min_height(row_least);
-                    ui.horizontal_wrapped(|ui| {
-                        let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
-                        let ink = if now { style::GOLD } else { style::MUTED };
-                        ui.label(egui::RichText::new(head).strong().color(ink)).on_hover_text(&head_hover);
-                        if !now {
-                            ui.label(egui::RichText::new("not now").color(style::MUTED))
-                                .on_hover_text("Used, or its cost cannot be paid, at this step of the Combat");
-                        }
-                        if !common.is_empty() {
-                            ui.label(format!("on {common}:"));
-                        }
-                        for (a, short) in actions.into_iter().zip(shorts) {
-                            // An individual's Health beside its "#2": alone, "#1" and "1"
-                            // read as number keys.
-                            let health = match a {
-                                Action::ActivateAbility { target: depths_rules::Target::Individual { foe, individual }, .. } => game
-                                    .combat()
-                                    .and_then(|cbt| cbt.foes.get(usize::from(*foe)))
-                                    .and_then(|f| f.individuals.get(usize::from(*individual)))
-                                    .map(|i| i.health),
-                                _ => None,
-                            };
-                            let label = match (short.is_empty(), health) {
-                                (true, _) => "Use".to_owned(),
-                                (false, Some(h)) => format!("{short}, {h} Health"),
-                                (false, None) => short,
-                            };
-                            match crate::game::confirm::wasted_by_binding(game, a) {
-                                Some((target, lost)) => {
-                                    let hover = crate::game::words::wasted_note(hero.name(), &target, lost);
-                                    c.button_with_hover(ui, a.clone(), format!("{label} ⚠"), &hover);
-                                }
-                                None => {
-                                    c.button(ui, a.clone(), label);
+                    keep_tallest(ui, egui::Id::new(("ability_row", h, source)), round, |ui| {
+                        ui.horizontal_wrapped(|ui| {
+                            let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
+                            let ink = if now { style::GOLD } else { style::MUTED };
+                            ui.label(egui::RichText::new(head).strong().color(ink)).on_hover_text(&head_hover);
+                            if !now {
+                                ui.label(egui::RichText::new("not now").color(style::MUTED))
+                                    .on_hover_text("Used, or its cost cannot be paid, at this step of the Combat");
+                            }
+                            if !common.is_empty() {
+                                ui.label(format!("on {common}:"));
+                            }
+                            for (a, short) in actions.into_iter().zip(shorts) {
+                                // An individual's Health beside its "#2": alone, "#1" and "1"
+                                // read as number keys.
+                                let health = match a {
+                                    Action::ActivateAbility { target: depths_rules::Target::Individual { foe, individual }, .. } => game
+                                        .combat()
+                                        .and_then(|cbt| cbt.foes.get(usize::from(*foe)))
+                                        .and_then(|f| f.individuals.get(usize::from(*individual)))
+                                        .map(|i| i.health),
+                                    _ => None,
+                                };
+                                let label = match (short.is_empty(), health) {
+                                    (true, _) => "Use".to_owned(),
+                                    (false, Some(h)) => format!("{short}, {h} Health"),
+                                    (false, None) => short,
+                                };
+                                match crate::game::confirm::wasted_by_binding(game, a) {
+                                    Some((target, lost)) => {
+                                        let hover = crate::game::words::wasted_note(hero.name(), &target, lost);
+                                        c.button_with_hover(ui, a.clone(), format!("{label} ⚠"), &hover);
+                                    }
+                                    None => {
+                                        c.button(ui, a.clone(), label);
+                                    }
                                 }
                             }
-                        }
+                        });
+                        ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
                     });
-                    ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED));
-                    });
-                    let tallest = row_least.max(row.response.rect.height());
-                    ui.data_mut(|d| d.insert_temp(row_held, (round, tallest)));
                 }
             });
-            let tallest = least.max(rows.response.rect.height());
-            ui.data_mut(|d| d.insert_temp(held, (round, tallest)));
             // In a Combat the Discard Pile on the table shows them on hover.
             if !hero.discard.is_empty() && !in_combat {
                 // The discard pile is open information: its cards, newest first.
@@ -349,4 +333,20 @@ fn card_ink(dim: bool) -> egui::Color32 {
 fn pile_text<'a>(cards: impl Iterator<Item = &'a depths_rules::ActionCard>) -> String {
     let short: Vec<String> = cards.map(|c| if c.power { "P".into() } else { c.value.to_string() }).collect();
     short.join(" ")
+}
+
+/// Draws `add` at least as tall as it has been this Combat Round (kept
+/// under `id`; outside a Combat, `round` is `None` and nothing is kept), so
+/// what comes and goes in it never moves what lies under it mid-Round.
+fn keep_tallest(ui: &mut egui::Ui, id: egui::Id, round: Option<u32>, add: impl FnOnce(&mut egui::Ui)) {
+    let least = ui
+        .data(|d| d.get_temp::<(Option<u32>, f32)>(id))
+        .filter(|(r, _)| round.is_some() && *r == round)
+        .map_or(0.0, |(_, least)| least);
+    let shown = ui.scope(|ui| {
+        ui.set_min_height(least);
+        add(ui);
+    });
+    let tallest = least.max(shown.response.rect.height());
+    ui.data_mut(|d| d.insert_temp(id, (round, tallest)));
 }
