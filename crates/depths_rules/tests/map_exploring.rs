@@ -225,19 +225,18 @@ fn beyond_door(elements: &[Element]) -> Area {
     Area { elements: elements.to_vec(), beyond_door: Some(0), ..Area::default() }
 }
 
+/// A tile whose Door, on its west side, leads to a room holding a Chest.
+fn vault() -> MapTile {
+    tile("vault", RUINS, TileKind::Normal, "###.", vec![area(&[W], &[Element::Door]), beyond_door(&[Element::Chest])])
+}
+
 /// "3. Doors — Blocks Movement until Unlocked … Doors cannot be moved through
 /// until they are Unlocked." A room that lies beyond a Door is reached only
 /// through it: its Chest waits until the Door is Unlocked, on the map, in a
 /// preview of the tile, and after the map is saved and loaded.
 #[test]
 fn a_chest_beyond_a_door_waits_until_the_door_is_unlocked() {
-    let vault = tile(
-        "vault",
-        RUINS,
-        TileKind::Normal,
-        "###.",
-        vec![area(&[W], &[Element::Door]), beyond_door(&[Element::Chest])],
-    );
+    let vault = vault();
     vault.validate().unwrap();
     let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
     let mut preview = Preview::default();
@@ -882,13 +881,7 @@ fn a_saved_map_with_a_door_that_guards_nothing_still_loads() {
 /// where no tile leads.
 #[test]
 fn what_stands_in_the_way_of_an_element_is_named() {
-    let vault = tile(
-        "vault",
-        RUINS,
-        TileKind::Normal,
-        "###.",
-        vec![area(&[W], &[Element::Door]), beyond_door(&[Element::Chest])],
-    );
+    let vault = vault();
     let mut map = Map::new(entry(RUINS, "#.##")).unwrap();
     map.place(&vault, at(1, 0, 0)).unwrap();
     assert_eq!(map.in_the_way(el(1, 0, 1, 0)), Some(vec![el(1, 0, 0, 0)]), "the Door before the Chest");

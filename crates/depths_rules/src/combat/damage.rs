@@ -227,16 +227,18 @@ impl Game {
             // "If one Hero delivered all of the Damage needed": a Hero whose
             // Damage alone met its Health defeated it alone, whoever else's
             // landed too; else every Hero whose Damage took part contributed.
+            // (A Horde's excess below is still every one of theirs.)
+            let first = all[0];
             let contributors = match all.iter().find(|&&h| alone[usize::from(h)] >= u16::from(start)) {
                 Some(&h) => vec![h],
-                None => all.clone(),
+                None => all,
             };
             let excess = total - u16::from(start);
             // "If an individual Monster in a Horde is Defeated, any excess Damage
             // may be applied to any other individual Monster in that Horde."
             if c.foes[foe as usize].is_horde() && excess > 0 {
                 c.packets.push(DamagePacket {
-                    hero: all[0],
+                    hero: first,
                     foe,
                     amount: excess.min(255) as u8,
                     magic: true,

@@ -95,8 +95,8 @@ impl Game {
         // One sure to come: this pair's Damage, or that of a pair already
         // chosen, defeats whichever individual it goes to by itself.
         if c.step == CombatStep::Resolve {
-            let chosen = c.engagements.iter().enumerate().filter_map(|(i, en)| Some((i, usize::from(en.chosen?))));
-            if self.kills_alone(c, engagement, slot) || chosen.into_iter().any(|(i, s)| self.kills_alone(c, i, s)) {
+            let mut chosen = c.engagements.iter().enumerate().filter_map(|(i, en)| Some((i, usize::from(en.chosen?))));
+            if self.kills_alone(c, engagement, slot) || chosen.any(|(i, s)| self.kills_alone(c, i, s)) {
                 return Some((0, 0));
             }
         }
