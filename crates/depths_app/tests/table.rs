@@ -1454,6 +1454,89 @@ fn a_card_taken_back_into_the_hand_is_not_kept_where_it_was() {
     assert_eq!(checked, 5);
 }
 
+/// Issue 53: a hand that gains a card mid-Round (a reshuffle dealt Bren two
+/// cards for the one played, Undo took one back) laid every hand anew, and
+/// Sil's cards slid under the pointer. The other rows stay where they lie;
+/// the grown row fits the room it had, no card over another row's.
+#[test]
+fn a_hand_that_grows_mid_round_leaves_the_other_hands_where_they_lie() {
+    use depths_app::table::layout::{keep_rows, row_spans};
+    let area = Rect::new(0.0, 0.0, 1000.0, 640.0);
+    let mut game = new_game(&["bren", "sil", "ava"], 5);
+    let mut checked = 0;
+    for _ in 0..3000 {
+        if game.is_over() || checked >= 6 {
+            break;
+        }
+        let legal = game.legal_actions();
+        if let Some(play) = legal.iter().find(|a| matches!(a, Action::PlayCard { .. })) {
+            let mut played = game.clone();
+            played.apply(play.clone()).unwrap();
+            // The hands laid out as dealt and kept as the card is played
+            // (the rest of the table laid anew); then Undo brings it back.
+            let before = table_faces(&game, &legal);
+            let dealt = lay_out(&before, area);
+            let spans = row_spans(&before, &dealt);
+            let after = table_faces(&played, &played.legal_actions());
+            let laid = lay_out(&after, area);
+            let lying: Vec<_> = after
+                .iter()
+                .filter_map(|f| {
+                    let kept = matches!(f.kind, Kind::Hand | Kind::Pile);
+                    Some((f.key.clone(), f.kind, if kept { dealt.get(&f.key)? } else { laid.get(&f.key)? }))
+                })
+                .collect();
+            let room = (area, depths_app::table::layout::HAND_GAP);
+            let kept = keep_rows(&before, &spans, &lying, room, &[]).expect("the hand fits the room it was dealt");
+            let Action::PlayCard { hero, .. } = play else { unreachable!() };
+            let grown = spans.iter().find(|s| s.hero == *hero).unwrap();
+            for (key, at) in &kept {
+                match key {
+                    CardKey::Hero { hero: h, .. } | CardKey::Pile { hero: h, .. } if h != hero => {
+                        let was = lying.iter().find(|(k, _, _)| k == key).unwrap().2;
+                        assert_eq!(*at, was, "{key} moved though its hand did not change");
+                    }
+                    _ => {
+                        // Clear of the other rows, inside the table, at the height its row had.
+                        let r = at.rect().inflate(-0.5);
+                        let others = spans.iter().filter(|s| s.hero != *hero);
+                        assert!(
+                            others.clone().all(|s| s.span.intersect(r).is_empty()),
+                            "{key} over another row: {r:?}"
+                        );
+                        assert!(area.contains(r.min) && area.contains(r.max), "{key} off the table: {r:?}");
+                        if matches!(key, CardKey::Hero { .. }) {
+                            assert!((at.center.y - grown.span.center().y).abs() < 0.5, "{key} left its row's line");
+                        }
+                    }
+                }
+            }
+            assert_eq!(kept.len(), before.iter().filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile)).count());
+            checked += 1;
+        }
+        let a = steady_policy(&game);
+        game.apply(a).unwrap();
+    }
+    assert_eq!(checked, 6);
+}
+
+/// A hand dealt one card that draws two for it (a reshuffle) has no room
+/// where it lay: it takes the room beside it, up to the next hand.
+#[test]
+fn a_hand_of_one_that_draws_two_takes_the_room_beside_it() {
+    use depths_app::table::layout::{RowSpan, fit_row};
+    let row = RowSpan {
+        hero: 0,
+        span: Rect::new(400.0, 500.0, 400.0 + 33.0 + 6.0 + 66.0, 594.0),
+        cards_left: 439.0,
+        hand: Vec2::new(66.0, 94.0),
+    };
+    let (start, step) = fit_row(&row, 2, 100.0, 535.0).expect("room to the left");
+    assert!(step >= 66.0 * 0.4 && start >= 100.0 && start + 39.0 + step + 66.0 <= 535.5, "{start} {step}");
+    assert_eq!(fit_row(&row, 1, 100.0, 535.0), Some((400.0, 0.0)), "a hand that did not grow stays");
+    assert_eq!(fit_row(&row, 4, 390.0, 520.0), None, "no room: the hands are laid anew");
+}
+
 /// Issue: "a Monster card shows its Health States and abilities whole (or
 /// says 'more on hover' in the card's own space)": at 1366×768 a card of
 /// Cloud of Echo Bats ended on "Health States ([] = now):" with nothing

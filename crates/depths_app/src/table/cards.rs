@@ -848,7 +848,12 @@ fn sync_cards(
     mut last: Local<Option<(Rect, Vec2, f32)>>,
     mut coloured_for: Local<crate::game::settings::Vision>,
     (mut arrangement, mut kept_scale): (Local<Option<bool>>, Local<Option<f32>>),
-    mut kept_cols: Local<Option<((u64, u32), Vec<usize>)>>,
+    // Each engagement's columns this Round; where each hand row lay when
+    // the hands were last laid out, and in which Round.
+    (mut kept_cols, mut row_spans): (
+        Local<Option<((u64, u32), Vec<usize>)>>,
+        Local<(Option<(u64, u32)>, Vec<super::layout::RowSpan>)>,
+    ),
     settings: Option<Res<crate::game::settings::Settings>>,
 ) {
     let now = time.elapsed_secs();
@@ -925,20 +930,35 @@ fn sync_cards(
     // under it when it came back (a drag played the 8, the next drag where
     // the 5 lay played the 4), and every Hero's row moved when a Companion
     // played.
-    let lying: Vec<(super::faces::CardKey, Kind)> =
-        cards.iter().filter(|(_, c)| !c.leaving).map(|(_, c)| (c.key.clone(), c.kind)).collect();
-    let same_hand = super::faces::hands_unchanged(&faces, &lying);
-    let keep = !moved && same_hand;
-    // The hands and piles where they lie now.
-    let kept: Vec<(&super::faces::CardKey, Placed)> = if keep {
-        faces
+    let lying: Vec<(super::faces::CardKey, Kind, Placed)> =
+        cards.iter().filter(|(_, c)| !c.leaving).map(|(_, c)| (c.key.clone(), c.kind, c.placed())).collect();
+    let kinds: Vec<(super::faces::CardKey, Kind)> = lying.iter().map(|(k, w, _)| (k.clone(), *w)).collect();
+    // The hands and piles where they lie now; a hand that gained a card
+    // mid-Round (a reshuffle dealt Bren two for the one played) fitted into
+    // its row's room, the other rows kept: laid anew, every hand moved.
+    let kept: Option<Vec<(super::faces::CardKey, Placed)>> = if moved {
+        None
+    } else if super::faces::hands_unchanged(&faces, &kinds) {
+        Some(
+            faces
+                .iter()
+                .filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile))
+                .filter_map(|f| lying.iter().find(|(k, _, _)| *k == f.key).map(|(_, _, p)| (f.key.clone(), *p)))
+                .collect(),
+        )
+    } else if round.is_some() && row_spans.0 == round {
+        let foes: Vec<Rect> = faces
             .iter()
-            .filter(|f| matches!(f.kind, Kind::Hand | Kind::Pile))
-            .filter_map(|f| cards.iter().find(|(_, c)| c.key == f.key).map(|(_, c)| (&f.key, c.placed())))
-            .collect()
+            .filter(|f| f.kind == Kind::Foe)
+            .filter_map(|f| lying.iter().find(|(k, _, _)| *k == f.key).map(|(_, _, p)| p.rect()))
+            .collect();
+        let room = (layout.area, super::layout::HAND_GAP * layout.scale);
+        super::layout::keep_rows(&faces, &row_spans.1, &lying, room, &foes)
     } else {
-        Vec::new()
+        None
     };
+    let keep = kept.is_some();
+    let kept = kept.unwrap_or_default();
     // A Monster card laid anew ends above the hands where they lie (at 150 %
     // a card grew down over Bren's hand and piles): it gives up the foot of
     // its small print, which its hover box holds. Where even its head and
@@ -987,12 +1007,22 @@ fn sync_cards(
             shortened.push((&f.key, Placed { center: Vec2::new(m.center().x, m.min.y + size.y / 2.0), size }));
         }
     }
+    // Nor are hands kept where a pair or its label, laid anew, would cover them.
+    let laid_anew: Vec<Rect> = faces
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Pair | Kind::Label))
+        .filter_map(|f| layout.get(&f.key))
+        .map(|p| p.rect().inflate(-0.5))
+        .collect();
+    keep_hands &= kept.iter().all(|(_, p)| laid_anew.iter().all(|r| r.intersect(p.rect()).is_empty()));
     if keep_hands {
         // The piles beside the hands stay too: moved alone they slid over
         // the next Hero's cards until the pointer left.
-        for (key, at) in kept.into_iter().chain(shortened) {
+        for (key, at) in kept.iter().map(|(k, p)| (k, *p)).chain(shortened) {
             layout.set(key, at);
         }
+    } else {
+        *row_spans = (round, super::layout::row_spans(&faces, &layout));
     }
     let combat = faces.iter().any(|f| f.kind == Kind::Foe);
     let font = ui_assets.as_ref().map(|a| &a.title_font);

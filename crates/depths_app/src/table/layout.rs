@@ -12,6 +12,8 @@ use super::faces::{CardKey, Face, Kind, Print, Spot};
 pub const CARD: Vec2 = Vec2::new(66.0, 94.0);
 const MARGIN: f32 = 10.0;
 pub(super) const GAP: f32 = 14.0;
+/// Between two Heroes' hands.
+pub const HAND_GAP: f32 = 30.0;
 /// A label line (a Hero's name over a hand, an engagement's title).
 pub const LABEL: f32 = 18.0;
 /// Between a pair's two cards: its outcome and damage.
@@ -386,7 +388,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
         rows[row] = rows[row].max(n);
     }
     let groups_gap = 26.0;
-    let hand_gap = 30.0;
+    let hand_gap = HAND_GAP;
     // Cards shrink to fit three of them (a pair and a hand) in the height
     // below `top`, and the hands and pairs side by side in their widths,
     // down to a size still read at a glance; past that the hands overlap
@@ -574,6 +576,201 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
     }
     let fits = rows_whole && (!hands_under || foe_bottom + 4.0 <= play_line);
     TableLayout { area: whole, card, hand, play_line, aside: aside && combat, fits, scale: 1.0, placed }
+}
+
+/// Where a Hero's hand row lay when the hands were last laid out: what
+/// it spans (piles and cards, screen px), where its first card's left
+/// edge is and the size of its cards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowSpan {
+    pub hero: u8,
+    pub span: Rect,
+    pub cards_left: f32,
+    pub hand: Vec2,
+}
+
+impl RowSpan {
+    /// The width of its piles' column (none: 0).
+    fn piles(&self) -> f32 {
+        if self.cards_left.is_finite() { self.cards_left - self.span.min.x } else { 0.0 }
+    }
+}
+
+fn row_hero(f: &Face) -> Option<(usize, u8)> {
+    match (&f.spot, &f.key) {
+        (Spot::Hand { row, .. }, CardKey::Hero { hero, .. }) | (Spot::Pile { row, .. }, CardKey::Pile { hero, .. }) => {
+            Some((*row, *hero))
+        }
+        _ => None,
+    }
+}
+
+/// Each hand row's span in `layout`, in row order.
+pub fn row_spans(faces: &[Face], layout: &TableLayout) -> Vec<RowSpan> {
+    let mut spans: Vec<(usize, RowSpan)> = Vec::new();
+    for f in faces {
+        let (Some((row, hero)), Some(p)) = (row_hero(f), layout.get(&f.key)) else { continue };
+        let r = p.rect();
+        let cards_left = if f.kind == Kind::Hand { r.min.x } else { f32::INFINITY };
+        match spans.iter_mut().find(|(k, _)| *k == row) {
+            Some((_, s)) => {
+                s.span = s.span.union(r);
+                s.cards_left = s.cards_left.min(cards_left);
+            }
+            None => spans.push((row, RowSpan { hero, span: r, cards_left, hand: layout.hand })),
+        }
+    }
+    spans.sort_by_key(|(row, _)| *row);
+    spans.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Where a row of `n` cards goes between `lo` and `hi` (screen x): its
+/// left edge and the step from card to card. It stays where it began while
+/// its cards fit there at two thirds of a card apart; else it takes the
+/// room between its neighbours, fanned no tighter than the table fans a
+/// hand (its corner values shown). None where even that does not fit.
+pub fn fit_row(row: &RowSpan, n: usize, lo: f32, hi: f32) -> Option<(f32, f32)> {
+    let (piles, card) = (row.piles(), row.hand.x);
+    let steps = n.saturating_sub(1) as f32;
+    let step_in = |from: f32| ((hi - from - piles - card) / steps.max(1.0)).min(card + 6.0);
+    let start = row.span.min.x;
+    if n > 1 && step_in(start) >= card * 0.66 {
+        return Some((start, step_in(start)));
+    }
+    let step = if n > 1 { step_in(lo) } else { 0.0 };
+    let width = piles + steps * step + card;
+    if step < card * 0.4 - 0.01 && n > 1 || width > hi - lo + 0.5 {
+        return None;
+    }
+    Some(((hi - width).min(start).max(lo), step))
+}
+
+/// The hands kept through a Round. A row whose every card already lies in
+/// a hand stays where it lies; a row that gained a card mid-Round (a
+/// reshuffle dealt Bren two cards for the one played, Undo took one back)
+/// is laid again in its room between the rows beside it, which stay under
+/// the pointer. `lying`: the cards on the table, with their kind and place;
+/// `spans`: where the rows were laid; `area`: the table; `gap`: between two
+/// hands; `clear`: what no card may cover (the Monster cards). None where
+/// a row has no span or does not fit its room: the hands are laid anew.
+pub fn keep_rows(
+    faces: &[Face],
+    spans: &[RowSpan],
+    lying: &[(CardKey, Kind, Placed)],
+    (area, gap): (Rect, f32),
+    clear: &[Rect],
+) -> Option<Vec<(CardKey, Placed)>> {
+    let lies = |key: &CardKey, kind: Kind| lying.iter().find(|(k, w, _)| k == key && *w == kind).map(|(_, _, p)| *p);
+    let mut rows: Vec<(usize, u8)> = faces.iter().filter_map(row_hero).collect();
+    rows.sort();
+    rows.dedup();
+    let of_row = |row: usize, kind: Kind| -> Vec<&Face> {
+        let mut v: Vec<&Face> =
+            faces.iter().filter(|f| f.kind == kind && row_hero(f).is_some_and(|(r, _)| r == row)).collect();
+        v.sort_by_key(|f| match f.spot {
+            Spot::Hand { index, .. } => index,
+            _ => 0,
+        });
+        v
+    };
+    // Each row kept whole where it lies (its extent), or waiting to be laid again.
+    let mut laid: Vec<Option<(Rect, Vec<(CardKey, Placed)>)>> = Vec::new();
+    for &(row, _) in &rows {
+        let all: Vec<&Face> = of_row(row, Kind::Pile).into_iter().chain(of_row(row, Kind::Hand)).collect();
+        let whole: Option<Vec<(CardKey, Placed)>> =
+            all.iter().map(|f| Some((f.key.clone(), lies(&f.key, f.kind)?))).collect();
+        laid.push(whole.map(|w| {
+            let extent = w.iter().map(|(_, p)| p.rect()).reduce(|a, b| a.union(b)).unwrap_or_default();
+            (extent, w)
+        }));
+    }
+    for i in 0..rows.len() {
+        if laid[i].is_some() {
+            continue;
+        }
+        let (row, hero) = rows[i];
+        let span = spans.iter().find(|s| s.hero == hero)?;
+        let extent = |j: usize| {
+            laid[j]
+                .as_ref()
+                .map_or_else(|| spans.iter().find(|s| s.hero == rows[j].1).map(|s| s.span), |(e, _)| Some(*e))
+        };
+        let lo = match i.checked_sub(1) {
+            Some(j) => extent(j)?.max.x + gap,
+            None => area.min.x + MARGIN,
+        };
+        let hi = match rows.get(i + 1) {
+            Some(_) => extent(i + 1)?.min.x - gap,
+            None => area.max.x - MARGIN,
+        };
+        let hand = of_row(row, Kind::Hand);
+        let y = span.span.center().y;
+        let card = span.hand;
+        let mut placed: Vec<(CardKey, Placed)> = Vec::new();
+        // Cards drawn mid-Round (none of them lying anywhere) join the row
+        // at its right, past every place its cards lay, so none lands where
+        // the pointer just played one; its other cards stay.
+        let drawn: Vec<&&Face> = hand.iter().filter(|f| !lying.iter().any(|(k, _, _)| *k == f.key)).collect();
+        let right = hand
+            .iter()
+            .filter_map(|f| lies(&f.key, Kind::Hand))
+            .map(|p| p.rect().max.x)
+            .fold(span.span.max.x, f32::max);
+        // Or, where the next hand leaves no room there, at its left, its
+        // piles moved over.
+        let k = drawn.len() as f32;
+        let steps = (k - 1.0).max(1.0);
+        let fits = |room: f32| {
+            let step = ((room - card.x) / steps).min(card.x + 6.0);
+            (room >= card.x - 0.5 && (k <= 1.0 || step >= card.x * 0.4)).then_some(step.max(0.0))
+        };
+        let first_left = span.cards_left.min(span.span.max.x);
+        let at_right = fits(hi - right - 6.0).map(|step| (right + 6.0, step, 0.0));
+        let at_left = || {
+            let step = fits(first_left - 6.0 - span.piles() - lo)?;
+            let width = (k - 1.0) * step + card.x;
+            let left = first_left - 6.0 - width;
+            Some((left, step, left - span.piles() - span.span.min.x))
+        };
+        let whole_kept =
+            hand.iter().all(|f| lies(&f.key, Kind::Hand).is_some() || drawn.iter().any(|d| d.key == f.key));
+        if let Some((left, step, shift)) = at_right.or_else(at_left).filter(|_| whole_kept && !drawn.is_empty()) {
+            for f in of_row(row, Kind::Pile) {
+                let p = lies(&f.key, Kind::Pile)?;
+                placed.push((f.key.clone(), Placed { center: p.center + Vec2::new(shift, 0.0), size: p.size }));
+            }
+            for f in &hand {
+                let at = match lies(&f.key, Kind::Hand) {
+                    Some(p) => p,
+                    None => {
+                        let i = drawn.iter().position(|d| d.key == f.key).unwrap_or(0) as f32;
+                        Placed { center: Vec2::new(left + card.x / 2.0 + i * step, y), size: card }
+                    }
+                };
+                placed.push((f.key.clone(), at));
+            }
+        } else {
+            // A card taken back (it lies in its pair) or no room at the
+            // right: the row is laid again in its room.
+            let (start, step) = fit_row(span, hand.len(), lo, hi)?;
+            let shift = start - span.span.min.x;
+            for f in of_row(row, Kind::Pile) {
+                let p = lies(&f.key, Kind::Pile)?;
+                placed.push((f.key.clone(), Placed { center: p.center + Vec2::new(shift, 0.0), size: p.size }));
+            }
+            let first = start + span.piles() + card.x / 2.0;
+            for (k, f) in hand.iter().enumerate() {
+                let center = Vec2::new(first + k as f32 * step, y);
+                placed.push((f.key.clone(), Placed { center, size: card }));
+            }
+        }
+        if placed.iter().any(|(_, p)| clear.iter().any(|c| !c.intersect(p.rect().inflate(-0.5)).is_empty())) {
+            return None;
+        }
+        let extent = placed.iter().map(|(_, p)| p.rect()).reduce(|a, b| a.union(b)).unwrap_or(span.span);
+        laid[i] = Some((extent, placed));
+    }
+    Some(laid.into_iter().flat_map(|l| l.map(|(_, p)| p).unwrap_or_default()).collect())
 }
 
 /// Where a box of `size` covers least of the table (its top-left corner,
