@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use depths_rules::{Event, Game, Phase};
 
-use crate::game::words::describe_event;
+use crate::game::words::{describe_event, describe_event_named};
 
 /// The game in words: the log, the Combat round summary, the cards just
 /// drawn and why the last choice was refused.
@@ -18,6 +18,8 @@ pub struct GameLog {
     pub notice: Option<String>,
     /// The Monsters of the Combat in progress, by number, as it began.
     pub foes: Vec<String>,
+    /// Their individuals' names, for the lines told after the Combat ends.
+    pub individuals: Vec<Vec<String>>,
     /// A Companion's move on its way: its reason joins the move's own line.
     pub companion: Option<CompanionNote>,
     /// A move made again (Redo) on its way: its own first line says so, and
@@ -160,14 +162,12 @@ impl GameLog {
         if let Event::CombatStarted { foes } = event {
             self.foes = foes.clone();
         }
+        if let Some(c) = game.combat() {
+            self.individuals = c.foes.iter().map(|f| f.individuals.iter().map(|i| i.name.clone()).collect()).collect();
+        }
         let line = match event {
             // A Monster whose last individual falls is told once, by its own line.
             Event::IndividualDefeated { foe, .. } if foe_falls(game, *foe) => None,
-            // After the Combat the individual's name is gone with it (a lost game).
-            Event::IndividualDefeated { foe, individual } if game.combat().is_none() => {
-                let name = self.foes.get(usize::from(*foe)).map_or("The Monster", String::as_str);
-                describe_event(game, &Event::Note { text: format!("{name} #{} is defeated.", individual + 1) })
-            }
             // The last Monster's fall ends the Combat: its name is remembered here.
             Event::FoeDefeated { foe } if game.combat().is_none() => self
                 .foes
@@ -191,7 +191,7 @@ impl GameLog {
                 Event::LegendaryLocationEncountered { .. } | Event::CardDrawn { .. } | Event::CardsOffered { .. } |
                 Event::TestResolved { .. } | Event::XpGained { .. } | Event::XpSpent { .. } |
                 Event::KeysChanged { .. } | Event::ItemGained { .. } | Event::AbilityGained { .. } | Event::Rested |
-                Event::LevelUp { .. } | Event::GameWon => describe_event(game, event),
+                Event::LevelUp { .. } | Event::GameWon => describe_event_named(game, event, &self.individuals),
         };
         self.rounds.note(event, line.as_ref());
         self.lines.extend(line);

@@ -136,13 +136,21 @@ impl Undo {
 
     /// What Redo would make again, in words. After an undo `game` is the
     /// game the move was first made in, so its words are said the same way.
-    pub fn redo_words(&self, game: &Game) -> Option<String> {
+    /// Why not where it would make nothing: online a move taken back is
+    /// not made again (a greyed Redo said "Nothing taken back" there).
+    pub fn redo_words(&self, game: &Game) -> Result<String, String> {
         if self.online.is_some() {
-            return None;
+            return Err(NO_REDO_ONLINE.to_owned());
         }
-        self.history.next_redo().map(|a| describe_action(game, a))
+        self.history
+            .next_redo()
+            .map(|a| describe_action(game, a))
+            .ok_or_else(|| undo_refused_text(&UndoRefused::NothingToRedo))
     }
 }
+
+/// Why Redo does nothing online (the keys and the greyed button say it).
+pub const NO_REDO_ONLINE: &str = "Online, a move taken back is not made again: make it anew.";
 
 /// What a replay says to a move tried on it.
 pub const REPLAY_REFUSAL: &str = "This is a replay: moves are not made here.";
@@ -339,6 +347,7 @@ impl Moves<'_> {
                 rounds: self.log.rounds.clone(),
                 notice: self.log.notice.clone(),
                 foes: self.log.foes.clone(),
+                individuals: self.log.individuals.clone(),
                 companion: None,
                 made_again: None,
             },
@@ -729,5 +738,34 @@ mod tests {
         log.record(&game, &Event::FoeDefeated { foe: 0 });
         let n = log.lines.len();
         assert_eq!(log.lines[n - 2..], ["The Final Entity is Defeated!", "Strangling Ivy Mass is Defeated!"]);
+    }
+
+    /// The killing blow ends the Combat before its events are told: its
+    /// line read "Bren deals 8 damage to #1" with no Monster's name.
+    #[test]
+    fn the_killing_blow_names_the_individual_it_struck() {
+        use depths_sim::Bot;
+        let mut blows = 0;
+        for seed in 1..=6 {
+            let mut game =
+                Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap();
+            let mut log = GameLog::default();
+            for _ in 0..4000 {
+                if game.is_over() {
+                    break;
+                }
+                let a = depths_sim::HeuristicBot.choose(&game);
+                let fought = game.combat().is_some();
+                for e in game.apply(a).unwrap() {
+                    log.record(&game, &e);
+                    if fought && game.combat().is_none() && matches!(e, Event::MonsterDamaged { .. }) {
+                        let line = log.lines.last().unwrap();
+                        assert!(!line.contains("to #"), "{line}");
+                        blows += 1;
+                    }
+                }
+            }
+        }
+        assert!(blows > 3, "{blows} Combats ended by a blow");
     }
 }

@@ -316,12 +316,27 @@ pub fn outcome_name(o: Outcome) -> &'static str {
 
 /// One line of the log for an event, or `None` for bookkeeping.
 pub fn describe_event(game: &Game, e: &Event) -> Option<String> {
-    // A line may begin with a name such as "the Final Entity".
-    event_words(game, e).map(|line| capitalise(&line))
+    describe_event_named(game, e, &[])
 }
 
-fn event_words(game: &Game, e: &Event) -> Option<String> {
+/// [`describe_event`] with the individuals' names of the Combat the event
+/// came from (`names[foe][individual]`), for an event told after its
+/// Combat ended: the killing blow's line said "Bren deals 8 damage to #1".
+pub fn describe_event_named(game: &Game, e: &Event, names: &[Vec<String>]) -> Option<String> {
+    // A line may begin with a name such as "the Final Entity".
+    event_words(game, e, names).map(|line| capitalise(&line))
+}
+
+fn event_words(game: &Game, e: &Event, names: &[Vec<String>]) -> Option<String> {
     let h = |h: &u8| hero_name(game, *h);
+    let individual_name = |game: &Game, f: u8, i: u8| match game.combat() {
+        None => names
+            .get(usize::from(f))
+            .and_then(|n| n.get(usize::from(i)))
+            .cloned()
+            .unwrap_or_else(|| individual_name(game, f, i)),
+        Some(_) => individual_name(game, f, i),
+    };
     Some(match e {
         Event::CombatStarted { foes } => format!("Combat! Against {}.", foes.join(" and ")),
         Event::MonstersAssigned { foes } => {
