@@ -40,7 +40,7 @@ use crate::{
     game::companions::{CompanionAction, CompanionsOnline, SetCompanion, companion_note},
     game::game_log::GameLog,
     game::screen::Screen,
-    game::session::{Delve, Moves, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
+    game::session::{Delve, Moves, NO_REDO_ONLINE, PlayerAction, PutBack, Seats, SessionMut, TakeBack, Undo},
 };
 
 /// The lobby is open (a table hosted or joined, not yet playing).
@@ -124,9 +124,6 @@ fn close(world: &mut World) {
         *winit = crate::game::animating::resting_pace();
     }
 }
-
-/// Why Redo does nothing online (the keys say it).
-pub const NO_REDO_ONLINE: &str = "Online, a move taken back is not made again: make it anew.";
 
 /// The players' moves go to the host, not onto the table; so do the
 /// host's Companions' (a remote table runs none).

@@ -26,7 +26,7 @@ pub(crate) struct BannerView {
     /// Who acts and what to do now.
     pub(crate) line: String,
     /// Undo's words (or why not) and Redo's; `None` in a replay.
-    pub(crate) undo: Option<(Result<String, String>, Option<String>)>,
+    pub(crate) undo: Option<(Result<String, String>, Result<String, String>)>,
     /// Hot-seat: the player the table should pass to now.
     pub(crate) pass_to: Option<String>,
     /// Hot-seat with two players or more: whether the pass screen is on.
@@ -107,8 +107,8 @@ fn row(
         // Always there, greyed until something was taken back: coming with
         // the first undo it pushed the banner's words along the bar.
         let (enabled, tip) = match redo {
-            Some(words) => (true, format!("Make again: {words} (Ctrl+Shift+Z)")),
-            None => (false, "Nothing taken back to make again".to_owned()),
+            Ok(words) => (true, format!("Make again: {words} (Ctrl+Shift+Z)")),
+            Err(why) => (false, why.clone()),
         };
         let b = ui.add_enabled(enabled, egui::Button::new("⟳ Redo"));
         clicked(b.on_hover_text(&tip).on_disabled_hover_text(&tip).clicked(), BannerClick::Redo);
@@ -224,7 +224,7 @@ mod tests {
         BannerView {
             place: Some("The Ruins · seed 5".into()),
             line: line.into(),
-            undo: Some((Ok("the tile placed".into()), None)),
+            undo: Some((Ok("the tile placed".into()), Err("Nothing to make again".into()))),
             pass_to: pass_to.map(Into::into),
             curtain: Some(true),
         }
