@@ -261,22 +261,15 @@ fn marking_pieces(out: &mut Vec<Piece>, tile: &Tile) {
         let z = Z_NODE + 0.01;
         if area.secret_passage {
             // A dark archway with a violet keyhole.
-            out.push(circle(hex(0x120c18), at + Vec2::new(0.0, 4.0), 16.0, z));
-            out.push(rect(hex(0x120c18), at + Vec2::new(0.0, -6.0), Vec2::new(32.0, 20.0), z));
-            out.push(circle(hex(0xa678e0), at + Vec2::new(0.0, 2.0), 4.5, z + 0.001));
-            out.push(Piece::new(
-                Shape::Triangle,
-                hex(0xa678e0),
-                at + Vec2::new(0.0, -6.0),
-                Vec2::new(8.0, 12.0),
-                z + 0.001,
-            ));
+            let (dark, violet) = (palette::PASSAGE_DARK.sprite(), palette::PASSAGE_VIOLET.sprite());
+            out.push(circle(dark, at + Vec2::new(0.0, 4.0), 16.0, z));
+            out.push(rect(dark, at + Vec2::new(0.0, -6.0), Vec2::new(32.0, 20.0), z));
+            out.push(circle(violet, at + Vec2::new(0.0, 2.0), 4.5, z + 0.001));
+            out.push(Piece::new(Shape::Triangle, violet, at + Vec2::new(0.0, -6.0), Vec2::new(8.0, 12.0), z + 0.001));
         }
         if area.warp_portal {
-            for (i, (r, c)) in
-                [(20.0, 0x2b1a52), (15.0, 0x7a4fd6), (10.0, 0x2b1a52), (5.0, 0xd9c7ff)].iter().enumerate()
-            {
-                out.push(circle(hex(*c), at, *r, z + i as f32 * 0.001));
+            for (i, tone) in palette::PORTAL_RINGS.iter().enumerate() {
+                out.push(circle(tone.sprite(), at, 20.0 - 5.0 * i as f32, z + i as f32 * 0.001));
             }
         }
         if area.level_stair {

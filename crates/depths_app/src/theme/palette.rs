@@ -185,6 +185,12 @@ pub const FLAME_CORE: Tone = Tone::hex(0xFFD23F);
 pub const STAIR_STONE: Tone = Tone::hex(0x55585F);
 pub const LANTERN_BODY: Tone = Tone::hex(0x2D3340);
 pub const LANTERN_LIGHT: Tone = Tone::hex(0xFFF6D5);
+/// A Secret Passage's dark archway and violet keyhole.
+pub const PASSAGE_DARK: Tone = Tone::hex(0x120c18);
+pub const PASSAGE_VIOLET: Tone = Tone::hex(0xa678e0);
+/// A Warp Portal's rings, outside in.
+pub const PORTAL_RINGS: [Tone; 4] =
+    [Tone::hex(0x2b1a52), Tone::hex(0x7a4fd6), Tone::hex(0x2b1a52), Tone::hex(0xd9c7ff)];
 
 /// The panels' ground as it is seen over the dark table (`PANEL` is nearly opaque).
 pub const PANEL_GROUND: Tone = Tone::hex(0x1A1511);

@@ -218,7 +218,7 @@ type DrawIcon = fn(&egui::Painter, Pos2);
 
 /// Icons beside their names, drawn with the same shapes as the board tokens.
 pub fn legend(ui: &mut egui::Ui) {
-    let rows: [(&str, DrawIcon); 8] = [
+    let rows: [(&str, DrawIcon); 10] = [
         ("Monster (spiked star)", icon_monster),
         ("Feature (eye)", icon_feature),
         ("Door (arch)", icon_door),
@@ -226,6 +226,8 @@ pub fn legend(ui: &mut egui::Ui) {
         ("Campfire (flame)", icon_campfire),
         ("Stairs (steps)", icon_stairs),
         ("Rune node (diamond)", icon_rune),
+        ("Secret Passage (dark arch): leads to any other", icon_secret_passage),
+        ("Warp Portal (rings): leads to the other", icon_warp_portal),
         ("Lantern (heroes)", icon_lantern),
     ];
     for (label, draw) in rows {
@@ -312,6 +314,21 @@ fn icon_rune(p: &egui::Painter, c: Pos2) {
     let d = |r: f32| vec![pos2(c.x, c.y - r), pos2(c.x + r, c.y), pos2(c.x, c.y + r), pos2(c.x - r, c.y)];
     p.add(Shape::convex_polygon(d(9.0), palette::RUNE.egui(), Stroke::NONE));
     p.add(Shape::convex_polygon(d(4.0), palette::RUNE_DEEP.egui(), Stroke::NONE));
+}
+
+fn icon_secret_passage(p: &egui::Painter, c: Pos2) {
+    let (dark, violet) = (palette::PASSAGE_DARK.egui(), palette::PASSAGE_VIOLET.egui());
+    p.circle_filled(pos2(c.x, c.y - 2.0), 8.0, dark);
+    p.rect_filled(egui::Rect::from_min_max(pos2(c.x - 8.0, c.y - 2.0), pos2(c.x + 8.0, c.y + 9.0)), 0.0, dark);
+    p.circle_filled(pos2(c.x, c.y - 1.0), 2.5, violet);
+    let keyhole = vec![pos2(c.x, c.y), pos2(c.x + 2.5, c.y + 6.0), pos2(c.x - 2.5, c.y + 6.0)];
+    p.add(Shape::convex_polygon(keyhole, violet, Stroke::NONE));
+}
+
+fn icon_warp_portal(p: &egui::Painter, c: Pos2) {
+    for (i, tone) in palette::PORTAL_RINGS.iter().enumerate() {
+        p.circle_filled(c, 11.0 - 2.75 * i as f32, tone.egui());
+    }
 }
 
 fn icon_lantern(p: &egui::Painter, c: Pos2) {
