@@ -259,6 +259,7 @@ fn toasts(
     mut events: MessageReader<RulesEvent>,
     mut notes: MessageReader<Toast>,
     time: Res<Time>,
+    mut shown: Query<&mut ToastNote>,
 ) {
     let mut lines: Vec<String> = notes.read().map(|Toast(t)| t.clone()).collect();
     for RulesEvent(event) in events.read() {
@@ -285,8 +286,17 @@ fn toasts(
         }
     }
     let now = time.elapsed_secs();
+    lines.dedup();
     for text in lines {
-        commands.spawn((Name::new("Toast"), ToastNote { text, born: now }, DespawnOnExit(Screen::Playing)));
+        // The same words again (Ctrl+Z held or pressed five times with
+        // nothing to take back) start the note showing anew: five of them
+        // stacked down the table.
+        match shown.iter_mut().find(|t| t.text == text && t.alpha(now).is_some()) {
+            Some(mut t) => t.born = now,
+            None => {
+                commands.spawn((Name::new("Toast"), ToastNote { text, born: now }, DespawnOnExit(Screen::Playing)));
+            }
+        }
     }
 }
 
