@@ -170,15 +170,22 @@ pub fn losing_draws(game: &Game) -> Option<(usize, usize)> {
 /// A move that may open the map before a draw: an Encounter, a set-aside
 /// tile placed, a Key bought or a Door unlocked by an Ability (the question
 /// listed taking off a Buckler and buying Healing, which open nothing).
-fn opens_the_map(a: &Action) -> bool {
-    matches!(
-        a,
-        Action::Encounter { .. }
-            | Action::EncounterLegendary { .. }
-            | Action::PlaceSetAsideTile { .. }
-            | Action::StartPurchase { what: Purchase::Key }
-            | Action::ActivateAbility { target: depths_rules::Target::Element(_), .. }
-    )
+///
+/// A Key only where a Door is within reach: "Buy a Key" was offered with
+/// no Door on the map, and a Companion's forced draw looked like a blunder.
+fn opens_the_map(game: &Game, a: &Action) -> bool {
+    match a {
+        Action::StartPurchase { what: Purchase::Key } => game.adventure().is_some_and(|adv| {
+            adv.ecology.map.reachable_unencountered_kinds().any(|k| k == depths_rules::map::Element::Door)
+        }),
+        _ => matches!(
+            a,
+            Action::Encounter { .. }
+                | Action::EncounterLegendary { .. }
+                | Action::PlaceSetAsideTile { .. }
+                | Action::ActivateAbility { target: depths_rules::Target::Element(_), .. }
+        ),
+    }
 }
 
 /// The question to ask before `action`, if it must be asked.
@@ -192,7 +199,7 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
         // A draw reveals a tile: it can never be taken back.
         Action::DrawTile if draw_surely_loses(game) => {
             let n = game.adventure().map_or(0, |a| a.ecology.pile.len());
-            let alternatives = others(&opens_the_map);
+            let alternatives = others(&|a| opens_the_map(game, a));
             let instead = if alternatives.is_empty() {
                 "Nothing else can be done: the draw is the last move of this game."
             } else {
@@ -225,7 +232,7 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
                 ),
                 go: "Draw anyway".into(),
                 moves: vec![action.clone()],
-                alternatives: others(&opens_the_map),
+                alternatives: others(&|a| opens_the_map(game, a)),
             })
         }
         // Abilities are bought only at Level Up: once the Heroes descend the chance is gone.
@@ -574,7 +581,7 @@ mod tests {
     fn a_draw_that_most_likely_loses_is_asked_about() {
         use depths_sim::Bot;
         let content = depths_rules::Content::builtin().unwrap();
-        let (mut asked, mut safe, mut idle) = (0, 0, 0);
+        let (mut asked, mut safe, mut idle, mut no_door) = (0, 0, 0, 0);
         for seed in 1..=40 {
             let options = depths_rules::GameOptions::standard(&["bren", "sil"], seed);
             let mut g = Game::new(options, content.clone()).unwrap();
@@ -589,9 +596,20 @@ mod tests {
                     // What it offers instead may open the map: never an Item
                     // taken off or Healing bought.
                     let offered = ask.as_ref().map_or(&[][..], |a| &a.alternatives[..]);
-                    assert!(offered.iter().all(opens_the_map), "{offered:?}");
+                    assert!(offered.iter().all(|a| opens_the_map(&g, a)), "{offered:?}");
+                    // A Key opens nothing where no Door is within reach.
+                    let map = &g.adventure().unwrap().ecology.map;
+                    let doors = map
+                        .reachable_unencountered_elements()
+                        .into_iter()
+                        .filter(|e| matches!(map.element(*e), Some((depths_rules::map::Element::Door, _))));
+                    if ask.is_some() && doors.count() == 0 {
+                        let key = Action::StartPurchase { what: Purchase::Key };
+                        assert!(!offered.contains(&key), "a Key offered with no Door in reach");
+                        no_door += 1;
+                    }
                     let other = g.legal_actions().into_iter().filter(|a| !matches!(a, Action::DrawTile));
-                    idle += other.filter(|a| !opens_the_map(a)).count().min(usize::from(ask.is_some()));
+                    idle += other.filter(|a| !opens_the_map(&g, a)).count().min(usize::from(ask.is_some()));
                     if losing == all {
                         assert!(ask.is_some_and(|a| a.cost.starts_with("Every tile left fits nowhere")));
                     } else if losing * 2 >= all {
@@ -609,5 +627,6 @@ mod tests {
         }
         assert!(asked > 0 && safe > 0, "asked {asked}, safe {safe}");
         assert!(idle > 0, "no question met a move that opens nothing, left out");
+        assert!(no_door > 0, "no question asked with no Door in reach");
     }
 }
