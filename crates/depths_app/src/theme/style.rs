@@ -226,8 +226,10 @@ pub fn legend(ui: &mut egui::Ui) {
         ("Campfire (flame)", icon_campfire),
         ("Stairs (steps)", icon_stairs),
         ("Rune node (diamond)", icon_rune),
-        ("Secret Passage (dark arch): leads to any other", icon_secret_passage),
-        ("Warp Portal (rings): leads to the other", icon_warp_portal),
+        // Two lines: one that ran wider than the others widened the panel
+        // and moved the board as the Legend opened.
+        ("Secret Passage\n(dark arch)", icon_secret_passage),
+        ("Warp Portal\n(rings)", icon_warp_portal),
         ("Lantern (heroes)", icon_lantern),
     ];
     for (label, draw) in rows {

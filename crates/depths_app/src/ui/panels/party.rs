@@ -25,7 +25,7 @@ pub(super) fn party_panel(
     ui.label(style::title("Map tiles", style::type_scale::HEADING));
     ui.horizontal(|ui| {
         c.button(ui, Action::DrawTile, "Draw tile (D)");
-        ui.label(egui::RichText::new(format!("{} left in the pile", eco.pile.len())).color(style::MUTED));
+        ui.label(egui::RichText::new(format!("{} in the pile", eco.pile.len())).color(style::MUTED));
     });
     dead_end_gauge(ui, delve);
     if let Some((_, set_aside)) = delve.tile_in_hand() {
@@ -120,12 +120,15 @@ pub(super) fn party_panel(
     ui.separator();
 
     let reachable: Vec<Action> = c.legal.iter().filter(|a| matches!(a, Action::Encounter { .. })).cloned().collect();
-    let rows = within_reach_rows(ui, reachable);
+    let rows = within_reach_rows(ui, reachable.clone());
     if !rows.is_empty() {
         let list = ui.scope(|ui| {
             ui.label(egui::RichText::new("Within reach").strong());
             for a in &rows {
                 let label = crate::game::words::describe_action(game, a);
+                // A row kept under the pointer after it was done says so,
+                // not only greyed (it read like a choice refused).
+                let label = if reachable.contains(a) { label } else { format!("✓ {label}") };
                 c.button(ui, a.clone(), label);
             }
         });
