@@ -11,7 +11,26 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<BoardArea>()
         .init_resource::<BoardReserved>()
         .init_resource::<SelectedElement>()
-        .init_resource::<Hovered>();
+        .init_resource::<Hovered>()
+        .init_resource::<PressOverPanel>();
+    app.add_systems(PreUpdate, note_press.after(bevy::input::InputSystems));
+}
+
+/// Whether the last press of the primary button began over a panel or a
+/// window: the click it ends is that panel's, even where the panel is gone
+/// when the button comes up (the pass screen lifts on its button's click,
+/// and the pair under the button was resolved by the same click).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct PressOverPanel(pub bool);
+
+fn note_press(
+    buttons: Res<ButtonInput<MouseButton>>,
+    egui: Res<bevy_egui::input::EguiWantsInput>,
+    mut press: ResMut<PressOverPanel>,
+) {
+    if buttons.just_pressed(MouseButton::Left) {
+        press.0 = egui.is_pointer_over_area();
+    }
 }
 
 /// The tile in hand: how it is turned and where its ghost stands.

@@ -11,7 +11,7 @@ use super::cards::{RowAction, TableCard, TableGeometry};
 use super::faces::Kind;
 use crate::{
     StageSystems,
-    game::focus::Hovered,
+    game::focus::{Hovered, PressOverPanel},
     game::hotseat::action_hero,
     game::notices::PointerNote,
     game::schedule::COMBAT_STEPS,
@@ -97,8 +97,9 @@ fn on_press(ev: On<Pointer<Press>>, mut cards: Query<&mut TableCard>) {
 /// panel or window. egui blocks the picking where it lies, but not while one
 /// of its buttons is held down, so a slow click on a window over a card
 /// would reach the card too when the button comes up.
-pub fn tables(button: PointerButton, egui: &EguiWantsInput) -> bool {
-    button == PointerButton::Primary && !egui.is_pointer_over_area()
+/// Nor one whose press began over a panel (`PressOverPanel`).
+pub fn tables(button: PointerButton, egui: &EguiWantsInput, press: &PressOverPanel) -> bool {
+    button == PointerButton::Primary && !egui.is_pointer_over_area() && !press.0
 }
 
 /// A click does what the card offers; a card in hand that may not be played
@@ -108,9 +109,9 @@ fn on_click(
     cards: Query<&TableCard>,
     (delve, seats, egui): (Res<Delve>, Res<Seats>, Res<EguiWantsInput>),
     mut picks: MessageWriter<TablePick>,
-    (mut note, time): (ResMut<PointerNote>, Res<Time>),
+    (mut note, time, press): (ResMut<PointerNote>, Res<Time>, Res<PressOverPanel>),
 ) {
-    if !tables(ev.event.button, &egui) {
+    if !tables(ev.event.button, &egui, &press) {
         return;
     }
     let Ok(card) = cards.get(ev.event_target()) else { return };
@@ -135,9 +136,9 @@ fn on_drag_start(
     mut cards: Query<&mut TableCard>,
     time: Res<Time>,
     mut hovered: ResMut<Hovered>,
-    egui: Res<EguiWantsInput>,
+    (egui, press): (Res<EguiWantsInput>, Res<PressOverPanel>),
 ) {
-    if !tables(ev.event.button, &egui) {
+    if !tables(ev.event.button, &egui, &press) {
         return;
     }
     let Ok(mut card) = cards.get_mut(ev.event_target()) else { return };
@@ -201,9 +202,9 @@ fn on_row_click(
     mut ev: On<Pointer<Click>>,
     rows: Query<&RowAction>,
     mut picks: MessageWriter<TablePick>,
-    egui: Res<EguiWantsInput>,
+    (egui, press): (Res<EguiWantsInput>, Res<PressOverPanel>),
 ) {
-    if !tables(ev.event.button, &egui) {
+    if !tables(ev.event.button, &egui, &press) {
         return;
     }
     if let Ok(RowAction(Some(a))) = rows.get(ev.event_target()) {

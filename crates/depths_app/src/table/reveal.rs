@@ -650,9 +650,9 @@ fn dismiss_on_click(
     ev: On<Pointer<Click>>,
     mut commands: Commands,
     shown: Query<Entity, With<RevealSet>>,
-    egui: Res<bevy_egui::input::EguiWantsInput>,
+    (egui, press): (Res<bevy_egui::input::EguiWantsInput>, Res<crate::game::focus::PressOverPanel>),
 ) {
-    if super::pointer::tables(ev.event.button, &egui) {
+    if super::pointer::tables(ev.event.button, &egui, &press) {
         dismiss(&mut commands, &shown);
     }
 }
