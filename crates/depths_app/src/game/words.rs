@@ -144,8 +144,10 @@ pub fn health_line(change: i16, due: u8, avoidable: u8) -> Option<String> {
         let kept = due.saturating_sub(avoidable);
         match avoidable.min(due) {
             0 => format!("−{due}{more}{} at Round's end", if now.is_none() { " Health" } else { "" }),
-            _ if kept == 0 => format!("−{due}{more} unless a Monster falls"),
-            _ => format!("−{due}{more}, or −{kept} if a Monster falls"),
+            // "Unless a Monster falls" was untrue where several Heroes Defeat
+            // it: one of them avoids, the others still take it (the hover says who).
+            _ if kept == 0 => format!("−{due}{more} unless avoided"),
+            _ => format!("−{due}{more}, or −{kept} if avoided"),
         }
     });
     match (now, later) {
@@ -1144,10 +1146,10 @@ mod tests {
         assert_eq!(health_line(0, 6, 0).as_deref(), Some("−6 Health at Round's end"));
         assert_eq!(health_line(-4, 6, 0).as_deref(), Some("−4 Health just now · −6 more at Round's end"));
         assert_eq!(health_line(3, 2, 0).as_deref(), Some("+3 Health just now · −2 at Round's end"));
-        // Return Damage is not certain: a Monster that falls this Round lets Heroes avoid it.
-        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 unless a Monster falls"));
-        assert_eq!(health_line(0, 5, 2).as_deref(), Some("−5, or −3 if a Monster falls"));
-        assert_eq!(health_line(-4, 5, 2).as_deref(), Some("−4 Health just now · −5 more, or −3 if a Monster falls"));
+        // Return Damage is not certain: a Monster that falls this Round lets a Hero (or all) avoid it.
+        assert_eq!(health_line(0, 2, 2).as_deref(), Some("−2 unless avoided"));
+        assert_eq!(health_line(0, 5, 2).as_deref(), Some("−5, or −3 if avoided"));
+        assert_eq!(health_line(-4, 5, 2).as_deref(), Some("−4 Health just now · −5 more, or −3 if avoided"));
     }
 
     #[test]
