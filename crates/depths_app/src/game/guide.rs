@@ -210,21 +210,39 @@ fn start_guided_game(
     }
 }
 
-/// Moves on past every step the table already shows done, and notes the
+/// Where the guide stands after `step` on the table `g`.
+fn next_step(mut step: usize, g: &Game) -> usize {
+    // Not while a card's question is open: "Find a fight" came while the
+    // window "Choose the Hero who gains …" still waited.
+    let asking = g.phase().decision().is_some();
+    while !asking && step + 1 < STEPS.len() && (STEPS[step].done)(g) {
+        step += 1;
+    }
+    // Undo takes the guide back with the table: after the first Encounter
+    // was taken back it still said "Find a fight".
+    while step > 0 && !reached(step - 1, g) {
+        step -= 1;
+    }
+    step
+}
+
+/// Whether the table shows `step` done, as only Undo can take back: the
+/// fight's step once a Monster fell (a later fight does not undo it).
+fn reached(step: usize, g: &Game) -> bool {
+    if step == FIGHT { fought(g) } else { (STEPS[step].done)(g) }
+}
+
+/// Moves on past every step the table already shows done, back to the
+/// first one it no longer shows done (Undo), and notes the
 /// Combat step on the table as explained.
 fn advance(delve: Res<Delve>, mut guide: ResMut<Guide>, mut explained: ResMut<Explained>) {
-    let Some(mut step) = guide.0 else { return };
+    let Some(step) = guide.0 else { return };
     if let Some(c) = delve.game().combat()
         && !explained.0.contains_key(&c.step)
     {
         explained.0.insert(c.step, c.round);
     }
-    // Not while a card's question is open: "Find a fight" came while the
-    // window "Choose the Hero who gains …" still waited.
-    let asking = delve.game().phase().decision().is_some();
-    while !asking && step + 1 < STEPS.len() && (STEPS[step].done)(delve.game()) {
-        step += 1;
-    }
+    let step = next_step(step, delve.game());
     if guide.0 != Some(step) {
         guide.0 = Some(step);
     }
@@ -247,6 +265,41 @@ mod tests {
         let last = STEPS.len() - 1;
         assert_eq!(shown(last, &g, &Explained::default()), Some(FIGHT_ON));
         assert_ne!(shown(FIGHT, &g, &Explained::default()), Some(FIGHT_ON), "the first fight is told step by step");
+    }
+
+    /// Issue 53: "Undo doesn't rewind the guide". Taken back to any earlier
+    /// table, the guide stands where it stood then (the first Encounter
+    /// taken back brings back "Explore and Encounter"); a later fight
+    /// leaves "Onward" as it is.
+    #[test]
+    fn undo_takes_the_guide_back_and_a_later_fight_does_not() {
+        let content = depths_rules::Content::builtin().unwrap();
+        let mut g = Game::new(GameOptions::standard(&["bren", "sil"], GUIDE_SEED), content).unwrap();
+        let mut step = 0;
+        let mut tables: Vec<(Game, usize)> = Vec::new();
+        let mut later = 0;
+        for _ in 0..3000 {
+            if g.is_over() {
+                break;
+            }
+            // A table with a card's question open holds the guide where it
+            // is (it says to answer): not one Undo can be checked against.
+            if g.phase().decision().is_none() && tables.len() < 400 {
+                tables.push((g.clone(), step));
+            }
+            g.apply(careful(&g)).unwrap();
+            step = next_step(step, &g);
+            if step == STEPS.len() - 1 && g.combat().is_some() {
+                assert_eq!(next_step(step, &g), step, "a later fight");
+                later += 1;
+            }
+        }
+        let mut back = 0;
+        for (table, then) in &tables {
+            assert_eq!(next_step(step, table), *then, "Undo from step {step}");
+            back += usize::from(*then < step);
+        }
+        assert!(back > 10 && later > 0, "{back} tables taken back to, {later} later fight states");
     }
 
     fn careful(g: &Game) -> depths_rules::Action {
