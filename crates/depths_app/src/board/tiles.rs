@@ -264,6 +264,11 @@ fn footprint(what: Standing) -> Rect {
 /// inside the walls (the Lantern first, then the elements). Rows of two
 /// areas could fall on each other (a Campfire under a Monster), and the
 /// standees behind the Lantern covered a Chest.
+///
+/// The elements stand where they stand without the Lantern, and the Lantern
+/// takes the free place nearest its own: the Heroes arriving on a tile slid
+/// its Feature's token from under the pointer. Only where no place is free
+/// for it are all laid together.
 pub fn token_spots(map: &BoardView, tile: &Tile) -> Vec<(Standing, Vec2)> {
     let mut spots: Vec<(Standing, Vec2)> = Vec::new();
     let mut lantern = None;
@@ -277,10 +282,21 @@ pub fn token_spots(map: &BoardView, tile: &Tile) -> Vec<(Standing, Vec2)> {
             lantern = Some(anchor + slot_offset(count - 1, count));
         }
     }
-    // The Lantern and its standees first: they take the most room.
-    if let Some(at) = lantern {
-        spots.insert(0, (Standing::Lantern, at));
+    let Some(at) = lantern else {
+        make_room(&mut spots);
+        return spots;
+    };
+    let mut apart = spots.clone();
+    make_room(&mut apart);
+    let placed: Vec<Rect> = apart.iter().map(|(what, p)| rect_at(*what, *p)).collect();
+    let free = |p: &Vec2| inside_walls(Standing::Lantern, *p) && !covers_any(&placed, rect_at(Standing::Lantern, *p));
+    let beside = Some(at).filter(free).or_else(|| places_by_distance(Standing::Lantern, at, &placed, 4.0).next());
+    if let Some(p) = beside {
+        apart.insert(0, (Standing::Lantern, p));
+        return apart;
     }
+    // The Lantern and its standees first: they take the most room.
+    spots.insert(0, (Standing::Lantern, at));
     make_room(&mut spots);
     spots
 }
@@ -567,7 +583,7 @@ mod tests {
         use crate::board::view::LanternAt;
         use depths_rules::map::{Placement, Rotation};
         let content = depths_rules::Content::builtin().unwrap();
-        let (mut tiles, mut crowded) = (0, 0);
+        let (mut tiles, mut crowded, mut kept, mut moved) = (0, 0, 0, Vec::new());
         let inner = INNER_HALF + 0.5;
         for printed in content.ecologies.iter().flat_map(|e| &e.tiles) {
             for rotation in Rotation::ALL {
@@ -605,10 +621,27 @@ mod tests {
                     }
                     crowded += usize::from(spots.len() >= 3);
                     tiles += 1;
+                    // The tokens stand where they stood before the Heroes came.
+                    let alone =
+                        BoardView { seed: 0, tiles: vec![tile.clone()], lantern: LanternAt { cell: (5, 5), area: 0 } };
+                    let without = token_spots(&alone, &tile);
+                    let elements = |s: &[(Standing, Vec2)]| {
+                        s.iter().filter(|(w, _)| *w != Standing::Lantern).copied().collect::<Vec<_>>()
+                    };
+                    // …wherever the Lantern has a free place beside them.
+                    let taken: Vec<Rect> = without.iter().map(|(w, p)| rect_at(*w, *p)).collect();
+                    let room = places_by_distance(Standing::Lantern, Vec2::ZERO, &taken, 4.0).next().is_some();
+                    if elements(&spots) == without {
+                        kept += 1;
+                    } else if room {
+                        moved.push(format!("{} {rotation:?} {lantern:?}", printed.id));
+                    }
                 }
             }
         }
         assert!(tiles > 100 && crowded > 10, "{tiles} tiles, {crowded} with three or more things standing");
+        assert!(moved.is_empty(), "the Lantern moved tokens it had room beside: {moved:?}");
+        assert!(kept > tiles / 2, "{kept} of {tiles} kept their tokens where they stood");
     }
 
     #[test]
