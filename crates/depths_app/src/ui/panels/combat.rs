@@ -235,6 +235,9 @@ pub(super) fn combat_strip(
             } else if combat.round >= 1 {
                 kept_line(ui, "", style::type_scale::SMALL, style::MUTED);
             }
+            // Room for the last line's descenders: "play", "expected damage"
+            // were cut at the strip's foot by a point or two.
+            ui.add_space(3.0);
         });
         (content, inner) = (shown.content_size.y, shown.inner_rect.height());
     });
