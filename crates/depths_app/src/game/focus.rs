@@ -23,12 +23,15 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct PressOverPanel(pub bool);
 
+/// Without a mouse or panels (a headless test) there is nothing to note.
 fn note_press(
-    buttons: Res<ButtonInput<MouseButton>>,
-    egui: Res<bevy_egui::input::EguiWantsInput>,
+    buttons: Option<Res<ButtonInput<MouseButton>>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut press: ResMut<PressOverPanel>,
 ) {
-    if buttons.just_pressed(MouseButton::Left) {
+    if let (Some(buttons), Some(egui)) = (buttons, egui)
+        && buttons.just_pressed(MouseButton::Left)
+    {
         press.0 = egui.is_pointer_over_area();
     }
 }
