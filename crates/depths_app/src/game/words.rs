@@ -700,6 +700,24 @@ pub fn avoidance_labels(game: &Game, choices: &[Action]) -> Vec<String> {
     choices.iter().enumerate().map(|(i, choice)| label(i, choice)).collect()
 }
 
+/// One label for every choice of who avoids Return Damage where they all
+/// leave every Hero the same Health: "Bren avoids it (saves nothing)"
+/// beside "Sil avoids it (saves nothing)" asked a question with no answer.
+pub fn avoidance_makes_no_difference(game: &Game, choices: &[Action]) -> Option<String> {
+    let afters: Vec<Vec<u8>> = choices.iter().map(|a| game.health_after_round(a)).collect::<Option<_>>()?;
+    let first = afters.first().filter(|_| choices.len() > 1)?;
+    if afters.iter().any(|a| a != first) {
+        return None;
+    }
+    let changes: Vec<String> = (game.heroes.iter().zip(first))
+        .map(|(x, &a)| match i16::from(a) - i16::from(x.health) {
+            d if d > 0 => format!("{} +{d}", x.name()),
+            d => format!("{} −{}", x.name(), -d),
+        })
+        .collect();
+    Some(format!("Go on: avoiding saves nobody anything ({})", changes.join(", ")))
+}
+
 /// A readable label for any legal action.
 pub fn describe_action(game: &Game, a: &Action) -> String {
     let h = |h: &u8| hero_name(game, *h);
@@ -1074,7 +1092,7 @@ mod tests {
     /// applied, over random combats' last choices of who avoids.
     #[test]
     fn each_avoidance_choice_says_what_it_then_deals() {
-        let mut checked = 0;
+        let (mut checked, mut alike) = (0, 0);
         for seed in 0..600u64 {
             let mut g = depths_tests::random_game(seed);
             let mut rng = depths_rules::GameRng::from_seed(seed);
@@ -1092,6 +1110,18 @@ mod tests {
                         })
                         .collect();
                     let labels = avoidance_labels(&g, &choices);
+                    // One "Go on" exactly where every choice leaves the same Health, saying it.
+                    let same = applied.iter().all(|a| *a == applied[0]) && choices.len() > 1;
+                    match avoidance_makes_no_difference(&g, &choices) {
+                        Some(one) => {
+                            assert!(same, "{one} though the choices differ: {applied:?}");
+                            for (x, after) in g.heroes.iter().zip(&applied[0]) {
+                                assert!(one.contains(&format!("{} −{}", x.name(), x.health - after)), "{one}");
+                            }
+                            alike += 1;
+                        }
+                        None => assert!(!same, "no single choice though all leave {:?}", applied[0]),
+                    }
                     for (i, a) in choices.iter().enumerate() {
                         let &Action::AvoidReturnDamage { hero } = a else { unreachable!() };
                         let h = usize::from(hero);
@@ -1116,7 +1146,7 @@ mod tests {
                 g.apply(pick).unwrap();
             }
         }
-        assert!(checked >= 40, "only {checked} choices met");
+        assert!(checked >= 40 && alike > 0, "only {checked} choices met, {alike} alike");
     }
 
     /// Draws and places the first legal tile; the events of the placing,

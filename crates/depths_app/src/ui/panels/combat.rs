@@ -91,9 +91,16 @@ pub(super) fn combat_strip(
                                     .filter(|a| matches!(a, Action::AvoidReturnDamage { .. }))
                                     .cloned()
                                     .collect();
-                                let labels = crate::game::words::avoidance_labels(game, &choices);
-                                for (a, label) in choices.into_iter().zip(labels) {
-                                    c.button(ui, a, label);
+                                match crate::game::words::avoidance_makes_no_difference(game, &choices) {
+                                    Some(label) => {
+                                        c.button(ui, choices[0].clone(), label);
+                                    }
+                                    None => {
+                                        let labels = crate::game::words::avoidance_labels(game, &choices);
+                                        for (a, label) in choices.into_iter().zip(labels) {
+                                            c.button(ui, a, label);
+                                        }
+                                    }
                                 }
                             }
                             _ => {}
