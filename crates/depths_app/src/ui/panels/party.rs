@@ -127,8 +127,9 @@ pub(super) fn party_panel(
             for a in &rows {
                 let label = crate::game::words::describe_action(game, a);
                 // A row kept under the pointer after it was done says so,
-                // not only greyed (it read like a choice refused).
-                let label = if reachable.contains(a) { label } else { format!("✓ {label}") };
+                // not only greyed (it read like a choice refused). In words:
+                // the fonts have no tick (it was drawn as an empty box).
+                let label = if reachable.contains(a) { label } else { format!("Done: {label}") };
                 c.button(ui, a.clone(), label);
             }
         });

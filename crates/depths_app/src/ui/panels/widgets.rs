@@ -680,10 +680,13 @@ pub(super) fn curtain(
                     .filter(|(h, _)| seats.players.owner(*h as u8) == player && !seats.players.is_companion(*h as u8))
                     .map(|(_, h)| h.name())
                     .collect();
+                // Everything in the game is open (every hand shows once the
+                // screen lifts): "The other players look away" promised a
+                // secret the table does not keep.
                 let plays = if heroes.is_empty() {
-                    format!("{name}'s Heroes are played by Companions. The other players look away.")
+                    format!("{name}'s Heroes are played by Companions.")
                 } else {
-                    format!("{name} plays {}. The other players look away.", heroes.join(" and "))
+                    format!("{name} plays {} now.", heroes.join(" and "))
                 };
                 ui.label(egui::RichText::new(plays).color(style::MUTED));
                 ui.add_space(6.0);
