@@ -331,7 +331,8 @@ pub fn describe_event_named(game: &Game, e: &Event, names: &[Vec<String>]) -> Op
 
 fn event_words(game: &Game, e: &Event, names: &[Vec<String>]) -> Option<String> {
     let h = |h: &u8| hero_name(game, *h);
-    let individual_name = |game: &Game, f: u8, i: u8| match game.combat() {
+    // After the Combat, by the names it had.
+    let named = |f: u8, i: u8| match game.combat() {
         None => names
             .get(usize::from(f))
             .and_then(|n| n.get(usize::from(i)))
@@ -379,13 +380,13 @@ fn event_words(game: &Game, e: &Event, names: &[Vec<String>]) -> Option<String> 
         Event::PowerSpent { hero, count } => format!("{} spends {count} Power.", h(hero)),
         Event::SpellExhausted { hero, name } => format!("{}'s {name} is exhausted.", h(hero)),
         Event::MonsterDamaged { hero, foe, individual, amount } => {
-            format!("{} deals {amount} damage to {}.", h(hero), individual_name(game, *foe, *individual))
+            format!("{} deals {amount} damage to {}.", h(hero), named(*foe, *individual))
         }
         Event::IndividualDefeated { foe, individual } => {
-            format!("{} is defeated.", individual_name(game, *foe, *individual))
+            format!("{} is defeated.", named(*foe, *individual))
         }
         Event::MonsterHealed { foe, individual, amount } => {
-            format!("{} heals {amount}.", individual_name(game, *foe, *individual))
+            format!("{} heals {amount}.", named(*foe, *individual))
         }
         // "Heroes only avoid Return Damage this way. They still suffer any Direct Damage."
         Event::ReturnDamageAvoided { hero } => {
@@ -686,12 +687,7 @@ pub fn avoidance_labels(game: &Game, choices: &[Action]) -> Vec<String> {
         let others = afters.iter().enumerate().filter(|&(j, _)| j != i).filter_map(|(_, other)| other.as_ref());
         let saves = others.map(|other| after[h].saturating_sub(other[h])).max().unwrap_or(0);
         let name = game.heroes.get(h).map_or("?", |x| x.name());
-        let changes: Vec<String> = (game.heroes.iter().zip(after))
-            .map(|(x, &a)| match i16::from(a) - i16::from(x.health) {
-                d if d > 0 => format!("{} +{d}", x.name()),
-                d => format!("{} −{}", x.name(), -d),
-            })
-            .collect();
+        let changes = health_changes(game, after);
         // Short enough for two on a row of the strip at 150 %: wrapped onto
         // a second row they pushed its lines under its foot.
         let saves = if saves == 0 { "saves nothing".to_owned() } else { format!("saves {saves}") };
@@ -709,13 +705,17 @@ pub fn avoidance_makes_no_difference(game: &Game, choices: &[Action]) -> Option<
     if afters.iter().any(|a| a != first) {
         return None;
     }
-    let changes: Vec<String> = (game.heroes.iter().zip(first))
+    Some(format!("Go on: avoiding saves nobody anything ({})", health_changes(game, first).join(", ")))
+}
+
+/// Each Hero's Health change to `after` ("Bren −4", "Sil +2").
+fn health_changes(game: &Game, after: &[u8]) -> Vec<String> {
+    (game.heroes.iter().zip(after))
         .map(|(x, &a)| match i16::from(a) - i16::from(x.health) {
             d if d > 0 => format!("{} +{d}", x.name()),
             d => format!("{} −{}", x.name(), -d),
         })
-        .collect();
-    Some(format!("Go on: avoiding saves nobody anything ({})", changes.join(", ")))
+        .collect()
 }
 
 /// A readable label for any legal action.

@@ -734,35 +734,34 @@ pub fn keep_rows(
         };
         let whole_kept =
             hand.iter().all(|f| lies(&f.key, Kind::Hand).is_some() || drawn.iter().any(|d| d.key == f.key));
-        if let Some((left, step, shift)) = at_right.or_else(at_left).filter(|_| whole_kept && !drawn.is_empty()) {
-            for f in of_row(row, Kind::Pile) {
-                let p = lies(&f.key, Kind::Pile)?;
-                placed.push((f.key.clone(), Placed { center: p.center + Vec2::new(shift, 0.0), size: p.size }));
-            }
-            for f in &hand {
-                let at = match lies(&f.key, Kind::Hand) {
-                    Some(p) => p,
-                    None => {
-                        let i = drawn.iter().position(|d| d.key == f.key).unwrap_or(0) as f32;
-                        Placed { center: Vec2::new(left + card.x / 2.0 + i * step, y), size: card }
-                    }
-                };
-                placed.push((f.key.clone(), at));
-            }
-        } else {
-            // A card taken back (it lies in its pair) or no room at the
-            // right: the row is laid again in its room.
-            let (start, step) = fit_row(span, hand.len(), lo, hi)?;
-            let shift = start - span.span.min.x;
-            for f in of_row(row, Kind::Pile) {
-                let p = lies(&f.key, Kind::Pile)?;
-                placed.push((f.key.clone(), Placed { center: p.center + Vec2::new(shift, 0.0), size: p.size }));
-            }
-            let first = start + span.piles() + card.x / 2.0;
-            for (k, f) in hand.iter().enumerate() {
-                let center = Vec2::new(first + k as f32 * step, y);
-                placed.push((f.key.clone(), Placed { center, size: card }));
-            }
+        // How far the row's piles move over.
+        let shift =
+            if let Some((left, step, shift)) = at_right.or_else(at_left).filter(|_| whole_kept && !drawn.is_empty()) {
+                for f in &hand {
+                    let at = match lies(&f.key, Kind::Hand) {
+                        Some(p) => p,
+                        None => {
+                            let i = drawn.iter().position(|d| d.key == f.key).unwrap_or(0) as f32;
+                            Placed { center: Vec2::new(left + card.x / 2.0 + i * step, y), size: card }
+                        }
+                    };
+                    placed.push((f.key.clone(), at));
+                }
+                shift
+            } else {
+                // A card taken back (it lies in its pair) or no room at the
+                // right: the row is laid again in its room.
+                let (start, step) = fit_row(span, hand.len(), lo, hi)?;
+                let first = start + span.piles() + card.x / 2.0;
+                for (k, f) in hand.iter().enumerate() {
+                    let center = Vec2::new(first + k as f32 * step, y);
+                    placed.push((f.key.clone(), Placed { center, size: card }));
+                }
+                start - span.span.min.x
+            };
+        for f in of_row(row, Kind::Pile) {
+            let p = lies(&f.key, Kind::Pile)?;
+            placed.push((f.key.clone(), Placed { center: p.center + Vec2::new(shift, 0.0), size: p.size }));
         }
         if placed.iter().any(|(_, p)| clear.iter().any(|c| !c.intersect(p.rect().inflate(-0.5)).is_empty())) {
             return None;
