@@ -1365,6 +1365,17 @@ fn every_pair_figure_on_the_table_comes_true() {
                 let ended = events.iter().any(|e| matches!(e, Event::RoundEnded { .. }));
                 if ended {
                     let hero = &before.heroes[hu];
+                    // A Hero loses no more Health than they have: "Bren −6?"
+                    // beside a Health of 5 (the mat read −5) promised a loss
+                    // that cannot come.
+                    assert!(
+                        taken.1 <= hero.health,
+                        "{}'s pair read −{}–{} with {} Health",
+                        hero.name(),
+                        taken.0,
+                        taken.1,
+                        hero.health
+                    );
                     let due = |t: u8| (u16::from(t) + u16::from(hero.wound_each_round())).min(u16::from(hero.health));
                     let spared = avoided[hu] || round.avoids_return_damage;
                     let want = if spared { due(taken.0) } else { due(taken.1) };

@@ -67,12 +67,14 @@ impl Game {
 
     /// The Health a pair's Hero loses to it when this Round's Monsters deal
     /// their Damage, if it is (or was) the pair resolved: the Monster's side
-    /// less the Hero's Armor, none for a Hero Hit a Hero avoids. `None` for
-    /// a pair without both cards.
+    /// less the Hero's Armor, none for a Hero Hit a Hero avoids, and never
+    /// more than the Hero has ("Bren −6" beside a Health of 5 promised a
+    /// loss that cannot come). `None` for a pair without both cards.
     pub fn pair_takes(&self, engagement: usize, slot: usize) -> Option<u8> {
         let c = self.combat.as_ref()?;
         let hero = c.engagements.get(engagement)?.hero;
-        Some(pair_hit(c, engagement, slot)?.saturating_sub(self.armor_of(hero)))
+        let health = self.heroes.get(usize::from(hero))?.health;
+        Some(pair_hit(c, engagement, slot)?.saturating_sub(self.armor_of(hero)).min(health))
     }
 
     /// The Health a pair's Hero loses to it, as (least, most): `pair_takes`,
