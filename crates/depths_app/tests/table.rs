@@ -5,6 +5,7 @@
 
 use bevy::math::{Rect, Vec2};
 use depths_app::table::{
+    cards::{caption, top_row},
     faces::{
         CardKey, Face, Kind, NumberMemory, Numbers, Spot, keep_numbers, numbered, numbers_of, same_place, table_faces,
     },
@@ -303,7 +304,17 @@ fn fits(faces: &[Face], layout: &depths_app::table::layout::TableLayout, area: R
             assert!(tall <= PAIR_TEXT - 6.0, "{}: {tall} px of words in a {PAIR_TEXT} px gap", f.key);
         }
         if matches!(f.kind, Kind::Monster | Kind::Hero | Kind::Hand) && p.size.x >= 66.0 {
-            let (name, _) = fit_text(&f.name, p.size.x - 6.0, 10.0, 8.0, 2);
+            let ((name, px), foot) = caption(p.size, &f.value, &f.name);
+            // The name, centred on its band, ends clear of the value drawn
+            // upside down in the foot's right corner (from 6 px in, leftwards).
+            let value_w = text_width(&f.value, top_row(p.size) * 0.5);
+            assert!(
+                !foot || text_width(&name, px) / 2.0 <= p.size.x / 2.0 - 6.0 - value_w,
+                "{}'s name {name:?} runs over its foot value {} at {} px wide",
+                f.key,
+                f.value,
+                p.size.x
+            );
             assert!(!name.contains('…'), "{} at {} px wide reads {name:?}", f.key, p.size.x);
         }
     }

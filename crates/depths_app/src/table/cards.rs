@@ -17,7 +17,7 @@ use super::{
     faces::{Face, Kind, Spot, Tone, ecology_key, table_faces},
     layout::{
         FOE_HEAD, FOE_ROW, POWER_ICON, PRINT_LINE, PRINT_PX, Placed, TableLayout, fit_text, lay_out_grown, pair_words,
-        print_shown, print_width,
+        print_shown, print_width, text_width,
     },
     motion::{CardBack, Jolts, turning},
 };
@@ -458,12 +458,13 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         c.spawn((token, Transform::from_translation(corner), layer(), Pickable::IGNORE));
         c.spawn(text(&hp.to_string(), 11.0, corner + Vec3::new(0.0, 1.0, 0.1), CARD_TEXT.sprite(), art.text()));
     }
+    let (named, foot) = caption(size, &face.value, &face.name);
     if !worded {
         // The value in the corners, as a player finds it in a fanned hand.
         let at = Vec3::new(-size.x / 2.0 + 5.0, size.y / 2.0 - top / 2.0 - 1.0, 0.3);
         c.spawn(text_at(&face.value, top * 0.95, at, CARD_TEXT.sprite(), art.title(), Anchor::CENTER_LEFT));
         // Upside down in the foot's corner, where a card has room for it.
-        if size.y >= 90.0 {
+        if foot {
             let at = Vec3::new(size.x / 2.0 - 6.0, -size.y / 2.0 + top * 0.3 + 3.0, 0.3);
             let upside_down = Transform::from_translation(at)
                 .with_scale(Vec3::splat(1.0 / art.scale))
@@ -485,7 +486,7 @@ fn small_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
         rect(palette::BLACK.sprite_alpha(0.45), Vec2::new(size.x - 9.0, band), Vec3::new(0.0, band_y, 0.25)),
         Pickable::IGNORE,
     ));
-    let (name, px) = fit_text(&face.name, size.x - 10.0, 10.0, 8.0, 2);
+    let (name, px) = named;
     c.spawn(text(&name, px, Vec3::new(0.0, band_y, 0.3), CARD_TEXT.sprite(), art.text()));
     if !face.note.is_empty() {
         let at = Vec3::new(0.0, band_y + band / 2.0 + 6.0, 0.3);
@@ -532,6 +533,23 @@ pub fn name_band(size: Vec2) -> f32 {
     (size.y * 0.2).clamp(12.0, 22.0)
 }
 
+/// The owner's name on a card's foot band, fitted (text and size), and
+/// whether the card's value shows small and upside down in the foot's
+/// corner too: only where the name fits clear of it on both sides, to stay
+/// centred ("Dripstone Mimic" ran over the Monster card's 9); a long name
+/// keeps its words and the corner goes without (the value is at the top).
+pub fn caption(size: Vec2, value: &str, name: &str) -> ((String, f32), bool) {
+    let fit = |width: f32| fit_text(name, width, 10.0, 8.0, 2);
+    // A value in words ("3 XP") goes across the card instead.
+    if value.chars().count() <= 2 && size.y >= 90.0 {
+        let clear = fit(size.x - 10.0 - 2.0 * (text_width(value, top_row(size) * 0.5) + 2.0));
+        if !clear.0.contains('…') {
+            return (clear, true);
+        }
+    }
+    (fit(size.x - 10.0), false)
+}
+
 /// Where a card's picture goes (its centre) and its side: between the top
 /// row and the name band, inside the inner line.
 pub fn picture(size: Vec2) -> (Vec2, f32) {
@@ -561,7 +579,7 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     if !face.value.is_empty() {
         // Both fit the frame's width (split or smaller): neighbours' never meet.
         let ((value, value_px), (note, note_px)) = pair_words(&face.value, &face.note, size.x - 4.0);
-        let (value_y, note_y) = if note.contains('\n') { (11.5, -6.0) } else { (9.0, -8.0) };
+        let (value_y, note_y) = if note.contains('\n') { (12.0, -6.0) } else { (9.0, -8.0) };
         c.spawn(text(&value, value_px, Vec3::new(0.0, value_y, 0.3), tone_ink(face.tone), art.text()));
         c.spawn(text(&note, note_px, Vec3::new(0.0, note_y, 0.3), CARD_TEXT.sprite(), art.text()));
     } else if !face.note.is_empty() {

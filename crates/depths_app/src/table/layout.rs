@@ -229,18 +229,20 @@ pub fn fit_text(text: &str, width: f32, px: f32, min_px: f32, lines: usize) -> (
     }
 }
 
-/// A pair's two lines of words between its cards (its outcome, then the
-/// damage both ways) set to `width`: the damage on one line, a size smaller
-/// if need be, else split in two ("Monster −7" / "Bren −4") with the outcome a
-/// size smaller to make room. Each with its size.
+/// A pair's words between its cards (its outcome, then the damage both
+/// ways) set to `width`: the damage split in two ("Monster −7" / "Bren −4"),
+/// each line as large as the width allows. On one line at the width of a
+/// pair it came out at 8 px, unread at 150 % on a small window. Each with
+/// its size.
 pub fn pair_words(value: &str, note: &str, width: f32) -> ((String, f32), (String, f32)) {
-    let one = fit_text(note, width, 10.0, 8.0, 1);
-    if !one.0.contains('…') {
-        return (fit_text(value, width, 12.0, 9.0, 1), one);
+    if !note.contains(", ") {
+        return (fit_text(value, width, 12.0, 8.0, 1), fit_text(note, width, 11.0, 8.0, 1));
     }
+    // Three lines in the gap: the outcome a size smaller to make room.
+    let value = fit_text(value, width, 10.0, 8.0, 1);
     let split = note.replacen(", ", "\n", 1);
-    let px = if text_width(&split, 9.0) <= width { 9.0 } else { 8.0 };
-    (fit_text(value, width, 11.0, 8.0, 1), (split, px))
+    let px = (8..=10).rev().map(|px| px as f32).find(|px| text_width(&split, *px) <= width).unwrap_or(8.0);
+    (value, (split, px))
 }
 
 /// Words in lines of at most `per_line` letters (a longer word has a line of its own).
