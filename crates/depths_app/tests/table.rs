@@ -209,6 +209,7 @@ fn fits_without_overlaps(area: Rect) {
                 health: 12,
                 max: 12,
                 armor: 0,
+                placed: 0,
                 action: None,
                 number: None,
             })
@@ -1205,7 +1206,7 @@ fn every_pair_figure_on_the_table_comes_true() {
         (rng % n as u64) as usize
     };
     let (mut combats, mut landed_pairs, mut armored, mut hero_checked, mut prompts) = (0, 0, 0, 0, 0);
-    let mut spared_checked = 0;
+    let (mut spared_checked, mut placed_checked) = (0, 0);
     let mut landed: Option<(usize, u32)> = None;
     let mut after_landing = 0;
     while combats < 520 {
@@ -1277,10 +1278,50 @@ fn every_pair_figure_on_the_table_comes_true() {
                     }
                 }
             }
+            // What each Monster row says Damage already placed will take
+            // ("14 / 14 (−6)"), read from its words.
+            let placed_shown: Vec<(u8, u8, u8)> = faces
+                .iter()
+                .filter_map(|f| match f.key {
+                    CardKey::Foe(k) => Some((k as u8, f)),
+                    _ => None,
+                })
+                .flat_map(|(k, f)| {
+                    f.rows.iter().enumerate().filter_map(move |(i, r)| {
+                        let words = r.health_words();
+                        let n = words.split("(−").nth(1)?.trim_end_matches(')').parse::<u8>().ok()?;
+                        Some((k, i as u8, n))
+                    })
+                })
+                .collect();
+            let own_packet = match a {
+                Action::AssignDamage { hero, individual } => c.packet_of(hero).map(|k| (c.packets[k].foe, individual)),
+                _ => None,
+            };
             let step = c.step;
             let before = g.clone();
             let c = before.combat().unwrap();
             let events = g.apply(a.clone()).expect("a legal action");
+            if own_packet.is_some() && events.iter().any(|e| matches!(e, Event::MonsterDamaged { .. })) {
+                for &(f, i, n) in &placed_shown {
+                    let got: u16 = events
+                        .iter()
+                        .map(|e| match *e {
+                            Event::MonsterDamaged { foe, individual, amount, .. } if (foe, individual) == (f, i) => {
+                                u16::from(amount)
+                            }
+                            _ => 0,
+                        })
+                        .sum();
+                    // The click's own Damage, or a Horde's excess, may add to it.
+                    if own_packet == Some((f, i)) || c.foes[usize::from(f)].is_horde() {
+                        assert!(got >= u16::from(n), "a row read (−{n}); {got} landed: {events:?}");
+                    } else {
+                        assert_eq!(got, u16::from(n), "a row read (−{n}) after {a:?}: {events:?}");
+                    }
+                    placed_checked += 1;
+                }
+            }
             let after_step = g.combat().map(|c| c.step);
             // The Round's pairs land together, in the move that places the
             // last of them (a Horde's excess may then still wait for a choice).
@@ -1414,6 +1455,7 @@ fn every_pair_figure_on_the_table_comes_true() {
     assert!(after_landing > 50, "{after_landing} pairs looked at after their Damage landed");
     eprintln!("{landed_pairs} landed, {armored} armored, {hero_checked} Heroes' figures, {spared_checked} spared");
     assert!(spared_checked > 20, "{spared_checked} Heroes spared Return Damage their pair had read");
+    assert!(placed_checked > 20, "{placed_checked} Monster rows' placed Damage compared with what landed");
 }
 
 /// In the Assign Damage step, the Combat strip's prompt ("… that takes

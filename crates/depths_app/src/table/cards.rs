@@ -760,6 +760,14 @@ fn health_track(c: &mut ChildSpawnerCommands, art: &Art, row: &super::faces::Row
             rect(fill, Vec2::new(w, h - 2.0), Vec3::new(at.x - width / 2.0 + w / 2.0, at.y, 0.25)),
             Pickable::IGNORE,
         ));
+        // The Health that Damage already placed will take, dimmed at the
+        // fill's end: the Round's Damage lands only once all of it is placed.
+        let lost = width * f32::from(row.placed) / f32::from(row.max.max(1));
+        if lost > 0.0 {
+            let x = at.x - width / 2.0 + w - lost / 2.0;
+            let doomed = rect(palette::BAR_BACK.sprite_alpha(0.6), Vec2::new(lost, h - 2.0), Vec3::new(x, at.y, 0.255));
+            c.spawn((doomed, Pickable::IGNORE));
+        }
     }
     // A mark a point while the boxes are wide enough to count, else every five.
     let point = width / f32::from(row.max.max(1));
@@ -772,8 +780,7 @@ fn health_track(c: &mut ChildSpawnerCommands, art: &Art, row: &super::faces::Row
             c.spawn((line, Pickable::IGNORE));
         }
     }
-    let tag = if row.tag.is_empty() { String::new() } else { format!("{} · ", row.tag) };
-    let words = format!("{tag}{} / {}", row.health, row.max);
+    let words = row.health_words();
     // On a dark pill of its own, readable over the fill and the marks.
     let pill = Vec2::new(super::layout::text_width(&words, 10.0) + 8.0, h - 3.0);
     c.spawn((rect(palette::BAR_BACK.sprite_alpha(0.85), pill, at.extend(0.28)), Pickable::IGNORE));

@@ -113,9 +113,22 @@ pub struct Row {
     pub health: u8,
     pub max: u8,
     pub armor: u8,
+    /// Health it loses when the Damage already placed on it lands (once
+    /// every Hero's is placed): `Game::placed_damage`.
+    pub placed: u8,
     /// Clicking the row puts a Hero's pending damage there.
     pub action: Option<Action>,
     pub number: Option<u8>,
+}
+
+impl Row {
+    /// Its Health as its track reads: "14 / 14", "Body · 9 / 20", and what
+    /// Damage already placed will take when it lands: "14 / 14 (−6)".
+    pub fn health_words(&self) -> String {
+        let tag = if self.tag.is_empty() { String::new() } else { format!("{} · ", self.tag) };
+        let placed = if self.placed > 0 { format!(" (−{})", self.placed) } else { String::new() };
+        format!("{tag}{} / {}{placed}", self.health, self.max)
+    }
 }
 
 /// A line of a Monster card's small print.
@@ -543,6 +556,7 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                 health: ind.health,
                 max: ind.max_health,
                 armor: ind.armor,
+                placed: game.placed_damage(f as u8, i as u8),
                 action,
                 number: None,
             });
@@ -603,6 +617,9 @@ fn foes(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             let who =
                 if r.name.contains(face.name.as_str()) { r.name.clone() } else { format!("{} {}", face.name, r.name) };
             hover.push(format!("{who}: {} / {} Health{armor}", r.health, r.max));
+            if r.placed > 0 {
+                hover.push(format!("  −{} when this Round's Damage lands, once every Hero's is placed.", r.placed));
+            }
         }
         // The hover box says every cost in words.
         hover.extend(face.print.iter().map(|p| p.words.clone()));

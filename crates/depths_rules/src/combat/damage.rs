@@ -74,6 +74,22 @@ impl Game {
         Some((least, figures.into_iter().max().unwrap_or(0)))
     }
 
+    /// The Health an individual will lose when the Round's Damage placed on
+    /// it so far lands (it lands once every Hero's is placed): after Armor
+    /// and a resistance to non-Magic attacks (a Horde's excess is not
+    /// reduced again), no more than it has. 0 outside the Assign Damage step.
+    pub fn placed_damage(&self, foe: u8, individual: u8) -> u8 {
+        let Some(c) = self.combat.as_ref().filter(|c| c.step == CombatStep::AssignDamage) else { return 0 };
+        let Some(f) = c.foes.get(usize::from(foe)) else { return 0 };
+        let health = f.individuals.get(usize::from(individual)).map_or(0, |i| i.health);
+        let placed = c.packets.iter().filter(|p| p.foe == foe && p.individual == Some(individual));
+        let sum = placed.fold(0u8, |sum, p| {
+            let amount = if p.overflow { p.amount } else { f.damage_taken(usize::from(individual), p.amount, p.magic) };
+            sum.saturating_add(amount)
+        });
+        sum.min(health)
+    }
+
     /// Where a packet not yet placed goes without asking: `Ok(Some(i))` to
     /// individual `i`, `Ok(None)` nowhere (no individual is left to take it),
     /// and `Err(())` when the players must choose the individual.
