@@ -11,6 +11,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<BoardArea>()
         .init_resource::<BoardReserved>()
         .init_resource::<SelectedElement>()
+        .init_resource::<PreviewedEncounter>()
         .init_resource::<Hovered>()
         .init_resource::<PressOverPanel>();
     app.add_systems(PreUpdate, note_press.after(bevy::input::InputSystems));
@@ -63,6 +64,12 @@ pub struct BoardReserved(pub f32);
 /// The element whose details are shown.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct SelectedElement(pub Option<ElementRef>);
+
+/// The fight a "Within reach" row under the pointer would start: its chance
+/// is worked out while the pointer rests there, for the row's hover box
+/// (a click there Encounters at once, with no chance shown before).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct PreviewedEncounter(pub Option<depths_rules::Action>);
 
 /// The card under the pointer and what it says, for the hover box.
 #[derive(Resource, Default, Debug, PartialEq, Eq)]

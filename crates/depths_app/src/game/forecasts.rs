@@ -19,7 +19,12 @@ use bevy::{
 use depths_rules::{Action, Game, Phase};
 use depths_sim::{Estimate, Forecaster, Kind};
 
-use crate::{PlaySystems, game::focus::SelectedElement, game::screen::Screen, game::session::Delve};
+use crate::{
+    PlaySystems,
+    game::focus::{PreviewedEncounter, SelectedElement},
+    game::screen::Screen,
+    game::session::Delve,
+};
 
 /// Playing time of one chunk of playouts.
 const CHUNK: Duration = Duration::from_millis(120);
@@ -82,6 +87,11 @@ pub struct Forecasts {
 }
 
 impl Forecasts {
+    /// Whether the fight's forecast is the one Encountering with `a` starts.
+    pub fn fight_after(&self, a: &Action) -> bool {
+        matches!(&self.fight.key, Some((_, Kind::Fight { first: Some(first) })) if first == a)
+    }
+
     pub fn slot(&self, subject: Subject) -> &Slot {
         match subject {
             Subject::Fight => &self.fight,
@@ -129,14 +139,17 @@ pub fn questions(game: &Game, selected: Option<Action>) -> [(Subject, Option<Kin
 fn drive(
     delve: Res<Delve>,
     selected: Res<SelectedElement>,
+    previewed: Res<PreviewedEncounter>,
     mut forecasts: ResMut<Forecasts>,
     proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>,
 ) {
     let game = delve.game();
-    // Only an Encounter the rules allow now is forecast.
-    let encounter = selected
+    // Only an Encounter the rules allow now is forecast: the one a row under
+    // the pointer would make, else the selected element's.
+    let encounter = previewed
         .0
-        .map(|element| Action::Encounter { element })
+        .clone()
+        .or_else(|| selected.0.map(|element| Action::Encounter { element }))
         .filter(|a| matches!(game.phase(), Phase::Exploring { .. }) && game.check(a).is_ok());
     for (subject, kind) in questions(game, encounter) {
         let slot = forecasts.slot_mut(subject);

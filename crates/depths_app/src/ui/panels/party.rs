@@ -11,6 +11,7 @@ pub(super) fn party_panel(
     hand: &mut ResMut<TileInHand>,
     refused: &DropRefused,
     selected: &SelectedElement,
+    previewed: &mut crate::game::focus::PreviewedEncounter,
     icons: &Icons,
     c: &mut Choices,
     forecasts: Option<&crate::game::forecasts::Forecasts>,
@@ -121,6 +122,15 @@ pub(super) fn party_panel(
 
     let reachable: Vec<Action> = c.legal.iter().filter(|a| matches!(a, Action::Encounter { .. })).cloned().collect();
     let rows = within_reach_rows(ui, reachable.clone());
+    // A fight's row tells its chance on hover, worked out while the pointer
+    // rests there: a click Encounters at once.
+    let fight = |a: &Action| match a {
+        Action::Encounter { element } => eco.map.element(*element).is_some_and(|(e, _)| {
+            matches!(e, depths_rules::map::Element::Monster { .. } | depths_rules::map::Element::StairGuardian)
+        }),
+        _ => false,
+    };
+    let mut previewing = None;
     if !rows.is_empty() {
         let list = ui.scope(|ui| {
             ui.label(egui::RichText::new("Within reach").strong());
@@ -130,11 +140,22 @@ pub(super) fn party_panel(
                 // not only greyed (it read like a choice refused). In words:
                 // the fonts have no tick (it was drawn as an empty box).
                 let label = if reachable.contains(a) { label } else { format!("Done: {label}") };
-                c.button(ui, a.clone(), label);
+                let chance = fight(a).then(|| {
+                    const WHAT: &str = "Chance to win this fight";
+                    let ready = forecasts.filter(|f| f.fight_after(a));
+                    forecast_text(ready, Subject::Fight, WHAT).map_or_else(|| format!("{WHAT}: estimating…"), |t| t.0)
+                });
+                let (_, on) = c.button_hover(ui, a.clone(), label, chance);
+                if on && fight(a) {
+                    previewing = Some(a.clone());
+                }
             }
         });
         let pass = ui.ctx().cumulative_pass_nr();
         ui.data_mut(|d| d.insert_temp(egui::Id::new(WITHIN_REACH), (rows, list.response.rect, pass)));
+    }
+    if previewed.0 != previewing {
+        previewed.0 = previewing;
     }
     let legendary = game.discovered_legendary_locations();
     if !legendary.is_empty() {

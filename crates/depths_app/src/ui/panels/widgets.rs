@@ -201,11 +201,27 @@ impl<'a> Choices<'a> {
     }
 
     pub(super) fn button(&mut self, ui: &mut egui::Ui, a: Action, label: impl Into<egui::WidgetText>) -> bool {
+        self.button_hover(ui, a, label, None).0
+    }
+
+    /// [`Choices::button`] with words for its hover box; also says whether
+    /// the pointer is on it.
+    pub(super) fn button_hover(
+        &mut self,
+        ui: &mut egui::Ui,
+        a: Action,
+        label: impl Into<egui::WidgetText>,
+        hover: Option<String>,
+    ) -> (bool, bool) {
         let legal = self.is_legal(&a);
         let (key, button) = self.numbered(legal, label);
         let mut response = ui.add_enabled(legal, button);
         if !legal && let Some(why) = self.why_refused(&a) {
             response = response.on_disabled_hover_text(why);
+        }
+        let on = response.contains_pointer();
+        if let Some(hover) = hover.filter(|_| legal) {
+            response = response.on_hover_text(hover);
         }
         let keyed = key.filter(|n| self.pressed == Some(*n));
         let clicked = response.clicked() || keyed.is_some();
@@ -214,7 +230,7 @@ impl<'a> Choices<'a> {
         }
         self.choose(&a, response.clicked(), keyed);
         self.shown.push(a);
-        clicked
+        (clicked, on)
     }
 
     /// One button for several moves made together, each legal now (every
@@ -391,19 +407,30 @@ pub(super) fn short_path_line(line: &str) -> Option<(String, String)> {
 /// A forecast's line: "Chance to win this fight: 62% ± 4", its method on hover;
 /// "estimating…" until the figure is steady (its ± within a few points), so
 /// no wide, jumping figure is ever shown.
+/// A forecast's line ("Chance to win this fight: 72% ± 3", or
+/// "…: estimating…" while its figure is not steady yet), with its figure.
+pub(super) fn forecast_text<'a>(
+    forecasts: Option<&'a crate::game::forecasts::Forecasts>,
+    subject: crate::game::forecasts::Subject,
+    what: &str,
+) -> Option<(String, Option<&'a depths_sim::Estimate>)> {
+    let slot = forecasts.map(|f| f.slot(subject))?;
+    let steady = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy());
+    let text = match steady {
+        Some(e) => format!("{what}: {}", crate::game::forecasts::chance_text(e)),
+        None if slot.busy() => format!("{what}: estimating…"),
+        None => return None,
+    };
+    Some((text, steady))
+}
+
 pub(super) fn forecast_line(
     ui: &mut egui::Ui,
     forecasts: Option<&crate::game::forecasts::Forecasts>,
     subject: crate::game::forecasts::Subject,
     what: &str,
 ) {
-    let Some(slot) = forecasts.map(|f| f.slot(subject)) else { return };
-    let steady = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy());
-    let text = match steady {
-        Some(e) => format!("{what}: {}", crate::game::forecasts::chance_text(e)),
-        None if slot.busy() => format!("{what}: estimating…"),
-        None => return,
-    };
+    let Some((text, steady)) = forecast_text(forecasts, subject, what) else { return };
     let response = ui.label(egui::RichText::new(text).color(style::MUTED).size(style::type_scale::SMALL));
     if let Some(e) = steady {
         response.on_hover_text(crate::game::forecasts::method_text(e));
