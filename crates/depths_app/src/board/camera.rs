@@ -142,7 +142,7 @@ fn seen(room: Option<Rect>, viewport: Vec2, center: Vec2, scale: f32) -> Option<
     Some(Rect::from_corners(world(room.min), world(room.max)))
 }
 
-fn ortho_scale(projection: &Projection) -> f32 {
+pub(crate) fn ortho_scale(projection: &Projection) -> f32 {
     match projection {
         Projection::Orthographic(o) => o.scale,
         _ => 1.0,

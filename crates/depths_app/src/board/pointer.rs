@@ -46,6 +46,7 @@ pub(super) fn plugin(app: &mut App) {
         PostUpdate,
         (make_tokens_pickable, make_marks_pickable, make_board_pickable).run_if(in_state(Screen::Playing)),
     );
+    app.add_systems(Update, place_hovered_token.run_if(in_state(Screen::Playing)));
 }
 
 /// Every mark printed on a tile (a rune node, a Secret Passage, a Warp
@@ -276,6 +277,26 @@ fn on_over(
     let text = token_text(delve.game(), element_ref(token));
     if !text.is_empty() {
         hovered.0 = Some((ev.event_target(), text));
+    }
+}
+
+/// Where the token under the pointer lies on screen now (it grows and
+/// moves as the board zooms and pans under a pointer at rest).
+fn place_hovered_token(
+    hovered: Res<Hovered>,
+    tokens: Query<&GlobalTransform, With<ElementToken>>,
+    camera: Single<(&Camera, &GlobalTransform, &Projection), With<crate::board::tiles::BoardCamera>>,
+    mut place: ResMut<crate::game::focus::HoveredToken>,
+) {
+    let (camera, eye, projection) = *camera;
+    let rect = hovered.0.as_ref().and_then(|(e, _)| {
+        let at = tokens.get(*e).ok()?;
+        let center = camera.world_to_viewport(eye, at.translation()).ok()?;
+        let radius = TOKEN_RADIUS * at.scale().x / crate::board::camera::ortho_scale(projection).max(1e-3);
+        Some((*e, Rect::from_center_half_size(center, Vec2::splat(radius))))
+    });
+    if place.0 != rect {
+        place.0 = rect;
     }
 }
 

@@ -13,6 +13,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<SelectedElement>()
         .init_resource::<PreviewedEncounter>()
         .init_resource::<Hovered>()
+        .init_resource::<HoveredToken>()
         .init_resource::<PressOverPanel>();
     app.add_systems(PreUpdate, note_press.after(bevy::input::InputSystems));
 }
@@ -74,6 +75,12 @@ pub struct PreviewedEncounter(pub Option<depths_rules::Action>);
 /// The card under the pointer and what it says, for the hover box.
 #[derive(Resource, Default, Debug, PartialEq, Eq)]
 pub struct Hovered(pub Option<(Entity, String)>);
+
+/// Where a token on the board under the pointer lies on screen (logical
+/// px), for the hover box to keep clear of: a zoomed-in token is larger
+/// than the square the box keeps off round the pointer, and the box covered it.
+#[derive(Resource, Default, Debug, PartialEq)]
+pub struct HoveredToken(pub Option<(Entity, Rect)>);
 
 impl Hovered {
     pub fn text(&self) -> Option<&str> {

@@ -610,8 +610,9 @@ fn finish(
     view: GameView,
     mut pass_on: ResMut<PanelPass>,
     (mut board_area, mut party_edge): (ResMut<BoardArea>, ResMut<crate::table::party::PartyEdge>),
-    (hovered, geometry, cards): (
+    (hovered, token, geometry, cards): (
         Res<crate::game::focus::Hovered>,
+        Res<crate::game::focus::HoveredToken>,
         Res<crate::table::cards::TableGeometry>,
         Query<&crate::table::cards::TableCard>,
     ),
@@ -720,7 +721,9 @@ fn finish(
     let resting = pointed.stamp != view.delve.stamp();
     if let Some((entity, text)) = hovered.0.as_ref().filter(|_| !resting) {
         // The card's rectangle in egui points, for the box to keep clear of.
-        let card = cards.get(*entity).ok().map(|c| c.screen_rect(time.elapsed_secs()));
+        // (or the token's on the board).
+        let board = token.0.filter(|(e, _)| e == entity).map(|(_, r)| r);
+        let card = cards.get(*entity).ok().map(|c| c.screen_rect(time.elapsed_secs())).or(board);
         let thing = card.map(|r| style::in_points(r, z));
         // The places to click now, which the box keeps off where it can.
         let mut clear: Vec<egui::Rect> = geometry.targets.iter().map(|t| style::in_points(t.rect, z)).collect();
