@@ -156,6 +156,14 @@ pub fn health_line(change: i16, due: u8, avoidable: u8) -> Option<String> {
     }
 }
 
+/// A Hero's Abilities by name: the mat's own first, then each Ability Card
+/// gained (an Item's are the Item's: it is named with the Items). The end
+/// of a game read "Abilities: none" for Heroes who had used theirs.
+pub fn ability_names(hero: &depths_rules::hero::Hero) -> Vec<String> {
+    let mat = hero.mat.abilities.iter().map(|a| a.name.clone());
+    mat.chain(hero.abilities.iter().map(|a| a.card.ability.name.clone())).collect()
+}
+
 /// A title or a sentence starts with a capital ("the Final Entity" → "The Final Entity").
 pub fn capitalise(s: &str) -> String {
     let mut c = s.chars();
@@ -1073,6 +1081,18 @@ mod tests {
 
     fn new_game(seed: u64) -> Game {
         Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_heros_abilities_include_the_mats_own() {
+        let game = new_game(3);
+        for hero in &game.heroes {
+            let names = ability_names(hero);
+            assert!(!hero.mat.abilities.is_empty(), "{} starts with Abilities", hero.name());
+            for a in &hero.mat.abilities {
+                assert!(names.contains(&a.name), "{}: {names:?} lacks {}", hero.name(), a.name);
+            }
+        }
     }
 
     #[test]

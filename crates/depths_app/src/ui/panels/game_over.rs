@@ -151,7 +151,7 @@ fn party(ui: &mut egui::Ui, game: &Game) {
             .iter()
             .map(|i| if i.card.fabled_blade { format!("{} (Fabled Blade)", i.card.name) } else { i.card.name.clone() })
             .collect();
-        let abilities: Vec<String> = hero.abilities.iter().map(|a| a.card.ability.name.clone()).collect();
+        let abilities = crate::game::words::ability_names(hero);
         for (what, names) in [("Items", items), ("Abilities", abilities)] {
             let list = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
             ui.label(egui::RichText::new(format!("{what}: {list}")).color(style::MUTED));
