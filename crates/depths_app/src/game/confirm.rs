@@ -269,7 +269,10 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
             let ability =
                 game.heroes.get(usize::from(*hero)).and_then(|h| h.ability(*source)).map_or("It", |a| &a.name);
             let alternatives = others(&|a| {
-                matches!(a, Action::ActivateAbility { source: s, .. } if s == source)
+                // The same Hero's (a source names a place on a mat: the
+                // same place on another Hero's offered Bren's Brush Aside
+                // for Sil's Force Bolt, another player's move).
+                matches!(a, Action::ActivateAbility { hero: h, source: s, .. } if h == hero && s == source)
                     && a != action
                     && wasted_by_binding(game, a).is_none()
             });
@@ -367,7 +370,8 @@ fn ask_before_a_block_ability_lost(game: &Game, hero: u8, legal: &[Action]) -> O
     let h = game.heroes.get(usize::from(hero))?;
     let paid =
         |a: &&Action| matches!(a, Action::ActivateAbility { hero: by, .. } if *by == hero) && paid_by_block(game, a);
-    let alternatives: Vec<Action> = legal.iter().filter(paid).take(8).cloned().collect();
+    let alternatives: Vec<Action> =
+        legal.iter().filter(paid).filter(|a| !heals_nobody(game, a)).take(8).cloned().collect();
     let Some(Action::ActivateAbility { source, .. }) = alternatives.first() else { return None };
     let ability = h.ability(*source)?;
     Some(Ask {
@@ -384,6 +388,22 @@ fn ask_before_a_block_ability_lost(game: &Game, hero: u8, legal: &[Action]) -> O
         moves: vec![Action::EndTurn { hero }],
         alternatives,
     })
+}
+
+/// Whether `action` uses an Ability that only heals, on Heroes it would
+/// heal nothing (at full Health): no loss when it goes unused (Warding
+/// Sigil was offered on Heroes at full Health, and healed 0).
+fn heals_nobody(game: &Game, action: &Action) -> bool {
+    let Action::ActivateAbility { hero, source, .. } = action else { return false };
+    let ability = game.heroes.get(usize::from(*hero)).and_then(|h| h.ability(*source));
+    let heals_only = ability.is_some_and(|ab| {
+        !ab.effects.is_empty() && ab.effects.iter().all(|e| matches!(e, depths_rules::Effect::HealHeroes { .. }))
+    });
+    let mut after = game.clone();
+    heals_only
+        && after.apply(action.clone()).is_ok_and(|events| {
+            !events.iter().any(|e| matches!(e, depths_rules::Event::HeroHealed { amount, .. } if *amount > 0))
+        })
 }
 
 /// Whether `action` uses an Ability "Paid for by Resolving a Block".
@@ -545,6 +565,50 @@ mod tests {
         assert_eq!(ask_for(&g, &throw(0)), None);
     }
 
+    /// A hot-seat playtest: Sil's Force Bolt was asked about, and the one
+    /// move offered instead was Bren's Brush Aside (the same place on
+    /// another Hero's mat), a move of the other player's. What is offered
+    /// instead is the same Hero's same Ability, aimed elsewhere.
+    #[test]
+    fn an_ability_asked_about_offers_only_its_own_hero_instead() {
+        use depths_rules::monster::MonsterType;
+        use depths_rules::{AbilitySource, Difficulty, Effect, MonsterCard, Target};
+        use depths_tests::*;
+        let mut g = game_of(&["bren", "sil"]);
+        for h in 0..2 {
+            g.heroes[h]
+                .mat
+                .abilities
+                .push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+        }
+        stack_hero(&mut g, 0, &[8, 7, 6], &[]);
+        stack_hero(&mut g, 1, &[6, 5, 4], &[]);
+        stack_monster(&mut g, Difficulty::I, &[2, 2, 2, 2]);
+        let chorus = MonsterCard {
+            monster_type: MonsterType::Group,
+            health_states: states(&[(4, 2, 2), (3, 2, 2), (2, 2, 2), (1, 2, 2)]),
+            ..monster("Bone Chorus", Difficulty::I, [20, 20, 20], vec![])
+        };
+        fight(&mut g, vec![chorus]);
+        g.combat.as_mut().unwrap().foes[0].individuals[1].health = 2;
+        play(&mut g, 0, &[8, 7]);
+        play(&mut g, 1, &[6, 5]);
+        let throw = Action::ActivateAbility {
+            hero: 0,
+            source: AbilitySource::Mat(2),
+            target: Target::Individual { foe: 0, individual: 1 },
+        };
+        assert!(g.legal_actions().iter().any(|a| matches!(a, Action::ActivateAbility { hero: 1, .. })));
+        let ask = ask_for(&g, &throw).expect("asked");
+        assert!(!ask.alternatives.is_empty());
+        for a in &ask.alternatives {
+            assert!(
+                matches!(a, Action::ActivateAbility { hero: 0, source: AbilitySource::Mat(2), .. }),
+                "offered instead: {a:?}"
+            );
+        }
+    }
+
     /// A turn ended with Shield Bash, paid for by a Block, unused: the
     /// Round's end takes it without a word (E lost Sil's heal of 3).
     #[test]
@@ -572,6 +636,34 @@ mod tests {
         // Used, nothing is lost: the turn ends unasked.
         g.apply(ask.alternatives[0].clone()).unwrap();
         assert_eq!(ask_for(&g, &end), None);
+    }
+
+    /// A playtest: E asked "Warding Sigil goes unused" and offered it on
+    /// Heroes at full Health; it healed nothing. A heal that would heal
+    /// nobody is no loss: the turn ends unasked. Once it would heal, asked.
+    #[test]
+    fn a_heal_that_would_heal_nobody_is_not_asked_about() {
+        use depths_rules::Difficulty;
+        use depths_tests::*;
+        let mut g = game_of(&["sil"]);
+        stack_hero(&mut g, 0, &[6, 4, 5], &[]);
+        stack_monster(&mut g, Difficulty::I, &[6, 4]);
+        fight(&mut g, vec![monster("Cellar Rat", Difficulty::I, [20, 20, 20], vec![])]);
+        play(&mut g, 0, &[6, 4]);
+        let end = Action::EndTurn { hero: 0 };
+        for _ in 0..10 {
+            let legal = g.legal_actions();
+            if legal.contains(&end) && legal.iter().any(|a| paid_by_block(&g, a)) {
+                break;
+            }
+            let a = legal.iter().find(|a| !matches!(a, Action::EndTurn { .. } | Action::ActivateAbility { .. }));
+            g.apply(a.cloned().expect("a pair to resolve")).unwrap();
+        }
+        assert!(g.legal_actions().iter().any(|a| paid_by_block(&g, a)), "a Block paid for the heal");
+        assert_eq!(g.heroes[0].health, g.heroes[0].max_health());
+        assert_eq!(ask_for(&g, &end), None, "healing nobody, nothing is lost");
+        g.heroes[0].health -= 3;
+        assert!(ask_for(&g, &end).is_some(), "a heal that heals is asked about");
     }
 
     /// "Dead ends now: 16 of 19" stood in red and D drew at once: a draw
