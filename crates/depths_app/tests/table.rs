@@ -1206,7 +1206,7 @@ fn every_pair_figure_on_the_table_comes_true() {
         (rng % n as u64) as usize
     };
     let (mut combats, mut landed_pairs, mut armored, mut hero_checked, mut prompts) = (0, 0, 0, 0, 0);
-    let (mut spared_checked, mut placed_checked) = (0, 0);
+    let (mut spared_checked, mut placed_checked, mut mat_checked) = (0, 0, 0);
     let mut landed: Option<(usize, u32)> = None;
     let mut after_landing = 0;
     while combats < 520 {
@@ -1443,6 +1443,30 @@ fn every_pair_figure_on_the_table_comes_true() {
                     );
                     hero_checked += 1;
                     spared_checked += usize::from(spared && taken.1 > 0);
+                    // The Hero mat's figure, as it stood before this move,
+                    // comes true too (it read "−1 unless avoided" beside a
+                    // pair reading "Bren −0").
+                    let own_move = matches!(a, Action::ChoosePair { hero, .. } | Action::ActivateAbility { hero, .. } if hero == h);
+                    if bc.chosen_engagement(h).is_some() && !own_move {
+                        let (least, most) = before.hero_damage_range(h);
+                        // …and reads as the Hero's pair does, with any Item's cost.
+                        let pair = (due(taken.0), due(taken.1));
+                        assert_eq!(
+                            (u16::from(least), u16::from(most)),
+                            pair,
+                            "{}'s mat read −{least}–{most}, the pair −{}–{}",
+                            hero.name(),
+                            taken.0,
+                            taken.1
+                        );
+                        assert!(
+                            (u16::from(least)..=u16::from(most)).contains(&hero_lost[hu]),
+                            "{}'s mat read −{least}–{most}; {} lost after {a:?}: {events:?}",
+                            hero.name(),
+                            hero_lost[hu]
+                        );
+                        mat_checked += 1;
+                    }
                 }
             }
         }
@@ -1455,6 +1479,7 @@ fn every_pair_figure_on_the_table_comes_true() {
     assert!(after_landing > 50, "{after_landing} pairs looked at after their Damage landed");
     eprintln!("{landed_pairs} landed, {armored} armored, {hero_checked} Heroes' figures, {spared_checked} spared");
     assert!(spared_checked > 20, "{spared_checked} Heroes spared Return Damage their pair had read");
+    assert!(mat_checked > 100, "{mat_checked} Hero mats' figures compared with the Health lost");
     assert!(placed_checked > 20, "{placed_checked} Monster rows' placed Damage compared with what landed");
 }
 

@@ -290,7 +290,7 @@ fn deal_figure((least, most): (u8, u8)) -> String {
 /// A loss of Health as a pair prints it: "−6"; "−5–7" where the individual
 /// chosen decides (their Armor differing); "−5?" where a Monster falling
 /// spares it, said on hover ("Bren −0–5" read as minus zero to five).
-fn loss_figure((least, most): (u8, u8)) -> String {
+pub fn loss_figure((least, most): (u8, u8)) -> String {
     match (least, most) {
         (0, m) if m > 0 => format!("−{m}?"),
         _ => format!("−{}", deal_figure((least, most))),

@@ -65,6 +65,23 @@ impl Game {
         hits.saturating_add(h.wound_each_round()).min(h.health)
     }
 
+    /// The Health `hero` will lose when this Round's Monsters deal their
+    /// Damage, as (least, most): [`Game::hero_damage_due`] with each pair's
+    /// [`Game::pair_takes_range`] (none of a Return Damage sure to be
+    /// avoided; none at least of one that may be). The Hero mat and the
+    /// pairs read the same: the mat said "−1 unless avoided" beside a pair
+    /// reading "Bren −0", a Defeat by one Hero alone being sure to come.
+    pub fn hero_damage_range(&self, hero: u8) -> (u8, u8) {
+        let Some(h) = self.heroes.get(usize::from(hero)) else { return (0, 0) };
+        let engagements = self.combat.iter().flat_map(|c| c.engagements.iter().enumerate());
+        let (least, most) = engagements
+            .filter(|(_, e)| e.hero == hero)
+            .filter_map(|(i, e)| self.pair_takes_range(i, usize::from(e.chosen?)))
+            .fold((0u8, 0u8), |(l, m), (a, b)| (l.saturating_add(a), m.saturating_add(b)));
+        let wound = h.wound_each_round();
+        (least.saturating_add(wound).min(h.health), most.saturating_add(wound).min(h.health))
+    }
+
     /// The Health a pair's Hero loses to it when this Round's Monsters deal
     /// their Damage, if it is (or was) the pair resolved: the Monster's side
     /// less the Hero's Armor, none for a Hero Hit a Hero avoids, and never

@@ -69,24 +69,13 @@ pub(super) fn heroes_panel(
                 .collect();
             // What the Round's end will take: only while a Round is being
             // played (an Item's wound each Round is no news outside Combat).
-            let due = if round_in_progress(game) { game.hero_damage_due(h) } else { 0 };
+            let (least, due) = if round_in_progress(game) { game.hero_damage_range(h) } else { (0, 0) };
             health_bar(ui, ("hero", h), hero.health, hero.max_health(), due, ui.available_width());
             // What the last action did to this Hero's Health (from its events)
             // and what is due, in one line.
             let change = health.change_of(h, hero.health, stamp);
             // The part of it that is Return Damage (a Hero Hit's): avoided if a Monster falls.
-            let avoidable: u8 = match game.combat().filter(|_| due > 0) {
-                Some(cbt) => cbt
-                    .engagements_of(h)
-                    .filter_map(|(e, en)| {
-                        let slot = usize::from(en.chosen?);
-                        let bonus = cbt.foes.get(usize::from(en.foe))?.card_bonus;
-                        let hit = en.slots.get(slot)?.outcome(bonus) == Some(depths_rules::Outcome::HeroHit);
-                        if hit { game.pair_takes(e, slot) } else { None }
-                    })
-                    .fold(0, u8::saturating_add),
-                None => 0,
-            };
+            let avoidable = due - least;
             // One line, kept through a Combat even when empty, and over an
             // Ability to use: a line coming and going (or wrapping) moved the
             // next Hero's Ability buttons, or a Drink's second "Use", under

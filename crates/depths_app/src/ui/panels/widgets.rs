@@ -322,6 +322,9 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
             c.legal.iter().any(|a| matches!(a, Action::ActivateAbility { hero, .. } if usize::from(*hero) == h));
         let response = ui
             .vertical_centered(|ui| {
+                // The whole box opens the mats: a label that could be
+                // selected took the click ("⚡ Ability" did nothing).
+                ui.style_mut().interaction.selectable_labels = false;
                 icons.show(ui, "classes", &hero.mat.class.name().to_lowercase(), 24.0, style::GOLD);
                 ui.label(egui::RichText::new(hero.name()).size(style::type_scale::SMALL));
                 let color = if hero.health * 4 <= hero.max_health() { bad() } else { good() };
@@ -331,8 +334,9 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
                         .color(color),
                 );
                 if round_in_progress(game) {
-                    let due = game.hero_damage_due(h as u8);
-                    let text = if due > 0 { format!("−{due}") } else { String::new() };
+                    // As the pairs read it: "−3?" where it may be avoided.
+                    let due = game.hero_damage_range(h as u8);
+                    let text = if due.1 > 0 { crate::game::words::loss_figure(due) } else { String::new() };
                     ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(bad()));
                 }
                 // Named, and its line kept through a Combat: an unlabelled
@@ -344,16 +348,15 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
                 }
             })
             .response;
-        let due = if round_in_progress(game) { game.hero_damage_due(h as u8) } else { 0 };
+        let (least, due) = if round_in_progress(game) { game.hero_damage_range(h as u8) } else { (0, 0) };
         let text = format!(
             "{}: {} / {} Health{}{}",
             hero.name(),
             hero.health,
             hero.max_health(),
-            if due > 0 {
-                format!(" · −{due} Health when this Round ends, as the pairs stand")
-            } else {
-                String::new()
+            match crate::game::words::health_line(0, due, due - least) {
+                Some(line) => format!(" · {line}, as the pairs stand"),
+                None => String::new(),
             },
             if usable { " · an Ability may be used now (open the mats)" } else { "" }
         );
