@@ -392,9 +392,10 @@ impl Speed {
 /// This build plays sound.
 pub const AVAILABLE: bool = cfg!(any(feature = "sound", not(target_os = "linux")));
 
-/// What the Settings window says in a build without sound.
-pub const NO_SOUND: &str =
-    "This copy of the game was built without sound (docs/playing.md, Sound, says how to add it).";
+/// What the Settings window says in a build without sound: a player's
+/// words (a path into the docs read like a note to a developer; the
+/// docs say how to build with sound).
+pub const NO_SOUND: &str = "This copy of the game plays no sound.";
 
 #[cfg(test)]
 mod tests {

@@ -100,10 +100,20 @@ impl ReplayColumn<'_> {
                     go.write(GoToStep(at));
                 }
                 // The fight's line only while the replay shows a fight (exploring,
-                // it drew the last fight's).
-                if in_combat && let Some(at) = fight_graph(ui, board, step, 70.0) {
-                    go.write(GoToStep(at));
-                }
+                // it drew the last fight's), in a room kept for it all along:
+                // coming with a "Go" to a fight, it slid the turning points
+                // under the pointer.
+                let room = 70.0 + 2.0 * ui.spacing().interact_size.y;
+                let width = ui.available_width();
+                ui.allocate_ui_with_layout(egui::vec2(width, room), egui::Layout::top_down(egui::Align::Min), |ui| {
+                    ui.set_min_size(egui::vec2(width, room));
+                    if !in_combat {
+                        let words = "Each fight's chance, Round by Round, shows here while the replay is in it.";
+                        ui.label(egui::RichText::new(words).size(style::type_scale::SMALL).color(style::MUTED));
+                    } else if let Some(at) = fight_graph(ui, board, step, 70.0) {
+                        go.write(GoToStep(at));
+                    }
+                });
                 ui.separator();
                 egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
                     ui.label(style::title("Turning points", style::type_scale::LEAD));

@@ -322,10 +322,12 @@ fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
     };
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new("Dead ends now").size(style::type_scale::SMALL));
+        // None yet: no fill at all (its least, a round dot, sat over the "0").
+        let fill = if dead == 0 { egui::Color32::TRANSPARENT } else { color.gamma_multiply(0.7) };
         ui.add(
             egui::ProgressBar::new(f)
                 .desired_width(ui.available_width())
-                .fill(color.gamma_multiply(0.7))
+                .fill(fill)
                 .text(format!("{dead} of {total} tiles")),
         )
         .on_hover_text(
