@@ -54,6 +54,9 @@ pub(crate) struct BannerShown {
     pub(crate) pass: Option<super::widgets::Control>,
 }
 
+/// Below this width (egui points) the banner's buttons show their signs only.
+const COMPACT_BELOW: f32 = 1000.0;
+
 /// Draws the banner at the top of `root`, with `lines` under its row.
 pub(crate) fn banner(root: &mut egui::Ui, view: &BannerView, lines: impl FnOnce(&mut egui::Ui)) -> BannerShown {
     let max = root.ctx().content_rect().height() * MAX_SHARE;
@@ -88,8 +91,14 @@ fn row(
             *click = Some(what);
         }
     };
-    clicked(ui.button("☰ Menu").clicked(), BannerClick::Menu);
-    let rules = ui.button("📖 Rules").on_hover_text("Rules reference and glossary (F1); shortcuts (F2 or ?)");
+    // On a narrow window (1366×768 at 150 % is 911 points across) the
+    // buttons keep their signs and give their words to what to do now, which
+    // was cut ("Exploring: dr…"). By the window's width alone, so the row
+    // never changes with the words it holds.
+    let compact = ui.ctx().content_rect().width() < COMPACT_BELOW;
+    let word = |sign: &str, word: &str| if compact { sign.to_owned() } else { format!("{sign} {word}") };
+    clicked(ui.button(word("☰", "Menu")).on_hover_text("Menu").clicked(), BannerClick::Menu);
+    let rules = ui.button(word("📖", "Rules")).on_hover_text("Rules reference and glossary (F1); shortcuts (F2 or ?)");
     clicked(rules.clicked(), BannerClick::Rules);
     let settings =
         ui.button("⚙").on_hover_text("Settings: UI scale, the \"Pass to …\" screen, sound, Companions' pace, hints");
@@ -102,7 +111,7 @@ fn row(
             Ok(words) => (true, format!("Take back: {words} (Ctrl+Z)")),
             Err(why) => (false, why.clone()),
         };
-        let b = ui.add_enabled(enabled, egui::Button::new("⟲ Undo"));
+        let b = ui.add_enabled(enabled, egui::Button::new(word("⟲", "Undo")));
         clicked(b.on_hover_text(&tip).on_disabled_hover_text(&tip).clicked(), BannerClick::Undo);
         // Always there, greyed until something was taken back: coming with
         // the first undo it pushed the banner's words along the bar.
@@ -110,7 +119,7 @@ fn row(
             Ok(words) => (true, format!("Make again: {words} (Ctrl+Shift+Z)")),
             Err(why) => (false, why.clone()),
         };
-        let b = ui.add_enabled(enabled, egui::Button::new("⟳ Redo"));
+        let b = ui.add_enabled(enabled, egui::Button::new(word("⟳", "Redo")));
         clicked(b.on_hover_text(&tip).on_disabled_hover_text(&tip).clicked(), BannerClick::Redo);
     }
     ui.separator();
