@@ -46,7 +46,7 @@ pub(super) fn plugin(app: &mut App) {
         PostUpdate,
         (make_tokens_pickable, make_marks_pickable, make_board_pickable).run_if(in_state(Screen::Playing)),
     );
-    app.add_systems(Update, place_hovered_token.run_if(in_state(Screen::Playing)));
+    app.add_systems(Update, (place_hovered_token, place_hinted_spot).run_if(in_state(Screen::Playing)));
 }
 
 /// Every mark printed on a tile (a rune node, a Secret Passage, a Warp
@@ -277,6 +277,35 @@ fn on_over(
     let text = token_text(delve.game(), element_ref(token));
     if !text.is_empty() {
         hovered.0 = Some((ev.event_target(), text));
+    }
+}
+
+/// Where the hinted move lies on screen now: the tile's cell it places, or
+/// the cell of the element it Encounters (the board may pan and zoom).
+fn place_hinted_spot(
+    hint: Res<crate::game::hint::Hint>,
+    delve: Option<Res<Delve>>,
+    gold: Query<&PlacementHint>,
+    camera: Single<(&Camera, &GlobalTransform), With<crate::board::tiles::BoardCamera>>,
+    mut spot: ResMut<crate::game::focus::HintedSpot>,
+) {
+    let (camera, eye) = *camera;
+    let on_screen = |cell| {
+        let half = Vec2::splat(TILE_SIZE / 2.0);
+        let at = |w: Vec2| camera.world_to_viewport(eye, (crate::board::tiles::cell_center(cell) + w).extend(0.0)).ok();
+        Some(Rect::from_corners(at(-half)?, at(half)?))
+    };
+    let cell = delve.filter(|d| hint.version == d.version()).and_then(|_| match hint.action.as_ref()? {
+        Action::PlaceTile { placement } | Action::PlaceSetAsideTile { placement } => Some(placement.cell),
+        Action::Encounter { element } => Some(element.cell),
+        _ => None,
+    });
+    let now = crate::game::focus::HintedSpot {
+        hinted: cell.and_then(on_screen),
+        cells: gold.iter().filter(|g| g.now).filter_map(|g| on_screen(g.cell)).collect(),
+    };
+    if *spot != now {
+        *spot = now;
     }
 }
 

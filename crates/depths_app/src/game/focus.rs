@@ -14,6 +14,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<PreviewedEncounter>()
         .init_resource::<Hovered>()
         .init_resource::<HoveredToken>()
+        .init_resource::<HintedSpot>()
         .init_resource::<PressOverPanel>();
     app.add_systems(PreUpdate, note_press.after(bevy::input::InputSystems));
 }
@@ -71,6 +72,16 @@ pub struct SelectedElement(pub Option<ElementRef>);
 /// (a click there Encounters at once, with no chance shown before).
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct PreviewedEncounter(pub Option<depths_rules::Action>);
+
+/// Where the hinted move lies on the board on screen (logical px): the
+/// cell the hint places a tile in, or the element it Encounters; and the
+/// gold cells a drawn tile may go to. The hint's words over the board keep
+/// off them (they covered the very cell, and a gold cell beside it).
+#[derive(Resource, Default, Debug, PartialEq)]
+pub struct HintedSpot {
+    pub hinted: Option<Rect>,
+    pub cells: Vec<Rect>,
+}
 
 /// The card under the pointer and what it says, for the hover box.
 #[derive(Resource, Default, Debug, PartialEq, Eq)]

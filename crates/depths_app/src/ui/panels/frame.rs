@@ -131,7 +131,7 @@ fn game_ui(
         crate::ui::replay_bar::ReplayColumn,
         Res<crate::game::rules_events::FightEnd>,
     ),
-    asking: Res<crate::game::confirm::Asking>,
+    (asking, hinted): (Res<crate::game::confirm::Asking>, Res<crate::game::focus::HintedSpot>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let (delve, seats) = (&*view.delve, &*view.seats);
@@ -215,7 +215,10 @@ fn game_ui(
     // Combat the strip carries them, in a line kept for them.)
     if !in_combat {
         let hint = current_hint(hint.as_deref(), delve.version());
-        notes_over_board(ctx, room, view.log.notice.as_deref(), hint);
+        let z = ctx.zoom_factor();
+        let hinted_at = hinted.hinted.filter(|_| hint.is_some()).map(|r| style::in_points(r, z));
+        let cells: Vec<egui::Rect> = hinted.cells.iter().map(|r| style::in_points(*r, z)).collect();
+        notes_over_board(ctx, room, view.log.notice.as_deref(), hint, (hinted_at, &cells));
     }
     pass_on.room = Some(room);
     c.suspend(&mut pass_on);
@@ -399,8 +402,16 @@ pub(super) fn current_hint(hint: Option<&crate::game::hint::Hint>, version: u64)
     hint.filter(|h| h.version == version && !h.text.is_empty()).map(|h| h.text.as_str())
 }
 
-/// The notice and the hint, over the top of the board.
-fn notes_over_board(ctx: &egui::Context, room: egui::Rect, notice: Option<&str>, hint: Option<&str>) {
+/// The notice and the hint, over the top of the board, or over its foot
+/// where they cover less there of `keep_off`: where the hinted move lies
+/// above all, then the gold cells a tile may go to.
+fn notes_over_board(
+    ctx: &egui::Context,
+    room: egui::Rect,
+    notice: Option<&str>,
+    hint: Option<&str>,
+    keep_off: (Option<egui::Rect>, &[egui::Rect]),
+) {
     if notice.is_none() && hint.is_none() {
         return;
     }
@@ -411,21 +422,73 @@ fn notes_over_board(ctx: &egui::Context, room: egui::Rect, notice: Option<&str>,
         .memory(|m| m.areas().visible_last_frame(&guide).then(|| m.area_rect(guide.id)).flatten())
         .filter(|g| room.max.x - g.max.x > 200.0)
         .map_or(room.min.x + 8.0, |g| g.max.x + 8.0);
-    egui::Area::new("notes_over_board".into())
-        .order(egui::Order::Foreground)
-        .fixed_pos(egui::pos2(left, room.min.y + 6.0))
-        .interactable(false)
-        .show(ctx, |ui| {
-            ui.set_max_width((room.max.x - left - 8.0).max(120.0));
-            egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
-                if let Some(n) = notice {
-                    ui.label(egui::RichText::new(n).color(style::notice()));
-                }
-                if let Some(h) = hint {
-                    ui.label(egui::RichText::new(format!("💡 {h}")).color(style::GOLD));
-                }
-            });
+    let id = egui::Id::new("notes_over_board");
+    // One width wherever it goes (its height, known from the frame before,
+    // stays true), narrow enough to lie beside what it must not cover.
+    let width = (room.max.x - left - 8.0).min((room.width() * 0.6).max(240.0)).max(120.0);
+    let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(width, 60.0), |r| r.size());
+    let (x0, x1) = (left, (room.max.x - 8.0 - size.x).max(left));
+    let (y0, y1) = (room.min.y + 6.0, (room.max.y - 6.0 - size.y).max(room.min.y + 6.0));
+    // The top left first, then the top right, then the foot.
+    let places =
+        [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map(|(x, y)| egui::Rect::from_min_size(egui::pos2(x, y), size));
+    // The buttons over the board's foot ("Other choices", a decision's
+    // window) weigh as much as the hinted move.
+    let other = egui::Id::new("other_choices");
+    let shown = ctx.memory(|m| m.areas().visible_last_frame(&egui::LayerId::new(egui::Order::Middle, other)));
+    let mut first: Vec<egui::Rect> = decision_rects(ctx);
+    first.extend(ctx.memory(|m| m.area_rect(other)).filter(|_| shown));
+    first.extend(keep_off.0);
+    let at = note_place(&places, &first, keep_off.1);
+    egui::Area::new(id).order(egui::Order::Foreground).fixed_pos(at.min).interactable(false).show(ctx, |ui| {
+        ui.set_max_width(width);
+        egui::Frame::popup(ui.style()).fill(crate::theme::palette::PANEL).show(ui, |ui| {
+            if let Some(n) = notice {
+                ui.label(egui::RichText::new(n).color(style::notice()));
+            }
+            if let Some(h) = hint {
+                ui.label(egui::RichText::new(format!("💡 {h}")).color(style::GOLD));
+            }
         });
+    });
+}
+
+/// Of `places` (the first preferred), the one that covers least of
+/// `first` (what must stay clear above all), then of `then`; another than
+/// the first only to be clear of more: a box that hopped at every draw
+/// moved for nothing.
+fn note_place(places: &[egui::Rect], first: &[egui::Rect], then: &[egui::Rect]) -> egui::Rect {
+    let covers = |at: egui::Rect| {
+        let over = |r: &egui::Rect| if r.intersects(at) { r.intersect(at).area() } else { 0.0 };
+        (first.iter().map(over).sum::<f32>(), then.iter().map(over).sum::<f32>())
+    };
+    places.iter().fold(places[0], |best, p| {
+        let (b, c) = (covers(best), covers(*p));
+        if c.0 + 1.0 < b.0 || (c.0 <= b.0 + 1.0 && c.1 + 1.0 < b.1) { *p } else { best }
+    })
+}
+
+#[cfg(test)]
+mod note_tests {
+    use super::*;
+
+    fn at(x: f32, y: f32) -> egui::Rect {
+        egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(300.0, 80.0))
+    }
+
+    /// A playtest: the hint's words over the board covered the very cell
+    /// it told the player to place the tile in, and a gold cell beside it.
+    #[test]
+    fn the_hint_keeps_off_the_hinted_cell_then_the_gold_cells() {
+        let places = [at(0.0, 0.0), at(400.0, 0.0), at(0.0, 500.0), at(400.0, 500.0)];
+        let cell = |x: f32, y: f32| egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(100.0, 100.0));
+        assert_eq!(note_place(&places, &[], &[]), places[0], "nothing to keep off: the top left");
+        assert_eq!(note_place(&places, &[cell(50.0, 20.0)], &[]), places[1], "off the hinted cell");
+        // The hinted cell first, whatever gold cells the other place covers.
+        let gold = [cell(450.0, 20.0), cell(450.0, 520.0)];
+        assert_eq!(note_place(&places, &[cell(50.0, 20.0), cell(50.0, 520.0)], &gold), places[1]);
+        assert_eq!(note_place(&places, &[], &[cell(50.0, 20.0), cell(450.0, 20.0)]), places[2], "off gold cells");
+    }
 }
 
 /// Why a click did nothing, beside where the player clicked, in large print.
