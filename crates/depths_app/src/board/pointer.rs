@@ -46,7 +46,10 @@ pub(super) fn plugin(app: &mut App) {
         PostUpdate,
         (make_tokens_pickable, make_marks_pickable, make_board_pickable).run_if(in_state(Screen::Playing)),
     );
-    app.add_systems(Update, (place_hovered_token, place_hinted_spot).run_if(in_state(Screen::Playing)));
+    app.add_systems(
+        Update,
+        (place_hovered_token, place_hinted_spot).in_set(crate::PlaySystems::Present).run_if(in_state(Screen::Playing)),
+    );
 }
 
 /// Every mark printed on a tile (a rune node, a Secret Passage, a Warp

@@ -263,6 +263,20 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
             ask_before_a_fall(game, action, &legal).or_else(|| ask_before_a_block_ability_lost(game, *hero, &legal))
         }
         Action::AvoidReturnDamage { .. } => ask_before_a_fall(game, action, &legal),
+        Action::ActivateAbility { hero, source, .. } if heals_nobody(game, action) => {
+            let ability = game.heroes.get(usize::from(*hero)).and_then(|h| h.ability(*source))?;
+            Some(Ask {
+                action: action.clone(),
+                title: format!("{} heals nobody now", ability.name),
+                cost: format!(
+                    "{} only heals, and the Hero it would heal is at full Health: it would be spent for nothing.",
+                    ability.name
+                ),
+                go: "Use it anyway".into(),
+                moves: vec![action.clone()],
+                alternatives: Vec::new(),
+            })
+        }
         Action::ActivateAbility { hero, source, .. } => {
             let (target, lost) = wasted_by_binding(game, action)?;
             let name = game.heroes.get(usize::from(*hero)).map_or("the Hero", |h| h.name());
@@ -662,8 +676,14 @@ mod tests {
         assert!(g.legal_actions().iter().any(|a| paid_by_block(&g, a)), "a Block paid for the heal");
         assert_eq!(g.heroes[0].health, g.heroes[0].max_health());
         assert_eq!(ask_for(&g, &end), None, "healing nobody, nothing is lost");
+        // Used on a Hero at full Health, it is spent for nothing: asked (the
+        // Draught of Stillwater, three uses, was offered to drink at 14/14).
+        let heal = g.legal_actions().into_iter().find(|a| paid_by_block(&g, a)).expect("the heal");
+        let ask = ask_for(&g, &heal).expect("a heal that heals nobody is asked about");
+        assert!(ask.title.contains("heals nobody"), "{}", ask.title);
         g.heroes[0].health -= 3;
         assert!(ask_for(&g, &end).is_some(), "a heal that heals is asked about");
+        assert_eq!(ask_for(&g, &heal), None, "a heal that heals goes on unasked");
     }
 
     /// "Dead ends now: 16 of 19" stood in red and D drew at once: a draw
