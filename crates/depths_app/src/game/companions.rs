@@ -188,11 +188,39 @@ pub fn reason(game: &Game, seats: &Seats, action: &Action) -> String {
     }
 }
 
+/// The Companions' moves since the players last acted, in a line: the
+/// last few, with how many came before (the log has each). None for a
+/// single move (its own note said it) or none.
+pub fn run_told(run: &[String]) -> Option<String> {
+    const SHOWN: usize = 3;
+    if run.len() < 2 {
+        return None;
+    }
+    let last = &run[run.len().saturating_sub(SHOWN)..];
+    let before = run.len() - last.len();
+    let more = if before > 0 { format!("{before} moves, then ") } else { String::new() };
+    Some(format!("While you waited, the Companions made {more}{}", last.join(" · ")))
+}
+
 /// What the log tells of a Companion's `action`, chosen at table `version`:
 /// its reason, joined to the move's own line once it is made
 /// (`GameLog::tell_companion`), here and on every online table.
 pub fn companion_note(game: &Game, seats: &Seats, version: u64, action: &Action) -> CompanionNote {
     CompanionNote { version, alone: reason(game, seats, action), why: crate::game::hint::why(game, action) }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::run_told;
+
+    #[test]
+    fn a_run_of_companion_moves_is_told_in_one_line() {
+        let run = |n: usize| (1..=n).map(|i| format!("move {i}")).collect::<Vec<_>>();
+        assert_eq!(run_told(&run(1)), None, "one move is told by its own note");
+        assert_eq!(run_told(&run(2)).as_deref(), Some("While you waited, the Companions made move 1 · move 2"));
+        let long = run_told(&run(7)).unwrap();
+        assert!(long.contains("4 moves, then move 5 · move 6 · move 7"), "{long}");
+    }
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -238,6 +266,7 @@ fn companions_play(
         Local<Thinking>,
         Option<Res<bevy::winit::EventLoopProxyWrapper>>,
     ),
+    (mut run, mut toast): (Local<Vec<String>>, MessageWriter<crate::game::notices::Toast>),
 ) {
     // Frames keep coming only while a pause below runs out.
     pause.set(Wait::CompanionPause, false);
@@ -271,6 +300,14 @@ fn companions_play(
     // Companion has a move exactly when a careful one has).
     let Some(careful) = companion_choice(game, &seats) else {
         *waiting = None;
+        // The table is the players' again: what the Companions did meanwhile,
+        // in a line (at the instant pace a tile placed and a Feature resolved
+        // went by with no word but the log's).
+        // (In a fight the table itself shows each card they played.)
+        if let Some(told) = run_told(&run).filter(|_| !game.in_combat()) {
+            toast.write(crate::game::notices::Toast(told));
+        }
+        run.clear();
         return;
     };
     let now = time.elapsed_secs();
@@ -333,6 +370,7 @@ fn companions_play(
         );
     }
     log.companion = Some(note);
+    run.push(describe_action(game, &action));
     moves.0.push(action.clone());
     if online.is_some() {
         *sent = Some((delve.version(), now));

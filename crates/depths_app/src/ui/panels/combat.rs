@@ -200,7 +200,10 @@ pub(super) fn combat_strip(
                 // An Ability brought the last one down before the pairs: a
                 // playtester took a Monster Hit from a Defeated Hound and
                 // read it as a bug. "They still suffer any Direct Damage."
-                Some("Every Monster is down, and the Round ends as usual: a Monster Hit still deals its Direct Damage".into())
+                Some(
+                    "Every Monster is down, and the Round ends as usual: a Monster Hit still deals its Direct Damage"
+                        .into(),
+                )
             } else {
                 // "All of a Hero's Damage must be applied to one Individual Monster."
                 let bound: Vec<String> = combat
