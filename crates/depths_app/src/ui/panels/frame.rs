@@ -692,7 +692,15 @@ fn finish(
     (mut probe, mut pointer_note): (ResMut<super::widgets::PanelProbe>, ResMut<crate::game::notices::PointerNote>),
     mut pointed: Local<Pointed>,
 ) -> Result {
-    let (Some(free), false) = (pass_on.room, pass_on.curtain) else { return Ok(()) };
+    if pass_on.curtain {
+        // The table comes back under a pointer at rest when the pass screen
+        // lifts: no hover box until the pointer moves (the card under the
+        // "I am …" button opened its box at once).
+        let at = contexts.ctx_mut()?.pointer_latest_pos();
+        *pointed = Pointed { at, stamp: (u64::MAX, u64::MAX), note: pointed.note };
+        return Ok(());
+    }
+    let Some(free) = pass_on.room else { return Ok(()) };
     let room = free;
     let ctx = contexts.ctx_mut()?;
     let game = view.delve.game();
