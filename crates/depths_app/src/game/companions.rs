@@ -209,20 +209,6 @@ pub fn companion_note(game: &Game, seats: &Seats, version: u64, action: &Action)
     CompanionNote { version, alone: reason(game, seats, action), why: crate::game::hint::why(game, action) }
 }
 
-#[cfg(test)]
-mod run_tests {
-    use super::run_told;
-
-    #[test]
-    fn a_run_of_companion_moves_is_told_in_one_line() {
-        let run = |n: usize| (1..=n).map(|i| format!("move {i}")).collect::<Vec<_>>();
-        assert_eq!(run_told(&run(1)), None, "one move is told by its own note");
-        assert_eq!(run_told(&run(2)).as_deref(), Some("While you waited, the Companions made move 1 · move 2"));
-        let long = run_told(&run(7)).unwrap();
-        assert!(long.contains("4 moves, then move 5 · move 6 · move 7"), "{long}");
-    }
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<SetCompanion>();
     app.add_message::<CompanionAction>();
@@ -379,4 +365,18 @@ fn companions_play(
         actions.write(PlayerAction(action));
     }
     *waiting = None;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_told;
+
+    #[test]
+    fn a_run_of_companion_moves_is_told_in_one_line() {
+        let run = |n: usize| (1..=n).map(|i| format!("move {i}")).collect::<Vec<_>>();
+        assert_eq!(run_told(&run(1)), None, "one move is told by its own note");
+        assert_eq!(run_told(&run(2)).as_deref(), Some("While you waited, the Companions made move 1 · move 2"));
+        let long = run_told(&run(7)).unwrap();
+        assert!(long.contains("4 moves, then move 5 · move 6 · move 7"), "{long}");
+    }
 }
