@@ -413,9 +413,9 @@ fn heals_nobody(game: &Game, action: &Action) -> bool {
     let heals_only = ability.is_some_and(|ab| {
         !ab.effects.is_empty() && ab.effects.iter().all(|e| matches!(e, depths_rules::Effect::HealHeroes { .. }))
     });
-    let mut after = game.clone();
+    // The game is played on a copy only for an Ability that only heals.
     heals_only
-        && after.apply(action.clone()).is_ok_and(|events| {
+        && game.clone().apply(action.clone()).is_ok_and(|events| {
             !events.iter().any(|e| matches!(e, depths_rules::Event::HeroHealed { amount, .. } if *amount > 0))
         })
 }
@@ -623,6 +623,19 @@ mod tests {
         }
     }
 
+    /// Resolves pairs (no Ability used, no turn ended) until `end` may be
+    /// made with an Ability a Block paid for still unused.
+    fn resolve_until_a_block_pays(g: &mut Game, end: &Action) {
+        for _ in 0..10 {
+            let legal = g.legal_actions();
+            if legal.contains(end) && legal.iter().any(|a| paid_by_block(g, a)) {
+                return;
+            }
+            let a = legal.iter().find(|a| !matches!(a, Action::EndTurn { .. } | Action::ActivateAbility { .. }));
+            g.apply(a.cloned().expect("a pair to resolve")).unwrap();
+        }
+    }
+
     /// A turn ended with Shield Bash, paid for by a Block, unused: the
     /// Round's end takes it without a word (E lost Sil's heal of 3).
     #[test]
@@ -636,14 +649,7 @@ mod tests {
         play(&mut g, 0, &[6, 4]);
         let end = Action::EndTurn { hero: 0 };
         assert_eq!(ask_for(&g, &end), None, "not while nothing is paid for");
-        for _ in 0..10 {
-            let legal = g.legal_actions();
-            if legal.contains(&end) && legal.iter().any(|a| paid_by_block(&g, a)) {
-                break;
-            }
-            let a = legal.iter().find(|a| !matches!(a, Action::EndTurn { .. } | Action::ActivateAbility { .. }));
-            g.apply(a.cloned().expect("a pair to resolve")).unwrap();
-        }
+        resolve_until_a_block_pays(&mut g, &end);
         let ask = ask_for(&g, &end).expect("asked");
         assert!(ask.title.contains("Shield Bash"), "{}", ask.title);
         assert!(!ask.alternatives.is_empty() && ask.alternatives.iter().all(|a| paid_by_block(&g, a)), "{ask:?}");
@@ -665,14 +671,7 @@ mod tests {
         fight(&mut g, vec![monster("Cellar Rat", Difficulty::I, [20, 20, 20], vec![])]);
         play(&mut g, 0, &[6, 4]);
         let end = Action::EndTurn { hero: 0 };
-        for _ in 0..10 {
-            let legal = g.legal_actions();
-            if legal.contains(&end) && legal.iter().any(|a| paid_by_block(&g, a)) {
-                break;
-            }
-            let a = legal.iter().find(|a| !matches!(a, Action::EndTurn { .. } | Action::ActivateAbility { .. }));
-            g.apply(a.cloned().expect("a pair to resolve")).unwrap();
-        }
+        resolve_until_a_block_pays(&mut g, &end);
         assert!(g.legal_actions().iter().any(|a| paid_by_block(&g, a)), "a Block paid for the heal");
         assert_eq!(g.heroes[0].health, g.heroes[0].max_health());
         assert_eq!(ask_for(&g, &end), None, "healing nobody, nothing is lost");

@@ -103,14 +103,15 @@ impl ReplayColumn<'_> {
                 // it drew the last fight's), in a room kept for it all along:
                 // coming with a "Go" to a fight, it slid the turning points
                 // under the pointer.
-                let room = 70.0 + 2.0 * ui.spacing().interact_size.y;
+                const GRAPH: f32 = 70.0;
+                let room = GRAPH + 2.0 * ui.spacing().interact_size.y;
                 let width = ui.available_width();
                 ui.allocate_ui_with_layout(egui::vec2(width, room), egui::Layout::top_down(egui::Align::Min), |ui| {
                     ui.set_min_size(egui::vec2(width, room));
                     if !in_combat {
                         let words = "Each fight's chance, Round by Round, shows here while the replay is in it.";
                         ui.label(egui::RichText::new(words).size(style::type_scale::SMALL).color(style::MUTED));
-                    } else if let Some(at) = fight_graph(ui, board, step, 70.0) {
+                    } else if let Some(at) = fight_graph(ui, board, step, GRAPH) {
                         go.write(GoToStep(at));
                     }
                 });

@@ -471,25 +471,22 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
     let Some(e) = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy()) else {
         return line(ui, if slot.busy() { "Chance to win this fight: estimating…" } else { "" });
     };
-    let damage: Vec<String> =
-        e.damage.iter().zip(&game.heroes).map(|(d, h)| format!("{} {:.1}", h.name(), d.value)).collect();
     // While the players choose who avoids Return Damage, the expected damage
     // is that of the careful bot's choice, not theirs: it read "Bren 4.0,
     // Sil 0.0" and the choice made left Bren −0, Sil −1. Each choice's
     // button says what it leaves.
     let choosing = game.combat().is_some_and(|c| c.step == CombatStep::AvoidReturnDamage);
-    let text = if choosing {
-        format!(
-            "Chance to win this fight with careful play from here: {} · each choice says the Damage it leaves",
-            crate::game::forecasts::chance_text(e)
-        )
+    let then = if choosing {
+        "each choice says the Damage it leaves".to_owned()
     } else {
-        format!(
-            "Chance to win this fight with careful play from here: {} · expected damage: {}",
-            crate::game::forecasts::chance_text(e),
-            damage.join(", ")
-        )
+        let damage: Vec<String> =
+            e.damage.iter().zip(&game.heroes).map(|(d, h)| format!("{} {:.1}", h.name(), d.value)).collect();
+        format!("expected damage: {}", damage.join(", "))
     };
+    let text = format!(
+        "Chance to win this fight with careful play from here: {} · {then}",
+        crate::game::forecasts::chance_text(e)
+    );
     // One line, whole on hover: wrapped, its second half was cut by the strip's foot.
     let hover = format!("{text}\n\n{}", crate::game::forecasts::method_text(e));
     one_line(ui, egui::RichText::new(&text).size(style::type_scale::SMALL).color(style::MUTED), &hover);

@@ -140,13 +140,14 @@ pub(super) fn party_panel(
                 // not only greyed (it read like a choice refused). In words:
                 // the fonts have no tick (it was drawn as an empty box).
                 let label = if reachable.contains(a) { label } else { format!("Done: {label}") };
-                let chance = fight(a).then(|| {
+                let is_fight = fight(a);
+                let chance = is_fight.then(|| {
                     const WHAT: &str = "Chance to win this fight";
                     let ready = forecasts.filter(|f| f.fight_after(a));
                     forecast_text(ready, Subject::Fight, WHAT).map_or_else(|| format!("{WHAT}: estimating…"), |t| t.0)
                 });
                 let (_, on) = c.button_hover(ui, a.clone(), label, chance);
-                if on && fight(a) {
+                if on && is_fight {
                     previewing = Some(a.clone());
                 }
             }

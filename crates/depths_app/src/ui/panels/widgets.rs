@@ -320,6 +320,8 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
         ui.separator();
         let usable =
             c.legal.iter().any(|a| matches!(a, Action::ActivateAbility { hero, .. } if usize::from(*hero) == h));
+        // What the Round's end takes, as the pairs read it (only while a Round is played).
+        let (least, due) = if round_in_progress(game) { game.hero_damage_range(h as u8) } else { (0, 0) };
         let response = ui
             .vertical_centered(|ui| {
                 // The whole box opens the mats: a label that could be
@@ -335,8 +337,7 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
                 );
                 if round_in_progress(game) {
                     // As the pairs read it: "−3?" where it may be avoided.
-                    let due = game.hero_damage_range(h as u8);
-                    let text = if due.1 > 0 { crate::game::words::loss_figure(due) } else { String::new() };
+                    let text = if due > 0 { crate::game::words::loss_figure((least, due)) } else { String::new() };
                     ui.label(egui::RichText::new(text).size(style::type_scale::SMALL).color(bad()));
                 }
                 // Named, and its line kept through a Combat: an unlabelled
@@ -348,7 +349,6 @@ pub(super) fn heroes_strip(ui: &mut egui::Ui, game: &Game, icons: &Icons, c: &Ch
                 }
             })
             .response;
-        let (least, due) = if round_in_progress(game) { game.hero_damage_range(h as u8) } else { (0, 0) };
         let text = format!(
             "{}: {} / {} Health{}{}",
             hero.name(),
@@ -407,11 +407,9 @@ pub(super) fn short_path_line(line: &str) -> Option<(String, String)> {
     (name != path).then(|| (format!("{verb} {name}."), path.to_owned()))
 }
 
-/// A forecast's line: "Chance to win this fight: 62% ± 4", its method on hover;
-/// "estimating…" until the figure is steady (its ± within a few points), so
-/// no wide, jumping figure is ever shown.
-/// A forecast's line ("Chance to win this fight: 72% ± 3", or
-/// "…: estimating…" while its figure is not steady yet), with its figure.
+/// A forecast's words ("Chance to win this fight: 62% ± 4"), with the
+/// figure they give: "estimating…" until the figure is steady (its ± within
+/// a few points), so no wide, jumping figure is ever shown.
 pub(super) fn forecast_text<'a>(
     forecasts: Option<&'a crate::game::forecasts::Forecasts>,
     subject: crate::game::forecasts::Subject,
@@ -427,6 +425,7 @@ pub(super) fn forecast_text<'a>(
     Some((text, steady))
 }
 
+/// A forecast's line ([`forecast_text`]), its method on hover.
 pub(super) fn forecast_line(
     ui: &mut egui::Ui,
     forecasts: Option<&crate::game::forecasts::Forecasts>,
