@@ -377,6 +377,53 @@ fn secret_passage_reaches_an_otherwise_sealed_part() {
     assert_eq!(map.reachable_unencountered_elements(), vec![el(1, 0, 0, 0)]);
 }
 
+/// "Entering any Secret Passage in the Play Area allows you to exit any
+/// other Secret Passage": the table shows the way the Heroes take, so the
+/// map says which passage the way must go through, and none where they can
+/// walk (even past another passage) or cannot get at all.
+#[test]
+fn the_way_says_which_passage_it_takes() {
+    let mut sealed = tile("sealed", RUINS, TileKind::Normal, "#...", vec![area(&[W], &[MONSTER]), area(&[E, S], &[])]);
+    sealed.areas[1].secret_passage = true;
+    let mut with_passage = entry(RUINS, "#.##");
+    with_passage.areas[0].secret_passage = true;
+    let mut map = Map::new(with_passage).unwrap();
+    map.place(&sealed, at(1, 0, 0)).unwrap();
+    // Beyond the Monster: only through the passage.
+    assert_eq!(map.passage_on_the_way(ar(1, 0, 1)), Some(Passage::SecretPassage));
+    // The Monster's own area is a walk, and so is the Lantern's.
+    assert_eq!(map.passage_on_the_way(ar(1, 0, 0)), None);
+    assert_eq!(map.passage_on_the_way(ar(0, 0, 0)), None);
+    // A tile the passage's side leads on to, on foot after the passage.
+    map.place(&room("next", RUINS, "#.#.", &[]), at(2, 0, 0)).unwrap();
+    assert_eq!(map.passage_on_the_way(ar(2, 0, 0)), Some(Passage::SecretPassage));
+    // A room the Heroes can walk into is a walk, though it has a passage too.
+    let mut start = entry(RUINS, "#.##");
+    start.areas[0].secret_passage = true;
+    let mut walk = Map::new(start).unwrap();
+    let mut open_room = room("open", RUINS, "#...", &[]);
+    open_room.areas[0].secret_passage = true;
+    walk.place(&open_room, at(1, 0, 0)).unwrap();
+    assert_eq!(walk.passage_on_the_way(ar(1, 0, 0)), None);
+    // Two tiles on foot beat one jump through the passage.
+    let mut far_room = room("far", RUINS, "###.", &[]);
+    far_room.areas[0].secret_passage = true;
+    walk.place(&far_room, at(2, 0, 0)).unwrap();
+    assert_eq!(walk.passage_on_the_way(ar(2, 0, 0)), None);
+    // Not reached at all: no way, so no passage.
+    assert_eq!(map.passage_on_the_way(ar(5, 5, 0)), None);
+
+    let mut start = entry(CAVERNS, "#.##");
+    start.areas[0].warp_portal = true;
+    let mut caverns = Map::new(start).unwrap();
+    let mut far =
+        tile("far", CAVERNS, TileKind::Normal, "#.#.", vec![area(&[W], &[Element::Feature]), area(&[E], &[])]);
+    far.areas[1].warp_portal = true;
+    caverns.place(&far, at(1, 0, 0)).unwrap();
+    assert_eq!(caverns.passage_on_the_way(ar(1, 0, 1)), Some(Passage::WarpPortal));
+    assert_eq!(caverns.passage_on_the_way(ar(1, 0, 0)), None);
+}
+
 /// Rule 2 read with "Secret Passages": a new tile whose Secret Passage the
 /// Heroes can reach is reachable through it, even with no open edge toward them.
 #[test]

@@ -821,6 +821,7 @@ fn hand_tile_pieces(tile: &Tile) -> Vec<Piece> {
         seed: 0,
         tiles: vec![tile.clone()],
         lantern: crate::board::view::LanternAt { cell: (i32::MIN, i32::MIN), area: 0 },
+        through: Vec::new(),
     };
     tile_pieces(&view, tile).into_iter().filter(|p| p.z >= Z_RIM && p.z < Z_SHADE).collect()
 }
@@ -875,7 +876,8 @@ fn draw_lantern(
     }
 }
 
-/// How long the Lantern takes to walk to its new area.
+/// How long the Lantern takes to walk to its new area (or to sink into a
+/// passage and rise from the other end).
 const LANTERN_SECS: f32 = 0.35;
 
 /// The Lantern walks to where the Heroes went instead of jumping there.
@@ -886,18 +888,33 @@ fn slide_lantern(
     mut pictures: Query<&mut Transform, (With<LanternArt>, Without<LanternToken>)>,
 ) {
     for (entity, moved, transform, children) in &lanterns {
-        let t = ((time.elapsed_secs() - moved.since) / LANTERN_SECS).clamp(0.0, 1.0);
-        // Smoothstep: starts and stops gently.
-        let left = 1.0 - t * t * (3.0 - 2.0 * t);
-        let offset = (moved.from - transform.translation).truncate() * left;
+        // Sinking and rising take a walk's time each.
+        let secs = if moved.through.is_some() { 2.0 * LANTERN_SECS } else { LANTERN_SECS };
+        let t = ((time.elapsed_secs() - moved.since) / secs).clamp(0.0, 1.0);
+        let (offset, scale) = lantern_step(moved.from.truncate() - transform.translation.truncate(), t, moved.through);
         for child in children.iter() {
             if let Ok(mut picture) = pictures.get_mut(child) {
                 picture.translation = offset.extend(0.0);
+                picture.scale = Vec3::new(scale, scale, 1.0);
             }
         }
         if t >= 1.0 {
             commands.entity(entity).remove::<(LanternMove, Animating)>();
         }
+    }
+}
+
+/// Where the Lantern's picture is (offset from its new place) and how big,
+/// a fraction `t` of the way through its move from `back` away. A walk
+/// slides there; through a passage it sinks where it was and rises where it
+/// comes out, never crossing the walls between.
+fn lantern_step(back: Vec2, t: f32, through: Option<depths_rules::map::Passage>) -> (Vec2, f32) {
+    // Smoothstep: starts and stops gently.
+    let ease = |t: f32| t * t * (3.0 - 2.0 * t);
+    match through {
+        None => (back * (1.0 - ease(t)), 1.0),
+        Some(_) if t < 0.5 => (back, 1.0 - ease(t * 2.0)),
+        Some(_) => (Vec2::ZERO, ease(t * 2.0 - 1.0)),
     }
 }
 
@@ -974,6 +991,24 @@ fn wood_planks(seed: u64, size: usize) -> Vec<u8> {
 mod tests {
     use super::*;
 
+    /// A new player saw the Lantern slide across a locked Door: it had gone
+    /// through a Secret Passage. Through a passage it is only ever where it
+    /// was or where it comes out, never between; a walk slides.
+    #[test]
+    fn the_lantern_never_crosses_walls_through_a_passage() {
+        let back = Vec2::new(-640.0, 0.0);
+        for i in 0..=20 {
+            let t = i as f32 / 20.0;
+            let (offset, scale) = lantern_step(back, t, Some(depths_rules::map::Passage::SecretPassage));
+            assert!(offset == back || offset == Vec2::ZERO, "at {t} the Lantern was at {offset}");
+            assert!((0.0..=1.0).contains(&scale), "at {t} scale {scale}");
+        }
+        assert_eq!(lantern_step(back, 0.0, Some(depths_rules::map::Passage::WarpPortal)), (back, 1.0));
+        assert_eq!(lantern_step(back, 1.0, Some(depths_rules::map::Passage::WarpPortal)), (Vec2::ZERO, 1.0));
+        let (walked, _) = lantern_step(back, 0.5, None);
+        assert!(walked.x > back.x && walked.x < 0.0, "a walk slides: {walked}");
+    }
+
     /// Issue: "a campfire that flickers". Its three flames move, each from
     /// its foot (the flame stands on its logs), and no other token does.
     #[test]
@@ -1048,6 +1083,7 @@ mod tests {
             seed: 5,
             tiles: vec![split.clone()],
             lantern: crate::board::view::LanternAt { cell: (9, 9), area: 0 },
+            through: Vec::new(),
         };
         let pieces = tile_pieces(&map, &split);
         let h = TILE_SIZE / 2.0;

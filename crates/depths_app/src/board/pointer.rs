@@ -246,7 +246,10 @@ pub fn token_text(game: &Game, e: ElementRef) -> String {
     let exploring = matches!(game.phase(), Phase::Exploring { tile_in_hand: false, decision: None });
     let encounter = Action::Encounter { element: e };
     let reach = match game.check(&encounter) {
-        Ok(()) => "Within reach: click it, then Encounter.".to_owned(),
+        Ok(()) => match game.adventure().and_then(|a| a.ecology.map.passage_on_the_way(e.area_ref())) {
+            Some(p) => format!("Within reach {}: click it, then Encounter.", crate::game::words::by_passage(p)),
+            None => "Within reach: click it, then Encounter.".to_owned(),
+        },
         // (Out of reach, the refusal says so itself, and what is in the way.)
         Err(depths_rules::RuleError::NotReachable) if exploring && present => {
             crate::game::words::refusal_text(game, &encounter, &depths_rules::RuleError::NotReachable)

@@ -10,6 +10,7 @@
 //! module runs headless.
 
 use bevy::prelude::*;
+use depths_rules::map::Passage;
 
 /// Marks the one 2D camera that looks at the board (`camera.rs` moves it).
 #[derive(Component)]
@@ -38,6 +39,10 @@ pub struct Board {
     pub view: BoardView,
     /// The [`Delve::stamp`] it was built from.
     pub version: (u64, u64),
+    /// The Lantern's last move went through this Secret Passage or Warp
+    /// Portal (it sinks into one and rises from the other, not sliding
+    /// across walls and locked Doors).
+    pub came_through: Option<Passage>,
 }
 
 /// A placed map tile; its walls, floor and markings never change.
@@ -84,6 +89,7 @@ pub struct Landing {
 pub struct LanternMove {
     pub from: Vec3,
     pub since: f32,
+    pub through: Option<Passage>,
 }
 
 /// The Lantern token, which marks where the heroes are.
@@ -104,7 +110,12 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Rebuilds [`Board`] when the game changed.
-fn rebuild_board(mut commands: Commands, delve: Res<Delve>, board: Option<Res<Board>>) {
+fn rebuild_board(
+    mut commands: Commands,
+    delve: Res<Delve>,
+    board: Option<Res<Board>>,
+    mut toasts: MessageWriter<crate::game::notices::Toast>,
+) {
     if board.as_ref().is_some_and(|b| b.version == delve.stamp()) {
         return;
     }
@@ -121,7 +132,21 @@ fn rebuild_board(mut commands: Commands, delve: Res<Delve>, board: Option<Res<Bo
     {
         *token = crate::board::view::Token::None;
     }
-    commands.insert_resource(Board { view, version: delve.stamp() });
+    let came_through = board.as_deref().and_then(|old| came_through(&old.view, &view));
+    if let Some(passage) = came_through {
+        toasts.write(crate::game::notices::Toast(crate::game::words::went_through(passage)));
+    }
+    commands.insert_resource(Board { view, version: delve.stamp(), came_through });
+}
+
+/// The passage the Lantern went through between two views of one map: the
+/// one the old view's way to its new area took.
+fn came_through(old: &BoardView, new: &BoardView) -> Option<Passage> {
+    let same_map = old.tiles.first().map(|t| &t.turned.id) == new.tiles.first().map(|t| &t.turned.id);
+    if !same_map || old.lantern == new.lantern {
+        return None;
+    }
+    old.through.iter().find(|(at, _)| *at == new.lantern).map(|&(_, p)| p)
 }
 
 /// World position of a cell's centre.
@@ -554,7 +579,8 @@ fn place_lantern(
             if transform.translation != translation {
                 let from = transform.translation;
                 transform.translation = translation;
-                commands.entity(entity).insert(LanternMove { from, since: time.elapsed_secs() });
+                let through = board.came_through;
+                commands.entity(entity).insert(LanternMove { from, since: time.elapsed_secs(), through });
             }
         }
         Err(_) => {
@@ -591,7 +617,7 @@ mod tests {
                 for lantern in (0..tile.areas().len()).map(Some).chain([None]) {
                     let at =
                         LanternAt { cell: if lantern.is_some() { (0, 0) } else { (5, 5) }, area: lantern.unwrap_or(0) };
-                    let view = BoardView { seed: 0, tiles: vec![tile.clone()], lantern: at };
+                    let view = BoardView { seed: 0, tiles: vec![tile.clone()], lantern: at, through: Vec::new() };
                     let spots = token_spots(&view, &tile);
                     let rect = |(what, at): &(Standing, Vec2)| {
                         let f = footprint(*what);
@@ -622,8 +648,12 @@ mod tests {
                     crowded += usize::from(spots.len() >= 3);
                     tiles += 1;
                     // The tokens stand where they stood before the Heroes came.
-                    let alone =
-                        BoardView { seed: 0, tiles: vec![tile.clone()], lantern: LanternAt { cell: (5, 5), area: 0 } };
+                    let alone = BoardView {
+                        seed: 0,
+                        tiles: vec![tile.clone()],
+                        lantern: LanternAt { cell: (5, 5), area: 0 },
+                        through: Vec::new(),
+                    };
                     let without = token_spots(&alone, &tile);
                     let elements = |s: &[(Standing, Vec2)]| {
                         s.iter().filter(|(w, _)| *w != Standing::Lantern).copied().collect::<Vec<_>>()

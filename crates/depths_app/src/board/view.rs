@@ -3,7 +3,7 @@
 //! table, the Encounter / Key tokens on its elements, and which areas the
 //! Heroes can reach. The drawing code in [`crate::board::art`] reads only this.
 
-use depths_rules::map::{self as rules_map, Area, AreaRef, ElementState, Map, MapTile, Placement};
+use depths_rules::map::{self as rules_map, Area, AreaRef, ElementState, Map, MapTile, Passage, Placement};
 
 /// A grid cell, `(x, y)` with `y` growing northward: the rules' own.
 pub use depths_rules::map::Cell;
@@ -99,6 +99,9 @@ pub struct BoardView {
     pub seed: u64,
     pub tiles: Vec<Tile>,
     pub lantern: LanternAt,
+    /// The areas the Heroes reach only through a Secret Passage or Warp
+    /// Portal, with the first one the way takes.
+    pub through: Vec<(LanternAt, Passage)>,
 }
 
 impl BoardView {
@@ -122,8 +125,9 @@ impl BoardView {
                 tile
             })
             .collect();
-        let l = map.lantern();
-        BoardView { seed, tiles, lantern: LanternAt { cell: l.cell, area: usize::from(l.area) } }
+        let at = |a: AreaRef| LanternAt { cell: a.cell, area: usize::from(a.area) };
+        let through = accessible.iter().filter_map(|&a| map.passage_on_the_way(a).map(|p| (at(a), p))).collect();
+        BoardView { seed, tiles, lantern: at(map.lantern()), through }
     }
 
     pub fn tile_at(&self, cell: Cell) -> Option<&Tile> {

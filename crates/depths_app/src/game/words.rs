@@ -667,6 +667,19 @@ pub fn where_placed(map: &Map, cell: Cell) -> String {
 /// An element as players point at it: "the Feature on the Lantern's
 /// tile", "the Chest north of the Lantern", "the Door 2 tiles east of the
 /// Lantern".
+/// The way a passage takes the Heroes, as a row of "Within reach" ends.
+pub fn by_passage(passage: depths_rules::map::Passage) -> &'static str {
+    match passage {
+        depths_rules::map::Passage::SecretPassage => "through the Secret Passage",
+        depths_rules::map::Passage::WarpPortal => "through the Warp Portals",
+    }
+}
+
+/// The note when the Lantern went through a passage.
+pub fn went_through(passage: depths_rules::map::Passage) -> String {
+    format!("The Heroes went {}", by_passage(passage))
+}
+
 pub fn element_text(game: &Game, e: ElementRef) -> String {
     let Some(a) = game.adventure() else { return "the element".into() };
     let map = &a.ecology.map;

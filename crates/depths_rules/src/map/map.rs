@@ -336,7 +336,42 @@ pub(super) struct Graph {
     pub(super) stack: Vec<u32>,
 }
 
+/// A way between areas that is not a walk: "All Secret Passages are
+/// connected", and so are both Warp Portals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Passage {
+    SecretPassage,
+    WarpPortal,
+}
+
 impl Graph {
+    /// Where the Heroes can walk from node `u`: through joined edges, and
+    /// through a Door between its area and the rooms beyond it.
+    fn on_foot(&self, u: u32) -> impl Iterator<Item = u32> + '_ {
+        let node = &self.nodes[u as usize];
+        let rooms = node.rooms.then(|| self.tile_nodes(node.tile).filter(move |&v| self.nodes[v as usize].door == u));
+        node.links
+            .into_iter()
+            .filter(|&v| v != NONE)
+            .chain((node.door != NONE).then_some(node.door))
+            .chain(rooms.into_iter().flatten())
+    }
+
+    /// Where node `u`'s passages lead: every other Secret Passage, or the
+    /// other Warp Portal.
+    fn through_passages(&self, u: u32) -> impl Iterator<Item = (u32, Passage)> + '_ {
+        let node = &self.nodes[u as usize];
+        let kinds = [(node.secret_passage, Passage::SecretPassage), (node.warp_portal, Passage::WarpPortal)];
+        kinds.into_iter().filter(|&(on, _)| on).flat_map(move |(_, kind)| {
+            (0..self.nodes.len() as u32)
+                .filter(move |&v| {
+                    let m = &self.nodes[v as usize];
+                    v != u && if kind == Passage::SecretPassage { m.secret_passage } else { m.warp_portal }
+                })
+                .map(move |v| (v, kind))
+        })
+    }
+
     /// The nodes of the tile at index `tile` (its areas, in order).
     pub(super) fn tile_nodes(&self, tile: u32) -> std::ops::Range<u32> {
         let first = self.base[tile as usize];
@@ -687,20 +722,8 @@ impl Map {
             if u == target {
                 break;
             }
-            let node = &g.nodes[u as usize];
-            let mut next: Vec<u32> = node.links.iter().copied().filter(|&v| v != NONE).collect();
-            next.extend((node.door != NONE).then_some(node.door));
-            if node.rooms {
-                next.extend(g.tile_nodes(node.tile).filter(|&v| g.nodes[v as usize].door == u));
-            }
-            // All Secret Passages are one place, and so are both Warp Portals.
-            let passages: [(bool, fn(&Node) -> bool); 2] =
-                [(node.secret_passage, |m| m.secret_passage), (node.warp_portal, |m| m.warp_portal)];
-            for (flag, on) in passages {
-                if flag {
-                    next.extend((0..n as u32).filter(|&v| on(&g.nodes[v as usize])));
-                }
-            }
+            let mut next: Vec<u32> = g.on_foot(u).collect();
+            next.extend(g.through_passages(u).map(|(v, _)| v));
             for v in next {
                 let step = u32::from(g.nodes[v as usize].blocking && v != target);
                 if cost[u as usize] + step < cost[v as usize] {
@@ -727,6 +750,43 @@ impl Map {
                 .map(|(i, _)| ElementRef { cell: placed.cell, area, element: i as u8 })
                 .collect()
         }))
+    }
+
+    /// The passage the Heroes must take to reach `area` from where they
+    /// stand, when no way on foot leads there: the first Secret Passage or
+    /// Warp Portal on the way that takes the fewest. `None` when they can
+    /// walk there, or cannot reach it at all. The table shows this way (a
+    /// Lantern that slid across a wall looked like a walk through a locked
+    /// Door).
+    pub fn passage_on_the_way(&self, area: AreaRef) -> Option<Passage> {
+        let target = self.node(area)?;
+        let start = self.node(self.anchor)?;
+        if !self.reached(target) {
+            return None;
+        }
+        let g = &self.graph;
+        // Fewest passages first: a step on foot costs 0, a passage 1. Each
+        // node keeps the first passage of the way it was reached by.
+        let n = g.nodes.len();
+        let mut best: Vec<Option<(u32, Option<Passage>)>> = vec![None; n];
+        best[start as usize] = Some((0, None));
+        let mut deque = std::collections::VecDeque::from([start]);
+        while let Some(u) = deque.pop_front() {
+            let Some((cost, first)) = best[u as usize] else { continue };
+            // As the flood: a blocked area is reached but not passed.
+            if u == target || (u != start && g.nodes[u as usize].blocking) {
+                continue;
+            }
+            let steps = g.on_foot(u).map(|v| (v, None)).chain(g.through_passages(u).map(|(v, p)| (v, Some(p))));
+            for (v, passage) in steps {
+                let (c, way) = (cost + u32::from(passage.is_some()), first.or(passage));
+                if best[v as usize].is_none_or(|(old, _)| c < old) {
+                    best[v as usize] = Some((c, way));
+                    if passage.is_none() { deque.push_front(v) } else { deque.push_back(v) }
+                }
+            }
+        }
+        best[target as usize].and_then(|(_, first)| first)
     }
 
     /// Whether `e`, a Chest, lies in an area whose Monster still stands

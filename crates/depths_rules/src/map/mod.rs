@@ -11,7 +11,8 @@ pub mod tile_pile;
 
 pub use dead_end::{DeadEndAllowance, DeadEndError};
 pub use map::{
-    AreaRef, Cell, ElementRef, ElementState, Frontier, Map, MapError, PlacedTile, Placement, PlacementError, TileShape,
+    AreaRef, Cell, ElementRef, ElementState, Frontier, Map, MapError, Passage, PlacedTile, Placement, PlacementError,
+    TileShape,
 };
 pub use map_tile::{
     Area, Corner, Corners, Edge, Edges, Element, MapTile, Marking, Rotation, Side, Sides, TileError, TileKind,

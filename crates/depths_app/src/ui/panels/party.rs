@@ -140,6 +140,16 @@ pub(super) fn party_panel(
                 // not only greyed (it read like a choice refused). In words:
                 // the fonts have no tick (it was drawn as an empty box).
                 let label = if reachable.contains(a) { label } else { format!("Done: {label}") };
+                // The way there when it is not a walk (a Lantern gone through
+                // a passage looked like one that walked through a locked Door).
+                let through = match a {
+                    Action::Encounter { element } => eco.map.passage_on_the_way(element.area_ref()),
+                    _ => None,
+                };
+                let label = match through {
+                    Some(p) => format!("{label} ({})", words::by_passage(p)),
+                    None => label,
+                };
                 let is_fight = fight(a);
                 let chance = is_fight.then(|| {
                     const WHAT: &str = "Chance to win this fight";
