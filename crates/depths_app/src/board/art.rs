@@ -27,11 +27,11 @@ use crate::{
     board::floors::{floor_texture, hash2, periodic_noise},
     board::tiles::{
         BOAT_SPOT, Board, BoardTile, ElementToken, FLOOR_HALF, Landing, LanternMove, LanternToken, ReachShade,
-        Standing, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center, marking_spot, node_spot, side_dir,
-        token_spots,
+        RuneTokens, Standing, TILE_SIZE, TOKEN_RADIUS, WALL_THICKNESS, area_anchor, cell_center, marking_spot,
+        node_spot, side_dir, token_spots,
     },
     board::tray_preview::TrayTile,
-    board::view::{BoardView, Edge, Element, Side, SplitMix64, Tile, Token},
+    board::view::{BoardView, Edge, Element, RuneMark, Side, SplitMix64, Tile, Token},
     game::animating::Animating,
 };
 
@@ -59,6 +59,7 @@ pub(super) fn plugin(app: &mut App) {
             draw_new_tiles,
             draw_tokens,
             draw_shades,
+            draw_runes,
             draw_lantern,
             draw_hints,
             draw_ghost,
@@ -697,6 +698,44 @@ fn draw_tokens(
         let mut entity = commands.entity(entity);
         entity.despawn_children();
         art.spawn_pieces(&mut entity, out, &mut materials);
+    }
+}
+
+/// A tile's Nodes were used or Discovered: draw their tokens again.
+fn draw_runes(
+    mut commands: Commands,
+    runes: Query<(Entity, &RuneTokens), Changed<RuneTokens>>,
+    mut art: ResMut<Art>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, on) in &runes {
+        let mut out = Vec::new();
+        for &(side, mark) in &on.runes {
+            rune_token(&mut out, mark, node_spot(side));
+        }
+        let mut entity = commands.entity(entity);
+        entity.despawn_children();
+        art.spawn_pieces(&mut entity, out, &mut materials);
+    }
+}
+
+/// On a used Node, a small Encounter Token gold slash up, as the book
+/// lays it; on a Discovered one, the Node lit gold, so the pattern the
+/// "Legendary Locations discovered" list names can be found on the map.
+fn rune_token(out: &mut Vec<Piece>, mark: RuneMark, at: Vec2) {
+    match mark {
+        RuneMark::Used => {
+            out.push(circle(palette::TOKEN_RIM.sprite(), at, 17.0, 0.0));
+            out.push(circle(hex(0x2a2418), at, 15.0, 0.001));
+            out.push(rect(hex(0x4a3510), at, Vec2::new(32.0, 8.0), 0.002).rotated(0.785));
+            out.push(rect(hex(0xf2c14e), at, Vec2::new(29.0, 5.0), 0.003).rotated(0.785));
+        }
+        RuneMark::Discovered => {
+            out.push(Piece::new(Shape::Glow, hexa(0xffd86b, 0.75), at, Vec2::splat(84.0), 0.0));
+            out.push(circle(hex(0xf2c14e), at, 19.0, 0.001));
+            out.push(Piece::new(Shape::Diamond, hex(0xffe9a8), at, Vec2::splat(26.0), 0.002));
+            out.push(Piece::new(Shape::Diamond, hex(0x8a5a10), at, Vec2::splat(11.0), 0.003));
+        }
     }
 }
 

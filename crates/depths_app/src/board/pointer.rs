@@ -67,7 +67,7 @@ fn make_marks_pickable(mut commands: Commands, marks: Query<Entity, Added<BoardM
 /// What a mark is, in the book's words ("Map Tile Icons").
 pub fn mark_text(mark: Mark) -> &'static str {
     match mark {
-        Mark::RuneNode => {
+        Mark::RuneNode(_) => {
             "Map Tile Node\nPlace tiles so their Nodes match the Rune Pattern on a Legendary Location's card back to \
              Discover it; each Node is used once."
         }
@@ -87,6 +87,7 @@ const MARK_SIZE: f32 = 36.0;
 fn on_mark_over(
     ev: On<Pointer<Over>>,
     marks: Query<&BoardMark>,
+    (parents, tiles): (Query<&ChildOf>, Query<&crate::board::tiles::BoardTile>),
     delve: Option<Res<Delve>>,
     mut hovered: ResMut<Hovered>,
 ) {
@@ -94,7 +95,16 @@ fn on_mark_over(
     if matches!(delve.game().phase(), Phase::Combat { .. }) {
         return;
     }
-    hovered.0 = Some((ev.event_target(), mark_text(mark.0).to_owned()));
+    let mut text = mark_text(mark.0).to_owned();
+    // A used or Discovered Node says so, and which Legendary Location.
+    if let (Mark::RuneNode(side), Ok(ChildOf(tile))) = (mark.0, parents.get(ev.event_target()))
+        && let Ok(tile) = tiles.get(*tile)
+        && let Some(line) =
+            crate::game::words::rune_node_state(delve.game(), depths_rules::map::NodeRef { cell: tile.cell, side })
+    {
+        text = format!("{text}\n{line}");
+    }
+    hovered.0 = Some((ev.event_target(), text));
 }
 
 /// Every token gets an invisible disc the picking finds (the token's art is

@@ -18,7 +18,7 @@ pub struct BoardCamera;
 
 use crate::{
     PlaySystems,
-    board::view::{BoardView, Cell, Side, Tile, Token},
+    board::view::{BoardView, Cell, RuneMark, Side, Tile, Token},
     game::rules_events::BoardNews,
     game::screen::Screen,
     game::session::Delve,
@@ -68,6 +68,14 @@ pub struct ReachShade {
     pub accessible: Vec<bool>,
 }
 
+/// The Encounter Tokens and glows on a tile's rune Nodes (a child of the
+/// tile), drawn again when they change.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct RuneTokens {
+    pub cell: Cell,
+    pub runes: Vec<(Side, RuneMark)>,
+}
+
 /// Height of element `element`'s token above its tile (later ones on top).
 pub fn token_z(element: usize) -> f32 {
     0.2 + element as f32 * 0.05
@@ -99,7 +107,7 @@ pub struct LanternToken;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (rebuild_board, lay_board, spawn_laid_tiles, lift_tiles, refresh_tokens, place_lantern)
+        (rebuild_board, lay_board, spawn_laid_tiles, lift_tiles, refresh_tokens, refresh_runes, place_lantern)
             .chain()
             .in_set(PlaySystems::Sync)
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<Delve>)),
@@ -132,6 +140,7 @@ fn rebuild_board(
     {
         *token = crate::board::view::Token::None;
     }
+    view.mark_runes(&adventure.ecology.used_runes, &delve.game().discovered_legendary_locations());
     let came_through = board.as_deref().and_then(|old| came_through(&old.view, &view));
     if let Some(passage) = came_through {
         toasts.write(crate::game::notices::Toast(crate::game::words::went_through(passage)));
@@ -206,7 +215,8 @@ pub fn slot_offset(index: usize, count: usize) -> Vec2 {
 /// hover ([`BoardMark`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
-    RuneNode,
+    /// The Node on that side of the tile (as it lies on the map).
+    RuneNode(Side),
     SecretPassage,
     WarpPortal,
     LevelStair,
@@ -240,7 +250,8 @@ pub const BOAT_SPOT: Vec2 = Vec2::new(-FLOOR_HALF + 44.0, FLOOR_HALF - 44.0);
 
 /// Every mark on `tile` and its place relative to the tile's centre.
 pub fn marks(tile: &Tile) -> Vec<(Mark, Vec2)> {
-    let mut out: Vec<(Mark, Vec2)> = tile.turned.nodes.iter().map(|side| (Mark::RuneNode, node_spot(side))).collect();
+    let mut out: Vec<(Mark, Vec2)> =
+        tile.turned.nodes.iter().map(|side| (Mark::RuneNode(side), node_spot(side))).collect();
     for (a, area) in tile.areas().iter().enumerate() {
         let at = marking_spot(tile, a);
         let printed = [
@@ -446,6 +457,13 @@ fn spawn_tile(commands: &mut Commands, view: &BoardView, tile: &Tile, landing: O
         ));
     }
     commands.spawn((
+        RuneTokens { cell, runes: tile.runes.clone() },
+        // Over the printed Nodes, under the element tokens and the shade.
+        Transform::from_translation(Vec3::new(0.0, 0.0, 0.1)),
+        Visibility::default(),
+        ChildOf(id),
+    ));
+    commands.spawn((
         ReachShade { cell, accessible: tile.accessible.clone() },
         Transform::default(),
         Visibility::default(),
@@ -552,6 +570,18 @@ fn refresh_tokens(
         let Some(tile) = board.view.tile_at(shade.cell) else { continue };
         if shade.accessible != tile.accessible {
             shade.accessible = tile.accessible.clone();
+        }
+    }
+}
+
+/// A Legendary Location Discovered (a tile placed) or Encountered: its
+/// Nodes change on the board.
+fn refresh_runes(board: Option<Res<Board>>, mut runes: Query<&mut RuneTokens>) {
+    let Some(board) = board.filter(|b| b.is_changed()) else { return };
+    for mut on in &mut runes {
+        let now = board.view.tile_at(on.cell).map(|t| &t.runes);
+        if let Some(now) = now.filter(|now| **now != on.runes) {
+            on.runes = now.clone();
         }
     }
 }

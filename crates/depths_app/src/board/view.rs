@@ -3,7 +3,9 @@
 //! table, the Encounter / Key tokens on its elements, and which areas the
 //! Heroes can reach. The drawing code in [`crate::board::art`] reads only this.
 
-use depths_rules::map::{self as rules_map, Area, AreaRef, ElementState, Map, MapTile, Passage, Placement};
+use depths_rules::map::{
+    self as rules_map, Area, AreaRef, ElementState, Map, MapTile, Passage, Placement, RuneMatch, UsedRunes,
+};
 
 /// A grid cell, `(x, y)` with `y` growing northward: the rules' own.
 pub use depths_rules::map::Cell;
@@ -54,6 +56,20 @@ pub struct Tile {
     pub tokens: Vec<Vec<Token>>,
     /// Per area: the Heroes can reach it from the Lantern.
     pub accessible: Vec<bool>,
+    /// Its Nodes that a Legendary Location used or that make one the Heroes
+    /// have Discovered.
+    pub runes: Vec<(Side, RuneMark)>,
+}
+
+/// What lies on a rune Node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuneMark {
+    /// "Place Encounter Tokens, gold 'slash' side up, on the Nodes used":
+    /// a Legendary Location was Encountered with it.
+    Used,
+    /// Part of a Legendary Location the Heroes have Discovered and may
+    /// Encounter now.
+    Discovered,
 }
 
 impl Tile {
@@ -81,7 +97,7 @@ impl Tile {
         let turned = tile.rotated(placement.rotation);
         let tokens = turned.areas.iter().map(|a| vec![Token::None; a.elements.len()]).collect();
         let accessible = vec![false; turned.areas.len()];
-        Tile { cell: placement.cell, turned, tokens, accessible }
+        Tile { cell: placement.cell, turned, tokens, accessible, runes: Vec::new() }
     }
 }
 
@@ -128,6 +144,18 @@ impl BoardView {
         let at = |a: AreaRef| LanternAt { cell: a.cell, area: usize::from(a.area) };
         let through = accessible.iter().filter_map(|&a| map.passage_on_the_way(a).map(|p| (at(a), p))).collect();
         BoardView { seed, tiles, lantern: at(map.lantern()), through }
+    }
+
+    /// Marks the Nodes Legendary Locations used (`used`) and those of the
+    /// ones Discovered now (`discovered`); a used Node stays used.
+    pub fn mark_runes(&mut self, used: &UsedRunes, discovered: &[RuneMatch]) {
+        let found = discovered.iter().flat_map(|m| &m.nodes).map(|n| (n, RuneMark::Discovered));
+        for (node, mark) in used.nodes.iter().map(|n| (n, RuneMark::Used)).chain(found) {
+            let Some(tile) = self.tiles.iter_mut().find(|t| t.cell == node.cell) else { continue };
+            if !tile.runes.iter().any(|(side, _)| *side == node.side) {
+                tile.runes.push((node.side, mark));
+            }
+        }
     }
 
     pub fn tile_at(&self, cell: Cell) -> Option<&Tile> {
@@ -186,5 +214,26 @@ mod tests {
             let owned = view.tiles[0].areas().iter().any(|a| a.exits.contains(side));
             assert_eq!(passable, owned, "{side:?}");
         }
+    }
+
+    /// "Place Encounter Tokens, gold 'slash' side up, on the Nodes used":
+    /// a used Node shows its token, a Discovered one its glow, and one
+    /// both used and in a listed match stays used; Nodes of no tile drawn
+    /// are left alone.
+    #[test]
+    fn used_and_discovered_nodes_are_marked_on_their_tiles() {
+        use depths_rules::map::{NodeRef, RuneMatch, Symmetry, UsedRunes};
+        let game = Game::new(GameOptions::standard(&["bren"], 1), Content::builtin().unwrap()).unwrap();
+        let mut view = BoardView::from_map(&game.adventure().unwrap().ecology.map, 1);
+        let node = |side| NodeRef { cell: (0, 0), side };
+        let used = UsedRunes { nodes: [node(Side::N)].into(), patterns: Default::default() };
+        let found = RuneMatch {
+            pattern: "p".into(),
+            symmetry: Symmetry::all().next().unwrap(),
+            cells: vec![(0, 0)],
+            nodes: vec![node(Side::N), node(Side::E), NodeRef { cell: (7, 7), side: Side::S }],
+        };
+        view.mark_runes(&used, &[found]);
+        assert_eq!(view.tiles[0].runes, vec![(Side::N, RuneMark::Used), (Side::E, RuneMark::Discovered)]);
     }
 }

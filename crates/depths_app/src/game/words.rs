@@ -667,6 +667,20 @@ pub fn where_placed(map: &Map, cell: Cell) -> String {
 /// An element as players point at it: "the Feature on the Lantern's
 /// tile", "the Chest north of the Lantern", "the Door 2 tiles east of the
 /// Lantern".
+/// What a rune Node's hover adds when a Legendary Location used it or it is
+/// part of one Discovered (named as the panel's list names it).
+pub fn rune_node_state(game: &Game, node: depths_rules::map::NodeRef) -> Option<String> {
+    if game.adventure()?.ecology.used_runes.nodes.contains(&node) {
+        return Some("A Legendary Location was Encountered with this Node: it cannot be used again.".into());
+    }
+    let found = game.discovered_legendary_locations();
+    let i = found.iter().position(|m| m.nodes.contains(&node))?;
+    Some(format!(
+        "Part of Legendary Location {}, Discovered: Encounter it from the panel on the right.",
+        legendary_name(game, i as u8)
+    ))
+}
+
 /// The way a passage takes the Heroes, as a row of "Within reach" ends.
 pub fn by_passage(passage: depths_rules::map::Passage) -> &'static str {
     match passage {
