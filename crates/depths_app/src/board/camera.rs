@@ -66,8 +66,10 @@ const BOARD_INSETS: Insets = Insets { left: 320.0, right: 350.0, top: 50.0, bott
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera);
     app.add_systems(Update, fit_msaa_to_renderer.in_set(PlaySystems::Present));
-    app.add_systems(OnEnter(Screen::Playing), |mut fit: ResMut<FitRequested>| {
+    app.init_resource::<Framed>();
+    app.add_systems(OnEnter(Screen::Playing), |mut fit: ResMut<FitRequested>, mut framed: ResMut<Framed>| {
         fit.0 = true;
+        framed.0 = false;
     });
     app.add_systems(
         Update,
@@ -83,7 +85,10 @@ pub(super) fn plugin(app: &mut App) {
     );
     app.add_systems(
         Update,
-        fit_to_map.in_set(PlaySystems::Present).run_if(in_state(Screen::Playing).and_then(resource_exists::<Board>)),
+        (fit_to_map, glide_camera.run_if(any_with_component::<CameraGlide>))
+            .chain()
+            .in_set(PlaySystems::Present)
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<Board>)),
     );
 }
 
@@ -154,13 +159,17 @@ fn fit_to_map(
     keys: Res<ButtonInput<KeyCode>>,
     letters: Res<crate::game::keys::Letters>,
     board: Res<Board>,
-    camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
+    camera: Single<(&Camera, &Transform, &Projection, Option<&CameraGlide>), With<BoardCamera>>,
+    camera_entity: Single<Entity, With<BoardCamera>>,
     hints: Query<&PlacementHint>,
     mut last_tiles: Local<(usize, usize)>,
     area: Res<BoardArea>,
     reserved: Res<crate::game::focus::BoardReserved>,
     mut last_area: Local<Option<Rect>>,
+    mut framed: ResMut<Framed>,
     hand: Option<Res<TileInHand>>,
+    time: Res<Time>,
+    mut commands: Commands,
 ) {
     if letters.just_pressed('f') || keys.just_pressed(KeyCode::Home) {
         fit.0 = true;
@@ -173,13 +182,20 @@ fn fit_to_map(
     }
     // The panels found their size (the first frames, a fold, a UI scale):
     // frame the map in the room it really has.
+    // A room that changed while the map stays seen whole keeps the view (a
+    // guide window or a fold reframed the board under the pointer); only
+    // the first room known frames the map at once.
     let area = room(area.0, reserved.0);
+    let mut room_moved = false;
     if let Some(a) = area {
         let moved = last_area
             .is_none_or(|l| (l.min - a.min).abs().max_element() > 20.0 || (l.max - a.max).abs().max_element() > 20.0);
         if moved {
             *last_area = Some(a);
-            fit.0 = true;
+            room_moved = true;
+            if !framed.0 {
+                fit.0 = true;
+            }
         }
     }
     // Keep the whole map in view as it grows, and frame a new Ecology's Entry tile.
@@ -191,10 +207,10 @@ fn fit_to_map(
         fit.0 = true;
     }
     *last_tiles = counts;
-    if !fit.0 && !changed {
+    if !fit.0 && !changed && !room_moved {
         return;
     }
-    let (camera, mut transform, mut projection) = camera.into_inner();
+    let (camera, transform, projection, glide) = camera.into_inner();
     let Some(viewport) = camera.logical_viewport_size() else {
         return; // not laid out yet; try again next frame
     };
@@ -204,16 +220,66 @@ fn fit_to_map(
     }
     // A changed map that the view still shows whole keeps the view: framed
     // anew after each tile, the board zoomed and slid under the pointer.
-    let shown = seen(area, viewport, transform.translation.truncate(), ortho_scale(&projection));
+    // (Seen from where a glide under way ends.)
+    let (now_center, now_scale) = glide.map_or((transform.translation.truncate(), ortho_scale(projection)), |g| g.to);
+    let shown = seen(area, viewport, now_center, now_scale);
     if !fit.0 && shown.is_some_and(|s| s.contains(bounds.min) && s.contains(bounds.max)) {
         return;
     }
-    let (center, scale) = fit_view_within(bounds, viewport, insets(area, viewport), FIT_MIN_SCALE);
+    let to = fit_view_within(bounds, viewport, insets(area, viewport), FIT_MIN_SCALE);
+    // The first framing is at once; any later one glides there.
+    let from = (transform.translation.truncate(), ortho_scale(projection));
+    commands.entity(*camera_entity).insert(CameraGlide { from, to, since: time.elapsed_secs(), at_once: !framed.0 });
+    framed.0 = area.is_some();
+    fit.0 = false;
+}
+
+/// The map has been framed in the board's room since the board came up
+/// (until then a framing is at once, not a glide from another game's view).
+#[derive(Resource, Default)]
+struct Framed(bool);
+
+/// How long the camera takes to frame the map anew.
+const GLIDE_SECS: f32 = 0.3;
+
+/// The board camera on its way to a new framing (centre, scale): it glides
+/// there instead of jumping, so a grown map or a new room is seen to move.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[require(crate::game::animating::Animating)]
+pub struct CameraGlide {
+    from: (Vec2, f32),
+    to: (Vec2, f32),
+    since: f32,
+    /// The first framing of a board: no glide from wherever the camera was.
+    at_once: bool,
+}
+
+impl CameraGlide {
+    /// Where the camera is a fraction `t` of the way (eased at both ends).
+    fn at(&self, t: f32) -> (Vec2, f32) {
+        if self.at_once || t >= 1.0 {
+            return self.to;
+        }
+        let e = t * t * (3.0 - 2.0 * t);
+        (self.from.0.lerp(self.to.0, e), self.from.1 + (self.to.1 - self.from.1) * e)
+    }
+}
+
+fn glide_camera(
+    mut commands: Commands,
+    time: Res<Time>,
+    camera: Single<(Entity, &CameraGlide, &mut Transform, &mut Projection), With<BoardCamera>>,
+) {
+    let (entity, glide, mut transform, mut projection) = camera.into_inner();
+    let t = ((time.elapsed_secs() - glide.since) / GLIDE_SECS).clamp(0.0, 1.0);
+    let (center, scale) = glide.at(t);
     transform.translation = center.extend(transform.translation.z);
     if let Projection::Orthographic(o) = projection.as_mut() {
         o.scale = scale;
     }
-    fit.0 = false;
+    if glide.at_once || t >= 1.0 {
+        commands.entity(entity).remove::<(CameraGlide, crate::game::animating::Animating)>();
+    }
 }
 
 fn keyboard_pan(
@@ -253,7 +319,8 @@ fn keyboard_pan(
 fn drag_pan(
     buttons: Res<ButtonInput<MouseButton>>,
     window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&mut Transform, &Projection), With<BoardCamera>>,
+    camera: Single<(Entity, &mut Transform, &Projection), With<BoardCamera>>,
+    mut commands: Commands,
     hand: Option<Res<TileInHand>>,
     area: Res<BoardArea>,
     egui: Res<EguiWantsInput>,
@@ -285,7 +352,9 @@ fn drag_pan(
         }
         *panning = true;
     }
-    let (mut transform, projection) = camera.into_inner();
+    let (entity, mut transform, projection) = camera.into_inner();
+    // The player's own move wins over a framing under way.
+    commands.entity(entity).remove::<(CameraGlide, crate::game::animating::Animating)>();
     let delta = now - prev;
     // Screen y grows downwards, world y upwards.
     transform.translation += Vec3::new(-delta.x, delta.y, 0.0) * ortho_scale(projection);
@@ -298,7 +367,8 @@ fn wheel_zoom(
     area: Res<BoardArea>,
     egui: Res<EguiWantsInput>,
     window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
+    camera: Single<(Entity, &Camera, &mut Transform, &mut Projection), With<BoardCamera>>,
+    mut commands: Commands,
 ) {
     // While a tile is dragged the wheel turns it; over a panel it scrolls the panel.
     if scroll.delta.y == 0.0 || hand.is_some_and(|h| h.dragging) || !on_board(window.cursor_position(), &area, &egui) {
@@ -308,7 +378,8 @@ fn wheel_zoom(
         MouseScrollUnit::Line => scroll.delta.y,
         MouseScrollUnit::Pixel => scroll.delta.y / 60.0,
     };
-    let (camera, mut transform, mut projection) = camera.into_inner();
+    let (entity, camera, mut transform, mut projection) = camera.into_inner();
+    commands.entity(entity).remove::<(CameraGlide, crate::game::animating::Animating)>();
     let Projection::Orthographic(ortho) = projection.as_mut() else {
         return;
     };
@@ -385,5 +456,25 @@ mod tests {
             assert!(top >= 35.0 + reserved, "reserved {reserved}: the map's top at {top}");
             assert!(bottom <= 720.0 && left >= 328.0 && right <= 950.0, "{left} {right} {bottom}");
         }
+    }
+
+    /// "The table jumps": a new framing glides from the view the player had
+    /// to the new one, both ends held, never past it; the first framing of
+    /// a board is at once.
+    #[test]
+    fn a_new_framing_glides_there_and_the_first_is_at_once() {
+        let glide =
+            CameraGlide { from: (Vec2::ZERO, 1.0), to: (Vec2::new(400.0, -100.0), 2.0), since: 0.0, at_once: false };
+        assert_eq!(glide.at(0.0), glide.from);
+        assert_eq!(glide.at(1.0), glide.to);
+        let mut last = glide.from;
+        for i in 1..=10 {
+            let now = glide.at(i as f32 / 10.0);
+            assert!(now.0.x >= last.0.x && now.0.x <= 400.0 && now.1 >= last.1 && now.1 <= 2.0, "step {i}: {now:?}");
+            last = now;
+        }
+        let (mid, _) = glide.at(0.5);
+        assert!(mid.x > 0.0 && mid.x < 400.0, "half way it is between: {mid}");
+        assert_eq!(CameraGlide { at_once: true, ..glide }.at(0.0), glide.to);
     }
 }
