@@ -72,9 +72,9 @@ pub fn hint_with(game: &Game, strong: bool) -> Option<(Action, String)> {
 /// words, and a Companion's in the log).
 pub fn why(game: &Game, action: &Action) -> String {
     match action {
-        Action::PlayCard { .. } => "the card with the best expected result against what is left in the Monster deck, \
-                                    keeping high cards when it costs little"
-            .into(),
+        // Short: the Combat strip gives the hint one line (at 150 % the
+        // longer reason was cut).
+        Action::PlayCard { .. } => "its expected result is best against the Monster cards still to come".into(),
         Action::ChoosePair { engagement, slot, .. } => {
             let Some(c) = game.combat() else { return String::new() };
             let Some(en) = c.engagements.get(usize::from(*engagement)) else { return String::new() };
@@ -109,7 +109,17 @@ pub fn why(game: &Game, action: &Action) -> String {
         }
         // Each purchase its own reason ("a Key for a Door" was given for an Ability).
         Action::StartPurchase { what: Purchase::Key } => "a Key for a Door in the way".into(),
-        Action::StartPurchase { what: Purchase::Healing { .. } } => "Healing for a Hero low before a fight".into(),
+        // Who is low, in figures: "Healing" again and again, with no
+        // reason but a rule, read as the hint repeating itself.
+        Action::StartPurchase { what: Purchase::Healing { .. } } => {
+            let low = game.heroes.iter().min_by_key(|h| u32::from(h.health) * 1000 / u32::from(h.max_health().max(1)));
+            match low {
+                Some(h) => {
+                    format!("Healing before a fight: {} has {} of {} Health", h.name(), h.health, h.max_health())
+                }
+                None => "Healing for a Hero low before a fight".into(),
+            }
+        }
         Action::StartPurchase { what: Purchase::Ability { .. } } => {
             "an Ability while Level Up offers one: they are bought only then".into()
         }
@@ -176,5 +186,11 @@ mod tests {
         assert!(!reason(Purchase::Ability { hero: 0 }).contains("Key"));
         assert!(reason(Purchase::Key).contains("Key") && !reason(Purchase::Key).contains("Healing"));
         assert!(reason(Purchase::Healing { units: 1 }).contains("Healing"));
+        // Healing says who is low, in figures read off the Hero.
+        let mut hurt = game.clone();
+        hurt.heroes[0].health = 3;
+        let heal = why(&hurt, &Action::StartPurchase { what: Purchase::Healing { units: 1 } });
+        let bren = &hurt.heroes[0];
+        assert!(heal.contains(&format!("{} has 3 of {} Health", bren.name(), bren.max_health())), "{heal}");
     }
 }

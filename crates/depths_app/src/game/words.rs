@@ -681,6 +681,21 @@ pub fn rune_node_state(game: &Game, node: depths_rules::map::NodeRef) -> Option<
     ))
 }
 
+/// A revealed Monster card's Health line, from each individual's Health:
+/// "Health: 14", "Health: 12 each", or "Health: #1 12, #2 8" ("Health:
+/// Armored Rubble Beetle 14" read as a list of names, and a Pair's name
+/// came twice).
+pub fn starting_health(most: &[u8]) -> String {
+    match most {
+        [one] => format!("Health: {one}"),
+        [first, rest @ ..] if rest.iter().all(|h| h == first) => format!("Health: {first} each"),
+        _ => {
+            let each: Vec<String> = most.iter().enumerate().map(|(i, h)| format!("#{} {h}", i + 1)).collect();
+            format!("Health: {}", each.join(", "))
+        }
+    }
+}
+
 /// The way a passage takes the Heroes, as a row of "Within reach" ends.
 pub fn by_passage(passage: depths_rules::map::Passage) -> &'static str {
     match passage {
@@ -1105,6 +1120,14 @@ mod tests {
     use depths_rules::{Content, GameOptions};
 
     use super::*;
+
+    /// A revealed card's Health reads as figures, not a list of names.
+    #[test]
+    fn a_revealed_monsters_health_reads_as_figures() {
+        assert_eq!(starting_health(&[14]), "Health: 14");
+        assert_eq!(starting_health(&[12, 12]), "Health: 12 each");
+        assert_eq!(starting_health(&[12, 8]), "Health: #1 12, #2 8");
+    }
 
     fn new_game(seed: u64) -> Game {
         Game::new(GameOptions::standard(&["bren", "sil"], seed), Content::builtin().unwrap()).unwrap()

@@ -162,9 +162,8 @@ pub fn reveals_for(game: &Game, content: &Content, events: &[Event]) -> Vec<Reve
                         foe.difficulty.name(),
                         crate::game::words::counted(foe.individuals.len() as u64, "individual", "individuals")
                     )];
-                    let health: Vec<String> =
-                        foe.individuals.iter().map(|i| format!("{} {}", i.name, i.max_health)).collect();
-                    rules.push(format!("Health: {}", health.join(", ")));
+                    let most: Vec<u8> = foe.individuals.iter().map(|i| i.max_health).collect();
+                    rules.push(crate::game::words::starting_health(&most));
                     rules.extend(foe_abilities(foe).into_iter().map(|(_, text)| text));
                     let flavour = match &foe.card {
                         FoeCard::Monster(m) => m.description.clone(),
