@@ -277,6 +277,7 @@ pub(super) fn pending_window(
                     c.button(ui, Action::FinishLevelUp, label);
                 }
                 Pending::SplitHealing { points } => split_healing(ui, game, *points, c),
+                Pending::OrderFeatures { cards } => order_features(ui, cards, &ordering, c),
                 _ => c.all(ui, game, |_| true),
             }
             // Anything else this decision allows.
@@ -292,6 +293,61 @@ pub(super) fn pending_window(
     if window.is_some_and(|w| w.inner.is_none()) {
         c.shown.extend(c.legal.clone());
     }
+}
+
+/// "Choose the order of the revealed Features", one Feature at a time:
+/// which first, then which next, the last one taking the last place. The
+/// six orders of three, each a two-line button, filled a 150 % window and
+/// half of them hid under a scroll.
+fn order_features(
+    ui: &mut egui::Ui,
+    cards: &[depths_rules::feature::FeatureCard],
+    faces: &[crate::table::reveal::RevealCard],
+    c: &mut Choices,
+) {
+    let names: Vec<&str> = cards.iter().map(|f| f.name.as_str()).collect();
+    // The Features picked so far, kept for this set of Features only.
+    let id = egui::Id::new(("feature order", names.join("|")));
+    let mut first: Vec<usize> = ui.data(|d| d.get_temp(id)).unwrap_or_default();
+    if first.len() + 1 >= cards.len() || first.iter().any(|&i| i >= cards.len()) {
+        first.clear();
+    }
+    let orders: Vec<(Action, Vec<usize>)> = c
+        .legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::ChooseOption { index } => {
+                Some((a.clone(), depths_rules::encountering::feature_order(cards.len(), usize::from(*index))))
+            }
+            _ => None,
+        })
+        .collect();
+    if !first.is_empty() {
+        let so_far: Vec<&str> = first.iter().map(|&i| names[i]).collect();
+        ui.label(format!("Resolved first: {}", so_far.join(", then ")));
+    }
+    ui.label(if first.is_empty() { "Which Feature is resolved first?" } else { "Which next?" });
+    let left: Vec<usize> = (0..cards.len()).filter(|i| !first.contains(i)).collect();
+    for &i in &left {
+        let mut order = first.clone();
+        order.push(i);
+        if left.len() == 2 {
+            // The last choice: the other Feature takes the last place.
+            order.extend(left.iter().filter(|&&j| j != i));
+            if let Some((a, _)) = orders.iter().find(|(_, o)| *o == order) {
+                let other = order.last().map_or("", |&j| names[j]);
+                c.button(ui, a.clone(), format!("{}, then {other}", names[i]));
+            }
+        } else if c.step_button(ui, names[i], &faces.get(i).map(|f| f.rules.join("\n")).unwrap_or_default()) {
+            first.push(i);
+        }
+    }
+    if !first.is_empty() && ui.button("Choose the order again").clicked() {
+        first.clear();
+    }
+    ui.data_mut(|d| d.insert_temp(id, first));
+    // Every order is reached through these steps: none is "another choice".
+    c.shown.extend(orders.into_iter().map(|(a, _)| a));
 }
 
 /// "Passage to Next Ecology": the Ecology is complete. The book's moment to
@@ -543,33 +599,7 @@ mod tests {
         };
         let revealed = vec![&card; 5];
         for (w, h, zoom) in [(1280.0, 800.0, 1.0), (1280.0, 800.0, 1.5), (1366.0, 768.0, 1.5)] {
-            let ctx = test_context();
-            ctx.set_zoom_factor(zoom);
-            // The board's room: the window less the banner, the side panels and the help line.
-            let room = egui::Rect::from_min_max(egui::pos2(0.27 * w, 60.0), egui::pos2(0.74 * w, h - 40.0)) / zoom;
-            let mut controls = Vec::new();
-            for _ in 0..4 {
-                let input = egui::RawInput {
-                    screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, h) / zoom)),
-                    ..Default::default()
-                };
-                let mut output = ctx.run_ui(input, |ui| {
-                    let mut c = Choices {
-                        seated: None,
-                        legal: game.legal_actions(),
-                        shown: Vec::new(),
-                        chosen: Vec::new(),
-                        keyed: None,
-                        next_key: None,
-                        pressed: None,
-                        seats_asked: Vec::new(),
-                        controls: Vec::new(),
-                    };
-                    pending_window(ui.ctx(), &game, pending, &revealed, (room, None), &mut c);
-                    controls = c.controls;
-                });
-                output.textures_delta.clear();
-            }
+            let (room, controls) = drawn_choices(&game, &revealed, (w, h, zoom), None);
             assert!(!controls.is_empty(), "{w}x{h} at {zoom}: no choice drawn for {pending:?}");
             for c in &controls {
                 let seen = c.visible.intersect(c.rect);
@@ -580,6 +610,86 @@ mod tests {
                     c.rect,
                     c.visible
                 );
+            }
+        }
+    }
+
+    /// The controls of `game`'s pending decision as drawn in a window of
+    /// `w`×`h` px at `zoom`, in a board's room like the table's (the window
+    /// less the banner, the side panels and the help line).
+    fn drawn_choices(
+        game: &Game,
+        revealed: &[&crate::table::reveal::RevealCard],
+        (w, h, zoom): (f32, f32, f32),
+        pressed: Option<u8>,
+    ) -> (egui::Rect, Vec<crate::ui::panels::widgets::Control>) {
+        let pending = game.pending().expect("a decision");
+        let ctx = test_context();
+        ctx.set_zoom_factor(zoom);
+        let room = egui::Rect::from_min_max(egui::pos2(0.27 * w, 60.0), egui::pos2(0.74 * w, h - 40.0)) / zoom;
+        let mut controls = Vec::new();
+        for _ in 0..4 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, h) / zoom)),
+                ..Default::default()
+            };
+            let mut output = ctx.run_ui(input, |ui| {
+                let mut c = Choices {
+                    seated: None,
+                    legal: game.legal_actions(),
+                    shown: Vec::new(),
+                    chosen: Vec::new(),
+                    keyed: None,
+                    next_key: None,
+                    pressed,
+                    seats_asked: Vec::new(),
+                    controls: Vec::new(),
+                };
+                pending_window(ui.ctx(), game, pending, revealed, (room, None), &mut c);
+                controls = c.controls;
+            });
+            output.textures_delta.clear();
+        }
+        (room, controls)
+    }
+
+    /// A playtester's Brass Scrying Bowl at 150 %: of the six orders of
+    /// three Features, two and a half showed and the rest hid under a
+    /// scroll. The order is chosen a Feature at a time: first one button
+    /// per Feature, then (key 1 took the first) the two orders left that
+    /// begin with it; every button whole, at 1366×768 and 1280×800, 100 %
+    /// and 150 %.
+    #[test]
+    fn three_features_are_ordered_one_at_a_time_all_in_sight() {
+        let content = depths_rules::Content::builtin().unwrap();
+        let ordering = |seed| {
+            let mut g = Game::new(depths_rules::GameOptions::standard(&["bren", "sil"], seed), content.clone()).ok()?;
+            for _ in 0..3000 {
+                if matches!(g.pending(), Some(Pending::OrderFeatures { cards }) if cards.len() == 3) {
+                    return Some(g);
+                }
+                let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &g);
+                g.apply(a).ok()?;
+            }
+            None
+        };
+        let game = (1..60).find_map(ordering).expect("three Features to order in some game");
+        let Some(Pending::OrderFeatures { cards }) = game.pending() else { unreachable!() };
+        let names: Vec<&str> = cards.iter().map(|f| f.name.as_str()).collect();
+        for size in [(1366.0, 768.0, 1.5), (1280.0, 800.0, 1.5), (1366.0, 768.0, 1.0), (1280.0, 800.0, 1.0)] {
+            let (_, first) = drawn_choices(&game, &[], size, None);
+            let whats: Vec<&str> = first.iter().map(|c| c.what.as_str()).collect();
+            assert_eq!(whats, names, "{size:?}: one button per Feature first");
+            let (_, next) = drawn_choices(&game, &[], size, Some(1));
+            let orders: Vec<Vec<usize>> = next
+                .iter()
+                .filter_map(|c| c.what.strip_prefix("ChooseOption { index: ")?.strip_suffix(" }")?.parse().ok())
+                .map(|i: usize| depths_rules::encountering::feature_order(3, i))
+                .collect();
+            assert_eq!(orders, vec![vec![0, 1, 2], vec![0, 2, 1]], "{size:?}: the orders left after the first");
+            for c in first.iter().chain(&next) {
+                let whole = c.visible.expand(0.5).contains_rect(c.rect);
+                assert!(whole, "{size:?}: {} at {:?} seen {:?}", c.what, c.rect, c.visible);
             }
         }
     }

@@ -233,6 +233,15 @@ impl<'a> Choices<'a> {
         (clicked, on)
     }
 
+    /// A numbered button for a step of a choice that is not yet a move (the
+    /// first of the Features to order): whether it was clicked or keyed.
+    pub(super) fn step_button(&mut self, ui: &mut egui::Ui, label: &str, hover: &str) -> bool {
+        let (key, button) = self.numbered(true, label);
+        let response = ui.add(button).on_hover_text(hover);
+        self.controls.push(Control::of(&response, label));
+        response.clicked() || key.is_some_and(|n| self.pressed == Some(n))
+    }
+
     /// One button for several moves made together, each legal now (every
     /// Hero's End turn), numbered like any other.
     pub(super) fn button_all(&mut self, ui: &mut egui::Ui, all: Vec<Action>, label: egui::RichText, hover: &str) {
