@@ -74,6 +74,9 @@ pub struct AnalysisBoard {
     passed: Arc<AtomicBool>,
     /// CPU time of the chunks so far (ns), for the log.
     cpu: u64,
+    /// Chunks done in this sitting (an unfinished analysis is kept every
+    /// [`KEEP_EVERY`]).
+    chunks: u32,
 }
 
 impl AnalysisBoard {
@@ -103,6 +106,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, drive.in_set(PlaySystems::Sync).run_if(in_state(Screen::Playing)));
     app.add_systems(OnExit(Screen::Playing), |mut board: ResMut<AnalysisBoard>| {
         board.passed.store(true, Ordering::Relaxed);
+        keep_so_far(&board);
         *board = AnalysisBoard::default();
     });
 }
@@ -184,6 +188,12 @@ fn drive(
     board.cpu += work.cpu;
     board.latest = Some(work.analyst.analysis().clone());
     let Some(turning) = work.turning else {
+        // Kept as it grows, every few seconds of work: a game over left
+        // before its analysis was done began it again from nothing.
+        board.chunks += 1;
+        if board.chunks.is_multiple_of(KEEP_EVERY) {
+            keep_so_far(&board);
+        }
         start_chunk(&mut board, work.analyst, proxy.as_deref());
         return;
     };
@@ -256,8 +266,21 @@ fn start_chunk(
         .detach();
 }
 
-/// Keeps a finished analysis beside its save; a failure is only logged (it
-/// is made again next time).
+/// How many chunks of work between keeping an unfinished analysis.
+const KEEP_EVERY: u32 = 40;
+
+/// Keeps an unfinished analysis beside its save, to go on from next time.
+fn keep_so_far(board: &AnalysisBoard) {
+    if let (Some(path), Some(a)) = (&board.file, &board.latest)
+        && !a.is_done()
+        && a.progress().0 > 0
+    {
+        keep(path, a);
+    }
+}
+
+/// Keeps an analysis beside its save; a failure is only logged (it is made
+/// again next time).
 fn keep(path: &Path, analysis: &Analysis) {
     match serde_json::to_string(analysis) {
         Ok(text) => match crate::game::saves::write_atomic(path, &text) {
@@ -339,6 +362,48 @@ mod tests {
         let mut damaged = app_with(replay);
         until_done(&mut damaged);
         assert!(damaged.world().resource::<AnalysisBoard>().latest.as_ref().is_some_and(Analysis::is_done));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A playtester left a game over before its analysis was done and came
+    /// back to it: it began again from nothing. Leaving keeps what was
+    /// done, and coming back goes on from there.
+    #[test]
+    fn an_analysis_left_unfinished_goes_on_from_where_it_was() {
+        let dir = std::env::temp_dir().join(format!("fd-analysis-left-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let save = dir.join("game.json");
+        let options = GameOptions::standard(&["bren", "sil"], 3);
+        let history = crate::game::replay::bot_game(&options, &Content::builtin().unwrap())[..60].to_vec();
+        let replay = Replay {
+            options,
+            history,
+            players: Default::default(),
+            step: 0,
+            marks: Vec::new(),
+            save: Some(save.clone()),
+        };
+        let mut app = app_with(replay.clone());
+        let mut done = (0, 0);
+        for _ in 0..20_000 {
+            app.update();
+            done = app.world().resource::<AnalysisBoard>().progress().unwrap_or_default();
+            if done.0 > 0 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert!(done.0 > 0 && done.0 < done.1, "some of it done, not all: {done:?}");
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        app.update();
+        assert!(analysis_file(&save).is_file(), "what was done is kept on leaving");
+        let back = app_with(replay);
+        let resumed = back.world().resource::<AnalysisBoard>().progress();
+        let mut back = back;
+        back.update();
+        let resumed = back.world().resource::<AnalysisBoard>().progress().or(resumed).unwrap_or_default();
+        assert!(resumed.0 >= done.0, "came back at {resumed:?}, had {done:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
