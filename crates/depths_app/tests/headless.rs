@@ -1846,6 +1846,54 @@ fn the_replay_at_step_n_is_the_game_after_n_moves() {
     assert!(game_log(&app).notice.as_deref().is_some_and(|n| n.contains("replay")));
 }
 
+/// Issue 55: a replay stepped onto a fight's end tells, like the game did,
+/// what the fight cost each Hero (it said only "Victory": the table laid
+/// anew at each step had not seen the fight begin).
+#[test]
+fn a_replay_stepped_onto_a_fights_end_tells_what_it_cost() {
+    use depths_app::game::replay::{GoToStep, WatchReplay};
+    use depths_app::game::rules_events::FightEnd;
+    use depths_rules::Event;
+    let mut app = menu_app("replay-fight-end");
+    start(&mut app, 5);
+    for _ in 0..400 {
+        if game(&app).is_over() {
+            break;
+        }
+        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, game(&app));
+        act(&mut app, a);
+    }
+    let history = app.world().resource::<Delve>().history.clone().expect("a new game keeps its moves");
+    let options = game(&app).adventure().unwrap().options.clone();
+    // The first fight won, read off the rules: its last move and each
+    // Hero's Health at its start and at its end.
+    let content = depths_rules::Content::builtin().unwrap();
+    let mut g = Game::new(options.clone(), content).unwrap();
+    let mut start_health: Option<Vec<u8>> = None;
+    let mut won = None;
+    for (i, a) in history.iter().enumerate() {
+        let events = g.apply(a.clone()).unwrap();
+        if events.iter().any(|e| matches!(e, Event::CombatStarted { .. })) {
+            start_health = Some(g.heroes.iter().map(|h| h.health).collect());
+        }
+        if events.iter().any(|e| matches!(e, Event::CombatWon)) {
+            let at = start_health.clone().expect("a fight began before it was won");
+            let lost: Vec<i16> = at.iter().zip(&g.heroes).map(|(&s, h)| i16::from(s) - i16::from(h.health)).collect();
+            won = Some((i + 1, lost));
+            break;
+        }
+    }
+    let (step, lost) = won.expect("the bot won a fight in 400 moves");
+    let players = seats(&app).players.clone();
+    app.world_mut().write_message(WatchReplay { options, history, players, save: None });
+    frames(&mut app, 3);
+    app.world_mut().write_message(GoToStep(step));
+    frames(&mut app, 3);
+    let end = app.world().resource::<FightEnd>().moment.clone().expect("the fight's end is told in the replay");
+    assert_eq!(end.fell, None);
+    assert_eq!(end.cost, Some(lost), "what the fight cost each Hero, at step {step}");
+}
+
 /// "Everything on the table is an entity": each Hero's Health Token on its
 /// Health Track, the Keys and the XP cards lie along the board's foot and
 /// follow the game (a Token moves to the Hero's new Health, a Key bought

@@ -87,12 +87,34 @@ pub fn game_at(
     history: &[Action],
     step: usize,
 ) -> Result<(Game, Vec<Event>), String> {
+    game_and_fight_at(options, content, history, step).map(|(game, last, _)| (game, last))
+}
+
+/// [`game_at`], with the fight under way before the last move as the
+/// table tallies it: each Hero's Health at its start and lost since.
+fn game_and_fight_at(
+    options: &GameOptions,
+    content: &Content,
+    history: &[Action],
+    step: usize,
+) -> Result<(Game, Vec<Event>, Option<Vec<(u8, i16)>>), String> {
     let mut game = Game::new(options.clone(), content.clone()).map_err(|e| e.to_string())?;
     let mut last = Vec::new();
+    let (mut start, mut before_last): (Option<Vec<u8>>, Option<Vec<(u8, i16)>>) = (None, None);
     for (i, a) in history.iter().take(step).enumerate() {
+        before_last = start.as_ref().map(|s| {
+            s.iter().zip(&game.heroes).map(|(&at, hero)| (at, i16::from(at) - i16::from(hero.health))).collect()
+        });
         last = game.apply(a.clone()).map_err(|e| format!("move {} ({a:?}) is refused: {e}", i + 1))?;
+        for e in &last {
+            match e {
+                Event::CombatStarted { .. } => start = Some(game.heroes.iter().map(|h| h.health).collect()),
+                Event::CombatWon | Event::GameLost { .. } => start = None,
+                _ => {}
+            }
+        }
     }
-    Ok((game, last))
+    Ok((game, last, before_last))
 }
 
 /// Where each Ecology and each Combat begins in `history`.
@@ -240,8 +262,11 @@ fn go_to_step(
     if want == replay.step {
         return;
     }
-    match game_at(&replay.options, &content.0, &replay.history, want) {
-        Ok((game, events)) => {
+    match game_and_fight_at(&replay.options, &content.0, &replay.history, want) {
+        Ok((game, events, fight)) => {
+            // The fight's tally so far: its end, stepped onto, tells what it
+            // cost each Hero (a replay's Victory said only "Victory").
+            commands.insert_resource(crate::game::rules_events::FightSoFar(fight));
             // A jump lands somewhere new: frame the whole map again.
             if want.abs_diff(replay.step) > 1
                 && let Some(mut fit) = fit

@@ -331,11 +331,17 @@ fn health_bars(mut events: MessageReader<RulesEvent>, mut health: ResMut<HealthN
 }
 
 /// A fight's start, its Health events and its end: the moment told at its end.
+/// A replay's step laid the table anew: the fight under way before its
+/// move, as [`FightEnd`] tallies it (taken once the table is laid).
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct FightSoFar(pub Option<Vec<(u8, i16)>>);
+
 fn fight_end(
     mut events: MessageReader<RulesEvent>,
     (mut rebuilds, mut lifts): (MessageReader<RebuildBoard>, MessageReader<TakenBack>),
     mut end: ResMut<FightEnd>,
     delve: Option<Res<Delve>>,
+    mut so_far: Option<ResMut<FightSoFar>>,
 ) {
     // Most frames bring nothing: no Health is read for them.
     if events.is_empty() && rebuilds.is_empty() && lifts.is_empty() {
@@ -346,6 +352,9 @@ fn fight_end(
     // A new game or a load: what was seen of a fight is not this one's.
     if rebuilds.read().count() > 0 {
         *end = FightEnd::default();
+        if let Some(tally) = so_far.as_mut().and_then(|s| s.0.take()) {
+            end.tally = Some(tally);
+        }
     }
     if lifts.read().count() > 0 {
         end.taken_back(&health, delve.as_ref().is_some_and(|d| d.game().combat().is_some()));
