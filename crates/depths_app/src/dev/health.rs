@@ -36,7 +36,7 @@ use crate::{
     game::online::Online,
     game::saves::SaveSummary,
     game::screen::Screen,
-    game::session::{GameContent, PlayerAction, Session},
+    game::session::{Delve, GameContent, PlayerAction, Seats, Session},
     game::settings::Settings,
     table::cards::{TableCard, TableGeometry},
     ui::panels::PanelProbe,
@@ -477,6 +477,22 @@ fn check(world: &mut World, screen: Screen) -> Vec<String> {
                 if overlap(*r, t) {
                     faults.push(format!("a {:?} box at {} covers a card to click at {}", l.order, show(*r), show(t)));
                 }
+            }
+        }
+    }
+    // "A greyed control gives the rules' true reason": every greyed button
+    // says why on hover, and none is greyed that the rules and the seats
+    // at the table allow.
+    if playing && let (Some(delve), Some(seats)) = (world.get_resource::<Delve>(), world.get_resource::<Seats>()) {
+        let open = crate::table::cards::legal_at_table(delve, seats);
+        for g in &probe.greyed {
+            match &g.why {
+                None => faults.push(format!("greyed {:?} gives no reason", g.action)),
+                Some(why) if why.trim().is_empty() => faults.push(format!("greyed {:?} gives no reason", g.action)),
+                Some(_) if open.contains(&g.action) => {
+                    faults.push(format!("{:?} is greyed though it may be taken now", g.action))
+                }
+                Some(_) => {}
             }
         }
     }

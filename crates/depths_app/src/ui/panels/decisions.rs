@@ -644,6 +644,7 @@ mod tests {
                     pressed,
                     seats_asked: Vec::new(),
                     controls: Vec::new(),
+                    greyed: Vec::new(),
                 };
                 pending_window(ui.ctx(), game, pending, revealed, (room, None), &mut c);
                 controls = c.controls;

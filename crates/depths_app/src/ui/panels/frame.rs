@@ -151,6 +151,7 @@ fn game_ui(
         pressed,
         seats_asked: Vec::new(),
         controls: Vec::new(),
+        greyed: Vec::new(),
     };
     // The cards on the table take the first numbers; egui's buttons the next.
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
@@ -837,6 +838,7 @@ fn finish(
         panels: std::mem::take(&mut pass_on.panels),
         room: Some(room),
         controls: std::mem::take(&mut c.controls),
+        greyed: std::mem::take(&mut c.greyed),
         curtain: false,
     };
     c.suspend(&mut pass_on);

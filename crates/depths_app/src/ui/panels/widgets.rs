@@ -59,6 +59,8 @@ pub(super) struct PanelPass {
     pub(super) seats_asked: Vec<(u8, bool)>,
     /// The controls drawn so far this frame.
     pub(super) controls: Vec<Control>,
+    /// The greyed buttons drawn so far this frame.
+    pub(super) greyed: Vec<Greyed>,
     /// The banner and the side panels drawn this frame.
     pub(super) banner: Option<egui::Rect>,
     pub(super) panels: Vec<(String, egui::Rect)>,
@@ -73,6 +75,14 @@ pub struct Control {
     /// The part of it inside its panel's clip (a scrolled list hides some).
     pub visible: egui::Rect,
     pub layer: egui::LayerId,
+}
+
+/// A button drawn greyed: the move it would make and the reason its hover
+/// gives (none: a refusal the player is left to guess).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Greyed {
+    pub action: Action,
+    pub why: Option<String>,
 }
 
 impl Control {
@@ -91,6 +101,7 @@ pub struct PanelProbe {
     pub panels: Vec<(String, egui::Rect)>,
     pub room: Option<egui::Rect>,
     pub controls: Vec<Control>,
+    pub greyed: Vec<Greyed>,
     pub curtain: bool,
 }
 
@@ -113,6 +124,8 @@ pub(super) struct Choices<'a> {
     pub(super) seats_asked: Vec<(u8, bool)>,
     /// The controls drawn so far this frame, for the [`PanelProbe`].
     pub(super) controls: Vec<Control>,
+    /// The greyed buttons drawn so far this frame, for the [`PanelProbe`].
+    pub(super) greyed: Vec<Greyed>,
 }
 
 impl<'a> Choices<'a> {
@@ -128,6 +141,7 @@ impl<'a> Choices<'a> {
             pressed: pass.pressed,
             seats_asked: std::mem::take(&mut pass.seats_asked),
             controls: std::mem::take(&mut pass.controls),
+            greyed: std::mem::take(&mut pass.greyed),
         }
     }
 
@@ -147,6 +161,7 @@ impl<'a> Choices<'a> {
         pass.pressed = self.pressed;
         pass.seats_asked = self.seats_asked;
         pass.controls = self.controls;
+        pass.greyed = self.greyed;
     }
 
     /// `a` clicked, or answered by number key `keyed` (which the key guard
@@ -216,8 +231,12 @@ impl<'a> Choices<'a> {
         let legal = self.is_legal(&a);
         let (key, button) = self.numbered(legal, label);
         let mut response = ui.add_enabled(legal, button);
-        if !legal && let Some(why) = self.why_refused(&a) {
-            response = response.on_disabled_hover_text(why);
+        if !legal {
+            let why = self.why_refused(&a);
+            if let Some(why) = &why {
+                response = response.on_disabled_hover_text(why);
+            }
+            self.greyed.push(Greyed { action: a.clone(), why });
         }
         let on = response.contains_pointer();
         if let Some(hover) = hover.filter(|_| legal) {
@@ -295,9 +314,16 @@ impl<'a> Choices<'a> {
         if key.is_some() {
             self.next_key = key.map(|n| n + 1);
         }
-        let response = ui.add_enabled(legal, egui::Button::new(label)).on_hover_text(hover);
+        let mut response = ui.add_enabled(legal, egui::Button::new(label)).on_hover_text(hover);
         if legal {
             self.controls.push(Control::of(&response, hover));
+        } else {
+            // Greyed, its hover is the refusal (egui shows no other).
+            let why = self.why_refused(&a);
+            if let Some(why) = &why {
+                response = response.on_disabled_hover_text(why);
+            }
+            self.greyed.push(Greyed { action: a.clone(), why });
         }
         self.choose(&a, response.clicked(), key.filter(|n| self.pressed == Some(*n)));
         self.shown.push(a);
@@ -931,6 +957,7 @@ mod tests {
                 pressed,
                 seats_asked: Vec::new(),
                 controls: Vec::new(),
+                greyed: Vec::new(),
             };
             c.button(ui, Action::DrawTile, "draw");
             c.button(ui, Action::CancelPurchase, "not legal");
