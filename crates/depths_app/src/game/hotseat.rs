@@ -287,8 +287,11 @@ pub fn banner_line(game: &Game, seats: &Seats) -> String {
         let name = game.heroes.get(usize::from(h)).map_or("?", |x| x.name());
         return format!("▶ Companion {name} — {}", crate::game::words::banner(game));
     }
+    let companions: Vec<u8> = (0..game.heroes.len() as u8).filter(|&h| seats.players.is_companion(h)).collect();
     if game.is_over() || solo {
-        return crate::game::words::banner(game);
+        return crate::game::words::banner_with(game, &companions);
     }
-    format!("▶ {} — {}", seats.acting_text(game), crate::game::words::banner(game))
+    // The Companions are named in the acting part ("Companion (Sil)").
+    let rules_words = crate::game::words::banner_of_players(game, &companions);
+    format!("▶ {} — {rules_words}", seats.acting_text(game))
 }

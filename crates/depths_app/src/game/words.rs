@@ -984,6 +984,36 @@ pub fn item_facts(item: &depths_rules::hero::ItemCard) -> String {
 
 /// Who must act now, in words, from the rules' phase.
 pub fn banner(game: &Game) -> String {
+    banner_with(game, &[])
+}
+
+/// [`banner`] for a table where the Heroes `companions` play themselves: a
+/// Combat step names only the players' own Heroes, then the Companions as
+/// playing by themselves ("Bren and Sil play cards" with Sil a Companion
+/// read as a move the player had to make for Sil).
+pub fn banner_with(game: &Game, companions: &[u8]) -> String {
+    let line = banner_of_players(game, companions);
+    let acting: Vec<&str> = match (game.phase(), game.combat()) {
+        (Phase::Combat { step }, Some(c))
+            if !matches!(step, CombatStep::AssignMonsters | CombatStep::AvoidReturnDamage) =>
+        {
+            c.heroes_to_act()
+                .into_iter()
+                .filter(|h| companions.contains(h))
+                .filter_map(|h| game.heroes.get(usize::from(h)).map(|x| x.name()))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    match acting.len() {
+        0 => line,
+        1 => format!("{line} · Companion {} plays by itself", acting[0]),
+        _ => format!("{line} · Companions {} play by themselves", and_list(&acting)),
+    }
+}
+
+/// [`banner`] naming only the Heroes not among `companions`.
+pub fn banner_of_players(game: &Game, companions: &[u8]) -> String {
     let name = |h: u8| game.heroes.get(usize::from(h)).map_or("?", |h| h.name());
     let phase = game.phase();
     match &phase {
@@ -991,8 +1021,10 @@ pub fn banner(game: &Game) -> String {
         Phase::Lost(r) => return format!("The Heroes have lost: {}.", loss_text(game, r)),
         Phase::Combat { step } => {
             let Some(c) = game.combat() else { return "Combat".into() };
-            // "All Heroes perform each Step simultaneously": name them all.
-            let heroes: Vec<&str> = c.heroes_to_act().into_iter().map(name).collect();
+            // "All Heroes perform each Step simultaneously": name them all
+            // (the players' own; the Companions are told after).
+            let own = |h: &u8| !companions.contains(h);
+            let heroes: Vec<&str> = c.heroes_to_act().into_iter().filter(own).map(name).collect();
             let who = and_list(&heroes);
             let several = heroes.len() > 1;
             return match step {
@@ -1012,6 +1044,7 @@ pub fn banner(game: &Game) -> String {
                     let (ending, choosing): (Vec<u8>, Vec<u8>) = c
                         .heroes_to_act()
                         .into_iter()
+                        .filter(own)
                         .partition(|&h| c.chosen_engagement(h).is_some() || c.pairs_of(h).is_empty());
                     let names = |hs: &[u8]| and_list(&hs.iter().map(|&h| name(h)).collect::<Vec<_>>());
                     let mut parts = Vec::new();
@@ -1027,8 +1060,13 @@ pub fn banner(game: &Game) -> String {
                 }
                 // Only the Heroes whose Damage still waits to be placed.
                 CombatStep::AssignDamage => {
-                    let waiting: Vec<&str> =
-                        c.heroes_to_act().into_iter().filter(|&h| c.packet_of(h).is_some()).map(name).collect();
+                    let waiting: Vec<&str> = c
+                        .heroes_to_act()
+                        .into_iter()
+                        .filter(own)
+                        .filter(|&h| c.packet_of(h).is_some())
+                        .map(name)
+                        .collect();
                     match waiting.len() {
                         0 => format!("Combat: {who} choose whom to damage"),
                         1 => format!("Combat: {} chooses whom to damage", waiting[0]),
@@ -1120,6 +1158,29 @@ mod tests {
     use depths_rules::{Content, GameOptions};
 
     use super::*;
+
+    /// A playtester alone with a Companion read "Bren and Sil play cards"
+    /// as a move to make for Sil: a Combat step names the players' own
+    /// Heroes, then the Companions as playing by themselves.
+    #[test]
+    fn a_combat_banner_tells_companions_apart() {
+        let mut game = new_game(4);
+        for _ in 0..3000 {
+            let both = game.combat().is_some_and(|c| c.heroes_to_act().len() == 2);
+            if both && matches!(game.phase(), Phase::Combat { step: CombatStep::PlayCards }) {
+                break;
+            }
+            let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &game);
+            game.apply(a).unwrap();
+        }
+        assert!(matches!(game.phase(), Phase::Combat { step: CombatStep::PlayCards }), "a Combat to look at");
+        let (bren, sil) = (game.heroes[0].name().to_owned(), game.heroes[1].name().to_owned());
+        assert!(banner(&game).contains(&format!("{bren} and {sil} play cards")), "{}", banner(&game));
+        let line = banner_with(&game, &[1]);
+        assert!(line.contains(&format!("{bren} plays a card")), "{line}");
+        assert!(line.ends_with(&format!("Companion {sil} plays by itself")), "{line}");
+        assert!(!banner_of_players(&game, &[1]).contains(&sil), "{}", banner_of_players(&game, &[1]));
+    }
 
     /// A revealed card's Health reads as figures, not a list of names.
     #[test]
