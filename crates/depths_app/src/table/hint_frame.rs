@@ -22,6 +22,10 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// How far the hint's frame shows round its card (px), less than half the
+/// narrowest gap between two cards in a hand.
+const HINT_RIM: f32 = 3.0;
+
 /// The gold frame around a hinted card on the table.
 #[derive(Component)]
 pub struct HintFrame;
@@ -52,7 +56,9 @@ fn frame_hint(
     };
     let screen = Vec2::new(window.width(), window.height());
     let at = to_world(rect.center(), screen).extend(z);
-    let size = rect.size() + Vec2::splat(14.0);
+    // A thin rim: 7 px a side lay over the pile and the next card, closer
+    // to it than that in a hand.
+    let size = rect.size() + Vec2::splat(2.0 * HINT_RIM);
     match frames.single_mut() {
         Ok((_, mut sprite, mut transform)) => {
             if sprite.custom_size != Some(size) {
