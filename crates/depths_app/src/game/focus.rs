@@ -27,15 +27,23 @@ pub(super) fn plugin(app: &mut App) {
 pub struct PressOverPanel(pub bool);
 
 /// Without a mouse or panels (a headless test) there is nothing to note.
+/// The pass screen counts as a panel: drawn on egui's background layer, it
+/// is no "area" to egui, and a click on "I am Mara" resolved Bren's pair
+/// lying under the button.
 fn note_press(
     buttons: Option<Res<ButtonInput<MouseButton>>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    table: (Option<Res<crate::game::session::Seats>>, Option<Res<crate::game::session::Delve>>),
     mut press: ResMut<PressOverPanel>,
 ) {
     if let (Some(buttons), Some(egui)) = (buttons, egui)
         && buttons.just_pressed(MouseButton::Left)
     {
-        press.0 = egui.is_pointer_over_area();
+        let curtain = match table {
+            (Some(seats), Some(delve)) => seats.curtain(delve.game()).is_some(),
+            _ => false,
+        };
+        press.0 = egui.is_pointer_over_area() || curtain;
     }
 }
 
@@ -96,5 +104,39 @@ pub struct HoveredToken(pub Option<(Entity, Rect)>);
 impl Hovered {
     pub fn text(&self) -> Option<&str> {
         self.0.as_ref().map(|(_, t)| t.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::session::{Seats, Session};
+    use depths_rules::{Content, Game, GameOptions};
+
+    /// A playtester's click on "I am Mara" also resolved Bren's pair lying
+    /// under the button: a press made while the pass screen is up belongs
+    /// to it (egui does not count it as an area), as one over a panel does.
+    #[test]
+    fn a_press_on_the_pass_screen_is_not_the_tables() {
+        let press_with = |curtain: bool| {
+            let mut app = App::new();
+            let game = Game::new(GameOptions::standard(&["bren", "sil"], 1), Content::builtin().unwrap()).unwrap();
+            Session::new(game).insert_into(app.world_mut());
+            let mut seats = app.world_mut().resource_mut::<Seats>();
+            seats.players.names = vec!["Mara".into(), "Jon".into()];
+            seats.players.owners = vec![0, 1];
+            seats.players.curtain = curtain;
+            seats.turn.shown_to = None;
+            app.init_resource::<PressOverPanel>();
+            app.init_resource::<bevy_egui::input::EguiWantsInput>();
+            let mut buttons = ButtonInput::<MouseButton>::default();
+            buttons.press(MouseButton::Left);
+            app.insert_resource(buttons);
+            app.add_systems(Update, note_press);
+            app.update();
+            app.world().resource::<PressOverPanel>().0
+        };
+        assert!(press_with(true), "a press on the pass screen is the screen's");
+        assert!(!press_with(false), "with no pass screen (nor panel) under it, a press is the table's");
     }
 }
