@@ -214,7 +214,7 @@ fn sync_edge(
         if let Some(adv) = game.adventure() {
             for i in 0..adv.keys {
                 let at = layout.keys.0 + Vec2::X * layout.keys.1 * f32::from(i);
-                spawn_key(&mut commands, i, still(at), (screen, layout.k), icons.as_deref(), keys_text(adv.keys));
+                spawn_key(&mut commands, i, still(at), (screen, layout.k), icons.as_deref(), keys_text(adv));
             }
             for (i, c) in adv.xp_pool.iter().enumerate() {
                 let at = layout.xp.0 + Vec2::X * layout.xp.1 * i as f32;
@@ -266,7 +266,7 @@ fn sync_edge(
                 Slide { from: middle, to, start: now, leaving: false },
                 (screen, layout.k),
                 icons.as_deref(),
-                keys_text(adv.keys),
+                keys_text(adv),
             );
         }
     }
@@ -313,9 +313,13 @@ fn health_text(game: &Game, h: usize) -> String {
     format!("{}'s Health Track: {} of {} Health.", hero.name(), hero.health, hero.max_health())
 }
 
-fn keys_text(keys: u8) -> String {
+/// The Keys' hover, with this Ecology's price (the Caverns' Key was said to
+/// cost 4 XP beside a button asking 6).
+fn keys_text(adv: &depths_rules::adventure::Adventure) -> String {
+    let keys = adv.keys;
     let n = if keys == 1 { "1 Key".to_owned() } else { format!("{keys} Keys") };
-    format!("The party holds {n}. A Key unlocks a Door; 4 XP buys another.")
+    let cost = adv.ecology.reference.key_cost;
+    format!("The party holds {n}. A Key unlocks a Door; {cost} XP buys another.")
 }
 
 fn xp_text(adv: &depths_rules::adventure::Adventure) -> String {
@@ -580,7 +584,7 @@ fn slide(
         // The texts change only with the game, not every frame.
         if let (true, Some(mut hover), Some(adv)) = (delve.is_changed(), hover, adv) {
             let text = if key.is_some() {
-                keys_text(adv.keys)
+                keys_text(adv)
             } else if xp.is_some() {
                 xp_text(adv)
             } else {
@@ -629,5 +633,27 @@ fn on_over(ev: On<Pointer<Over>>, pieces: Query<&EdgeHover>, mut hovered: ResMut
 fn on_out(ev: On<Pointer<Out>>, mut hovered: ResMut<crate::game::focus::Hovered>) {
     if hovered.0.as_ref().is_some_and(|(e, _)| *e == ev.event_target()) {
         hovered.0 = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Keys' hover names this Ecology's price, the one the button asks
+    /// (the Ruins' and the Caverns' differ, so a fixed price is caught).
+    #[test]
+    fn the_keys_hover_names_this_ecologys_price() {
+        let mut costs = Vec::new();
+        for start in [depths_rules::Ecology::Ruins, depths_rules::Ecology::Caverns] {
+            let options = depths_rules::GameOptions { start, ..depths_rules::GameOptions::standard(&["bren"], 1) };
+            let game = Game::new(options, depths_rules::Content::builtin().unwrap()).unwrap();
+            let adv = game.adventure().unwrap();
+            let cost = adv.ecology.reference.key_cost;
+            let text = keys_text(adv);
+            assert!(text.contains(&format!("; {cost} XP buys another")), "{text}");
+            costs.push(cost);
+        }
+        assert_ne!(costs[0], costs[1], "the Ecologies' Key prices differ");
     }
 }
