@@ -82,6 +82,10 @@ pub(super) fn pending_window(
     (room, beside): (egui::Rect, Option<egui::Rect>),
     c: &mut Choices,
 ) {
+    // A purchase, the Level Up, a Healing to share or cards to remove ask
+    // about nothing revealed: a card left from the move before (Sil's new
+    // Ability) stood under "Pay 5 XP for an Ability for Ava".
+    let revealed: &[&crate::table::reveal::RevealCard] = if answers_a_card(p) { revealed } else { &[] };
     let window = decision_window(banner(game), "pending", 480.0, room, beside).show(ctx, |ui| {
         c.next_key = Some(1);
         ui.set_min_width(380.0_f32.min(room.width() - 40.0));
@@ -292,6 +296,23 @@ pub(super) fn pending_window(
     // "Other choices" repeated them in a window of its own over it.
     if window.is_some_and(|w| w.inner.is_none()) {
         c.shown.extend(c.legal.clone());
+    }
+}
+
+/// Whether decision `p` answers the cards just revealed (a Feature's
+/// "choose the Hero who…", the Items or Abilities drawn to keep).
+fn answers_a_card(p: &Pending) -> bool {
+    match p {
+        Pending::ChooseHero(_)
+        | Pending::ChooseItem { .. }
+        | Pending::ChooseAbility { .. }
+        | Pending::ChooseAbilityDraw { .. }
+        | Pending::OrderFeatures { .. } => true,
+        Pending::Purchase { .. }
+        | Pending::SplitHealing { .. }
+        | Pending::RemoveCards { .. }
+        | Pending::LevelUp { .. }
+        | Pending::Passage { .. } => false,
     }
 }
 
@@ -599,7 +620,7 @@ mod tests {
         };
         let revealed = vec![&card; 5];
         for (w, h, zoom) in [(1280.0, 800.0, 1.0), (1280.0, 800.0, 1.5), (1366.0, 768.0, 1.5)] {
-            let (room, controls) = drawn_choices(&game, &revealed, (w, h, zoom), None);
+            let (room, controls, _) = drawn_choices(&game, &revealed, (w, h, zoom), None);
             assert!(!controls.is_empty(), "{w}x{h} at {zoom}: no choice drawn for {pending:?}");
             for c in &controls {
                 let seen = c.visible.intersect(c.rect);
@@ -622,7 +643,7 @@ mod tests {
         revealed: &[&crate::table::reveal::RevealCard],
         (w, h, zoom): (f32, f32, f32),
         pressed: Option<u8>,
-    ) -> (egui::Rect, Vec<crate::ui::panels::widgets::Control>) {
+    ) -> (egui::Rect, Vec<crate::ui::panels::widgets::Control>, Option<egui::Rect>) {
         let pending = game.pending().expect("a decision");
         let ctx = test_context();
         ctx.set_zoom_factor(zoom);
@@ -651,7 +672,8 @@ mod tests {
             });
             output.textures_delta.clear();
         }
-        (room, controls)
+        let window = ctx.memory(|m| m.area_rect(egui::Id::new("pending")));
+        (room, controls, window)
     }
 
     /// A playtester's Brass Scrying Bowl at 150 %: of the six orders of
@@ -678,10 +700,10 @@ mod tests {
         let Some(Pending::OrderFeatures { cards }) = game.pending() else { unreachable!() };
         let names: Vec<&str> = cards.iter().map(|f| f.name.as_str()).collect();
         for size in [(1366.0, 768.0, 1.5), (1280.0, 800.0, 1.5), (1366.0, 768.0, 1.0), (1280.0, 800.0, 1.0)] {
-            let (_, first) = drawn_choices(&game, &[], size, None);
+            let (_, first, _) = drawn_choices(&game, &[], size, None);
             let whats: Vec<&str> = first.iter().map(|c| c.what.as_str()).collect();
             assert_eq!(whats, names, "{size:?}: one button per Feature first");
-            let (_, next) = drawn_choices(&game, &[], size, Some(1));
+            let (_, next, _) = drawn_choices(&game, &[], size, Some(1));
             let orders: Vec<Vec<usize>> = next
                 .iter()
                 .filter_map(|c| c.what.strip_prefix("ChooseOption { index: ")?.strip_suffix(" }")?.parse().ok())
@@ -693,6 +715,46 @@ mod tests {
                 assert!(whole, "{size:?}: {} at {:?} seen {:?}", c.what, c.rect, c.visible);
             }
         }
+    }
+
+    /// A playtester's "Pay 5 XP for an Ability for Ava" stood over "Ability
+    /// for Sil · Stone Skin", a card left from the move before: a purchase
+    /// draws no card revealed (its window is as tall with one as without),
+    /// a Hero to choose for a card does.
+    #[test]
+    fn a_purchase_shows_no_card_left_from_before() {
+        let content = depths_rules::Content::builtin().unwrap();
+        let find = |want: fn(&Pending) -> bool| {
+            (1..60).find_map(|seed| {
+                let mut g =
+                    Game::new(depths_rules::GameOptions::standard(&["bren", "sil"], seed), content.clone()).ok()?;
+                for _ in 0..3000 {
+                    if g.pending().is_some_and(want) {
+                        return Some(g);
+                    }
+                    let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, &g);
+                    g.apply(a).ok()?;
+                }
+                None
+            })
+        };
+        let card = crate::table::reveal::RevealCard {
+            family: crate::table::reveal::Family::Ecology,
+            kind: "Ability for Sil".into(),
+            title: "Stone Skin".into(),
+            icon: ("ui", "power".into()),
+            rules: vec!["Armor 2 this Round.".into()],
+            flavour: String::new(),
+            rows: Vec::new(),
+        };
+        let height = |game: &Game, revealed: &[&crate::table::reveal::RevealCard]| {
+            let (_, _, window) = drawn_choices(game, revealed, (1280.0, 800.0, 1.0), None);
+            window.expect("the decision's window").height()
+        };
+        let purchase = find(|p| matches!(p, Pending::Purchase { .. })).expect("a purchase in some game");
+        assert_eq!(height(&purchase, &[&card]), height(&purchase, &[]), "the purchase's window holds no card");
+        let choose = find(|p| matches!(p, Pending::ChooseHero(_))).expect("a Hero to choose in some game");
+        assert!(height(&choose, &[&card]) > height(&choose, &[]), "a Hero to choose shows the card it answers");
     }
 
     fn split_actions(splits: &[Vec<u8>]) -> Vec<Action> {
