@@ -139,7 +139,7 @@ pub(super) fn party_panel(
                 // A row kept under the pointer after it was done says so,
                 // not only greyed (it read like a choice refused). In words:
                 // the fonts have no tick (it was drawn as an empty box).
-                let label = if reachable.contains(a) { label } else { format!("Done: {label}") };
+                let label = row_words(&eco.map, a, reachable.contains(a), label);
                 // The way there when it is not a walk (a Lantern gone through
                 // a passage looked like one that walked through a locked Door).
                 let through = match a {
@@ -347,6 +347,19 @@ fn dead_end_gauge(ui: &mut egui::Ui, delve: &Delve) {
     });
 }
 
+/// A "Within reach" row's words: "Done: …" only for an element dealt with;
+/// one merely not open now (a Feature's test under way) keeps its words,
+/// greyed with the reason (both rows read "Done" while one Feature resolved).
+fn row_words(map: &depths_rules::map::Map, a: &Action, open: bool, label: String) -> String {
+    let done = match a {
+        Action::Encounter { element } => {
+            map.element(*element).is_some_and(|(_, state)| state != depths_rules::map::ElementState::Present)
+        }
+        _ => false,
+    };
+    if !open && done { format!("Done: {label}") } else { label }
+}
+
 /// Where the "Within reach" rows are kept between frames.
 const WITHIN_REACH: &str = "within_reach_rows";
 
@@ -389,6 +402,30 @@ mod tests {
     /// A new player's report: after an Encounter the "Within reach" list
     /// changed under an impatient second click, which Encountered the next
     /// row. While the pointer rests on the list its rows keep their places.
+    /// A row is "Done" only once its element is dealt with.
+    #[test]
+    fn only_an_element_dealt_with_reads_done() {
+        let mut game =
+            Game::new(depths_rules::GameOptions::standard(&["bren"], 2), depths_rules::Content::builtin().unwrap())
+                .unwrap();
+        let element = loop {
+            let map = &game.adventure().unwrap().ecology.map;
+            if let Some(e) = map.reachable_unencountered_elements().into_iter().next() {
+                break e;
+            }
+            game.apply(Action::DrawTile).unwrap();
+            let place = game.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
+            game.apply(place).unwrap();
+        };
+        let a = Action::Encounter { element };
+        let map = game.adventure().unwrap().ecology.map.clone();
+        assert_eq!(row_words(&map, &a, false, "Encounter it".into()), "Encounter it", "not open now, not done");
+        assert_eq!(row_words(&map, &a, true, "Encounter it".into()), "Encounter it");
+        let mut after = map.clone();
+        after.encounter(element).unwrap();
+        assert_eq!(row_words(&after, &a, false, "Encounter it".into()), "Done: Encounter it");
+    }
+
     #[test]
     fn within_reach_rows_keep_their_places_under_the_pointer() {
         let (a, b, c) = (encounter(1), encounter(2), encounter(3));
