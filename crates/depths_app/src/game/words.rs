@@ -681,6 +681,12 @@ pub fn rune_node_state(game: &Game, node: depths_rules::map::NodeRef) -> Option<
     ))
 }
 
+/// How the number-key guard's note begins ("Key 3 is Sil's move, not
+/// Bren's: press 3 again…"): the note goes when the key is pressed again.
+pub fn press_again_head(n: u8) -> String {
+    format!("Key {n} is ")
+}
+
 /// A revealed Monster card's Health line, from each individual's Health:
 /// "Health: 14", "Health: 12 each", or "Health: #1 12, #2 8" ("Health:
 /// Armored Rubble Beetle 14" read as a list of names, and a Pair's name

@@ -688,10 +688,11 @@ fn finish(
         ResMut<crate::game::confirm::KeyGuard>,
         (Res<Time>, Res<Time<Real>>),
         MessageWriter<crate::game::notices::Toast>,
-        Query<&crate::table::feedback::ToastNote>,
+        Query<(Entity, &crate::table::feedback::ToastNote)>,
     ),
     (mut probe, mut pointer_note): (ResMut<super::widgets::PanelProbe>, ResMut<crate::game::notices::PointerNote>),
     mut pointed: Local<Pointed>,
+    mut commands: Commands,
 ) -> Result {
     if pass_on.curtain {
         // The table comes back under a pointer at rest when the pass screen
@@ -751,7 +752,7 @@ fn finish(
 
     // The toasts, on a backdrop where they cover no card to click.
     let now = time.elapsed_secs();
-    let notes: Vec<(&str, f32)> = toasts.iter().filter_map(|t| Some((t.text.as_str(), t.alpha(now)?))).collect();
+    let notes: Vec<(&str, f32)> = toasts.iter().filter_map(|(_, t)| Some((t.text.as_str(), t.alpha(now)?))).collect();
     if !notes.is_empty() {
         let id = egui::Id::new("toasts");
         let size = ctx.memory(|m| m.area_rect(id)).map_or(egui::vec2(320.0, 40.0), |r| r.size());
@@ -811,11 +812,19 @@ fn finish(
     if let Some((n, a)) = c.keyed.take() {
         let was = guard.last_hero();
         if guard.key(n, &a, real_now, &c.legal) {
+            // The note that asked for this press is answered: it goes (it
+            // stayed on after the second press had made the move).
+            for (e, note) in &toasts {
+                if note.text.starts_with(&crate::game::words::press_again_head(n)) {
+                    commands.entity(e).despawn();
+                }
+            }
             c.chosen.push(a);
         } else {
             let name = |h: Option<u8>| h.and_then(|h| game.heroes.get(usize::from(h))).map_or("", |x| x.name());
             toast.write(crate::game::notices::Toast(format!(
-                "Key {n} is {}'s move, not {}'s: press {n} again for “{}”",
+                "{}{}'s move, not {}'s: press {n} again for “{}”",
+                crate::game::words::press_again_head(n),
                 name(crate::game::hotseat::action_hero(&a)),
                 name(was),
                 describe_action(game, &a),
