@@ -285,6 +285,16 @@ impl Ability {
                 self.name
             ));
         }
+        // "Block: No Damage is done to the Hero or Monster", and a Hero
+        // resolves one pair a Round: Damage added to the Combat Pair's after
+        // a Block adds to nothing (a player's Searing Thrust was spent so).
+        if self.activation == Activation::Block && self.effects.iter().all(|e| matches!(e, Effect::BonusDamage { .. }))
+        {
+            return Err(format!(
+                "Block-Activated ability \"{}\" only adds to the Combat Pair's Damage, and a Block deals none",
+                self.name
+            ));
+        }
         Ok(())
     }
 
@@ -324,5 +334,25 @@ mod tests {
         assert_eq!(power_swap.validate(), Ok(()));
         let armor = Ability { effects: vec![Effect::Armor { amount: 2 }], ..swap };
         assert_eq!(armor.validate(), Ok(()));
+    }
+
+    /// "Block: No Damage is done to the Hero or Monster", and the Block is
+    /// the pair resolved: an ability it pays for that only adds to the
+    /// Combat Pair's Damage adds to nothing (a playtester's Searing Thrust,
+    /// spent for no effect). Damage of its own to the Monster is fine, and
+    /// the same bonus paid with Power is too.
+    #[test]
+    fn a_block_activated_ability_may_not_only_add_to_the_pairs_damage() {
+        let thrust = Ability {
+            name: "Searing Thrust".into(),
+            activation: Activation::Block,
+            effects: vec![Effect::BonusDamage { amount: 3 }],
+            exhaust_after_use: false,
+        };
+        assert!(thrust.validate().unwrap_err().contains("a Block deals none"), "{:?}", thrust.validate());
+        let with_power = Ability { activation: Activation::Power(1), ..thrust.clone() };
+        assert_eq!(with_power.validate(), Ok(()));
+        let strike = Ability { effects: vec![Effect::DamageMonster { amount: 3, magic: false }], ..thrust };
+        assert_eq!(strike.validate(), Ok(()));
     }
 }
