@@ -212,7 +212,13 @@ pub(super) fn combat_strip(
                     .enumerate()
                     .flat_map(|(h, round)| round.targets.iter().map(move |t| (h, *t)))
                     .filter_map(|(h, (f, i))| {
-                        let ind = combat.foes.get(usize::from(f))?.individuals.get(usize::from(i))?;
+                        let foe = combat.foes.get(usize::from(f))?;
+                        // A Monster of one individual binds nothing to choose
+                        // ("…goes to one individual: Sil: Sentient Vapor").
+                        if foe.individuals.len() < 2 {
+                            return None;
+                        }
+                        let ind = foe.individuals.get(usize::from(i))?;
                         Some(format!("{}: {}", game.heroes.get(h)?.name(), ind.name))
                     })
                     .collect();

@@ -372,7 +372,9 @@ fn help_line(root: &mut egui::Ui, step: Option<CombatStep>, replay: bool, over: 
         Some(CombatStep::AssignMonsters) => "choose in the strip which Monster card each Hero fights",
         Some(CombatStep::PlayCards) => "drag a card from a hand onto the table, click it or press its number",
         Some(CombatStep::PlaceMonsterCard) => "click the pair where the Monster's card goes",
-        Some(CombatStep::Resolve) => "click a pair to resolve it or press its number · E: end round",
+        // E presses the End button, whichever it reads ("End round", or one
+        // Hero's "end turn": "E: end round" stood beside "Ava: end turn").
+        Some(CombatStep::Resolve) => "click a pair to resolve it or press its number · E: the End button",
         Some(CombatStep::AssignDamage) => "click an individual on the Monster card, or press its number, to damage it",
         Some(CombatStep::AvoidReturnDamage) => "choose in the strip who avoids Return Damage",
         None => "",
@@ -381,7 +383,8 @@ fn help_line(root: &mut egui::Ui, step: Option<CombatStep>, replay: bool, over: 
     // tiles and Ctrl+Z there).
     // After the game's end nothing is drawn or placed (it told of D and Ctrl+Z).
     let help = if over && !replay {
-        "The game is over: the bar over the board brings its end back · drag: pan · wheel: zoom · F1: rules".to_owned()
+        "The game is over: “Show the end of the game” at the top brings its results back · drag: pan · wheel: zoom · F1: rules"
+            .to_owned()
     } else if replay {
         "Left / Right arrow: a move back or on · Home / End: the first or last move · hover a card to read it · drag: pan · wheel: zoom · F1: rules".to_owned()
     } else if step.is_some() {
