@@ -112,12 +112,16 @@ pub fn why(game: &Game, action: &Action) -> String {
         // Who is low, in figures: "Healing" again and again, with no
         // reason but a rule, read as the hint repeating itself.
         Action::StartPurchase { what: Purchase::Healing { .. } } => {
-            let low = game.heroes.iter().min_by_key(|h| u32::from(h.health) * 1000 / u32::from(h.max_health().max(1)));
-            match low {
-                Some(h) => {
-                    format!("Healing before a fight: {} has {} of {} Health", h.name(), h.health, h.max_health())
-                }
-                None => "Healing for a Hero low before a fight".into(),
+            // Every Hero it heals, lowest first: "×5 — Bren has 9 of 14" read
+            // as buying 10 Health for Bren's 5 (Sil's 5 were missing too).
+            let mut hurt: Vec<&depths_rules::Hero> = game.heroes.iter().filter(|h| h.health < h.max_health()).collect();
+            hurt.sort_by_key(|h| u32::from(h.health) * 1000 / u32::from(h.max_health().max(1)));
+            let each: Vec<String> =
+                hurt.iter().map(|h| format!("{} has {} of {} Health", h.name(), h.health, h.max_health())).collect();
+            if each.is_empty() {
+                "Healing for a Hero low before a fight".into()
+            } else {
+                format!("Healing before a fight: {}", each.join(", "))
             }
         }
         Action::StartPurchase { what: Purchase::Ability { .. } } => {
@@ -192,5 +196,11 @@ mod tests {
         let heal = why(&hurt, &Action::StartPurchase { what: Purchase::Healing { units: 1 } });
         let bren = &hurt.heroes[0];
         assert!(heal.contains(&format!("{} has 3 of {} Health", bren.name(), bren.max_health())), "{heal}");
+        // Every Hero it would heal, not only the lowest.
+        let mut both = hurt.clone();
+        both.heroes.push(both.heroes[0].clone());
+        both.heroes[1].health = 5;
+        let heal = why(&both, &Action::StartPurchase { what: Purchase::Healing { units: 2 } });
+        assert_eq!(heal.matches(" has ").count(), 2, "{heal}");
     }
 }
