@@ -101,13 +101,47 @@ fn number_keys_follow_the_table_in_reading_order() {
         let mut numbers: Vec<u8> =
             faces.iter().flat_map(|f| f.number.into_iter().chain(f.rows.iter().filter_map(|r| r.number))).collect();
         numbers.sort();
-        assert_eq!(numbers, (1..=numbers.len() as u8).collect::<Vec<_>>());
+        // The individuals of a lone Monster card to damage carry their own
+        // numbers ("#2" is key 2 while #1 is down); the rest are 1, 2, 3…
+        let lone: Vec<&Face> = faces.iter().filter(|f| f.rows.iter().any(|r| r.number.is_some())).collect();
+        if let [card] = lone.as_slice() {
+            for (i, r) in card.rows.iter().enumerate().filter(|(i, r)| r.number.is_some() && *i < 9) {
+                assert_eq!(r.number, Some(i as u8 + 1), "row #{} of {:?}", i + 1, card.key);
+            }
+        } else {
+            assert_eq!(numbers, (1..=numbers.len() as u8).collect::<Vec<_>>());
+        }
         // The hands read left to right: Bren's cards before Sil's.
         let hand: Vec<&Face> = faces.iter().filter(|f| f.kind == Kind::Hand && f.number.is_some()).collect();
         assert!(hand.windows(2).all(|w| w[0].number < w[1].number && spot_order(w[0]) < spot_order(w[1])));
         checked += usize::from(!keys.is_empty());
     });
     assert!(checked > 10);
+}
+
+/// A playtester pressed 2 for "#2" and damaged "#3": with #1 down, "#2" was
+/// key 1. A lone Monster card's individuals keep their own numbers.
+#[test]
+fn an_individual_keeps_its_own_number_when_one_before_it_is_down() {
+    let mut seen = 0;
+    for seed in 1..=40 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        through_combats(&mut game, 1500, |g| {
+            let faces = table_faces(g, &g.legal_actions());
+            let lone: Vec<&Face> = faces.iter().filter(|f| f.rows.iter().any(|r| r.number.is_some())).collect();
+            let [card] = lone.as_slice() else { return };
+            if card.rows.first().is_some_and(|r| r.number.is_none()) {
+                for (i, r) in card.rows.iter().enumerate().filter(|(_, r)| r.number.is_some()) {
+                    assert_eq!(r.number, Some(i as u8 + 1), "seed {seed}: row #{} of {:?}", i + 1, card.key);
+                    seen += 1;
+                }
+            }
+        });
+        if seen > 0 {
+            break;
+        }
+    }
+    assert!(seen > 0, "an individual to damage after #1 was down, in 40 games");
 }
 
 /// Pressing 1 to play Bren's first card must not turn Sil's 4 into a 3.

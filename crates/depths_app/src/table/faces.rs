@@ -380,12 +380,21 @@ pub fn keep_numbers(faces: &mut [Face], before: &[((CardKey, Option<usize>), u8)
             was[usize::from(*k)] = true;
         }
     }
-    for (_, n, open) in slots.iter_mut() {
+    // The individuals of a lone Monster card to damage keep their own
+    // numbers: "#2" is key 2 though #1 is down (it was key 1, and a player
+    // pressing 2 for "#2" damaged #3).
+    let mut row_cards: Vec<&CardKey> =
+        slots.iter().filter(|(k, _, open)| *open && k.1.is_some()).map(|(k, ..)| &k.0).collect();
+    row_cards.dedup();
+    let own_numbers = row_cards.len() == 1;
+    let owned: Vec<Option<usize>> =
+        slots.iter().map(|(k, ..)| k.1.map(|i| i + 1).filter(|k| own_numbers && *k <= 9)).collect();
+    for ((_, n, open), own) in slots.iter_mut().zip(owned) {
         if !*open || n.is_some() {
             continue;
         }
         let free = |k: &usize| !taken[*k];
-        let k = (1..=9).find(|k| free(k) && !was[*k]).or_else(|| (1..=9).find(free));
+        let k = own.filter(free).or_else(|| (1..=9).find(|k| free(k) && !was[*k])).or_else(|| (1..=9).find(free));
         if let Some(k) = k {
             **n = Some(k as u8);
             taken[k] = true;
