@@ -617,6 +617,12 @@ impl FromWorld for Art {
 }
 
 impl Art {
+    /// Draws `parent` anew: its old pieces go, `pieces` come.
+    fn redraw(&mut self, parent: &mut EntityCommands, pieces: Vec<Piece>, materials: &mut Assets<ColorMaterial>) {
+        parent.despawn_children();
+        self.spawn_pieces(parent, pieces, materials);
+    }
+
     fn spawn_pieces(&mut self, parent: &mut EntityCommands, pieces: Vec<Piece>, materials: &mut Assets<ColorMaterial>) {
         let parts: Vec<_> = pieces
             .into_iter()
@@ -695,9 +701,7 @@ fn draw_tokens(
         let mut out = Vec::new();
         element_token(&mut out, element, Vec2::ZERO, 0.0);
         token_pieces(&mut out, token.token, Vec2::ZERO, 0.03);
-        let mut entity = commands.entity(entity);
-        entity.despawn_children();
-        art.spawn_pieces(&mut entity, out, &mut materials);
+        art.redraw(&mut commands.entity(entity), out, &mut materials);
     }
 }
 
@@ -713,9 +717,7 @@ fn draw_runes(
         for &(side, mark) in &on.runes {
             rune_token(&mut out, mark, node_spot(side));
         }
-        let mut entity = commands.entity(entity);
-        entity.despawn_children();
-        art.spawn_pieces(&mut entity, out, &mut materials);
+        art.redraw(&mut commands.entity(entity), out, &mut materials);
     }
 }
 
@@ -751,9 +753,7 @@ fn draw_shades(
         let Some(tile) = board.view.tile_at(shade.cell) else { continue };
         let mut out = Vec::new();
         reach_shading(&mut out, tile, FLOOR_HALF);
-        let mut entity = commands.entity(entity);
-        entity.despawn_children();
-        art.spawn_pieces(&mut entity, out, &mut materials);
+        art.redraw(&mut commands.entity(entity), out, &mut materials);
     }
 }
 

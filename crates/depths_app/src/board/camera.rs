@@ -159,8 +159,7 @@ fn fit_to_map(
     keys: Res<ButtonInput<KeyCode>>,
     letters: Res<crate::game::keys::Letters>,
     board: Res<Board>,
-    camera: Single<(&Camera, &Transform, &Projection, Option<&CameraGlide>), With<BoardCamera>>,
-    camera_entity: Single<Entity, With<BoardCamera>>,
+    camera: Single<(Entity, &Camera, &Transform, &Projection, Option<&CameraGlide>), With<BoardCamera>>,
     hints: Query<&PlacementHint>,
     mut last_tiles: Local<(usize, usize)>,
     area: Res<BoardArea>,
@@ -210,7 +209,7 @@ fn fit_to_map(
     if !fit.0 && !changed && !room_moved {
         return;
     }
-    let (camera, transform, projection, glide) = camera.into_inner();
+    let (entity, camera, transform, projection, glide) = camera.into_inner();
     let Some(viewport) = camera.logical_viewport_size() else {
         return; // not laid out yet; try again next frame
     };
@@ -229,7 +228,7 @@ fn fit_to_map(
     let to = fit_view_within(bounds, viewport, insets(area, viewport), FIT_MIN_SCALE);
     // The first framing is at once; any later one glides there.
     let from = (transform.translation.truncate(), ortho_scale(projection));
-    commands.entity(*camera_entity).insert(CameraGlide { from, to, since: time.elapsed_secs(), at_once: !framed.0 });
+    commands.entity(entity).insert(CameraGlide { from, to, since: time.elapsed_secs(), at_once: !framed.0 });
     framed.0 = area.is_some();
     fit.0 = false;
 }

@@ -655,18 +655,7 @@ mod tests {
                 ..Default::default()
             };
             let mut output = ctx.run_ui(input, |ui| {
-                let mut c = Choices {
-                    seated: None,
-                    legal: game.legal_actions(),
-                    shown: Vec::new(),
-                    chosen: Vec::new(),
-                    keyed: None,
-                    next_key: None,
-                    pressed,
-                    seats_asked: Vec::new(),
-                    controls: Vec::new(),
-                    greyed: Vec::new(),
-                };
+                let mut c = Choices::new(None, game.legal_actions(), pressed);
                 pending_window(ui.ctx(), game, pending, revealed, (room, None), &mut c);
                 controls = c.controls;
             });

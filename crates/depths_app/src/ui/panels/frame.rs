@@ -141,18 +141,7 @@ fn game_ui(
     let pressed = number_key(ctx).filter(|_| fight_end.moment.is_none() && asking.ask().is_none());
     // Behind the curtain each player acts for their own Heroes.
     let legal = crate::table::cards::legal_at_table(delve, seats);
-    let mut c = Choices {
-        seated: Some((delve, seats)),
-        legal,
-        shown: Vec::new(),
-        chosen: Vec::new(),
-        keyed: None,
-        next_key: None,
-        pressed,
-        seats_asked: Vec::new(),
-        controls: Vec::new(),
-        greyed: Vec::new(),
-    };
+    let mut c = Choices::new(Some((delve, seats)), legal, pressed);
     // The cards on the table take the first numbers; egui's buttons the next.
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
     let on_table = if in_combat { geometry.numbered.clone() } else { Vec::new() };

@@ -129,6 +129,24 @@ pub(super) struct Choices<'a> {
 }
 
 impl<'a> Choices<'a> {
+    /// The first of a pass's systems: the `legal` moves, the number key
+    /// `pressed` this frame, and the table they are taken at (`seated`; none
+    /// in a test without one).
+    pub(super) fn new(seated: Option<(&'a Delve, &'a Seats)>, legal: Vec<Action>, pressed: Option<u8>) -> Self {
+        Choices {
+            seated,
+            legal,
+            shown: Vec::new(),
+            chosen: Vec::new(),
+            keyed: None,
+            next_key: None,
+            pressed,
+            seats_asked: Vec::new(),
+            controls: Vec::new(),
+            greyed: Vec::new(),
+        }
+    }
+
     /// Carries on where the pass's systems before this one left off.
     pub(super) fn resume(pass: &mut PanelPass, seated: Option<(&'a Delve, &'a Seats)>) -> Self {
         Choices {
@@ -149,6 +167,17 @@ impl<'a> Choices<'a> {
     /// rules' own refusal or whose turn it is. `None` where no table is known.
     pub(super) fn why_refused(&self, a: &Action) -> Option<String> {
         self.seated.map(|(delve, seats)| crate::table::pointer::refusal_at_table(delve, seats, a))
+    }
+
+    /// A greyed button for `a`: its hover says why, and the probe notes it.
+    fn refused(&mut self, response: egui::Response, a: &Action) -> egui::Response {
+        let why = self.why_refused(a);
+        let response = match &why {
+            Some(why) => response.on_disabled_hover_text(why),
+            None => response,
+        };
+        self.greyed.push(Greyed { action: a.clone(), why });
+        response
     }
 
     /// Hands what this system added on to the next.
@@ -232,11 +261,7 @@ impl<'a> Choices<'a> {
         let (key, button) = self.numbered(legal, label);
         let mut response = ui.add_enabled(legal, button);
         if !legal {
-            let why = self.why_refused(&a);
-            if let Some(why) = &why {
-                response = response.on_disabled_hover_text(why);
-            }
-            self.greyed.push(Greyed { action: a.clone(), why });
+            response = self.refused(response, &a);
         }
         let on = response.contains_pointer();
         if let Some(hover) = hover.filter(|_| legal) {
@@ -319,11 +344,7 @@ impl<'a> Choices<'a> {
             self.controls.push(Control::of(&response, hover));
         } else {
             // Greyed, its hover is the refusal (egui shows no other).
-            let why = self.why_refused(&a);
-            if let Some(why) = &why {
-                response = response.on_disabled_hover_text(why);
-            }
-            self.greyed.push(Greyed { action: a.clone(), why });
+            response = self.refused(response, &a);
         }
         self.choose(&a, response.clicked(), key.filter(|n| self.pressed == Some(*n)));
         self.shown.push(a);
@@ -947,18 +968,7 @@ mod tests {
         let mut output = ctx.run_ui(input, |ui| {
             let pressed = number_key(ui.ctx());
             let legal = vec![Action::DrawTile, Action::FinishLevelUp];
-            let mut c = Choices {
-                seated: None,
-                legal,
-                shown: Vec::new(),
-                chosen: Vec::new(),
-                keyed: None,
-                next_key: Some(1),
-                pressed,
-                seats_asked: Vec::new(),
-                controls: Vec::new(),
-                greyed: Vec::new(),
-            };
+            let mut c = Choices { next_key: Some(1), ..Choices::new(None, legal, pressed) };
             c.button(ui, Action::DrawTile, "draw");
             c.button(ui, Action::CancelPurchase, "not legal");
             c.button(ui, Action::FinishLevelUp, "finish");
