@@ -1856,13 +1856,7 @@ fn a_replay_stepped_onto_a_fights_end_tells_what_it_cost() {
     use depths_rules::Event;
     let mut app = menu_app("replay-fight-end");
     start(&mut app, 5);
-    for _ in 0..400 {
-        if game(&app).is_over() {
-            break;
-        }
-        let a = depths_sim::Bot::choose(&mut depths_sim::HeuristicBot, game(&app));
-        act(&mut app, a);
-    }
+    play_until(&mut app, |_| false, 400);
     let history = app.world().resource::<Delve>().history.clone().expect("a new game keeps its moves");
     let options = game(&app).adventure().unwrap().options.clone();
     // The first fight won, read off the rules: its last move and each

@@ -353,13 +353,41 @@ fn a_turned_tile_turns_its_areas() {
     }
 }
 
+/// East of the entry: a Monster's side facing west, a sealed side facing
+/// east with a Secret Passage.
+fn sealed_tile() -> MapTile {
+    let mut sealed = tile("sealed", RUINS, TileKind::Normal, "#...", vec![area(&[W], &[MONSTER]), area(&[E, S], &[])]);
+    sealed.areas[1].secret_passage = true;
+    sealed
+}
+
+/// The entry, with a Secret Passage of its own, and [`sealed_tile`] east of it.
+fn passage_to_the_sealed_side() -> Map {
+    let mut with_passage = entry(RUINS, "#.##");
+    with_passage.areas[0].secret_passage = true;
+    let mut map = Map::new(with_passage).unwrap();
+    map.place(&sealed_tile(), at(1, 0, 0)).unwrap();
+    map
+}
+
+/// The Caverns' entry, with a Warp Portal, and east of it a tile whose
+/// west side holds a Feature and whose east side the other Portal.
+fn portal_to_the_far_side() -> Map {
+    let mut start = entry(CAVERNS, "#.##");
+    start.areas[0].warp_portal = true;
+    let mut map = Map::new(start).unwrap();
+    let mut far =
+        tile("far", CAVERNS, TileKind::Normal, "#.#.", vec![area(&[W], &[Element::Feature]), area(&[E], &[])]);
+    far.areas[1].warp_portal = true;
+    map.place(&far, at(1, 0, 0)).unwrap();
+    map
+}
+
 /// "All Secret Passages are connected ... Heroes may use Secret Passages to
 /// reach parts of the Ecology that are otherwise inaccessible."
 #[test]
 fn secret_passage_reaches_an_otherwise_sealed_part() {
-    // East of the entry: a Monster's side facing west, a sealed side facing east with a passage.
-    let mut sealed = tile("sealed", RUINS, TileKind::Normal, "#...", vec![area(&[W], &[MONSTER]), area(&[E, S], &[])]);
-    sealed.areas[1].secret_passage = true;
+    let sealed = sealed_tile();
     let next = room("next", RUINS, "#.#.", &[]);
 
     let mut plain = Map::new(entry(RUINS, "#.##")).unwrap();
@@ -367,10 +395,7 @@ fn secret_passage_reaches_an_otherwise_sealed_part() {
     assert!(!plain.is_accessible(ar(1, 0, 1)));
     assert_eq!(plain.check_placement(&next, at(2, 0, 0)), Err(PlacementError::NoPath));
 
-    let mut with_passage = entry(RUINS, "#.##");
-    with_passage.areas[0].secret_passage = true;
-    let mut map = Map::new(with_passage).unwrap();
-    map.place(&sealed, at(1, 0, 0)).unwrap();
+    let map = passage_to_the_sealed_side();
     assert!(map.is_accessible(ar(1, 0, 1)));
     assert_eq!(map.check_placement(&next, at(2, 0, 0)), Ok(()));
     // Only the Monster waits to be Encountered; the sealed side holds nothing.
@@ -383,12 +408,7 @@ fn secret_passage_reaches_an_otherwise_sealed_part() {
 /// walk (even past another passage) or cannot get at all.
 #[test]
 fn the_way_says_which_passage_it_takes() {
-    let mut sealed = tile("sealed", RUINS, TileKind::Normal, "#...", vec![area(&[W], &[MONSTER]), area(&[E, S], &[])]);
-    sealed.areas[1].secret_passage = true;
-    let mut with_passage = entry(RUINS, "#.##");
-    with_passage.areas[0].secret_passage = true;
-    let mut map = Map::new(with_passage).unwrap();
-    map.place(&sealed, at(1, 0, 0)).unwrap();
+    let mut map = passage_to_the_sealed_side();
     // Beyond the Monster: only through the passage.
     assert_eq!(map.passage_on_the_way(ar(1, 0, 1)), Some(Passage::SecretPassage));
     // The Monster's own area is a walk, and so is the Lantern's.
@@ -413,13 +433,7 @@ fn the_way_says_which_passage_it_takes() {
     // Not reached at all: no way, so no passage.
     assert_eq!(map.passage_on_the_way(ar(5, 5, 0)), None);
 
-    let mut start = entry(CAVERNS, "#.##");
-    start.areas[0].warp_portal = true;
-    let mut caverns = Map::new(start).unwrap();
-    let mut far =
-        tile("far", CAVERNS, TileKind::Normal, "#.#.", vec![area(&[W], &[Element::Feature]), area(&[E], &[])]);
-    far.areas[1].warp_portal = true;
-    caverns.place(&far, at(1, 0, 0)).unwrap();
+    let caverns = portal_to_the_far_side();
     assert_eq!(caverns.passage_on_the_way(ar(1, 0, 1)), Some(Passage::WarpPortal));
     assert_eq!(caverns.passage_on_the_way(ar(1, 0, 0)), None);
 }
@@ -441,13 +455,7 @@ fn a_new_tile_may_be_reached_through_its_own_secret_passage() {
 /// Ecology that are otherwise inaccessible." Also "water edges may touch non-water edges."
 #[test]
 fn warp_portal_reaches_an_otherwise_sealed_part() {
-    let mut start = entry(CAVERNS, "#.##");
-    start.areas[0].warp_portal = true;
-    let mut map = Map::new(start).unwrap();
-    let mut far =
-        tile("far", CAVERNS, TileKind::Normal, "#.#.", vec![area(&[W], &[Element::Feature]), area(&[E], &[])]);
-    far.areas[1].warp_portal = true;
-    map.place(&far, at(1, 0, 0)).unwrap();
+    let map = portal_to_the_far_side();
     assert!(map.is_accessible(ar(1, 0, 1)));
     // In through the open west edge, from the portal side.
     let pool = room("pool", CAVERNS, "#~#.", &[]);

@@ -322,14 +322,15 @@ mod tests {
         panic!("the analysis did not finish");
     }
 
-    #[test]
-    fn the_analysis_is_made_off_the_frame_kept_beside_the_save_and_read_back() {
-        let dir = std::env::temp_dir().join(format!("fd-analysis-{}", std::process::id()));
+    /// The first `moves` of a bot's game, as a replay whose save lies in a
+    /// fresh folder of its own (`name`): the folder and the save's path.
+    fn replay_saved_in(name: &str, moves: usize) -> (PathBuf, PathBuf, Replay) {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let save = dir.join("game.json");
         let options = GameOptions::standard(&["bren", "sil"], 3);
-        let history = crate::game::replay::bot_game(&options, &Content::builtin().unwrap())[..30].to_vec();
+        let history = crate::game::replay::bot_game(&options, &Content::builtin().unwrap())[..moves].to_vec();
         let replay = Replay {
             options,
             history,
@@ -338,6 +339,12 @@ mod tests {
             marks: Vec::new(),
             save: Some(save.clone()),
         };
+        (dir, save, replay)
+    }
+
+    #[test]
+    fn the_analysis_is_made_off_the_frame_kept_beside_the_save_and_read_back() {
+        let (dir, save, replay) = replay_saved_in("fd-analysis", 30);
         let mut app = app_with(replay.clone());
         until_done(&mut app);
         let first = app.world().resource::<AnalysisBoard>().latest.clone().unwrap();
@@ -370,20 +377,7 @@ mod tests {
     /// done, and coming back goes on from there.
     #[test]
     fn an_analysis_left_unfinished_goes_on_from_where_it_was() {
-        let dir = std::env::temp_dir().join(format!("fd-analysis-left-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let save = dir.join("game.json");
-        let options = GameOptions::standard(&["bren", "sil"], 3);
-        let history = crate::game::replay::bot_game(&options, &Content::builtin().unwrap())[..60].to_vec();
-        let replay = Replay {
-            options,
-            history,
-            players: Default::default(),
-            step: 0,
-            marks: Vec::new(),
-            save: Some(save.clone()),
-        };
+        let (dir, save, replay) = replay_saved_in("fd-analysis-left", 60);
         let mut app = app_with(replay.clone());
         let mut done = (0, 0);
         for _ in 0..20_000 {
@@ -398,11 +392,10 @@ mod tests {
         app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
         app.update();
         assert!(analysis_file(&save).is_file(), "what was done is kept on leaving");
-        let back = app_with(replay);
-        let resumed = back.world().resource::<AnalysisBoard>().progress();
-        let mut back = back;
+        // Its first frame reads the kept file back.
+        let mut back = app_with(replay);
         back.update();
-        let resumed = back.world().resource::<AnalysisBoard>().progress().or(resumed).unwrap_or_default();
+        let resumed = back.world().resource::<AnalysisBoard>().progress().unwrap_or_default();
         assert!(resumed.0 >= done.0, "came back at {resumed:?}, had {done:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -636,17 +636,24 @@ mod tests {
         }
     }
 
+    /// `hero` alone against a Cellar Rat that plays 6 and 4, having played 6
+    /// and 4 from `hand`: a Block on each pair.
+    fn facing_a_block(hero: &str, hand: &[u8]) -> Game {
+        use depths_rules::Difficulty;
+        use depths_tests::*;
+        let mut g = game_of(&[hero]);
+        stack_hero(&mut g, 0, hand, &[]);
+        stack_monster(&mut g, Difficulty::I, &[6, 4]);
+        fight(&mut g, vec![monster("Cellar Rat", Difficulty::I, [20, 20, 20], vec![])]);
+        play(&mut g, 0, &[6, 4]);
+        g
+    }
+
     /// A turn ended with Shield Bash, paid for by a Block, unused: the
     /// Round's end takes it without a word (E lost Sil's heal of 3).
     #[test]
     fn ending_a_turn_with_an_ability_a_block_paid_for_is_asked_about() {
-        use depths_rules::Difficulty;
-        use depths_tests::*;
-        let mut g = game_of(&["bren"]);
-        stack_hero(&mut g, 0, &[6, 4, 8], &[]);
-        stack_monster(&mut g, Difficulty::I, &[6, 4]);
-        fight(&mut g, vec![monster("Cellar Rat", Difficulty::I, [20, 20, 20], vec![])]);
-        play(&mut g, 0, &[6, 4]);
+        let mut g = facing_a_block("bren", &[6, 4, 8]);
         let end = Action::EndTurn { hero: 0 };
         assert_eq!(ask_for(&g, &end), None, "not while nothing is paid for");
         resolve_until_a_block_pays(&mut g, &end);
@@ -663,13 +670,7 @@ mod tests {
     /// nobody is no loss: the turn ends unasked. Once it would heal, asked.
     #[test]
     fn a_heal_that_would_heal_nobody_is_not_asked_about() {
-        use depths_rules::Difficulty;
-        use depths_tests::*;
-        let mut g = game_of(&["sil"]);
-        stack_hero(&mut g, 0, &[6, 4, 5], &[]);
-        stack_monster(&mut g, Difficulty::I, &[6, 4]);
-        fight(&mut g, vec![monster("Cellar Rat", Difficulty::I, [20, 20, 20], vec![])]);
-        play(&mut g, 0, &[6, 4]);
+        let mut g = facing_a_block("sil", &[6, 4, 5]);
         let end = Action::EndTurn { hero: 0 };
         resolve_until_a_block_pays(&mut g, &end);
         assert!(g.legal_actions().iter().any(|a| paid_by_block(&g, a)), "a Block paid for the heal");
