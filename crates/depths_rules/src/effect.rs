@@ -286,12 +286,16 @@ impl Ability {
             ));
         }
         // "Block: No Damage is done to the Hero or Monster", and a Hero
-        // resolves one pair a Round: Damage added to the Combat Pair's after
-        // a Block adds to nothing (a player's Searing Thrust was spent so).
-        if self.activation == Activation::Block && self.effects.iter().all(|e| matches!(e, Effect::BonusDamage { .. }))
+        // resolves one pair a Round: an effect on the Combat Pair's Damage
+        // or results, after a Block, acts on nothing (a player's Searing
+        // Thrust was spent so). The content tests held the class cards to
+        // this; the rules now hold every card to it.
+        if self.activation == Activation::Block
+            && let Some(e) =
+                self.effects.iter().find(|e| matches!(e, Effect::BonusDamage { .. } | Effect::IgnoreResults))
         {
             return Err(format!(
-                "Block-Activated ability \"{}\" only adds to the Combat Pair's Damage, and a Block deals none",
+                "Block-Activated ability \"{}\" has {e:?}, which acts on the Combat Pair's Damage, and a Block deals none",
                 self.name
             ));
         }
@@ -352,7 +356,13 @@ mod tests {
         assert!(thrust.validate().unwrap_err().contains("a Block deals none"), "{:?}", thrust.validate());
         let with_power = Ability { activation: Activation::Power(1), ..thrust.clone() };
         assert_eq!(with_power.validate(), Ok(()));
-        let strike = Ability { effects: vec![Effect::DamageMonster { amount: 3, magic: false }], ..thrust };
+        let strike = Ability { effects: vec![Effect::DamageMonster { amount: 3, magic: false }], ..thrust.clone() };
         assert_eq!(strike.validate(), Ok(()));
+        // Nor beside another effect, nor one that sets the pair's results aside.
+        let mixed =
+            Ability { effects: vec![Effect::Armor { amount: 1 }, Effect::BonusDamage { amount: 2 }], ..thrust.clone() };
+        assert!(mixed.validate().is_err());
+        let ignore = Ability { effects: vec![Effect::IgnoreResults], ..thrust };
+        assert!(ignore.validate().unwrap_err().contains("a Block deals none"));
     }
 }
