@@ -2452,6 +2452,9 @@ fn a_finished_game_is_recorded_once_and_a_replay_not_at_all() {
     app.world_mut().write_message(MenuAction::Continue);
     frames(&mut app, 4);
     assert!(game(&app).is_over());
+    // The end screen still tells what Statistics kept (its Combat Rounds among it).
+    let shown = app.world().resource::<depths_app::game::records::LastRecord>().0.clone();
+    assert_eq!(shown.as_ref().map(|s| &s.id), Some(&r.id), "the finished game, loaded again, shows its record");
     app.world_mut().write_message(MenuAction::BackToMenu);
     frames(&mut app, 2);
     let lines = std::fs::read_to_string(&file).unwrap().lines().count();

@@ -146,7 +146,7 @@ pub fn record_of(game: &Game, players: &depths_seats::seats::Players, facts: &Re
     let companions = players.companions.iter().filter(|c| **c).count() as u8;
     Some(GameRecord {
         format: FORMAT,
-        id: format!("{}-{}-{}", options.seed, options.heroes.join("+"), facts.started),
+        id: record_id(options, facts.started),
         ended: unix_now(),
         heroes: game.heroes.iter().map(|h| h.name().to_owned()).collect(),
         mats: options.heroes.clone(),
@@ -165,6 +165,11 @@ pub fn record_of(game: &Game, players: &depths_seats::seats::Players, facts: &Re
         online: facts.online,
         seed: options.seed,
     })
+}
+
+/// A game's id in the records: the same game left, then finished, keeps it.
+fn record_id(options: &GameOptions, started: u64) -> String {
+    format!("{}-{}-{}", options.seed, options.heroes.join("+"), started)
 }
 
 /// What the table knows about a game besides the game itself.
@@ -276,7 +281,7 @@ pub fn append_record(path: &Path, record: &GameRecord) -> std::io::Result<()> {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LastRecord>();
-    app.add_systems(OnExit(Screen::Playing), |mut last: ResMut<LastRecord>| last.0 = None);
+    app.add_systems(OnExit(Screen::Playing), |mut last: ResMut<LastRecord>| *last = default());
     app.add_systems(
         Update,
         (count_time, record_game_over)
@@ -369,13 +374,35 @@ impl Recorder<'_> {
     }
 }
 
-/// The record this table wrote at the game's end, for the game-over screen.
+/// The record of the finished game on the table, for the game-over screen:
+/// written at its end, or read from the records once (the second field).
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
-pub struct LastRecord(pub Option<GameRecord>);
+pub struct LastRecord(pub Option<GameRecord>, bool);
 
 fn record_game_over(mut recorder: Recorder, mut last: ResMut<LastRecord>) {
     if let Some(r) = recorder.record(Game::is_over) {
         last.0 = Some(r);
+    } else if last.0.is_none() && !last.1 && recorder.recorded_earlier() {
+        // A finished game loaded again was recorded by an earlier sitting:
+        // its end screen still tells what Statistics kept (it lost its
+        // Combat Rounds and its "Kept in Statistics" line). Looked up once.
+        last.1 = true;
+        last.0 = recorder.recorded_before();
+    }
+}
+
+impl Recorder<'_> {
+    /// Whether the game on the table is over and an earlier sitting recorded it.
+    fn recorded_earlier(&self) -> bool {
+        self.delve.as_ref().is_some_and(|d| d.game().is_over()) && self.clock.as_ref().is_some_and(|c| c.recorded)
+    }
+
+    /// The record an earlier sitting wrote of the finished game on the table.
+    fn recorded_before(&self) -> Option<GameRecord> {
+        let (delve, clock, file) = (self.delve.as_ref()?, self.clock.as_ref()?, self.file.as_ref()?);
+        let options = &delve.game().adventure()?.options;
+        let id = record_id(options, clock.started);
+        read_records(&file.0).0.into_iter().rev().find(|r| r.id == id && r.outcome != Outcome::Unfinished)
     }
 }
 
