@@ -217,7 +217,15 @@ fn tell(analyst: &mut Analyst) -> Vec<TurningLine> {
         .map(|t| {
             let before = analyst.game_at(t.step);
             let played = analyst.history().get(t.step).cloned();
-            let words = played.as_ref().map_or_else(String::new, |a| crate::game::words::describe_action(&before, a));
+            let mut words =
+                played.as_ref().map_or_else(String::new, |a| crate::game::words::describe_action(&before, a));
+            // A draw says what came up ("Draw a map tile" alone left the
+            // player guessing what turned the game).
+            if matches!(played, Some(Action::DrawTile))
+                && let Some(tile) = analyst.game_at(t.step + 1).adventure().and_then(|a| a.ecology.drawn.clone())
+            {
+                words = format!("{words} ({})", crate::game::words::drawn_tile_text(&tile));
+            }
             let alternative = analyst.alternative(t.step);
             let suggested =
                 alternative.as_ref().map(|alt| crate::game::words::describe_action(&before, &alt.suggested));

@@ -609,6 +609,18 @@ pub fn tile_name(map: &Map, cell: Cell) -> String {
     }
 }
 
+/// A drawn tile as a player sees it in the tray: "a Monster tile with 1
+/// open side", "an empty tile with 3 open sides".
+pub fn drawn_tile_text(tile: &depths_rules::map::MapTile) -> String {
+    let what = match landmark(tile.areas.iter().flat_map(|a| a.elements.iter().copied())) {
+        Some(Element::Monster { .. }) => "a Monster tile".to_owned(),
+        Some(e) => format!("a {} tile", e.name()),
+        None => "an empty tile".to_owned(),
+    };
+    let open = tile.edges.to_array().iter().filter(|e| e.is_passable()).count();
+    format!("{what} with {open} open side{}", if open == 1 { "" } else { "s" })
+}
+
 fn entry_cell(map: &Map) -> Cell {
     map.tiles().iter().find(|t| t.tile.kind == TileKind::Entry).map_or((0, 0), |t| t.cell)
 }
@@ -1164,6 +1176,28 @@ mod tests {
     use depths_rules::{Content, GameOptions};
 
     use super::*;
+
+    /// Issue 55: a turning point read "Draw a map tile" and never said
+    /// which tile came up: each drawn tile is told by what is on it and
+    /// its open sides, as the tray shows it.
+    #[test]
+    fn a_drawn_tile_is_told_by_what_is_on_it_and_its_open_sides() {
+        let content = Content::builtin().unwrap();
+        let tiles = depths_rules::Ecology::ALL.iter().flat_map(|e| &content.ecology(*e).tiles);
+        let told: Vec<(String, &depths_rules::map::MapTile)> = tiles.map(|t| (drawn_tile_text(t), t)).collect();
+        for (text, tile) in &told {
+            let open = tile.edges.to_array().iter().filter(|e| e.is_passable()).count();
+            let monster = tile.areas.iter().flat_map(|a| &a.elements).any(|e| matches!(e, Element::Monster { .. }));
+            let sides = if open == 1 { "1 open side".to_owned() } else { format!("{open} open sides") };
+            assert!(text.ends_with(&format!("with {sides}")), "{} reads {text}", tile.id);
+            assert_eq!(
+                text == &format!("an empty tile with {sides}"),
+                tile.areas.iter().all(|a| a.elements.is_empty())
+            );
+            assert!(monster || !text.starts_with("a Monster"), "{} reads {text}", tile.id);
+        }
+        assert!(told.iter().any(|(t, _)| t.starts_with("a Monster tile")), "the content has Monster tiles");
+    }
 
     /// A playtester alone with a Companion read "Bren and Sil play cards"
     /// as a move to make for Sil: a Combat step names the players' own
