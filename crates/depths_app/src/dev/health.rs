@@ -99,6 +99,40 @@ struct Outcome {
     size: (u32, u32),
     scale: f32,
     faults: Vec<String>,
+    /// The letters a player has to read: in the panels, on the table.
+    text: ShownText,
+}
+
+/// How much text the window shows, in letters (spaces not counted): what
+/// egui painted inside its clip, and the table's visible texts. Issue 55
+/// asks to halve what a player must read on a waiting board and in a fight.
+#[derive(Resource, Default, Debug, Clone, Copy)]
+pub struct ShownText {
+    pub panels: usize,
+    pub table: usize,
+}
+
+/// Counts [`ShownText`] from the pass egui just ended, before its output is taken.
+fn count_text(
+    outputs: Query<&bevy_egui::EguiFullOutput, With<PrimaryEguiContext>>,
+    texts: Query<(&Text2d, &InheritedVisibility)>,
+    mut shown: ResMut<ShownText>,
+) {
+    fn letters(text: &str) -> usize {
+        text.chars().filter(|c| !c.is_whitespace()).count()
+    }
+    fn in_shape(shape: &egui::Shape, clip: egui::Rect) -> usize {
+        match shape {
+            egui::Shape::Text(t) if clip.intersects(t.galley.rect.translate(t.pos.to_vec2())) => {
+                letters(t.galley.text())
+            }
+            egui::Shape::Vec(shapes) => shapes.iter().map(|s| in_shape(s, clip)).sum(),
+            _ => 0,
+        }
+    }
+    let Some(output) = outputs.iter().find_map(|o| o.0.as_ref()) else { return };
+    shown.panels = output.shapes.iter().map(|c| in_shape(&c.shape, c.clip_rect)).sum();
+    shown.table = texts.iter().filter(|(_, v)| v.get()).map(|(t, _)| letters(&t.0)).sum();
 }
 
 /// Every floating box's place last frame, and for how many frames in a row
@@ -121,6 +155,11 @@ pub(super) fn plugin(app: &mut App) {
     let Some(path) = app.world().get_resource::<Options>().and_then(|o| o.health_check.clone()) else { return };
     app.insert_resource(HealthJob { path, scenes: Vec::new(), scene: 0, config: 0, frames: 0, outcomes: Vec::new() });
     app.add_systems(Last, drive);
+    app.init_resource::<ShownText>();
+    app.add_systems(
+        PostUpdate,
+        count_text.after(bevy_egui::EguiPostUpdateSet::EndPass).before(bevy_egui::EguiPostUpdateSet::ProcessOutput),
+    );
     // The cards' flights and lingers are timed: at ten times the pace they
     // come to rest in a tenth of the frames (the check waits for them).
     app.add_systems(Startup, |mut time: ResMut<Time<Virtual>>| time.set_relative_speed(10.0));
@@ -230,8 +269,9 @@ fn drive(world: &mut World) {
     if (config + 1) % SCALES.len() == 0 && config + 1 == SIZES.len() * SCALES.len() {
         info!("health check: {} of {} states done", scene + 1, world.resource::<HealthJob>().scenes.len());
     }
+    let text = *world.resource::<ShownText>();
     let mut job = world.resource_mut::<HealthJob>();
-    job.outcomes.push(Outcome { scene: name, size: (w, h), scale, faults });
+    job.outcomes.push(Outcome { scene: name, size: (w, h), scale, faults, text });
     job.frames = 0;
     job.config += 1;
     if job.config == SIZES.len() * SCALES.len() {
@@ -521,12 +561,14 @@ fn finish(world: &mut World) {
     for o in &job.outcomes {
         let faults: Vec<String> = o.faults.iter().map(|f| format!("{f:?}")).collect();
         text.push_str(&format!(
-            "{{\"state\":{:?},\"size\":\"{}x{}\",\"scale\":{},\"faults\":[{}]}}\n",
+            "{{\"state\":{:?},\"size\":\"{}x{}\",\"scale\":{},\"faults\":[{}],\"letters\":{{\"panels\":{},\"table\":{}}}}}\n",
             o.scene,
             o.size.0,
             o.size.1,
             o.scale,
-            faults.join(",")
+            faults.join(","),
+            o.text.panels,
+            o.text.table
         ));
     }
     let failed = job.outcomes.iter().filter(|o| !o.faults.is_empty()).count();

@@ -296,7 +296,12 @@ pub fn ask_for(game: &Game, action: &Action) -> Option<Ask> {
                 cost: format!(
                     "{ability} brings {target} down, and all of {name}'s Damage this Round must go to {target} \
                      (\"All of a Hero's Damage must be applied to one Individual Monster\"): the {lost} Damage of \
-                     {name}'s pair is lost. Aim it elsewhere, or keep it:"
+                     {name}'s pair is lost. {}",
+                    if alternatives.is_empty() {
+                        "Keep it for later, or use it anyway."
+                    } else {
+                        "Aim it elsewhere, or keep it:"
+                    }
                 ),
                 go: "Use it anyway".into(),
                 moves: vec![action.clone()],
@@ -323,7 +328,11 @@ pub fn wasted_by_binding(game: &Game, action: &Action) -> Option<(String, u8)> {
     }
     let best = |g: &Game| -> u8 {
         let Some(c) = g.combat() else { return 0 };
-        let pairs = c.pairs(*hero).filter(|(e, ..)| c.engagements[*e].foe == *foe);
+        // Once the Hero has chosen the pair to resolve, that pair alone: a
+        // warning quoted the 6 of Sil's discarded pair for the 2 she resolved.
+        let chosen = c.chosen_engagement(*hero).and_then(|e| Some((e, c.engagements[e].chosen?)));
+        let pairs =
+            c.pairs(*hero).filter(|(e, s, _)| c.engagements[*e].foe == *foe && chosen.is_none_or(|k| k == (*e, *s)));
         pairs.filter_map(|(e, s, _)| g.pair_deals(e, usize::from(s))).map(|(_, most)| most).max().unwrap_or(0)
     };
     let before = best(game);
@@ -577,6 +586,14 @@ mod tests {
         assert!(ask.cost.contains(&format!("{lost} Damage")), "{}", ask.cost);
         assert!(ask.alternatives.contains(&throw(0)), "aim it at one it does not bring down");
         assert_eq!(ask_for(&g, &throw(0)), None);
+        // A playtest: once a pair is chosen, the warning quoted the other
+        // pair's Damage. Resolving the weaker pair, the weaker pair's is lost.
+        let deals = |g: &Game, slot: u8| g.pair_deals(0, usize::from(slot)).map_or(0, |(_, most)| most);
+        let weaker = if deals(&g, 0) < deals(&g, 1) { 0 } else { 1 };
+        assert_ne!(deals(&g, 0), deals(&g, 1), "two pairs that deal differently");
+        g.apply(Action::ChoosePair { hero: 0, engagement: 0, slot: weaker }).unwrap();
+        let (_, lost) = wasted_by_binding(&g, &throw(1)).expect("still asked");
+        assert_eq!(lost, deals(&g, weaker), "the chosen pair's Damage");
     }
 
     /// A hot-seat playtest: Sil's Force Bolt was asked about, and the one
