@@ -179,6 +179,39 @@ fn a_card_keeps_its_number_while_it_stays_on_offer() {
     assert!(would_have_shifted > 5, "numbering afresh would have moved {would_have_shifted} numbers");
 }
 
+/// Issue 53: Bren's hand grew mid-Round (a reshuffle) and Sil's card 2
+/// became 3: her key then played his card. Cards drawn mid-Round take new
+/// numbers; those already in a hand keep theirs.
+#[test]
+fn a_card_drawn_mid_round_leaves_the_other_numbers_alone() {
+    let mut seen = 0;
+    for seed in 1..=30 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        let mut before: Numbers = Vec::new();
+        through_combats(&mut game, 2000, |g| {
+            let mut faces = table_faces(g, &g.legal_actions());
+            keep_numbers(&mut faces, &before);
+            let now = numbers_of(&mut faces);
+            let in_hand = |n: &Numbers, f: &Face| n.iter().any(|((k, _), _)| *k == f.key);
+            let drawn = faces.iter().any(|f| f.kind == Kind::Hand && f.number.is_some() && !in_hand(&before, f));
+            let played = faces.iter().any(|f| f.kind == Kind::Hero);
+            if drawn && played && faces.iter().any(|f| f.kind == Kind::Hand && in_hand(&before, f)) {
+                for (key, n) in &now {
+                    if let Some((_, was)) = before.iter().find(|(k, _)| k == key) {
+                        assert_eq!(n, was, "seed {seed}: {key:?} changed its number as a card came mid-Round");
+                        seen += 1;
+                    }
+                }
+            }
+            before = now;
+        });
+        if seen > 0 {
+            break;
+        }
+    }
+    assert!(seen > 0, "a card drawn mid-Round beside another on offer, in 30 games");
+}
+
 /// Issue 53: after Ctrl+Z took back Sil's card 4, it came back as 1 (the
 /// number free then), and key 4 did nothing. A card taken back into a hand
 /// has the number it had before it was played; so has every other card.
@@ -1639,6 +1672,76 @@ fn a_hand_that_grows_mid_round_leaves_the_other_hands_where_they_lie() {
         }
     });
     assert_eq!(checked, 6);
+}
+
+/// A playtest: Bren's one card lay far right of his piles; he played it and
+/// a reshuffle dealt him two, which fitted neither right of it (Sil's hand
+/// was there) nor left of it with the piles moved over: every hand was laid
+/// anew, Sil's slid right under the pointer. The new cards take the room
+/// between the row's piles and where its cards lay; nothing else moves, and
+/// no new card lands where the played one lay (under the pointer).
+#[test]
+fn cards_drawn_mid_round_take_the_room_between_the_piles_and_the_hand() {
+    use depths_app::table::layout::{keep_rows, row_spans};
+    let area = Rect::new(0.0, 0.0, 1000.0, 640.0);
+    let mut checked = 0;
+    for seed in 1..=40 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        through_combats(&mut game, 3000, |game| {
+            let legal = game.legal_actions();
+            // Bren's plays after which his hand is no smaller: he drew.
+            for play in legal.iter().filter(|a| matches!(a, Action::PlayCard { hero: 0, .. })) {
+                let mut played = game.clone();
+                played.apply(play.clone()).unwrap();
+                if played.heroes[0].hand.len() < game.heroes[0].hand.len() {
+                    continue;
+                }
+                let before = table_faces(game, &legal);
+                let mut dealt = lay_out(&before, area);
+                // His piles dealt at the table's left, a gap before his cards.
+                let piles = [CardKey::Pile { hero: 0, discard: false }, CardKey::Pile { hero: 0, discard: true }];
+                let left = piles.iter().filter_map(|k| dealt.get(k)).map(|p| p.rect().min.x).fold(f32::MAX, f32::min);
+                for k in &piles {
+                    if let Some(mut p) = dealt.get(k) {
+                        p.center.x -= left - (area.min.x + 20.0);
+                        dealt.set(k, p);
+                    }
+                }
+                let spans = row_spans(&before, &dealt);
+                let after = table_faces(&played, &played.legal_actions());
+                let laid = lay_out(&after, area);
+                let lying: Vec<_> = after
+                    .iter()
+                    .filter_map(|f| {
+                        let kept = matches!(f.kind, Kind::Hand | Kind::Pile);
+                        Some((f.key.clone(), f.kind, if kept { dealt.get(&f.key)? } else { laid.get(&f.key)? }))
+                    })
+                    .collect();
+                let room = (area, depths_app::table::layout::HAND_GAP);
+                let kept = keep_rows(&after, &spans, &lying, room, &[]).expect("the row keeps its place");
+                let Action::PlayCard { card, .. } = play else { unreachable!() };
+                let gone = dealt.get(&CardKey::Hero { hero: 0, card: *card }).unwrap().rect();
+                let piles_right = piles.iter().filter_map(|k| dealt.get(k)).map(|p| p.rect().max.x).fold(0.0, f32::max);
+                for (key, at) in &kept {
+                    let was = dealt.get(key);
+                    if was.is_none() {
+                        let r = at.rect();
+                        assert!(
+                            r.min.x >= piles_right && r.max.x <= gone.min.x,
+                            "{key} at {r:?}: not between the piles and {gone:?}"
+                        );
+                    } else {
+                        assert_eq!(Some(*at), was, "{key} moved");
+                    }
+                }
+                checked += 1;
+            }
+        });
+        if checked >= 3 {
+            break;
+        }
+    }
+    assert!(checked >= 3, "Bren's hand grew as he played a card: {checked} times");
 }
 
 /// A hand dealt one card that draws two for it (a reshuffle) has no room

@@ -355,13 +355,16 @@ impl NumberMemory {
 /// turn Sil's 4 into a 3 under the player's finger); the others take, in
 /// reading order, numbers nobody had before, then any free one, up to 9.
 /// A new set of choices starts again from 1, and so does a hand a new card
-/// came into (a Round's deal): kept, it mixed the Heroes' numbers (Bren's
-/// 3 and 4, Sil's 1 and 5).
+/// came into at a Round's deal (no card played yet): kept, it mixed the
+/// Heroes' numbers (Bren's 3 and 4, Sil's 1 and 5). Cards drawn mid-Round
+/// (a reshuffle) take new numbers and the others keep theirs: numbered
+/// afresh, Sil's 2 became 3 as Bren's hand grew, and her key played his.
 pub fn keep_numbers(faces: &mut [Face], before: &[((CardKey, Option<usize>), u8)]) {
     let came = faces
         .iter()
         .any(|f| f.kind == Kind::Hand && f.action.is_some() && !before.iter().any(|((k, _), _)| *k == f.key));
-    let before = if came { &[][..] } else { before };
+    let dealt = came && !faces.iter().any(|f| f.kind == Kind::Hero);
+    let before = if dealt { &[][..] } else { before };
     let mut slots = number_slots(faces);
     let mut taken = [false; 10];
     for (key, n, open) in slots.iter_mut() {

@@ -728,6 +728,18 @@ pub fn keep_rows(
         };
         let first_left = span.cards_left.min(span.span.max.x);
         let at_right = fits(hi - right - 6.0).map(|step| (right + 6.0, step, 0.0));
+        // Or between the piles and where its cards lay, the piles staying:
+        // a row dealt far from its piles was laid anew for a reshuffle
+        // (Sil's row slid right, her number changed).
+        let piles_right = of_row(row, Kind::Pile)
+            .iter()
+            .filter_map(|f| lies(&f.key, Kind::Pile))
+            .map(|p| p.rect().max.x)
+            .fold(span.span.min.x - 6.0, f32::max);
+        let in_gap = || {
+            let step = fits(first_left - 6.0 - (piles_right + 6.0))?;
+            Some((piles_right + 6.0, step, 0.0))
+        };
         let at_left = || {
             let step = fits(first_left - 6.0 - span.piles() - lo)?;
             let width = (k - 1.0) * step + card.x;
@@ -737,30 +749,31 @@ pub fn keep_rows(
         let whole_kept =
             hand.iter().all(|f| lies(&f.key, Kind::Hand).is_some() || drawn.iter().any(|d| d.key == f.key));
         // How far the row's piles move over.
-        let shift =
-            if let Some((left, step, shift)) = at_right.or_else(at_left).filter(|_| whole_kept && !drawn.is_empty()) {
-                for f in &hand {
-                    let at = match lies(&f.key, Kind::Hand) {
-                        Some(p) => p,
-                        None => {
-                            let i = drawn.iter().position(|d| d.key == f.key).unwrap_or(0) as f32;
-                            Placed { center: Vec2::new(left + card.x / 2.0 + i * step, y), size: card }
-                        }
-                    };
-                    placed.push((f.key.clone(), at));
-                }
-                shift
-            } else {
-                // A card taken back (it lies in its pair) or no room at the
-                // right: the row is laid again in its room.
-                let (start, step) = fit_row(span, hand.len(), lo, hi)?;
-                let first = start + span.piles() + card.x / 2.0;
-                for (k, f) in hand.iter().enumerate() {
-                    let center = Vec2::new(first + k as f32 * step, y);
-                    placed.push((f.key.clone(), Placed { center, size: card }));
-                }
-                start - span.span.min.x
-            };
+        let shift = if let Some((left, step, shift)) =
+            at_right.or_else(in_gap).or_else(at_left).filter(|_| whole_kept && !drawn.is_empty())
+        {
+            for f in &hand {
+                let at = match lies(&f.key, Kind::Hand) {
+                    Some(p) => p,
+                    None => {
+                        let i = drawn.iter().position(|d| d.key == f.key).unwrap_or(0) as f32;
+                        Placed { center: Vec2::new(left + card.x / 2.0 + i * step, y), size: card }
+                    }
+                };
+                placed.push((f.key.clone(), at));
+            }
+            shift
+        } else {
+            // A card taken back (it lies in its pair) or no room at the
+            // right: the row is laid again in its room.
+            let (start, step) = fit_row(span, hand.len(), lo, hi)?;
+            let first = start + span.piles() + card.x / 2.0;
+            for (k, f) in hand.iter().enumerate() {
+                let center = Vec2::new(first + k as f32 * step, y);
+                placed.push((f.key.clone(), Placed { center, size: card }));
+            }
+            start - span.span.min.x
+        };
         for f in of_row(row, Kind::Pile) {
             let p = lies(&f.key, Kind::Pile)?;
             placed.push((f.key.clone(), Placed { center: p.center + Vec2::new(shift, 0.0), size: p.size }));
