@@ -40,6 +40,21 @@ pub fn rule_error_text(game: &Game, e: &RuleError) -> String {
     }
 }
 
+/// Why Hero `hero`'s Ability at `source` cannot be used now, from the rules
+/// (asked with no target: the step, its cost and a Block are checked
+/// first). A Drink "used at will" read "not now" with no reason a player
+/// could find.
+pub fn ability_not_now(game: &Game, hero: u8, source: depths_rules::AbilitySource) -> String {
+    let a = Action::ActivateAbility { hero, source, target: depths_rules::Target::None };
+    match game.check(&a) {
+        Err(RuleError::WrongStep { .. }) if game.combat().is_some() => {
+            "In a Combat, Abilities are used at the Resolve step, once the cards are played.".to_owned()
+        }
+        Err(RuleError::BadTarget) | Ok(()) => "Nothing to aim it at now.".to_owned(),
+        Err(e) => rule_error_text(game, &e),
+    }
+}
+
 /// Why `action` is refused, as [`rule_error_text`], but naming what stands
 /// in the way of an element out of reach ("the Heroes cannot reach that"
 /// named no wall, Door or Monster).
@@ -1176,6 +1191,26 @@ mod tests {
     use depths_rules::{Content, GameOptions};
 
     use super::*;
+
+    /// A playtest: Drink, "used at will", read "not now" in the Play Cards
+    /// step and its hover gave no reason. The reason is the rules' own.
+    #[test]
+    fn an_ability_not_usable_now_says_why() {
+        use depths_rules::{AbilitySource, Difficulty, Effect};
+        use depths_tests::*;
+        let mut g = game_of(&["bren"]);
+        g.heroes[0].mat.abilities.push(power("Dagger Throw", vec![Effect::DamageMonster { amount: 2, magic: false }]));
+        let source = AbilitySource::Mat((g.heroes[0].mat.abilities.len() - 1) as u8);
+        stack_hero(&mut g, 0, &[8, 7, 6], &[]);
+        stack_monster(&mut g, Difficulty::I, &[2, 2]);
+        fight(&mut g, vec![monster("Rat", Difficulty::I, [20, 20, 20], vec![])]);
+        assert!(matches!(g.phase(), Phase::Combat { step: CombatStep::PlayCards }));
+        assert!(ability_not_now(&g, 0, source).contains("Resolve step"), "{}", ability_not_now(&g, 0, source));
+        play(&mut g, 0, &[8, 7]);
+        g.heroes[0].stored_power.clear();
+        let why = ability_not_now(&g, 0, source);
+        assert!(why.contains("Stored Power"), "{why}");
+    }
 
     /// Issue 55: a turning point read "Draw a map tile" and never said
     /// which tile came up: each drawn tile is told by what is on it and

@@ -420,7 +420,7 @@ pub fn step_hint(step: CombatStep) -> &'static str {
         CombatStep::AssignMonsters => "Choose which Monster card each Hero fights.",
         CombatStep::PlayCards => "Drag a card from a hand onto the table, click it, or press its number.",
         CombatStep::PlaceMonsterCard => "Click the pair that takes the Monster's card.",
-        CombatStep::Resolve => "Click the pair each Hero resolves; use Abilities on the Hero mats; then End turn.",
+        CombatStep::Resolve => "Click the pair each Hero resolves, use Abilities on the mats, then the End button (E).",
         CombatStep::AssignDamage => "Click the individual on the Monster card that takes the damage.",
         CombatStep::AvoidReturnDamage => "Several Heroes defeated a Monster together: one avoids Return Damage.",
     }

@@ -131,11 +131,13 @@ pub(super) fn heroes_panel(
                 (stats, hover)
             };
             parts_line(ui, &stats, style::type_scale::SMALL, ui.visuals().text_color(), &hover);
-            // The rows keep the tallest they have been this Round: a target's
+            // The rows keep the tallest they have been this Combat: a target's
             // button leaving Bren's mat ("Brush Aside … not now") slid Sil's
-            // mat, and her Force Bolt button, 47 px up under the pointer.
-            let round = game.combat().map(|cbt| cbt.round);
-            keep_tallest(ui, egui::Id::new(("ability_height", h)), round, |ui| {
+            // mat, and her Force Bolt button, 47 px up under the pointer; kept
+            // a Round only, Sil's mat still slid 116 px down at a new Round's
+            // Resolve step.
+            let fight = game.combat().map(|_| 0);
+            keep_tallest(ui, egui::Id::new(("ability_height", h)), fight, |ui| {
                 // One row per Ability: its name and cost, then a small button
                 // per target, what it does under it. A row keeps its place while
                 // its targets come and go, so the others do not move under the
@@ -192,14 +194,20 @@ pub(super) fn heroes_panel(
                     // Each row keeps the tallest it has been this Round too: a
                     // row's targets leaving ("Force Bolt … not now") slid the
                     // Warding Sigil's buttons under it up under the pointer.
-                    keep_tallest(ui, egui::Id::new(("ability_row", h, source)), round, |ui| {
+                    keep_tallest(ui, egui::Id::new(("ability_row", h, source)), fight, |ui| {
                         ui.horizontal_wrapped(|ui| {
                             let head = if cost.is_empty() { name.clone() } else { format!("{name} [{cost}]") };
                             let ink = if now { style::GOLD } else { style::MUTED };
+                            // Greyed, its hover says why as well as what it does.
+                            let head_hover = if now {
+                                head_hover
+                            } else {
+                                format!("{head_hover}\n\nNot now: {}", crate::game::words::ability_not_now(game, h, source))
+                            };
                             ui.label(egui::RichText::new(head).strong().color(ink)).on_hover_text(&head_hover);
                             if !now {
-                                ui.label(egui::RichText::new("not now").color(style::MUTED))
-                                    .on_hover_text("Used, or its cost cannot be paid, at this step of the Combat");
+                                let why = crate::game::words::ability_not_now(game, h, source);
+                                ui.label(egui::RichText::new("not now").color(style::MUTED)).on_hover_text(why);
                             }
                             if !common.is_empty() {
                                 ui.label(format!("on {common}:"));
@@ -324,9 +332,9 @@ fn pile_text<'a>(cards: impl Iterator<Item = &'a depths_rules::ActionCard>) -> S
     short.join(" ")
 }
 
-/// Draws `add` at least as tall as it has been this Combat Round (kept
+/// Draws `add` at least as tall as it has been since `round` began (kept
 /// under `id`; outside a Combat, `round` is `None` and nothing is kept), so
-/// what comes and goes in it never moves what lies under it mid-Round.
+/// what comes and goes in it never moves what lies under it.
 fn keep_tallest(ui: &mut egui::Ui, id: egui::Id, round: Option<u32>, add: impl FnOnce(&mut egui::Ui)) {
     let least = ui
         .data(|d| d.get_temp::<(Option<u32>, f32)>(id))

@@ -162,8 +162,15 @@ pub(super) fn party_panel(
                 }
             }
         });
+        // Kept while the pointer is on the list or anywhere under it in the
+        // panel: what lies below moves up as the list shrinks (a click
+        // meant for "More Healing" opened the Reference Card).
+        let below = egui::Rect::from_min_max(
+            egui::pos2(ui.max_rect().min.x.min(list.response.rect.min.x), list.response.rect.min.y),
+            egui::pos2(ui.max_rect().max.x.max(list.response.rect.max.x), ui.clip_rect().max.y),
+        );
         let pass = ui.ctx().cumulative_pass_nr();
-        ui.data_mut(|d| d.insert_temp(egui::Id::new(WITHIN_REACH), (rows, list.response.rect, pass)));
+        ui.data_mut(|d| d.insert_temp(egui::Id::new(WITHIN_REACH), (rows, below, pass)));
     }
     if previewed.0 != previewing {
         previewed.0 = previewing;
@@ -363,7 +370,8 @@ fn row_words(map: &depths_rules::map::Map, a: &Action, open: bool, label: String
 /// Where the "Within reach" rows are kept between frames.
 const WITHIN_REACH: &str = "within_reach_rows";
 
-/// The "Within reach" rows: while the pointer rests on the list, each row
+/// The "Within reach" rows: while the pointer rests on the list (or on
+/// what lies under it in the panel), each row
 /// keeps its place (one dealt with stays, greyed with its reason; a new one
 /// comes last), so a quick second click never lands on the row that slid
 /// up under it; once the pointer leaves, the rows are what is in reach now.
