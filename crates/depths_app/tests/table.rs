@@ -1223,8 +1223,9 @@ fn a_pairs_words_tell_what_its_colour_tells() {
 
 /// A pair's figures as the table prints them: "Monster −5–7, Bren −2?" →
 /// the Monster's least and most (none once its side has landed: "Bren
-/// −2"), and the Hero's ("−2?": 2, or 0 if a Monster falls).
-fn pair_figures(note: &str) -> Option<(Option<(u8, u8)>, (u8, u8))> {
+/// −2"), and the Hero's ("−2?": 2, or 0 if a Monster falls; "Bren falls"
+/// all of the Hero's `health`, "falls?" all or none).
+fn pair_figures(note: &str, health: u8) -> Option<(Option<(u8, u8)>, (u8, u8))> {
     let mut monster = None;
     let mut hero = None;
     let range = |figure: &str| -> Option<(u8, u8)> {
@@ -1236,6 +1237,10 @@ fn pair_figures(note: &str) -> Option<(Option<(u8, u8)>, (u8, u8))> {
         Some((least.parse().ok()?, most.parse().ok()?))
     };
     for part in note.split(", ") {
+        if part.ends_with(" falls") || part.ends_with(" falls?") {
+            hero = Some((if part.ends_with('?') { 0 } else { health }, health));
+            continue;
+        }
         let (who, figure) = part.split_once(" −")?;
         if who == "Monster" {
             monster = Some(range(figure)?);
@@ -1247,9 +1252,10 @@ fn pair_figures(note: &str) -> Option<(Option<(u8, u8)>, (u8, u8))> {
 }
 
 /// What the table prints on `hero`'s pair at (`engagement`, `slot`).
-fn printed_pair(faces: &[Face], engagement: usize, slot: usize) -> Option<(Option<(u8, u8)>, (u8, u8))> {
+fn printed_pair(game: &Game, faces: &[Face], engagement: usize, slot: usize) -> Option<(Option<(u8, u8)>, (u8, u8))> {
     let face = faces.iter().find(|f| f.key == CardKey::Pair { engagement, slot })?;
-    pair_figures(&face.note)
+    let hero = game.combat()?.engagements.get(engagement)?.hero;
+    pair_figures(&face.note, game.heroes[usize::from(hero)].health)
 }
 
 /// "Every number comes true" ("5. Apply Damage", "Armor", "Magic", "Hordes"):
@@ -1311,7 +1317,7 @@ fn every_pair_figure_on_the_table_comes_true() {
                         (_, Some(e)) => (e, usize::from(c.engagements[e].chosen?)),
                         _ => return None,
                     };
-                    Some((h, printed_pair(&faces, e, s)?))
+                    Some((h, printed_pair(&g, &faces, e, s)?))
                 })
                 .collect();
             if c.step == CombatStep::AssignDamage {
@@ -1341,7 +1347,7 @@ fn every_pair_figure_on_the_table_comes_true() {
                 };
                 for s in 0..en.slots.len() {
                     if (e, Some(s as u8)) != chose {
-                        assert_eq!(printed_pair(&faces, e, s), None, "a discarded pair still reads figures");
+                        assert_eq!(printed_pair(&g, &faces, e, s), None, "a discarded pair still reads figures");
                     }
                 }
             }

@@ -88,8 +88,9 @@ pub fn why(game: &Game, action: &Action) -> String {
                         Outcome::MonsterHit => "the Monster Hit that costs least",
                         _ => "the pair that trades least Health for the damage dealt",
                     };
-                    let hero = game.heroes.get(usize::from(en.hero)).map_or("the Hero", |h| h.name());
-                    let what = crate::game::words::pair_damage_note(hero, o, dealt, taken);
+                    let (hero, health) =
+                        game.heroes.get(usize::from(en.hero)).map_or(("the Hero", 0), |h| (h.name(), h.health));
+                    let what = crate::game::words::pair_damage_note(hero, o, dealt, taken, health);
                     format!("{} ({what}); {trade}", outcome_name(o))
                 }
                 _ => String::new(),

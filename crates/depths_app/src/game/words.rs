@@ -278,21 +278,33 @@ fn individual_name(game: &Game, f: u8, i: u8) -> String {
 /// it may go to: `Game::pair_deals`), `taken` the Hero's after theirs
 /// (least and most: "−5?" while a Monster may fall and spare the Hero its
 /// Return Damage, `Game::pair_takes_range`).
-pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: (u8, u8)) -> String {
-    let (dealt, taken) = (loss_figure(dealt), loss_figure(taken));
+/// `health`: the Hero's Health now; a loss that takes all of it reads
+/// "falls" ("Bren −1" beside a Health of 1 hid a 6 that Defeats him).
+pub fn pair_damage_note(hero: &str, o: Outcome, dealt: (u8, u8), taken: (u8, u8), health: u8) -> String {
+    let (dealt, taken) = (loss_figure(dealt), hero_loss(hero, taken, health));
     match o {
         Outcome::Block => "no Damage".into(),
-        Outcome::HeroHit => format!("Monster {dealt}, {hero} {taken}"),
-        Outcome::MonsterHit => format!("{hero} {taken}, Monster {dealt}"),
+        Outcome::HeroHit => format!("Monster {dealt}, {taken}"),
+        Outcome::MonsterHit => format!("{taken}, Monster {dealt}"),
     }
 }
 
 /// A resolved pair whose Damage to the Monster has landed this Round: the
 /// Monster card shows what it took; the Hero's side is still to come.
-pub fn landed_pair_note(hero: &str, o: Outcome, taken: (u8, u8)) -> String {
+pub fn landed_pair_note(hero: &str, o: Outcome, taken: (u8, u8), health: u8) -> String {
     match o {
         Outcome::Block => "no Damage".into(),
-        _ => format!("{hero} {}", loss_figure(taken)),
+        _ => hero_loss(hero, taken, health),
+    }
+}
+
+/// "Bren −5", or "Bren falls" where the loss is all the Health Bren has
+/// ("Bren falls?" where a Monster falling may spare it).
+fn hero_loss(hero: &str, (least, most): (u8, u8), health: u8) -> String {
+    match (least, most) {
+        (l, _) if health > 0 && l >= health => format!("{hero} falls"),
+        (_, m) if health > 0 && m >= health => format!("{hero} falls?"),
+        _ => format!("{hero} {}", loss_figure((least, most))),
     }
 }
 
@@ -1191,6 +1203,16 @@ mod tests {
     use depths_rules::{Content, GameOptions};
 
     use super::*;
+
+    /// A playtest: with Bren at 1 Health a Monster Hit of 6 read "Bren −1",
+    /// which hid that it Defeats him. A loss of all the Health left reads "falls".
+    #[test]
+    fn a_pair_that_takes_all_a_heros_health_says_the_hero_falls() {
+        assert_eq!(pair_damage_note("Bren", Outcome::MonsterHit, (1, 1), (1, 1), 1), "Bren falls, Monster −1");
+        assert_eq!(pair_damage_note("Bren", Outcome::HeroHit, (4, 4), (0, 3), 3), "Monster −4, Bren falls?");
+        assert_eq!(pair_damage_note("Bren", Outcome::HeroHit, (4, 4), (0, 3), 5), "Monster −4, Bren −3?");
+        assert_eq!(landed_pair_note("Sil", Outcome::MonsterHit, (2, 2), 9), "Sil −2");
+    }
 
     /// A playtest: Drink, "used at will", read "not now" in the Play Cards
     /// step and its hover gave no reason. The reason is the rules' own.

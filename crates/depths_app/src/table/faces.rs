@@ -718,14 +718,15 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                         CombatStep::AssignDamage => c.packets.iter().all(|p| p.overflow),
                         _ => false,
                     };
+                let health = game.heroes.get(usize::from(en.hero)).map_or(0, |h| h.health);
                 frame.note = if landed {
-                    crate::game::words::landed_pair_note(hero, o, taken)
+                    crate::game::words::landed_pair_note(hero, o, taken, health)
                 } else if chosen && en.chosen != Some(s as u8) {
                     // A pair set aside does nothing: figures there (read
                     // again after a kill, "Monster −0") would promise.
                     String::new()
                 } else {
-                    crate::game::words::pair_damage_note(hero, o, dealt, taken)
+                    crate::game::words::pair_damage_note(hero, o, dealt, taken, health)
                 };
                 // Its state in words as well as in its colour, for every
                 // colour vision; one word, to fit a pair at 1280×800 (only a
@@ -746,6 +747,12 @@ fn pairs(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
                     value_text(slot.monster.is_some_and(|c| c.power), slot.monster_value(bonus)),
                     crate::game::words::pair_damage_text(hero, foe.name(), o, dealt, taken),
                 );
+                if health > 0 && taken.1 >= health {
+                    hover.push_str(&format!(
+                        "\nThat is all the Health {hero} has left: {hero} {} Defeated, and the game is lost.",
+                        if taken.0 >= health { "would be" } else { "may be" }
+                    ));
+                }
                 if en.chosen == Some(s as u8) {
                     hover.push_str("\nResolved this Round.");
                 } else if chosen {
