@@ -151,6 +151,8 @@ pub struct TableGeometry {
     pub offered: Vec<Action>,
     /// Every card, pair and row that makes a move, with its place.
     pub targets: Vec<ClickTarget>,
+    /// The revealed card on show, if any (screen px): notes keep off it.
+    pub reveal: Option<Rect>,
 }
 
 impl TableGeometry {
@@ -159,7 +161,7 @@ impl TableGeometry {
     /// in egui points. None before the table is laid out.
     pub fn clear_corner(&self, size: Vec2, zoom: f32) -> Option<Vec2> {
         let layout = self.layout.as_ref()?;
-        let targets: Vec<Rect> = self.targets.iter().map(|t| t.rect).collect();
+        let targets: Vec<Rect> = self.targets.iter().map(|t| t.rect).chain(self.reveal).collect();
         Some(super::layout::clear_spot(layout, &targets, size * zoom, None) / zoom)
     }
 }
@@ -588,8 +590,10 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
     }
     if let Some(n) = face.number {
         // On the frame's top edge, between the Monster card's value and its
-        // health token, clear of the outcome in the gap.
-        let at = Vec3::new(0.0, size.y / 2.0 - 6.0, 12.0);
+        // health token, clear of the outcome in the gap; over the pair's
+        // cards even when one is hovered and lifted (Sil's 2 hid under her
+        // Monster card while the pointer rested on it).
+        let at = Vec3::new(0.0, size.y / 2.0 - 6.0, 28.0);
         c.spawn((rect(CARD_GOLD.sprite(), Vec2::splat(16.0), at), Pickable::IGNORE));
         c.spawn(text(&n.to_string(), 12.0, at + Vec3::Z * 0.1, palette::BLACK.sprite(), art.text()));
     }

@@ -599,11 +599,16 @@ pub fn room_for_reveal(size: Vec2, area: Rect, dialogs: &[Rect]) -> Rect {
 fn place_reveal(
     mut reveal: Query<(&RevealSize, &mut Transform)>,
     mut shown: Query<&mut Visibility, With<RevealSet>>,
-    geometry: Res<TableGeometry>,
+    mut geometry: ResMut<TableGeometry>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut contexts: bevy_egui::EguiContexts,
 ) {
-    let Ok((size, mut transform)) = reveal.single_mut() else { return };
+    let Ok((size, mut transform)) = reveal.single_mut() else {
+        if geometry.reveal.is_some() {
+            geometry.reveal = None;
+        }
+        return;
+    };
     let screen = Vec2::new(window.width(), window.height());
     let area = geometry.layout.as_ref().map_or(Rect::from_corners(Vec2::ZERO, screen), |l| l.area);
     let mut dialogs = Vec::new();
@@ -630,6 +635,12 @@ fn place_reveal(
         if *v != visible {
             *v = visible;
         }
+    }
+    // Where it lies, for the notes to keep off it (a "went through the
+    // Secret Passage" note covered the Monster card's words).
+    let rect = (visible != Visibility::Hidden).then(|| Rect::from_center_size(center, size.0 * scale));
+    if geometry.reveal != rect {
+        geometry.reveal = rect;
     }
     let target = to_world(center, screen).extend(transform.translation.z);
     if transform.translation.distance(target) > 0.5 || (transform.scale.x - scale).abs() > 0.005 {

@@ -751,8 +751,20 @@ fn finish(
         let at = match geometry.clear_corner(Vec2::new(size.x, size.y), z).filter(|_| in_combat) {
             Some(at) => egui::pos2(at.x, at.y),
             // The board's top right corner, clear of the notes at its top
-            // left and of the decision windows at its foot.
-            None => egui::pos2(room.max.x - size.x - 8.0, room.min.y + 6.0),
+            // left and of the decision windows at its foot; its top left,
+            // then its foot, where a revealed card lies there.
+            None => {
+                let reveal = geometry.reveal.map(|r| {
+                    egui::Rect::from_min_max(egui::pos2(r.min.x / z, r.min.y / z), egui::pos2(r.max.x / z, r.max.y / z))
+                });
+                let corners = [
+                    egui::pos2(room.max.x - size.x - 8.0, room.min.y + 6.0),
+                    egui::pos2(room.min.x + 8.0, room.min.y + 6.0),
+                    egui::pos2(room.min.x + 8.0, room.max.y - size.y - 8.0),
+                ];
+                let clear = |p: &egui::Pos2| reveal.is_none_or(|r| !r.intersects(egui::Rect::from_min_size(*p, size)));
+                corners.iter().copied().find(clear).unwrap_or(corners[0])
+            }
         };
         toast_notes(ctx, id, at, room, &notes);
     }
