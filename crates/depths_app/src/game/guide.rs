@@ -152,7 +152,7 @@ const FIGHT_WORDS: [(CombatStep, (&str, &str)); 6] = [
         (
             "Resolve one pair each",
             "Each pair's frame says Block, Hero Hit or Monster Hit and what it deals both ways. Click the pair \
-             each Hero resolves, then the End button (E).",
+             each Hero resolves, then End (E).",
         ),
     ),
     (

@@ -1096,10 +1096,12 @@ pub fn banner_of_players(game: &Game, companions: &[u8]) -> String {
                     match choosing.len() {
                         0 => {}
                         1 => parts.push(format!("{} resolves one pair", names(&choosing))),
-                        _ => parts.push(format!("{} each resolve one pair, in any order", names(&choosing))),
+                        // Short: "…, in any order" was cut at 150 % on 1366×768.
+                        _ => parts.push(format!("{} each resolve a pair", names(&choosing))),
                     }
                     if !ending.is_empty() {
-                        parts.push(format!("{}: End turn", names(&ending)));
+                        // As the button reads ("Bren: end turn").
+                        parts.push(format!("{}: end turn", names(&ending)));
                     }
                     format!("Combat, round {}: {}", c.round, parts.join(" · "))
                 }

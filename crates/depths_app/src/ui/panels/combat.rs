@@ -412,15 +412,17 @@ pub(super) struct StripSaid {
 }
 
 /// The strip's words in a replay, where no one plays.
-const REPLAY_HINT: &str = "A replay: Left / Right arrow step through the moves.";
+const REPLAY_HINT: &str = "A replay: the arrow keys step through it.";
 
 /// What the players do in `step`, on the table.
 pub fn step_hint(step: CombatStep) -> &'static str {
     match step {
         CombatStep::AssignMonsters => "Choose which Monster card each Hero fights.",
-        CombatStep::PlayCards => "Drag a card from a hand onto the table, click it, or press its number.",
+        // Short: the help line under the table says how in full (the
+        // strip's line was cut at 150 % on 1366×768).
+        CombatStep::PlayCards => "Play cards: drag one, click it or press its number.",
         CombatStep::PlaceMonsterCard => "Click the pair that takes the Monster's card.",
-        CombatStep::Resolve => "Click the pair each Hero resolves, use Abilities on the mats, then the End button (E).",
+        CombatStep::Resolve => "Click a pair for each Hero, use Abilities on the mats, then End (E).",
         CombatStep::AssignDamage => "Click the individual on the Monster card that takes the damage.",
         CombatStep::AvoidReturnDamage => "Several Heroes defeated a Monster together: one avoids Return Damage.",
     }

@@ -325,7 +325,10 @@ fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &m
     egui::CollapsingHeader::new("Log").default_open(true).show(ui, |ui| {
         // Its full height from the first line: growing, it slid the save
         // line under a resting pointer, whose hover box then opened.
-        let log = egui::ScrollArea::vertical().id_salt("log").max_height(260.0).auto_shrink([false, false]);
+        // No taller than the room left above the save line (at 1280×800 the
+        // line was cut by the window's foot).
+        let room = (ui.available_height() - 2.0 * style::type_scale::FINE - 8.0).clamp(80.0, 260.0);
+        let log = egui::ScrollArea::vertical().id_salt("log").max_height(room).auto_shrink([false, false]);
         log.stick_to_bottom(true).show(ui, |ui| {
             for line in view.log.lines.iter().rev().take(300).rev() {
                 match short_path_line(line) {
@@ -346,10 +349,9 @@ fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &m
         let host = seats.players.name(0);
         ui.label(small(format!("{host}'s game: {host} saves it.")));
     } else {
-        // The file's name; the whole path on hover.
+        // Said plainly; where, on hover (the file name read like a debug line).
         let path = save_path(&side.save_dir, &view.slot);
-        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        ui.label(small(format!("Saves to {name}"))).on_hover_text(path.display().to_string());
+        ui.label(small("Saved as you play".into())).on_hover_text(format!("In {}", path.display()));
     }
 }
 

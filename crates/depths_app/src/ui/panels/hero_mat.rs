@@ -207,7 +207,8 @@ pub(super) fn heroes_panel(
                             ui.label(egui::RichText::new(head).strong().color(ink)).on_hover_text(&head_hover);
                             if !now {
                                 let why = crate::game::words::ability_not_now(game, h, source);
-                                ui.label(egui::RichText::new("not now").color(style::MUTED)).on_hover_text(why);
+                                // Unbroken: "not / now" wrapped over two lines at 150 %.
+                                ui.label(egui::RichText::new("not\u{a0}now").color(style::MUTED)).on_hover_text(why);
                             }
                             if !common.is_empty() {
                                 ui.label(format!("on {common}:"));

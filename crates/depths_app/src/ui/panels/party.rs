@@ -259,7 +259,12 @@ pub(super) fn party_panel(
     ui.horizontal_wrapped(|ui| {
         for (what, name, cost) in [
             (Purchase::Key, "Buy a Key", u16::from(r.key_cost)),
-            (Purchase::Healing { units: 1 }, "Buy Healing", u16::from(r.healing.xp)),
+            // What it buys, not only its cost (5 XP became "Share 10 Health" unannounced).
+            (
+                Purchase::Healing { units: 1 },
+                &*format!("Buy {} Health", game.healing_per_unit()),
+                u16::from(r.healing.xp),
+            ),
         ] {
             let a = Action::StartPurchase { what };
             if with_items(cost) && c.is_legal(&a) {
@@ -283,7 +288,8 @@ pub(super) fn party_panel(
         .collect();
     if !more.is_empty() {
         ui.horizontal_wrapped(|ui| {
-            ui.label("More Healing:").on_hover_text("Buy several Healings in one purchase: each is shared out among the Heroes.");
+            ui.label(format!("More, {} Health each:", game.healing_per_unit()))
+                .on_hover_text("Buy several Healings in one purchase: each is shared out among the Heroes.");
             for units in more {
                 // What the "×3" buys, in XP and Health, on hover.
                 let (cost, health) = (u16::from(units) * u16::from(r.healing.xp), u16::from(units) * game.healing_per_unit());
