@@ -42,6 +42,9 @@ pub struct Floater {
     color: Color,
     /// How far it rises while it fades (px).
     rise: f32,
+    /// Beside a Monster card's row: gone with the Combat's cards (a "−3"
+    /// and "defeated" floated over the map as the fight ended).
+    on_card: bool,
 }
 
 /// The dark ground behind a floating number or word.
@@ -213,6 +216,10 @@ fn spawn_feedback(
                 Event::ItemGained { .. } | Event::AbilityGained { .. } | Event::Rested | Event::LevelUp { .. } |
                 Event::GameWon => None,
         };
+        let on_card = matches!(
+            event,
+            Event::MonsterDamaged { .. } | Event::MonsterHealed { .. } | Event::IndividualDefeated { .. }
+        );
         if let Some((text, Some(at), color, px, rise)) = number {
             // On a backdrop, so it reads over a card's print, and inside the
             // table's room, so no panel cuts it.
@@ -232,7 +239,7 @@ fn spawn_feedback(
             commands
                 .spawn((
                     Name::new("Floating number"),
-                    Floater { at, born: now, color, rise },
+                    Floater { at, born: now, color, rise, on_card },
                     Text2d::new(text),
                     text_font(body.as_ref(), px),
                     TextColor(color),
@@ -326,11 +333,15 @@ fn animate(
     mut floaters: Query<(Entity, &Floater, &mut Transform, &mut TextColor, &Children)>,
     mut backs: Query<&mut Sprite, With<FloaterBack>>,
     mut flashes: Query<(Entity, &Flash, &mut Sprite), Without<FloaterBack>>,
+    cards: Query<&super::cards::TableCard>,
 ) {
     let now = time.elapsed_secs();
+    // A Monster card still lies on the table (the last blow's numbers show
+    // while the fight's end is on show).
+    let fighting = cards.iter().any(|c| c.kind == super::faces::Kind::Foe && !c.leaving);
     for (e, f, mut transform, mut color, children) in &mut floaters {
         let t = (now - f.born) / FLOAT;
-        if t >= 1.0 {
+        if t >= 1.0 || (f.on_card && !fighting) {
             commands.entity(e).despawn();
             continue;
         }

@@ -1,5 +1,5 @@
-//! The hint on the card table: a gold frame around the card or pair the
-//! careful player would choose.
+//! The hint on the card table: a white frame around the card or pair the
+//! careful player would choose (the cards on offer are framed in gold).
 
 use bevy::{camera::visibility::RenderLayers, prelude::*, window::PrimaryWindow};
 use depths_rules::Phase;
@@ -26,11 +26,11 @@ pub(super) fn plugin(app: &mut App) {
 /// narrowest gap between two cards in a hand.
 const HINT_RIM: f32 = 3.0;
 
-/// The gold frame around a hinted card on the table.
+/// The frame around a hinted card on the table.
 #[derive(Component)]
 pub struct HintFrame;
 
-/// A gold glow around the card or row that makes the hinted move. Steady, not
+/// A white glow around the card or row that makes the hinted move. Steady, not
 /// pulsing: a hint may stay while the players think, and the table must sleep.
 fn frame_hint(
     mut commands: Commands,
@@ -72,7 +72,7 @@ fn frame_hint(
             commands.spawn((
                 Name::new("Hint frame"),
                 HintFrame,
-                Sprite::from_color(crate::theme::palette::HINT.sprite_alpha(0.8), size),
+                Sprite::from_color(crate::theme::palette::HINT.sprite_alpha(0.95), size),
                 Transform::from_translation(at),
                 RenderLayers::layer(TABLE_LAYER),
                 Pickable::IGNORE,

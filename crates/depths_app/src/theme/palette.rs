@@ -153,8 +153,9 @@ pub const DIM_TEXT: Tone = Tone::rgb(0.58, 0.54, 0.48);
 pub const CHOSEN_EDGE: Tone = Tone::rgb(1.0, 0.92, 0.55);
 /// A Health track's back (its fill by what is left is a `Signals` colour).
 pub const BAR_BACK: Tone = Tone::rgb(0.12, 0.10, 0.09);
-/// The hint's frame around a card.
-pub const HINT: Tone = Tone::rgb(1.0, 0.85, 0.3);
+/// The hint's frame around a card: a cold white, not the gold every card
+/// on offer wears (a hinted card differed only by a slightly thicker rim).
+pub const HINT: Tone = Tone::rgb(0.80, 0.97, 1.0);
 
 // The map's tiles.
 pub const WALL: Tone = Tone::hex(0x241e19);
