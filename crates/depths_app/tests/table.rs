@@ -1963,7 +1963,7 @@ fn the_banner_names_each_hero_for_what_is_left_to_them() {
             let part = |word: &str| text.split(" · ").find(|p| p.contains(word)).unwrap_or("").to_owned();
             match c.step {
                 depths_rules::CombatStep::Resolve => {
-                    let (resolves, ends) = (part("resolve"), part("End turn"));
+                    let (resolves, ends) = (part("resolve"), part("end turn"));
                     for h in c.heroes_to_act() {
                         let name = g.heroes[usize::from(h)].name();
                         if c.chosen_engagement(h).is_some() {
