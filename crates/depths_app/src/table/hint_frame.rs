@@ -22,23 +22,30 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// How far the hint's frame shows round its card (px), less than half the
-/// narrowest gap between two cards in a hand.
+/// How far the hint's frame reaches outside its card (px), less than half
+/// the narrowest gap between two cards in a hand.
 const HINT_RIM: f32 = 3.0;
 
-/// The frame around a hinted card on the table.
+/// How thick the frame is: it lies over the card's own rim, in white where
+/// the cards on offer wear gold (behind the card, 3 px of it showed, and a
+/// hinted card differed only by a slightly thicker rim).
+const HINT_LINE: f32 = 5.0;
+
+/// The frame around a hinted card on the table (its four sides are children).
 #[derive(Component)]
 pub struct HintFrame;
 
-/// A white glow around the card or row that makes the hinted move. Steady, not
-/// pulsing: a hint may stay while the players think, and the table must sleep.
+/// A white frame around the card or row that makes the hinted move. Steady,
+/// not pulsing: a hint may stay while the players think, and the table must
+/// sleep. Laid again only when its place changes.
 fn frame_hint(
     mut commands: Commands,
     hint: Res<Hint>,
     delve: Res<Delve>,
     geometry: Res<TableGeometry>,
     window: Single<&Window, With<PrimaryWindow>>,
-    mut frames: Query<(Entity, &mut Sprite, &mut Transform), With<HintFrame>>,
+    frames: Query<Entity, With<HintFrame>>,
+    mut laid: Local<Option<(Rect, f32)>>,
 ) {
     let target = hint
         .action
@@ -48,36 +55,43 @@ fn frame_hint(
             let exact = geometry.targets.iter().find(|t| &t.action == a);
             exact.or_else(|| geometry.targets.iter().find(|t| same_place(a, &t.action))).map(|t| (t.rect, t.z))
         });
-    let Some((rect, z)) = target else {
-        for (e, ..) in &frames {
-            commands.entity(e).despawn();
-        }
+    if target == *laid && (target.is_none() || !frames.is_empty()) {
         return;
-    };
-    let screen = Vec2::new(window.width(), window.height());
-    let at = to_world(rect.center(), screen).extend(z);
-    // A thin rim: 7 px a side lay over the pile and the next card, closer
-    // to it than that in a hand.
-    let size = rect.size() + Vec2::splat(2.0 * HINT_RIM);
-    match frames.single_mut() {
-        Ok((_, mut sprite, mut transform)) => {
-            if sprite.custom_size != Some(size) {
-                sprite.custom_size = Some(size);
-            }
-            if transform.translation != at {
-                transform.translation = at;
-            }
-        }
-        Err(_) => {
-            commands.spawn((
-                Name::new("Hint frame"),
-                HintFrame,
-                Sprite::from_color(crate::theme::palette::HINT.sprite_alpha(0.95), size),
-                Transform::from_translation(at),
-                RenderLayers::layer(TABLE_LAYER),
-                Pickable::IGNORE,
-                DespawnOnExit(Screen::Playing),
-            ));
-        }
     }
+    for e in &frames {
+        commands.entity(e).despawn();
+    }
+    *laid = target;
+    let Some((rect, z)) = target else { return };
+    let screen = Vec2::new(window.width(), window.height());
+    // Over the card (its rim and a little outside it), under what floats.
+    let at = to_world(rect.center(), screen).extend(z + 4.0);
+    let outer = rect.size() + Vec2::splat(2.0 * HINT_RIM);
+    let (w, h) = (outer.x / 2.0 - HINT_LINE / 2.0, outer.y / 2.0 - HINT_LINE / 2.0);
+    let sides = [
+        (Vec2::new(0.0, h), Vec2::new(outer.x, HINT_LINE)),
+        (Vec2::new(0.0, -h), Vec2::new(outer.x, HINT_LINE)),
+        (Vec2::new(-w, 0.0), Vec2::new(HINT_LINE, outer.y)),
+        (Vec2::new(w, 0.0), Vec2::new(HINT_LINE, outer.y)),
+    ];
+    let color = crate::theme::palette::HINT.sprite_alpha(0.95);
+    commands
+        .spawn((
+            Name::new("Hint frame"),
+            HintFrame,
+            Transform::from_translation(at),
+            Visibility::default(),
+            RenderLayers::layer(TABLE_LAYER),
+            DespawnOnExit(Screen::Playing),
+        ))
+        .with_children(|c| {
+            for (offset, size) in sides {
+                c.spawn((
+                    Sprite::from_color(color, size),
+                    Transform::from_translation(offset.extend(0.0)),
+                    RenderLayers::layer(TABLE_LAYER),
+                    Pickable::IGNORE,
+                ));
+            }
+        });
 }
