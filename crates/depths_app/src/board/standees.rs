@@ -63,7 +63,8 @@ fn place_standees(
             ));
             let (body, edge) = palette::class_tones(class);
             let (body, edge) = if *down {
-                (palette::DIM_EDGE.sprite().darker(0.15), palette::DIM_EDGE.sprite())
+                // Greyed, its class still known by its icon (darker, it read as a black box).
+                (palette::DIM_EDGE.sprite(), palette::DIM_TEXT.sprite())
             } else {
                 (body.sprite(), edge.sprite())
             };

@@ -64,6 +64,10 @@ pub struct Slot {
     cpu: u64,
     /// The figures so far for the current situation.
     pub latest: Option<Estimate>,
+    /// The last steady figure of the same question one move back, told
+    /// while the new one is worked out ("estimating…" after every move
+    /// left the line empty of figures).
+    pub before: Option<Estimate>,
     /// When the work for this situation began, until its figure is shown
     /// (logged at debug level: how long "estimating…" stood).
     since: Option<Instant>,
@@ -157,7 +161,8 @@ fn drive(
         if slot.key != key {
             // A new situation: drop the old work (its chunk stops at its next playout).
             slot.passed.store(true, std::sync::atomic::Ordering::Relaxed);
-            *slot = Slot { key: key.clone(), since: Some(Instant::now()), ..Slot::default() };
+            let before = carried(slot, kind.as_ref());
+            *slot = Slot { key: key.clone(), since: Some(Instant::now()), before, ..Slot::default() };
             if let Some(kind) = kind {
                 start_chunk(slot, Forecaster::new(game, kind, delve.situation_seed()), proxy.as_deref());
             }
@@ -188,6 +193,14 @@ fn drive(
     }
 }
 
+/// The figure a slot tells while its next situation is worked out: its
+/// last steady one, for the same question only (a fight's chance is no
+/// guide to another fight's).
+fn carried(slot: &mut Slot, kind: Option<&Kind>) -> Option<Estimate> {
+    let same_question = slot.key.as_ref().map(|k| &k.1) == kind;
+    same_question.then(|| slot.latest.take().filter(steady).or(slot.before.take())).flatten()
+}
+
 /// Plays one chunk in the background; its end wakes the window. The first
 /// chunks of a situation end as soon as its figure is steady enough to show.
 fn start_chunk(slot: &mut Slot, mut forecaster: Forecaster, proxy: Option<&bevy::winit::EventLoopProxyWrapper>) {
@@ -212,6 +225,12 @@ pub const STEADY: f64 = 0.05;
 /// Whether a figure is steady enough to show.
 pub fn steady(e: &Estimate) -> bool {
     e.chance.half_width <= STEADY
+}
+
+/// " (was 62% ± 4)": the figure one move back, while a slot works out the
+/// new one; nothing where there is none.
+pub fn was_text(slot: &Slot) -> String {
+    slot.before.as_ref().map_or_else(String::new, |e| format!(" (was {})", chance_text(e)))
 }
 
 /// "62% ± 4": a chance and its 95% uncertainty, in whole points; an
@@ -268,6 +287,33 @@ mod tests {
         assert_eq!(percent(f(0.0, 0.0)), "0", "a game lost is lost");
         assert_eq!(percent(f(1.0, 0.0)), "100");
         assert_eq!(percent(f(0.62, 0.04)), "62");
+    }
+
+    /// A playtest: the game's chance read "estimating…" after nearly every
+    /// move. The last steady figure of the same question is told meanwhile;
+    /// never one of another question, nor one still wide.
+    #[test]
+    fn a_figure_one_move_back_is_told_while_the_new_one_comes() {
+        let estimate = |half_width| depths_sim::Estimate {
+            playouts: 100,
+            chance: depths_sim::Figure { value: 0.39, half_width },
+            damage: Vec::new(),
+            no_fight: 0,
+            actions_per_playout: 1.0,
+        };
+        let game = Kind::Game { first: None };
+        let slot =
+            |half_width| Slot { key: Some((1, game.clone())), latest: Some(estimate(half_width)), ..Slot::default() };
+        let mut s = slot(0.04);
+        assert_eq!(carried(&mut s, Some(&game)), Some(estimate(0.04)));
+        let mut s = slot(0.04);
+        assert_eq!(carried(&mut s, Some(&Kind::Fight { first: None })), None, "another question");
+        let mut s = slot(0.2);
+        assert_eq!(carried(&mut s, Some(&game)), None, "too wide to tell");
+        let mut s = Slot { before: Some(estimate(0.03)), ..slot(0.2) };
+        assert_eq!(carried(&mut s, Some(&game)), Some(estimate(0.03)), "the one before, kept through a quick move");
+        let told = Slot { before: Some(estimate(0.04)), ..Slot::default() };
+        assert_eq!(was_text(&told), " (was 39%\u{a0}±\u{a0}4)");
     }
 
     fn kinds(game: &Game, selected: Option<Action>) -> Vec<Option<Kind>> {

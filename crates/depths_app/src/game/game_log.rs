@@ -116,10 +116,10 @@ impl RoundSummary {
         }
     }
 
-    /// One line: "Round 2: the Heroes dealt 9 damage and took 7, healed 3; 1 defeated."
+    /// One line: "Last round (2): the Heroes dealt 9, took 7, healed 3; 1 defeated."
     pub fn headline(&self) -> String {
         let t = self.totals;
-        let mut line = format!("Round {}: the Heroes dealt {} damage and took {}", self.round, t.dealt, t.taken);
+        let mut line = format!("Last round ({}): the Heroes dealt {}, took {}", self.round, t.dealt, t.taken);
         if t.healed > 0 {
             line.push_str(&format!(", healed {}", t.healed));
         }
@@ -222,11 +222,11 @@ mod round_summary_tests {
         assert!(r.last.is_empty(), "round 1 is not over yet");
         r.note(&Event::RoundStarted { round: 2 }, line("— Round 2 —").as_ref());
         assert_eq!((r.round, r.last.clone()), (1, vec!["Bren takes 3 damage.".to_owned()]));
-        assert_eq!(r.headline(), "Round 1: the Heroes dealt 0 damage and took 3.");
+        assert_eq!(r.headline(), "Last round (1): the Heroes dealt 0, took 3.");
         r.note(&Event::HeroHealed { hero: 0, amount: 2 }, line("Bren heals 2.").as_ref());
         r.note(&Event::RoundStarted { round: 3 }, None);
         assert_eq!((r.round, r.last.clone()), (2, vec!["Bren heals 2.".to_owned()]));
-        assert_eq!(r.headline(), "Round 2: the Heroes dealt 0 damage and took 0, healed 2.");
+        assert_eq!(r.headline(), "Last round (2): the Heroes dealt 0, took 0, healed 2.");
         r.note(&Event::CombatStarted { foes: vec![] }, None);
         assert_eq!(r, RoundSummary::default());
     }

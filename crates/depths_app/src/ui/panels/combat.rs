@@ -195,7 +195,7 @@ pub(super) fn combat_strip(
                         format!("{} {played} of {}", game.heroes[usize::from(e.hero)].name(), e.hero_cards)
                     })
                     .collect();
-                Some(format!("Cards to play this Round: {}", counts.join(" · ")))
+                Some(format!("Cards played: {}", counts.join(" · ")))
             } else if combat.step == CombatStep::Resolve && combat.foes.iter().all(|f| f.is_defeated()) {
                 // An Ability brought the last one down before the pairs: a
                 // playtester took a Monster Hit from a Defeated Hound and
@@ -250,7 +250,7 @@ pub(super) fn combat_strip(
             // moved the whole table 8 px.
             let summary = &log.rounds;
             if !summary.last.is_empty() {
-                let text = format!("Last round: {} (hover for each step)", summary.headline());
+                let text = format!("{} (hover: each step)", summary.headline());
                 let text = egui::RichText::new(text).size(style::type_scale::SMALL).color(style::MUTED);
                 one_line(ui, text, &summary.last.join("\n"));
             } else if combat.round >= 1 {
@@ -477,7 +477,12 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
     // coming in grew the strip (its first lines were cut, or the table moved).
     let Some(slot) = forecasts.map(|f| &f.fight) else { return line(ui, "") };
     let Some(e) = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy()) else {
-        return line(ui, if slot.busy() { "Chance to win this fight: estimating…" } else { "" });
+        let text = if slot.busy() {
+            format!("Chance to win this fight: estimating…{}", crate::game::forecasts::was_text(slot))
+        } else {
+            String::new()
+        };
+        return line(ui, &text);
     };
     // While the players choose who avoids Return Damage, the expected damage
     // is that of the careful bot's choice, not theirs: it read "Bren 4.0,
@@ -491,10 +496,8 @@ fn fight_forecast(ui: &mut egui::Ui, game: &Game, forecasts: Option<&crate::game
             e.damage.iter().zip(&game.heroes).map(|(d, h)| format!("{} {:.1}", h.name(), d.value)).collect();
         format!("expected damage: {}", damage.join(", "))
     };
-    let text = format!(
-        "Chance to win this fight with careful play from here: {} · {then}",
-        crate::game::forecasts::chance_text(e)
-    );
+    let text =
+        format!("Chance to win this fight with careful play: {} · {then}", crate::game::forecasts::chance_text(e));
     // One line, whole on hover: wrapped, its second half was cut by the strip's foot.
     let hover = format!("{text}\n\n{}", crate::game::forecasts::method_text(e));
     one_line(ui, egui::RichText::new(&text).size(style::type_scale::SMALL).color(style::MUTED), &hover);

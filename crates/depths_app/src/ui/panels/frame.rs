@@ -373,22 +373,34 @@ fn help_line(root: &mut egui::Ui, step: Option<CombatStep>, replay: bool, over: 
     // A replay is watched, not played: its own keys (it told of drawing
     // tiles and Ctrl+Z there).
     // After the game's end nothing is drawn or placed (it told of D and Ctrl+Z).
-    let help = if over && !replay {
-        "The game is over: “Show the end of the game” at the top brings its results back · drag: pan · wheel: zoom · F1: rules"
-            .to_owned()
+    // Shown: what the step asks and the few keys a player reaches for;
+    // the rest on hover (the whole list was text to wade through, and F2
+    // lists every key).
+    let (shown, all) = if over && !replay {
+        let line = "The game is over: “Show the end of the game” at the top brings its results back · drag: pan · wheel: zoom · F1: rules";
+        (line.to_owned(), line.to_owned())
     } else if replay {
-        "Left / Right arrow: a move back or on · Home / End: the first or last move · hover a card to read it · drag: pan · wheel: zoom · F1: rules".to_owned()
+        (
+            "Left / Right arrow: a move back or on · Home / End: the first or last move · F2: all keys".to_owned(),
+            "Left / Right arrow: a move back or on · Home / End: the first or last move · hover a card to read it · drag: pan · wheel: zoom · F1: rules".to_owned(),
+        )
     } else if step.is_some() {
-        crate::game::words::capitalise(&format!(
-            "{now} · hover a card to read it · H: hint · Space: put a revealed card away · Ctrl+Z: undo · F1: rules"
-        ))
+        (
+            crate::game::words::capitalise(&format!("{now} · H: hint · Ctrl+Z: undo · F2: all keys")),
+            crate::game::words::capitalise(&format!(
+                "{now} · hover a card to read it · H: hint · Space: put a revealed card away · Ctrl+Z: undo · F1: rules · F2: all keys"
+            )),
+        )
     } else {
-        "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save".to_owned()
+        (
+            "D: draw a tile · R: turn it · H: hint · Ctrl+Z: undo · F2: all keys".to_owned(),
+            "F1: rules · F2 / ?: shortcuts · D: draw a tile · drag it from the tray (or click a gold cell, then click it again) · R / right-click: turn · arrows + Enter: place · drag: pan · wheel: zoom · F: fit · H: hint · Ctrl+Z: undo · Ctrl+S: save".to_owned(),
+        )
     };
     // One line of whole keys, all on hover: wrapped to two at 150 % it took
     // the table's room (the cards in hand came out smaller than at 100 %).
     egui::Panel::bottom("help").show(root, |ui| {
-        parts_line(ui, &help, style::type_scale::SMALL, style::MUTED, &help);
+        parts_line(ui, &shown, style::type_scale::SMALL, style::MUTED, &all);
     });
 }
 

@@ -475,7 +475,7 @@ pub(super) fn forecast_text<'a>(
     let steady = slot.latest.as_ref().filter(|e| crate::game::forecasts::steady(e) || !slot.busy());
     let text = match steady {
         Some(e) => format!("{what}: {}", crate::game::forecasts::chance_text(e)),
-        None if slot.busy() => format!("{what}: estimating…"),
+        None if slot.busy() => format!("{what}: estimating…{}", crate::game::forecasts::was_text(slot)),
         None => return None,
     };
     Some((text, steady))
