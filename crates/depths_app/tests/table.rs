@@ -1616,6 +1616,24 @@ fn a_card_taken_back_into_the_hand_is_not_kept_where_it_was() {
     assert_eq!(checked, 5);
 }
 
+/// The cards as the table keeps them once `played` is on it: the hands and
+/// piles where `dealt` laid them, the rest laid anew in `area`.
+fn lying_after(
+    played: &Game,
+    dealt: &depths_app::table::layout::TableLayout,
+    area: Rect,
+) -> Vec<(CardKey, Kind, depths_app::table::layout::Placed)> {
+    let after = table_faces(played, &played.legal_actions());
+    let laid = lay_out(&after, area);
+    after
+        .iter()
+        .filter_map(|f| {
+            let kept = matches!(f.kind, Kind::Hand | Kind::Pile);
+            Some((f.key.clone(), f.kind, if kept { dealt.get(&f.key)? } else { laid.get(&f.key)? }))
+        })
+        .collect()
+}
+
 /// Issue 53: a hand that gains a card mid-Round (a reshuffle dealt Bren two
 /// cards for the one played, Undo took one back) laid every hand anew, and
 /// Sil's cards slid under the pointer. The other rows stay where they lie;
@@ -1639,15 +1657,7 @@ fn a_hand_that_grows_mid_round_leaves_the_other_hands_where_they_lie() {
             let before = table_faces(game, &legal);
             let dealt = lay_out(&before, area);
             let spans = row_spans(&before, &dealt);
-            let after = table_faces(&played, &played.legal_actions());
-            let laid = lay_out(&after, area);
-            let lying: Vec<_> = after
-                .iter()
-                .filter_map(|f| {
-                    let kept = matches!(f.kind, Kind::Hand | Kind::Pile);
-                    Some((f.key.clone(), f.kind, if kept { dealt.get(&f.key)? } else { laid.get(&f.key)? }))
-                })
-                .collect();
+            let lying = lying_after(&played, &dealt, area);
             let room = (area, depths_app::table::layout::HAND_GAP);
             let kept = keep_rows(&before, &spans, &lying, room, &[]).expect("the hand fits the room it was dealt");
             let Action::PlayCard { hero, .. } = play else { unreachable!() };
@@ -1715,14 +1725,7 @@ fn cards_drawn_mid_round_take_the_room_between_the_piles_and_the_hand() {
                 }
                 let spans = row_spans(&before, &dealt);
                 let after = table_faces(&played, &played.legal_actions());
-                let laid = lay_out(&after, area);
-                let lying: Vec<_> = after
-                    .iter()
-                    .filter_map(|f| {
-                        let kept = matches!(f.kind, Kind::Hand | Kind::Pile);
-                        Some((f.key.clone(), f.kind, if kept { dealt.get(&f.key)? } else { laid.get(&f.key)? }))
-                    })
-                    .collect();
+                let lying = lying_after(&played, &dealt, area);
                 let room = (area, depths_app::table::layout::HAND_GAP);
                 let kept = keep_rows(&after, &spans, &lying, room, &[]).expect("the row keeps its place");
                 let Action::PlayCard { card, .. } = play else { unreachable!() };
