@@ -318,7 +318,9 @@ fn place_hinted_spot(
     });
     let now = crate::game::focus::HintedSpot {
         hinted: cell.and_then(on_screen),
-        cells: gold.iter().filter(|g| g.now).filter_map(|g| on_screen(g.cell)).collect(),
+        // Every cell the tile may go to, turned so or turned another way
+        // (the hint's words lay over a blue cell at 150 %).
+        cells: gold.iter().filter_map(|g| on_screen(g.cell)).collect(),
     };
     if *spot != now {
         *spot = now;

@@ -83,7 +83,7 @@ pub struct PreviewedEncounter(pub Option<depths_rules::Action>);
 
 /// Where the hinted move lies on the board on screen (logical px): the
 /// cell the hint places a tile in, or the element it Encounters; and the
-/// gold cells a drawn tile may go to. The hint's words over the board keep
+/// cells a drawn tile may go to (gold, or blue: turned). The hint's words over the board keep
 /// off them (they covered the very cell, and a gold cell beside it).
 #[derive(Resource, Default, Debug, PartialEq)]
 pub struct HintedSpot {
