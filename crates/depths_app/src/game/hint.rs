@@ -99,8 +99,21 @@ pub fn why(game: &Game, action: &Action) -> String {
         Action::AssignDamage { .. } => "the individual closest to falling".into(),
         Action::ActivateAbility { .. } => "worth its cost now: it turns harm aside or finishes a Monster".into(),
         Action::EndTurn { .. } => "nothing more is worth doing this Round".into(),
+        // With the figure the "Dead ends now" gauge then shows: "the most
+        // room" was followed by "4 of 18" with no word of it.
         Action::PlaceTile { .. } | Action::PlaceSetAsideTile { .. } => {
-            "the place that leaves the most room for the tiles still in the pile".into()
+            let mut after = game.clone();
+            let (dead, total) = match after.apply(action.clone()) {
+                Ok(_) => crate::game::session::dead_ends_in_pile(&after),
+                Err(_) => (0, 0),
+            };
+            match (dead, total) {
+                (_, 0) => "the place that leaves the most room for the tiles still in the pile".into(),
+                (0, _) => "the place that leaves the most room: every tile in the pile still fits somewhere".into(),
+                (d, t) => format!(
+                    "the place that leaves the most room, though {d} of the {t} tiles in the pile fit nowhere yet"
+                ),
+            }
         }
         Action::Encounter { .. } => "of what is within reach, it frees the most of the map for what it costs".into(),
         // Not "nothing is worth it": a fight within reach may be well worth
@@ -178,6 +191,43 @@ pub(crate) fn give_hint(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A playtest: a placement hinted as "the place that leaves the most
+    /// room" was followed by "Dead ends now 4 of 18". The hint says the
+    /// figure the gauge then shows, read from the hint's own words.
+    #[test]
+    fn a_placement_hint_tells_the_dead_ends_it_leaves() {
+        let mut told = 0;
+        for seed in 1..=6 {
+            let mut game = Game::new(
+                depths_rules::GameOptions::standard(&["bren"], seed),
+                depths_rules::Content::builtin().unwrap(),
+            )
+            .unwrap();
+            for _ in 0..40 {
+                if !game.legal_actions().contains(&Action::DrawTile) {
+                    break;
+                }
+                game.apply(Action::DrawTile).unwrap();
+                let Some(place) = game.legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. }))
+                else {
+                    break;
+                };
+                let words = why(&game, &place);
+                let mut after = game.clone();
+                after.apply(place.clone()).unwrap();
+                let (dead, total) = crate::game::session::dead_ends_in_pile(&after);
+                if dead == 0 {
+                    assert!(words.contains("every tile in the pile still fits"), "{words}");
+                } else {
+                    assert!(words.contains(&format!("{dead} of the {total} tiles")), "{words} ({dead} of {total})");
+                    told += 1;
+                }
+                game = after;
+            }
+        }
+        assert!(told > 0, "a placement that leaves dead ends, in 6 games");
+    }
 
     /// A new player's report: "Companion Ava: Buy an Ability for Ava — a Key
     /// for a Door in the way, or Healing for a Hero low before a fight".

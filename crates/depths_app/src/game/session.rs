@@ -521,10 +521,7 @@ impl Delve {
     /// How many tiles left in the pile would have no legal place on the map
     /// as it is now, and how many tiles are in the pile.
     pub fn dead_ends_in_pile(&self) -> (usize, usize) {
-        let Some(a) = self.game.adventure() else { return (0, 0) };
-        let frontier = a.ecology.map.frontier();
-        let tiles = a.ecology.pile.tiles();
-        (tiles.iter().filter(|t| frontier.legal_placements(t).is_empty()).count(), tiles.len())
+        dead_ends_in_pile(&self.game)
     }
 
     /// The tile waiting to be placed, and whether it is the set-aside one
@@ -768,4 +765,12 @@ mod tests {
         }
         assert!(blows > 3, "{blows} Combats ended by a blow");
     }
+}
+
+/// How many tiles left in `game`'s pile have no legal place now, of how many.
+pub fn dead_ends_in_pile(game: &Game) -> (usize, usize) {
+    let Some(a) = game.adventure() else { return (0, 0) };
+    let frontier = a.ecology.map.frontier();
+    let tiles = a.ecology.pile.tiles();
+    (tiles.iter().filter(|t| frontier.legal_placements(t).is_empty()).count(), tiles.len())
 }
