@@ -142,6 +142,7 @@ fn game_ui(
     // Behind the curtain each player acts for their own Heroes.
     let legal = crate::table::cards::legal_at_table(delve, seats);
     let mut c = Choices::new(Some((delve, seats)), legal, pressed);
+    c.hinted = hint.as_deref().filter(|h| h.version == delve.version()).and_then(|h| h.action.clone());
     // The cards on the table take the first numbers; egui's buttons the next.
     let in_combat = matches!(game.phase(), Phase::Combat { .. });
     let on_table = if in_combat { geometry.numbered.clone() } else { Vec::new() };

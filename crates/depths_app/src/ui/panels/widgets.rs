@@ -64,6 +64,8 @@ pub(super) struct PanelPass {
     /// The banner and the side panels drawn this frame.
     pub(super) banner: Option<egui::Rect>,
     pub(super) panels: Vec<(String, egui::Rect)>,
+    /// The hinted move, while the hint is for the table as it is.
+    pub(super) hinted: Option<Action>,
 }
 
 /// A control the panels drew this frame: what it does, where it is (egui
@@ -126,6 +128,8 @@ pub(super) struct Choices<'a> {
     pub(super) controls: Vec<Control>,
     /// The greyed buttons drawn so far this frame, for the [`PanelProbe`].
     pub(super) greyed: Vec<Greyed>,
+    /// The hinted move: its button is outlined as its card on the table is.
+    pub(super) hinted: Option<Action>,
 }
 
 impl<'a> Choices<'a> {
@@ -144,6 +148,7 @@ impl<'a> Choices<'a> {
             seats_asked: Vec::new(),
             controls: Vec::new(),
             greyed: Vec::new(),
+            hinted: None,
         }
     }
 
@@ -160,6 +165,7 @@ impl<'a> Choices<'a> {
             seats_asked: std::mem::take(&mut pass.seats_asked),
             controls: std::mem::take(&mut pass.controls),
             greyed: std::mem::take(&mut pass.greyed),
+            hinted: pass.hinted.clone(),
         }
     }
 
@@ -191,6 +197,7 @@ impl<'a> Choices<'a> {
         pass.seats_asked = self.seats_asked;
         pass.controls = self.controls;
         pass.greyed = self.greyed;
+        pass.hinted = self.hinted;
     }
 
     /// `a` clicked, or answered by number key `keyed` (which the key guard
@@ -258,7 +265,12 @@ impl<'a> Choices<'a> {
         hover: Option<String>,
     ) -> (bool, bool) {
         let legal = self.is_legal(&a);
-        let (key, button) = self.numbered(legal, label);
+        let (key, mut button) = self.numbered(legal, label);
+        // The hinted move in the hint's white (a hinted Monster card to
+        // fight was not marked at all).
+        if legal && self.hinted.as_ref() == Some(&a) {
+            button = button.stroke(egui::Stroke::new(2.0, crate::theme::palette::HINT.egui()));
+        }
         let mut response = ui.add_enabled(legal, button);
         if !legal {
             response = self.refused(response, &a);
@@ -978,6 +990,31 @@ mod tests {
         // No renderer here to take the font texture.
         output.textures_delta.clear();
         chosen
+    }
+
+    /// A playtest: the hinted Monster card to fight (a button in the strip)
+    /// was not marked at all. The hinted button wears the hint's white.
+    #[test]
+    fn the_hinted_button_is_outlined_in_the_hints_white() {
+        let outlined = |hinted: Option<Action>| {
+            let ctx = egui::Context::default();
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                let mut c = Choices::new(None, vec![Action::DrawTile, Action::FinishLevelUp], None);
+                c.hinted = hinted.clone();
+                c.button(ui, Action::DrawTile, "draw");
+                c.button(ui, Action::FinishLevelUp, "finish");
+            });
+            output.textures_delta.clear();
+            let white = crate::theme::palette::HINT.egui();
+            output
+                .shapes
+                .iter()
+                .filter(|s| matches!(&s.shape, egui::Shape::Rect(r) if r.stroke.color == white && r.stroke.width > 0.0))
+                .count()
+        };
+        assert_eq!(outlined(None), 0);
+        assert_eq!(outlined(Some(Action::FinishLevelUp)), 1, "the hinted one alone");
+        assert_eq!(outlined(Some(Action::CancelPurchase)), 0, "a move not on offer marks nothing");
     }
 
     #[test]
