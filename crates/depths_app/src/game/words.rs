@@ -1079,7 +1079,20 @@ pub fn banner_of_players(game: &Game, companions: &[u8]) -> String {
                 CombatStep::PlayCards if several => {
                     format!("Combat, round {}: {who} play cards, in any order", c.round)
                 }
-                CombatStep::PlayCards => format!("Combat, round {}: {who} plays a card", c.round),
+                // "plays a card" while two were to play read as one.
+                CombatStep::PlayCards => {
+                    let left: u8 = c
+                        .engagements
+                        .iter()
+                        .filter(|e| c.heroes_to_act().contains(&e.hero) && own(&e.hero))
+                        .map(|e| e.hero_cards.saturating_sub(e.slots.iter().filter(|s| s.hero.is_some()).count() as u8))
+                        .sum();
+                    format!(
+                        "Combat, round {}: {who} {}",
+                        c.round,
+                        if left > 1 { "plays cards" } else { "plays a card" }
+                    )
+                }
                 CombatStep::PlaceMonsterCard if several => format!("Combat: {who} place the Monsters' cards"),
                 CombatStep::PlaceMonsterCard => format!("Combat: {who} places the Monster's card"),
                 // A Hero whose pair is chosen (or who has none) has only End
@@ -1276,7 +1289,12 @@ mod tests {
         let (bren, sil) = (game.heroes[0].name().to_owned(), game.heroes[1].name().to_owned());
         assert!(banner(&game).contains(&format!("{bren} and {sil} play cards")), "{}", banner(&game));
         let line = banner_with(&game, &[1]);
-        assert!(line.contains(&format!("{bren} plays a card")), "{line}");
+        // One Hero with two cards to play "plays cards" (a playtest read
+        // "Bren plays a card" beside "Bren 0 of 2").
+        let to_play =
+            game.combat().unwrap().engagements.iter().filter(|e| e.hero == 0).map(|e| e.hero_cards).sum::<u8>();
+        let verb = if to_play > 1 { "plays cards" } else { "plays a card" };
+        assert!(line.contains(&format!("{bren} {verb}")), "{line}");
         assert!(line.ends_with(&format!("Companion {sil} plays by itself")), "{line}");
         assert!(!banner_of_players(&game, &[1]).contains(&sil), "{}", banner_of_players(&game, &[1]));
     }

@@ -422,7 +422,7 @@ pub fn step_hint(step: CombatStep) -> &'static str {
         // strip's line was cut at 150 % on 1366×768).
         CombatStep::PlayCards => "Play cards: drag one, click it or press its number.",
         CombatStep::PlaceMonsterCard => "Click the pair that takes the Monster's card.",
-        CombatStep::Resolve => "Click a pair for each Hero, use Abilities on the mats, then End (E).",
+        CombatStep::Resolve => "Click a pair for each Hero, then End (E).",
         CombatStep::AssignDamage => "Click the individual on the Monster card that takes the damage.",
         CombatStep::AvoidReturnDamage => "Several Heroes defeated a Monster together: one avoids Return Damage.",
     }

@@ -501,10 +501,17 @@ pub(super) fn forecast_line(
     what: &str,
 ) {
     let Some((text, steady)) = forecast_text(forecasts, subject, what) else { return };
-    let response = ui.label(egui::RichText::new(text).color(style::MUTED).size(style::type_scale::SMALL));
-    if let Some(e) = steady {
-        response.on_hover_text(crate::game::forecasts::method_text(e));
-    }
+    // Two lines always, the question over its figure, each cut to the
+    // panel's width: wrapped as it came, the line grew and shrank as
+    // "estimating… (was 38% ± 5)" came and went, and moved what lay under it.
+    let hover = steady.map_or_else(|| text.clone(), crate::game::forecasts::method_text);
+    let (question, figure) = text.split_once(": ").unwrap_or((text.as_str(), ""));
+    let line = |t: String| egui::RichText::new(t).color(style::MUTED).size(style::type_scale::SMALL);
+    ui.scope(|ui| {
+        ui.spacing_mut().item_spacing.y = 0.0;
+        one_line(ui, line(format!("{question}:")), &hover);
+        one_line(ui, line(figure.to_owned()), &hover);
+    });
 }
 
 /// How many of `parts`, joined by " · " from the first, fit where `fits`
