@@ -752,11 +752,49 @@ pub(super) fn card_label(card: &depths_rules::ActionCard) -> String {
 /// The number key 1–9 pressed this frame, unless a text field has the keyboard.
 pub(crate) fn number_key(ctx: &egui::Context) -> Option<u8> {
     use egui::Key::*;
+    let id = egui::Id::new("number_keys");
     if ctx.egui_wants_keyboard_input() {
+        ctx.data_mut(|d| d.remove::<NumberKeys>(id));
         return None;
     }
     let keys = [Num1, Num2, Num3, Num4, Num5, Num6, Num7, Num8, Num9];
-    ctx.input(|i| keys.iter().position(|k| i.key_pressed(*k))).map(|n| n as u8 + 1)
+    // This pass's presses in the order they came: several in one frame
+    // (3, 2, 6, 4 at once) answered only the lowest and dropped the rest
+    // without a word. They wait their turn, one a pass.
+    let pressed: Vec<u8> = ctx.input(|i| {
+        i.events
+            .iter()
+            .filter_map(|e| match e {
+                egui::Event::Key { key, pressed: true, repeat: false, .. } => {
+                    keys.iter().position(|k| k == key).map(|n| n as u8 + 1)
+                }
+                _ => None,
+            })
+            .collect()
+    });
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data_mut(|d| {
+        let q = d.get_temp_mut_or_default::<NumberKeys>(id);
+        // Asked again in the same pass (the confirm window, the frame): the same key.
+        if q.pass != Some(pass) {
+            q.pass = Some(pass);
+            q.waiting.extend(pressed);
+            q.waiting.truncate(NUMBER_KEYS_WAITING);
+            q.now = q.waiting.pop_front();
+        }
+        q.now
+    })
+}
+
+/// How many number keys pressed at once wait their turn at the most.
+const NUMBER_KEYS_WAITING: usize = 4;
+
+/// Number keys pressed and not yet answered, and the one this pass answers.
+#[derive(Clone, Debug, Default)]
+struct NumberKeys {
+    pass: Option<u64>,
+    now: Option<u8>,
+    waiting: std::collections::VecDeque<u8>,
 }
 
 /// The "pass to …" screen: hides the table until `player` comes to it.
@@ -1033,6 +1071,32 @@ mod tests {
         assert_eq!(short_path_line("Loaded tokens.json."), None);
         assert_eq!(short_path_line("Bren plays a 4."), None);
         assert_eq!(short_path_line("Drew “Bones/Ash”."), None);
+    }
+
+    /// A playtest: 3, 2, 6, 4 pressed in one burst played Bren's two cards
+    /// and dropped Sil's keys without a word. Keys pressed in one frame are
+    /// answered in order, one a frame; asked twice in a frame, one key.
+    #[test]
+    fn number_keys_pressed_at_once_wait_their_turn() {
+        let ctx = egui::Context::default();
+        let key = |key| egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: egui::Modifiers::NONE,
+        };
+        let mut answered = Vec::new();
+        for events in [vec![key(egui::Key::Num3), key(egui::Key::Num2), key(egui::Key::Num6)], vec![], vec![], vec![]] {
+            let input = egui::RawInput { events, ..Default::default() };
+            let mut output = ctx.run_ui(input, |ui| {
+                let first = number_key(ui.ctx());
+                assert_eq!(number_key(ui.ctx()), first, "the same key however often it is asked in a frame");
+                answered.push(first);
+            });
+            output.textures_delta.clear();
+        }
+        assert_eq!(answered, vec![Some(3), Some(2), Some(6), None]);
     }
 
     #[test]
