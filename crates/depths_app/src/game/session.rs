@@ -718,6 +718,14 @@ fn apply_undo(
     }
 }
 
+/// How many tiles left in `game`'s pile have no legal place now, of how many.
+pub fn dead_ends_in_pile(game: &Game) -> (usize, usize) {
+    let Some(a) = game.adventure() else { return (0, 0) };
+    let frontier = a.ecology.map.frontier();
+    let tiles = a.ecology.pile.tiles();
+    (tiles.iter().filter(|t| frontier.legal_placements(t).is_empty()).count(), tiles.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -765,12 +773,4 @@ mod tests {
         }
         assert!(blows > 3, "{blows} Combats ended by a blow");
     }
-}
-
-/// How many tiles left in `game`'s pile have no legal place now, of how many.
-pub fn dead_ends_in_pile(game: &Game) -> (usize, usize) {
-    let Some(a) = game.adventure() else { return (0, 0) };
-    let frontier = a.ecology.map.frontier();
-    let tiles = a.ecology.pile.tiles();
-    (tiles.iter().filter(|t| frontier.legal_placements(t).is_empty()).count(), tiles.len())
 }

@@ -630,7 +630,6 @@ pub fn tile_name(map: &Map, cell: Cell) -> String {
         return "the Entry".into();
     }
     match landmark(t.tile.areas.iter().flat_map(|a| a.elements.iter().copied())) {
-        Some(Element::Monster { .. }) => "the Monster tile".into(),
         Some(e) => format!("the {} tile", e.name()),
         None => format!("the empty tile {} of the Entry", direction_text(entry_cell(map), cell)),
     }
@@ -639,11 +638,8 @@ pub fn tile_name(map: &Map, cell: Cell) -> String {
 /// A drawn tile as a player sees it in the tray: "a Monster tile with 1
 /// open side", "an empty tile with 3 open sides".
 pub fn drawn_tile_text(tile: &depths_rules::map::MapTile) -> String {
-    let what = match landmark(tile.areas.iter().flat_map(|a| a.elements.iter().copied())) {
-        Some(Element::Monster { .. }) => "a Monster tile".to_owned(),
-        Some(e) => format!("a {} tile", e.name()),
-        None => "an empty tile".to_owned(),
-    };
+    let what = landmark(tile.areas.iter().flat_map(|a| a.elements.iter().copied()))
+        .map_or_else(|| "an empty tile".to_owned(), |e| format!("a {} tile", e.name()));
     let open = tile.edges.to_array().iter().filter(|e| e.is_passable()).count();
     format!("{what} with {open} open side{}", if open == 1 { "" } else { "s" })
 }

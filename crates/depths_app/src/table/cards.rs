@@ -601,11 +601,6 @@ fn pair_frame(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) 
 
 /// A Monster card (or the Final Entity): icon and name, the facts, a health
 /// bar per individual, then the Health States and abilities in small print.
-/// A Monster card's note under its name, saying when the rest of its print is on hover.
-fn face_note(face: &Face, cut: bool) -> String {
-    if cut { format!("{} · more on hover", face.note) } else { face.note.clone() }
-}
-
 fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let (body, edge) = color(Kind::Foe);
     let defeated = face.rows.iter().all(|r| r.health == 0);
@@ -641,12 +636,12 @@ fn foe_card(c: &mut ChildSpawnerCommands, art: &Art, face: &Face, size: Vec2) {
     let bottom = -size.y / 2.0 + 4.0;
     let (shown, more) = print_shown(&face.print, size.x, print_top - bottom);
     let cut = shown < face.print.len() && !more;
-    let note = face_note(face, cut);
+    let whole = if cut { format!("{} · more on hover", face.note) } else { face.note.clone() };
     // One line while it fits at 9 px, else two: on one, "fights Bren and…"
     // lost the Hero who fights it at 1280×800.
-    let (mut note, mut note_px) = fit_text(&note, banner.x - 4.0, 11.0, 9.0, 1);
+    let (mut note, mut note_px) = fit_text(&whole, banner.x - 4.0, 11.0, 9.0, 1);
     if note.ends_with('…') {
-        (note, note_px) = fit_text(&face_note(face, cut), banner.x - 4.0, 9.0, 8.0, 2);
+        (note, note_px) = fit_text(&whole, banner.x - 4.0, 9.0, 8.0, 2);
     }
     let note_at = Vec3::new(beside + 3.0, top - 41.0, 0.3);
     c.spawn(text_at(&note, note_px, note_at, CARD_MUTED.sprite(), art.text(), Anchor::CENTER_LEFT));

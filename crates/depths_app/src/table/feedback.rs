@@ -337,11 +337,12 @@ fn animate(
 ) {
     let now = time.elapsed_secs();
     // A Monster card still lies on the table (the last blow's numbers show
-    // while the fight's end is on show).
-    let fighting = cards.iter().any(|c| c.kind == super::faces::Kind::Foe && !c.leaving);
+    // while the fight's end is on show). Asked only of a number beside one:
+    // the cards are not walked every frame for nothing.
+    let fighting = || cards.iter().any(|c| c.kind == super::faces::Kind::Foe && !c.leaving);
     for (e, f, mut transform, mut color, children) in &mut floaters {
         let t = (now - f.born) / FLOAT;
-        if t >= 1.0 || (f.on_card && !fighting) {
+        if t >= 1.0 || (f.on_card && !fighting()) {
             commands.entity(e).despawn();
             continue;
         }
