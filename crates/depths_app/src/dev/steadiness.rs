@@ -2,7 +2,8 @@
 //! from inside the running client. The health check looks at one frame at
 //! rest; this one plays Combats move by move (a two-player hot-seat game,
 //! three Heroes against two Monster cards, one Hero alone, the guided game's
-//! fight, three Heroes against a Group of four over a second card) at 1280×800 and 1366×768, at 100 % and 150 %, each move made where
+//! fight, three Heroes against a Group of four over a second card, a one-card hand
+//! dealt two more mid-Round) at 1280×800 and 1366×768, at 100 % and 150 %, each move made where
 //! a player clicks it (the pointer is put on the card or row first, and
 //! stays there), and after each move, once the table is at rest, it checks that
 //! - nothing slid under the pointer: what lies there now to click is what
@@ -159,7 +160,7 @@ fn plays(content: &Content) -> Vec<Play> {
     let guide = crate::game::guide::GUIDE_SEED..=crate::game::guide::GUIDE_SEED;
     // Each: its Heroes, players, the least Monster cards in the fight and
     // the least individuals on the first (the top one, where there are two).
-    let parties: [(&str, &[&str], Players, (usize, usize), _); 6] = [
+    let parties: [(&str, &[&str], Players, (usize, usize), _); 7] = [
         ("hot-seat, two players, Bren and Sil", &["bren", "sil"], hot_seat, (1, 1), any.clone()),
         ("hot-seat with the pass screen, Bren and Sil", &["bren", "sil"], curtained, (1, 1), any.clone()),
         ("three Heroes, two Monster cards", &["bren", "sil", "ava"], Players::default(), (2, 1), any.clone()),
@@ -167,11 +168,23 @@ fn plays(content: &Content) -> Vec<Play> {
         ("the guided game's fight", &["bren", "sil"], Players::default(), (1, 1), guide),
         // A tall Monster card over a second one: laid short above the hands
         // kept where they were dealt, a row fell under its foot.
-        ("three Heroes, a Group of four and another card", &["bren", "sil", "ava"], Players::default(), (2, 4), any),
+        (
+            "three Heroes, a Group of four and another card",
+            &["bren", "sil", "ava"],
+            Players::default(),
+            (2, 4),
+            any.clone(),
+        ),
+        // A hand of one card that must play two: played, the Discard is
+        // shuffled and two more are dealt mid-Round (every hand was laid
+        // anew under the pointer).
+        ("a hand that runs out mid-Round", &["bren", "sil"], Players::default(), (1, 0), 1..=400u64),
     ];
     let mut out = Vec::new();
     for (name, heroes, players, (foes, rows), seeds) in parties {
         let guided = seeds.start() == seeds.end();
+        // Rows 0: the fight is looked for by the hand about to run out.
+        let runs_out = rows == 0;
         'seeds: for seed in seeds {
             let Ok(mut game) = Game::new(GameOptions::standard(heroes, seed), content.clone()) else { continue };
             for _ in 0..3000 {
@@ -181,7 +194,8 @@ fn plays(content: &Content) -> Vec<Play> {
                 let fight = |c: &depths_rules::combat::Combat| {
                     c.foes.len() >= foes && c.foes.first().is_some_and(|f| f.individuals.len() >= rows)
                 };
-                if game.combat().is_some_and(fight) {
+                let ready = if runs_out { hand_runs_out(&game) } else { game.combat().is_some_and(fight) };
+                if ready {
                     let hands_compared = rows < 4;
                     out.push(Play { name: format!("{name} (seed {seed})"), game, players, guided, hands_compared });
                     break 'seeds;
@@ -194,6 +208,21 @@ fn plays(content: &Content) -> Vec<Play> {
         }
     }
     out
+}
+
+/// A Hero about to play the last card of a one-card hand with another card
+/// still to play this Round, the Draw Pile empty and the Discard not: the
+/// next play shuffles and deals mid-Round.
+fn hand_runs_out(game: &Game) -> bool {
+    let Some(c) = game.combat() else { return false };
+    c.engagements.iter().any(|e| {
+        let hero = &game.heroes[e.hero as usize];
+        c.playing_engagement(e.hero).is_some()
+            && e.hero_cards >= e.played() + 2
+            && hero.hand.len() == 1
+            && hero.draw.is_empty()
+            && !hero.discard.is_empty()
+    })
 }
 
 fn drive(world: &mut World) {

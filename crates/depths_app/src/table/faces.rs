@@ -201,6 +201,9 @@ pub struct Face {
     /// a Monster's card placed into a pair gives up no room the next
     /// engagement would slide into).
     pub columns: usize,
+    /// A Draw Pile: the cards its Hero's row keeps room for through the
+    /// Round, where the hand will be dealt more mid-Round (0: its hand).
+    pub room: usize,
 }
 
 impl Face {
@@ -224,6 +227,7 @@ impl Face {
             count: None,
             hover: String::new(),
             columns: 0,
+            room: 0,
         }
     }
 
@@ -877,8 +881,21 @@ fn hands(game: &Game, c: &Combat, legal: &[Action], out: &mut Vec<Face>) {
             }
             out.push(f);
         }
-        out.extend(piles(hero, h, row, icon));
+        let mut piles = piles(hero, h, row, icon);
+        piles[0].room = c.playing_engagement(h).map_or(0, |e| dealt_room(hero, &c.engagements[e]));
+        out.extend(piles);
     }
+}
+
+/// The cards a Hero's row keeps room for this Round: a hand smaller than
+/// the cards still to play runs out, and the Discard, shuffled, deals
+/// "up to a total of 3 minus the Card(s) just played" (Combat, Step 1)
+/// beside the places its cards lay, never under the pointer that played
+/// the last (with no room there every hand was laid anew). 0: its hand.
+fn dealt_room(hero: &depths_rules::Hero, e: &depths_rules::combat::Engagement) -> usize {
+    let (hand, played) = (hero.hand.len(), usize::from(e.played()));
+    let runs_out = hand < usize::from(e.hero_cards).saturating_sub(played) && !hero.discard.is_empty();
+    if runs_out { hand + 3usize.saturating_sub(played + hand).max(1) } else { 0 }
 }
 
 /// A Hero's Draw Pile and Discard Pile, beside their hand: the cards in hand

@@ -380,7 +380,7 @@ fn lay_out_in(faces: &[Face], whole: Rect, aside: bool, hands_under: bool) -> Ta
             Spot::Hand { row, index } => (row, index + 1),
             Spot::Pile { row, .. } => {
                 piled.push(row);
-                (row, 0)
+                (row, f.room)
             }
             _ => continue,
         };

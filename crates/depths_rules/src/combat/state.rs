@@ -47,7 +47,8 @@ pub struct Engagement {
 }
 
 impl Engagement {
-    pub(super) fn played(&self) -> u8 {
+    /// The Hero's cards played into its pairs this Round.
+    pub fn played(&self) -> u8 {
         self.slots.iter().filter(|s| s.hero.is_some()).count() as u8
     }
 }
