@@ -74,7 +74,8 @@ fn screen(app: &App) -> Screen {
 /// on the host's table only, land on both; leaving for the menu closes the
 /// table. Undo online: the player's Ctrl+Z on the host's move is refused on
 /// his board with the reason; the host's takes it back on both boards, and
-/// the same move made again gives the same game.
+/// the same move made again gives the same game. The host's save keeps its
+/// seats' keys.
 #[test]
 fn host_and_player_clients_play_the_same_game_through_the_host() {
     let mut ann = client_app("ann");
@@ -203,6 +204,14 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
         })
     };
     assert!(saves(&ann) >= 1, "the host saved");
+    // The host's save knows whose key sat at each seat, and is the table it
+    // was playing: restarted, it offers that game first and lets Bo back by
+    // his key (a host that restarted locked its friends out).
+    let dir = ann.world().resource::<SaveDir>().0.clone();
+    let listed = depths_app::game::saves::summarize_saves(&dir);
+    let (_, saved) = depths_app::game::saves::read_save(&listed[0].path).unwrap();
+    assert_eq!(saved.unwrap().keys, vec![None, Some(bo_key.public().to_string())]);
+    assert!(listed[0].interrupted, "{:?}", listed[0]);
     assert_eq!(saves(&bo), 0, "Bo's machine keeps no copy of Ann's game");
 
     // Back to the menu: the table closes for both.

@@ -50,6 +50,7 @@ impl Plugin for HostPlugin {
         app.add_message::<Kick>();
         app.add_message::<HostTakeBack>();
         app.add_message::<TookBack>();
+        app.add_message::<Returning>();
         app.add_systems(
             Update,
             (host_inputs, receive_from_players)
@@ -76,6 +77,15 @@ pub struct StartTable {
     pub turn: Turn,
     pub companions: Vec<bool>,
 }
+
+/// The players of the saved game the host resumes, each with the key that
+/// sat at its seat: each seat waits in the lobby under its name, away, and
+/// that key alone sits down in it again, with any invite or none (a host
+/// that restarted makes a new invite; the players' Reconnect still holds
+/// the old one). Seats of an earlier `Returning` still empty are freed
+/// first: an empty list takes the offer back (the host chose another game).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Returning(pub Vec<(String, PublicKey)>);
 
 /// The host seats a Companion at Hero `hero` (`on`) or gives the seat back
 /// to its owner — before or during the game, a dropped player's Heroes too
@@ -192,6 +202,12 @@ pub struct HostedGame {
     /// Names (their comparison keys) and keys sent away for good.
     banned_names: Vec<String>,
     banned_keys: Vec<PublicKey>,
+    /// The keys of a resumed game's players ([`Returning`]): their seats
+    /// wait for them, and are not freed when they drop before the start.
+    returning: Vec<PublicKey>,
+    /// The last seats refused, newest last, for the lobby to show: who asked
+    /// (the name they gave) and why.
+    pub refused_seats: Vec<(String, String)>,
     /// At most a line a second from any one source.
     log: LogLimit,
 }
@@ -203,6 +219,12 @@ impl HostedGame {
 
     fn client_of(&self, seat: usize) -> Option<ConnId> {
         self.clients.iter().find(|(_, c)| c.seat == Some(seat)).map(|(c, _)| *c)
+    }
+
+    /// The key that sits at each seat (None: nobody has sat there yet), for
+    /// the save of the game: a host that resumes it admits these keys again.
+    pub fn seat_keys(&self) -> &[Option<PublicKey>] {
+        &self.keys
     }
 
     /// How many connections are open (seated or not), for the tests.
@@ -278,6 +300,8 @@ pub fn open(world: &mut World, key: SecretKey, relays: &Relays, name: &str) -> R
     let mut host = world.resource_mut::<HostedGame>();
     host.lobby = Lobby { names: vec![name], online: vec![true], stand_ins: vec![None], started: false };
     host.keys = vec![None];
+    host.returning.clear();
+    host.refused_seats.clear();
     host.invite = Some(invite.clone());
     Ok(invite)
 }
@@ -340,7 +364,8 @@ fn disconnected(host: &mut HostedGame, link: &HostLink, client: ConnId, why: &Cl
     let Some(seat) = conn.seat else { return };
     info!("{} left the table ({why:?})", host.lobby.name(seat));
     host.lobby.online[seat] = false;
-    if !host.lobby.started {
+    let waited_for = host.keys[seat].is_some_and(|k| host.returning.contains(&k));
+    if !host.lobby.started && !waited_for {
         // Gone before the start: the seat is free again (a departed
         // stranger must not block Start).
         free_seat(host, link, seat);
@@ -407,6 +432,7 @@ fn host_inputs(
     mut companion_acts: MessageReader<CompanionAct>,
     mut kicks: MessageReader<Kick>,
     mut take_backs: MessageReader<HostTakeBack>,
+    mut returning: MessageReader<Returning>,
     mut host: ResMut<HostedGame>,
     link: Res<HostLink>,
     (mut applied, mut seated, mut took_back): (
@@ -416,6 +442,13 @@ fn host_inputs(
     ),
     mut refused: MessageWriter<HostRefused>,
 ) {
+    for Returning(players) in returning.read() {
+        if let Err(reason) = await_returning(&mut host, &link, players) {
+            refused.write(HostRefused(reason));
+        }
+        link.set_seats(host.keys.iter().flatten().copied());
+        broadcast_lobby(&link, &mut host);
+    }
     for StartTable { game, owners, turn, companions } in starts.read() {
         if host.shared.is_some() {
             refused.write(HostRefused("the game has already started".into()));
@@ -735,6 +768,7 @@ fn handle(host: &mut HostedGame, link: &HostLink, client: ConnId, message: ToHos
                     if let Some(more) = host.log_line(STRANGERS) {
                         warn!("refused a seat to {name:?}: {reason}{more}");
                     }
+                    note_refusal(host, &name, &reason);
                     host.stats.refused += 1;
                     host.stats.turned_away += 1;
                     goodbye(host, link, client, &reason);
@@ -784,7 +818,8 @@ fn handle(host: &mut HostedGame, link: &HostLink, client: ConnId, message: ToHos
 /// invite's `admission` secret, a new one while the game has not begun. A
 /// name is never proof. A seat of a game resumed from a save has no key
 /// until its player first sits down again (by name, with the invite, in the
-/// lobby the host watches).
+/// lobby the host watches), unless the host offers it to its saved key
+/// ([`Returning`]).
 fn seat_for(
     host: &mut HostedGame,
     key: PublicKey,
@@ -830,6 +865,56 @@ fn seat_for(
     host.lobby.stand_ins.push(None);
     host.keys.push(None);
     Ok(host.lobby.names.len() - 1)
+}
+
+/// How many refused seats the lobby keeps to show.
+const REFUSALS_KEPT: usize = 5;
+
+/// Keeps a refused seat for the lobby (a name cut to a line: it comes from
+/// a stranger).
+fn note_refusal(host: &mut HostedGame, name: &str, reason: &str) {
+    let name: String = name.chars().filter(|c| !c.is_control()).take(24).collect();
+    host.refused_seats.push((name, reason.to_owned()));
+    let extra = host.refused_seats.len().saturating_sub(REFUSALS_KEPT);
+    host.refused_seats.drain(..extra);
+}
+
+/// The seats a resumed game's players come back to ([`Returning`]): the
+/// offer of an earlier one taken back where nobody sat down, then each
+/// player's seat found by their key, or their name, or added, away.
+fn await_returning(host: &mut HostedGame, link: &HostLink, players: &[(String, PublicKey)]) -> Result<(), String> {
+    if host.lobby.started {
+        return Err("the game has already started".into());
+    }
+    let old = std::mem::take(&mut host.returning);
+    while let Some(seat) =
+        (1..host.keys.len()).rev().find(|&s| !host.lobby.online[s] && host.keys[s].is_some_and(|k| old.contains(&k)))
+    {
+        free_seat(host, link, seat);
+    }
+    for (name, key) in players {
+        if host.banned_keys.contains(key) || host.keys.first() == Some(&Some(*key)) {
+            continue;
+        }
+        host.returning.push(*key);
+        if host.keys.contains(&Some(*key)) {
+            continue;
+        }
+        let name = normal_name(name)?;
+        let named = name_key(&name);
+        // Sat down by name with the new invite before the offer: theirs.
+        if host.lobby.names.iter().any(|n| name_key(n) == named) {
+            continue;
+        }
+        if host.lobby.names.len() > MAX_PLAYERS {
+            return Err("the table is full".into());
+        }
+        host.lobby.names.push(name);
+        host.lobby.online.push(false);
+        host.lobby.stand_ins.push(None);
+        host.keys.push(Some(*key));
+    }
+    Ok(())
 }
 
 impl HostedGame {

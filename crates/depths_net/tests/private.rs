@@ -156,6 +156,73 @@ fn a_crashed_player_is_back_at_once_with_its_key() {
     }
 }
 
+/// Threat: a host that restarted locked its friends out. Its table opened
+/// with a new invite, and a player's Reconnect (the old invite, the seat
+/// their key's) was refused twice as "not the host's current one". Now the
+/// host resumes the save with its seats' keys (`Returning`): Bo's seat
+/// waits for him, away; his key sits down with the stale invite, the game
+/// resumes and plays on, and a stranger with that stale invite, or with
+/// Bo's name, still gets nothing.
+#[test]
+fn a_restarted_host_lets_its_players_back_by_key_with_the_old_invite() {
+    use depths_net::host::{Returning, StartTable};
+    let host_key = SecretKey::generate();
+    let (host, invite) = common::host_app_keyed("Ann", host_key.clone(), &Relays::Off);
+    let mut net = Net { host, invite, players: Vec::new(), keys: Vec::new(), pace: None };
+    let bo = SecretKey::generate();
+    net.players.push(player_app_with(&net.invite, "Bo", bo.clone()));
+    net.keys.push(bo.clone());
+    assert!(net.pump(|n| n.remote(0).seat == Some(1)), "Bo sits down");
+    net.start(&["bren", "sil"], &[0, 1], 6);
+    for round in 0..4 {
+        play_one(&mut net, round);
+    }
+    let saved = net.shared().clone();
+    let keys = net.hosted().seat_keys().to_vec();
+    assert_eq!(keys, vec![None, Some(bo.public())], "the save knows whose key sat where");
+    let stale = net.invite.clone();
+
+    // The host's process dies; the same machine opens the table again.
+    let (host, fresh) = common::host_app_keyed("Ann", host_key, &Relays::Off);
+    assert!(!fresh.same_table(&stale), "a restarted host makes a new invite");
+    net.host = host;
+    net.invite = fresh.clone();
+    let returning = vec![("Bo".to_owned(), bo.public())];
+    net.host.world_mut().write_message(Returning(returning));
+    assert!(net.pump(|n| n.hosted().lobby.names == ["Ann", "Bo"]), "Bo's seat waits for him");
+    assert!(!net.hosted().lobby.online[1], "away until he is back");
+
+    // A stranger with the stale invite, or with Bo's name and the new one: nothing.
+    net.players.push(player_app(&stale.at(fresh.host.clone()), "Eve"));
+    let why = lost(&mut net, 1);
+    assert!(why.contains("not the host's current one"), "{why}");
+    net.players[1] = player_app(&fresh, "Bo");
+    let why = lost(&mut net, 1);
+    assert!(why.contains("is taken at this table"), "{why}");
+    drop(net.players.pop());
+    assert_eq!(net.hosted().refused_seats.len(), 2, "the lobby shows both refusals");
+    assert!(net.hosted().refused_seats[1].1.contains("is taken"), "{:?}", net.hosted().refused_seats);
+
+    // Bo's Reconnect, from the game he kept open: his key, the stale invite
+    // (found at the host's new address, as a relay finds a key).
+    net.remote_mut(0).invite = Some(stale.at(fresh.host.clone()));
+    depths_net::client::reconnect(net.players[0].world_mut()).expect("dial");
+    assert!(net.pump(|n| n.remote(0).seat == Some(1) && n.hosted().lobby.online[1]), "Bo is back");
+    let (players, turn) =
+        depths_seats::seats::reseat(&saved.players, &saved.turn, &net.hosted().lobby.names).expect("all back");
+    net.host.world_mut().write_message(StartTable {
+        game: saved.game.clone(),
+        owners: players.owners.clone(),
+        turn,
+        companions: players.companions.clone(),
+    });
+    assert!(net.pump(|n| n.all_in_step()), "Bo gets the resumed table");
+    assert_eq!(net.shared().game, saved.game);
+    for round in 4..8 {
+        play_one(&mut net, round);
+    }
+}
+
 /// Threat: the host cannot remove anyone. Sent away before the start, a
 /// seat is freed (the next player moves up and is told); banned during
 /// play, the player is told why and neither the name nor the key gets back in.

@@ -297,6 +297,7 @@ fn set_up(world: &mut World, scene: usize) {
                     loads: true,
                     replayable: i % 2 == 0,
                     players: 3,
+                    interrupted: false,
                 })
                 .collect();
             world.resource_mut::<ShowSaves>().0 = Some(saves);

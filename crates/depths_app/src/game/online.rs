@@ -223,6 +223,15 @@ fn seat_rights(online: Res<Online>, hosted: Res<HostedGame>, remote: Res<JoinedG
         seats.acts_as = acts_as;
         seats.waiting_for = waiting;
     }
+    if *online == Online::Host {
+        let keys: Vec<Option<String>> = hosted.seat_keys().iter().map(|k| k.map(|k| k.to_string())).collect();
+        // A seat whose key is not known here (resumed, not yet back) keeps the saved one.
+        let keys: Vec<Option<String>> =
+            keys.into_iter().enumerate().map(|(s, k)| k.or_else(|| seats.keys.get(s).cloned().flatten())).collect();
+        if seats.keys != keys {
+            seats.keys = keys;
+        }
+    }
 }
 
 /// A seat change changes the turn order, which is the host's table's, not

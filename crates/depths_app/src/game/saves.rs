@@ -45,6 +45,11 @@ pub struct SavedSession {
     /// saves of earlier versions.
     #[serde(default)]
     pub clock: crate::game::play_clock::PlayClock,
+    /// Online, the host's save: the key (its text) that sat at each seat,
+    /// so that those players come back to a restarted host without a new
+    /// invite; absent in other saves and in saves of earlier versions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<Option<String>>,
 }
 
 /// The file: the client's session and the rules core's own save, untouched
@@ -70,6 +75,9 @@ pub struct SaveSummary {
     pub replayable: bool,
     /// The players at its table (1 for a save that does not load).
     pub players: usize,
+    /// A game this machine hosted online, not over: the table it was
+    /// playing when it stopped.
+    pub interrupted: bool,
 }
 
 /// Where saves are written; the platform's data folder unless a test says otherwise.
@@ -288,6 +296,7 @@ fn snapshot(delve: &Delve, seats: &Seats, log: &GameLog) -> Snapshot {
         rounds: log.rounds.clone(),
         history: delve.history.clone(),
         clock: Default::default(),
+        keys: seats.keys.clone(),
     };
     Snapshot { game: delve.game().clone(), session }
 }
@@ -333,6 +342,7 @@ pub fn session_from(path: &Path, game: Game, saved: Option<SavedSession>) -> Ses
         session.log.rounds = saved.rounds;
         session.delve.history = saved.history;
         session.clock = saved.clock;
+        session.seats.keys = saved.keys;
     }
     session.log.lines.push(format!("Loaded {}.", path.display()));
     if let Some(stem) = path.file_stem() {
@@ -360,6 +370,7 @@ fn summarize(path: &Path) -> SaveSummary {
                 (false, None) => phase.name().to_owned(),
             };
             let replayable = saved.as_ref().is_some_and(|t| t.history.is_some());
+            let interrupted = !game.is_over() && saved.as_ref().is_some_and(|t| t.keys.iter().any(Option::is_some));
             let count = saved.map_or(1, |t| t.players.count());
             let players = if count == 1 { "1 player".to_owned() } else { format!("{count} players") };
             let seed = game.adventure().map_or(String::new(), |a| format!(" · seed {}", a.options.seed));
@@ -370,6 +381,7 @@ fn summarize(path: &Path) -> SaveSummary {
                 loads: true,
                 replayable,
                 players: count,
+                interrupted,
             }
         }
         Err(e) => SaveSummary {
@@ -379,6 +391,7 @@ fn summarize(path: &Path) -> SaveSummary {
             loads: false,
             replayable: false,
             players: 1,
+            interrupted: false,
         },
     }
 }

@@ -72,6 +72,9 @@ pub struct Seats {
     pub acts_as: Vec<usize>,
     /// Online: the players the table waits for (no one may move meanwhile).
     pub waiting_for: Vec<String>,
+    /// Online, on the host: the key (its text) that sat at each seat. Saved:
+    /// a host that resumes the game lets these keys back without an invite.
+    pub keys: Vec<Option<String>>,
 }
 
 /// The moves the table can take back: the rules core's [`History`] (every

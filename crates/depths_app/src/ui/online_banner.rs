@@ -71,6 +71,13 @@ impl OnlineBanner<'_, '_> {
                 }
             });
         }
+        // Back at a host that restarted, before it resumes the game.
+        if online == Online::Player && self.remote.link == Link::Seated && !lobby.started {
+            ui.label(
+                egui::RichText::new(format!("Back at the table: waiting for {} to resume the game…", lobby.name(0)))
+                    .color(style::notice()),
+            );
+        }
         for &seat in &waiting {
             ui.horizontal_wrapped(|ui| {
                 ui.label(

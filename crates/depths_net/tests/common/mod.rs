@@ -24,9 +24,14 @@ pub fn host_app(name: &str) -> (App, Invite) {
 
 /// A host reached through `relays`.
 pub fn host_app_with(name: &str, relays: &Relays) -> (App, Invite) {
+    host_app_keyed(name, SecretKey::generate(), relays)
+}
+
+/// A host with the machine key `key` (the same machine again after a restart).
+pub fn host_app_keyed(name: &str, key: SecretKey, relays: &Relays) -> (App, Invite) {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, HostPlugin));
-    let invite = host::open(app.world_mut(), SecretKey::generate(), relays, name).expect("host");
+    let invite = host::open(app.world_mut(), key, relays, name).expect("host");
     assert_eq!(app.world().resource::<HostedGame>().invite.as_ref(), Some(&invite));
     (app, invite)
 }

@@ -37,6 +37,9 @@ pub struct LobbyForm {
     pub saves: Option<Vec<crate::game::saves::SaveSummary>>,
     /// The saved game to resume instead of a new one.
     pub resume: Option<Resume>,
+    /// The seats of `resume` (or none) have been offered to their keys at
+    /// the table open now.
+    pub offered: bool,
 }
 
 /// A saved game the host resumes: its players sit down again by name.
@@ -58,6 +61,7 @@ impl Default for LobbyForm {
             error: None,
             saves: None,
             resume: None,
+            offered: false,
         }
     }
 }
@@ -130,7 +134,13 @@ fn finish_opening(world: &mut World, result: Result<(), String>) {
         Ok(()) => {
             world.insert_resource(LobbyOpen);
             keep_online_pace(world);
-            world.resource_mut::<LobbyForm>().error = None;
+            let mut form = world.resource_mut::<LobbyForm>();
+            form.error = None;
+            // A table opened again reads the saves again (one may have been
+            // played since) and offers its chosen one's seats anew.
+            form.saves = None;
+            form.resume = None;
+            form.offered = false;
         }
         Err(e) => world.resource_mut::<LobbyForm>().error = Some(e),
     }
@@ -146,6 +156,7 @@ fn lobby_ui(
     mut menu: MessageWriter<MenuAction>,
     mut starts: MessageWriter<HostStart>,
     mut resumes: MessageWriter<HostResume>,
+    mut returning: MessageWriter<depths_net::host::Returning>,
     mut kicks: MessageWriter<Kick>,
     save_dir: Res<crate::game::saves::SaveDir>,
     mut settings: ResMut<crate::game::settings::Settings>,
@@ -202,12 +213,23 @@ fn lobby_ui(
                     }
                 }
             } else if form.hosting {
+                let was = form.resume.as_ref().map(|r| r.path.clone());
                 if form.saves.is_none() {
                     // Read once, not every frame: a save folder can be large.
                     let saves = crate::game::saves::summarize_saves(&save_dir.0);
-                    form.saves = Some(saves.into_iter().filter(|s| s.loads && s.players >= 2).collect());
+                    let saves: Vec<_> = saves.into_iter().filter(|s| s.loads && s.players >= 2).collect();
+                    // The table this host was playing when it stopped comes first.
+                    if let Some(s) = saves.iter().find(|s| s.interrupted) {
+                        pick_resume(&mut form, s.path.clone());
+                    }
+                    form.saves = Some(saves);
                 }
                 resume_picker(ui, &mut form);
+                if form.resume.as_ref().map(|r| r.path.clone()) != was || !form.offered {
+                    form.offered = true;
+                    let seats = form.resume.as_ref().map(returning_seats).unwrap_or_default();
+                    returning.write(depths_net::host::Returning(seats));
+                }
                 if let Some(said) = invite_line(ui, &hosted, &mut commands) {
                     form.error = Some(said);
                 }
@@ -219,6 +241,7 @@ fn lobby_ui(
                     }
                     None => host_panel(ui, &mut form, &hosted, &mut starts, &mut kicks),
                 }
+                refused_seats(ui, &hosted);
             } else {
                 let status = match &remote.link {
                     Link::Idle | Link::Connecting => "Dialing the host…".to_owned(),
@@ -432,15 +455,51 @@ fn resume_picker(ui: &mut egui::Ui, form: &mut LobbyForm) {
     });
     match pick {
         Some(None) => form.resume = None,
-        Some(Some(path)) => match crate::game::saves::read_save(&path) {
-            Ok((game, Some(session))) => {
-                form.resume = Some(Resume { path, game, session });
-                form.error = None;
-            }
-            Ok((_, None)) => form.error = Some(format!("{} has no players to seat.", path.display())),
-            Err(e) => form.error = Some(format!("{} does not load: {e}", path.display())),
-        },
+        Some(Some(path)) => pick_resume(form, path),
         None => {}
+    }
+}
+
+/// The save at `path` is the game to resume (or why it cannot be).
+fn pick_resume(form: &mut LobbyForm, path: std::path::PathBuf) {
+    match crate::game::saves::read_save(&path) {
+        Ok((game, Some(session))) => {
+            form.resume = Some(Resume { path, game, session });
+            form.error = None;
+        }
+        Ok((_, None)) => form.error = Some(format!("{} has no players to seat.", path.display())),
+        Err(e) => form.error = Some(format!("{} does not load: {e}", path.display())),
+    }
+}
+
+/// The saved players whose key the save knows, by name: their seats wait
+/// for them and their key sits down again with any invite. A key that is
+/// not a key (a save edited by hand) is passed over: that player sits down
+/// by name with the invite, as in a save without keys.
+fn returning_seats(resume: &Resume) -> Vec<(String, depths_net::transport::PublicKey)> {
+    let players = &resume.session.players;
+    (1..players.count())
+        .filter_map(|p| {
+            let key = resume.session.keys.get(p)?.as_deref()?;
+            match key.parse() {
+                Ok(key) => Some((players.name(p).to_owned(), key)),
+                Err(e) => {
+                    warn!("{}: the key saved for {} is not a key ({e})", resume.path.display(), players.name(p));
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// The last seats the host refused, and why: a friend whose Reconnect or
+/// invite did not work shows up here, not only in their own window.
+fn refused_seats(ui: &mut egui::Ui, hosted: &HostedGame) {
+    for (name, why) in &hosted.refused_seats {
+        let name = if name.trim().is_empty() { "someone" } else { name };
+        ui.label(
+            egui::RichText::new(format!("Refused {name}: {why}")).size(style::type_scale::SMALL).color(style::notice()),
+        );
     }
 }
 
@@ -456,8 +515,14 @@ fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostedGame) -> bool
             .map(|h| resume.game.heroes[usize::from(h)].name())
             .collect();
         let name = saved.name(p);
-        let here = seats.iter().any(|s| same_name(s, name));
-        let mark = if here { "at the table" } else { "not here yet" };
+        let seat = seats.iter().position(|s| same_name(s, name));
+        let here = seat.is_some_and(|s| hosted.lobby.online.get(s).copied().unwrap_or(false));
+        // A seat kept for its key: its player's Reconnect brings them back, in play too.
+        let mark = match (here, seat.is_some()) {
+            (true, _) => "at the table",
+            (false, true) => "away: their Reconnect brings them back (now or once resumed)",
+            (false, false) => "not here yet: give them the invite",
+        };
         ui.label(format!("{name} ({}) — {mark}", heroes.join(", ")));
     }
     let outcome = depths_seats::seats::reseat(saved, &resume.session.turn, seats);
@@ -577,6 +642,26 @@ fn sit_down_to_play(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_resumed_save_offers_each_players_seat_to_the_key_it_saved() {
+        // Ann hosted; Bo's key was saved, Cy's was edited into nonsense.
+        let bo = depths_net::transport::SecretKey::generate().public();
+        let game =
+            Game::new(GameOptions::standard(&["bren", "sil", "ava"], 4), depths_rules::Content::builtin().unwrap())
+                .unwrap();
+        let mut session = crate::game::saves::SavedSession::default();
+        session.players.names = vec!["Ann".into(), "Bo".into(), "Cy".into()];
+        session.players.owners = vec![0, 1, 2];
+        session.keys = vec![Some(bo.to_string()), Some(bo.to_string()), Some("not a key".into())];
+        let resume = Resume { path: "hosted.json".into(), game, session };
+        // The host's own seat is never offered; Cy sits down by name with the invite.
+        assert_eq!(returning_seats(&resume), vec![("Bo".to_owned(), bo)]);
+        // A save without keys (older, or never hosted) offers nothing.
+        let mut older = resume.clone();
+        older.session.keys.clear();
+        assert!(returning_seats(&older).is_empty());
+    }
 
     #[test]
     fn a_player_who_sits_down_gets_a_hero_from_a_seat_with_two() {
