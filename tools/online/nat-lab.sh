@@ -7,9 +7,13 @@
 #   relay  the same homes, but UDP between the homes is dropped: the game
 #          must go through the relay
 #   lan    the three machines on one LAN, no router, no relay, no internet
-#   all    the three in turn (the default)
+#   restart  the punch homes; a few seconds into the game the host's process
+#          is killed and started again from its save, with a new invite: the
+#          players' Reconnect (the old invite) must bring them back to their
+#          seats and the game to its end
+#   all    the four in turn (the default)
 #
-# usage: tools/online/nat-lab.sh [punch|relay|lan|all] [BINARY]
+# usage: tools/online/nat-lab.sh [punch|relay|lan|restart|all] [BINARY]
 #   BINARY: online_table (default: $CARGO_TARGET_DIR, else
 #           ~/.cache/forgotten-depths/target, then /debug/examples/online_table);
 #           build it with `cargo build -p depths_net --example online_table`.
@@ -33,10 +37,10 @@ HZ=${NAT_LAB_HZ:-60}
 export RUST_LOG=${RUST_LOG:-info}
 
 case $MODE in
-punch | relay | lan) MODES=$MODE ;;
-all) MODES="punch relay lan" ;;
+punch | relay | lan | restart) MODES=$MODE ;;
+all) MODES="punch relay lan restart" ;;
 *)
-    echo "usage: $0 [punch|relay|lan|all] [BINARY]" >&2
+    echo "usage: $0 [punch|relay|lan|restart|all] [BINARY]" >&2
     exit 2
     ;;
 esac
@@ -242,15 +246,15 @@ counter() {
 # Runs one mode; prints its figures; returns non-zero if it failed.
 run_mode() {
     local mode=$1 relays host_pid p1_pid p2_pid invite began deadline
-    local name seated_ms ok=1 verdict why="" letter panic
-    local -A at=()
+    local name seated_ms ok=1 verdict why="" letter panic host=host killed="" saving=() rejoin=()
+    local -A at=() back=()
     echo "== $mode =="
     rm -f "$LOGS/$mode".*
     if [ "$mode" = lan ]; then
         build_lan
         relays=(--no-relay)
     else
-        build_internet "$mode"
+        build_internet "$([ "$mode" = restart ] && echo punch || echo "$mode")"
         # The relay's address discovery (how each machine learns its public
         # address, which punching starts from) has a certificate of its own.
         relays=(--relay "$RELAY_URL" --relay-ca "$WORK/relay.der")
@@ -262,7 +266,12 @@ run_mode() {
         fi
     fi
 
-    start fd-host "$mode.host" host Host "${relays[@]}" --players 2 --play --hz "$HZ"
+    if [ "$mode" = restart ]; then
+        # The host saves as it plays; its machine key outlives the process.
+        saving=(--save "$WORK/table.json" --key "$WORK/host.key")
+        rejoin=(--reconnect)
+    fi
+    start fd-host "$mode.host" host Host "${relays[@]}" --players 2 --play --hz "$HZ" "${saving[@]}"
     host_pid=${PIDS[-1]}
     if ! await "$LOGS/$mode.host.out" "invite: " 30 "$host_pid"; then
         echo "$mode: FAIL (no invite from the host; see $LOGS/$mode.host.err)"
@@ -273,9 +282,9 @@ run_mode() {
     echo "invite: $invite"
 
     began=$(now_ms)
-    start fd-p1 "$mode.p1" join "$invite" P1 "${relays[@]}" --play --hz "$HZ"
+    start fd-p1 "$mode.p1" join "$invite" P1 "${relays[@]}" --play --hz "$HZ" "${rejoin[@]}"
     p1_pid=${PIDS[-1]}
-    start fd-p2 "$mode.p2" join "$invite" P2 "${relays[@]}" --play --hz "$HZ"
+    start fd-p2 "$mode.p2" join "$invite" P2 "${relays[@]}" --play --hz "$HZ" "${rejoin[@]}"
     p2_pid=${PIDS[-1]}
 
     # Watches the three until each has printed `game over:`, one is lost, or time is up.
@@ -286,13 +295,33 @@ run_mode() {
                 at[$name]=$(($(now_ms) - began))
             fi
         done
-        if grep -q '^game over:' "$LOGS/$mode.host.out" && grep -q '^game over:' "$LOGS/$mode.p1.out" &&
+        if [ -n "$killed" ]; then
+            for name in p1 p2 host2; do
+                if [ -z "${back[$name]:-}" ] && grep -q '^\(back\|resumed\):' "$LOGS/$mode.$name.out"; then
+                    back[$name]=$(($(now_ms) - killed))
+                fi
+            done
+        fi
+        # restart: 5 s after both sat down, with a save on disk, the host's
+        # process dies without a word and starts again from its save.
+        if [ "$mode" = restart ] && [ -z "$killed" ] && [ -n "${at[p2]:-}" ] && [ -n "${at[p1]:-}" ] &&
+            [ -f "$WORK/table.json" ] && [ $(($(now_ms) - began)) -gt $((${at[p2]} + 5000)) ]; then
+            kill -9 "$host_pid"
+            wait "$host_pid" 2>/dev/null || true
+            killed=$(now_ms)
+            echo "host killed $((killed - began)) ms after the players were invited"
+            host=host2
+            start fd-host "$mode.host2" host Host "${relays[@]}" --players 2 --play --hz "$HZ" "${saving[@]}" \
+                --resume "$WORK/table.json"
+            host_pid=${PIDS[-1]}
+        fi
+        if grep -q '^game over:' "$LOGS/$mode.$host.out" && grep -q '^game over:' "$LOGS/$mode.p1.out" &&
             grep -q '^game over:' "$LOGS/$mode.p2.out"; then
             # The figures line follows the game over line.
             sleep 0.5
             break
         fi
-        if grep -q '^lost:' "$LOGS/$mode.p1.out" "$LOGS/$mode.p2.out"; then
+        if [ "$mode" != restart ] && grep -q '^lost:' "$LOGS/$mode.p1.out" "$LOGS/$mode.p2.out"; then
             ok=0 why="a player lost the connection"
             break
         fi
@@ -313,10 +342,23 @@ run_mode() {
         seated_ms=${at[$name]:-}
         echo "$name seated after ${seated_ms:-(never)}${seated_ms:+ ms} ($(line_of "$LOGS/$mode.$name.out" "seated: "))"
     done
-    for name in host p1 p2; do
+    if [ "$mode" = restart ]; then
+        if [ -z "$killed" ]; then
+            [ "$ok" = 0 ] || ok=0 why="the host was never killed"
+        else
+            echo "host2 $(grep -E '^resumed:' "$LOGS/$mode.host2.out" || echo 'never resumed')," \
+                "${back[host2]:-(never)} ms after the kill"
+            for name in p1 p2; do
+                echo "$name $(grep -E '^back:' "$LOGS/$mode.$name.out" || echo 'never back')," \
+                    "${back[$name]:-(never)} ms after the kill"
+                [ -n "${back[$name]:-}" ] || [ "$ok" = 0 ] || ok=0 why="$name never came back"
+            done
+        fi
+    fi
+    for name in $host p1 p2; do
         echo "$name $(grep -E '^(game over|figures):' "$LOGS/$mode.$name.out" | tr '\n' ' ' || true)"
     done
-    for name in host p1 p2; do
+    for name in $host p1 p2; do
         grep '^lost:' "$LOGS/$mode.$name.out" | sed "s/^/$name /" || true
         # A process that panicked: where and why.
         panic=$(grep -A1 -m1 'panicked at' "$LOGS/$mode.$name.err" | tr '\n' ' ' || true)
@@ -337,7 +379,7 @@ run_mode() {
             [ "$in_p" -gt 0 ] && punched=$((punched + 1))
             relayed=$((relayed + rel_b))
         done
-        if [ "$mode" = punch ]; then
+        if [ "$mode" != relay ]; then
             # Direct: packets from another home came in through each router's NAT mapping.
             if [ "$punched" = 3 ]; then
                 echo "path: direct (UDP from the other homes came in through all three NATs)"

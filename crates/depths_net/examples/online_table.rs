@@ -18,6 +18,13 @@
 //!          --hz HZ                     updates a second (a window's frame rate; default 60)
 //!          --doctored                  (host) sends a table whose turn names a player not at
 //!                                      it, as a doctored host would: to see a player refuse it
+//!          --save FILE                 (host) writes the table and its seats' keys to FILE
+//!                                      after every step, as the game's autosave does
+//!          --resume FILE               (host) goes on with FILE's table: its players' seats
+//!                                      wait for their keys; prints `resumed: …` once all are back
+//!          --reconnect                 (join) after a lost connection, dials the same table
+//!                                      again each second (the Reconnect button); prints
+//!                                      `back: seat N` when seated again
 //! ```
 
 #[path = "../tests/common/relay.rs"]
@@ -42,7 +49,31 @@ use iroh::SecretKey;
 
 const USAGE: &str = "usage: online_table relay ADDR [--certificate FILE] | host NAME [OPTIONS] | join INVITE NAME \
                      [OPTIONS] (OPTIONS: --relay URL | --no-relay, --relay-ca FILE, --players N, --play, --key FILE, \
-                     --hz HZ, --doctored)";
+                     --hz HZ, --doctored, --save FILE, --resume FILE, --reconnect)";
+
+/// The host's table as `--save` writes it and `--resume` reads it: the
+/// game, its seats and turn, and the key that sat at each seat.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedTable {
+    game: String,
+    players: depths_seats::seats::Players,
+    turn: depths_seats::seats::Turn,
+    keys: Vec<Option<String>>,
+}
+
+/// Where the host saves, and the table it resumes.
+#[derive(Resource, Default)]
+struct Saving {
+    save: Option<std::path::PathBuf>,
+    resume: Option<SavedTable>,
+}
+
+/// `--reconnect`: when the connection was lost and dialled again.
+#[derive(Resource)]
+struct Rejoin {
+    lost_at: Option<Instant>,
+    dialled: Option<Instant>,
+}
 
 /// What this process does at the table.
 #[derive(Resource)]
@@ -89,6 +120,16 @@ fn main() -> Result<(), String> {
         latencies: Vec::new(),
         over: false,
     };
+    let saving = Saving {
+        save: value("--save").transpose()?.map(std::path::PathBuf::from),
+        resume: match value("--resume").transpose()? {
+            Some(path) => {
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("--resume {path}: {e}"))?;
+                Some(serde_json::from_str(&text).map_err(|e| format!("--resume {path}: {e}"))?)
+            }
+            None => None,
+        },
+    };
     let mut app = App::new();
     let frame = ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(1.0 / hz));
     match args.first().map(String::as_str) {
@@ -106,7 +147,17 @@ fn main() -> Result<(), String> {
             let invite = host::open(app.world_mut(), key, &relays, name).map_err(|e| e.to_string())?;
             println!("invite: {}", invite.text());
             script.seat = Some(0);
-            app.add_systems(Update, (start_when_seated, play_host, report_host).chain());
+            if let Some(saved) = &saving.resume {
+                // The saved players' seats wait for their keys.
+                let mut returning = Vec::new();
+                for (p, key) in saved.keys.iter().enumerate().skip(1) {
+                    let key = key.as_deref().map(str::parse).transpose().map_err(|e| format!("--resume: {e}"))?;
+                    returning.extend(key.map(|k| (saved.players.name(p).to_owned(), k)));
+                }
+                app.world_mut().write_message(host::Returning(returning));
+            }
+            app.insert_resource(saving);
+            app.add_systems(Update, (start_when_seated, play_host, report_host, save_host).chain());
         }
         Some("join") => {
             let invite = Invite::parse(args.get(1).ok_or(USAGE)?).map_err(|e| format!("INVITE: {e}"))?;
@@ -114,6 +165,10 @@ fn main() -> Result<(), String> {
             app.add_plugins((MinimalPlugins.set(frame), LogPlugin::default(), ClientPlugin));
             depths_net::client::join(app.world_mut(), &invite, &name, key, &relays).map_err(|e| e.to_string())?;
             app.add_systems(Update, (report_link, play_player).chain());
+            if flag("--reconnect").is_some() {
+                app.insert_resource(Rejoin { lost_at: None, dialled: None });
+                app.add_systems(Update, reconnect_when_lost.after(report_link));
+            }
         }
         _ => return Err(USAGE.into()),
     }
@@ -122,8 +177,25 @@ fn main() -> Result<(), String> {
     Ok(())
 }
 
-fn start_when_seated(host: Res<HostedGame>, mut starts: MessageWriter<StartTable>, mut script: ResMut<Script>) {
+fn start_when_seated(
+    host: Res<HostedGame>,
+    mut starts: MessageWriter<StartTable>,
+    mut script: ResMut<Script>,
+    saving: Res<Saving>,
+) {
     if host.shared.is_some() || host.lobby.online.iter().filter(|o| **o).count() < script.players + 1 {
+        return;
+    }
+    if let Some(saved) = &saving.resume {
+        // Every saved player back at their seat: the saved table goes on.
+        let Ok((players, turn)) = depths_seats::seats::reseat(&saved.players, &saved.turn, &host.lobby.names) else {
+            return;
+        };
+        let Ok(game) = Game::load_json(&saved.game) else { return };
+        println!("resumed: {} players back, at {} s", host.lobby.names.len(), script.started.elapsed().as_secs_f64());
+        script.started = Instant::now();
+        let (owners, companions) = (players.owners, players.companions);
+        starts.write(StartTable { game, owners, turn, companions });
         return;
     }
     let heroes = ["bren", "sil", "ava"];
@@ -199,6 +271,56 @@ fn report_host(host: Res<HostedGame>, mut applied: MessageReader<Applied>, mut s
             stats.bytes_in,
             stats.bytes_out
         );
+    }
+}
+
+/// `--save`: the table and its seats' keys after every step (written whole,
+/// then renamed: a host killed mid-write leaves the last one).
+fn save_host(host: Res<HostedGame>, saving: Res<Saving>, mut last: Local<Option<u64>>) {
+    let (Some(path), Some(t)) = (&saving.save, &host.shared) else { return };
+    if *last == Some(t.seq) {
+        return;
+    }
+    *last = Some(t.seq);
+    let keys = host.seat_keys().iter().map(|k| k.map(|k| k.to_string())).collect();
+    let saved = SavedTable { game: t.game.save_json(), players: t.players.clone(), turn: t.turn.clone(), keys };
+    let text = serde_json::to_string(&saved).expect("a table serializes");
+    let part = path.with_extension("part");
+    if let Err(e) = std::fs::write(&part, text).and_then(|()| std::fs::rename(&part, path)) {
+        warn!("could not save {}: {e}", path.display());
+    }
+}
+
+/// `--reconnect`: the Reconnect button, pressed each second while lost.
+fn reconnect_when_lost(
+    mut commands: Commands,
+    remote: Res<JoinedGame>,
+    mut rejoin: ResMut<Rejoin>,
+    mut script: ResMut<Script>,
+) {
+    match &remote.link {
+        Link::Lost(_) => {
+            let now = Instant::now();
+            rejoin.lost_at.get_or_insert(now);
+            if rejoin.dialled.is_none_or(|d| now.duration_since(d) > Duration::from_secs(1)) {
+                rejoin.dialled = Some(now);
+                commands.queue(|world: &mut World| {
+                    if let Err(e) = depths_net::client::reconnect(world) {
+                        warn!("reconnect: {e}");
+                    }
+                });
+            }
+        }
+        Link::Seated => {
+            if let Some(lost) = rejoin.lost_at.take() {
+                let seat = remote.seat.unwrap_or_default();
+                println!("back: seat {seat}, {} ms after the connection was lost", lost.elapsed().as_millis());
+                // A resumed table counts its steps from 0 again.
+                script.moved = None;
+            }
+            rejoin.dialled = None;
+        }
+        _ => {}
     }
 }
 
