@@ -161,6 +161,10 @@ pub fn join(world: &mut World, invite: &Invite, name: &str, key: SecretKey, rela
     let link = PlayerLink::dial(endpoint(key.clone(), &toward, false), invite.host.clone(), wake)?;
     world.insert_resource(link);
     let mut remote = world.resource_mut::<JoinedGame>();
+    // Another host's table: no seat there yet.
+    if remote.invite.as_ref().is_none_or(|i| i.key() != invite.key()) {
+        remote.seat = None;
+    }
     remote.name = name.to_owned();
     remote.invite = Some(invite.clone());
     remote.dial = Some((key, relays.clone()));
@@ -179,9 +183,15 @@ pub fn reconnect(world: &mut World) -> Result<(), NetError> {
     join(world, &invite, &name, key, &relays)
 }
 
-/// Why a connection ended, in words for the player, with what to do next.
-pub fn why_lost(why: &Closed) -> String {
+/// Why a connection ended, in words for the player, with what to do next;
+/// `again`: it was a Reconnect to a table the player sat at (then the
+/// invite was not pasted: a host that restarted may be elsewhere).
+pub fn why_lost(why: &Closed, again: bool) -> String {
     match why {
+        Closed::NotAnswered(engine) if again => format!(
+            "the host did not answer ({engine}): if the host restarted the game, join with the invite they have now \
+             (your seat is still yours)"
+        ),
         Closed::TimedOut => {
             format!("the host stopped answering (nothing for {TIMEOUT_SECONDS} s): check your network, then Reconnect")
         }
@@ -291,7 +301,8 @@ fn receive_from_host(
                 if !matches!(remote.link, Link::Lost(_) | Link::Idle) {
                     // Gone on its own (the host left, a timeout): said once,
                     // in the host's words if it gave them.
-                    let why = remote.goodbye.clone().unwrap_or_else(|| why_lost(&why));
+                    let again = remote.seat.is_some();
+                    let why = remote.goodbye.clone().unwrap_or_else(|| why_lost(&why, again));
                     info!("the connection to the host ended: {why}");
                     remote.link = Link::Lost(why);
                 }
@@ -389,5 +400,20 @@ fn receive_from_host(
                 refusals.write(Refusal(reason));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reconnect_that_finds_no_host_gives_advice_that_applies() {
+        let silent = Closed::NotAnswered("timed out".into());
+        // A first join: the invite was pasted, and may be cut short.
+        assert!(why_lost(&silent, false).contains("pasted all of the invite"));
+        // Reconnect pasted nothing: a host that restarted has a new invite.
+        let again = why_lost(&silent, true);
+        assert!(!again.contains("pasted") && again.contains("the invite they have now"), "{again}");
     }
 }

@@ -71,6 +71,12 @@ impl OnlineBanner<'_, '_> {
                 }
             });
         }
+        // Dialling again: the table is not live meanwhile (it looked so for 15 s).
+        if online == Online::Player && matches!(self.remote.link, Link::Connecting | Link::Joining) {
+            ui.label(
+                egui::RichText::new("Reconnecting to the host… (moves wait until you are back)").color(style::notice()),
+            );
+        }
         // Back at a host that restarted, before it resumes the game.
         if online == Online::Player && self.remote.link == Link::Seated && !lobby.started {
             ui.label(

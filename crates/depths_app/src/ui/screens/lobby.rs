@@ -508,7 +508,7 @@ fn refused_seats(ui: &mut egui::Ui, hosted: &HostedGame) {
 fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostedGame) -> bool {
     let saved = &resume.session.players;
     let seats = &hosted.lobby.names;
-    ui.label("The saved game's players join again under the same names:");
+    ui.label("The saved game's players:");
     for p in 0..saved.count() {
         let heroes: Vec<&str> = (0..resume.game.heroes.len() as u8)
             .filter(|&h| saved.owner(h) == p)
@@ -520,8 +520,8 @@ fn resume_panel(ui: &mut egui::Ui, resume: &Resume, hosted: &HostedGame) -> bool
         // A seat kept for its key: its player's Reconnect brings them back, in play too.
         let mark = match (here, seat.is_some()) {
             (true, _) => "at the table",
-            (false, true) => "away: their Reconnect brings them back (now or once resumed)",
-            (false, false) => "not here yet: give them the invite",
+            (false, true) => "away: their seat waits for them (their Reconnect brings them back)",
+            (false, false) => "not here yet: they join with the invite, under this name",
         };
         ui.label(format!("{name} ({}) — {mark}", heroes.join(", ")));
     }
