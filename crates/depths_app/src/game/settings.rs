@@ -39,7 +39,7 @@ pub fn step_scale(scale: f32, steps: i32) -> f32 {
 
 /// The settings, and where they are kept. Only `ui_scale`, `curtain`,
 /// `companion_speed`, `companion_strength`, `strong_hints`, `vision`, the
-/// sound's and the window's are in the file; a
+/// sound's, the window's and online play's are in the file; a
 /// field missing from it keeps its default (so older files still read).
 #[derive(Resource, Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -70,6 +70,11 @@ pub struct Settings {
     /// Online play's relays: `public`, `off` (this network only) or the URL
     /// of the players' own relay (`depths_net::Relays`).
     pub relay: String,
+    /// Online play: the name this player last sat down under, and the invite
+    /// of the table they last joined ("" once they host): a game started
+    /// again finds the form filled in (a crash left it empty).
+    pub player_name: String,
+    pub last_invite: String,
     /// The Settings window is open.
     #[serde(skip)]
     pub open: bool,
@@ -98,6 +103,8 @@ impl Default for Settings {
             fullscreen: false,
             vision: Vision::default(),
             relay: "public".into(),
+            player_name: String::new(),
+            last_invite: String::new(),
             open: false,
             file: PathBuf::new(),
             problem: None,
@@ -169,6 +176,19 @@ impl Settings {
                     warn!("{problem}");
                     settings.problem = Some(problem);
                     settings.relay = Settings::default().relay;
+                }
+                // A name or invite that is not one (the file edited by hand) is forgotten.
+                if !settings.player_name.is_empty()
+                    && let Err(e) = depths_net::protocol::normal_name(&settings.player_name)
+                {
+                    warn!("{}: player_name: {e}; forgotten", settings.file.display());
+                    settings.player_name.clear();
+                }
+                if !settings.last_invite.is_empty()
+                    && let Err(e) = depths_net::Invite::parse(&settings.last_invite)
+                {
+                    warn!("{}: last_invite: {e}; forgotten", settings.file.display());
+                    settings.last_invite.clear();
                 }
                 for (name, volume, default) in [
                     ("master_volume", &mut settings.master_volume, Settings::default().master_volume),
@@ -442,7 +462,9 @@ mod tests {
                 "window": null,
                 "fullscreen": false,
                 "vision": "typical",
-                "relay": "public"
+                "relay": "public",
+                "player_name": "",
+                "last_invite": ""
             }),
             "{text}"
         );
@@ -465,6 +487,29 @@ mod tests {
         assert_eq!((s.ui_scale, s.curtain, s.problem), (1.0, true, None));
         std::fs::write(&file, r#"{ "ui_scale": 40.0 }"#).unwrap();
         assert_eq!(Settings::read(file.clone()).ui_scale, 1.0, "an absurd scale keeps the default");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A restarted game remembers the player's name and the invite of the
+    /// table they joined (the form came back empty: "Give your name first.");
+    /// a name or invite edited into something else is forgotten, the rest kept.
+    #[test]
+    fn the_players_name_and_last_invite_are_remembered_and_nonsense_forgotten() {
+        let dir = temp("online-settings");
+        let file = dir.join("settings.json");
+        let mut s = Settings::read(file.clone());
+        assert_eq!((s.player_name.as_str(), s.last_invite.as_str()), ("", ""), "the defaults");
+        let invite = depths_net::Invite::new(depths_net::transport::EndpointAddr::from(
+            depths_net::transport::SecretKey::generate().public(),
+        ))
+        .text();
+        (s.player_name, s.last_invite) = ("Bo".into(), invite.clone());
+        s.write().unwrap();
+        let again = Settings::read(file.clone());
+        assert_eq!((again.player_name.as_str(), again.last_invite.as_str()), ("Bo", invite.as_str()));
+        std::fs::write(&file, r#"{ "curtain": true, "player_name": "Bo<b>", "last_invite": "zzz" }"#).unwrap();
+        let s = Settings::read(file.clone());
+        assert_eq!((s.player_name.as_str(), s.last_invite.as_str(), s.curtain), ("", "", true), "{:?}", s.problem);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

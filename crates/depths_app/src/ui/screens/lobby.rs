@@ -90,6 +90,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, resume_hosted.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
     app.add_systems(Update, start_hosted.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
     app.add_systems(EguiPrimaryContextPass, lobby_ui.run_if(in_state(Screen::Lobby)));
+    app.add_systems(OnEnter(Screen::Lobby), fill_in_from_settings);
     app.add_systems(Update, sit_down_to_play.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
 }
 
@@ -114,7 +115,38 @@ fn open_table(world: &mut World) {
         let (key, relays) = identity(world)?;
         host::open(world, key, &relays, &name).map_err(|e| e.to_string())
     })();
+    if result.is_ok() {
+        remember(world, &form.name, "");
+    }
     finish_opening(world, result.map(|_| ()));
+}
+
+/// The name and the joined table's invite, kept in the settings for the
+/// next start (a host keeps no invite: it makes its own).
+fn remember(world: &mut World, name: &str, invite: &str) {
+    let Some(mut settings) = world.get_resource_mut::<crate::game::settings::Settings>() else { return };
+    let (name, invite) = (name.trim(), invite.trim());
+    if settings.player_name == name && settings.last_invite == invite {
+        return;
+    }
+    settings.player_name = name.to_owned();
+    settings.last_invite = invite.to_owned();
+    if let Err(e) = settings.write() {
+        warn!("could not write {}: {e}", settings.file.display());
+    }
+}
+
+/// The form as the player last filled it in, in an earlier game too: their
+/// name, and the invite of the table they last joined (its tab open).
+fn fill_in_from_settings(mut form: ResMut<LobbyForm>, settings: Option<Res<crate::game::settings::Settings>>) {
+    let Some(settings) = settings else { return };
+    if form.name.trim().is_empty() {
+        form.name.clone_from(&settings.player_name);
+    }
+    if form.address.trim().is_empty() && !settings.last_invite.is_empty() {
+        form.address.clone_from(&settings.last_invite);
+        form.hosting = false;
+    }
 }
 
 fn join_table(world: &mut World) {
@@ -126,6 +158,9 @@ fn join_table(world: &mut World) {
         let (key, relays) = identity(world)?;
         client::join(world, &invite, &name, key, &relays).map_err(|e| e.to_string())
     })();
+    if result.is_ok() {
+        remember(world, &form.name, &form.address);
+    }
     finish_opening(world, result);
 }
 
