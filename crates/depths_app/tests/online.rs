@@ -113,6 +113,11 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     // the host's own reason (no round trip), nothing changes.
     let place = delve(&bo).game().legal_actions().into_iter().find(|a| matches!(a, Action::PlaceTile { .. })).unwrap();
     assert!(!depths_app::table::cards::legal_at_table(delve(&bo), seats(&bo)).contains(&place), "greyed for Bo");
+    // Nor does his tray, his keys or his board take the tile up (he turned
+    // it and the table said "click it again" before the click was refused).
+    use depths_app::board::explore::tile_not_ours;
+    assert_eq!(tile_not_ours(delve(&bo), seats(&bo)).as_deref(), Some("It is Ann's turn."));
+    assert_eq!(tile_not_ours(delve(&ann), seats(&ann)), None, "Ann's to place");
     let before = delve(&bo).game().clone();
     let host_refusals = ann.world().resource::<HostedGame>().stats.refused;
     bo.world_mut().write_message(PlayerAction(place.clone()));

@@ -264,7 +264,7 @@ pub(super) fn desktop_plugin(app: &mut App) {
             .before(drops_to_actions)
             .run_if(resource_exists::<Delve>)
             .run_if(|d: Option<Res<Delve>>, s: Option<Res<Seats>>| match (d, s) {
-                (Some(d), Some(s)) => board_open(&d, &s),
+                (Some(d), Some(s)) => board_open(&d, &s) && tile_not_ours(&d, &s).is_none(),
                 _ => false,
             }),
     );
@@ -274,6 +274,19 @@ pub(super) fn desktop_plugin(app: &mut App) {
 /// replay: for the keys, the carried tile and the board's picking alike.
 pub fn board_open(delve: &Delve, seats: &Seats) -> bool {
     seats.curtain(delve.game()).is_none() && !delve.read_only
+}
+
+/// Why the tile in hand is not this table's to place now: online, on
+/// another seat's turn (in the words the host would refuse it with). None
+/// where it is, or where no tile is in hand. Off turn, the tray, its turn
+/// buttons, the keys and the board do not take it up (a player turned and
+/// placed another's tile, and only the last click was refused).
+pub fn tile_not_ours(delve: &Delve, seats: &Seats) -> Option<String> {
+    seats.seat?;
+    delve.tile_in_hand()?;
+    let p = delve.legal_placements().into_iter().next()?;
+    let action = delve.place_action(p.cell, p.rotation)?;
+    seats.online_refusal(delve.game(), &action)
 }
 
 /// Turns the tile in hand a quarter clockwise (`by` = 1) or back (`by` = 3).

@@ -166,8 +166,13 @@ impl Exploring<'_> {
         open.then_some(delve.game())
     }
 
+    /// A tile in hand that this table may place now.
     fn tile_in_hand(&self) -> bool {
-        self.game().is_some_and(|g| matches!(g.phase(), Phase::Exploring { tile_in_hand: true, .. }))
+        let ours = match (&self.delve, &self.seats) {
+            (Some(d), Some(s)) => crate::board::explore::tile_not_ours(d, s).is_none(),
+            _ => false,
+        };
+        ours && self.game().is_some_and(|g| matches!(g.phase(), Phase::Exploring { tile_in_hand: true, .. }))
     }
 }
 

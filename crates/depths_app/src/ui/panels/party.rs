@@ -35,13 +35,17 @@ pub(super) fn party_panel(
         // Where it fits in this turn, or that it must be turned first.
         let places = delve.legal_placements();
         let here = hand.cell.is_some_and(|c| places.iter().any(|p| p.cell == c && p.rotation == hand.rotation));
+        // Online, another seat's tile: shown, not taken up.
+        let theirs = c.seated.and_then(|(d, s)| crate::board::explore::tile_not_ours(d, s));
         const TODO: [&str; 4] = [
             "click it again (or Enter) to place it",
             "drag it onto a gold cell",
             "it fits nowhere on the map",
             "it fits nowhere turned so:\nturn it (R)",
         ];
-        let todo = if here {
+        let todo = if let Some(why) = &theirs {
+            why.as_str()
+        } else if here {
             // It waits on the board where it fits (a click or a drop there).
             TODO[0]
         } else if places.iter().any(|p| p.rotation == hand.rotation) {
@@ -63,7 +67,9 @@ pub(super) fn party_panel(
         let font = egui::FontId::proportional(style::type_scale::BODY);
         let tallest = TODO
             .iter()
-            .flat_map(|t| STATES.map(|s| (s, *t)))
+            .copied()
+            .chain(theirs.as_deref())
+            .flat_map(|t| STATES.map(|s| (s, t)))
             .map(|(s, t)| ui.painter().layout(words(s, t, 270), font.clone(), style::GOLD, wrap).size().y)
             .fold(0.0, f32::max);
         let text = ui.painter().layout(
@@ -89,17 +95,20 @@ pub(super) fn party_panel(
             painter.rect_stroke(square, 4.0, egui::Stroke::new(1.5, style::MUTED), egui::StrokeKind::Inside);
         }
         painter.galley(egui::pos2(square.right() + 12.0, rect.center().y - text.size().y / 2.0), text, style::GOLD);
-        if response.drag_started() {
+        if response.drag_started() && theirs.is_none() {
             hand.dragging = true;
         }
-        if response.hovered() {
+        if response.hovered() && theirs.is_none() {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
         }
         ui.horizontal(|ui| {
-            if ui.button("⟲").on_hover_text("Turn back (Shift+R)").clicked() {
+            let why = theirs.as_deref().unwrap_or_default();
+            let back = ui.add_enabled(theirs.is_none(), egui::Button::new("⟲"));
+            if back.on_hover_text("Turn back (Shift+R)").on_disabled_hover_text(why).clicked() {
                 crate::board::explore::rotate(&mut *hand, 3);
             }
-            if ui.button("⟳ Turn (R)").clicked() {
+            let turn = ui.add_enabled(theirs.is_none(), egui::Button::new("⟳ Turn (R)"));
+            if turn.on_disabled_hover_text(why).clicked() {
                 crate::board::explore::rotate(&mut *hand, 1);
             }
         });
