@@ -247,7 +247,7 @@ counter() {
 run_mode() {
     local mode=$1 relays host_pid p1_pid p2_pid invite began deadline
     local name seated_ms ok=1 verdict why="" letter panic host=host killed="" saving=() rejoin=()
-    local -A at=() back=()
+    local -A at=() back=() quiet=()
     echo "== $mode =="
     rm -f "$LOGS/$mode".*
     if [ "$mode" = lan ]; then
@@ -301,6 +301,11 @@ run_mode() {
                     back[$name]=$(($(now_ms) - killed))
                 fi
             done
+            for name in p1 p2; do
+                if [ -z "${quiet[$name]:-}" ] && grep -q '^quiet:' "$LOGS/$mode.$name.out"; then
+                    quiet[$name]=$(($(now_ms) - killed))
+                fi
+            done
         fi
         # restart: 5 s after both sat down, with a save on disk, the host's
         # process dies without a word and starts again from its save.
@@ -349,9 +354,13 @@ run_mode() {
             echo "host2 $(grep -E '^resumed:' "$LOGS/$mode.host2.out" || echo 'never resumed')," \
                 "${back[host2]:-(never)} ms after the kill"
             for name in p1 p2; do
+                echo "$name $(grep -m1 -E '^quiet:' "$LOGS/$mode.$name.out" || echo 'never quiet')," \
+                    "${quiet[$name]:-(never)} ms after the kill"
                 echo "$name $(grep -E '^back:' "$LOGS/$mode.$name.out" || echo 'never back')," \
                     "${back[$name]:-(never)} ms after the kill"
                 [ -n "${back[$name]:-}" ] || [ "$ok" = 0 ] || ok=0 why="$name never came back"
+                # The table says the host went quiet within seconds, long before the timeout.
+                [ "${quiet[$name]:-99999}" -le 6000 ] || [ "$ok" = 0 ] || ok=0 why="$name not told of the quiet within 6 s"
             done
         fi
     fi

@@ -224,6 +224,10 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     assert!(pump(&mut [&mut ann, &mut bo], |a| a[1].world().resource::<JoinedGame>().waiting_for().is_empty()
         && matches!(a[1].world().resource::<JoinedGame>().link, depths_net::client::Link::Lost(_))));
     assert!(ann.world().get_resource::<Online>().is_none());
+    // Bo's table, cut off, offers nothing, greyed with why (a click was dropped without a word).
+    assert!(pump(&mut [&mut bo], |a| seats(a[0]).link_down.is_some()));
+    assert_eq!(seats(&bo).link_down.as_deref(), Some("Not connected to the host: Reconnect first."));
+    assert!(depths_app::table::cards::legal_at_table(delve(&bo), seats(&bo)).is_empty());
     // Bo, dropped, goes to the menu: his machine still keeps no save of Ann's game.
     bo.world_mut().write_message(depths_app::ui::screens::menu::MenuAction::BackToMenu);
     assert!(pump(&mut [&mut bo], |a| screen(a[0]) == Screen::Menu));

@@ -25,6 +25,9 @@
 //!          --reconnect                 (join) after a lost connection, dials the same table
 //!                                      again each second (the Reconnect button); prints
 //!                                      `back: seat N` when seated again
+//!
+//! A player prints `quiet: …` when nothing has come from the host for a few
+//! seconds (what its table shows), and `lost: …` when the connection ends.
 //! ```
 
 #[path = "../tests/common/relay.rs"]
@@ -366,7 +369,19 @@ fn play_player(
     }
 }
 
-fn report_link(remote: Res<JoinedGame>, mut script: ResMut<Script>, mut last: Local<String>) {
+fn report_link(
+    remote: Res<JoinedGame>,
+    mut script: ResMut<Script>,
+    mut last: Local<String>,
+    mut was_quiet: Local<bool>,
+) {
+    // The host gone quiet: said once, when the table first shows it.
+    if remote.quiet.is_some() != *was_quiet {
+        *was_quiet = remote.quiet.is_some();
+        if let Some(secs) = remote.quiet {
+            println!("quiet: nothing from the host for {secs} s");
+        }
+    }
     let now = format!("{:?} seat {:?} game {}", remote.link, remote.seat, remote.shared.is_some());
     if *last != now {
         info!("{now}");

@@ -129,6 +129,9 @@ pub struct JoinedGame {
     /// The host's last refusal, for the client to show.
     pub refusal: Option<String>,
     pub stats: ClientStats,
+    /// Seconds since anything came from the host, once that is
+    /// [`crate::link::QUIET_AFTER`] or more (None: it speaks).
+    pub quiet: Option<u64>,
     /// This machine's key and relays, to dial again with (the key is the seat).
     dial: Option<(SecretKey, Relays)>,
     /// The host's own words for why it closes the connection, kept for when
@@ -288,7 +291,15 @@ fn receive_from_host(
     mut took_back: MessageWriter<RemoteTookBack>,
 ) {
     while let Some(event) = link.next() {
+        if !matches!(event, NetEvent::Quiet { .. }) && remote.quiet.is_some() {
+            remote.quiet = None;
+        }
         let bytes = match event {
+            NetEvent::Quiet { secs, .. } => {
+                remote.quiet = Some(secs);
+                continue;
+            }
+            NetEvent::Heard { .. } => continue,
             NetEvent::Opened { .. } => {
                 // Connected: the first message is always the join.
                 remote.link = Link::Joining;

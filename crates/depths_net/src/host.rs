@@ -205,6 +205,9 @@ pub struct HostedGame {
     /// The keys of a resumed game's players ([`Returning`]): their seats
     /// wait for them, and are not freed when they drop before the start.
     returning: Vec<PublicKey>,
+    /// Per seat whose connection went quiet, the seconds since anything came
+    /// from it (from [`crate::link::QUIET_AFTER`]); gone when it speaks.
+    pub quiet: BTreeMap<usize, u64>,
     /// The last seats refused, newest last, for the lobby to show: who asked
     /// (the name they gave) and why.
     pub refused_seats: Vec<(String, String)>,
@@ -654,7 +657,19 @@ fn receive_from_players(
     mut took_back: MessageWriter<TookBack>,
 ) {
     while let Some(event) = link.next() {
+        // Any word from a seat's connection: it is not quiet.
+        if let (false, Some(seat)) = (matches!(event, NetEvent::Quiet { .. }), host.seat_of(event_conn(&event)))
+            && host.quiet.contains_key(&seat)
+        {
+            host.quiet.remove(&seat);
+        }
         match event {
+            NetEvent::Quiet { conn, secs } => {
+                if let Some(seat) = host.seat_of(conn) {
+                    host.quiet.insert(seat, secs);
+                }
+            }
+            NetEvent::Heard { .. } => {}
             NetEvent::Opened { conn, key } => {
                 host.clients.insert(conn, Conn { seat: None, key });
             }
@@ -686,6 +701,18 @@ fn receive_from_players(
         }
     }
     link.set_seats(host.keys.iter().flatten().copied());
+}
+
+/// The connection an event is about.
+fn event_conn(event: &NetEvent) -> ConnId {
+    match event {
+        NetEvent::Opened { conn, .. }
+        | NetEvent::Message { conn, .. }
+        | NetEvent::TooLarge { conn, .. }
+        | NetEvent::Closed { conn, .. }
+        | NetEvent::Quiet { conn, .. }
+        | NetEvent::Heard { conn } => *conn,
+    }
 }
 
 /// Who a connection is, for the log: its seat's name, or one of the strangers.

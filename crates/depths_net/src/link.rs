@@ -103,6 +103,46 @@ pub enum NetEvent {
         conn: ConnId,
         why: Closed,
     },
+    /// Nothing, not even the engine's keep-alive, came on the connection
+    /// for `secs` seconds (from [`QUIET_AFTER`], then each second until it
+    /// speaks again or times out): the table says so long before the timeout.
+    Quiet {
+        conn: ConnId,
+        secs: u64,
+    },
+    /// A quiet connection spoke again.
+    Heard {
+        conn: ConnId,
+    },
+}
+
+/// Seconds without a packet before a connection is called quiet: the
+/// engine's keep-alive comes each second both ways, so a live one never is.
+pub const QUIET_AFTER: u64 = 3;
+
+/// Watches `connection`'s received packets: [`NetEvent::Quiet`] while none
+/// came for [`QUIET_AFTER`] seconds or more (once a second), then
+/// [`NetEvent::Heard`] when one comes. Never returns.
+async fn watch_quiet(conn: ConnId, connection: &Connection, events: &Events) {
+    let mut last = (connection.stats().udp_rx.datagrams, tokio::time::Instant::now());
+    let mut told = 0;
+    loop {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let heard = connection.stats().udp_rx.datagrams;
+        if heard != last.0 {
+            last = (heard, tokio::time::Instant::now());
+            if told > 0 {
+                told = 0;
+                events.send(NetEvent::Heard { conn }).await;
+            }
+            continue;
+        }
+        let secs = last.1.elapsed().as_secs();
+        if secs >= QUIET_AFTER && secs > told {
+            told = secs;
+            events.send(NetEvent::Quiet { conn, secs }).await;
+        }
+    }
 }
 
 /// Why a connection ended.
@@ -616,6 +656,7 @@ async fn serve(
     let why = tokio::select! {
         why = reading => why,
         why = writing => why,
+        () = watch_quiet(conn, &connection, &events) => Closed::Here,
         () = abort.notified() => {
             connection.close(0u32.into(), BEHIND.as_bytes());
             Closed::Here

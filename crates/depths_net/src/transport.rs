@@ -36,8 +36,9 @@ pub const CLOSED: &str = "the host closed the table: ask them for a new invite t
 pub const TIMEOUT_SECONDS: u64 = 15;
 
 /// How often a quiet connection proves it is alive (on the engine's own
-/// thread: the table does not wake for it).
-const KEEP_ALIVE: Duration = Duration::from_secs(5);
+/// thread: the table does not wake for it). Each second: a connection with
+/// nothing for `link::QUIET_AFTER` seconds is told on screen as quiet.
+const KEEP_ALIVE: Duration = Duration::from_secs(1);
 
 /// Which relays carry the first packets, and every packet where no direct
 /// path can be punched through the NATs.

@@ -134,6 +134,9 @@ impl Seats {
     /// trip. `None` when it may, and always at one screen.
     pub fn online_refusal(&self, game: &Game, action: &Action) -> Option<String> {
         self.seat?;
+        if let Some(down) = &self.link_down {
+            return Some(down.clone());
+        }
         if !self.waiting_for.is_empty() {
             return Some(format!("The table waits for {} to come back.", self.waiting_for.join(" and ")));
         }

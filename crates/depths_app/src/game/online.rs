@@ -223,6 +223,21 @@ fn seat_rights(online: Res<Online>, hosted: Res<HostedGame>, remote: Res<JoinedG
         seats.acts_as = acts_as;
         seats.waiting_for = waiting;
     }
+    let (link_down, quiet): (Option<String>, Vec<(String, u64)>) = match *online {
+        Online::Host => (None, hosted.quiet.iter().map(|(&s, &secs)| (lobby.name(s).to_owned(), secs)).collect()),
+        Online::Player => (
+            match &remote.link {
+                Link::Seated | Link::Resyncing => None,
+                Link::Lost(_) | Link::Idle => Some("Not connected to the host: Reconnect first.".to_owned()),
+                Link::Connecting | Link::Joining => Some("Reconnecting to the host: wait a moment.".to_owned()),
+            },
+            remote.quiet.map(|secs| ("the host".to_owned(), secs)).into_iter().collect(),
+        ),
+    };
+    if seats.link_down != link_down || seats.quiet != quiet {
+        seats.link_down = link_down;
+        seats.quiet = quiet;
+    }
     if *online == Online::Host {
         let keys: Vec<Option<String>> = hosted.seat_keys().iter().map(|k| k.map(|k| k.to_string())).collect();
         // A seat whose key is not known here (resumed, not yet back) keeps the saved one.

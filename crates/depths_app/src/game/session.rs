@@ -72,6 +72,12 @@ pub struct Seats {
     pub acts_as: Vec<usize>,
     /// Online: the players the table waits for (no one may move meanwhile).
     pub waiting_for: Vec<String>,
+    /// Online, a player's table: why its moves cannot reach the host now
+    /// (the connection lost, or being dialled again); None while connected.
+    pub link_down: Option<String>,
+    /// Online: the connections gone quiet, whose (a player's name; "the
+    /// host" on a player's table) and for how many seconds.
+    pub quiet: Vec<(String, u64)>,
     /// Online, on the host: the key (its text) that sat at each seat. Saved:
     /// a host that resumes the game lets these keys back without an invite.
     pub keys: Vec<Option<String>>,

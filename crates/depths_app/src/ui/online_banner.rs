@@ -26,6 +26,7 @@ pub struct OnlineBanner<'w, 's> {
     online: Option<Res<'w, Online>>,
     hosted: Res<'w, HostedGame>,
     remote: Res<'w, JoinedGame>,
+    seats_now: Option<Res<'w, crate::game::session::Seats>>,
     stand_ins: MessageWriter<'w, StandIn>,
     seats: MessageWriter<'w, SeatCompanion>,
     commands: Commands<'w, 's>,
@@ -70,6 +71,18 @@ impl OnlineBanner<'_, '_> {
                     self.commands.queue(reconnect);
                 }
             });
+        }
+        // A connection gone quiet, told within seconds (the timeout is 15 s).
+        if let Some(seats) = &self.seats_now {
+            for (who, secs) in &seats.quiet {
+                let gives_up = depths_net::transport::TIMEOUT_SECONDS.saturating_sub(*secs);
+                ui.label(
+                    egui::RichText::new(format!(
+                        "Connection to {who} quiet… {secs} s (nothing has come; given up in {gives_up} s)"
+                    ))
+                    .color(style::notice()),
+                );
+            }
         }
         // Dialling again: the table is not live meanwhile (it looked so for 15 s).
         if online == Online::Player && matches!(self.remote.link, Link::Connecting | Link::Joining) {
