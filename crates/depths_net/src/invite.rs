@@ -94,6 +94,52 @@ impl Invite {
         self.host.id == other.host.id && self.secret.admits(&other.secret)
     }
 
+    /// A short check of this invite (four letters from a hash of its
+    /// secret, which they do not give away): the host sees it beside the
+    /// invite, a player beside what they pasted; the same check, the same
+    /// invite. A new invite has another (the key stays the same).
+    pub fn check(&self) -> String {
+        // FNV-1a: the same on every machine and release.
+        let hash = self
+            .secret
+            .0
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &d| (h ^ u64::from(d)).wrapping_mul(0x0000_0100_0000_01b3));
+        (0..4).map(|i| char::from(ALPHABET[((hash >> (5 * i)) & 31) as usize])).collect()
+    }
+
+    /// Whether the invite says where the host is (a relay or an address),
+    /// not only its key: without one only the public relays' lookup finds it.
+    pub fn has_addresses(&self) -> bool {
+        !self.host.addrs.is_empty()
+    }
+
+    /// The invite in a line a player can check: whose table, its check,
+    /// how it is reached ("table i9ggomdb… · check 7KQ2 · a relay and 1 address").
+    pub fn summary(&self) -> String {
+        let key = self.host.id.to_z32();
+        let relays = self.host.relay_urls().count();
+        let ips = self.host.ip_addrs().count();
+        let plural = |n: usize, one: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {one}es") };
+        let reach = match (relays, ips) {
+            (0, 0) => "no address: found by its key".to_owned(),
+            (0, n) => plural(n, "address"),
+            (r, 0) => {
+                if r == 1 {
+                    "a relay".to_owned()
+                } else {
+                    format!("{r} relays")
+                }
+            }
+            (r, n) => format!(
+                "{} and {}",
+                if r == 1 { "a relay".to_owned() } else { format!("{r} relays") },
+                plural(n, "address")
+            ),
+        };
+        format!("table {}… · check {} · {reach}", &key[..8], self.check())
+    }
+
     /// The invite as one string to paste.
     pub fn text(&self) -> String {
         let mut text = format!("{}.{}", self.host.id.to_z32(), groups(&self.secret.0));
@@ -198,6 +244,21 @@ mod tests {
         assert!(Invite::parse(&many).unwrap_err().contains("at most"), "a pasted wall of addresses");
         let bare = Invite::parse(first).unwrap();
         assert!(bare.same_table(&invite) && bare != invite, "the key and secret alone name the table");
+    }
+
+    #[test]
+    fn an_invites_check_tells_invites_apart_and_its_summary_says_how_it_is_reached() {
+        let (a, b) = (Invite::new(host()), Invite::new(host()));
+        assert_eq!(a.check().len(), 4);
+        assert_eq!(a.check(), Invite::parse(&a.text()).unwrap().check(), "the pasted invite, the same check");
+        assert_eq!(a.check(), a.at(EndpointAddr::new(a.key())).check(), "addresses change, the check does not");
+        // 20 bits of check: two new invites share one once in a million.
+        assert_ne!(a.check(), b.check());
+        let summary = a.summary();
+        assert!(summary.contains(&a.check()) && summary.ends_with("a relay and 2 addresses"), "{summary}");
+        let bare = Invite::parse(a.text().split_whitespace().next().unwrap()).unwrap();
+        assert!(!bare.has_addresses() && a.has_addresses());
+        assert!(bare.summary().ends_with("no address: found by its key"));
     }
 
     #[test]

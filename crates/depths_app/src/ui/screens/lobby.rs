@@ -149,10 +149,30 @@ fn fill_in_from_settings(mut form: ResMut<LobbyForm>, settings: Option<Res<crate
     }
 }
 
+/// A pasted invite, checked before it is dialled: its summary (whose table,
+/// its check, how it is reached), or what is wrong with it in words. One
+/// with the key and secret alone is found only through the public relays'
+/// lookup: with `relay` off or a relay of one's own it would fail seconds
+/// later ("No addressing information available").
+pub fn invite_check(text: &str, relay: &str) -> Result<String, String> {
+    let invite = Invite::parse(text).map_err(|e| format!("Not an invite yet: {e}."))?;
+    let public = matches!(depths_net::Relays::parse(relay), Ok(depths_net::Relays::Public));
+    if !invite.has_addresses() && !public {
+        return Err(format!(
+            "This invite has only the host's key and secret: with Relay {relay}, paste all of it (the addresses \
+             after the secret)."
+        ));
+    }
+    Ok(invite.summary())
+}
+
 fn join_table(world: &mut World) {
     let form = world.resource::<LobbyForm>().clone();
     let result = (|| {
         let name = form.player_name()?;
+        let relay =
+            world.get_resource::<crate::game::settings::Settings>().map(|s| s.relay.clone()).unwrap_or_default();
+        invite_check(&form.address, &relay)?;
         let invite = Invite::parse(&form.address)?;
         // This machine's key: a seat it sat in before (a drop, a crash) is its own again.
         let (key, relays) = identity(world)?;
@@ -243,7 +263,23 @@ fn lobby_ui(
                             }
                         }
                     });
-                    if ui.add(style::menu_button("Join")).clicked() {
+                    // The pasted invite checked as it is: what it is, or what is wrong with it.
+                    let checked =
+                        (!form.address.trim().is_empty()).then(|| invite_check(&form.address, &settings.relay));
+                    let (said, colour) = match &checked {
+                        Some(Ok(summary)) => (format!("✔ {summary}"), style::MUTED),
+                        Some(Err(why)) => (why.clone(), style::notice()),
+                        None => (String::new(), style::MUTED),
+                    };
+                    // A line kept even when empty: Join below it holds still.
+                    ui.label(egui::RichText::new(said).size(style::type_scale::SMALL).color(colour));
+                    let why = match &checked {
+                        Some(Err(why)) => why.clone(),
+                        None => "Paste the invite your host gave you".to_owned(),
+                        Some(Ok(_)) => String::new(),
+                    };
+                    let join = ui.add_enabled(why.is_empty(), style::menu_button("Join"));
+                    if join.on_disabled_hover_text(why).clicked() {
                         commands.queue(join_table);
                     }
                 }
@@ -415,7 +451,8 @@ pub fn send_away_buttons(ui: &mut egui::Ui, seat: usize, kicks: &mut MessageWrit
 pub fn invite_line(ui: &mut egui::Ui, hosted: &HostedGame, commands: &mut Commands) -> Option<String> {
     let invite = hosted.invite.as_ref()?;
     let mut said = None;
-    ui.label("Give your players this invite (Copy, then send it in a message):");
+    ui.label(format!("Give your players this invite (Copy, then send it in a message); its check: {}", invite.check()))
+        .on_hover_text("A player who pastes it sees the same check: a different one is another (an older) invite");
     let mut text = invite.text();
     // Read-only, wrapped at any character: the key alone is 52 of them.
     ui.add(
@@ -677,6 +714,21 @@ fn sit_down_to_play(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pasted_invite_is_checked_before_it_is_dialled() {
+        let key = depths_net::transport::SecretKey::generate().public();
+        let addr = depths_net::transport::EndpointAddr::new(key).with_ip_addr("192.168.1.20:5000".parse().unwrap());
+        let invite = Invite::new(addr);
+        let whole = invite_check(&invite.text(), "off").unwrap();
+        assert!(whole.contains(&invite.check()) && whole.ends_with("1 address"), "{whole}");
+        // The key and secret alone, as typed off a screen: found by the public
+        // relays' lookup, refused at once with a relay off (it failed 3-9 s later).
+        let bare = invite.text().split_whitespace().next().unwrap().to_owned();
+        assert!(invite_check(&bare, "public").unwrap().contains("found by its key"));
+        assert!(invite_check(&bare, "off").unwrap_err().contains("paste all of it"));
+        assert!(invite_check(&invite.text()[..40], "public").unwrap_err().starts_with("Not an invite yet"));
+    }
 
     #[test]
     fn a_resumed_save_offers_each_players_seat_to_the_key_it_saved() {
