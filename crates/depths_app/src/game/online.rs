@@ -210,7 +210,13 @@ fn who_may_take_back(online: Res<Online>, remote: Res<JoinedGame>, undo: Option<
 /// Keeps the table's view of this machine's seats to the lobby's: the seats
 /// it plays for (its own, and any the host made it stand in for) and whom
 /// the table waits for, so the table offers exactly the moves the host takes.
-fn seat_rights(online: Res<Online>, hosted: Res<HostedGame>, remote: Res<JoinedGame>, seats: Option<ResMut<Seats>>) {
+fn seat_rights(
+    online: Res<Online>,
+    hosted: Res<HostedGame>,
+    remote: Res<JoinedGame>,
+    seats: Option<ResMut<Seats>>,
+    player_link: Option<Res<depths_net::link::PlayerLink>>,
+) {
     let Some(mut seats) = seats else { return };
     let (lobby, seat, waiting) = match *online {
         Online::Host => (&hosted.lobby, Some(0), hosted.waiting_for()),
@@ -234,6 +240,11 @@ fn seat_rights(online: Res<Online>, hosted: Res<HostedGame>, remote: Res<JoinedG
             remote.quiet.map(|secs| ("the host".to_owned(), secs)).into_iter().collect(),
         ),
     };
+    // The way the connection goes now: direct, or through a relay only.
+    let relayed = player_link.filter(|_| *online == Online::Player).and_then(|l| l.wire()).map(|w| w.relayed);
+    if seats.relayed != relayed {
+        seats.relayed = relayed;
+    }
     if seats.link_down != link_down || seats.quiet != quiet {
         seats.link_down = link_down;
         seats.quiet = quiet;

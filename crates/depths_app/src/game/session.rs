@@ -75,6 +75,9 @@ pub struct Seats {
     /// Online, a player's table: why its moves cannot reach the host now
     /// (the connection lost, or being dialled again); None while connected.
     pub link_down: Option<String>,
+    /// Online, a player's table: whether its connection goes through a relay
+    /// (Some(false): directly to the host); None where not known.
+    pub relayed: Option<bool>,
     /// Online: the connections gone quiet, whose (a player's name; "the
     /// host" on a player's table) and for how many seconds.
     pub quiet: Vec<(String, u64)>,

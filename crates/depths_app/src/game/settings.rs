@@ -75,6 +75,12 @@ pub struct Settings {
     /// again finds the form filled in (a crash left it empty).
     pub player_name: String,
     pub last_invite: String,
+    /// Online play with a relay of the players' own whose certificate is
+    /// its own making (as `relay --certificate FILE` writes it): the DER
+    /// file to trust for it besides the public roots, so the relay's address
+    /// discovery works and direct paths are tried. "" for none. Read once,
+    /// at the start.
+    pub relay_certificate: String,
     /// The Settings window is open.
     #[serde(skip)]
     pub open: bool,
@@ -105,6 +111,7 @@ impl Default for Settings {
             relay: "public".into(),
             player_name: String::new(),
             last_invite: String::new(),
+            relay_certificate: String::new(),
             open: false,
             file: PathBuf::new(),
             problem: None,
@@ -280,8 +287,26 @@ fn parse_old(text: &str) -> Settings {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(Settings::load());
+    let mut settings = Settings::load();
+    trust_relay(&mut settings);
+    app.insert_resource(settings);
     app.add_systems(Update, tell_problem_on_menu.in_set(crate::PlaySystems::Present).run_if(in_state(Screen::Menu)));
+}
+
+/// Trusts the own relay's certificate the settings name (before any
+/// connection); a file that is not one is told on the menu, and online play
+/// goes on with the public roots alone.
+fn trust_relay(settings: &mut Settings) {
+    let path = settings.relay_certificate.trim();
+    if path.is_empty() {
+        return;
+    }
+    if let Err(e) = depths_net::transport::trust_relay_certificate(Path::new(path)) {
+        let problem =
+            format!("{}: relay_certificate: {e}. Your relay's certificate is not trusted.", settings.file.display());
+        warn!("{problem}");
+        settings.problem.get_or_insert(problem);
+    }
 }
 
 /// A settings file that did not read is named on the menu once.
@@ -464,7 +489,8 @@ mod tests {
                 "vision": "typical",
                 "relay": "public",
                 "player_name": "",
-                "last_invite": ""
+                "last_invite": "",
+                "relay_certificate": ""
             }),
             "{text}"
         );
@@ -510,6 +536,23 @@ mod tests {
         std::fs::write(&file, r#"{ "curtain": true, "player_name": "Bo<b>", "last_invite": "zzz" }"#).unwrap();
         let s = Settings::read(file.clone());
         assert_eq!((s.player_name.as_str(), s.last_invite.as_str(), s.curtain), ("", "", true), "{:?}", s.problem);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A relay certificate that is not one is told on the menu (online play
+    /// goes on without it), never a crash; none named, nothing said.
+    #[test]
+    fn a_relay_certificate_that_is_not_one_is_told() {
+        let dir = temp("relay-ca-settings");
+        let mut s = Settings::read(dir.join("settings.json"));
+        trust_relay(&mut s);
+        assert_eq!(s.problem, None);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("relay.der"), "not a certificate").unwrap();
+        s.relay_certificate = dir.join("relay.der").display().to_string();
+        trust_relay(&mut s);
+        let problem = s.problem.unwrap_or_default();
+        assert!(problem.contains("relay_certificate") && problem.contains("not a DER certificate"), "{problem}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

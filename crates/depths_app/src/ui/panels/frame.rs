@@ -348,7 +348,12 @@ fn party_column(ui: &mut egui::Ui, view: &GameView, side: &mut SidePanels, c: &m
         ui.label(small("A replay: nothing here is saved.".into()));
     } else if seats.seat.is_some_and(|s| s > 0) {
         let host = seats.players.name(0);
-        ui.label(small(format!("{host}'s game: {host} saves it.")));
+        let path = match seats.relayed {
+            Some(true) => " · through a relay (no direct path found)",
+            Some(false) => " · connected directly",
+            None => "",
+        };
+        ui.label(small(format!("{host}'s game: {host} saves it{path}.")));
     } else {
         // Said plainly; where, on hover (the file name read like a debug line).
         let path = save_path(&side.save_dir, &view.slot);
