@@ -451,7 +451,7 @@ pub fn send_away_buttons(ui: &mut egui::Ui, seat: usize, kicks: &mut MessageWrit
 pub fn invite_line(ui: &mut egui::Ui, hosted: &HostedGame, commands: &mut Commands) -> Option<String> {
     let invite = hosted.invite.as_ref()?;
     let mut said = None;
-    ui.label(format!("Give your players this invite (Copy, then send it in a message); its check: {}", invite.check()))
+    ui.label(format!("Your players' invite (check {}): Copy it, send it in a message", invite.check()))
         .on_hover_text("A player who pastes it sees the same check: a different one is another (an older) invite");
     let mut text = invite.text();
     // Read-only, wrapped at any character: the key alone is 52 of them.
