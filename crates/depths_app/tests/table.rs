@@ -1712,7 +1712,12 @@ fn cards_drawn_mid_round_take_the_room_between_the_piles_and_the_hand() {
                 if played.heroes[0].hand.len() < game.heroes[0].hand.len() {
                     continue;
                 }
-                let before = table_faces(game, &legal);
+                let mut before = table_faces(game, &legal);
+                // Laid without the room a deal now keeps for the cards to come
+                // (`Face::room`): they must still find a place.
+                for f in before.iter_mut() {
+                    f.room = 0;
+                }
                 let mut dealt = lay_out(&before, area);
                 // His piles dealt at the table's left, a gap before his cards.
                 let piles = [CardKey::Pile { hero: 0, discard: false }, CardKey::Pile { hero: 0, discard: true }];
@@ -1751,6 +1756,54 @@ fn cards_drawn_mid_round_take_the_room_between_the_piles_and_the_hand() {
         }
     }
     assert!(checked >= 3, "Bren's hand grew as he played a card: {checked} times");
+}
+
+/// A hand of one card that must play two is dealt with room beside it for
+/// the two the shuffled Discard deals ("up to a total of 3 minus the Card(s)
+/// just played"): they land right of where the played card lay, and no
+/// other card moves (at 1366×768 Sil's row ended at the table's edge and
+/// every hand was laid anew under the pointer).
+#[test]
+fn a_hand_that_will_run_out_is_dealt_with_room_for_the_cards_to_come() {
+    use depths_app::table::layout::{keep_rows, row_spans};
+    let area = Rect::new(0.0, 0.0, 1000.0, 640.0);
+    let mut checked = 0;
+    for seed in 1..=200 {
+        let mut game = new_game(&["bren", "sil"], seed);
+        through_combats(&mut game, 3000, |game| {
+            let legal = game.legal_actions();
+            for play in legal.iter().filter(|a| matches!(a, Action::PlayCard { .. })) {
+                let Action::PlayCard { hero, card } = *play else { unreachable!() };
+                let mut played = game.clone();
+                played.apply(play.clone()).unwrap();
+                let h = usize::from(hero);
+                if game.heroes[h].hand.len() != 1 || played.heroes[h].hand.len() < 2 {
+                    continue;
+                }
+                let before = table_faces(game, &legal);
+                let pile = before.iter().find(|f| f.key == CardKey::Pile { hero, discard: false }).unwrap();
+                assert!(pile.room >= 3, "Hero {hero}'s row keeps room for 3 cards: {}", pile.room);
+                let dealt = lay_out(&before, area);
+                let spans = row_spans(&before, &dealt);
+                let after = table_faces(&played, &played.legal_actions());
+                let lying = lying_after(&played, &dealt, area);
+                let room = (area, depths_app::table::layout::HAND_GAP);
+                let kept = keep_rows(&after, &spans, &lying, room, &[]).expect("every row keeps its place");
+                let gone = dealt.get(&CardKey::Hero { hero, card }).unwrap().rect();
+                for (key, at) in &kept {
+                    match dealt.get(key) {
+                        None => assert!(at.rect().min.x >= gone.max.x, "{key} at {:?}: not past {gone:?}", at.rect()),
+                        was => assert_eq!(Some(*at), was, "{key} moved"),
+                    }
+                }
+                checked += 1;
+            }
+        });
+        if checked >= 2 {
+            break;
+        }
+    }
+    assert!(checked >= 2, "a one-card hand ran out and was dealt two: {checked} times");
 }
 
 /// A hand dealt one card that draws two for it (a reshuffle) has no room

@@ -67,6 +67,20 @@ fn list_height(room: egui::Rect, above: f32) -> f32 {
     (below_notes(room).height() - 200.0 - above).clamp(170.0, 400.0)
 }
 
+/// What tells one decision from the next, for its list's scroll: its kind
+/// and whom or what it is about, not its progress.
+fn decision_key(p: &Pending) -> String {
+    match p {
+        Pending::Purchase { what, cost, .. } => format!("purchase {what:?} {cost}"),
+        Pending::ChooseItem { hero, .. }
+        | Pending::RemoveCards { hero, .. }
+        | Pending::ChooseAbilityDraw { hero }
+        | Pending::ChooseAbility { hero, .. } => format!("{:?} {hero}", std::mem::discriminant(p)),
+        Pending::ChooseHero(choice) => format!("hero {choice:?}"),
+        _ => format!("{:?}", std::mem::discriminant(p)),
+    }
+}
+
 /// The most the cards a decision answers may take before they scroll: four
 /// Legendary Locations revealed in a row pushed the choice itself out of the
 /// window, where nothing could reach it.
@@ -116,7 +130,11 @@ pub(super) fn pending_window(
             });
             shown.inner_rect.height()
         };
-        egui::ScrollArea::vertical().max_height(list_height(room, above)).show(ui, |ui| {
+        // Each decision its own scroll: a new one opened where the last was
+        // scrolled to, mid-list; within one (paying part of a price,
+        // removing a card of several) it holds still.
+        let list = egui::ScrollArea::vertical().id_salt(("decision list", decision_key(p)));
+        list.max_height(list_height(room, above)).show(ui, |ui| {
             match p {
                 Pending::Purchase { cost, paid, items, .. } => {
                     let so_far = depths_rules::purchases::paid_so_far(paid, items);

@@ -317,7 +317,11 @@ fn lobby_ui(
                 let status = match &remote.link {
                     Link::Idle | Link::Connecting => "Dialing the host…".to_owned(),
                     Link::Joining => "Asking for a seat…".to_owned(),
-                    Link::Seated | Link::Resyncing => "Seated: the host starts the game.".to_owned(),
+                    // Rejoining a game under way: it goes on, it does not start.
+                    Link::Seated | Link::Resyncing if remote.lobby.started => {
+                        "Back at the table: the game comes in a moment…".to_owned()
+                    }
+                    Link::Seated | Link::Resyncing => "Seated: the host starts (or resumes) the game.".to_owned(),
                     Link::Lost(why) => format!("Not at the table: {why}"),
                 };
                 ui.label(status);
