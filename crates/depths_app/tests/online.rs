@@ -234,3 +234,28 @@ fn host_and_player_clients_play_the_same_game_through_the_host() {
     bo.update();
     assert_eq!(saves(&bo), 0, "leaving a dropped table writes no save on a player's machine");
 }
+
+/// Proves: a restarted game's way back to the table it joined is one click.
+/// Bo's settings keep his name, the invite he last joined with and its
+/// host's name (learnt once seated); the menu's Rejoin opens the lobby and
+/// dials it, and Bo sits down again (after a crash the form was empty and
+/// the menu offered nothing).
+#[test]
+fn the_menus_rejoin_dials_the_table_last_joined() {
+    use depths_app::game::{flow::MenuAction, settings::Settings};
+    let mut ann = client_app("ann-rejoin");
+    let ann_key = depths_app::game::online::machine_key(ann.world().resource::<SaveDir>()).unwrap();
+    let invite = host::open(ann.world_mut(), ann_key, &Relays::Off, "Ann").unwrap();
+    let mut bo = client_app("bo-rejoin");
+    let file = bo.world().resource::<SaveDir>().0.with_file_name("settings.json");
+    let mut settings = Settings::read(file);
+    (settings.player_name, settings.last_invite, settings.relay) = ("Bo".into(), invite.text(), "off".into());
+    bo.world_mut().insert_resource(settings);
+    bo.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+    bo.update();
+    bo.world_mut().write_message(MenuAction::Rejoin);
+    let seated = pump(&mut [&mut ann, &mut bo], |a| a[0].world().resource::<HostedGame>().lobby.online == [true, true]);
+    assert!(seated, "Bo is back at Ann's table: {:?}", bo.world().resource::<JoinedGame>().link);
+    assert_eq!(ann.world().resource::<HostedGame>().lobby.names[1], "Bo");
+    assert!(pump(&mut [&mut ann, &mut bo], |a| a[1].world().resource::<Settings>().last_host == "Ann"), "kept");
+}

@@ -15,6 +15,9 @@ pub enum MenuAction {
     Load,
     /// Host or join a game over the network (`lobby.rs`).
     PlayOnline,
+    /// Join again the table this player last joined (its invite and their
+    /// name are in the settings): the lobby opens and dials it.
+    Rejoin,
     /// Games played and won, across games (`statistics.rs`).
     Statistics,
     Rules,

@@ -75,6 +75,8 @@ pub struct Settings {
     /// again finds the form filled in (a crash left it empty).
     pub player_name: String,
     pub last_invite: String,
+    /// The name of that table's host, once seated there ("" until then).
+    pub last_host: String,
     /// Online play with a relay of the players' own whose certificate is
     /// its own making (as `relay --certificate FILE` writes it): the DER
     /// file to trust for it besides the public roots, so the relay's address
@@ -111,6 +113,7 @@ impl Default for Settings {
             relay: "public".into(),
             player_name: String::new(),
             last_invite: String::new(),
+            last_host: String::new(),
             relay_certificate: String::new(),
             open: false,
             file: PathBuf::new(),
@@ -196,6 +199,12 @@ impl Settings {
                 {
                     warn!("{}: last_invite: {e}; forgotten", settings.file.display());
                     settings.last_invite.clear();
+                }
+                if !settings.last_host.is_empty()
+                    && let Err(e) = depths_net::protocol::normal_name(&settings.last_host)
+                {
+                    warn!("{}: last_host: {e}; forgotten", settings.file.display());
+                    settings.last_host.clear();
                 }
                 for (name, volume, default) in [
                     ("master_volume", &mut settings.master_volume, Settings::default().master_volume),
@@ -490,6 +499,7 @@ mod tests {
                 "relay": "public",
                 "player_name": "",
                 "last_invite": "",
+                "last_host": "",
                 "relay_certificate": ""
             }),
             "{text}"

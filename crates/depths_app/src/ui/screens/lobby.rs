@@ -85,12 +85,14 @@ pub struct HostResume;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LobbyForm>();
+    app.init_resource::<RejoinAsked>();
     app.add_message::<HostStart>();
     app.add_message::<HostResume>();
     app.add_systems(Update, resume_hosted.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
     app.add_systems(Update, start_hosted.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
     app.add_systems(EguiPrimaryContextPass, lobby_ui.run_if(in_state(Screen::Lobby)));
     app.add_systems(OnEnter(Screen::Lobby), fill_in_from_settings);
+    app.add_systems(Update, remember_host.in_set(PlaySystems::Present).run_if(resource_changed::<JoinedGame>));
     app.add_systems(Update, sit_down_to_play.in_set(PlaySystems::Rules).run_if(in_state(Screen::Lobby)));
 }
 
@@ -129,6 +131,10 @@ fn remember(world: &mut World, name: &str, invite: &str) {
     if settings.player_name == name && settings.last_invite == invite {
         return;
     }
+    if settings.last_invite != invite {
+        // Whose table it is is learnt once seated there (`remember_host`).
+        settings.last_host.clear();
+    }
     settings.player_name = name.to_owned();
     settings.last_invite = invite.to_owned();
     if let Err(e) = settings.write() {
@@ -136,10 +142,42 @@ fn remember(world: &mut World, name: &str, invite: &str) {
     }
 }
 
+/// Once seated at a joined table, its host's name is kept beside its invite
+/// (the menu's "Rejoin Ann's table").
+fn remember_host(remote: Res<JoinedGame>, settings: Option<ResMut<crate::game::settings::Settings>>) {
+    let Some(mut settings) = settings else { return };
+    let host = remote.lobby.names.first().map(String::as_str).unwrap_or_default();
+    if remote.link != Link::Seated || host.is_empty() || settings.last_invite.is_empty() || settings.last_host == host {
+        return;
+    }
+    settings.last_host = host.to_owned();
+    if let Err(e) = settings.write() {
+        warn!("could not write {}: {e}", settings.file.display());
+    }
+}
+
+/// The menu's Rejoin: the lobby, once open and filled in, dials at once.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RejoinAsked(pub bool);
+
 /// The form as the player last filled it in, in an earlier game too: their
-/// name, and the invite of the table they last joined (its tab open).
-fn fill_in_from_settings(mut form: ResMut<LobbyForm>, settings: Option<Res<crate::game::settings::Settings>>) {
+/// name, and the invite of the table they last joined (its tab open). Asked
+/// from the menu's Rejoin, it joins at once.
+fn fill_in_from_settings(
+    mut commands: Commands,
+    mut form: ResMut<LobbyForm>,
+    settings: Option<Res<crate::game::settings::Settings>>,
+    mut rejoin: ResMut<RejoinAsked>,
+) {
+    let asked = std::mem::take(&mut rejoin.0);
     let Some(settings) = settings else { return };
+    if asked && !settings.last_invite.is_empty() {
+        form.name.clone_from(&settings.player_name);
+        form.address.clone_from(&settings.last_invite);
+        form.hosting = false;
+        commands.queue(join_table);
+        return;
+    }
     if form.name.trim().is_empty() {
         form.name.clone_from(&settings.player_name);
     }

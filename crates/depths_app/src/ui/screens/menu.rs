@@ -105,6 +105,7 @@ fn apply_menu_actions(
     mut continues: MessageWriter<ContinueNewest>,
     mut exit: MessageWriter<AppExit>,
     mut rules: MessageWriter<ToggleRules>,
+    mut rejoin: ResMut<crate::ui::screens::lobby::RejoinAsked>,
 ) {
     for action in actions.read() {
         // The state changes on the next frame, and the new screen must be
@@ -112,6 +113,10 @@ fn apply_menu_actions(
         match action {
             MenuAction::NewGame => next.set(Screen::Setup),
             MenuAction::PlayOnline => next.set(Screen::Lobby),
+            MenuAction::Rejoin => {
+                rejoin.0 = true;
+                next.set(Screen::Lobby);
+            }
             MenuAction::Statistics => next.set(Screen::Statistics),
             // `guide.rs` starts it.
             MenuAction::GuidedGame => {}
@@ -142,13 +147,13 @@ fn main_menu_ui(
     dir: Res<SaveDir>,
     mut actions: MessageWriter<MenuAction>,
     mut loads: MessageWriter<LoadSave>,
-    settings: Option<ResMut<crate::game::settings::Settings>>,
+    mut settings: Option<ResMut<crate::game::settings::Settings>>,
     mut replays: MessageWriter<crate::game::replay::ReplaySave>,
     has_saves: Res<HasSaves>,
     (mut page_opened, mut plain): (Local<Option<f64>>, Local<f32>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if let Some(mut settings) = settings {
+    if let Some(settings) = settings.as_mut() {
         egui::Area::new(egui::Id::new("menu_settings")).anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0]).show(
             ctx,
             |ui| {
@@ -246,6 +251,26 @@ fn main_menu_ui(
                                         .size(style::type_scale::SMALL)
                                         .color(style::MUTED),
                                 );
+                            }
+                            // The table this player last joined, while its invite is kept:
+                            // after a crash the way back is one click.
+                            let last = settings.as_ref().filter(|s| !s.last_invite.is_empty());
+                            if let Some(s) = last {
+                                ui.add_space(4.0);
+                                let host = if s.last_host.is_empty() {
+                                    "the last".to_owned()
+                                } else {
+                                    format!("{}'s", s.last_host)
+                                };
+                                let check =
+                                    depths_net::Invite::parse(&s.last_invite).map(|i| i.check()).unwrap_or_default();
+                                let rejoin = ui.button(format!("Rejoin {host} table")).on_hover_text(format!(
+                                    "Join again as {} with the invite you last used (check {check})",
+                                    s.player_name
+                                ));
+                                if rejoin.clicked() {
+                                    actions.write(MenuAction::Rejoin);
+                                }
                             }
                             if let Some(text) = &notice.0 {
                                 ui.add_space(8.0);
