@@ -1690,6 +1690,49 @@ fn a_hand_that_grows_mid_round_leaves_the_other_hands_where_they_lie() {
     assert_eq!(checked, 6);
 }
 
+/// Each card play of the first Combats of seeded two-Hero games that
+/// `wanted` takes (the game before it, the play, the game after it), until
+/// `needed` were checked; how many were.
+fn card_plays(
+    seeds: std::ops::RangeInclusive<u64>,
+    needed: usize,
+    mut wanted: impl FnMut(&Game, &Action, &Game) -> bool,
+) -> usize {
+    let mut checked = 0;
+    for seed in seeds {
+        let mut game = new_game(&["bren", "sil"], seed);
+        through_combats(&mut game, 3000, |game| {
+            for play in game.legal_actions().iter().filter(|a| matches!(a, Action::PlayCard { .. })) {
+                let mut played = game.clone();
+                played.apply(play.clone()).unwrap();
+                if wanted(game, play, &played) {
+                    checked += 1;
+                }
+            }
+        });
+        if checked >= needed {
+            break;
+        }
+    }
+    checked
+}
+
+/// The hands after `played`, kept where `dealt` laid them before it
+/// (`keep_rows`), in a table of `area`.
+fn hands_kept(
+    before: &[Face],
+    dealt: &depths_app::table::layout::TableLayout,
+    played: &Game,
+    area: Rect,
+) -> Vec<(CardKey, depths_app::table::layout::Placed)> {
+    use depths_app::table::layout::{keep_rows, row_spans};
+    let spans = row_spans(before, dealt);
+    let after = table_faces(played, &played.legal_actions());
+    let lying = lying_after(played, dealt, area);
+    let room = (area, depths_app::table::layout::HAND_GAP);
+    keep_rows(&after, &spans, &lying, room, &[]).expect("every row keeps its place")
+}
+
 /// A playtest: Bren's one card lay far right of his piles; he played it and
 /// a reshuffle dealt him two, which fitted neither right of it (Sil's hand
 /// was there) nor left of it with the piles moved over: every hand was laid
@@ -1698,63 +1741,46 @@ fn a_hand_that_grows_mid_round_leaves_the_other_hands_where_they_lie() {
 /// no new card lands where the played one lay (under the pointer).
 #[test]
 fn cards_drawn_mid_round_take_the_room_between_the_piles_and_the_hand() {
-    use depths_app::table::layout::{keep_rows, row_spans};
     let area = Rect::new(0.0, 0.0, 1000.0, 640.0);
-    let mut checked = 0;
-    for seed in 1..=40 {
-        let mut game = new_game(&["bren", "sil"], seed);
-        through_combats(&mut game, 3000, |game| {
-            let legal = game.legal_actions();
-            // Bren's plays after which his hand is no smaller: he drew.
-            for play in legal.iter().filter(|a| matches!(a, Action::PlayCard { hero: 0, .. })) {
-                let mut played = game.clone();
-                played.apply(play.clone()).unwrap();
-                if played.heroes[0].hand.len() < game.heroes[0].hand.len() {
-                    continue;
-                }
-                let mut before = table_faces(game, &legal);
-                // Laid without the room a deal now keeps for the cards to come
-                // (`Face::room`): they must still find a place.
-                for f in before.iter_mut() {
-                    f.room = 0;
-                }
-                let mut dealt = lay_out(&before, area);
-                // His piles dealt at the table's left, a gap before his cards.
-                let piles = [CardKey::Pile { hero: 0, discard: false }, CardKey::Pile { hero: 0, discard: true }];
-                let left = piles.iter().filter_map(|k| dealt.get(k)).map(|p| p.rect().min.x).fold(f32::MAX, f32::min);
-                for k in &piles {
-                    if let Some(mut p) = dealt.get(k) {
-                        p.center.x -= left - (area.min.x + 20.0);
-                        dealt.set(k, p);
-                    }
-                }
-                let spans = row_spans(&before, &dealt);
-                let after = table_faces(&played, &played.legal_actions());
-                let lying = lying_after(&played, &dealt, area);
-                let room = (area, depths_app::table::layout::HAND_GAP);
-                let kept = keep_rows(&after, &spans, &lying, room, &[]).expect("the row keeps its place");
-                let Action::PlayCard { card, .. } = play else { unreachable!() };
-                let gone = dealt.get(&CardKey::Hero { hero: 0, card: *card }).unwrap().rect();
-                let piles_right = piles.iter().filter_map(|k| dealt.get(k)).map(|p| p.rect().max.x).fold(0.0, f32::max);
-                for (key, at) in &kept {
-                    let was = dealt.get(key);
-                    if was.is_none() {
-                        let r = at.rect();
-                        assert!(
-                            r.min.x >= piles_right && r.max.x <= gone.min.x,
-                            "{key} at {r:?}: not between the piles and {gone:?}"
-                        );
-                    } else {
-                        assert_eq!(Some(*at), was, "{key} moved");
-                    }
-                }
-                checked += 1;
-            }
-        });
-        if checked >= 3 {
-            break;
+    let checked = card_plays(1..=40, 3, |game, play, played| {
+        // Bren's plays after which his hand is no smaller: he drew.
+        let Action::PlayCard { hero: 0, card } = *play else { return false };
+        if played.heroes[0].hand.len() < game.heroes[0].hand.len() {
+            return false;
         }
-    }
+        let mut before = table_faces(game, &game.legal_actions());
+        // Laid without the room a deal now keeps for the cards to come
+        // (`Face::room`): they must still find a place.
+        for f in before.iter_mut() {
+            f.room = 0;
+        }
+        let mut dealt = lay_out(&before, area);
+        // His piles dealt at the table's left, a gap before his cards.
+        let piles = [CardKey::Pile { hero: 0, discard: false }, CardKey::Pile { hero: 0, discard: true }];
+        let left = piles.iter().filter_map(|k| dealt.get(k)).map(|p| p.rect().min.x).fold(f32::MAX, f32::min);
+        for k in &piles {
+            if let Some(mut p) = dealt.get(k) {
+                p.center.x -= left - (area.min.x + 20.0);
+                dealt.set(k, p);
+            }
+        }
+        let kept = hands_kept(&before, &dealt, played, area);
+        let gone = dealt.get(&CardKey::Hero { hero: 0, card }).unwrap().rect();
+        let piles_right = piles.iter().filter_map(|k| dealt.get(k)).map(|p| p.rect().max.x).fold(0.0, f32::max);
+        for (key, at) in &kept {
+            let was = dealt.get(key);
+            if was.is_none() {
+                let r = at.rect();
+                assert!(
+                    r.min.x >= piles_right && r.max.x <= gone.min.x,
+                    "{key} at {r:?}: not between the piles and {gone:?}"
+                );
+            } else {
+                assert_eq!(Some(*at), was, "{key} moved");
+            }
+        }
+        true
+    });
     assert!(checked >= 3, "Bren's hand grew as he played a card: {checked} times");
 }
 
@@ -1765,44 +1791,27 @@ fn cards_drawn_mid_round_take_the_room_between_the_piles_and_the_hand() {
 /// every hand was laid anew under the pointer).
 #[test]
 fn a_hand_that_will_run_out_is_dealt_with_room_for_the_cards_to_come() {
-    use depths_app::table::layout::{keep_rows, row_spans};
     let area = Rect::new(0.0, 0.0, 1000.0, 640.0);
-    let mut checked = 0;
-    for seed in 1..=200 {
-        let mut game = new_game(&["bren", "sil"], seed);
-        through_combats(&mut game, 3000, |game| {
-            let legal = game.legal_actions();
-            for play in legal.iter().filter(|a| matches!(a, Action::PlayCard { .. })) {
-                let Action::PlayCard { hero, card } = *play else { unreachable!() };
-                let mut played = game.clone();
-                played.apply(play.clone()).unwrap();
-                let h = usize::from(hero);
-                if game.heroes[h].hand.len() != 1 || played.heroes[h].hand.len() < 2 {
-                    continue;
-                }
-                let before = table_faces(game, &legal);
-                let pile = before.iter().find(|f| f.key == CardKey::Pile { hero, discard: false }).unwrap();
-                assert!(pile.room >= 3, "Hero {hero}'s row keeps room for 3 cards: {}", pile.room);
-                let dealt = lay_out(&before, area);
-                let spans = row_spans(&before, &dealt);
-                let after = table_faces(&played, &played.legal_actions());
-                let lying = lying_after(&played, &dealt, area);
-                let room = (area, depths_app::table::layout::HAND_GAP);
-                let kept = keep_rows(&after, &spans, &lying, room, &[]).expect("every row keeps its place");
-                let gone = dealt.get(&CardKey::Hero { hero, card }).unwrap().rect();
-                for (key, at) in &kept {
-                    match dealt.get(key) {
-                        None => assert!(at.rect().min.x >= gone.max.x, "{key} at {:?}: not past {gone:?}", at.rect()),
-                        was => assert_eq!(Some(*at), was, "{key} moved"),
-                    }
-                }
-                checked += 1;
-            }
-        });
-        if checked >= 2 {
-            break;
+    let checked = card_plays(1..=200, 2, |game, play, played| {
+        let Action::PlayCard { hero, card } = *play else { return false };
+        let h = usize::from(hero);
+        if game.heroes[h].hand.len() != 1 || played.heroes[h].hand.len() < 2 {
+            return false;
         }
-    }
+        let before = table_faces(game, &game.legal_actions());
+        let pile = before.iter().find(|f| f.key == CardKey::Pile { hero, discard: false }).unwrap();
+        assert!(pile.room >= 3, "Hero {hero}'s row keeps room for 3 cards: {}", pile.room);
+        let dealt = lay_out(&before, area);
+        let kept = hands_kept(&before, &dealt, played, area);
+        let gone = dealt.get(&CardKey::Hero { hero, card }).unwrap().rect();
+        for (key, at) in &kept {
+            match dealt.get(key) {
+                None => assert!(at.rect().min.x >= gone.max.x, "{key} at {:?}: not past {gone:?}", at.rect()),
+                was => assert_eq!(Some(*at), was, "{key} moved"),
+            }
+        }
+        true
+    });
     assert!(checked >= 2, "a one-card hand ran out and was dealt two: {checked} times");
 }
 
