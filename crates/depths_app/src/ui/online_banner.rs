@@ -76,12 +76,21 @@ impl OnlineBanner<'_, '_> {
         if let Some(seats) = &self.seats_now {
             for (who, secs) in &seats.quiet {
                 let gives_up = depths_net::transport::TIMEOUT_SECONDS.saturating_sub(*secs);
-                ui.label(
-                    egui::RichText::new(format!(
-                        "Connection to {who} quiet… {secs} s (nothing has come; given up in {gives_up} s)"
-                    ))
-                    .color(style::notice()),
-                );
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "Connection to {who} quiet… {secs} s (nothing has come; given up in {gives_up} s)"
+                        ))
+                        .color(style::notice()),
+                    );
+                    // A player's Reconnect, greyed until the connection is given up:
+                    // the line keeps the height of the lost line that follows it (the
+                    // table moved down 14 px as one became the other).
+                    if online == Online::Player {
+                        ui.add_enabled(false, egui::Button::new("Reconnect"))
+                            .on_disabled_hover_text("Once the connection is given up, or comes back by itself");
+                    }
+                });
             }
         }
         // Dialling again: the table is not live meanwhile (it looked so for 15 s).
