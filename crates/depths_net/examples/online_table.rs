@@ -285,7 +285,7 @@ fn save_host(host: Res<HostedGame>, saving: Res<Saving>, mut last: Local<Option<
         return;
     }
     *last = Some(t.seq);
-    let keys = host.seat_keys().iter().map(|k| k.map(|k| k.to_string())).collect();
+    let keys = host.seat_key_texts();
     let saved = SavedTable { game: t.game.save_json(), players: t.players.clone(), turn: t.turn.clone(), keys };
     let text = serde_json::to_string(&saved).expect("a table serializes");
     let part = path.with_extension("part");

@@ -230,6 +230,11 @@ impl HostedGame {
         &self.keys
     }
 
+    /// [`HostedGame::seat_keys`] as text, as a save writes them.
+    pub fn seat_key_texts(&self) -> Vec<Option<String>> {
+        self.keys.iter().map(|k| k.map(|k| k.to_string())).collect()
+    }
+
     /// How many connections are open (seated or not), for the tests.
     pub fn connections(&self) -> usize {
         self.clients.len()
@@ -658,9 +663,7 @@ fn receive_from_players(
 ) {
     while let Some(event) = link.next() {
         // Any word from a seat's connection: it is not quiet.
-        if let (false, Some(seat)) = (matches!(event, NetEvent::Quiet { .. }), host.seat_of(event_conn(&event)))
-            && host.quiet.contains_key(&seat)
-        {
+        if let (false, Some(seat)) = (matches!(event, NetEvent::Quiet { .. }), host.seat_of(event_conn(&event))) {
             host.quiet.remove(&seat);
         }
         match event {
@@ -884,13 +887,20 @@ fn seat_for(
     if host.lobby.started {
         return Err("the game has started: only its players can rejoin".into());
     }
+    add_seat(host, name, None)
+}
+
+/// A new seat at the lobby's end for `name`, away until its player's
+/// connection takes it, with the `key` it waits for (None: the first to sit
+/// down in it); or why not.
+fn add_seat(host: &mut HostedGame, name: String, key: Option<PublicKey>) -> Result<usize, String> {
     if host.lobby.names.len() > MAX_PLAYERS {
         return Err("the table is full".into());
     }
     host.lobby.names.push(name);
     host.lobby.online.push(false);
     host.lobby.stand_ins.push(None);
-    host.keys.push(None);
+    host.keys.push(key);
     Ok(host.lobby.names.len() - 1)
 }
 
@@ -933,13 +943,7 @@ fn await_returning(host: &mut HostedGame, link: &HostLink, players: &[(String, P
         if host.lobby.names.iter().any(|n| name_key(n) == named) {
             continue;
         }
-        if host.lobby.names.len() > MAX_PLAYERS {
-            return Err("the table is full".into());
-        }
-        host.lobby.names.push(name);
-        host.lobby.online.push(false);
-        host.lobby.stand_ins.push(None);
-        host.keys.push(Some(*key));
+        add_seat(host, name, Some(*key))?;
     }
     Ok(())
 }

@@ -250,10 +250,7 @@ fn seat_rights(
         seats.quiet = quiet;
     }
     if *online == Online::Host {
-        let keys: Vec<Option<String>> = hosted.seat_keys().iter().map(|k| k.map(|k| k.to_string())).collect();
-        // A seat whose key is not known here (resumed, not yet back) keeps the saved one.
-        let keys: Vec<Option<String>> =
-            keys.into_iter().enumerate().map(|(s, k)| k.or_else(|| seats.keys.get(s).cloned().flatten())).collect();
+        let keys = hosted.seat_key_texts();
         if seats.keys != keys {
             seats.keys = keys;
         }

@@ -188,24 +188,13 @@ impl Settings {
                     settings.relay = Settings::default().relay;
                 }
                 // A name or invite that is not one (the file edited by hand) is forgotten.
-                if !settings.player_name.is_empty()
-                    && let Err(e) = depths_net::protocol::normal_name(&settings.player_name)
-                {
-                    warn!("{}: player_name: {e}; forgotten", settings.file.display());
-                    settings.player_name.clear();
-                }
-                if !settings.last_invite.is_empty()
-                    && let Err(e) = depths_net::Invite::parse(&settings.last_invite)
-                {
-                    warn!("{}: last_invite: {e}; forgotten", settings.file.display());
-                    settings.last_invite.clear();
-                }
-                if !settings.last_host.is_empty()
-                    && let Err(e) = depths_net::protocol::normal_name(&settings.last_host)
-                {
-                    warn!("{}: last_host: {e}; forgotten", settings.file.display());
-                    settings.last_host.clear();
-                }
+                let name = |t: &str| depths_net::protocol::normal_name(t).map(drop);
+                let file = &settings.file;
+                forget_unless(file, "player_name", &mut settings.player_name, name);
+                forget_unless(file, "last_invite", &mut settings.last_invite, |t| {
+                    depths_net::Invite::parse(t).map(drop)
+                });
+                forget_unless(file, "last_host", &mut settings.last_host, name);
                 for (name, volume, default) in [
                     ("master_volume", &mut settings.master_volume, Settings::default().master_volume),
                     ("music_volume", &mut settings.music_volume, Settings::default().music_volume),
@@ -243,6 +232,14 @@ impl Settings {
         }
     }
 
+    /// Writes the file, a failure only logged: the setting holds for this
+    /// run either way.
+    pub fn keep(&self) {
+        if let Err(e) = self.write() {
+            warn!("could not write {}: {e}", self.file.display());
+        }
+    }
+
     pub fn write(&self) -> std::io::Result<()> {
         if self.keep_file {
             return Err(std::io::Error::other(format!(
@@ -252,6 +249,16 @@ impl Settings {
         }
         let text = serde_json::to_string_pretty(self).expect("settings always serialize");
         crate::game::saves::write_atomic(&self.file, &format!("{text}\n"))
+    }
+}
+
+/// Empties `value`, the file's `field`, where it is set and `check` refuses it, saying why.
+fn forget_unless(file: &Path, field: &str, value: &mut String, check: impl Fn(&str) -> Result<(), String>) {
+    if !value.is_empty()
+        && let Err(e) = check(value)
+    {
+        warn!("{}: {field}: {e}; forgotten", file.display());
+        value.clear();
     }
 }
 

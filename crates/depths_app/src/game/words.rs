@@ -1081,7 +1081,7 @@ pub fn banner_of_players(game: &Game, companions: &[u8]) -> String {
                         .engagements
                         .iter()
                         .filter(|e| c.heroes_to_act().contains(&e.hero) && own(&e.hero))
-                        .map(|e| e.hero_cards.saturating_sub(e.slots.iter().filter(|s| s.hero.is_some()).count() as u8))
+                        .map(|e| e.hero_cards.saturating_sub(e.played()))
                         .sum();
                     format!(
                         "Combat, round {}: {who} {}",

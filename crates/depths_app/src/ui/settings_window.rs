@@ -175,8 +175,8 @@ fn settings_ui(
         || vision_chosen.is_some()
         || curtain_changed
         || chosen.is_some();
-    if changed && let Err(e) = settings.write() {
-        warn!("could not write {}: {e}", settings.file.display());
+    if changed {
+        settings.keep();
     }
     // Escape closes it, as it does the rules reference.
     if open && ctx.input(|i| i.key_pressed(egui::Key::Escape)) {

@@ -137,9 +137,7 @@ fn remember(world: &mut World, name: &str, invite: &str) {
     }
     settings.player_name = name.to_owned();
     settings.last_invite = invite.to_owned();
-    if let Err(e) = settings.write() {
-        warn!("could not write {}: {e}", settings.file.display());
-    }
+    settings.keep();
 }
 
 /// Once seated at a joined table, its host's name is kept beside its invite
@@ -151,9 +149,7 @@ fn remember_host(remote: Res<JoinedGame>, settings: Option<ResMut<crate::game::s
         return;
     }
     settings.last_host = host.to_owned();
-    if let Err(e) = settings.write() {
-        warn!("could not write {}: {e}", settings.file.display());
-    }
+    settings.keep();
 }
 
 /// The menu's Rejoin: the lobby, once open and filled in, dials at once.
@@ -469,11 +465,8 @@ fn relay_row(ui: &mut egui::Ui, settings: &mut crate::game::settings::Settings) 
             "public: the game's public relays find the host and carry what cannot go direct; off: this network \
              only (a LAN party); or the URL of your own relay (everyone at the table uses the host's)",
         );
-        if field.lost_focus()
-            && depths_net::Relays::parse(&settings.relay).is_ok()
-            && let Err(e) = settings.write()
-        {
-            warn!("could not write {}: {e}", settings.file.display());
+        if field.lost_focus() && depths_net::Relays::parse(&settings.relay).is_ok() {
+            settings.keep();
         }
     });
 }
